@@ -1,0 +1,230 @@
+/*
+** chrome.c — Chrome trace-event JSON writer (streaming).
+**
+** Mapping: pid 0 = the step track, staleness windows and version instants;
+** pid p+1 = pool p, one tid per track (pipeline stage, rollout instance,
+** forward-only replica group, host link).  A track stands for the devices
+** that behave alike (its args give their count and first index).  Memory
+** buckets are counter tracks named "mem <group> <bucket>" in GiB.  ts/dur in
+** microseconds with nanosecond precision.
+*/
+#include "chrome.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct chrome_writer {
+    FILE   *f;
+    char   *path, *tmp;
+    bool    failed;
+    int     saved_errno;
+    const sim *s;
+    bool    first;
+    fs_buf  line;
+};
+
+static void put(chrome_writer *w, const char *text, size_t n)
+{
+    if (w->failed) return;
+    if (fwrite(text, 1, n, w->f) != n) { w->failed = true; w->saved_errno = errno; }
+}
+
+static void emit(chrome_writer *w)
+{
+    if (!w->first) put(w, ",\n", 2);
+    w->first = false;
+    put(w, w->line.s, w->line.len);
+    w->line.len = 0;
+    if (w->line.s) w->line.s[0] = 0;
+}
+
+static void ts(fs_buf *b, const char *key, sim_time t)
+{
+    buf_printf(b, ",\"%s\":%lld.%03lld", key, (long long)(t / 1000), (long long)(t % 1000));
+}
+
+static int pid_of(const trace *t, int track)
+{
+    const trace_track *tk = trace_track_at(t, track);
+    return tk->pool < 0 ? 0 : tk->pool + 1;
+}
+
+static void on_span(void *ud, const trace *t, const trace_span *sp)
+{
+    chrome_writer *w = ud;
+    fs_buf *b = &w->line;
+    const trace_track *tk = trace_track_at(t, sp->track);
+    const char *name = tk->kind == TRK_STEP ? trace_step_phase_name((trace_step_phase)sp->phase)
+                                            : trace_phase_name((trace_phase)sp->phase);
+    buf_printf(b, "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d", name,
+               tk->kind == TRK_STEP ? "step" : "device", pid_of(t, sp->track), sp->track);
+    ts(b, "ts", sp->t0);
+    ts(b, "dur", sp->t1 - sp->t0);
+    buf_printf(b, ",\"args\":{\"iteration\":%d,\"version\":%d", sp->iter, sp->version);
+    if (sp->mb >= 0) buf_printf(b, ",\"%s\":%d", sp->phase == PH_GENERATE ? "batch" : "micro_batch", sp->mb);
+    if (sp->tokens > 0) buf_printf(b, ",\"tokens\":%lld", (long long)sp->tokens);
+    buf_puts(b, "}}");
+    emit(w);
+}
+
+static void on_counter(void *ud, const trace *t, const trace_counter *c)
+{
+    chrome_writer *w = ud;
+    fs_buf *b = &w->line;
+    const trace_memgroup *g = trace_memgroup_at(t, c->group);
+    buf_puts(b, "{\"name\":");
+    char nm[160];
+    snprintf(nm, sizeof nm, "mem %s %s", g->name, trace_bucket_name((mem_bucket)c->bucket));
+    json_escape(b, nm);
+    buf_printf(b, ",\"ph\":\"C\",\"pid\":%d", g->pool + 1);
+    ts(b, "ts", c->t);
+    char v[40];
+    fmt_double(v, sizeof v, c->bytes / (1024.0 * 1024.0 * 1024.0));
+    buf_printf(b, ",\"args\":{\"GiB\":%s}}", v);
+    emit(w);
+}
+
+static void on_instant(void *ud, const trace *t, const trace_instant *in)
+{
+    chrome_writer *w = ud;
+    (void)t;
+    fs_buf *b = &w->line;
+    if (in->kind == INST_VERSION)
+        buf_printf(b, "{\"name\":\"version %d published\",\"cat\":\"version\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0", in->version);
+    else
+        buf_printf(b, "{\"name\":\"iteration %d %s\",\"cat\":\"iteration\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0",
+                   in->iter, in->kind == INST_ITER_BEGIN ? "begins" : "ends");
+    ts(b, "ts", in->t);
+    buf_printf(b, ",\"args\":{\"iteration\":%d,\"version\":%d}}", in->iter, in->version);
+    emit(w);
+}
+
+static void on_window(void *ud, const trace *t, const trace_window *wd)
+{
+    chrome_writer *w = ud;
+    (void)t;
+    fs_buf *b = &w->line;
+    for (int k = 0; k < 2; k++) {
+        buf_printf(b, "{\"name\":\"step %d admits v%d..v%d\",\"cat\":\"staleness\",\"ph\":\"%s\",\"id\":%d,\"pid\":0,\"tid\":0",
+                   wd->iter, wd->vlo, wd->vhi, k ? "e" : "b", wd->iter + 1);
+        ts(b, "ts", k ? wd->t1 : wd->t0);
+        buf_printf(b, ",\"args\":{\"step\":%d,\"lowest_version\":%d,\"largest_lag\":%d}}", wd->iter, wd->vlo, wd->lag_max);
+        emit(w);
+    }
+}
+
+static void meta(chrome_writer *w, const char *what, int pid, int tid, const char *name, int sort)
+{
+    fs_buf *b = &w->line;
+    buf_printf(b, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", what, pid, tid);
+    json_escape(b, name);
+    buf_puts(b, "}}");
+    emit(w);
+    const char *sk = strcmp(what, "process_name") == 0 ? "process_sort_index" : "thread_sort_index";
+    buf_printf(b, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"sort_index\":%d}}", sk, pid, tid, sort);
+    emit(w);
+}
+
+static void write_header(chrome_writer *w)
+{
+    const sim *s = w->s;
+    const trace *t = sim_trace(s);
+    const plan *pl = sim_plan(s);
+    const scn_scenario *sc = sim_scenario(s);
+    fs_buf *b = &w->line;
+    buf_puts(b, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"fusync\",\"scenario\":");
+    json_escape(b, sc->name);
+    buf_printf(b, ",\"mode\":\"%s\",\"staleness\":%d,\"note\":\"each track stands for the devices that behave alike: "
+               "a pipeline stage (all its TP and DP ranks), a rollout instance, a forward-only pool\"},\n\"traceEvents\":[\n",
+               scn_mode_name(sc->plan.mode), sc->plan.staleness);
+    put(w, b->s, b->len);
+    b->len = 0;
+    meta(w, "process_name", 0, 0, "step, versions, staleness windows", 0);
+    char nm[160], roles[64];
+    for (int p = 0; p < pl->npools; p++) {
+        snprintf(nm, sizeof nm, "pool %s (%d devices: %s)", pl->pools[p].name, pl->pools[p].devices,
+                 plan_roles_str(pl->pools[p].roles, roles, sizeof roles));
+        meta(w, "process_name", p + 1, 0, nm, p + 1);
+    }
+    for (int k = 0; k < trace_ntracks(t); k++) {
+        const trace_track *tk = trace_track_at(t, k);
+        if (tk->kind == TRK_STEP) snprintf(nm, sizeof nm, "%s", tk->name);
+        else snprintf(nm, sizeof nm, "%s [%d devices from #%d]", tk->name, tk->devices, tk->first_device);
+        meta(w, "thread_name", pid_of(t, k), k, nm, k);
+    }
+}
+
+chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
+{
+    chrome_writer *w = xcalloc(1, sizeof *w);
+    w->path = xstrdup(path);
+    size_t n = strlen(path) + 8;
+    w->tmp = xmalloc(n);
+    snprintf(w->tmp, n, "%s.tmp", path);
+    w->f = fopen(w->tmp, "wb");
+    if (!w->f) {
+        fs_err_set(err, 3, "%s: cannot write the trace: %s", path, strerror(errno));
+        free(w->path);
+        free(w->tmp);
+        free(w);
+        return NULL;
+    }
+    w->s = s;
+    w->first = true;
+    buf_init(&w->line);
+    write_header(w);
+    trace_sink sk = {on_span, on_counter, on_instant, on_window, w};
+    trace_set_sink(sim_trace_mut(s), &sk);
+    /* what was recorded before the writer was attached (initial memory) */
+    const trace *t = sim_trace(s);
+    for (size_t i = 0; i < trace_ncounters(t); i++) on_counter(w, t, &trace_counters(t)[i]);
+    for (size_t i = 0; i < trace_nspans(t); i++) on_span(w, t, &trace_spans(t)[i]);
+    for (size_t i = 0; i < trace_ninstants(t); i++) on_instant(w, t, &trace_instants(t)[i]);
+    for (size_t i = 0; i < trace_nwindows(t); i++) on_window(w, t, &trace_windows(t)[i]);
+    return w;
+}
+
+static void writer_free(chrome_writer *w)
+{
+    buf_free(&w->line);
+    free(w->path);
+    free(w->tmp);
+    free(w);
+}
+
+void chrome_abort(chrome_writer *w)
+{
+    if (!w) return;
+    trace_set_sink(sim_trace_mut((sim *)w->s), NULL);
+    if (w->f) fclose(w->f);
+    unlink(w->tmp);
+    writer_free(w);
+}
+
+bool chrome_close(chrome_writer *w, fs_err *err)
+{
+    trace_set_sink(sim_trace_mut((sim *)w->s), NULL);
+    put(w, "\n]}\n", 4);
+    if (!w->failed && fflush(w->f) != 0) { w->failed = true; w->saved_errno = errno; }
+    if (!w->failed && fsync(fileno(w->f)) != 0 && errno != EINVAL) { w->failed = true; w->saved_errno = errno; }
+    if (fclose(w->f) != 0 && !w->failed) { w->failed = true; w->saved_errno = errno; }
+    w->f = NULL;
+    if (!w->failed && rename(w->tmp, w->path) != 0) { w->failed = true; w->saved_errno = errno; }
+    if (w->failed) {
+        unlink(w->tmp);
+        fs_err_set(err, 3, "%s: writing the trace failed: %s (no trace written)", w->path, strerror(w->saved_errno));
+        writer_free(w);
+        return false;
+    }
+    writer_free(w);
+    return true;
+}
+
+bool chrome_write_trace(const sim *s, const char *path, fs_err *err)
+{
+    chrome_writer *w = chrome_open((sim *)s, path, err);
+    if (!w) return false;
+    return chrome_close(w, err);
+}

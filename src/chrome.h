@@ -1,0 +1,25 @@
+/*
+** chrome.h — stream a run's trace as a Chrome trace-event JSON file that
+** Perfetto and chrome://tracing open.  Written to FILE.tmp as the run
+** produces it and renamed into place only when complete, so a failed or
+** interrupted run never leaves a file that looks finished.
+*/
+#ifndef FUSYNC_CHROME_H
+#define FUSYNC_CHROME_H
+
+#include "engine.h"
+
+typedef struct chrome_writer chrome_writer;
+
+/* Open PATH.tmp and write the track metadata; attaches itself to the
+** simulation's trace as its sink.  NULL with err on failure. */
+chrome_writer *chrome_open(sim *s, const char *path, fs_err *err);
+/* Finish: write the tail, flush, fsync, rename.  Frees the writer. */
+bool chrome_close(chrome_writer *w, fs_err *err);
+/* Give up: remove the partial file.  Frees the writer. */
+void chrome_abort(chrome_writer *w);
+
+/* Write a whole finished trace at once (the terminal front end's export). */
+bool chrome_write_trace(const sim *s, const char *path, fs_err *err);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+** cli.h — the command line: options shared by every subcommand, and the
+** subcommands.  Each cmd_* returns the exit status: 0 success, 1 the plan is
+** infeasible, 2 bad input or usage, 3 an output could not be written,
+** 130 interrupted.
+*/
+#ifndef FUSYNC_CLI_H
+#define FUSYNC_CLI_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include "scenario.h"
+
+#define CLI_SETS_MAX 256
+
+typedef struct {
+    const char *cmd;
+    const char *scenario;       /* first positional */
+    const char *whatif;         /* sweep: second positional */
+    char      **files;          /* merge: positionals */
+    int         nfiles;
+    const char *sets[CLI_SETS_MAX];   /* --set and the shorthands, in order */
+    int         nsets;
+    char        owned[CLI_SETS_MAX][96];  /* storage for shorthand sets */
+    const char *policy;
+    const char *json_path, *trace_path, *csv_path, *out_dir;
+    const char *objective;
+    double      target;
+    int         top;
+    int         jobs;
+    int         shard_i, shard_n;   /* --shard I/N, 1-based I; 0/0 none */
+    bool        no_color, quiet, ascii, no_mouse;
+} cli_opts;
+
+/* Set by SIGINT/SIGTERM handlers; long loops poll it. */
+extern volatile sig_atomic_t cli_interrupted;
+
+/* Load the scenario named in the options, with --set overrides and the
+** --policy plugin applied.  Prints nothing. */
+bool cli_load_scenario(const cli_opts *o, scn_scenario *out, fs_err *err);
+
+int cmd_run(cli_opts *o);
+int cmd_check(cli_opts *o);
+int cmd_presets(cli_opts *o);
+int cmd_tui(cli_opts *o);       /* ui/ */
+int cmd_sweep(cli_opts *o);     /* src/cli_sweep.c */
+int cmd_plan(cli_opts *o);      /* src/cli_plan.c */
+int cmd_merge(cli_opts *o);     /* src/cli_sweep.c */
+
+/* Print "fusync: message" to stderr and return the error's code. */
+int cli_fail(const fs_err *e);
+
+#endif

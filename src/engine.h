@@ -1,0 +1,102 @@
+/*
+** engine.h — the discrete-event simulator of an RL post-training cluster.
+**
+** A simulation is a value: create it from a validated scenario, advance it
+** to a simulated time (the terminal front end animates this way) or run it to
+** the end, read its trace, free it.  Several can live in one process.
+** Time is integer nanoseconds; ties in the event queue go by insertion order,
+** so the same scenario and seed give the same trace, byte for byte.
+*/
+#ifndef FUSYNC_ENGINE_H
+#define FUSYNC_ENGINE_H
+
+#include "scenario.h"
+#include "plan.h"
+#include "trace.h"
+
+typedef struct sim sim;
+
+/* Where memory first went over capacity. */
+typedef struct {
+    bool     happened;
+    int      group;             /* trace memgroup */
+    int      bucket;            /* mem_bucket that was growing */
+    sim_time t;
+    double   over_bytes;
+    double   capacity;
+} sim_overflow;
+
+typedef struct {
+    uint64_t events;            /* events taken off the queue */
+    uint64_t pipeline_ops;      /* 1F1B forward/backward ops resolved */
+    int      iterations_done;
+    int      version;           /* current policy version (= steps trained) */
+    int64_t  samples_total, samples_done, samples_trained, samples_discarded;
+    double   tokens_generated;  /* response tokens decoded */
+    double   tokens_trained;    /* prompt + response tokens trained on */
+    double   tokens_wasted;     /* decoded then thrown away */
+    double   tokens_in_flight;  /* decoded, not yet trained or wasted */
+    double   measured_tokens;   /* trained tokens in the measured window */
+    sim_time window_t0, window_t1;
+    sim_time step_phase_ns[STEP__COUNT];  /* in the measured window */
+    int64_t  lag_hist[65];      /* trained samples by lag t − v */
+    int      lag_max;
+    double   lag_sum;
+    double   queue_bytes_padded, queue_bytes_packed;
+    double   queue_reads_flat, queue_reads_hier;
+    double   plugin_time_s;
+    sim_overflow overflow;
+} sim_stats;
+
+/* Hooks a plugin host may install (all optional).  They run between events
+** and may change the staleness bound and the partial-rollout threshold only
+** through the setters below.  A hook returning false stops the run with the
+** error it filled in. */
+typedef struct {
+    bool (*on_step)(void *ud, sim *s, int step, fs_err *err);
+    bool (*on_update)(void *ud, sim *s, int version, fs_err *err);
+    bool (*on_rollout_progress)(void *ud, sim *s, int step, double done_fraction, bool *cut, fs_err *err);
+    void *ud;
+} sim_hooks;
+
+sim  *sim_new(const scn_scenario *s, fs_err *err);
+void  sim_free(sim *s);
+void  sim_set_hooks(sim *s, const sim_hooks *h);
+
+/* Process every event at or before `until`.  Returns false when the run is
+** over (finished or stopped by an error: see sim_error). */
+bool  sim_advance(sim *s, sim_time until);
+/* Process at most n events. */
+bool  sim_step_events(sim *s, uint64_t n);
+/* Run to the end.  False if a hook failed. */
+bool  sim_run(sim *s);
+
+bool  sim_done(const sim *s);
+sim_time sim_now(const sim *s);
+sim_time sim_next_event_time(const sim *s);     /* -1 when none */
+const fs_err *sim_error(const sim *s);          /* NULL if none */
+
+const scn_scenario *sim_scenario(const sim *s);
+const plan  *sim_plan(const sim *s);
+const trace *sim_trace(const sim *s);
+trace       *sim_trace_mut(sim *s);             /* to attach a sink before running */
+const sim_stats *sim_get_stats(const sim *s);
+double sim_wall_seconds(const sim *s);
+
+/* Setters for hooks. */
+void sim_set_staleness(sim *s, int bound);
+int  sim_get_staleness(const sim *s);
+void sim_set_partial_rollout(sim *s, double fraction);
+
+/* Memory peaks of a trace memgroup (bytes per device or per node). */
+double sim_mem_peak(const sim *s, int group, int bucket);
+double sim_mem_peak_total(const sim *s, int group, sim_time *when);
+
+/* Lengths of step `step`'s batch: Σ(prompt+response) and Σ over `mbs`
+** mini-batches of n·max length (DistQueue padded traffic). */
+void sim_step_lengths(const sim *s, int step, double *sum, double *sum_mbmax, int mbs);
+
+/* Samples, for views: in-flight counts by the version they started with. */
+int  sim_inflight_by_version(const sim *s, int *versions, int *counts, int max);
+
+#endif

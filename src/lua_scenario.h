@@ -1,0 +1,31 @@
+/*
+** lua_scenario.h — load a scenario file (a Lua chunk returning a table) into
+** an scn_scenario.  The chunk runs sandboxed in a fresh lua_State with a
+** `fusync` table of presets and helpers; its result is checked field by field
+** (unknown keys, types, ranges), converted to SI units, derived and validated.
+** docs/scenarios.md describes the format.
+*/
+#ifndef FUSYNC_LUA_SCENARIO_H
+#define FUSYNC_LUA_SCENARIO_H
+
+#include <stdbool.h>
+#include "scenario.h"
+#include "util.h"
+
+#ifndef FUSYNC_VERSION
+#define FUSYNC_VERSION "0.1.0"
+#endif
+
+/* Limits of the sandbox a scenario runs in. */
+#define LSCN_INSTRUCTION_BUDGET 50000000L        /* Lua VM instructions */
+#define LSCN_MEMORY_BUDGET      (256u << 20)     /* bytes */
+
+/* Load a scenario file.  sets: array of "PATH=VALUE" overrides (--set),
+** applied in order to the returned table before conversion; may be NULL/0.
+** On success *out is a derived, validated scenario.  On failure returns false
+** with err->code = 2 and a message naming the file and the field path (or
+** FILE:LINE for a Lua error, or the --set option); *out is then unspecified. */
+bool lscn_load(const char *path, const char *const *sets, int nsets,
+               scn_scenario *out, fs_err *err);
+
+#endif

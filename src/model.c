@@ -1,0 +1,166 @@
+/*
+** model.c — cost and memory formulas.  See model.h for the sources.
+*/
+#include "model.h"
+
+#include <math.h>
+
+mdl_states mdl_model_states(double psi, int dp, int zero)
+{
+    mdl_states s = {2.0 * psi, 2.0 * psi, 12.0 * psi};
+    if (dp < 1) dp = 1;
+    if (zero >= 1) s.optimizer /= dp;
+    if (zero >= 2) s.grads /= dp;
+    if (zero >= 3) s.weights /= dp;
+    return s;
+}
+
+static int imax(int a, int b) { return a > b ? a : b; }
+
+double mdl_train_params_per_device(const scn_model *m, int tp, int pp, int ep)
+{
+    return m->params_dense / ((double)tp * pp) + m->params_expert / ((double)pp * imax(tp, ep));
+}
+
+int mdl_expert_dp(int tp, int dp, int ep)
+{
+    int x = tp * dp / imax(tp, ep);
+    return x < 1 ? 1 : x;
+}
+
+double mdl_rollout_params_per_device(const scn_model *m, int tp, int ep)
+{
+    return m->params_dense / tp + m->params_expert / ep;
+}
+
+double mdl_act_bytes_layer(const scn_model *m, double seq, double mb, int tp, scn_recompute rc)
+{
+    double sbh = seq * mb * m->hidden;
+    switch (rc) {
+    case RECOMPUTE_FULL: return 2.0 * sbh;
+    case RECOMPUTE_SELECTIVE: return 34.0 * sbh / tp;
+    case RECOMPUTE_NONE:
+    default: return sbh / tp * (34.0 + 5.0 * m->heads * seq / m->hidden);
+    }
+}
+
+double mdl_fwd_flops(const scn_model *m, double tokens, double seq)
+{
+    return 2.0 * m->params_active * tokens + 2.0 * m->layers * (double)m->hidden * seq * tokens;
+}
+
+double mdl_expert_touch(int experts, int k, double batch)
+{
+    if (experts <= 0) return 1.0;
+    if (batch <= 0) return 0.0;
+    return 1.0 - pow(1.0 - (double)k / experts, batch);
+}
+
+static double coll(double factor_bytes, int steps, const scn_link *l, double eff)
+{
+    return factor_bytes / (l->bw * eff) + steps * l->latency_s;
+}
+
+double mdl_allreduce(double bytes, int n, const scn_link *l, double eff)
+{
+    if (n <= 1) return 0.0;
+    return coll(2.0 * (n - 1) / n * bytes, 2 * (n - 1), l, eff);
+}
+
+double mdl_allgather(double bytes, int n, const scn_link *l, double eff)
+{
+    if (n <= 1) return 0.0;
+    return coll((double)(n - 1) / n * bytes, n - 1, l, eff);
+}
+
+double mdl_alltoall(double bytes, int n, const scn_link *l, double eff)
+{
+    if (n <= 1) return 0.0;
+    return coll((double)(n - 1) / n * bytes, 1, l, eff);
+}
+
+double mdl_broadcast(double bytes, const scn_link *l, double eff)
+{
+    return coll(bytes, 1, l, eff);
+}
+
+double mdl_bubble_share(int p, int m)
+{
+    if (p <= 1) return 0.0;
+    return (double)(p - 1) / (m + p - 1);
+}
+
+/* Roofline of one forward step over an instance: per device compute and HBM
+** traffic; communication added (no overlap assumed). */
+static mdl_step step_roofline(const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                              const scn_link *link, int tp, int ep, double tokens,
+                              double attn_flops, double kv_bytes, double eff_compute)
+{
+    mdl_step st = {0, 0, 0, 0};
+    int inst = imax(tp, ep);
+    double layers_moe = m->experts > 0 ? m->layers - m->dense_layers : 0;
+    /* Compute: active parameters over the whole instance. */
+    double flops = 2.0 * m->params_active * tokens + attn_flops;
+    st.compute_s = flops / inst / (d->peak_flops * eff_compute);
+    /* HBM: dense weights sharded by tp, the touched experts sharded by ep,
+    ** plus the KV cache read, spread over the instance. */
+    double w_dense = 2.0 * m->params_dense / tp;
+    double w_exp = 0;
+    if (m->experts > 0) {
+        /* tokens of the instance are routed over all its experts */
+        double touch = mdl_expert_touch(m->experts, m->experts_active, tokens);
+        w_exp = 2.0 * m->params_expert * touch / ep;
+    }
+    double bytes = w_dense + w_exp + kv_bytes / inst;
+    st.memory_s = bytes / (d->hbm_bw * e->hbm);
+    /* Communication per layer: TP all-reduce of the activations twice (attention
+    ** and MLP); EP dispatch and combine all-to-all on MoE layers. */
+    double act = tokens * m->hidden * 2.0;
+    int attn_groups = inst / tp;
+    double comm = 0;
+    if (tp > 1) comm += 2.0 * m->layers * mdl_allreduce(act / attn_groups, tp, link, e->link);
+    if (ep > 1 && layers_moe > 0)
+        comm += 2.0 * layers_moe * mdl_alltoall(act * m->experts_active / inst, ep, link, e->link);
+    st.comm_s = comm;
+    st.total_s = fmax(st.compute_s, st.memory_s) + st.comm_s;
+    return st;
+}
+
+mdl_step mdl_decode_step(const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                         const scn_link *link, int tp, int ep, double batch, double ctx_tokens)
+{
+    /* Attention over the context: 4·L·h·ctx FLOPs per token (QK and AV). */
+    double attn = 4.0 * m->layers * (double)m->hidden * ctx_tokens;
+    double kv = ctx_tokens * m->kv_bytes_per_token;
+    /* MLA caches the latent once per attention-TP group: no split by tp. */
+    if (m->mla_latent > 0) kv *= (double)tp;
+    mdl_step st = step_roofline(m, d, e, link, tp, ep, batch, attn, kv, e->decode);
+    st.total_s += e->decode_overhead_s;
+    return st;
+}
+
+mdl_step mdl_prefill(const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                     const scn_link *link, int tp, int ep, double tokens, double seq)
+{
+    double attn = 2.0 * m->layers * (double)m->hidden * seq * tokens;
+    return step_roofline(m, d, e, link, tp, ep, tokens, attn, 0, e->prefill);
+}
+
+int mdl_group_tier(const scn_cluster *c, int first, int stride, int count)
+{
+    if (count <= 1) return 0;
+    int last = first + stride * (count - 1);
+    int per_sn = c->devices_per_node * c->nodes_per_supernode;
+    if (first / c->devices_per_node == last / c->devices_per_node) return 0;
+    if (first / per_sn == last / per_sn) return 1;
+    return 2;
+}
+
+const scn_link *mdl_tier_link(const scn_cluster *c, int tier)
+{
+    switch (tier) {
+    case 0: return &c->intra_node;
+    case 1: return &c->intra_supernode;
+    default: return &c->inter_supernode;
+    }
+}

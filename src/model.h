@@ -1,0 +1,69 @@
+/*
+** model.h — the cost and memory formulas, as pure functions of numbers.
+** Each names its source; docs/model.md explains them.  No state, no I/O.
+*/
+#ifndef FUSYNC_MODEL_H
+#define FUSYNC_MODEL_H
+
+#include "scenario.h"
+
+/* Model states of mixed-precision Adam per device (ZeRO, arXiv 1910.02054):
+** weights 2Ψ, grads 2Ψ, fp32 master+m+v 12Ψ; the ZeRO stage shards grads,
+** optimizer and weights over `dp` ranks.  psi: parameters held by the device
+** before DP sharding. */
+typedef struct {
+    double weights, grads, optimizer;
+} mdl_states;
+mdl_states mdl_model_states(double psi, int dp, int zero);
+
+/* Parameters one device holds for training with TP/PP/EP (MoE parallel
+** folding: experts over max(tp, ep) devices of a stage, arXiv 2504.14960). */
+double mdl_train_params_per_device(const scn_model *m, int tp, int pp, int ep);
+/* Expert-data-parallel degree for the optimizer sharding of expert weights. */
+int    mdl_expert_dp(int tp, int dp, int ep);
+/* Parameters one rollout device holds: dense over tp, experts over ep. */
+double mdl_rollout_params_per_device(const scn_model *m, int tp, int ep);
+
+/* Activation bytes for one layer and one micro-batch (Korthikanti et al.,
+** arXiv 2205.05198): TP+SP (sbh/t)(34 + 5as/h); selective 34sbh/t; full 2sbh.
+** FlashAttention is assumed, which removes the 5as²b term under selective. */
+double mdl_act_bytes_layer(const scn_model *m, double seq, double mb, int tp, scn_recompute rc);
+
+/* Forward FLOPs of `tokens` tokens in sequences of mean length `seq`:
+** 2·P_active·tokens plus causal attention 2·L·h·seq·tokens (QK and AV, halved
+** for the mask).  Backward is twice the forward. */
+double mdl_fwd_flops(const scn_model *m, double tokens, double seq);
+
+/* Decode step of `batch` sequences holding `ctx_tokens` context in all, on an
+** instance of `inst` devices (dense tp, experts ep).  Roofline: max(compute,
+** HBM traffic) per device, plus collectives.  Returns seconds. */
+typedef struct {
+    double compute_s, memory_s, comm_s, total_s;
+} mdl_step;
+mdl_step mdl_decode_step(const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                         const scn_link *link, int tp, int ep, double batch, double ctx_tokens);
+/* Prefill of `tokens` prompt tokens (in sequences of mean length seq). */
+mdl_step mdl_prefill(const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                     const scn_link *link, int tp, int ep, double tokens, double seq);
+
+/* Fraction of a layer's E experts touched by B tokens choosing k each:
+** 1 − (1 − k/E)^B. */
+double mdl_expert_touch(int experts, int k, double batch);
+
+/* α–β collectives (nccl-tests PERFORMANCE.md): all-reduce 2(n−1)/n·S/B,
+** all-gather / reduce-scatter / all-to-all (n−1)/n·S/B, broadcast S/B,
+** plus a latency per step. */
+double mdl_allreduce(double bytes, int n, const scn_link *l, double eff);
+double mdl_allgather(double bytes, int n, const scn_link *l, double eff);
+double mdl_alltoall(double bytes, int n, const scn_link *l, double eff);
+double mdl_broadcast(double bytes, const scn_link *l, double eff);
+
+/* 1F1B pipeline idle share (p−1)/(m+p−1) (Narayanan et al., arXiv 2104.04473). */
+double mdl_bubble_share(int p, int m);
+
+/* The link tier joining a group of `count` devices starting at `first` with
+** `stride` between members: 0 within a node, 1 within a supernode, 2 across. */
+int mdl_group_tier(const scn_cluster *c, int first, int stride, int count);
+const scn_link *mdl_tier_link(const scn_cluster *c, int tier);
+
+#endif

@@ -1,0 +1,374 @@
+/*
+** plan.c — pools, layouts and the analytic memory fit.
+**
+** Pools by mode (DESIGN.md):
+**   separate  rollout pool (generation) + training pool (actor training,
+**             old log-probs, reference, reward, critic); weights synced.
+**   colocate  one pool trains the actor and generates (switching between
+**             layouts); reference/reward models on plan.aux_devices.
+**   full      one pool does everything; reference/reward weights wait on
+**             the host and are loaded for their pass.
+** Explicit plan.pools (from a scenario or a policy) override the mode.
+*/
+#include "plan.h"
+#include "model.h"
+
+#include <math.h>
+#include <string.h>
+
+#define GiB (1024.0 * 1024.0 * 1024.0)
+
+const char *plan_roles_str(unsigned roles, char *buf, size_t n)
+{
+    static const char *names[] = {"rollout", "train", "ref", "reward", "critic"};
+    buf[0] = 0;
+    size_t len = 0;
+    for (int i = 0; i < 5; i++) {
+        if (!(roles & (1u << i))) continue;
+        int w = snprintf(buf + len, n - len, "%s%s", len ? "+" : "", names[i]);
+        if (w < 0 || (size_t)w >= n - len) break;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
+static void add_pool(plan *p, const char *name, int devices, unsigned roles)
+{
+    plan_pool *q = &p->pools[p->npools++];
+    memset(q, 0, sizeof *q);
+    snprintf(q->name, sizeof q->name, "%s", name);
+    q->devices = devices;
+    q->roles = roles;
+}
+
+void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3])
+{
+    const scn_model *m = &s->actor;
+    double psi_d = m->params_dense / ((double)pp->tp * pp->pp);
+    double psi_e = m->params_expert / ((double)pp->pp * (pp->tp > pp->ep ? pp->tp : pp->ep));
+    mdl_states a = mdl_model_states(psi_d, pp->dp, s->plan.train.zero);
+    mdl_states b = mdl_model_states(psi_e, pp->edp, s->plan.train.zero);
+    out[0] = a.weights + b.weights;
+    out[1] = a.grads + b.grads;
+    out[2] = a.optimizer + b.optimizer;
+}
+
+static double max_seq(const scn_scenario *s)
+{
+    const scn_dist *d = &s->work.prompt_len;
+    double pmax = d->kind == DIST_FIXED ? d->a
+                : d->kind == DIST_UNIFORM ? d->b
+                : d->kind == DIST_HIST ? d->edge[d->nbins]
+                : (d->cap > 0 ? d->cap : d->a * exp(3 * d->b));
+    if (d->cap > 0 && pmax > d->cap) pmax = d->cap;
+    return pmax + s->work.max_response;
+}
+
+double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage)
+{
+    const scn_model *m = &s->actor;
+    double seq = max_seq(s);
+    double mb = s->plan.train.micro_batch;
+    long per_rep = (long)s->work.prompts_per_step * s->work.samples_per_prompt
+                 / s->work.minibatches / pp->dp;
+    long micro = (per_rep + (long)mb - 1) / (long)mb;
+    if (micro < 1) micro = 1;
+    long inflight = pp->pp - stage;
+    if (inflight > micro) inflight = micro;
+    double layer = mdl_act_bytes_layer(m, seq, mb, pp->tp, s->plan.train.recompute);
+    double act = inflight * layer * ((double)m->layers / pp->pp);
+    /* the last stage also holds fp32 logits of a micro-batch: mb·s·V/t·4 */
+    if (stage == pp->pp - 1) act += mb * seq * (double)m->vocab / pp->tp * 4.0;
+    return act;
+}
+
+double plan_rollout_weights(const scn_scenario *s, const plan_pool *pp)
+{
+    return 2.0 * mdl_rollout_params_per_device(&s->actor, s->plan.rollout.tp, s->plan.rollout.ep);
+}
+
+static double critic_bytes(const scn_scenario *s, const plan_pool *pp)
+{
+    if (!s->has_critic || !(pp->roles & ROLE_CRITIC)) return 0;
+    const scn_model *c = &s->critic;
+    double psi = c->params_total / ((double)pp->tp * pp->pp);
+    mdl_states st = mdl_model_states(psi, pp->dp, s->plan.train.zero);
+    return st.weights + st.grads + st.optimizer;
+}
+
+static double aux_weight_bytes(const scn_model *m, int shards)
+{
+    return 2.0 * m->params_total / shards;
+}
+
+static bool layout_pool(const scn_scenario *s, plan *p, plan_pool *q, fs_err *err)
+{
+    const char *f = s->path[0] ? s->path : "scenario";
+    const scn_plan *sp = &s->plan;
+    if (q->roles & (ROLE_TRAIN | ROLE_CRITIC)) {
+        q->tp = sp->train.tp;
+        q->pp = sp->train.pp;
+        q->ep = sp->train.ep;
+        int mp = q->tp * q->pp;
+        if (q->devices % mp != 0) {
+            fs_err_set(err, 2, "%s: plan.train: tp·pp = %d·%d = %d does not divide pool '%s' of %d devices "
+                       "(TP·PP·DP must equal the pool; change tp/pp or the pool size)",
+                       f, q->tp, q->pp, mp, q->name, q->devices);
+            return false;
+        }
+        q->dp = q->devices / mp;
+        if (sp->train.dp > 0 && sp->train.dp != q->dp) {
+            fs_err_set(err, 2, "%s: plan.train.dp: TP·PP·DP = %d·%d·%d = %d does not match pool '%s' of %d devices",
+                       f, q->tp, q->pp, sp->train.dp, mp * sp->train.dp, q->name, q->devices);
+            return false;
+        }
+        int efold = q->tp > q->ep ? q->tp : q->ep;
+        if ((q->tp * q->dp) % efold != 0) {
+            fs_err_set(err, 2, "%s: plan.train.ep: ep %d does not fit the %d devices of a pipeline stage (tp·dp) "
+                       "in pool '%s'", f, q->ep, q->tp * q->dp, q->name);
+            return false;
+        }
+        q->edp = mdl_expert_dp(q->tp, q->dp, q->ep);
+    }
+    if (q->roles & ROLE_ROLLOUT) {
+        q->inst_devices = sp->rollout.tp > sp->rollout.ep ? sp->rollout.tp : sp->rollout.ep;
+        if (q->devices % q->inst_devices != 0) {
+            fs_err_set(err, 2, "%s: plan.rollout: an instance of %d devices (max(tp, ep)) does not divide pool '%s' of %d devices",
+                       f, q->inst_devices, q->name, q->devices);
+            return false;
+        }
+        q->instances = q->devices / q->inst_devices;
+    }
+    if ((q->roles & (ROLE_REF | ROLE_REWARD)) && !(q->roles & (ROLE_TRAIN | ROLE_CRITIC))) {
+        q->aux_tp = sp->aux_tp;
+        if (q->devices % q->aux_tp != 0) {
+            fs_err_set(err, 2, "%s: plan.aux_tp: %d does not divide pool '%s' of %d devices", f, q->aux_tp, q->name, q->devices);
+            return false;
+        }
+        q->aux_replicas = q->devices / q->aux_tp;
+    }
+    q->colocated = (q->roles & ROLE_ROLLOUT) && (q->roles & ROLE_TRAIN);
+    q->swap_aux = (q->roles & ROLE_ROLLOUT) && (q->roles & (ROLE_REF | ROLE_REWARD));
+    (void)p;
+    return true;
+}
+
+static void pool_memory(const scn_scenario *s, plan_pool *q)
+{
+    const scn_plan *sp = &s->plan;
+    double cap = s->cluster.device.hbm_bytes;
+    q->capacity = cap;
+    memset(q->train_mem, 0, sizeof q->train_mem);
+    memset(q->rollout_mem, 0, sizeof q->rollout_mem);
+    int aux_shards = q->aux_tp > 0 ? q->aux_tp : q->tp * q->pp;
+    double refw = s->has_ref && (q->roles & ROLE_REF) ? aux_weight_bytes(&s->ref, aux_shards) : 0;
+    double rww = s->reward_is_model && (q->roles & ROLE_REWARD) ? aux_weight_bytes(&s->reward, aux_shards) : 0;
+    double host = 0;
+    if (q->roles & ROLE_TRAIN) {
+        double st[3];
+        plan_train_states(s, q, st);
+        q->train_mem[MB_WEIGHTS] = st[0];
+        q->train_mem[MB_GRADS] = st[1];
+        q->train_mem[MB_OPTIMIZER] = st[2];
+        q->train_mem[MB_ACTIVATIONS] = plan_act_peak(s, q, 0);
+        double lastact = plan_act_peak(s, q, q->pp - 1);
+        if (lastact > q->train_mem[MB_ACTIVATIONS]) q->train_mem[MB_ACTIVATIONS] = lastact;
+        q->train_mem[MB_CRITIC] = critic_bytes(s, q);
+    }
+    if (!q->swap_aux) {
+        q->train_mem[MB_REF_WEIGHTS] = refw;
+        q->train_mem[MB_REWARD_WEIGHTS] = rww;
+    } else {
+        host += refw + rww;
+    }
+    if (q->roles & ROLE_ROLLOUT) {
+        double rw = plan_rollout_weights(s, q);
+        q->rollout_mem[MB_ROLLOUT_WEIGHTS] = rw;
+        if (q->colocated) {
+            if (!sp->zero_redundancy) q->rollout_mem[MB_WEIGHTS] = q->train_mem[MB_WEIGHTS];
+            if (sp->offload_grads) host += q->train_mem[MB_GRADS];
+            else q->rollout_mem[MB_GRADS] = q->train_mem[MB_GRADS];
+            if (sp->offload_optimizer) host += q->train_mem[MB_OPTIMIZER] + q->train_mem[MB_CRITIC];
+            else {
+                q->rollout_mem[MB_OPTIMIZER] = q->train_mem[MB_OPTIMIZER];
+                q->rollout_mem[MB_CRITIC] = q->train_mem[MB_CRITIC];
+            }
+        }
+        double used = 0;
+        for (int b = 0; b < MB__COUNT; b++) used += q->rollout_mem[b];
+        double kv = cap * sp->rollout.mem_util - used;
+        if (kv < 0) kv = 0;
+        q->rollout_mem[MB_KV_CACHE] = kv;
+        /* KV is split over tp heads for GQA when kv_heads >= tp, else each
+        ** TP rank keeps a copy; MLA's latent is copied on every TP rank. */
+        const scn_model *m = &s->actor;
+        double repl = 1;
+        int rtp = sp->rollout.tp;
+        if (m->mla_latent > 0) repl = rtp;
+        else if (m->kv_heads > 0 && m->kv_heads < rtp) repl = (double)rtp / m->kv_heads;
+        q->kv_tokens_per_instance = kv * q->inst_devices / (m->kv_bytes_per_token * repl);
+    }
+    int per_node = s->cluster.devices_per_node < q->devices ? s->cluster.devices_per_node : q->devices;
+    q->host_mem_per_node = host * per_node;
+}
+
+static bool fit_check(const scn_scenario *s, plan *p)
+{
+    for (int i = 0; i < p->npools; i++) {
+        plan_pool *q = &p->pools[i];
+        double tsum = 0, rsum = 0;
+        for (int b = 0; b < MB__COUNT; b++) { tsum += q->train_mem[b]; rsum += q->rollout_mem[b]; }
+        char a[32], c[32];
+        if (tsum > q->capacity) {
+            int worst = MB_WEIGHTS;
+            for (int b = 0; b < MB__COUNT; b++) if (q->train_mem[b] > q->train_mem[worst]) worst = b;
+            fmt_bytes(a, sizeof a, tsum);
+            fmt_bytes(c, sizeof c, q->capacity);
+            snprintf(p->fit_msg, sizeof p->fit_msg, "pool '%s' while training: %s per device > %s HBM (largest bucket: %s)",
+                     q->name, a, c, trace_bucket_name((mem_bucket)worst));
+            return false;
+        }
+        if ((q->roles & ROLE_ROLLOUT) && q->rollout_mem[MB_KV_CACHE] <= 0) {
+            fmt_bytes(a, sizeof a, rsum);
+            fmt_bytes(c, sizeof c, q->capacity * s->plan.rollout.mem_util);
+            snprintf(p->fit_msg, sizeof p->fit_msg, "pool '%s' while generating: weights and states take %s of the %s the rollout may use; no room for the KV cache",
+                     q->name, a, c);
+            return false;
+        }
+        if (q->host_mem_per_node > s->cluster.host_mem_bytes) {
+            fmt_bytes(a, sizeof a, q->host_mem_per_node);
+            fmt_bytes(c, sizeof c, s->cluster.host_mem_bytes);
+            snprintf(p->fit_msg, sizeof p->fit_msg, "pool '%s' host memory: %s per node > %s", q->name, a, c);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
+{
+    const char *f = s->path[0] ? s->path : "scenario";
+    memset(p, 0, sizeof *p);
+    const scn_plan *sp = &s->plan;
+    int total = scn_total_devices(&s->cluster);
+    p->mode = sp->mode;
+    p->total_devices = total;
+    unsigned aux = (s->has_ref ? ROLE_REF : 0) | (s->reward_is_model ? ROLE_REWARD : 0);
+    unsigned critic = s->has_critic ? ROLE_CRITIC : 0;
+    if (sp->npools > 0) {
+        for (int i = 0; i < sp->npools; i++)
+            add_pool(p, sp->pools[i].name, sp->pools[i].devices, sp->pools[i].roles);
+    } else {
+        switch (sp->mode) {
+        case MODE_SEPARATE: {
+            int r = sp->rollout_devices > 0 ? sp->rollout_devices : total / 2;
+            add_pool(p, "rollout", r, ROLE_ROLLOUT);
+            add_pool(p, "train", total - r, ROLE_TRAIN | aux | critic);
+            break;
+        }
+        case MODE_COLOCATE:
+            if (aux && sp->aux_devices == 0) {
+                fs_err_set(err, 2, "%s: plan.aux_devices: colocate keeps the reference/reward models on their own "
+                           "devices; set plan.aux_devices, or use mode \"full\"", f);
+                return false;
+            }
+            add_pool(p, "actor", total - (aux ? sp->aux_devices : 0), ROLE_ROLLOUT | ROLE_TRAIN | critic);
+            if (aux) add_pool(p, "aux", sp->aux_devices, aux);
+            break;
+        case MODE_FULL:
+            add_pool(p, "all", total, ROLE_ROLLOUT | ROLE_TRAIN | aux | critic);
+            break;
+        }
+    }
+    /* roles must be covered exactly once for train, at least once for rollout */
+    int ntrain = 0, nroll = 0, first = 0;
+    unsigned have = 0;
+    p->train_pool = -1;
+    for (int i = 0; i < p->npools; i++) {
+        plan_pool *q = &p->pools[i];
+        q->first = first;
+        first += q->devices;
+        have |= q->roles;
+        if (q->roles & ROLE_TRAIN) { ntrain++; p->train_pool = i; }
+        if (q->roles & ROLE_ROLLOUT) nroll++;
+        if (q->devices < 1) {
+            fs_err_set(err, 2, "%s: plan: pool '%s' has no devices", f, q->name);
+            return false;
+        }
+    }
+    p->used_devices = first;
+    if (first > total) {
+        fs_err_set(err, 2, "%s: plan: the pools take %d devices, the cluster has %d (cluster.supernodes = %d)",
+                   f, first, total, s->cluster.supernodes);
+        return false;
+    }
+    if (ntrain != 1) {
+        fs_err_set(err, 2, "%s: plan.pools: exactly one pool must have the \"train\" role (found %d)", f, ntrain);
+        return false;
+    }
+    if (nroll < 1) {
+        fs_err_set(err, 2, "%s: plan.pools: at least one pool must have the \"rollout\" role", f);
+        return false;
+    }
+    if ((aux & ~have) || (critic & ~have)) {
+        fs_err_set(err, 2, "%s: plan.pools: no pool holds the %s role", f,
+                   (aux & ROLE_REF & ~have) ? "ref" : (aux & ROLE_REWARD & ~have) ? "reward" : "critic");
+        return false;
+    }
+    if (critic && !(p->pools[p->train_pool].roles & ROLE_CRITIC)) {
+        fs_err_set(err, 2, "%s: plan.pools: the critic trains with the actor; give the \"critic\" role to the training pool", f);
+        return false;
+    }
+    for (int i = 0; i < p->npools; i++) {
+        if (!layout_pool(s, p, &p->pools[i], err)) return false;
+        pool_memory(s, &p->pools[i]);
+    }
+    p->fits = fit_check(s, p);
+    return true;
+}
+
+void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
+{
+    char rb[64], b1[32], b2[32];
+    buf_printf(out, "Plan: mode %s, %d of %d devices (%d supernode%s of %d)\n", scn_mode_name(p->mode),
+               p->used_devices, p->total_devices, s->cluster.supernodes, s->cluster.supernodes > 1 ? "s" : "",
+               s->cluster.devices_per_node * s->cluster.nodes_per_supernode);
+    for (int i = 0; i < p->npools; i++) {
+        const plan_pool *q = &p->pools[i];
+        buf_printf(out, "  pool %-8s %5d devices [%d..%d]  roles %s\n", q->name, q->devices, q->first,
+                   q->first + q->devices - 1, plan_roles_str(q->roles, rb, sizeof rb));
+        if (q->roles & (ROLE_TRAIN | ROLE_CRITIC))
+            buf_printf(out, "    training  TP%d PP%d DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d\n",
+                       q->tp, q->pp, q->dp, q->ep, q->edp, s->plan.train.micro_batch, s->plan.train.zero);
+        if (q->roles & ROLE_ROLLOUT) {
+            fmt_si(b1, sizeof b1, q->kv_tokens_per_instance);
+            buf_printf(out, "    rollout   %d instances of %d devices (TP%d EP%d), max %d seqs, KV room %s tokens/instance\n",
+                       q->instances, q->inst_devices, s->plan.rollout.tp, s->plan.rollout.ep,
+                       s->plan.rollout.max_seqs, b1);
+        }
+        if (q->aux_tp > 0)
+            buf_printf(out, "    forward   %d replicas of TP%d\n", q->aux_replicas, q->aux_tp);
+        buf_printf(out, "    memory per device        %-12s %-12s\n", "training", "generating");
+        for (int b = 0; b < MB__COUNT; b++) {
+            if (b == MB_HOST_OFFLOAD || b == MB_HOST_MODELS) continue;
+            if (q->train_mem[b] == 0 && q->rollout_mem[b] == 0) continue;
+            fmt_bytes(b1, sizeof b1, q->train_mem[b]);
+            fmt_bytes(b2, sizeof b2, q->rollout_mem[b]);
+            buf_printf(out, "      %-22s %-12s %-12s\n", trace_bucket_name((mem_bucket)b),
+                       q->train_mem[b] ? b1 : "-", q->rollout_mem[b] ? b2 : "-");
+        }
+        double ts = 0, rs = 0;
+        for (int b = 0; b < MB__COUNT; b++) { ts += q->train_mem[b]; rs += q->rollout_mem[b]; }
+        fmt_bytes(b1, sizeof b1, ts);
+        fmt_bytes(b2, sizeof b2, rs);
+        char c[32];
+        fmt_bytes(c, sizeof c, q->capacity);
+        buf_printf(out, "      %-22s %-12s %-12s of %s\n", "total", ts ? b1 : "-", rs ? b2 : "-", c);
+        if (q->host_mem_per_node > 0) {
+            fmt_bytes(b1, sizeof b1, q->host_mem_per_node);
+            fmt_bytes(c, sizeof c, s->cluster.host_mem_bytes);
+            buf_printf(out, "      host per node          %s of %s\n", b1, c);
+        }
+    }
+    buf_printf(out, "Memory fit: %s%s\n", p->fits ? "fits" : "DOES NOT FIT: ", p->fits ? "" : p->fit_msg);
+}

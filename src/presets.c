@@ -1,0 +1,211 @@
+/*
+** presets.c — the built-in device and model tables.
+** Every figure names its source; "GUESS" marks a figure that no public source
+** pins down, chosen to be plausible and meant to be overridden by a scenario.
+** Devices: dense BF16 peak, HBM, links (REFERENCE.md, vendor data sheets).
+** Models: the fields of each model's published config.json.
+*/
+#include "presets.h"
+
+#include <string.h>
+
+#define GiB  (1024.0 * 1024.0 * 1024.0)
+#define GBps 1e9            /* GB/s, decimal */
+#define TBps 1e12
+#define TFLOPS 1e12
+
+typedef struct {
+    const char *key;
+    const char *source;
+    scn_device  dev;
+} device_entry;
+
+typedef struct {
+    const char *key;
+    const char *source;
+    scn_model   model;
+} model_entry;
+
+/* Host link: PCIe Gen5 x16 is ~64 GB/s one way peak, Gen4 half of that
+** (REFERENCE.md); the scenario's efficiency.host_link scales it down to what
+** is achieved.  Scale-out NICs: 400 Gb/s = 50 GB/s, 200 Gb/s = 25 GB/s. */
+static const device_entry DEVICES[] = {
+    { "ascend_910c",
+      "CloudMatrix384 (REFERENCE.md): 752 TFLOP/s dual-die, 128 GB, ~3.2 TB/s, "
+      "UB >392 GB/s one way, RoCE 400 Gb/s; host link GUESS (PCIe Gen5-class)",
+      { .name = "Ascend 910C",
+        .peak_flops  = 752 * TFLOPS,
+        .hbm_bytes   = 128 * GiB,
+        .hbm_bw      = 3.2 * TBps,       /* "~3.2" */
+        .scaleup_bw  = 392 * GBps,       /* UB, per NPU one way, across the supernode */
+        .scaleout_bw = 50 * GBps,        /* RoCE 400 Gb/s */
+        .host_bw     = 64 * GBps } },    /* GUESS */
+    { "ascend_910b",
+      "Atlas 800T A2 (REFERENCE.md): ~313-376 TFLOP/s (313 taken: 2.5 PFLOP/s per "
+      "8-NPU node), 64 GB, ~1.6 TB/s, RoCE 200 Gb/s; HCCS and host link GUESS",
+      { .name = "Ascend 910B",
+        .peak_flops  = 313 * TFLOPS,
+        .hbm_bytes   = 64 * GiB,
+        .hbm_bw      = 1.6 * TBps,
+        .scaleup_bw  = 196 * GBps,       /* GUESS: HCCS full mesh, 7 x 56 GB/s, halved for one way */
+        .scaleout_bw = 25 * GBps,        /* RoCE 200 Gb/s */
+        .host_bw     = 32 * GBps } },    /* GUESS: PCIe Gen4 x16 (Kunpeng 920 host) */
+    { "h100",
+      "NVIDIA H100 SXM data sheet (REFERENCE.md): 989 TFLOP/s dense, 80 GB, "
+      "3.35 TB/s, NVLink 450 GB/s one way, IB 400 Gb/s, PCIe Gen5",
+      { .name = "NVIDIA H100 SXM",
+        .peak_flops  = 989 * TFLOPS,
+        .hbm_bytes   = 80 * GiB,
+        .hbm_bw      = 3.35 * TBps,
+        .scaleup_bw  = 450 * GBps,
+        .scaleout_bw = 50 * GBps,
+        .host_bw     = 64 * GBps } },
+    { "h800",
+      "NVIDIA H800 (REFERENCE.md): H100 compute and HBM, NVLink cut to 200 GB/s one way, "
+      "IB 400 Gb/s, PCIe Gen5",
+      { .name = "NVIDIA H800",
+        .peak_flops  = 989 * TFLOPS,
+        .hbm_bytes   = 80 * GiB,
+        .hbm_bw      = 3.35 * TBps,
+        .scaleup_bw  = 200 * GBps,
+        .scaleout_bw = 50 * GBps,
+        .host_bw     = 64 * GBps } },
+    { "h200",
+      "NVIDIA H200 SXM data sheet (REFERENCE.md): 989 TFLOP/s, 141 GB, 4.8 TB/s, "
+      "NVLink 450 GB/s one way, IB 400 Gb/s, PCIe Gen5",
+      { .name = "NVIDIA H200",
+        .peak_flops  = 989 * TFLOPS,
+        .hbm_bytes   = 141 * GiB,
+        .hbm_bw      = 4.8 * TBps,
+        .scaleup_bw  = 450 * GBps,
+        .scaleout_bw = 50 * GBps,
+        .host_bw     = 64 * GBps } },
+    { "h20",
+      "NVIDIA H20 (REFERENCE.md): 148 TFLOP/s, 96 GB, 4.0 TB/s, NVLink 450 GB/s one way, "
+      "IB 400 Gb/s, PCIe Gen5",
+      { .name = "NVIDIA H20",
+        .peak_flops  = 148 * TFLOPS,
+        .hbm_bytes   = 96 * GiB,
+        .hbm_bw      = 4.0 * TBps,
+        .scaleup_bw  = 450 * GBps,
+        .scaleout_bw = 50 * GBps,
+        .host_bw     = 64 * GBps } },
+    { "a100_80g",
+      "NVIDIA A100 80GB SXM data sheet (REFERENCE.md): 312 TFLOP/s, 80 GB, 2.0 TB/s, "
+      "NVLink 300 GB/s one way, IB 200 Gb/s, PCIe Gen4",
+      { .name = "NVIDIA A100 80GB SXM",
+        .peak_flops  = 312 * TFLOPS,
+        .hbm_bytes   = 80 * GiB,
+        .hbm_bw      = 2.0 * TBps,
+        .scaleup_bw  = 300 * GBps,
+        .scaleout_bw = 25 * GBps,
+        .host_bw     = 32 * GBps } },
+};
+
+/* Models: config.json field names in the comments.  `ffn` is
+** intermediate_size, `expert_ffn` moe_intermediate_size; for MoE models whose
+** every layer is MoE, ffn is kept as published but unused. */
+static const model_entry MODELS[] = {
+    { "qwen2_5_7b", "Qwen/Qwen2.5-7B config.json",
+      { .name = "Qwen2.5-7B",
+        .layers = 28, .hidden = 3584, .heads = 28, .kv_heads = 4, .head_dim = 128,
+        .ffn = 18944, .vocab = 152064, .tied_embeddings = false } },
+    { "qwen2_5_32b", "Qwen/Qwen2.5-32B config.json",
+      { .name = "Qwen2.5-32B",
+        .layers = 64, .hidden = 5120, .heads = 40, .kv_heads = 8, .head_dim = 128,
+        .ffn = 27648, .vocab = 152064, .tied_embeddings = false } },
+    { "llama3_1_8b", "meta-llama/Llama-3.1-8B config.json",
+      { .name = "Llama-3.1-8B",
+        .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8, .head_dim = 128,
+        .ffn = 14336, .vocab = 128256, .tied_embeddings = false } },
+    { "llama3_1_70b", "meta-llama/Llama-3.1-70B config.json",
+      { .name = "Llama-3.1-70B",
+        .layers = 80, .hidden = 8192, .heads = 64, .kv_heads = 8, .head_dim = 128,
+        .ffn = 28672, .vocab = 128256, .tied_embeddings = false } },
+    { "qwen3_30b_a3b", "Qwen/Qwen3-30B-A3B config.json (head_dim 128 is explicit, not hidden/heads)",
+      { .name = "Qwen3-30B-A3B",
+        .layers = 48, .hidden = 2048, .heads = 32, .kv_heads = 4, .head_dim = 128,
+        .ffn = 6144,                       /* intermediate_size; all 48 layers are MoE */
+        .expert_ffn = 768, .experts = 128, .experts_active = 8, .shared_experts = 0,
+        .vocab = 151936, .tied_embeddings = false } },
+    { "qwen3_235b_a22b", "Qwen/Qwen3-235B-A22B config.json",
+      { .name = "Qwen3-235B-A22B",
+        .layers = 94, .hidden = 4096, .heads = 64, .kv_heads = 4, .head_dim = 128,
+        .ffn = 12288,                      /* intermediate_size; all 94 layers are MoE */
+        .expert_ffn = 1536, .experts = 128, .experts_active = 8, .shared_experts = 0,
+        .vocab = 151936, .tied_embeddings = false } },
+    { "deepseek_v3",
+      "deepseek-ai/DeepSeek-V3 config.json (first_k_dense_replace 3, q_lora_rank 1536, "
+      "kv_lora_rank 512, qk_rope_head_dim 64, qk_nope/v_head_dim 128; MTP layer not counted)",
+      { .name = "DeepSeek-V3",
+        .layers = 61, .dense_layers = 3, .hidden = 7168, .heads = 128, .kv_heads = 128,
+        .head_dim = 128, .mla_latent = 512, .mla_rope = 64, .mla_q_latent = 1536,
+        .ffn = 18432, .expert_ffn = 2048, .experts = 256, .experts_active = 8,
+        .shared_experts = 1, .vocab = 129280, .tied_embeddings = false } },
+    { "pangu_ultra_moe_718b",
+      "Pangu Ultra MoE tech report (61 layers, hidden 7680, 256+1 experts, top-8, MLA) and "
+      "openPangu-Ultra-MoE-718B configuration defaults; tied embeddings GUESS (false)",
+      { .name = "Pangu Ultra MoE 718B",
+        /* Reported: layers, hidden, experts, MLA.  The MLA ranks, heads, FFN
+        ** sizes and vocabulary follow the openPangu configuration defaults;
+        ** they match DeepSeek-V3's and are partly GUESSES until checked
+        ** against the released config.json.  MTP layer not counted. */
+        .layers = 61, .dense_layers = 3, .hidden = 7680, .heads = 128, .kv_heads = 128,
+        .head_dim = 128, .mla_latent = 512, .mla_rope = 64, .mla_q_latent = 1536,
+        .ffn = 18432, .expert_ffn = 2048, .experts = 256, .experts_active = 8,
+        .shared_experts = 1, .vocab = 153600,
+        .tied_embeddings = false } },      /* GUESS */
+};
+
+#define NDEVICES ((int)(sizeof DEVICES / sizeof DEVICES[0]))
+#define NMODELS  ((int)(sizeof MODELS / sizeof MODELS[0]))
+
+int presets_device_count(void) { return NDEVICES; }
+
+const scn_device *presets_device(int i)
+{
+    return i >= 0 && i < NDEVICES ? &DEVICES[i].dev : NULL;
+}
+
+const char *presets_device_key(int i)
+{
+    return i >= 0 && i < NDEVICES ? DEVICES[i].key : NULL;
+}
+
+const char *presets_device_source(int i)
+{
+    return i >= 0 && i < NDEVICES ? DEVICES[i].source : NULL;
+}
+
+const scn_device *presets_device_find(const char *key)
+{
+    if (!key) return NULL;
+    for (int i = 0; i < NDEVICES; i++)
+        if (strcmp(DEVICES[i].key, key) == 0) return &DEVICES[i].dev;
+    return NULL;
+}
+
+int presets_model_count(void) { return NMODELS; }
+
+const scn_model *presets_model(int i)
+{
+    return i >= 0 && i < NMODELS ? &MODELS[i].model : NULL;
+}
+
+const char *presets_model_key(int i)
+{
+    return i >= 0 && i < NMODELS ? MODELS[i].key : NULL;
+}
+
+const char *presets_model_source(int i)
+{
+    return i >= 0 && i < NMODELS ? MODELS[i].source : NULL;
+}
+
+const scn_model *presets_model_find(const char *key)
+{
+    if (!key) return NULL;
+    for (int i = 0; i < NMODELS; i++)
+        if (strcmp(MODELS[i].key, key) == 0) return &MODELS[i].model;
+    return NULL;
+}

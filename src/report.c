@@ -1,0 +1,313 @@
+/*
+** report.c — read a finished run into figures; print them.
+*/
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+static bool is_compute(trace_phase p)
+{
+    switch (p) {
+    case PH_GENERATE: case PH_PREFILL: case PH_LOGPROB: case PH_REF: case PH_REWARD:
+    case PH_CRITIC_FWD: case PH_TRAIN_FWD: case PH_TRAIN_BWD: case PH_OPTIMIZER: case PH_CRITIC_TRAIN:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* DistQueue per step (docs/model.md): every sample's tokens and per-token
+** tensors (token id, old log-prob, reference log-prob, advantage: 4 bytes
+** each) cross the queue once from rollout to the trainer.  Padded batches
+** send n · max length; packed (zero-redundancy) batches send Σ lengths.
+** Readers: every training device without hierarchy; one per TP×PP group
+** with hierarchical transfer (then a broadcast over the fast link). */
+static void distqueue(const sim *s, report *r)
+{
+    const scn_scenario *sc = sim_scenario(s);
+    const plan *pl = sim_plan(s);
+    const plan_pool *tq = &pl->pools[pl->train_pool];
+    const trace *t = sim_trace(s);
+    (void)t;
+    /* Reconstruct lengths from the same seed as the engine, per step. */
+    const double per_token = 16.0;
+    int N = sc->work.prompts_per_step * sc->work.samples_per_prompt;
+    int mb = sc->work.minibatches;
+    double padded = 0, packed = 0;
+    for (int it = 0; it < sc->work.iterations; it++) {
+        double sum = 0, mbmax = 0;
+        sim_step_lengths(s, it, &sum, &mbmax, mb);
+        packed += sum * per_token;
+        padded += mbmax * (N / mb) * per_token;
+    }
+    r->dq_bytes_padded = padded;
+    r->dq_bytes_packed = packed;
+    r->dq_reads_flat = (double)tq->devices * sc->work.iterations * mb;
+    r->dq_reads_hier = (double)(tq->devices / (tq->tp * tq->pp)) * sc->work.iterations * mb;
+    r->dq_load_factor = r->dq_reads_hier / r->dq_reads_flat;
+}
+
+void report_compute(const sim *s, report *r)
+{
+    memset(r, 0, sizeof *r);
+    const scn_scenario *sc = sim_scenario(s);
+    const plan *pl = sim_plan(s);
+    const sim_stats *st = sim_get_stats(s);
+    const trace *t = sim_trace(s);
+    r->iterations = sc->work.iterations;
+    r->warmup = sc->work.warmup;
+    r->devices = pl->used_devices;
+    r->events = st->events;
+    r->pipeline_ops = st->pipeline_ops;
+    r->sim_wall_s = sim_wall_seconds(s);
+    r->sim_time_s = sim_secs(sim_now(s));
+    r->tokens_generated = st->tokens_generated;
+    r->tokens_trained = st->tokens_trained;
+    r->tokens_wasted = st->tokens_wasted;
+    r->tokens_in_flight = st->tokens_in_flight;
+    r->samples_trained = st->samples_trained;
+    r->samples_discarded = st->samples_discarded;
+    r->plugin_time_s = st->plugin_time_s;
+    r->staleness_bound = sc->plan.staleness;
+    sim_time w0 = st->window_t0, w1 = st->window_t1 > 0 ? st->window_t1 : sim_now(s);
+    r->window_s = sim_secs(w1 - w0);
+    int measured = st->iterations_done - sc->work.warmup;
+    if (r->window_s > 0 && measured > 0) {
+        r->throughput = st->measured_tokens / r->window_s;
+        r->throughput_per_device = r->throughput / pl->used_devices;
+        r->step_time_s = r->window_s / measured;
+        for (int k = 0; k < STEP__COUNT; k++) r->phase_s[k] = sim_secs(st->step_phase_ns[k]) / measured;
+    }
+    /* utilization per pool from the spans in the window */
+    r->npools = pl->npools;
+    double comp[SCN_POOLS_MAX] = {0}, busy[SCN_POOLS_MAX] = {0};
+    const trace_span *sp = trace_spans(t);
+    size_t ns = trace_nspans(t);
+    for (size_t i = 0; i < ns; i++) {
+        const trace_track *tk = trace_track_at(t, sp[i].track);
+        if (tk->pool < 0 || tk->kind == TRK_HOSTLINK || tk->kind == TRK_STEP) continue;
+        sim_time a = sp[i].t0 > w0 ? sp[i].t0 : w0, b = sp[i].t1 < w1 ? sp[i].t1 : w1;
+        if (b <= a) continue;
+        double dev_s = sim_secs(b - a) * tk->devices;
+        busy[tk->pool] += dev_s;
+        if (is_compute((trace_phase)sp[i].phase)) comp[tk->pool] += dev_s;
+    }
+    for (int p = 0; p < pl->npools; p++) {
+        report_pool *rp = &r->pools[p];
+        snprintf(rp->name, sizeof rp->name, "%s", pl->pools[p].name);
+        rp->devices = pl->pools[p].devices;
+        plan_roles_str(pl->pools[p].roles, rp->roles, sizeof rp->roles);
+        double denom = r->window_s * rp->devices;
+        if (denom > 0) {
+            rp->utilization = comp[p] / denom;
+            rp->busy = busy[p] / denom;
+            if (rp->busy > 1) rp->busy = 1;
+            if (rp->utilization > 1) rp->utilization = 1;
+            rp->idle = 1 - rp->busy;
+        }
+    }
+    /* memory */
+    r->mem_capacity = sc->cluster.device.hbm_bytes;
+    r->host_capacity = sc->cluster.host_mem_bytes;
+    for (int g = 0; g < trace_nmemgroups(t); g++) {
+        const trace_memgroup *mg = trace_memgroup_at(t, g);
+        sim_time when;
+        double tot = sim_mem_peak_total(s, g, &when);
+        if (mg->host) {
+            if (tot > r->host_peak) r->host_peak = tot;
+            continue;
+        }
+        for (int b = 0; b < MB__COUNT; b++) {
+            double v = sim_mem_peak(s, g, b);
+            if (v > r->mem_peak[b]) {
+                r->mem_peak[b] = v;
+                snprintf(r->mem_peak_group[b], sizeof r->mem_peak_group[b], "%s", mg->name);
+            }
+        }
+        if (tot > r->mem_peak_total) {
+            r->mem_peak_total = tot;
+            r->mem_peak_total_t = sim_secs(when);
+            snprintf(r->mem_peak_total_group, sizeof r->mem_peak_total_group, "%s", mg->name);
+        }
+    }
+    /* feasibility */
+    r->feasible = true;
+    if (st->overflow.happened) {
+        const trace_memgroup *mg = trace_memgroup_at(t, st->overflow.group);
+        char over[32], cap[32];
+        fmt_bytes(over, sizeof over, st->overflow.over_bytes);
+        fmt_bytes(cap, sizeof cap, st->overflow.capacity);
+        r->feasible = false;
+        snprintf(r->why, sizeof r->why, "%s memory of %s (devices %d..%d) over capacity by %s at t = %.3f s, "
+                 "while %s grew (capacity %s%s)",
+                 mg->host ? "host" : "device", mg->name, mg->first_device,
+                 mg->first_device + (mg->host ? mg->devices * sc->cluster.devices_per_node : mg->devices) - 1,
+                 over, sim_secs(st->overflow.t), trace_bucket_name((mem_bucket)st->overflow.bucket), cap,
+                 mg->host ? " per node" : " per device");
+    } else if (sim_error(s) && sim_error(s)->code == 1) {
+        r->feasible = false;
+        snprintf(r->why, sizeof r->why, "%s", sim_error(s)->msg);
+    }
+    /* staleness */
+    int64_t n = 0;
+    for (int k = 0; k <= 64; k++) { r->lag_hist[k] = st->lag_hist[k]; n += st->lag_hist[k]; }
+    r->lag_max = st->lag_max;
+    r->lag_mean = n ? st->lag_sum / n : 0;
+    distqueue(s, r);
+}
+
+/* ---------------------------------------------------------------- text */
+
+static void bar(fs_buf *o, double frac, int width)
+{
+    int n = (int)floor(frac * width + 0.5);
+    if (n < 0) n = 0;
+    if (n > width) n = width;
+    for (int i = 0; i < width; i++) buf_putc(o, i < n ? '#' : '.');
+}
+
+void report_text(const sim *s, const report *r, fs_buf *o, bool color)
+{
+    const scn_scenario *sc = sim_scenario(s);
+    const char *B = color ? "\033[1m" : "", *R = color ? "\033[0m" : "", *RED = color ? "\033[1;31m" : "";
+    char a[32], b[32], c[32];
+    buf_printf(o, "%sfusync%s  %s  mode %s  %d devices (%s)  %s %s\n", B, R, sc->name, scn_mode_name(sc->plan.mode),
+               r->devices, sc->cluster.device.name, sc->work.algo == ALGO_PPO ? "PPO" : "GRPO", sc->actor.name);
+    if (!r->feasible) buf_printf(o, "%sINFEASIBLE%s: %s\n", RED, R, r->why);
+    fmt_si(a, sizeof a, r->throughput);
+    buf_printf(o, "\n%sThroughput%s   %s tokens/s   (%.1f per device)   staleness bound %d\n", B, R, a,
+               r->throughput_per_device, r->staleness_bound);
+    fmt_secs(a, sizeof a, r->step_time_s);
+    buf_printf(o, "%sStep time%s    %s   (%d measured steps after %d warm-up, window %.1f s)\n", B, R, a,
+               r->iterations - r->warmup, r->warmup, r->window_s);
+    for (int k = 0; k < STEP__COUNT; k++) {
+        if (r->phase_s[k] <= 0) continue;
+        double f = r->step_time_s > 0 ? r->phase_s[k] / r->step_time_s : 0;
+        fmt_secs(a, sizeof a, r->phase_s[k]);
+        buf_printf(o, "  %-12s %10s %5.1f%%  ", trace_step_phase_name((trace_step_phase)k), a, 100 * f);
+        bar(o, f, 30);
+        buf_putc(o, '\n');
+    }
+    buf_printf(o, "\n%sPools%s        devices  compute  busy   idle  roles\n", B, R);
+    for (int p = 0; p < r->npools; p++) {
+        const report_pool *q = &r->pools[p];
+        buf_printf(o, "  %-10s %7d  %6.1f%% %5.1f%% %5.1f%%  %s\n", q->name, q->devices, 100 * q->utilization,
+                   100 * q->busy, 100 * q->idle, q->roles);
+    }
+    fmt_bytes(c, sizeof c, r->mem_capacity);
+    buf_printf(o, "\n%sMemory peak%s per device (capacity %s)\n", B, R, c);
+    for (int k = 0; k < MB__COUNT; k++) {
+        if (r->mem_peak[k] <= 0) continue;
+        fmt_bytes(a, sizeof a, r->mem_peak[k]);
+        buf_printf(o, "  %-16s %10s  ", trace_bucket_name((mem_bucket)k), a);
+        bar(o, r->mem_peak[k] / r->mem_capacity, 30);
+        buf_printf(o, "  %s\n", r->mem_peak_group[k]);
+    }
+    fmt_bytes(a, sizeof a, r->mem_peak_total);
+    buf_printf(o, "  %-16s %10s  ", "total (peak)", a);
+    bar(o, r->mem_peak_total / r->mem_capacity, 30);
+    buf_printf(o, "  %s at %.2f s\n", r->mem_peak_total_group, r->mem_peak_total_t);
+    if (r->host_peak > 0) {
+        fmt_bytes(a, sizeof a, r->host_peak);
+        fmt_bytes(b, sizeof b, r->host_capacity);
+        buf_printf(o, "  %-16s %10s of %s per node\n", "host", a, b);
+    }
+    buf_printf(o, "\n%sStaleness%s    max %d  mean %.2f  (bound %d)  lags:", B, R, r->lag_max, r->lag_mean, r->staleness_bound);
+    for (int k = 0; k <= r->staleness_bound && k <= 64; k++) buf_printf(o, " %d:%lld", k, (long long)r->lag_hist[k]);
+    buf_putc(o, '\n');
+    fmt_si(a, sizeof a, r->tokens_generated);
+    fmt_si(b, sizeof b, r->tokens_wasted);
+    fmt_si(c, sizeof c, r->tokens_in_flight);
+    buf_printf(o, "%sTokens%s       generated %s  wasted %s  in flight at end %s\n", B, R, a, b, c);
+    fmt_bytes(a, sizeof a, r->dq_bytes_padded);
+    fmt_bytes(b, sizeof b, r->dq_bytes_packed);
+    buf_printf(o, "%sDistQueue%s    padded %s  packed %s (%.1f%% saved)  read load x%.4g with hierarchy\n", B, R, a, b,
+               r->dq_bytes_padded > 0 ? 100 * (1 - r->dq_bytes_packed / r->dq_bytes_padded) : 0, r->dq_load_factor);
+    fmt_si(a, sizeof a, (double)r->events);
+    fmt_secs(b, sizeof b, r->sim_wall_s);
+    buf_printf(o, "%sSimulator%s    %s events, %llu pipeline ops, %s wall, %.1f s simulated\n", B, R, a,
+               (unsigned long long)r->pipeline_ops, b, r->sim_time_s);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+void report_json_fields(const sim *s, const report *r, fs_json *j)
+{
+    const scn_scenario *sc = sim_scenario(s);
+    json_str(j, "scenario", sc->name);
+    json_str(j, "mode", scn_mode_name(sc->plan.mode));
+    json_int(j, "devices", r->devices);
+    json_bool(j, "feasible", r->feasible);
+    if (!r->feasible) json_str(j, "infeasible_reason", r->why);
+    json_num(j, "throughput_tokens_per_s", r->throughput);
+    json_num(j, "throughput_tokens_per_s_per_device", r->throughput_per_device);
+    json_num(j, "step_time_s", r->step_time_s);
+    json_obj_begin(j, "phase_time_s");
+    for (int k = 0; k < STEP__COUNT; k++) json_num(j, trace_step_phase_name((trace_step_phase)k), r->phase_s[k]);
+    json_obj_end(j);
+    json_obj_begin(j, "utilization");
+    for (int p = 0; p < r->npools; p++) json_num(j, r->pools[p].name, r->pools[p].utilization);
+    json_obj_end(j);
+    json_obj_begin(j, "idle_ratio");
+    for (int p = 0; p < r->npools; p++) json_num(j, r->pools[p].name, r->pools[p].idle);
+    json_obj_end(j);
+    json_arr_begin(j, "pools");
+    for (int p = 0; p < r->npools; p++) {
+        json_obj_begin(j, NULL);
+        json_str(j, "name", r->pools[p].name);
+        json_int(j, "devices", r->pools[p].devices);
+        json_str(j, "roles", r->pools[p].roles);
+        json_num(j, "utilization", r->pools[p].utilization);
+        json_num(j, "busy", r->pools[p].busy);
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+    json_obj_begin(j, "memory_peak_bytes");
+    for (int k = 0; k < MB__COUNT; k++)
+        if (k != MB_HOST_OFFLOAD && k != MB_HOST_MODELS) json_num(j, trace_bucket_name((mem_bucket)k), r->mem_peak[k]);
+    json_num(j, "total", r->mem_peak_total);
+    json_obj_end(j);
+    json_num(j, "memory_capacity_bytes", r->mem_capacity);
+    json_num(j, "host_memory_peak_bytes", r->host_peak);
+    json_num(j, "host_memory_capacity_bytes", r->host_capacity);
+    json_int(j, "iterations", r->iterations);
+    json_int(j, "warmup", r->warmup);
+    json_num(j, "window_s", r->window_s);
+    json_num(j, "tokens_generated", r->tokens_generated);
+    json_num(j, "tokens_trained", r->tokens_trained);
+    json_num(j, "wasted_tokens", r->tokens_wasted);
+    json_num(j, "tokens_in_flight", r->tokens_in_flight);
+    json_int(j, "samples_trained", r->samples_trained);
+    json_obj_begin(j, "staleness");
+    json_int(j, "bound", r->staleness_bound);
+    json_int(j, "max", r->lag_max);
+    json_num(j, "mean", r->lag_mean);
+    json_arr_begin(j, "histogram");
+    for (int k = 0; k <= r->staleness_bound && k <= 64; k++) json_int(j, NULL, r->lag_hist[k]);
+    json_arr_end(j);
+    json_obj_end(j);
+    json_obj_begin(j, "distqueue");
+    json_num(j, "bytes_padded", r->dq_bytes_padded);
+    json_num(j, "bytes_packed", r->dq_bytes_packed);
+    json_num(j, "padding_saving", r->dq_bytes_padded > 0 ? 1 - r->dq_bytes_packed / r->dq_bytes_padded : 0);
+    json_num(j, "reads_flat", r->dq_reads_flat);
+    json_num(j, "reads_hierarchical", r->dq_reads_hier);
+    json_num(j, "load_factor", r->dq_load_factor);
+    json_obj_end(j);
+    json_int(j, "events", (int64_t)r->events);
+    json_int(j, "pipeline_ops", (int64_t)r->pipeline_ops);
+    json_num(j, "sim_time_s", r->sim_time_s);
+    json_num(j, "plugin_time_s", r->plugin_time_s);
+    json_num(j, "sim_wall_s", r->sim_wall_s);
+}
+
+void report_json(const sim *s, const report *r, fs_buf *out, bool pretty)
+{
+    fs_json j;
+    json_init(&j, out, pretty);
+    json_obj_begin(&j, NULL);
+    report_json_fields(s, r, &j);
+    json_obj_end(&j);
+    buf_putc(out, '\n');
+}

@@ -1,0 +1,57 @@
+/*
+** report.h — the figures of a finished run, computed from the trace and the
+** engine's counters, and their text and JSON forms.
+*/
+#ifndef FUSYNC_REPORT_H
+#define FUSYNC_REPORT_H
+
+#include "engine.h"
+
+typedef struct {
+    char   name[SCN_NAME_MAX];
+    int    devices;
+    char   roles[64];
+    double utilization;     /* compute share of device-time in the window */
+    double busy;            /* any activity, switching and sync included */
+    double idle;            /* 1 - busy */
+} report_pool;
+
+typedef struct {
+    bool   feasible;
+    char   why[512];            /* when not feasible */
+    double throughput;          /* tokens/s in the measured window */
+    double throughput_per_device;
+    double step_time_s;
+    double phase_s[STEP__COUNT];
+    int    npools;
+    report_pool pools[SCN_POOLS_MAX];
+    double mem_peak[MB__COUNT];         /* max over device groups, per device */
+    char   mem_peak_group[MB__COUNT][64];
+    double mem_peak_total;              /* largest device total */
+    char   mem_peak_total_group[64];
+    double mem_peak_total_t;
+    double mem_capacity;
+    double host_peak, host_capacity;
+    int    iterations, warmup, devices;
+    double window_s;
+    uint64_t events, pipeline_ops;
+    double sim_wall_s;
+    double sim_time_s;
+    double tokens_generated, tokens_trained, tokens_wasted, tokens_in_flight;
+    int64_t samples_trained, samples_discarded;
+    int    staleness_bound;
+    int    lag_max;
+    double lag_mean;
+    int64_t lag_hist[65];
+    double dq_bytes_padded, dq_bytes_packed, dq_load_factor, dq_reads_flat, dq_reads_hier;
+    double plugin_time_s;
+} report;
+
+void report_compute(const sim *s, report *r);
+void report_text(const sim *s, const report *r, fs_buf *out, bool color);
+/* JSON; with `pretty` indented.  Key order is fixed; wall-clock figures are
+** the only values that change between identical runs. */
+void report_json(const sim *s, const report *r, fs_buf *out, bool pretty);
+void report_json_fields(const sim *s, const report *r, fs_json *j);
+
+#endif

@@ -1,0 +1,307 @@
+/*
+** scenario.c — defaults, derived model figures and validation of a scenario.
+** Parameter counts follow the published architectures (config.json fields);
+** the formulas are named next to each term.
+*/
+#include "scenario.h"
+
+#include <math.h>
+#include <string.h>
+
+#define GiB (1024.0 * 1024.0 * 1024.0)
+
+void scn_defaults(scn_scenario *s)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "scenario");
+    scn_cluster *c = &s->cluster;
+    c->devices_per_node = 8;
+    c->nodes_per_supernode = 1;
+    c->supernodes = 1;
+    c->host_mem_bytes = 1024 * GiB;
+
+    scn_workload *w = &s->work;
+    w->algo = ALGO_GRPO;
+    w->prompts_per_step = 64;
+    w->samples_per_prompt = 8;
+    w->minibatches = 1;
+    w->epochs = 1;
+    w->prompt_len.kind = DIST_FIXED;
+    w->prompt_len.a = 512;
+    w->response_len.kind = DIST_FIXED;
+    w->response_len.a = 1024;
+    w->max_response = 4096;
+    w->iterations = 4;
+    w->warmup = 1;
+    w->seed = 1;
+    w->recompute_logprob = true;
+
+    scn_plan *p = &s->plan;
+    p->mode = MODE_COLOCATE;
+    p->train.tp = 1;
+    p->train.pp = 1;
+    p->train.ep = 1;
+    p->train.micro_batch = 1;
+    p->train.recompute = RECOMPUTE_SELECTIVE;
+    p->train.zero = 1;
+    p->rollout.tp = 1;
+    p->rollout.ep = 1;
+    p->rollout.max_seqs = 256;
+    p->rollout.mem_util = 0.9;
+    p->aux_tp = 1;
+    p->offload_optimizer = true;
+    p->offload_grads = true;
+    p->zero_redundancy = true;
+    p->bucket_bytes = 512.0 * 1024 * 1024;
+    p->staleness = 0;
+    p->partial_rollout = 1.0;
+    p->on_update = ONUPD_CONTINUE;
+    p->on_stale = STALE_WAIT;
+
+    /* Efficiency defaults: guesses in the range llm-analysis and published
+    ** MFU figures suggest (training 30-45% of peak, HBM 70-90%). */
+    scn_efficiency *e = &s->eff;
+    e->train = 0.40;
+    e->prefill = 0.50;
+    e->decode = 0.50;
+    e->hbm = 0.75;
+    e->link = 0.70;
+    e->host_link = 0.80;
+    e->decode_overhead_s = 2e-3;
+    e->train_overhead_s = 0.1;
+    e->switch_overhead_s = 1.0;
+    e->reward_rule_s = 1e-3;
+}
+
+int scn_total_devices(const scn_cluster *c)
+{
+    return c->devices_per_node * c->nodes_per_supernode * c->supernodes;
+}
+
+const char *scn_mode_name(scn_mode m)
+{
+    switch (m) {
+    case MODE_SEPARATE: return "separate";
+    case MODE_COLOCATE: return "colocate";
+    case MODE_FULL: return "full";
+    }
+    return "?";
+}
+
+bool scn_mode_parse(const char *s, scn_mode *out)
+{
+    if (strcmp(s, "separate") == 0) *out = MODE_SEPARATE;
+    else if (strcmp(s, "colocate") == 0) *out = MODE_COLOCATE;
+    else if (strcmp(s, "full") == 0) *out = MODE_FULL;
+    else return false;
+    return true;
+}
+
+const char *scn_dist_name(scn_dist_kind k)
+{
+    switch (k) {
+    case DIST_FIXED: return "fixed";
+    case DIST_UNIFORM: return "uniform";
+    case DIST_LOGNORMAL: return "lognormal";
+    case DIST_HIST: return "histogram";
+    }
+    return "?";
+}
+
+/* Parameters of one attention block.
+** GQA: Wq h·(a·d), Wk,Wv h·(kv·d), Wo (a·d)·h.
+** MLA (DeepSeek-V2/V3): q = h·qL + qL·a·(d+r) (or h·a·(d+r) without a q latent),
+** kv down h·(kvL+r), kv up kvL·a·2d, o a·d·h. */
+static double attn_params(const scn_model *m)
+{
+    double h = m->hidden, a = m->heads;
+    double d = m->head_dim > 0 ? m->head_dim : (double)m->hidden / m->heads;
+    if (m->mla_latent > 0) {
+        double r = m->mla_rope, kvl = m->mla_latent, ql = m->mla_q_latent;
+        double q = ql > 0 ? h * ql + ql * a * (d + r) : h * a * (d + r);
+        return q + h * (kvl + r) + kvl * a * 2 * d + a * d * h;
+    }
+    double kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    return h * a * d + 2 * h * kv * d + a * d * h;
+}
+
+void scn_model_derive(scn_model *m)
+{
+    if (m->layers <= 0 || m->hidden <= 0 || m->heads <= 0) return;
+    double h = m->hidden;
+    double attn = attn_params(m) + 2 * h;          /* + two RMSNorm vectors */
+    double dense_ffn = 3.0 * h * m->ffn;            /* SwiGLU: gate, up, down */
+    double emb = (double)m->vocab * h * (m->tied_embeddings ? 1 : 2);
+    double total, active, expert = 0;
+    if (m->experts > 0) {
+        int moe_layers = m->layers - m->dense_layers;
+        double e1 = 3.0 * h * m->expert_ffn;       /* one expert */
+        double router = h * m->experts;
+        expert = moe_layers * m->experts * e1;
+        double shared = moe_layers * (m->shared_experts * e1 + router);
+        double dense_part = m->dense_layers * dense_ffn;
+        total = m->layers * attn + dense_part + shared + expert + emb;
+        active = m->layers * attn + dense_part + shared
+               + moe_layers * m->experts_active * e1 + emb;
+    } else {
+        total = m->layers * (attn + dense_ffn) + emb;
+        active = total;
+    }
+    m->params_total = total;
+    m->params_active = active;
+    m->params_expert = expert;
+    m->params_dense = total - expert;
+    m->params_layer_dense = (total - expert - emb) / m->layers;
+    /* KV cache per token, BF16: GQA 2·L·kv·d·2; MLA (latent + rope)·L·2. */
+    double d = m->head_dim > 0 ? m->head_dim : h / m->heads;
+    if (m->mla_latent > 0)
+        m->kv_bytes_per_token = (double)(m->mla_latent + m->mla_rope) * m->layers * 2.0;
+    else
+        m->kv_bytes_per_token = 2.0 * m->layers * (m->kv_heads > 0 ? m->kv_heads : m->heads) * d * 2.0;
+}
+
+static bool check_model(const scn_scenario *s, const scn_model *m, const char *role, fs_err *err)
+{
+    const char *f = s->path;
+    if (m->layers <= 0 || m->hidden <= 0 || m->heads <= 0 || m->vocab <= 0) {
+        fs_err_set(err, 2, "%s: models.%s: layers, hidden, heads and vocab must be positive", f, role);
+        return false;
+    }
+    if (m->experts > 0) {
+        if (m->experts_active <= 0 || m->experts_active > m->experts) {
+            fs_err_set(err, 2, "%s: models.%s.experts_active: must be in 1..%d (experts)", f, role, m->experts);
+            return false;
+        }
+        if (m->expert_ffn <= 0) {
+            fs_err_set(err, 2, "%s: models.%s.expert_ffn: must be positive for a MoE model", f, role);
+            return false;
+        }
+        if (m->dense_layers < 0 || m->dense_layers >= m->layers) {
+            fs_err_set(err, 2, "%s: models.%s.dense_layers: must be in 0..%d", f, role, m->layers - 1);
+            return false;
+        }
+    } else if (m->ffn <= 0) {
+        fs_err_set(err, 2, "%s: models.%s.ffn: must be positive for a dense model", f, role);
+        return false;
+    }
+    return true;
+}
+
+#define BAD(...) do { fs_err_set(err, 2, __VA_ARGS__); return false; } while (0)
+
+bool scn_validate(const scn_scenario *s, fs_err *err)
+{
+    const char *f = s->path[0] ? s->path : "scenario";
+    const scn_cluster *c = &s->cluster;
+    const scn_device *d = &c->device;
+    if (d->peak_flops <= 0 || d->hbm_bytes <= 0 || d->hbm_bw <= 0)
+        BAD("%s: cluster.device: tflops, hbm_gb and hbm_tbps must be positive", f);
+    if (d->scaleup_bw <= 0 || d->scaleout_bw <= 0 || d->host_bw <= 0)
+        BAD("%s: cluster.device: scaleup_gbps, scaleout_gbps and host_gbps must be positive", f);
+    if (c->devices_per_node < 1) BAD("%s: cluster.devices_per_node: must be at least 1", f);
+    if (c->nodes_per_supernode < 1) BAD("%s: cluster.nodes_per_supernode: must be at least 1", f);
+    if (c->supernodes < 1 || c->supernodes > 4096) BAD("%s: cluster.supernodes: must be in 1..4096", f);
+    if (c->host_mem_bytes <= 0) BAD("%s: cluster.host_mem_gb: must be positive", f);
+    const scn_link *links[3] = {&c->intra_node, &c->intra_supernode, &c->inter_supernode};
+    const char *lname[3] = {"intra_node", "intra_supernode", "inter_supernode"};
+    for (int i = 0; i < 3; i++)
+        if (links[i]->bw <= 0 || links[i]->latency_s < 0)
+            BAD("%s: cluster.links.%s: gbps must be positive and latency_us not negative", f, lname[i]);
+
+    if (!check_model(s, &s->actor, "actor", err)) return false;
+    if (s->has_ref && !check_model(s, &s->ref, "reference", err)) return false;
+    if (s->reward_is_model && !check_model(s, &s->reward, "reward", err)) return false;
+    if (s->has_critic && !check_model(s, &s->critic, "critic", err)) return false;
+
+    const scn_workload *w = &s->work;
+    if (w->algo == ALGO_PPO && !s->has_critic)
+        BAD("%s: workload.algorithm: ppo needs models.critic (or use \"grpo\")", f);
+    if (w->prompts_per_step < 1) BAD("%s: workload.prompts_per_step: must be at least 1", f);
+    if (w->samples_per_prompt < 1) BAD("%s: workload.samples_per_prompt: must be at least 1", f);
+    if (w->minibatches < 1) BAD("%s: workload.minibatches: must be at least 1", f);
+    if (w->epochs < 1) BAD("%s: workload.epochs: must be at least 1", f);
+    if (w->iterations < 1 || w->iterations > 100000) BAD("%s: workload.iterations: must be in 1..100000", f);
+    if (w->warmup < 0 || w->warmup >= w->iterations)
+        BAD("%s: workload.warmup: must be in 0..%d (fewer than iterations)", f, w->iterations - 1);
+    if (w->max_response < 1) BAD("%s: workload.max_response: must be at least 1", f);
+    long samples = (long)w->prompts_per_step * w->samples_per_prompt;
+    if (samples > 50L * 1000 * 1000) BAD("%s: workload: %ld samples per step is more than the 50M supported", f, samples);
+    if (samples % w->minibatches != 0)
+        BAD("%s: workload.minibatches: %d does not divide the %ld samples of a step", f, w->minibatches, samples);
+    const scn_dist *ds[2] = {&w->prompt_len, &w->response_len};
+    const char *dn[2] = {"prompt_len", "response_len"};
+    for (int i = 0; i < 2; i++) {
+        const scn_dist *x = ds[i];
+        switch (x->kind) {
+        case DIST_FIXED:
+            if (x->a < 1) BAD("%s: workload.%s: a fixed length must be at least 1", f, dn[i]);
+            break;
+        case DIST_UNIFORM:
+            if (x->a < 1 || x->b < x->a) BAD("%s: workload.%s: uniform needs 1 <= lo <= hi", f, dn[i]);
+            break;
+        case DIST_LOGNORMAL:
+            if (x->a < 1 || x->b < 0 || x->b > 5) BAD("%s: workload.%s: lognormal needs median >= 1 and sigma in 0..5", f, dn[i]);
+            break;
+        case DIST_HIST:
+            if (x->nbins < 1 || x->nbins > SCN_HIST_MAX) BAD("%s: workload.%s: a histogram needs 1..%d bins", f, dn[i], SCN_HIST_MAX);
+            {
+                double tw = 0;
+                for (int k = 0; k < x->nbins; k++) {
+                    if (x->weight[k] < 0 || x->edge[k + 1] <= x->edge[k] || x->edge[k] < 0)
+                        BAD("%s: workload.%s: histogram edges must increase and weights be >= 0 (bin %d)", f, dn[i], k + 1);
+                    tw += x->weight[k];
+                }
+                if (tw <= 0) BAD("%s: workload.%s: histogram weights sum to zero", f, dn[i]);
+            }
+            break;
+        }
+        if (x->cap < 0) BAD("%s: workload.%s.cap: must not be negative", f, dn[i]);
+    }
+
+    const scn_plan *p = &s->plan;
+    int total = scn_total_devices(c);
+    const scn_train_layout *t = &p->train;
+    if (t->tp < 1 || t->pp < 1 || t->ep < 1 || t->dp < 0 || t->micro_batch < 1)
+        BAD("%s: plan.train: tp, pp, ep and micro_batch must be at least 1", f);
+    if (t->zero < 0 || t->zero > 3) BAD("%s: plan.train.zero: must be 0, 1, 2 or 3", f);
+    if (s->actor.layers % t->pp != 0)
+        BAD("%s: plan.train.pp: %d does not divide the actor's %d layers", f, t->pp, s->actor.layers);
+    if (s->actor.experts > 0 && s->actor.experts % t->ep != 0)
+        BAD("%s: plan.train.ep: %d does not divide the actor's %d experts", f, t->ep, s->actor.experts);
+    if (s->actor.experts == 0 && t->ep != 1)
+        BAD("%s: plan.train.ep: the actor is dense; ep must be 1", f);
+    if (s->actor.heads % t->tp != 0)
+        BAD("%s: plan.train.tp: %d does not divide the actor's %d heads", f, t->tp, s->actor.heads);
+    const scn_rollout_layout *r = &p->rollout;
+    if (r->tp < 1 || r->ep < 1 || r->max_seqs < 1)
+        BAD("%s: plan.rollout: tp, ep and max_seqs must be at least 1", f);
+    if (r->mem_util <= 0 || r->mem_util > 1) BAD("%s: plan.rollout.mem_util: must be in (0, 1]", f);
+    if (s->actor.experts > 0 && s->actor.experts % r->ep != 0)
+        BAD("%s: plan.rollout.ep: %d does not divide the actor's %d experts", f, r->ep, s->actor.experts);
+    if (s->actor.experts == 0 && r->ep != 1)
+        BAD("%s: plan.rollout.ep: the actor is dense; ep must be 1", f);
+    if (s->actor.heads % r->tp != 0)
+        BAD("%s: plan.rollout.tp: %d does not divide the actor's %d heads", f, r->tp, s->actor.heads);
+    if (r->ep > r->tp && r->ep % r->tp != 0)
+        BAD("%s: plan.rollout: ep %d must be a multiple of tp %d (attention is data-parallel inside an instance)", f, r->ep, r->tp);
+    if (r->tp > r->ep && r->tp % r->ep != 0)
+        BAD("%s: plan.rollout: tp %d must be a multiple of ep %d", f, r->tp, r->ep);
+    if (p->aux_tp < 1) BAD("%s: plan.aux_tp: must be at least 1", f);
+    if (p->bucket_bytes < 1024 * 1024) BAD("%s: plan.bucket_mb: must be at least 1", f);
+    if (p->staleness < 0 || p->staleness > 64) BAD("%s: plan.staleness: must be in 0..64", f);
+    if (p->partial_rollout <= 0 || p->partial_rollout > 1) BAD("%s: plan.partial_rollout: must be in (0, 1]", f);
+    if (p->rollout_devices < 0 || p->rollout_devices >= total)
+        BAD("%s: plan.rollout_devices: %d must be below the cluster's %d devices", f, p->rollout_devices, total);
+    if (p->aux_devices < 0 || p->aux_devices >= total)
+        BAD("%s: plan.aux_devices: %d must be below the cluster's %d devices", f, p->aux_devices, total);
+    if (p->npools < 0 || p->npools > SCN_POOLS_MAX) BAD("%s: plan.pools: at most %d pools", f, SCN_POOLS_MAX);
+    int sum = 0;
+    for (int i = 0; i < p->npools; i++) {
+        if (p->pools[i].devices < 1) BAD("%s: plan.pools[%d].devices: must be at least 1", f, i + 1);
+        if (p->pools[i].roles == 0) BAD("%s: plan.pools[%d].roles: a pool needs at least one role", f, i + 1);
+        sum += p->pools[i].devices;
+    }
+    if (sum > total)
+        BAD("%s: plan.pools: %d devices asked for, the cluster has %d (cluster.supernodes = %d)", f, sum, total, c->supernodes);
+    return true;
+}

@@ -1,0 +1,197 @@
+/*
+** scenario.h — a scenario as plain C values: devices, cluster, models,
+** workload, plan and efficiencies.  Filled by the Lua loader (lua_scenario.c)
+** or by hand in tests; checked by scn_validate(); never touched by Lua again.
+*/
+#ifndef FUSYNC_SCENARIO_H
+#define FUSYNC_SCENARIO_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "util.h"
+
+#define SCN_NAME_MAX 48
+#define SCN_HIST_MAX 64
+#define SCN_POOLS_MAX 8
+
+/* Accelerator kind.  Figures from REFERENCE.md; efficiencies are defaults the
+** scenario may override in `efficiency`. */
+typedef struct {
+    char   name[SCN_NAME_MAX];
+    double peak_flops;      /* dense BF16 FLOP/s */
+    double hbm_bytes;       /* device memory capacity */
+    double hbm_bw;          /* B/s */
+    double scaleup_bw;      /* B/s one way per device, scale-up link (NVLink, HCCS, UB) */
+    double scaleout_bw;     /* B/s per device, scale-out NIC */
+    double host_bw;         /* B/s device<->host link (PCIe) */
+} scn_device;
+
+typedef struct {
+    double bw;              /* B/s per device, one way */
+    double latency_s;       /* per message / collective step */
+} scn_link;
+
+typedef struct {
+    scn_device device;
+    int      devices_per_node;
+    int      nodes_per_supernode;
+    int      supernodes;
+    scn_link intra_node;       /* tier 0 */
+    scn_link intra_supernode;  /* tier 1 */
+    scn_link inter_supernode;  /* tier 2 */
+    double   host_mem_bytes;   /* per node */
+} scn_cluster;
+
+/* A transformer, dense or MoE.  Derived figures are filled by scn_model_derive(). */
+typedef struct {
+    char name[SCN_NAME_MAX];
+    int  layers;
+    int  dense_layers;      /* MoE: leading dense layers (e.g. 3 for DeepSeek-V3) */
+    int  hidden;
+    int  heads;
+    int  kv_heads;          /* GQA; ignored when mla_latent > 0 */
+    int  head_dim;          /* 0: hidden/heads */
+    int  mla_latent;        /* MLA compressed KV latent (0: not MLA) */
+    int  mla_rope;          /* MLA decoupled rope dims */
+    int  mla_q_latent;      /* MLA query latent (0: full-rank query) */
+    int  ffn;               /* dense FFN intermediate size */
+    int  expert_ffn;        /* per-expert FFN intermediate size */
+    int  experts;           /* routed experts (0: dense) */
+    int  experts_active;    /* routed experts per token */
+    int  shared_experts;
+    int  vocab;
+    bool tied_embeddings;
+    /* derived */
+    double params_total;
+    double params_active;
+    double params_expert;   /* all routed-expert parameters */
+    double params_dense;    /* params_total - params_expert */
+    double params_layer_dense;  /* attention + dense-or-shared FFN per layer (avg) */
+    double kv_bytes_per_token;  /* BF16 */
+} scn_model;
+
+typedef enum { DIST_FIXED, DIST_UNIFORM, DIST_LOGNORMAL, DIST_HIST } scn_dist_kind;
+
+/* A length distribution in tokens. */
+typedef struct {
+    scn_dist_kind kind;
+    double a, b;            /* fixed: a; uniform: [a,b]; lognormal: median a, sigma b */
+    double cap;             /* lognormal and all: values clipped to [1, cap] (0: none) */
+    int    nbins;           /* hist: bins [edge[i], edge[i+1]) with weight[i] */
+    double edge[SCN_HIST_MAX + 1];
+    double weight[SCN_HIST_MAX];
+} scn_dist;
+
+typedef enum { ALGO_GRPO, ALGO_PPO } scn_algo;
+
+typedef struct {
+    scn_algo algo;
+    int      prompts_per_step;
+    int      samples_per_prompt;
+    int      minibatches;       /* optimizer steps per epoch */
+    int      epochs;
+    scn_dist prompt_len;
+    scn_dist response_len;
+    int      max_response;      /* hard cap applied after sampling */
+    int      iterations;
+    int      warmup;            /* iterations excluded from the measured window */
+    uint64_t seed;
+    bool     recompute_logprob; /* actor forward for old log-probs (verl style) */
+} scn_workload;
+
+typedef enum { MODE_SEPARATE, MODE_COLOCATE, MODE_FULL } scn_mode;
+typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompute;
+typedef enum { ONUPD_CONTINUE, ONUPD_RESTART } scn_on_update;
+typedef enum { STALE_WAIT, STALE_DISCARD } scn_on_stale;
+
+/* Role bits a device pool can hold. */
+enum {
+    ROLE_ROLLOUT = 1u << 0,
+    ROLE_TRAIN   = 1u << 1,   /* actor training and old log-probs */
+    ROLE_REF     = 1u << 2,
+    ROLE_REWARD  = 1u << 3,
+    ROLE_CRITIC  = 1u << 4
+};
+
+typedef struct {
+    int tp, pp, dp, ep;         /* dp 0: derived from the pool size */
+    int micro_batch;            /* sequences per micro-batch */
+    scn_recompute recompute;
+    int zero;                   /* 0..3: ZeRO stage of the distributed optimizer */
+} scn_train_layout;
+
+typedef struct {
+    int    tp, ep;              /* instance = max(tp, ep) devices; dp derived */
+    int    max_seqs;            /* per instance */
+    double mem_util;            /* fraction of HBM the rollout engine may use */
+} scn_rollout_layout;
+
+typedef struct {
+    char     name[SCN_NAME_MAX];
+    int      devices;
+    unsigned roles;             /* ROLE_* */
+} scn_pool;
+
+typedef struct {
+    scn_mode mode;
+    int      rollout_devices;   /* separate: rollout pool size (0: half) */
+    int      aux_devices;       /* colocate: pool for reference/reward models */
+    int      npools;            /* >0: explicit pools (policies); else derived from mode */
+    scn_pool pools[SCN_POOLS_MAX];
+    scn_train_layout   train;
+    scn_rollout_layout rollout;
+    int      aux_tp;            /* layout of forward-only models on their pool */
+    bool     offload_optimizer; /* co-located: optimizer states to host during rollout */
+    bool     offload_grads;
+    bool     zero_redundancy;   /* reshard weights in place, bucket by bucket */
+    double   bucket_bytes;
+    int      staleness;
+    double   partial_rollout;   /* fraction of a step's samples that must finish */
+    scn_on_update on_update;
+    scn_on_stale  on_stale;
+    char     policy[256];       /* policy plugin path ("" none) */
+} scn_plan;
+
+typedef struct {
+    double train;           /* achieved fraction of peak, training */
+    double prefill;
+    double decode;          /* compute-side, decode */
+    double hbm;             /* achieved fraction of HBM bandwidth */
+    double link;            /* achieved fraction of link bandwidth */
+    double host_link;       /* achieved fraction of host-link bandwidth */
+    double decode_overhead_s;   /* fixed per decode step (launch, scheduling) */
+    double train_overhead_s;    /* fixed per optimizer step */
+    double switch_overhead_s;   /* fixed per co-located switch (allocator, graph) */
+    double reward_rule_s;       /* rule-based reward, per sample, off-device */
+} scn_efficiency;
+
+typedef struct {
+    char  name[SCN_NAME_MAX];
+    char  path[512];            /* file it came from */
+    scn_cluster  cluster;
+    scn_model    actor;
+    bool         has_ref;
+    scn_model    ref;
+    bool         reward_is_model;
+    scn_model    reward;
+    bool         has_critic;    /* PPO */
+    scn_model    critic;
+    scn_workload work;
+    scn_plan     plan;
+    scn_efficiency eff;
+} scn_scenario;
+
+/* Fill a scenario with defaults (no devices or models). */
+void scn_defaults(scn_scenario *s);
+/* Compute derived model figures (params, KV bytes/token). */
+void scn_model_derive(scn_model *m);
+/* Check every field and the plan's layouts.  On error fills err with the field
+** path and what to do, returns false. */
+bool scn_validate(const scn_scenario *s, fs_err *err);
+
+int  scn_total_devices(const scn_cluster *c);
+const char *scn_mode_name(scn_mode m);
+bool scn_mode_parse(const char *s, scn_mode *out);
+const char *scn_dist_name(scn_dist_kind k);
+
+#endif

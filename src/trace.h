@@ -1,0 +1,136 @@
+/*
+** trace.h — the one product of a run: an append-only record of tracks,
+** spans, memory counters, instants and staleness windows.  The report, the
+** exports and the terminal screens all read it; nothing else is kept.
+** A sink may watch appends (the streaming Chrome trace writer does).
+*/
+#ifndef FUSYNC_TRACE_H
+#define FUSYNC_TRACE_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "util.h"
+
+typedef int64_t sim_time;               /* simulated nanoseconds */
+#define SIM_NS_PER_S 1000000000LL
+static inline double sim_secs(sim_time t) { return (double)t * 1e-9; }
+sim_time sim_from_secs(double s);       /* rounds up to whole ns, at least 0 */
+
+typedef enum {
+    PH_GENERATE, PH_PREFILL, PH_LOGPROB, PH_REF, PH_REWARD, PH_CRITIC_FWD,
+    PH_TRAIN_FWD, PH_TRAIN_BWD, PH_GRAD_SYNC, PH_OPTIMIZER, PH_CRITIC_TRAIN,
+    PH_OFFLOAD, PH_ONLOAD, PH_RESHARD, PH_WEIGHT_SYNC, PH_QUEUE, PH_IDLE,
+    PH__COUNT
+} trace_phase;
+const char *trace_phase_name(trace_phase p);
+
+/* Step-level phase categories for the step-time split. */
+typedef enum {
+    STEP_GENERATE, STEP_SWITCH, STEP_WEIGHT_SYNC, STEP_INFER, STEP_TRAIN, STEP_WAIT,
+    STEP__COUNT
+} trace_step_phase;
+const char *trace_step_phase_name(trace_step_phase p);
+
+typedef enum {
+    MB_WEIGHTS, MB_GRADS, MB_OPTIMIZER, MB_ACTIVATIONS, MB_ROLLOUT_WEIGHTS,
+    MB_KV_CACHE, MB_REF_WEIGHTS, MB_REWARD_WEIGHTS, MB_CRITIC, MB_RESHARD,
+    MB_HOST_OFFLOAD, MB_HOST_MODELS,
+    MB__COUNT
+} mem_bucket;
+const char *trace_bucket_name(mem_bucket b);
+
+typedef enum { TRK_INSTANCE, TRK_STAGE, TRK_AUX, TRK_HOSTLINK, TRK_STEP } trace_track_kind;
+
+typedef struct {
+    char name[64];
+    trace_track_kind kind;
+    int  pool;              /* -1 for the step track */
+    int  first_device;
+    int  devices;           /* devices this track stands for (they behave alike) */
+    int  memgroup;          /* memory group its devices belong to (-1 none) */
+} trace_track;
+
+typedef struct {
+    char   name[64];
+    int    pool;
+    bool   host;            /* a host (per node) group, else per device */
+    int    first_device;
+    int    devices;         /* devices (or nodes, for host groups) it stands for */
+    double capacity;        /* bytes per device (or per node) */
+} trace_memgroup;
+
+typedef struct {
+    sim_time t0, t1;
+    int32_t  track;
+    uint8_t  phase;         /* trace_phase, or trace_step_phase on the step track */
+    int32_t  iter;          /* training step it serves */
+    int32_t  version;       /* policy version in use */
+    int32_t  mb;            /* micro-batch index or -1 */
+    int64_t  tokens;
+} trace_span;
+
+typedef struct {
+    sim_time t;
+    int32_t  group;
+    uint8_t  bucket;
+    double   bytes;         /* new value of the bucket, per device (or node) */
+} trace_counter;
+
+typedef enum { INST_ITER_BEGIN, INST_ITER_END, INST_VERSION } trace_instant_kind;
+typedef struct {
+    sim_time t;
+    uint8_t  kind;
+    int32_t  iter;
+    int32_t  version;
+} trace_instant;
+
+/* A training step's admissible version window [lo, hi], from when its first
+** sample started generating to when it trained. */
+typedef struct {
+    sim_time t0, t1;
+    int32_t  iter;
+    int32_t  vlo, vhi;
+    int32_t  lag_max;       /* largest lag among its trained samples */
+} trace_window;
+
+typedef struct trace trace;
+
+typedef struct {
+    void (*on_span)(void *ud, const trace *t, const trace_span *s);
+    void (*on_counter)(void *ud, const trace *t, const trace_counter *c);
+    void (*on_instant)(void *ud, const trace *t, const trace_instant *i);
+    void (*on_window)(void *ud, const trace *t, const trace_window *w);
+    void *ud;
+} trace_sink;
+
+trace *trace_new(void);
+void   trace_free(trace *t);
+void   trace_set_sink(trace *t, const trace_sink *sink);   /* NULL to remove */
+
+int  trace_add_track(trace *t, const trace_track *tk);
+int  trace_add_memgroup(trace *t, const trace_memgroup *g);
+void trace_add_span(trace *t, const trace_span *s);
+void trace_add_counter(trace *t, const trace_counter *c);
+void trace_add_instant(trace *t, const trace_instant *i);
+void trace_add_window(trace *t, const trace_window *w);
+
+int  trace_ntracks(const trace *t);
+const trace_track *trace_track_at(const trace *t, int i);
+int  trace_nmemgroups(const trace *t);
+const trace_memgroup *trace_memgroup_at(const trace *t, int i);
+size_t trace_nspans(const trace *t);
+const trace_span *trace_spans(const trace *t);
+size_t trace_ncounters(const trace *t);
+const trace_counter *trace_counters(const trace *t);
+size_t trace_ninstants(const trace *t);
+const trace_instant *trace_instants(const trace *t);
+size_t trace_nwindows(const trace *t);
+const trace_window *trace_windows(const trace *t);
+
+/* Spans of one track in the order they were added (indices into trace_spans). */
+size_t trace_track_nspans(const trace *t, int track);
+const uint32_t *trace_track_span_index(const trace *t, int track);
+/* Value of a memory bucket of a group at time `at` (last counter at or before). */
+double trace_mem_at(const trace *t, int group, mem_bucket b, sim_time at);
+
+#endif

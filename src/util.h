@@ -1,0 +1,90 @@
+/*
+** util.h — small helpers shared by every module: error values, checked
+** allocation, growable buffers and a streaming JSON writer.
+** Library code never prints or exits; it fills an fs_err and returns.
+*/
+#ifndef FUSYNC_UTIL_H
+#define FUSYNC_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* An error for the user: what, where, what to do.  `code` is the exit status
+** the command line should use (2 bad input, 1 infeasible, 3 I/O). */
+typedef struct {
+    int  code;
+    char msg[1024];
+} fs_err;
+
+void fs_err_set(fs_err *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Allocation that cannot fail silently: on exhaustion prints and aborts,
+** because a simulator that has run out of memory has nothing to save. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Growable array of fixed-size items. */
+typedef struct {
+    void  *data;
+    size_t len, cap, item;
+} fs_vec;
+
+void  vec_init(fs_vec *v, size_t item);
+void *vec_push(fs_vec *v);              /* returns a zeroed new slot */
+void  vec_free(fs_vec *v);
+#define VEC_AT(v, T, i) (((T *)(v)->data)[i])
+
+/* Growable string. */
+typedef struct {
+    char  *s;
+    size_t len, cap;
+} fs_buf;
+
+void buf_init(fs_buf *b);
+void buf_putc(fs_buf *b, char c);
+void buf_puts(fs_buf *b, const char *s);
+void buf_printf(fs_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_free(fs_buf *b);
+
+/* Streaming JSON writer into an fs_buf (no DOM).  Tracks commas itself. */
+typedef struct {
+    fs_buf *out;
+    int     depth;
+    bool    need_comma[64];
+    bool    pretty;
+} fs_json;
+
+void json_init(fs_json *j, fs_buf *out, bool pretty);
+void json_obj_begin(fs_json *j, const char *key);   /* key NULL inside arrays/top */
+void json_obj_end(fs_json *j);
+void json_arr_begin(fs_json *j, const char *key);
+void json_arr_end(fs_json *j);
+void json_num(fs_json *j, const char *key, double v);
+void json_int(fs_json *j, const char *key, int64_t v);
+void json_str(fs_json *j, const char *key, const char *v);
+void json_bool(fs_json *j, const char *key, bool v);
+void json_null(fs_json *j, const char *key);
+void json_escape(fs_buf *b, const char *s);
+/* Shortest round-trip text of a double, deterministic ("%.17g" trimmed). */
+void fmt_double(char *out, size_t n, double v);
+
+/* Human-readable figures: 1.23 GiB, 45.6 ms, 12.3k. */
+void fmt_bytes(char *out, size_t n, double bytes);
+void fmt_secs(char *out, size_t n, double s);
+void fmt_si(char *out, size_t n, double v);
+
+/* Write a whole file atomically: to PATH.tmp, fsync, rename.  "-" is stdout. */
+bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *err);
+
+/* Edit distance for "did you mean". */
+int  str_distance(const char *a, const char *b);
+
+double wall_now(void);          /* monotonic seconds, for sim_wall_s only */
+long   peak_rss_kib(void);
+
+#endif
