@@ -82,13 +82,13 @@ test: deps
 test-unit: $(TESTBIN) $(BIN)
 	$(Q)FUSYNC=$(abspath $(BIN)) ./$(TESTBIN)
 
+# Shell tests: tests/*.sh, each prints its own summary and fails with status != 0.
 test-cli: $(BIN)
-	$(Q)FUSYNC=$(abspath $(BIN)) sh tests/cli.sh
-	$(Q)FUSYNC=$(abspath $(BIN)) sh tests/tui.sh
+	$(Q)for t in tests/*.sh; do FUSYNC=$(abspath $(BIN)) sh $$t || exit 1; done
 
 test-san: $(TESTBIN) $(BIN)
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 FUSYNC=$(abspath $(BIN)) ./$(TESTBIN)
-	$(Q)ASAN_OPTIONS=detect_leaks=1 FUSYNC=$(abspath $(BIN)) sh tests/cli.sh
+	$(Q)ASAN_OPTIONS=detect_leaks=1 FUSYNC=$(abspath $(BIN)) FUSYNC_SAN=1 sh tests/cli.sh
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -774,8 +774,9 @@ static double stage_fwd_time(const sim *s, const scn_model *m, const plan_pool *
 {
     const scn_device *d = &s->scn.cluster.device;
     double flops = 2.0 * m->params_active * tok + 2.0 * m->layers * (double)m->hidden * sq;
-    double t = flops / q->pp / q->tp / (d->peak_flops * eff);
-    double lps = (double)m->layers / q->pp;
+    double sh = mdl_stage_share(m->layers, q->pp);
+    double t = flops * sh / q->tp / (d->peak_flops * eff);
+    double lps = (double)((m->layers + q->pp - 1) / q->pp);
     const scn_link *ltp = pool_link(s, q, q->first, 1, q->tp);
     double act = tok * m->hidden * 2.0;
     if (q->tp > 1) t += 2.0 * lps * mdl_allreduce(act, q->tp, ltp, s->scn.eff.link);
@@ -872,7 +873,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     s->st.pipeline_ops += (uint64_t)done;
     if (act_per_mb) {
         double layer = mdl_act_bytes_layer(m, ms->max_len, 1, q->tp, s->scn.plan.train.recompute);
-        *act_per_mb = layer * ((double)m->layers / P) * s->scn.plan.train.micro_batch;
+        *act_per_mb = layer * ((m->layers + P - 1) / P) * s->scn.plan.train.micro_batch;
     }
     free(fd); free(bd); free(free_at); free(nf); free(nb); free(k);
     return end;
@@ -1110,8 +1111,9 @@ static void start_train(sim *s, int p, sim_time now)
                 sim_time pend = cur + sim_from_secs(tp);
                 mem_pool(s, p, MB_ACTIVATIONS, 0, pend);
                 /* gradient reduction over DP (dense) and expert-DP (experts) */
-                double psi_d = m->params_dense / ((double)q->tp * q->pp);
-                double psi_e = m->params_expert / ((double)q->pp * (q->tp > q->ep ? q->tp : q->ep));
+                double sh = mdl_stage_share(m->layers, q->pp);
+                double psi_d = m->params_dense * sh / q->tp;
+                double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
                 const scn_link *ldp = pool_link(s, q, q->first, q->tp, q->dp);
                 double tg = mdl_allreduce(2.0 * psi_d, q->dp, ldp, s->scn.eff.link)
                           + mdl_allreduce(2.0 * psi_e, q->edp, ldp, s->scn.eff.link);

@@ -112,7 +112,8 @@ static const sfield F_POOL[] = {
 static const sfield F_POOL_ELEM[] = {{"", K_REC, F_POOL}};
 static const sfield F_TRAIN[] = {
     {"tp", K_INT, NULL}, {"pp", K_INT, NULL}, {"ep", K_INT, NULL}, {"dp", K_INT, NULL},
-    {"micro_batch", K_INT, NULL}, {"recompute", K_STR, NULL}, {"zero", K_INT, NULL}, END
+    {"micro_batch", K_INT, NULL}, {"recompute", K_STR, NULL}, {"zero", K_INT, NULL},
+    {"uneven_layers", K_BOOL, NULL}, END
 };
 static const sfield F_ROLLOUT[] = {
     {"tp", K_INT, NULL}, {"ep", K_INT, NULL}, {"max_seqs", K_INT, NULL},
@@ -180,8 +181,8 @@ static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return p;
 }
 
-/* Instruction budget: a count hook.  Stays installed to the end, so a
-** finalizer run by lua_close is bounded too. */
+/* Instruction budget: a count hook.  Lua runs finalizers with hooks off,
+** which is why safe_setmetatable refuses __gc. */
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
     lctx *c = ctx_of(L);
@@ -1421,6 +1422,7 @@ static void conv_plan(lctx *c, lua_State *L, int t)
         if (get_enum(c, L, tr, T, "recompute", RECOMPUTE_NAMES, &e))
             p->train.recompute = e == 0 ? RECOMPUTE_NONE : e == 1 ? RECOMPUTE_SELECTIVE : RECOMPUTE_FULL;
         get_int(c, L, tr, T, "zero", &p->train.zero, 0, 3);
+        get_bool(c, L, tr, T, "uneven_layers", &p->train.uneven_layers);
         lua_pop(L, 1);
     }
     int ro = get_table(c, L, plan, P, "rollout");

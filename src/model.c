@@ -19,7 +19,14 @@ static int imax(int a, int b) { return a > b ? a : b; }
 
 double mdl_train_params_per_device(const scn_model *m, int tp, int pp, int ep)
 {
-    return m->params_dense / ((double)tp * pp) + m->params_expert / ((double)pp * imax(tp, ep));
+    double sh = mdl_stage_share(m->layers, pp);
+    return m->params_dense * sh / tp + m->params_expert * sh / imax(tp, ep);
+}
+
+double mdl_stage_share(int layers, int pp)
+{
+    if (layers <= 0 || pp <= 0) return 1.0;
+    return (double)((layers + pp - 1) / pp) / layers;
 }
 
 int mdl_expert_dp(int tp, int dp, int ep)

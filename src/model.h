@@ -19,6 +19,10 @@ mdl_states mdl_model_states(double psi, int dp, int zero);
 /* Parameters one device holds for training with TP/PP/EP (MoE parallel
 ** folding: experts over max(tp, ep) devices of a stage, arXiv 2504.14960). */
 double mdl_train_params_per_device(const scn_model *m, int tp, int pp, int ep);
+/* Share of a model's layers on its heaviest pipeline stage: ceil(L/pp)/L.
+** Stages may hold uneven layer counts (plan.train.uneven_layers); the
+** heaviest one paces the pipeline and peaks in memory. */
+double mdl_stage_share(int layers, int pp);
 /* Expert-data-parallel degree for the optimizer sharding of expert weights. */
 int    mdl_expert_dp(int tp, int dp, int ep);
 /* Parameters one rollout device holds: dense over tp, experts over ep. */

@@ -44,8 +44,9 @@ static void add_pool(plan *p, const char *name, int devices, unsigned roles)
 void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3])
 {
     const scn_model *m = &s->actor;
-    double psi_d = m->params_dense / ((double)pp->tp * pp->pp);
-    double psi_e = m->params_expert / ((double)pp->pp * (pp->tp > pp->ep ? pp->tp : pp->ep));
+    double sh = mdl_stage_share(m->layers, pp->pp);
+    double psi_d = m->params_dense * sh / pp->tp;
+    double psi_e = m->params_expert * sh / (pp->tp > pp->ep ? pp->tp : pp->ep);
     mdl_states a = mdl_model_states(psi_d, pp->dp, s->plan.train.zero);
     mdl_states b = mdl_model_states(psi_e, pp->edp, s->plan.train.zero);
     out[0] = a.weights + b.weights;
@@ -76,7 +77,7 @@ double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage)
     long inflight = pp->pp - stage;
     if (inflight > micro) inflight = micro;
     double layer = mdl_act_bytes_layer(m, seq, mb, pp->tp, s->plan.train.recompute);
-    double act = inflight * layer * ((double)m->layers / pp->pp);
+    double act = inflight * layer * ((m->layers + pp->pp - 1) / pp->pp);
     /* the last stage also holds fp32 logits of a micro-batch: mb·s·V/t·4 */
     if (stage == pp->pp - 1) act += mb * seq * (double)m->vocab / pp->tp * 4.0;
     return act;
@@ -91,7 +92,7 @@ static double critic_bytes(const scn_scenario *s, const plan_pool *pp)
 {
     if (!s->has_critic || !(pp->roles & ROLE_CRITIC)) return 0;
     const scn_model *c = &s->critic;
-    double psi = c->params_total / ((double)pp->tp * pp->pp);
+    double psi = c->params_total * mdl_stage_share(c->layers, pp->pp) / pp->tp;
     mdl_states st = mdl_model_states(psi, pp->dp, s->plan.train.zero);
     return st.weights + st.grads + st.optimizer;
 }

@@ -264,8 +264,11 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (t->tp < 1 || t->pp < 1 || t->ep < 1 || t->dp < 0 || t->micro_batch < 1)
         BAD("%s: plan.train: tp, pp, ep and micro_batch must be at least 1", f);
     if (t->zero < 0 || t->zero > 3) BAD("%s: plan.train.zero: must be 0, 1, 2 or 3", f);
-    if (s->actor.layers % t->pp != 0)
-        BAD("%s: plan.train.pp: %d does not divide the actor's %d layers", f, t->pp, s->actor.layers);
+    if (s->actor.layers % t->pp != 0 && !t->uneven_layers)
+        BAD("%s: plan.train.pp: %d does not divide the actor's %d layers (set plan.train.uneven_layers = true "
+            "to allow stages of %d and %d layers)", f, t->pp, s->actor.layers,
+            (s->actor.layers + t->pp - 1) / t->pp, s->actor.layers / t->pp);
+    if (t->pp > s->actor.layers) BAD("%s: plan.train.pp: %d is more than the actor's %d layers", f, t->pp, s->actor.layers);
     if (s->actor.experts > 0 && s->actor.experts % t->ep != 0)
         BAD("%s: plan.train.ep: %d does not divide the actor's %d experts", f, t->ep, s->actor.experts);
     if (s->actor.experts == 0 && t->ep != 1)

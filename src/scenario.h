@@ -118,6 +118,7 @@ typedef struct {
     int micro_batch;            /* sequences per micro-batch */
     scn_recompute recompute;
     int zero;                   /* 0..3: ZeRO stage of the distributed optimizer */
+    bool uneven_layers;         /* allow stages of ceil(L/pp) and floor(L/pp) layers */
 } scn_train_layout;
 
 typedef struct {

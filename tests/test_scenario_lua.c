@@ -18,6 +18,7 @@
 #include "lua_scenario.h"
 #include "presets.h"
 #include "scenario.h"
+#include "testutil.h"
 
 #define GiB (1024.0 * 1024.0 * 1024.0)
 
@@ -818,3 +819,5 @@ Suite *suite_scenario_lua(void)
     suite_add_tcase(s, tc);
     return s;
 }
+
+TEST_SUITE(suite_scenario_lua)

@@ -1,13 +1,7 @@
-/*
-** cli_pending.c — TRANSITIONAL: entry points whose modules are being built
-** in parallel (ui/, plugin host).  Each file that provides the real one
-** deletes its definition here.
-*/
+/* TRANSITIONAL: replaced by the plugin host (issue 5), which deletes this file. */
 #include "cli.h"
 #include "policy.h"
 #include <stdio.h>
-
-int cmd_tui(cli_opts *o) { (void)o; fprintf(stderr, "fusync: tui: not built yet\n"); return 2; }
 int cmd_sweep(cli_opts *o) { (void)o; fprintf(stderr, "fusync: sweep: not built yet\n"); return 2; }
 int cmd_plan(cli_opts *o) { (void)o; fprintf(stderr, "fusync: plan: not built yet\n"); return 2; }
 int cmd_merge(cli_opts *o) { (void)o; fprintf(stderr, "fusync: merge: not built yet\n"); return 2; }

@@ -1,0 +1,29 @@
+/*
+** testutil.h — the test runner's registry and helpers.  Each tests/test_*.c
+** registers its suites with TEST_SUITE(fn); tests/main.c runs them all in one
+** runner, so `make test` ends in one summary line.
+*/
+#ifndef FUSYNC_TESTUTIL_H
+#define FUSYNC_TESTUTIL_H
+
+#include <check.h>
+#include <stdbool.h>
+
+typedef Suite *(*test_suite_fn)(void);
+void test_register(test_suite_fn fn);
+
+#define TEST_SUITE(fn) \
+    static void reg_##fn(void) __attribute__((constructor)); \
+    static void reg_##fn(void) { test_register(fn); }
+
+/* Write `text` to a new temporary file with the given suffix (".lua");
+** returns its malloc'd path.  The caller removes and frees it. */
+char *test_tmpfile(const char *suffix, const char *text);
+/* Path of the fusync binary under test ($FUSYNC, else build/fusync). */
+const char *test_fusync(void);
+/* Run a shell command; capture stdout+stderr (malloc'd) and the exit status. */
+int test_sh(const char *cmd, char **output);
+/* Repository root (where examples/ lives), from $FUSYNC_ROOT or ".". */
+const char *test_root(void);
+
+#endif
