@@ -3,7 +3,7 @@
 --
 -- Training layout TP8 EP4 PP16 as the seed system used.  Rollout instances of
 -- 32 NPUs (attention TP4 inside, experts over all 32).  Long-tail responses:
--- lognormal around 2k tokens, capped at 16k.
+-- lognormal around 2k tokens, capped at 8k.
 --
 --   fusync run examples/pangu718b_cm384.lua --mode separate   # ~14k tokens/s
 --   fusync run examples/pangu718b_cm384.lua --mode colocate   # ~25k tokens/s
@@ -32,26 +32,27 @@ return {
   workload = {
     algorithm = "grpo",
     prompts_per_step = 384, samples_per_prompt = 16,
+    batch_per_supernode = true,   -- weak scaling: --set cluster.supernodes=N grows the batch
     minibatches = 4, epochs = 1,
     prompt_len = f.dist.uniform(512, 1536),
-    response_len = f.dist.lognormal{ median = 2048, sigma = 0.85, cap = 16384 },
-    max_response = 16384,
+    response_len = f.dist.lognormal{ median = 2048, sigma = 0.85, cap = 8192 },
+    max_response = 8192,
     iterations = 4, warmup = 1, seed = 42,
   },
   plan = {
     mode = "colocate",
-    rollout_devices = 256,      -- separate: 256 NPUs generate, 128 train
+    rollout_fraction = 2/3,     -- separate: 256 of 384 NPUs generate, 128 train
     train = { tp = 8, pp = 16, ep = 4, micro_batch = 1, recompute = "full", zero = 1,
               uneven_layers = true },   -- 61 layers: 13 stages of 4, 3 of 3
-    rollout = { tp = 4, ep = 32, max_seqs = 384, mem_util = 0.9 },
+    rollout = { tp = 4, ep = 32, max_seqs = 256, mem_util = 0.9 },
     offload = { optimizer = true, grads = true },
     zero_redundancy = true, bucket_mb = 1024,
     staleness = 0, partial_rollout = 1.0, on_update = "continue",
   },
   efficiency = {
-    train = 0.30,               -- MFU of Pangu pre-training on Ascend (30%; later 41%)
-    prefill = 0.45, decode = 0.40, hbm = 0.70, link = 0.60, host_link = 0.80,
-    decode_overhead_ms = 12,    -- per decode step: scheduling, launch (guess)
+    train = 0.18,               -- RL training: micro-batch 1, variable lengths (pre-training reached 30-41%)
+    prefill = 0.45, decode = 0.40, hbm = 0.60, link = 0.60, host_link = 0.80,
+    decode_overhead_ms = 28,    -- per decode step: scheduling, launch, MoE dispatch software (guess)
     train_overhead_ms = 500, switch_overhead_s = 2, reward_rule_ms = 5,
   },
 }

@@ -164,6 +164,9 @@ struct sim {
     int     *fin;               /* finished, untrained */
     int64_t  nfin, fin_cap;
     int64_t *batch_done;        /* finished samples per batch */
+    int64_t *fin_v;             /* finished, untrained samples by start version */
+    int64_t *open_v;            /* started, unfinished samples by start version */
+    int      nver;
     int      staleness;
     double   partial;
 
@@ -428,7 +431,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         dq_pop(s);
         x->state = S_ACTIVE;
         x->inst = (int)(I - s->inst);
-        if (x->v_start < 0) { x->v_start = I->version; x->t_start = now; }
+        if (x->v_start < 0) { x->v_start = I->version; x->t_start = now; s->open_v[x->v_start]++; }
         x->v_last = I->version;
         x->adm_step = I->step - x->gen;
         double ctx = (double)x->prompt + x->gen;
@@ -489,6 +492,8 @@ static void sample_finish(sim *s, int id, sim_time now)
         s->fin = xrealloc(s->fin, (size_t)s->fin_cap * sizeof *s->fin);
     }
     s->fin[s->nfin++] = id;
+    s->open_v[x->v_start]--;
+    s->fin_v[x->v_start]++;
     s->batch_done[x->batch]++;
     s->st.samples_done++;
 }
@@ -566,6 +571,7 @@ static void inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restar
         if (restart) {
             s->st.tokens_wasted += x->gen;
             x->gen = 0;
+            s->open_v[x->v_start]--;
             x->v_start = -1;
         }
         x->resumed = x->gen > 0;
@@ -806,6 +812,35 @@ static void ensure_pipe(sim *s, size_t n)
 ** granularity: stage s runs min(p-s-1, m) warm-up forwards, then alternates
 ** one forward and one backward, then drains.  Emits a span per op and returns
 ** the time the last stage finishes, relative to t0. */
+/* Pipeline ops are recorded merged while they run back to back on a stage:
+** a steady 1F1B run becomes one "train_1f1b" span, and every gap — the
+** warm-up and drain bubbles, waits on a neighbour — stays exact. */
+typedef struct {
+    sim_time a, b;
+    int      phase, mb, n;
+    int64_t  tokens;
+} pipe_run;
+
+static void run_flush(sim *s, int track, pipe_run *pr, int iter)
+{
+    if (pr->n == 0) return;
+    span(s, track, (trace_phase)pr->phase, pr->a, pr->b, iter, s->version, pr->n == 1 ? pr->mb : -1, pr->tokens);
+    pr->n = 0;
+}
+
+static void run_add(sim *s, int track, pipe_run *pr, int iter, trace_phase ph, sim_time a, sim_time b, int mb, int64_t tok)
+{
+    if (pr->n > 0 && a == pr->b) {
+        if ((int)ph != pr->phase) pr->phase = (ph == PH_TRAIN_FWD || ph == PH_TRAIN_BWD) ? PH_TRAIN_1F1B : (int)ph;
+        pr->b = b;
+        pr->tokens += tok;
+        pr->n++;
+        return;
+    }
+    run_flush(s, track, pr, iter);
+    *pr = (pipe_run){a, b, (int)ph, mb, 1, tok};
+}
+
 static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim_time t0, int iter,
                        trace_phase fph, trace_phase bph, bool backward, double *act_per_mb)
 {
@@ -823,7 +858,8 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     }
     double end = 0;
     double *free_at = xcalloc((size_t)P, sizeof *free_at);
-    int *nf = xcalloc((size_t)P, sizeof *nf), *nb = xcalloc((size_t)P, sizeof *nb), *k = xcalloc((size_t)P, sizeof *k);
+    int *nf = xcalloc((size_t)P, sizeof *nf), *nb = xcalloc((size_t)P, sizeof *nb);
+    pipe_run *runs = xcalloc((size_t)P, sizeof *runs);
     int total_ops = backward ? 2 * P * M : P * M, done = 0;
     /* Next op of stage st: in the 1F1B order, forward if the warm-up is not
     ** over or the last op was a backward, backward otherwise. */
@@ -847,8 +883,8 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
                     double t = fmax(ready, free_at[st]);
                     fe[(size_t)st * M + i] = t + fd[i];
                     free_at[st] = t + fd[i];
-                    span(s, r->track0 + st, fph, t0 + sim_from_secs(t), t0 + sim_from_secs(t + fd[i]), iter, s->version, i,
-                         (int64_t)ms->tok[i]);
+                    run_add(s, r->track0 + st, &runs[st], iter, fph, t0 + sim_from_secs(t), t0 + sim_from_secs(t + fd[i]), i,
+                            (int64_t)ms->tok[i]);
                     nf[st]++;
                 } else {
                     int i = nb[st];
@@ -858,24 +894,26 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
                     double t = fmax(ready, free_at[st]);
                     be[(size_t)st * M + i] = t + bd[i];
                     free_at[st] = t + bd[i];
-                    span(s, r->track0 + st, bph, t0 + sim_from_secs(t), t0 + sim_from_secs(t + bd[i]), iter, s->version, i,
-                         (int64_t)ms->tok[i]);
+                    run_add(s, r->track0 + st, &runs[st], iter, bph, t0 + sim_from_secs(t), t0 + sim_from_secs(t + bd[i]), i,
+                            (int64_t)ms->tok[i]);
                     nb[st]++;
                 }
                 done++;
                 progress = true;
-                (void)k;
             }
         }
         if (!progress) break;   /* cannot happen with a valid schedule */
     }
-    for (int st = 0; st < P; st++) if (free_at[st] > end) end = free_at[st];
+    for (int st = 0; st < P; st++) {
+        if (free_at[st] > end) end = free_at[st];
+        run_flush(s, r->track0 + st, &runs[st], iter);
+    }
     s->st.pipeline_ops += (uint64_t)done;
     if (act_per_mb) {
         double layer = mdl_act_bytes_layer(m, ms->max_len, 1, q->tp, s->scn.plan.train.recompute);
         *act_per_mb = layer * ((m->layers + P - 1) / P) * s->scn.plan.train.micro_batch;
     }
-    free(fd); free(bd); free(free_at); free(nf); free(nb); free(k);
+    free(fd); free(bd); free(free_at); free(nf); free(nb); free(runs);
     return end;
 }
 
@@ -921,7 +959,8 @@ static int cmp_agekey(const void *a, const void *b)
 static int64_t eligible_count(const sim *s, int step)
 {
     int64_t c = 0;
-    for (int64_t i = 0; i < s->nfin; i++) if (step - s->smp[s->fin[i]].v_start <= s->staleness) c++;
+    int lo = step - s->staleness < 0 ? 0 : step - s->staleness;
+    for (int v = lo; v < s->nver; v++) c += s->fin_v[v];
     return c;
 }
 
@@ -929,14 +968,8 @@ static int64_t eligible_count(const sim *s, int step)
 static bool mandatory_unfinished(const sim *s, int step)
 {
     if (s->scn.plan.on_stale != STALE_WAIT) return false;
-    for (int b = 0; b < s->released; b++) {
-        if (s->batch_done[b] >= s->N) continue;
-        for (int i = 0; i < s->N; i++) {
-            const sample *x = &s->smp[b * s->N + i];
-            if ((x->state == S_ACTIVE || x->state == S_QUEUED) && x->v_start >= 0 && x->v_start <= step - s->staleness)
-                return true;
-        }
-    }
+    for (int v = 0; v <= step - s->staleness && v < s->nver; v++)
+        if (s->open_v[v] > 0) return true;
     return false;
 }
 
@@ -945,9 +978,13 @@ static bool mandatory_unfinished(const sim *s, int step)
 static void discard_stale(sim *s, int step, sim_time now)
 {
     if (s->scn.plan.on_stale != STALE_DISCARD) return;
+    int64_t stale = 0;
+    for (int v = 0; v < step - s->staleness && v < s->nver; v++) stale += s->fin_v[v];
+    if (stale == 0) return;
     for (int64_t i = 0; i < s->nfin;) {
         sample *x = &s->smp[s->fin[i]];
         if (step - x->v_start > s->staleness) {
+            s->fin_v[x->v_start]--;
             s->st.tokens_wasted += x->resp;
             s->st.samples_discarded++;
             s->batch_done[x->batch]--;
@@ -985,6 +1022,7 @@ static void take_step_samples(sim *s, int step)
     for (int i = 0; i < s->N; i++) {
         s->step_ids[i] = k[i].id;
         s->smp[k[i].id].state = S_TAKEN;
+        s->fin_v[k[i].v]--;
     }
     /* keep the rest in the finished list */
     int64_t w = 0;
@@ -1480,15 +1518,19 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->partial = scn->plan.partial_rollout;
     s->step_running = -1;
     const scn_workload *w = &scn->work;
-    s->N = w->prompts_per_step * w->samples_per_prompt;
+    s->N = scn_prompts_per_step(&s->scn) * w->samples_per_prompt;
     s->nsmp = (int64_t)s->N * w->iterations;
     s->smp = xcalloc((size_t)s->nsmp, sizeof *s->smp);
     s->batch_done = xcalloc((size_t)w->iterations + 1, sizeof *s->batch_done);
+    s->nver = w->iterations + 2;
+    s->fin_v = xcalloc((size_t)s->nver, sizeof *s->fin_v);
+    s->open_v = xcalloc((size_t)s->nver, sizeof *s->open_v);
     s->step_ids = xcalloc((size_t)s->N, sizeof *s->step_ids);
     s->st.samples_total = s->nsmp;
     /* lengths: one prompt length per prompt, one response length per sample */
+    int prompts = scn_prompts_per_step(&s->scn);
     for (int it = 0; it < w->iterations; it++) {
-        for (int pr = 0; pr < w->prompts_per_step; pr++) {
+        for (int pr = 0; pr < prompts; pr++) {
             int plen = dist_sample(&w->prompt_len, &s->rng, 0);
             for (int k = 0; k < w->samples_per_prompt; k++) {
                 sample *x = &s->smp[(int64_t)it * s->N + pr * w->samples_per_prompt + k];
@@ -1530,6 +1572,8 @@ void sim_free(sim *s)
     free(s->dq);
     free(s->fin);
     free(s->batch_done);
+    free(s->fin_v);
+    free(s->open_v);
     free(s->step_ids);
     free(s->mem);
     free(s->mem_peak);

@@ -104,7 +104,7 @@ static const sfield F_WORKLOAD[] = {
     {"epochs", K_INT, NULL}, {"prompt_len", K_DIST, F_DIST},
     {"response_len", K_DIST, F_DIST}, {"max_response", K_INT, NULL},
     {"iterations", K_INT, NULL}, {"warmup", K_INT, NULL}, {"seed", K_INT, NULL},
-    {"recompute_logprob", K_BOOL, NULL}, END
+    {"recompute_logprob", K_BOOL, NULL}, {"batch_per_supernode", K_BOOL, NULL}, END
 };
 static const sfield F_POOL[] = {
     {"name", K_STR, NULL}, {"devices", K_INT, NULL}, {"roles", K_ARR, F_STR_ELEM}, END
@@ -121,7 +121,7 @@ static const sfield F_ROLLOUT[] = {
 };
 static const sfield F_OFFLOAD[] = {{"optimizer", K_BOOL, NULL}, {"grads", K_BOOL, NULL}, END};
 static const sfield F_PLAN[] = {
-    {"mode", K_STR, NULL}, {"rollout_devices", K_INT, NULL}, {"aux_devices", K_INT, NULL},
+    {"mode", K_STR, NULL}, {"rollout_devices", K_INT, NULL}, {"rollout_fraction", K_NUM, NULL}, {"aux_devices", K_INT, NULL},
     {"pools", K_ARR, F_POOL_ELEM}, {"train", K_REC, F_TRAIN}, {"rollout", K_REC, F_ROLLOUT},
     {"aux_tp", K_INT, NULL}, {"offload", K_REC, F_OFFLOAD},
     {"zero_redundancy", K_BOOL, NULL}, {"bucket_mb", K_NUM, NULL},
@@ -1351,6 +1351,7 @@ static void conv_workload(lctx *c, lua_State *L, int t)
         w->seed = (uint64_t)want_int(c, L, -1, "workload.seed", 0, LLONG_MAX);
     lua_pop(L, 1);
     get_bool(c, L, wl, P, "recompute_logprob", &w->recompute_logprob);
+    get_bool(c, L, wl, P, "batch_per_supernode", &w->batch_per_supernode);
     lua_pop(L, 1);
 }
 
@@ -1407,6 +1408,7 @@ static void conv_plan(lctx *c, lua_State *L, int t)
             fail_at(c, L, "plan.mode", "not understood by this build");
     }
     get_int(c, L, plan, P, "rollout_devices", &p->rollout_devices, 0, INT_MAX);
+    get_num(c, L, plan, P, "rollout_fraction", &p->rollout_fraction, R_FRAC, 1);
     get_int(c, L, plan, P, "aux_devices", &p->aux_devices, 0, INT_MAX);
     conv_pools(c, L, plan, p);
 

@@ -70,7 +70,7 @@ double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage)
     const scn_model *m = &s->actor;
     double seq = max_seq(s);
     double mb = s->plan.train.micro_batch;
-    long per_rep = (long)s->work.prompts_per_step * s->work.samples_per_prompt
+    long per_rep = (long)scn_prompts_per_step(s) * s->work.samples_per_prompt
                  / s->work.minibatches / pp->dp;
     long micro = (per_rep + (long)mb - 1) / (long)mb;
     if (micro < 1) micro = 1;
@@ -262,7 +262,13 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
     } else {
         switch (sp->mode) {
         case MODE_SEPARATE: {
-            int r = sp->rollout_devices > 0 ? sp->rollout_devices : total / 2;
+            int r = sp->rollout_devices;
+            if (r <= 0) {
+                /* a share of the cluster, rounded to whole rollout instances */
+                int inst = sp->rollout.tp > sp->rollout.ep ? sp->rollout.tp : sp->rollout.ep;
+                r = (int)(sp->rollout_fraction * total / inst + 0.5) * inst;
+                if (r < inst) r = inst;
+            }
             add_pool(p, "rollout", r, ROLE_ROLLOUT);
             add_pool(p, "train", total - r, ROLE_TRAIN | aux | critic);
             break;

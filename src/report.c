@@ -10,7 +10,7 @@ static bool is_compute(trace_phase p)
 {
     switch (p) {
     case PH_GENERATE: case PH_PREFILL: case PH_LOGPROB: case PH_REF: case PH_REWARD:
-    case PH_CRITIC_FWD: case PH_TRAIN_FWD: case PH_TRAIN_BWD: case PH_OPTIMIZER: case PH_CRITIC_TRAIN:
+    case PH_CRITIC_FWD: case PH_TRAIN_FWD: case PH_TRAIN_BWD: case PH_TRAIN_1F1B: case PH_OPTIMIZER: case PH_CRITIC_TRAIN:
         return true;
     default:
         return false;
@@ -32,7 +32,7 @@ static void distqueue(const sim *s, report *r)
     (void)t;
     /* Reconstruct lengths from the same seed as the engine, per step. */
     const double per_token = 16.0;
-    int N = sc->work.prompts_per_step * sc->work.samples_per_prompt;
+    int N = scn_prompts_per_step(sc) * sc->work.samples_per_prompt;
     int mb = sc->work.minibatches;
     double padded = 0, packed = 0;
     for (int it = 0; it < sc->work.iterations; it++) {

@@ -38,6 +38,7 @@ void scn_defaults(scn_scenario *s)
 
     scn_plan *p = &s->plan;
     p->mode = MODE_COLOCATE;
+    p->rollout_fraction = 0.5;
     p->train.tp = 1;
     p->train.pp = 1;
     p->train.ep = 1;
@@ -76,6 +77,11 @@ void scn_defaults(scn_scenario *s)
 int scn_total_devices(const scn_cluster *c)
 {
     return c->devices_per_node * c->nodes_per_supernode * c->supernodes;
+}
+
+int scn_prompts_per_step(const scn_scenario *s)
+{
+    return s->work.prompts_per_step * (s->work.batch_per_supernode ? s->cluster.supernodes : 1);
 }
 
 const char *scn_mode_name(scn_mode m)
@@ -224,7 +230,7 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (w->warmup < 0 || w->warmup >= w->iterations)
         BAD("%s: workload.warmup: must be in 0..%d (fewer than iterations)", f, w->iterations - 1);
     if (w->max_response < 1) BAD("%s: workload.max_response: must be at least 1", f);
-    long samples = (long)w->prompts_per_step * w->samples_per_prompt;
+    long samples = (long)scn_prompts_per_step(s) * w->samples_per_prompt;
     if (samples > 50L * 1000 * 1000) BAD("%s: workload: %ld samples per step is more than the 50M supported", f, samples);
     if (samples % w->minibatches != 0)
         BAD("%s: workload.minibatches: %d does not divide the %ld samples of a step", f, w->minibatches, samples);

@@ -97,6 +97,7 @@ typedef struct {
     int      warmup;            /* iterations excluded from the measured window */
     uint64_t seed;
     bool     recompute_logprob; /* actor forward for old log-probs (verl style) */
+    bool     batch_per_supernode; /* prompts_per_step counts per supernode (weak scaling) */
 } scn_workload;
 
 typedef enum { MODE_SEPARATE, MODE_COLOCATE, MODE_FULL } scn_mode;
@@ -135,7 +136,8 @@ typedef struct {
 
 typedef struct {
     scn_mode mode;
-    int      rollout_devices;   /* separate: rollout pool size (0: half) */
+    int      rollout_devices;   /* separate: rollout pool size (0: rollout_fraction) */
+    double   rollout_fraction;  /* separate: share of the devices that generate */
     int      aux_devices;       /* colocate: pool for reference/reward models */
     int      npools;            /* >0: explicit pools (policies); else derived from mode */
     scn_pool pools[SCN_POOLS_MAX];
@@ -191,6 +193,9 @@ void scn_model_derive(scn_model *m);
 bool scn_validate(const scn_scenario *s, fs_err *err);
 
 int  scn_total_devices(const scn_cluster *c);
+/* Prompts of one step: workload.prompts_per_step, times the supernodes when
+** workload.batch_per_supernode is set. */
+int  scn_prompts_per_step(const scn_scenario *s);
 const char *scn_mode_name(scn_mode m);
 bool scn_mode_parse(const char *s, scn_mode *out);
 const char *scn_dist_name(scn_dist_kind k);

@@ -27,7 +27,7 @@ sim_time sim_from_secs(double s)
 
 static const char *phase_names[PH__COUNT] = {
     "generate", "prefill", "logprob", "reference", "reward", "critic_fwd",
-    "train_fwd", "train_bwd", "grad_sync", "optimizer", "critic_train",
+    "train_fwd", "train_bwd", "train_1f1b", "grad_sync", "optimizer", "critic_train",
     "offload", "onload", "reshard", "weight_sync", "queue", "idle"
 };
 

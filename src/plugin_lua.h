@@ -1,0 +1,50 @@
+/*
+** plugin_lua.h — the inside of the plugin layer, for plugin.c and the
+** policy_*.c modules only: the Lua state of a plugin, protected calls, the
+** context tables handed to plugins and the reading of their answers.
+** Nothing outside src/plugin.c and src/policy_*.c includes this.
+*/
+#ifndef FUSYNC_PLUGIN_LUA_H
+#define FUSYNC_PLUGIN_LUA_H
+
+#include "plugin.h"
+
+#include <lua.h>
+#include <lauxlib.h>
+
+lua_State *plugin_state(plugin *p);
+
+/* Push hook `name` (a function of the plugin); false if it has none. */
+bool plugin_push_fn(plugin *p, const char *name);
+
+/* Call the function under its `nargs` arguments on the stack with the
+** instruction budget, a traceback handler and the time counted.  On success
+** leaves `nres` results; on failure leaves nothing and fills err (code 2,
+** FILE:LINE, traceback).  `what` names the call for messages ("place()"). */
+bool plugin_pcall(plugin *p, const char *what, int nargs, int nres, fs_err *err);
+
+/* Run fn(L) in protected mode with `ud` as its only argument (a light
+** userdata): for host code that touches Lua values (reading answers), so an
+** out-of-memory there cannot reach Lua's panic handler.  fn reports a
+** problem by raising an error whose message becomes err (code 2). */
+bool plugin_protect(plugin *p, lua_CFunction fn, void *ud, fs_err *err);
+
+/* Fill err with "FILE:LINE: what returned …" where LINE is where the hook
+** function `fn` is defined. */
+void plugin_answer_error(plugin *p, const char *fn, fs_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Context tables, in the scenario file's units (GiB, GB/s, TFLOP/s):
+** ctx = {scenario=, cluster=, models=, workload=, plan=}.  Models carry their
+** derived figures (params_total, params_active, kv_bytes_per_token, ...). */
+void plugin_push_ctx(lua_State *L, const scn_scenario *s);
+void plugin_push_plan(lua_State *L, const scn_plan *p);
+void plugin_push_report(lua_State *L, const report *r);
+
+/* Read a plan table (the scenario's `plan` format) at stack index idx into
+** s->plan: fields present override, `pools` replaces the pools, `mode`
+** without `pools` drops them.  Unknown keys and bad types are errors naming
+** the field ("place() returned plan.train.tp: ...").  Must run protected. */
+void plugin_read_plan(lua_State *L, int idx, scn_scenario *s, const char *what);
+
+#endif

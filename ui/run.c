@@ -1,0 +1,300 @@
+/*
+** run.c — a simulation plus the incremental indices the panes read (run.h).
+*/
+#include "run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* As report.c counts it: moving data and waiting are not compute. */
+static bool is_compute(trace_phase p)
+{
+    switch (p) {
+    case PH_GRAD_SYNC: case PH_OFFLOAD: case PH_ONLOAD: case PH_RESHARD: case PH_WEIGHT_SYNC:
+    case PH_QUEUE: case PH_IDLE:
+        return false;
+    default:
+        return true;
+    }
+}
+
+tui_run *run_new(const scn_scenario *scn, const char *label, fs_err *err)
+{
+    sim *s = sim_new(scn, err);
+    if (!s) return NULL;
+    tui_run *r = xcalloc(1, sizeof *r);
+    r->s = s;
+    r->scn = *scn;
+    snprintf(r->label, sizeof r->label, "%s", label ? label : "");
+    /* seed the event queue now, so the first slice is bounded like any other */
+    sim_step_events(s, 0);
+    const trace *t = sim_trace(s);
+    r->ntracks = trace_ntracks(t);
+    r->tracks = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->tracks);
+    r->track_seen = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->track_seen);
+    r->ngroups = trace_nmemgroups(t);
+    r->ctr = xcalloc((size_t)(r->ngroups ? r->ngroups : 1) * MB__COUNT, sizeof *r->ctr);
+    run_sync(r);
+    return r;
+}
+
+void run_free(tui_run *r)
+{
+    if (!r) return;
+    for (int i = 0; i < r->ntracks; i++) { free(r->tracks[i].ord); free(r->tracks[i].maxt1); }
+    for (int i = 0; i < r->ngroups * MB__COUNT; i++) free(r->ctr[i].ord);
+    free(r->tracks);
+    free(r->track_seen);
+    free(r->ctr);
+    free(r->pend);
+    free(r->ver_t);
+    sim_free(r->s);
+    free(r);
+}
+
+bool run_over(const tui_run *r) { return sim_done(r->s); }
+sim_time run_now(const tui_run *r) { return sim_now(r->s); }
+
+bool run_advance(tui_run *r, sim_time until, uint64_t max_events)
+{
+    uint64_t n = 0;
+    while (!sim_done(r->s)) {
+        sim_time nx = sim_next_event_time(r->s);
+        if (nx < 0 || nx > until) {
+            sim_advance(r->s, until);   /* nothing due: just move the clock */
+            return true;
+        }
+        if (n >= max_events) return false;
+        /* one at a time, so we never run past `until` */
+        sim_step_events(r->s, 1);
+        n++;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------- indices */
+
+static void track_insert(run_track_idx *x, const trace_span *sp, uint32_t idx)
+{
+    if (x->n == x->cap) {
+        x->cap = x->cap ? 2 * x->cap : 64;
+        x->ord = xrealloc(x->ord, x->cap * sizeof *x->ord);
+        x->maxt1 = xrealloc(x->maxt1, x->cap * sizeof *x->maxt1);
+    }
+    /* spans arrive nearly sorted: insertion from the end is cheap */
+    size_t k = x->n;
+    while (k > 0) {
+        const trace_span *p = &sp[x->ord[k - 1]];
+        if (p->t0 < sp[idx].t0 || (p->t0 == sp[idx].t0 && x->ord[k - 1] < idx)) break;
+        x->ord[k] = x->ord[k - 1];
+        k--;
+    }
+    x->ord[k] = idx;
+    x->n++;
+    for (size_t i = k; i < x->n; i++) {
+        sim_time t1 = sp[x->ord[i]].t1;
+        sim_time prev = i ? x->maxt1[i - 1] : INT64_MIN;
+        x->maxt1[i] = t1 > prev ? t1 : prev;
+    }
+}
+
+static void ctr_insert(run_ctr_idx *x, const trace_counter *c, uint32_t idx)
+{
+    if (x->n == x->cap) {
+        x->cap = x->cap ? 2 * x->cap : 64;
+        x->ord = xrealloc(x->ord, x->cap * sizeof *x->ord);
+    }
+    size_t k = x->n;
+    while (k > 0 && c[x->ord[k - 1]].t > c[idx].t) { x->ord[k] = x->ord[k - 1]; k--; }
+    x->ord[k] = idx;
+    x->n++;
+}
+
+static void add_span_time(tui_run *r, const trace *t, const trace_span *sp, sim_time a, sim_time b,
+                          double *busy, double *comp, double *step)
+{
+    if (b <= a) return;
+    const trace_track *tk = trace_track_at(t, sp->track);
+    double secs = sim_secs(b - a);
+    if (tk->kind == TRK_STEP) {
+        if (sp->phase < STEP__COUNT) step[sp->phase] += (double)(b - a);
+        return;
+    }
+    if (tk->pool < 0 || tk->pool >= SCN_POOLS_MAX || tk->kind == TRK_HOSTLINK) return;
+    busy[tk->pool] += secs * tk->devices;
+    if (is_compute((trace_phase)sp->phase)) comp[tk->pool] += secs * tk->devices;
+    (void)r;
+}
+
+void run_sync(tui_run *r)
+{
+    const trace *t = sim_trace(r->s);
+    const trace_span *sp = trace_spans(t);
+    sim_time now = sim_now(r->s);
+
+    for (int k = 0; k < r->ntracks; k++) {
+        size_t n = trace_track_nspans(t, k);
+        const uint32_t *ix = trace_track_span_index(t, k);
+        for (size_t i = r->track_seen[k]; i < n; i++) track_insert(&r->tracks[k], sp, ix[i]);
+        r->track_seen[k] = n;
+    }
+
+    size_t nc = trace_ncounters(t);
+    const trace_counter *c = trace_counters(t);
+    for (size_t i = r->ctr_seen; i < nc; i++) {
+        if (c[i].group < 0 || c[i].group >= r->ngroups || c[i].bucket >= MB__COUNT) continue;
+        ctr_insert(&r->ctr[c[i].group * MB__COUNT + c[i].bucket], c, (uint32_t)i);
+    }
+    r->ctr_seen = nc;
+
+    /* running totals: whole spans once they are in the past, the rest clipped */
+    size_t ns = trace_nspans(t);
+    for (size_t i = r->spans_seen; i < ns; i++) {
+        if (sp[i].track < 0 || sp[i].track >= r->ntracks) continue;
+        if (sp[i].t1 <= now) {
+            add_span_time(r, t, &sp[i], sp[i].t0, sp[i].t1, r->busy, r->comp, r->step_ns);
+        } else {
+            if (r->npend == r->cappend) {
+                r->cappend = r->cappend ? 2 * r->cappend : 64;
+                r->pend = xrealloc(r->pend, r->cappend * sizeof *r->pend);
+            }
+            r->pend[r->npend++].idx = (uint32_t)i;
+        }
+    }
+    r->spans_seen = ns;
+    memset(r->pend_busy, 0, sizeof r->pend_busy);
+    memset(r->pend_comp, 0, sizeof r->pend_comp);
+    memset(r->pend_step, 0, sizeof r->pend_step);
+    size_t keep = 0;
+    for (size_t i = 0; i < r->npend; i++) {
+        const trace_span *p = &sp[r->pend[i].idx];
+        if (p->t1 <= now) {
+            add_span_time(r, t, p, p->t0, p->t1, r->busy, r->comp, r->step_ns);
+        } else {
+            add_span_time(r, t, p, p->t0, now, r->pend_busy, r->pend_comp, r->pend_step);
+            r->pend[keep++] = r->pend[i];
+        }
+    }
+    r->npend = keep;
+    r->synced_to = now;
+
+    size_t ni = trace_ninstants(t);
+    const trace_instant *in = trace_instants(t);
+    for (size_t i = r->inst_seen; i < ni; i++) {
+        if (in[i].kind != INST_VERSION) continue;
+        if (r->nver == r->capver) {
+            r->capver = r->capver ? 2 * r->capver : 16;
+            r->ver_t = xrealloc(r->ver_t, (size_t)r->capver * sizeof *r->ver_t);
+        }
+        r->ver_t[r->nver++] = in[i].t;
+    }
+    r->inst_seen = ni;
+
+    if (sim_done(r->s) && !r->report_ready) {
+        report_compute(r->s, &r->rep);
+        r->report_ready = true;
+    }
+}
+
+/* -------------------------------------------------------------- queries */
+
+/* First position in x whose span starts after t. */
+static size_t upper_t0(const run_track_idx *x, const trace_span *sp, sim_time t)
+{
+    size_t lo = 0, hi = x->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sp[x->ord[mid]].t0 <= t) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static sim_time overlap(const trace_span *s, sim_time a, sim_time b)
+{
+    sim_time lo = s->t0 > a ? s->t0 : a, hi = s->t1 < b ? s->t1 : b;
+    /* zero-length spans still count when they sit inside the cell */
+    if (s->t0 == s->t1 && s->t0 >= a && s->t0 < b) return 1;
+    return hi > lo ? hi - lo : 0;
+}
+
+long run_span_in(const tui_run *r, int track, sim_time a, sim_time b)
+{
+    if (track < 0 || track >= r->ntracks) return -1;
+    const run_track_idx *x = &r->tracks[track];
+    const trace_span *sp = trace_spans(sim_trace(r->s));
+    sim_time now = sim_now(r->s);
+    if (b > now) b = now;
+    if (b <= a) {
+        if (a == b && a <= now) b = a + 1;   /* an instant query */
+        else return -1;
+    }
+    if (x->n == 0) return -1;
+    sim_time mid = a + (b - a) / 2;
+    size_t i = upper_t0(x, sp, mid);
+    long best = -1;
+    sim_time bestov = 0;
+    /* backwards: spans starting at or before mid that reach into [a, b);
+    ** the running max of t1 says when nothing earlier can */
+    int budget = 24;
+    for (size_t k = i; k-- > 0 && budget-- > 0;) {
+        if (x->maxt1[k] <= a) break;
+        const trace_span *s = &sp[x->ord[k]];
+        sim_time ov = overlap(s, a, b);
+        if (ov > bestov) { bestov = ov; best = (long)x->ord[k]; }
+    }
+    /* forwards: spans starting inside (mid, b) */
+    budget = 24;
+    for (size_t k = i; k < x->n && budget-- > 0; k++) {
+        const trace_span *s = &sp[x->ord[k]];
+        if (s->t0 >= b) break;
+        sim_time ov = overlap(s, a, b);
+        if (ov > bestov) { bestov = ov; best = (long)x->ord[k]; }
+    }
+    return best;
+}
+
+double run_mem_at(const tui_run *r, int group, mem_bucket b, sim_time t)
+{
+    if (group < 0 || group >= r->ngroups || (unsigned)b >= MB__COUNT) return 0;
+    const run_ctr_idx *x = &r->ctr[group * MB__COUNT + b];
+    const trace_counter *c = trace_counters(sim_trace(r->s));
+    size_t lo = 0, hi = x->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c[x->ord[mid]].t <= t) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo ? c[x->ord[lo - 1]].bytes : 0;
+}
+
+void run_pool_shares(const tui_run *r, int pool, double *compute, double *busy)
+{
+    *compute = *busy = 0;
+    if (pool < 0 || pool >= SCN_POOLS_MAX) return;
+    const plan *pl = sim_plan(r->s);
+    if (pool >= pl->npools) return;
+    double denom = sim_secs(r->synced_to) * pl->pools[pool].devices;
+    if (denom <= 0) return;
+    *compute = (r->comp[pool] + r->pend_comp[pool]) / denom;
+    *busy = (r->busy[pool] + r->pend_busy[pool]) / denom;
+    if (*compute > 1) *compute = 1;
+    if (*busy > 1) *busy = 1;
+}
+
+void run_step_split(const tui_run *r, double secs[STEP__COUNT])
+{
+    for (int k = 0; k < STEP__COUNT; k++) secs[k] = (r->step_ns[k] + r->pend_step[k]) * 1e-9;
+}
+
+double run_current_throughput(const tui_run *r)
+{
+    if (r->nver < 1) return 0;
+    int step = r->nver - 1;
+    sim_time t1 = r->ver_t[step], t0 = step ? r->ver_t[step - 1] : 0;
+    if (t1 <= t0) return 0;
+    double sum = 0, mbmax = 0;
+    int mbs = r->scn.work.minibatches > 0 ? r->scn.work.minibatches : 1;
+    sim_step_lengths(r->s, step, &sum, &mbmax, mbs);
+    return sum / sim_secs(t1 - t0);
+}

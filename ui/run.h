@@ -1,0 +1,88 @@
+/*
+** run.h — one simulation as the front end sees it: the engine's sim plus
+** indices the panes need to draw a frame without scanning the trace.
+**
+** The trace is append-only and some spans arrive with times in the
+** simulated future, so per track we keep span indices sorted by start time
+** with a running maximum of end times (a binary search then finds what covers
+** any instant), per (memory group, bucket) the counters sorted by time, and
+** running totals for utilization and the step split.  run_sync() folds in
+** whatever the engine appended since the last call: O(new items), not O(trace).
+*/
+#ifndef FUSYNC_UI_RUN_H
+#define FUSYNC_UI_RUN_H
+
+#include "engine.h"
+#include "report.h"
+
+typedef struct {
+    uint32_t *ord;          /* span indices, sorted by (t0, index) */
+    sim_time *maxt1;        /* maxt1[k] = max t1 over ord[0..k] */
+    size_t    n, cap;
+} run_track_idx;
+
+typedef struct {
+    uint32_t *ord;          /* counter indices sorted by (t, index) */
+    size_t    n, cap;
+} run_ctr_idx;
+
+typedef struct {
+    uint32_t idx;           /* a span not yet wholly in the past */
+} run_pending;
+
+typedef struct {
+    sim          *s;
+    scn_scenario  scn;          /* what it was built from (for restarts) */
+    char          label[160];   /* the edits that made it, for A/B */
+
+    /* indices */
+    int            ntracks;
+    run_track_idx *tracks;
+    size_t        *track_seen;  /* per track: span index entries consumed */
+    int            ngroups;
+    run_ctr_idx   *ctr;         /* ngroups * MB__COUNT */
+    size_t         ctr_seen;
+
+    /* running totals over [0, synced_to): device-seconds per pool */
+    sim_time       synced_to;
+    size_t         spans_seen;
+    double         busy[SCN_POOLS_MAX], comp[SCN_POOLS_MAX];
+    double         step_ns[STEP__COUNT];
+    run_pending   *pend;        /* spans ending after synced_to */
+    size_t         npend, cappend;
+    double         pend_busy[SCN_POOLS_MAX], pend_comp[SCN_POOLS_MAX], pend_step[STEP__COUNT];
+
+    /* per finished step: when its version was published */
+    sim_time      *ver_t;
+    int            nver, capver;
+    size_t         inst_seen;
+
+    bool           report_ready;
+    report         rep;         /* when the run is over */
+} tui_run;
+
+/* Build a run from a loaded scenario; NULL with err if the engine refuses it. */
+tui_run *run_new(const scn_scenario *scn, const char *label, fs_err *err);
+void     run_free(tui_run *r);
+
+/* Advance: process events up to `until`, at most max_events of them.
+** Returns true when every event at or before `until` was processed. */
+bool     run_advance(tui_run *r, sim_time until, uint64_t max_events);
+/* Bring the indices up to date with the trace and the clock. */
+void     run_sync(tui_run *r);
+bool     run_over(const tui_run *r);
+sim_time run_now(const tui_run *r);
+
+/* The span of `track` that best covers [a, b) clipped to the clock; -1 none. */
+long     run_span_in(const tui_run *r, int track, sim_time a, sim_time b);
+/* Value of a memory bucket of a group at time t. */
+double   run_mem_at(const tui_run *r, int group, mem_bucket b, sim_time t);
+
+/* Utilization over [0, now) per pool: compute and busy shares. */
+void     run_pool_shares(const tui_run *r, int pool, double *compute, double *busy);
+/* Step-split share of [0, now) on the step track (seconds per step phase). */
+void     run_step_split(const tui_run *r, double secs[STEP__COUNT]);
+/* Tokens per second of the last finished step (0 if none). */
+double   run_current_throughput(const tui_run *r);
+
+#endif
