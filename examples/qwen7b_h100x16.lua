@@ -26,6 +26,7 @@ return {
   plan = {
     mode = "full",
     rollout_devices = 8,                  -- separate: 8 generate, 8 train
+    aux_devices = 4,                      -- colocate: the reference model's own GPUs
     train = { tp = 2, pp = 1, ep = 1, micro_batch = 2, recompute = "selective", zero = 1 },
     rollout = { tp = 1, max_seqs = 256, mem_util = 0.9 },
   },

@@ -3,7 +3,7 @@
 # As root: apt-get update, then apt-get install of the missing packages.
 # Otherwise: print the exact command to run and fail.
 set -u
-PKGS="build-essential pkg-config libncurses-dev liblua5.4-dev lua5.4 check tmux parallel slurmctld slurmd slurm-client munge"
+PKGS="build-essential pkg-config libncurses-dev liblua5.4-dev lua5.4 check tmux parallel time slurmctld slurmd slurm-client munge"
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -165,7 +165,7 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     snprintf(w->tmp, n, "%s.tmp", path);
     w->f = fopen(w->tmp, "wb");
     if (!w->f) {
-        fs_err_set(err, 3, "%s: cannot write the trace: %s", path, strerror(errno));
+        fs_err_set(err, 2, "%s: cannot write the trace: %s", path, strerror(errno));
         free(w->path);
         free(w->tmp);
         free(w);
@@ -214,7 +214,7 @@ bool chrome_close(chrome_writer *w, fs_err *err)
     if (!w->failed && rename(w->tmp, w->path) != 0) { w->failed = true; w->saved_errno = errno; }
     if (w->failed) {
         unlink(w->tmp);
-        fs_err_set(err, 3, "%s: writing the trace failed: %s (no trace written)", w->path, strerror(w->saved_errno));
+        fs_err_set(err, 2, "%s: writing the trace failed: %s (no trace written)", w->path, strerror(w->saved_errno));
         writer_free(w);
         return false;
     }

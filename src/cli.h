@@ -1,7 +1,7 @@
 /*
 ** cli.h — the command line: options shared by every subcommand, and the
 ** subcommands.  Each cmd_* returns the exit status: 0 success, 1 the plan is
-** infeasible, 2 bad input or usage, 3 an output could not be written,
+** infeasible, 2 bad input or usage (an output that cannot be written included),
 ** 130 interrupted.
 */
 #ifndef FUSYNC_CLI_H

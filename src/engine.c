@@ -159,6 +159,7 @@ struct sim {
     int64_t  nsmp;
     int      N;                 /* samples per step */
     int      released;          /* batches released into the queue */
+    bool     queue_changed;     /* the queue's head may admit somewhere new */
     int     *dq;                /* generation queue (deque of sample ids) */
     int64_t  dq_head, dq_len, dq_cap;
     int     *fin;               /* finished, untrained */
@@ -268,6 +269,7 @@ static void dq_reserve(sim *s)
 
 static void dq_push_back(sim *s, int id)
 {
+    s->queue_changed = true;
     dq_reserve(s);
     s->dq[(s->dq_head + s->dq_len) % s->dq_cap] = id;
     s->dq_len++;
@@ -275,6 +277,7 @@ static void dq_push_back(sim *s, int id)
 
 static void dq_push_front(sim *s, int id)
 {
+    s->queue_changed = true;
     dq_reserve(s);
     s->dq_head = (s->dq_head + s->dq_cap - 1) % s->dq_cap;
     s->dq[s->dq_head] = id;
@@ -735,15 +738,27 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     double *len = xmalloc((size_t)n * sizeof *len);
     for (int i = 0; i < n; i++) len[i] = (double)s->smp[ids[i]].prompt + s->smp[ids[i]].resp;
     qsort(len, (size_t)n, sizeof *len, cmp_desc_len);
+    /* a min-heap of replicas by load: O(n log dp) */
     double *load = xcalloc((size_t)dp, sizeof *load);
+    int *heap = xmalloc((size_t)dp * sizeof *heap);
+    for (int r = 0; r < dp; r++) heap[r] = r;
     int *owner = xmalloc((size_t)n * sizeof *owner);
     for (int i = 0; i < n; i++) {
-        int best = 0;
-        for (int r = 1; r < dp && r < 64; r++) if (load[r] < load[best]) best = r;
-        if (dp > 64) best = i % dp;          /* large DP: round robin keeps it O(n) */
+        int best = heap[0];
         load[best] += len[i];
         owner[i] = best;
+        /* sift the root down (ties by index keep it deterministic) */
+        int k = 0;
+        for (;;) {
+            int l = 2 * k + 1, r = l + 1, m = k;
+            if (l < dp && (load[heap[l]] < load[heap[m]] || (load[heap[l]] == load[heap[m]] && heap[l] < heap[m]))) m = l;
+            if (r < dp && (load[heap[r]] < load[heap[m]] || (load[heap[r]] == load[heap[m]] && heap[r] < heap[m]))) m = r;
+            if (m == k) break;
+            int t = heap[k]; heap[k] = heap[m]; heap[m] = t;
+            k = m;
+        }
     }
+    free(heap);
     int worst = 0;
     for (int r = 1; r < dp; r++) if (load[r] > load[worst]) worst = r;
     int cnt = 0;
@@ -1056,12 +1071,57 @@ static void start_step(sim *s, sim_time now)
     }
 }
 
+/* DistQueue: the training pool reads the step's batch from the queue.
+** Per token: id, old log-prob, reference log-prob, advantage (4 bytes each).
+** Packed (zero-redundancy) batches carry Σ lengths, padded ones n · max per
+** mini-batch.  Without hierarchy every device reads its replica's share
+** (load × TP·PP); with it one device per TP×PP group reads and broadcasts
+** over the fast link.  The queue's hosts serve at the cluster's scale-out
+** bandwidth. */
+static double queue_transfer(sim *s, int p, sim_time now)
+{
+    const plan_pool *q = &s->pl.pools[p];
+    const scn_plan *sp = &s->scn.plan;
+    const double per_token = 16.0;
+    int mbs = s->scn.work.minibatches, per = s->N / mbs;
+    double sum = 0, padded = 0;
+    for (int m = 0; m < mbs; m++) {
+        double mx = 0;
+        for (int i = 0; i < per; i++) {
+            const sample *x = &s->smp[s->step_ids[m * per + i]];
+            double L = (double)x->prompt + x->resp;
+            sum += L;
+            if (L > mx) mx = L;
+        }
+        padded += mx * per;
+    }
+    double bytes = (sp->dq_packed ? sum : padded) * per_token;
+    double per_replica = bytes / q->dp;
+    int readers = sp->dq_hierarchical ? q->dp : q->devices;
+    double served = readers * per_replica;
+    const scn_cluster *c = &s->scn.cluster;
+    double nic = c->inter_supernode.bw * s->scn.eff.link;
+    double t = fmax(served / (s->pl.used_devices * nic), per_replica / nic);
+    if (sp->dq_hierarchical && q->tp * q->pp > 1)
+        t += mdl_broadcast(per_replica, pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
+    s->st.queue_bytes_padded += padded * per_token;
+    s->st.queue_bytes_packed += sum * per_token;
+    s->st.queue_reads_flat += q->devices;
+    s->st.queue_reads_hier += q->dp;
+    s->st.queue_time_s += t;
+    pool_rt *r = &s->pr[p];
+    for (int k = 0; k < r->ntracks; k++)
+        span(s, r->track0 + k, PH_QUEUE, now, now + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)sum);
+    return t;
+}
+
 static void start_infer_on(sim *s, int p, sim_time now)
 {
     const plan_pool *q = &s->pl.pools[p];
     pool_rt *r = &s->pr[p];
     double t = 0;
     sim_time cur = now;
+    if (q->roles & ROLE_TRAIN) cur += sim_from_secs(queue_transfer(s, p, cur));
     if ((q->roles & ROLE_TRAIN) && s->scn.work.recompute_logprob) {
         t = fwd_pass(s, p, actor(s), PH_LOGPROB, cur);
         cur += sim_from_secs(t);
@@ -1114,6 +1174,7 @@ static void record_trained(sim *s, int step)
         if (lag > s->st.lag_max) s->st.lag_max = lag;
         x->state = S_TRAINED;
         tok += (double)x->prompt + x->resp;
+        s->st.tokens_trained_response += x->resp;
         s->st.samples_trained++;
     }
     s->st.tokens_trained += tok;
@@ -1152,9 +1213,9 @@ static void start_train(sim *s, int p, sim_time now)
                 double sh = mdl_stage_share(m->layers, q->pp);
                 double psi_d = m->params_dense * sh / q->tp;
                 double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
-                const scn_link *ldp = pool_link(s, q, q->first, q->tp, q->dp);
-                double tg = mdl_allreduce(2.0 * psi_d, q->dp, ldp, s->scn.eff.link)
-                          + mdl_allreduce(2.0 * psi_e, q->edp, ldp, s->scn.eff.link);
+                const scn_cluster *cl = &s->scn.cluster;
+                double tg = mdl_allreduce_group(cl, q->first, q->tp, q->dp, 2.0 * psi_d, s->scn.eff.link)
+                          + mdl_allreduce_group(cl, q->first, q->tp * q->dp / q->edp, q->edp, 2.0 * psi_e, s->scn.eff.link);
                 /* Adam touches ~30 bytes per local parameter: fp32 master, m, v
                 ** read and written, bf16 grads read, bf16 weights written. */
                 double shard = s->scn.plan.train.zero >= 1 ? psi_d / q->dp + psi_e / q->edp : psi_d + psi_e;
@@ -1353,7 +1414,6 @@ static void task_done(sim *s, int p, sim_time now)
 static void ctl_poll(sim *s)
 {
     if (s->failed) return;
-    int before = s->released;
     release_batches(s);
     sim_time now = s->now;
     int tp = s->pl.train_pool;
@@ -1377,7 +1437,10 @@ static void ctl_poll(sim *s)
         if (p == tp || !(s->pl.pools[p].roles & ROLE_ROLLOUT)) continue;
         if (s->pr[p].st == P_IDLE) pool_start_gen(s, p, now);
     }
-    if (s->released != before || s->dq_len > 0) {
+    /* Instances admit for themselves when a sequence finishes; others are
+    ** woken only when the queue gained samples they might take. */
+    if (s->queue_changed && s->dq_len > 0) {
+        s->queue_changed = false;
         for (int p = 0; p < s->pl.npools; p++) {
             if (s->pr[p].st != P_GEN) continue;
             for (int i = 0; i < s->pr[p].ninst; i++) {
@@ -1724,12 +1787,11 @@ double sim_mem_peak_total(const sim *s, int group, sim_time *when)
     return s->mem_peak_total[group];
 }
 
-/* Lengths of a step's batch, for the DistQueue figures: the sum of
-** prompt + response tokens, and the sum over mini-batches of n · max length. */
 void sim_step_lengths(const sim *s, int step, double *sum, double *sum_mbmax, int mbs)
 {
     *sum = 0;
     *sum_mbmax = 0;
+    if (step < 0 || step >= s->scn.work.iterations || mbs < 1) return;
     int per = s->N / mbs;
     for (int m = 0; m < mbs; m++) {
         double mx = 0;

@@ -34,6 +34,7 @@ typedef struct {
     int64_t  samples_total, samples_done, samples_trained, samples_discarded;
     double   tokens_generated;  /* response tokens decoded */
     double   tokens_trained;    /* prompt + response tokens trained on */
+    double   tokens_trained_response;  /* of which response tokens */
     double   tokens_wasted;     /* decoded then thrown away */
     double   tokens_in_flight;  /* decoded, not yet trained or wasted */
     double   measured_tokens;   /* trained tokens in the measured window */
@@ -44,6 +45,7 @@ typedef struct {
     double   lag_sum;
     double   queue_bytes_padded, queue_bytes_packed;
     double   queue_reads_flat, queue_reads_hier;
+    double   queue_time_s;      /* DistQueue reads by the training pool, all steps */
     double   plugin_time_s;
     sim_overflow overflow;
 } sim_stats;
@@ -92,8 +94,8 @@ void sim_set_partial_rollout(sim *s, double fraction);
 double sim_mem_peak(const sim *s, int group, int bucket);
 double sim_mem_peak_total(const sim *s, int group, sim_time *when);
 
-/* Lengths of step `step`'s batch: Σ(prompt+response) and Σ over `mbs`
-** mini-batches of n·max length (DistQueue padded traffic). */
+/* Lengths of batch `step`: Σ(prompt+response) and Σ over `mbs` mini-batches
+** of n·max length (the DistQueue's padded traffic). */
 void sim_step_lengths(const sim *s, int step, double *sum, double *sum_mbmax, int mbs);
 
 /* Samples, for views: in-flight counts by the version they started with. */

@@ -120,10 +120,11 @@ static const sfield F_ROLLOUT[] = {
     {"mem_util", K_NUM, NULL}, END
 };
 static const sfield F_OFFLOAD[] = {{"optimizer", K_BOOL, NULL}, {"grads", K_BOOL, NULL}, END};
+static const sfield F_DISTQUEUE[] = {{"hierarchical", K_BOOL, NULL}, {"packed", K_BOOL, NULL}, END};
 static const sfield F_PLAN[] = {
     {"mode", K_STR, NULL}, {"rollout_devices", K_INT, NULL}, {"rollout_fraction", K_NUM, NULL}, {"aux_devices", K_INT, NULL},
     {"pools", K_ARR, F_POOL_ELEM}, {"train", K_REC, F_TRAIN}, {"rollout", K_REC, F_ROLLOUT},
-    {"aux_tp", K_INT, NULL}, {"offload", K_REC, F_OFFLOAD},
+    {"aux_tp", K_INT, NULL}, {"offload", K_REC, F_OFFLOAD}, {"distqueue", K_REC, F_DISTQUEUE},
     {"zero_redundancy", K_BOOL, NULL}, {"bucket_mb", K_NUM, NULL},
     {"staleness", K_INT, NULL}, {"partial_rollout", K_NUM, NULL},
     {"on_update", K_STR, NULL}, {"on_stale", K_STR, NULL}, {"policy", K_STR, NULL}, END
@@ -1443,6 +1444,13 @@ static void conv_plan(lctx *c, lua_State *L, int t)
         check_keys(c, L, off, "plan.offload", F_OFFLOAD, false);
         get_bool(c, L, off, "plan.offload", "optimizer", &p->offload_optimizer);
         get_bool(c, L, off, "plan.offload", "grads", &p->offload_grads);
+        lua_pop(L, 1);
+    }
+    int dq = get_table(c, L, plan, P, "distqueue");
+    if (dq) {
+        check_keys(c, L, dq, "plan.distqueue", F_DISTQUEUE, false);
+        get_bool(c, L, dq, "plan.distqueue", "hierarchical", &p->dq_hierarchical);
+        get_bool(c, L, dq, "plan.distqueue", "packed", &p->dq_packed);
         lua_pop(L, 1);
     }
     get_bool(c, L, plan, P, "zero_redundancy", &p->zero_redundancy);

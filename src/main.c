@@ -52,7 +52,7 @@ static const char *usage_text =
     "  --objective throughput|tokens-per-device|devices  --target TOKENS_PER_S  --top K (plan)\n"
     "  --no-color  --ascii  --no-mouse  --quiet  --help  --version\n"
     "\n"
-    "Exit status: 0 success, 1 infeasible plan, 2 bad input or usage, 3 output failed.\n"
+    "Exit status: 0 success, 1 infeasible plan, 2 bad input, usage, or an output that cannot be written.\n"
     "Documentation: docs/ (model.md, scenarios.md, tui.md, plugins.md, cluster.md).\n";
 
 int cli_fail(const fs_err *e)
@@ -167,7 +167,7 @@ int cmd_run(cli_opts *o)
         report_text(s, &r, &b, color);
         fputs(b.s, stdout);
         buf_free(&b);
-        if (fflush(stdout) != 0) rc = 3;
+        if (fflush(stdout) != 0) { fprintf(stderr, "fusync: writing the report to stdout failed\n"); rc = 2; }
     }
     if (!r.feasible && !o->quiet) fprintf(stderr, "fusync: the plan is infeasible: %s\n", r.why);
     sim_free(s);

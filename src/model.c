@@ -91,6 +91,23 @@ double mdl_broadcast(double bytes, const scn_link *l, double eff)
     return coll(bytes, 1, l, eff);
 }
 
+double mdl_allreduce_group(const scn_cluster *c, int first, int stride, int count, double bytes, double eff)
+{
+    if (count <= 1) return 0.0;
+    int tier = mdl_group_tier(c, first, stride, count);
+    if (tier < 2) return mdl_allreduce(bytes, count, mdl_tier_link(c, tier), eff);
+    int per_sn = c->devices_per_node * c->nodes_per_supernode;
+    /* members per supernode (the group is spread evenly by construction) */
+    int span_sn = (stride * (count - 1)) / per_sn + 1;
+    if (span_sn > count) span_sn = count;
+    int inner = count / span_sn;
+    if (inner < 1) inner = 1;
+    int itier = mdl_group_tier(c, first, stride, inner);
+    const scn_link *li = mdl_tier_link(c, itier), *lo = mdl_tier_link(c, 2);
+    return mdl_allgather(bytes, inner, li, eff) * 2           /* reduce-scatter + all-gather */
+         + mdl_allreduce(bytes / inner, span_sn, lo, eff);
+}
+
 double mdl_bubble_share(int p, int m)
 {
     if (p <= 1) return 0.0;

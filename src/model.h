@@ -62,6 +62,12 @@ double mdl_allgather(double bytes, int n, const scn_link *l, double eff);
 double mdl_alltoall(double bytes, int n, const scn_link *l, double eff);
 double mdl_broadcast(double bytes, const scn_link *l, double eff);
 
+/* All-reduce over a group of `count` ranks `stride` apart from `first`:
+** flat on the group's tier when it stays inside a supernode; across
+** supernodes hierarchical — reduce-scatter inside each supernode, all-reduce
+** of the 1/n share across supernodes, all-gather inside (as NCCL/HCCL do). */
+double mdl_allreduce_group(const scn_cluster *c, int first, int stride, int count, double bytes, double eff);
+
 /* 1F1B pipeline idle share (p−1)/(m+p−1) (Narayanan et al., arXiv 2104.04473). */
 double mdl_bubble_share(int p, int m);
 

@@ -269,6 +269,12 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
                 r = (int)(sp->rollout_fraction * total / inst + 0.5) * inst;
                 if (r < inst) r = inst;
             }
+            if (r >= total) {
+                fs_err_set(err, 2, "%s: plan.rollout_fraction: the rollout pool (%d devices in instances of %d) leaves "
+                           "none of the %d devices for training; lower the fraction or plan.rollout.tp/ep",
+                           f, r, sp->rollout.tp > sp->rollout.ep ? sp->rollout.tp : sp->rollout.ep, total);
+                return false;
+            }
             add_pool(p, "rollout", r, ROLE_ROLLOUT);
             add_pool(p, "train", total - r, ROLE_TRAIN | aux | critic);
             break;

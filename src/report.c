@@ -17,35 +17,19 @@ static bool is_compute(trace_phase p)
     }
 }
 
-/* DistQueue per step (docs/model.md): every sample's tokens and per-token
-** tensors (token id, old log-prob, reference log-prob, advantage: 4 bytes
-** each) cross the queue once from rollout to the trainer.  Padded batches
-** send n · max length; packed (zero-redundancy) batches send Σ lengths.
-** Readers: every training device without hierarchy; one per TP×PP group
-** with hierarchical transfer (then a broadcast over the fast link). */
+/* DistQueue figures come from the engine (queue_transfer in engine.c):
+** bytes of every step's batch padded and packed, and the reads served with
+** and without hierarchical transfer. */
 static void distqueue(const sim *s, report *r)
 {
-    const scn_scenario *sc = sim_scenario(s);
-    const plan *pl = sim_plan(s);
-    const plan_pool *tq = &pl->pools[pl->train_pool];
-    const trace *t = sim_trace(s);
-    (void)t;
-    /* Reconstruct lengths from the same seed as the engine, per step. */
-    const double per_token = 16.0;
-    int N = scn_prompts_per_step(sc) * sc->work.samples_per_prompt;
-    int mb = sc->work.minibatches;
-    double padded = 0, packed = 0;
-    for (int it = 0; it < sc->work.iterations; it++) {
-        double sum = 0, mbmax = 0;
-        sim_step_lengths(s, it, &sum, &mbmax, mb);
-        packed += sum * per_token;
-        padded += mbmax * (N / mb) * per_token;
-    }
-    r->dq_bytes_padded = padded;
-    r->dq_bytes_packed = packed;
-    r->dq_reads_flat = (double)tq->devices * sc->work.iterations * mb;
-    r->dq_reads_hier = (double)(tq->devices / (tq->tp * tq->pp)) * sc->work.iterations * mb;
-    r->dq_load_factor = r->dq_reads_hier / r->dq_reads_flat;
+    const sim_stats *st = sim_get_stats(s);
+    r->dq_bytes_padded = st->queue_bytes_padded;
+    r->dq_bytes_packed = st->queue_bytes_packed;
+    r->dq_reads_flat = st->queue_reads_flat;
+    r->dq_reads_hier = st->queue_reads_hier;
+    r->dq_load_factor = st->queue_reads_flat > 0 ? st->queue_reads_hier / st->queue_reads_flat : 0;
+    int steps = st->iterations_done;
+    r->dq_time_s = steps > 0 ? st->queue_time_s / steps : 0;
 }
 
 void report_compute(const sim *s, report *r)
@@ -222,8 +206,10 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
     buf_printf(o, "%sTokens%s       generated %s  wasted %s  in flight at end %s\n", B, R, a, b, c);
     fmt_bytes(a, sizeof a, r->dq_bytes_padded);
     fmt_bytes(b, sizeof b, r->dq_bytes_packed);
-    buf_printf(o, "%sDistQueue%s    padded %s  packed %s (%.1f%% saved)  read load x%.4g with hierarchy\n", B, R, a, b,
-               r->dq_bytes_padded > 0 ? 100 * (1 - r->dq_bytes_packed / r->dq_bytes_padded) : 0, r->dq_load_factor);
+    fmt_secs(c, sizeof c, r->dq_time_s);
+    buf_printf(o, "%sDistQueue%s    padded %s  packed %s (%.1f%% saved)  reads x%.4g with hierarchy  %s per step\n", B, R,
+               a, b, r->dq_bytes_padded > 0 ? 100 * (1 - r->dq_bytes_packed / r->dq_bytes_padded) : 0,
+               r->dq_load_factor, c);
     fmt_si(a, sizeof a, (double)r->events);
     fmt_secs(b, sizeof b, r->sim_wall_s);
     buf_printf(o, "%sSimulator%s    %s events, %llu pipeline ops, %s wall, %.1f s simulated\n", B, R, a,
@@ -294,6 +280,7 @@ void report_json_fields(const sim *s, const report *r, fs_json *j)
     json_num(j, "reads_flat", r->dq_reads_flat);
     json_num(j, "reads_hierarchical", r->dq_reads_hier);
     json_num(j, "load_factor", r->dq_load_factor);
+    json_num(j, "transfer_s_per_step", r->dq_time_s);
     json_obj_end(j);
     json_int(j, "events", (int64_t)r->events);
     json_int(j, "pipeline_ops", (int64_t)r->pipeline_ops);

@@ -43,7 +43,7 @@ typedef struct {
     int    lag_max;
     double lag_mean;
     int64_t lag_hist[65];
-    double dq_bytes_padded, dq_bytes_packed, dq_load_factor, dq_reads_flat, dq_reads_hier;
+    double dq_bytes_padded, dq_bytes_packed, dq_load_factor, dq_reads_flat, dq_reads_hier, dq_time_s;
     double plugin_time_s;
 } report;
 

@@ -53,6 +53,8 @@ void scn_defaults(scn_scenario *s)
     p->offload_optimizer = true;
     p->offload_grads = true;
     p->zero_redundancy = true;
+    p->dq_hierarchical = true;
+    p->dq_packed = true;
     p->bucket_bytes = 512.0 * 1024 * 1024;
     p->staleness = 0;
     p->partial_rollout = 1.0;

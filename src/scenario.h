@@ -147,6 +147,8 @@ typedef struct {
     bool     offload_optimizer; /* co-located: optimizer states to host during rollout */
     bool     offload_grads;
     bool     zero_redundancy;   /* reshard weights in place, bucket by bucket */
+    bool     dq_hierarchical;   /* DistQueue: one reader per TP×PP group, then broadcast */
+    bool     dq_packed;         /* DistQueue: samples concatenated, not padded */
     double   bucket_bytes;
     int      staleness;
     double   partial_rollout;   /* fraction of a step's samples that must finish */

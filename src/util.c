@@ -292,7 +292,7 @@ bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *e
 {
     if (strcmp(path, "-") == 0) {
         if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
-            fs_err_set(err, 3, "writing to stdout: %s", strerror(errno));
+            fs_err_set(err, 2, "writing to stdout: %s", strerror(errno));
             return false;
         }
         return true;
@@ -302,7 +302,7 @@ bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *e
     snprintf(tmp, pl + 8, "%s.tmp", path);
     FILE *f = fopen(tmp, "wb");
     if (!f) {
-        fs_err_set(err, 3, "%s: cannot write: %s", path, strerror(errno));
+        fs_err_set(err, 2, "%s: cannot write: %s", path, strerror(errno));
         free(tmp);
         return false;
     }
@@ -314,7 +314,7 @@ bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *e
     if (!ok || rename(tmp, path) != 0) {
         if (ok) saved = errno;
         unlink(tmp);
-        fs_err_set(err, 3, "%s: write failed: %s (nothing written)", path, strerror(saved));
+        fs_err_set(err, 2, "%s: write failed: %s (nothing written)", path, strerror(saved));
         free(tmp);
         return false;
     }

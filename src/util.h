@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 /* An error for the user: what, where, what to do.  `code` is the exit status
-** the command line should use (2 bad input, 1 infeasible, 3 I/O). */
+** the command line should use (2 bad input or unwritable output, 1 infeasible). */
 typedef struct {
     int  code;
     char msg[1024];

@@ -1,0 +1,292 @@
+/*
+** test_engine.c — the engine: determinism, event order, the memory ledger,
+** phase order per mode, infeasibility, conservation of tokens, staleness.
+*/
+#include "testutil.h"
+#include "engine.h"
+#include "lua_scenario.h"
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A small co-located GRPO run: 8 H100s, Qwen2.5-7B, short responses. */
+static const char *small_lua =
+    "local f = fusync\n"
+    "return { name = 'small',\n"
+    "  cluster = { device = f.devices.h100, devices_per_node = 8, nodes_per_supernode = 1 },\n"
+    "  models = { actor = f.models.qwen2_5_7b, reference = f.models.qwen2_5_7b, reward = 'rule' },\n"
+    "  workload = { prompts_per_step = 16, samples_per_prompt = 4, minibatches = 2,\n"
+    "    prompt_len = f.dist.uniform(100, 300),\n"
+    "    response_len = f.dist.lognormal{median = 300, sigma = 0.8, cap = 2000},\n"
+    "    max_response = 2000, iterations = 4, warmup = 1, seed = 5 },\n"
+    "  plan = { mode = 'full', rollout_fraction = 0.5,\n"
+    "    train = { tp = 2, pp = 2, micro_batch = 2 }, rollout = { tp = 1, max_seqs = 16 } },\n"
+    "}\n";
+
+static sim *make_sim(const char *const *sets, int nsets)
+{
+    char *path = test_tmpfile(".lua", small_lua);
+    ck_assert_ptr_nonnull(path);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, sets, nsets, &sc, &err);
+    unlink(path);
+    free(path);
+    ck_assert_msg(ok, "load: %s", err.msg);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "sim_new: %s", err.msg);
+    return s;
+}
+
+static char *json_of(sim *s)
+{
+    report r;
+    report_compute(s, &r);
+    r.sim_wall_s = 0;
+    r.plugin_time_s = 0;
+    fs_buf b;
+    buf_init(&b);
+    report_json(s, &r, &b, true);
+    return b.s;
+}
+
+START_TEST(t_determinism)
+{
+    const char *modes[] = {"plan.mode=separate", "plan.mode=colocate", "plan.mode=full"};
+    for (int m = 0; m < 3; m++) {
+        const char *sets[2] = {modes[m], "plan.aux_devices=4"};
+        sim *a = make_sim(sets, m == 1 ? 2 : 1);
+        sim *b = make_sim(sets, m == 1 ? 2 : 1);
+        ck_assert(sim_run(a));
+        ck_assert(sim_run(b));
+        char *ja = json_of(a), *jb = json_of(b);
+        ck_assert_str_eq(ja, jb);
+        /* and the traces are identical, span for span */
+        ck_assert_uint_eq(trace_nspans(sim_trace(a)), trace_nspans(sim_trace(b)));
+        for (size_t i = 0; i < trace_nspans(sim_trace(a)); i++) {
+            const trace_span *x = &trace_spans(sim_trace(a))[i], *y = &trace_spans(sim_trace(b))[i];
+            ck_assert(x->t0 == y->t0 && x->t1 == y->t1 && x->track == y->track && x->phase == y->phase &&
+                      x->iter == y->iter && x->version == y->version && x->mb == y->mb && x->tokens == y->tokens);
+        }
+        free(ja);
+        free(jb);
+        sim_free(a);
+        sim_free(b);
+    }
+}
+END_TEST
+
+START_TEST(t_seed_changes_result)
+{
+    const char *s1[] = {"workload.seed=1"}, *s2[] = {"workload.seed=2"};
+    sim *a = make_sim(s1, 1), *b = make_sim(s2, 1);
+    sim_run(a);
+    sim_run(b);
+    ck_assert(sim_get_stats(a)->tokens_generated != sim_get_stats(b)->tokens_generated);
+    sim_free(a);
+    sim_free(b);
+}
+END_TEST
+
+START_TEST(t_advance_resume_equals_run)
+{
+    /* advancing in small slices gives the same run as running at once */
+    sim *a = make_sim(NULL, 0), *b = make_sim(NULL, 0);
+    sim_run(a);
+    sim_time t = 0;
+    while (sim_advance(b, t)) t += SIM_NS_PER_S / 3;
+    char *ja = json_of(a), *jb = json_of(b);
+    ck_assert_str_eq(ja, jb);
+    free(ja);
+    free(jb);
+    sim_free(a);
+    sim_free(b);
+}
+END_TEST
+
+START_TEST(t_spans_well_formed)
+{
+    sim *s = make_sim(NULL, 0);
+    sim_run(s);
+    const trace *t = sim_trace(s);
+    const trace_span *sp = trace_spans(t);
+    for (size_t i = 0; i < trace_nspans(t); i++) {
+        ck_assert(sp[i].t1 >= sp[i].t0);
+        ck_assert(sp[i].t0 >= 0);
+        ck_assert(sp[i].track >= 0 && sp[i].track < trace_ntracks(t));
+    }
+    /* on one track, spans do not overlap (they stand for one group of devices) */
+    for (int k = 0; k < trace_ntracks(t); k++) {
+        const uint32_t *ix = trace_track_span_index(t, k);
+        size_t n = trace_track_nspans(t, k);
+        if (trace_track_at(t, k)->kind == TRK_HOSTLINK) continue;
+        sim_time *ends = malloc((n + 1) * sizeof *ends);
+        sim_time *starts = malloc((n + 1) * sizeof *starts);
+        for (size_t i = 0; i < n; i++) { starts[i] = sp[ix[i]].t0; ends[i] = sp[ix[i]].t1; }
+        /* sort by start (insertion: n is small) */
+        for (size_t i = 1; i < n; i++)
+            for (size_t j = i; j > 0 && starts[j] < starts[j - 1]; j--) {
+                sim_time x = starts[j]; starts[j] = starts[j - 1]; starts[j - 1] = x;
+                x = ends[j]; ends[j] = ends[j - 1]; ends[j - 1] = x;
+            }
+        for (size_t i = 1; i < n; i++)
+            ck_assert_msg(starts[i] >= ends[i - 1], "track %s: overlap at span %zu", trace_track_at(t, k)->name, i);
+        free(ends);
+        free(starts);
+    }
+    sim_free(s);
+}
+END_TEST
+
+START_TEST(t_memory_ledger)
+{
+    const char *modes[] = {"plan.mode=separate", "plan.mode=full"};
+    for (int m = 0; m < 2; m++) {
+        sim *s = make_sim(&modes[m], 1);
+        sim_run(s);
+        const trace *t = sim_trace(s);
+        int ng = trace_nmemgroups(t);
+        double (*cur)[MB__COUNT] = calloc((size_t)ng, sizeof *cur);
+        double *peak = calloc((size_t)ng, sizeof *peak);
+        const trace_counter *c = trace_counters(t);
+        for (size_t i = 0; i < trace_ncounters(t); i++) {
+            ck_assert_msg(c[i].bytes >= 0, "negative bucket %s", trace_bucket_name((mem_bucket)c[i].bucket));
+            cur[c[i].group][c[i].bucket] = c[i].bytes;
+            double tot = 0;
+            for (int b = 0; b < MB__COUNT; b++) tot += cur[c[i].group][b];
+            if (tot > peak[c[i].group]) peak[c[i].group] = tot;
+        }
+        /* the engine's peak equals the peak of the sum of its buckets */
+        for (int g = 0; g < ng; g++) {
+            double ep = sim_mem_peak_total(s, g, NULL);
+            ck_assert_msg(fabs(ep - peak[g]) <= 1e-6 * fmax(1, peak[g]), "group %d: %g vs %g", g, ep, peak[g]);
+        }
+        /* at the end the rollout KV cache of co-located pools is released or held, never negative */
+        free(cur);
+        free(peak);
+        sim_free(s);
+    }
+}
+END_TEST
+
+/* The order of step phases on the training pool's timeline. */
+static void step_sequence(sim *s, char *out, size_t n)
+{
+    const trace *t = sim_trace(s);
+    int step_track = -1;
+    for (int k = 0; k < trace_ntracks(t); k++) if (trace_track_at(t, k)->kind == TRK_STEP) step_track = k;
+    ck_assert_int_ge(step_track, 0);
+    const uint32_t *ix = trace_track_span_index(t, step_track);
+    size_t len = 0;
+    int last = -1;
+    out[0] = 0;
+    for (size_t i = 0; i < trace_track_nspans(t, step_track); i++) {
+        int ph = trace_spans(t)[ix[i]].phase;
+        if (ph == last) continue;
+        last = ph;
+        const char *letters = "GSWITw";     /* generate switch weight_sync inference train wait */
+        if (len + 2 < n) { out[len++] = letters[ph]; out[len] = 0; }
+    }
+}
+
+START_TEST(t_phase_order)
+{
+    char seq[256];
+    const char *full[] = {"plan.mode=full"};
+    sim *s = make_sim(full, 1);
+    sim_run(s);
+    step_sequence(s, seq, sizeof seq);
+    /* per step: switch to rollout, generate, switch back, forward passes, train */
+    ck_assert_str_eq(seq, "SGSITSGSITSGSITSGSIT");
+    sim_free(s);
+    const char *sep[] = {"plan.mode=separate"};
+    s = make_sim(sep, 1);
+    sim_run(s);
+    step_sequence(s, seq, sizeof seq);
+    /* the training pool waits for generation, runs the passes, trains, syncs */
+    ck_assert_str_eq(seq, "GITWGITWGITWGITW");
+    sim_free(s);
+}
+END_TEST
+
+START_TEST(t_tokens_conserved)
+{
+    const char *cases[][3] = {
+        {"plan.mode=full", "plan.staleness=0", "plan.partial_rollout=1"},
+        {"plan.mode=separate", "plan.staleness=1", "plan.partial_rollout=1"},
+        {"plan.mode=separate", "plan.staleness=2", "plan.partial_rollout=0.5"},
+        {"plan.mode=full", "plan.staleness=1", "plan.partial_rollout=0.6"},
+    };
+    for (int i = 0; i < 4; i++) {
+        sim *s = make_sim(cases[i], 3);
+        ck_assert(sim_run(s));
+        const sim_stats *st = sim_get_stats(s);
+        double lhs = st->tokens_generated;
+        double rhs = st->tokens_trained_response + st->tokens_in_flight + st->tokens_wasted;
+        ck_assert_msg(fabs(lhs - rhs) < 0.5, "case %d: generated %.0f != trained %.0f + in flight %.0f + wasted %.0f",
+                      i, lhs, st->tokens_trained_response, st->tokens_in_flight, st->tokens_wasted);
+        ck_assert_int_eq(st->samples_trained, 4 * 64);
+        sim_free(s);
+    }
+}
+END_TEST
+
+START_TEST(t_infeasible)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/does_not_fit.lua", test_root());
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    ck_assert_msg(lscn_load(path, NULL, 0, &sc, &err), "%s", err.msg);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_ptr_nonnull(s);
+    sim_run(s);
+    report r;
+    report_compute(s, &r);
+    ck_assert(!r.feasible);
+    ck_assert_msg(strstr(r.why, "optimizer") && strstr(r.why, "devices 0..7") && strstr(r.why, "over capacity by"),
+                  "%s", r.why);
+    sim_free(s);
+}
+END_TEST
+
+START_TEST(t_more_devices_not_slower)
+{
+    /* full co-location on 16 instead of 8 devices generates and trains faster */
+    const char *a[] = {"plan.mode=full"};
+    const char *b[] = {"plan.mode=full", "cluster.devices_per_node=16"};
+    sim *s8 = make_sim(a, 1), *s16 = make_sim(b, 2);
+    sim_run(s8);
+    sim_run(s16);
+    report r8, r16;
+    report_compute(s8, &r8);
+    report_compute(s16, &r16);
+    ck_assert(r16.step_time_s < r8.step_time_s);
+    ck_assert(r16.throughput > r8.throughput);
+    sim_free(s8);
+    sim_free(s16);
+}
+END_TEST
+
+static Suite *suite_engine(void)
+{
+    Suite *s = suite_create("engine");
+    TCase *tc = tcase_create("engine");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, t_determinism);
+    tcase_add_test(tc, t_seed_changes_result);
+    tcase_add_test(tc, t_advance_resume_equals_run);
+    tcase_add_test(tc, t_spans_well_formed);
+    tcase_add_test(tc, t_memory_ledger);
+    tcase_add_test(tc, t_phase_order);
+    tcase_add_test(tc, t_tokens_conserved);
+    tcase_add_test(tc, t_infeasible);
+    tcase_add_test(tc, t_more_devices_not_slower);
+    suite_add_tcase(s, tc);
+    return s;
+}
+TEST_SUITE(suite_engine)

@@ -1,0 +1,211 @@
+/*
+** test_model.c — the formulas against numbers derived by hand.
+*/
+#include "testutil.h"
+#include "dist.h"
+#include "model.h"
+#include "scenario.h"
+
+#include <math.h>
+
+#define NEAR(a, b, tol) ck_assert_msg(fabs((double)(a) - (double)(b)) <= (tol) * fmax(1.0, fabs((double)(b))), \
+                                      "%s = %.9g, expected %.9g", #a, (double)(a), (double)(b))
+
+START_TEST(t_params_small_dense)
+{
+    /* layers 2, hidden 4, heads 2 (kv 1), head_dim 2, ffn 8, vocab 10, untied:
+    ** attention q 4·4 + k,v 2·(4·2) + o 4·4 = 48, norms 8 → 56; FFN 3·4·8 = 96;
+    ** per layer 152, two layers 304; embeddings + head 2·10·4 = 80 → 384. */
+    scn_model m = {.layers = 2, .hidden = 4, .heads = 2, .kv_heads = 1, .head_dim = 2, .ffn = 8, .vocab = 10};
+    scn_model_derive(&m);
+    NEAR(m.params_total, 384, 1e-12);
+    NEAR(m.params_active, 384, 1e-12);
+    /* KV: 2 · L · kv · d · 2 bytes = 2·2·1·2·2 = 16 */
+    NEAR(m.kv_bytes_per_token, 16, 1e-12);
+}
+END_TEST
+
+START_TEST(t_params_small_moe)
+{
+    /* 2 layers, the first dense: attention as above (56 per layer);
+    ** dense FFN 96; MoE layer: 4 experts of 3·4·2 = 24, one shared (24),
+    ** router 4·4 = 16; embeddings tied 40.
+    ** total = 2·56 + 96 + (4·24 + 24 + 16) + 40 = 384
+    ** active (2 experts) = 112 + 96 + (2·24 + 24 + 16) + 40 = 336 */
+    scn_model m = {.layers = 2, .dense_layers = 1, .hidden = 4, .heads = 2, .kv_heads = 1, .head_dim = 2,
+                   .ffn = 8, .expert_ffn = 2, .experts = 4, .experts_active = 2, .shared_experts = 1,
+                   .vocab = 10, .tied_embeddings = true};
+    scn_model_derive(&m);
+    NEAR(m.params_total, 384, 1e-12);
+    NEAR(m.params_active, 336, 1e-12);
+    NEAR(m.params_expert, 96, 1e-12);
+}
+END_TEST
+
+START_TEST(t_mla_kv)
+{
+    scn_model m = {.layers = 61, .hidden = 7168, .heads = 128, .head_dim = 128, .mla_latent = 512,
+                   .mla_rope = 64, .ffn = 18432, .vocab = 129280};
+    scn_model_derive(&m);
+    NEAR(m.kv_bytes_per_token, (512 + 64) * 61 * 2, 1e-12);
+}
+END_TEST
+
+START_TEST(t_model_states)
+{
+    mdl_states a = mdl_model_states(1e9, 8, 0);
+    NEAR(a.weights + a.grads + a.optimizer, 16e9, 1e-12);         /* 16Ψ */
+    mdl_states z1 = mdl_model_states(1e9, 8, 1);
+    NEAR(z1.weights + z1.grads + z1.optimizer, 4e9 + 12e9 / 8, 1e-12);   /* 4Ψ + 12Ψ/N */
+    mdl_states z2 = mdl_model_states(1e9, 8, 2);
+    NEAR(z2.weights + z2.grads + z2.optimizer, 2e9 + 14e9 / 8, 1e-12);   /* 2Ψ + 14Ψ/N */
+    mdl_states z3 = mdl_model_states(1e9, 8, 3);
+    NEAR(z3.weights + z3.grads + z3.optimizer, 16e9 / 8, 1e-12);         /* 16Ψ/N */
+}
+END_TEST
+
+START_TEST(t_sharding)
+{
+    scn_model m = {.params_dense = 8e9, .params_expert = 64e9, .layers = 16};
+    /* dense over tp·pp, experts over pp·max(tp, ep) */
+    NEAR(mdl_train_params_per_device(&m, 4, 2, 8), 8e9 / 8 + 64e9 / 16, 1e-12);
+    NEAR(mdl_train_params_per_device(&m, 8, 2, 4), 8e9 / 16 + 64e9 / 16, 1e-12);
+    NEAR(mdl_rollout_params_per_device(&m, 4, 16), 8e9 / 4 + 64e9 / 16, 1e-12);
+    /* uneven stages: 61 layers on 16 stages, the heaviest holds 4 */
+    NEAR(mdl_stage_share(61, 16), 4.0 / 61, 1e-12);
+    ck_assert_int_eq(mdl_expert_dp(8, 3, 4), 3);
+    ck_assert_int_eq(mdl_expert_dp(2, 8, 16), 1);
+}
+END_TEST
+
+START_TEST(t_activations)
+{
+    scn_model m = {.hidden = 8192, .heads = 64};
+    double s = 8192, b = 1;
+    /* Korthikanti et al.: the worked figure for h 8192, a 64, s 8192: sbh(34 + 5as/h) */
+    NEAR(mdl_act_bytes_layer(&m, s, b, 1, RECOMPUTE_NONE), s * b * 8192 * (34 + 5.0 * 64 * s / 8192), 1e-12);
+    NEAR(mdl_act_bytes_layer(&m, s, b, 8, RECOMPUTE_SELECTIVE), 34 * s * b * 8192 / 8, 1e-12);
+    NEAR(mdl_act_bytes_layer(&m, s, b, 8, RECOMPUTE_FULL), 2 * s * b * 8192, 1e-12);
+}
+END_TEST
+
+START_TEST(t_bubble)
+{
+    NEAR(mdl_bubble_share(4, 12), 3.0 / 15, 1e-12);
+    NEAR(mdl_bubble_share(1, 12), 0, 1e-12);
+    NEAR(mdl_bubble_share(16, 16), 15.0 / 31, 1e-12);
+}
+END_TEST
+
+START_TEST(t_collectives)
+{
+    scn_link l = {100e9, 1e-6};
+    /* all-reduce: 2(n−1)/n · S/B + 2(n−1)·α */
+    NEAR(mdl_allreduce(1e9, 8, &l, 1.0), 2.0 * 7 / 8 * 1e9 / 100e9 + 14e-6, 1e-12);
+    /* all-gather: (n−1)/n · S/B + (n−1)·α */
+    NEAR(mdl_allgather(1e9, 4, &l, 0.5), 0.75 * 1e9 / 50e9 + 3e-6, 1e-12);
+    NEAR(mdl_alltoall(8e9, 8, &l, 1.0), 7.0 / 8 * 8e9 / 100e9 + 1e-6, 1e-12);
+    NEAR(mdl_broadcast(1e9, &l, 1.0), 0.01 + 1e-6, 1e-12);
+    NEAR(mdl_allreduce(1e9, 1, &l, 1.0), 0, 1e-12);
+}
+END_TEST
+
+START_TEST(t_expert_touch)
+{
+    NEAR(mdl_expert_touch(256, 8, 1), 8.0 / 256, 1e-12);
+    NEAR(mdl_expert_touch(256, 8, 2), 1 - pow(1 - 8.0 / 256, 2), 1e-12);
+    ck_assert(mdl_expert_touch(256, 8, 1000) > 0.9999);
+    NEAR(mdl_expert_touch(0, 0, 10), 1, 1e-12);
+}
+END_TEST
+
+START_TEST(t_decode_roofline)
+{
+    /* A dense 7B-ish model, batch 1, TP1: memory-bound.  Bytes = 2·P + KV;
+    ** time = bytes / (BW · η) + overhead. */
+    scn_model m = {.layers = 28, .hidden = 3584, .heads = 28, .kv_heads = 4, .head_dim = 128,
+                   .ffn = 18944, .vocab = 152064};
+    scn_model_derive(&m);
+    scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
+    scn_efficiency e = {.decode = 0.5, .hbm = 0.8, .link = 0.7, .decode_overhead_s = 1e-3};
+    scn_link l = {450e9, 2e-6};
+    double ctx = 1000;
+    mdl_step st = mdl_decode_step(&m, &d, &e, &l, 1, 1, 1, ctx);
+    double bytes = 2 * m.params_total + ctx * m.kv_bytes_per_token;
+    NEAR(st.memory_s, bytes / (3.35e12 * 0.8), 1e-9);
+    double flops = 2 * m.params_active + 4.0 * 28 * 3584 * ctx;
+    NEAR(st.compute_s, flops / (989e12 * 0.5), 1e-9);
+    ck_assert(st.memory_s > st.compute_s);
+    NEAR(st.total_s, st.memory_s + 1e-3, 1e-9);
+    /* a large batch turns it compute-bound */
+    mdl_step big = mdl_decode_step(&m, &d, &e, &l, 1, 1, 4096, 4096 * 100.0);
+    ck_assert(big.compute_s > 2 * 4096 * m.params_active / (989e12 * 0.5) * 0.999);
+}
+END_TEST
+
+START_TEST(t_tiers)
+{
+    scn_cluster c = {.devices_per_node = 8, .nodes_per_supernode = 4, .supernodes = 2};
+    ck_assert_int_eq(mdl_group_tier(&c, 0, 1, 8), 0);
+    ck_assert_int_eq(mdl_group_tier(&c, 0, 1, 9), 1);
+    ck_assert_int_eq(mdl_group_tier(&c, 0, 8, 4), 1);
+    ck_assert_int_eq(mdl_group_tier(&c, 0, 8, 5), 2);
+    ck_assert_int_eq(mdl_group_tier(&c, 5, 1, 1), 0);
+}
+END_TEST
+
+START_TEST(t_rng_and_dists)
+{
+    rng_state a, b;
+    rng_seed(&a, 42);
+    rng_seed(&b, 42);
+    for (int i = 0; i < 100; i++) ck_assert_uint_eq(rng_next(&a), rng_next(&b));
+    scn_dist fx = {.kind = DIST_FIXED, .a = 700};
+    ck_assert_int_eq(dist_sample(&fx, &a, 0), 700);
+    ck_assert_int_eq(dist_sample(&fx, &a, 500), 500);        /* hard cap */
+    scn_dist un = {.kind = DIST_UNIFORM, .a = 10, .b = 20};
+    int lo = 99, hi = 0;
+    for (int i = 0; i < 2000; i++) {
+        int v = dist_sample(&un, &a, 0);
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    ck_assert_int_eq(lo, 10);
+    ck_assert_int_eq(hi, 20);
+    /* lognormal: the median of many samples is near `median`; the cap holds */
+    scn_dist ln = {.kind = DIST_LOGNORMAL, .a = 1000, .b = 0.8, .cap = 4000};
+    int below = 0, n = 20000, over = 0;
+    for (int i = 0; i < n; i++) {
+        int v = dist_sample(&ln, &a, 0);
+        below += v < 1000;
+        over += v > 4000;
+    }
+    ck_assert_int_eq(over, 0);
+    ck_assert(fabs((double)below / n - 0.5) < 0.02);
+    scn_dist h = {.kind = DIST_HIST, .nbins = 2, .edge = {0, 100, 200}, .weight = {3, 1}};
+    int first = 0;
+    for (int i = 0; i < n; i++) first += dist_sample(&h, &a, 0) < 100;
+    ck_assert(fabs((double)first / n - 0.75) < 0.02);
+}
+END_TEST
+
+static Suite *suite_model(void)
+{
+    Suite *s = suite_create("model");
+    TCase *tc = tcase_create("formulas");
+    tcase_add_test(tc, t_params_small_dense);
+    tcase_add_test(tc, t_params_small_moe);
+    tcase_add_test(tc, t_mla_kv);
+    tcase_add_test(tc, t_model_states);
+    tcase_add_test(tc, t_sharding);
+    tcase_add_test(tc, t_activations);
+    tcase_add_test(tc, t_bubble);
+    tcase_add_test(tc, t_collectives);
+    tcase_add_test(tc, t_expert_touch);
+    tcase_add_test(tc, t_decode_roofline);
+    tcase_add_test(tc, t_tiers);
+    tcase_add_test(tc, t_rng_and_dists);
+    suite_add_tcase(s, tc);
+    return s;
+}
+TEST_SUITE(suite_model)
