@@ -94,11 +94,17 @@ typedef struct {
     int32_t  inst;
     uint8_t  state;
     uint8_t  resumed;       /* needs a re-prefill of prompt + gen */
+    int32_t  home;          /* queue it waits in */
     int64_t  adm_step;      /* instance step minus tokens already generated */
     sim_time t_start, t_end;
 } sample;
 
 typedef struct { int64_t key; int32_t id; } hent;
+
+typedef struct {
+    int     *v;
+    int64_t  head, len, cap;
+} squeue;
 
 typedef struct {
     int      pool, track, index;
@@ -160,8 +166,9 @@ struct sim {
     int      N;                 /* samples per step */
     int      released;          /* batches released into the queue */
     bool     queue_changed;     /* the queue's head may admit somewhere new */
-    int     *dq;                /* generation queue (deque of sample ids) */
-    int64_t  dq_head, dq_len, dq_cap;
+    squeue  *queues;            /* generation queues: one shared, or one per instance */
+    int      nqueues;
+    int64_t  dq_len;            /* samples queued in all of them */
     int     *fin;               /* finished, untrained */
     int64_t  nfin, fin_cap;
     int64_t *batch_done;        /* finished samples per batch */
@@ -255,40 +262,55 @@ static double mem_group_total(const sim *s, int g)
 
 /* ------------------------------------------------------------- deque ops */
 
-static void dq_reserve(sim *s)
+/* A sample waits in its queue: the shared one (dispatch "queue": any free
+** instance takes the oldest sample) or its instance's own (dispatch
+** "static": the batch is cut into equal parts up front, as verl does). */
+static squeue *queue_of(sim *s, int id) { return &s->queues[s->smp[id].home]; }
+
+static void sq_reserve(squeue *q)
 {
-    if (s->dq_len < s->dq_cap) return;
-    int64_t nc = s->dq_cap ? s->dq_cap * 2 : 1024;
+    if (q->len < q->cap) return;
+    int64_t nc = q->cap ? q->cap * 2 : 256;
     int *nd = xmalloc((size_t)nc * sizeof *nd);
-    for (int64_t i = 0; i < s->dq_len; i++) nd[i] = s->dq[(s->dq_head + i) % s->dq_cap];
-    free(s->dq);
-    s->dq = nd;
-    s->dq_head = 0;
-    s->dq_cap = nc;
+    for (int64_t i = 0; i < q->len; i++) nd[i] = q->v[(q->head + i) % q->cap];
+    free(q->v);
+    q->v = nd;
+    q->head = 0;
+    q->cap = nc;
 }
 
 static void dq_push_back(sim *s, int id)
 {
+    squeue *q = queue_of(s, id);
     s->queue_changed = true;
-    dq_reserve(s);
-    s->dq[(s->dq_head + s->dq_len) % s->dq_cap] = id;
+    sq_reserve(q);
+    q->v[(q->head + q->len) % q->cap] = id;
+    q->len++;
     s->dq_len++;
 }
 
 static void dq_push_front(sim *s, int id)
 {
+    squeue *q = queue_of(s, id);
     s->queue_changed = true;
-    dq_reserve(s);
-    s->dq_head = (s->dq_head + s->dq_cap - 1) % s->dq_cap;
-    s->dq[s->dq_head] = id;
+    sq_reserve(q);
+    q->head = (q->head + q->cap - 1) % q->cap;
+    q->v[q->head] = id;
+    q->len++;
     s->dq_len++;
 }
 
-static int dq_peek(const sim *s) { return s->dq[s->dq_head]; }
-
-static void dq_pop(sim *s)
+static squeue *inst_queue(sim *s, const instance *I)
 {
-    s->dq_head = (s->dq_head + 1) % s->dq_cap;
+    return s->nqueues > 1 ? &s->queues[I - s->inst] : &s->queues[0];
+}
+
+static int sq_peek(const squeue *q) { return q->v[q->head]; }
+
+static void sq_pop(sim *s, squeue *q)
+{
+    q->head = (q->head + 1) % q->cap;
+    q->len--;
     s->dq_len--;
 }
 
@@ -417,8 +439,9 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
     const scn_plan *p = &s->scn.plan;
     double ptok = 0, psq = 0;
     int n = 0;
-    while (s->dq_len > 0 && I->nactive < p->rollout.max_seqs) {
-        int id = dq_peek(s);
+    squeue *q = inst_queue(s, I);
+    while (q->len > 0 && I->nactive < p->rollout.max_seqs) {
+        int id = sq_peek(q);
         sample *x = &s->smp[id];
         /* staleness: a sample of batch b may start on version v only if b - v <= s */
         if (x->batch - I->version > s->staleness) break;
@@ -431,7 +454,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
             }
             break;
         }
-        dq_pop(s);
+        sq_pop(s, q);
         x->state = S_ACTIVE;
         x->inst = (int)(I - s->inst);
         if (x->v_start < 0) { x->v_start = I->version; x->t_start = now; s->open_v[x->v_start]++; }
@@ -527,8 +550,9 @@ static void inst_event(sim *s, instance *I, sim_time now)
 /* Would the next queued sample be admitted now? */
 static bool inst_can_admit(const sim *s, const instance *I)
 {
-    if (s->dq_len == 0 || I->nactive >= s->scn.plan.rollout.max_seqs) return false;
-    const sample *x = &s->smp[dq_peek(s)];
+    const squeue *q = inst_queue((sim *)s, I);
+    if (q->len == 0 || I->nactive >= s->scn.plan.rollout.max_seqs) return false;
+    const sample *x = &s->smp[sq_peek(q)];
     if (x->batch - I->version > s->staleness) return false;
     return I->kv_used + sample_reserve(s, x) <= I->kv_cap || I->nactive == 0;
 }
@@ -616,6 +640,8 @@ static void release_batches(sim *s)
         for (int i = 0; i < s->N; i++) {
             int id = b * s->N + i;
             s->smp[id].state = S_QUEUED;
+            /* static dispatch: contiguous equal parts, prompt groups together */
+            s->smp[id].home = s->nqueues > 1 ? (int)((int64_t)i * s->nqueues / s->N) : 0;
             dq_push_back(s, id);
         }
         s->released++;
@@ -1619,6 +1645,8 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     trace_track stk = {"step (training pool)", TRK_STEP, -1, 0, 0, -1};
     s->step_track = trace_add_track(s->tr, &stk);
     for (int p = 0; p < s->pl.npools; p++) add_tracks(s, p);
+    s->nqueues = scn->plan.rollout.static_dispatch && s->ninst > 0 ? s->ninst : 1;
+    s->queues = xcalloc((size_t)s->nqueues, sizeof *s->queues);
     for (int p = 0; p < s->pl.npools; p++) initial_memory(s, p);
     s->pr[s->pl.train_pool].class_phase = STEP_WAIT;
     if (w->warmup == 0) s->st.window_t0 = 0;
@@ -1632,7 +1660,8 @@ void sim_free(sim *s)
     for (int i = 0; i < s->ninst; i++) { free(s->inst[i].heap); free(s->inst[i].order); }
     free(s->inst);
     free(s->smp);
-    free(s->dq);
+    for (int i = 0; i < s->nqueues; i++) free(s->queues[i].v);
+    free(s->queues);
     free(s->fin);
     free(s->batch_done);
     free(s->fin_v);

@@ -117,7 +117,7 @@ static const sfield F_TRAIN[] = {
 };
 static const sfield F_ROLLOUT[] = {
     {"tp", K_INT, NULL}, {"ep", K_INT, NULL}, {"max_seqs", K_INT, NULL},
-    {"mem_util", K_NUM, NULL}, END
+    {"mem_util", K_NUM, NULL}, {"dispatch", K_STR, NULL}, END
 };
 static const sfield F_OFFLOAD[] = {{"optimizer", K_BOOL, NULL}, {"grads", K_BOOL, NULL}, END};
 static const sfield F_DISTQUEUE[] = {{"hierarchical", K_BOOL, NULL}, {"packed", K_BOOL, NULL}, END};
@@ -145,6 +145,7 @@ static const char *const ALGO_NAMES[] = {"grpo", "ppo", NULL};
 static const char *const MODE_NAMES[] = {"separate", "colocate", "full", NULL};
 static const char *const RECOMPUTE_NAMES[] = {"none", "selective", "full", NULL};
 static const char *const ONUPDATE_NAMES[] = {"continue", "restart", NULL};
+static const char *const DISPATCH_NAMES[] = {"queue", "static", NULL};
 static const char *const ONSTALE_NAMES[] = {"wait", "discard", NULL};
 static const char *const DIST_NAMES[] = {"fixed", "uniform", "lognormal", "histogram", NULL};
 static const char *const ROLE_NAMES[] = {"rollout", "train", "ref", "reward", "critic", NULL};
@@ -1436,6 +1437,10 @@ static void conv_plan(lctx *c, lua_State *L, int t)
         get_int(c, L, ro, R, "ep", &p->rollout.ep, 1, INT_MAX);
         get_int(c, L, ro, R, "max_seqs", &p->rollout.max_seqs, 1, INT_MAX);
         get_num(c, L, ro, R, "mem_util", &p->rollout.mem_util, R_FRAC, 1);
+        {
+            int dsp;
+            if (get_enum(c, L, ro, R, "dispatch", DISPATCH_NAMES, &dsp)) p->rollout.static_dispatch = dsp == 1;
+        }
         lua_pop(L, 1);
     }
     get_int(c, L, plan, P, "aux_tp", &p->aux_tp, 1, INT_MAX);

@@ -126,6 +126,7 @@ typedef struct {
     int    tp, ep;              /* instance = max(tp, ep) devices; dp derived */
     int    max_seqs;            /* per instance */
     double mem_util;            /* fraction of HBM the rollout engine may use */
+    bool   static_dispatch;     /* batch cut into equal parts per instance (else a shared queue) */
 } scn_rollout_layout;
 
 typedef struct {
