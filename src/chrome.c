@@ -115,6 +115,20 @@ static void on_window(void *ud, const trace *t, const trace_window *wd)
     }
 }
 
+static void on_vgroup(void *ud, const trace *t, const trace_vgroup *g)
+{
+    chrome_writer *w = ud;
+    (void)t;
+    fs_buf *b = &w->line;
+    for (int k = 0; k < 2; k++) {
+        buf_printf(b, "{\"name\":\"samples of v%d\",\"cat\":\"versions\",\"ph\":\"%s\",\"id\":%d,\"pid\":0,\"tid\":0",
+                   g->version, k ? "e" : "b", 1000000 + g->version);
+        ts(b, "ts", k ? g->t1 : g->t0);
+        buf_printf(b, ",\"args\":{\"version\":%d,\"samples\":%d,\"trained\":%d}}", g->version, g->samples, g->trained);
+        emit(w);
+    }
+}
+
 static void meta(chrome_writer *w, const char *what, int pid, int tid, const char *name, int sort)
 {
     fs_buf *b = &w->line;
@@ -175,7 +189,7 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     w->first = true;
     buf_init(&w->line);
     write_header(w);
-    trace_sink sk = {on_span, on_counter, on_instant, on_window, w};
+    trace_sink sk = {on_span, on_counter, on_instant, on_window, w, on_vgroup};
     trace_set_sink(sim_trace_mut(s), &sk);
     /* what was recorded before the writer was attached (initial memory) */
     const trace *t = sim_trace(s);
@@ -183,6 +197,7 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     for (size_t i = 0; i < trace_nspans(t); i++) on_span(w, t, &trace_spans(t)[i]);
     for (size_t i = 0; i < trace_ninstants(t); i++) on_instant(w, t, &trace_instants(t)[i]);
     for (size_t i = 0; i < trace_nwindows(t); i++) on_window(w, t, &trace_windows(t)[i]);
+    for (size_t i = 0; i < trace_nvgroups(t); i++) on_vgroup(w, t, &trace_vgroups(t)[i]);
     return w;
 }
 

@@ -1686,10 +1686,32 @@ void sim_set_hooks(sim *s, const sim_hooks *h)
     else { memset(&s->hooks, 0, sizeof s->hooks); s->has_hooks = false; }
 }
 
+/* Samples grouped by the version they started with, for the trace. */
+static void emit_version_groups(sim *s)
+{
+    int nv = s->nver;
+    trace_vgroup *g = xcalloc((size_t)nv, sizeof *g);
+    for (int v = 0; v < nv; v++) { g[v].version = v; g[v].t0 = -1; }
+    for (int64_t i = 0; i < s->nsmp; i++) {
+        const sample *x = &s->smp[i];
+        if (x->v_start < 0 || x->v_start >= nv) continue;
+        trace_vgroup *k = &g[x->v_start];
+        if (k->t0 < 0 || x->t_start < k->t0) k->t0 = x->t_start;
+        sim_time end = x->state == S_ACTIVE || x->state == S_QUEUED ? s->now : x->t_end;
+        if (end > k->t1) k->t1 = end;
+        k->samples++;
+        k->trained += x->state == S_TRAINED;
+    }
+    for (int v = 0; v < nv; v++)
+        if (g[v].samples > 0) trace_add_vgroup(s->tr, &g[v]);
+    free(g);
+}
+
 static void finish_up(sim *s)
 {
     s->wall = wall_now() - s->wall0;
     pool_class(s, s->pl.train_pool, P_IDLE);
+    emit_version_groups(s);
     double inflight = 0;
     for (int64_t i = 0; i < s->nsmp; i++) {
         const sample *x = &s->smp[i];

@@ -8,7 +8,7 @@
 #include <string.h>
 
 struct trace {
-    fs_vec tracks, groups, spans, counters, instants, windows;
+    fs_vec tracks, groups, spans, counters, instants, windows, vgroups;
     fs_vec *track_idx;          /* per track: uint32_t span indices */
     size_t  ntrack_idx;
     fs_vec *group_ctr;          /* per group: uint32_t counter indices */
@@ -65,6 +65,7 @@ trace *trace_new(void)
     vec_init(&t->counters, sizeof(trace_counter));
     vec_init(&t->instants, sizeof(trace_instant));
     vec_init(&t->windows, sizeof(trace_window));
+    vec_init(&t->vgroups, sizeof(trace_vgroup));
     return t;
 }
 
@@ -81,6 +82,7 @@ void trace_free(trace *t)
     vec_free(&t->counters);
     vec_free(&t->instants);
     vec_free(&t->windows);
+    vec_free(&t->vgroups);
     free(t);
 }
 
@@ -137,6 +139,15 @@ void trace_add_window(trace *t, const trace_window *w)
     *(trace_window *)vec_push(&t->windows) = *w;
     if (t->has_sink && t->sink.on_window) t->sink.on_window(t->sink.ud, t, w);
 }
+
+void trace_add_vgroup(trace *t, const trace_vgroup *g)
+{
+    *(trace_vgroup *)vec_push(&t->vgroups) = *g;
+    if (t->has_sink && t->sink.on_vgroup) t->sink.on_vgroup(t->sink.ud, t, g);
+}
+
+size_t trace_nvgroups(const trace *t) { return t->vgroups.len; }
+const trace_vgroup *trace_vgroups(const trace *t) { return t->vgroups.data; }
 
 int trace_ntracks(const trace *t) { return (int)t->tracks.len; }
 const trace_track *trace_track_at(const trace *t, int i) { return &VEC_AT(&t->tracks, trace_track, i); }

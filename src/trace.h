@@ -93,6 +93,15 @@ typedef struct {
     int32_t  lag_max;       /* largest lag among its trained samples */
 } trace_window;
 
+/* The samples that started generating with one policy version: from the
+** first start to the last finish, and how many (written when the run ends). */
+typedef struct {
+    sim_time t0, t1;
+    int32_t  version;
+    int32_t  samples;
+    int32_t  trained;
+} trace_vgroup;
+
 typedef struct trace trace;
 
 typedef struct {
@@ -101,6 +110,7 @@ typedef struct {
     void (*on_instant)(void *ud, const trace *t, const trace_instant *i);
     void (*on_window)(void *ud, const trace *t, const trace_window *w);
     void *ud;
+    void (*on_vgroup)(void *ud, const trace *t, const trace_vgroup *g);   /* optional */
 } trace_sink;
 
 trace *trace_new(void);
@@ -113,6 +123,7 @@ void trace_add_span(trace *t, const trace_span *s);
 void trace_add_counter(trace *t, const trace_counter *c);
 void trace_add_instant(trace *t, const trace_instant *i);
 void trace_add_window(trace *t, const trace_window *w);
+void trace_add_vgroup(trace *t, const trace_vgroup *g);
 
 int  trace_ntracks(const trace *t);
 const trace_track *trace_track_at(const trace *t, int i);
@@ -126,6 +137,8 @@ size_t trace_ninstants(const trace *t);
 const trace_instant *trace_instants(const trace *t);
 size_t trace_nwindows(const trace *t);
 const trace_window *trace_windows(const trace *t);
+size_t trace_nvgroups(const trace *t);
+const trace_vgroup *trace_vgroups(const trace *t);
 
 /* Spans of one track in the order they were added (indices into trace_spans). */
 size_t trace_track_nspans(const trace *t, int track);
