@@ -137,7 +137,9 @@ typedef struct {
     int      hostlink_track;
     int      group0, ngroups;   /* device memory groups */
     int      host_group;
-    int      aux_pending;       /* aux pools: forward passes owed for the current step */
+    int      infer_cursor;      /* chunks of the current step it has taken up */
+    int      cur_chunk;         /* chunk of the forward pass in progress */
+    bool     train_rest;        /* the training task in progress is the later epochs */
     sim_time busy_until;
     sim_time class_t0;          /* start of the current step-track interval */
     int      class_phase;
@@ -188,7 +190,12 @@ struct sim {
     int      version;           /* = steps trained */
     int      step_running;      /* step being processed, -1 none */
     int     *step_ids;          /* samples of the running step */
-    int      infer_left;        /* forward passes outstanding */
+    bool     streaming;         /* StaleSync: chunks per mini-batch */
+    int      nchunks, chunk_n;  /* chunks per step, samples per chunk */
+    int      chunks_taken, chunks_trained;
+    bool     rest_trained;      /* epochs after the first, when streaming */
+    int     *chunk_infer_left;  /* forward passes outstanding per chunk */
+    bool    *cut;               /* per batch: a hook cut its rollout short */
     sim_time step_done_t[2];
 
     /* memory ledger: per group current bytes per bucket */
@@ -636,7 +643,7 @@ static void release_batches(sim *s)
     while (s->released < s->scn.work.iterations) {
         int b = s->released;
         if (b - s->version > s->staleness) break;           /* bound */
-        if (b > 0 && s->batch_done[b - 1] < (int64_t)ceil(s->partial * s->N - 1e-9)) break;  /* threshold */
+        if (b > 0 && !s->cut[b - 1] && s->batch_done[b - 1] < (int64_t)ceil(s->partial * s->N - 1e-9)) break;  /* threshold */
         for (int i = 0; i < s->N; i++) {
             int id = b * s->N + i;
             s->smp[id].state = S_QUEUED;
@@ -958,17 +965,16 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     return end;
 }
 
-/* Forward-only pass of model m over the step's samples on pool p0.
+/* Forward-only pass of model m over samples `ids` on pool p0.
 ** Train-layout pools use the pipeline; aux pools data-parallel replicas. */
-static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_time t0)
+static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_time t0, const int *ids, int n)
 {
     const plan_pool *q = &s->pl.pools[p0];
     pool_rt *r = &s->pr[p0];
-    int n = s->N;
     if (q->aux_tp > 0) {
         double tok = 0, sq = 0;
         for (int i = 0; i < n; i++) {
-            double L = (double)s->smp[s->step_ids[i]].prompt + s->smp[s->step_ids[i]].resp;
+            double L = (double)s->smp[ids[i]].prompt + s->smp[ids[i]].resp;
             tok += L;
             sq += L * L;
         }
@@ -980,7 +986,7 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
         span(s, r->track0, ph, t0, t0 + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)tok);
         return t;
     }
-    mb_set ms = build_microbatches(s, s->step_ids, n, q->dp, s->scn.plan.train.micro_batch);
+    mb_set ms = build_microbatches(s, ids, n, q->dp, s->scn.plan.train.micro_batch);
     return run_1f1b(s, p0, m, &ms, t0, s->step_running, ph, ph, false, NULL);
 }
 
@@ -1014,11 +1020,11 @@ static bool mandatory_unfinished(const sim *s, int step)
     return false;
 }
 
-/* "discard": drop what would be too stale at the next step; its prompt is
-** generated again. */
-static void discard_stale(sim *s, int step, sim_time now)
+/* "discard": drop finished samples too stale for `step`; their prompts are
+** generated again.  Also used, whatever the policy, for samples left over
+** once a step has taken all it can: they could never be trained. */
+static void drop_stale(sim *s, int step)
 {
-    if (s->scn.plan.on_stale != STALE_DISCARD) return;
     int64_t stale = 0;
     for (int v = 0; v < step - s->staleness && v < s->nver; v++) stale += s->fin_v[v];
     if (stale == 0) return;
@@ -1038,7 +1044,38 @@ static void discard_stale(sim *s, int step, sim_time now)
             s->fin[i] = s->fin[--s->nfin];
         } else i++;
     }
+}
+
+static void discard_stale(sim *s, int step, sim_time now)
+{
     (void)now;
+    if (s->scn.plan.on_stale == STALE_DISCARD) drop_stale(s, step);
+}
+
+/* Samples that must be in step `step` (they would be too stale after it):
+** started with a version <= step - s; in flight, and finished untaken. */
+static int64_t must_take(const sim *s, int step, int64_t *finished)
+{
+    int64_t inflight = 0, fin = 0;
+    for (int v = 0; v <= step - s->staleness && v < s->nver; v++) {
+        inflight += s->open_v[v];
+        fin += s->fin_v[v];
+    }
+    if (finished) *finished = fin;
+    return inflight;
+}
+
+/* May the next chunk be taken now?  Enough eligible samples, and (waiting
+** policy) room left in the step for every sample that must be in it. */
+static bool chunk_ready(const sim *s, int step)
+{
+    if (eligible_count(s, step) < s->chunk_n) return false;
+    if (s->scn.plan.on_stale != STALE_WAIT) return true;
+    int64_t fin, inflight = must_take(s, step, &fin);
+    int left_after = (s->nchunks - s->chunks_taken - 1) * s->chunk_n;
+    if (left_after == 0) return inflight == 0;
+    int64_t rest = fin > s->chunk_n ? fin - s->chunk_n : 0;
+    return inflight + rest <= left_after;
 }
 
 static bool trainer_ready(sim *s)
@@ -1051,7 +1088,9 @@ static bool trainer_ready(sim *s)
     return true;
 }
 
-static void take_step_samples(sim *s, int step)
+/* Move the `count` oldest eligible finished samples into the step, at
+** step_ids[off..]. */
+static void take_samples(sim *s, int step, int off, int count)
 {
     age_key *k = xmalloc((size_t)s->nfin * sizeof *k);
     int64_t n = 0;
@@ -1060,8 +1099,8 @@ static void take_step_samples(sim *s, int step)
         if (step - x->v_start <= s->staleness) k[n++] = (age_key){s->fin[i], x->v_start, x->batch};
     }
     qsort(k, (size_t)n, sizeof *k, cmp_agekey);
-    for (int i = 0; i < s->N; i++) {
-        s->step_ids[i] = k[i].id;
+    for (int i = 0; i < count; i++) {
+        s->step_ids[off + i] = k[i].id;
         s->smp[k[i].id].state = S_TAKEN;
         s->fin_v[k[i].v]--;
     }
@@ -1072,29 +1111,45 @@ static void take_step_samples(sim *s, int step)
     free(k);
 }
 
-static void start_infer_on(sim *s, int p, sim_time now);
+/* Does pool p run a forward pass for each step? */
+static bool pool_infers(const sim *s, int p)
+{
+    unsigned roles = s->pl.pools[p].roles;
+    return ((roles & ROLE_TRAIN) && (s->scn.work.recompute_logprob || !s->scn.reward_is_model))
+        || ((roles & ROLE_REF) && s->scn.has_ref) || ((roles & ROLE_REWARD) && s->scn.reward_is_model)
+        || ((roles & ROLE_CRITIC) && s->scn.has_critic);
+}
+
+/* A step is processed in chunks: one chunk of N samples when synchronous;
+** with StaleSync (s > 0) one chunk per mini-batch, so the forward passes run
+** on samples as they finish and training starts once a mini-batch is ready. */
+static void take_chunk(sim *s)
+{
+    int k = s->chunks_taken++;
+    take_samples(s, s->step_running, k * s->chunk_n, s->chunk_n);
+    /* more must-take samples than the step holds: the excess can never be
+    ** trained within the bound, so it is generated again (wasted) */
+    if (s->chunks_taken == s->nchunks) drop_stale(s, s->step_running + 1);
+    s->chunk_infer_left[k] = 0;
+    for (int p = 0; p < s->pl.npools; p++) if (pool_infers(s, p)) s->chunk_infer_left[k]++;
+}
 
 static void start_step(sim *s, sim_time now)
 {
     int step = s->version;
     s->step_running = step;
-    take_step_samples(s, step);
+    s->chunks_taken = 0;
+    s->chunks_trained = 0;
+    s->rest_trained = false;
+    for (int p = 0; p < s->pl.npools; p++) s->pr[p].infer_cursor = 0;
+    take_chunk(s);
     if (s->has_hooks && s->hooks.on_step) {
         double t0 = wall_now();
         fs_err e = {0, ""};
         if (!s->hooks.on_step(s->hooks.ud, s, step, &e)) { s->failed = true; s->err = e; }
         s->st.plugin_time_s += wall_now() - t0;
     }
-    s->infer_left = 0;
-    for (int p = 0; p < s->pl.npools; p++) {
-        unsigned roles = s->pl.pools[p].roles;
-        bool has = (roles & ROLE_TRAIN) || ((roles & ROLE_REF) && s->scn.has_ref)
-                || ((roles & ROLE_REWARD) && s->scn.reward_is_model) || ((roles & ROLE_CRITIC) && s->scn.has_critic);
-        if (!has) continue;
-        s->infer_left++;
-        if (p == s->pl.train_pool || s->pr[p].st == P_IDLE) start_infer_on(s, p, now);
-        else s->pr[p].aux_pending++;
-    }
+    (void)now;
 }
 
 /* DistQueue: the training pool reads the step's batch from the queue.
@@ -1104,17 +1159,17 @@ static void start_step(sim *s, sim_time now)
 ** (load × TP·PP); with it one device per TP×PP group reads and broadcasts
 ** over the fast link.  The queue's hosts serve at the cluster's scale-out
 ** bandwidth. */
-static double queue_transfer(sim *s, int p, sim_time now)
+static double queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
 {
     const plan_pool *q = &s->pl.pools[p];
     const scn_plan *sp = &s->scn.plan;
     const double per_token = 16.0;
-    int mbs = s->scn.work.minibatches, per = s->N / mbs;
+    int per = s->N / s->scn.work.minibatches, mbs = n / per;
     double sum = 0, padded = 0;
     for (int m = 0; m < mbs; m++) {
         double mx = 0;
         for (int i = 0; i < per; i++) {
-            const sample *x = &s->smp[s->step_ids[m * per + i]];
+            const sample *x = &s->smp[ids[m * per + i]];
             double L = (double)x->prompt + x->resp;
             sum += L;
             if (L > mx) mx = L;
@@ -1132,8 +1187,8 @@ static double queue_transfer(sim *s, int p, sim_time now)
         t += mdl_broadcast(per_replica, pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
     s->st.queue_bytes_padded += padded * per_token;
     s->st.queue_bytes_packed += sum * per_token;
-    s->st.queue_reads_flat += q->devices;
-    s->st.queue_reads_hier += q->dp;
+    s->st.queue_reads_flat += (double)q->devices * mbs;
+    s->st.queue_reads_hier += (double)q->dp * mbs;
     s->st.queue_time_s += t;
     pool_rt *r = &s->pr[p];
     for (int k = 0; k < r->ntracks; k++)
@@ -1147,39 +1202,43 @@ static void start_infer_on(sim *s, int p, sim_time now)
     pool_rt *r = &s->pr[p];
     double t = 0;
     sim_time cur = now;
-    if (q->roles & ROLE_TRAIN) cur += sim_from_secs(queue_transfer(s, p, cur));
+    int k = r->infer_cursor++;
+    r->cur_chunk = k;
+    const int *ids = s->step_ids + k * s->chunk_n;
+    int n = s->chunk_n;
+    if (q->roles & ROLE_TRAIN) cur += sim_from_secs(queue_transfer(s, p, cur, ids, n));
     if ((q->roles & ROLE_TRAIN) && s->scn.work.recompute_logprob) {
-        t = fwd_pass(s, p, actor(s), PH_LOGPROB, cur);
+        t = fwd_pass(s, p, actor(s), PH_LOGPROB, cur, ids, n);
         cur += sim_from_secs(t);
     }
     const scn_model *aux[2] = {s->scn.has_ref && (q->roles & ROLE_REF) ? &s->scn.ref : NULL,
                                s->scn.reward_is_model && (q->roles & ROLE_REWARD) ? &s->scn.reward : NULL};
     trace_phase aph[2] = {PH_REF, PH_REWARD};
     mem_bucket ab[2] = {MB_REF_WEIGHTS, MB_REWARD_WEIGHTS};
-    for (int k = 0; k < 2; k++) {
-        if (!aux[k]) continue;
+    for (int a = 0; a < 2; a++) {
+        if (!aux[a]) continue;
         if (q->swap_aux) {
             /* full co-location: the model waits on the host and is loaded per use */
-            double bytes = q->train_mem[ab[k]] > 0 ? q->train_mem[ab[k]] : 2.0 * aux[k]->params_total / (q->tp * q->pp);
+            double bytes = q->train_mem[ab[a]] > 0 ? q->train_mem[ab[a]] : 2.0 * aux[a]->params_total / (q->tp * q->pp);
             double tl = bytes / (s->scn.cluster.device.host_bw * s->scn.eff.host_link);
             if (r->hostlink_track >= 0) span(s, r->hostlink_track, PH_ONLOAD, cur, cur + sim_from_secs(tl), s->step_running, s->version, -1, 0);
-            mem_pool(s, p, ab[k], bytes, cur);
+            mem_pool(s, p, ab[a], bytes, cur);
             cur += sim_from_secs(tl);
-            t = fwd_pass(s, p, aux[k], aph[k], cur);
+            t = fwd_pass(s, p, aux[a], aph[a], cur, ids, n);
             cur += sim_from_secs(t);
-            mem_pool(s, p, ab[k], 0, cur);
+            mem_pool(s, p, ab[a], 0, cur);
         } else {
-            t = fwd_pass(s, p, aux[k], aph[k], cur);
+            t = fwd_pass(s, p, aux[a], aph[a], cur, ids, n);
             cur += sim_from_secs(t);
         }
     }
     if (s->scn.has_critic && (q->roles & ROLE_CRITIC)) {
-        t = fwd_pass(s, p, &s->scn.critic, PH_CRITIC_FWD, cur);
+        t = fwd_pass(s, p, &s->scn.critic, PH_CRITIC_FWD, cur, ids, n);
         cur += sim_from_secs(t);
     }
     if (!s->scn.reward_is_model && (q->roles & ROLE_TRAIN)) {
         /* rule-based reward: CPU work, one worker per device, overlapped with nothing */
-        double tr = s->N * s->scn.eff.reward_rule_s / s->pl.total_devices;
+        double tr = n * s->scn.eff.reward_rule_s / s->pl.total_devices;
         cur += sim_from_secs(tr);
     }
     pool_class(s, p, P_INFER);
@@ -1207,18 +1266,18 @@ static void record_trained(sim *s, int step)
     if (step >= s->scn.work.warmup) s->st.measured_tokens += tok;
 }
 
-static void start_train(sim *s, int p, sim_time now)
+/* Train mini-batches [mb0, mb1) for epochs [e0, e1): each a 1F1B pipeline,
+** the gradient reduction and the optimizer step. */
+static void start_train(sim *s, int p, sim_time now, int e0, int e1, int mb0, int mb1)
 {
     const plan_pool *q = &s->pl.pools[p];
     pool_rt *r = &s->pr[p];
     const scn_workload *w = &s->scn.work;
     int per_mb = s->N / w->minibatches;
     sim_time cur = now;
-    double st[3];
-    plan_train_states(&s->scn, q, st);
     const scn_model *models[2] = {actor(s), s->scn.has_critic && (q->roles & ROLE_CRITIC) ? &s->scn.critic : NULL};
-    for (int e = 0; e < w->epochs; e++) {
-        for (int mbi = 0; mbi < w->minibatches; mbi++) {
+    for (int e = e0; e < e1; e++) {
+        for (int mbi = mb0; mbi < mb1; mbi++) {
             for (int mi = 0; mi < 2; mi++) {
                 const scn_model *m = models[mi];
                 if (!m) continue;
@@ -1399,13 +1458,17 @@ static void task_done(sim *s, int p, sim_time now)
     case P_INFER:
         pool_class(s, p, P_IDLE);
         r->st = P_IDLE;
-        s->infer_left--;
-        if (p != s->pl.train_pool && r->aux_pending > 0) {
-            r->aux_pending--;
-            start_infer_on(s, p, now);
-        }
+        s->chunk_infer_left[r->cur_chunk]--;
         break;
     case P_TRAIN: {
+        if (r->train_rest) s->rest_trained = true;
+        else s->chunks_trained++;
+        bool done = s->chunks_trained == s->nchunks && (!s->streaming || s->scn.work.epochs == 1 || s->rest_trained);
+        if (!done) {
+            pool_class(s, p, P_IDLE);
+            r->st = P_IDLE;
+            break;
+        }
         step_finished(s, now);
         bool others = false;
         for (int k = 0; k < s->pl.npools; k++)
@@ -1446,13 +1509,48 @@ static void ctl_poll(sim *s)
     pool_rt *tr = &s->pr[tp];
     const plan_pool *tq = &s->pl.pools[tp];
 
-    if (s->step_running >= 0 && s->infer_left == 0 && tr->st == P_IDLE) {
-        start_train(s, tp, now);
-    } else if (s->step_running < 0 && s->version < s->scn.work.iterations) {
-        bool ready = trainer_ready(s);
+    if (s->step_running >= 0) {
+        int step = s->step_running;
+        while (s->chunks_taken < s->nchunks) {
+            if (s->scn.plan.on_stale == STALE_DISCARD) discard_stale(s, step, now);
+            if (!chunk_ready(s, step)) break;
+            take_chunk(s);
+        }
+        /* the training pool trains what is ready, else runs its passes */
+        if (tr->st == P_IDLE && !tr->rollout_layout) {
+            int k = s->chunks_trained;
+            if (k < s->chunks_taken && s->chunk_infer_left[k] == 0) {
+                tr->train_rest = false;
+                if (s->streaming) start_train(s, tp, now, 0, 1, k, k + 1);
+                else start_train(s, tp, now, 0, s->scn.work.epochs, 0, s->scn.work.minibatches);
+            } else if (k == s->nchunks && s->streaming && !s->rest_trained) {
+                tr->train_rest = true;
+                start_train(s, tp, now, 1, s->scn.work.epochs, 0, s->scn.work.minibatches);
+            } else if (pool_infers(s, tp) && tr->infer_cursor < s->chunks_taken) {
+                start_infer_on(s, tp, now);
+            }
+        }
+        for (int p = 0; p < s->pl.npools; p++)
+            if (p != tp && pool_infers(s, p) && s->pr[p].st == P_IDLE && s->pr[p].infer_cursor < s->chunks_taken)
+                start_infer_on(s, p, now);
+    } else if (s->version < s->scn.work.iterations) {
+        /* A pool that also generates can only start once the whole batch is
+        ** there; a training-only pool streams from the first mini-batch. */
+        bool ready;
+        if (s->streaming && !tq->colocated) {
+            if (s->scn.plan.on_stale == STALE_DISCARD) discard_stale(s, s->version, now);
+            s->chunks_taken = 0;
+            ready = chunk_ready(s, s->version);
+        } else {
+            ready = trainer_ready(s);
+        }
         if (ready) {
             if (tq->colocated && tr->st == P_GEN) switch_to_train(s, tp, now);
-            else if (tr->st == P_IDLE && !tr->rollout_layout) start_step(s, now);
+            else if (tr->st == P_IDLE && !tr->rollout_layout) {
+                start_step(s, now);
+                ctl_poll(s);        /* take what is ready and start the passes */
+                return;
+            }
         } else if (tq->colocated && tr->st == P_IDLE && !tr->rollout_layout) {
             /* nothing to train yet: generate */
             if (s->dq_len > 0 || s->released < s->scn.work.iterations) switch_to_rollout(s, tp, now);
@@ -1484,13 +1582,17 @@ static void ctl_poll(sim *s)
         fs_err e = {0, ""};
         if (!s->hooks.on_rollout_progress(s->hooks.ud, s, b, frac, &cut, &e)) { s->failed = true; s->err = e; }
         s->st.plugin_time_s += wall_now() - t0;
-        (void)cut;
+        /* a cut counts as the partial-rollout threshold reached */
+        if (cut && !s->cut[b]) {
+            s->cut[b] = true;
+            release_batches(s);
+        }
     }
     reclass_idle_trainer(s);
     if (s->version >= s->scn.work.iterations && tr->st == P_IDLE) {
         bool busy = false;
         for (int p = 0; p < s->pl.npools; p++)
-            if (s->pr[p].st == P_SYNC || s->pr[p].st == P_RECV || s->pr[p].st == P_INFER) busy = true;
+            if (s->pr[p].st == P_SYNC || s->pr[p].st == P_RECV || s->pr[p].st == P_INFER || s->pr[p].st == P_TRAIN) busy = true;
         if (!busy) s->finished = true;
     }
 }
@@ -1615,6 +1717,11 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->fin_v = xcalloc((size_t)s->nver, sizeof *s->fin_v);
     s->open_v = xcalloc((size_t)s->nver, sizeof *s->open_v);
     s->step_ids = xcalloc((size_t)s->N, sizeof *s->step_ids);
+    s->streaming = scn->plan.staleness > 0 && w->minibatches > 1;
+    s->nchunks = s->streaming ? w->minibatches : 1;
+    s->chunk_n = s->N / s->nchunks;
+    s->chunk_infer_left = xcalloc((size_t)s->nchunks, sizeof *s->chunk_infer_left);
+    s->cut = xcalloc((size_t)w->iterations + 1, sizeof *s->cut);
     s->st.samples_total = s->nsmp;
     /* lengths: one prompt length per prompt, one response length per sample */
     int prompts = scn_prompts_per_step(&s->scn);
@@ -1667,6 +1774,8 @@ void sim_free(sim *s)
     free(s->fin_v);
     free(s->open_v);
     free(s->step_ids);
+    free(s->chunk_infer_left);
+    free(s->cut);
     free(s->mem);
     free(s->mem_peak);
     free(s->mem_peak_total);
