@@ -547,7 +547,9 @@ static void inst_event(sim *s, instance *I, sim_time now)
         sample_finish(s, h.id, now);
         any = true;
     }
-    if (any) inst_compact_order(I, s->smp, self);
+    /* the admission-order list keeps finished entries until they are half
+    ** of it: compacting on every completion would cost O(batch) each */
+    if (any && I->norder > 2 * I->nactive + 16) inst_compact_order(I, s->smp, self);
     if (I->nactive == 0) { I->ctx_sum = 0; I->kv_used = 0; }
     I->seg_t0 = inst_admit(s, I, now);
     I->seg_step0 = I->step;
@@ -757,10 +759,20 @@ typedef struct {
     double  max_len;
 } mb_set;
 
-static int cmp_desc_len(const void *a, const void *b)
+/* Sort lengths longest first: LSD radix on 32-bit keys, 11 bits a pass
+** (lengths are whole tokens; qsort was the hot spot of large runs). */
+static void sort_lengths_desc(uint32_t *v, uint32_t *tmp, int n)
 {
-    double x = ((const double *)a)[0], y = ((const double *)b)[0];
-    return (x < y) - (x > y);
+    uint32_t mx = 0;
+    for (int i = 0; i < n; i++) if (v[i] > mx) mx = v[i];
+    for (int shift = 0; shift < 32 && (mx >> shift) > 0; shift += 11) {
+        int cnt[2048] = {0};
+        for (int i = 0; i < n; i++) cnt[2047 - ((v[i] >> shift) & 2047)]++;   /* descending */
+        int pos = 0;
+        for (int b = 0; b < 2048; b++) { int c = cnt[b]; cnt[b] = pos; pos += c; }
+        for (int i = 0; i < n; i++) tmp[cnt[2047 - ((v[i] >> shift) & 2047)]++] = v[i];
+        memcpy(v, tmp, (size_t)n * sizeof *v);
+    }
 }
 
 /* Spread sequences over DP replicas, longest first onto the least loaded
@@ -768,9 +780,9 @@ static int cmp_desc_len(const void *a, const void *b)
 ** the whole step waits for it at the gradient reduction. */
 static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
 {
-    double *len = xmalloc((size_t)n * sizeof *len);
-    for (int i = 0; i < n; i++) len[i] = (double)s->smp[ids[i]].prompt + s->smp[ids[i]].resp;
-    qsort(len, (size_t)n, sizeof *len, cmp_desc_len);
+    uint32_t *len = xmalloc((size_t)n * 2 * sizeof *len);
+    for (int i = 0; i < n; i++) len[i] = (uint32_t)(s->smp[ids[i]].prompt + s->smp[ids[i]].resp);
+    sort_lengths_desc(len, len + n, n);
     /* a min-heap of replicas by load: O(n log dp) */
     double *load = xcalloc((size_t)dp, sizeof *load);
     int *heap = xmalloc((size_t)dp * sizeof *heap);
