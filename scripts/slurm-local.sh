@@ -49,13 +49,21 @@ Ports: slurmctld $CTLD_PORT, slurmd $SLURMD_PORT (SLURM_LOCAL_CTLD_PORT, SLURM_L
 EOF
 }
 
-# pid_of NAME: the pid in $DIR/NAME.pid if that process is alive, else nothing.
+# pid_of NAME: the pid in $DIR/NAME.pid if that process is alive and is
+# still NAME (not a later process that was given the same pid), else nothing.
 pid_of() {
     f="$DIR/$1.pid"
     [ -r "$f" ] || return 0
     p=$(tr -cd '0-9' <"$f")
     [ -n "$p" ] || return 0
-    if kill -0 "$p" 2>/dev/null; then echo "$p"; fi
+    kill -0 "$p" 2>/dev/null || return 0
+    if [ -r "/proc/$p/comm" ]; then
+        case "$(cat "/proc/$p/comm" 2>/dev/null)" in
+            "$1"*) ;;
+            *) return 0 ;;
+        esac
+    fi
+    echo "$p"
 }
 
 # stop_pid NAME: TERM the daemon NAME by its pid file, wait, then KILL.
@@ -150,7 +158,10 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MpiDefault=none
+MailProg=/bin/true
 SchedulerType=sched/backfill
+# Schedule at once (the default waits up to 3 s between passes).
+SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
@@ -182,6 +193,18 @@ wait_ready() {
     done
 }
 
+# all_searchable DIR: true if every folder from / down to DIR is o+x.
+all_searchable() {
+    p=$(cd "$1" && pwd -P)
+    while [ -n "$p" ] && [ "$p" != / ]; do
+        case "$(ls -ld "$p" 2>/dev/null)" in
+            d???????[xt]*) ;;
+            *) return 1 ;;
+        esac
+        p=${p%/*}
+    done
+}
+
 # wait_pidfile NAME: wait until NAME's pid file names a live process.
 wait_pidfile() {
     i=0
@@ -200,7 +223,7 @@ cmd_up() {
         echo "export SLURM_CONF=$CONF"
         return 0
     fi
-    if [ -e "$DIR" ] && [ ! -e "$MARK" ]; then
+    if [ -e "$DIR" ] && [ ! -e "$MARK" ] && [ -n "$(ls -A "$DIR" 2>/dev/null || echo x)" ]; then
         die "$DIR exists and was not made by this script; set SLURM_LOCAL_DIR to an empty or new folder"
     fi
     if [ -e "$MARK" ]; then
@@ -227,7 +250,11 @@ cmd_up() {
     mungekey --create --keyfile="$DIR/key/munge.key" >/dev/null 2>&1 ||
         dd if=/dev/urandom of="$DIR/key/munge.key" bs=1 count=1024 2>/dev/null
     chmod 400 "$DIR/key/munge.key"
-    munged --key-file="$DIR/key/munge.key" --socket="$DIR/munge/munge.socket" \
+    # munged refuses a socket below a folder that not everyone may search
+    # (a private TMPDIR, mktemp -d): only root uses this cluster, so --force.
+    force=""
+    all_searchable "$DIR" || force=--force
+    munged $force --key-file="$DIR/key/munge.key" --socket="$DIR/munge/munge.socket" \
         --pid-file="$DIR/munged.pid" --log-file="$DIR/munged.log" \
         --seed-file="$DIR/key/munged.seed" ||
         die "munged did not start"

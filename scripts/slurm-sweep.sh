@@ -2,7 +2,7 @@
 # Run a fusync what-if sweep as a Slurm job array, then merge the shards.
 #
 #   scripts/slurm-sweep.sh SCENARIO WHATIF.lua --shards N [--out DIR]
-#                          [--only LIST] [--wait] [--dry-run]
+#                          [--only LIST] [--throttle K] [--wait [--timeout S]] [--dry-run]
 #                          [FUSYNC OPTIONS...] [-- SBATCH OPTIONS...]
 #
 # Submits one job array of N tasks (indices 1..N); task I runs
@@ -17,7 +17,10 @@
 #                    must be on a file system that the compute nodes share
 #   --only LIST      re-run only these shards (a Slurm array list: 3 or 2,5
 #                    or 1-4) into an existing DIR, then merge all N again
+#   --throttle K     run at most K shards at once (--array=...%K)
 #   --wait           wait for the merge job; exit 0 only if it succeeded
+#   --timeout S      with --wait: give up after S seconds (exit 1; the jobs
+#                    are left as they are)
 #   --dry-run        write the job scripts and print the sbatch commands,
 #                    submit nothing
 #   other options before `--` (e.g. --set workload.iterations=2, --jobs 4)
@@ -44,9 +47,9 @@ die() { printf '%s: error: %s\n' "$prog" "$*" >&2; exit 2; }
 
 usage() {
     if [ "$cmd" = sweep ]; then
-        echo "Usage: $self SCENARIO WHATIF.lua --shards N [--out DIR] [--only LIST] [--wait] [--dry-run] [FUSYNC OPTIONS] [-- SBATCH OPTIONS]"
+        echo "Usage: $self SCENARIO WHATIF.lua --shards N [--out DIR] [--only LIST] [--throttle K] [--wait [--timeout S]] [--dry-run] [FUSYNC OPTIONS] [-- SBATCH OPTIONS]"
     else
-        echo "Usage: $self SCENARIO --shards N [--out DIR] [--only LIST] [--wait] [--dry-run] [FUSYNC OPTIONS] [-- SBATCH OPTIONS]"
+        echo "Usage: $self SCENARIO --shards N [--out DIR] [--only LIST] [--throttle K] [--wait [--timeout S]] [--dry-run] [FUSYNC OPTIONS] [-- SBATCH OPTIONS]"
     fi
     echo "See the comment at the top of $here/slurm-sweep.sh and docs/cluster.md."
 }
@@ -62,7 +65,7 @@ abspath() {
 }
 
 # --- arguments ------------------------------------------------------------
-scenario="" whatif="" shards="" out="" only="" wait=0 dry=0
+scenario="" whatif="" shards="" out="" only="" wait=0 dry=0 timeout=0 throttle=""
 fopts=""      # quoted words for fusync
 sopts=""      # quoted words for sbatch
 npos=0
@@ -75,7 +78,11 @@ while [ $# -gt 0 ]; do
         --out=*) out=${1#*=}; shift ;;
         --only) [ $# -ge 2 ] || die "--only needs a list of shards"; only=$2; shift 2 ;;
         --only=*) only=${1#*=}; shift ;;
+        --throttle) [ $# -ge 2 ] || die "--throttle needs a number"; throttle=$2; shift 2 ;;
+        --throttle=*) throttle=${1#*=}; shift ;;
         --wait) wait=1; shift ;;
+        --timeout) [ $# -ge 2 ] || die "--timeout needs seconds"; timeout=$2; shift 2 ;;
+        --timeout=*) timeout=${1#*=}; shift ;;
         --dry-run) dry=1; shift ;;
         -h|--help) usage; exit 0 ;;
         --shard|--shard=*|--csv|--csv=*|--json|--json=*)
@@ -110,8 +117,15 @@ if [ "$cmd" = sweep ]; then
     [ -r "$whatif" ] || die "cannot read what-if file '$whatif'"
     whatif=$(abspath "$whatif")
 fi
+case "$throttle" in
+    '') ;;
+    *[!0-9]*|0*) die "--throttle K needs a whole number K >= 1" ;;
+esac
+case "$timeout" in
+    ''|*[!0-9]*) die "--timeout takes whole seconds" ;;
+esac
 case "$only" in
-    *[!0-9,%-]*) die "--only takes a Slurm array list such as 3, 2,5 or 1-4" ;;
+    *[!0-9,-]*) die "--only takes a Slurm array list such as 3, 2,5 or 1-4" ;;
 esac
 
 # --- the fusync binary ------------------------------------------------------
@@ -140,7 +154,7 @@ fi
 out=$(abspath "$out")
 if [ -n "$only" ]; then
     [ -d "$out/shards" ] || die "--only: '$out' holds no earlier run of this $cmd"
-else
+elif [ "$dry" -eq 0 ]; then
     mkdir -p "$out"
     # A fresh run: drop what an earlier run left here so it cannot be merged in.
     rm -rf "$out/shards" "$out/logs"
@@ -152,35 +166,27 @@ mkdir -p "$out/shards" "$out/logs"
 # renamed only when fusync succeeded, so a failed or cancelled task leaves no
 # file that looks finished.
 shard_base="$out/shards/$cmd"
-# A sweep writes CSV and JSON; a plan writes JSON (its ranking).
-# shellcheck disable=SC2016  # $base is expanded in the job script
+# Both a sweep and a plan write their table as CSV and JSON; merge reads the
+# JSON (it carries the shard metadata).
 case "$cmd" in
-    sweep) run_args="$(q "$scenario") $(q "$whatif")"
-           shard_out='--csv "$base.csv.part" --json "$base.json.part"'
-           shard_mv='mv "$base.csv.part" "$base.csv"; mv "$base.json.part" "$base.json"'
-           merge_out="--csv $cmd.csv.part --json $cmd.json.part"
-           merge_mv="mv $cmd.csv.part $cmd.csv; mv $cmd.json.part $cmd.json"
-           results="$out/$cmd.csv and $out/$cmd.json" ;;
-    *)     run_args="$(q "$scenario")"
-           shard_out='--json "$base.json.part"'
-           shard_mv='mv "$base.json.part" "$base.json"'
-           merge_out="--json $cmd.json.part"
-           merge_mv="mv $cmd.json.part $cmd.json"
-           results="$out/$cmd.json" ;;
+    sweep) run_args="$(q "$scenario") $(q "$whatif")" ;;
+    *)     run_args="$(q "$scenario")" ;;
 esac
+results="$out/$cmd.csv and $out/$cmd.json"
 
 cat >"$out/job-shard.sh" <<EOF
 #!/bin/sh
 # One shard of a fusync $cmd; written by scripts/$prog.sh.  Run as a Slurm
-# array task (index = shard number, 1..$shards), or by hand: SLURM_ARRAY_TASK_ID=3 sh $out/job-shard.sh
+# array task (index = shard number, 1..$shards), or by hand: SLURM_ARRAY_TASK_ID=I sh $out/job-shard.sh
 set -eu
 i=\${SLURM_ARRAY_TASK_ID:?set SLURM_ARRAY_TASK_ID to the shard number, 1..$shards}
 n=$shards
 base=$(q "$shard_base")-\$i-of-\$n
 rm -f "\$base.csv" "\$base.json" "\$base.csv.part" "\$base.json.part"
 echo "fusync $cmd: shard \$i/\$n on \$(hostname) at \$(date)"
-$(q "$fusync") $cmd $run_args$fopts --shard "\$i/\$n" $shard_out
-$shard_mv
+$(q "$fusync") $cmd $run_args$fopts --shard "\$i/\$n" --csv "\$base.csv.part" --json "\$base.json.part"
+mv "\$base.csv.part" "\$base.csv"
+mv "\$base.json.part" "\$base.json"
 echo "fusync $cmd: shard \$i/\$n done at \$(date)"
 EOF
 
@@ -198,13 +204,16 @@ cat >"$out/job-merge.sh" <<EOF
 set -eu
 cd $(q "$out")
 rm -f $cmd.csv $cmd.json $cmd.csv.part $cmd.json.part
-$(q "$fusync") merge$shard_list $merge_out
-$merge_mv
+$(q "$fusync") merge$shard_list --csv $cmd.csv.part --json $cmd.json.part
+mv $cmd.csv.part $cmd.csv
+mv $cmd.json.part $cmd.json
 echo "fusync merge: $shards shards merged into $results"
 EOF
 chmod +x "$out/job-shard.sh" "$out/job-merge.sh"
 
 array=${only:-1-$shards}
+shown=$array
+[ -z "$throttle" ] || array="$array%$throttle"
 array_cmd="sbatch --parsable --job-name=fusync-$cmd --array=$array --output=$(q "$out/logs/shard-%a.out")$sopts $(q "$out/job-shard.sh")"
 merge_cmd="sbatch --parsable --job-name=fusync-$cmd-merge --dependency=afterok:\$ARRAY_JOB --kill-on-invalid-dep=yes --output=$(q "$out/logs/merge.out")$sopts $(q "$out/job-merge.sh")"
 
@@ -229,9 +238,9 @@ if ! merge_job=$(eval "$merge_cmd"); then
     exit 2
 fi
 merge_job=$(printf '%s\n' "$merge_job" | sed -n '1{s/;.*//;p;}')
-printf 'array %s\nmerge %s\nshards %s\n' "$array_job" "$merge_job" "$array" >>"$out/jobs"
+printf 'array %s\nmerge %s\nshards %s\n' "$array_job" "$merge_job" "$shown" >>"$out/jobs"
 
-say "job array $array_job: shards $array of $shards (fusync $cmd --shard I/$shards)"
+say "job array $array_job: shards $shown of $shards (fusync $cmd --shard I/$shards)"
 say "merge job $merge_job: runs after every shard succeeded (afterok:$array_job)"
 say "results:  $results"
 say "shards:   $out/shards/   logs: $out/logs/"
@@ -245,10 +254,15 @@ echo "OUT=$out"
 
 # --- wait for the merge job -------------------------------------------------
 say "waiting for jobs $array_job and $merge_job"
+t0=$(date +%s)
 while squeue -h -j "$array_job,$merge_job" -o '%i' 2>/dev/null | grep -q .; do
+    if [ "$timeout" -gt 0 ] && [ $(($(date +%s) - t0)) -ge "$timeout" ]; then
+        say "gave up waiting after ${timeout}s; jobs $array_job and $merge_job are still queued or running" >&2
+        exit 1
+    fi
     sleep 1
 done
-if [ -s "$out/$cmd.json" ]; then
+if [ -s "$out/$cmd.csv" ] && [ -s "$out/$cmd.json" ]; then
     say "done: $results"
     exit 0
 fi
@@ -261,4 +275,9 @@ while [ "$i" -le "$shards" ]; do
 done
 [ -z "$missing" ] || say "shards without output:$missing (logs: $out/logs/shard-I.out)" >&2
 [ ! -s "$out/logs/merge.out" ] || tail -n 20 "$out/logs/merge.out" >&2
+# Let fusync merge say what is wrong with the shards (it writes nothing then).
+say "what fusync merge says about the shards:" >&2
+eval "$(q "$fusync") merge$shard_list --json $(q "$out/.merge-check.json")" 2>&1 >/dev/null | sed 's/^/  /' >&2 || true
+rm -f "$out/.merge-check.json"
+say "re-run the failed shards alone with --out $out --only LIST (same arguments)" >&2
 exit 1

@@ -22,6 +22,7 @@ struct chrome_writer {
     int     saved_errno;
     const sim *s;
     bool    first;
+    bool    direct;         /* writing straight to a device or pipe */
     fs_buf  line;
 };
 
@@ -176,7 +177,9 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     w->path = xstrdup(path);
     size_t n = strlen(path) + 8;
     w->tmp = xmalloc(n);
-    snprintf(w->tmp, n, "%s.tmp", path);
+    /* devices and pipes are written in place, never renamed over */
+    w->direct = path_is_special(path);
+    snprintf(w->tmp, n, w->direct ? "%s" : "%s.tmp", path);
     w->f = fopen(w->tmp, "wb");
     if (!w->f) {
         fs_err_set(err, 2, "%s: cannot write the trace: %s", path, strerror(errno));
@@ -214,7 +217,7 @@ void chrome_abort(chrome_writer *w)
     if (!w) return;
     trace_set_sink(sim_trace_mut((sim *)w->s), NULL);
     if (w->f) fclose(w->f);
-    unlink(w->tmp);
+    if (!w->direct) unlink(w->tmp);
     writer_free(w);
 }
 
@@ -223,12 +226,12 @@ bool chrome_close(chrome_writer *w, fs_err *err)
     trace_set_sink(sim_trace_mut((sim *)w->s), NULL);
     put(w, "\n]}\n", 4);
     if (!w->failed && fflush(w->f) != 0) { w->failed = true; w->saved_errno = errno; }
-    if (!w->failed && fsync(fileno(w->f)) != 0 && errno != EINVAL) { w->failed = true; w->saved_errno = errno; }
+    if (!w->failed && !w->direct && fsync(fileno(w->f)) != 0 && errno != EINVAL) { w->failed = true; w->saved_errno = errno; }
     if (fclose(w->f) != 0 && !w->failed) { w->failed = true; w->saved_errno = errno; }
     w->f = NULL;
-    if (!w->failed && rename(w->tmp, w->path) != 0) { w->failed = true; w->saved_errno = errno; }
+    if (!w->failed && !w->direct && rename(w->tmp, w->path) != 0) { w->failed = true; w->saved_errno = errno; }
     if (w->failed) {
-        unlink(w->tmp);
+        if (!w->direct) unlink(w->tmp);
         fs_err_set(err, 2, "%s: writing the trace failed: %s (no trace written)", w->path, strerror(w->saved_errno));
         writer_free(w);
         return false;

@@ -7,6 +7,7 @@
 #include "engine.h"
 #include "lua_scenario.h"
 #include "plan.h"
+#include "plugin.h"
 #include "policy.h"
 #include "presets.h"
 #include "report.h"
@@ -17,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-volatile sig_atomic_t cli_interrupted = 0;
 
 static void on_signal(int sig)
 {
@@ -55,12 +54,6 @@ static const char *usage_text =
     "Exit status: 0 success, 1 infeasible plan, 2 bad input, usage, or an output that cannot be written.\n"
     "Documentation: docs/ (model.md, scenarios.md, tui.md, plugins.md, cluster.md).\n";
 
-int cli_fail(const fs_err *e)
-{
-    fprintf(stderr, "fusync: %s\n", e->msg);
-    return e->code ? e->code : 2;
-}
-
 static int usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "fusync: ");
@@ -92,14 +85,6 @@ static bool parse_int(const char *s, long lo, long hi, long *out)
     return true;
 }
 
-bool cli_load_scenario(const cli_opts *o, scn_scenario *out, fs_err *err)
-{
-    if (!lscn_load(o->scenario, o->sets, o->nsets, out, err)) return false;
-    const char *pol = o->policy ? o->policy : (out->plan.policy[0] ? out->plan.policy : NULL);
-    if (pol && !policy_apply(pol, out, err)) return false;
-    return true;
-}
-
 /* ------------------------------------------------------------------ run */
 
 static void progress(const sim *s, double t_last_print, double *last)
@@ -122,10 +107,15 @@ int cmd_run(cli_opts *o)
     if (!cli_load_scenario(o, &sc, &err)) return cli_fail(&err);
     sim *s = sim_new(&sc, &err);
     if (!s) return cli_fail(&err);
+    /* the policy plugin's run hooks (on_step, on_update, ...), if it has any */
+    policy_run *hooks = NULL;
+    if (!policy_hooks_attach(s, &hooks, &err)) { sim_free(s);
+        policy_hooks_free(hooks); return cli_fail(&err); }
     chrome_writer *cw = NULL;
     if (o->trace_path) {
         cw = chrome_open(s, o->trace_path, &err);
-        if (!cw) { sim_free(s); return cli_fail(&err); }
+        if (!cw) { sim_free(s);
+        policy_hooks_free(hooks); policy_hooks_free(hooks); return cli_fail(&err); }
     }
     bool show = !o->quiet && isatty(STDERR_FILENO);
     double last = wall_now();
@@ -138,6 +128,7 @@ int cmd_run(cli_opts *o)
     if (cli_interrupted) {
         chrome_abort(cw);
         sim_free(s);
+        policy_hooks_free(hooks);
         fprintf(stderr, "fusync: interrupted; no output written\n");
         return 130;
     }
@@ -146,6 +137,7 @@ int cmd_run(cli_opts *o)
         fs_err e = *se;
         chrome_abort(cw);
         sim_free(s);
+        policy_hooks_free(hooks);
         return cli_fail(&e);
     }
     report r;
@@ -171,6 +163,7 @@ int cmd_run(cli_opts *o)
     }
     if (!r.feasible && !o->quiet) fprintf(stderr, "fusync: the plan is infeasible: %s\n", r.why);
     sim_free(s);
+        policy_hooks_free(hooks);
     return rc;
 }
 

@@ -17,17 +17,22 @@ lua_State *plugin_state(plugin *p);
 /* Push hook `name` (a function of the plugin); false if it has none. */
 bool plugin_push_fn(plugin *p, const char *name);
 
+/* Push field `name` of the plugin's table of hooks (raw; may be nil). */
+void plugin_push_field(plugin *p, const char *name);
+
 /* Call the function under its `nargs` arguments on the stack with the
 ** instruction budget, a traceback handler and the time counted.  On success
 ** leaves `nres` results; on failure leaves nothing and fills err (code 2,
 ** FILE:LINE, traceback).  `what` names the call for messages ("place()"). */
 bool plugin_pcall(plugin *p, const char *what, int nargs, int nres, fs_err *err);
 
-/* Run fn(L) in protected mode with `ud` as its only argument (a light
-** userdata): for host code that touches Lua values (reading answers), so an
-** out-of-memory there cannot reach Lua's panic handler.  fn reports a
-** problem by raising an error whose message becomes err (code 2). */
-bool plugin_protect(plugin *p, lua_CFunction fn, void *ud, fs_err *err);
+/* Run fn in protected mode with `ud` (a light userdata) as argument 1 and
+** the `nargs` values on top of the stack as arguments 2.., leaving `nres`
+** results: for host code that touches Lua values (building a context,
+** reading an answer), so an out-of-memory there cannot reach Lua's panic
+** handler.  fn reports a problem by raising an error whose message becomes
+** err (code 2).  The arguments are consumed either way. */
+bool plugin_protect(plugin *p, lua_CFunction fn, void *ud, int nargs, int nres, fs_err *err);
 
 /* Fill err with "FILE:LINE: what returned …" where LINE is where the hook
 ** function `fn` is defined. */
@@ -40,6 +45,8 @@ void plugin_answer_error(plugin *p, const char *fn, fs_err *err, const char *fmt
 void plugin_push_ctx(lua_State *L, const scn_scenario *s);
 void plugin_push_plan(lua_State *L, const scn_plan *p);
 void plugin_push_report(lua_State *L, const report *r);
+/* Push plugin_push_ctx(s) on the plugin's stack, built in protected mode. */
+bool plugin_ctx(plugin *p, const scn_scenario *s, fs_err *err);
 
 /* Read a plan table (the scenario's `plan` format) at stack index idx into
 ** s->plan: fields present override, `pools` replaces the pools, `mode`

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 void fs_err_set(fs_err *e, int code, const char *fmt, ...)
 {
@@ -288,8 +289,23 @@ void fmt_si(char *out, size_t n, double v)
     else snprintf(out, n, "%.0f", v);
 }
 
+bool path_is_special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *err)
 {
+    if (strcmp(path, "-") != 0 && path_is_special(path)) {
+        /* a device or a pipe (/dev/null, /dev/stdout, a FIFO): write in
+        ** place; renaming over it would replace the device with a file */
+        FILE *f = fopen(path, "wb");
+        bool ok = f && fwrite(data, 1, len, f) == len;
+        if (f && fclose(f) != 0) ok = false;
+        if (!ok) fs_err_set(err, 2, "%s: write failed: %s", path, strerror(errno));
+        return ok;
+    }
     if (strcmp(path, "-") == 0) {
         if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
             fs_err_set(err, 2, "writing to stdout: %s", strerror(errno));

@@ -78,7 +78,10 @@ void fmt_bytes(char *out, size_t n, double bytes);
 void fmt_secs(char *out, size_t n, double s);
 void fmt_si(char *out, size_t n, double v);
 
-/* Write a whole file atomically: to PATH.tmp, fsync, rename.  "-" is stdout. */
+/* Write a whole file atomically: to PATH.tmp, fsync, rename.  "-" is stdout;
+** a path that exists and is not a regular file (a device, a FIFO) is
+** written in place. */
+bool path_is_special(const char *path);
 bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *err);
 
 /* Edit distance for "did you mean". */

@@ -111,6 +111,9 @@ expect 2 "unknown command 'rnu'; did you mean 'run'" "$F" rnu examples/qwen7b_h1
 expect 2 "missing SCENARIO" "$F" run
 expect 2 "Usage" "$F"
 
+# --- devices are written in place, never replaced by a file -------------------
+"$F" run examples/qwen7b_h100x16.lua --trace /dev/null --json /dev/null --quiet >/dev/null 2>&1 && [ -c /dev/null ] && ok || bad "--trace/--json /dev/null must leave the device alone"
+
 # --- outputs that cannot be written leave nothing behind ----------------------
 expect 2 "nowhere/x.json" "$F" run examples/qwen7b_h100x16.lua --json "$T/nowhere/x.json" --quiet
 expect 2 "nowhere/t.json" "$F" run examples/qwen7b_h100x16.lua --trace "$T/nowhere/t.json" --quiet

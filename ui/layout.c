@@ -29,10 +29,7 @@ void layout_compute(int rows, int cols, const layout_state *st, tui_layout *L)
     L->body = R(1, 0, rows - 3, cols);
     tui_rect b = L->body;
 
-    if (st && st->help) {
-        int w = cols - 4 < 100 ? cols - 4 : 100;
-        L->help = R(b.y, (cols - w) / 2, b.h, w);
-    }
+    if (st && st->help) L->help = b;
 
     int zoom = st ? st->zoom : -1;
     if (zoom >= 0 && zoom < PANE__COUNT && (zoom != PANE_COMPARE || st->compare)) {

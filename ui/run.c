@@ -2,6 +2,7 @@
 ** run.c — a simulation plus the incremental indices the panes read (run.h).
 */
 #include "run.h"
+#include "plugin.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +23,12 @@ tui_run *run_new(const scn_scenario *scn, const char *label, fs_err *err)
 {
     sim *s = sim_new(scn, err);
     if (!s) return NULL;
+    /* the policy plugin's run hooks, as `fusync run` installs them */
+    policy_run *hooks = NULL;
+    if (!policy_hooks_attach(s, &hooks, err)) { sim_free(s); return NULL; }
     tui_run *r = xcalloc(1, sizeof *r);
     r->s = s;
+    r->hooks = hooks;
     r->scn = *scn;
     snprintf(r->label, sizeof r->label, "%s", label ? label : "");
     /* seed the event queue now, so the first slice is bounded like any other */
@@ -49,6 +54,7 @@ void run_free(tui_run *r)
     free(r->pend);
     free(r->ver_t);
     sim_free(r->s);
+    policy_hooks_free(r->hooks);
     free(r);
 }
 
@@ -151,6 +157,7 @@ void run_sync(tui_run *r)
     size_t ns = trace_nspans(t);
     for (size_t i = r->spans_seen; i < ns; i++) {
         if (sp[i].track < 0 || sp[i].track >= r->ntracks) continue;
+        if (trace_track_at(t, sp[i].track)->kind != TRK_STEP && sp[i].phase < 32) r->phases_seen |= 1u << sp[i].phase;
         if (sp[i].t1 <= now) {
             add_span_time(r, t, &sp[i], sp[i].t0, sp[i].t1, r->busy, r->comp, r->step_ns);
         } else {
@@ -187,6 +194,14 @@ void run_sync(tui_run *r)
             r->ver_t = xrealloc(r->ver_t, (size_t)r->capver * sizeof *r->ver_t);
         }
         r->ver_t[r->nver++] = in[i].t;
+    }
+    if (r->nver && (r->ntok == 0 || r->tok_t[1] != r->ver_t[r->nver - 1])) {
+        /* tokens are counted when a step finishes, so this pairs exactly */
+        r->tok_t[0] = r->tok_t[1];
+        r->tok_v[0] = r->tok_v[1];
+        r->tok_t[1] = r->ver_t[r->nver - 1];
+        r->tok_v[1] = sim_get_stats(r->s)->tokens_trained;
+        r->ntok++;
     }
     r->inst_seen = ni;
 
@@ -289,12 +304,9 @@ void run_step_split(const tui_run *r, double secs[STEP__COUNT])
 
 double run_current_throughput(const tui_run *r)
 {
-    if (r->nver < 1) return 0;
-    int step = r->nver - 1;
-    sim_time t1 = r->ver_t[step], t0 = step ? r->ver_t[step - 1] : 0;
-    if (t1 <= t0) return 0;
-    double sum = 0, mbmax = 0;
-    int mbs = r->scn.work.minibatches > 0 ? r->scn.work.minibatches : 1;
-    sim_step_lengths(r->s, step, &sum, &mbmax, mbs);
-    return sum / sim_secs(t1 - t0);
+    if (r->ntok < 1) return 0;
+    sim_time t0 = r->ntok >= 2 ? r->tok_t[0] : 0;
+    double v0 = r->ntok >= 2 ? r->tok_v[0] : 0;
+    if (r->tok_t[1] <= t0) return 0;
+    return (r->tok_v[1] - v0) / sim_secs(r->tok_t[1] - t0);
 }

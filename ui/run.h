@@ -55,10 +55,17 @@ typedef struct {
     /* per finished step: when its version was published */
     sim_time      *ver_t;
     int            nver, capver;
+    /* (time of the newest version, tokens trained) at syncs that saw new
+    ** versions: two of these give the throughput of the latest steps */
+    sim_time       tok_t[2];
+    double         tok_v[2];
+    int            ntok;
     size_t         inst_seen;
 
+    uint32_t       phases_seen;     /* bit per trace_phase, for legends */
     bool           report_ready;
     report         rep;         /* when the run is over */
+    struct policy_run *hooks;   /* the policy's run hooks, or NULL */
 } tui_run;
 
 /* Build a run from a loaded scenario; NULL with err if the engine refuses it. */

@@ -1,0 +1,26 @@
+/*
+** cli.c — what every subcommand shares: loading the scenario with its
+** overrides and policy, reporting an error, the interrupt flag.  Kept apart
+** from main.c so the test runner and the front end link it too.
+*/
+#include "cli.h"
+#include "lua_scenario.h"
+#include "policy.h"
+
+#include <stdio.h>
+
+volatile sig_atomic_t cli_interrupted = 0;
+
+int cli_fail(const fs_err *e)
+{
+    fprintf(stderr, "fusync: %s\n", e->msg);
+    return e->code ? e->code : 2;
+}
+
+bool cli_load_scenario(const cli_opts *o, scn_scenario *out, fs_err *err)
+{
+    if (!lscn_load(o->scenario, o->sets, o->nsets, out, err)) return false;
+    const char *pol = o->policy ? o->policy : (out->plan.policy[0] ? out->plan.policy : NULL);
+    if (pol && !policy_apply(pol, out, err)) return false;
+    return true;
+}

@@ -1,0 +1,652 @@
+/*
+** plugin.c — the plugin host: a sandboxed lua_State per plugin file.
+**
+** Sandbox (docs/plugins.md): libraries are opened one by one — base without
+** dofile/loadfile/warn, `load` forced to text mode, `setmetatable` refusing
+** __gc (finalizers run with hooks off, so they would escape the budget),
+** string without dump, table, math (seeded, so runs repeat), utf8, and an os
+** table holding only clock, time and date.  Files load with mode "t".
+**
+** Budgets: the allocator refuses to grow past the memory budget; a count hook
+** charges every HOOK_EVERY instructions against the per-call budget and also
+** stops a state that nears its memory budget, so both stops carry FILE:LINE
+** and a traceback.  A stop escalates: the hook then fires on every
+** instruction, so a plugin that catches the error with pcall is stopped again
+** at its next instruction, and the host never calls that plugin again.
+*/
+#include "plugin_lua.h"
+
+#include <lualib.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HOOK_EVERY 1000
+#define GiB (1024.0 * 1024.0 * 1024.0)
+
+/* Hooks looked up once at open (Redis and wrk check which exist, once). */
+static const char *const HOOK_NAMES[] = {
+    "place", "on_step", "on_update", "on_rollout_progress", "staleness",
+    "candidates", "score", "variants", NULL
+};
+#define NHOOKS 8
+
+struct plugin {
+    lua_State    *L;
+    char          path[512];
+    plugin_limits lim;
+    size_t        mem_used;
+    long          instr;            /* charged in the current call */
+    int           stop;             /* 0 running, 1 instructions, 2 memory */
+    bool          dead;             /* stopped once: never called again */
+    char          dead_msg[512];
+    bool          has[NHOOKS];
+    int           hooks_ref;        /* registry ref of the table of hooks */
+    double        seconds;
+};
+
+void plugin_limits_default(plugin_limits *l)
+{
+    l->memory = PLUGIN_MEMORY_DEFAULT;
+    l->instructions = PLUGIN_INSTRUCTIONS_DEFAULT;
+    l->print = false;
+    const char *m = getenv("FUSYNC_PLUGIN_MEMORY_MB");
+    const char *n = getenv("FUSYNC_PLUGIN_INSTRUCTIONS");
+    const char *pr = getenv("FUSYNC_PLUGIN_PRINT");
+    if (m && atol(m) > 0) l->memory = (size_t)atol(m) << 20;
+    if (n && atol(n) > 0) l->instructions = atol(n);
+    if (pr && *pr && strcmp(pr, "0") != 0) l->print = true;
+}
+
+static plugin *plugin_of(lua_State *L) { return *(plugin **)lua_getextraspace(L); }
+
+static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    plugin *p = ud;
+    size_t old = ptr ? osize : 0;   /* with ptr NULL, osize is a type tag */
+    if (nsize == 0) {
+        free(ptr);
+        p->mem_used -= old;
+        return NULL;
+    }
+    if (nsize > old && p->mem_used + (nsize - old) > p->lim.memory) {
+        if (p->L && !p->stop) p->stop = 2;    /* no pcall may carry on after this */
+        return NULL;
+    }
+    void *q = realloc(ptr, nsize);
+    if (!q) return NULL;
+    p->mem_used = p->mem_used - old + nsize;
+    return q;
+}
+
+static void stop_text(plugin *p, char *buf, size_t n)
+{
+    if (p->stop == 2)
+        snprintf(buf, n, "the plugin used more than its memory budget of %zu MiB "
+                 "(FUSYNC_PLUGIN_MEMORY_MB raises it)", p->lim.memory >> 20);
+    else
+        snprintf(buf, n, "the plugin ran more than %ld million Lua instructions in one call "
+                 "(instruction budget; FUSYNC_PLUGIN_INSTRUCTIONS raises it); is there an endless loop?",
+                 p->lim.instructions / 1000000);
+}
+
+static void budget_hook(lua_State *L, lua_Debug *ar)
+{
+    plugin *p = plugin_of(L);
+    if (!p->stop) {
+        p->instr += HOOK_EVERY;
+        if (p->instr > p->lim.instructions) p->stop = 1;
+        else if (p->mem_used > p->lim.memory - p->lim.memory / 16) p->stop = 2;
+        else return;
+    }
+    /* from now on every instruction raises: pcall cannot carry on */
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+    char why[256];
+    stop_text(p, why, sizeof why);
+    if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+        luaL_error(L, "%s:%d: %s", ar->short_src, ar->currentline, why);
+    luaL_error(L, "%s", why);
+}
+
+/* ------------------------------------------------------------ sandbox */
+
+static int safe_setmetatable(lua_State *L)
+{
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL)
+            return luaL_error(L, "__gc metamethods are not allowed in plugins");
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* load(chunk [, name [, mode [, env]]]) with mode forced to "t" and env
+** defaulting to the plugin's globals. */
+static int safe_load(lua_State *L)
+{
+    int n = lua_gettop(L);
+    lua_settop(L, 4);
+    lua_pushliteral(L, "t");
+    lua_replace(L, 3);
+    if (n < 4) {
+        lua_pushglobaltable(L);
+        lua_replace(L, 4);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 4, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static int plugin_print(lua_State *L)
+{
+    plugin *p = plugin_of(L);
+    if (!p->lim.print) return 0;
+    int n = lua_gettop(L);
+    fprintf(stderr, "%s:", p->path);
+    for (int i = 1; i <= n; i++) fprintf(stderr, " %s", luaL_tolstring(L, i, NULL)), lua_pop(L, 1);
+    fputc('\n', stderr);
+    return 0;
+}
+
+static void open_lib(lua_State *L, const char *name, lua_CFunction f)
+{
+    luaL_requiref(L, name, f, 1);
+    lua_pop(L, 1);
+}
+
+static void open_sandbox(lua_State *L)
+{
+    static const char *const base_removed[] = {"dofile", "loadfile", "warn", NULL};
+    open_lib(L, LUA_GNAME, luaopen_base);
+    for (int i = 0; base_removed[i]; i++) {
+        lua_pushnil(L);
+        lua_setglobal(L, base_removed[i]);
+    }
+    lua_getglobal(L, "load");
+    lua_pushcclosure(L, safe_load, 1);
+    lua_setglobal(L, "load");
+    lua_getglobal(L, "setmetatable");
+    lua_pushcclosure(L, safe_setmetatable, 1);
+    lua_setglobal(L, "setmetatable");
+    lua_pushcfunction(L, plugin_print);
+    lua_setglobal(L, "print");
+
+    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "dump");
+    lua_pop(L, 1);
+    open_lib(L, LUA_TABLIBNAME, luaopen_table);
+    open_lib(L, LUA_UTF8LIBNAME, luaopen_utf8);
+    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+    lua_getfield(L, -1, "randomseed");      /* the same plugin gives the same run */
+    lua_pushinteger(L, 0);
+    lua_call(L, 1, 0);
+    lua_pop(L, 1);
+
+    /* os: clock, time and date only */
+    luaL_requiref(L, LUA_OSLIBNAME, luaopen_os, 0);
+    lua_createtable(L, 0, 3);
+    static const char *const os_kept[] = {"clock", "time", "date", NULL};
+    for (int i = 0; os_kept[i]; i++) {
+        lua_getfield(L, -2, os_kept[i]);
+        lua_setfield(L, -2, os_kept[i]);
+    }
+    lua_setglobal(L, LUA_OSLIBNAME);
+    lua_pop(L, 1);
+}
+
+static int msg_handler(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (!msg) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) msg = lua_tostring(L, -1);
+        else msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+/* ------------------------------------------------------------ open */
+
+typedef struct {
+    plugin *p;
+    int     status;             /* of loading the file */
+} open_ud;
+
+static int open_main(lua_State *L)
+{
+    open_ud *u = lua_touserdata(L, 1);
+    plugin *p = u->p;
+    lua_settop(L, 0);
+    open_sandbox(L);
+    u->status = luaL_loadfilex(L, p->path, "t");
+    if (u->status != LUA_OK) return lua_error(L);
+    lua_pushcfunction(L, msg_handler);
+    lua_insert(L, 1);
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    u->status = lua_pcall(L, 0, 1, 1);
+    if (u->status != LUA_OK) return lua_error(L);
+    /* hooks: the returned table, else the globals */
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushglobaltable(L);
+    }
+    for (int i = 0; i < NHOOKS; i++) {
+        lua_pushstring(L, HOOK_NAMES[i]);
+        p->has[i] = lua_rawget(L, -2) == LUA_TFUNCTION;
+        lua_pop(L, 1);
+    }
+    p->hooks_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+/* The message of a failed call: FILE:LINE first, then the traceback. */
+static void format_error(plugin *p, int st, const char *what, fs_err *err)
+{
+    const char *m = lua_tostring(p->L, -1);
+    char why[256];
+    if (p->stop) {
+        stop_text(p, why, sizeof why);
+        p->dead = true;
+        /* keep the location if the hook put one there */
+        if (m && strstr(m, why)) fs_err_set(err, 2, "%s", m);
+        else fs_err_set(err, 2, "%s: in %s: %s", p->path, what, why);
+        snprintf(p->dead_msg, sizeof p->dead_msg, "%s", err->msg);
+        return;
+    }
+    if (st == LUA_ERRMEM || !m) {
+        fs_err_set(err, 2, "%s: in %s: out of memory", p->path, what);
+        return;
+    }
+    size_t n = strlen(p->path);
+    bool located = strncmp(m, p->path, n) == 0 || strncmp(m, "...", 3) == 0;
+    if (located) fs_err_set(err, 2, "%s", m);
+    else fs_err_set(err, 2, "%s: in %s: %s", p->path, what, m);
+}
+
+plugin *plugin_open(const char *path, const plugin_limits *lim, fs_err *err)
+{
+    plugin *p = xcalloc(1, sizeof *p);
+    snprintf(p->path, sizeof p->path, "%s", path);
+    if (lim) p->lim = *lim;
+    else plugin_limits_default(&p->lim);
+    p->hooks_ref = LUA_NOREF;
+    lua_State *L = lua_newstate(budget_alloc, p);
+    if (!L) {
+        fs_err_set(err, 2, "%s: cannot start Lua (out of memory)", path);
+        free(p);
+        return NULL;
+    }
+    p->L = L;
+    *(plugin **)lua_getextraspace(L) = p;
+    open_ud u = {p, LUA_OK};
+    lua_pushcfunction(L, open_main);
+    lua_pushlightuserdata(L, &u);
+    double t0 = wall_now();
+    int st = lua_pcall(L, 1, 0, 0);
+    p->seconds += wall_now() - t0;
+    if (st != LUA_OK) {
+        const char *m = lua_tostring(L, -1);
+        if (u.status == LUA_ERRFILE) {
+            const char *at = m ? strstr(m, path) : NULL;
+            const char *why = at && strncmp(at + strlen(path), ": ", 2) == 0 ? at + strlen(path) + 2 : (m ? m : "?");
+            fs_err_set(err, 2, "%s: cannot read the plugin: %s", path, why);
+        } else if (u.status == LUA_ERRSYNTAX && m && strstr(m, "binary chunk")) {
+            fs_err_set(err, 2, "%s: is a precompiled (binary) chunk; plugins must be Lua source text", path);
+        } else {
+            format_error(p, u.status == LUA_OK ? st : u.status, "the file's main chunk", err);
+        }
+        plugin_close(p);
+        return NULL;
+    }
+    lua_settop(L, 0);
+    return p;
+}
+
+void plugin_close(plugin *p)
+{
+    if (!p) return;
+    if (p->L) lua_close(p->L);
+    free(p);
+}
+
+const char *plugin_path(const plugin *p) { return p->path; }
+double plugin_seconds(const plugin *p) { return p->seconds; }
+lua_State *plugin_state(plugin *p) { return p->L; }
+
+bool plugin_has(const plugin *p, const char *name)
+{
+    for (int i = 0; i < NHOOKS; i++)
+        if (strcmp(HOOK_NAMES[i], name) == 0) return p->has[i];
+    return false;
+}
+
+bool plugin_push_fn(plugin *p, const char *name)
+{
+    if (!plugin_has(p, name) || !lua_checkstack(p->L, 8)) return false;
+    lua_rawgeti(p->L, LUA_REGISTRYINDEX, p->hooks_ref);
+    lua_pushstring(p->L, name);
+    lua_rawget(p->L, -2);
+    lua_remove(p->L, -2);
+    return lua_isfunction(p->L, -1);
+}
+
+void plugin_push_field(plugin *p, const char *name)
+{
+    lua_rawgeti(p->L, LUA_REGISTRYINDEX, p->hooks_ref);
+    lua_pushstring(p->L, name);
+    lua_rawget(p->L, -2);
+    lua_remove(p->L, -2);
+}
+
+bool plugin_pcall(plugin *p, const char *what, int nargs, int nres, fs_err *err)
+{
+    lua_State *L = p->L;
+    if (p->dead) {
+        lua_pop(L, nargs + 1);
+        fs_err_set(err, 2, "%s: in %s: the plugin was stopped earlier: %s", p->path, what, p->dead_msg);
+        return false;
+    }
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, msg_handler);
+    lua_insert(L, base);
+    p->instr = 0;
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    double t0 = wall_now();
+    int st = lua_pcall(L, nargs, nres, base);
+    p->seconds += wall_now() - t0;
+    if (st == LUA_OK && p->stop) st = LUA_ERRRUN;   /* out of memory, caught inside */
+    if (st != LUA_OK) {
+        format_error(p, st, what, err);
+        lua_settop(L, base - 1);
+        return false;
+    }
+    lua_remove(L, base);
+    return true;
+}
+
+typedef struct {
+    lua_CFunction fn;
+    void *ud;
+} protect_ud;
+
+bool plugin_protect(plugin *p, lua_CFunction fn, void *ud, int nargs, int nres, fs_err *err)
+{
+    lua_State *L = p->L;
+    int base = lua_gettop(L) - nargs;
+    if (!lua_checkstack(L, nres + 4)) {
+        lua_settop(L, base);
+        fs_err_set(err, 2, "%s: Lua stack exhausted", p->path);
+        return false;
+    }
+    lua_pushcfunction(L, fn);
+    lua_insert(L, base + 1);
+    lua_pushlightuserdata(L, ud);
+    lua_insert(L, base + 2);
+    int st = lua_pcall(L, nargs + 1, nres, 0);
+    if (st != LUA_OK) {
+        const char *m = lua_tostring(L, -1);
+        if (st == LUA_ERRMEM || !m) fs_err_set(err, 2, "%s: out of memory in the plugin host", p->path);
+        else fs_err_set(err, 2, "%s", m);
+        lua_settop(L, base);
+        return false;
+    }
+    return true;
+}
+
+void plugin_answer_error(plugin *p, const char *fn, fs_err *err, const char *fmt, ...)
+{
+    char what[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    int line = 0;
+    lua_State *L = p->L;
+    if (lua_checkstack(L, 4) && plugin_push_fn(p, fn)) {
+        lua_Debug ar;
+        if (lua_getinfo(L, ">S", &ar)) line = ar.linedefined;
+        else lua_pop(L, 1);
+    }
+    if (line > 0) fs_err_set(err, 2, "%s:%d: %s() %s", p->path, line, fn, what);
+    else fs_err_set(err, 2, "%s: %s() %s", p->path, fn, what);
+}
+
+/* ------------------------------------------------------------ context */
+
+static void set_num(lua_State *L, const char *key, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, key);
+}
+
+static void set_int(lua_State *L, const char *key, long long v)
+{
+    lua_pushinteger(L, (lua_Integer)v);
+    lua_setfield(L, -2, key);
+}
+
+static void set_str(lua_State *L, const char *key, const char *v)
+{
+    lua_pushstring(L, v);
+    lua_setfield(L, -2, key);
+}
+
+static void set_bool(lua_State *L, const char *key, bool v)
+{
+    lua_pushboolean(L, v);
+    lua_setfield(L, -2, key);
+}
+
+static void push_link(lua_State *L, const char *key, const scn_link *l)
+{
+    lua_createtable(L, 0, 2);
+    set_num(L, "gbps", l->bw / 1e9);
+    set_num(L, "latency_us", l->latency_s * 1e6);
+    lua_setfield(L, -2, key);
+}
+
+static void push_cluster(lua_State *L, const scn_cluster *c)
+{
+    lua_createtable(L, 0, 10);
+    lua_createtable(L, 0, 7);
+    set_str(L, "name", c->device.name);
+    set_num(L, "tflops", c->device.peak_flops / 1e12);
+    set_num(L, "hbm_gb", c->device.hbm_bytes / GiB);
+    set_num(L, "hbm_tbps", c->device.hbm_bw / 1e12);
+    set_num(L, "scaleup_gbps", c->device.scaleup_bw / 1e9);
+    set_num(L, "scaleout_gbps", c->device.scaleout_bw / 1e9);
+    set_num(L, "host_gbps", c->device.host_bw / 1e9);
+    lua_setfield(L, -2, "device");
+    set_int(L, "devices_per_node", c->devices_per_node);
+    set_int(L, "nodes_per_supernode", c->nodes_per_supernode);
+    set_int(L, "supernodes", c->supernodes);
+    set_int(L, "devices_per_supernode", (long long)c->devices_per_node * c->nodes_per_supernode);
+    set_int(L, "devices", scn_total_devices(c));
+    set_num(L, "host_mem_gb", c->host_mem_bytes / GiB);
+    lua_createtable(L, 0, 3);
+    push_link(L, "intra_node", &c->intra_node);
+    push_link(L, "intra_supernode", &c->intra_supernode);
+    push_link(L, "inter_supernode", &c->inter_supernode);
+    lua_setfield(L, -2, "links");
+}
+
+static void push_model(lua_State *L, const scn_model *m)
+{
+    lua_createtable(L, 0, 26);
+    set_str(L, "name", m->name);
+    set_int(L, "layers", m->layers);
+    set_int(L, "dense_layers", m->dense_layers);
+    set_int(L, "hidden", m->hidden);
+    set_int(L, "heads", m->heads);
+    set_int(L, "kv_heads", m->kv_heads);
+    set_int(L, "head_dim", m->head_dim);
+    set_int(L, "mla_latent", m->mla_latent);
+    set_int(L, "mla_rope", m->mla_rope);
+    set_int(L, "mla_q_latent", m->mla_q_latent);
+    set_int(L, "ffn", m->ffn);
+    set_int(L, "expert_ffn", m->expert_ffn);
+    set_int(L, "experts", m->experts);
+    set_int(L, "experts_active", m->experts_active);
+    set_int(L, "shared_experts", m->shared_experts);
+    set_int(L, "vocab", m->vocab);
+    set_bool(L, "tied_embeddings", m->tied_embeddings);
+    set_bool(L, "moe", m->experts > 0);
+    set_num(L, "params_total", m->params_total);
+    set_num(L, "params_active", m->params_active);
+    set_num(L, "params_expert", m->params_expert);
+    set_num(L, "params_dense", m->params_dense);
+    set_num(L, "kv_bytes_per_token", m->kv_bytes_per_token);
+    set_num(L, "weights_gb", 2.0 * m->params_total / GiB);     /* BF16 */
+}
+
+static void push_dist(lua_State *L, const char *key, const scn_dist *d)
+{
+    lua_createtable(L, 0, 4);
+    set_str(L, "kind", scn_dist_name(d->kind));
+    switch (d->kind) {
+    case DIST_FIXED: set_num(L, "value", d->a); break;
+    case DIST_UNIFORM: set_num(L, "lo", d->a); set_num(L, "hi", d->b); break;
+    case DIST_LOGNORMAL: set_num(L, "median", d->a); set_num(L, "sigma", d->b); break;
+    case DIST_HIST:
+        lua_createtable(L, d->nbins + 1, 0);
+        for (int i = 0; i <= d->nbins; i++) { lua_pushnumber(L, d->edge[i]); lua_rawseti(L, -2, i + 1); }
+        lua_setfield(L, -2, "edges");
+        lua_createtable(L, d->nbins, 0);
+        for (int i = 0; i < d->nbins; i++) { lua_pushnumber(L, d->weight[i]); lua_rawseti(L, -2, i + 1); }
+        lua_setfield(L, -2, "weights");
+        break;
+    }
+    if (d->cap > 0) set_num(L, "cap", d->cap);
+    lua_setfield(L, -2, key);
+}
+
+static void push_workload(lua_State *L, const scn_workload *w)
+{
+    lua_createtable(L, 0, 14);
+    set_str(L, "algorithm", w->algo == ALGO_PPO ? "ppo" : "grpo");
+    set_int(L, "prompts_per_step", w->prompts_per_step);
+    set_int(L, "samples_per_prompt", w->samples_per_prompt);
+    set_int(L, "samples_per_step", (long long)w->prompts_per_step * w->samples_per_prompt);
+    set_int(L, "minibatches", w->minibatches);
+    set_int(L, "epochs", w->epochs);
+    push_dist(L, "prompt_len", &w->prompt_len);
+    push_dist(L, "response_len", &w->response_len);
+    set_int(L, "max_response", w->max_response);
+    set_int(L, "iterations", w->iterations);
+    set_int(L, "warmup", w->warmup);
+    set_int(L, "seed", (long long)w->seed);
+    set_bool(L, "recompute_logprob", w->recompute_logprob);
+    set_bool(L, "batch_per_supernode", w->batch_per_supernode);
+}
+
+static const char *const ROLE_NAMES[] = {"rollout", "train", "ref", "reward", "critic"};
+
+void plugin_push_plan(lua_State *L, const scn_plan *p)
+{
+    static const char *const rec[] = {"none", "selective", "full"};
+    lua_createtable(L, 0, 16);
+    set_str(L, "mode", scn_mode_name(p->mode));
+    set_int(L, "rollout_devices", p->rollout_devices);
+    set_num(L, "rollout_fraction", p->rollout_fraction);
+    set_int(L, "aux_devices", p->aux_devices);
+    if (p->npools > 0) {
+        lua_createtable(L, p->npools, 0);
+        for (int i = 0; i < p->npools; i++) {
+            lua_createtable(L, 0, 3);
+            set_str(L, "name", p->pools[i].name);
+            set_int(L, "devices", p->pools[i].devices);
+            lua_newtable(L);
+            int k = 0;
+            for (int b = 0; b < 5; b++)
+                if (p->pools[i].roles & (1u << b)) { lua_pushstring(L, ROLE_NAMES[b]); lua_rawseti(L, -2, ++k); }
+            lua_setfield(L, -2, "roles");
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_setfield(L, -2, "pools");
+    }
+    lua_createtable(L, 0, 7);
+    set_int(L, "tp", p->train.tp);
+    set_int(L, "pp", p->train.pp);
+    set_int(L, "ep", p->train.ep);
+    set_int(L, "dp", p->train.dp);
+    set_int(L, "micro_batch", p->train.micro_batch);
+    set_str(L, "recompute", rec[p->train.recompute]);
+    set_int(L, "zero", p->train.zero);
+    set_bool(L, "uneven_layers", p->train.uneven_layers);
+    lua_setfield(L, -2, "train");
+    lua_createtable(L, 0, 4);
+    set_int(L, "tp", p->rollout.tp);
+    set_int(L, "ep", p->rollout.ep);
+    set_int(L, "max_seqs", p->rollout.max_seqs);
+    set_num(L, "mem_util", p->rollout.mem_util);
+    lua_setfield(L, -2, "rollout");
+    set_int(L, "aux_tp", p->aux_tp);
+    lua_createtable(L, 0, 2);
+    set_bool(L, "optimizer", p->offload_optimizer);
+    set_bool(L, "grads", p->offload_grads);
+    lua_setfield(L, -2, "offload");
+    lua_createtable(L, 0, 2);
+    set_bool(L, "hierarchical", p->dq_hierarchical);
+    set_bool(L, "packed", p->dq_packed);
+    lua_setfield(L, -2, "distqueue");
+    set_bool(L, "zero_redundancy", p->zero_redundancy);
+    set_num(L, "bucket_mb", p->bucket_bytes / (1024.0 * 1024.0));
+    set_int(L, "staleness", p->staleness);
+    set_num(L, "partial_rollout", p->partial_rollout);
+    set_str(L, "on_update", p->on_update == ONUPD_RESTART ? "restart" : "continue");
+    set_str(L, "on_stale", p->on_stale == STALE_DISCARD ? "discard" : "wait");
+}
+
+void plugin_push_ctx(lua_State *L, const scn_scenario *s)
+{
+    lua_createtable(L, 0, 6);
+    set_str(L, "scenario", s->name);
+    push_cluster(L, &s->cluster);
+    lua_setfield(L, -2, "cluster");
+    lua_createtable(L, 0, 4);
+    push_model(L, &s->actor);
+    lua_setfield(L, -2, "actor");
+    if (s->has_ref) { push_model(L, &s->ref); lua_setfield(L, -2, "reference"); }
+    if (s->reward_is_model) push_model(L, &s->reward);
+    else lua_pushliteral(L, "rule");
+    lua_setfield(L, -2, "reward");
+    if (s->has_critic) { push_model(L, &s->critic); lua_setfield(L, -2, "critic"); }
+    lua_setfield(L, -2, "models");
+    push_workload(L, &s->work);
+    lua_setfield(L, -2, "workload");
+    plugin_push_plan(L, &s->plan);
+    lua_setfield(L, -2, "plan");
+}
+
+void plugin_push_report(lua_State *L, const report *r)
+{
+    lua_createtable(L, 0, 24);
+    set_bool(L, "feasible", r->feasible);
+    if (!r->feasible) set_str(L, "why", r->why);
+    set_num(L, "throughput_tokens_per_s", r->throughput);
+    set_num(L, "throughput_tokens_per_s_per_device", r->throughput_per_device);
+    set_num(L, "step_time_s", r->step_time_s);
+    lua_createtable(L, 0, STEP__COUNT);
+    for (int i = 0; i < STEP__COUNT; i++) set_num(L, trace_step_phase_name((trace_step_phase)i), r->phase_s[i]);
+    lua_setfield(L, -2, "phase_time_s");
+    set_int(L, "devices", r->devices);
+    set_num(L, "memory_peak_bytes", r->mem_peak_total);
+    set_num(L, "memory_capacity_bytes", r->mem_capacity);
+    set_num(L, "host_memory_peak_bytes", r->host_peak);
+    set_num(L, "tokens_generated", r->tokens_generated);
+    set_num(L, "tokens_trained", r->tokens_trained);
+    set_num(L, "wasted_tokens", r->tokens_wasted);
+    set_int(L, "staleness_bound", r->staleness_bound);
+    set_int(L, "staleness_max", r->lag_max);
+    set_num(L, "staleness_mean", r->lag_mean);
+    set_int(L, "iterations", r->iterations);
+    set_num(L, "window_s", r->window_s);
+}

@@ -1,0 +1,538 @@
+/*
+** test_tui_screen.c — golden screens and behaviour of the terminal front
+** end, rendered in memory: curses draws on newterm("/dev/null") with TERM,
+** LANG, TZ and the size pinned, in ASCII and monochrome, and the test reads
+** the rows back.  The engine is deterministic, so a pane at a fixed simulated
+** time is a fixed text.  On a mismatch the message shows the whole pane as
+** drawn, ready to paste as the new golden after checking it is right.
+*/
+#include "testutil.h"
+#include "app.h"
+#include "pane.h"
+#include "render.h"
+#include "term.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ROWS 30
+#define COLS 100
+
+static void pin_env(void)
+{
+    setenv("TERM", "xterm", 1);
+    setenv("LANG", "C", 1);
+    setenv("TZ", "UTC", 1);
+    unsetenv("LC_ALL");
+    unsetenv("NO_COLOR");
+}
+
+static char *example(const char *name)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/examples/%s", test_root(), name);
+    return path;
+}
+
+static tui_app *open_app(const char *scenario, const char *const *sets, int nsets)
+{
+    cli_opts *o = calloc(1, sizeof *o);
+    o->scenario = scenario;
+    for (int i = 0; i < nsets; i++) o->sets[o->nsets++] = sets[i];
+    tui_app *a = calloc(1, sizeof *a);
+    fs_err err = {0, ""};
+    if (!app_open(a, o, &err)) ck_abort_msg("app_open %s: %s", scenario, err.msg);
+    free(o);
+    return a;
+}
+
+static void close_app(tui_app *a)
+{
+    app_close(a);
+    free(a);
+}
+
+/* Render the app through curses into memory and return the screen rows. */
+typedef struct { char row[200][402]; int rows, cols; tui_layout L; } screen;
+
+static void draw(tui_app *a, int rows, int cols, screen *sc)
+{
+    pin_env();
+    term_caps caps = {false, false, false};
+    term *t = term_open_virtual(&caps, rows, cols);
+    ck_assert_msg(t != NULL, "newterm on /dev/null failed");
+    int r, c;
+    term_size(t, &r, &c);
+    ck_assert_int_eq(r, rows);
+    ck_assert_int_eq(c, cols);
+    tui_canvas cv;
+    cv_init(&cv);
+    render_frame(a, &cv, rows, cols, &sc->L);
+    term_draw(t, &cv, true);
+    sc->rows = rows;
+    sc->cols = cols;
+    for (int y = 0; y < rows; y++) term_row_text(t, y, 0, cols, sc->row[y]);
+    cv_free(&cv);
+    term_close(t);
+}
+
+/* The rows of a rectangle, joined with newlines, trailing blanks cut. */
+static char *rect_text(const screen *sc, tui_rect r)
+{
+    size_t cap = (size_t)(r.h * (r.w + 1) + 1);
+    char *out = calloc(1, cap);
+    for (int y = r.y; y < r.y + r.h; y++) {
+        char line[402];
+        snprintf(line, sizeof line, "%.*s", r.w, sc->row[y] + r.x);
+        size_t l = strlen(line);
+        while (l && line[l - 1] == ' ') line[--l] = 0;
+        strcat(out, line);
+        strcat(out, "\n");
+    }
+    return out;
+}
+
+static void dump(const char *name, const char *text)
+{
+    const char *dir = getenv("FUSYNC_GOLDEN_DUMP");
+    if (!dir || !*dir) return;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.txt", dir, name);
+    FILE *f = fopen(path, "w");
+    if (f) { fputs(text, f); fclose(f); }
+}
+
+/* Compare a pane with its golden; print the difference and return false. */
+static bool expect_pane(const screen *sc, int pane, const char *name, const char *golden)
+{
+    ck_assert_msg(sc->L.visible[pane], "%s not visible", name);
+    char *got = rect_text(sc, sc->L.pane[pane]);
+    dump(name, got);
+    bool ok = strcmp(got, golden) == 0;
+    if (!ok) fprintf(stderr, "golden screen %s differs; drawn:\n%s\nexpected:\n%s\n", name, got, golden);
+    free(got);
+    return ok;
+}
+
+static bool screen_has(const screen *sc, const char *text)
+{
+    for (int y = 0; y < sc->rows; y++) if (strstr(sc->row[y], text)) return true;
+    return false;
+}
+
+#define AT_T (130 * SIM_NS_PER_S)
+
+/* ------------------------------------------------------------ goldens */
+
+/* GOLDENS-BEGIN: regenerate with FUSYNC_GOLDEN_DUMP=DIR, check each by eye */
+#define GOLDEN_TIMELINE \
+    "+ Timeline ----------------------------------------------------------------------------------------+\n" \
+    "|0..130s fit             |+0--------------------------+50s------------------------+100s------------|\n" \
+    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTTTTx |\n" \
+    "|- all 16 dev rollout+tra|ppgggggggggggggggggggggggggggggggggggggggggggggxlllllrrrrTTTTTTTTTTTTTTpp|\n" \
+    "|  + stage 0 (TP2 x DP8) |x                                              xlllllrrrrTTTTTTTTTTTTTTx |\n" \
+    "|    rollout 0           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
+    "|    rollout 1           |ppggggggggggggggggggggggggggggggggggggggggg                            pp|\n" \
+    "|    rollout 2           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
+    "|    rollout 3           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
+    "|t=130s (live) p prefill  iter 1  v1  2.74 s (128s-130s)  88.0k tokens  ends later         row 2/20|\n" \
+    "|g generate  p prefill  l logprob  r reference  T train_1f1b  S grad_sync  O optimizer  v offload  |\n" \
+    "+--------------------------------------------------------------------------------------------------+\n" \
+    ""
+#define GOLDEN_MEMORY \
+    "+ Memory ----------------------------------------+\n" \
+    "|t=130s  per device, host per node  ! peak       |\n" \
+    "|all      RRRRRKKKKKKKKKKKKKKKKKKK... 72.0G/80.0G|\n" \
+    "|all/host HM........................... 156G/2.0T|\n" \
+    "|                                                |\n" \
+    "|                                                |\n" \
+    "|W weights G grads O optim A activ R rollout-w K |\n" \
+    "+------------------------------------------------+\n" \
+    ""
+#define GOLDEN_STALENESS \
+    "+ Staleness -------------------------------------+\n" \
+    "|bound s=0  lag max 0  mean 0.00  (1024 samples) |\n" \
+    "|in flight: v1:1024                              |\n" \
+    "|trained lags: 0:1024                            |\n" \
+    "|step 0     #                            v0..0   |\n" \
+    "|                                                |\n" \
+    "+------------------------------------------------+\n" \
+    ""
+#define GOLDEN_STATS \
+    "+ Stats -----------------------------------------+\n" \
+    "|tok/s     last step 22.1k  so far 21.5k         |\n" \
+    "|          measured after 1 warm-up step         |\n" \
+    "|progress  step 1/5  t=130s  998 events          |\n" \
+    "|Step split (training pool, so far)              |\n" \
+    "| generate     65.5% gggggggggggg...... 1.4 min  |\n" \
+    "| switch        3.4% x................. 4.31 s   |\n" \
+    "| inference    11.9% ii................ 15.25 s  |\n" \
+    "| train        19.2% TTT............... 24.52 s  |\n" \
+    "|Pool        devices compute  busy  roles        |\n" \
+    "| all             16   65.2%  67.4%  rollout+trai|\n" \
+    "|tokens    generated 2.14M  trained 2.79M        |\n" \
+    "|          wasted 0  in flight 0                 |\n" \
+    "|plan      full s=0 partial 1.00 TP1 1SN 5 it    |\n" \
+    "+------------------------------------------------+\n" \
+    ""
+#define GOLDEN_HEADER \
+    " fusync  qwen7b_h100x16  full s=0  16 dev  |  pause x10  t=130s  step 1/5\n" \
+    ""
+#define GOLDEN_STALENESS_S2 \
+    "+ Staleness -------------------------------------------------------------------+\n" \
+    "|bound s=2  lag max 1  mean 0.75  (4096 samples)                               |\n" \
+    "|in flight: v3:182                                                             |\n" \
+    "|trained lags: 0:1024 1:3072                                                   |\n" \
+    "|step 0     #                                                          v0..0   |\n" \
+    "|step 1     ##                                                         v0..1   |\n" \
+    "|step 2     -##                                                        v0..2   |\n" \
+    "|step 3      -##                                                       v1..3   |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "+------------------------------------------------------------------------------+\n" \
+    ""
+#define GOLDEN_MEMORY_OOM \
+    "+ Memory ----------------------------------------------------------------------+\n" \
+    "| OUT OF MEMORY: actor device over capacity by 51.4G at t=0 (optimizer grew)   |\n" \
+    "|actor      RRRRRRKKKKKKKKKKKKKKKKKKKKK...|:::::::::::::::::::::::! 72.0G/80.0G|\n" \
+    "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH...... 920G/1.0T|\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|                                                                              |\n" \
+    "|W weights G grads O optim R rollout-w K kv s reshard H host-off               |\n" \
+    "+------------------------------------------------------------------------------+\n" \
+    ""
+/* GOLDENS-END */
+
+START_TEST(golden_panes_at_130s)
+{
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    app_seek(a, AT_T);
+    /* open the pool to show the stage and rollout instance rows */
+    a->v.sel_row = 1;
+    app_request(a, REQ_EXPAND);
+    app_request(a, REQ_PLAY);       /* paused: the header says so */
+    a->msg[0] = 0;
+    screen sc;
+    draw(a, ROWS, COLS, &sc);
+    int bad = 0;
+    bad += !expect_pane(&sc, PANE_TIMELINE, "timeline", GOLDEN_TIMELINE);
+    bad += !expect_pane(&sc, PANE_MEMORY, "memory", GOLDEN_MEMORY);
+    bad += !expect_pane(&sc, PANE_STALENESS, "staleness", GOLDEN_STALENESS);
+    bad += !expect_pane(&sc, PANE_STATS, "stats", GOLDEN_STATS);
+    char *hdr = rect_text(&sc, sc.L.header);
+    dump("header", hdr);
+    bad += strcmp(hdr, GOLDEN_HEADER) != 0;
+    free(hdr);
+    ck_assert_msg(bad == 0, "%d golden screen(s) differ (drawn screens on stderr)", bad);
+    close_app(a);
+}
+END_TEST
+
+START_TEST(golden_staleness_stalesync)
+{
+    const char *sets[] = {"plan.mode=separate", "plan.staleness=2"};
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), sets, 2);
+    app_seek(a, 400 * SIM_NS_PER_S);
+    a->ls.zoom = PANE_STALENESS;
+    screen sc;
+    draw(a, 24, 80, &sc);
+    ck_assert_msg(expect_pane(&sc, PANE_STALENESS, "staleness_s2", GOLDEN_STALENESS_S2), "golden differs");
+    /* what the strips draw: every trained version inside its window */
+    const trace *t = sim_trace(a->run->s);
+    for (size_t i = 0; i < trace_nwindows(t); i++) {
+        const trace_window *w = &trace_windows(t)[i];
+        ck_assert_int_ge(w->vhi - w->lag_max, w->vlo);
+        ck_assert_int_le(w->lag_max, 2);
+    }
+    close_app(a);
+}
+END_TEST
+
+START_TEST(golden_out_of_memory)
+{
+    tui_app *a = open_app(example("does_not_fit.lua"), NULL, 0);
+    app_seek(a, 10 * SIM_NS_PER_S);
+    a->ls.zoom = PANE_MEMORY;
+    a->focus = PANE_MEMORY;
+    screen sc;
+    draw(a, 24, 80, &sc);
+    ck_assert_msg(expect_pane(&sc, PANE_MEMORY, "memory_oom", GOLDEN_MEMORY_OOM), "golden differs");
+    close_app(a);
+}
+END_TEST
+
+/* ----------------------------------------------------------- behaviour */
+
+START_TEST(too_small_and_back)
+{
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    app_seek(a, 50 * SIM_NS_PER_S);
+    screen sc;
+    draw(a, 12, 40, &sc);
+    ck_assert(sc.L.too_small);
+    ck_assert(screen_has(&sc, "terminal too small"));
+    ck_assert(screen_has(&sc, "40x12, need 80x24"));
+    /* help open while small, then grown: the help comes back */
+    app_request(a, REQ_HELP);
+    draw(a, 23, 80, &sc);
+    ck_assert(screen_has(&sc, "terminal too small"));
+    draw(a, 40, 120, &sc);
+    ck_assert(!sc.L.too_small);
+    ck_assert(screen_has(&sc, "Help: keys"));
+    ck_assert(screen_has(&sc, "staleness bound +1"));
+    /* every size renders, down to 1x1 */
+    tui_canvas cv;
+    cv_init(&cv);
+    tui_layout L;
+    for (int r = 1; r <= 60; r++)
+        for (int c = 1; c <= 220; c += 3) {
+            render_frame(a, &cv, r, c, &L);
+            ck_assert_int_eq(cv.rows, r);
+            ck_assert_int_eq(cv.cols, c);
+        }
+    render_frame(a, &cv, 200, 400, &L);
+    cv_free(&cv);
+    close_app(a);
+}
+END_TEST
+
+START_TEST(help_is_the_key_map)
+{
+    char lines[128][96];
+    int n = keymap_help_lines(lines, 128);
+    ck_assert_int_gt(n, 20);
+    /* every request a key can make is described, and no key is bound twice */
+    for (int i = 0; i < keymap_len; i++) {
+        if (!keymap[i].help) continue;
+        bool found = false;
+        for (int k = 0; k < n && !found; k++) found = strstr(lines[k], keymap[i].help) != NULL;
+        ck_assert_msg(found, "help lacks '%s'", keymap[i].help);
+        for (int j = i + 1; j < keymap_len; j++) ck_assert_msg(keymap[i].key != keymap[j].key, "key %d bound twice", keymap[i].key);
+    }
+    for (int i = 0; i < keymap_len; i++) {
+        bool described = false;
+        for (int j = 0; j < keymap_len; j++) described |= keymap[j].req == keymap[i].req && keymap[j].help;
+        ck_assert_msg(described, "request of key %d has no help line", keymap[i].key);
+    }
+}
+END_TEST
+
+static int key(tui_app *a, int k)
+{
+    tui_event ev = {k, 0, 0, 0};
+    return app_event(a, &ev, NULL);
+}
+
+START_TEST(whatif_edits)
+{
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    app_seek(a, 60 * SIM_NS_PER_S);
+    ck_assert_int_eq(a->run->scn.plan.staleness, 0);
+    key(a, 's');
+    ck_assert_int_eq(a->run->scn.plan.staleness, 1);
+    ck_assert_int_eq(run_now(a->run), 0);       /* restarted at once */
+    ck_assert(!a->msg_err);
+    key(a, ':');
+    for (const char *p = "set plan.staleness=3"; *p; p++) key(a, *p);
+    key(a, TK_ENTER);
+    ck_assert_int_eq(a->run->scn.plan.staleness, 3);
+    ck_assert_int_eq(a->nedits, 1);             /* the same path is replaced, not stacked */
+    key(a, 'm');
+    ck_assert_int_eq(a->run->scn.plan.mode, MODE_SEPARATE);
+    key(a, 'i');
+    ck_assert_int_eq(a->run->scn.work.iterations, 6);
+    key(a, 't');
+    ck_assert_int_eq(a->run->scn.plan.rollout.tp, 2);
+
+    /* an invalid edit: message, the previous run stays */
+    tui_run *before = a->run;
+    ck_assert(!app_set(a, "plan.no_such_field", "1"));
+    ck_assert(a->msg_err);
+    ck_assert_msg(strstr(a->msg, "no_such_field") != NULL, "message: %s", a->msg);
+    ck_assert_ptr_eq(a->run, before);
+    /* an infeasible edit: the same */
+    ck_assert(!app_set(a, "plan.train.recompute", "none"));
+    ck_assert_msg(strstr(a->msg, "infeasible") != NULL, "message: %s", a->msg);
+    ck_assert_ptr_eq(a->run, before);
+    /* an unknown command */
+    app_command(a, "frobnicate");
+    ck_assert(a->msg_err);
+    /* unset and reset */
+    app_command(a, "unset plan.staleness");
+    ck_assert_int_eq(a->run->scn.plan.staleness, 0);
+    key(a, 'x');
+    ck_assert_int_eq(a->nedits, 0);
+    ck_assert_int_eq(a->run->scn.plan.mode, MODE_FULL);
+    close_app(a);
+}
+END_TEST
+
+START_TEST(stepping)
+{
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    key(a, ' ');                                /* pause */
+    ck_assert(!a->playing);
+    uint64_t ev = sim_get_stats(a->run->s)->events;
+    key(a, '.');
+    ck_assert(sim_get_stats(a->run->s)->events == ev + 1);
+    key(a, 'n');
+    while (a->goal != GOAL_NONE) app_tick(a, 0, 100);
+    ck_assert_int_eq(sim_get_stats(a->run->s)->iterations_done, 1);
+    key(a, 'n');
+    while (a->goal != GOAL_NONE) app_tick(a, 0, 100);
+    ck_assert_int_eq(sim_get_stats(a->run->s)->iterations_done, 2);
+    key(a, 'G');
+    while (!run_over(a->run)) app_tick(a, 0, 1000);
+    ck_assert_int_eq(sim_get_stats(a->run->s)->iterations_done, 5);
+    ck_assert(a->run->report_ready);
+    /* play at a rate: one second of wall time at 10x moves 10 simulated seconds */
+    key(a, '0');
+    ck_assert(a->playing);
+    app_tick(a, 1.0, UINT64_MAX);
+    ck_assert_int_eq(run_now(a->run), 10 * SIM_NS_PER_S);
+    key(a, '+');
+    app_tick(a, 1.0, UINT64_MAX);
+    ck_assert_int_eq(run_now(a->run), 30 * SIM_NS_PER_S);
+    /* the cursor follows the clock until moved */
+    ck_assert_int_eq(a->cursor, run_now(a->run));
+    key(a, TK_LEFT);
+    ck_assert(!a->cursor_follow && a->cursor < run_now(a->run));
+    key(a, 'f');
+    ck_assert(a->cursor_follow);
+    close_app(a);
+}
+END_TEST
+
+START_TEST(snapshots_compare_and_export)
+{
+    char dir[] = "/tmp/fusync-tui-XXXXXX";
+    ck_assert(mkdtemp(dir) != NULL);
+    cli_opts *o = calloc(1, sizeof *o);
+    o->scenario = example("qwen7b_h100x16.lua");
+    o->out_dir = dir;
+    tui_app *a = calloc(1, sizeof *a);
+    fs_err err = {0, ""};
+    ck_assert(app_open(a, o, &err));
+    key(a, 'c');
+    ck_assert(a->msg_err && !a->ls.compare);    /* nothing to compare yet */
+    key(a, 'a');
+    app_set(a, "plan.mode", "separate");
+    key(a, 'b');
+    while (app_busy(a) && !(a->snap[0] && run_over(a->snap[0]) && a->snap[1] && run_over(a->snap[1])))
+        app_background(a, 5000);
+    ck_assert(a->snap[0]->report_ready && a->snap[1]->report_ready);
+    key(a, 'c');
+    ck_assert(a->ls.compare);
+    screen sc;
+    draw(a, 30, 100, &sc);
+    ck_assert(sc.L.visible[PANE_COMPARE]);
+    char *cmp = rect_text(&sc, sc.L.pane[PANE_COMPARE]);
+    ck_assert_msg(strstr(cmp, "throughput") && strstr(cmp, "A: as in the file") && strstr(cmp, "B: plan.mode=separate"),
+                  "compare pane:\n%s", cmp);
+    ck_assert_msg(strstr(cmp, "%)") != NULL, "no delta in:\n%s", cmp);
+    free(cmp);
+
+    key(a, 'e');
+    ck_assert_msg(!a->msg_err, "export: %s", a->msg);
+    char p1[1100], p2[1100];
+    snprintf(p1, sizeof p1, "%s/qwen7b_h100x16.trace.json", dir);
+    snprintf(p2, sizeof p2, "%s/qwen7b_h100x16.report.json", dir);
+    struct stat st;
+    ck_assert(stat(p1, &st) == 0 && st.st_size > 0);
+    ck_assert(stat(p2, &st) == 0 && st.st_size > 0);
+    ck_assert(strstr(a->msg, p1) != NULL);
+    unlink(p1);
+    unlink(p2);
+    rmdir(dir);
+    close_app(a);
+    free(o);
+}
+END_TEST
+
+START_TEST(mouse_selects)
+{
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    a->mouse = true;
+    app_seek(a, 100 * SIM_NS_PER_S);
+    screen sc;
+    draw(a, 30, 100, &sc);
+    /* click on the memory pane focuses it; on the timeline plot moves the cursor */
+    tui_rect m = sc.L.pane[PANE_MEMORY];
+    tui_event ev = {TK_MOUSE, m.y + 2, m.x + 3, 1};
+    app_event(a, &ev, &sc.L);
+    ck_assert_int_eq(a->focus, PANE_MEMORY);
+    tui_rect t = sc.L.pane[PANE_TIMELINE];
+    ev = (tui_event){TK_MOUSE, t.y + 3, a->v.plot_x + a->v.plot_w / 2, 1};
+    app_event(a, &ev, &sc.L);
+    ck_assert_int_eq(a->focus, PANE_TIMELINE);
+    ck_assert_int_eq(a->v.sel_row, 1);
+    ck_assert(!a->cursor_follow);
+    ck_assert(a->cursor > 40 * SIM_NS_PER_S && a->cursor < 60 * SIM_NS_PER_S);
+    close_app(a);
+}
+END_TEST
+
+START_TEST(command_line_errors_before_the_screen)
+{
+    char cmd[2048], *out = NULL;
+    snprintf(cmd, sizeof cmd, "%s tui %s/examples/no_such_file.lua </dev/null 2>&1", test_fusync(), test_root());
+    int rc = test_sh(cmd, &out);
+    ck_assert_int_eq(rc, 2);
+    ck_assert_msg(strstr(out, "no_such_file.lua") != NULL && !strstr(out, "\033["), "output: %s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s tui %s/examples/qwen7b_h100x16.lua </dev/null 2>&1", test_fusync(), test_root());
+    rc = test_sh(cmd, &out);
+    ck_assert_int_eq(rc, 2);
+    ck_assert_msg(strstr(out, "needs a terminal") != NULL, "output: %s", out);
+    free(out);
+}
+END_TEST
+
+static Suite *tui_screen_suite(void)
+{
+    Suite *s = suite_create("tui_screen");
+    TCase *tc = tcase_create("golden");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, golden_panes_at_130s);
+    tcase_add_test(tc, golden_staleness_stalesync);
+    tcase_add_test(tc, golden_out_of_memory);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("behaviour");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, too_small_and_back);
+    tcase_add_test(tc, help_is_the_key_map);
+    tcase_add_test(tc, whatif_edits);
+    tcase_add_test(tc, stepping);
+    tcase_add_test(tc, snapshots_compare_and_export);
+    tcase_add_test(tc, mouse_selects);
+    tcase_add_test(tc, command_line_errors_before_the_screen);
+    suite_add_tcase(s, tc);
+    return s;
+}
+TEST_SUITE(tui_screen_suite)
