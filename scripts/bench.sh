@@ -27,16 +27,18 @@ row() {  # row LABEL ARGS...
     # pull figures out of the JSON without a JSON tool: keys are one per line
     get() { sed -n "s/^ *\"$1\": *\([0-9.e+-]*\).*/\1/p" "$tmp/r.json" | head -n 1; }
     wall=$(get sim_wall_s)
+    loop=$(get sim_loop_wall_s)
     ev=$(get events)
     ops=$(get pipeline_ops)
     tput=$(get throughput_tokens_per_s)
-    awk -v l="$label" -v w="$wall" -v e="$ev" -v o="$ops" -v r="$rss" -v t="$tput" 'BEGIN {
-        rate = (w > 0) ? (e + o) / w : 0;
-        printf "%-44s %8.1f ms %9d ev %9d ops %7.2f M/s %7s MiB %9.0f tok/s\n",
-               l, w * 1000, e, o, rate / 1e6, (r == "?") ? "?" : sprintf("%.0f", r / 1024), t }'
+    awk -v l="$label" -v w="$wall" -v lw="$loop" -v e="$ev" -v o="$ops" -v r="$rss" -v t="$tput" 'BEGIN {
+        rate = (lw > 0) ? e / lw : 0;
+        printf "%-44s %8.1f ms %9d ev %6.2f M ev/s %9d ops %7s MiB %9.0f tok/s\n",
+               l, w * 1000, e, rate / 1e6, o, (r == "?") ? "?" : sprintf("%.0f", r / 1024), t }'
 }
 
-echo "fusync bench: simulator wall time, queue events + pipeline ops, their rate, peak RSS, simulated throughput"
+echo "fusync bench: simulator wall time; events and the event loop's own rate (wall less the analytic"
+echo "training tasks); 1F1B pipeline ops resolved; peak RSS; the simulated throughput"
 echo
 echo "== examples"
 for ex in examples/qwen7b_h100x16.lua examples/llama70b_h100x64.lua examples/pangu718b_cm384.lua; do
@@ -57,6 +59,10 @@ echo "== the event loop (target >= 3 M events/s): generation-bound, many short s
 row "qwen7b x 32 nodes, 16k short samples" examples/qwen7b_h100x16.lua --set cluster.supernodes=16 \
     --set workload.prompts_per_step=2048 --set workload.response_len.median=64 --set workload.response_len.cap=256 \
     --set workload.max_response=256 --set plan.rollout.max_seqs=64 --iterations 4 --mode separate
+echo
+echo "== terminal front end (targets: a frame of the 1536-device run < 10 ms; what-if edit to first frame < 100 ms)"
+FUSYNC_TUI_BENCH=50 "$F" tui examples/pangu718b_cm384.lua --set cluster.supernodes=4 </dev/null 2>&1 | tail -n 1
+FUSYNC_TUI_BENCH=50 "$F" tui examples/pangu718b_cm384.lua </dev/null 2>&1 | tail -n 1
 for b in scripts/bench_*.sh; do
     [ -f "$b" ] || continue
     echo

@@ -84,7 +84,10 @@ while [ $# -gt 0 ]; do
         --timeout) [ $# -ge 2 ] || die "--timeout needs seconds"; timeout=$2; shift 2 ;;
         --timeout=*) timeout=${1#*=}; shift ;;
         --dry-run) dry=1; shift ;;
-        -h|--help) usage; exit 0 ;;
+        -h|--help)
+            usage
+            sed -n '/^# Options:/,/^set -eu/p' "$here/slurm-sweep.sh" | sed '$d; s/^# \{0,1\}//'
+            exit 0 ;;
         --shard|--shard=*|--csv|--csv=*|--json|--json=*)
             die "$1 is set by this script (one shard per array task; results in --out)" ;;
         --) shift
@@ -127,6 +130,9 @@ esac
 case "$only" in
     *[!0-9,-]*) die "--only takes a Slurm array list such as 3, 2,5 or 1-4" ;;
 esac
+for k in $(printf '%s' "$only" | tr ',-' '  '); do
+    if [ "$k" -lt 1 ] || [ "$k" -gt "$shards" ]; then die "--only: shard $k is not in 1..$shards"; fi
+done
 
 # --- the fusync binary ------------------------------------------------------
 fusync=${FUSYNC:-}
@@ -267,17 +273,25 @@ if [ -s "$out/$cmd.csv" ] && [ -s "$out/$cmd.json" ]; then
     exit 0
 fi
 say "the merge did not complete" >&2
-missing=""
+missing="" present=""
 i=1
 while [ "$i" -le "$shards" ]; do
-    [ -s "$shard_base-$i-of-$shards.json" ] || missing="$missing $i"
+    f="$shard_base-$i-of-$shards.json"
+    if [ -s "$f" ]; then
+        present="$present $(q "$f")"
+    else
+        missing="${missing:+$missing,}$i"
+    fi
     i=$((i + 1))
 done
-[ -z "$missing" ] || say "shards without output:$missing (logs: $out/logs/shard-I.out)" >&2
+[ -z "$missing" ] || say "shards without output: $missing (logs: $out/logs/shard-I.out)" >&2
 [ ! -s "$out/logs/merge.out" ] || tail -n 20 "$out/logs/merge.out" >&2
-# Let fusync merge say what is wrong with the shards (it writes nothing then).
-say "what fusync merge says about the shards:" >&2
-eval "$(q "$fusync") merge$shard_list --json $(q "$out/.merge-check.json")" 2>&1 >/dev/null | sed 's/^/  /' >&2 || true
-rm -f "$out/.merge-check.json"
-say "re-run the failed shards alone with --out $out --only LIST (same arguments)" >&2
+if [ -n "$present" ]; then
+    # Let fusync merge say what is wrong with the shards (it writes nothing then).
+    say "what fusync merge says about the shards that are there:" >&2
+    eval "$(q "$fusync") merge$present --json $(q "$out/.merge-check.json")" 2>&1 >/dev/null |
+        sed 's/^/  /' >&2 || true
+    rm -f "$out/.merge-check.json"
+fi
+say "re-run the failed shards alone: the same arguments plus --out $out --only ${missing:-LIST}" >&2
 exit 1

@@ -47,6 +47,7 @@ typedef struct {
     double   queue_reads_flat, queue_reads_hier;
     double   queue_time_s;      /* DistQueue reads by the training pool, all steps */
     double   plugin_time_s;
+    double   task_wall_s;       /* wall time computing training and forward-pass tasks (bench only) */
     sim_overflow overflow;
 } sim_stats;
 

@@ -45,6 +45,7 @@ void report_compute(const sim *s, report *r)
     r->events = st->events;
     r->pipeline_ops = st->pipeline_ops;
     r->sim_wall_s = sim_wall_seconds(s);
+    r->sim_loop_wall_s = r->sim_wall_s - st->task_wall_s;
     r->sim_time_s = sim_secs(sim_now(s));
     r->tokens_generated = st->tokens_generated;
     r->tokens_trained = st->tokens_trained;
@@ -212,8 +213,9 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
                r->dq_load_factor, c);
     fmt_si(a, sizeof a, (double)r->events);
     fmt_secs(b, sizeof b, r->sim_wall_s);
-    buf_printf(o, "%sSimulator%s    %s events, %llu pipeline ops, %s wall, %.1f s simulated\n", B, R, a,
-               (unsigned long long)r->pipeline_ops, b, r->sim_time_s);
+    buf_printf(o, "%sSimulator%s    %s events, %llu pipeline ops, %s wall (event loop %.2f M events/s), %.1f s simulated\n",
+               B, R, a, (unsigned long long)r->pipeline_ops, b,
+               r->sim_loop_wall_s > 0 ? r->events / r->sim_loop_wall_s / 1e6 : 0, r->sim_time_s);
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -287,6 +289,7 @@ void report_json_fields(const sim *s, const report *r, fs_json *j)
     json_num(j, "sim_time_s", r->sim_time_s);
     json_num(j, "plugin_time_s", r->plugin_time_s);
     json_num(j, "sim_wall_s", r->sim_wall_s);
+    json_num(j, "sim_loop_wall_s", r->sim_loop_wall_s);
 }
 
 void report_json(const sim *s, const report *r, fs_buf *out, bool pretty)

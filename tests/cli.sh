@@ -58,7 +58,7 @@ missing = [k for k in need if k not in a]
 assert not missing, missing
 assert a["throughput_tokens_per_s"] > 0 and a["feasible"] is True
 for d in (a, b):
-    d.pop("sim_wall_s"); d.pop("plugin_time_s", None)
+    for k in ("sim_wall_s", "sim_loop_wall_s", "plugin_time_s"): d.pop(k, None)
 assert a == b, "same scenario and seed gave different JSON"
 t = json.load(open(sys.argv[3]))
 ev = t["traceEvents"]

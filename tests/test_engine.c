@@ -47,6 +47,7 @@ static char *json_of(sim *s)
     report r;
     report_compute(s, &r);
     r.sim_wall_s = 0;
+    r.sim_loop_wall_s = 0;
     r.plugin_time_s = 0;
     fs_buf b;
     buf_init(&b);

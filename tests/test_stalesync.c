@@ -46,6 +46,7 @@ static char *json_without_wall(sim *s)
     report r;
     report_compute(s, &r);
     r.sim_wall_s = 0;
+    r.sim_loop_wall_s = 0;
     fs_buf b;
     buf_init(&b);
     report_json(s, &r, &b, false);
