@@ -251,7 +251,8 @@ cmd_up() {
         dd if=/dev/urandom of="$DIR/key/munge.key" bs=1 count=1024 2>/dev/null
     chmod 400 "$DIR/key/munge.key"
     # munged refuses a socket below a folder that not everyone may search
-    # (a private TMPDIR, mktemp -d): only root uses this cluster, so --force.
+    # (a private TMPDIR, mktemp -d) unless forced; the socket then serves
+    # root alone, who runs the daemons and submits the jobs.
     force=""
     all_searchable "$DIR" || force=--force
     munged $force --key-file="$DIR/key/munge.key" --socket="$DIR/munge/munge.socket" \
@@ -285,9 +286,11 @@ cmd_down() {
     [ -e "$MARK" ] || die "$DIR was not made by this script; not touching it"
     if [ -n "$(pid_of slurmctld)" ] && command -v scancel >/dev/null 2>&1; then
         # Cancel what still runs so that no job step outlives its daemons.
-        if SLURM_CONF="$CONF" squeue -h -o '%i' 2>/dev/null | grep -q .; then
+        jobs=$(SLURM_CONF="$CONF" squeue -h -o '%A' 2>/dev/null) || jobs=""
+        if [ -n "$jobs" ]; then
             say "cancelling the jobs still queued or running"
-            SLURM_CONF="$CONF" scancel --full --user="$(id -un)" 2>/dev/null || true
+            # shellcheck disable=SC2086  # one job id a word
+            SLURM_CONF="$CONF" scancel --full $jobs 2>/dev/null || true
             i=0
             while SLURM_CONF="$CONF" squeue -h -o '%i' 2>/dev/null | grep -q .; do
                 i=$((i + 1))

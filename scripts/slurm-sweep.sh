@@ -261,7 +261,17 @@ echo "OUT=$out"
 # --- wait for the merge job -------------------------------------------------
 say "waiting for jobs $array_job and $merge_job"
 t0=$(date +%s)
-while squeue -h -j "$array_job,$merge_job" -o '%i' 2>/dev/null | grep -q .; do
+errs=0
+while :; do
+    # squeue fails once the jobs are forgotten (MinJobAge), and may fail now
+    # and then on a busy controller: stop after a few failures in a row.
+    if left=$(squeue -h -j "$array_job,$merge_job" -o '%i' 2>/dev/null); then
+        errs=0
+        [ -n "$left" ] || break
+    else
+        errs=$((errs + 1))
+        [ "$errs" -lt 5 ] || break
+    fi
     if [ "$timeout" -gt 0 ] && [ $(($(date +%s) - t0)) -ge "$timeout" ]; then
         say "gave up waiting after ${timeout}s; jobs $array_job and $merge_job are still queued or running" >&2
         exit 1

@@ -646,7 +646,7 @@ static void pool_start_gen(sim *s, int p, sim_time now)
         I->version = s->version;
         I->seg_t0 = now;
     }
-    /* fill round-robin, one sample at a time, so the load is even */
+    /* each instance admits what it can, in index order */
     for (int i = 0; i < r->ninst; i++) {
         instance *I = &s->inst[r->inst0 + i];
         inst_kick(s, I, now);
@@ -1169,6 +1169,8 @@ static void start_step(sim *s, sim_time now)
     s->chunks_trained = 0;
     s->rest_trained = false;
     for (int p = 0; p < s->pl.npools; p++) s->pr[p].infer_cursor = 0;
+    trace_instant in = {now, INST_ITER_BEGIN, step, step};
+    trace_add_instant(s->tr, &in);
     take_chunk(s);
     if (s->has_hooks && s->hooks.on_step) {
         double t0 = wall_now();
@@ -1176,7 +1178,6 @@ static void start_step(sim *s, sim_time now)
         if (!s->hooks.on_step(s->hooks.ud, s, step, &e)) { s->failed = true; s->err = e; }
         s->st.plugin_time_s += wall_now() - t0;
     }
-    (void)now;
 }
 
 /* DistQueue: the training pool reads the step's batch from the queue.
@@ -1184,8 +1185,9 @@ static void start_step(sim *s, sim_time now)
 ** Packed (zero-redundancy) batches carry Σ lengths, padded ones n · max per
 ** mini-batch.  Without hierarchy every device reads its replica's share
 ** (load × TP·PP); with it one device per TP×PP group reads and broadcasts
-** over the fast link.  The queue's hosts serve at the cluster's scale-out
-** bandwidth. */
+** over the fast link.  The queue lives in the host memory of the nodes that
+** generate; each such node serves it at one NIC's bandwidth (scale-out tier),
+** so the reads of every training device queue up there. */
 static double queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
 {
     const plan_pool *q = &s->pl.pools[p];
@@ -1209,7 +1211,12 @@ static double queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
     double served = readers * per_replica;
     const scn_cluster *c = &s->scn.cluster;
     double nic = c->inter_supernode.bw * s->scn.eff.link;
-    double t = fmax(served / (s->pl.used_devices * nic), per_replica / nic);
+    int gen_nodes = 0;
+    for (int k = 0; k < s->pl.npools; k++)
+        if (s->pl.pools[k].roles & ROLE_ROLLOUT)
+            gen_nodes += (s->pl.pools[k].devices + c->devices_per_node - 1) / c->devices_per_node;
+    if (gen_nodes < 1) gen_nodes = 1;
+    double t = fmax(served / (gen_nodes * nic), per_replica / nic);
     if (sp->dq_hierarchical && q->tp * q->pp > 1)
         t += mdl_broadcast(per_replica, pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
     s->st.queue_bytes_padded += padded * per_token;
@@ -1264,8 +1271,11 @@ static void start_infer_on_(sim *s, int p, sim_time now)
         cur += sim_from_secs(t);
     }
     if (!s->scn.reward_is_model && (q->roles & ROLE_TRAIN)) {
-        /* rule-based reward: CPU work, one worker per device, overlapped with nothing */
-        double tr = n * s->scn.eff.reward_rule_s / s->pl.total_devices;
+        /* rule-based reward: CPU work on the training pool's hosts, one worker
+        ** per device; the pool waits for it */
+        double tr = n * s->scn.eff.reward_rule_s / q->devices;
+        if (r->hostlink_track >= 0 && tr > 0)
+            span(s, r->hostlink_track, PH_REWARD, cur, cur + sim_from_secs(tr), s->step_running, s->version, -1, n);
         cur += sim_from_secs(tr);
     }
     pool_class(s, p, P_INFER);
@@ -1462,21 +1472,22 @@ static void step_finished(sim *s, sim_time now)
     s->st.version = s->version;
     s->st.iterations_done = s->version;
     s->step_running = -1;
+    trace_instant end = {now, INST_ITER_END, step, s->version};
+    trace_add_instant(s->tr, &end);
     trace_instant in = {now, INST_VERSION, step, s->version};
     trace_add_instant(s->tr, &in);
     if (s->version == s->scn.work.warmup) s->st.window_t0 = now;
     if (s->version >= s->scn.work.iterations) s->st.window_t1 = now;
-    /* staleness window of this step: versions [step - s, step] */
-    int vlo = step, lagmax = 0;
+    /* staleness window of this step: the admissible versions [step - s, step];
+    ** the oldest version actually trained on is step - lag_max */
+    int lagmax = 0;
     sim_time first = now;
     for (int i = 0; i < s->N; i++) {
         const sample *x = &s->smp[s->step_ids[i]];
-        if (x->v_start < vlo) vlo = x->v_start;
         if (step - x->v_start > lagmax) lagmax = step - x->v_start;
         if (x->t_start < first) first = x->t_start;
     }
     trace_window wnd = {first, now, step, step - s->staleness < 0 ? 0 : step - s->staleness, step, lagmax};
-    (void)vlo;
     trace_add_window(s->tr, &wnd);
     if (s->has_hooks && s->hooks.on_update) {
         double t0 = wall_now();
@@ -1528,10 +1539,12 @@ static void task_done(sim *s, int p, sim_time now)
         break;
     }
     case P_SYNC:
-        pool_class(s, p, P_IDLE);
-        r->st = P_IDLE;
+        /* a step ends when its weights have reached the rollout pools: move
+        ** the window before the transfer is accounted */
         if (s->version >= s->scn.work.iterations) s->st.window_t1 = now;
         if (s->version == s->scn.work.warmup) s->st.window_t0 = now;
+        pool_class(s, p, P_IDLE);
+        r->st = P_IDLE;
         break;
     case P_RECV:
         for (int i = 0; i < r->ninst; i++) s->inst[r->inst0 + i].version = s->version;
@@ -1800,7 +1813,6 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     for (int p = 0; p < s->pl.npools; p++) initial_memory(s, p);
     s->pr[s->pl.train_pool].class_phase = STEP_WAIT;
     if (w->warmup == 0) s->st.window_t0 = 0;
-    /* DistQueue figures are static per step: see docs/model.md */
     return s;
 }
 

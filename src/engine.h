@@ -95,8 +95,9 @@ void sim_set_partial_rollout(sim *s, double fraction);
 double sim_mem_peak(const sim *s, int group, int bucket);
 double sim_mem_peak_total(const sim *s, int group, sim_time *when);
 
-/* Lengths of batch `step`: Σ(prompt+response) and Σ over `mbs` mini-batches
-** of n·max length (the DistQueue's padded traffic). */
+/* Lengths of batch `step` (in generation order): Σ(prompt+response), and the
+** sum over `mbs` equal mini-batches of their longest sample (times the
+** mini-batch size, that is the padded traffic). */
 void sim_step_lengths(const sim *s, int step, double *sum, double *sum_mbmax, int mbs);
 
 /* Samples, for views: in-flight counts by the version they started with. */

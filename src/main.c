@@ -52,7 +52,9 @@ static const char *usage_text =
     "  --no-color  --ascii  --no-mouse  --quiet  --help  --version\n"
     "\n"
     "Exit status: 0 success, 1 infeasible plan, 2 bad input, usage, or an output that cannot be written.\n"
-    "Documentation: docs/ (model.md, scenarios.md, tui.md, plugins.md, cluster.md).\n";
+    "Exit status 130: interrupted (Ctrl-C, SIGTERM); nothing half-written is left.\n"
+    "Documentation: docs/ (cli.md, model.md, calibration.md, scenarios.md, tui.md,\n"
+    "plugins.md, cluster.md).\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -102,21 +104,17 @@ static void progress(const sim *s, double t_last_print, double *last)
 int cmd_run(cli_opts *o)
 {
     if (!o->scenario) return usage_error("%s: missing SCENARIO", "run");
+    if (o->csv_path) return usage_error("%s: --csv applies to sweep and plan; use --json", "run");
     scn_scenario sc;
     fs_err err = {0, ""};
     if (!cli_load_scenario(o, &sc, &err)) return cli_fail(&err);
     sim *s = sim_new(&sc, &err);
     if (!s) return cli_fail(&err);
-    /* the policy plugin's run hooks (on_step, on_update, ...), if it has any */
-    policy_run *hooks = NULL;
-    if (!policy_hooks_attach(s, &hooks, &err)) { sim_free(s);
-        policy_hooks_free(hooks); return cli_fail(&err); }
+    int rc = 0;
+    policy_run *hooks = NULL;       /* the policy plugin's run hooks, if any */
     chrome_writer *cw = NULL;
-    if (o->trace_path) {
-        cw = chrome_open(s, o->trace_path, &err);
-        if (!cw) { sim_free(s);
-        policy_hooks_free(hooks); policy_hooks_free(hooks); return cli_fail(&err); }
-    }
+    if (!policy_hooks_attach(s, &hooks, &err)) { rc = cli_fail(&err); goto out; }
+    if (o->trace_path && !(cw = chrome_open(s, o->trace_path, &err))) { rc = cli_fail(&err); goto out; }
     bool show = !o->quiet && isatty(STDERR_FILENO);
     double last = wall_now();
     /* advance in slices so a long run shows progress and can be interrupted */
@@ -126,24 +124,24 @@ int cmd_run(cli_opts *o)
     }
     if (show) fprintf(stderr, "\r\033[K");
     if (cli_interrupted) {
-        chrome_abort(cw);
-        sim_free(s);
-        policy_hooks_free(hooks);
         fprintf(stderr, "fusync: interrupted; no output written\n");
-        return 130;
+        rc = 130;
+        goto out;
     }
     const fs_err *se = sim_error(s);
     if (se && se->code != 1) {
         fs_err e = *se;
-        chrome_abort(cw);
-        sim_free(s);
-        policy_hooks_free(hooks);
-        return cli_fail(&e);
+        rc = cli_fail(&e);
+        goto out;
     }
     report r;
     report_compute(s, &r);
-    int rc = r.feasible ? 0 : 1;
-    if (cw && !chrome_close(cw, &err)) { rc = cli_fail(&err); cw = NULL; }
+    rc = r.feasible ? 0 : 1;
+    if (cw) {
+        bool ok = chrome_close(cw, &err);
+        cw = NULL;
+        if (!ok) rc = cli_fail(&err);
+    }
     bool json_stdout = o->json_path && strcmp(o->json_path, "-") == 0;
     if (o->json_path) {
         fs_buf b;
@@ -162,8 +160,10 @@ int cmd_run(cli_opts *o)
         if (fflush(stdout) != 0) { fprintf(stderr, "fusync: writing the report to stdout failed\n"); rc = 2; }
     }
     if (!r.feasible && !o->quiet) fprintf(stderr, "fusync: the plan is infeasible: %s\n", r.why);
+out:
+    chrome_abort(cw);
     sim_free(s);
-        policy_hooks_free(hooks);
+    policy_hooks_free(hooks);
     return rc;
 }
 
@@ -172,6 +172,7 @@ int cmd_run(cli_opts *o)
 int cmd_check(cli_opts *o)
 {
     if (!o->scenario) return usage_error("%s: missing SCENARIO", "check");
+    if (o->csv_path) return usage_error("%s: --csv applies to sweep and plan; use --json", "check");
     scn_scenario sc;
     fs_err err = {0, ""};
     if (!cli_load_scenario(o, &sc, &err)) return cli_fail(&err);
@@ -232,7 +233,7 @@ int cmd_check(cli_opts *o)
 
 int cmd_presets(cli_opts *o)
 {
-    (void)o;
+    if (o->scenario) return usage_error("presets: unexpected argument '%s'", o->scenario);
     printf("Devices (fusync.devices.KEY)\n");
     printf("  %-12s %-26s %8s %7s %8s %9s %9s %7s\n", "key", "name", "TFLOP/s", "HBM", "HBM TB/s", "scale-up", "scale-out", "host");
     for (int i = 0; i < presets_device_count(); i++) {

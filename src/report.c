@@ -208,9 +208,9 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
     fmt_bytes(a, sizeof a, r->dq_bytes_padded);
     fmt_bytes(b, sizeof b, r->dq_bytes_packed);
     fmt_secs(c, sizeof c, r->dq_time_s);
-    buf_printf(o, "%sDistQueue%s    padded %s  packed %s (%.1f%% saved)  reads x%.4g with hierarchy  %s per step\n", B, R,
-               a, b, r->dq_bytes_padded > 0 ? 100 * (1 - r->dq_bytes_packed / r->dq_bytes_padded) : 0,
-               r->dq_load_factor, c);
+    buf_printf(o, "%sDistQueue%s    padded %s  packed %s (%.1f%% saved, packing %s)  reads x%.4g with hierarchy (%s)  %s per step\n",
+               B, R, a, b, r->dq_bytes_padded > 0 ? 100 * (1 - r->dq_bytes_packed / r->dq_bytes_padded) : 0,
+               sc->plan.dq_packed ? "on" : "off", r->dq_load_factor, sc->plan.dq_hierarchical ? "on" : "off", c);
     fmt_si(a, sizeof a, (double)r->events);
     fmt_secs(b, sizeof b, r->sim_wall_s);
     buf_printf(o, "%sSimulator%s    %s events, %llu pipeline ops, %s wall (event loop %.2f M events/s), %.1f s simulated\n",

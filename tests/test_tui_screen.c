@@ -139,7 +139,7 @@ static bool screen_has(const screen *sc, const char *text)
     "|    rollout 2           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
     "|    rollout 3           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
     "|t=130s (live) p prefill  iter 1  v1  2.74 s (128s-130s)  88.0k tokens  ends later         row 2/20|\n" \
-    "|g generate  p prefill  l logprob  r reference  T train_1f1b  S grad_sync  O optimizer  v offload  |\n" \
+    "|g generate  p prefill  l logprob  r reference  w reward  T train_1f1b  S grad_sync  O optimizer  v|\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""
 #define GOLDEN_MEMORY \
