@@ -111,7 +111,11 @@ static void on_window(void *ud, const trace *t, const trace_window *wd)
         buf_printf(b, "{\"name\":\"step %d admits v%d..v%d\",\"cat\":\"staleness\",\"ph\":\"%s\",\"id\":%d,\"pid\":0,\"tid\":0",
                    wd->iter, wd->vlo, wd->vhi, k ? "e" : "b", wd->iter + 1);
         ts(b, "ts", k ? wd->t1 : wd->t0);
-        buf_printf(b, ",\"args\":{\"step\":%d,\"lowest_version\":%d,\"largest_lag\":%d}}", wd->iter, wd->vlo, wd->lag_max);
+        buf_printf(b, ",\"args\":{\"step\":%d,\"lowest_admissible_version\":%d,\"largest_lag\":%d,\"samples_by_lag\":[",
+                   wd->iter, wd->vlo, wd->lag_max);
+        int top = wd->lag_max < TRACE_LAGS - 1 ? wd->lag_max : TRACE_LAGS - 1;
+        for (int l = 0; l <= top; l++) buf_printf(b, "%s%d", l ? "," : "", wd->lag_count[l]);
+        buf_puts(b, "]}}");
         emit(w);
     }
 }

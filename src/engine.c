@@ -1481,13 +1481,17 @@ static void step_finished(sim *s, sim_time now)
     /* staleness window of this step: the admissible versions [step - s, step];
     ** the oldest version actually trained on is step - lag_max */
     int lagmax = 0;
+    int32_t counts[TRACE_LAGS] = {0};
     sim_time first = now;
     for (int i = 0; i < s->N; i++) {
         const sample *x = &s->smp[s->step_ids[i]];
-        if (step - x->v_start > lagmax) lagmax = step - x->v_start;
+        int lag = step - x->v_start;
+        if (lag > lagmax) lagmax = lag;
+        counts[lag < TRACE_LAGS - 1 ? lag : TRACE_LAGS - 1]++;
         if (x->t_start < first) first = x->t_start;
     }
-    trace_window wnd = {first, now, step, step - s->staleness < 0 ? 0 : step - s->staleness, step, lagmax};
+    trace_window wnd = {first, now, step, step - s->staleness < 0 ? 0 : step - s->staleness, step, lagmax, {0}};
+    memcpy(wnd.lag_count, counts, sizeof counts);
     trace_add_window(s->tr, &wnd);
     if (s->has_hooks && s->hooks.on_update) {
         double t0 = wall_now();

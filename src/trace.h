@@ -84,6 +84,8 @@ typedef struct {
     int32_t  version;
 } trace_instant;
 
+#define TRACE_LAGS 8
+
 /* A training step's admissible version window [lo, hi], from when its first
 ** sample started generating to when it trained. */
 typedef struct {
@@ -91,6 +93,7 @@ typedef struct {
     int32_t  iter;
     int32_t  vlo, vhi;
     int32_t  lag_max;       /* largest lag among its trained samples */
+    int32_t  lag_count[TRACE_LAGS];   /* trained samples by lag; the last counts that lag and more */
 } trace_window;
 
 /* The samples that started generating with one policy version: from the

@@ -187,9 +187,9 @@ static bool screen_has(const screen *sc, const char *text)
     "|in flight: v3:182                                                             |\n" \
     "|trained lags: 0:1024 1:3072                                                   |\n" \
     "|step 0     #                                                          v0..0   |\n" \
-    "|step 1     ##                                                         v0..1   |\n" \
-    "|step 2     -##                                                        v0..2   |\n" \
-    "|step 3      -##                                                       v1..3   |\n" \
+    "|step 1     #-                                                         v0..1   |\n" \
+    "|step 2     -#-                                                        v0..2   |\n" \
+    "|step 3      -#-                                                       v1..3   |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \

@@ -72,7 +72,12 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         for (int v = vstart; v < vstart + sw && v <= vend; v++) {
             int ch = ' ', sty = ST_NORMAL;
             if (v >= x->vlo && v <= x->vhi) { ch = '-'; sty = ST_BOUND; }
-            if (v >= x->vhi - x->lag_max && v <= x->vhi) { ch = '#'; sty = x->vhi - v > bound ? ST_BAD : ST_GOOD; }
+            int lag = x->vhi - v;
+            /* '#': versions the step really trained on (the last bucket holds the older lags) */
+            if (lag >= 0 && lag <= x->lag_max && x->lag_count[lag < TRACE_LAGS - 1 ? lag : TRACE_LAGS - 1] > 0) {
+                ch = '#';
+                sty = lag > bound ? ST_BAD : ST_GOOD;
+            }
             cv_put(cv, y, sx + (v - vstart), ch, sty);
         }
         cv_printf(cv, y, sx + sw + 1, in.w - lab - sw - 1, ST_DIM, "v%d..%d", x->vlo, x->vhi);
