@@ -37,7 +37,7 @@ row() {  # row LABEL ARGS...
                l, w * 1000, e, rate / 1e6, o, (r == "?") ? "?" : sprintf("%.0f", r / 1024), t }'
 }
 
-echo "fusync bench: simulator wall time; events and the event loop's own rate (wall less the analytic"
+echo "fusync bench: simulator wall time; events and the event loop's own rate (wall less set-up and the analytic"
 echo "training tasks); 1F1B pipeline ops resolved; peak RSS; the simulated throughput"
 echo
 echo "== examples"

@@ -1019,16 +1019,6 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
 
 /* ------------------------------------------------------------- the step */
 
-typedef struct { int id; int v; int batch; } age_key;
-
-static int cmp_agekey(const void *a, const void *b)
-{
-    const age_key *x = a, *y = b;
-    if (x->v != y->v) return x->v - y->v;
-    if (x->batch != y->batch) return x->batch - y->batch;
-    return x->id - y->id;
-}
-
 /* Samples the step may train on: finished, lag within the bound. */
 static int64_t eligible_count(const sim *s, int step)
 {
@@ -1119,17 +1109,33 @@ static bool trainer_ready(sim *s)
 ** step_ids[off..]. */
 static void take_samples(sim *s, int step, int off, int count)
 {
-    age_key *k = xmalloc((size_t)s->nfin * sizeof *k);
+    /* Oldest first: by start version, then batch, then index — a sample's id
+    ** is batch·N + index, so the key (version, id) orders all three.  LSD
+    ** radix on 64-bit keys, 11 bits a pass. */
+    uint64_t *k = xmalloc((size_t)s->nfin * 2 * sizeof *k), *tmp = k + s->nfin;
     int64_t n = 0;
+    uint64_t mx = 0;
     for (int64_t i = 0; i < s->nfin; i++) {
         const sample *x = &s->smp[s->fin[i]];
-        if (step - x->v_start <= s->staleness) k[n++] = (age_key){s->fin[i], x->v_start, x->batch};
+        if (step - x->v_start <= s->staleness) {
+            k[n] = ((uint64_t)x->v_start << 40) | (uint64_t)s->fin[i];
+            if (k[n] > mx) mx = k[n];
+            n++;
+        }
     }
-    qsort(k, (size_t)n, sizeof *k, cmp_agekey);
+    for (int shift = 0; shift < 64 && (mx >> shift) > 0; shift += 11) {
+        int64_t cnt[2048] = {0};
+        for (int64_t i = 0; i < n; i++) cnt[(k[i] >> shift) & 2047]++;
+        int64_t pos = 0;
+        for (int b = 0; b < 2048; b++) { int64_t c = cnt[b]; cnt[b] = pos; pos += c; }
+        for (int64_t i = 0; i < n; i++) tmp[cnt[(k[i] >> shift) & 2047]++] = k[i];
+        memcpy(k, tmp, (size_t)n * sizeof *k);
+    }
     for (int i = 0; i < count; i++) {
-        s->step_ids[off + i] = k[i].id;
-        s->smp[k[i].id].state = S_TAKEN;
-        s->fin_v[k[i].v]--;
+        int id = (int)(k[i] & ((1ULL << 40) - 1));
+        s->step_ids[off + i] = id;
+        s->smp[id].state = S_TAKEN;
+        s->fin_v[s->smp[id].v_start]--;
     }
     /* keep the rest in the finished list */
     int64_t w = 0;
@@ -1812,11 +1818,15 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     trace_track stk = {"step (training pool)", TRK_STEP, -1, 0, 0, -1};
     s->step_track = trace_add_track(s->tr, &stk);
     for (int p = 0; p < s->pl.npools; p++) add_tracks(s, p);
+    /* about two spans per sample (decode segment, prefill) and the pipelines'
+    ** runs: reserved once, as untouched memory costs nothing */
+    trace_reserve_spans(s->tr, (size_t)s->nsmp * 3 + 4096);
     s->nqueues = scn->plan.rollout.static_dispatch && s->ninst > 0 ? s->ninst : 1;
     s->queues = xcalloc((size_t)s->nqueues, sizeof *s->queues);
     for (int p = 0; p < s->pl.npools; p++) initial_memory(s, p);
     s->pr[s->pl.train_pool].class_phase = STEP_WAIT;
     if (w->warmup == 0) s->st.window_t0 = 0;
+    s->st.setup_wall_s = wall_now() - s->wall0;
     return s;
 }
 

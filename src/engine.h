@@ -48,6 +48,7 @@ typedef struct {
     double   queue_time_s;      /* DistQueue reads by the training pool, all steps */
     double   plugin_time_s;
     double   task_wall_s;       /* wall time computing training and forward-pass tasks (bench only) */
+    double   setup_wall_s;      /* wall time of sim_new: sampling the workload, building tracks */
     sim_overflow overflow;
 } sim_stats;
 

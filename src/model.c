@@ -60,7 +60,9 @@ double mdl_expert_touch(int experts, int k, double batch)
 {
     if (experts <= 0) return 1.0;
     if (batch <= 0) return 0.0;
-    return 1.0 - pow(1.0 - (double)k / experts, batch);
+    /* (1 - k/E)^B as exp(B·log1p(-k/E)): one exp instead of pow, and exact
+    ** for small k/E where 1 - k/E would round */
+    return -expm1(batch * log1p(-(double)k / experts));
 }
 
 static double coll(double factor_bytes, int steps, const scn_link *l, double eff)

@@ -45,7 +45,7 @@ void report_compute(const sim *s, report *r)
     r->events = st->events;
     r->pipeline_ops = st->pipeline_ops;
     r->sim_wall_s = sim_wall_seconds(s);
-    r->sim_loop_wall_s = r->sim_wall_s - st->task_wall_s;
+    r->sim_loop_wall_s = r->sim_wall_s - st->task_wall_s - st->setup_wall_s;
     r->sim_time_s = sim_secs(sim_now(s));
     r->tokens_generated = st->tokens_generated;
     r->tokens_trained = st->tokens_trained;

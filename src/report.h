@@ -36,7 +36,7 @@ typedef struct {
     double window_s;
     uint64_t events, pipeline_ops;
     double sim_wall_s;
-    double sim_loop_wall_s;     /* sim_wall_s less the analytic training tasks */
+    double sim_loop_wall_s;     /* sim_wall_s less set-up and the analytic training tasks */
     double sim_time_s;
     double tokens_generated, tokens_trained, tokens_wasted, tokens_in_flight;
     int64_t samples_trained, samples_discarded;

@@ -17,14 +17,6 @@ struct trace {
     bool    has_sink;
 };
 
-sim_time sim_from_secs(double s)
-{
-    if (!(s > 0)) return 0;
-    double ns = ceil(s * 1e9);
-    if (ns > 9e18) ns = 9e18;
-    return (sim_time)ns;
-}
-
 static const char *phase_names[PH__COUNT] = {
     "generate", "prefill", "logprob", "reference", "reward", "critic_fwd",
     "train_fwd", "train_bwd", "train_1f1b", "grad_sync", "optimizer", "critic_train",
@@ -90,6 +82,11 @@ void trace_set_sink(trace *t, const trace_sink *sink)
 {
     if (sink) { t->sink = *sink; t->has_sink = true; }
     else { memset(&t->sink, 0, sizeof t->sink); t->has_sink = false; }
+}
+
+void trace_reserve_spans(trace *t, size_t n)
+{
+    vec_reserve(&t->spans, n);
 }
 
 int trace_add_track(trace *t, const trace_track *tk)

@@ -14,7 +14,15 @@
 typedef int64_t sim_time;               /* simulated nanoseconds */
 #define SIM_NS_PER_S 1000000000LL
 static inline double sim_secs(sim_time t) { return (double)t * 1e-9; }
-sim_time sim_from_secs(double s);       /* rounds up to whole ns, at least 0 */
+/* Seconds to simulated time: rounded up to whole ns, at least 0. */
+static inline sim_time sim_from_secs(double s)
+{
+    if (!(s > 0)) return 0;
+    double ns = s * 1e9;
+    if (ns > 9e18) return (sim_time)9e18;
+    sim_time t = (sim_time)ns;
+    return (double)t < ns ? t + 1 : t;
+}
 
 typedef enum {
     PH_GENERATE, PH_PREFILL, PH_LOGPROB, PH_REF, PH_REWARD, PH_CRITIC_FWD,
@@ -119,6 +127,8 @@ typedef struct {
 trace *trace_new(void);
 void   trace_free(trace *t);
 void   trace_set_sink(trace *t, const trace_sink *sink);   /* NULL to remove */
+/* Room for about this many spans (the engine's estimate; avoids regrowing). */
+void   trace_reserve_spans(trace *t, size_t n);
 
 int  trace_add_track(trace *t, const trace_track *tk);
 int  trace_add_memgroup(trace *t, const trace_memgroup *g);

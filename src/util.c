@@ -77,6 +77,13 @@ void *vec_push(fs_vec *v)
     return slot;
 }
 
+void vec_reserve(fs_vec *v, size_t cap)
+{
+    if (cap <= v->cap) return;
+    v->data = xrealloc(v->data, cap * v->item);
+    v->cap = cap;
+}
+
 void vec_free(fs_vec *v)
 {
     free(v->data);

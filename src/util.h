@@ -36,6 +36,7 @@ typedef struct {
 
 void  vec_init(fs_vec *v, size_t item);
 void *vec_push(fs_vec *v);              /* returns a zeroed new slot */
+void  vec_reserve(fs_vec *v, size_t cap);
 void  vec_free(fs_vec *v);
 #define VEC_AT(v, T, i) (((T *)(v)->data)[i])
 
