@@ -10,6 +10,7 @@
 ** the chunk has returned.
 */
 #include "lua_scenario.h"
+#include "lua_sandbox.h"
 #include "presets.h"
 
 #include <lua.h>
@@ -161,27 +162,10 @@ typedef struct {
     int nsets;
     scn_scenario *out;
     long instructions;
-    size_t mem_used, mem_limit;
+    lsb_mem mem;
 } lctx;
 
 static lctx *ctx_of(lua_State *L) { return *(lctx **)lua_getextraspace(L); }
-
-/* Memory budget: a realloc-based allocator that refuses to grow past it. */
-static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    lctx *c = ud;
-    size_t old = ptr ? osize : 0;
-    if (nsize == 0) {
-        free(ptr);
-        c->mem_used -= old;
-        return NULL;
-    }
-    if (nsize > old && c->mem_used + (nsize - old) > c->mem_limit) return NULL;
-    void *p = realloc(ptr, nsize);
-    if (!p) return NULL;
-    c->mem_used = c->mem_used - old + nsize;
-    return p;
-}
 
 /* Instruction budget: a count hook.  Lua runs finalizers with hooks off,
 ** which is why safe_setmetatable refuses __gc. */
@@ -846,65 +830,18 @@ static void push_fusync(lua_State *L)
     lua_setfield(L, -2, "copy");
 }
 
-/* setmetatable without __gc: Lua runs finalizers with hooks off, so a
-** finalizer would escape the instruction budget.  Lua only marks an object
-** for finalization if __gc is in the metatable (raw) when it is set. */
-static int safe_setmetatable(lua_State *L)
-{
-    if (lua_type(L, 2) == LUA_TTABLE) {
-        lua_pushliteral(L, "__gc");
-        if (lua_rawget(L, 2) != LUA_TNIL)
-            return luaL_error(L, "__gc metamethods are not allowed in scenarios");
-        lua_pop(L, 1);
-    }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
-}
-
-/* Base, string, table and math only; nothing that reads files, loads code
-** or prints (stdout belongs to the report). */
+/* The shared sandbox, less what a scenario has no use for: nothing that
+** loads code or prints (stdout belongs to the report). */
 static void open_sandbox(lua_State *L)
 {
-    static const char *const base_removed[] = {
-        "dofile", "loadfile", "load", "print", "warn", "collectgarbage", NULL
-    };
-    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
-    lua_pop(L, 1);
-    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
-    lua_pushnil(L);
-    lua_setfield(L, -2, "dump");
-    lua_pop(L, 1);
-    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
-    lua_pop(L, 1);
-    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
-    /* A fixed seed: the same scenario gives the same result every run. */
-    lua_getfield(L, -1, "randomseed");
-    lua_pushinteger(L, 0);
-    lua_call(L, 1, 0);
-    lua_pop(L, 1);
-    for (int i = 0; base_removed[i]; i++) {
+    static const char *const removed[] = {"load", "print", "collectgarbage", NULL};
+    lsb_open(L, "scenarios");
+    for (int i = 0; removed[i]; i++) {
         lua_pushnil(L);
-        lua_setglobal(L, base_removed[i]);
+        lua_setglobal(L, removed[i]);
     }
-    lua_getglobal(L, "setmetatable");
-    lua_pushcclosure(L, safe_setmetatable, 1);
-    lua_setglobal(L, "setmetatable");
     push_fusync(L);
     lua_setglobal(L, "fusync");
-}
-
-/* Message handler: add a traceback to a runtime error. */
-static int msg_handler(lua_State *L)
-{
-    const char *msg = lua_tostring(L, 1);
-    if (!msg) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
-        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    }
-    luaL_traceback(L, L, msg, 1);
-    return 1;
 }
 
 /* ---------------------------------------------------------------------------
@@ -1554,7 +1491,7 @@ static int load_main(lua_State *L)
     }
 
     /* Run the chunk with a traceback handler under the instruction budget. */
-    lua_pushcfunction(L, msg_handler);
+    lua_pushcfunction(L, lsb_msghandler);
     lua_insert(L, 1);
     lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
     st = lua_pcall(L, 0, 1, 1);
@@ -1601,9 +1538,9 @@ bool lscn_load(const char *path, const char *const *sets, int nsets,
 
     lctx c = {
         .file = path, .sets = sets, .nsets = sets ? nsets : 0, .out = out,
-        .instructions = 0, .mem_used = 0, .mem_limit = LSCN_MEMORY_BUDGET,
+        .instructions = 0, .mem = {0, LSCN_MEMORY_BUDGET, false},
     };
-    lua_State *L = lua_newstate(budget_alloc, &c);
+    lua_State *L = lua_newstate(lsb_alloc, &c.mem);
     if (!L) {
         fs_err_set(err, 2, "%s: cannot start Lua (out of memory)", path);
         return false;

@@ -15,6 +15,7 @@
 ** at its next instruction, and the host never calls that plugin again.
 */
 #include "plugin_lua.h"
+#include "lua_sandbox.h"
 
 #include <lualib.h>
 
@@ -37,7 +38,7 @@ struct plugin {
     lua_State    *L;
     char          path[512];
     plugin_limits lim;
-    size_t        mem_used;
+    lsb_mem       mem;              /* the allocator's budget (lim.memory) */
     long          instr;            /* charged in the current call */
     int           stop;             /* 0 running, 1 instructions, 2 memory */
     bool          dead;             /* stopped once: never called again */
@@ -62,23 +63,10 @@ void plugin_limits_default(plugin_limits *l)
 
 static plugin *plugin_of(lua_State *L) { return *(plugin **)lua_getextraspace(L); }
 
-static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+/* A refused allocation spends the memory budget: no pcall may carry on. */
+static void note_refusal(plugin *p)
 {
-    plugin *p = ud;
-    size_t old = ptr ? osize : 0;   /* with ptr NULL, osize is a type tag */
-    if (nsize == 0) {
-        free(ptr);
-        p->mem_used -= old;
-        return NULL;
-    }
-    if (nsize > old && p->mem_used + (nsize - old) > p->lim.memory) {
-        if (p->L && !p->stop) p->stop = 2;    /* no pcall may carry on after this */
-        return NULL;
-    }
-    void *q = realloc(ptr, nsize);
-    if (!q) return NULL;
-    p->mem_used = p->mem_used - old + nsize;
-    return q;
+    if (p->mem.refused && !p->stop) p->stop = 2;
 }
 
 static void stop_text(plugin *p, char *buf, size_t n)
@@ -95,10 +83,11 @@ static void stop_text(plugin *p, char *buf, size_t n)
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
     plugin *p = plugin_of(L);
+    note_refusal(p);
     if (!p->stop) {
         p->instr += HOOK_EVERY;
         if (p->instr > p->lim.instructions) p->stop = 1;
-        else if (p->mem_used > p->lim.memory - p->lim.memory / 16) p->stop = 2;
+        else if (p->mem.used > p->lim.memory - p->lim.memory / 16) p->stop = 2;
         else return;
     }
     /* from now on every instruction raises: pcall cannot carry on */
@@ -111,20 +100,6 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
 }
 
 /* ------------------------------------------------------------ sandbox */
-
-static int safe_setmetatable(lua_State *L)
-{
-    if (lua_type(L, 2) == LUA_TTABLE) {
-        lua_pushliteral(L, "__gc");
-        if (lua_rawget(L, 2) != LUA_TNIL)
-            return luaL_error(L, "__gc metamethods are not allowed in plugins");
-        lua_pop(L, 1);
-    }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
-}
 
 /* load(chunk [, name [, mode [, env]]]) with mode forced to "t" and env
 ** defaulting to the plugin's globals. */
@@ -161,34 +136,17 @@ static void open_lib(lua_State *L, const char *name, lua_CFunction f)
     lua_pop(L, 1);
 }
 
+/* The shared sandbox, plus what plugins get: load in text mode with their
+** own globals, print to stderr (when allowed), utf8, and a reduced os. */
 static void open_sandbox(lua_State *L)
 {
-    static const char *const base_removed[] = {"dofile", "loadfile", "warn", NULL};
-    open_lib(L, LUA_GNAME, luaopen_base);
-    for (int i = 0; base_removed[i]; i++) {
-        lua_pushnil(L);
-        lua_setglobal(L, base_removed[i]);
-    }
+    lsb_open(L, "plugins");
     lua_getglobal(L, "load");
     lua_pushcclosure(L, safe_load, 1);
     lua_setglobal(L, "load");
-    lua_getglobal(L, "setmetatable");
-    lua_pushcclosure(L, safe_setmetatable, 1);
-    lua_setglobal(L, "setmetatable");
     lua_pushcfunction(L, plugin_print);
     lua_setglobal(L, "print");
-
-    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
-    lua_pushnil(L);
-    lua_setfield(L, -2, "dump");
-    lua_pop(L, 1);
-    open_lib(L, LUA_TABLIBNAME, luaopen_table);
     open_lib(L, LUA_UTF8LIBNAME, luaopen_utf8);
-    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
-    lua_getfield(L, -1, "randomseed");      /* the same plugin gives the same run */
-    lua_pushinteger(L, 0);
-    lua_call(L, 1, 0);
-    lua_pop(L, 1);
 
     /* os: clock, time and date only */
     luaL_requiref(L, LUA_OSLIBNAME, luaopen_os, 0);
@@ -200,17 +158,6 @@ static void open_sandbox(lua_State *L)
     }
     lua_setglobal(L, LUA_OSLIBNAME);
     lua_pop(L, 1);
-}
-
-static int msg_handler(lua_State *L)
-{
-    const char *msg = lua_tostring(L, 1);
-    if (!msg) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) msg = lua_tostring(L, -1);
-        else msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    }
-    luaL_traceback(L, L, msg, 1);
-    return 1;
 }
 
 /* ------------------------------------------------------------ open */
@@ -228,7 +175,7 @@ static int open_main(lua_State *L)
     open_sandbox(L);
     u->status = luaL_loadfilex(L, p->path, "t");
     if (u->status != LUA_OK) return lua_error(L);
-    lua_pushcfunction(L, msg_handler);
+    lua_pushcfunction(L, lsb_msghandler);
     lua_insert(L, 1);
     lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
     u->status = lua_pcall(L, 0, 1, 1);
@@ -278,7 +225,8 @@ plugin *plugin_open(const char *path, const plugin_limits *lim, fs_err *err)
     if (lim) p->lim = *lim;
     else plugin_limits_default(&p->lim);
     p->hooks_ref = LUA_NOREF;
-    lua_State *L = lua_newstate(budget_alloc, p);
+    p->mem.limit = p->lim.memory;
+    lua_State *L = lua_newstate(lsb_alloc, &p->mem);
     if (!L) {
         fs_err_set(err, 2, "%s: cannot start Lua (out of memory)", path);
         free(p);
@@ -355,13 +303,14 @@ bool plugin_pcall(plugin *p, const char *what, int nargs, int nres, fs_err *err)
         return false;
     }
     int base = lua_gettop(L) - nargs;
-    lua_pushcfunction(L, msg_handler);
+    lua_pushcfunction(L, lsb_msghandler);
     lua_insert(L, base);
     p->instr = 0;
     lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
     double t0 = wall_now();
     int st = lua_pcall(L, nargs, nres, base);
     p->seconds += wall_now() - t0;
+    note_refusal(p);
     if (st == LUA_OK && p->stop) st = LUA_ERRRUN;   /* out of memory, caught inside */
     if (st != LUA_OK) {
         format_error(p, st, what, err);
