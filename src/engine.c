@@ -157,6 +157,7 @@ struct sim {
     sim_time now;
     bool     finished;
     bool     failed;
+    bool     closed;            /* finish_up has run */
     fs_err   err;
     rng_state rng;
     sim_stats st;
@@ -1938,6 +1939,23 @@ static void sim_begin(sim *s)
     }
 }
 
+/* After a batch of events: an empty queue before the end is a stall (a
+** plan the controller cannot carry on); a finished run is closed once. */
+static bool sim_after(sim *s)
+{
+    if (!s->finished && !s->failed && s->q.n == 0) {
+        fs_err_set(&s->err, 1, "the run stalled at %.3f s with %d of %d steps trained (nothing left to happen)",
+                   sim_secs(s->now), s->version, s->scn.work.iterations);
+        s->failed = true;
+    }
+    if (s->finished || s->failed) {
+        if (!s->closed) finish_up(s);
+        s->closed = true;
+        return false;
+    }
+    return true;
+}
+
 bool sim_advance(sim *s, sim_time until)
 {
     sim_begin(s);
@@ -1945,12 +1963,7 @@ bool sim_advance(sim *s, sim_time until)
         event e = evq_pop(&s->q);
         sim_process(s, &e);
     }
-    if (!s->finished && !s->failed && s->q.n == 0) {
-        fs_err_set(&s->err, 1, "the run stalled at %.3f s with %d of %d steps trained (nothing left to happen)",
-                   sim_secs(s->now), s->version, s->scn.work.iterations);
-        s->failed = true;
-    }
-    if (s->finished || s->failed) { finish_up(s); return false; }
+    if (!sim_after(s)) return false;
     if (until > s->now) s->now = until < s->q.v[0].t ? until : s->now;
     return true;
 }
@@ -1962,13 +1975,7 @@ bool sim_step_events(sim *s, uint64_t n)
         event e = evq_pop(&s->q);
         sim_process(s, &e);
     }
-    if (!s->finished && !s->failed && s->q.n == 0) {
-        fs_err_set(&s->err, 1, "the run stalled at %.3f s with %d of %d steps trained",
-                   sim_secs(s->now), s->version, s->scn.work.iterations);
-        s->failed = true;
-    }
-    if (s->finished || s->failed) { finish_up(s); return false; }
-    return true;
+    return sim_after(s);
 }
 
 bool sim_run(sim *s)
@@ -1987,6 +1994,13 @@ const trace *sim_trace(const sim *s) { return s->tr; }
 trace *sim_trace_mut(sim *s) { return s->tr; }
 const sim_stats *sim_get_stats(const sim *s) { return &s->st; }
 double sim_wall_seconds(const sim *s) { return s->wall > 0 ? s->wall : wall_now() - s->wall0; }
+int sim_step_phase_open(const sim *s, sim_time *since)
+{
+    const pool_rt *r = &s->pr[s->pl.train_pool];
+    if (since) *since = r->class_t0;
+    return r->class_phase;
+}
+
 void sim_set_staleness(sim *s, int bound) { s->staleness = bound < 0 ? 0 : bound > 64 ? 64 : bound; }
 int  sim_get_staleness(const sim *s) { return s->staleness; }
 void sim_set_partial_rollout(sim *s, double f) { s->partial = f <= 0 ? 0.01 : f > 1 ? 1 : f; }

@@ -92,6 +92,10 @@ void sim_set_staleness(sim *s, int bound);
 int  sim_get_staleness(const sim *s);
 void sim_set_partial_rollout(sim *s, double fraction);
 
+/* The step phase the training pool is in now (a trace_step_phase) and since
+** when: its span is only recorded when the phase ends. */
+int  sim_step_phase_open(const sim *s, sim_time *since);
+
 /* Memory peaks of a trace memgroup (bytes per device or per node). */
 double sim_mem_peak(const sim *s, int group, int bucket);
 double sim_mem_peak_total(const sim *s, int group, sim_time *when);

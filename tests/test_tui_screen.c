@@ -131,7 +131,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_TIMELINE \
     "+ Timeline ----------------------------------------------------------------------------------------+\n" \
     "|0..130s fit             |+0--------------------------+50s------------------------+100s------------|\n" \
-    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTTTTx |\n" \
+    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTTTTxg|\n" \
     "|- all 16 dev rollout+tra|ppgggggggggggggggggggggggggggggggggggggggggggggxlllllrrrrTTTTTTTTTTTTTTpp|\n" \
     "|  + stage 0 (TP2 x DP8) |x                                              xlllllrrrrTTTTTTTTTTTTTTx |\n" \
     "|    rollout 0           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \

@@ -329,6 +329,10 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
                 else {
                     long k = run_span_in(a->run, r->track, c0, c1);
                     if (k >= 0) ph = trace_spans(t)[k].phase;
+                    /* the step phase under way has no span yet: draw it to the clock */
+                    sim_time since;
+                    int open = sim_step_phase_open(a->run->s, &since);
+                    if (ph < 0 && stepish && !run_over(a->run) && c1 > since) ph = open;
                 }
                 if (ph >= 0) {
                     ch = stepish ? style_step_letter((trace_step_phase)ph) : style_phase_letter((trace_phase)ph);
