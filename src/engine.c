@@ -545,6 +545,7 @@ static void sample_finish(sim *s, int id, sim_time now)
     s->fin_v[x->v_start]++;
     s->batch_done[x->batch]++;
     s->st.samples_done++;
+    s->st.dq_rollout_out += ((double)x->prompt + x->resp) * 8.0;   /* token ids + rollout log-probs */
 }
 
 static void inst_event(sim *s, instance *I, sim_time now)
@@ -1195,6 +1196,48 @@ static void start_step(sim *s, sim_time now)
 ** over the fast link.  The queue lives in the host memory of the nodes that
 ** generate; each such node serves it at one NIC's bandwidth (scale-out tier),
 ** so the reads of every training device queue up there. */
+/* Nodes holding the queue (those that generate): each serves it through one
+** NIC of the scale-out tier. */
+static double queue_serving_bw(const sim *s, double *nic_out)
+{
+    const scn_cluster *c = &s->scn.cluster;
+    double nic = c->inter_supernode.bw * s->scn.eff.link;
+    int gen_nodes = 0;
+    for (int k = 0; k < s->pl.npools; k++)
+        if (s->pl.pools[k].roles & ROLE_ROLLOUT)
+            gen_nodes += (s->pl.pools[k].devices + c->devices_per_node - 1) / c->devices_per_node;
+    if (gen_nodes < 1) gen_nodes = 1;
+    *nic_out = nic;
+    return gen_nodes * nic;
+}
+
+/* A forward-only pool reads the chunk's token ids (4 bytes a token) from the
+** queue, one reader per replica with hierarchy (then a broadcast inside its
+** TP group), every device without; it writes back its log-probs (4 bytes a
+** token) or rewards (4 bytes a sample). */
+static double queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
+{
+    const plan_pool *q = &s->pl.pools[p];
+    const scn_plan *sp = &s->scn.plan;
+    double tok = 0;
+    for (int i = 0; i < n; i++) tok += (double)s->smp[ids[i]].prompt + s->smp[ids[i]].resp;
+    int replicas = q->aux_replicas > 0 ? q->aux_replicas : 1;
+    double per_replica = tok * 4.0 / replicas;
+    int readers = sp->dq_hierarchical ? replicas : q->devices;
+    double nic, serve = queue_serving_bw(s, &nic);
+    double t = fmax(readers * per_replica / serve, per_replica / nic);
+    if (sp->dq_hierarchical && q->aux_tp > 1)
+        t += mdl_broadcast(per_replica, pool_link(s, q, q->first, 1, q->aux_tp), s->scn.eff.link);
+    s->st.dq_aux_in += tok * 4.0;
+    if (s->scn.has_ref && (q->roles & ROLE_REF)) s->st.dq_aux_out += tok * 4.0;
+    if (s->scn.reward_is_model && (q->roles & ROLE_REWARD)) s->st.dq_aux_out += n * 4.0;
+    s->st.dq_aux_time_s += t;
+    pool_rt *r = &s->pr[p];
+    for (int k = 0; k < r->ntracks; k++)
+        span(s, r->track0 + k, PH_QUEUE, now, now + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)tok);
+    return t;
+}
+
 static double queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
 {
     const plan_pool *q = &s->pl.pools[p];
@@ -1215,15 +1258,8 @@ static double queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
     double bytes = (sp->dq_packed ? sum : padded) * per_token;
     double per_replica = bytes / q->dp;
     int readers = sp->dq_hierarchical ? q->dp : q->devices;
-    double served = readers * per_replica;
-    const scn_cluster *c = &s->scn.cluster;
-    double nic = c->inter_supernode.bw * s->scn.eff.link;
-    int gen_nodes = 0;
-    for (int k = 0; k < s->pl.npools; k++)
-        if (s->pl.pools[k].roles & ROLE_ROLLOUT)
-            gen_nodes += (s->pl.pools[k].devices + c->devices_per_node - 1) / c->devices_per_node;
-    if (gen_nodes < 1) gen_nodes = 1;
-    double t = fmax(served / (gen_nodes * nic), per_replica / nic);
+    double nic, serve = queue_serving_bw(s, &nic);
+    double t = fmax(readers * per_replica / serve, per_replica / nic);
     if (sp->dq_hierarchical && q->tp * q->pp > 1)
         t += mdl_broadcast(per_replica, pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
     s->st.queue_bytes_padded += padded * per_token;
@@ -1231,6 +1267,7 @@ static double queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
     s->st.queue_reads_flat += (double)q->devices * mbs;
     s->st.queue_reads_hier += (double)q->dp * mbs;
     s->st.queue_time_s += t;
+    s->st.dq_train_in += bytes;
     pool_rt *r = &s->pr[p];
     for (int k = 0; k < r->ntracks; k++)
         span(s, r->track0 + k, PH_QUEUE, now, now + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)sum);
@@ -1248,6 +1285,7 @@ static void start_infer_on_(sim *s, int p, sim_time now)
     const int *ids = s->step_ids + k * s->chunk_n;
     int n = s->chunk_n;
     if (q->roles & ROLE_TRAIN) cur += sim_from_secs(queue_transfer(s, p, cur, ids, n));
+    else if (q->aux_tp > 0) cur += sim_from_secs(queue_aux(s, p, cur, ids, n));
     if ((q->roles & ROLE_TRAIN) && s->scn.work.recompute_logprob) {
         t = fwd_pass(s, p, actor(s), PH_LOGPROB, cur, ids, n);
         cur += sim_from_secs(t);

@@ -46,6 +46,11 @@ typedef struct {
     double   queue_bytes_padded, queue_bytes_packed;
     double   queue_reads_flat, queue_reads_hier;
     double   queue_time_s;      /* DistQueue reads by the training pool, all steps */
+    /* DistQueue bytes between stages, all steps: rollout -> queue (token ids
+    ** and rollout log-probs), queue -> reference/reward pools (token ids),
+    ** reference/reward -> queue (log-probs, rewards), queue -> training */
+    double   dq_rollout_out, dq_aux_in, dq_aux_out, dq_train_in;
+    double   dq_aux_time_s;     /* reads by the reference/reward pools, all steps */
     double   plugin_time_s;
     double   task_wall_s;       /* wall time computing training and forward-pass tasks (bench only) */
     double   setup_wall_s;      /* wall time of sim_new: sampling the workload, building tracks */

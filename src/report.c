@@ -30,6 +30,11 @@ static void distqueue(const sim *s, report *r)
     r->dq_load_factor = st->queue_reads_flat > 0 ? st->queue_reads_hier / st->queue_reads_flat : 0;
     int steps = st->iterations_done;
     r->dq_time_s = steps > 0 ? st->queue_time_s / steps : 0;
+    r->dq_aux_time_s = steps > 0 ? st->dq_aux_time_s / steps : 0;
+    r->dq_rollout_out = st->dq_rollout_out;
+    r->dq_aux_in = st->dq_aux_in;
+    r->dq_aux_out = st->dq_aux_out;
+    r->dq_train_in = st->dq_train_in;
 }
 
 void report_compute(const sim *s, report *r)
@@ -283,6 +288,13 @@ void report_json_fields(const sim *s, const report *r, fs_json *j)
     json_num(j, "reads_hierarchical", r->dq_reads_hier);
     json_num(j, "load_factor", r->dq_load_factor);
     json_num(j, "transfer_s_per_step", r->dq_time_s);
+    json_num(j, "aux_transfer_s_per_step", r->dq_aux_time_s);
+    json_obj_begin(j, "bytes_by_stage");
+    json_num(j, "rollout_to_queue", r->dq_rollout_out);
+    json_num(j, "queue_to_ref_reward", r->dq_aux_in);
+    json_num(j, "ref_reward_to_queue", r->dq_aux_out);
+    json_num(j, "queue_to_train", r->dq_train_in);
+    json_obj_end(j);
     json_obj_end(j);
     json_int(j, "events", (int64_t)r->events);
     json_int(j, "pipeline_ops", (int64_t)r->pipeline_ops);
