@@ -634,7 +634,7 @@ static void push_device(lua_State *L, const scn_device *d)
     set_num(L, "host_gbps", d->host_bw / 1e9);
 }
 
-static void push_model(lua_State *L, const scn_model *m)
+void lscn_push_model(lua_State *L, const scn_model *m)
 {
     lua_createtable(L, 0, 17);
     lua_pushstring(L, m->name);
@@ -819,7 +819,7 @@ static void push_fusync(lua_State *L)
 
     lua_createtable(L, 0, presets_model_count());
     for (int i = 0; i < presets_model_count(); i++) {
-        push_model(L, presets_model(i));
+        lscn_push_model(L, presets_model(i));
         lua_setfield(L, -2, presets_model_key(i));
     }
     lua_setfield(L, -2, "models");
@@ -865,7 +865,7 @@ static bool expand_for_set(lctx *c, lua_State *L, const sfield *f, const char *p
         if (!m && strcmp(name, "rule") == 0) return false;
         if (!m) unknown_preset(c, L, path, name, true);
         lua_pop(L, 1);
-        push_model(L, m);
+        lscn_push_model(L, m);
         return true;
     }
     if (f->kind == K_DIST && lua_type(L, -1) == LUA_TNUMBER) {

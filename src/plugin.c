@@ -16,6 +16,7 @@
 */
 #include "plugin_lua.h"
 #include "lua_sandbox.h"
+#include "lua_scenario.h"
 
 #include <lualib.h>
 
@@ -427,26 +428,10 @@ static void push_cluster(lua_State *L, const scn_cluster *c)
     lua_setfield(L, -2, "links");
 }
 
+/* The architecture as a scenario writes it, plus the derived figures. */
 static void push_model(lua_State *L, const scn_model *m)
 {
-    lua_createtable(L, 0, 26);
-    set_str(L, "name", m->name);
-    set_int(L, "layers", m->layers);
-    set_int(L, "dense_layers", m->dense_layers);
-    set_int(L, "hidden", m->hidden);
-    set_int(L, "heads", m->heads);
-    set_int(L, "kv_heads", m->kv_heads);
-    set_int(L, "head_dim", m->head_dim);
-    set_int(L, "mla_latent", m->mla_latent);
-    set_int(L, "mla_rope", m->mla_rope);
-    set_int(L, "mla_q_latent", m->mla_q_latent);
-    set_int(L, "ffn", m->ffn);
-    set_int(L, "expert_ffn", m->expert_ffn);
-    set_int(L, "experts", m->experts);
-    set_int(L, "experts_active", m->experts_active);
-    set_int(L, "shared_experts", m->shared_experts);
-    set_int(L, "vocab", m->vocab);
-    set_bool(L, "tied_embeddings", m->tied_embeddings);
+    lscn_push_model(L, m);
     set_bool(L, "moe", m->experts > 0);
     set_num(L, "params_total", m->params_total);
     set_num(L, "params_active", m->params_active);
