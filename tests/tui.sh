@@ -98,4 +98,29 @@ rc=$(cat "$TMP/rc")
 [ "$rc" = 0 ] || fail "exit status $rc after q"
 checks=$((checks + 1))
 
-echo "tui.sh: $checks checks passed (play, pause, what-if, help, resize, quit)"
+# 7. Ctrl-C and SIGTERM: the program stops, the terminal is given back (the
+# shell after it can print), and the status says which signal
+for sig in INT TERM; do
+    rm -f "$TMP/rc"
+    $T kill-session -t tui >/dev/null 2>&1
+    $T -f /dev/null new-session -d -s tui -x 100 -y 30 \
+        "cd '$ROOT' && env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= TZ=UTC sh -c 'echo \$\$ > \"$TMP/pid\"; exec \"$FUSYNC\" tui \"$SCN\" --no-mouse'; echo \$? > '$TMP/rc'; stty -a | grep -o ' icanon ' > '$TMP/stty'; echo after-exit; sleep 30" \
+        || fail "tmux could not start"
+    wait_for "Timeline"
+    if [ $sig = INT ]; then
+        $T send-keys -t tui C-c
+    else
+        child=$(cat "$TMP/pid" 2>/dev/null)
+        [ -n "$child" ] || fail "no fusync process to send SIGTERM to"
+        kill -TERM "$child"
+    fi
+    wait_for "after-exit"
+    rc=$(cat "$TMP/rc")
+    want=$([ $sig = INT ] && echo 130 || echo 143)
+    [ "$rc" = "$want" ] || fail "exit status $rc after SIG$sig (want $want)"
+    [ -s "$TMP/stty" ] || fail "the terminal was left out of canonical mode after SIG$sig"
+    screen | grep -qF "Timeline" && fail "the screen was not given back after SIG$sig"
+    checks=$((checks + 1))
+done
+
+echo "tui.sh: $checks checks passed (play, pause, what-if, help, resize, quit, Ctrl-C, SIGTERM)"
