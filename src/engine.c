@@ -1352,6 +1352,7 @@ static void record_trained(sim *s, int step)
         tok += (double)x->prompt + x->resp;
         s->st.tokens_trained_response += x->resp;
         s->st.samples_trained++;
+        if (x->v_last > x->v_start) s->st.samples_mixed++;
     }
     s->st.tokens_trained += tok;
     if (step >= s->scn.work.warmup) s->st.measured_tokens += tok;
@@ -1596,7 +1597,16 @@ static void task_done(sim *s, int p, sim_time now)
         r->st = P_IDLE;
         break;
     case P_RECV:
-        for (int i = 0; i < r->ninst; i++) s->inst[r->inst0 + i].version = s->version;
+        for (int i = 0; i < r->ninst; i++) {
+            instance *I = &s->inst[r->inst0 + i];
+            I->version = s->version;
+            /* samples generating on: each version they decode with is in
+            ** [v_start, v_last] (updates come one version at a time) */
+            for (int k = 0; k < I->norder; k++) {
+                sample *x = &s->smp[I->order[k]];
+                if (x->state == S_ACTIVE && x->inst == r->inst0 + i) x->v_last = s->version;
+            }
+        }
         pool_start_gen(s, p, now);
         break;
     default:

@@ -32,6 +32,7 @@ typedef struct {
     int      iterations_done;
     int      version;           /* current policy version (= steps trained) */
     int64_t  samples_total, samples_done, samples_trained, samples_discarded;
+    int64_t  samples_mixed;     /* trained samples decoded with more than one version */
     double   tokens_generated;  /* response tokens decoded */
     double   tokens_trained;    /* prompt + response tokens trained on */
     double   tokens_trained_response;  /* of which response tokens */

@@ -58,6 +58,7 @@ void report_compute(const sim *s, report *r)
     r->tokens_in_flight = st->tokens_in_flight;
     r->samples_trained = st->samples_trained;
     r->samples_discarded = st->samples_discarded;
+    r->samples_mixed = st->samples_mixed;
     r->plugin_time_s = st->plugin_time_s;
     r->staleness_bound = sc->plan.staleness;
     sim_time w0 = st->window_t0, w1 = st->window_t1 > 0 ? st->window_t1 : sim_now(s);
@@ -205,6 +206,7 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
     }
     buf_printf(o, "\n%sStaleness%s    max %d  mean %.2f  (bound %d)  lags:", B, R, r->lag_max, r->lag_mean, r->staleness_bound);
     for (int k = 0; k <= r->staleness_bound && k <= 64; k++) buf_printf(o, " %d:%lld", k, (long long)r->lag_hist[k]);
+    if (r->samples_mixed > 0) buf_printf(o, "  (%lld decoded across a weight update)", (long long)r->samples_mixed);
     buf_putc(o, '\n');
     fmt_si(a, sizeof a, r->tokens_generated);
     fmt_si(b, sizeof b, r->tokens_wasted);
@@ -275,6 +277,7 @@ void report_json_fields(const sim *s, const report *r, fs_json *j)
     json_obj_begin(j, "staleness");
     json_int(j, "bound", r->staleness_bound);
     json_int(j, "max", r->lag_max);
+    json_int(j, "samples_decoded_with_several_versions", r->samples_mixed);
     json_num(j, "mean", r->lag_mean);
     json_arr_begin(j, "histogram");
     for (int k = 0; k <= r->staleness_bound && k <= 64; k++) json_int(j, NULL, r->lag_hist[k]);

@@ -122,6 +122,7 @@ START_TEST(t_s0_is_synchronous)
         char *jx = json_without_wall(x), *jy = json_without_wall(y);
         ck_assert_str_eq(jx, jy);
         ck_assert_int_eq(sim_get_stats(x)->lag_max, 0);
+        ck_assert_int_eq(sim_get_stats(x)->samples_mixed, 0);      /* no update while generating */
         ck_assert(sim_get_stats(x)->tokens_wasted == 0);
         free(jx);
         free(jy);
@@ -146,6 +147,8 @@ START_TEST(t_partial_rollout)
     const sim_stats *st = sim_get_stats(s);
     ck_assert_int_eq(st->lag_max, 1);
     ck_assert(st->lag_hist[1] > 0);
+    /* carried samples resume on the newer weights: decoded across an update */
+    ck_assert(st->samples_mixed > 0 && st->samples_mixed <= st->samples_trained);
     sim_free(s);
 }
 END_TEST
