@@ -5,10 +5,10 @@
 -- 32 NPUs (attention TP4 inside, experts over all 32).  Long-tail responses:
 -- lognormal around 2k tokens, capped at 8k.
 --
---   fusync run examples/pangu718b_cm384.lua --mode separate   # ~14.4k tokens/s
---   fusync run examples/pangu718b_cm384.lua --mode colocate   # ~25.1k tokens/s
+--   fusync run examples/pangu718b_cm384.lua --mode separate   # ~14.0k tokens/s
+--   fusync run examples/pangu718b_cm384.lua --mode colocate   # ~25.1k tokens/s (+79%)
 --   fusync run examples/pangu718b_cm384.lua --mode colocate --staleness 2 \
---       --set plan.partial_rollout=0.6                         # StaleSync: ~34.5k
+--       --set plan.partial_rollout=0.6                         # StaleSync: ~33.7k (34.7k with --iterations 24)
 --
 -- The StaleSync setting: staleness bound 2 and a partial-rollout threshold
 -- of 0.6 (a step moves on once 60% of its samples have finished; the long
@@ -54,9 +54,9 @@ return {
     staleness = 0, partial_rollout = 1.0, on_update = "continue",
   },
   efficiency = {
-    train = 0.18,               -- RL training: micro-batch 1, variable lengths (pre-training reached 30-41%)
+    train = 0.16,               -- RL training: micro-batch 1, variable lengths (pre-training reached 30-41%)
     prefill = 0.45, decode = 0.40, hbm = 0.60, link = 0.60, host_link = 0.80,
-    decode_overhead_ms = 28,    -- per decode step: scheduling, launch, MoE dispatch software (guess)
+    decode_overhead_ms = 26,    -- per decode step: scheduling, launch, MoE dispatch software (guess)
     train_overhead_ms = 500, switch_overhead_s = 2, reward_rule_ms = 5,
   },
 }
