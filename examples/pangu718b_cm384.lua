@@ -6,7 +6,7 @@
 -- lognormal around 2k tokens, capped at 8k.
 --
 --   fusync run examples/pangu718b_cm384.lua --mode separate   # ~14.0k tokens/s
---   fusync run examples/pangu718b_cm384.lua --mode colocate   # ~25.1k tokens/s (+79%)
+--   fusync run examples/pangu718b_cm384.lua --mode colocate   # ~25.1k tokens/s (+78.8%)
 --   fusync run examples/pangu718b_cm384.lua --mode colocate --staleness 2 \
 --       --set plan.partial_rollout=0.6                         # StaleSync: ~33.7k (34.7k with --iterations 24)
 --
