@@ -228,7 +228,8 @@ static const scn_link *pool_link(const sim *s, const plan_pool *q, int first, in
 static void span(sim *s, int track, trace_phase ph, sim_time t0, sim_time t1, int iter, int ver, int mb, int64_t tok)
 {
     if (t1 < t0) t1 = t0;
-    trace_span sp = {t0, t1, track, (uint8_t)ph, iter, ver, mb, tok};
+    if (tok > INT32_MAX) tok = INT32_MAX;
+    trace_span sp = {t0, t1, track, (uint8_t)ph, iter, ver, mb, (int32_t)tok};
     trace_add_span(s->tr, &sp);
 }
 

@@ -74,7 +74,7 @@ typedef struct {
     int32_t  iter;          /* training step it serves */
     int32_t  version;       /* policy version in use */
     int32_t  mb;            /* micro-batch index or -1 */
-    int64_t  tokens;
+    int32_t  tokens;        /* clipped at INT32_MAX; 40 bytes a span in all */
 } trace_span;
 
 typedef struct {
