@@ -659,7 +659,7 @@ void lscn_push_model(lua_State *L, const scn_model *m)
 }
 
 /* A distribution in the scenario's form (for --set into a default one). */
-static void push_dist(lua_State *L, const scn_dist *d)
+void lscn_push_dist(lua_State *L, const scn_dist *d)
 {
     lua_newtable(L);
     lua_pushstring(L, scn_dist_name(d->kind));
@@ -952,9 +952,9 @@ static void apply_set(lctx *c, lua_State *L, int root, const char *spec)
             lua_pop(L, 1);
             /* An absent distribution starts from its default. */
             if (f->kind == K_DIST && strcmp(key, "prompt_len") == 0)
-                push_dist(L, &c->out->work.prompt_len);
+                lscn_push_dist(L, &c->out->work.prompt_len);
             else if (f->kind == K_DIST)
-                push_dist(L, &c->out->work.response_len);
+                lscn_push_dist(L, &c->out->work.response_len);
             else
                 lua_newtable(L);
         } else if (ty != LUA_TTABLE && !expand_for_set(c, L, f, shown)) {

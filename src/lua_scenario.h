@@ -19,6 +19,8 @@
 ** derived figures. */
 struct lua_State;
 void lscn_push_model(struct lua_State *L, const scn_model *m);
+/* Push a length distribution as a scenario writes it (kind and parameters). */
+void lscn_push_dist(struct lua_State *L, const scn_dist *d);
 
 #endif
 

@@ -443,22 +443,7 @@ static void push_model(lua_State *L, const scn_model *m)
 
 static void push_dist(lua_State *L, const char *key, const scn_dist *d)
 {
-    lua_createtable(L, 0, 4);
-    set_str(L, "kind", scn_dist_name(d->kind));
-    switch (d->kind) {
-    case DIST_FIXED: set_num(L, "value", d->a); break;
-    case DIST_UNIFORM: set_num(L, "lo", d->a); set_num(L, "hi", d->b); break;
-    case DIST_LOGNORMAL: set_num(L, "median", d->a); set_num(L, "sigma", d->b); break;
-    case DIST_HIST:
-        lua_createtable(L, d->nbins + 1, 0);
-        for (int i = 0; i <= d->nbins; i++) { lua_pushnumber(L, d->edge[i]); lua_rawseti(L, -2, i + 1); }
-        lua_setfield(L, -2, "edges");
-        lua_createtable(L, d->nbins, 0);
-        for (int i = 0; i < d->nbins; i++) { lua_pushnumber(L, d->weight[i]); lua_rawseti(L, -2, i + 1); }
-        lua_setfield(L, -2, "weights");
-        break;
-    }
-    if (d->cap > 0) set_num(L, "cap", d->cap);
+    lscn_push_dist(L, d);
     lua_setfield(L, -2, key);
 }
 
