@@ -70,6 +70,8 @@ done
 for pol in "$(pwd)"/plugins/*.lua; do
     compare "run policy $(basename "$pol")" run "$P" --policy "$pol" --json o.json
 done
+compare "trace qwen" run "$EX/qwen7b_h100x16.lua" --trace o.json
+compare "trace pangu stalesync" run "$P" --mode colocate --staleness 2 --iterations 3 --trace o.json
 compare "plan qwen" plan "$EX/qwen7b_h100x16.lua" --top 5 --json o.json
 compare "plan pangu" plan "$P" --top 5 --json o.json
 
