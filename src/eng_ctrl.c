@@ -1,0 +1,394 @@
+/*
+** eng_ctrl.c — the event loop, the controller and the public entry points.
+**
+** Every event is an instance reaching its target decode step (eng_gen.c) or
+** a pool's task ending (eng_step.c, eng_train.c); after each one the
+** controller polls: it releases batches (the StaleSync bound and the
+** partial-rollout threshold), moves the pool whose task ended to its next
+** state, and starts whatever can start — a step's chunks, the forward
+** passes, training, a switch, generation.  The sim_* functions declared in
+** engine.h that run, advance and read a simulation are here too (sim_new and
+** sim_free are in eng_setup.c).  Rules: docs/model.md, section 4 (The
+** controller).  Shared state and helpers: engine_int.h.
+*/
+#include "engine_int.h"
+
+#include <math.h>
+#include <string.h>
+
+/* --------------------------------------------------------- batch release */
+
+static void release_batches(sim *s)
+{
+    while (s->released < s->scn.work.iterations) {
+        int b = s->released;
+        if (b - s->version > s->staleness) break;           /* bound */
+        if (b > 0 && !s->cut[b - 1] && s->batch_done[b - 1] < (int64_t)ceil(s->partial * s->N - 1e-9)) break;  /* threshold */
+        for (int i = 0; i < s->N; i++) {
+            int id = b * s->N + i;
+            s->smp[id].state = S_QUEUED;
+            /* static dispatch: contiguous equal parts, prompt groups together */
+            s->smp[id].home = s->nqueues > 1 ? (int)((int64_t)i * s->nqueues / s->N) : 0;
+            eng_dq_push_back(s, id);
+        }
+        s->released++;
+    }
+}
+
+/* ------------------------------------------------------------ controller */
+
+static void task_done(sim *s, int p, sim_time now)
+{
+    pool_rt *r = &s->pr[p];
+    const plan_pool *q = &s->pl.pools[p];
+    switch (r->st) {
+    case P_SWITCH_R:
+        eng_pool_start_gen(s, p, now);
+        break;
+    case P_SWITCH_T:
+        eng_pool_class(s, p, P_IDLE);
+        r->st = P_IDLE;
+        break;
+    case P_INFER:
+        eng_pool_class(s, p, P_IDLE);
+        r->st = P_IDLE;
+        s->chunk_infer_left[r->cur_chunk]--;
+        break;
+    case P_TRAIN: {
+        if (r->train_rest) s->rest_trained = true;
+        else s->chunks_trained++;
+        bool done = s->chunks_trained == s->nchunks && (!s->streaming || s->scn.work.epochs == 1 || s->rest_trained);
+        if (!done) {
+            eng_pool_class(s, p, P_IDLE);
+            r->st = P_IDLE;
+            break;
+        }
+        eng_step_finished(s, now);
+        bool others = false;
+        for (int k = 0; k < s->pl.npools; k++)
+            if (k != p && (s->pl.pools[k].roles & ROLE_ROLLOUT)) others = true;
+        if (others) {
+            sim_time e = eng_start_weight_sync(s, now);
+            eng_pool_class(s, p, P_SYNC);
+            r->st = P_SYNC;
+            eng_sched_task(s, p, e);
+        } else {
+            eng_pool_class(s, p, P_IDLE);
+            r->st = P_IDLE;
+        }
+        break;
+    }
+    case P_SYNC:
+        /* a step ends when its weights have reached the rollout pools: move
+        ** the window before the transfer is accounted */
+        if (s->version >= s->scn.work.iterations) s->st.window_t1 = now;
+        if (s->version == s->scn.work.warmup) s->st.window_t0 = now;
+        eng_pool_class(s, p, P_IDLE);
+        r->st = P_IDLE;
+        break;
+    case P_RECV:
+        for (int i = 0; i < r->ninst; i++) {
+            instance *I = &s->inst[r->inst0 + i];
+            I->version = s->version;
+            /* samples generating on: each version they decode with is in
+            ** [v_start, v_last] (updates come one version at a time) */
+            for (int k = 0; k < I->norder; k++) {
+                sample *x = &s->smp[I->order[k]];
+                if (x->state == S_ACTIVE && x->inst == r->inst0 + i) x->v_last = s->version;
+            }
+        }
+        eng_pool_start_gen(s, p, now);
+        break;
+    default:
+        break;
+    }
+    (void)q;
+}
+
+static void ctl_poll(sim *s)
+{
+    if (s->failed) return;
+    release_batches(s);
+    sim_time now = s->now;
+    int tp = s->pl.train_pool;
+    pool_rt *tr = &s->pr[tp];
+    const plan_pool *tq = &s->pl.pools[tp];
+
+    if (s->step_running >= 0) {
+        int step = s->step_running;
+        while (s->chunks_taken < s->nchunks) {
+            if (s->scn.plan.on_stale == STALE_DISCARD) eng_discard_stale(s, step, now);
+            if (!eng_chunk_ready(s, step)) break;
+            eng_take_chunk(s);
+        }
+        /* the training pool trains what is ready, else runs its passes */
+        if (tr->st == P_IDLE && !tr->rollout_layout) {
+            int k = s->chunks_trained;
+            if (k < s->chunks_taken && s->chunk_infer_left[k] == 0) {
+                tr->train_rest = false;
+                if (s->streaming) eng_start_train(s, tp, now, 0, 1, k, k + 1);
+                else eng_start_train(s, tp, now, 0, s->scn.work.epochs, 0, s->scn.work.minibatches);
+            } else if (k == s->nchunks && s->streaming && !s->rest_trained) {
+                tr->train_rest = true;
+                eng_start_train(s, tp, now, 1, s->scn.work.epochs, 0, s->scn.work.minibatches);
+            } else if (eng_pool_infers(s, tp) && tr->infer_cursor < s->chunks_taken) {
+                eng_start_infer_on(s, tp, now);
+            }
+        }
+        for (int p = 0; p < s->pl.npools; p++)
+            if (p != tp && eng_pool_infers(s, p) && s->pr[p].st == P_IDLE && s->pr[p].infer_cursor < s->chunks_taken)
+                eng_start_infer_on(s, p, now);
+    } else if (s->version < s->scn.work.iterations) {
+        /* A pool that also generates can only start once the whole batch is
+        ** there; a training-only pool streams from the first mini-batch. */
+        bool ready;
+        if (s->streaming && !tq->colocated) {
+            if (s->scn.plan.on_stale == STALE_DISCARD) eng_discard_stale(s, s->version, now);
+            s->chunks_taken = 0;
+            ready = eng_chunk_ready(s, s->version);
+        } else {
+            ready = eng_trainer_ready(s);
+        }
+        if (ready) {
+            if (tq->colocated && tr->st == P_GEN) eng_switch_to_train(s, tp, now);
+            else if (tr->st == P_IDLE && !tr->rollout_layout) {
+                eng_start_step(s, now);
+                ctl_poll(s);        /* take what is ready and start the passes */
+                return;
+            }
+        } else if (tq->colocated && tr->st == P_IDLE && !tr->rollout_layout) {
+            /* nothing to train yet: generate */
+            if (s->dq_len > 0 || s->released < s->scn.work.iterations) eng_switch_to_rollout(s, tp, now);
+        }
+    }
+    /* start idle rollout-only pools (first iteration) */
+    for (int p = 0; p < s->pl.npools; p++) {
+        if (p == tp || !(s->pl.pools[p].roles & ROLE_ROLLOUT)) continue;
+        if (s->pr[p].st == P_IDLE) eng_pool_start_gen(s, p, now);
+    }
+    /* Instances admit for themselves when a sequence finishes; others are
+    ** woken only when the queue gained samples they might take. */
+    if (s->queue_changed && s->dq_len > 0) {
+        s->queue_changed = false;
+        for (int p = 0; p < s->pl.npools; p++) {
+            if (s->pr[p].st != P_GEN) continue;
+            for (int i = 0; i < s->pr[p].ninst; i++) {
+                instance *I = &s->inst[s->pr[p].inst0 + i];
+                if (s->dq_len == 0) break;
+                if (eng_inst_can_admit(s, I)) eng_inst_kick(s, I, now);
+            }
+        }
+    }
+    if (s->has_hooks && s->hooks.on_rollout_progress && s->step_running < 0 && s->version < s->released) {
+        int b = s->version;
+        double frac = (double)s->batch_done[b] / s->N;
+        bool cut = false;
+        double t0 = wall_now();
+        fs_err e = {0, ""};
+        if (!s->hooks.on_rollout_progress(s->hooks.ud, s, b, frac, &cut, &e)) { s->failed = true; s->err = e; }
+        s->st.plugin_time_s += wall_now() - t0;
+        /* a cut counts as the partial-rollout threshold reached */
+        if (cut && !s->cut[b]) {
+            s->cut[b] = true;
+            release_batches(s);
+        }
+    }
+    eng_reclass_idle_trainer(s);
+    if (s->version >= s->scn.work.iterations && tr->st == P_IDLE) {
+        bool busy = false;
+        for (int p = 0; p < s->pl.npools; p++)
+            if (s->pr[p].st == P_SYNC || s->pr[p].st == P_RECV || s->pr[p].st == P_INFER || s->pr[p].st == P_TRAIN) busy = true;
+        if (!busy) s->finished = true;
+    }
+}
+
+/* --------------------------------------------------- public entry points */
+
+void sim_set_hooks(sim *s, const sim_hooks *h)
+{
+    if (h) { s->hooks = *h; s->has_hooks = true; }
+    else { memset(&s->hooks, 0, sizeof s->hooks); s->has_hooks = false; }
+}
+
+/* Samples grouped by the version they started with, for the trace. */
+static void emit_version_groups(sim *s)
+{
+    int nv = s->nver;
+    trace_vgroup *g = xcalloc((size_t)nv, sizeof *g);
+    for (int v = 0; v < nv; v++) { g[v].version = v; g[v].t0 = -1; }
+    for (int64_t i = 0; i < s->nsmp; i++) {
+        const sample *x = &s->smp[i];
+        if (x->v_start < 0 || x->v_start >= nv) continue;
+        trace_vgroup *k = &g[x->v_start];
+        if (k->t0 < 0 || x->t_start < k->t0) k->t0 = x->t_start;
+        sim_time end = x->state == S_ACTIVE || x->state == S_QUEUED ? s->now : x->t_end;
+        if (end > k->t1) k->t1 = end;
+        k->samples++;
+        k->trained += x->state == S_TRAINED;
+    }
+    for (int v = 0; v < nv; v++)
+        if (g[v].samples > 0) trace_add_vgroup(s->tr, &g[v]);
+    free(g);
+}
+
+static void finish_up(sim *s)
+{
+    s->wall = wall_now() - s->wall0;
+    eng_pool_class(s, s->pl.train_pool, P_IDLE);
+    emit_version_groups(s);
+    double inflight = 0;
+    for (int64_t i = 0; i < s->nsmp; i++) {
+        const sample *x = &s->smp[i];
+        if (x->state == S_DONE || x->state == S_TAKEN) inflight += x->resp;
+        else if (x->state == S_QUEUED) inflight += x->gen;
+    }
+    for (int i = 0; i < s->ninst; i++) {
+        instance *I = &s->inst[i];
+        for (int k = 0; k < I->norder; k++) {
+            const sample *x = &s->smp[I->order[k]];
+            if (x->state == S_ACTIVE && x->inst == i) {
+                int64_t g = I->step - x->adm_step;
+                inflight += (double)(g < x->resp ? g : x->resp);
+            }
+        }
+    }
+    s->st.tokens_in_flight = inflight;
+}
+
+static bool sim_process(sim *s, const event *e)
+{
+    s->now = e->t;
+    s->st.events++;
+    switch (e->kind) {
+    case EV_INST: {
+        instance *I = &s->inst[e->a];
+        if (e->b != I->evgen || !I->scheduled) return true;   /* superseded */
+        eng_inst_event(s, I, e->t);
+        break;
+    }
+    case EV_TASK:
+        task_done(s, e->a, e->t);
+        break;
+    default:
+        break;
+    }
+    if (s->err.code && !s->failed) s->failed = true;
+    ctl_poll(s);
+    return !s->finished && !s->failed;
+}
+
+static void sim_begin(sim *s)
+{
+    if (s->st.events == 0 && s->q.n == 0 && !s->finished) {
+        ctl_poll(s);
+    }
+}
+
+/* After a batch of events: an empty queue before the end is a stall (a
+** plan the controller cannot carry on); a finished run is closed once. */
+static bool sim_after(sim *s)
+{
+    if (!s->finished && !s->failed && s->q.n == 0) {
+        fs_err_set(&s->err, 1, "the run stalled at %.3f s with %d of %d steps trained (nothing left to happen)",
+                   sim_secs(s->now), s->version, s->scn.work.iterations);
+        s->failed = true;
+    }
+    if (s->finished || s->failed) {
+        if (!s->closed) finish_up(s);
+        s->closed = true;
+        return false;
+    }
+    return true;
+}
+
+bool sim_advance(sim *s, sim_time until)
+{
+    sim_begin(s);
+    while (!s->finished && !s->failed && s->q.n > 0 && s->q.v[0].t <= until) {
+        event e = eng_evq_pop(&s->q);
+        sim_process(s, &e);
+    }
+    if (!sim_after(s)) return false;
+    if (until > s->now) s->now = until < s->q.v[0].t ? until : s->now;
+    return true;
+}
+
+bool sim_step_events(sim *s, uint64_t n)
+{
+    sim_begin(s);
+    for (uint64_t i = 0; i < n && !s->finished && !s->failed && s->q.n > 0; i++) {
+        event e = eng_evq_pop(&s->q);
+        sim_process(s, &e);
+    }
+    return sim_after(s);
+}
+
+bool sim_run(sim *s)
+{
+    while (sim_advance(s, INT64_MAX)) {}
+    return !s->failed;
+}
+
+bool sim_done(const sim *s) { return s->finished || s->failed; }
+sim_time sim_now(const sim *s) { return s->now; }
+sim_time sim_next_event_time(const sim *s) { return s->q.n ? s->q.v[0].t : -1; }
+const fs_err *sim_error(const sim *s) { return s->err.code ? &s->err : NULL; }
+const scn_scenario *sim_scenario(const sim *s) { return &s->scn; }
+const plan *sim_plan(const sim *s) { return &s->pl; }
+const trace *sim_trace(const sim *s) { return s->tr; }
+trace *sim_trace_mut(sim *s) { return s->tr; }
+const sim_stats *sim_get_stats(const sim *s) { return &s->st; }
+double sim_wall_seconds(const sim *s) { return s->wall > 0 ? s->wall : wall_now() - s->wall0; }
+int sim_step_phase_open(const sim *s, sim_time *since)
+{
+    const pool_rt *r = &s->pr[s->pl.train_pool];
+    if (since) *since = r->class_t0;
+    return r->class_phase;
+}
+
+void sim_set_staleness(sim *s, int bound) { s->staleness = bound < 0 ? 0 : bound > 64 ? 64 : bound; }
+int  sim_get_staleness(const sim *s) { return s->staleness; }
+void sim_set_partial_rollout(sim *s, double f) { s->partial = f <= 0 ? 0.01 : f > 1 ? 1 : f; }
+
+int sim_inflight_by_version(const sim *s, int *versions, int *counts, int max)
+{
+    int n = 0;
+    for (int64_t i = 0; i < s->nsmp; i++) {
+        const sample *x = &s->smp[i];
+        if (x->state != S_ACTIVE) continue;
+        int k;
+        for (k = 0; k < n; k++) if (versions[k] == x->v_start) break;
+        if (k == n) {
+            if (n == max) continue;
+            versions[n] = x->v_start;
+            counts[n++] = 0;
+        }
+        counts[k]++;
+    }
+    return n;
+}
+
+double sim_mem_peak(const sim *s, int group, int bucket) { return s->mem_peak[group][bucket]; }
+double sim_mem_peak_total(const sim *s, int group, sim_time *when)
+{
+    if (when) *when = s->mem_peak_t[group];
+    return s->mem_peak_total[group];
+}
+
+void sim_step_lengths(const sim *s, int step, double *sum, double *sum_mbmax, int mbs)
+{
+    *sum = 0;
+    *sum_mbmax = 0;
+    if (step < 0 || step >= s->scn.work.iterations || mbs < 1) return;
+    int per = s->N / mbs;
+    for (int m = 0; m < mbs; m++) {
+        double mx = 0;
+        for (int i = 0; i < per; i++) {
+            const sample *x = &s->smp[(int64_t)step * s->N + m * per + i];
+            double L = (double)x->prompt + x->resp;
+            *sum += L;
+            if (L > mx) mx = L;
+        }
+        *sum_mbmax += mx;
+    }
+}

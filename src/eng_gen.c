@@ -1,0 +1,336 @@
+/*
+** eng_gen.c — rollout instances: continuous batching and decoding.
+**
+** An instance admits samples from its generation queue while they fit (batch
+** size, KV reservation, staleness bound at admission), prefills them
+** together, then decodes in segments: one event at the step where its next
+** sample finishes, never one per token.  A segment's time is the closed-form
+** sum of the decode step's roofline over the context it holds.  Instances
+** are stopped for a switch or a weight transfer (eng_step.c), keeping or
+** throwing away what they decoded, and started again by the controller
+** (eng_ctrl.c).  Rules and formulas: docs/model.md, section 5 (Generation)
+** and section 4, rules 2 and 8.  Shared state and helpers: engine_int.h.
+*/
+#include "engine_int.h"
+
+#include <math.h>
+
+/* --------------------------------------------------------- instance heap */
+
+static void heap_push(instance *I, int64_t key, int id)
+{
+    if (I->hn == I->hcap) {
+        I->hcap = I->hcap ? I->hcap * 2 : 64;
+        I->heap = xrealloc(I->heap, (size_t)I->hcap * sizeof *I->heap);
+    }
+    int i = I->hn++;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (I->heap[p].key < key || (I->heap[p].key == key && I->heap[p].id < id)) break;
+        I->heap[i] = I->heap[p];
+        i = p;
+    }
+    I->heap[i] = (hent){key, id};
+}
+
+static hent heap_pop(instance *I)
+{
+    hent top = I->heap[0];
+    hent last = I->heap[--I->hn];
+    int i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        hent b = last;
+        if (l < I->hn && (I->heap[l].key < b.key || (I->heap[l].key == b.key && I->heap[l].id < b.id))) { m = l; b = I->heap[l]; }
+        if (r < I->hn && (I->heap[r].key < b.key || (I->heap[r].key == b.key && I->heap[r].id < b.id))) m = r;
+        if (m == i) break;
+        I->heap[i] = I->heap[m];
+        i = m;
+    }
+    if (I->hn) I->heap[i] = last;
+    return top;
+}
+
+/* ------------------------------------------------------------ decode time */
+
+/* Sum over j = 0..k-1 of max(f(j), g(j)) for two lines given by their values
+** at j = 0 and j = k-1: exact, so a segment of any length costs O(1). */
+static double sum_max_lines(double f0, double f1, double g0, double g1, int64_t k)
+{
+    if (k <= 0) return 0;
+    if (k == 1) return fmax(f0, g0);
+    double d0 = f0 - g0, d1 = f1 - g1;
+    if (d0 >= 0 && d1 >= 0) return k * (f0 + f1) / 2;
+    if (d0 <= 0 && d1 <= 0) return k * (g0 + g1) / 2;
+    double jc = d0 / (d0 - d1) * (double)(k - 1);  /* where the lines cross */
+    int64_t J = (int64_t)floor(jc) + 1;             /* first index of the 2nd piece */
+    if (J < 1) J = 1;
+    if (J > k - 1) J = k - 1;
+    double fs = (f1 - f0) / (double)(k - 1), gs = (g1 - g0) / (double)(k - 1);
+    double a_last = (d0 > 0 ? f0 + fs * (J - 1) : g0 + gs * (J - 1));
+    double a_first = d0 > 0 ? f0 : g0;
+    double b_first = d0 > 0 ? g0 + gs * J : f0 + fs * J;
+    double b_last = d0 > 0 ? g1 : f1;
+    return J * (a_first + a_last) / 2 + (k - J) * (b_first + b_last) / 2;
+}
+
+/* The decode step's compute and HBM times are linear in the context held:
+** evaluate the roofline once per batch size and keep the two lines. */
+static void decode_lines(const sim *s, instance *I)
+{
+    if (I->cache_b == I->nactive) return;
+    const scn_plan *p = &s->scn.plan;
+    const plan_pool *pp = &s->pl.pools[I->pool];
+    const scn_link *l = eng_pool_link(s, pp, pp->first + I->index * pp->inst_devices, 1, pp->inst_devices);
+    double B = I->nactive, X = 1e6;
+    mdl_step a = mdl_decode_step(eng_actor(s), &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, 0);
+    mdl_step b = mdl_decode_step(eng_actor(s), &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, X);
+    I->c0 = a.compute_s;
+    I->m0 = a.memory_s;
+    I->cslope = (b.compute_s - a.compute_s) / X;
+    I->mslope = (b.memory_s - a.memory_s) / X;
+    I->fixed = a.total_s - fmax(a.compute_s, a.memory_s);      /* communication + overhead */
+    I->cache_b = I->nactive;
+}
+
+static double decode_time(const sim *s, instance *I, int64_t k)
+{
+    if (k <= 0 || I->nactive <= 0) return 0;
+    decode_lines(s, I);
+    double B = I->nactive, x0 = I->ctx_sum, x1 = I->ctx_sum + B * (double)(k - 1);
+    return sum_max_lines(I->c0 + I->cslope * x0, I->c0 + I->cslope * x1, I->m0 + I->mslope * x0,
+                         I->m0 + I->mslope * x1, k) + I->fixed * (double)k;
+}
+
+/* Steps completed within `dt` seconds of decoding (binary search). */
+static int64_t decode_steps_within(const sim *s, instance *I, double dt, int64_t kmax)
+{
+    int64_t lo = 0, hi = kmax;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (decode_time(s, I, mid) <= dt) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* ------------------------------------------------------------ generation */
+
+static double sample_reserve(const sim *s, const sample *x)
+{
+    /* Admission reserves the prompt and the whole response budget: a
+    ** scheduler that never needs to preempt (see docs/model.md). */
+    return (double)x->prompt + s->scn.work.max_response;
+}
+
+static void inst_schedule(sim *s, instance *I)
+{
+    I->evgen++;
+    I->scheduled = false;
+    if (I->nactive == 0 || !I->running) return;
+    int64_t k = I->heap[0].key - I->step;
+    if (k < 0) k = 0;
+    double dt = decode_time(s, I, k);
+    I->target = I->step + k;
+    I->scheduled = true;
+    eng_evq_push(&s->q, I->seg_t0 + sim_from_secs(dt), EV_INST, (int)(I - s->inst), I->evgen);
+}
+
+/* Admit what fits; prefill the newcomers; returns the prefill end. */
+static sim_time inst_admit(sim *s, instance *I, sim_time now)
+{
+    const scn_plan *p = &s->scn.plan;
+    double ptok = 0, psq = 0;
+    int n = 0;
+    squeue *q = eng_inst_queue(s, I);
+    while (q->len > 0 && I->nactive < p->rollout.max_seqs) {
+        int id = eng_sq_peek(q);
+        sample *x = &s->smp[id];
+        /* staleness: a sample of batch b may start on version v only if b - v <= s */
+        if (x->batch - I->version > s->staleness) break;
+        double need = sample_reserve(s, x);
+        if (I->kv_used + need > I->kv_cap) {
+            if (I->nactive == 0 && n == 0) {
+                /* cannot hold even one sequence: the plan is infeasible */
+                fs_err_set(&s->err, 1, "rollout instance %d cannot hold one sequence of %.0f tokens (KV room %.0f)",
+                           I->index, need, I->kv_cap);
+            }
+            break;
+        }
+        eng_sq_pop(s, q);
+        x->state = S_ACTIVE;
+        x->inst = (int)(I - s->inst);
+        if (x->v_start < 0) { x->v_start = I->version; x->t_start = now; s->open_v[x->v_start]++; }
+        x->v_last = I->version;
+        x->adm_step = I->step - x->gen;
+        double ctx = (double)x->prompt + x->gen;
+        I->ctx_sum += ctx;
+        I->kv_used += need;
+        I->nactive++;
+        heap_push(I, x->adm_step + x->resp, id);
+        if (I->norder == I->ocap) {
+            I->ocap = I->ocap ? I->ocap * 2 : 64;
+            I->order = xrealloc(I->order, (size_t)I->ocap * sizeof *I->order);
+        }
+        I->order[I->norder++] = id;
+        ptok += ctx;
+        psq += ctx * ctx;
+        n++;
+    }
+    if (n == 0) return now;
+    const plan_pool *pp = &s->pl.pools[I->pool];
+    const scn_link *l = eng_pool_link(s, pp, pp->first + I->index * pp->inst_devices, 1, pp->inst_devices);
+    mdl_step st = mdl_prefill(eng_actor(s), &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep,
+                              ptok, psq / ptok);
+    sim_time t1 = now + sim_from_secs(st.total_s);
+    eng_span(s, I->track, PH_PREFILL, now, t1, s->smp[I->order[I->norder - 1]].batch, I->version, -1, (int64_t)ptok);
+    return t1;
+}
+
+/* Close the decode segment at the instance's target step (event time). */
+static void inst_close_segment(sim *s, instance *I, sim_time now, int64_t upto)
+{
+    int64_t k = upto - I->step;
+    if (k > 0) {
+        eng_span(s, I->track, PH_GENERATE, I->seg_t0, now, s->version, I->version, I->nactive, (int64_t)I->nactive * k);
+        s->st.tokens_generated += (double)I->nactive * (double)k;
+        I->ctx_sum += (double)I->nactive * (double)k;
+        I->step = upto;
+    }
+}
+
+static void inst_compact_order(instance *I, const sample *smp, int self)
+{
+    int w = 0;
+    for (int i = 0; i < I->norder; i++) {
+        const sample *x = &smp[I->order[i]];
+        if (x->state == S_ACTIVE && x->inst == self) I->order[w++] = I->order[i];
+    }
+    I->norder = w;
+}
+
+static void sample_finish(sim *s, int id, sim_time now)
+{
+    sample *x = &s->smp[id];
+    x->state = S_DONE;
+    x->gen = x->resp;
+    x->t_end = now;
+    x->inst = -1;
+    if (s->nfin == s->fin_cap) {
+        s->fin_cap = s->fin_cap ? s->fin_cap * 2 : 1024;
+        s->fin = xrealloc(s->fin, (size_t)s->fin_cap * sizeof *s->fin);
+    }
+    s->fin[s->nfin++] = id;
+    s->open_v[x->v_start]--;
+    s->fin_v[x->v_start]++;
+    s->batch_done[x->batch]++;
+    s->st.samples_done++;
+    s->st.dq_rollout_out += ((double)x->prompt + x->resp) * 8.0;   /* token ids + rollout log-probs */
+}
+
+void eng_inst_event(sim *s, instance *I, sim_time now)
+{
+    I->scheduled = false;
+    inst_close_segment(s, I, now, I->target);
+    int self = (int)(I - s->inst);
+    bool any = false;
+    while (I->hn > 0 && I->heap[0].key <= I->step) {
+        hent h = heap_pop(I);
+        sample *x = &s->smp[h.id];
+        if (x->state != S_ACTIVE || x->inst != self) continue;   /* stale entry */
+        I->ctx_sum -= (double)x->prompt + x->resp;
+        I->kv_used -= sample_reserve(s, x);
+        I->nactive--;
+        sample_finish(s, h.id, now);
+        any = true;
+    }
+    /* the admission-order list keeps finished entries until they are half
+    ** of it: compacting on every completion would cost O(batch) each */
+    if (any && I->norder > 2 * I->nactive + 16) inst_compact_order(I, s->smp, self);
+    if (I->nactive == 0) { I->ctx_sum = 0; I->kv_used = 0; }
+    I->seg_t0 = inst_admit(s, I, now);
+    I->seg_step0 = I->step;
+    inst_schedule(s, I);
+}
+
+/* Would the next queued sample be admitted now? */
+bool eng_inst_can_admit(const sim *s, const instance *I)
+{
+    const squeue *q = eng_inst_queue((sim *)s, I);
+    if (q->len == 0 || I->nactive >= s->scn.plan.rollout.max_seqs) return false;
+    const sample *x = &s->smp[eng_sq_peek(q)];
+    if (x->batch - I->version > s->staleness) return false;
+    return I->kv_used + sample_reserve(s, x) <= I->kv_cap || I->nactive == 0;
+}
+
+/* Start (or resume) generation on an instance. */
+void eng_inst_kick(sim *s, instance *I, sim_time now)
+{
+    if (!I->running) return;
+    if (I->scheduled) {
+        /* admit newcomers between events: close the segment so far first */
+        if (!eng_inst_can_admit(s, I) || now < I->seg_t0) return;
+        int64_t k = decode_steps_within(s, I, sim_secs(now - I->seg_t0), I->target - I->step);
+        inst_close_segment(s, I, now, I->step + k);
+    }
+    I->seg_t0 = inst_admit(s, I, now > I->seg_t0 ? now : I->seg_t0);
+    I->seg_step0 = I->step;
+    inst_schedule(s, I);
+}
+
+/* Stop an instance at `now`: decode progress so far is kept in the samples;
+** `evict` also takes every active sample off it (KV released). */
+void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
+{
+    if (I->scheduled && now > I->seg_t0) {
+        int64_t k = decode_steps_within(s, I, sim_secs(now - I->seg_t0), I->target - I->step);
+        inst_close_segment(s, I, now, I->step + k);
+    }
+    I->evgen++;
+    I->scheduled = false;
+    I->running = false;
+    if (!evict) return;
+    int self = (int)(I - s->inst);
+    /* newest first back to the queue front, so the oldest resumes first */
+    for (int i = I->norder - 1; i >= 0; i--) {
+        int id = I->order[i];
+        sample *x = &s->smp[id];
+        if (x->state != S_ACTIVE || x->inst != self) continue;
+        int64_t g = I->step - x->adm_step;
+        if (g > x->resp) g = x->resp;
+        x->gen = (int32_t)g;
+        x->inst = -1;
+        x->state = S_QUEUED;
+        if (restart) {
+            s->st.tokens_wasted += x->gen;
+            x->gen = 0;
+            s->open_v[x->v_start]--;
+            x->v_start = -1;
+        }
+        x->resumed = x->gen > 0;
+        eng_dq_push_front(s, id);
+    }
+    I->norder = 0;
+    I->hn = 0;
+    I->nactive = 0;
+    I->ctx_sum = 0;
+    I->kv_used = 0;
+}
+
+void eng_pool_start_gen(sim *s, int p, sim_time now)
+{
+    pool_rt *r = &s->pr[p];
+    eng_pool_class(s, p, P_GEN);
+    r->st = P_GEN;
+    for (int i = 0; i < r->ninst; i++) {
+        instance *I = &s->inst[r->inst0 + i];
+        I->running = true;
+        I->version = s->version;
+        I->seg_t0 = now;
+    }
+    /* each instance admits what it can, in index order */
+    for (int i = 0; i < r->ninst; i++) {
+        instance *I = &s->inst[r->inst0 + i];
+        eng_inst_kick(s, I, now);
+    }
+}

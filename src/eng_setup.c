@@ -1,0 +1,248 @@
+/*
+** eng_setup.c — building and freeing a simulation, and the memory ledger.
+**
+** sim_new samples the workload (one prompt length per prompt, one response
+** length per sample), creates the instances, the trace tracks and the memory
+** groups of every pool, and books each pool's resident memory at t = 0.
+** The ledger (eng_mem_*) records every change of a memgroup's bucket as a
+** trace counter, keeps the peaks and notes where memory first goes over
+** capacity (docs/model.md, section 11); generation, switching and training
+** (eng_gen.c, eng_step.c, eng_train.c) book their memory through it.
+** Shared state and helpers: engine_int.h.
+*/
+#include "engine_int.h"
+
+#include <string.h>
+
+/* ----------------------------------------------------------- memory ledger */
+
+void eng_mem_set(sim *s, int g, mem_bucket b, double bytes, sim_time t)
+{
+    if (g < 0) return;
+    if (bytes < 0) bytes = 0;
+    double old = s->mem[g][b];
+    if (old == bytes) return;
+    s->mem[g][b] = bytes;
+    trace_counter c = {t, g, (uint8_t)b, bytes};
+    trace_add_counter(s->tr, &c);
+    if (bytes > s->mem_peak[g][b]) s->mem_peak[g][b] = bytes;
+    double tot = 0;
+    for (int k = 0; k < MB__COUNT; k++) tot += s->mem[g][k];
+    if (tot > s->mem_peak_total[g]) { s->mem_peak_total[g] = tot; s->mem_peak_t[g] = t; }
+    const trace_memgroup *mg = trace_memgroup_at(s->tr, g);
+    if (bytes > old && tot > mg->capacity * (1 + 1e-9) && !s->st.overflow.happened) {
+        s->st.overflow.happened = true;
+        s->st.overflow.group = g;
+        s->st.overflow.bucket = b;
+        s->st.overflow.t = t;
+        s->st.overflow.over_bytes = tot - mg->capacity;
+        s->st.overflow.capacity = mg->capacity;
+    }
+}
+
+void eng_mem_pool(sim *s, int p, mem_bucket b, double bytes, sim_time t)
+{
+    for (int g = 0; g < s->pr[p].ngroups; g++) eng_mem_set(s, s->pr[p].group0 + g, b, bytes, t);
+}
+
+double eng_mem_group_total(const sim *s, int g)
+{
+    double tot = 0;
+    for (int k = 0; k < MB__COUNT; k++) tot += s->mem[g][k];
+    return tot;
+}
+
+/* ------------------------------------------------------------- set-up */
+
+static void add_memgroups(sim *s, int p)
+{
+    const plan_pool *q = &s->pl.pools[p];
+    pool_rt *r = &s->pr[p];
+    r->group0 = trace_nmemgroups(s->tr);
+    int n = (q->roles & (ROLE_TRAIN | ROLE_CRITIC)) ? q->pp : 1;
+    for (int g = 0; g < n; g++) {
+        trace_memgroup mg = {{0}, p, false, q->first, q->devices / n, q->capacity};
+        if (n > 1) snprintf(mg.name, sizeof mg.name, "%s/stage%d", q->name, g);
+        else snprintf(mg.name, sizeof mg.name, "%s", q->name);
+        mg.first_device = q->first + g * (q->devices / n);
+        trace_add_memgroup(s->tr, &mg);
+    }
+    r->ngroups = n;
+    r->host_group = -1;
+    if (q->colocated || q->swap_aux) {
+        int dpn = s->scn.cluster.devices_per_node;
+        trace_memgroup hg = {{0}, p, true, q->first, (q->devices + dpn - 1) / dpn, s->scn.cluster.host_mem_bytes};
+        snprintf(hg.name, sizeof hg.name, "%s/host", q->name);
+        r->host_group = trace_add_memgroup(s->tr, &hg);
+    }
+}
+
+static void add_tracks(sim *s, int p)
+{
+    const plan_pool *q = &s->pl.pools[p];
+    pool_rt *r = &s->pr[p];
+    r->track0 = trace_ntracks(s->tr);
+    r->ntracks = 0;
+    r->hostlink_track = -1;
+    if (q->roles & (ROLE_TRAIN | ROLE_CRITIC)) {
+        for (int st = 0; st < q->pp; st++) {
+            trace_track tk = {{0}, TRK_STAGE, p, q->first + st * q->tp * q->dp, q->tp * q->dp, r->group0 + st};
+            snprintf(tk.name, sizeof tk.name, "%s stage %d (TP%d x DP%d)", q->name, st, q->tp, q->dp);
+            trace_add_track(s->tr, &tk);
+            r->ntracks++;
+        }
+    } else if (q->aux_tp > 0) {
+        trace_track tk = {{0}, TRK_AUX, p, q->first, q->devices, r->group0};
+        snprintf(tk.name, sizeof tk.name, "%s (%d x TP%d)", q->name, q->aux_replicas, q->aux_tp);
+        trace_add_track(s->tr, &tk);
+        r->ntracks = 1;
+    }
+    if (q->roles & ROLE_ROLLOUT) {
+        r->inst0 = s->ninst;
+        r->ninst = q->instances;
+        for (int i = 0; i < q->instances; i++) {
+            trace_track tk = {{0}, TRK_INSTANCE, p, q->first + i * q->inst_devices, q->inst_devices,
+                              r->group0 + (q->pp > 1 && (q->roles & ROLE_TRAIN) ? (i * q->inst_devices) / (q->tp * q->dp) : 0)};
+            if (tk.memgroup >= r->group0 + r->ngroups) tk.memgroup = r->group0 + r->ngroups - 1;
+            snprintf(tk.name, sizeof tk.name, "%s rollout %d", q->name, i);
+            instance *I = &s->inst[s->ninst++];
+            memset(I, 0, sizeof *I);
+            I->pool = p;
+            I->index = i;
+            I->track = trace_add_track(s->tr, &tk);
+            I->kv_cap = q->kv_tokens_per_instance;
+        }
+    }
+    if (r->host_group >= 0) {
+        trace_track tk = {{0}, TRK_HOSTLINK, p, q->first, q->devices, r->host_group};
+        snprintf(tk.name, sizeof tk.name, "%s host link", q->name);
+        r->hostlink_track = trace_add_track(s->tr, &tk);
+    }
+}
+
+static void initial_memory(sim *s, int p)
+{
+    const plan_pool *q = &s->pl.pools[p];
+    pool_rt *r = &s->pr[p];
+    if (q->roles & (ROLE_TRAIN | ROLE_CRITIC)) {
+        double st[3];
+        plan_train_states(&s->scn, q, st);
+        if (q->roles & ROLE_TRAIN) {
+            eng_mem_pool(s, p, MB_WEIGHTS, st[0], 0);
+            eng_mem_pool(s, p, MB_GRADS, st[1], 0);
+            eng_mem_pool(s, p, MB_OPTIMIZER, st[2], 0);
+        }
+        eng_mem_pool(s, p, MB_CRITIC, q->train_mem[MB_CRITIC], 0);
+    }
+    if (!q->swap_aux) {
+        eng_mem_pool(s, p, MB_REF_WEIGHTS, q->train_mem[MB_REF_WEIGHTS], 0);
+        eng_mem_pool(s, p, MB_REWARD_WEIGHTS, q->train_mem[MB_REWARD_WEIGHTS], 0);
+    }
+    if ((q->roles & ROLE_ROLLOUT) && !q->colocated) {
+        eng_mem_pool(s, p, MB_ROLLOUT_WEIGHTS, q->rollout_mem[MB_ROLLOUT_WEIGHTS], 0);
+        eng_mem_pool(s, p, MB_KV_CACHE, q->rollout_mem[MB_KV_CACHE], 0);
+    }
+    if (r->host_group >= 0 && q->swap_aux) {
+        int dpn = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
+        double hm = 0;
+        if (s->scn.has_ref && (q->roles & ROLE_REF)) hm += 2.0 * s->scn.ref.params_total / (q->tp * q->pp);
+        if (s->scn.reward_is_model && (q->roles & ROLE_REWARD)) hm += 2.0 * s->scn.reward.params_total / (q->tp * q->pp);
+        eng_mem_set(s, r->host_group, MB_HOST_MODELS, hm * dpn, 0);
+    }
+}
+
+sim *sim_new(const scn_scenario *scn, fs_err *err)
+{
+    if (!scn_validate(scn, err)) return NULL;
+    sim *s = xcalloc(1, sizeof *s);
+    s->scn = *scn;
+    if (!plan_build(&s->scn, &s->pl, err)) { free(s); return NULL; }
+    s->tr = trace_new();
+    s->wall0 = wall_now();
+    rng_seed(&s->rng, scn->work.seed);
+    s->staleness = scn->plan.staleness;
+    s->partial = scn->plan.partial_rollout;
+    s->step_running = -1;
+    const scn_workload *w = &scn->work;
+    s->N = scn_prompts_per_step(&s->scn) * w->samples_per_prompt;
+    s->nsmp = (int64_t)s->N * w->iterations;
+    s->smp = xcalloc((size_t)s->nsmp, sizeof *s->smp);
+    s->batch_done = xcalloc((size_t)w->iterations + 1, sizeof *s->batch_done);
+    s->nver = w->iterations + 2;
+    s->fin_v = xcalloc((size_t)s->nver, sizeof *s->fin_v);
+    s->open_v = xcalloc((size_t)s->nver, sizeof *s->open_v);
+    s->step_ids = xcalloc((size_t)s->N, sizeof *s->step_ids);
+    s->streaming = scn->plan.staleness > 0 && w->minibatches > 1;
+    s->nchunks = s->streaming ? w->minibatches : 1;
+    s->chunk_n = s->N / s->nchunks;
+    s->chunk_infer_left = xcalloc((size_t)s->nchunks, sizeof *s->chunk_infer_left);
+    s->cut = xcalloc((size_t)w->iterations + 1, sizeof *s->cut);
+    s->st.samples_total = s->nsmp;
+    /* lengths: one prompt length per prompt, one response length per sample */
+    int prompts = scn_prompts_per_step(&s->scn);
+    for (int it = 0; it < w->iterations; it++) {
+        for (int pr = 0; pr < prompts; pr++) {
+            int plen = dist_sample(&w->prompt_len, &s->rng, 0);
+            for (int k = 0; k < w->samples_per_prompt; k++) {
+                sample *x = &s->smp[(int64_t)it * s->N + pr * w->samples_per_prompt + k];
+                x->prompt = plen;
+                x->resp = dist_sample(&w->response_len, &s->rng, w->max_response);
+                x->batch = it;
+                x->v_start = -1;
+                x->v_last = -1;
+                x->inst = -1;
+                x->state = S_WAIT;
+            }
+        }
+    }
+    int ninst = 0;
+    for (int p = 0; p < s->pl.npools; p++) ninst += s->pl.pools[p].instances;
+    s->inst = xcalloc((size_t)(ninst ? ninst : 1), sizeof *s->inst);
+    for (int p = 0; p < s->pl.npools; p++) add_memgroups(s, p);
+    s->ngroups = trace_nmemgroups(s->tr);
+    s->mem = xcalloc((size_t)s->ngroups, sizeof *s->mem);
+    s->mem_peak = xcalloc((size_t)s->ngroups, sizeof *s->mem_peak);
+    s->mem_peak_total = xcalloc((size_t)s->ngroups, sizeof *s->mem_peak_total);
+    s->mem_peak_t = xcalloc((size_t)s->ngroups, sizeof *s->mem_peak_t);
+    trace_track stk = {"step (training pool)", TRK_STEP, -1, 0, 0, -1};
+    s->step_track = trace_add_track(s->tr, &stk);
+    for (int p = 0; p < s->pl.npools; p++) add_tracks(s, p);
+    /* about two spans per sample (decode segment, prefill) and the pipelines'
+    ** runs: reserved once, as untouched memory costs nothing */
+    trace_reserve_spans(s->tr, (size_t)s->nsmp * 3 + 4096);
+    s->nqueues = scn->plan.rollout.static_dispatch && s->ninst > 0 ? s->ninst : 1;
+    s->queues = xcalloc((size_t)s->nqueues, sizeof *s->queues);
+    for (int p = 0; p < s->pl.npools; p++) initial_memory(s, p);
+    s->pr[s->pl.train_pool].class_phase = STEP_WAIT;
+    if (w->warmup == 0) s->st.window_t0 = 0;
+    s->st.setup_wall_s = wall_now() - s->wall0;
+    return s;
+}
+
+void sim_free(sim *s)
+{
+    if (!s) return;
+    for (int i = 0; i < s->ninst; i++) { free(s->inst[i].heap); free(s->inst[i].order); }
+    free(s->inst);
+    free(s->smp);
+    for (int i = 0; i < s->nqueues; i++) free(s->queues[i].v);
+    free(s->queues);
+    free(s->fin);
+    free(s->batch_done);
+    free(s->fin_v);
+    free(s->open_v);
+    free(s->step_ids);
+    free(s->chunk_infer_left);
+    free(s->cut);
+    free(s->mem);
+    free(s->mem_peak);
+    free(s->mem_peak_total);
+    free(s->mem_peak_t);
+    free(s->f_end);
+    free(s->b_end);
+    free(s->mb_tokens);
+    free(s->mb_sq);
+    free(s->q.v);
+    trace_free(s->tr);
+    free(s);
+}

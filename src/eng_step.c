@@ -1,0 +1,519 @@
+/*
+** eng_step.c — the training step, from its samples to its new weights.
+**
+** Which finished samples a step may take and when (eligibility, must-take
+** samples, chunks, the "wait" and "discard" policies), the start and the end
+** of a step (lags, staleness windows, hooks), the DistQueue reads that feed
+** the forward passes and training (eng_train.c), the co-located pools'
+** switches between layouts, the weight transfer to separate rollout pools,
+** and the step track: what the training pool does or waits for at every
+** moment.  The controller (eng_ctrl.c) calls these as events arrive.
+** Rules and formulas: docs/model.md, sections 4 (The controller), 8
+** (Switching), 9 (Weight synchronization) and 10 (DistQueue).
+** Shared state and helpers: engine_int.h.
+*/
+#include "engine_int.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- the step */
+
+/* Samples the step may train on: finished, lag within the bound. */
+static int64_t eligible_count(const sim *s, int step)
+{
+    int64_t c = 0;
+    int lo = step - s->staleness < 0 ? 0 : step - s->staleness;
+    for (int v = lo; v < s->nver; v++) c += s->fin_v[v];
+    return c;
+}
+
+/* "wait": a sample that must be trained by this step is still generating. */
+static bool mandatory_unfinished(const sim *s, int step)
+{
+    if (s->scn.plan.on_stale != STALE_WAIT) return false;
+    for (int v = 0; v <= step - s->staleness && v < s->nver; v++)
+        if (s->open_v[v] > 0) return true;
+    return false;
+}
+
+/* "discard": drop finished samples too stale for `step`; their prompts are
+** generated again.  Also used, whatever the policy, for samples left over
+** once a step has taken all it can: they could never be trained. */
+static void drop_stale(sim *s, int step)
+{
+    int64_t stale = 0;
+    for (int v = 0; v < step - s->staleness && v < s->nver; v++) stale += s->fin_v[v];
+    if (stale == 0) return;
+    for (int64_t i = 0; i < s->nfin;) {
+        sample *x = &s->smp[s->fin[i]];
+        if (step - x->v_start > s->staleness) {
+            s->fin_v[x->v_start]--;
+            s->st.tokens_wasted += x->resp;
+            s->st.samples_discarded++;
+            s->batch_done[x->batch]--;
+            s->st.samples_done--;
+            x->gen = 0;
+            x->v_start = -1;
+            x->state = S_QUEUED;
+            x->resumed = 0;
+            eng_dq_push_front(s, s->fin[i]);
+            s->fin[i] = s->fin[--s->nfin];
+        } else i++;
+    }
+}
+
+void eng_discard_stale(sim *s, int step, sim_time now)
+{
+    (void)now;
+    if (s->scn.plan.on_stale == STALE_DISCARD) drop_stale(s, step);
+}
+
+/* Samples that must be in step `step` (they would be too stale after it):
+** started with a version <= step - s; in flight, and finished untaken. */
+static int64_t must_take(const sim *s, int step, int64_t *finished)
+{
+    int64_t inflight = 0, fin = 0;
+    for (int v = 0; v <= step - s->staleness && v < s->nver; v++) {
+        inflight += s->open_v[v];
+        fin += s->fin_v[v];
+    }
+    if (finished) *finished = fin;
+    return inflight;
+}
+
+/* May the next chunk be taken now?  Enough eligible samples, and (waiting
+** policy) room left in the step for every sample that must be in it. */
+bool eng_chunk_ready(const sim *s, int step)
+{
+    if (eligible_count(s, step) < s->chunk_n) return false;
+    if (s->scn.plan.on_stale != STALE_WAIT) return true;
+    int64_t fin, inflight = must_take(s, step, &fin);
+    int left_after = (s->nchunks - s->chunks_taken - 1) * s->chunk_n;
+    if (left_after == 0) return inflight == 0;
+    int64_t rest = fin > s->chunk_n ? fin - s->chunk_n : 0;
+    return inflight + rest <= left_after;
+}
+
+bool eng_trainer_ready(sim *s)
+{
+    int step = s->version;
+    if (step >= s->scn.work.iterations || s->step_running >= 0) return false;
+    if (s->scn.plan.on_stale == STALE_DISCARD) eng_discard_stale(s, step, s->now);
+    if (eligible_count(s, step) < s->N) return false;
+    if (mandatory_unfinished(s, step)) return false;
+    return true;
+}
+
+/* Move the `count` oldest eligible finished samples into the step, at
+** step_ids[off..]. */
+static void take_samples(sim *s, int step, int off, int count)
+{
+    /* Oldest first: by start version, then batch, then index — a sample's id
+    ** is batch·N + index, so the key (version, id) orders all three.  LSD
+    ** radix on 64-bit keys, 11 bits a pass. */
+    uint64_t *k = xmalloc((size_t)s->nfin * 2 * sizeof *k), *tmp = k + s->nfin;
+    int64_t n = 0;
+    uint64_t mx = 0;
+    for (int64_t i = 0; i < s->nfin; i++) {
+        const sample *x = &s->smp[s->fin[i]];
+        if (step - x->v_start <= s->staleness) {
+            k[n] = ((uint64_t)x->v_start << 40) | (uint64_t)s->fin[i];
+            if (k[n] > mx) mx = k[n];
+            n++;
+        }
+    }
+    for (int shift = 0; shift < 64 && (mx >> shift) > 0; shift += 11) {
+        int64_t cnt[2048] = {0};
+        for (int64_t i = 0; i < n; i++) cnt[(k[i] >> shift) & 2047]++;
+        int64_t pos = 0;
+        for (int b = 0; b < 2048; b++) { int64_t c = cnt[b]; cnt[b] = pos; pos += c; }
+        for (int64_t i = 0; i < n; i++) tmp[cnt[(k[i] >> shift) & 2047]++] = k[i];
+        memcpy(k, tmp, (size_t)n * sizeof *k);
+    }
+    for (int i = 0; i < count; i++) {
+        int id = (int)(k[i] & ((1ULL << 40) - 1));
+        s->step_ids[off + i] = id;
+        s->smp[id].state = S_TAKEN;
+        s->fin_v[s->smp[id].v_start]--;
+    }
+    /* keep the rest in the finished list */
+    int64_t w = 0;
+    for (int64_t i = 0; i < s->nfin; i++) if (s->smp[s->fin[i]].state == S_DONE) s->fin[w++] = s->fin[i];
+    s->nfin = w;
+    free(k);
+}
+
+/* Does pool p run a forward pass for each step? */
+bool eng_pool_infers(const sim *s, int p)
+{
+    unsigned roles = s->pl.pools[p].roles;
+    return ((roles & ROLE_TRAIN) && (s->scn.work.recompute_logprob || !s->scn.reward_is_model))
+        || ((roles & ROLE_REF) && s->scn.has_ref) || ((roles & ROLE_REWARD) && s->scn.reward_is_model)
+        || ((roles & ROLE_CRITIC) && s->scn.has_critic);
+}
+
+/* A step is processed in chunks: one chunk of N samples when synchronous;
+** with StaleSync (s > 0) one chunk per mini-batch, so the forward passes run
+** on samples as they finish and training starts once a mini-batch is ready. */
+void eng_take_chunk(sim *s)
+{
+    int k = s->chunks_taken++;
+    take_samples(s, s->step_running, k * s->chunk_n, s->chunk_n);
+    /* more must-take samples than the step holds: the excess can never be
+    ** trained within the bound, so it is generated again (wasted) */
+    if (s->chunks_taken == s->nchunks) drop_stale(s, s->step_running + 1);
+    s->chunk_infer_left[k] = 0;
+    for (int p = 0; p < s->pl.npools; p++) if (eng_pool_infers(s, p)) s->chunk_infer_left[k]++;
+}
+
+void eng_start_step(sim *s, sim_time now)
+{
+    int step = s->version;
+    s->step_running = step;
+    s->chunks_taken = 0;
+    s->chunks_trained = 0;
+    s->rest_trained = false;
+    for (int p = 0; p < s->pl.npools; p++) s->pr[p].infer_cursor = 0;
+    trace_instant in = {now, INST_ITER_BEGIN, step, step};
+    trace_add_instant(s->tr, &in);
+    eng_take_chunk(s);
+    if (s->has_hooks && s->hooks.on_step) {
+        double t0 = wall_now();
+        fs_err e = {0, ""};
+        if (!s->hooks.on_step(s->hooks.ud, s, step, &e)) { s->failed = true; s->err = e; }
+        s->st.plugin_time_s += wall_now() - t0;
+    }
+}
+
+static void record_trained(sim *s, int step)
+{
+    double tok = 0;
+    for (int i = 0; i < s->N; i++) {
+        sample *x = &s->smp[s->step_ids[i]];
+        int lag = step - x->v_start;
+        if (lag < 0) lag = 0;
+        if (lag > 64) lag = 64;
+        s->st.lag_hist[lag]++;
+        s->st.lag_sum += lag;
+        if (lag > s->st.lag_max) s->st.lag_max = lag;
+        x->state = S_TRAINED;
+        tok += (double)x->prompt + x->resp;
+        s->st.tokens_trained_response += x->resp;
+        s->st.samples_trained++;
+        if (x->v_last > x->v_start) s->st.samples_mixed++;
+    }
+    s->st.tokens_trained += tok;
+    if (step >= s->scn.work.warmup) s->st.measured_tokens += tok;
+}
+
+void eng_step_finished(sim *s, sim_time now)
+{
+    int step = s->step_running;
+    record_trained(s, step);
+    s->version = step + 1;
+    s->st.version = s->version;
+    s->st.iterations_done = s->version;
+    s->step_running = -1;
+    trace_instant end = {now, INST_ITER_END, step, s->version};
+    trace_add_instant(s->tr, &end);
+    trace_instant in = {now, INST_VERSION, step, s->version};
+    trace_add_instant(s->tr, &in);
+    if (s->version == s->scn.work.warmup) s->st.window_t0 = now;
+    if (s->version >= s->scn.work.iterations) s->st.window_t1 = now;
+    /* staleness window of this step: the admissible versions [step - s, step];
+    ** the oldest version actually trained on is step - lag_max */
+    int lagmax = 0;
+    int32_t counts[TRACE_LAGS] = {0};
+    sim_time first = now;
+    for (int i = 0; i < s->N; i++) {
+        const sample *x = &s->smp[s->step_ids[i]];
+        int lag = step - x->v_start;
+        if (lag > lagmax) lagmax = lag;
+        counts[lag < TRACE_LAGS - 1 ? lag : TRACE_LAGS - 1]++;
+        if (x->t_start < first) first = x->t_start;
+    }
+    trace_window wnd = {first, now, step, step - s->staleness < 0 ? 0 : step - s->staleness, step, lagmax, {0}};
+    memcpy(wnd.lag_count, counts, sizeof counts);
+    trace_add_window(s->tr, &wnd);
+    if (s->has_hooks && s->hooks.on_update) {
+        double t0 = wall_now();
+        fs_err e = {0, ""};
+        if (!s->hooks.on_update(s->hooks.ud, s, s->version, &e)) { s->failed = true; s->err = e; }
+        s->st.plugin_time_s += wall_now() - t0;
+    }
+}
+
+/* ------------------------------------------------------------- DistQueue */
+
+/* Nodes holding the queue (those that generate): each serves it through one
+** NIC of the scale-out tier. */
+static double queue_serving_bw(const sim *s, double *nic_out)
+{
+    const scn_cluster *c = &s->scn.cluster;
+    double nic = c->inter_supernode.bw * s->scn.eff.link;
+    int gen_nodes = 0;
+    for (int k = 0; k < s->pl.npools; k++)
+        if (s->pl.pools[k].roles & ROLE_ROLLOUT)
+            gen_nodes += (s->pl.pools[k].devices + c->devices_per_node - 1) / c->devices_per_node;
+    if (gen_nodes < 1) gen_nodes = 1;
+    *nic_out = nic;
+    return gen_nodes * nic;
+}
+
+/* A forward-only pool reads the chunk's token ids (4 bytes a token) from the
+** queue, one reader per replica with hierarchy (then a broadcast inside its
+** TP group), every device without; it writes back its log-probs (4 bytes a
+** token) or rewards (4 bytes a sample). */
+double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
+{
+    const plan_pool *q = &s->pl.pools[p];
+    const scn_plan *sp = &s->scn.plan;
+    double tok = 0;
+    for (int i = 0; i < n; i++) tok += (double)s->smp[ids[i]].prompt + s->smp[ids[i]].resp;
+    int replicas = q->aux_replicas > 0 ? q->aux_replicas : 1;
+    double per_replica = tok * 4.0 / replicas;
+    int readers = sp->dq_hierarchical ? replicas : q->devices;
+    double nic, serve = queue_serving_bw(s, &nic);
+    double t = fmax(readers * per_replica / serve, per_replica / nic);
+    if (sp->dq_hierarchical && q->aux_tp > 1)
+        t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->aux_tp), s->scn.eff.link);
+    s->st.dq_aux_in += tok * 4.0;
+    if (s->scn.has_ref && (q->roles & ROLE_REF)) s->st.dq_aux_out += tok * 4.0;
+    if (s->scn.reward_is_model && (q->roles & ROLE_REWARD)) s->st.dq_aux_out += n * 4.0;
+    s->st.dq_aux_time_s += t;
+    pool_rt *r = &s->pr[p];
+    for (int k = 0; k < r->ntracks; k++)
+        eng_span(s, r->track0 + k, PH_QUEUE, now, now + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)tok);
+    return t;
+}
+
+/* DistQueue: the training pool reads the step's batch from the queue.
+** Per token: id, old log-prob, reference log-prob, advantage (4 bytes each).
+** Packed (zero-redundancy) batches carry Σ lengths, padded ones n · max per
+** mini-batch.  Without hierarchy every device reads its replica's share
+** (load × TP·PP); with it one device per TP×PP group reads and broadcasts
+** over the fast link.  The queue lives in the host memory of the nodes that
+** generate; each such node serves it at one NIC's bandwidth (scale-out tier),
+** so the reads of every training device queue up there. */
+double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
+{
+    const plan_pool *q = &s->pl.pools[p];
+    const scn_plan *sp = &s->scn.plan;
+    const double per_token = 16.0;
+    int per = s->N / s->scn.work.minibatches, mbs = n / per;
+    double sum = 0, padded = 0;
+    for (int m = 0; m < mbs; m++) {
+        double mx = 0;
+        for (int i = 0; i < per; i++) {
+            const sample *x = &s->smp[ids[m * per + i]];
+            double L = (double)x->prompt + x->resp;
+            sum += L;
+            if (L > mx) mx = L;
+        }
+        padded += mx * per;
+    }
+    double bytes = (sp->dq_packed ? sum : padded) * per_token;
+    double per_replica = bytes / q->dp;
+    int readers = sp->dq_hierarchical ? q->dp : q->devices;
+    double nic, serve = queue_serving_bw(s, &nic);
+    double t = fmax(readers * per_replica / serve, per_replica / nic);
+    if (sp->dq_hierarchical && q->tp * q->pp > 1)
+        t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
+    s->st.queue_bytes_padded += padded * per_token;
+    s->st.queue_bytes_packed += sum * per_token;
+    s->st.queue_reads_flat += (double)q->devices * mbs;
+    s->st.queue_reads_hier += (double)q->dp * mbs;
+    s->st.queue_time_s += t;
+    s->st.dq_train_in += bytes;
+    pool_rt *r = &s->pr[p];
+    for (int k = 0; k < r->ntracks; k++)
+        eng_span(s, r->track0 + k, PH_QUEUE, now, now + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)sum);
+    return t;
+}
+
+/* ------------------------------------------------------------- switching */
+
+static double pool_tier_bw(const sim *s, const plan_pool *q)
+{
+    const scn_link *l = eng_pool_link(s, q, q->first, 1, q->devices);
+    return l->bw * s->scn.eff.link;
+}
+
+/* Co-located pool: training layout -> rollout layout. */
+void eng_switch_to_rollout(sim *s, int p, sim_time now)
+{
+    const plan_pool *q = &s->pl.pools[p];
+    pool_rt *r = &s->pr[p];
+    const scn_plan *sp = &s->scn.plan;
+    double rw = plan_rollout_weights(&s->scn, q);
+    int nb = (int)ceil(rw / sp->bucket_bytes);
+    const scn_link *l = eng_pool_link(s, q, q->first, 1, q->devices);
+    double t_reshard = rw / pool_tier_bw(s, q) + nb * l->latency_s;
+    double hostbw = s->scn.cluster.device.host_bw * s->scn.eff.host_link;
+    int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
+    double off = 0;
+    int g0 = r->group0;
+    if (sp->offload_grads) off += s->mem[g0][MB_GRADS];
+    if (sp->offload_optimizer) off += s->mem[g0][MB_OPTIMIZER] + s->mem[g0][MB_CRITIC];
+    double t_off = off / hostbw;
+    sim_time tr_end = now + sim_from_secs(t_reshard);
+    sim_time to_end = now + sim_from_secs(t_off);
+    sim_time end = (tr_end > to_end ? tr_end : to_end) + sim_from_secs(s->scn.eff.switch_overhead_s);
+    for (int k = 0; k < r->ntracks; k++)
+        eng_span(s, r->track0 + k, PH_RESHARD, now, tr_end, s->version, s->version, -1, 0);
+    if (off > 0 && r->hostlink_track >= 0)
+        eng_span(s, r->hostlink_track, PH_OFFLOAD, now, to_end, s->version, s->version, -1, 0);
+    /* memory: bucket buffers while resharding; rollout weights built up */
+    eng_mem_pool(s, p, MB_RESHARD, 2 * sp->bucket_bytes, now);
+    eng_mem_pool(s, p, MB_ROLLOUT_WEIGHTS, rw, now);
+    if (sp->zero_redundancy) eng_mem_pool(s, p, MB_WEIGHTS, 0, tr_end);
+    eng_mem_pool(s, p, MB_RESHARD, 0, tr_end);
+    if (off > 0) {
+        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, off * per_node, now);
+        if (sp->offload_grads) eng_mem_pool(s, p, MB_GRADS, 0, to_end);
+        if (sp->offload_optimizer) { eng_mem_pool(s, p, MB_OPTIMIZER, 0, to_end); eng_mem_pool(s, p, MB_CRITIC, 0, to_end); }
+    }
+    /* KV cache: what the rollout may use, less what is resident */
+    for (int g = 0; g < r->ngroups; g++) {
+        int gg = r->group0 + g;
+        double kv = q->capacity * sp->rollout.mem_util - (eng_mem_group_total(s, gg) - s->mem[gg][MB_KV_CACHE]);
+        eng_mem_set(s, gg, MB_KV_CACHE, kv, end);
+    }
+    r->rollout_layout = true;
+    eng_pool_class(s, p, P_SWITCH_R);
+    r->st = P_SWITCH_R;
+    eng_sched_task(s, p, end);
+}
+
+void eng_switch_to_train(sim *s, int p, sim_time now)
+{
+    const plan_pool *q = &s->pl.pools[p];
+    pool_rt *r = &s->pr[p];
+    const scn_plan *sp = &s->scn.plan;
+    for (int i = 0; i < r->ninst; i++)
+        eng_inst_stop(s, &s->inst[r->inst0 + i], now, true, sp->on_update == ONUPD_RESTART);
+    double rw = plan_rollout_weights(&s->scn, q);
+    int nb = (int)ceil(rw / sp->bucket_bytes);
+    const scn_link *l = eng_pool_link(s, q, q->first, 1, q->devices);
+    double t_reshard = rw / pool_tier_bw(s, q) + nb * l->latency_s;
+    double hostbw = s->scn.cluster.device.host_bw * s->scn.eff.host_link;
+    double st[3];
+    plan_train_states(&s->scn, q, st);
+    double crit = q->train_mem[MB_CRITIC];
+    double on = (sp->offload_grads ? st[1] : 0) + (sp->offload_optimizer ? st[2] + crit : 0);
+    double t_on = on / hostbw;
+    sim_time tr_end = now + sim_from_secs(t_reshard);
+    sim_time to_end = now + sim_from_secs(t_on);
+    sim_time end = (tr_end > to_end ? tr_end : to_end) + sim_from_secs(s->scn.eff.switch_overhead_s);
+    eng_mem_pool(s, p, MB_KV_CACHE, 0, now);
+    for (int k = 0; k < r->ntracks; k++)
+        eng_span(s, r->track0 + k, PH_RESHARD, now, tr_end, s->version, s->version, -1, 0);
+    if (on > 0 && r->hostlink_track >= 0)
+        eng_span(s, r->hostlink_track, PH_ONLOAD, now, to_end, s->version, s->version, -1, 0);
+    eng_mem_pool(s, p, MB_RESHARD, 2 * sp->bucket_bytes, now);
+    eng_mem_pool(s, p, MB_WEIGHTS, st[0], now);
+    eng_mem_pool(s, p, MB_ROLLOUT_WEIGHTS, 0, tr_end);
+    eng_mem_pool(s, p, MB_RESHARD, 0, tr_end);
+    if (on > 0) {
+        if (sp->offload_grads) eng_mem_pool(s, p, MB_GRADS, st[1], now);
+        if (sp->offload_optimizer) { eng_mem_pool(s, p, MB_OPTIMIZER, st[2], now); eng_mem_pool(s, p, MB_CRITIC, crit, now); }
+        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, 0, to_end);
+    }
+    r->rollout_layout = false;
+    eng_pool_class(s, p, P_SWITCH_T);
+    r->st = P_SWITCH_T;
+    eng_sched_task(s, p, end);
+}
+
+/* ----------------------------------------------------------- weight sync */
+
+/* Separated rollout pools receive the new weights from the training pool. */
+sim_time eng_start_weight_sync(sim *s, sim_time now)
+{
+    int tp = s->pl.train_pool;
+    const plan_pool *tq = &s->pl.pools[tp];
+    sim_time end = now;
+    for (int p = 0; p < s->pl.npools; p++) {
+        const plan_pool *q = &s->pl.pools[p];
+        if (!(q->roles & ROLE_ROLLOUT) || p == tp) continue;
+        pool_rt *r = &s->pr[p];
+        double rw = plan_rollout_weights(&s->scn, q);
+        int lo = tq->first < q->first ? tq->first : q->first;
+        int hi = (tq->first + tq->devices > q->first + q->devices ? tq->first + tq->devices : q->first + q->devices) - 1;
+        const scn_link *l = eng_pool_link(s, q, lo, hi - lo, 2);
+        double bw = l->bw * s->scn.eff.link;
+        /* receivers each take their shard; senders push one full copy per
+        ** instance, spread over the training devices */
+        double t_recv = rw / bw;
+        double t_send = 2.0 * eng_actor(s)->params_total * q->instances / (tq->devices * bw);
+        int nb = (int)ceil(rw / s->scn.plan.bucket_bytes);
+        double t = fmax(t_recv, t_send) + nb * l->latency_s;
+        sim_time e = now + sim_from_secs(t);
+        for (int i = 0; i < r->ninst; i++) {
+            instance *I = &s->inst[r->inst0 + i];
+            eng_inst_stop(s, I, now, s->scn.plan.on_update == ONUPD_RESTART, true);
+            eng_span(s, I->track, PH_WEIGHT_SYNC, now, e, s->version, s->version, -1, 0);
+        }
+        eng_mem_pool(s, p, MB_RESHARD, 2 * s->scn.plan.bucket_bytes, now);
+        eng_mem_pool(s, p, MB_RESHARD, 0, e);
+        eng_pool_class(s, p, P_RECV);
+        r->st = P_RECV;
+        eng_sched_task(s, p, e);
+        for (int k = 0; k < s->pr[tp].ntracks; k++)
+            eng_span(s, s->pr[tp].track0 + k, PH_WEIGHT_SYNC, now, e, s->version, s->version, -1, 0);
+        if (e > end) end = e;
+    }
+    return end;
+}
+
+/* ----------------------------------------------- step-track classification */
+
+/* The step split is read off the training pool's own timeline: what it does,
+** or what it waits for, at every moment. */
+static int class_of(const sim *s, int p, pstate st)
+{
+    switch (st) {
+    case P_GEN: return STEP_GENERATE;
+    case P_SWITCH_R: case P_SWITCH_T: return STEP_SWITCH;
+    case P_INFER: return STEP_INFER;
+    case P_TRAIN: return STEP_TRAIN;
+    case P_SYNC: case P_RECV: return STEP_WEIGHT_SYNC;
+    case P_IDLE:
+    default:
+        for (int q = 0; q < s->pl.npools; q++)
+            if (q != p && s->pr[q].st == P_GEN) return STEP_GENERATE;
+        return STEP_WAIT;
+    }
+}
+
+static void account_window(sim *s, int phase, sim_time t0, sim_time t1)
+{
+    sim_time a = t0 > s->st.window_t0 ? t0 : s->st.window_t0;
+    if (s->version < s->scn.work.warmup && s->step_running < s->scn.work.warmup) return;
+    if (t1 > a) s->st.step_phase_ns[phase] += t1 - a;
+}
+
+void eng_pool_class(sim *s, int p, pstate next)
+{
+    if (p != s->pl.train_pool) return;
+    pool_rt *r = &s->pr[p];
+    (void)next;
+    if (s->now > r->class_t0) {
+        eng_span(s, s->step_track, (trace_phase)r->class_phase, r->class_t0, s->now, s->version, s->version, -1, 0);
+        account_window(s, r->class_phase, r->class_t0, s->now);
+    }
+    r->class_t0 = s->now;
+    r->class_phase = class_of(s, p, next);
+}
+
+/* When other pools change state, an idle training pool's "waiting" may turn
+** into "waiting for generation" or back. */
+void eng_reclass_idle_trainer(sim *s)
+{
+    int p = s->pl.train_pool;
+    pool_rt *r = &s->pr[p];
+    if (r->st != P_IDLE) return;
+    int c = class_of(s, p, P_IDLE);
+    if (c != r->class_phase) eng_pool_class(s, p, P_IDLE);
+}

@@ -1,0 +1,396 @@
+/*
+** eng_train.c — the analytic tasks of a step: forward passes and training.
+**
+** A task is computed whole when it starts: every pipeline op gets its span,
+** and the pool gets one event when the task ends (eng_sched_task).  Here are
+** the micro-batches of the most loaded replica, a stage's forward time, the
+** 1F1B schedule, forward-only passes (old log-probs, reference, reward,
+** critic) with the DistQueue read before them (eng_step.c), and training
+** with the gradient reduction and the optimizer.  The controller (eng_ctrl.c)
+** decides when each task runs.  Formulas: docs/model.md, sections 6
+** (Forward passes) and 7 (Training).  Shared state and helpers: engine_int.h.
+*/
+#include "engine_int.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ------------------------------------------------------- training passes */
+
+typedef struct {
+    int     m;              /* micro-batches of the representative replica */
+    double *tok, *sq;       /* per micro-batch tokens and sum of squared lengths */
+    double  max_len;
+} mb_set;
+
+/* Sort lengths longest first: LSD radix on 32-bit keys, 11 bits a pass
+** (lengths are whole tokens; qsort was the hot spot of large runs). */
+static void sort_lengths_desc(uint32_t *v, uint32_t *tmp, int n)
+{
+    uint32_t mx = 0;
+    for (int i = 0; i < n; i++) if (v[i] > mx) mx = v[i];
+    for (int shift = 0; shift < 32 && (mx >> shift) > 0; shift += 11) {
+        int cnt[2048] = {0};
+        for (int i = 0; i < n; i++) cnt[2047 - ((v[i] >> shift) & 2047)]++;   /* descending */
+        int pos = 0;
+        for (int b = 0; b < 2048; b++) { int c = cnt[b]; cnt[b] = pos; pos += c; }
+        for (int i = 0; i < n; i++) tmp[cnt[2047 - ((v[i] >> shift) & 2047)]++] = v[i];
+        memcpy(v, tmp, (size_t)n * sizeof *v);
+    }
+}
+
+/* Spread sequences over DP replicas, longest first onto the least loaded
+** (token balancing), and cut the most loaded replica into micro-batches:
+** the whole step waits for it at the gradient reduction. */
+static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
+{
+    uint32_t *len = xmalloc((size_t)n * 2 * sizeof *len);
+    for (int i = 0; i < n; i++) len[i] = (uint32_t)(s->smp[ids[i]].prompt + s->smp[ids[i]].resp);
+    sort_lengths_desc(len, len + n, n);
+    /* a min-heap of replicas by load: O(n log dp) */
+    double *load = xcalloc((size_t)dp, sizeof *load);
+    int *heap = xmalloc((size_t)dp * sizeof *heap);
+    for (int r = 0; r < dp; r++) heap[r] = r;
+    int *owner = xmalloc((size_t)n * sizeof *owner);
+    for (int i = 0; i < n; i++) {
+        int best = heap[0];
+        load[best] += len[i];
+        owner[i] = best;
+        /* sift the root down (ties by index keep it deterministic) */
+        int k = 0;
+        for (;;) {
+            int l = 2 * k + 1, r = l + 1, m = k;
+            if (l < dp && (load[heap[l]] < load[heap[m]] || (load[heap[l]] == load[heap[m]] && heap[l] < heap[m]))) m = l;
+            if (r < dp && (load[heap[r]] < load[heap[m]] || (load[heap[r]] == load[heap[m]] && heap[r] < heap[m]))) m = r;
+            if (m == k) break;
+            int t = heap[k]; heap[k] = heap[m]; heap[m] = t;
+            k = m;
+        }
+    }
+    free(heap);
+    int worst = 0;
+    for (int r = 1; r < dp; r++) if (load[r] > load[worst]) worst = r;
+    int cnt = 0;
+    for (int i = 0; i < n; i++) cnt += owner[i] == worst;
+    mb_set ms = {0, NULL, NULL, 0};
+    ms.m = (cnt + mbs - 1) / mbs;
+    if (ms.m < 1) ms.m = 1;
+    if ((size_t)ms.m > s->mb_cap) {
+        s->mb_cap = (size_t)ms.m;
+        s->mb_tokens = xrealloc(s->mb_tokens, s->mb_cap * sizeof(double));
+        s->mb_sq = xrealloc(s->mb_sq, s->mb_cap * sizeof(double));
+    }
+    memset(s->mb_tokens, 0, (size_t)ms.m * sizeof(double));
+    memset(s->mb_sq, 0, (size_t)ms.m * sizeof(double));
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (owner[i] != worst) continue;
+        int mb = (k++) % ms.m;                  /* interleave long and short */
+        s->mb_tokens[mb] += len[i];
+        s->mb_sq[mb] += len[i] * len[i];
+        if (len[i] > ms.max_len) ms.max_len = len[i];
+    }
+    ms.tok = s->mb_tokens;
+    ms.sq = s->mb_sq;
+    free(len);
+    free(load);
+    free(owner);
+    return ms;
+}
+
+/* Forward time of one micro-batch on one pipeline stage (per device):
+** compute over tp devices, TP collectives and EP all-to-all per layer. */
+static double stage_fwd_time(const sim *s, const scn_model *m, const plan_pool *q, double tok, double sq, double eff)
+{
+    const scn_device *d = &s->scn.cluster.device;
+    double flops = 2.0 * m->params_active * tok + 2.0 * m->layers * (double)m->hidden * sq;
+    double sh = mdl_stage_share(m->layers, q->pp);
+    double t = flops * sh / q->tp / (d->peak_flops * eff);
+    double lps = (double)((m->layers + q->pp - 1) / q->pp);
+    const scn_link *ltp = eng_pool_link(s, q, q->first, 1, q->tp);
+    double act = tok * m->hidden * 2.0;
+    if (q->tp > 1) t += 2.0 * lps * mdl_allreduce(act, q->tp, ltp, s->scn.eff.link);
+    if (m->experts > 0) {
+        int efold = q->tp > q->ep ? q->tp : q->ep;
+        double moe_frac = (double)(m->layers - m->dense_layers) / m->layers;
+        const scn_link *lep = eng_pool_link(s, q, q->first, 1, efold);
+        t += 2.0 * lps * moe_frac * mdl_alltoall(act * m->experts_active / q->tp, efold, lep, s->scn.eff.link);
+    }
+    /* pipeline send of the activations to the next stage */
+    if (q->pp > 1) {
+        const scn_link *lpp = eng_pool_link(s, q, q->first, q->tp * q->dp, 2);
+        t += mdl_broadcast(act / q->tp, lpp, s->scn.eff.link);
+    }
+    return t;
+}
+
+static void ensure_pipe(sim *s, size_t n)
+{
+    if (n <= s->pipe_cap) return;
+    s->pipe_cap = n;
+    s->f_end = xrealloc(s->f_end, n * sizeof(double));
+    s->b_end = xrealloc(s->b_end, n * sizeof(double));
+}
+
+/* 1F1B schedule (PipeDream-flush, Narayanan et al. 2021) at micro-batch
+** granularity: stage s runs min(p-s-1, m) warm-up forwards, then alternates
+** one forward and one backward, then drains.  Emits a span per op and returns
+** the time the last stage finishes, relative to t0. */
+/* Pipeline ops are recorded merged while they run back to back on a stage:
+** a steady 1F1B run becomes one "train_1f1b" span, and every gap — the
+** warm-up and drain bubbles, waits on a neighbour — stays exact. */
+typedef struct {
+    sim_time a, b;
+    int      phase, mb, n;
+    int64_t  tokens;
+} pipe_run;
+
+static void run_flush(sim *s, int track, pipe_run *pr, int iter)
+{
+    if (pr->n == 0) return;
+    eng_span(s, track, (trace_phase)pr->phase, pr->a, pr->b, iter, s->version, pr->n == 1 ? pr->mb : -1, pr->tokens);
+    pr->n = 0;
+}
+
+static void run_add(sim *s, int track, pipe_run *pr, int iter, trace_phase ph, sim_time a, sim_time b, int mb, int64_t tok)
+{
+    if (pr->n > 0 && a == pr->b) {
+        if ((int)ph != pr->phase) pr->phase = (ph == PH_TRAIN_FWD || ph == PH_TRAIN_BWD) ? PH_TRAIN_1F1B : (int)ph;
+        pr->b = b;
+        pr->tokens += tok;
+        pr->n++;
+        return;
+    }
+    run_flush(s, track, pr, iter);
+    *pr = (pipe_run){a, b, (int)ph, mb, 1, tok};
+}
+
+static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim_time t0, int iter,
+                       trace_phase fph, trace_phase bph, bool backward, double *act_per_mb)
+{
+    const plan_pool *q = &s->pl.pools[p0];
+    pool_rt *r = &s->pr[p0];
+    int P = q->pp, M = ms->m;
+    ensure_pipe(s, (size_t)P * M);
+    double *fe = s->f_end, *be = s->b_end;
+    if ((size_t)M > s->mb_cap) return 0;
+    double *fd = xmalloc((size_t)M * sizeof *fd), *bd = xmalloc((size_t)M * sizeof *bd);
+    double mult = s->scn.plan.train.recompute == RECOMPUTE_FULL ? 3.0 : 2.0;   /* bwd = 2 fwd (+1 recompute) */
+    for (int i = 0; i < M; i++) {
+        fd[i] = stage_fwd_time(s, m, q, ms->tok[i], ms->sq[i], s->scn.eff.train);
+        bd[i] = backward ? fd[i] * mult : 0;
+    }
+    double end = 0;
+    double *free_at = xcalloc((size_t)P, sizeof *free_at);
+    int *nf = xcalloc((size_t)P, sizeof *nf), *nb = xcalloc((size_t)P, sizeof *nb);
+    pipe_run *runs = xcalloc((size_t)P, sizeof *runs);
+    int total_ops = backward ? 2 * P * M : P * M, done = 0;
+    /* Next op of stage st: in the 1F1B order, forward if the warm-up is not
+    ** over or the last op was a backward, backward otherwise. */
+    while (done < total_ops) {
+        bool progress = false;
+        for (int st = 0; st < P; st++) {
+            for (;;) {
+                int warm = P - st - 1 < M ? P - st - 1 : M;
+                bool want_f;
+                if (!backward) want_f = nf[st] < M;
+                else if (nf[st] < warm) want_f = true;
+                else if (nf[st] >= M) want_f = false;
+                else want_f = (nf[st] - warm) <= nb[st] ? true : false;
+                if (backward && !want_f && nb[st] >= M) break;
+                if (!backward && !want_f) break;
+                double ready;
+                if (want_f) {
+                    int i = nf[st];
+                    ready = st == 0 ? 0 : (nf[st - 1] > i ? fe[(size_t)(st - 1) * M + i] : -1);
+                    if (ready < 0) break;
+                    double t = fmax(ready, free_at[st]);
+                    fe[(size_t)st * M + i] = t + fd[i];
+                    free_at[st] = t + fd[i];
+                    run_add(s, r->track0 + st, &runs[st], iter, fph, t0 + sim_from_secs(t), t0 + sim_from_secs(t + fd[i]), i,
+                            (int64_t)ms->tok[i]);
+                    nf[st]++;
+                } else {
+                    int i = nb[st];
+                    if (st == P - 1) ready = nf[st] > i ? fe[(size_t)st * M + i] : -1;
+                    else ready = nb[st + 1] > i ? be[(size_t)(st + 1) * M + i] : -1;
+                    if (ready < 0) break;
+                    double t = fmax(ready, free_at[st]);
+                    be[(size_t)st * M + i] = t + bd[i];
+                    free_at[st] = t + bd[i];
+                    run_add(s, r->track0 + st, &runs[st], iter, bph, t0 + sim_from_secs(t), t0 + sim_from_secs(t + bd[i]), i,
+                            (int64_t)ms->tok[i]);
+                    nb[st]++;
+                }
+                done++;
+                progress = true;
+            }
+        }
+        if (!progress) break;   /* cannot happen with a valid schedule */
+    }
+    for (int st = 0; st < P; st++) {
+        if (free_at[st] > end) end = free_at[st];
+        run_flush(s, r->track0 + st, &runs[st], iter);
+    }
+    s->st.pipeline_ops += (uint64_t)done;
+    if (act_per_mb) {
+        double layer = mdl_act_bytes_layer(m, ms->max_len, 1, q->tp, s->scn.plan.train.recompute);
+        *act_per_mb = layer * ((m->layers + P - 1) / P) * s->scn.plan.train.micro_batch;
+    }
+    free(fd); free(bd); free(free_at); free(nf); free(nb); free(runs);
+    return end;
+}
+
+/* Forward-only pass of model m over samples `ids` on pool p0.
+** Train-layout pools use the pipeline; aux pools data-parallel replicas. */
+static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_time t0, const int *ids, int n)
+{
+    const plan_pool *q = &s->pl.pools[p0];
+    pool_rt *r = &s->pr[p0];
+    if (q->aux_tp > 0) {
+        double tok = 0, sq = 0;
+        for (int i = 0; i < n; i++) {
+            double L = (double)s->smp[ids[i]].prompt + s->smp[ids[i]].resp;
+            tok += L;
+            sq += L * L;
+        }
+        const scn_device *d = &s->scn.cluster.device;
+        double flops = 2.0 * m->params_active * tok + 2.0 * m->layers * (double)m->hidden * sq;
+        double t = flops / q->devices / (d->peak_flops * s->scn.eff.prefill);
+        const scn_link *l = eng_pool_link(s, q, q->first, 1, q->aux_tp);
+        if (q->aux_tp > 1) t += 2.0 * m->layers * mdl_allreduce(tok / q->aux_replicas * m->hidden * 2.0, q->aux_tp, l, s->scn.eff.link);
+        eng_span(s, r->track0, ph, t0, t0 + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)tok);
+        return t;
+    }
+    mb_set ms = build_microbatches(s, ids, n, q->dp, s->scn.plan.train.micro_batch);
+    return run_1f1b(s, p0, m, &ms, t0, s->step_running, ph, ph, false, NULL);
+}
+
+/* ----------------------------------------------------------------- tasks */
+
+/* The forward passes of a pool's next taken chunk, one after the other: the
+** DistQueue read, old log-probs, reference and reward models (under full
+** co-location loaded from the host for each use), critic values, and the
+** rule-based reward on the hosts. */
+static void start_infer_on_(sim *s, int p, sim_time now)
+{
+    const plan_pool *q = &s->pl.pools[p];
+    pool_rt *r = &s->pr[p];
+    double t = 0;
+    sim_time cur = now;
+    int k = r->infer_cursor++;
+    r->cur_chunk = k;
+    const int *ids = s->step_ids + k * s->chunk_n;
+    int n = s->chunk_n;
+    if (q->roles & ROLE_TRAIN) cur += sim_from_secs(eng_queue_transfer(s, p, cur, ids, n));
+    else if (q->aux_tp > 0) cur += sim_from_secs(eng_queue_aux(s, p, cur, ids, n));
+    if ((q->roles & ROLE_TRAIN) && s->scn.work.recompute_logprob) {
+        t = fwd_pass(s, p, eng_actor(s), PH_LOGPROB, cur, ids, n);
+        cur += sim_from_secs(t);
+    }
+    const scn_model *aux[2] = {s->scn.has_ref && (q->roles & ROLE_REF) ? &s->scn.ref : NULL,
+                               s->scn.reward_is_model && (q->roles & ROLE_REWARD) ? &s->scn.reward : NULL};
+    trace_phase aph[2] = {PH_REF, PH_REWARD};
+    mem_bucket ab[2] = {MB_REF_WEIGHTS, MB_REWARD_WEIGHTS};
+    for (int a = 0; a < 2; a++) {
+        if (!aux[a]) continue;
+        if (q->swap_aux) {
+            /* full co-location: the model waits on the host and is loaded per use */
+            double bytes = q->train_mem[ab[a]] > 0 ? q->train_mem[ab[a]] : 2.0 * aux[a]->params_total / (q->tp * q->pp);
+            double tl = bytes / (s->scn.cluster.device.host_bw * s->scn.eff.host_link);
+            if (r->hostlink_track >= 0) eng_span(s, r->hostlink_track, PH_ONLOAD, cur, cur + sim_from_secs(tl), s->step_running, s->version, -1, 0);
+            eng_mem_pool(s, p, ab[a], bytes, cur);
+            cur += sim_from_secs(tl);
+            t = fwd_pass(s, p, aux[a], aph[a], cur, ids, n);
+            cur += sim_from_secs(t);
+            eng_mem_pool(s, p, ab[a], 0, cur);
+        } else {
+            t = fwd_pass(s, p, aux[a], aph[a], cur, ids, n);
+            cur += sim_from_secs(t);
+        }
+    }
+    if (s->scn.has_critic && (q->roles & ROLE_CRITIC)) {
+        t = fwd_pass(s, p, &s->scn.critic, PH_CRITIC_FWD, cur, ids, n);
+        cur += sim_from_secs(t);
+    }
+    if (!s->scn.reward_is_model && (q->roles & ROLE_TRAIN)) {
+        /* rule-based reward: CPU work on the training pool's hosts, one worker
+        ** per device; the pool waits for it */
+        double tr = n * s->scn.eff.reward_rule_s / q->devices;
+        if (r->hostlink_track >= 0 && tr > 0)
+            eng_span(s, r->hostlink_track, PH_REWARD, cur, cur + sim_from_secs(tr), s->step_running, s->version, -1, n);
+        cur += sim_from_secs(tr);
+    }
+    eng_pool_class(s, p, P_INFER);
+    r->st = P_INFER;
+    eng_sched_task(s, p, cur);
+}
+
+/* The analytic tasks (pipelines, passes) are timed apart from the event
+** loop, so the bench can report the loop's own rate. */
+void eng_start_infer_on(sim *s, int p, sim_time now)
+{
+    double w0 = wall_now();
+    start_infer_on_(s, p, now);
+    s->st.task_wall_s += wall_now() - w0;
+}
+
+/* Train mini-batches [mb0, mb1) for epochs [e0, e1): each a 1F1B pipeline,
+** the gradient reduction and the optimizer step. */
+static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, int mb1)
+{
+    const plan_pool *q = &s->pl.pools[p];
+    pool_rt *r = &s->pr[p];
+    const scn_workload *w = &s->scn.work;
+    int per_mb = s->N / w->minibatches;
+    sim_time cur = now;
+    const scn_model *models[2] = {eng_actor(s), s->scn.has_critic && (q->roles & ROLE_CRITIC) ? &s->scn.critic : NULL};
+    for (int e = e0; e < e1; e++) {
+        for (int mbi = mb0; mbi < mb1; mbi++) {
+            for (int mi = 0; mi < 2; mi++) {
+                const scn_model *m = models[mi];
+                if (!m) continue;
+                mb_set ms = build_microbatches(s, s->step_ids + mbi * per_mb, per_mb, q->dp, s->scn.plan.train.micro_batch);
+                double act_mb = 0;
+                double tp = run_1f1b(s, p, m, &ms, cur, s->step_running, mi ? PH_CRITIC_TRAIN : PH_TRAIN_FWD,
+                                     mi ? PH_CRITIC_TRAIN : PH_TRAIN_BWD, true, &act_mb);
+                /* activations: stage s holds up to min(p - s, m) micro-batches (1F1B) */
+                for (int g = 0; g < r->ngroups; g++) {
+                    int infl = q->pp - g < ms.m ? q->pp - g : ms.m;
+                    double a = infl * act_mb;
+                    if (g == q->pp - 1) a += s->scn.plan.train.micro_batch * ms.max_len * (double)m->vocab / q->tp * 4.0;
+                    eng_mem_set(s, r->group0 + g, MB_ACTIVATIONS, a, cur);
+                }
+                sim_time pend = cur + sim_from_secs(tp);
+                eng_mem_pool(s, p, MB_ACTIVATIONS, 0, pend);
+                /* gradient reduction over DP (dense) and expert-DP (experts) */
+                double sh = mdl_stage_share(m->layers, q->pp);
+                double psi_d = m->params_dense * sh / q->tp;
+                double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+                const scn_cluster *cl = &s->scn.cluster;
+                double tg = mdl_allreduce_group(cl, q->first, q->tp, q->dp, 2.0 * psi_d, s->scn.eff.link)
+                          + mdl_allreduce_group(cl, q->first, q->tp * q->dp / q->edp, q->edp, 2.0 * psi_e, s->scn.eff.link);
+                /* Adam touches ~30 bytes per local parameter: fp32 master, m, v
+                ** read and written, bf16 grads read, bf16 weights written. */
+                double shard = s->scn.plan.train.zero >= 1 ? psi_d / q->dp + psi_e / q->edp : psi_d + psi_e;
+                double to = 30.0 * shard / (s->scn.cluster.device.hbm_bw * s->scn.eff.hbm) + s->scn.eff.train_overhead_s;
+                sim_time g1 = pend + sim_from_secs(tg), o1 = g1 + sim_from_secs(to);
+                for (int k = 0; k < r->ntracks; k++) {
+                    if (tg > 0) eng_span(s, r->track0 + k, PH_GRAD_SYNC, pend, g1, s->step_running, s->version, -1, 0);
+                    eng_span(s, r->track0 + k, PH_OPTIMIZER, g1, o1, s->step_running, s->version, -1, 0);
+                }
+                cur = o1;
+            }
+        }
+    }
+    eng_pool_class(s, p, P_TRAIN);
+    r->st = P_TRAIN;
+    eng_sched_task(s, p, cur);
+}
+
+void eng_start_train(sim *s, int p, sim_time now, int e0, int e1, int mb0, int mb1)
+{
+    double w0 = wall_now();
+    start_train_(s, p, now, e0, e1, mb0, mb1);
+    s->st.task_wall_s += wall_now() - w0;
+}

@@ -1,0 +1,359 @@
+/*
+** engine_int.h — the engine's internals, shared by its source files and by
+** nothing else: every other module, and the tests, include only engine.h.
+**
+** One controller drives every deployment mode and both synchronous and
+** bounded-staleness (StaleSync) operation:
+**   - batches of samples are released into a generation queue when the
+**     staleness bound and the partial-rollout threshold allow;
+**   - rollout instances admit queued samples (continuous batching, KV-limited)
+**     and decode; one event per admission/completion, never per token;
+**   - the trainer takes the N oldest finished samples whose lag is within the
+**     bound, runs the forward passes (old log-probs, reference, reward,
+**     critic) on their pools, trains (1F1B pipeline, DP/EP communication,
+**     optimizer) and publishes a new version;
+**   - co-located pools switch between layouts (offload/onload over the host
+**     link, bucketed resharding); separated rollout pools receive weights.
+** With staleness 0 this is exactly the synchronous system.  docs/model.md
+** describes every rule and formula (section 4 the controller, 5 generation,
+** 6-7 forward passes and training, 8-10 switching, weight sync, DistQueue,
+** 11 the memory ledger).
+**
+** The code is cut along those seams, one concern a file:
+**   eng_ctrl.c   the event loop and the controller: batch release, what each
+**                finished task leads to, the poll that starts the next work;
+**                the public sim_* entry points (run, advance, getters)
+**   eng_gen.c    rollout instances: admission, prefill, decode segments and
+**                their closed-form time, completion, stopping and resuming
+**   eng_step.c   the training step: which samples it takes and when, the
+**                DistQueue reads, the end of a step, co-located switching,
+**                weight transfer to separate pools, and the step track
+**   eng_train.c  the analytic tasks: forward passes, micro-batches, the 1F1B
+**                pipeline, gradient reduction and optimizer
+**   eng_setup.c  sim_new/sim_free (workload, tracks, memory groups) and the
+**                memory ledger
+** This header holds the state they share (struct sim and its parts), the
+** helpers of the per-event path as static inline functions (event queue,
+** generation queues, spans, task scheduling: the split costs no call), and
+** the prototypes of the functions that cross files.  A name that starts with
+** eng_ comes from here; every other function is static in its file.  It
+** includes only the public headers, and no engine file includes another
+** engine file's header: there is no include cycle.
+*/
+#ifndef FUSYNC_ENGINE_INT_H
+#define FUSYNC_ENGINE_INT_H
+
+#include "engine.h"
+#include "dist.h"
+#include "model.h"
+
+#include <stdlib.h>
+
+/* ---------------------------------------------------------------- events */
+
+typedef enum { EV_INST, EV_TASK, EV_AUX } ev_kind;
+
+typedef struct {
+    sim_time t;
+    uint64_t seq;
+    int32_t  kind;
+    int32_t  a;
+    uint64_t b;
+} event;
+
+typedef struct {
+    event   *v;
+    size_t   n, cap;
+    uint64_t seq;
+} evq;
+
+static inline bool eng_ev_less(const event *x, const event *y)
+{
+    return x->t < y->t || (x->t == y->t && x->seq < y->seq);
+}
+
+static inline void eng_evq_push(evq *q, sim_time t, int kind, int a, uint64_t b)
+{
+    if (q->n == q->cap) {
+        q->cap = q->cap ? q->cap * 2 : 256;
+        q->v = xrealloc(q->v, q->cap * sizeof *q->v);
+    }
+    event e = {t, q->seq++, kind, a, b};
+    size_t i = q->n++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!eng_ev_less(&e, &q->v[p])) break;
+        q->v[i] = q->v[p];
+        i = p;
+    }
+    q->v[i] = e;
+}
+
+static inline event eng_evq_pop(evq *q)
+{
+    event top = q->v[0];
+    event last = q->v[--q->n];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        const event *best = &last;
+        if (l < q->n && eng_ev_less(&q->v[l], best)) { m = l; best = &q->v[l]; }
+        if (r < q->n && eng_ev_less(&q->v[r], best)) { m = r; }
+        if (m == i) break;
+        q->v[i] = q->v[m];
+        i = m;
+    }
+    if (q->n) q->v[i] = last;
+    return top;
+}
+
+/* --------------------------------------------------------------- samples */
+
+enum { S_WAIT, S_QUEUED, S_ACTIVE, S_DONE, S_TAKEN, S_TRAINED };
+
+typedef struct {
+    int32_t  prompt, resp;
+    int32_t  gen;           /* response tokens decoded so far (kept) */
+    int32_t  batch;
+    int32_t  v_start;       /* version it started generating with (-1 not yet) */
+    int32_t  v_last;
+    int32_t  inst;
+    uint8_t  state;
+    uint8_t  resumed;       /* needs a re-prefill of prompt + gen */
+    int32_t  home;          /* queue it waits in */
+    int64_t  adm_step;      /* instance step minus tokens already generated */
+    sim_time t_start, t_end;
+} sample;
+
+typedef struct { int64_t key; int32_t id; } hent;
+
+typedef struct {
+    int     *v;
+    int64_t  head, len, cap;
+} squeue;
+
+typedef struct {
+    int      pool, track, index;
+    hent    *heap;
+    int      hn, hcap;
+    int      nactive;
+    int64_t  step;
+    double   ctx_sum;
+    double   kv_used, kv_cap;
+    sim_time seg_t0;        /* decode segment start (after any prefill) */
+    int64_t  seg_step0;
+    int64_t  target;        /* step at the scheduled event */
+    int      cache_b;       /* batch the decode-step lines below are for */
+    double   c0, cslope, m0, mslope, fixed;   /* compute and HBM time: a + slope·context */
+    uint64_t evgen;
+    bool     scheduled;
+    bool     running;       /* allowed to generate (weights loaded, not paused) */
+    int      version;
+    int     *order;         /* active sample ids in admission order */
+    int      norder, ocap;
+} instance;
+
+/* ----------------------------------------------------------------- pools */
+
+typedef enum { P_IDLE, P_GEN, P_SWITCH_R, P_SWITCH_T, P_INFER, P_TRAIN, P_SYNC, P_RECV } pstate;
+
+typedef struct {
+    pstate   st;
+    bool     rollout_layout;    /* co-located: weights in the rollout layout */
+    int      inst0, ninst;      /* its instances */
+    int      track0, ntracks;   /* stage tracks (train pools) or the aux track */
+    int      hostlink_track;
+    int      group0, ngroups;   /* device memory groups */
+    int      host_group;
+    int      infer_cursor;      /* chunks of the current step it has taken up */
+    int      cur_chunk;         /* chunk of the forward pass in progress */
+    bool     train_rest;        /* the training task in progress is the later epochs */
+    sim_time busy_until;
+    sim_time class_t0;          /* start of the current step-track interval */
+    int      class_phase;
+} pool_rt;
+
+struct sim {
+    scn_scenario scn;
+    plan     pl;
+    trace   *tr;
+    evq      q;
+    sim_time now;
+    bool     finished;
+    bool     failed;
+    bool     closed;            /* finish_up has run */
+    fs_err   err;
+    rng_state rng;
+    sim_stats st;
+    sim_hooks hooks;
+    bool     has_hooks;
+    double   wall0, wall;
+
+    /* samples */
+    sample  *smp;
+    int64_t  nsmp;
+    int      N;                 /* samples per step */
+    int      released;          /* batches released into the queue */
+    bool     queue_changed;     /* the queue's head may admit somewhere new */
+    squeue  *queues;            /* generation queues: one shared, or one per instance */
+    int      nqueues;
+    int64_t  dq_len;            /* samples queued in all of them */
+    int     *fin;               /* finished, untrained */
+    int64_t  nfin, fin_cap;
+    int64_t *batch_done;        /* finished samples per batch */
+    int64_t *fin_v;             /* finished, untrained samples by start version */
+    int64_t *open_v;            /* started, unfinished samples by start version */
+    int      nver;
+    int      staleness;
+    double   partial;
+
+    /* instances and pools */
+    instance *inst;
+    int      ninst;
+    pool_rt  pr[SCN_POOLS_MAX];
+    int      step_track;
+
+    /* the trainer */
+    int      version;           /* = steps trained */
+    int      step_running;      /* step being processed, -1 none */
+    int     *step_ids;          /* samples of the running step */
+    bool     streaming;         /* StaleSync: chunks per mini-batch */
+    int      nchunks, chunk_n;  /* chunks per step, samples per chunk */
+    int      chunks_taken, chunks_trained;
+    bool     rest_trained;      /* epochs after the first, when streaming */
+    int     *chunk_infer_left;  /* forward passes outstanding per chunk */
+    bool    *cut;               /* per batch: a hook cut its rollout short */
+    sim_time step_done_t[2];
+
+    /* memory ledger: per group current bytes per bucket */
+    double  (*mem)[MB__COUNT];
+    double  (*mem_peak)[MB__COUNT];
+    double  *mem_peak_total;
+    sim_time *mem_peak_t;
+    int      ngroups;
+
+    /* scratch for training */
+    double  *f_end, *b_end, *f_dur, *b_dur;
+    size_t   pipe_cap;
+    double  *mb_tokens, *mb_sq;
+    size_t   mb_cap;
+};
+
+/* --------------------------------------------------------------- helpers */
+
+static inline const scn_model *eng_actor(const sim *s) { return &s->scn.actor; }
+
+static inline const scn_link *eng_pool_link(const sim *s, const plan_pool *q, int first, int stride, int count)
+{
+    (void)q;
+    return mdl_tier_link(&s->scn.cluster, mdl_group_tier(&s->scn.cluster, first, stride, count));
+}
+
+static inline void eng_span(sim *s, int track, trace_phase ph, sim_time t0, sim_time t1, int iter, int ver, int mb, int64_t tok)
+{
+    if (t1 < t0) t1 = t0;
+    if (tok > INT32_MAX) tok = INT32_MAX;
+    trace_span sp = {t0, t1, track, (uint8_t)ph, iter, ver, mb, (int32_t)tok};
+    trace_add_span(s->tr, &sp);
+}
+
+/* ------------------------------------------------------------- deque ops */
+
+/* A sample waits in its queue: the shared one (dispatch "queue": any free
+** instance takes the oldest sample) or its instance's own (dispatch
+** "static": the batch is cut into equal parts up front, as verl does). */
+static inline squeue *eng_queue_of(sim *s, int id) { return &s->queues[s->smp[id].home]; }
+
+static inline void eng_sq_reserve(squeue *q)
+{
+    if (q->len < q->cap) return;
+    int64_t nc = q->cap ? q->cap * 2 : 256;
+    int *nd = xmalloc((size_t)nc * sizeof *nd);
+    for (int64_t i = 0; i < q->len; i++) nd[i] = q->v[(q->head + i) % q->cap];
+    free(q->v);
+    q->v = nd;
+    q->head = 0;
+    q->cap = nc;
+}
+
+static inline void eng_dq_push_back(sim *s, int id)
+{
+    squeue *q = eng_queue_of(s, id);
+    s->queue_changed = true;
+    eng_sq_reserve(q);
+    q->v[(q->head + q->len) % q->cap] = id;
+    q->len++;
+    s->dq_len++;
+}
+
+static inline void eng_dq_push_front(sim *s, int id)
+{
+    squeue *q = eng_queue_of(s, id);
+    s->queue_changed = true;
+    eng_sq_reserve(q);
+    q->head = (q->head + q->cap - 1) % q->cap;
+    q->v[q->head] = id;
+    q->len++;
+    s->dq_len++;
+}
+
+static inline squeue *eng_inst_queue(sim *s, const instance *I)
+{
+    return s->nqueues > 1 ? &s->queues[I - s->inst] : &s->queues[0];
+}
+
+static inline int eng_sq_peek(const squeue *q) { return q->v[q->head]; }
+
+static inline void eng_sq_pop(sim *s, squeue *q)
+{
+    q->head = (q->head + 1) % q->cap;
+    q->len--;
+    s->dq_len--;
+}
+
+/* A pool's task ends at `at`: one event, handled by the controller. */
+static inline void eng_sched_task(sim *s, int p, sim_time at)
+{
+    s->pr[p].busy_until = at;
+    eng_evq_push(&s->q, at, EV_TASK, p, 0);
+}
+
+/* ------------------------------------------------ functions across files */
+
+/* eng_setup.c: the memory ledger, per trace memgroup and bucket. */
+void   eng_mem_set(sim *s, int g, mem_bucket b, double bytes, sim_time t);
+void   eng_mem_pool(sim *s, int p, mem_bucket b, double bytes, sim_time t);
+double eng_mem_group_total(const sim *s, int g);
+
+/* eng_gen.c: rollout instances. */
+void eng_inst_event(sim *s, instance *I, sim_time now);
+bool eng_inst_can_admit(const sim *s, const instance *I);
+void eng_inst_kick(sim *s, instance *I, sim_time now);
+void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart);
+void eng_pool_start_gen(sim *s, int p, sim_time now);
+
+/* eng_step.c: taking samples into the step. */
+void eng_discard_stale(sim *s, int step, sim_time now);
+bool eng_chunk_ready(const sim *s, int step);
+bool eng_trainer_ready(sim *s);
+bool eng_pool_infers(const sim *s, int p);
+void eng_take_chunk(sim *s);
+void eng_start_step(sim *s, sim_time now);
+void eng_step_finished(sim *s, sim_time now);
+/* eng_step.c: DistQueue reads (seconds), by the training pool and by a
+** forward-only pool. */
+double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n);
+double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n);
+/* eng_step.c: layouts and weights. */
+void eng_switch_to_rollout(sim *s, int p, sim_time now);
+void eng_switch_to_train(sim *s, int p, sim_time now);
+sim_time eng_start_weight_sync(sim *s, sim_time now);
+/* eng_step.c: the step track; call before a pool's state changes to `next`. */
+void eng_pool_class(sim *s, int p, pstate next);
+void eng_reclass_idle_trainer(sim *s);
+
+/* eng_train.c: the analytic tasks, timed apart from the event loop. */
+void eng_start_infer_on(sim *s, int p, sim_time now);
+void eng_start_train(sim *s, int p, sim_time now, int e0, int e1, int mb0, int mb1);
+
+#endif
