@@ -145,14 +145,14 @@ typedef struct {
     int64_t  tokens;
 } pipe_run;
 
-static void run_flush(sim *s, int track, pipe_run *pr, int iter)
+static inline void run_flush(sim *s, int track, pipe_run *pr, int iter)
 {
     if (pr->n == 0) return;
     eng_span(s, track, (trace_phase)pr->phase, pr->a, pr->b, iter, s->version, pr->n == 1 ? pr->mb : -1, pr->tokens);
     pr->n = 0;
 }
 
-static void run_add(sim *s, int track, pipe_run *pr, int iter, trace_phase ph, sim_time a, sim_time b, int mb, int64_t tok)
+static inline void run_add(sim *s, int track, pipe_run *pr, int iter, trace_phase ph, sim_time a, sim_time b, int mb, int64_t tok)
 {
     if (pr->n > 0 && a == pr->b) {
         if ((int)ph != pr->phase) pr->phase = (ph == PH_TRAIN_FWD || ph == PH_TRAIN_BWD) ? PH_TRAIN_1F1B : (int)ph;
