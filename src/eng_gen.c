@@ -119,7 +119,8 @@ static int64_t decode_steps_within(const sim *s, instance *I, double dt, int64_t
 static double sample_reserve(const sim *s, const sample *x)
 {
     /* Admission reserves the prompt and the whole response budget: a
-    ** scheduler that never needs to preempt (see docs/model.md). */
+    ** scheduler that never needs to preempt (docs/model.md, section 5,
+    ** Continuous batching). */
     return (double)x->prompt + s->scn.work.max_response;
 }
 

@@ -36,9 +36,10 @@
 ** helpers of the per-event path as static inline functions (event queue,
 ** generation queues, spans, task scheduling: the split costs no call), and
 ** the prototypes of the functions that cross files.  A name that starts with
-** eng_ comes from here; every other function is static in its file.  It
-** includes only the public headers, and no engine file includes another
-** engine file's header: there is no include cycle.
+** eng_ comes from here; every other function is static in its file, or one
+** of engine.h's sim_* entry points.  This header includes only public
+** headers, and the eng_*.c files include only it and those: there is no
+** include cycle.
 */
 #ifndef FUSYNC_ENGINE_INT_H
 #define FUSYNC_ENGINE_INT_H

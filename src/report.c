@@ -17,7 +17,7 @@ static bool is_compute(trace_phase p)
     }
 }
 
-/* DistQueue figures come from the engine (queue_transfer in engine.c):
+/* DistQueue figures come from the engine (eng_queue_transfer in eng_step.c):
 ** bytes of every step's batch padded and packed, and the reads served with
 ** and without hierarchical transfer. */
 static void distqueue(const sim *s, report *r)
