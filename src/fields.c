@@ -54,15 +54,15 @@ static const char *const DISPATCH_NAMES[] = {"queue", "static", NULL};
 #define FRACN(n, S, M, d) {n, FK_NUM, MEM(S, M), 1, 0, 1, FF_LO_OPEN, NULL, NULL, NULL, NULL, NULL, NULL, d}
 
 const fdesc FIELDS_DEVICE[] = {
-    STR("name", scn_device, name, "shown in reports"),
-    NUM("tflops", scn_device, peak_flops, 1e12, 1e-3, 1e7, FF_REQUIRED, "TFLOP/s", "dense BF16 peak"),
-    NUM("hbm_gb", scn_device, hbm_bytes, GiB, 1e-3, 1e6, FF_REQUIRED, "GiB", "device memory"),
-    NUM("hbm_tbps", scn_device, hbm_bw, 1e12, 1e-6, 1e4, FF_REQUIRED, "TB/s", "memory bandwidth"),
+    STR("name", scn_device, name, "display name (default \"custom device\")"),
+    NUM("tflops", scn_device, peak_flops, 1e12, 1e-3, 1e7, FF_REQUIRED, "TFLOP/s", "dense BF16 peak, TFLOP/s"),
+    NUM("hbm_gb", scn_device, hbm_bytes, GiB, 1e-3, 1e6, FF_REQUIRED, "GiB", "device memory, GiB"),
+    NUM("hbm_tbps", scn_device, hbm_bw, 1e12, 1e-6, 1e4, FF_REQUIRED, "TB/s", "device memory bandwidth, TB/s"),
     NUM("scaleup_gbps", scn_device, scaleup_bw, 1e9, 1e-3, 1e7, FF_REQUIRED, "GB/s",
-        "scale-up link (NVLink, HCCS, UB), one way per device"),
+        "scale-up link per device, one way, GB/s (NVLink, HCCS, UB)"),
     NUM("scaleout_gbps", scn_device, scaleout_bw, 1e9, 1e-3, 1e7, FF_REQUIRED, "GB/s",
-        "scale-out NIC per device"),
-    NUM("host_gbps", scn_device, host_bw, 1e9, 1e-3, 1e7, FF_REQUIRED, "GB/s", "device-host link (PCIe)"),
+        "scale-out NIC per device, GB/s (InfiniBand, RoCE)"),
+    NUM("host_gbps", scn_device, host_bw, 1e9, 1e-3, 1e7, FF_REQUIRED, "GB/s", "device↔host link, one way peak, GB/s (PCIe)"),
     END
 };
 
@@ -84,46 +84,46 @@ static const fdesc FIELDS_LINKS[] = {
 
 static const fdesc FIELDS_CLUSTER[] = {
     {"device", FK_DEVICE, MEM(scn_cluster, device), 1, 0, 0, FF_REQUIRED | FF_NO_PLACE, NULL, NULL,
-     FIELDS_DEVICE, fr_device, NULL, NULL, "a preset name (fusync.devices.NAME) or a device table"},
-    INT("devices_per_node", scn_cluster, devices_per_node, 1, 1024, NULL, "devices sharing a host"),
+     FIELDS_DEVICE, fr_device, NULL, NULL, "the accelerator, one kind for the whole cluster"},
+    INT("devices_per_node", scn_cluster, devices_per_node, 1, 1024, NULL, "accelerators per node (share a host)"),
     INT("nodes_per_supernode", scn_cluster, nodes_per_supernode, 1, 65536, NULL,
-        "nodes in one scale-up domain"),
-    INT("supernodes", scn_cluster, supernodes, 1, 4096, NULL, "scale-up domains"),
-    NUM("host_mem_gb", scn_cluster, host_mem_bytes, GiB, 1e-3, 1e8, 0, "GiB", "host memory per node"),
-    FLAT("links", FIELDS_LINKS, fr_links, "link tiers; each {gbps=, latency_us=}"),
+        "nodes joined by the intra-supernode tier"),
+    INT("supernodes", scn_cluster, supernodes, 1, 4096, NULL, "supernodes joined by the inter-supernode tier"),
+    NUM("host_mem_gb", scn_cluster, host_mem_bytes, GiB, 1e-3, 1e8, 0, "GiB", "host memory per node (offload target)"),
+    FLAT("links", FIELDS_LINKS, fr_links, "bandwidth and latency of the three link tiers"),
     END
 };
 
 const fdesc FIELDS_MODEL[] = {
-    STR("name", scn_model, name, "shown in reports"),
-    INTF("layers", scn_model, layers, 1, 4096, FF_REQUIRED, NULL, "transformer layers"),
-    INT("dense_layers", scn_model, dense_layers, 0, 4096, NULL, "MoE: leading dense layers"),
-    INTF("hidden", scn_model, hidden, 1, 1 << 20, FF_REQUIRED, NULL, "hidden size"),
-    INTF("heads", scn_model, heads, 1, 65536, FF_REQUIRED, NULL, "attention heads"),
-    INT("kv_heads", scn_model, kv_heads, 0, 65536, NULL, "GQA key/value heads (0: heads)"),
-    INT("head_dim", scn_model, head_dim, 0, 65536, NULL, "0: hidden / heads"),
-    INT("mla_latent", scn_model, mla_latent, 0, 1 << 20, NULL, "MLA compressed KV rank (0: not MLA)"),
-    INT("mla_rope", scn_model, mla_rope, 0, 65536, NULL, "MLA decoupled rope dims"),
-    INT("mla_q_latent", scn_model, mla_q_latent, 0, 1 << 20, NULL, "MLA query rank (0: full rank)"),
-    INT("ffn", scn_model, ffn, 0, 1 << 22, NULL, "dense FFN intermediate size"),
-    INT("expert_ffn", scn_model, expert_ffn, 0, 1 << 22, NULL, "per-expert FFN intermediate size"),
-    INT("experts", scn_model, experts, 0, 65536, NULL, "routed experts (0: dense)"),
-    INT("experts_active", scn_model, experts_active, 0, 65536, NULL, "routed experts per token"),
-    INT("shared_experts", scn_model, shared_experts, 0, 1024, NULL, "always-active experts"),
-    INTF("vocab", scn_model, vocab, 1, 1 << 24, FF_REQUIRED, NULL, "vocabulary size"),
-    BOOL("tied_embeddings", scn_model, tied_embeddings, "input and output embeddings shared"),
+    STR("name", scn_model, name, "display name"),
+    INTF("layers", scn_model, layers, 1, 4096, FF_REQUIRED, NULL, "num_hidden_layers (MTP layers not counted)"),
+    INT("dense_layers", scn_model, dense_layers, 0, 4096, NULL, "MoE: leading dense layers (first_k_dense_replace)"),
+    INTF("hidden", scn_model, hidden, 1, 1 << 20, FF_REQUIRED, NULL, "hidden_size"),
+    INTF("heads", scn_model, heads, 1, 65536, FF_REQUIRED, NULL, "num_attention_heads"),
+    INT("kv_heads", scn_model, kv_heads, 0, 65536, NULL, "num_key_value_heads (GQA); ignored with MLA"),
+    INT("head_dim", scn_model, head_dim, 0, 65536, NULL, "head_dim (Qwen3: 128 ≠ hidden/heads); MLA: qk_nope_head_dim = v_head_dim"),
+    INT("mla_latent", scn_model, mla_latent, 0, 1 << 20, NULL, "MLA kv_lora_rank"),
+    INT("mla_rope", scn_model, mla_rope, 0, 65536, NULL, "MLA qk_rope_head_dim"),
+    INT("mla_q_latent", scn_model, mla_q_latent, 0, 1 << 20, NULL, "MLA q_lora_rank"),
+    INT("ffn", scn_model, ffn, 0, 1 << 22, NULL, "intermediate_size of dense layers (required for a dense model)"),
+    INT("expert_ffn", scn_model, expert_ffn, 0, 1 << 22, NULL, "moe_intermediate_size (required for MoE)"),
+    INT("experts", scn_model, experts, 0, 65536, NULL, "routed experts (num_experts, n_routed_experts)"),
+    INT("experts_active", scn_model, experts_active, 0, 65536, NULL, "routed experts per token (num_experts_per_tok)"),
+    INT("shared_experts", scn_model, shared_experts, 0, 1024, NULL, "n_shared_experts"),
+    INTF("vocab", scn_model, vocab, 1, 1 << 24, FF_REQUIRED, NULL, "vocab_size"),
+    BOOL("tied_embeddings", scn_model, tied_embeddings, "tie_word_embeddings"),
     END
 };
 
 static const fdesc FIELDS_MODELS[] = {
     {"actor", FK_MODEL, MEM(scn_scenario, actor), 1, 0, 0, FF_REQUIRED, NULL, NULL, FIELDS_MODEL,
-     NULL, NULL, NULL, "the policy: a preset name or a model table"},
+     NULL, NULL, NULL, "the policy being trained and generating rollouts"},
     {"reference", FK_MODEL, MEM(scn_scenario, ref), 1, 0, 0, 0, NULL, NULL, FIELDS_MODEL,
-     NULL, NULL, NULL, "true (a copy of the actor), a preset, a table, or absent"},
+     NULL, NULL, NULL, "frozen reference for the KL term; true = same as the actor; false/absent: no reference forward"},
     {"reward", FK_MODEL, MEM(scn_scenario, reward), 1, 0, 0, 0, NULL, NULL, FIELDS_MODEL,
-     NULL, NULL, NULL, "\"rule\" (computed off-device), true, a preset or a table"},
+     NULL, NULL, NULL, "a rule-based reward (cost efficiency.reward_rule_ms per sample, off-device) or a reward model's forward"},
     {"critic", FK_MODEL, MEM(scn_scenario, critic), 1, 0, 0, 0, NULL, NULL, FIELDS_MODEL,
-     NULL, NULL, NULL, "PPO's value model: true, a preset or a table"},
+     NULL, NULL, NULL, "value model; PPO needs one"},
     END
 };
 
@@ -147,23 +147,23 @@ const fdesc FIELDS_DIST[] = {
 };
 
 static const fdesc FIELDS_WORKLOAD[] = {
-    ENUM("algorithm", scn_workload, algo, ALGO_NAMES, ALGO_VALS, "grpo or ppo (needs models.critic)"),
-    INT("prompts_per_step", scn_workload, prompts_per_step, 1, FLD_PROMPTS_MAX, NULL, "prompts of one step"),
-    INT("samples_per_prompt", scn_workload, samples_per_prompt, 1, 4096, NULL, "responses per prompt (group size)"),
-    INT("minibatches", scn_workload, minibatches, 1, 1 << 20, NULL, "optimizer steps per epoch"),
+    ENUM("algorithm", scn_workload, algo, ALGO_NAMES, ALGO_VALS, "PPO needs models.critic"),
+    INT("prompts_per_step", scn_workload, prompts_per_step, 1, FLD_PROMPTS_MAX, NULL, "prompts in one RL step (global batch)"),
+    INT("samples_per_prompt", scn_workload, samples_per_prompt, 1, 4096, NULL, "responses generated per prompt (group size)"),
+    INT("minibatches", scn_workload, minibatches, 1, 1 << 20, NULL, "optimizer steps per epoch; must divide prompts·samples"),
     INT("epochs", scn_workload, epochs, 1, 1024, NULL, "passes over a step's samples"),
     {"prompt_len", FK_DIST, MEM(scn_workload, prompt_len), 1, 0, 0, 0, NULL, NULL, FIELDS_DIST,
-     fr_dist, fp_dist, "tokens", "a number or fusync.dist.*"},
+     fr_dist, fp_dist, "tokens", "prompt length, tokens"},
     {"response_len", FK_DIST, MEM(scn_workload, response_len), 1, 0, 0, 0, NULL, NULL, FIELDS_DIST,
-     fr_dist, fp_dist, "tokens", "a number or fusync.dist.*"},
-    INT("max_response", scn_workload, max_response, 1, FLD_TOKENS_MAX, "tokens", "hard cap after sampling"),
-    INT("iterations", scn_workload, iterations, 1, FLD_ITERATIONS_MAX, NULL, "training steps simulated"),
-    INT("warmup", scn_workload, warmup, 0, FLD_ITERATIONS_MAX - 1, NULL, "steps left out of the measured window"),
+     fr_dist, fp_dist, "tokens", "response length, tokens, before max_response"},
+    INT("max_response", scn_workload, max_response, 1, FLD_TOKENS_MAX, "tokens", "hard cap on a response (the generation limit)"),
+    INT("iterations", scn_workload, iterations, 1, FLD_ITERATIONS_MAX, NULL, "RL steps simulated"),
+    INT("warmup", scn_workload, warmup, 0, FLD_ITERATIONS_MAX - 1, NULL, "leading steps left out of the measured window"),
     {"seed", FK_INT, MEM(scn_workload, seed), 1, 0, 9007199254740991.0, 0, NULL, NULL, NULL, NULL, NULL,
-     NULL, "random seed of the length draws"},
-    BOOL("recompute_logprob", scn_workload, recompute_logprob, "actor forward for old log-probs (verl style)"),
+     NULL, "random seed of the length sampling"},
+    BOOL("recompute_logprob", scn_workload, recompute_logprob, "an actor forward for the old log-probs (verl style)"),
     BOOL("batch_per_supernode", scn_workload, batch_per_supernode,
-         "prompts_per_step counts per supernode (weak scaling)"),
+         "prompts_per_step counts per supernode: --set cluster.supernodes=N grows the global batch N times (weak scaling)"),
     END
 };
 
@@ -171,88 +171,88 @@ static const fdesc FIELDS_ROLE_ELEM[] = {{"", FK_STR, 0, 0, 1, 0, 0, 0, ROLE_NAM
                                           NULL, NULL}, END};
 
 const fdesc FIELDS_POOL[] = {
-    STR("name", scn_pool, name, "shown in reports (default poolN)"),
-    INTF("devices", scn_pool, devices, 1, FLD_DEVICES_MAX, FF_REQUIRED, NULL, "devices in the pool"),
+    STR("name", scn_pool, name, "default pool1, pool2, …"),
+    INTF("devices", scn_pool, devices, 1, FLD_DEVICES_MAX, FF_REQUIRED, NULL, "devices in the pool; the pools' sum must not exceed the cluster"),
     {"roles", FK_ARR, 0, 0, 1, 0, 0, FF_REQUIRED, ROLE_NAMES, NULL, FIELDS_ROLE_ELEM, NULL, NULL, NULL,
-     "list of rollout, train, ref, reward, critic"},
+     "what runs there: \"rollout\", \"train\" (actor training and old log-probs), \"ref\" (or \"reference\"), \"reward\", \"critic\""},
     END
 };
 static const fdesc FIELDS_POOL_ELEM[] = {{"", FK_REC, 0, sizeof(scn_pool), 1, 0, 0, 0, NULL, NULL,
                                           FIELDS_POOL, NULL, NULL, NULL, NULL}, END};
 
 static const fdesc FIELDS_TRAIN[] = {
-    INT("tp", scn_train_layout, tp, 1, FLD_PARALLEL_MAX, NULL, "tensor parallel"),
-    INT("pp", scn_train_layout, pp, 1, FLD_PARALLEL_MAX, NULL, "pipeline stages"),
-    INT("ep", scn_train_layout, ep, 1, FLD_PARALLEL_MAX, NULL, "expert parallel"),
-    INT("dp", scn_train_layout, dp, 0, FLD_PARALLEL_MAX, NULL, "data parallel (0: from the pool size)"),
-    INT("micro_batch", scn_train_layout, micro_batch, 1, 1 << 16, "sequences", "per micro-batch"),
+    INT("tp", scn_train_layout, tp, 1, FLD_PARALLEL_MAX, NULL, "tensor parallel; divides the heads"),
+    INT("pp", scn_train_layout, pp, 1, FLD_PARALLEL_MAX, NULL, "pipeline stages; divides the layers"),
+    INT("ep", scn_train_layout, ep, 1, FLD_PARALLEL_MAX, NULL, "expert parallel; divides the experts (1 for a dense model)"),
+    INT("dp", scn_train_layout, dp, 0, FLD_PARALLEL_MAX, NULL, "data parallel; 0 or absent: the pool size / (tp·pp)"),
+    INT("micro_batch", scn_train_layout, micro_batch, 1, 1 << 16, "sequences", "sequences per micro-batch"),
     ENUM("recompute", scn_train_layout, recompute, RECOMPUTE_NAMES, RECOMPUTE_VALS,
-         "activation recomputation: none, selective or full"),
+         "activation recomputation"),
     INT("zero", scn_train_layout, zero, 0, 3, NULL, "ZeRO stage of the distributed optimizer"),
-    BOOL("uneven_layers", scn_train_layout, uneven_layers, "allow stages of ceil(L/pp) and floor(L/pp) layers"),
+    BOOL("uneven_layers", scn_train_layout, uneven_layers, "allow a pp that does not divide the layers: stages of ⌈L/pp⌉ and ⌊L/pp⌋ layers; the heaviest paces the pipeline and sets the memory peak"),
     END
 };
 
 static const fdesc FIELDS_ROLLOUT[] = {
-    INT("tp", scn_rollout_layout, tp, 1, FLD_PARALLEL_MAX, NULL, "tensor parallel of an instance"),
-    INT("ep", scn_rollout_layout, ep, 1, FLD_PARALLEL_MAX, NULL, "expert parallel of an instance"),
-    INT("max_seqs", scn_rollout_layout, max_seqs, 1, FLD_SEQS_MAX, NULL, "sequences an instance batches"),
-    FRACN("mem_util", scn_rollout_layout, mem_util, "share of HBM the rollout engine may use"),
+    INT("tp", scn_rollout_layout, tp, 1, FLD_PARALLEL_MAX, NULL, "tensor parallel of one inference instance"),
+    INT("ep", scn_rollout_layout, ep, 1, FLD_PARALLEL_MAX, NULL, "expert parallel; an instance spans max(tp, ep) devices, one a multiple of the other"),
+    INT("max_seqs", scn_rollout_layout, max_seqs, 1, FLD_SEQS_MAX, NULL, "concurrent sequences per instance (also limited by KV-cache memory)"),
+    FRACN("mem_util", scn_rollout_layout, mem_util, "share of HBM the inference engine may use"),
     ENUM("dispatch", scn_rollout_layout, static_dispatch, DISPATCH_NAMES, NULL,
-         "queue (a shared queue) or static (equal parts per instance)"),
+         "how samples reach instances: one shared queue (a free instance takes the oldest), or the batch cut into equal parts per instance up front"),
     END
 };
 
 static const fdesc FIELDS_OFFLOAD[] = {
-    BOOL("optimizer", scn_plan, offload_optimizer, "co-located: optimizer states to host during rollout"),
-    BOOL("grads", scn_plan, offload_grads, "co-located: gradients to host during rollout"),
+    BOOL("optimizer", scn_plan, offload_optimizer, "optimizer states to host memory during rollout"),
+    BOOL("grads", scn_plan, offload_grads, "gradients to host memory during rollout"),
     END
 };
 
 static const fdesc FIELDS_DISTQUEUE[] = {
-    BOOL("hierarchical", scn_plan, dq_hierarchical, "one reader per TP x PP group, then broadcast"),
-    BOOL("packed", scn_plan, dq_packed, "samples concatenated, not padded"),
+    BOOL("hierarchical", scn_plan, dq_hierarchical, "DistQueue: one reader per TP×PP group, then a broadcast over the fast link (else every device reads)"),
+    BOOL("packed", scn_plan, dq_packed, "DistQueue: samples concatenated (zero-redundancy) rather than padded to the longest of the mini-batch"),
     END
 };
 
 const fdesc FIELDS_PLAN[] = {
-    ENUM("mode", scn_plan, mode, MODE_NAMES, MODE_VALS, "separate, colocate or full"),
+    ENUM("mode", scn_plan, mode, MODE_NAMES, MODE_VALS, "separate: disaggregated rollout and training pools; colocate: actor training and rollout share the devices, reference/reward on their own pool; full: actor, reference and reward all share the devices"),
     INT("rollout_devices", scn_plan, rollout_devices, 0, FLD_DEVICES_MAX, NULL,
-        "separate: rollout pool size (0: rollout_fraction)"),
-    FRACN("rollout_fraction", scn_plan, rollout_fraction, "separate: share of the devices that generate"),
-    INT("aux_devices", scn_plan, aux_devices, 0, FLD_DEVICES_MAX, NULL, "colocate: pool for reference/reward models"),
+        "separate: devices of the rollout pool"),
+    FRACN("rollout_fraction", scn_plan, rollout_fraction, "separate, when rollout_devices is 0: share of the cluster that generates, rounded to whole rollout instances (so it scales with cluster.supernodes)"),
+    INT("aux_devices", scn_plan, aux_devices, 0, FLD_DEVICES_MAX, NULL, "colocate: devices of the reference/reward pool"),
     {"pools", FK_ARR, MEM(scn_plan, pools), 1, 0, SCN_POOLS_MAX, 0, NULL, NULL, FIELDS_POOL_ELEM,
-     fr_pools, fp_pools, NULL, "explicit pools {name=, devices=, roles={...}} (replace mode's)"},
+     fr_pools, fp_pools, NULL, "explicit pools (policies use this)"},
     REC("train", scn_plan, train, FIELDS_TRAIN, "training layout"),
     REC("rollout", scn_plan, rollout, FIELDS_ROLLOUT, "rollout layout"),
-    INT("aux_tp", scn_plan, aux_tp, 1, FLD_PARALLEL_MAX, NULL, "tensor parallel of forward-only models"),
-    FLAT("offload", FIELDS_OFFLOAD, NULL, "what goes to host memory"),
+    INT("aux_tp", scn_plan, aux_tp, 1, FLD_PARALLEL_MAX, NULL, "TP of the forward-only models (reference, reward) on a pool that does not train; the critic always runs on the training pool"),
+    FLAT("offload", FIELDS_OFFLOAD, NULL, "what co-located training moves to the host during rollout"),
     FLAT("distqueue", FIELDS_DISTQUEUE, NULL, "DistQueue transfer"),
-    BOOL("zero_redundancy", scn_plan, zero_redundancy, "reshard weights in place, bucket by bucket"),
-    NUM("bucket_mb", scn_plan, bucket_bytes, MiB, 1, 1e7, 0, "MiB", "reshard/offload bucket"),
-    INT("staleness", scn_plan, staleness, 0, SCN_STALENESS_MAX, "versions", "StaleSync bound (0: synchronous)"),
-    FRACN("partial_rollout", scn_plan, partial_rollout, "share of a step's samples that must finish"),
+    BOOL("zero_redundancy", scn_plan, zero_redundancy, "reshard weights between layouts in place, bucket by bucket, instead of holding a second full copy"),
+    NUM("bucket_mb", scn_plan, bucket_bytes, MiB, 1, 1e7, 0, "MiB", "bucket size of resharding and weight sync"),
+    INT("staleness", scn_plan, staleness, 0, SCN_STALENESS_MAX, "versions", "StaleSync bound: a sample may be generated by a policy at most this many versions older than the one it is trained on (0: synchronous)"),
+    FRACN("partial_rollout", scn_plan, partial_rollout, "share of a step's samples that must finish before the step moves on; the rest keep generating and are trained on later"),
     ENUM("on_update", scn_plan, on_update, ONUPDATE_NAMES, ONUPDATE_VALS,
-         "in-flight samples at a weight update: continue or restart"),
+         "in-flight samples at a weight update: keep generating on the old weights, or abort and re-prefill on the new"),
     ENUM("on_stale", scn_plan, on_stale, ONSTALE_NAMES, ONSTALE_VALS,
-         "samples past the bound: wait (hold room) or discard"),
+         "a sample that would exceed the staleness bound: hold the trainer back, or drop the sample"),
     {"policy", FK_STR, MEM(scn_plan, policy), 1, 0, 0, FF_NO_PLACE, NULL, NULL, NULL, NULL, NULL, NULL,
-     "placement policy plugin (path)"},
+     "a policy plugin's path, stored as given (relative paths are relative to the working directory)"},
     END
 };
 
 static const fdesc FIELDS_EFFICIENCY[] = {
-    FRACN("train", scn_efficiency, train, "achieved fraction of peak, training"),
-    FRACN("prefill", scn_efficiency, prefill, "achieved fraction of peak, prefill"),
-    FRACN("decode", scn_efficiency, decode, "achieved fraction of peak, decode compute"),
-    FRACN("hbm", scn_efficiency, hbm, "achieved fraction of HBM bandwidth"),
-    FRACN("link", scn_efficiency, link, "achieved fraction of link bandwidth"),
-    FRACN("host_link", scn_efficiency, host_link, "achieved fraction of host-link bandwidth"),
+    FRACN("train", scn_efficiency, train, "training FLOP/s ÷ peak (MFU)"),
+    FRACN("prefill", scn_efficiency, prefill, "prefill FLOP/s ÷ peak"),
+    FRACN("decode", scn_efficiency, decode, "decode compute ÷ peak"),
+    FRACN("hbm", scn_efficiency, hbm, "achieved ÷ peak HBM bandwidth"),
+    FRACN("link", scn_efficiency, link, "achieved ÷ link bandwidth (collectives, weight sync)"),
+    FRACN("host_link", scn_efficiency, host_link, "achieved ÷ host-link bandwidth (offload)"),
     NUM("decode_overhead_ms", scn_efficiency, decode_overhead_s, 1e-3, 0, 1e5, 0, "ms",
         "fixed per decode step (launch, scheduling)"),
     NUM("train_overhead_ms", scn_efficiency, train_overhead_s, 1e-3, 0, 1e7, 0, "ms", "fixed per optimizer step"),
     NUM("switch_overhead_s", scn_efficiency, switch_overhead_s, 1, 0, 1e5, 0, "s",
-        "fixed per co-located switch (allocator, graphs)"),
+        "fixed per co-located switch (allocator, graph capture)"),
     NUM("reward_rule_ms", scn_efficiency, reward_rule_s, 1e-3, 0, 1e6, 0, "ms", "rule-based reward per sample, off-device"),
     END
 };
@@ -491,7 +491,7 @@ static void cell(fs_buf *out, const char *s)
     }
 }
 
-static void describe_rec(fs_buf *out, bool md, const fdesc *rec, const char *path, const void *base)
+static void describe_rec(fs_buf *out, bool md, const fdesc *rec, const char *path, const void *base, bool shallow)
 {
     for (const fdesc *f = rec; f->name; f++) {
         char sub[160], rng[160], def[64];
@@ -508,11 +508,21 @@ static void describe_rec(fs_buf *out, bool md, const fdesc *rec, const char *pat
             } else {
                 buf_printf(out, "%-40s %-12s %-8s %-24s %-10s %s\n", sub, "list", "", "", "", f->doc ? f->doc : "");
             }
-            describe_rec(out, md, f->sub[0].sub, item, NULL);
+            if (!shallow) describe_rec(out, md, f->sub[0].sub, item, NULL, false);
             continue;
         }
         if (!leafish && f->kind == FK_REC) {
-            describe_rec(out, md, f->sub, sub, f->size || f->off ? mine : base);
+            if (shallow) {
+                if (md) {
+                    buf_printf(out, "| `%s` | table | | | | ", sub);
+                    cell(out, f->doc ? f->doc : "");
+                    buf_puts(out, " |\n");
+                } else {
+                    buf_printf(out, "%-40s %-12s %-8s %-24s %-10s %s\n", sub, "table", "", "", "", f->doc ? f->doc : "");
+                }
+                continue;
+            }
+            describe_rec(out, md, f->sub, sub, f->size || f->off ? mine : base, false);
             continue;
         }
         range_text(f, rng, sizeof rng);
@@ -533,21 +543,50 @@ static void describe_rec(fs_buf *out, bool md, const fdesc *rec, const char *pat
             buf_printf(out, "%-40s %-12s %-8s %-24s %-10s %s%s%s%s\n", sub, kind_text(f), unit, rng, def,
                        f->doc ? f->doc : "", flags[0] ? " (" : "", flags, flags[0] ? ")" : "");
         }
-        if ((f->kind == FK_DEVICE || f->kind == FK_MODEL || f->kind == FK_DIST) && f->sub &&
+        if (!shallow && (f->kind == FK_DEVICE || f->kind == FK_MODEL || f->kind == FK_DIST) && f->sub &&
             !(f->kind == FK_MODEL && strcmp(f->name, "actor") != 0))
-            describe_rec(out, md, f->sub, f->kind == FK_MODEL ? "models.ROLE" : sub, NULL);
+            describe_rec(out, md, f->sub, f->kind == FK_MODEL ? "models.ROLE" : sub, NULL, false);
     }
 }
 
 void fields_describe(fs_buf *out, bool markdown)
 {
-    scn_scenario def;
+    fields_describe_under(out, markdown, "");
+}
+
+/* The default scenario's member for a path, or NULL where defaults mean
+** nothing (inside a device, a model, a pool). */
+static const void *base_for(const char *prefix, const scn_scenario *def, const fdesc **rec)
+{
+    *rec = FIELDS_TOP;
+    if (!prefix[0]) return def;
+    const fdesc *f = fields_lookup(prefix);
+    if (!f || !f->sub) return NULL;
+    *rec = f->kind == FK_ARR ? f->sub[0].sub : f->sub;
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s", prefix);
+    const void *base = def;
+    const fdesc *r = FIELDS_TOP;
+    for (char *save = NULL, *p = strtok_r(buf, ".", &save); p; p = strtok_r(NULL, ".", &save)) {
+        const fdesc *g = fields_find(r, p);
+        if (!g || g->kind != FK_REC) return NULL;
+        if (g->size || g->off) base = fields_cat(g, base);
+        r = g->sub;
+    }
+    return base;
+}
+
+void fields_describe_under(fs_buf *out, bool markdown, const char *prefix)
+{
+    static scn_scenario def;
     scn_defaults(&def);
+    const fdesc *rec;
+    const void *base = base_for(prefix, &def, &rec);
     if (markdown) {
         buf_puts(out, "| field | type | unit | range | default | meaning |\n");
         buf_puts(out, "|---|---|---|---|---|---|\n");
     } else {
         buf_printf(out, "%-40s %-12s %-8s %-24s %-10s %s\n", "FIELD", "TYPE", "UNIT", "RANGE", "DEFAULT", "MEANING");
     }
-    describe_rec(out, markdown, FIELDS_TOP, "", &def);
+    describe_rec(out, markdown, rec, prefix, base, prefix[0] != 0);
 }

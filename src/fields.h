@@ -105,5 +105,8 @@ bool fields_equal(const scn_scenario *a, const scn_scenario *b, char *where, siz
 /* The field list for people: one row per leaf with its path, type, unit,
 ** range, default and doc; markdown (a table) or plain text. */
 void fields_describe(fs_buf *out, bool markdown);
+/* The same for the direct fields of one record ("plan.train"), the way
+** each section of docs/scenarios.md shows them. */
+void fields_describe_under(fs_buf *out, bool markdown, const char *prefix);
 
 #endif
