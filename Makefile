@@ -45,7 +45,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/fusync
 TESTBIN  := $(BUILD)/fusync-tests
 
-.PHONY: all deps run test test-unit test-cli test-san bench install uninstall clean
+.PHONY: all deps run test test-unit test-cli test-san bench docs install uninstall clean
 
 all: $(BIN)
 
@@ -89,6 +89,11 @@ test-cli: $(BIN)
 test-san: $(TESTBIN) $(BIN)
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 FUSYNC=$(abspath $(BIN)) ./$(TESTBIN)
 	$(Q)ASAN_OPTIONS=detect_leaks=1 FUSYNC=$(abspath $(BIN)) FUSYNC_SAN=1 sh tests/cli.sh
+
+# The field tables of docs/scenarios.md, from src/fields.c (make test checks
+# they are current).
+docs: $(BIN)
+	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/gen-docs.sh
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -30,6 +30,7 @@ typedef struct {
     int         jobs;
     int         shard_i, shard_n;   /* --shard I/N, 1-based I; 0/0 none */
     bool        no_color, quiet, ascii, no_mouse;
+    bool        markdown;       /* fields: print markdown tables */
 } cli_opts;
 
 /* Set by SIGINT/SIGTERM handlers; long loops poll it. */
@@ -46,6 +47,7 @@ int cmd_tui(cli_opts *o);       /* ui/ */
 int cmd_sweep(cli_opts *o);     /* src/cli_sweep.c */
 int cmd_plan(cli_opts *o);      /* src/cli_plan.c */
 int cmd_merge(cli_opts *o);     /* src/cli_sweep.c */
+int cmd_fields(cli_opts *o);    /* src/cli_fields.c */
 
 /* Print "fusync: message" to stderr and return the error's code. */
 int cli_fail(const fs_err *e);

@@ -14,14 +14,6 @@
 
 #ifndef FUSYNC_VERSION
 #define FUSYNC_VERSION "0.1.0"
-/* Push a model's architecture as the table a scenario writes (the fields
-** of scn_model by the same names).  For the plugin layer, which adds the
-** derived figures. */
-struct lua_State;
-void lscn_push_model(struct lua_State *L, const scn_model *m);
-/* Push a length distribution as a scenario writes it (kind and parameters). */
-void lscn_push_dist(struct lua_State *L, const scn_dist *d);
-
 #endif
 
 /* Limits of the sandbox a scenario runs in. */

@@ -37,6 +37,7 @@ static const char *usage_text =
     "  plan  SCENARIO             search placements and layouts, rank them\n"
     "  merge FILE...              join the outputs of sharded sweeps or plans\n"
     "  presets                    list built-in devices and models\n"
+    "  fields [TABLE] [--markdown]  every scenario field: type, unit, range, default\n"
     "\n"
     "Options:\n"
     "  --mode separate|colocate|full   deployment mode (plan.mode)\n"
@@ -266,7 +267,7 @@ static const optdef opts[] = {
     {"mode", true}, {"staleness", true}, {"policy", true}, {"set", true}, {"iterations", true},
     {"seed", true}, {"json", true}, {"trace", true}, {"csv", true}, {"out", true}, {"jobs", true},
     {"shard", true}, {"objective", true}, {"target", true}, {"top", true},
-    {"no-color", false}, {"quiet", false}, {"ascii", false}, {"no-mouse", false},
+    {"no-color", false}, {"quiet", false}, {"ascii", false}, {"no-mouse", false}, {"markdown", false},
     {"help", false}, {"version", false}, {NULL, false}
 };
 
@@ -319,6 +320,7 @@ static int apply_opt(cli_opts *o, const char *name, const char *val)
     else if (!strcmp(name, "quiet")) o->quiet = true;
     else if (!strcmp(name, "ascii")) o->ascii = true;
     else if (!strcmp(name, "no-mouse")) o->no_mouse = true;
+    else if (!strcmp(name, "markdown")) o->markdown = true;
     return 0;
 }
 
@@ -410,10 +412,11 @@ int main(int argc, char **argv)
     if (!strcmp(o.cmd, "sweep")) return cmd_sweep(&o);
     if (!strcmp(o.cmd, "plan")) return cmd_plan(&o);
     if (!strcmp(o.cmd, "merge")) return cmd_merge(&o);
-    const char *cmds[] = {"run", "tui", "check", "sweep", "plan", "merge", "presets"};
+    if (!strcmp(o.cmd, "fields")) return cmd_fields(&o);
+    const char *cmds[] = {"run", "tui", "check", "sweep", "plan", "merge", "presets", "fields"};
     const char *best = NULL;
     int bd = 3;
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < 8; i++) {
         int d = str_distance(o.cmd, cmds[i]);
         if (d < bd) { bd = d; best = cmds[i]; }
     }

@@ -17,6 +17,7 @@
 #include "plugin_lua.h"
 #include "lua_sandbox.h"
 #include "lua_scenario.h"
+#include "fields_lua.h"
 
 #include <lualib.h>
 
@@ -395,43 +396,9 @@ static void set_bool(lua_State *L, const char *key, bool v)
     lua_setfield(L, -2, key);
 }
 
-static void push_link(lua_State *L, const char *key, const scn_link *l)
+/* The derived figures of a model, beside its architecture. */
+static void add_model_figures(lua_State *L, const scn_model *m)
 {
-    lua_createtable(L, 0, 2);
-    set_num(L, "gbps", l->bw / 1e9);
-    set_num(L, "latency_us", l->latency_s * 1e6);
-    lua_setfield(L, -2, key);
-}
-
-static void push_cluster(lua_State *L, const scn_cluster *c)
-{
-    lua_createtable(L, 0, 10);
-    lua_createtable(L, 0, 7);
-    set_str(L, "name", c->device.name);
-    set_num(L, "tflops", c->device.peak_flops / 1e12);
-    set_num(L, "hbm_gb", c->device.hbm_bytes / GiB);
-    set_num(L, "hbm_tbps", c->device.hbm_bw / 1e12);
-    set_num(L, "scaleup_gbps", c->device.scaleup_bw / 1e9);
-    set_num(L, "scaleout_gbps", c->device.scaleout_bw / 1e9);
-    set_num(L, "host_gbps", c->device.host_bw / 1e9);
-    lua_setfield(L, -2, "device");
-    set_int(L, "devices_per_node", c->devices_per_node);
-    set_int(L, "nodes_per_supernode", c->nodes_per_supernode);
-    set_int(L, "supernodes", c->supernodes);
-    set_int(L, "devices_per_supernode", (long long)c->devices_per_node * c->nodes_per_supernode);
-    set_int(L, "devices", scn_total_devices(c));
-    set_num(L, "host_mem_gb", c->host_mem_bytes / GiB);
-    lua_createtable(L, 0, 3);
-    push_link(L, "intra_node", &c->intra_node);
-    push_link(L, "intra_supernode", &c->intra_supernode);
-    push_link(L, "inter_supernode", &c->inter_supernode);
-    lua_setfield(L, -2, "links");
-}
-
-/* The architecture as a scenario writes it, plus the derived figures. */
-static void push_model(lua_State *L, const scn_model *m)
-{
-    lscn_push_model(L, m);
     set_bool(L, "moe", m->experts > 0);
     set_num(L, "params_total", m->params_total);
     set_num(L, "params_active", m->params_active);
@@ -441,108 +408,36 @@ static void push_model(lua_State *L, const scn_model *m)
     set_num(L, "weights_gb", 2.0 * m->params_total / GiB);     /* BF16 */
 }
 
-static void push_dist(lua_State *L, const char *key, const scn_dist *d)
-{
-    lscn_push_dist(L, d);
-    lua_setfield(L, -2, key);
-}
-
-static void push_workload(lua_State *L, const scn_workload *w)
-{
-    lua_createtable(L, 0, 14);
-    set_str(L, "algorithm", w->algo == ALGO_PPO ? "ppo" : "grpo");
-    set_int(L, "prompts_per_step", w->prompts_per_step);
-    set_int(L, "samples_per_prompt", w->samples_per_prompt);
-    set_int(L, "samples_per_step", (long long)w->prompts_per_step * w->samples_per_prompt);
-    set_int(L, "minibatches", w->minibatches);
-    set_int(L, "epochs", w->epochs);
-    push_dist(L, "prompt_len", &w->prompt_len);
-    push_dist(L, "response_len", &w->response_len);
-    set_int(L, "max_response", w->max_response);
-    set_int(L, "iterations", w->iterations);
-    set_int(L, "warmup", w->warmup);
-    set_int(L, "seed", (long long)w->seed);
-    set_bool(L, "recompute_logprob", w->recompute_logprob);
-    set_bool(L, "batch_per_supernode", w->batch_per_supernode);
-}
-
-static const char *const ROLE_NAMES[] = {"rollout", "train", "ref", "reward", "critic"};
-
 void plugin_push_plan(lua_State *L, const scn_plan *p)
 {
-    static const char *const rec[] = {"none", "selective", "full"};
-    lua_createtable(L, 0, 16);
-    set_str(L, "mode", scn_mode_name(p->mode));
-    set_int(L, "rollout_devices", p->rollout_devices);
-    set_num(L, "rollout_fraction", p->rollout_fraction);
-    set_int(L, "aux_devices", p->aux_devices);
-    if (p->npools > 0) {
-        lua_createtable(L, p->npools, 0);
-        for (int i = 0; i < p->npools; i++) {
-            lua_createtable(L, 0, 3);
-            set_str(L, "name", p->pools[i].name);
-            set_int(L, "devices", p->pools[i].devices);
-            lua_newtable(L);
-            int k = 0;
-            for (int b = 0; b < 5; b++)
-                if (p->pools[i].roles & (1u << b)) { lua_pushstring(L, ROLE_NAMES[b]); lua_rawseti(L, -2, ++k); }
-            lua_setfield(L, -2, "roles");
-            lua_rawseti(L, -2, i + 1);
-        }
-        lua_setfield(L, -2, "pools");
-    }
-    lua_createtable(L, 0, 7);
-    set_int(L, "tp", p->train.tp);
-    set_int(L, "pp", p->train.pp);
-    set_int(L, "ep", p->train.ep);
-    set_int(L, "dp", p->train.dp);
-    set_int(L, "micro_batch", p->train.micro_batch);
-    set_str(L, "recompute", rec[p->train.recompute]);
-    set_int(L, "zero", p->train.zero);
-    set_bool(L, "uneven_layers", p->train.uneven_layers);
-    lua_setfield(L, -2, "train");
-    lua_createtable(L, 0, 4);
-    set_int(L, "tp", p->rollout.tp);
-    set_int(L, "ep", p->rollout.ep);
-    set_int(L, "max_seqs", p->rollout.max_seqs);
-    set_num(L, "mem_util", p->rollout.mem_util);
-    lua_setfield(L, -2, "rollout");
-    set_int(L, "aux_tp", p->aux_tp);
-    lua_createtable(L, 0, 2);
-    set_bool(L, "optimizer", p->offload_optimizer);
-    set_bool(L, "grads", p->offload_grads);
-    lua_setfield(L, -2, "offload");
-    lua_createtable(L, 0, 2);
-    set_bool(L, "hierarchical", p->dq_hierarchical);
-    set_bool(L, "packed", p->dq_packed);
-    lua_setfield(L, -2, "distqueue");
-    set_bool(L, "zero_redundancy", p->zero_redundancy);
-    set_num(L, "bucket_mb", p->bucket_bytes / (1024.0 * 1024.0));
-    set_int(L, "staleness", p->staleness);
-    set_num(L, "partial_rollout", p->partial_rollout);
-    set_str(L, "on_update", p->on_update == ONUPD_RESTART ? "restart" : "continue");
-    set_str(L, "on_stale", p->on_stale == STALE_DISCARD ? "discard" : "wait");
+    fields_push_plan(L, p);
 }
 
+/* ctx: the scenario in its file's form (fields.h, one writer for every
+** field), plus figures derived from it. */
 void plugin_push_ctx(lua_State *L, const scn_scenario *s)
 {
-    lua_createtable(L, 0, 6);
+    luaL_checkstack(L, 8, "plugin context");
+    fields_push_scenario(L, s);
     set_str(L, "scenario", s->name);
-    push_cluster(L, &s->cluster);
-    lua_setfield(L, -2, "cluster");
-    lua_createtable(L, 0, 4);
-    push_model(L, &s->actor);
-    lua_setfield(L, -2, "actor");
-    if (s->has_ref) { push_model(L, &s->ref); lua_setfield(L, -2, "reference"); }
-    if (s->reward_is_model) push_model(L, &s->reward);
-    else lua_pushliteral(L, "rule");
-    lua_setfield(L, -2, "reward");
-    if (s->has_critic) { push_model(L, &s->critic); lua_setfield(L, -2, "critic"); }
-    lua_setfield(L, -2, "models");
-    push_workload(L, &s->work);
-    lua_setfield(L, -2, "workload");
-    plugin_push_plan(L, &s->plan);
-    lua_setfield(L, -2, "plan");
+    lua_getfield(L, -1, "cluster");
+    set_int(L, "devices_per_supernode", (long long)s->cluster.devices_per_node * s->cluster.nodes_per_supernode);
+    set_int(L, "devices", scn_total_devices(&s->cluster));
+    lua_pop(L, 1);
+    lua_getfield(L, -1, "workload");
+    set_int(L, "samples_per_step", (long long)s->work.prompts_per_step * s->work.samples_per_prompt);
+    lua_pop(L, 1);
+    lua_getfield(L, -1, "models");
+    static const char *const roles[] = {"actor", "reference", "reward", "critic"};
+    const scn_model *ms[] = {&s->actor, s->has_ref ? &s->ref : NULL, s->reward_is_model ? &s->reward : NULL,
+                             s->has_critic ? &s->critic : NULL};
+    for (int i = 0; i < 4; i++) {
+        if (!ms[i]) continue;
+        lua_getfield(L, -1, roles[i]);
+        add_model_figures(L, ms[i]);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
 }
 
 void plugin_push_report(lua_State *L, const report *r)

@@ -13,6 +13,8 @@
 #define SCN_NAME_MAX 48
 #define SCN_HIST_MAX 64
 #define SCN_POOLS_MAX 8
+/* Largest StaleSync bound: samples may lag at most this many versions. */
+#define SCN_STALENESS_MAX 64
 
 /* Accelerator kind.  Figures from REFERENCE.md; efficiencies are defaults the
 ** scenario may override in `efficiency`. */

@@ -129,7 +129,7 @@ END_TEST
 START_TEST(t_wrong_shapes)
 {
     expect_refused("function place(ctx) return 42 end", ":1: place() returned the number 42");
-    expect_refused("function place(ctx) ctx.plan.train.tp = 'x' return ctx.plan end", "plan.train.tp: expected a whole number");
+    expect_refused("function place(ctx) ctx.plan.train.tp = 'x' return ctx.plan end", "plan.train.tp: expected an integer");
     expect_refused("function place(ctx) ctx.plan.trian = {} return ctx.plan end", "did you mean 'train'");
     expect_refused("function place(ctx) return {pools = {{name = 'a', devices = 16, roles = {'cook'}}}} end",
                    "plan.pools[1].roles[1]");

@@ -642,7 +642,7 @@ START_TEST(test_out_of_range)
     load_text(&r, MINIMAL "  plan = { train = { tp = 0 } },\n}\n");
     expect_error(&r, "@: plan.train.tp: must be at least 1, got 0");
     load_text(&r, MINIMAL "  plan = { staleness = -1 },\n}\n");
-    expect_error(&r, "plan.staleness: must not be negative, got -1");
+    expect_error(&r, "plan.staleness: must be in 0..64, got -1");
     load_text(&r, MINIMAL "  efficiency = { train = 1.5 },\n}\n");
     expect_error(&r, "efficiency.train: must be a fraction in (0, 1], got 1.5");
     load_text(&r, MINIMAL "  plan = { rollout = { mem_util = 0 } },\n}\n");

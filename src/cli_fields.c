@@ -1,0 +1,34 @@
+/*
+** cli_fields.c — `fusync fields [RECORD] [--markdown]`: every field of the
+** scenario format with its type, unit, range, default and meaning, printed
+** from the one description in src/fields.c (docs/scenarios.md's tables are
+** this command's --markdown output, kept current by `make docs`).
+*/
+#include "cli.h"
+#include "fields.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int cmd_fields(cli_opts *o)
+{
+    const char *prefix = o->scenario ? o->scenario : "";
+    if (prefix[0]) {
+        const fdesc *f = fields_lookup(prefix);
+        if (!f || !f->sub) {
+            fprintf(stderr, "fusync: fields: '%s' is not a table of the scenario format "
+                            "(try 'fusync fields' for the whole list)\n", prefix);
+            return 2;
+        }
+    }
+    fs_buf b;
+    buf_init(&b);
+    fields_describe_under(&b, o->markdown, prefix);
+    bool ok = fwrite(b.s, 1, b.len, stdout) == b.len && fflush(stdout) == 0;
+    buf_free(&b);
+    if (!ok) {
+        fprintf(stderr, "fusync: fields: cannot write to standard output\n");
+        return 2;
+    }
+    return 0;
+}

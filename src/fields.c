@@ -1,0 +1,592 @@
+/*
+** fields.c — the table of the scenario format (see fields.h), lookups over
+** it, a field-by-field comparison and the listing behind `fusync fields` and
+** docs/scenarios.md.
+**
+** Ranges are what the model can take without overflow or nonsense, checked
+** before any arithmetic; cross-field rules (pp divides the layers, pools fit
+** the cluster …) stay in scn_validate().  Units: the file's unit is what a
+** person writes (GB, GB/s, ms); `scale` turns it into SI (bytes, B/s, s).
+*/
+#include "fields.h"
+#include "fields_lua.h"
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GiB (1024.0 * 1024.0 * 1024.0)
+#define MiB (1024.0 * 1024.0)
+
+const char *const ROLE_NAMES[] = {"rollout", "train", "ref", "reward", "critic", NULL};
+const char *const DIST_NAMES[] = {"fixed", "uniform", "lognormal", "histogram", NULL};
+
+static const char *const ALGO_NAMES[] = {"grpo", "ppo", NULL};
+static const int ALGO_VALS[] = {ALGO_GRPO, ALGO_PPO};
+static const char *const MODE_NAMES[] = {"separate", "colocate", "full", NULL};
+static const int MODE_VALS[] = {MODE_SEPARATE, MODE_COLOCATE, MODE_FULL};
+static const char *const RECOMPUTE_NAMES[] = {"none", "selective", "full", NULL};
+static const int RECOMPUTE_VALS[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL};
+static const char *const ONUPDATE_NAMES[] = {"continue", "restart", NULL};
+static const int ONUPDATE_VALS[] = {ONUPD_CONTINUE, ONUPD_RESTART};
+static const char *const ONSTALE_NAMES[] = {"wait", "discard", NULL};
+static const int ONSTALE_VALS[] = {STALE_WAIT, STALE_DISCARD};
+static const char *const DISPATCH_NAMES[] = {"queue", "static", NULL};
+
+/* Row builders.  S is the enclosing struct, M the member. */
+#define MEM(S, M)   offsetof(S, M), sizeof(((S *)0)->M)
+#define INT(n, S, M, lo, hi, u, d)      {n, FK_INT, MEM(S, M), 1, lo, hi, 0, NULL, NULL, NULL, NULL, NULL, u, d}
+#define INTF(n, S, M, lo, hi, fl, u, d) {n, FK_INT, MEM(S, M), 1, lo, hi, fl, NULL, NULL, NULL, NULL, NULL, u, d}
+#define NUM(n, S, M, sc, lo, hi, fl, u, d) {n, FK_NUM, MEM(S, M), sc, lo, hi, fl, NULL, NULL, NULL, NULL, NULL, u, d}
+#define BOOL(n, S, M, d)                {n, FK_BOOL, MEM(S, M), 1, 0, 1, 0, NULL, NULL, NULL, NULL, NULL, NULL, d}
+#define STR(n, S, M, d)                 {n, FK_STR, MEM(S, M), 1, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, d}
+#define ENUM(n, S, M, names, vals, d)   {n, FK_ENUM, MEM(S, M), 1, 0, 0, 0, names, vals, NULL, NULL, NULL, NULL, d}
+/* A record whose members sit directly in the enclosing struct (offset 0). */
+#define FLAT(n, sub, rd, d)             {n, FK_REC, 0, 0, 1, 0, 0, 0, NULL, NULL, sub, rd, NULL, NULL, d}
+#define REC(n, S, M, sub, d)            {n, FK_REC, MEM(S, M), 1, 0, 0, 0, NULL, NULL, sub, NULL, NULL, NULL, d}
+#define END {NULL, FK_INT, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
+
+/* A fraction in (0, 1]. */
+#define FRACN(n, S, M, d) {n, FK_NUM, MEM(S, M), 1, 0, 1, FF_LO_OPEN, NULL, NULL, NULL, NULL, NULL, NULL, d}
+
+const fdesc FIELDS_DEVICE[] = {
+    STR("name", scn_device, name, "display name (default \"custom device\")"),
+    NUM("tflops", scn_device, peak_flops, 1e12, 1e-3, 1e7, FF_REQUIRED, "TFLOP/s", "dense BF16 peak, TFLOP/s"),
+    NUM("hbm_gb", scn_device, hbm_bytes, GiB, 1e-3, 1e6, FF_REQUIRED, "GiB", "device memory, GiB"),
+    NUM("hbm_tbps", scn_device, hbm_bw, 1e12, 1e-6, 1e4, FF_REQUIRED, "TB/s", "device memory bandwidth, TB/s"),
+    NUM("scaleup_gbps", scn_device, scaleup_bw, 1e9, 1e-3, 1e7, FF_REQUIRED, "GB/s",
+        "scale-up link per device, one way, GB/s (NVLink, HCCS, UB)"),
+    NUM("scaleout_gbps", scn_device, scaleout_bw, 1e9, 1e-3, 1e7, FF_REQUIRED, "GB/s",
+        "scale-out NIC per device, GB/s (InfiniBand, RoCE)"),
+    NUM("host_gbps", scn_device, host_bw, 1e9, 1e-3, 1e7, FF_REQUIRED, "GB/s", "device↔host link, one way peak, GB/s (PCIe)"),
+    END
+};
+
+static const fdesc FIELDS_LINK[] = {
+    NUM("gbps", scn_link, bw, 1e9, 1e-3, 1e7, 0, "GB/s", "one way per device"),
+    NUM("latency_us", scn_link, latency_s, 1e-6, 0, 1e6, 0, "us", "per collective step"),
+    END
+};
+
+static const fdesc FIELDS_LINKS[] = {
+    REC("intra_node", scn_cluster, intra_node, FIELDS_LINK,
+        "tier 0 (default: the device's scale-up link, 2 us)"),
+    REC("intra_supernode", scn_cluster, intra_supernode, FIELDS_LINK,
+        "tier 1 (default: the device's scale-out NIC, 5 us)"),
+    REC("inter_supernode", scn_cluster, inter_supernode, FIELDS_LINK,
+        "tier 2 (default: the device's scale-out NIC, 10 us)"),
+    END
+};
+
+static const fdesc FIELDS_CLUSTER[] = {
+    {"device", FK_DEVICE, MEM(scn_cluster, device), 1, 0, 0, FF_REQUIRED | FF_NO_PLACE, NULL, NULL,
+     FIELDS_DEVICE, fr_device, NULL, NULL, "the accelerator, one kind for the whole cluster"},
+    INT("devices_per_node", scn_cluster, devices_per_node, 1, 1024, NULL, "accelerators per node (share a host)"),
+    INT("nodes_per_supernode", scn_cluster, nodes_per_supernode, 1, 65536, NULL,
+        "nodes joined by the intra-supernode tier"),
+    INT("supernodes", scn_cluster, supernodes, 1, 4096, NULL, "supernodes joined by the inter-supernode tier"),
+    NUM("host_mem_gb", scn_cluster, host_mem_bytes, GiB, 1e-3, 1e8, 0, "GiB", "host memory per node (offload target)"),
+    FLAT("links", FIELDS_LINKS, fr_links, "bandwidth and latency of the three link tiers"),
+    END
+};
+
+const fdesc FIELDS_MODEL[] = {
+    STR("name", scn_model, name, "display name"),
+    INTF("layers", scn_model, layers, 1, 4096, FF_REQUIRED, NULL, "num_hidden_layers (MTP layers not counted)"),
+    INT("dense_layers", scn_model, dense_layers, 0, 4096, NULL, "MoE: leading dense layers (first_k_dense_replace)"),
+    INTF("hidden", scn_model, hidden, 1, 1 << 20, FF_REQUIRED, NULL, "hidden_size"),
+    INTF("heads", scn_model, heads, 1, 65536, FF_REQUIRED, NULL, "num_attention_heads"),
+    INT("kv_heads", scn_model, kv_heads, 0, 65536, NULL, "num_key_value_heads (GQA); ignored with MLA"),
+    INT("head_dim", scn_model, head_dim, 0, 65536, NULL, "head_dim (Qwen3: 128 ≠ hidden/heads); MLA: qk_nope_head_dim = v_head_dim"),
+    INT("mla_latent", scn_model, mla_latent, 0, 1 << 20, NULL, "MLA kv_lora_rank"),
+    INT("mla_rope", scn_model, mla_rope, 0, 65536, NULL, "MLA qk_rope_head_dim"),
+    INT("mla_q_latent", scn_model, mla_q_latent, 0, 1 << 20, NULL, "MLA q_lora_rank"),
+    INT("ffn", scn_model, ffn, 0, 1 << 22, NULL, "intermediate_size of dense layers (required for a dense model)"),
+    INT("expert_ffn", scn_model, expert_ffn, 0, 1 << 22, NULL, "moe_intermediate_size (required for MoE)"),
+    INT("experts", scn_model, experts, 0, 65536, NULL, "routed experts (num_experts, n_routed_experts)"),
+    INT("experts_active", scn_model, experts_active, 0, 65536, NULL, "routed experts per token (num_experts_per_tok)"),
+    INT("shared_experts", scn_model, shared_experts, 0, 1024, NULL, "n_shared_experts"),
+    INTF("vocab", scn_model, vocab, 1, 1 << 24, FF_REQUIRED, NULL, "vocab_size"),
+    BOOL("tied_embeddings", scn_model, tied_embeddings, "tie_word_embeddings"),
+    END
+};
+
+static const fdesc FIELDS_MODELS[] = {
+    {"actor", FK_MODEL, MEM(scn_scenario, actor), 1, 0, 0, FF_REQUIRED, NULL, NULL, FIELDS_MODEL,
+     NULL, NULL, NULL, "the policy being trained and generating rollouts"},
+    {"reference", FK_MODEL, MEM(scn_scenario, ref), 1, 0, 0, 0, NULL, NULL, FIELDS_MODEL,
+     NULL, NULL, NULL, "frozen reference for the KL term; true = same as the actor; false/absent: no reference forward"},
+    {"reward", FK_MODEL, MEM(scn_scenario, reward), 1, 0, 0, 0, NULL, NULL, FIELDS_MODEL,
+     NULL, NULL, NULL, "a rule-based reward (cost efficiency.reward_rule_ms per sample, off-device) or a reward model's forward"},
+    {"critic", FK_MODEL, MEM(scn_scenario, critic), 1, 0, 0, 0, NULL, NULL, FIELDS_MODEL,
+     NULL, NULL, NULL, "value model; PPO needs one"},
+    END
+};
+
+static const fdesc FIELDS_NUM_ELEM[] = {{"", FK_NUM, 0, sizeof(double), 1, 0, 1e9, 0, NULL, NULL, NULL,
+                                         NULL, NULL, NULL, NULL}, END};
+
+const fdesc FIELDS_DIST[] = {
+    {"kind", FK_STR, 0, 0, 1, 0, 0, 0, DIST_NAMES, NULL, NULL, NULL, NULL, NULL,
+     "fixed, uniform, lognormal or histogram"},
+    NUM("value", scn_dist, a, 1, 1, FLD_TOKENS_MAX, 0, "tokens", "fixed: the length"),
+    NUM("lo", scn_dist, a, 1, 1, FLD_TOKENS_MAX, 0, "tokens", "uniform: lowest"),
+    NUM("hi", scn_dist, b, 1, 1, FLD_TOKENS_MAX, 0, "tokens", "uniform: highest"),
+    NUM("median", scn_dist, a, 1, 1, FLD_TOKENS_MAX, 0, "tokens", "lognormal: median"),
+    NUM("sigma", scn_dist, b, 1, 0, 5, 0, NULL, "lognormal: sigma of the log"),
+    NUM("cap", scn_dist, cap, 1, 0, FLD_TOKENS_MAX, 0, "tokens", "clip lengths to [1, cap] (0: none)"),
+    {"edges", FK_ARR, 0, 0, 1, 0, 0, 0, NULL, NULL, FIELDS_NUM_ELEM, NULL, NULL, "tokens",
+     "histogram: bin edges, increasing"},
+    {"weights", FK_ARR, 0, 0, 1, 0, 0, 0, NULL, NULL, FIELDS_NUM_ELEM, NULL, NULL, NULL,
+     "histogram: bin weights"},
+    END
+};
+
+static const fdesc FIELDS_WORKLOAD[] = {
+    ENUM("algorithm", scn_workload, algo, ALGO_NAMES, ALGO_VALS, "PPO needs models.critic"),
+    INT("prompts_per_step", scn_workload, prompts_per_step, 1, FLD_PROMPTS_MAX, NULL, "prompts in one RL step (global batch)"),
+    INT("samples_per_prompt", scn_workload, samples_per_prompt, 1, 4096, NULL, "responses generated per prompt (group size)"),
+    INT("minibatches", scn_workload, minibatches, 1, 1 << 20, NULL, "optimizer steps per epoch; must divide prompts·samples"),
+    INT("epochs", scn_workload, epochs, 1, 1024, NULL, "passes over a step's samples"),
+    {"prompt_len", FK_DIST, MEM(scn_workload, prompt_len), 1, 0, 0, 0, NULL, NULL, FIELDS_DIST,
+     fr_dist, fp_dist, "tokens", "prompt length, tokens"},
+    {"response_len", FK_DIST, MEM(scn_workload, response_len), 1, 0, 0, 0, NULL, NULL, FIELDS_DIST,
+     fr_dist, fp_dist, "tokens", "response length, tokens, before max_response"},
+    INT("max_response", scn_workload, max_response, 1, FLD_TOKENS_MAX, "tokens", "hard cap on a response (the generation limit)"),
+    INT("iterations", scn_workload, iterations, 1, FLD_ITERATIONS_MAX, NULL, "RL steps simulated"),
+    INT("warmup", scn_workload, warmup, 0, FLD_ITERATIONS_MAX - 1, NULL, "leading steps left out of the measured window"),
+    {"seed", FK_INT, MEM(scn_workload, seed), 1, 0, 9007199254740991.0, 0, NULL, NULL, NULL, NULL, NULL,
+     NULL, "random seed of the length sampling"},
+    BOOL("recompute_logprob", scn_workload, recompute_logprob, "an actor forward for the old log-probs (verl style)"),
+    BOOL("batch_per_supernode", scn_workload, batch_per_supernode,
+         "prompts_per_step counts per supernode: --set cluster.supernodes=N grows the global batch N times (weak scaling)"),
+    END
+};
+
+static const fdesc FIELDS_ROLE_ELEM[] = {{"", FK_STR, 0, 0, 1, 0, 0, 0, ROLE_NAMES, NULL, NULL, NULL, NULL,
+                                          NULL, NULL}, END};
+
+const fdesc FIELDS_POOL[] = {
+    STR("name", scn_pool, name, "default pool1, pool2, …"),
+    INTF("devices", scn_pool, devices, 1, FLD_DEVICES_MAX, FF_REQUIRED, NULL, "devices in the pool; the pools' sum must not exceed the cluster"),
+    {"roles", FK_ARR, 0, 0, 1, 0, 0, FF_REQUIRED, ROLE_NAMES, NULL, FIELDS_ROLE_ELEM, NULL, NULL, NULL,
+     "what runs there: \"rollout\", \"train\" (actor training and old log-probs), \"ref\" (or \"reference\"), \"reward\", \"critic\""},
+    END
+};
+static const fdesc FIELDS_POOL_ELEM[] = {{"", FK_REC, 0, sizeof(scn_pool), 1, 0, 0, 0, NULL, NULL,
+                                          FIELDS_POOL, NULL, NULL, NULL, NULL}, END};
+
+static const fdesc FIELDS_TRAIN[] = {
+    INT("tp", scn_train_layout, tp, 1, FLD_PARALLEL_MAX, NULL, "tensor parallel; divides the heads"),
+    INT("pp", scn_train_layout, pp, 1, FLD_PARALLEL_MAX, NULL, "pipeline stages; divides the layers"),
+    INT("ep", scn_train_layout, ep, 1, FLD_PARALLEL_MAX, NULL, "expert parallel; divides the experts (1 for a dense model)"),
+    INT("dp", scn_train_layout, dp, 0, FLD_PARALLEL_MAX, NULL, "data parallel; 0 or absent: the pool size / (tp·pp)"),
+    INT("micro_batch", scn_train_layout, micro_batch, 1, 1 << 16, "sequences", "sequences per micro-batch"),
+    ENUM("recompute", scn_train_layout, recompute, RECOMPUTE_NAMES, RECOMPUTE_VALS,
+         "activation recomputation"),
+    INT("zero", scn_train_layout, zero, 0, 3, NULL, "ZeRO stage of the distributed optimizer"),
+    BOOL("uneven_layers", scn_train_layout, uneven_layers, "allow a pp that does not divide the layers: stages of ⌈L/pp⌉ and ⌊L/pp⌋ layers; the heaviest paces the pipeline and sets the memory peak"),
+    END
+};
+
+static const fdesc FIELDS_ROLLOUT[] = {
+    INT("tp", scn_rollout_layout, tp, 1, FLD_PARALLEL_MAX, NULL, "tensor parallel of one inference instance"),
+    INT("ep", scn_rollout_layout, ep, 1, FLD_PARALLEL_MAX, NULL, "expert parallel; an instance spans max(tp, ep) devices, one a multiple of the other"),
+    INT("max_seqs", scn_rollout_layout, max_seqs, 1, FLD_SEQS_MAX, NULL, "concurrent sequences per instance (also limited by KV-cache memory)"),
+    FRACN("mem_util", scn_rollout_layout, mem_util, "share of HBM the inference engine may use"),
+    ENUM("dispatch", scn_rollout_layout, static_dispatch, DISPATCH_NAMES, NULL,
+         "how samples reach instances: one shared queue (a free instance takes the oldest), or the batch cut into equal parts per instance up front"),
+    END
+};
+
+static const fdesc FIELDS_OFFLOAD[] = {
+    BOOL("optimizer", scn_plan, offload_optimizer, "optimizer states to host memory during rollout"),
+    BOOL("grads", scn_plan, offload_grads, "gradients to host memory during rollout"),
+    END
+};
+
+static const fdesc FIELDS_DISTQUEUE[] = {
+    BOOL("hierarchical", scn_plan, dq_hierarchical, "DistQueue: one reader per TP×PP group, then a broadcast over the fast link (else every device reads)"),
+    BOOL("packed", scn_plan, dq_packed, "DistQueue: samples concatenated (zero-redundancy) rather than padded to the longest of the mini-batch"),
+    END
+};
+
+const fdesc FIELDS_PLAN[] = {
+    ENUM("mode", scn_plan, mode, MODE_NAMES, MODE_VALS, "separate: disaggregated rollout and training pools; colocate: actor training and rollout share the devices, reference/reward on their own pool; full: actor, reference and reward all share the devices"),
+    INT("rollout_devices", scn_plan, rollout_devices, 0, FLD_DEVICES_MAX, NULL,
+        "separate: devices of the rollout pool"),
+    FRACN("rollout_fraction", scn_plan, rollout_fraction, "separate, when rollout_devices is 0: share of the cluster that generates, rounded to whole rollout instances (so it scales with cluster.supernodes)"),
+    INT("aux_devices", scn_plan, aux_devices, 0, FLD_DEVICES_MAX, NULL, "colocate: devices of the reference/reward pool"),
+    {"pools", FK_ARR, MEM(scn_plan, pools), 1, 0, SCN_POOLS_MAX, 0, NULL, NULL, FIELDS_POOL_ELEM,
+     fr_pools, fp_pools, NULL, "explicit pools (policies use this)"},
+    REC("train", scn_plan, train, FIELDS_TRAIN, "training layout"),
+    REC("rollout", scn_plan, rollout, FIELDS_ROLLOUT, "rollout layout"),
+    INT("aux_tp", scn_plan, aux_tp, 1, FLD_PARALLEL_MAX, NULL, "TP of the forward-only models (reference, reward) on a pool that does not train; the critic always runs on the training pool"),
+    FLAT("offload", FIELDS_OFFLOAD, NULL, "what co-located training moves to the host during rollout"),
+    FLAT("distqueue", FIELDS_DISTQUEUE, NULL, "DistQueue transfer"),
+    BOOL("zero_redundancy", scn_plan, zero_redundancy, "reshard weights between layouts in place, bucket by bucket, instead of holding a second full copy"),
+    NUM("bucket_mb", scn_plan, bucket_bytes, MiB, 1, 1e7, 0, "MiB", "bucket size of resharding and weight sync"),
+    INT("staleness", scn_plan, staleness, 0, SCN_STALENESS_MAX, "versions", "StaleSync bound: a sample may be generated by a policy at most this many versions older than the one it is trained on (0: synchronous)"),
+    FRACN("partial_rollout", scn_plan, partial_rollout, "share of a step's samples that must finish before the step moves on; the rest keep generating and are trained on later"),
+    ENUM("on_update", scn_plan, on_update, ONUPDATE_NAMES, ONUPDATE_VALS,
+         "in-flight samples at a weight update: keep generating on the old weights, or abort and re-prefill on the new"),
+    ENUM("on_stale", scn_plan, on_stale, ONSTALE_NAMES, ONSTALE_VALS,
+         "a sample that would exceed the staleness bound: hold the trainer back, or drop the sample"),
+    {"policy", FK_STR, MEM(scn_plan, policy), 1, 0, 0, FF_NO_PLACE, NULL, NULL, NULL, NULL, NULL, NULL,
+     "a policy plugin's path, stored as given (relative paths are relative to the working directory)"},
+    END
+};
+
+static const fdesc FIELDS_EFFICIENCY[] = {
+    FRACN("train", scn_efficiency, train, "training FLOP/s ÷ peak (MFU)"),
+    FRACN("prefill", scn_efficiency, prefill, "prefill FLOP/s ÷ peak"),
+    FRACN("decode", scn_efficiency, decode, "decode compute ÷ peak"),
+    FRACN("hbm", scn_efficiency, hbm, "achieved ÷ peak HBM bandwidth"),
+    FRACN("link", scn_efficiency, link, "achieved ÷ link bandwidth (collectives, weight sync)"),
+    FRACN("host_link", scn_efficiency, host_link, "achieved ÷ host-link bandwidth (offload)"),
+    NUM("decode_overhead_ms", scn_efficiency, decode_overhead_s, 1e-3, 0, 1e5, 0, "ms",
+        "fixed per decode step (launch, scheduling)"),
+    NUM("train_overhead_ms", scn_efficiency, train_overhead_s, 1e-3, 0, 1e7, 0, "ms", "fixed per optimizer step"),
+    NUM("switch_overhead_s", scn_efficiency, switch_overhead_s, 1, 0, 1e5, 0, "s",
+        "fixed per co-located switch (allocator, graph capture)"),
+    NUM("reward_rule_ms", scn_efficiency, reward_rule_s, 1e-3, 0, 1e6, 0, "ms", "rule-based reward per sample, off-device"),
+    END
+};
+
+const fdesc FIELDS_TOP[] = {
+    STR("name", scn_scenario, name, "shown in reports (default: the file's name)"),
+    {"cluster", FK_REC, MEM(scn_scenario, cluster), 1, 0, 0, FF_REQUIRED, NULL, NULL, FIELDS_CLUSTER, NULL, NULL,
+     NULL, "devices and links"},
+    {"models", FK_REC, 0, 0, 1, 0, 0, FF_REQUIRED, NULL, NULL, FIELDS_MODELS, fr_models, fp_models, NULL,
+     "actor, reference, reward, critic"},
+    REC("workload", scn_scenario, work, FIELDS_WORKLOAD, "the RL step"),
+    REC("plan", scn_scenario, plan, FIELDS_PLAN, "placement, layouts, StaleSync"),
+    REC("efficiency", scn_scenario, eff, FIELDS_EFFICIENCY, "achieved fractions and fixed costs"),
+    END
+};
+
+/* ------------------------------------------------------------- lookups */
+
+const fdesc *fields_find(const fdesc *rec, const char *key)
+{
+    for (; rec && rec->name; rec++)
+        if (strcmp(rec->name, key) == 0) return rec;
+    return NULL;
+}
+
+const fdesc *fields_lookup(const char *path)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    const fdesc *rec = FIELDS_TOP, *f = NULL;
+    for (char *save = NULL, *p = strtok_r(buf, ".", &save); p; p = strtok_r(NULL, ".", &save)) {
+        if (!rec) return NULL;
+        if (f && f->kind == FK_ARR) {
+            char *end;
+            long i = strtol(p, &end, 10);
+            if (*end || i < 1) return NULL;
+            f = &rec[0];
+        } else {
+            f = fields_find(rec, p);
+            if (!f) return NULL;
+        }
+        rec = f->sub;
+    }
+    return f;
+}
+
+double fields_get_num(const fdesc *f, const void *base)
+{
+    const void *p = fields_cat(f, base);
+    switch (f->kind) {
+    case FK_BOOL: return *(const bool *)p;
+    case FK_NUM: return *(const double *)p;
+    case FK_INT:
+    case FK_ENUM:
+        if (f->size == sizeof(bool)) return *(const bool *)p;
+        if (f->size == sizeof(int)) return *(const int *)p;
+        if (f->size == sizeof(uint64_t)) return (double)*(const uint64_t *)p;
+        return NAN;
+    default: return NAN;
+    }
+}
+
+int fields_enum_value(const fdesc *f, const char *name)
+{
+    for (int i = 0; f->enames && f->enames[i]; i++)
+        if (strcmp(f->enames[i], name) == 0) return f->evals ? f->evals[i] : i;
+    return -1;
+}
+
+const char *fields_enum_name(const fdesc *f, int value)
+{
+    for (int i = 0; f->enames && f->enames[i]; i++)
+        if ((f->evals ? f->evals[i] : i) == value) return f->enames[i];
+    return "?";
+}
+
+const char *fields_roles_str(unsigned roles, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int b = 0; ROLE_NAMES[b] && used < n; b++)
+        if (roles & (1u << b))
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "+" : "", ROLE_NAMES[b]);
+    return buf;
+}
+
+/* ---------------------------------------------------------- comparison */
+
+static bool num_equal(double a, double b)
+{
+    if (a == b) return true;
+    double m = fmax(fabs(a), fabs(b));
+    return fabs(a - b) <= 1e-12 * m;
+}
+
+static bool dist_equal(const scn_dist *a, const scn_dist *b)
+{
+    if (a->kind != b->kind || !num_equal(a->cap, b->cap)) return false;
+    if (a->kind == DIST_HIST) {
+        if (a->nbins != b->nbins) return false;
+        for (int i = 0; i < a->nbins; i++)
+            if (!num_equal(a->weight[i], b->weight[i]) || !num_equal(a->edge[i], b->edge[i])) return false;
+        return num_equal(a->edge[a->nbins], b->edge[b->nbins]);
+    }
+    return num_equal(a->a, b->a) && (a->kind == DIST_FIXED || num_equal(a->b, b->b));
+}
+
+static bool rec_equal(const fdesc *rec, const void *a, const void *b, const char *path, char *where, size_t n)
+{
+    for (const fdesc *f = rec; f->name; f++) {
+        char sub[256];
+        snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", f->name);
+        bool ok = true;
+        switch (f->kind) {
+        case FK_INT: case FK_NUM: case FK_BOOL: case FK_ENUM:
+            ok = num_equal(fields_get_num(f, a), fields_get_num(f, b));
+            break;
+        case FK_STR:
+            if (f->size) ok = strcmp(fields_cat(f, a), fields_cat(f, b)) == 0;
+            break;
+        case FK_DEVICE: case FK_MODEL: case FK_REC:
+            if (f->sub && f->size == 0 && f->read == fr_models) {
+                const scn_scenario *sa = a, *sb = b;
+                ok = sa->has_ref == sb->has_ref && sa->reward_is_model == sb->reward_is_model &&
+                     sa->has_critic == sb->has_critic;
+                if (ok && !rec_equal(f->sub, a, b, sub, where, n)) return false;
+            } else if (f->sub && !rec_equal(f->sub, fields_cat(f, a), fields_cat(f, b), sub, where, n)) {
+                return false;
+            }
+            break;
+        case FK_DIST:
+            ok = dist_equal(fields_cat(f, a), fields_cat(f, b));
+            break;
+        case FK_ARR:
+            if (f->read == fr_pools) {
+                const scn_plan *pa = a, *pb = b;
+                ok = pa->npools == pb->npools;
+                for (int i = 0; ok && i < pa->npools; i++)
+                    ok = pa->pools[i].devices == pb->pools[i].devices && pa->pools[i].roles == pb->pools[i].roles &&
+                         strcmp(pa->pools[i].name, pb->pools[i].name) == 0;
+            }
+            break;
+        }
+        if (!ok) {
+            snprintf(where, n, "%s", sub);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool fields_equal(const scn_scenario *a, const scn_scenario *b, char *where, size_t n)
+{
+    return rec_equal(FIELDS_TOP, a, b, "", where, n);
+}
+
+/* ------------------------------------------------------------- listing */
+
+static const char *kind_text(const fdesc *f)
+{
+    switch (f->kind) {
+    case FK_INT: return "integer";
+    case FK_NUM: return "number";
+    case FK_BOOL: return "boolean";
+    case FK_STR: return "string";
+    case FK_ENUM: return "enum";
+    case FK_REC: return "table";
+    case FK_ARR: return "list";
+    case FK_DEVICE: return "device";
+    case FK_MODEL: return "model";
+    case FK_DIST: return "distribution";
+    }
+    return "?";
+}
+
+static void fmt_num(char *buf, size_t n, double v)
+{
+    if (v == floor(v) && fabs(v) < 1e15) snprintf(buf, n, "%.0f", v);
+    else snprintf(buf, n, "%g", v);
+}
+
+static void range_text(const fdesc *f, char *buf, size_t n)
+{
+    char lo[32], hi[32];
+    buf[0] = '\0';
+    if (f->kind == FK_ENUM || (f->kind == FK_STR && f->enames) || (f->kind == FK_ARR && f->enames)) {
+        size_t used = 0;
+        for (int i = 0; f->enames[i] && used < n; i++)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", f->enames[i]);
+        return;
+    }
+    if (f->kind != FK_INT && f->kind != FK_NUM) return;
+    if (f->flags & FF_LO_OPEN) {
+        fmt_num(hi, sizeof hi, f->hi);
+        snprintf(buf, n, "(0, %s]", hi);
+        return;
+    }
+    fmt_num(lo, sizeof lo, f->lo);
+    fmt_num(hi, sizeof hi, f->hi);
+    snprintf(buf, n, f->kind == FK_INT ? "%s..%s" : "[%s, %s]", lo, hi);
+}
+
+static void default_text(const fdesc *f, const void *base, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (!base) return;
+    switch (f->kind) {
+    case FK_INT: case FK_NUM:
+        fmt_num(buf, n, fields_get_num(f, base) / f->scale);
+        break;
+    case FK_BOOL:
+        snprintf(buf, n, "%s", fields_get_num(f, base) != 0 ? "true" : "false");
+        break;
+    case FK_ENUM:
+        snprintf(buf, n, "%s", fields_enum_name(f, (int)fields_get_num(f, base)));
+        break;
+    case FK_STR:
+        if (f->size && ((const char *)fields_cat(f, base))[0])
+            snprintf(buf, n, "\"%s\"", (const char *)fields_cat(f, base));
+        break;
+    case FK_DIST: {
+        const scn_dist *d = fields_cat(f, base);
+        if (d->kind == DIST_FIXED) fmt_num(buf, n, d->a);
+        break;
+    }
+    default: break;
+    }
+}
+
+/* Markdown cells must not hold a bare '|'. */
+static void cell(fs_buf *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|') buf_puts(out, "\\|");
+        else buf_putc(out, *s);
+    }
+}
+
+static void describe_rec(fs_buf *out, bool md, const fdesc *rec, const char *path, const void *base, bool shallow)
+{
+    for (const fdesc *f = rec; f->name; f++) {
+        char sub[160], rng[160], def[64];
+        snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", f->name);
+        bool leafish = f->kind != FK_REC || !f->sub;
+        const void *mine = base ? fields_cat(f, base) : NULL;
+        if (f->kind == FK_ARR && f->sub && f->sub[0].kind == FK_REC) {
+            char item[170];
+            snprintf(item, sizeof item, "%s.N", sub);
+            if (md) {
+                buf_printf(out, "| `%s` | list | | 1..%d items | | ", sub, (int)f->hi);
+                cell(out, f->doc ? f->doc : "");
+                buf_puts(out, " |\n");
+            } else {
+                buf_printf(out, "%-40s %-12s %-8s %-24s %-10s %s\n", sub, "list", "", "", "", f->doc ? f->doc : "");
+            }
+            if (!shallow) describe_rec(out, md, f->sub[0].sub, item, NULL, false);
+            continue;
+        }
+        if (!leafish && f->kind == FK_REC) {
+            if (shallow) {
+                if (md) {
+                    buf_printf(out, "| `%s` | table | | | | ", sub);
+                    cell(out, f->doc ? f->doc : "");
+                    buf_puts(out, " |\n");
+                } else {
+                    buf_printf(out, "%-40s %-12s %-8s %-24s %-10s %s\n", sub, "table", "", "", "", f->doc ? f->doc : "");
+                }
+                continue;
+            }
+            describe_rec(out, md, f->sub, sub, f->size || f->off ? mine : base, false);
+            continue;
+        }
+        range_text(f, rng, sizeof rng);
+        default_text(f, base, def, sizeof def);
+        const char *unit = f->unit ? f->unit : "";
+        char flags[64] = "";
+        if (f->flags & FF_REQUIRED) snprintf(flags, sizeof flags, "required");
+        if (f->flags & FF_NO_PLACE) snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%snot from place()",
+                                             flags[0] ? "; " : "");
+        if (md) {
+            buf_printf(out, "| `%s` | %s | %s | ", sub, kind_text(f), unit);
+            cell(out, rng);
+            buf_printf(out, " | %s | ", def);
+            cell(out, f->doc ? f->doc : "");
+            if (flags[0]) buf_printf(out, " (%s)", flags);
+            buf_puts(out, " |\n");
+        } else {
+            buf_printf(out, "%-40s %-12s %-8s %-24s %-10s %s%s%s%s\n", sub, kind_text(f), unit, rng, def,
+                       f->doc ? f->doc : "", flags[0] ? " (" : "", flags, flags[0] ? ")" : "");
+        }
+        if (!shallow && (f->kind == FK_DEVICE || f->kind == FK_MODEL || f->kind == FK_DIST) && f->sub &&
+            !(f->kind == FK_MODEL && strcmp(f->name, "actor") != 0))
+            describe_rec(out, md, f->sub, f->kind == FK_MODEL ? "models.ROLE" : sub, NULL, false);
+    }
+}
+
+void fields_describe(fs_buf *out, bool markdown)
+{
+    fields_describe_under(out, markdown, "");
+}
+
+/* The default scenario's member for a path, or NULL where defaults mean
+** nothing (inside a device, a model, a pool). */
+static const void *base_for(const char *prefix, const scn_scenario *def, const fdesc **rec)
+{
+    *rec = FIELDS_TOP;
+    if (!prefix[0]) return def;
+    const fdesc *f = fields_lookup(prefix);
+    if (!f || !f->sub) return NULL;
+    *rec = f->kind == FK_ARR ? f->sub[0].sub : f->sub;
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s", prefix);
+    const void *base = def;
+    const fdesc *r = FIELDS_TOP;
+    for (char *save = NULL, *p = strtok_r(buf, ".", &save); p; p = strtok_r(NULL, ".", &save)) {
+        const fdesc *g = fields_find(r, p);
+        if (!g || g->kind != FK_REC) return NULL;
+        if (g->size || g->off) base = fields_cat(g, base);
+        r = g->sub;
+    }
+    return base;
+}
+
+void fields_describe_under(fs_buf *out, bool markdown, const char *prefix)
+{
+    static scn_scenario def;
+    scn_defaults(&def);
+    const fdesc *rec;
+    const void *base = base_for(prefix, &def, &rec);
+    if (markdown) {
+        buf_puts(out, "| field | type | unit | range | default | meaning |\n");
+        buf_puts(out, "|---|---|---|---|---|---|\n");
+    } else {
+        buf_printf(out, "%-40s %-12s %-8s %-24s %-10s %s\n", "FIELD", "TYPE", "UNIT", "RANGE", "DEFAULT", "MEANING");
+    }
+    describe_rec(out, markdown, rec, prefix, base, prefix[0] != 0);
+}

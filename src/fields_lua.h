@@ -1,0 +1,64 @@
+/*
+** fields_lua.h — the scenario format between Lua tables and C structs, driven
+** by the table of fields.h: one reader (used by the scenario loader and by
+** place()/candidates() answers) and one writer (the plugin context, presets,
+** --set into a default value).
+**
+** Readers run inside a protected Lua call: an error raises a Lua error whose
+** text the caller formats (the loader adds FILE and the --set behind a field;
+** the plugin host adds the function that answered).
+*/
+#ifndef FUSYNC_FIELDS_LUA_H
+#define FUSYNC_FIELDS_LUA_H
+
+#include "fields.h"
+
+struct lua_State;
+
+typedef struct freader {
+    struct lua_State *L;
+    /* Raise the error `msg` about `path` (never returns). */
+    void (*fail)(struct freader *r, const char *path, const char *msg);
+    void *ud;               /* the caller's state, for fail() */
+    scn_scenario *out;      /* the scenario being filled */
+    bool place;             /* reading a policy's plan: FF_NO_PLACE fields are refused */
+} freader;
+
+#define FLD_PATH_MAX 256
+
+_Noreturn void fr_fail(freader *r, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Read the record at stack index t into base, every key checked against rec;
+** absent fields keep what base holds (the defaults). */
+void fr_record(freader *r, int t, const char *path, const fdesc *rec, void *base);
+/* A whole scenario from the table at t (into r->out, which holds defaults). */
+void fields_read_scenario(freader *r, int t);
+/* A plan as place()/candidates() return it, over the plan already in p. */
+void fields_read_plan(freader *r, int t, scn_plan *p);
+
+/* Custom readers and writers named in the table. */
+void fr_device(freader *r, int v, const char *path, const fdesc *f, void *base);
+void fr_links(freader *r, int v, const char *path, const fdesc *f, void *base);
+void fr_models(freader *r, int v, const char *path, const fdesc *f, void *base);
+void fr_dist(freader *r, int v, const char *path, const fdesc *f, void *base);
+void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *base);
+bool fp_dist(struct lua_State *L, const fdesc *f, const void *base);
+bool fp_pools(struct lua_State *L, const fdesc *f, const void *base);
+bool fp_models(struct lua_State *L, const fdesc *f, const void *base);
+
+/* Writers: push a table in the scenario file's form. */
+void fields_push_record(struct lua_State *L, const fdesc *rec, const void *base);
+void fields_push_scenario(struct lua_State *L, const scn_scenario *s);
+void fields_push_plan(struct lua_State *L, const scn_plan *p);
+void fields_push_model(struct lua_State *L, const scn_model *m);
+void fields_push_device(struct lua_State *L, const scn_device *d);
+void fields_push_dist(struct lua_State *L, const scn_dist *d);
+
+/* Helpers for messages, shared with the --set walker. */
+const char *fields_got_text(struct lua_State *L, int idx, char *buf, size_t n);
+const char *fields_suggest(const char *key, const char *const *names, int n);
+void fields_unknown_text(char *buf, size_t n, const fdesc *rec, const char *key);
+_Noreturn void fields_unknown_preset(freader *r, const char *path, const char *name, bool models);
+
+#endif
