@@ -1,13 +1,14 @@
 #!/bin/sh
-# scripts/gen-docs.sh — regenerate the field tables of docs/scenarios.md from
-# the one description of the format (src/fields.c), through `fusync fields
+# scripts/gen-docs.sh — regenerate the field tables of docs/scenarios.md and
+# docs/cli.md from the one description of each format (src/fields.c,
+# src/report_fields.c), through `fusync fields
 # TABLE --markdown`.  Each table sits between `<!-- fields TABLE -->` and
 # `<!-- /fields -->`; everything else in the file is left as it is.
 # `make docs` runs this; `make test` fails when the tables are stale.
 set -eu
 F=${FUSYNC:?set FUSYNC to the fusync binary}
 cd "$(dirname "$0")/.."
-doc=docs/scenarios.md
+for doc in docs/scenarios.md docs/cli.md; do
 tmp=$(mktemp "$doc.XXXXXX")
 trap 'rm -f "$tmp"' EXIT INT TERM
 inblock=0
@@ -29,3 +30,4 @@ done <"$doc" >"$tmp"
 mv "$tmp" "$doc"
 trap - EXIT INT TERM
 echo "gen-docs: $doc tables regenerated"
+done

@@ -6,6 +6,7 @@
 */
 #include "cli.h"
 #include "fields.h"
+#include "report_fields.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -13,17 +14,20 @@
 int cmd_fields(cli_opts *o)
 {
     const char *prefix = o->scenario ? o->scenario : "";
-    if (prefix[0]) {
+    fs_buf b;
+    buf_init(&b);
+    if (!strcmp(prefix, "report")) {
+        report_fields_describe(&b);     /* markdown either way: it is a reference table */
+    } else if (prefix[0]) {
         const fdesc *f = fields_lookup(prefix);
         if (!f || !f->sub) {
             fprintf(stderr, "fusync: fields: '%s' is not a table of the scenario format "
                             "(try 'fusync fields' for the whole list)\n", prefix);
+            buf_free(&b);
             return 2;
         }
     }
-    fs_buf b;
-    buf_init(&b);
-    fields_describe_under(&b, o->markdown, prefix);
+    if (strcmp(prefix, "report") != 0) fields_describe_under(&b, o->markdown, prefix);
     bool ok = fwrite(b.s, 1, b.len, stdout) == b.len && fflush(stdout) == 0;
     buf_free(&b);
     if (!ok) {

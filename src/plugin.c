@@ -18,6 +18,7 @@
 #include "lua_sandbox.h"
 #include "lua_scenario.h"
 #include "fields_lua.h"
+#include "report_fields.h"
 
 #include <lualib.h>
 
@@ -440,27 +441,29 @@ void plugin_push_ctx(lua_State *L, const scn_scenario *s)
     lua_pop(L, 1);
 }
 
+/* A report as plugins see it: the rows of the report's one description
+** (report_fields.c) that carry a plugin key. */
 void plugin_push_report(lua_State *L, const report *r)
 {
+    luaL_checkstack(L, 6, "plugin report");
     lua_createtable(L, 0, 24);
-    set_bool(L, "feasible", r->feasible);
-    if (!r->feasible) set_str(L, "why", r->why);
-    set_num(L, "throughput_tokens_per_s", r->throughput);
-    set_num(L, "throughput_tokens_per_s_per_device", r->throughput_per_device);
-    set_num(L, "step_time_s", r->step_time_s);
-    lua_createtable(L, 0, STEP__COUNT);
-    for (int i = 0; i < STEP__COUNT; i++) set_num(L, trace_step_phase_name((trace_step_phase)i), r->phase_s[i]);
-    lua_setfield(L, -2, "phase_time_s");
-    set_int(L, "devices", r->devices);
-    set_num(L, "memory_peak_bytes", r->mem_peak_total);
-    set_num(L, "memory_capacity_bytes", r->mem_capacity);
-    set_num(L, "host_memory_peak_bytes", r->host_peak);
-    set_num(L, "tokens_generated", r->tokens_generated);
-    set_num(L, "tokens_trained", r->tokens_trained);
-    set_num(L, "wasted_tokens", r->tokens_wasted);
-    set_int(L, "staleness_bound", r->staleness_bound);
-    set_int(L, "staleness_max", r->lag_max);
-    set_num(L, "staleness_mean", r->lag_mean);
-    set_int(L, "iterations", r->iterations);
-    set_num(L, "window_s", r->window_s);
+    for (int i = 0; i < REPORT_NFIELDS; i++) {
+        const rfield *f = &REPORT_FIELDS[i];
+        if (!f->plugin || (f->present && !f->present(r))) continue;
+        switch (f->kind) {
+        case RV_NUM: set_num(L, f->plugin, f->num(r)); break;
+        case RV_INT: set_int(L, f->plugin, (long long)f->num(r)); break;
+        case RV_BOOL: set_bool(L, f->plugin, f->num(r) != 0); break;
+        case RV_STR: set_str(L, f->plugin, f->str(r)); break;
+        case RV_NAMED: {
+            const char *name;
+            double v;
+            lua_newtable(L);
+            for (int k = 0; f->item(r, k, &name, &v); k++) set_num(L, name, v);
+            lua_setfield(L, -2, f->plugin);
+            break;
+        }
+        case RV_CUSTOM: break;
+        }
+    }
 }

@@ -2,8 +2,10 @@
 ** report.c — read a finished run into figures; print them.
 */
 #include "report.h"
+#include "report_fields.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static bool is_compute(trace_phase p)
@@ -44,6 +46,8 @@ void report_compute(const sim *s, report *r)
     const plan *pl = sim_plan(s);
     const sim_stats *st = sim_get_stats(s);
     const trace *t = sim_trace(s);
+    snprintf(r->scenario, sizeof r->scenario, "%s", sc->name);
+    snprintf(r->mode, sizeof r->mode, "%s", scn_mode_name(sc->plan.mode));
     r->iterations = sc->work.iterations;
     r->warmup = sc->work.warmup;
     r->devices = pl->used_devices;
@@ -227,84 +231,11 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
 
 /* ---------------------------------------------------------------- JSON */
 
+/* The members come from the report's one description (report_fields.c). */
 void report_json_fields(const sim *s, const report *r, fs_json *j)
 {
-    const scn_scenario *sc = sim_scenario(s);
-    json_str(j, "scenario", sc->name);
-    json_str(j, "mode", scn_mode_name(sc->plan.mode));
-    json_int(j, "devices", r->devices);
-    json_bool(j, "feasible", r->feasible);
-    if (!r->feasible) json_str(j, "infeasible_reason", r->why);
-    json_num(j, "throughput_tokens_per_s", r->throughput);
-    json_num(j, "throughput_tokens_per_s_per_device", r->throughput_per_device);
-    json_num(j, "step_time_s", r->step_time_s);
-    json_obj_begin(j, "phase_time_s");
-    for (int k = 0; k < STEP__COUNT; k++) json_num(j, trace_step_phase_name((trace_step_phase)k), r->phase_s[k]);
-    json_obj_end(j);
-    json_obj_begin(j, "utilization");
-    for (int p = 0; p < r->npools; p++) json_num(j, r->pools[p].name, r->pools[p].utilization);
-    json_obj_end(j);
-    json_obj_begin(j, "idle_ratio");
-    for (int p = 0; p < r->npools; p++) json_num(j, r->pools[p].name, r->pools[p].idle);
-    json_obj_end(j);
-    json_arr_begin(j, "pools");
-    for (int p = 0; p < r->npools; p++) {
-        json_obj_begin(j, NULL);
-        json_str(j, "name", r->pools[p].name);
-        json_int(j, "devices", r->pools[p].devices);
-        json_str(j, "roles", r->pools[p].roles);
-        json_num(j, "utilization", r->pools[p].utilization);
-        json_num(j, "busy", r->pools[p].busy);
-        json_obj_end(j);
-    }
-    json_arr_end(j);
-    json_obj_begin(j, "memory_peak_bytes");
-    for (int k = 0; k < MB__COUNT; k++)
-        if (k != MB_HOST_OFFLOAD && k != MB_HOST_MODELS) json_num(j, trace_bucket_name((mem_bucket)k), r->mem_peak[k]);
-    json_num(j, "total", r->mem_peak_total);
-    json_obj_end(j);
-    json_num(j, "memory_capacity_bytes", r->mem_capacity);
-    json_num(j, "host_memory_peak_bytes", r->host_peak);
-    json_num(j, "host_memory_capacity_bytes", r->host_capacity);
-    json_int(j, "iterations", r->iterations);
-    json_int(j, "warmup", r->warmup);
-    json_num(j, "window_s", r->window_s);
-    json_num(j, "tokens_generated", r->tokens_generated);
-    json_num(j, "tokens_trained", r->tokens_trained);
-    json_num(j, "wasted_tokens", r->tokens_wasted);
-    json_num(j, "tokens_in_flight", r->tokens_in_flight);
-    json_int(j, "samples_trained", r->samples_trained);
-    json_obj_begin(j, "staleness");
-    json_int(j, "bound", r->staleness_bound);
-    json_int(j, "max", r->lag_max);
-    json_int(j, "samples_decoded_with_several_versions", r->samples_mixed);
-    json_num(j, "mean", r->lag_mean);
-    json_arr_begin(j, "histogram");
-    for (int k = 0; k <= r->staleness_bound && k <= 64; k++) json_int(j, NULL, r->lag_hist[k]);
-    json_arr_end(j);
-    json_obj_end(j);
-    json_obj_begin(j, "distqueue");
-    json_num(j, "bytes_padded", r->dq_bytes_padded);
-    json_num(j, "bytes_packed", r->dq_bytes_packed);
-    json_num(j, "padding_saving", r->dq_bytes_padded > 0 ? 1 - r->dq_bytes_packed / r->dq_bytes_padded : 0);
-    json_num(j, "reads_flat", r->dq_reads_flat);
-    json_num(j, "reads_hierarchical", r->dq_reads_hier);
-    json_num(j, "load_factor", r->dq_load_factor);
-    json_num(j, "transfer_s_per_step", r->dq_time_s);
-    json_num(j, "aux_transfer_s_per_step", r->dq_aux_time_s);
-    json_obj_begin(j, "bytes_by_stage");
-    json_num(j, "rollout_to_queue", r->dq_rollout_out);
-    json_num(j, "queue_to_ref_reward", r->dq_aux_in);
-    json_num(j, "ref_reward_to_queue", r->dq_aux_out);
-    json_num(j, "queue_to_train", r->dq_train_in);
-    json_obj_end(j);
-    json_obj_end(j);
-    json_int(j, "events", (int64_t)r->events);
-    json_int(j, "pipeline_ops", (int64_t)r->pipeline_ops);
-    json_num(j, "sim_time_s", r->sim_time_s);
-    json_num(j, "plugin_time_s", r->plugin_time_s);
-    json_num(j, "sim_wall_s", r->sim_wall_s);
-    json_num(j, "sim_loop_wall_s", r->sim_loop_wall_s);
+    (void)s;
+    report_fields_json(r, j);
 }
 
 void report_json(const sim *s, const report *r, fs_buf *out, bool pretty)

@@ -17,6 +17,8 @@ typedef struct {
 } report_pool;
 
 typedef struct {
+    char   scenario[SCN_NAME_MAX];
+    char   mode[16];
     bool   feasible;
     char   why[512];            /* when not feasible */
     double throughput;          /* tokens/s in the measured window */

@@ -9,6 +9,7 @@
 #include "fields_lua.h"
 #include "lua_scenario.h"
 #include "policy.h"
+#include "report_fields.h"
 
 #include <lua.h>
 #include <lauxlib.h>
@@ -175,10 +176,10 @@ END_TEST
 
 /* Every `<!-- fields TABLE -->` block of docs/scenarios.md is what
 ** `fusync fields TABLE --markdown` prints (make docs writes them). */
-START_TEST(docs_tables_are_current)
+static int check_doc_blocks(const char *rel)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/docs/scenarios.md", test_root());
+    snprintf(path, sizeof path, "%s/%s", test_root(), rel);
     FILE *f = fopen(path, "rb");
     ck_assert_msg(f != NULL, "cannot open %s", path);
     static char doc[1 << 18];
@@ -193,16 +194,23 @@ START_TEST(docs_tables_are_current)
         ck_assert_ptr_nonnull(body);
         body++;
         char *end = strstr(body, "<!-- /fields -->");
-        ck_assert_msg(end != NULL, "docs/scenarios.md: block %s is not closed", table);
+        ck_assert_msg(end != NULL, "%s: block %s is not closed", rel, table);
         fs_buf b;
         buf_init(&b);
-        fields_describe_under(&b, true, table);
+        if (!strcmp(table, "report")) report_fields_describe(&b);
+        else fields_describe_under(&b, true, table);
         ck_assert_msg((size_t)(end - body) == b.len && memcmp(body, b.s, b.len) == 0,
-                      "docs/scenarios.md: the %s table is not what src/fields.c describes: run `make docs`", table);
+                      "%s: the %s table is not what the format's description says: run `make docs`", rel, table);
         buf_free(&b);
         p = end;
     }
-    ck_assert_int_ge(blocks, 10);
+    return blocks;
+}
+
+START_TEST(docs_tables_are_current)
+{
+    ck_assert_int_ge(check_doc_blocks("docs/scenarios.md"), 10);
+    ck_assert_int_eq(check_doc_blocks("docs/cli.md"), 1);
 }
 END_TEST
 

@@ -1,0 +1,51 @@
+/*
+** report_fields.h — the one description of the report: every figure a run
+** reports, with its key in the JSON report, in a plugin's report table and
+** as a sweep/plan column, its unit and a line of documentation.  The JSON
+** writer (report.c), the plugin report (plugin.c), the sweep and plan tables
+** (cli_sweep.c) and docs/cli.md's report table all walk this table, so a new
+** figure is one row here (plus the report member it reads).
+*/
+#ifndef FUSYNC_REPORT_FIELDS_H
+#define FUSYNC_REPORT_FIELDS_H
+
+#include "report.h"
+
+typedef enum {
+    RV_NUM, RV_INT, RV_BOOL, RV_STR,
+    RV_NAMED,       /* an object of named numbers (phases, pools, buckets) */
+    RV_CUSTOM       /* written by its own JSON writer only */
+} rvkind;
+
+typedef struct rfield {
+    const char *json;       /* path in the JSON report ("staleness.bound"); NULL: not there */
+    const char *plugin;     /* key in a plugin's report table; NULL: not there */
+    const char *column;     /* sweep/plan column; RV_NAMED: a pattern with %s; NULL: none */
+    int         column_at;  /* order among the columns (the tables' layout) */
+    rvkind      kind;
+    double      (*num)(const report *r);
+    const char *(*str)(const report *r);
+    bool        (*present)(const report *r);    /* NULL: always */
+    /* RV_NAMED: item i's name and value; false past the last */
+    bool        (*item)(const report *r, int i, const char **name, double *v);
+    /* RV_CUSTOM: write the value under `key` */
+    void        (*json_write)(const report *r, fs_json *j, const char *key);
+    const char *unit;
+    const char *doc;
+} rfield;
+
+extern const rfield REPORT_FIELDS[];
+extern const int    REPORT_NFIELDS;
+
+/* The JSON report's members, in the table's order, nested by path. */
+void report_fields_json(const report *r, fs_json *j);
+/* The sweep/plan columns in their order, with one report's values: calls
+** cell(ud, column, kind, number, text) for each (r NULL: names only, for
+** the header).  RV_INT/RV_BOOL/RV_NUM carry the number, RV_STR the text. */
+void report_fields_columns(const report *r,
+                           void (*cell)(void *ud, const char *col, rvkind k, double v, const char *s),
+                           void *ud);
+/* docs/cli.md's table of the JSON report. */
+void report_fields_describe(fs_buf *out);
+
+#endif
