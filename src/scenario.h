@@ -14,7 +14,8 @@
 #define SCN_HIST_MAX 64
 #define SCN_POOLS_MAX 8
 
-/* Accelerator kind.  Figures from REFERENCE.md; efficiencies are defaults the
+/* Accelerator kind.  Figures from the vendors' data sheets and papers, each
+** preset citing its own in src/presets.c; efficiencies are defaults the
 ** scenario may override in `efficiency`. */
 typedef struct {
     char   name[SCN_NAME_MAX];
