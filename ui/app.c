@@ -4,8 +4,6 @@
 #include "app.h"
 #include "pane.h"
 #include "chrome.h"
-#include "lua_scenario.h"
-#include "policy.h"
 
 #include <stdarg.h>
 #include <stdio.h>
