@@ -7,17 +7,7 @@
 #include "pane.h"
 #include "style.h"
 
-#include <math.h>
 #include <stdio.h>
-
-void pane_bar(tui_canvas *cv, int y, int x, int w, double frac, int ch, int st)
-{
-    if (w <= 0) return;
-    if (!(frac > 0)) frac = 0;
-    if (frac > 1) frac = 1;
-    int n = (int)floor(frac * w + 0.5);
-    for (int i = 0; i < w; i++) cv_put(cv, y, x + i, i < n ? ch : G_DOT, i < n ? st : ST_FREE);
-}
 
 static void stats_draw(tui_app *a, tui_canvas *cv, tui_rect in)
 {
