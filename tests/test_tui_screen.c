@@ -5,6 +5,8 @@
 ** the rows back.  The engine is deterministic, so a pane at a fixed simulated
 ** time is a fixed text.  On a mismatch the message shows the whole pane as
 ** drawn, ready to paste as the new golden after checking it is right.
+** Behaviour: what-if edits, the reactions requests return (what the main loop
+** draws), stepping, snapshots, export, the mouse, and every screen size.
 */
 #include "testutil.h"
 #include "app.h"
@@ -499,6 +501,51 @@ START_TEST(whatif_edits)
 }
 END_TEST
 
+START_TEST(reactions_say_what_to_draw)
+{
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    app_seek(a, 50 * SIM_NS_PER_S);
+    ck_assert_int_eq(key(a, TK_RESIZE), RE_REPAINT);
+    ck_assert_int_eq(key(a, TK_CTRL('l')), RE_REPAINT);
+    ck_assert_int_eq(key(a, ' '), RE_REDRAW);             /* pause: the header changes */
+    ck_assert_int_eq(key(a, 'w'), RE_HANDLED);            /* already fitted */
+    ck_assert_int_eq(key(a, TK_ESC), RE_HANDLED);         /* nothing to close */
+    /* the focused pane answers for its own requests */
+    ck_assert_int_eq(key(a, TK_TAB), RE_REDRAW);
+    ck_assert_int_eq(a->focus, PANE_MEMORY);
+    ck_assert_int_eq(key(a, 'k'), RE_HANDLED);            /* at the top already */
+    ck_assert_int_eq(key(a, 'j'), RE_REDRAW);
+    ck_assert_int_eq(key(a, 'k'), RE_REDRAW);
+    ck_assert_int_eq(key(a, TK_ENTER), RE_NONE);          /* not the memory pane's */
+    a->focus = PANE_TIMELINE;
+    a->v.sel_row = 0;
+    ck_assert_int_eq(key(a, TK_UP), RE_HANDLED);          /* the first row stops it */
+    ck_assert_int_eq(key(a, TK_DOWN), RE_REDRAW);
+    ck_assert_int_eq(key(a, TK_ENTER), RE_REDRAW);        /* the pool row opens */
+    /* zoom, then Esc closes it */
+    ck_assert_int_eq(key(a, 'z'), RE_REDRAW);
+    ck_assert_int_eq(key(a, TK_ESC), RE_REDRAW);
+    /* help: Up at the top changes nothing, Ctrl-L still repaints, a key closes it */
+    ck_assert_int_eq(key(a, '?'), RE_REDRAW);
+    ck_assert_int_eq(key(a, 'k'), RE_HANDLED);
+    ck_assert_int_eq(key(a, TK_CTRL('l')), RE_REPAINT);
+    ck_assert_int_eq(key(a, 'x'), RE_REDRAW);
+    ck_assert(!a->ls.help && a->nedits == 0);
+    /* the command line: typing draws, Ctrl-L repaints, Esc closes */
+    ck_assert_int_eq(key(a, ':'), RE_REDRAW);
+    ck_assert_int_eq(key(a, 's'), RE_REDRAW);
+    ck_assert_int_eq(key(a, TK_UP), RE_HANDLED);
+    ck_assert_int_eq(key(a, TK_CTRL('l')), RE_REPAINT);
+    ck_assert_int_eq(key(a, TK_ESC), RE_REDRAW);
+    /* the mouse while it is off */
+    tui_event ev = {TK_MOUSE, 3, 3, 1};
+    ck_assert_int_eq(app_event(a, &ev, NULL), RE_NONE);
+    ck_assert_int_eq(key(a, 'q'), RE_QUIT);
+    ck_assert(a->quit);
+    close_app(a);
+}
+END_TEST
+
 START_TEST(stepping)
 {
     tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
@@ -634,6 +681,7 @@ static Suite *tui_screen_suite(void)
     tcase_add_test(tc, too_small_and_back);
     tcase_add_test(tc, help_is_the_key_map);
     tcase_add_test(tc, whatif_edits);
+    tcase_add_test(tc, reactions_say_what_to_draw);
     tcase_add_test(tc, stepping);
     tcase_add_test(tc, snapshots_compare_and_export);
     tcase_add_test(tc, mouse_selects);

@@ -120,7 +120,7 @@ static int cmp_request(tui_app *a, tui_req req, tui_rect in)
 {
     int *s = &a->v.scroll[PANE_COMPARE];
     switch (req) {
-    case REQ_UP: if (*s > 0) (*s)--; return RE_REDRAW;
+    case REQ_UP: if (*s == 0) return RE_HANDLED; (*s)--; return RE_REDRAW;
     case REQ_DOWN: (*s)++; return RE_REDRAW;
     default: (void)in; return RE_NONE;
     }

@@ -90,7 +90,11 @@ static int stats_request(tui_app *a, tui_req req, tui_rect in)
 {
     int *s = &a->v.scroll[PANE_STATS];
     switch (req) {
-    case REQ_UP: case REQ_PGUP: *s = req == REQ_UP ? *s - 1 : *s - 5; if (*s < 0) *s = 0; return RE_REDRAW;
+    case REQ_UP: case REQ_PGUP:
+        if (*s == 0) return RE_HANDLED;
+        *s = req == REQ_UP ? *s - 1 : *s - 5;
+        if (*s < 0) *s = 0;
+        return RE_REDRAW;
     case REQ_DOWN: case REQ_PGDN: *s += req == REQ_DOWN ? 1 : 5; return RE_REDRAW;
     default: (void)in; return RE_NONE;
     }
