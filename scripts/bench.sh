@@ -1,7 +1,6 @@
 #!/bin/sh
 # make bench: wall time, events, events per second and peak RSS of the
-# examples and of the large runs the issues name.  Figures are printed, never
-# asserted.  Needs $FUSYNC; GNU time (Debian package `time`) for peak RSS.
+# examples and of some large runs.  Figures are printed, never asserted.  Needs $FUSYNC; GNU time (Debian package `time`) for peak RSS.
 set -u
 F=${FUSYNC:?set FUSYNC to the fusync binary}
 cd "$(dirname "$0")/.." || exit 2

@@ -1,6 +1,5 @@
 #!/bin/sh
-# Speed figures of the planner and of sweeps (issue 5, section 8), for
-# `make bench`:
+# Speed figures of the planner and of sweeps, for `make bench`:
 #   1. planner candidates evaluated per second per core, one supernode (384 NPUs)
 #   2. planner on 1536 devices (4 supernodes) with two worker processes
 #   3. a 100-variant sweep of the one-supernode example

@@ -2,7 +2,8 @@
 ** presets.c — the built-in device and model tables.
 ** Every figure names its source; "GUESS" marks a figure that no public source
 ** pins down, chosen to be plausible and meant to be overridden by a scenario.
-** Devices: dense BF16 peak, HBM, links (REFERENCE.md, vendor data sheets).
+** Devices: dense BF16 peak, HBM, links, from the vendors' data sheets and, for
+** the Ascend 910C, the CloudMatrix384 paper (Zuo et al., arXiv 2506.12708).
 ** Models: the fields of each model's published config.json.
 */
 #include "presets.h"
@@ -26,12 +27,13 @@ typedef struct {
     scn_model   model;
 } model_entry;
 
-/* Host link: PCIe Gen5 x16 is ~64 GB/s one way peak, Gen4 half of that
-** (REFERENCE.md); the scenario's efficiency.host_link scales it down to what
+/* Host link: PCIe Gen5 x16 is ~64 GB/s one way peak, Gen4 half of that (PCI
+** Express 5.0 and 4.0: 32 and 16 GT/s a lane, 128b/130b coding); the
+** scenario's efficiency.host_link scales it down to what
 ** is achieved.  Scale-out NICs: 400 Gb/s = 50 GB/s, 200 Gb/s = 25 GB/s. */
 static const device_entry DEVICES[] = {
     { "ascend_910c",
-      "CloudMatrix384 (REFERENCE.md): 752 TFLOP/s dual-die, 128 GB, ~3.2 TB/s, "
+      "CloudMatrix384 paper (Zuo et al., arXiv 2506.12708): 752 TFLOP/s dual-die, 128 GB, ~3.2 TB/s, "
       "UB >392 GB/s one way, RoCE 400 Gb/s; host link GUESS (PCIe Gen5-class)",
       { .name = "Ascend 910C",
         .peak_flops  = 752 * TFLOPS,
@@ -41,7 +43,7 @@ static const device_entry DEVICES[] = {
         .scaleout_bw = 50 * GBps,        /* RoCE 400 Gb/s */
         .host_bw     = 64 * GBps } },    /* GUESS */
     { "ascend_910b",
-      "Atlas 800T A2 (REFERENCE.md): ~313-376 TFLOP/s (313 taken: 2.5 PFLOP/s per "
+      "Huawei Atlas 800T A2 product data: ~313-376 TFLOP/s (313 taken: 2.5 PFLOP/s per "
       "8-NPU node), 64 GB, ~1.6 TB/s, RoCE 200 Gb/s; HCCS and host link GUESS",
       { .name = "Ascend 910B",
         .peak_flops  = 313 * TFLOPS,
@@ -51,7 +53,7 @@ static const device_entry DEVICES[] = {
         .scaleout_bw = 25 * GBps,        /* RoCE 200 Gb/s */
         .host_bw     = 32 * GBps } },    /* GUESS: PCIe Gen4 x16 (Kunpeng 920 host) */
     { "h100",
-      "NVIDIA H100 SXM data sheet (REFERENCE.md): 989 TFLOP/s dense, 80 GB, "
+      "NVIDIA H100 SXM data sheet: 989 TFLOP/s dense, 80 GB, "
       "3.35 TB/s, NVLink 450 GB/s one way, IB 400 Gb/s, PCIe Gen5",
       { .name = "NVIDIA H100 SXM",
         .peak_flops  = 989 * TFLOPS,
@@ -61,7 +63,7 @@ static const device_entry DEVICES[] = {
         .scaleout_bw = 50 * GBps,
         .host_bw     = 64 * GBps } },
     { "h800",
-      "NVIDIA H800 (REFERENCE.md): H100 compute and HBM, NVLink cut to 200 GB/s one way, "
+      "NVIDIA H800 product data: H100 compute and HBM, NVLink cut to 200 GB/s one way, "
       "IB 400 Gb/s, PCIe Gen5",
       { .name = "NVIDIA H800",
         .peak_flops  = 989 * TFLOPS,
@@ -71,7 +73,7 @@ static const device_entry DEVICES[] = {
         .scaleout_bw = 50 * GBps,
         .host_bw     = 64 * GBps } },
     { "h200",
-      "NVIDIA H200 SXM data sheet (REFERENCE.md): 989 TFLOP/s, 141 GB, 4.8 TB/s, "
+      "NVIDIA H200 SXM data sheet: 989 TFLOP/s, 141 GB, 4.8 TB/s, "
       "NVLink 450 GB/s one way, IB 400 Gb/s, PCIe Gen5",
       { .name = "NVIDIA H200",
         .peak_flops  = 989 * TFLOPS,
@@ -81,7 +83,7 @@ static const device_entry DEVICES[] = {
         .scaleout_bw = 50 * GBps,
         .host_bw     = 64 * GBps } },
     { "h20",
-      "NVIDIA H20 (REFERENCE.md): 148 TFLOP/s, 96 GB, 4.0 TB/s, NVLink 450 GB/s one way, "
+      "NVIDIA H20 product data: 148 TFLOP/s, 96 GB, 4.0 TB/s, NVLink 450 GB/s one way, "
       "IB 400 Gb/s, PCIe Gen5",
       { .name = "NVIDIA H20",
         .peak_flops  = 148 * TFLOPS,
@@ -91,7 +93,7 @@ static const device_entry DEVICES[] = {
         .scaleout_bw = 50 * GBps,
         .host_bw     = 64 * GBps } },
     { "a100_80g",
-      "NVIDIA A100 80GB SXM data sheet (REFERENCE.md): 312 TFLOP/s, 80 GB, 2.0 TB/s, "
+      "NVIDIA A100 80GB SXM data sheet: 312 TFLOP/s, 80 GB, 2.0 TB/s, "
       "NVLink 300 GB/s one way, IB 200 Gb/s, PCIe Gen4",
       { .name = "NVIDIA A100 80GB SXM",
         .peak_flops  = 312 * TFLOPS,

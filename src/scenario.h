@@ -16,7 +16,8 @@
 /* Largest StaleSync bound: samples may lag at most this many versions. */
 #define SCN_STALENESS_MAX 64
 
-/* Accelerator kind.  Figures from REFERENCE.md; efficiencies are defaults the
+/* Accelerator kind.  Figures from the vendors' data sheets and papers, each
+** preset citing its own in src/presets.c; efficiencies are defaults the
 ** scenario may override in `efficiency`. */
 typedef struct {
     char   name[SCN_NAME_MAX];

@@ -1,6 +1,8 @@
 #!/bin/sh
-# Command-line tests: the examples run, outputs parse, bad input gets its
-# message and exit status, outputs are never left half-written.
+# Command-line tests: the examples run and their reports hold together, the
+# figures README.md and docs/calibration.md print are what the JSON report
+# gives, outputs parse, bad input gets its message and exit status, outputs
+# are never left half-written, an interrupted run leaves nothing behind.
 # Needs $FUSYNC (the binary).  Under FUSYNC_SAN=1 only the quick cases run.
 set -u
 F=${FUSYNC:?set FUSYNC to the fusync binary}
@@ -27,13 +29,94 @@ expect() {
     ok
 }
 
-# --- examples run, in every mode ---------------------------------------------
+# --- reading the JSON report with awk ------------------------------------------
+# jflat NAME FILE: the report's JSON (one key per line, as fusync writes it) as
+# lines "NAME.path.to.key value"; array elements are numbered from 0.
+jflat() {
+    awk -v name="$1" '
+    { s = $0; sub(/^[ \t]+/, "", s); sub(/,$/, "", s) }
+    s == "}" || s == "]" { d--; next }
+    {
+        key = ""
+        if (match(s, /^"[^"]*": /)) { key = substr(s, 2, RLENGTH - 4); s = substr(s, RLENGTH + 1) }
+        else if (d > 0 && arr[d]) key = n[d]++
+        path = d > 0 ? p[d] "." key : name
+        if (s == "{" || s == "[") { d++; p[d] = path; arr[d] = s == "["; n[d] = 0; next }
+        if (s == "{}" || s == "[]") next
+        gsub(/"/, "", s)
+        print path, s
+    }' "$2"
+}
+
+# figures FLAT < TABLE: each line of TABLE is "label | printed | scale | expr":
+# expr, in reverse Polish over the paths of FLAT (jflat's output), numbers and
+# + - * /, must equal printed x scale within half a unit in the last digit of
+# `printed` (x scale): the printed figure's own rounding.  One line per check
+# on stdout, "ok" or "bad MESSAGE"; the message states the tolerance.
+figures() {
+    awk -F' *[|] *' -v flat="$1" '
+    BEGIN { while ((getline l < flat) > 0) { split(l, f, " "); v[f[1]] = f[2] } }
+    function half(s,   i) { sub(/^[+-]/, "", s); i = index(s, "."); return i ? 0.5 / 10 ^ (length(s) - i) : 0.5 }
+    function calc(e,   t, k, i, sp, st, a, b) {
+        k = split(e, t, " "); sp = 0
+        for (i = 1; i <= k; i++) {
+            if (t[i] ~ /^[-+*\/]$/) {
+                if (sp < 2) { why = "malformed expression"; return "" }
+                b = st[sp--] + 0; a = st[sp--] + 0
+                if (t[i] == "/" && b == 0) { why = "division by zero"; return "" }
+                st[++sp] = t[i] == "+" ? a + b : t[i] == "-" ? a - b : t[i] == "*" ? a * b : a / b
+            } else if (t[i] ~ /^[0-9.]+$/) st[++sp] = t[i] + 0
+            else if (t[i] in v) st[++sp] = v[t[i]] + 0
+            else { why = t[i] " is not in the JSON"; return "" }
+        }
+        if (sp != 1) { why = "malformed expression"; return "" }
+        return st[1]
+    }
+    /^[ \t]*(#|$)/ { next }
+    {
+        sub(/^[ \t]+/, "", $1)
+        got = calc($4); want = $2 * $3; tol = half($2) * $3
+        if (got == "") { print "bad " $1 ": " why; next }
+        if (got >= want - tol && got <= want + tol) { print "ok"; next }
+        printf "bad %s: the JSON gives %.10g, printed as %s: want %.10g +- %.4g (the printed rounding, +-%.3g%%)\n",
+               $1, got, $2, want, tol, 100 * tol / (want != 0 ? (want < 0 ? -want : want) : 1)
+    }'
+}
+
+# tally FILE: count figures' verdicts
+tally() {
+    while IFS= read -r l; do
+        case $l in ok) ok ;; *) bad "${l#bad }" ;; esac
+    done < "$1"
+}
+
+# --- examples run, in every mode, and their reports hold together ------------
+# The text report's throughput is the JSON's at the text's rounding; the step
+# phases add up to the step; the plan fits; nothing is wasted or staler than
+# the bound allows.
 for ex in examples/qwen7b_h100x16.lua examples/pangu718b_cm384.lua examples/llama70b_h100x64.lua; do
-    for m in separate full; do
-        expect 0 "Throughput" "$F" run "$ex" --mode "$m" --no-color
+    for m in separate colocate full; do
+        what="$(basename "$ex" .lua) --mode $m"
+        if ! "$F" run "$ex" --mode "$m" --no-color --json "$T/ex.json" > "$T/ex.txt" 2>&1; then
+            bad "$what: status $?: $(head -3 "$T/ex.txt")"; continue
+        fi
+        jflat r "$T/ex.json" > "$T/ex.flat"
+        tp=$(sed -n 's/^Throughput *\([0-9.]*\)\([kMGT]\{0,1\}\) tokens\/s.*/\1 \2/p' "$T/ex.txt")
+        set -- $tp
+        case ${2:-} in k) sc=1000 ;; M) sc=1000000 ;; G) sc=1000000000 ;; T) sc=1000000000000 ;; *) sc=1 ;; esac
+        if [ -z "${1:-}" ]; then bad "$what: no Throughput figure in the text report"; continue; fi
+        figures "$T/ex.flat" > "$T/ex.out" <<EOF2
+$what: text throughput | $1 | $sc | r.throughput_tokens_per_s
+$what: phases add up to the step (ratio) | 1.0000 | 1 | r.phase_time_s.generate r.phase_time_s.switch + r.phase_time_s.weight_sync + r.phase_time_s.inference + r.phase_time_s.train + r.phase_time_s.wait + r.step_time_s /
+EOF2
+        tally "$T/ex.out"
+        awk '$1 == "r.feasible" { f = $2 } $1 == "r.memory_peak_bytes.total" { m = $2 } $1 == "r.memory_capacity_bytes" { c = $2 }
+             $1 == "r.staleness.max" { smax = $2 } $1 == "r.staleness.bound" { sb = $2 } $1 == "r.wasted_tokens" { w = $2 }
+             $1 == "r.throughput_tokens_per_s" { tp = $2 }
+             END { exit !(f == "true" && m + 0 > 0 && m + 0 <= c + 0 && smax + 0 <= sb + 0 && w + 0 == 0 && tp + 0 > 0) }' "$T/ex.flat" \
+            && ok || bad "$what: infeasible, over capacity, staler than the bound, wasted tokens or no throughput: $(grep -E 'feasible|total|capacity_bytes|staleness.(max|bound)|wasted' "$T/ex.flat" | tr '\n' ' ')"
     done
 done
-expect 0 "Throughput" "$F" run examples/pangu718b_cm384.lua --mode colocate
 expect 1 "INFEASIBLE" "$F" run examples/does_not_fit.lua
 expect 1 "over capacity by" "$F" run examples/does_not_fit.lua
 expect 1 "DOES NOT FIT" "$F" check examples/does_not_fit.lua
@@ -41,7 +124,153 @@ expect 0 "Memory fit: fits" "$F" check examples/pangu718b_cm384.lua
 expect 0 "pangu_ultra_moe_718b" "$F" presets
 expect 0 "Usage: fusync" "$F" --help
 expect 0 "fusync " "$F" --version
-expect 0 "Throughput" "$F" run examples/pangu718b_cm384.lua --set cluster.supernodes=2 --iterations 3
+expect 0 "(1 measured steps after 2 warm-up" "$F" run examples/pangu718b_cm384.lua --set cluster.supernodes=2 --iterations 3
+
+
+# --- the figures README.md and docs/calibration.md print ----------------------
+# Every figure they state as a result of the Pangu example (wall-clock speeds
+# aside) against the JSON report of the same run.  Tolerance: half a unit in
+# the last digit printed, the printed figure's own rounding (14.0k: +-50
+# tokens/s, +-0.36%).  That is tighter than +-2% for every figure but two,
+# where +-2% of the printed figure would exclude what rounds to it: the switch
+# share "0.6%" (+-0.05 points) and the reshard buffer "2.0 GiB" (+-0.05 GiB).
+# A change that moves one of them must update the document with it.
+P=examples/pangu718b_cm384.lua
+SS="--mode colocate --staleness 2 --set plan.partial_rollout=0.6"
+pins_ok=1
+for it in 8 16 24; do
+    "$F" run $P --mode colocate --iterations $it --json "$T/col$it.json" --quiet >/dev/null 2>&1 || pins_ok=0
+    "$F" run $P --mode separate --iterations $it --json "$T/sep$it.json" --quiet >/dev/null 2>&1 || pins_ok=0
+    "$F" run $P $SS --iterations $it --json "$T/ss$it.json" --quiet >/dev/null 2>&1 || pins_ok=0
+done
+if [ $pins_ok -eq 1 ]; then
+    for r in col8 sep8 ss8 col16 sep16 ss16 col24 sep24 ss24; do jflat $r "$T/$r.json"; done > "$T/pins.flat"
+    figures "$T/pins.flat" > "$T/pins.out" <<'EOF2'
+# README: the report of `fusync run examples/pangu718b_cm384.lua`
+README: devices | 384 | 1 | col8.devices
+README: throughput 25.1k tokens/s | 25.1 | 1000 | col8.throughput_tokens_per_s
+README: 65.3 tokens/s per device | 65.3 | 1 | col8.throughput_tokens_per_s_per_device
+README: staleness bound 0 | 0 | 1 | col8.staleness.bound
+README: step time 15.3 min | 15.3 | 60 | col8.step_time_s
+README: 6 measured steps | 6 | 1 | col8.iterations col8.warmup -
+README: 2 warm-up | 2 | 1 | col8.warmup
+README: window 5503.0 s | 5503.0 | 1 | col8.window_s
+README: generate 10.3 min | 10.3 | 60 | col8.phase_time_s.generate
+README: generate 67.3% | 67.3 | 1 | col8.phase_time_s.generate col8.step_time_s / 100 *
+README: switch 5.38 s | 5.38 | 1 | col8.phase_time_s.switch
+README: switch 0.6% | 0.6 | 1 | col8.phase_time_s.switch col8.step_time_s / 100 *
+README: inference 56.71 s | 56.71 | 1 | col8.phase_time_s.inference
+README: inference 6.2% | 6.2 | 1 | col8.phase_time_s.inference col8.step_time_s / 100 *
+README: train 4.0 min | 4.0 | 60 | col8.phase_time_s.train
+README: train 26.0% | 26.0 | 1 | col8.phase_time_s.train col8.step_time_s / 100 *
+README: actor pool 384 devices | 384 | 1 | col8.pools.0.devices
+README: actor compute 96.4% | 96.4 | 1 | col8.pools.0.utilization 100 *
+README: actor busy 96.5% | 96.5 | 1 | col8.pools.0.busy 100 *
+README: actor idle 3.5% | 3.5 | 1 | col8.idle_ratio.actor 100 *
+README: capacity 128.0 GiB | 128.0 | 1073741824 | col8.memory_capacity_bytes
+README: weights 11.0 GiB | 11.0 | 1073741824 | col8.memory_peak_bytes.weights
+README: grads 11.0 GiB | 11.0 | 1073741824 | col8.memory_peak_bytes.grads
+README: optimizer 22.0 GiB | 22.0 | 1073741824 | col8.memory_peak_bytes.optimizer
+README: activations 8.9 GiB | 8.9 | 1073741824 | col8.memory_peak_bytes.activations
+README: rollout_weights 49.4 GiB | 49.4 | 1073741824 | col8.memory_peak_bytes.rollout_weights
+README: kv_cache 65.8 GiB | 65.8 | 1073741824 | col8.memory_peak_bytes.kv_cache
+README: reshard_buffer 2.0 GiB | 2.0 | 1073741824 | col8.memory_peak_bytes.reshard_buffer
+README: total peak 115.2 GiB | 115.2 | 1073741824 | col8.memory_peak_bytes.total
+README: host 263.5 GiB per node | 263.5 | 1073741824 | col8.host_memory_peak_bytes
+README: host capacity 1.5 TiB | 1.5 | 1099511627776 | col8.host_memory_capacity_bytes
+README: staleness max 0 | 0 | 1 | col8.staleness.max
+README: staleness mean 0.00 | 0.00 | 1 | col8.staleness.mean
+README: lags 0:49152 | 49152 | 1 | col8.staleness.histogram.0
+README: lags 0:49152, all trained samples | 49152 | 1 | col8.samples_trained
+README: generated 134.21M tokens | 134.21 | 1000000 | col8.tokens_generated
+README: wasted 0 | 0 | 1 | col8.wasted_tokens
+README: in flight at end 0 | 0 | 1 | col8.tokens_in_flight
+README: DistQueue padded 7.1 GiB | 7.1 | 1073741824 | col8.distqueue.bytes_padded
+README: DistQueue packed 2.7 GiB | 2.7 | 1073741824 | col8.distqueue.bytes_packed
+README: DistQueue 61.4% saved | 61.4 | 1 | col8.distqueue.padding_saving 100 *
+README: DistQueue reads x0.007812 | 0.007812 | 1 | col8.distqueue.load_factor
+README: DistQueue 4.6 ms per step | 4.6 | 0.001 | col8.distqueue.transfer_s_per_step
+README: 46.3k events | 46.3 | 1000 | col8.events
+README: 786432 pipeline ops | 786432 | 1 | col8.pipeline_ops
+README: 7333.8 s simulated | 7333.8 | 1 | col8.sim_time_s
+# README: the other two calibrated figures
+README: separate 14.0k tokens/s | 14.0 | 1000 | sep8.throughput_tokens_per_s
+README: StaleSync 33.7k tokens/s | 33.7 | 1000 | ss8.throughput_tokens_per_s
+README: StaleSync 34.7k over 24 iterations | 34.7 | 1000 | ss24.throughput_tokens_per_s
+# docs/calibration.md: the table at the top
+calibration: separate 14,029 tokens/s | 14029 | 1 | sep8.throughput_tokens_per_s
+calibration: colocate 25,091 tokens/s | 25091 | 1 | col8.throughput_tokens_per_s
+calibration: co-location gain +78.8% | 78.8 | 1 | col8.throughput_tokens_per_s sep8.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 34.5k at 16 iterations | 34.5 | 1000 | ss16.throughput_tokens_per_s
+# docs/calibration.md: the separate report
+calibration: separate 36.5 per device | 36.5 | 1 | sep8.throughput_tokens_per_s_per_device
+calibration: separate step 27.3 min | 27.3 | 60 | sep8.step_time_s
+calibration: separate window 9841.7 s | 9841.7 | 1 | sep8.window_s
+calibration: separate generate 13.2 min | 13.2 | 60 | sep8.phase_time_s.generate
+calibration: separate generate 48.1% | 48.1 | 1 | sep8.phase_time_s.generate sep8.step_time_s / 100 *
+calibration: separate weight_sync 382.3 ms | 382.3 | 0.001 | sep8.phase_time_s.weight_sync
+calibration: separate inference 2.8 min | 2.8 | 60 | sep8.phase_time_s.inference
+calibration: separate inference 10.2% | 10.2 | 1 | sep8.phase_time_s.inference sep8.step_time_s / 100 *
+calibration: separate train 11.4 min | 11.4 | 60 | sep8.phase_time_s.train
+calibration: separate train 41.6% | 41.6 | 1 | sep8.phase_time_s.train sep8.step_time_s / 100 *
+calibration: rollout pool 256 devices | 256 | 1 | sep8.pools.0.devices
+calibration: rollout compute 47.4% | 47.4 | 1 | sep8.pools.0.utilization 100 *
+calibration: rollout busy 47.5% | 47.5 | 1 | sep8.pools.0.busy 100 *
+calibration: rollout idle 52.5% | 52.5 | 1 | sep8.idle_ratio.rollout 100 *
+calibration: train pool 128 devices | 128 | 1 | sep8.pools.1.devices
+calibration: train compute 50.9% | 50.9 | 1 | sep8.pools.1.utilization 100 *
+calibration: train busy 50.9% | 50.9 | 1 | sep8.pools.1.busy 100 *
+calibration: train idle 49.1% | 49.1 | 1 | sep8.idle_ratio.train 100 *
+# docs/calibration.md: "Why co-location gains", seconds per step
+calibration: separate generate 789.7 s | 789.7 | 1 | sep8.phase_time_s.generate
+calibration: colocate generate 617.0 s | 617.0 | 1 | col8.phase_time_s.generate
+calibration: generate ratio 1.28 | 1.28 | 1 | sep8.phase_time_s.generate col8.phase_time_s.generate /
+calibration: separate inference 167.9 s | 167.9 | 1 | sep8.phase_time_s.inference
+calibration: colocate inference 56.7 s | 56.7 | 1 | col8.phase_time_s.inference
+calibration: inference ratio 2.96 | 2.96 | 1 | sep8.phase_time_s.inference col8.phase_time_s.inference /
+calibration: separate train 682.3 s | 682.3 | 1 | sep8.phase_time_s.train
+calibration: colocate train 238.0 s | 238.0 | 1 | col8.phase_time_s.train
+calibration: train ratio 2.87 | 2.87 | 1 | sep8.phase_time_s.train col8.phase_time_s.train /
+calibration: separate weight sync 0.4 s | 0.4 | 1 | sep8.phase_time_s.weight_sync
+calibration: colocate switch 5.4 s | 5.4 | 1 | col8.phase_time_s.switch
+calibration: separate step 1640.3 s | 1640.3 | 1 | sep8.step_time_s
+calibration: colocate step 917.2 s | 917.2 | 1 | col8.step_time_s
+calibration: step ratio 1.79 | 1.79 | 1 | sep8.step_time_s col8.step_time_s /
+# docs/calibration.md: StaleSync (staleness 2, partial rollout 0.6)
+calibration: StaleSync 8 it. 2.40x separate | 2.40 | 1 | ss8.throughput_tokens_per_s sep8.throughput_tokens_per_s /
+calibration: StaleSync 8 it. +34.4% over colocate | 34.4 | 1 | ss8.throughput_tokens_per_s col8.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 16 it. 2.46x separate | 2.46 | 1 | ss16.throughput_tokens_per_s sep16.throughput_tokens_per_s /
+calibration: StaleSync 16 it. +37.5% over colocate | 37.5 | 1 | ss16.throughput_tokens_per_s col16.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 24 it. 2.47x separate | 2.47 | 1 | ss24.throughput_tokens_per_s sep24.throughput_tokens_per_s /
+calibration: StaleSync 24 it. +38.2% over colocate | 38.2 | 1 | ss24.throughput_tokens_per_s col24.throughput_tokens_per_s / 1 - 100 *
+calibration: separate 14.03k at 8 iterations | 14.03 | 1000 | sep8.throughput_tokens_per_s
+calibration: separate 14.04k at 16 iterations | 14.04 | 1000 | sep16.throughput_tokens_per_s
+calibration: separate 14.04k at 24 iterations | 14.04 | 1000 | sep24.throughput_tokens_per_s
+calibration: colocate 25.09k at 8 iterations | 25.09 | 1000 | col8.throughput_tokens_per_s
+calibration: colocate 25.09k at 16 iterations | 25.09 | 1000 | col16.throughput_tokens_per_s
+calibration: colocate 25.10k at 24 iterations | 25.10 | 1000 | col24.throughput_tokens_per_s
+calibration: StaleSync generate 6.6 min | 6.6 | 60 | ss8.phase_time_s.generate
+calibration: StaleSync switch 5.4 s | 5.4 | 1 | ss8.phase_time_s.switch
+calibration: StaleSync inference 61 s | 61 | 1 | ss8.phase_time_s.inference
+calibration: StaleSync train 4.1 min | 4.1 | 60 | ss8.phase_time_s.train
+calibration: StaleSync step 11.8 min | 11.8 | 60 | ss8.step_time_s
+calibration: StaleSync lag 0: 29158 samples | 29158 | 1 | ss8.staleness.histogram.0
+calibration: StaleSync lag 1: 18484 samples | 18484 | 1 | ss8.staleness.histogram.1
+calibration: StaleSync lag 2: 1510 samples | 1510 | 1 | ss8.staleness.histogram.2
+calibration: StaleSync lag mean 0.44 | 0.44 | 1 | ss8.staleness.mean
+calibration: StaleSync lag max 2 | 2 | 1 | ss8.staleness.max
+calibration: StaleSync no wasted tokens | 0 | 1 | ss8.wasted_tokens
+EOF2
+    tally "$T/pins.out"
+    # the README's report is the report, line for line (wall-clock figures aside)
+    wall='s/[0-9.]* [mu]*s wall (event loop [0-9.]* [kMG]* *events\/s)/WALL/'
+    sed -n '/^fusync  pangu718b_cm384  mode colocate/,/^```/p' README.md | sed '$d' | sed "$wall" > "$T/readme.txt"
+    "$F" run $P --no-color 2>&1 | sed "$wall" > "$T/run.txt"
+    if [ -s "$T/readme.txt" ] && cmp -s "$T/readme.txt" "$T/run.txt"; then ok
+    else bad "README.md's report of $P is not what the run prints: $(diff "$T/readme.txt" "$T/run.txt" | head -6 | tr '\n' ' ')"; fi
+else
+    bad "$P: a run for the README's figures failed"
+fi
 
 # --- JSON and trace -----------------------------------------------------------
 "$F" run examples/qwen7b_h100x16.lua --json "$T/a.json" --trace "$T/t.json" --quiet >/dev/null 2>&1 || bad "run with --json/--trace"
@@ -122,16 +351,26 @@ if [ -w /dev/full ] && [ "${FUSYNC_SAN:-0}" != 1 ]; then
 fi
 
 # --- Ctrl-C: no trace left looking complete -------------------------------------
+# The signal goes as soon as the run has opened its trace (the .tmp file is
+# there: the handler is installed, the event loop starts), and the run is far
+# longer than that wait (8 supernodes, 200 steps), so one that ends before the
+# signal is a failure, not a skip.  The file-size limit (1 GiB) keeps a run
+# that ignores the signal from filling the disk with its trace: it then dies
+# of SIGXFSZ, a failure too.
 if [ "${FUSYNC_SAN:-0}" != 1 ]; then
-    "$F" run examples/pangu718b_cm384.lua --set cluster.supernodes=8 --iterations 40 --trace "$T/int.json" --quiet >/dev/null 2>&1 &
+    ( ulimit -f 2097152; exec "$F" run examples/pangu718b_cm384.lua --set cluster.supernodes=8 --iterations 200 \
+          --trace "$T/int.json" --quiet ) >/dev/null 2>"$T/int.err" &
     pid=$!
-    sleep 0.5
+    i=0
+    while [ ! -e "$T/int.json.tmp" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+    [ -e "$T/int.json.tmp" ] || bad "interrupted run: the trace's .tmp file never appeared"
     kill -INT "$pid" 2>/dev/null
     wait "$pid"
     st=$?
-    if [ "$st" -eq 130 ] && [ ! -e "$T/int.json" ] && [ ! -e "$T/int.json.tmp" ]; then ok
-    elif [ "$st" -eq 0 ]; then echo "cli.sh: the run finished before the interrupt; not checked" >&2
-    else bad "interrupted run: status $st, files: $(ls "$T" | tr '\n' ' ')"; fi
+    if [ "$st" -eq 0 ]; then bad "interrupted run: it finished before the interrupt arrived"
+    elif [ "$st" -eq 130 ] && grep -q "interrupted; no output written" "$T/int.err" \
+         && [ ! -e "$T/int.json" ] && [ ! -e "$T/int.json.tmp" ]; then ok
+    else bad "interrupted run: status $st ($(head -2 "$T/int.err")), files: $(ls "$T" | tr '\n' ' ')"; fi
 fi
 
 echo "cli.sh: $pass passed, $fail failed"

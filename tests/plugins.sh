@@ -44,6 +44,28 @@ done
 expect 0 "pool gen " "$F" check $Q --policy plugins/stalesync_hybrid.lua
 expect 0 "roles rollout$" "$F" check $Q --policy plugins/separate_ratio.lua
 expect 0 "" "$F" sweep $Q $W $IT --csv "$T/w1.csv" --quiet
+# whatif_staleness.lua: 3 x 3 variants in grid order, each row what the model
+# promises (docs/model.md, section 4): the bound is the row's plan.staleness
+# and no trained sample is staler; at s = 0 the partial-rollout threshold
+# changes nothing (a batch waits for the previous step's training anyway);
+# the StaleSync corner (s 2, threshold 0.6) beats the synchronous one.
+awk -F, '
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+{
+    n++
+    s = $c["plan.staleness"]; p = $c["plan.partial_rollout"]
+    if (s != int((n - 1) / 3) || p != substr("1.0,0.8,0.6", 4 * ((n - 1) % 3) + 1, 3) + 0) { print "row " n ": s=" s " p=" p " out of grid order"; bad = 1 }
+    if ($c["feasible"] != "true" || !($c["throughput_tokens_per_s"] > 0)) { print "row " n ": infeasible or no throughput"; bad = 1 }
+    if ($c["staleness_bound"] != s || $c["staleness_max"] > s) { print "row " n ": bound " $c["staleness_bound"] ", lag max " $c["staleness_max"] " with s=" s; bad = 1 }
+    row = $0; sub(/^[^,]*,[^,]*,[^,]*,[^,]*,/, "", row)
+    if (s == 0) { if (sync == "") sync = row; else if (row != sync) { print "row " n ": s=0 but differs from row 1 past the varied columns"; bad = 1 } }
+    tp[s "," p] = $c["throughput_tokens_per_s"]
+}
+END {
+    if (n != 9) { print n " rows, not 9"; bad = 1 }
+    if (!(tp["2,0.6"] > tp["0,1"])) { print "StaleSync (s 2, p 0.6) " tp["2,0.6"] " tokens/s does not beat synchronous " tp["0,1"]; bad = 1 }
+    exit bad
+}' "$T/w1.csv" > "$T/w1.why" && ok || bad "whatif_staleness sweep: $(head -3 "$T/w1.why" | tr '\n' ' ')"
 expect 0 "" "$F" sweep examples/pangu718b_cm384.lua examples/whatif_scaling.lua --set workload.iterations=3 --jobs 2 --csv "$T/scale.csv" --quiet
 [ "$(wc -l < "$T/scale.csv")" -eq 9 ] && ok || bad "whatif_scaling: expected 8 rows"
 grep -q "^7,8 supernode stalesync,8," "$T/scale.csv" && ok || bad "whatif_scaling: row 7 is not 8 supernodes, stalesync"
@@ -52,6 +74,7 @@ grep -q "^7,8 supernode stalesync,8," "$T/scale.csv" && ok || bad "whatif_scalin
 "$F" sweep $Q $W $IT --csv "$T/full.csv" --json "$T/full.json" --quiet
 "$F" sweep $Q $W $IT --jobs 3 --csv "$T/j3.csv" --json "$T/j3.json" --quiet
 same "sweep --jobs 3 CSV" "$T/full.csv" "$T/j3.csv"
+same "sweep CSV with and without --json" "$T/full.csv" "$T/w1.csv"
 same "sweep --jobs 3 JSON" "$T/full.json" "$T/j3.json"
 for i in 1 2 3 4; do "$F" sweep $Q $W $IT --shard $i/4 --json "$T/s$i.json" --quiet; done
 expect 0 "" "$F" merge "$T/s3.json" "$T/s1.json" "$T/s4.json" "$T/s2.json" --csv "$T/m.csv" --json "$T/m.json" --quiet

@@ -1,6 +1,7 @@
 /*
 ** test_engine.c — the engine: determinism, event order, the memory ledger,
-** phase order per mode, infeasibility, conservation of tokens, staleness.
+** the KV cache's bound on the batch, phase order per mode, infeasibility,
+** conservation of tokens, staleness.
 */
 #include "testutil.h"
 #include "engine.h"
@@ -166,9 +167,51 @@ START_TEST(t_memory_ledger)
             double ep = sim_mem_peak_total(s, g, NULL);
             ck_assert_msg(fabs(ep - peak[g]) <= 1e-6 * fmax(1, peak[g]), "group %d: %g vs %g", g, ep, peak[g]);
         }
-        /* at the end the rollout KV cache of co-located pools is released or held, never negative */
         free(cur);
         free(peak);
+        sim_free(s);
+    }
+}
+END_TEST
+
+/* The KV cache bounds the batch an instance decodes (docs/model.md, section
+** 5): admission reserves prompt + max_response tokens a sequence, so an
+** instance with room for K tokens never holds more than K / (shortest prompt
+** + max_response) sequences, and with its queue long it fills to at least
+** K / (longest prompt + max_response).  Memory is cut so that this binds, not
+** max_seqs.  A generate span's `mb` is the batch it decoded. */
+START_TEST(t_kv_bounds_the_batch)
+{
+    const char *modes[] = {"plan.mode=separate", "plan.mode=full"};
+    const double pmin = 100, pmax = 300;    /* small_lua's prompt_len */
+    for (int m = 0; m < 2; m++) {
+        const char *sets[] = {modes[m], "plan.rollout.mem_util=0.19", "plan.rollout.max_seqs=64"};
+        sim *s = make_sim(sets, 3);
+        ck_assert(sim_run(s));
+        const plan *pl = sim_plan(s);
+        const trace *t = sim_trace(s);
+        double R = sim_scenario(s)->work.max_response;
+        int instances = 0;
+        for (int k = 0; k < trace_ntracks(t); k++) {
+            const trace_track *tk = trace_track_at(t, k);
+            if (tk->kind != TRK_INSTANCE) continue;
+            double kv = pl->pools[tk->pool].kv_tokens_per_instance;
+            int lo = (int)floor(kv / (pmax + R)), hi = (int)floor(kv / (pmin + R));
+            ck_assert_msg(lo >= 1 && hi < 64, "%s: KV room %.0f tokens does not bind (batch %d..%d, max_seqs 64)",
+                          modes[m], kv, lo, hi);
+            const uint32_t *ix = trace_track_span_index(t, k);
+            int most = 0;
+            for (size_t i = 0; i < trace_track_nspans(t, k); i++) {
+                const trace_span *sp = &trace_spans(t)[ix[i]];
+                if (sp->phase == PH_GENERATE && sp->mb > most) most = sp->mb;
+            }
+            ck_assert_msg(most <= hi, "%s, %s: %d sequences in flight, KV room %.0f holds at most %d",
+                          modes[m], tk->name, most, kv, hi);
+            ck_assert_msg(most >= lo, "%s, %s: at most %d sequences in flight, KV room %.0f holds at least %d",
+                          modes[m], tk->name, most, kv, lo);
+            instances++;
+        }
+        ck_assert_int_gt(instances, 0);
         sim_free(s);
     }
 }
@@ -283,6 +326,7 @@ static Suite *suite_engine(void)
     tcase_add_test(tc, t_advance_resume_equals_run);
     tcase_add_test(tc, t_spans_well_formed);
     tcase_add_test(tc, t_memory_ledger);
+    tcase_add_test(tc, t_kv_bounds_the_batch);
     tcase_add_test(tc, t_phase_order);
     tcase_add_test(tc, t_tokens_conserved);
     tcase_add_test(tc, t_infeasible);

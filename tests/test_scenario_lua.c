@@ -142,7 +142,8 @@ START_TEST(test_preset_tables)
 }
 END_TEST
 
-/* Published totals (REFERENCE.md, model cards). */
+/* Published totals: the model cards, the DeepSeek-V3 report (arXiv 2412.19437)
+** and the Pangu Ultra MoE report (arXiv 2505.04519). */
 START_TEST(test_preset_params)
 {
     static const struct { const char *key; double total, active, tol_t, tol_a; } want[] = {

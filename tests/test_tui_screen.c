@@ -5,6 +5,8 @@
 ** the rows back.  The engine is deterministic, so a pane at a fixed simulated
 ** time is a fixed text.  On a mismatch the message shows the whole pane as
 ** drawn, ready to paste as the new golden after checking it is right.
+** Behaviour: what-if edits, the reactions requests return (what the main loop
+** draws), stepping, snapshots, export, the mouse, and every screen size.
 */
 #include "testutil.h"
 #include "app.h"
@@ -289,6 +291,107 @@ END_TEST
 
 /* ----------------------------------------------------------- behaviour */
 
+/* Row y of the canvas from column x, as ASCII. */
+static const char *cv_line(const tui_canvas *cv, int y, int x, int w)
+{
+    static char buf[512];
+    if (w > (int)sizeof buf - 1) w = (int)sizeof buf - 1;
+    cv_row_text(cv, y, x, w, buf);
+    return buf;
+}
+
+/* Does row y hold `text` at column x, clipped to w columns? */
+static bool cv_has_at(const tui_canvas *cv, int y, int x, int w, const char *text)
+{
+    int n = (int)strlen(text) < w ? (int)strlen(text) : w;
+    return n <= 0 || strncmp(cv_line(cv, y, x, n), text, (size_t)n) == 0;
+}
+
+/* What a frame of rows x cols must hold: the canvas is that size and every
+** cell a glyph and a style the terminal module knows; below the minimum size,
+** the "terminal too small" lines where there is room for them; from it up,
+** the header with the program and scenario names, the message bar, the key
+** hints, each visible pane's border and title, and the help box when open. */
+static void check_frame(const tui_app *a, const tui_canvas *cv, const tui_layout *L, int rows, int cols)
+{
+    ck_assert_int_eq(cv->rows, rows);
+    ck_assert_int_eq(cv->cols, cols);
+    /* (a check per cell would be slow through ck_assert: it reports every pass) */
+    for (int y = 0; y < rows; y++)
+        for (int x = 0; x < cols; x++) {
+            const cv_cell *k = cv_at(cv, y, x);
+            if (!k) ck_abort_msg("%dx%d: no cell at %d,%d", cols, rows, y, x);
+            if (!((k->ch >= 32 && k->ch < 127) || (k->ch >= G_HLINE && k->ch < G__END)) || k->st >= ST__COUNT)
+                ck_abort_msg("%dx%d: glyph %d style %d at %d,%d", cols, rows, k->ch, k->st, y, x);
+        }
+    if (L->too_small) {
+        ck_assert(rows < LAYOUT_MIN_ROWS || cols < LAYOUT_MIN_COLS);
+        int y0 = rows / 2 - 1 > 0 ? rows / 2 - 1 : 0;
+        const char *l1 = "terminal too small";
+        char l2[64];
+        snprintf(l2, sizeof l2, "%dx%d, need %dx%d", cols, rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+        int x1 = cols > (int)strlen(l1) ? (cols - (int)strlen(l1)) / 2 : 0;
+        int x2 = cols > (int)strlen(l2) ? (cols - (int)strlen(l2)) / 2 : 0;
+        ck_assert_msg(cv_has_at(cv, y0, x1, cols - x1, l1), "%dx%d: row %d is '%s'", cols, rows, y0,
+                      cv_line(cv, y0, 0, cols));
+        if (y0 + 1 < rows)
+            ck_assert_msg(cv_has_at(cv, y0 + 1, x2, cols - x2, l2), "%dx%d: row %d is '%s'", cols, rows, y0 + 1,
+                          cv_line(cv, y0 + 1, 0, cols));
+        return;
+    }
+    ck_assert(rows >= LAYOUT_MIN_ROWS && cols >= LAYOUT_MIN_COLS);
+    char head[96];
+    snprintf(head, sizeof head, " fusync  %s  ", a->run->scn.name);
+    ck_assert_msg(cv_has_at(cv, L->header.y, 0, cols, head), "%dx%d: header '%s'", cols, rows,
+                  cv_line(cv, L->header.y, 0, cols));
+    ck_assert_msg(cv_has_at(cv, L->keys.y, 0, cols, "space play . event"), "%dx%d: key hints '%s'", cols, rows,
+                  cv_line(cv, L->keys.y, 0, cols));
+    ck_assert_msg(cv_has_at(cv, L->status.y, 0, cols, a->msg), "%dx%d: message bar '%s'", cols, rows,
+                  cv_line(cv, L->status.y, 0, cols));
+    int shown = 0;
+    for (int id = 0; id < PANE__COUNT; id++) {
+        if (!L->visible[id]) continue;
+        tui_rect r = L->pane[id];
+        ck_assert_msg(r.y >= 1 && r.x >= 0 && r.y + r.h <= rows - 2 && r.x + r.w <= cols && r.h >= 3 && r.w >= 8,
+                      "%dx%d: pane %d at %d,%d %dx%d", cols, rows, id, r.y, r.x, r.w, r.h);
+        if (!a->ls.help) {
+            char corner[2] = {0};
+            int cy[4] = {r.y, r.y, r.y + r.h - 1, r.y + r.h - 1}, cx[4] = {r.x, r.x + r.w - 1, r.x, r.x + r.w - 1};
+            for (int i = 0; i < 4; i++) {
+                corner[0] = cv_ascii(cv_at(cv, cy[i], cx[i])->ch);
+                ck_assert_msg(corner[0] == '+', "%dx%d: pane %d corner %d is '%s'", cols, rows, id, i, corner);
+            }
+            ck_assert_msg(cv_has_at(cv, r.y, r.x + 2, r.w - 5, pane_title(id)), "%dx%d: pane %d top '%s'", cols,
+                          rows, id, cv_line(cv, r.y, r.x, r.w));
+        }
+        shown++;
+    }
+    ck_assert_int_eq(shown, 4);     /* timeline, memory, staleness, stats */
+    if (a->ls.help)
+        ck_assert_msg(cv_has_at(cv, L->help.y, L->help.x + 2, L->help.w - 5, "Help: keys"), "%dx%d: help top '%s'",
+                      cols, rows, cv_line(cv, L->help.y, 0, cols));
+}
+
+/* Each visible pane, drawn alone on a canvas filled with a mark, leaves every
+** cell outside its inner rectangle marked. */
+static void check_panes_stay_inside(tui_app *a, tui_canvas *cv, const tui_layout *L)
+{
+    for (int id = 0; id < PANE__COUNT; id++) {
+        if (!L->visible[id]) continue;
+        tui_rect in = rect_inner(L->pane[id]);
+        cv_fill(cv, (tui_rect){0, 0, cv->rows, cv->cols}, '~', ST_BAD);
+        pane_get(id)->draw(a, cv, in);
+        for (int y = 0; y < cv->rows; y++)
+            for (int x = 0; x < cv->cols; x++) {
+                if (rect_has(in, y, x)) continue;
+                const cv_cell *k = cv_at(cv, y, x);
+                if (k->ch != '~' || k->st != ST_BAD)
+                    ck_abort_msg("%dx%d: pane %d drew at %d,%d, outside %d,%d %dx%d", cv->cols, cv->rows, id, y, x,
+                                 in.y, in.x, in.w, in.h);
+            }
+    }
+}
+
 START_TEST(too_small_and_back)
 {
     tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
@@ -306,17 +409,22 @@ START_TEST(too_small_and_back)
     ck_assert(!sc.L.too_small);
     ck_assert(screen_has(&sc, "Help: keys"));
     ck_assert(screen_has(&sc, "staleness bound +1"));
-    /* every size renders, down to 1x1 */
+    /* every size renders what its layout promises, down to 1x1, with the
+    ** help open and closed, and no pane draws outside its box */
     tui_canvas cv;
     cv_init(&cv);
     tui_layout L;
     for (int r = 1; r <= 60; r++)
         for (int c = 1; c <= 220; c += 3) {
+            a->ls.help = (r + c) % 2 == 0;
             render_frame(a, &cv, r, c, &L);
-            ck_assert_int_eq(cv.rows, r);
-            ck_assert_int_eq(cv.cols, c);
+            check_frame(a, &cv, &L, r, c);
+            if (r % 7 == 0 || r == LAYOUT_MIN_ROWS) check_panes_stay_inside(a, &cv, &L);
         }
+    a->ls.help = false;
     render_frame(a, &cv, 200, 400, &L);
+    check_frame(a, &cv, &L, 200, 400);
+    check_panes_stay_inside(a, &cv, &L);
     cv_free(&cv);
     close_app(a);
 }
@@ -389,6 +497,51 @@ START_TEST(whatif_edits)
     key(a, 'x');
     ck_assert_int_eq(a->nedits, 0);
     ck_assert_int_eq(a->run->scn.plan.mode, MODE_FULL);
+    close_app(a);
+}
+END_TEST
+
+START_TEST(reactions_say_what_to_draw)
+{
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    app_seek(a, 50 * SIM_NS_PER_S);
+    ck_assert_int_eq(key(a, TK_RESIZE), RE_REPAINT);
+    ck_assert_int_eq(key(a, TK_CTRL('l')), RE_REPAINT);
+    ck_assert_int_eq(key(a, ' '), RE_REDRAW);             /* pause: the header changes */
+    ck_assert_int_eq(key(a, 'w'), RE_HANDLED);            /* already fitted */
+    ck_assert_int_eq(key(a, TK_ESC), RE_HANDLED);         /* nothing to close */
+    /* the focused pane answers for its own requests */
+    ck_assert_int_eq(key(a, TK_TAB), RE_REDRAW);
+    ck_assert_int_eq(a->focus, PANE_MEMORY);
+    ck_assert_int_eq(key(a, 'k'), RE_HANDLED);            /* at the top already */
+    ck_assert_int_eq(key(a, 'j'), RE_REDRAW);
+    ck_assert_int_eq(key(a, 'k'), RE_REDRAW);
+    ck_assert_int_eq(key(a, TK_ENTER), RE_NONE);          /* not the memory pane's */
+    a->focus = PANE_TIMELINE;
+    a->v.sel_row = 0;
+    ck_assert_int_eq(key(a, TK_UP), RE_HANDLED);          /* the first row stops it */
+    ck_assert_int_eq(key(a, TK_DOWN), RE_REDRAW);
+    ck_assert_int_eq(key(a, TK_ENTER), RE_REDRAW);        /* the pool row opens */
+    /* zoom, then Esc closes it */
+    ck_assert_int_eq(key(a, 'z'), RE_REDRAW);
+    ck_assert_int_eq(key(a, TK_ESC), RE_REDRAW);
+    /* help: Up at the top changes nothing, Ctrl-L still repaints, a key closes it */
+    ck_assert_int_eq(key(a, '?'), RE_REDRAW);
+    ck_assert_int_eq(key(a, 'k'), RE_HANDLED);
+    ck_assert_int_eq(key(a, TK_CTRL('l')), RE_REPAINT);
+    ck_assert_int_eq(key(a, 'x'), RE_REDRAW);
+    ck_assert(!a->ls.help && a->nedits == 0);
+    /* the command line: typing draws, Ctrl-L repaints, Esc closes */
+    ck_assert_int_eq(key(a, ':'), RE_REDRAW);
+    ck_assert_int_eq(key(a, 's'), RE_REDRAW);
+    ck_assert_int_eq(key(a, TK_UP), RE_HANDLED);
+    ck_assert_int_eq(key(a, TK_CTRL('l')), RE_REPAINT);
+    ck_assert_int_eq(key(a, TK_ESC), RE_REDRAW);
+    /* the mouse while it is off */
+    tui_event ev = {TK_MOUSE, 3, 3, 1};
+    ck_assert_int_eq(app_event(a, &ev, NULL), RE_NONE);
+    ck_assert_int_eq(key(a, 'q'), RE_QUIT);
+    ck_assert(a->quit);
     close_app(a);
 }
 END_TEST
@@ -528,6 +681,7 @@ static Suite *tui_screen_suite(void)
     tcase_add_test(tc, too_small_and_back);
     tcase_add_test(tc, help_is_the_key_map);
     tcase_add_test(tc, whatif_edits);
+    tcase_add_test(tc, reactions_say_what_to_draw);
     tcase_add_test(tc, stepping);
     tcase_add_test(tc, snapshots_compare_and_export);
     tcase_add_test(tc, mouse_selects);

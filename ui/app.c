@@ -4,8 +4,6 @@
 #include "app.h"
 #include "pane.h"
 #include "chrome.h"
-#include "lua_scenario.h"
-#include "policy.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -449,11 +447,11 @@ int app_request(tui_app *a, tui_req req)
         app_message(a, false, "Rate %gx (simulated seconds per second).", a->rate);
         return RE_REDRAW;
     case REQ_FOCUS_NEXT: case REQ_FOCUS_PREV: {
-        int ids[PANE__COUNT], n = visible_panes(a, ids), k = 0;
+        int ids[PANE__COUNT], n = visible_panes(a, ids), k = 0, was = a->focus;
         for (int i = 0; i < n; i++) if (ids[i] == a->focus) k = i;
         k = (k + (req == REQ_FOCUS_NEXT ? 1 : n - 1)) % n;
         a->focus = ids[k];
-        return RE_REDRAW;
+        return a->focus != was ? RE_REDRAW : RE_HANDLED;
     }
     case REQ_ZOOM_PANE:
         a->ls.zoom = a->ls.zoom >= 0 ? -1 : a->focus;
@@ -466,10 +464,14 @@ int app_request(tui_app *a, tui_req req)
     case REQ_FOLLOW: a->cursor_follow = true; a->cursor = run_now(a->run); return RE_REDRAW;
     case REQ_ZOOM_IN: zoom(a, true); return RE_REDRAW;
     case REQ_ZOOM_OUT: zoom(a, false); return RE_REDRAW;
-    case REQ_FIT: a->fit = true; return RE_REDRAW;
+    case REQ_FIT:
+        if (a->fit) return RE_HANDLED;
+        a->fit = true;
+        return RE_REDRAW;
     case REQ_UP: case REQ_DOWN: case REQ_PGUP: case REQ_PGDN: case REQ_EXPAND: {
+        /* the focused pane's own reaction: RE_NONE if the request is not one it takes */
         const pane_ops *p = pane_get(a->focus);
-        return p && p->request ? p->request(a, req, (tui_rect){0, 0, 0, 0}) | RE_REDRAW : RE_NONE;
+        return p && p->request ? p->request(a, req, (tui_rect){0, 0, 0, 0}) : RE_NONE;
     }
     case REQ_RESET_EDITS:
         if (!a->nedits) { app_message(a, false, "No edits: the run is as in the scenario file."); return RE_REDRAW; }
@@ -494,7 +496,7 @@ int app_request(tui_app *a, tui_req req)
         return RE_REDRAW;
     case REQ_EXPORT: export_run(a); return RE_REDRAW;
     case REQ_HELP: a->ls.help = !a->ls.help; a->v.help_top = 0; return RE_REDRAW;
-    case REQ_REDRAW: return RE_REDRAW;
+    case REQ_REDRAW: return RE_REPAINT;
     case REQ_QUIT: a->quit = true; return RE_QUIT;
     default: return RE_NONE;
     }
@@ -544,6 +546,7 @@ int app_command(tui_app *a, const char *line)
 
 static int cmdline_key(tui_app *a, int key)
 {
+    if (key == TK_CTRL('l')) return RE_REPAINT;
     if (key == TK_ESC || key == TK_CTRL('g')) { a->cmdline = false; return RE_REDRAW; }
     if (key == TK_ENTER) {
         a->cmdline = false;
@@ -558,22 +561,28 @@ static int cmdline_key(tui_app *a, int key)
     if (key >= 32 && key < 127 && a->cmdlen < (int)sizeof a->cmd - 1) {
         a->cmd[a->cmdlen++] = (char)key;
         a->cmd[a->cmdlen] = 0;
+        return RE_REDRAW;
     }
-    return RE_REDRAW;
+    return RE_HANDLED;      /* a key the command line does not take */
 }
 
 static int help_key(tui_app *a, int key)
 {
     tui_req r = keymap_lookup(key);
     switch (r) {
-    case REQ_UP: if (a->v.help_top > 0) a->v.help_top--; return RE_REDRAW;
-    case REQ_DOWN: a->v.help_top++; return RE_REDRAW;
-    case REQ_PGUP: a->v.help_top -= 10; if (a->v.help_top < 0) a->v.help_top = 0; return RE_REDRAW;
+    case REQ_UP:
+        if (a->v.help_top == 0) return RE_HANDLED;
+        a->v.help_top--;
+        return RE_REDRAW;
+    case REQ_DOWN: a->v.help_top++; return RE_REDRAW;       /* clamped when drawn */
+    case REQ_PGUP:
+        if (a->v.help_top == 0) return RE_HANDLED;
+        a->v.help_top = a->v.help_top > 10 ? a->v.help_top - 10 : 0;
+        return RE_REDRAW;
     case REQ_PGDN: a->v.help_top += 10; return RE_REDRAW;
-    case REQ_REDRAW: return RE_REDRAW;
+    case REQ_REDRAW: return RE_REPAINT;
     default: break;
     }
-    if (key == TK_RESIZE) return RE_REDRAW;
     a->ls.help = false;     /* any other key closes help (q too: it does not quit here) */
     return RE_REDRAW;
 }
@@ -581,29 +590,30 @@ static int help_key(tui_app *a, int key)
 int app_event(tui_app *a, const tui_event *ev, const tui_layout *L)
 {
     if (ev->key == TK_NONE) return RE_NONE;
-    if (ev->key == TK_RESIZE) return RE_REDRAW;
+    if (ev->key == TK_RESIZE) return RE_REPAINT;
     if (a->cmdline && ev->key != TK_MOUSE) return cmdline_key(a, ev->key);
     if (a->ls.help) return ev->key == TK_MOUSE ? RE_NONE : help_key(a, ev->key);
     if (ev->key == TK_MOUSE) {
         if (!a->mouse || !L || L->too_small) return RE_NONE;
         for (int id = 0; id < PANE__COUNT; id++) {
             if (!L->visible[id] || !rect_has(L->pane[id], ev->y, ev->x)) continue;
+            int re = a->focus != id ? RE_REDRAW : RE_HANDLED;      /* the focus border moves */
             a->focus = id;
             const pane_ops *p = pane_get(id);
             tui_rect in = rect_inner(L->pane[id]);
             if (ev->button == 4 || ev->button == 5) {
-                if (p->request) p->request(a, ev->button == 4 ? REQ_UP : REQ_DOWN, in);
+                if (p->request) re |= p->request(a, ev->button == 4 ? REQ_UP : REQ_DOWN, in);
             } else if (p->click) {
-                p->click(a, in, ev->y - in.y, ev->x - in.x, ev->button);
+                re |= p->click(a, in, ev->y - in.y, ev->x - in.x, ev->button);
             }
-            return RE_REDRAW;
+            return re;
         }
         return RE_NONE;
     }
     if (ev->key == TK_ESC) {
-        if (a->ls.zoom >= 0) a->ls.zoom = -1;
-        else if (a->ls.compare) app_request(a, REQ_COMPARE);
-        return RE_REDRAW;
+        if (a->ls.zoom >= 0) { a->ls.zoom = -1; return RE_REDRAW; }
+        if (a->ls.compare) return app_request(a, REQ_COMPARE);
+        return RE_HANDLED;
     }
     tui_req r = keymap_lookup(ev->key);
     if (r == REQ_NONE) {

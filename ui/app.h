@@ -46,8 +46,15 @@ typedef enum {
     REQ__COUNT
 } tui_req;
 
-/* Reactions a request asks of the main loop. */
-enum { RE_NONE = 0, RE_HANDLED = 1, RE_REDRAW = 2, RE_QUIT = 4 };
+/* Reactions a request or an event asks of the main loop (ui/tui.c), which
+** draws a frame only when one asks for it:
+**   RE_NONE     not for this receiver; nothing changed
+**   RE_HANDLED  taken, but nothing on the screen changes
+**   RE_REDRAW   draw a new frame (only the cells that changed reach the terminal)
+**   RE_QUIT     leave the loop
+**   RE_REPAINT  forget what the terminal shows and repaint it all (a resize,
+**               Ctrl-L); implies a new frame */
+enum { RE_NONE = 0, RE_HANDLED = 1, RE_REDRAW = 2, RE_QUIT = 4, RE_REPAINT = 8 };
 
 /* In the order the help shows them. */
 typedef enum { SEC_RUN, SEC_WHATIF, SEC_COMPARE, SEC_VIEW, SEC_GENERAL, SEC__COUNT } key_section;
@@ -131,6 +138,7 @@ bool app_busy(const tui_app *a);
 /* Move the live run to simulated time t (tests, golden screens). */
 void app_seek(tui_app *a, sim_time t);
 
+/* Both return RE_* flags. */
 int  app_request(tui_app *a, tui_req req);
 int  app_event(tui_app *a, const tui_event *ev, const tui_layout *L);
 /* Apply one what-if edit, reloading through the scenario loader.  On error

@@ -120,25 +120,10 @@ static int cmp_request(tui_app *a, tui_req req, tui_rect in)
 {
     int *s = &a->v.scroll[PANE_COMPARE];
     switch (req) {
-    case REQ_UP: if (*s > 0) (*s)--; return RE_REDRAW;
+    case REQ_UP: if (*s == 0) return RE_HANDLED; (*s)--; return RE_REDRAW;
     case REQ_DOWN: (*s)++; return RE_REDRAW;
     default: (void)in; return RE_NONE;
     }
 }
 
 const pane_ops pane_compare = {"Compare A/B", NULL, cmp_draw, cmp_request, NULL};
-
-const pane_ops *pane_get(int id)
-{
-    static const pane_ops *const all[PANE__COUNT] = {
-        [PANE_TIMELINE] = &pane_timeline, [PANE_MEMORY] = &pane_memory, [PANE_STALENESS] = &pane_staleness,
-        [PANE_STATS] = &pane_stats, [PANE_COMPARE] = &pane_compare
-    };
-    return id >= 0 && id < PANE__COUNT ? all[id] : NULL;
-}
-
-const char *pane_title(int id)
-{
-    const pane_ops *p = pane_get(id);
-    return p ? p->title : "";
-}

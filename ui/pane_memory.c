@@ -122,9 +122,9 @@ static int mem_request(tui_app *a, tui_req req, tui_rect in)
 {
     int *s = &a->v.scroll[PANE_MEMORY];
     switch (req) {
-    case REQ_UP: if (*s > 0) (*s)--; return RE_REDRAW;
+    case REQ_UP: if (*s == 0) return RE_HANDLED; (*s)--; return RE_REDRAW;
     case REQ_DOWN: (*s)++; return RE_REDRAW;      /* clamped when drawn */
-    case REQ_PGUP: *s = *s > 5 ? *s - 5 : 0; return RE_REDRAW;
+    case REQ_PGUP: if (*s == 0) return RE_HANDLED; *s = *s > 5 ? *s - 5 : 0; return RE_REDRAW;
     case REQ_PGDN: *s += 5; return RE_REDRAW;
     default: (void)in; return RE_NONE;
     }

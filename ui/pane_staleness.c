@@ -90,9 +90,9 @@ static int st_request(tui_app *a, tui_req req, tui_rect in)
     int *s = &a->v.scroll[PANE_STALENESS];
     switch (req) {
     case REQ_UP: (*s)++; return RE_REDRAW;
-    case REQ_DOWN: if (*s > 0) (*s)--; return RE_REDRAW;
+    case REQ_DOWN: if (*s == 0) return RE_HANDLED; (*s)--; return RE_REDRAW;
     case REQ_PGUP: *s += 5; return RE_REDRAW;
-    case REQ_PGDN: *s = *s > 5 ? *s - 5 : 0; return RE_REDRAW;
+    case REQ_PGDN: if (*s == 0) return RE_HANDLED; *s = *s > 5 ? *s - 5 : 0; return RE_REDRAW;
     default: (void)in; return RE_NONE;
     }
 }

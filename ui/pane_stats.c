@@ -7,17 +7,7 @@
 #include "pane.h"
 #include "style.h"
 
-#include <math.h>
 #include <stdio.h>
-
-void pane_bar(tui_canvas *cv, int y, int x, int w, double frac, int ch, int st)
-{
-    if (w <= 0) return;
-    if (!(frac > 0)) frac = 0;
-    if (frac > 1) frac = 1;
-    int n = (int)floor(frac * w + 0.5);
-    for (int i = 0; i < w; i++) cv_put(cv, y, x + i, i < n ? ch : G_DOT, i < n ? st : ST_FREE);
-}
 
 static void stats_draw(tui_app *a, tui_canvas *cv, tui_rect in)
 {
@@ -100,7 +90,11 @@ static int stats_request(tui_app *a, tui_req req, tui_rect in)
 {
     int *s = &a->v.scroll[PANE_STATS];
     switch (req) {
-    case REQ_UP: case REQ_PGUP: *s = req == REQ_UP ? *s - 1 : *s - 5; if (*s < 0) *s = 0; return RE_REDRAW;
+    case REQ_UP: case REQ_PGUP:
+        if (*s == 0) return RE_HANDLED;
+        *s = req == REQ_UP ? *s - 1 : *s - 5;
+        if (*s < 0) *s = 0;
+        return RE_REDRAW;
     case REQ_DOWN: case REQ_PGDN: *s += req == REQ_DOWN ? 1 : 5; return RE_REDRAW;
     default: (void)in; return RE_NONE;
     }

@@ -364,7 +364,7 @@ static int tl_request(tui_app *a, tui_req req, tui_rect in)
     (void)in;
     tl_row *rows;
     int n = build_rows(a, &rows), page = a->v.rows_h > 1 ? a->v.rows_h - 1 : 1;
-    int re = RE_REDRAW;
+    int re = RE_REDRAW, sel = a->v.sel_row;
     switch (req) {
     case REQ_UP: a->v.sel_row--; break;
     case REQ_DOWN: a->v.sel_row++; break;
@@ -380,13 +380,15 @@ static int tl_request(tui_app *a, tui_req req, tui_rect in)
                 /* back to the track's own row */
                 for (int i = a->v.sel_row; i >= 0; i--)
                     if (rows[i].kind == ROW_TRACK && rows[i].track == r->track) { a->v.sel_row = i; break; }
-            }
-        }
+            } else re = RE_HANDLED;     /* the step row does not expand */
+        } else re = RE_HANDLED;
         break;
     default: re = RE_NONE; break;
     }
     if (a->v.sel_row >= n) a->v.sel_row = n - 1;
     if (a->v.sel_row < 0) a->v.sel_row = 0;
+    /* a move that the first or last row stopped changes nothing */
+    if (re == RE_REDRAW && req != REQ_EXPAND && a->v.sel_row == sel) re = RE_HANDLED;
     free(rows);
     return re;
 }

@@ -204,7 +204,8 @@ static void common_setup(term *T)
     set_escdelay(25);
     curs_set(0);
     setup_styles(T);
-    /* only ask for mouse reports when wanted (htop#973) */
+    /* only ask for mouse reports when wanted: while the terminal reports the
+    ** mouse, selecting text with it needs Shift held */
     if (T->caps.mouse) {
         mousemask(BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
         mouseinterval(0);

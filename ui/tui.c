@@ -51,9 +51,11 @@ static int loop(tui_app *a, term *t)
         if (wait < 1) wait = 1;
         tui_event ev = term_event(t, wait);
         while (ev.key != TK_NONE && !a->quit) {
-            if (ev.key == TK_RESIZE || ev.key == TK_CTRL('l')) full = true;
-            app_event(a, &ev, &L);
-            dirty = true;
+            /* the reactions decide: a key that changes nothing draws nothing */
+            int re = app_event(a, &ev, &L);
+            if (re & RE_REPAINT) full = true;
+            if (re & (RE_REDRAW | RE_REPAINT)) dirty = true;
+            if (re & RE_QUIT) break;
             ev = term_event(t, 0);
         }
     }

@@ -1,0 +1,32 @@
+/*
+** panes.c — the pane registry (pane id to its operations, see pane.h) and
+** the drawing helpers the panes share.
+*/
+#include "pane.h"
+#include "style.h"
+
+#include <math.h>
+
+const pane_ops *pane_get(int id)
+{
+    static const pane_ops *const all[PANE__COUNT] = {
+        [PANE_TIMELINE] = &pane_timeline, [PANE_MEMORY] = &pane_memory, [PANE_STALENESS] = &pane_staleness,
+        [PANE_STATS] = &pane_stats, [PANE_COMPARE] = &pane_compare
+    };
+    return id >= 0 && id < PANE__COUNT ? all[id] : NULL;
+}
+
+const char *pane_title(int id)
+{
+    const pane_ops *p = pane_get(id);
+    return p ? p->title : "";
+}
+
+void pane_bar(tui_canvas *cv, int y, int x, int w, double frac, int ch, int st)
+{
+    if (w <= 0) return;
+    if (!(frac > 0)) frac = 0;
+    if (frac > 1) frac = 1;
+    int n = (int)floor(frac * w + 0.5);
+    for (int i = 0; i < w; i++) cv_put(cv, y, x + i, i < n ? ch : G_DOT, i < n ? st : ST_FREE);
+}
