@@ -267,7 +267,9 @@ static void consider(planner *P, plan_cand *c)
     if (sweep_stale)
         for (int i = 0; i < P->ax.staleness.n; i++) variants += P->ax.staleness.v[i] == 0 ? 1 : P->ax.partial_pct.n;
     P->evaluated += variants;
-    if (!scn_validate(&s, &err) || !plan_build(&s, &pl, &err) || !pl.fits) { P->pruned += variants; return; }
+    bool fits = scn_validate(&s, &err) && plan_build(&s, &pl, &err) && pl.fits;
+    if (P->visit) P->visit(P->visit_ud, c, fits);
+    if (!fits) { P->pruned += variants; return; }
     c->devices = scn_total_devices(&s.cluster);
     if (!sweep_stale) {
         c->est = planner_estimate(P, &s, &pl);

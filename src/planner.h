@@ -72,6 +72,10 @@ typedef struct {
     /* stage 3: what is simulated, in selection order */
     plan_cand    *sel;
     int           nsel;
+    /* optional: told of every layout stage 1 builds, and whether it fits
+    ** (before its staleness settings are spread) */
+    void        (*visit)(void *ud, const plan_cand *c, bool fits);
+    void         *visit_ud;
 } planner;
 
 /* Set up a search of `base` (loaded without place()).  With a policy `pl`
