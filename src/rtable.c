@@ -224,8 +224,7 @@ void rtable_json(const rtable *t, fs_buf *out)
         int k = 0;
         for (int i = 0; i < t->nrows; i++) {
             if (rtable_is_plan(t)) {
-                const cell *c = &t->rows[i].c[fc];
-                bool feas = c->k == CELL_BOOL && !strcmp(c->text, "true");
+                bool feas = row_true(&t->rows[i], fc);     /* no column: none feasible */
                 if (feas != (pass == 0)) continue;
             }
             buf_puts(out, k++ ? ",\n    " : "\n    ");
