@@ -52,4 +52,9 @@ int cmd_fields(cli_opts *o);    /* src/cli_fields.c */
 /* Print "fusync: message" to stderr and return the error's code. */
 int cli_fail(const fs_err *e);
 
+/* Write a result table to --csv and --json, as named in the options;
+** 0, or the status of the failure (its message printed). */
+struct rtable;
+int cli_write_table(const cli_opts *o, const struct rtable *t);
+
 #endif

@@ -1,689 +1,18 @@
 /*
-** cli_plan.c — `fusync plan`: search deployment modes, pool splits, training
-** and rollout layouts, staleness bounds and partial-rollout thresholds within
-** the scenario's devices, and rank the plans.
-**
-** Three stages, cheapest first:
-**   1. every candidate is built analytically (plan_build): a layout that
-**      does not divide its pool or a plan that does not fit in memory is
-**      discarded (counted as pruned);
-**   2. the rest get a closed-form estimate of throughput from the engine's
-**      own cost formulas (model.h) — microseconds each;
-**   3. the best by estimate (and the best of each mode, and the scenario's
-**      own plan) are simulated; only simulated figures are ranked.
-** Stage 3 is the work shared out by --jobs and --shard; stages 1-2 are
-** repeated identically by every shard, so all agree on what is simulated.
+** cli_plan.c — `fusync plan`: the command around the planner (planner.h):
+** options, the policy plugin (opened once for the whole search), the
+** workers that simulate the selected candidates, the table and its ranking.
 */
-#include "cli_sweep.h"
-#include "dist.h"
-#include "engine.h"
+#include "cli.h"
 #include "lua_scenario.h"
-#include "model.h"
-#include "plan.h"
+#include "planner.h"
 #include "plugin.h"
+#include "rtable.h"
+#include "workers.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-enum { M_SEPARATE, M_COLOCATE, M_FULL, M_HYBRID, M__COUNT };
-static const char *const MODE_LABEL[] = {"separate", "colocate", "full", "hybrid"};
-
-typedef struct {
-    int   mode;                 /* M_*, or -1: the scenario's own plan / an explicit plan */
-    int   split;                /* separate/hybrid: rollout-only devices; colocate: aux devices */
-    int   supernodes, nodes;    /* cluster size */
-    int   ttp, tpp, tep, mb;
-    int   rtp, rep, seqs;
-    int   stale, partial_pct;
-    int   explicit_idx;         /* >= 0: plans[explicit_idx] from candidates() */
-    long  index;                /* enumeration order (ties) */
-    double est;                 /* estimated tokens/s */
-    int   devices;
-} cand;
-
-typedef struct {
-    const cli_opts *o;
-    scn_scenario base;
-    scn_scenario *plans;        /* from candidates(ctx) */
-    int   nplans;
-    plan_axes ax;
-    plugin *pl;                 /* --policy / plan.policy, if any */
-    bool  has_score;
-    int   objective;            /* 0 throughput, 1 tokens-per-device, 2 devices */
-    double target;
-    int   iterations, warmup;
-    /* response-length quantiles for the tail estimate */
-    double rq[101];
-    double pm, rm;
-    /* candidates */
-    cand *c;
-    long  nc, capc;
-    long  evaluated, pruned;
-    cand *sel;                  /* simulated, in selection order */
-    int   nsel;
-} planner;
-
-/* ---------------------------------------------------------------- axes */
-
-static void axis_set(plan_axis *a, const long *v, int n)
-{
-    a->n = 0;
-    for (int i = 0; i < n && a->n < 32; i++) a->v[a->n++] = v[i];
-}
-
-static bool divides(long a, long b) { return a > 0 && b % a == 0; }
-
-/* Default search axes for the base scenario; a plugin's candidates(ctx)
-** may replace any of them. */
-static void default_axes(const scn_scenario *s, plan_axes *ax)
-{
-    const scn_model *m = &s->actor;
-    int dpn = s->cluster.devices_per_node;
-    long v[32];
-    int n;
-    long modes[] = {M_SEPARATE, M_COLOCATE, M_FULL, M_HYBRID};
-    axis_set(&ax->modes, modes, 4);
-    n = 0;
-    for (long t = 1; t <= 16; t *= 2) if (divides(t, m->heads) && t <= 2 * dpn) v[n++] = t;
-    axis_set(&ax->train_tp, v, n);
-    n = 0;
-    for (long p = 1; p <= 32 && p <= m->layers; p *= 2)
-        if (divides(p, m->layers) || s->plan.train.uneven_layers) v[n++] = p;
-    axis_set(&ax->train_pp, v, n);
-    n = 0;
-    if (m->experts > 0) { for (long e = 1; e <= 64; e *= 2) if (divides(e, m->experts)) v[n++] = e; }
-    else v[n++] = 1;
-    axis_set(&ax->train_ep, v, n);
-    long mbs[] = {1, 2};
-    axis_set(&ax->micro_batch, mbs, 2);
-    n = 0;
-    for (long t = 1; t <= 16; t *= 2) if (divides(t, m->heads) && t <= 2 * dpn) v[n++] = t;
-    axis_set(&ax->rollout_tp, v, n);
-    n = 0;
-    if (m->experts > 0) { for (long e = 1; e <= 64; e *= 2) if (divides(e, m->experts)) v[n++] = e; }
-    else v[n++] = 1;
-    axis_set(&ax->rollout_ep, v, n);
-    long seqs[] = {64, 128, 256, 512};
-    axis_set(&ax->max_seqs, seqs, 4);
-    long st[] = {0, 1, 2, 3};
-    axis_set(&ax->staleness, st, 4);
-    long pr[] = {100, 80, 60};
-    axis_set(&ax->partial_pct, pr, 3);
-    long sh[] = {25, 33, 50, 67, 75};
-    axis_set(&ax->rollout_share_pct, sh, 5);
-    long one[] = {s->cluster.supernodes};
-    axis_set(&ax->supernodes, one, 1);
-    long nodes[] = {s->cluster.nodes_per_supernode};
-    axis_set(&ax->nodes_per_supernode, nodes, 1);
-}
-
-/* --objective devices: clusters from one node up to the scenario's. */
-static void device_axes(const scn_scenario *s, plan_axes *ax)
-{
-    long v[32];
-    int n = 0;
-    if (s->cluster.supernodes > 1) {
-        for (long k = 1; k < s->cluster.supernodes && n < 31; k *= 2) v[n++] = k;
-        v[n++] = s->cluster.supernodes;
-        axis_set(&ax->supernodes, v, n);
-    } else {
-        for (long k = 1; k < s->cluster.nodes_per_supernode && n < 31; k *= 2) v[n++] = k;
-        v[n++] = s->cluster.nodes_per_supernode;
-        axis_set(&ax->nodes_per_supernode, v, n);
-    }
-}
-
-/* ---------------------------------------------------------------- apply */
-
-static unsigned aux_roles(const scn_scenario *s)
-{
-    return (s->has_ref ? ROLE_REF : 0) | (s->reward_is_model ? ROLE_REWARD : 0);
-}
-
-/* The scenario of a candidate. */
-static void cand_apply(const planner *P, const cand *c, scn_scenario *s)
-{
-    if (c->explicit_idx >= 0) *s = P->plans[c->explicit_idx];
-    else *s = P->base;
-    s->work.iterations = P->iterations;
-    s->work.warmup = P->warmup;
-    if (c->mode < 0) return;
-    scn_plan *p = &s->plan;
-    s->cluster.supernodes = c->supernodes;
-    s->cluster.nodes_per_supernode = c->nodes;
-    int total = scn_total_devices(&s->cluster);
-    p->npools = 0;
-    p->train.tp = c->ttp;
-    p->train.pp = c->tpp;
-    p->train.ep = c->tep;
-    p->train.dp = 0;
-    p->train.micro_batch = c->mb;
-    p->rollout.tp = c->rtp;
-    p->rollout.ep = c->rep;
-    p->rollout.max_seqs = c->seqs;
-    p->staleness = c->stale;
-    p->partial_rollout = c->partial_pct > 0 ? c->partial_pct / 100.0 : 1.0;
-    p->rollout_devices = 0;
-    switch (c->mode) {
-    case M_SEPARATE:
-        p->mode = MODE_SEPARATE;
-        p->rollout_devices = c->split;
-        break;
-    case M_COLOCATE:
-        p->mode = MODE_COLOCATE;
-        p->aux_devices = c->split;
-        break;
-    case M_FULL:
-        p->mode = MODE_FULL;
-        break;
-    case M_HYBRID: {
-        unsigned critic = s->has_critic ? ROLE_CRITIC : 0;
-        p->mode = MODE_COLOCATE;
-        p->npools = 2;
-        snprintf(p->pools[0].name, sizeof p->pools[0].name, "gen");
-        p->pools[0].devices = c->split;
-        p->pools[0].roles = ROLE_ROLLOUT;
-        snprintf(p->pools[1].name, sizeof p->pools[1].name, "mixed");
-        p->pools[1].devices = total - c->split;
-        p->pools[1].roles = ROLE_ROLLOUT | ROLE_TRAIN | aux_roles(s) | critic;
-        break;
-    }
-    }
-}
-
-/* ---------------------------------------------------------------- estimate */
-
-static const plan_pool *train_pool(const plan *p) { return p->train_pool >= 0 ? &p->pools[p->train_pool] : NULL; }
-
-/* Generation rate (tokens/s) of a rollout pool in steady state, and the
-** time of one decode step at a small batch (the long tail). */
-static void pool_gen(const planner *P, const scn_scenario *s, const plan_pool *q, double *rate, double *t_tail, double *prefill)
-{
-    const scn_model *m = &s->actor;
-    double seqlen = P->pm + P->rm;
-    double c = q->kv_tokens_per_instance / seqlen;
-    if (c > s->plan.rollout.max_seqs) c = s->plan.rollout.max_seqs;
-    if (c < 1) c = 1;
-    int tier = mdl_group_tier(&s->cluster, q->first, 1, q->inst_devices);
-    const scn_link *lk = mdl_tier_link(&s->cluster, tier);
-    mdl_step st = mdl_decode_step(m, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
-                                  c, c * (P->pm + P->rm / 2));
-    double small = c / 8 < 1 ? 1 : c / 8;
-    mdl_step tail = mdl_decode_step(m, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
-                                    small, small * (P->pm + P->rm));
-    *rate = q->instances * c / (st.total_s + s->eff.decode_overhead_s);
-    *t_tail = tail.total_s + s->eff.decode_overhead_s;
-    double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
-    mdl_step pf = mdl_prefill(m, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
-                              n * P->pm / q->instances, P->pm);
-    *prefill = pf.total_s;
-}
-
-/* Closed-form tokens/s of a built plan: not the engine, only a guide to
-** which candidates are worth simulating. */
-static double estimate(const planner *P, const scn_scenario *s, const plan *p)
-{
-    const plan_pool *tq = train_pool(p);
-    if (!tq) return 0;
-    const scn_model *m = &s->actor;
-    double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
-    double seq = P->pm + P->rm;
-    double tokens = n * seq;
-    const scn_device *d = &s->cluster.device;
-    /* training: 6·P·T (+attention) over the pool, with the 1F1B bubble */
-    double micro = n / s->work.minibatches / tq->dp / s->plan.train.micro_batch;
-    if (micro < 1) micro = 1;
-    double bubble = mdl_bubble_share(tq->pp, (int)micro);
-    double train = 3.0 * mdl_fwd_flops(m, tokens, seq) * s->work.epochs / (tq->devices * d->peak_flops * s->eff.train)
-                 / (1 - bubble) + s->work.minibatches * s->work.epochs * s->eff.train_overhead_s;
-    /* forward passes: old log-probs, reference, reward model */
-    double fwd = s->work.recompute_logprob ? mdl_fwd_flops(m, tokens, seq) : 0;
-    if (s->has_ref) fwd += mdl_fwd_flops(&s->ref, tokens, seq);
-    if (s->reward_is_model) fwd += mdl_fwd_flops(&s->reward, tokens, seq);
-    double infer = fwd / (tq->devices * d->peak_flops * s->eff.prefill);
-    /* generation: rates of the rollout pools, split into always-generating
-    ** pools and the co-located pool */
-    double rate_only = 0, rate_mixed = 0, t_tail = 0, prefill = 0, wsync = 0;
-    for (int i = 0; i < p->npools; i++) {
-        const plan_pool *q = &p->pools[i];
-        if (!(q->roles & ROLE_ROLLOUT)) continue;
-        double r, tt, pf;
-        pool_gen(P, s, q, &r, &tt, &pf);
-        if (q->colocated) rate_mixed += r;
-        else {
-            rate_only += r;
-            wsync = plan_rollout_weights(s, q) / (s->cluster.inter_supernode.bw * s->eff.link);
-        }
-        if (tt > t_tail) t_tail = tt;
-        if (pf > prefill) prefill = pf;
-    }
-    double pr = s->plan.staleness > 0 ? s->plan.partial_rollout : 1.0;
-    int qi = (int)lround(pr * 100);
-    double tail = P->rq[qi < 0 ? 0 : qi > 100 ? 100 : qi] * t_tail;
-    double work = n * P->rm;
-    double sw = 0;
-    if (tq->colocated) {
-        double bytes = 0;
-        if (s->plan.offload_grads) bytes += tq->train_mem[MB_GRADS];
-        if (s->plan.offload_optimizer) bytes += tq->train_mem[MB_OPTIMIZER];
-        sw = 2 * bytes / (d->host_bw * s->eff.host_link) + 2 * s->eff.switch_overhead_s;
-    }
-    double busy = train + infer + sw;     /* the training pool, per step */
-    double step;
-    if (rate_mixed <= 0) {              /* separate pools */
-        double gen = fmax(work / rate_only, tail) + prefill;
-        step = s->plan.staleness > 0 ? fmax(gen, busy + wsync) : gen + busy + wsync;
-    } else {
-        /* generating-only pools keep going while the mixed pool trains,
-        ** if the staleness bound lets the next batch start */
-        double ahead = s->plan.staleness > 0 ? rate_only * (busy + wsync) : 0;
-        double g = fmax((work - ahead) / (rate_only + rate_mixed), 0);
-        g = fmax(g, tail) + prefill;
-        step = g + busy + (rate_only > 0 ? wsync : 0);
-    }
-    return step > 0 ? tokens / step : 0;
-}
-
-/* ---------------------------------------------------------------- enumerate */
-
-static void push_cand(planner *P, const cand *c)
-{
-    if (P->nc == P->capc) {
-        P->capc = P->capc ? P->capc * 2 : 1024;
-        P->c = xrealloc(P->c, (size_t)P->capc * sizeof *P->c);
-    }
-    P->c[P->nc] = *c;
-    P->c[P->nc].index = P->nc;
-    P->nc++;
-}
-
-/* Build a layout; when it fits, estimate it for every staleness and
-** partial-rollout setting, which change neither layouts nor memory. */
-static void consider(planner *P, cand *c)
-{
-    scn_scenario s;
-    cand_apply(P, c, &s);
-    fs_err err = {0, ""};
-    plan pl;
-    bool sweep_stale = c->mode >= 0 && c->explicit_idx < 0;
-    long variants = sweep_stale ? 0 : 1;
-    if (sweep_stale)
-        for (int i = 0; i < P->ax.staleness.n; i++) variants += P->ax.staleness.v[i] == 0 ? 1 : P->ax.partial_pct.n;
-    P->evaluated += variants;
-    if (!scn_validate(&s, &err) || !plan_build(&s, &pl, &err) || !pl.fits) { P->pruned += variants; return; }
-    c->devices = scn_total_devices(&s.cluster);
-    if (!sweep_stale) {
-        c->est = estimate(P, &s, &pl);
-        push_cand(P, c);
-        return;
-    }
-    for (int i = 0; i < P->ax.staleness.n; i++) {
-        int np = P->ax.staleness.v[i] == 0 ? 1 : P->ax.partial_pct.n;
-        for (int k = 0; k < np; k++) {
-            cand x = *c;
-            x.stale = (int)P->ax.staleness.v[i];
-            x.partial_pct = x.stale == 0 ? 100 : (int)P->ax.partial_pct.v[k];
-            s.plan.staleness = x.stale;
-            s.plan.partial_rollout = x.partial_pct / 100.0;
-            x.est = estimate(P, &s, &pl);
-            push_cand(P, &x);
-        }
-    }
-}
-
-static bool rollout_ok(const scn_model *m, long tp, long ep)
-{
-    if (m->experts == 0) return ep == 1;
-    return (ep >= tp && ep % tp == 0) || (tp > ep && tp % ep == 0);
-}
-
-/* Splits of `total` devices: shares in whole nodes (or instances). */
-static int splits(const planner *P, int total, int unit, int *out)
-{
-    int n = 0;
-    for (int i = 0; i < P->ax.rollout_share_pct.n; i++) {
-        int d = (int)lround(total * P->ax.rollout_share_pct.v[i] / 100.0 / unit) * unit;
-        if (d < unit || d >= total) continue;
-        bool dup = false;
-        for (int k = 0; k < n; k++) if (out[k] == d) dup = true;
-        if (!dup) out[n++] = d;
-    }
-    return n;
-}
-
-static void enumerate(planner *P)
-{
-    const scn_scenario *b = &P->base;
-    /* the scenario's own plan first: the baseline every search must beat */
-    cand own = {.mode = -1, .explicit_idx = -1};
-    consider(P, &own);
-    for (int i = 0; i < P->nplans; i++) {
-        cand e = {.mode = -1, .explicit_idx = i};
-        consider(P, &e);
-    }
-    if (P->nplans > 0) return;      /* candidates(ctx) listed the plans */
-    const plan_axes *ax = &P->ax;
-    unsigned aux = aux_roles(b);
-    for (int si = 0; si < ax->supernodes.n; si++)
-    for (int ni = 0; ni < ax->nodes_per_supernode.n; ni++) {
-        int sn = (int)ax->supernodes.v[si], nodes = (int)ax->nodes_per_supernode.v[ni];
-        int total = b->cluster.devices_per_node * nodes * sn;
-        int unit = b->cluster.devices_per_node;
-        if (unit > total) unit = total;
-        for (int mi = 0; mi < ax->modes.n; mi++) {
-            int mode = (int)ax->modes.v[mi];
-            int sp[32], nsp = 1;
-            sp[0] = 0;
-            if (mode == M_SEPARATE || mode == M_HYBRID) nsp = splits(P, total, unit, sp);
-            if (mode == M_COLOCATE && aux) {
-                /* reference/reward on their own nodes: an eighth or a quarter */
-                int a1 = total / 8 / unit * unit, a2 = total / 4 / unit * unit;
-                nsp = 0;
-                if (a1 >= unit) sp[nsp++] = a1;
-                if (a2 >= unit && a2 != a1) sp[nsp++] = a2;
-            }
-            if (mode == M_COLOCATE && !aux) continue;   /* the same as full */
-            for (int k = 0; k < nsp; k++)
-            for (int a = 0; a < ax->train_tp.n; a++)
-            for (int bb = 0; bb < ax->train_pp.n; bb++)
-            for (int e = 0; e < ax->train_ep.n; e++)
-            for (int mb = 0; mb < ax->micro_batch.n; mb++)
-            for (int rt = 0; rt < ax->rollout_tp.n; rt++)
-            for (int re = 0; re < ax->rollout_ep.n; re++) {
-                if (!rollout_ok(&b->actor, ax->rollout_tp.v[rt], ax->rollout_ep.v[re])) continue;
-                for (int ms = 0; ms < ax->max_seqs.n; ms++) {
-                    cand c = {
-                        .mode = mode, .split = sp[k], .supernodes = sn, .nodes = nodes,
-                        .ttp = (int)ax->train_tp.v[a], .tpp = (int)ax->train_pp.v[bb], .tep = (int)ax->train_ep.v[e],
-                        .mb = (int)ax->micro_batch.v[mb], .rtp = (int)ax->rollout_tp.v[rt],
-                        .rep = (int)ax->rollout_ep.v[re], .seqs = (int)ax->max_seqs.v[ms], .explicit_idx = -1,
-                    };
-                    consider(P, &c);
-                }
-            }
-        }
-    }
-}
-
-/* ---------------------------------------------------------------- select */
-
-static int cmp_est(const void *a, const void *b)
-{
-    const cand *x = a, *y = b;
-    if (x->est != y->est) return x->est < y->est ? 1 : -1;
-    return (x->index > y->index) - (x->index < y->index);
-}
-
-/* What is simulated: the scenario's own plan and listed plans, the best
-** estimate of each mode and cluster size, then the best estimates overall. */
-static void select_sim(planner *P, int budget)
-{
-    qsort(P->c, (size_t)P->nc, sizeof *P->c, cmp_est);
-    P->sel = xcalloc((size_t)(P->nc ? P->nc : 1), sizeof *P->sel);
-    char *taken = xcalloc((size_t)(P->nc ? P->nc : 1), 1);
-    int n = 0;
-    for (long i = 0; i < P->nc && n < budget; i++)
-        if (P->c[i].mode < 0) { P->sel[n++] = P->c[i]; taken[i] = 1; }
-    int per_group = P->objective == 2 ? 4 : 1;
-    for (int m = 0; m < M__COUNT; m++)
-    for (int si = 0; si < P->ax.supernodes.n; si++)
-    for (int ni = 0; ni < P->ax.nodes_per_supernode.n; ni++) {
-        int got = 0;
-        for (long i = 0; i < P->nc && got < per_group; i++) {
-            const cand *c = &P->c[i];
-            if (taken[i] || c->mode != m || c->supernodes != P->ax.supernodes.v[si] || c->nodes != P->ax.nodes_per_supernode.v[ni]) continue;
-            P->sel[n++] = *c;
-            taken[i] = 1;
-            got++;
-        }
-    }
-    for (long i = 0; i < P->nc && n < budget; i++)
-        if (!taken[i]) { P->sel[n++] = P->c[i]; taken[i] = 1; }
-    P->nsel = n;
-    free(taken);
-}
-
-/* ---------------------------------------------------------------- simulate */
-
-static void pools_text(const plan *pl, char *out, size_t n)
-{
-    out[0] = 0;
-    size_t len = 0;
-    for (int i = 0; i < pl->npools; i++) {
-        int w = snprintf(out + len, n - len, "%s%s:%d", i ? " " : "", pl->pools[i].name, pl->pools[i].devices);
-        if (w < 0 || (size_t)w >= n - len) break;
-        len += (size_t)w;
-    }
-}
-
-/* The --set options that make `fusync run` simulate this candidate. */
-static void sets_text(const planner *P, const cand *c, fs_buf *b)
-{
-    if (c->mode < 0) {
-        buf_puts(b, c->explicit_idx < 0 ? "(the scenario's own plan)" : "(a plan listed by candidates())");
-        return;
-    }
-    const scn_scenario *base = &P->base;
-    if (c->supernodes != base->cluster.supernodes) buf_printf(b, "--set cluster.supernodes=%d ", c->supernodes);
-    if (c->nodes != base->cluster.nodes_per_supernode) buf_printf(b, "--set cluster.nodes_per_supernode=%d ", c->nodes);
-    if (c->mode == M_HYBRID) {
-        int total = base->cluster.devices_per_node * c->nodes * c->supernodes;
-        buf_printf(b, "--set plan.pools.1.name=gen --set plan.pools.1.devices=%d --set plan.pools.1.roles.1=rollout "
-                   "--set plan.pools.2.name=mixed --set plan.pools.2.devices=%d --set plan.pools.2.roles.1=rollout "
-                   "--set plan.pools.2.roles.2=train ", c->split, total - c->split);
-        int k = 3;
-        if (base->has_ref) buf_printf(b, "--set plan.pools.2.roles.%d=ref ", k++);
-        if (base->reward_is_model) buf_printf(b, "--set plan.pools.2.roles.%d=reward ", k++);
-        if (base->has_critic) buf_printf(b, "--set plan.pools.2.roles.%d=critic ", k++);
-    } else {
-        buf_printf(b, "--mode %s ", MODE_LABEL[c->mode]);
-        if (c->mode == M_SEPARATE) buf_printf(b, "--set plan.rollout_devices=%d ", c->split);
-        if (c->mode == M_COLOCATE) buf_printf(b, "--set plan.aux_devices=%d ", c->split);
-    }
-    buf_printf(b, "--set plan.train.tp=%d --set plan.train.pp=%d --set plan.train.ep=%d --set plan.train.micro_batch=%d "
-               "--set plan.rollout.tp=%d --set plan.rollout.ep=%d --set plan.rollout.max_seqs=%d --staleness %d "
-               "--set plan.partial_rollout=%g", c->ttp, c->tpp, c->tep, c->mb, c->rtp, c->rep, c->seqs, c->stale,
-               c->partial_pct / 100.0);
-}
-
-static void plan_cols(planner *P, rtable *t)
-{
-    static const char *const cols[] = {
-        "id", "mode", "pools", "supernodes", "train_tp", "train_pp", "train_dp", "train_ep", "micro_batch",
-        "rollout_tp", "rollout_ep", "max_seqs", "staleness", "partial_rollout", "estimate_tokens_per_s", "score", NULL
-    };
-    for (int i = 0; cols[i]; i++) rtable_add_col(t, cols[i]);
-    if (P->objective == 2) rtable_add_col(t, "meets_target");
-    metrics_add_cols(t);
-    rtable_add_col(t, "run_with");
-}
-
-static bool plan_one(void *ud, rtable *t, int item, fs_err *err)
-{
-    planner *P = ud;
-    int id = P->o->shard_n ? item * P->o->shard_n + P->o->shard_i - 1 : item;
-    const cand *c = &P->sel[id];
-    scn_scenario s;
-    cand_apply(P, c, &s);
-    row *r = rtable_new_row(t, id);
-    row_set_int(r, rtable_col(t, "id"), id);
-    plan pl;
-    fs_err e = {0, ""};
-    if (!plan_build(&s, &pl, &e)) memset(&pl, 0, sizeof pl);
-    char pools[256];
-    pools_text(&pl, pools, sizeof pools);
-    const plan_pool *tq = train_pool(&pl);
-    row_set_str(r, rtable_col(t, "mode"), c->mode >= 0 ? MODE_LABEL[c->mode] : pl.npools > 1 && pl.npools == s.plan.npools ? "pools" : scn_mode_name(s.plan.mode));
-    row_set_str(r, rtable_col(t, "pools"), pools);
-    row_set_int(r, rtable_col(t, "supernodes"), s.cluster.supernodes);
-    row_set_int(r, rtable_col(t, "train_tp"), s.plan.train.tp);
-    row_set_int(r, rtable_col(t, "train_pp"), s.plan.train.pp);
-    row_set_int(r, rtable_col(t, "train_dp"), tq ? tq->dp : 0);
-    row_set_int(r, rtable_col(t, "train_ep"), s.plan.train.ep);
-    row_set_int(r, rtable_col(t, "micro_batch"), s.plan.train.micro_batch);
-    row_set_int(r, rtable_col(t, "rollout_tp"), s.plan.rollout.tp);
-    row_set_int(r, rtable_col(t, "rollout_ep"), s.plan.rollout.ep);
-    row_set_int(r, rtable_col(t, "max_seqs"), s.plan.rollout.max_seqs);
-    row_set_int(r, rtable_col(t, "staleness"), s.plan.staleness);
-    row_set_num(r, rtable_col(t, "partial_rollout"), s.plan.partial_rollout);
-    row_set_num(r, rtable_col(t, "estimate_tokens_per_s"), c->est);
-    fs_buf b;
-    buf_init(&b);
-    sets_text(P, c, &b);
-    row_set_str(r, rtable_col(t, "run_with"), b.s);
-    buf_free(&b);
-
-    sim *sm = sim_new(&s, &e);
-    policy_run *hooks = NULL;
-    if (sm && P->pl) hooks = policy_hooks_install(sm, P->pl);
-    report rep;
-    bool ran = false;
-    if (sm) {
-        sim_run(sm);
-        const fs_err *se = sim_error(sm);
-        if (se && se->code != 1) e = *se;
-        else { report_compute(sm, &rep); ran = true; }
-    }
-    bool ok = true;
-    if (ran) {
-        metrics_fill(t, r, &rep);
-        double score = P->objective == 1 ? rep.throughput_per_device : rep.throughput;
-        if (rep.feasible && P->has_score) ok = policy_score(P->pl, &s, &rep, &score, err);
-        row_set_num(r, rtable_col(t, "score"), rep.feasible ? score : 0);
-        if (P->objective == 2) row_set_bool(r, rtable_col(t, "meets_target"), rep.feasible && rep.throughput >= P->target);
-    } else {
-        row_set_bool(r, rtable_col(t, "feasible"), false);
-        char *nl = strchr(e.msg, '\n');     /* the message, not the traceback */
-        if (nl) *nl = 0;
-        row_set_str(r, rtable_col(t, "reason"), e.msg);
-        if (P->objective == 2) row_set_bool(r, rtable_col(t, "meets_target"), false);
-    }
-    if (sm) sim_free(sm);
-    policy_hooks_free(hooks);
-    return ok;
-}
-
-/* ---------------------------------------------------------------- ranking */
-
-static bool cell_true(const row *r, int col)
-{
-    return col >= 0 && r->c[col].k == CELL_BOOL && !strcmp(r->c[col].text, "true");
-}
-
-static int rank_cmp(const rtable *t, const row *a, const row *b)
-{
-    int fc = rtable_col(t, "feasible"), mc = rtable_col(t, "meets_target");
-    int fa = cell_true(a, fc), fb = cell_true(b, fc);
-    if (fa != fb) return fb - fa;
-    if (fa) {
-        if (mc >= 0) {
-            int ma = cell_true(a, mc), mb = cell_true(b, mc);
-            if (ma != mb) return mb - ma;
-            if (ma) {
-                double da = row_num(a, rtable_col(t, "devices")), db = row_num(b, rtable_col(t, "devices"));
-                if (da != db) return da < db ? -1 : 1;
-            }
-        }
-        double sa = row_num(a, rtable_col(t, "score")), sb = row_num(b, rtable_col(t, "score"));
-        if (sa != sb) return sa > sb ? -1 : 1;
-    }
-    return (a->id > b->id) - (a->id < b->id);
-}
-
-/* qsort has no context argument; an insertion-merge sort does. */
-void plan_sort(rtable *t)
-{
-    int n = t->nrows;
-    row *tmp = xmalloc((size_t)(n ? n : 1) * sizeof *tmp);
-    for (int w = 1; w < n; w *= 2) {
-        for (int lo = 0; lo < n; lo += 2 * w) {
-            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            int i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) tmp[k++] = rank_cmp(t, &t->rows[j], &t->rows[i]) < 0 ? t->rows[j++] : t->rows[i++];
-            while (i < mid) tmp[k++] = t->rows[i++];
-            while (j < hi) tmp[k++] = t->rows[j++];
-        }
-        memcpy(t->rows, tmp, (size_t)n * sizeof *tmp);
-    }
-    free(tmp);
-}
-
-static const char *cell_text(const row *r, int col)
-{
-    return col >= 0 && r->c[col].text ? r->c[col].text : "";
-}
-
-void plan_print(const rtable *t, int top, FILE *f)
-{
-    int fc = rtable_col(t, "feasible");
-    int nfeas = 0;
-    for (int i = 0; i < t->nrows; i++) if (cell_true(&t->rows[i], fc)) nfeas++;
-    fprintf(f, "Plan search: %s (%s)\n", t->scenario, t->input);
-    fprintf(f, "  %ld candidates: %ld do not fit (memory or layout), %ld fit; %d simulated "
-            "(best by estimate, each mode's best, the scenario's own plan), %d feasible\n",
-            t->evaluated, t->pruned, t->evaluated - t->pruned, t->total, nfeas);
-    fprintf(f, "  objective: %s", t->objective);
-    if (!strcmp(t->objective, "devices")) fprintf(f, " (smallest cluster reaching %.0f tokens/s)", t->target);
-    fprintf(f, "; ranked on %d iterations (%d warm-up)\n\n", t->iterations, t->warmup);
-    if (nfeas == 0) {
-        fprintf(f, "No feasible plan was found.\n");
-        for (int i = 0; i < t->nrows && i < 3; i++)
-            fprintf(f, "  #%s: %s\n", cell_text(&t->rows[i], rtable_col(t, "id")), cell_text(&t->rows[i], rtable_col(t, "reason")));
-        return;
-    }
-    fprintf(f, "  %-3s %-9s %-20s %-14s %-13s %-3s %-5s %10s %9s %9s\n", "#", "mode", "pools", "train tp/pp/ep/mb",
-            "rollout tp/ep/seqs", "s", "part", "tokens/s", "per dev", "step");
-    int shown = 0;
-    char a[40], b2[40], st[32];
-    for (int i = 0; i < t->nrows && shown < top; i++) {
-        const row *r = &t->rows[i];
-        if (!cell_true(r, fc)) continue;
-        shown++;
-        snprintf(a, sizeof a, "%s/%s/%s/%s", cell_text(r, rtable_col(t, "train_tp")), cell_text(r, rtable_col(t, "train_pp")),
-                 cell_text(r, rtable_col(t, "train_ep")), cell_text(r, rtable_col(t, "micro_batch")));
-        snprintf(b2, sizeof b2, "%s/%s/%s", cell_text(r, rtable_col(t, "rollout_tp")), cell_text(r, rtable_col(t, "rollout_ep")),
-                 cell_text(r, rtable_col(t, "max_seqs")));
-        char tp[32], pd[32];
-        fmt_si(tp, sizeof tp, row_num(r, rtable_col(t, "throughput_tokens_per_s")));
-        snprintf(pd, sizeof pd, "%.1f", row_num(r, rtable_col(t, "throughput_tokens_per_s_per_device")));
-        fmt_secs(st, sizeof st, row_num(r, rtable_col(t, "step_time_s")));
-        fprintf(f, "  %-3d %-9s %-20.20s %-14s %-13s %-3s %-5s %10s %9s %9s\n", shown, cell_text(r, rtable_col(t, "mode")),
-                cell_text(r, rtable_col(t, "pools")), a, b2, cell_text(r, rtable_col(t, "staleness")),
-                cell_text(r, rtable_col(t, "partial_rollout")), tp, pd, st);
-    }
-    const row *best = &t->rows[0];
-    fprintf(f, "\n");
-    if (nfeas > 1) {
-        const row *second = &t->rows[1];
-        double s1 = row_num(best, rtable_col(t, "step_time_s")), s2 = row_num(second, rtable_col(t, "step_time_s"));
-        fmt_secs(a, sizeof a, s1);
-        fmt_secs(b2, sizeof b2, s2);
-        fprintf(f, "Why #1 wins over #2: step %s against %s", a, b2);
-        double t1 = row_num(best, rtable_col(t, "throughput_tokens_per_s")), t2 = row_num(second, rtable_col(t, "throughput_tokens_per_s"));
-        if (t2 > 0) fprintf(f, " (%+.1f%% tokens/s)", 100 * (t1 / t2 - 1));
-        fprintf(f, "\n");
-        for (int k = 0; k < STEP__COUNT; k++) {
-            char name[48];
-            snprintf(name, sizeof name, "%s_s", trace_step_phase_name((trace_step_phase)k));
-            double x = row_num(best, rtable_col(t, name)), y = row_num(second, rtable_col(t, name));
-            if (!(fabs(x) > 1e-9 || fabs(y) > 1e-9)) continue;
-            fmt_secs(a, sizeof a, x);
-            fmt_secs(b2, sizeof b2, y);
-            char d[40];
-            fmt_secs(d, sizeof d, fabs(x - y));
-            fprintf(f, "  %-12s %10s  vs %10s   %s%s\n", trace_step_phase_name((trace_step_phase)k), a, b2,
-                    x < y - 1e-9 ? "-" : x > y + 1e-9 ? "+" : " ", fabs(x - y) > 1e-9 ? d : "same");
-        }
-        int sm1 = (int)row_num(best, rtable_col(t, "staleness_max")), sm2 = (int)row_num(second, rtable_col(t, "staleness_max"));
-        if (sm1 != sm2) fprintf(f, "  staleness max %d vs %d\n", sm1, sm2);
-    }
-    fprintf(f, "Run the best: fusync run %s %s\n", t->input, cell_text(best, rtable_col(t, "run_with")));
-}
-
-/* ---------------------------------------------------------------- command */
 
 static bool user_set(const cli_opts *o, const char *prefix)
 {
@@ -692,24 +21,35 @@ static bool user_set(const cli_opts *o, const char *prefix)
     return false;
 }
 
-static void quantiles(planner *P)
+typedef struct {
+    planner        *P;
+    const cli_opts *o;
+} plan_job;
+
+/* Item `item` of this shard is candidate id I-1 + item*N of the selection. */
+static bool plan_item(void *ud, rtable *t, int item, fs_err *err)
 {
-    const scn_workload *w = &P->base.work;
-    enum { NS = 4096 };
-    double *v = xmalloc(NS * sizeof *v);
-    rng_state r;
-    rng_seed(&r, w->seed);
-    for (int i = 0; i < NS; i++) v[i] = dist_sample(&w->response_len, &r, w->max_response);
-    for (int i = 1; i < NS; i++) {      /* insertion sort: small, once */
-        double x = v[i];
-        int k = i - 1;
-        while (k >= 0 && v[k] > x) { v[k + 1] = v[k]; k--; }
-        v[k + 1] = x;
-    }
-    for (int q = 0; q <= 100; q++) P->rq[q] = v[q == 100 ? NS - 1 : q * NS / 100];
-    free(v);
-    P->pm = dist_mean(&w->prompt_len, 0);
-    P->rm = dist_mean(&w->response_len, w->max_response);
+    plan_job *j = ud;
+    int id = j->o->shard_n ? item * j->o->shard_n + j->o->shard_i - 1 : item;
+    return planner_simulate(j->P, id, t, err);
+}
+
+/* The hash of what a plan depends on: files, options, --top. */
+static void plan_hash(const cli_opts *o, const char *pol, const rtable *t, char *out, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    h = hash_str(h, "plan");
+    h = hash_file(h, o->scenario);
+    if (pol) h = hash_file(h, pol);
+    for (int i = 0; i < o->nsets; i++) h = hash_str(h, o->sets[i]);
+    h = hash_str(h, t->objective);
+    char tg[48];
+    fmt_double(tg, sizeof tg, t->target);
+    h = hash_str(h, tg);
+    char top[16];
+    snprintf(top, sizeof top, "%d", o->top);
+    h = hash_str(h, top);
+    snprintf(out, n, "%016llx", (unsigned long long)h);
 }
 
 int cmd_plan(cli_opts *o)
@@ -720,49 +60,40 @@ int cmd_plan(cli_opts *o)
         return 2;
     }
     double t_start = wall_now();
-    sweep_signals(true);
+    pool_signals(true);
     planner *P = xcalloc(1, sizeof *P);
-    P->o = o;
+    plugin *pl = NULL;
     fs_err err = {0, ""};
     int rc = 0;
     /* the base scenario without place(): the planner chooses the plan */
-    if (!lscn_load(o->scenario, o->sets, o->nsets, &P->base, &err)) { rc = cli_fail(&err); goto out; }
-    P->objective = !o->objective || !strcmp(o->objective, "throughput") ? 0 : !strcmp(o->objective, "tokens-per-device") ? 1 : 2;
-    P->target = o->target;
-    if (P->objective == 2 && P->target <= 0) {
+    scn_scenario base;
+    if (!lscn_load(o->scenario, o->sets, o->nsets, &base, &err)) { rc = cli_fail(&err); goto out; }
+    planner_opts po = {
+        .objective = !o->objective || !strcmp(o->objective, "throughput") ? PLAN_OBJ_THROUGHPUT
+                   : !strcmp(o->objective, "tokens-per-device") ? PLAN_OBJ_PER_DEVICE : PLAN_OBJ_DEVICES,
+        .target = o->target,
+        .short_runs = !user_set(o, "workload.iterations="),
+    };
+    if (po.objective == PLAN_OBJ_DEVICES && po.target <= 0) {
         fprintf(stderr, "fusync: plan: --objective devices needs --target TOKENS_PER_S\n");
         rc = 2;
         goto out;
     }
-    const char *pol = o->policy ? o->policy : (P->base.plan.policy[0] ? P->base.plan.policy : NULL);
-    if (pol) {
-        P->pl = plugin_open(pol, NULL, &err);
-        if (!P->pl) { rc = cli_fail(&err); goto out; }
-        snprintf(P->base.plan.policy, sizeof P->base.plan.policy, "%s", pol);
-        /* its place() sets the baseline; candidates() and score() steer the search */
-        if (!policy_place(P->pl, &P->base, &err)) { rc = cli_fail(&err); goto out; }
-        P->has_score = plugin_has(P->pl, "score");
-    }
-    /* short runs rank as well as long ones and cost a fraction */
-    P->iterations = P->base.work.iterations;
-    P->warmup = P->base.work.warmup;
-    if (!user_set(o, "workload.iterations=") && P->iterations > P->warmup + 3) P->iterations = P->warmup + 3;
-    default_axes(&P->base, &P->ax);
-    if (P->objective == 2) device_axes(&P->base, &P->ax);
-    if (P->pl && !policy_candidates(P->pl, &P->base, &P->ax, &P->plans, &P->nplans, &err)) { rc = cli_fail(&err); goto out; }
-    quantiles(P);
-    enumerate(P);
+    const char *pol = o->policy ? o->policy : (base.plan.policy[0] ? base.plan.policy : NULL);
+    if (pol && !(pl = plugin_open(pol, NULL, &err))) { rc = cli_fail(&err); goto out; }
+    if (!planner_init(P, &base, pl, &po, &err)) { rc = cli_fail(&err); goto out; }
+    planner_enumerate(P);
     int budget = o->top * 6;
     if (budget < 24) budget = 24;
     if (budget > 96) budget = 96;
-    select_sim(P, budget);
+    planner_select(P, budget);
 
     rtable t;
     rtable_init(&t, "plan");
     snprintf(t.scenario, sizeof t.scenario, "%s", P->base.name);
     snprintf(t.input, sizeof t.input, "%s", o->scenario);
     snprintf(t.objective, sizeof t.objective, "%s", o->objective ? o->objective : "throughput");
-    t.target = P->objective == 2 ? P->target : 0;
+    t.target = P->objective == PLAN_OBJ_DEVICES ? P->target : 0;
     t.iterations = P->iterations;
     t.warmup = P->warmup;
     t.evaluated = P->evaluated;
@@ -770,28 +101,15 @@ int cmd_plan(cli_opts *o)
     t.total = P->nsel;
     t.shard_i = o->shard_i;
     t.shard_n = o->shard_n;
-    {
-        uint64_t h = 1469598103934665603ULL;
-        h = hash_str(h, "plan");
-        h = hash_file(h, o->scenario);
-        if (pol) h = hash_file(h, pol);
-        for (int i = 0; i < o->nsets; i++) h = hash_str(h, o->sets[i]);
-        h = hash_str(h, t.objective);
-        char tg[48];
-        fmt_double(tg, sizeof tg, t.target);
-        h = hash_str(h, tg);
-        char top[16];
-        snprintf(top, sizeof top, "%d", o->top);
-        h = hash_str(h, top);
-        snprintf(t.hash, sizeof t.hash, "%016llx", (unsigned long long)h);
-    }
-    plan_cols(P, &t);
+    plan_hash(o, pol, &t, t.hash, sizeof t.hash);
+    planner_cols(P, &t);
     int n = 0;
     for (int k = 0; k < P->nsel; k++) if (!o->shard_n || k % o->shard_n == o->shard_i - 1) n++;
-    if (!pool_run(&t, n, o->jobs, plan_one, P, o->quiet ? NULL : "plan", &err)) rc = cli_fail(&err);
+    plan_job job = {P, o};
+    if (!pool_run(&t, n, o->jobs, plan_item, &job, o->quiet ? NULL : "plan", &err)) rc = cli_fail(&err);
     if (!rc) {
         plan_sort(&t);
-        rc = write_outputs(o, &t, true);
+        rc = cli_write_table(o, &t);
         bool to_stdout = (o->json_path && !strcmp(o->json_path, "-")) || (o->csv_path && !strcmp(o->csv_path, "-"));
         if (!rc && !o->quiet && !to_stdout && !o->shard_n) plan_print(&t, o->top, stdout);
         if (!rc && !o->quiet)
@@ -799,16 +117,14 @@ int cmd_plan(cli_opts *o)
                     P->evaluated, P->pruned, n, wall_now() - t_start, o->jobs, o->jobs == 1 ? "" : "s");
         if (!rc) {
             int fc = rtable_col(&t, "feasible"), nf = 0;
-            for (int i = 0; i < t.nrows; i++) if (cell_true(&t.rows[i], fc)) nf++;
+            for (int i = 0; i < t.nrows; i++) if (row_true(&t.rows[i], fc)) nf++;
             if (nf == 0 && !o->shard_n) rc = 1;
         }
     }
     rtable_free(&t);
 out:
-    free(P->c);
-    free(P->sel);
-    free(P->plans);
-    plugin_close(P->pl);
+    planner_free(P);
     free(P);
+    plugin_close(pl);
     return rc;
 }

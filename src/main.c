@@ -7,12 +7,13 @@
 #include "engine.h"
 #include "lua_scenario.h"
 #include "plan.h"
-#include "plugin.h"
-#include "policy.h"
 #include "presets.h"
 #include "report.h"
+#include "rtable.h"
+#include "runner.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,21 +107,19 @@ int cmd_run(cli_opts *o)
 {
     if (!o->scenario) return usage_error("%s: missing SCENARIO", "run");
     if (o->csv_path) return usage_error("%s: --csv applies to sweep and plan; use --json", "run");
-    scn_scenario sc;
     fs_err err = {0, ""};
-    if (!cli_load_scenario(o, &sc, &err)) return cli_fail(&err);
-    sim *s = sim_new(&sc, &err);
-    if (!s) return cli_fail(&err);
+    runner_spec spec = {.path = o->scenario, .sets = o->sets, .nsets = o->nsets, .policy = o->policy};
+    runner *run = runner_open(&spec, &err);
+    if (!run) return cli_fail(&err);
+    sim *s = runner_sim(run);
     int rc = 0;
-    policy_run *hooks = NULL;       /* the policy plugin's run hooks, if any */
     chrome_writer *cw = NULL;
-    if (!policy_hooks_attach(s, &hooks, &err)) { rc = cli_fail(&err); goto out; }
     if (o->trace_path && !(cw = chrome_open(s, o->trace_path, &err))) { rc = cli_fail(&err); goto out; }
     bool show = !o->quiet && isatty(STDERR_FILENO);
     double last = wall_now();
     /* advance in slices so a long run shows progress and can be interrupted */
     while (!cli_interrupted) {
-        if (!sim_step_events(s, 20000)) break;
+        if (!runner_advance(run, 20000)) break;
         if (show) progress(s, 0, &last);
     }
     if (show) fprintf(stderr, "\r\033[K");
@@ -129,14 +128,8 @@ int cmd_run(cli_opts *o)
         rc = 130;
         goto out;
     }
-    const fs_err *se = sim_error(s);
-    if (se && se->code != 1) {
-        fs_err e = *se;
-        rc = cli_fail(&e);
-        goto out;
-    }
     report r;
-    report_compute(s, &r);
+    if (!runner_close(run, &r, &err)) { rc = cli_fail(&err); goto out; }
     rc = r.feasible ? 0 : 1;
     if (cw) {
         bool ok = chrome_close(cw, &err);
@@ -163,8 +156,7 @@ int cmd_run(cli_opts *o)
     if (!r.feasible && !o->quiet) fprintf(stderr, "fusync: the plan is infeasible: %s\n", r.why);
 out:
     chrome_abort(cw);
-    sim_free(s);
-    policy_hooks_free(hooks);
+    runner_free(run);
     return rc;
 }
 
@@ -310,12 +302,22 @@ static int apply_opt(cli_opts *o, const char *name, const char *val)
         if (!parse_int(val, 1, 1024, &n)) return usage_error("--jobs: '%s' is not a whole number in 1..1024", val);
         o->jobs = (int)n;
     } else if (!strcmp(name, "shard")) {
-        int i, k;
-        char extra;
-        if (sscanf(val, "%d/%d%c", &i, &k, &extra) != 2 || k < 1 || i < 1 || i > k)
+        /* whole numbers read as such: "1/99999999999" must not wrap */
+        const char *slash = strchr(val, '/');
+        char first[32];
+        long i, k;
+        if (!slash || (size_t)(slash - val) >= sizeof first)
             return usage_error("--shard: '%s' is not I/N with 1 <= I <= N", val);
-        o->shard_i = i;
-        o->shard_n = k;
+        snprintf(first, sizeof first, "%.*s", (int)(slash - val), val);
+        if (!parse_int(first, 1, LONG_MAX, &i) || !parse_int(slash + 1, 1, LONG_MAX, &k) || i > k)
+            return usage_error("--shard: '%s' is not I/N with 1 <= I <= N", val);
+        if (k > RTABLE_SHARDS_MAX) {
+            fprintf(stderr, "fusync: --shard: '%s': at most %d shards; use fewer shards, each with more work\n"
+                    "Try 'fusync --help' for more information.\n", val, RTABLE_SHARDS_MAX);
+            return 2;
+        }
+        o->shard_i = (int)i;
+        o->shard_n = (int)k;
     } else if (!strcmp(name, "no-color")) o->no_color = true;
     else if (!strcmp(name, "quiet")) o->quiet = true;
     else if (!strcmp(name, "ascii")) o->ascii = true;

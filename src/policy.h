@@ -11,4 +11,8 @@
 
 bool policy_apply(const char *path, scn_scenario *s, fs_err *err);
 
+/* The file a policy path names: as given when it exists from here (or is
+** absolute), else beside the scenario file when it exists there. */
+void policy_resolve_path(const char *path, const scn_scenario *s, char *out, size_t n);
+
 #endif

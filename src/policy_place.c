@@ -109,7 +109,7 @@ bool policy_place(plugin *p, scn_scenario *s, fs_err *err)
 /* A relative policy path that does not exist from here is looked up beside
 ** the scenario file, so `plan.policy = "plugins/x.lua"` works from anywhere
 ** the scenario's directory makes sense. */
-static void resolve_path(const char *path, const scn_scenario *s, char *out, size_t n)
+void policy_resolve_path(const char *path, const scn_scenario *s, char *out, size_t n)
 {
     snprintf(out, n, "%s", path);
     if (path[0] == '/' || access(path, R_OK) == 0) return;
@@ -123,7 +123,7 @@ static void resolve_path(const char *path, const scn_scenario *s, char *out, siz
 bool policy_apply(const char *path, scn_scenario *s, fs_err *err)
 {
     char full[512];
-    resolve_path(path, s, full, sizeof full);
+    policy_resolve_path(path, s, full, sizeof full);
     plugin *p = plugin_open(full, NULL, err);
     if (!p) return false;
     bool ok = policy_place(p, s, err);

@@ -95,6 +95,44 @@ expect 2 "not shards of the same run" "$F" merge "$T/s1.json" "$T/other.json" "$
 expect 2 "not a shard" "$F" merge "$T/full.json" --csv "$T/x.csv"
 [ ! -e "$T/x.csv" ] && ok || bad "merge wrote a table after refusing"
 
+# --- merge refuses hostile shard files at once (status 2, the file named) -------
+quick() { # quick PATTERN command...: status 2 within 3 s, the pattern in the message
+    expect 2 "$@"
+    pat=$1; shift
+    timeout 3 "$@" >/dev/null 2>&1; st=$?
+    [ "$st" -eq 2 ] && ok || bad "$* -> status $st within 3 s, want 2"
+}
+shard_line() { # shard_line FILE LINE: s1.json with its "shard" line replaced
+    sed "s/^  \"shard\": .*/  $2/" "$T/s1.json" > "$T/$1"
+}
+shard_line big.json '"shard": {"index": 5, "count": 4294967299, "ids": [4, 7]},'
+quick 'big.json: broken: shard "count" is missing or not a whole number in 1..100000' \
+    "$F" merge "$T/s1.json" "$T/s2.json" "$T/s3.json" "$T/big.json" --csv "$T/x.csv"
+shard_line far.json '"shard": {"index": 1000005, "count": 4, "ids": [4, 7]},'
+quick 'far.json: broken: shard "index" is missing or not a whole number in 1..4' \
+    "$F" merge "$T/s1.json" "$T/far.json" --csv "$T/x.csv"
+shard_line max.json '"shard": {"index": 1, "count": 2147483647, "ids": [0]},'
+quick 'max.json: broken: shard "count"' "$F" merge "$T/max.json" "$T/s2.json" --csv "$T/x.csv"
+shard_line many.json '"shard": {"index": 1, "count": 200000000, "ids": [0]},'
+quick 'many.json: broken: shard "count"' "$F" merge "$T/many.json" --csv "$T/x.csv"
+shard_line few.json '"shard": {"index": 1, "count": 4, "ids": [0, 4]},'
+quick 'few.json: broken: shard 1/4 of 9 should list 3 ids' "$F" merge "$T/few.json" --csv "$T/x.csv"
+# row 4 twice in place of row 8: the right count, the wrong rows
+sed -e 's/^\(    {"id": 4, .*\)},$/\1},\n\1}/' -e '/^    {"id": 8, /d' "$T/s1.json" > "$T/twice.json"
+quick 'twice.json: broken: row id 4 appears twice' \
+    "$F" merge "$T/twice.json" "$T/s2.json" "$T/s3.json" "$T/s4.json" --csv "$T/x.csv"
+quick '/dev/zero: not a regular file' "$F" merge /dev/zero "$T/s2.json" --csv "$T/x.csv"
+quick "$T: not a regular file" "$F" merge "$T" --csv "$T/x.csv"
+truncate -s 300M "$T/huge.json"
+quick 'huge.json: 314572800 bytes, more than a shard file may have (256 MiB)' "$F" merge "$T/huge.json" --csv "$T/x.csv"
+rm -f "$T/huge.json"
+{ cat "$T/s1.json"; printf '\000{"kind": "sweep"}\n'; } > "$T/nul.json"
+quick 'nul.json: broken: a NUL byte at offset' \
+    "$F" merge "$T/nul.json" "$T/s2.json" "$T/s3.json" "$T/s4.json" --csv "$T/x.csv"
+quick "'1/99999999999': at most 100000 shards" "$F" sweep $Q $W --shard 1/99999999999
+quick "is not I/N with 1 <= I <= N" "$F" sweep $Q $W --shard 0/4
+[ ! -e "$T/x.csv" ] && ok || bad "merge wrote a table after refusing a hostile shard"
+
 # --- a bad variant is a row, not a crash ----------------------------------------
 printf 'return { vary = { ["plan.train.tp"] = {2, 3} } }\n' > "$T/badvar.lua"
 expect 0 "" "$F" sweep $Q "$T/badvar.lua" $IT --csv "$T/bad.csv" --quiet

@@ -37,10 +37,8 @@ static tui_run *load_run(tui_app *a, char (*edits)[2][96], int n, fs_err *err)
         snprintf(label + l, sizeof label - l, "%s%s", l ? " " : "", extra[i]);
     }
     if (!n) snprintf(label, sizeof label, "as in the file");
-    scn_scenario *sc = xmalloc(sizeof *sc);
-    tui_run *r = NULL;
-    if (cli_load_scenario(o, sc, err)) r = run_new(sc, label, err);
-    free(sc);
+    runner_spec spec = {.path = o->scenario, .sets = o->sets, .nsets = o->nsets, .policy = o->policy};
+    tui_run *r = run_new(&spec, label, err);
     free(extra);
     free(o);
     return r;
@@ -315,7 +313,8 @@ static int whatif(tui_app *a, tui_req req)
 static void snapshot(tui_app *a, int which)
 {
     fs_err err = {0, ""};
-    tui_run *r = run_new(&a->run->scn, a->run->label, &err);
+    runner_spec spec = {.scn = &a->run->scn};
+    tui_run *r = run_new(&spec, a->run->label, &err);
     if (!r) { app_message(a, true, "snapshot: %s", err.msg); return; }
     run_free(a->snap[which]);
     a->snap[which] = r;
@@ -427,7 +426,8 @@ int app_request(tui_app *a, tui_req req)
         return RE_REDRAW;
     case REQ_RESTART: {
         fs_err err = {0, ""};
-        tui_run *r = run_new(&a->run->scn, a->run->label, &err);
+        runner_spec spec = {.scn = &a->run->scn};
+    tui_run *r = run_new(&spec, a->run->label, &err);
         if (!r) { app_message(a, true, "restart: %s", err.msg); return RE_REDRAW; }
         run_free(a->run);
         a->run = r;

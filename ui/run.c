@@ -2,7 +2,6 @@
 ** run.c — a simulation plus the incremental indices the panes read (run.h).
 */
 #include "run.h"
-#include "plugin.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,21 +18,18 @@ static bool is_compute(trace_phase p)
     }
 }
 
-tui_run *run_new(const scn_scenario *scn, const char *label, fs_err *err)
+tui_run *run_new(const runner_spec *spec, const char *label, fs_err *err)
 {
-    sim *s = sim_new(scn, err);
-    if (!s) return NULL;
-    /* the policy plugin's run hooks, as `fusync run` installs them */
-    policy_run *hooks = NULL;
-    if (!policy_hooks_attach(s, &hooks, err)) { sim_free(s); return NULL; }
+    runner *rn = runner_open(spec, err);
+    if (!rn) return NULL;
     tui_run *r = xcalloc(1, sizeof *r);
-    r->s = s;
-    r->hooks = hooks;
-    r->scn = *scn;
+    r->rn = rn;
+    r->s = runner_sim(rn);
+    r->scn = *runner_scenario(rn);
     snprintf(r->label, sizeof r->label, "%s", label ? label : "");
     /* seed the event queue now, so the first slice is bounded like any other */
-    sim_step_events(s, 0);
-    const trace *t = sim_trace(s);
+    runner_advance(rn, 0);
+    const trace *t = sim_trace(r->s);
     r->ntracks = trace_ntracks(t);
     r->tracks = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->tracks);
     r->track_seen = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->track_seen);
@@ -53,29 +49,16 @@ void run_free(tui_run *r)
     free(r->ctr);
     free(r->pend);
     free(r->ver_t);
-    sim_free(r->s);
-    policy_hooks_free(r->hooks);
+    runner_free(r->rn);
     free(r);
 }
 
-bool run_over(const tui_run *r) { return sim_done(r->s); }
+bool run_over(const tui_run *r) { return runner_done(r->rn); }
 sim_time run_now(const tui_run *r) { return sim_now(r->s); }
 
 bool run_advance(tui_run *r, sim_time until, uint64_t max_events)
 {
-    uint64_t n = 0;
-    while (!sim_done(r->s)) {
-        sim_time nx = sim_next_event_time(r->s);
-        if (nx < 0 || nx > until) {
-            sim_advance(r->s, until);   /* nothing due: just move the clock */
-            return true;
-        }
-        if (n >= max_events) return false;
-        /* one at a time, so we never run past `until` */
-        sim_step_events(r->s, 1);
-        n++;
-    }
-    return true;
+    return runner_advance_to(r->rn, until, max_events);
 }
 
 /* ------------------------------------------------------------- indices */
@@ -205,8 +188,10 @@ void run_sync(tui_run *r)
     }
     r->inst_seen = ni;
 
-    if (sim_done(r->s) && !r->report_ready) {
-        report_compute(r->s, &r->rep);
+    if (runner_done(r->rn) && !r->report_ready) {
+        /* a run stopped by an error still has a report: it says why */
+        fs_err e = {0, ""};
+        runner_close(r->rn, &r->rep, &e);
         r->report_ready = true;
     }
 }

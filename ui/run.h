@@ -1,6 +1,7 @@
 /*
-** run.h — one simulation as the front end sees it: the engine's sim plus
-** indices the panes need to draw a frame without scanning the trace.
+** run.h — one simulation as the front end sees it: a run object (runner.h:
+** the scenario, its policy, the sim) plus indices the panes need to draw a
+** frame without scanning the trace.
 **
 ** The trace is append-only and some spans arrive with times in the
 ** simulated future, so per track we keep span indices sorted by start time
@@ -14,6 +15,7 @@
 
 #include "engine.h"
 #include "report.h"
+#include "runner.h"
 
 typedef struct {
     uint32_t *ord;          /* span indices, sorted by (t0, index) */
@@ -31,8 +33,9 @@ typedef struct {
 } run_pending;
 
 typedef struct {
-    sim          *s;
-    scn_scenario  scn;          /* what it was built from (for restarts) */
+    runner       *rn;           /* the run: scenario, policy, sim */
+    sim          *s;            /* runner_sim(rn), for the panes */
+    scn_scenario  scn;          /* as run, placed (for restarts) */
     char          label[160];   /* the edits that made it, for A/B */
 
     /* indices */
@@ -65,11 +68,11 @@ typedef struct {
     uint32_t       phases_seen;     /* bit per trace_phase, for legends */
     bool           report_ready;
     report         rep;         /* when the run is over */
-    struct policy_run *hooks;   /* the policy's run hooks, or NULL */
 } tui_run;
 
-/* Build a run from a loaded scenario; NULL with err if the engine refuses it. */
-tui_run *run_new(const scn_scenario *scn, const char *label, fs_err *err);
+/* Open a run (a scenario file with its overrides, or a scenario already
+** placed, as runner.h says); NULL with err if it is refused. */
+tui_run *run_new(const runner_spec *spec, const char *label, fs_err *err);
 void     run_free(tui_run *r);
 
 /* Advance: process events up to `until`, at most max_events of them.

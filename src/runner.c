@@ -1,0 +1,103 @@
+/*
+** runner.c — the run object (runner.h).  The policy plugin is opened once
+** per run: place() and the run hooks (docs/plugins.md) see the same Lua
+** state.
+*/
+#include "runner.h"
+#include "lua_scenario.h"
+#include "policy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct runner {
+    scn_scenario scn;       /* as run */
+    sim         *s;
+    plugin      *p;         /* the policy, or NULL */
+    bool         own_p;     /* opened here: closed by runner_free */
+    policy_run  *hooks;
+};
+
+runner *runner_open(const runner_spec *spec, fs_err *err)
+{
+    runner *r = xcalloc(1, sizeof *r);
+    if (spec->scn) {
+        r->scn = *spec->scn;
+    } else if (!lscn_load(spec->path, spec->sets, spec->nsets, &r->scn, err)) {
+        free(r);
+        return NULL;
+    }
+    if (spec->plugin) {
+        r->p = spec->plugin;
+    } else {
+        const char *pol = spec->policy ? spec->policy : r->scn.plan.policy[0] ? r->scn.plan.policy : NULL;
+        if (pol) {
+            char full[512];
+            policy_resolve_path(pol, &r->scn, full, sizeof full);
+            if (!(r->p = plugin_open(full, NULL, err))) goto fail;
+            r->own_p = true;
+            if (!spec->scn) {
+                /* a scenario file: its policy chooses the plan */
+                if (!policy_place(r->p, &r->scn, err)) goto fail;
+                snprintf(r->scn.plan.policy, sizeof r->scn.plan.policy, "%s", full);
+            }
+        }
+    }
+    if (!(r->s = sim_new(&r->scn, err))) goto fail;
+    r->hooks = policy_hooks_install(r->s, r->p);
+    return r;
+fail:
+    runner_free(r);
+    return NULL;
+}
+
+bool runner_advance(runner *r, uint64_t budget)
+{
+    return sim_step_events(r->s, budget);
+}
+
+bool runner_advance_to(runner *r, sim_time until, uint64_t budget)
+{
+    uint64_t n = 0;
+    while (!sim_done(r->s)) {
+        sim_time nx = sim_next_event_time(r->s);
+        if (nx < 0 || nx > until) {
+            sim_advance(r->s, until);   /* nothing due: just move the clock */
+            return true;
+        }
+        if (n >= budget) return false;
+        /* one at a time, so we never run past `until` */
+        sim_step_events(r->s, 1);
+        n++;
+    }
+    return true;
+}
+
+bool runner_done(const runner *r) { return sim_done(r->s); }
+
+bool runner_close(runner *r, report *rep, fs_err *err)
+{
+    sim_run(r->s);
+    report_compute(r->s, rep);
+    const fs_err *se = sim_error(r->s);
+    if (se && se->code != 1) {
+        *err = *se;
+        return false;
+    }
+    return true;
+}
+
+void runner_free(runner *r)
+{
+    if (!r) return;
+    sim_free(r->s);
+    policy_hooks_free(r->hooks);
+    if (r->own_p) plugin_close(r->p);
+    free(r);
+}
+
+sim *runner_sim(runner *r) { return r->s; }
+const sim *runner_sim_c(const runner *r) { return r->s; }
+const scn_scenario *runner_scenario(const runner *r) { return &r->scn; }
+plugin *runner_plugin(runner *r) { return r->p; }

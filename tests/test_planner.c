@@ -1,0 +1,225 @@
+/*
+** test_planner.c — the planner's C API (planner.h) without the binary:
+** enumeration counts, pruning agrees with plan_build, estimates are
+** positive and finite, selection and ranking are ordered.
+*/
+#include "testutil.h"
+#include "lua_scenario.h"
+#include "planner.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Two nodes of 8 H100s, Qwen2.5-7B with a reference model, short steps. */
+static const char *tiny_lua =
+    "local f = fusync\n"
+    "return { name = 'tiny',\n"
+    "  cluster = { device = f.devices.h100, devices_per_node = 8, nodes_per_supernode = 2 },\n"
+    "  models = { actor = f.models.qwen2_5_7b, reference = f.models.qwen2_5_7b, reward = 'rule' },\n"
+    "  workload = { prompts_per_step = 16, samples_per_prompt = 4, minibatches = 2,\n"
+    "    prompt_len = f.dist.uniform(100, 300),\n"
+    "    response_len = f.dist.lognormal{median = 300, sigma = 0.8, cap = 2000},\n"
+    "    max_response = 2000, iterations = 6, warmup = 1, seed = 3 },\n"
+    "  plan = { mode = 'full', train = { tp = 2, pp = 1, micro_batch = 1 }, rollout = { tp = 1, max_seqs = 64 } },\n"
+    "}\n";
+
+static void load_tiny(scn_scenario *sc)
+{
+    char *path = test_tmpfile(".lua", tiny_lua);
+    ck_assert_ptr_nonnull(path);
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, NULL, 0, sc, &err);
+    unlink(path);
+    free(path);
+    ck_assert_msg(ok, "load: %s", err.msg);
+}
+
+static void start(planner *P)
+{
+    scn_scenario base;
+    load_tiny(&base);
+    planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT, .short_runs = true};
+    fs_err err = {0, ""};
+    ck_assert_msg(planner_init(P, &base, NULL, &po, &err), "%s", err.msg);
+    ck_assert_int_eq(P->iterations, 4);         /* warm-up + 3 */
+}
+
+static void axis(plan_axis *a, int n, const long *v)
+{
+    a->n = n;
+    for (int i = 0; i < n; i++) a->v[i] = v[i];
+}
+
+/* Every layout pruned for not fitting really does not fit; every one kept
+** really fits, by plan_build itself. */
+typedef struct {
+    planner *P;
+    long fit, unfit;
+} visit_count;
+
+static void check_fit(void *ud, const plan_cand *c, bool fits)
+{
+    visit_count *v = ud;
+    scn_scenario s;
+    planner_apply(v->P, c, &s);
+    fs_err err = {0, ""};
+    plan pl;
+    bool really = scn_validate(&s, &err) && plan_build(&s, &pl, &err) && pl.fits;
+    ck_assert_msg(really == fits, "candidate %ld (mode %d, train %d/%d/%d mb %d, rollout %d/%d/%d): planner says %s, "
+                  "plan_build says %s (%s)", c->index, c->mode, c->ttp, c->tpp, c->tep, c->mb, c->rtp, c->rep, c->seqs,
+                  fits ? "fits" : "does not fit", really ? "fits" : "does not fit", err.msg);
+    if (fits) v->fit++;
+    else v->unfit++;
+}
+
+START_TEST(t_enumeration_count)
+{
+    planner P;
+    start(&P);
+    /* four modes; training tp 1 or 2; one of everything else; staleness 0
+    ** (one setting) and 1 (two partial-rollout thresholds): 3 per layout */
+    long modes[] = {PLANNER_SEPARATE, PLANNER_COLOCATE, PLANNER_FULL, PLANNER_HYBRID};
+    long tp[] = {1, 2}, one[] = {1}, seqs[] = {64}, st[] = {0, 1}, pr[] = {100, 80}, share[] = {25, 50, 75};
+    axis(&P.ax.modes, 4, modes);
+    axis(&P.ax.train_tp, 2, tp);
+    axis(&P.ax.train_pp, 1, one);
+    axis(&P.ax.train_ep, 1, one);
+    axis(&P.ax.micro_batch, 1, one);
+    axis(&P.ax.rollout_tp, 1, one);
+    axis(&P.ax.rollout_ep, 1, one);
+    axis(&P.ax.max_seqs, 1, seqs);
+    axis(&P.ax.staleness, 2, st);
+    axis(&P.ax.partial_pct, 2, pr);
+    axis(&P.ax.rollout_share_pct, 3, share);
+    visit_count v = {&P, 0, 0};
+    P.visit = check_fit;
+    P.visit_ud = &v;
+    planner_enumerate(&P);
+    /* 16 devices in nodes of 8: separate and hybrid split 8 + 8 only (25 and
+    ** 50 % round to one node, 75 % to all of them); colocate puts the
+    ** reference on an eighth or a quarter of the cluster, less than a node:
+    ** none.  Layouts: the scenario's own plan + (separate 2 + full 2 +
+    ** hybrid 2), each of the six with 3 staleness settings. */
+    ck_assert_int_eq(v.fit + v.unfit, 7);
+    ck_assert_int_eq(P.evaluated, 1 + 6 * 3);
+    ck_assert_int_eq(P.nc + P.pruned, P.evaluated);
+    planner_free(&P);
+}
+END_TEST
+
+START_TEST(t_pruned_do_not_fit)
+{
+    planner P;
+    start(&P);
+    visit_count v = {&P, 0, 0};
+    P.visit = check_fit;
+    P.visit_ud = &v;
+    planner_enumerate(&P);
+    /* the default search of this cluster has both kinds */
+    ck_assert_int_gt(v.fit, 0);
+    ck_assert_int_gt(v.unfit, 0);
+    ck_assert_int_gt(P.pruned, 0);
+    ck_assert_int_eq(P.nc + P.pruned, P.evaluated);
+    for (long i = 0; i < P.nc; i++)
+        ck_assert_msg(P.c[i].est > 0 && isfinite(P.c[i].est), "candidate %ld: estimate %g", i, P.c[i].est);
+    planner_free(&P);
+}
+END_TEST
+
+START_TEST(t_estimate_direct)
+{
+    planner P;
+    start(&P);
+    /* the scenario's own plan, estimated from its built plan */
+    plan_cand own = {.mode = -1, .explicit_idx = -1};
+    scn_scenario s;
+    planner_apply(&P, &own, &s);
+    plan pl;
+    fs_err err = {0, ""};
+    ck_assert_msg(plan_build(&s, &pl, &err), "%s", err.msg);
+    double e0 = planner_estimate(&P, &s, &pl);
+    ck_assert(e0 > 0 && isfinite(e0));
+    /* a staleness bound lets generation overlap training: never slower */
+    s.plan.staleness = 1;
+    double e1 = planner_estimate(&P, &s, &pl);
+    ck_assert(e1 > 0 && isfinite(e1));
+    ck_assert_msg(e1 >= e0 * (1 - 1e-12), "staleness 1 estimated slower: %g < %g", e1, e0);
+    planner_free(&P);
+}
+END_TEST
+
+START_TEST(t_select_and_rank)
+{
+    planner P;
+    start(&P);
+    planner_enumerate(&P);
+    planner_select(&P, 24);
+    ck_assert_int_gt(P.nsel, 0);
+    ck_assert_int_le(P.nsel, P.nc);
+    /* the candidates are sorted by estimate, best first */
+    for (long i = 1; i < P.nc; i++) ck_assert(P.c[i - 1].est >= P.c[i].est);
+    /* the scenario's own plan is always simulated, first */
+    ck_assert_int_eq(P.sel[0].mode, -1);
+    /* every selected candidate once */
+    for (int i = 0; i < P.nsel; i++)
+        for (int k = 0; k < i; k++) ck_assert(P.sel[i].index != P.sel[k].index);
+
+    rtable t;
+    rtable_init(&t, "plan");
+    planner_cols(&P, &t);
+    int n = P.nsel < 4 ? P.nsel : 4;
+    fs_err err = {0, ""};
+    for (int id = 0; id < n; id++) ck_assert_msg(planner_simulate(&P, id, &t, &err), "%s", err.msg);
+    ck_assert_int_eq(t.nrows, n);
+    /* rows of made-up figures too: infeasible ones and ties */
+    int fc = rtable_col(&t, "feasible"), sc = rtable_col(&t, "score");
+    for (int k = 0; k < 6; k++) {
+        row *r = rtable_new_row(&t, 100 + k);
+        row_set_int(r, rtable_col(&t, "id"), 100 + k);
+        row_set_bool(r, fc, k % 3 != 0);
+        row_set_num(r, sc, k % 3 != 0 ? 1000.0 * (k % 2) : 0);
+    }
+    plan_sort(&t);
+    int nfeas = 0;
+    for (int i = 0; i < t.nrows; i++) nfeas += row_true(&t.rows[i], fc);
+    ck_assert_int_ge(nfeas, 4);
+    for (int i = 1; i < t.nrows; i++) {
+        const row *a = &t.rows[i - 1], *b = &t.rows[i];
+        ck_assert_msg(row_true(a, fc) >= row_true(b, fc), "an infeasible row ranks above a feasible one at %d", i);
+        if (row_true(a, fc) && row_true(b, fc)) {
+            double sa = row_num(a, sc), sb = row_num(b, sc);
+            ck_assert_msg(sa > sb || (sa == sb && a->id < b->id), "rows %d (%g, id %d) and %d (%g, id %d) out of order",
+                          i - 1, sa, a->id, i, sb, b->id);
+        } else if (!row_true(a, fc) && !row_true(b, fc)) {
+            ck_assert_int_lt(a->id, b->id);
+        }
+    }
+    /* a simulated feasible row scores its throughput (objective throughput) */
+    for (int i = 0; i < t.nrows; i++) {
+        const row *r = &t.rows[i];
+        if (r->id >= 100 || !row_true(r, fc)) continue;
+        double tp = row_num(r, rtable_col(&t, "throughput_tokens_per_s"));
+        ck_assert(tp > 0 && isfinite(tp));
+        ck_assert(row_num(r, sc) == tp);
+    }
+    rtable_free(&t);
+    planner_free(&P);
+}
+END_TEST
+
+static Suite *planner_suite(void)
+{
+    Suite *s = suite_create("planner");
+    TCase *tc = tcase_create("search");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, t_enumeration_count);
+    tcase_add_test(tc, t_pruned_do_not_fit);
+    tcase_add_test(tc, t_estimate_direct);
+    tcase_add_test(tc, t_select_and_rank);
+    suite_add_tcase(s, tc);
+    return s;
+}
+TEST_SUITE(planner_suite)
