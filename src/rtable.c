@@ -3,6 +3,7 @@
 ** table reader, report metrics as columns, input hashing.
 */
 #include "rtable.h"
+#include "report_fields.h"
 #include "jsonr.h"
 
 #include <math.h>
@@ -391,53 +392,39 @@ bool rtable_read_json(rtable *t, const char *text, size_t len, const char *file,
 
 /* ================================================================ metrics */
 
-static const char *const METRIC_COLS[] = {
-    "feasible", "reason", "throughput_tokens_per_s", "throughput_tokens_per_s_per_device", "devices",
-    "step_time_s", NULL
-};
-static const char *const METRIC_TAIL[] = {
-    "memory_peak_bytes", "memory_capacity_bytes", "host_memory_peak_bytes", "staleness_bound",
-    "staleness_max", "staleness_mean", "tokens_generated", "tokens_trained", "wasted_tokens",
-    "samples_trained", "iterations", "warmup", "events", NULL
-};
+/* The report's columns come from its one description (report_fields.c). */
+static void add_col(void *ud, const char *col, rvkind k, double v, const char *str)
+{
+    (void)k, (void)v, (void)str;
+    rtable_add_col(ud, col);
+}
 
 void metrics_add_cols(rtable *t)
 {
-    char name[64];
-    for (int i = 0; METRIC_COLS[i]; i++) rtable_add_col(t, METRIC_COLS[i]);
-    for (int i = 0; i < STEP__COUNT; i++) {
-        snprintf(name, sizeof name, "%s_s", trace_step_phase_name((trace_step_phase)i));
-        rtable_add_col(t, name);
+    report_fields_columns(NULL, add_col, t);
+}
+
+typedef struct {
+    const rtable *t;
+    row *r;
+} fill_ud;
+
+static void set_cell(void *ud, const char *col, rvkind k, double v, const char *str)
+{
+    fill_ud *u = ud;
+    int c = rtable_col(u->t, col);
+    switch (k) {
+    case RV_INT: row_set_int(u->r, c, (long long)v); break;
+    case RV_BOOL: row_set_bool(u->r, c, v != 0); break;
+    case RV_STR: row_set_str(u->r, c, str); break;
+    default: row_set_num(u->r, c, v); break;
     }
-    for (int i = 0; METRIC_TAIL[i]; i++) rtable_add_col(t, METRIC_TAIL[i]);
 }
 
 void metrics_fill(const rtable *t, row *r, const report *rep)
 {
-    char name[64];
-    row_set_bool(r, rtable_col(t, "feasible"), rep->feasible);
-    row_set_str(r, rtable_col(t, "reason"), rep->feasible ? "" : rep->why);
-    row_set_num(r, rtable_col(t, "throughput_tokens_per_s"), rep->throughput);
-    row_set_num(r, rtable_col(t, "throughput_tokens_per_s_per_device"), rep->throughput_per_device);
-    row_set_int(r, rtable_col(t, "devices"), rep->devices);
-    row_set_num(r, rtable_col(t, "step_time_s"), rep->step_time_s);
-    for (int i = 0; i < STEP__COUNT; i++) {
-        snprintf(name, sizeof name, "%s_s", trace_step_phase_name((trace_step_phase)i));
-        row_set_num(r, rtable_col(t, name), rep->phase_s[i]);
-    }
-    row_set_num(r, rtable_col(t, "memory_peak_bytes"), rep->mem_peak_total);
-    row_set_num(r, rtable_col(t, "memory_capacity_bytes"), rep->mem_capacity);
-    row_set_num(r, rtable_col(t, "host_memory_peak_bytes"), rep->host_peak);
-    row_set_int(r, rtable_col(t, "staleness_bound"), rep->staleness_bound);
-    row_set_int(r, rtable_col(t, "staleness_max"), rep->lag_max);
-    row_set_num(r, rtable_col(t, "staleness_mean"), rep->lag_mean);
-    row_set_num(r, rtable_col(t, "tokens_generated"), rep->tokens_generated);
-    row_set_num(r, rtable_col(t, "tokens_trained"), rep->tokens_trained);
-    row_set_num(r, rtable_col(t, "wasted_tokens"), rep->tokens_wasted);
-    row_set_int(r, rtable_col(t, "samples_trained"), rep->samples_trained);
-    row_set_int(r, rtable_col(t, "iterations"), rep->iterations);
-    row_set_int(r, rtable_col(t, "warmup"), rep->warmup);
-    row_set_int(r, rtable_col(t, "events"), (long long)rep->events);
+    fill_ud u = {t, r};
+    report_fields_columns(rep, set_cell, &u);
 }
 
 /* ================================================================ hashing */
