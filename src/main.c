@@ -19,12 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static void on_signal(int sig)
-{
-    (void)sig;
-    cli_interrupted = 1;
-}
-
 static const char *usage_text =
     "Usage: fusync COMMAND [ARGS] [OPTIONS]\n"
     "Simulate, show and plan RL post-training of LLMs on accelerator clusters.\n"
@@ -301,7 +295,7 @@ static int apply_opt(cli_opts *o, const char *name, const char *val)
     } else if (!strcmp(name, "target")) {
         char *end;
         o->target = strtod(val, &end);
-        if (end == val || *end || o->target <= 0) return usage_error("--target: '%s' is not a positive number of tokens/s", val);
+        if (end == val || *end || !(o->target > 0 && o->target < 1e30)) return usage_error("--target: '%s' is not a positive number of tokens/s", val);
     } else if (!strcmp(name, "top")) {
         if (!parse_int(val, 1, 10000, &n)) return usage_error("--top: '%s' is not a whole number in 1..10000", val);
         o->top = (int)n;
@@ -396,13 +390,7 @@ int main(int argc, char **argv)
         fputs(usage_text, help ? stdout : stderr);
         return help ? 0 : 2;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    fs_signals_install();
     if (!strcmp(o.cmd, "run")) return cmd_run(&o);
     if (!strcmp(o.cmd, "check")) return cmd_check(&o);
     if (!strcmp(o.cmd, "presets")) return cmd_presets(&o);
