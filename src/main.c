@@ -153,7 +153,11 @@ int cmd_run(cli_opts *o)
         buf_free(&b);
         if (fflush(stdout) != 0) { fprintf(stderr, "fusync: writing the report to stdout failed\n"); rc = 2; }
     }
-    if (!r.feasible && !o->quiet) fprintf(stderr, "fusync: the plan is infeasible: %s\n", r.why);
+    if (!r.feasible && !o->quiet) {
+        char why[sizeof r.why * 2];
+        fs_term_escape(why, sizeof why, r.why);
+        fprintf(stderr, "fusync: the plan is infeasible: %s\n", why);
+    }
 out:
     chrome_abort(cw);
     sim_free(s);
@@ -218,7 +222,13 @@ int cmd_check(cli_opts *o)
         if (!write_file_atomic(o->json_path, j.s, j.len, &err)) { buf_free(&j); buf_free(&b); return cli_fail(&err); }
         buf_free(&j);
     }
-    if (!(o->json_path && strcmp(o->json_path, "-") == 0)) fputs(b.s, stdout);
+    if (!(o->json_path && strcmp(o->json_path, "-") == 0)) {
+        fs_buf tb;      /* names from the scenario: terminal-safe */
+        buf_init(&tb);
+        buf_put_term(&tb, b.s);
+        fputs(tb.s, stdout);
+        buf_free(&tb);
+    }
     buf_free(&b);
     return pl.fits ? 0 : 1;
 }
@@ -267,6 +277,7 @@ static const optdef opts[] = {
 static int apply_opt(cli_opts *o, const char *name, const char *val)
 {
     long n;
+    if (val && !*val) return usage_error("--%s: the value is empty", name);
     if (!strcmp(name, "mode")) {
         scn_mode m;
         if (!scn_mode_parse(val, &m)) return usage_error("--mode: '%s' is not one of separate, colocate, full", val);

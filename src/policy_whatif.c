@@ -28,11 +28,11 @@ typedef struct {
     size_t bytes;           /* host memory the list holds (estimate) */
 } wl_ud;
 
-static void check_bytes(lua_State *L, const wl_ud *u)
+static void check_bytes(lua_State *L, const wl_ud *u, const char *who)
 {
     if (u->bytes > WHATIF_BYTES_MAX)
-        luaL_error(L, "the variants take more than %d MiB of host memory (%d variants so far); "
-                   "give fewer variants or fewer fields each", (int)(WHATIF_BYTES_MAX >> 20), u->out->nvariants);
+        luaL_error(L, "%s more than %d MiB of host memory (%d variants so far); "
+                   "give fewer variants or fewer fields each", who, (int)(WHATIF_BYTES_MAX >> 20), u->out->nvariants);
 }
 
 static void wl_push(wl_ud *u, const char *name)
@@ -168,7 +168,7 @@ static void read_vary(lua_State *L, wl_ud *u, int vary)
             lua_pop(L, 1);
             var_add_set(u, v, p, text);
         }
-        check_bytes(L, u);
+        check_bytes(L, u, "vary: the variants take");
     }
 }
 
@@ -205,7 +205,7 @@ static void read_variant(lua_State *L, wl_ud *u, int e, int i)
         snprintf(w2, sizeof w2, "%s[\"%s\"]", where, p);
         value_text(L, -1, text, sizeof text, w2);
         var_add_set(u, v, p, text);
-        check_bytes(L, u);
+        check_bytes(L, u, "returned variants that take");
         lua_pop(L, 2);
     }
     lua_settop(L, e);
