@@ -3,8 +3,9 @@
 ** files, plugins and what-if files alike (docs/security.md):
 **   - a memory budget through the allocator;
 **   - a safe standard library (no files, processes, environment or bytecode,
-**     no finalizers, fixed random seed, no addresses in tostring), with the
-**     removed functions answering "not available in the sandbox";
+**     no finalizers, fixed random seed, no addresses in tostring); calling
+**     or indexing a removed name adds "not available in the sandbox" to
+**     Lua's "attempt to call a nil value" (lsb_msghandler);
 **   - library functions whose work grows with their arguments (string.rep,
 **     table.move, table.insert, ...) charged to the instruction budget;
 **   - one count hook for the instruction budget of a call and of a run, the
@@ -66,17 +67,12 @@ lsb_budget *lsb_budget_of(lua_State *L);
 ** (ud is the lsb_mem). */
 void *lsb_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 
-/* Open base (without dofile, loadfile, warn, require), string (without
+/* Open base (without dofile, loadfile, warn), string (without
 ** dump), table and math (seeded 0), with setmetatable refusing __gc, xpcall
 ** respecting stops, tostring/string.format without addresses and the costly
 ** library functions charged.  `who` names the chunks in messages
 ** ("scenarios", "plugins"). */
 void lsb_open(lua_State *L, const char *who);
-
-/* Give table at stack top a metatable so that reading a key of `names`
-** (NULL-terminated) yields a function raising "PREFIX.KEY is not available
-** in the sandbox".  `prefix` NULL: the global table (keys alone). */
-void lsb_refuse(lua_State *L, const char *prefix, const char *const *names, const char *who);
 
 /* tostring(v) without addresses: "function: FILE:LINE", "function: builtin",
 ** "table", ...; values with __tostring use it.  Pushes the string. */

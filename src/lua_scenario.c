@@ -840,9 +840,7 @@ static void open_sandbox(lua_State *L)
         lua_pushnil(L);
         lua_setglobal(L, removed[i]);
     }
-    lua_pushglobaltable(L);
-    lsb_refuse(L, NULL, removed, "scenarios");
-    lua_pop(L, 1);
+
     push_fusync(L);
     lua_setglobal(L, "fusync");
 }

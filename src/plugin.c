@@ -173,9 +173,6 @@ static void open_sandbox(lua_State *L)
         lua_getfield(L, -2, os_kept[i]);
         lua_setfield(L, -2, os_kept[i]);
     }
-    static const char *const os_refused[] = {"execute", "exit", "getenv", "remove", "rename", "tmpname",
-                                             "setlocale", NULL};
-    lsb_refuse(L, "os", os_refused, "plugins");
     lua_setglobal(L, LUA_OSLIBNAME);
     lua_pop(L, 1);
 }

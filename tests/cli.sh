@@ -46,7 +46,7 @@ expect 0 "Throughput" "$F" run examples/pangu718b_cm384.lua --set cluster.supern
 # --- JSON and trace -----------------------------------------------------------
 "$F" run examples/qwen7b_h100x16.lua --json "$T/a.json" --trace "$T/t.json" --quiet >/dev/null 2>&1 || bad "run with --json/--trace"
 "$F" run examples/qwen7b_h100x16.lua --json "$T/b.json" --quiet >/dev/null 2>&1 || bad "second run"
-[ -f "$T/t.json" ] && [ ! -f "$T/t.json.tmp" ] && ok || bad "trace file missing or .tmp left"
+[ -f "$T/t.json" ] && [ -z "$(ls "$T" | grep "\.tmp")" ] && ok || bad "trace file missing or .tmp left"
 if [ $have_py -eq 1 ]; then
     python3 - "$T/a.json" "$T/b.json" "$T/t.json" <<'PY' && ok || bad "JSON/trace checks"
 import json, sys
@@ -129,7 +129,7 @@ if [ "${FUSYNC_SAN:-0}" != 1 ]; then
     kill -INT "$pid" 2>/dev/null
     wait "$pid"
     st=$?
-    if [ "$st" -eq 130 ] && [ ! -e "$T/int.json" ] && [ ! -e "$T/int.json.tmp" ]; then ok
+    if [ "$st" -eq 130 ] && [ ! -e "$T/int.json" ] && [ -z "$(ls "$T" | grep "int.json.tmp")" ]; then ok
     elif [ "$st" -eq 0 ]; then echo "cli.sh: the run finished before the interrupt; not checked" >&2
     else bad "interrupted run: status $st, files: $(ls "$T" | tr '\n' ' ')"; fi
 fi
