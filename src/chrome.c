@@ -177,14 +177,26 @@ static void write_header(chrome_writer *w)
 
 chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
 {
+    if (!*path) {
+        fs_err_set(err, 2, "--trace: the file name is empty; give a path for the trace");
+        return NULL;
+    }
+    if (strcmp(path, "-") == 0) {
+        /* stdout carries the report; a trace runs to tens of megabytes */
+        fs_err_set(err, 2, "--trace: '-' (stdout) is not supported; give a file name (or /dev/stdout)");
+        return NULL;
+    }
     chrome_writer *w = xcalloc(1, sizeof *w);
     w->path = xstrdup(path);
-    size_t n = strlen(path) + 8;
-    w->tmp = xmalloc(n);
     /* devices and pipes are written in place, never renamed over */
     w->direct = path_is_special(path);
-    snprintf(w->tmp, n, w->direct ? "%s" : "%s.tmp", path);
-    w->f = fopen(w->tmp, "wb");
+    if (w->direct) {
+        w->tmp = xstrdup(path);
+        w->f = fopen(w->tmp, "wb");
+    } else {
+        /* O_EXCL in the target's folder, removed on a signal (util.h) */
+        w->f = fs_tmp_create(path, &w->tmp);
+    }
     if (!w->f) {
         fs_err_set(err, 2, "%s: cannot write the trace: %s", path, strerror(errno));
         free(w->path);
@@ -221,7 +233,7 @@ void chrome_abort(chrome_writer *w)
     if (!w) return;
     trace_set_sink(sim_trace_mut((sim *)w->s), NULL);
     if (w->f) fclose(w->f);
-    if (!w->direct) unlink(w->tmp);
+    if (!w->direct) { unlink(w->tmp); fs_tmp_forget(w->tmp); }
     writer_free(w);
 }
 
@@ -234,8 +246,9 @@ bool chrome_close(chrome_writer *w, fs_err *err)
     if (fclose(w->f) != 0 && !w->failed) { w->failed = true; w->saved_errno = errno; }
     w->f = NULL;
     if (!w->failed && !w->direct && rename(w->tmp, w->path) != 0) { w->failed = true; w->saved_errno = errno; }
+    if (!w->direct && !w->failed) fs_tmp_forget(w->tmp);
     if (w->failed) {
-        if (!w->direct) unlink(w->tmp);
+        if (!w->direct) { unlink(w->tmp); fs_tmp_forget(w->tmp); }
         fs_err_set(err, 2, "%s: writing the trace failed: %s (no trace written)", w->path, strerror(w->saved_errno));
         writer_free(w);
         return false;

@@ -10,8 +10,6 @@
 
 #include <stdio.h>
 
-volatile sig_atomic_t cli_interrupted = 0;
-
 int cli_fail(const fs_err *e)
 {
     fprintf(stderr, "fusync: %s\n", e->msg);

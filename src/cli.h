@@ -33,8 +33,9 @@ typedef struct {
     bool        markdown;       /* fields: print markdown tables */
 } cli_opts;
 
-/* Set by SIGINT/SIGTERM handlers; long loops poll it. */
-extern volatile sig_atomic_t cli_interrupted;
+/* Set by the SIGINT/SIGTERM/SIGHUP/SIGQUIT handlers (util.c,
+** fs_signals_install); long loops poll it. */
+#define cli_interrupted fs_stop_signal
 
 /* Load the scenario named in the options, with --set overrides and the
 ** --policy plugin applied.  Prints nothing. */

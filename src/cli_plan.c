@@ -111,7 +111,22 @@ int cmd_plan(cli_opts *o)
         plan_sort(&t);
         rc = cli_write_table(o, &t);
         bool to_stdout = (o->json_path && !strcmp(o->json_path, "-")) || (o->csv_path && !strcmp(o->csv_path, "-"));
-        if (!rc && !o->quiet && !to_stdout && !o->shard_n) plan_print(&t, o->top, stdout);
+        if (!rc && !o->quiet && !to_stdout && !o->shard_n) {
+            /* names come from the scenario and the plugin: terminal-safe */
+            char *text = NULL;
+            size_t tn = 0;
+            FILE *mf = open_memstream(&text, &tn);
+            if (mf) {
+                plan_print(&t, o->top, mf);
+                fclose(mf);
+                fs_buf tb;
+                buf_init(&tb);
+                buf_put_term(&tb, text);
+                if (tb.s) fputs(tb.s, stdout);
+                buf_free(&tb);
+                free(text);
+            }
+        }
         if (!rc && !o->quiet)
             fprintf(stderr, "fusync: plan: %ld candidates evaluated (%ld pruned), %d simulated, in %.2f s with %d job%s\n",
                     P->evaluated, P->pruned, n, wall_now() - t_start, o->jobs, o->jobs == 1 ? "" : "s");

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     const cli_opts *o;
@@ -126,7 +127,14 @@ int cmd_sweep(cli_opts *o)
             fs_buf b;
             buf_init(&b);
             rtable_csv(&t, &b);
-            fputs(b.s, stdout);
+            if (isatty(STDOUT_FILENO)) {
+                /* names come from the scenario and the what-if file */
+                fs_buf tb;
+                buf_init(&tb);
+                buf_put_term(&tb, b.s);
+                fputs(tb.s ? tb.s : "", stdout);
+                buf_free(&tb);
+            } else fputs(b.s, stdout);
             buf_free(&b);
         }
         if (!rc && !o->quiet && (o->csv_path || o->json_path)) {

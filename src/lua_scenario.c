@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HOOK_EVERY 1000         /* instructions between two budget checks */
 #define PATH_MAX_LEN FLD_PATH_MAX
 #define SET_MAX_PARTS 16
 
@@ -35,31 +34,32 @@
 ** extra space, so nothing here is global.
 */
 typedef struct {
+    lsb_budget b;               /* first: the sandbox's hook finds it */
     const char *file;
     const char *const *sets;
     int nsets;
     scn_scenario *out;
-    long instructions;
-    lsb_mem mem;
 } lctx;
 
-static lctx *ctx_of(lua_State *L) { return *(lctx **)lua_getextraspace(L); }
 
-/* Instruction budget: a count hook.  Lua runs finalizers with hooks off,
-** which is why safe_setmetatable refuses __gc. */
-static void budget_hook(lua_State *L, lua_Debug *ar)
+/* The budgets are the sandbox's (lua_sandbox.h): its count hook stops a
+** chunk that runs too many instructions, nears the memory budget or passes
+** the wall-clock limit, and the stop is final.  Lua runs finalizers with
+** hooks off, which is why safe_setmetatable refuses __gc. */
+static void budget_text(const lsb_budget *b, char *buf, size_t n)
 {
-    lctx *c = ctx_of(L);
-    c->instructions += HOOK_EVERY;
-    if (c->instructions <= LSCN_INSTRUCTION_BUDGET) return;
-    if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
-        lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
-    else
-        lua_pushfstring(L, "%s: ", c->file);
-    lua_pushfstring(L, "scenario ran too long (more than %d million Lua instructions); "
-                    "is there an endless loop?", (int)(LSCN_INSTRUCTION_BUDGET / 1000000));
-    lua_concat(L, 2);
-    lua_error(L);
+    switch (b->stop) {
+    case LSB_STOP_MEM:
+        snprintf(buf, n, "the scenario used more than %d MiB of memory", (int)(LSCN_MEMORY_BUDGET >> 20));
+        break;
+    case LSB_STOP_TIME:
+        snprintf(buf, n, "scenario ran longer than %g s (FUSYNC_SCENARIO_SECONDS raises it); "
+                 "is there an endless loop?", b->call_seconds);
+        break;
+    default:
+        snprintf(buf, n, "scenario ran too long (more than %d million Lua instructions); "
+                 "is there an endless loop?", (int)(LSCN_INSTRUCTION_BUDGET / 1000000));
+    }
 }
 
 /* ---------------------------------------------------------------------------
@@ -272,6 +272,7 @@ static void open_sandbox(lua_State *L)
         lua_pushnil(L);
         lua_setglobal(L, removed[i]);
     }
+
     push_fusync(L);
     lua_setglobal(L, "fusync");
 }
@@ -473,11 +474,10 @@ static int load_main(lua_State *L)
     /* Run the chunk with a traceback handler under the instruction budget. */
     lua_pushcfunction(L, lsb_msghandler);
     lua_insert(L, 1);
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
     st = lua_pcall(L, 0, 1, 1);
     if (st != LUA_OK) {
         const char *m = lua_tostring(L, -1);
-        if (st == LUA_ERRMEM)
+        if (st == LUA_ERRMEM || (c->b.stop == LSB_STOP_MEM && !m))
             lua_pushfstring(L, "%s: the scenario used more than %d MiB of memory", c->file,
                             (int)(LSCN_MEMORY_BUDGET >> 20));
         else if (!m)
@@ -518,9 +518,15 @@ bool lscn_load(const char *path, const char *const *sets, int nsets,
 
     lctx c = {
         .file = path, .sets = sets, .nsets = sets ? nsets : 0, .out = out,
-        .instructions = 0, .mem = {0, LSCN_MEMORY_BUDGET, false},
+        .b = {
+            .mem = {0, LSCN_MEMORY_BUDGET, false}, .file = path,
+            .instr_limit = LSCN_INSTRUCTION_BUDGET, .call_seconds = LSCN_SECONDS,
+            .seconds_env = "FUSYNC_SCENARIO_SECONDS", .stop_text = budget_text,
+        },
     };
-    lua_State *L = lua_newstate(lsb_alloc, &c.mem);
+    const char *sec = getenv("FUSYNC_SCENARIO_SECONDS");
+    if (sec && atof(sec) > 0) c.b.call_seconds = atof(sec);
+    lua_State *L = lua_newstate(lsb_alloc, &c.b.mem);
     if (!L) {
         fs_err_set(err, 2, "%s: cannot start Lua (out of memory)", path);
         return false;
@@ -529,7 +535,11 @@ bool lscn_load(const char *path, const char *const *sets, int nsets,
 
     lua_pushcfunction(L, load_main);
     lua_pushlightuserdata(L, &c);
+    /* the budgets cover the chunk and the reading of what it returned
+    ** (which can run its metamethods) */
+    lsb_call_begin(&c.b, L, "the scenario");
     int st = lua_pcall(L, 1, 0, 0);
+    lsb_call_end(&c.b);
     bool ok = st == LUA_OK;
     if (!ok) {
         const char *m = lua_tostring(L, -1);

@@ -20,12 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static void on_signal(int sig)
-{
-    (void)sig;
-    cli_interrupted = 1;
-}
-
 static const char *usage_text =
     "Usage: fusync COMMAND [ARGS] [OPTIONS]\n"
     "Simulate, show and plan RL post-training of LLMs on accelerator clusters.\n"
@@ -153,7 +147,11 @@ int cmd_run(cli_opts *o)
         buf_free(&b);
         if (fflush(stdout) != 0) { fprintf(stderr, "fusync: writing the report to stdout failed\n"); rc = 2; }
     }
-    if (!r.feasible && !o->quiet) fprintf(stderr, "fusync: the plan is infeasible: %s\n", r.why);
+    if (!r.feasible && !o->quiet) {
+        char why[sizeof r.why * 2];
+        fs_term_escape(why, sizeof why, r.why);
+        fprintf(stderr, "fusync: the plan is infeasible: %s\n", why);
+    }
 out:
     chrome_abort(cw);
     runner_free(run);
@@ -217,7 +215,13 @@ int cmd_check(cli_opts *o)
         if (!write_file_atomic(o->json_path, j.s, j.len, &err)) { buf_free(&j); buf_free(&b); return cli_fail(&err); }
         buf_free(&j);
     }
-    if (!(o->json_path && strcmp(o->json_path, "-") == 0)) fputs(b.s, stdout);
+    if (!(o->json_path && strcmp(o->json_path, "-") == 0)) {
+        fs_buf tb;      /* names from the scenario: terminal-safe */
+        buf_init(&tb);
+        buf_put_term(&tb, b.s);
+        fputs(tb.s, stdout);
+        buf_free(&tb);
+    }
     buf_free(&b);
     return pl.fits ? 0 : 1;
 }
@@ -266,6 +270,7 @@ static const optdef opts[] = {
 static int apply_opt(cli_opts *o, const char *name, const char *val)
 {
     long n;
+    if (val && !*val) return usage_error("--%s: the value is empty", name);
     if (!strcmp(name, "mode")) {
         scn_mode m;
         if (!scn_mode_parse(val, &m)) return usage_error("--mode: '%s' is not one of separate, colocate, full", val);
@@ -294,7 +299,7 @@ static int apply_opt(cli_opts *o, const char *name, const char *val)
     } else if (!strcmp(name, "target")) {
         char *end;
         o->target = strtod(val, &end);
-        if (end == val || *end || o->target <= 0) return usage_error("--target: '%s' is not a positive number of tokens/s", val);
+        if (end == val || *end || !(o->target > 0 && o->target < 1e30)) return usage_error("--target: '%s' is not a positive number of tokens/s", val);
     } else if (!strcmp(name, "top")) {
         if (!parse_int(val, 1, 10000, &n)) return usage_error("--top: '%s' is not a whole number in 1..10000", val);
         o->top = (int)n;
@@ -400,13 +405,7 @@ int main(int argc, char **argv)
         fputs(usage_text, help ? stdout : stderr);
         return help ? 0 : 2;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    fs_signals_install();
     if (!strcmp(o.cmd, "run")) return cmd_run(&o);
     if (!strcmp(o.cmd, "check")) return cmd_check(&o);
     if (!strcmp(o.cmd, "presets")) return cmd_presets(&o);

@@ -7,12 +7,15 @@
 ** string without dump, table, math (seeded, so runs repeat), utf8, and an os
 ** table holding only clock, time and date.  Files load with mode "t".
 **
-** Budgets: the allocator refuses to grow past the memory budget; a count hook
-** charges every HOOK_EVERY instructions against the per-call budget and also
-** stops a state that nears its memory budget, so both stops carry FILE:LINE
-** and a traceback.  A stop escalates: the hook then fires on every
-** instruction, so a plugin that catches the error with pcall is stopped again
-** at its next instruction, and the host never calls that plugin again.
+** Budgets (lua_sandbox.h, docs/security.md): the allocator refuses to grow
+** past the memory budget; the sandbox's count hook charges the per-call and
+** per-run instruction budgets, stops a state that nears its memory budget and
+** one that passes its wall-clock limit, so every stop carries FILE:LINE and a
+** traceback.  A stop is final: the hook then fires on every instruction, so a
+** plugin that catches the error with pcall is stopped again at its next
+** instruction, and the host never calls that plugin again.  A call stuck
+** inside a library function past its wall-clock limit ends the process
+** through the watchdog.
 */
 #include "plugin_lua.h"
 #include "lua_sandbox.h"
@@ -26,8 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#define HOOK_EVERY 1000
 #define GiB (1024.0 * 1024.0 * 1024.0)
 
 /* Hooks looked up once at open (Redis and wrk check which exist, once). */
@@ -38,12 +41,10 @@ static const char *const HOOK_NAMES[] = {
 #define NHOOKS 8
 
 struct plugin {
+    lsb_budget    b;                /* first: the sandbox's hook finds it */
     lua_State    *L;
     char          path[512];
     plugin_limits lim;
-    lsb_mem       mem;              /* the allocator's budget (lim.memory) */
-    long          instr;            /* charged in the current call */
-    int           stop;             /* 0 running, 1 instructions, 2 memory */
     bool          dead;             /* stopped once: never called again */
     char          dead_msg[512];
     bool          has[NHOOKS];
@@ -56,11 +57,20 @@ void plugin_limits_default(plugin_limits *l)
     l->memory = PLUGIN_MEMORY_DEFAULT;
     l->instructions = PLUGIN_INSTRUCTIONS_DEFAULT;
     l->print = false;
+    l->seconds = PLUGIN_SECONDS_DEFAULT;
+    l->run_seconds = PLUGIN_RUN_SECONDS_DEFAULT;
+    l->run_instructions = PLUGIN_RUN_INSTRUCTIONS_DEFAULT;
     const char *m = getenv("FUSYNC_PLUGIN_MEMORY_MB");
     const char *n = getenv("FUSYNC_PLUGIN_INSTRUCTIONS");
     const char *pr = getenv("FUSYNC_PLUGIN_PRINT");
-    if (m && atol(m) > 0) l->memory = (size_t)atol(m) << 20;
+    const char *sec = getenv("FUSYNC_PLUGIN_SECONDS");
+    const char *rsec = getenv("FUSYNC_PLUGIN_RUN_SECONDS");
+    const char *rn = getenv("FUSYNC_PLUGIN_RUN_INSTRUCTIONS");
+    if (m && atol(m) > 0 && atol(m) < (1L << 20)) l->memory = (size_t)atol(m) << 20;
     if (n && atol(n) > 0) l->instructions = atol(n);
+    if (sec && atof(sec) > 0) l->seconds = atof(sec);
+    if (rsec && atof(rsec) > 0) l->run_seconds = atof(rsec);
+    if (rn && atoll(rn) > 0) l->run_instructions = atoll(rn);
     if (pr && *pr && strcmp(pr, "0") != 0) l->print = true;
 }
 
@@ -69,37 +79,35 @@ static plugin *plugin_of(lua_State *L) { return *(plugin **)lua_getextraspace(L)
 /* A refused allocation spends the memory budget: no pcall may carry on. */
 static void note_refusal(plugin *p)
 {
-    if (p->mem.refused && !p->stop) p->stop = 2;
+    if (p->b.mem.refused && !p->b.stop) p->b.stop = LSB_STOP_MEM;
 }
 
-static void stop_text(plugin *p, char *buf, size_t n)
+static void stop_text(const lsb_budget *b, char *buf, size_t n)
 {
-    if (p->stop == 2)
+    const plugin *p = (const plugin *)b;
+    switch (b->stop) {
+    case LSB_STOP_MEM:
         snprintf(buf, n, "the plugin used more than its memory budget of %zu MiB "
                  "(FUSYNC_PLUGIN_MEMORY_MB raises it)", p->lim.memory >> 20);
-    else
+        break;
+    case LSB_STOP_RUN_INSTR:
+        snprintf(buf, n, "the plugin ran more than %lld million Lua instructions in this run "
+                 "(the run's instruction budget; FUSYNC_PLUGIN_RUN_INSTRUCTIONS raises it)",
+                 p->lim.run_instructions / 1000000);
+        break;
+    case LSB_STOP_TIME:
+        snprintf(buf, n, "the plugin ran longer than %g s in one call "
+                 "(wall-clock budget; FUSYNC_PLUGIN_SECONDS raises it)", p->lim.seconds);
+        break;
+    case LSB_STOP_RUN_TIME:
+        snprintf(buf, n, "the plugin ran longer than %g s in this run in total "
+                 "(the run's wall-clock budget; FUSYNC_PLUGIN_RUN_SECONDS raises it)", p->lim.run_seconds);
+        break;
+    default:
         snprintf(buf, n, "the plugin ran more than %ld million Lua instructions in one call "
                  "(instruction budget; FUSYNC_PLUGIN_INSTRUCTIONS raises it); is there an endless loop?",
                  p->lim.instructions / 1000000);
-}
-
-static void budget_hook(lua_State *L, lua_Debug *ar)
-{
-    plugin *p = plugin_of(L);
-    note_refusal(p);
-    if (!p->stop) {
-        p->instr += HOOK_EVERY;
-        if (p->instr > p->lim.instructions) p->stop = 1;
-        else if (p->mem.used > p->lim.memory - p->lim.memory / 16) p->stop = 2;
-        else return;
     }
-    /* from now on every instruction raises: pcall cannot carry on */
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
-    char why[256];
-    stop_text(p, why, sizeof why);
-    if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
-        luaL_error(L, "%s:%d: %s", ar->short_src, ar->currentline, why);
-    luaL_error(L, "%s", why);
 }
 
 /* ------------------------------------------------------------ sandbox */
@@ -127,9 +135,17 @@ static int plugin_print(lua_State *L)
     plugin *p = plugin_of(L);
     if (!p->lim.print) return 0;
     int n = lua_gettop(L);
-    fprintf(stderr, "%s:", p->path);
-    for (int i = 1; i <= n; i++) fprintf(stderr, " %s", luaL_tolstring(L, i, NULL)), lua_pop(L, 1);
-    fputc('\n', stderr);
+    fs_buf b;
+    buf_init(&b);
+    buf_put_term(&b, p->path);
+    buf_putc(&b, ':');
+    for (int i = 1; i <= n; i++) {
+        buf_putc(&b, ' ');
+        buf_put_term(&b, lsb_tolstring(L, i, NULL));
+        lua_pop(L, 1);
+    }
+    fprintf(stderr, "%s\n", b.s);
+    buf_free(&b);
     return 0;
 }
 
@@ -180,8 +196,9 @@ static int open_main(lua_State *L)
     if (u->status != LUA_OK) return lua_error(L);
     lua_pushcfunction(L, lsb_msghandler);
     lua_insert(L, 1);
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    lsb_call_begin(&p->b, L, "the file's main chunk");
     u->status = lua_pcall(L, 0, 1, 1);
+    lsb_call_end(&p->b);
     if (u->status != LUA_OK) return lua_error(L);
     /* hooks: the returned table, else the globals */
     if (!lua_istable(L, -1)) {
@@ -201,9 +218,9 @@ static int open_main(lua_State *L)
 static void format_error(plugin *p, int st, const char *what, fs_err *err)
 {
     const char *m = lua_tostring(p->L, -1);
-    char why[256];
-    if (p->stop) {
-        stop_text(p, why, sizeof why);
+    char why[400];
+    if (p->b.stop) {
+        stop_text(&p->b, why, sizeof why);
         p->dead = true;
         /* keep the location if the hook put one there */
         if (m && strstr(m, why)) fs_err_set(err, 2, "%s", m);
@@ -223,13 +240,27 @@ static void format_error(plugin *p, int st, const char *what, fs_err *err)
 
 plugin *plugin_open(const char *path, const plugin_limits *lim, fs_err *err)
 {
+    struct stat st_path;
+    if (stat(path, &st_path) == 0 && !S_ISREG(st_path.st_mode)) {
+        /* a FIFO or a terminal (/dev/stdin) would block the load */
+        fs_err_set(err, 2, "%s: is not a regular file; a plugin is a Lua source file", path);
+        return NULL;
+    }
     plugin *p = xcalloc(1, sizeof *p);
     snprintf(p->path, sizeof p->path, "%s", path);
     if (lim) p->lim = *lim;
     else plugin_limits_default(&p->lim);
     p->hooks_ref = LUA_NOREF;
-    p->mem.limit = p->lim.memory;
-    lua_State *L = lua_newstate(lsb_alloc, &p->mem);
+    p->b.mem.limit = p->lim.memory;
+    p->b.file = p->path;
+    p->b.instr_limit = p->lim.instructions;
+    p->b.run_instr_limit = p->lim.run_instructions;
+    p->b.call_seconds = p->lim.seconds;
+    p->b.run_seconds_limit = p->lim.run_seconds;
+    p->b.seconds_env = "FUSYNC_PLUGIN_SECONDS";
+    p->b.run_seconds_env = "FUSYNC_PLUGIN_RUN_SECONDS";
+    p->b.stop_text = stop_text;
+    lua_State *L = lua_newstate(lsb_alloc, &p->b.mem);
     if (!L) {
         fs_err_set(err, 2, "%s: cannot start Lua (out of memory)", path);
         free(p);
@@ -270,6 +301,12 @@ void plugin_close(plugin *p)
 
 const char *plugin_path(const plugin *p) { return p->path; }
 double plugin_seconds(const plugin *p) { return p->seconds; }
+
+void plugin_run_reset(plugin *p)
+{
+    p->b.run_instr = 0;
+    p->b.run_seconds = 0;
+}
 lua_State *plugin_state(plugin *p) { return p->L; }
 
 bool plugin_has(const plugin *p, const char *name)
@@ -308,13 +345,13 @@ bool plugin_pcall(plugin *p, const char *what, int nargs, int nres, fs_err *err)
     int base = lua_gettop(L) - nargs;
     lua_pushcfunction(L, lsb_msghandler);
     lua_insert(L, base);
-    p->instr = 0;
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    lsb_call_begin(&p->b, L, what);
     double t0 = wall_now();
     int st = lua_pcall(L, nargs, nres, base);
     p->seconds += wall_now() - t0;
+    lsb_call_end(&p->b);
     note_refusal(p);
-    if (st == LUA_OK && p->stop) st = LUA_ERRRUN;   /* out of memory, caught inside */
+    if (st == LUA_OK && p->b.stop) st = LUA_ERRRUN;   /* out of memory, caught inside */
     if (st != LUA_OK) {
         format_error(p, st, what, err);
         lua_settop(L, base - 1);
@@ -342,10 +379,17 @@ bool plugin_protect(plugin *p, lua_CFunction fn, void *ud, int nargs, int nres, 
     lua_insert(L, base + 1);
     lua_pushlightuserdata(L, ud);
     lua_insert(L, base + 2);
+    /* host code that reads an answer can run the plugin's metamethods */
+    lsb_call_begin(&p->b, L, "a metamethod");
     int st = lua_pcall(L, nargs + 1, nres, 0);
+    lsb_call_end(&p->b);
+    note_refusal(p);
     if (st != LUA_OK) {
         const char *m = lua_tostring(L, -1);
-        if (st == LUA_ERRMEM || !m) fs_err_set(err, 2, "%s: out of memory in the plugin host", p->path);
+        if (p->b.stop) format_error(p, st, "a metamethod", err);
+        else if (st == LUA_ERRMEM) fs_err_set(err, 2, "%s: out of memory in the plugin host", p->path);
+        else if (!m) fs_err_set(err, 2, "%s: a metamethod raised an error object that is a %s value, not a message",
+                                p->path, luaL_typename(L, -1));
         else fs_err_set(err, 2, "%s", m);
         lua_settop(L, base);
         return false;

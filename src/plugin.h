@@ -26,15 +26,22 @@
 
 #define PLUGIN_MEMORY_DEFAULT       (64u << 20)     /* bytes */
 #define PLUGIN_INSTRUCTIONS_DEFAULT 200000000L      /* per call: `while true do end` ~1 s */
+#define PLUGIN_SECONDS_DEFAULT      5.0             /* wall clock per call */
+#define PLUGIN_RUN_INSTRUCTIONS_DEFAULT 2000000000LL /* per run, every call together */
+#define PLUGIN_RUN_SECONDS_DEFAULT  30.0            /* wall clock per run, every call together */
 
 typedef struct {
     size_t memory;          /* bytes the state may hold */
     long   instructions;    /* Lua VM instructions per call */
     bool   print;           /* print() writes to stderr (else discarded) */
+    double seconds;         /* wall clock per call */
+    long long run_instructions; /* per run (plugin_run_reset starts one) */
+    double run_seconds;     /* wall clock per run */
 } plugin_limits;
 
-/* Defaults, overridden by FUSYNC_PLUGIN_MEMORY_MB, FUSYNC_PLUGIN_INSTRUCTIONS
-** and FUSYNC_PLUGIN_PRINT=1 from the environment. */
+/* Defaults, overridden by FUSYNC_PLUGIN_MEMORY_MB, FUSYNC_PLUGIN_INSTRUCTIONS,
+** FUSYNC_PLUGIN_SECONDS, FUSYNC_PLUGIN_RUN_INSTRUCTIONS,
+** FUSYNC_PLUGIN_RUN_SECONDS and FUSYNC_PLUGIN_PRINT=1 from the environment. */
 void plugin_limits_default(plugin_limits *l);
 
 typedef struct plugin plugin;
@@ -49,6 +56,9 @@ const char *plugin_path(const plugin *p);
 bool    plugin_has(const plugin *p, const char *name);
 /* Wall seconds spent inside the plugin's calls so far. */
 double  plugin_seconds(const plugin *p);
+/* Start a run: the run's instruction and wall-clock budgets count from here
+** (a plugin's run starts when it is opened). */
+void    plugin_run_reset(plugin *p);
 
 /* ---------------------------------------------------------------- policy
 ** (policy_place.c) */

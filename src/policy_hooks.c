@@ -225,6 +225,7 @@ policy_run *policy_hooks_install(sim *s, plugin *p)
     if (!p || !has_run_hooks(p)) return NULL;
     struct policy_run *r = xcalloc(1, sizeof *r);
     r->p = p;
+    plugin_run_reset(p);        /* the run's budgets start here */
     r->partial = sim_scenario(s)->plan.partial_rollout;
     sim_hooks h;
     memset(&h, 0, sizeof h);

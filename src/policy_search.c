@@ -8,12 +8,17 @@
 */
 #include "plugin_lua.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CANDIDATES_MAX 200000
+/* What the host keeps of a plugin's answer is outside the plugin's memory
+** budget, so it has a budget of its own, in bytes (docs/security.md): each
+** listed plan becomes a whole scenario on the host. */
+#define CANDIDATES_BYTES_MAX (64u << 20)
+#define CANDIDATES_MAX ((int)(CANDIDATES_BYTES_MAX / sizeof(scn_scenario)))
 
 typedef struct {
     const scn_scenario *base;
@@ -65,7 +70,10 @@ static int read_candidates(lua_State *L)
     if (!lua_istable(L, 2)) luaL_error(L, "returned a %s; expected a list of plans or a table of search axes", luaL_typename(L, 2));
     lua_Integer n = (lua_Integer)lua_rawlen(L, 2);
     if (n > 0) {
-        if (n > CANDIDATES_MAX) luaL_error(L, "returned more than %d plans", CANDIDATES_MAX);
+        if (n > CANDIDATES_MAX)
+            luaL_error(L, "returned %d plans; the host keeps at most %d (%d MiB of scenarios): return fewer, "
+                       "or a table of search axes", n > INT_MAX ? INT_MAX : (int)n, CANDIDATES_MAX,
+                       (int)(CANDIDATES_BYTES_MAX >> 20));
         u->plans = xcalloc((size_t)n, sizeof *u->plans);
         char what[64];
         for (lua_Integer i = 1; i <= n; i++) {

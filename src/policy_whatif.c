@@ -16,11 +16,24 @@
 
 #define WHATIF_MAX 1000000
 #define AXES_MAX 32
+/* The host's copy of the variants lies outside the plugin's memory budget:
+** a budget of its own, in bytes, counting each string, its pointer and the
+** allocator's overhead (docs/security.md). */
+#define WHATIF_BYTES_MAX (32u << 20)
+#define ALLOC_OVERHEAD 16
 
 typedef struct {
     whatif_list *out;
     int cap;
+    size_t bytes;           /* host memory the list holds (estimate) */
 } wl_ud;
+
+static void check_bytes(lua_State *L, const wl_ud *u, const char *who)
+{
+    if (u->bytes > WHATIF_BYTES_MAX)
+        luaL_error(L, "%s more than %d MiB of host memory (%d variants so far); "
+                   "give fewer variants or fewer fields each", who, (int)(WHATIF_BYTES_MAX >> 20), u->out->nvariants);
+}
 
 static void wl_push(wl_ud *u, const char *name)
 {
@@ -31,13 +44,15 @@ static void wl_push(wl_ud *u, const char *name)
     }
     whatif_variant *v = &w->v[w->nvariants++];
     memset(v, 0, sizeof *v);
+    u->bytes += sizeof *v + ALLOC_OVERHEAD;
     snprintf(v->name, sizeof v->name, "%s", name ? name : "");
 }
 
-static void var_add_set(whatif_variant *v, const char *path, const char *value)
+static void var_add_set(wl_ud *u, whatif_variant *v, const char *path, const char *value)
 {
     v->sets = xrealloc(v->sets, (size_t)(v->nsets + 1) * sizeof *v->sets);
     size_t n = strlen(path) + strlen(value) + 2;
+    u->bytes += n + sizeof *v->sets + ALLOC_OVERHEAD;
     char *s = xmalloc(n);
     snprintf(s, n, "%s=%s", path, value);
     v->sets[v->nsets++] = s;
@@ -78,6 +93,7 @@ static int cmp_str(const void *a, const void *b)
 static int sorted_keys(lua_State *L, int t, const char *where)
 {
     int n = 0;
+    luaL_checkstack(L, 6, where);
     lua_pushnil(L);
     while (lua_next(L, t)) { lua_pop(L, 1); check_path(L, -1, where); n++; }
     const char **keys = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *keys, 0);
@@ -99,6 +115,9 @@ static void read_vary(lua_State *L, wl_ud *u, int vary)
 {
     int npath = 0;
     int paths[AXES_MAX], vals[AXES_MAX];
+    /* every axis keeps up to three slots (entry, path, values) until the
+    ** product is written: room for all of them, beyond LUA_MINSTACK */
+    luaL_checkstack(L, 3 * AXES_MAX + 8, "vary: too many fields");
     lua_Integer len = (lua_Integer)lua_rawlen(L, vary);
     if (len > 0) {                      /* ordered form */
         for (lua_Integer i = 1; i <= len; i++) {
@@ -147,8 +166,9 @@ static void read_vary(lua_State *L, wl_ud *u, int vary)
             snprintf(where, sizeof where, "vary[\"%s\"][%d]", p, idx[i] + 1);
             value_text(L, -1, text, sizeof text, where);
             lua_pop(L, 1);
-            var_add_set(v, p, text);
+            var_add_set(u, v, p, text);
         }
+        check_bytes(L, u, "vary: the variants take");
     }
 }
 
@@ -184,7 +204,8 @@ static void read_variant(lua_State *L, wl_ud *u, int e, int i)
         lua_rawget(L, sets);
         snprintf(w2, sizeof w2, "%s[\"%s\"]", where, p);
         value_text(L, -1, text, sizeof text, w2);
-        var_add_set(v, p, text);
+        var_add_set(u, v, p, text);
+        check_bytes(L, u, "returned variants that take");
         lua_pop(L, 2);
     }
     lua_settop(L, e);
@@ -227,7 +248,7 @@ bool whatif_load(const char *path, const scn_scenario *base, whatif_list *out, f
     memset(out, 0, sizeof *out);
     plugin *p = plugin_open(path, NULL, err);
     if (!p) return false;
-    wl_ud u = {out, 0};
+    wl_ud u = {out, 0, 0};
     vary_ud va = {&u, false};
     bool ok = plugin_protect(p, vary_fn, &va, 0, 0, err);
     if (ok && plugin_has(p, "variants")) {

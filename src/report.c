@@ -162,14 +162,22 @@ static void bar(fs_buf *o, double frac, int width)
     for (int i = 0; i < width; i++) buf_putc(o, i < n ? '#' : '.');
 }
 
+/* A name from the scenario or a plugin, made safe for a terminal. */
+static const char *tsafe(char *buf, size_t n, const char *s)
+{
+    fs_term_escape(buf, n, s);
+    return buf;
+}
+
 void report_text(const sim *s, const report *r, fs_buf *o, bool color)
 {
     const scn_scenario *sc = sim_scenario(s);
     const char *B = color ? "\033[1m" : "", *R = color ? "\033[0m" : "", *RED = color ? "\033[1;31m" : "";
-    char a[32], b[32], c[32];
-    buf_printf(o, "%sfusync%s  %s  mode %s  %d devices (%s)  %s %s\n", B, R, sc->name, scn_mode_name(sc->plan.mode),
-               r->devices, sc->cluster.device.name, sc->work.algo == ALGO_PPO ? "PPO" : "GRPO", sc->actor.name);
-    if (!r->feasible) buf_printf(o, "%sINFEASIBLE%s: %s\n", RED, R, r->why);
+    char a[32], b[32], c[32], t1[512], t2[512], t3[512];
+    buf_printf(o, "%sfusync%s  %s  mode %s  %d devices (%s)  %s %s\n", B, R, tsafe(t1, sizeof t1, sc->name),
+               scn_mode_name(sc->plan.mode), r->devices, tsafe(t2, sizeof t2, sc->cluster.device.name),
+               sc->work.algo == ALGO_PPO ? "PPO" : "GRPO", tsafe(t3, sizeof t3, sc->actor.name));
+    if (!r->feasible) buf_printf(o, "%sINFEASIBLE%s: %s\n", RED, R, tsafe(t1, sizeof t1, r->why));
     fmt_si(a, sizeof a, r->throughput);
     buf_printf(o, "\n%sThroughput%s   %s tokens/s   (%.1f per device)   staleness bound %d\n", B, R, a,
                r->throughput_per_device, r->staleness_bound);
@@ -187,7 +195,8 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
     buf_printf(o, "\n%sPools%s        devices  compute  busy   idle  roles\n", B, R);
     for (int p = 0; p < r->npools; p++) {
         const report_pool *q = &r->pools[p];
-        buf_printf(o, "  %-10s %7d  %6.1f%% %5.1f%% %5.1f%%  %s\n", q->name, q->devices, 100 * q->utilization,
+        buf_printf(o, "  %-10s %7d  %6.1f%% %5.1f%% %5.1f%%  %s\n", tsafe(t1, sizeof t1, q->name), q->devices,
+                   100 * q->utilization,
                    100 * q->busy, 100 * q->idle, q->roles);
     }
     fmt_bytes(c, sizeof c, r->mem_capacity);
@@ -197,12 +206,12 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
         fmt_bytes(a, sizeof a, r->mem_peak[k]);
         buf_printf(o, "  %-16s %10s  ", trace_bucket_name((mem_bucket)k), a);
         bar(o, r->mem_peak[k] / r->mem_capacity, 30);
-        buf_printf(o, "  %s\n", r->mem_peak_group[k]);
+        buf_printf(o, "  %s\n", tsafe(t1, sizeof t1, r->mem_peak_group[k]));
     }
     fmt_bytes(a, sizeof a, r->mem_peak_total);
     buf_printf(o, "  %-16s %10s  ", "total (peak)", a);
     bar(o, r->mem_peak_total / r->mem_capacity, 30);
-    buf_printf(o, "  %s at %.2f s\n", r->mem_peak_total_group, r->mem_peak_total_t);
+    buf_printf(o, "  %s at %.2f s\n", tsafe(t1, sizeof t1, r->mem_peak_total_group), r->mem_peak_total_t);
     if (r->host_peak > 0) {
         fmt_bytes(a, sizeof a, r->host_peak);
         fmt_bytes(b, sizeof b, r->host_capacity);

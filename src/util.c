@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 
 void fs_err_set(fs_err *e, int code, const char *fmt, ...)
 {
@@ -19,8 +21,12 @@ void fs_err_set(fs_err *e, int code, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     e->code = code;
-    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    char raw[sizeof e->msg];
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    /* every message may reach a terminal and may quote a scenario's or a
+    ** plugin's text: escape control characters once, here */
+    fs_term_escape(e->msg, sizeof e->msg, raw);
 }
 
 static void oom(size_t n)
@@ -304,6 +310,10 @@ bool path_is_special(const char *path)
 
 bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *err)
 {
+    if (!*path) {
+        fs_err_set(err, 2, "an output file name is empty; give a path, or '-' for stdout");
+        return false;
+    }
     if (strcmp(path, "-") != 0 && path_is_special(path)) {
         /* a device or a pipe (/dev/null, /dev/stdout, a FIFO): write in
         ** place; renaming over it would replace the device with a file */
@@ -320,13 +330,10 @@ bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *e
         }
         return true;
     }
-    size_t pl = strlen(path);
-    char *tmp = xmalloc(pl + 8);
-    snprintf(tmp, pl + 8, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
+    char *tmp = NULL;
+    FILE *f = fs_tmp_create(path, &tmp);
     if (!f) {
         fs_err_set(err, 2, "%s: cannot write: %s", path, strerror(errno));
-        free(tmp);
         return false;
     }
     bool ok = fwrite(data, 1, len, f) == len;
@@ -337,10 +344,12 @@ bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *e
     if (!ok || rename(tmp, path) != 0) {
         if (ok) saved = errno;
         unlink(tmp);
+        fs_tmp_forget(tmp);
         fs_err_set(err, 2, "%s: write failed: %s (nothing written)", path, strerror(saved));
         free(tmp);
         return false;
     }
+    fs_tmp_forget(tmp);
     free(tmp);
     return true;
 }
@@ -374,4 +383,267 @@ long peak_rss_kib(void)
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) != 0) return -1;
     return ru.ru_maxrss;
+}
+
+/* ------------------------------------------------------------ temporaries */
+
+#define TMP_TRACKED 16
+/* Read by signal handlers: a slot is set after its string is complete and
+** cleared before the string is freed. */
+static char *volatile tmp_paths[TMP_TRACKED];
+
+static void tmp_track(char *copy)
+{
+    for (int i = 0; i < TMP_TRACKED; i++)
+        if (!tmp_paths[i]) { tmp_paths[i] = copy; return; }
+    free(copy);     /* more than TMP_TRACKED at once: left to the caller's cleanup */
+}
+
+void fs_tmp_forget(const char *tmp)
+{
+    for (int i = 0; tmp && i < TMP_TRACKED; i++) {
+        char *t = tmp_paths[i];
+        if (t && strcmp(t, tmp) == 0) {
+            tmp_paths[i] = NULL;
+            free(t);
+            return;
+        }
+    }
+}
+
+FILE *fs_tmp_create(const char *path, char **tmp)
+{
+    size_t n = strlen(path) + 16;
+    char *name = xmalloc(n);
+    snprintf(name, n, "%s.tmp.XXXXXX", path);
+    /* mkstemp opens with O_CREAT|O_EXCL: a planted symbolic link or file of
+    ** that name is never followed or truncated */
+    int fd = mkstemp(name);
+    if (fd < 0) {
+        int e = errno;
+        free(name);
+        errno = e;
+        return NULL;
+    }
+    mode_t um = umask(0);
+    umask(um);
+    if (fchmod(fd, 0666 & ~um) != 0) { /* keep 0600 */ }
+    tmp_track(xstrdup(name));
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        unlink(name);
+        fs_tmp_forget(name);
+        free(name);
+        errno = e;
+        return NULL;
+    }
+    *tmp = name;
+    return f;
+}
+
+/* ------------------------------------------------------------ signals */
+
+volatile sig_atomic_t fs_stop_signal = 0;
+static void (*volatile terminal_restore)(void);
+static volatile sig_atomic_t stop_count;
+static struct timespec stop_at;
+
+void fs_set_terminal_restore(void (*fn)(void)) { terminal_restore = fn; }
+
+static void write_all(int fd, const char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w <= 0) return;
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+_Noreturn void fs_fatal_exit(int status, const char *msg)
+{
+    void (*r)(void) = terminal_restore;
+    if (r) r();
+    for (int i = 0; i < TMP_TRACKED; i++) {
+        char *t = tmp_paths[i];
+        if (t) unlink(t);
+    }
+    if (msg) write_all(STDERR_FILENO, msg);
+    _exit(status);
+}
+
+int fs_stop_status(void)
+{
+    int sig = fs_stop_signal;
+    if (!sig) return 0;
+    return sig == SIGINT || sig == SIGTERM ? 130 : 128 + sig;
+}
+
+void fs_on_stop_signal(int sig)
+{
+    if (stop_count++ > 0) fs_fatal_exit(fs_stop_signal == SIGINT || fs_stop_signal == SIGTERM ? 130 : 128 + sig,
+                                        "\nfusync: interrupted\n");
+    clock_gettime(CLOCK_MONOTONIC, &stop_at);
+    fs_stop_signal = sig;
+}
+
+void fs_signals_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fs_on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (int i = 0; i < 4; i++) sigaddset(&sa.sa_mask, sigs[i]);
+    for (int i = 0; i < 4; i++) sigaction(sigs[i], &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* ------------------------------------------------------------ watchdog */
+
+#define WATCH_DEPTH 4
+#define WATCH_TICK_US 200000
+static struct { double deadline; char msg[600]; } watch[WATCH_DEPTH];
+static volatile sig_atomic_t watch_depth;
+static bool watch_handler_set;
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void on_watch_tick(int sig)
+{
+    (void)sig;
+    int d = watch_depth;
+    if (d <= 0) return;
+    double now = mono();
+    for (int i = 0; i < d && i < WATCH_DEPTH; i++)
+        if (watch[i].deadline > 0 && now > watch[i].deadline + FS_WATCH_GRACE) fs_fatal_exit(2, watch[i].msg);
+    if (fs_stop_signal) {
+        double at = (double)stop_at.tv_sec + stop_at.tv_nsec * 1e-9;
+        if (now > at + FS_WATCH_GRACE) fs_fatal_exit(fs_stop_status(), "\nfusync: interrupted\n");
+    }
+}
+
+static void watch_timer(bool on)
+{
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    if (on) {
+        it.it_interval.tv_usec = WATCH_TICK_US;
+        it.it_value.tv_usec = WATCH_TICK_US;
+    }
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+void fs_watch_begin(double deadline, const char *msg)
+{
+    if (!watch_handler_set) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_watch_tick;
+        sa.sa_flags = SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGALRM, &sa, NULL);
+        watch_handler_set = true;
+    }
+    int d = watch_depth;
+    if (d < WATCH_DEPTH) {
+        watch[d].deadline = 0;      /* not armed while being written */
+        char m[sizeof watch[d].msg - 16];
+        fs_term_escape(m, sizeof m, msg);
+        snprintf(watch[d].msg, sizeof watch[d].msg, "fusync: %s\n", m);
+        /* wall_now and mono read the same clock */
+        watch[d].deadline = deadline;
+    }
+    watch_depth = d + 1;
+    if (d == 0) watch_timer(true);
+}
+
+void fs_watch_end(void)
+{
+    int d = watch_depth;
+    if (d <= 0) return;
+    watch_depth = d - 1;
+    if (d == 1) watch_timer(false);
+}
+
+/* ------------------------------------------------------------ terminal text */
+
+static size_t utf8_seq(const unsigned char *p, unsigned *cp)
+{
+    unsigned c = p[0];
+    size_t n;
+    unsigned min;
+    if (c < 0x80) { *cp = c; return 1; }
+    if (c >= 0xC2 && c <= 0xDF) { n = 2; c &= 0x1F; min = 0x80; }
+    else if (c >= 0xE0 && c <= 0xEF) { n = 3; c &= 0x0F; min = 0x800; }
+    else if (c >= 0xF0 && c <= 0xF4) { n = 4; c &= 0x07; min = 0x10000; }
+    else return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80) return 0;
+        c = (c << 6) | (p[i] & 0x3F);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+    *cp = c;
+    return n;
+}
+
+/* Appends through `put` so one routine serves a fixed buffer and fs_buf. */
+static void term_escape_to(const char *s, void (*put)(void *, const char *, size_t), void *ud)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    char esc[12];
+    while (*p) {
+        unsigned cp;
+        size_t n = utf8_seq(p, &cp);
+        if (n == 0) {
+            snprintf(esc, sizeof esc, "\\x%02x", *p);
+            put(ud, esc, 4);
+            p++;
+        } else if ((cp < 0x20 && cp != '\n' && cp != '\t') || cp == 0x7F || (cp >= 0x80 && cp < 0xA0)) {
+            int k = cp < 0x80 ? snprintf(esc, sizeof esc, "\\x%02x", cp) : snprintf(esc, sizeof esc, "\\u%04x", cp);
+            put(ud, esc, (size_t)k);
+            p += n;
+        } else {
+            put(ud, (const char *)p, n);
+            p += n;
+        }
+    }
+}
+
+typedef struct { char *out; size_t n, len; bool full; } fixed_out;
+
+static void put_fixed(void *ud, const char *s, size_t n)
+{
+    fixed_out *f = ud;
+    if (f->full || f->len + n >= f->n) { f->full = true; return; }   /* whole escapes only */
+    memcpy(f->out + f->len, s, n);
+    f->len += n;
+    f->out[f->len] = '\0';
+}
+
+void fs_term_escape(char *out, size_t n, const char *s)
+{
+    if (n == 0) return;
+    out[0] = '\0';
+    fixed_out f = {out, n, 0, false};
+    term_escape_to(s, put_fixed, &f);
+}
+
+static void put_buf(void *ud, const char *s, size_t n)
+{
+    fs_buf *b = ud;
+    for (size_t i = 0; i < n; i++) buf_putc(b, s[i]);
+}
+
+void buf_put_term(fs_buf *b, const char *s)
+{
+    term_escape_to(s, put_buf, b);
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <signal.h>
 
 /* An error for the user: what, where, what to do.  `code` is the exit status
 ** the command line should use (2 bad input or unwritable output, 1 infeasible). */
@@ -84,6 +85,48 @@ void fmt_si(char *out, size_t n, double v);
 ** written in place. */
 bool path_is_special(const char *path);
 bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *err);
+
+/* Create PATH's temporary sibling "PATH.tmp.XXXXXX" with O_EXCL (mkstemp:
+** never through a symbolic link), mode 0666 less the umask, and track it for
+** removal on a signal.  Returns the open stream with the name in *tmp
+** (malloc'd), or NULL with errno set. */
+FILE *fs_tmp_create(const char *path, char **tmp);
+/* Done with a temporary (renamed or removed by the caller): stop tracking. */
+void  fs_tmp_forget(const char *tmp);
+
+/* ------------------------------------------------------------ signals
+** One place for the stop request (docs/security.md).  fs_signals_install
+** makes SIGINT, SIGTERM, SIGHUP and SIGQUIT set fs_stop_signal (the signal
+** number); loops read it, the Lua count hook reads it.  A second signal, or a
+** first one that a stuck call does not notice within a second, ends the
+** process at once through fs_fatal_exit. */
+extern volatile sig_atomic_t fs_stop_signal;
+void fs_signals_install(void);
+/* The handler itself, for a module that chains its own (cli_sweep.c). */
+void fs_on_stop_signal(int sig);
+/* The exit status for a stop request: 130 for SIGINT and SIGTERM (as
+** documented), 128 + the signal otherwise; 0 when none. */
+int  fs_stop_status(void);
+/* An async-signal-safe function that gives the terminal back (the TUI's). */
+void fs_set_terminal_restore(void (*fn)(void));
+/* End the process now from any context, signal handlers included: give the
+** terminal back, remove tracked temporaries, write msg to stderr, _exit. */
+_Noreturn void fs_fatal_exit(int status, const char *msg);
+
+/* Wall-clock watchdog for a call into code from other people.  The caller's
+** own check (the Lua count hook) stops the call at its deadline; a call
+** still running FS_WATCH_GRACE seconds after the deadline (stuck inside a
+** library function) ends the process: `msg` is written, exit status 2.
+** Calls nest; fs_watch_end closes the innermost. */
+#define FS_WATCH_GRACE 1.0
+void fs_watch_begin(double deadline, const char *msg);
+void fs_watch_end(void);
+
+/* Terminal-safe text: control characters (C0 but newline and tab, DEL, C1)
+** and invalid UTF-8 bytes become \xNN or \uNNNN escapes, so a name or a
+** message cannot move the cursor, retitle the window or hide output. */
+void fs_term_escape(char *out, size_t n, const char *s);
+void buf_put_term(fs_buf *b, const char *s);
 
 /* Edit distance for "did you mean". */
 int  str_distance(const char *a, const char *b);

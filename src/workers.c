@@ -20,8 +20,8 @@ static volatile sig_atomic_t stop_requested;
 
 static void on_stop(int sig)
 {
-    (void)sig;
     stop_requested = 1;
+    fs_on_stop_signal(sig);     /* so a Lua call under way stops too */
 }
 
 void pool_signals(bool on)

@@ -275,7 +275,7 @@ fi
 # --- JSON and trace -----------------------------------------------------------
 "$F" run examples/qwen7b_h100x16.lua --json "$T/a.json" --trace "$T/t.json" --quiet >/dev/null 2>&1 || bad "run with --json/--trace"
 "$F" run examples/qwen7b_h100x16.lua --json "$T/b.json" --quiet >/dev/null 2>&1 || bad "second run"
-[ -f "$T/t.json" ] && [ ! -f "$T/t.json.tmp" ] && ok || bad "trace file missing or .tmp left"
+[ -f "$T/t.json" ] && [ -z "$(ls "$T" | grep "\.tmp")" ] && ok || bad "trace file missing or .tmp left"
 if [ $have_py -eq 1 ]; then
     python3 - "$T/a.json" "$T/b.json" "$T/t.json" <<'PY' && ok || bad "JSON/trace checks"
 import json, sys
@@ -362,14 +362,14 @@ if [ "${FUSYNC_SAN:-0}" != 1 ]; then
           --trace "$T/int.json" --quiet ) >/dev/null 2>"$T/int.err" &
     pid=$!
     i=0
-    while [ ! -e "$T/int.json.tmp" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
-    [ -e "$T/int.json.tmp" ] || bad "interrupted run: the trace's .tmp file never appeared"
+    while [ -z "$(ls "$T" | grep "int.json.tmp")" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+    [ -n "$(ls "$T" | grep "int.json.tmp")" ] || bad "interrupted run: the trace's temporary file never appeared"
     kill -INT "$pid" 2>/dev/null
     wait "$pid"
     st=$?
     if [ "$st" -eq 0 ]; then bad "interrupted run: it finished before the interrupt arrived"
     elif [ "$st" -eq 130 ] && grep -q "interrupted; no output written" "$T/int.err" \
-         && [ ! -e "$T/int.json" ] && [ ! -e "$T/int.json.tmp" ]; then ok
+         && [ ! -e "$T/int.json" ] && [ -z "$(ls "$T" | grep "int.json.tmp")" ]; then ok
     else bad "interrupted run: status $st ($(head -2 "$T/int.err")), files: $(ls "$T" | tr '\n' ' ')"; fi
 fi
 

@@ -54,7 +54,7 @@ static void expect_refused(const char *text, const char *needle)
 
 START_TEST(t_escapes_refused)
 {
-    expect_refused("function place(ctx) return io.open('/etc/passwd') end", "global 'io'");
+    expect_refused("function place(ctx) return io.open('/etc/passwd') end", ":1: io is not available in the sandbox");
     expect_refused("function place(ctx) os.execute('true') end", "execute");
     expect_refused("function place(ctx) return os.getenv('HOME') end", "getenv");
     expect_refused("local m = require('os')", "require");

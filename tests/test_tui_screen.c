@@ -628,6 +628,44 @@ START_TEST(snapshots_compare_and_export)
 }
 END_TEST
 
+/* Leave a pattern on the stack below the caller, where the next calls'
+** locals will lie: uninitialized reads then see 0xff bytes (NaN doubles, an
+** invalid bool for UBSan) instead of whatever zeros happened to be there. */
+static __attribute__((noinline)) void poison_stack(void)
+{
+    volatile unsigned char junk[256 * 1024];
+    memset((void *)junk, 0xff, sizeof junk);
+}
+
+/* An unready side of the A/B pane is drawn from its (empty) report, never
+** from uninitialized memory: `a` then `c` at once, before A has run. */
+START_TEST(compare_unready_side)
+{
+    tui_app *a = open_app(example("pangu718b_cm384.lua"), NULL, 0);
+    key(a, 'a');
+    key(a, 'c');
+    ck_assert(a->ls.compare);
+    ck_assert(a->snap[0] && !a->snap[0]->report_ready);
+    tui_canvas cv;
+    cv_init(&cv);
+    tui_layout L;
+    memset(&L, 0, sizeof L);
+    poison_stack();
+    render_frame(a, &cv, ROWS, COLS, &L);
+    ck_assert(L.visible[PANE_COMPARE]);
+    tui_rect r = L.pane[PANE_COMPARE];
+    char line[COLS + 2];
+    for (int y = r.y; y < r.y + r.h; y++) {
+        cv_row_text(&cv, y, r.x, r.w, line);
+        /* neither side has a step yet: no phase rows, no figures, no deltas */
+        ck_assert_msg(!strstr(line, "generate") && !strstr(line, "nan") && !strstr(line, "%)"),
+                      "compare pane row %d: %s", y - r.y, line);
+    }
+    cv_free(&cv);
+    close_app(a);
+}
+END_TEST
+
 START_TEST(mouse_selects)
 {
     tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
@@ -684,6 +722,7 @@ static Suite *tui_screen_suite(void)
     tcase_add_test(tc, reactions_say_what_to_draw);
     tcase_add_test(tc, stepping);
     tcase_add_test(tc, snapshots_compare_and_export);
+    tcase_add_test(tc, compare_unready_side);
     tcase_add_test(tc, mouse_selects);
     tcase_add_test(tc, command_line_errors_before_the_screen);
     suite_add_tcase(s, tc);

@@ -22,7 +22,10 @@ static void side_init(side *s, const tui_run *r, const char *name)
     s->r = r;
     s->name = name;
     s->ready = r && r->report_ready;
+    /* an unready side draws as "-" from an empty report: every field the
+    ** rows read must be defined */
     if (s->ready) s->rep = r->rep;
+    else memset(&s->rep, 0, sizeof s->rep);
 }
 
 enum { F_SI, F_SECS, F_BYTES, F_NUM, F_PCT };

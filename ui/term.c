@@ -19,8 +19,8 @@
 #include <unistd.h>
 #include <wchar.h>
 
-/* The only mutable globals of the front end: what signal handlers need. */
-static volatile sig_atomic_t term_sig;
+/* The only mutable globals of the front end: what signal handlers need
+** (the stop request itself is util.c's fs_stop_signal). */
 static struct termios term_saved;       /* written once before handlers run */
 static volatile sig_atomic_t term_have_saved, term_active;
 
@@ -231,6 +231,17 @@ term *term_open(term_caps *caps, char *why, size_t n)
         return NULL;
     }
     set_term(T->screen);
+    /* a terminal that cannot place the cursor (TERM=dumb) would draw every
+    ** frame on one line */
+    const char *cup = tigetstr("cup");
+    if (!cup || cup == (char *)-1) {
+        endwin();
+        delscreen(T->screen);
+        snprintf(why, n, "tui: terminal type '%s' cannot place the cursor; set TERM to your terminal's "
+                 "type (e.g. xterm-256color) or use 'fusync run' for a report", tn && *tn ? tn : "vt100");
+        free(T);
+        return NULL;
+    }
     common_setup(T);
     *caps = T->caps;
     return T;
@@ -392,34 +403,36 @@ tui_event term_event(term *T, int timeout_ms)
 
 /* ------------------------------------------------------------- signals */
 
-static void on_quit_signal(int sig)
-{
-    term_sig = sig;
-}
-
-/* A crash: put the terminal back with async-signal-safe calls only, then
-** die of the same signal so the exit status tells what happened. */
-static void on_crash(int sig)
+/* Put the terminal back with async-signal-safe calls only: for a crash, and
+** for fs_fatal_exit (a second Ctrl-C, a plugin stuck past its watchdog). */
+static void emergency_restore(void)
 {
     if (term_active) {
-        static const char reset[] = "\033[0m\033[?1000l\033[?1006l\033[?25h\033[?1049l\r\n";
+        term_active = 0;
+        static const char reset[] = "\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l\r\n";
         ssize_t w = write(STDOUT_FILENO, reset, sizeof reset - 1);
         (void)w;
         if (term_have_saved) tcsetattr(STDIN_FILENO, TCSANOW, &term_saved);
     }
+}
+
+/* A crash: give the terminal back, then die of the same signal so the exit
+** status tells what happened. */
+static void on_crash(int sig)
+{
+    emergency_restore();
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
 void term_signals(void)
 {
+    /* SIGINT, SIGTERM, SIGHUP, SIGQUIT: a stop request the loop reads */
+    fs_signals_install();
+    fs_set_terminal_restore(emergency_restore);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
-    sa.sa_handler = on_quit_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
     sa.sa_handler = on_crash;
     sa.sa_flags = SA_RESETHAND;
     sigaction(SIGSEGV, &sa, NULL);
@@ -430,5 +443,5 @@ void term_signals(void)
 
 int term_signal_pending(void)
 {
-    return (int)term_sig;
+    return (int)fs_stop_signal;
 }

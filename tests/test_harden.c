@@ -1,0 +1,363 @@
+/*
+** test_harden.c — what docs/security.md promises against code from other
+** people: the Lua stack is checked in the what-if readers, the budgets hold
+** (xpcall handlers, pcall loops, __close handlers, work inside library
+** functions, a whole run), what a plugin hands back is capped in bytes,
+** messages cannot carry terminal escapes, temporary files are never opened
+** through a planted link, and the small promises (addresses, FIFOs, error
+** objects that are tables).
+*/
+#include "testutil.h"
+#include "engine.h"
+#include "lua_scenario.h"
+#include "plugin.h"
+#include "policy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+static char *example(const char *name)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf, "%s/examples/%s", test_root(), name);
+    return buf;
+}
+
+static void load_qwen(scn_scenario *s)
+{
+    fs_err err = {0, ""};
+    ck_assert_msg(lscn_load(example("qwen7b_h100x16.lua"), NULL, 0, s, &err), "%s", err.msg);
+}
+
+/* ---------------------------------------------------------------- what-if */
+
+static bool whatif_text(const char *text, whatif_list *w, fs_err *err)
+{
+    scn_scenario s;
+    load_qwen(&s);
+    char *path = test_tmpfile(".lua", text);
+    bool ok = whatif_load(path, &s, w, err);
+    unlink(path);
+    free(path);
+    return ok;
+}
+
+/* 32 axes keep 96 values on the Lua stack at once: far past LUA_MINSTACK */
+START_TEST(whatif_many_axes)
+{
+    whatif_list w;
+    fs_err err = {0, ""};
+    ck_assert_msg(whatif_text("local v = {} for i = 1, 32 do v[i] = {'plan.staleness', {i % 3}} end\n"
+                              "return {vary = v}\n", &w, &err), "%s", err.msg);
+    ck_assert_int_eq(w.nvariants, 1);
+    ck_assert_int_eq(w.v[0].nsets, 32);
+    ck_assert_str_eq(w.v[0].sets[31], "plan.staleness=2");
+    whatif_free(&w);
+    ck_assert_msg(whatif_text("local v = {} for i = 1, 32 do v['plan.p' .. string.format('%02d', i)] = {i} end\n"
+                              "return {vary = v}\n", &w, &err), "%s", err.msg);
+    ck_assert_int_eq(w.v[0].nsets, 32);
+    ck_assert_str_eq(w.v[0].sets[0], "plan.p01=1");
+    whatif_free(&w);
+}
+END_TEST
+
+/* 20,000 copies of a 64-key variant would take over a gigabyte of host
+** memory; the host refuses past its byte budget, quickly */
+START_TEST(whatif_bytes_capped)
+{
+    whatif_list w;
+    fs_err err = {0, ""};
+    double t0 = wall_now();
+    ck_assert(!whatif_text("return { variants = function(base)\n"
+                           "  local t = {} for k = 1, 64 do t['workload.seed' .. k] = k end\n"
+                           "  local v = {} for i = 1, 20000 do v[i] = t end return v end }\n", &w, &err));
+    ck_assert_msg(strstr(err.msg, "MiB of host memory"), "%s", err.msg);
+    ck_assert_int_eq(err.code, 2);
+    ck_assert(wall_now() - t0 < 10);
+}
+END_TEST
+
+/* A metamethod that raises a table: an error about the value, not "out of
+** memory" */
+START_TEST(error_object_table)
+{
+    whatif_list w;
+    fs_err err = {0, ""};
+    ck_assert(!whatif_text("return { variants = function(base)\n"
+                           "  return { setmetatable({}, {__index = function() error({}) end}) } end }\n",
+                           &w, &err));
+    ck_assert_msg(!strstr(err.msg, "out of memory") && strstr(err.msg, "table value"), "%s", err.msg);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- plugins */
+
+static bool place_text(const char *text, const plugin_limits *lim, fs_err *err)
+{
+    scn_scenario s;
+    load_qwen(&s);
+    char *path = test_tmpfile(".lua", text);
+    plugin *p = plugin_open(path, lim, err);
+    bool ok = p && policy_place(p, &s, err);
+    plugin_close(p);
+    unlink(path);
+    free(path);
+    return ok;
+}
+
+static void expect_place_refused(const char *text, const char *needle, double max_s)
+{
+    fs_err err = {0, ""};
+    double t0 = wall_now();
+    ck_assert_msg(!place_text(text, NULL, &err), "not refused: %s", text);
+    double dt = wall_now() - t0;
+    ck_assert_int_eq(err.code, 2);
+    ck_assert_msg(strstr(err.msg, needle), "expected '%s' in: %s", needle, err.msg);
+    ck_assert_msg(dt < max_s, "took %.1f s: %s", dt, text);
+}
+
+/* Lua runs xpcall's message handler inside the count hook, where hooks are
+** off: a looping handler must not run for a stop */
+START_TEST(xpcall_handler_cannot_escape)
+{
+    expect_place_refused("function place(ctx)\n"
+                         "  xpcall(function() while true do end end, function() while true do end end)\n"
+                         "end\n", "instruction budget", 20);
+    /* a handler still runs for an ordinary error */
+    fs_err err = {0, ""};
+    ck_assert_msg(place_text("function place(ctx)\n"
+                             "  local ok, m = xpcall(function() error('x', 0) end, function(e) return e .. 'y' end)\n"
+                             "  assert(not ok and m == 'xy') return ctx.plan\nend\n", NULL, &err), "%s", err.msg);
+}
+END_TEST
+
+START_TEST(library_work_is_charged)
+{
+    fs_err err = {0, ""};
+    double t0 = wall_now();
+    ck_assert_msg(place_text("function place(ctx)\n local s = string.rep('', math.maxinteger)\n"
+                             " assert(s == '') return ctx.plan\nend\n", NULL, &err), "%s", err.msg);
+    ck_assert(wall_now() - t0 < 5);
+    expect_place_refused("function place(ctx) table.move({}, 1, math.maxinteger - 1, 2) end", "instruction budget", 5);
+    expect_place_refused("function place(ctx) local t = {} for i = 1, 1e9 do table.insert(t, 1, i) end end",
+                         "instruction budget", 20);
+    expect_place_refused("function place(ctx) local s = ('x'):rep(1 << 20)\n"
+                         " for i = 1, 1e9 do local _ = s:upper() end end", "instruction budget", 20);
+}
+END_TEST
+
+/* The budget of a run: every call's instructions and seconds together */
+START_TEST(run_budget)
+{
+    plugin_limits lim;
+    plugin_limits_default(&lim);
+    lim.run_instructions = 5000000;
+    scn_scenario s;
+    load_qwen(&s);
+    char *path = test_tmpfile(".lua", "function place(ctx) for i = 1, 1000000 do end return ctx.plan end\n");
+    fs_err err = {0, ""};
+    plugin *p = plugin_open(path, &lim, &err);
+    ck_assert_msg(p, "%s", err.msg);
+    int calls = 0;
+    while (calls < 100 && policy_place(p, &s, &err)) calls++;
+    ck_assert_msg(calls >= 2 && calls < 10, "%d calls", calls);
+    ck_assert_msg(strstr(err.msg, "in this run") && strstr(err.msg, "FUSYNC_PLUGIN_RUN_INSTRUCTIONS"), "%s", err.msg);
+    /* stopped is stopped */
+    ck_assert(!policy_place(p, &s, &err));
+    plugin_close(p);
+
+    plugin_limits_default(&lim);
+    lim.run_seconds = 0.3;
+    free(path);
+    path = test_tmpfile(".lua", "function place(ctx) local t = os.clock() while os.clock() < t + 0.1 do end "
+                                "return ctx.plan end\n");
+    p = plugin_open(path, &lim, &err);
+    ck_assert_msg(p, "%s", err.msg);
+    calls = 0;
+    while (calls < 100 && policy_place(p, &s, &err)) calls++;
+    ck_assert_msg(calls >= 1 && calls < 6, "%d calls", calls);
+    ck_assert_msg(strstr(err.msg, "FUSYNC_PLUGIN_RUN_SECONDS"), "%s", err.msg);
+    /* a new run starts the budget again */
+    plugin_run_reset(p);
+    plugin_close(p);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
+START_TEST(candidates_bytes_capped)
+{
+    scn_scenario s;
+    load_qwen(&s);
+    char *path = test_tmpfile(".lua", "function candidates(ctx) local v = {}\n"
+                                      " for i = 1, 200000 do v[i] = {staleness = 1} end return v end\n");
+    fs_err err = {0, ""};
+    plugin *p = plugin_open(path, NULL, &err);
+    ck_assert_msg(p, "%s", err.msg);
+    plan_axes ax;
+    memset(&ax, 0, sizeof ax);
+    scn_scenario *plans = NULL;
+    int n = 0;
+    ck_assert(!policy_candidates(p, &s, &ax, &plans, &n, &err));
+    ck_assert_msg(strstr(err.msg, "the host keeps at most"), "%s", err.msg);
+    ck_assert(plans == NULL && n == 0);
+    plugin_close(p);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
+START_TEST(no_addresses_and_clear_refusals)
+{
+    fs_err err = {0, ""};
+    ck_assert_msg(place_text("function place(ctx)\n"
+                             "  assert(tostring(print) == 'function: builtin', tostring(print))\n"
+                             "  assert(not tostring({}):find('0x'))\n"
+                             "  assert(not string.format('%s', {}):find('0x'))\n"
+                             "  assert(not pcall(string.format, '%p', {}))\n"
+                             "  return ctx.plan\nend\n", NULL, &err), "%s", err.msg);
+    expect_place_refused("function place(ctx) os.execute('true') end",
+                         ":1: os.execute is not available in the sandbox", 5);
+    expect_place_refused("function place(ctx) io.open('/etc/passwd') end", ":1: io is not available in the sandbox", 5);
+}
+END_TEST
+
+/* A FIFO (or /dev/stdin) would block the load for ever */
+START_TEST(plugin_not_regular_file)
+{
+    char dir[] = "/tmp/fusync-fifo-XXXXXX";
+    ck_assert(mkdtemp(dir));
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "%s/p.lua", dir);
+    ck_assert(mkfifo(fifo, 0600) == 0);
+    fs_err err = {0, ""};
+    plugin *p = plugin_open(fifo, NULL, &err);
+    ck_assert(p == NULL);
+    ck_assert_msg(strstr(err.msg, "not a regular file"), "%s", err.msg);
+    unlink(fifo);
+    rmdir(dir);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- scenarios */
+
+static void expect_scenario_stopped(const char *prefix, const char *needle, double max_s)
+{
+    char *text = malloc(65536);
+    FILE *f = fopen(example("qwen7b_h100x16.lua"), "r");
+    ck_assert(f);
+    size_t n = strlen(prefix);
+    memcpy(text, prefix, n);
+    n += fread(text + n, 1, 65536 - n - 1, f);
+    text[n] = 0;
+    fclose(f);
+    char *path = test_tmpfile(".lua", text);
+    free(text);
+    scn_scenario s;
+    fs_err err = {0, ""};
+    double t0 = wall_now();
+    ck_assert(!lscn_load(path, NULL, 0, &s, &err));
+    double dt = wall_now() - t0;
+    ck_assert_msg(strstr(err.msg, needle), "expected '%s' in: %s", needle, err.msg);
+    ck_assert_msg(dt < max_s, "took %.1f s", dt);
+    unlink(path);
+    free(path);
+}
+
+START_TEST(scenario_stops_are_final)
+{
+    expect_scenario_stopped("xpcall(function() while true do end end, function() while true do end end)\n",
+                            "scenario ran too long", 10);
+    expect_scenario_stopped("while true do pcall(function() while true do end end) end\n",
+                            "scenario ran too long", 10);
+    expect_scenario_stopped("while true do pcall(function()\n"
+                            "  local x <close> = setmetatable({}, {__close = function() while true do end end})\n"
+                            "  error('x') end) end\n", "scenario ran too long", 10);
+    expect_scenario_stopped("table.move({}, 1, math.maxinteger - 1, 2)\n", "scenario ran too long", 10);
+}
+END_TEST
+
+/* Near the memory budget the collector thrashes: the hook stops short of it */
+START_TEST(scenario_memory_stops_soon)
+{
+    expect_scenario_stopped("local t = {} for i = 1, 1e9 do t[i] = {i, i + 1, tostring(i)} end\n",
+                            "MiB of memory", 25);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- output */
+
+START_TEST(messages_are_terminal_safe)
+{
+    fs_err e;
+    fs_err_set(&e, 2, "name '%s' and %s", "\x1b]0;PWN\x07", "\xc2\x9b" "2J \xff caf\xc3\xa9\n\tok");
+    ck_assert_msg(!strchr(e.msg, 0x1b) && !strchr(e.msg, 0x07) && !strstr(e.msg, "\xc2\x9b") && !strchr(e.msg, '\xff'),
+                  "%s", e.msg);
+    ck_assert_str_eq(e.msg, "name '\\x1b]0;PWN\\x07' and \\u009b2J \\xff caf\xc3\xa9\n\tok");
+    char small[5];
+    fs_term_escape(small, sizeof small, "ab\x1b" "cdef");
+    ck_assert_str_eq(small, "ab");     /* whole escapes only */
+}
+END_TEST
+
+START_TEST(temp_file_never_follows_a_link)
+{
+    char dir[] = "/tmp/fusync-link-XXXXXX";
+    ck_assert(mkdtemp(dir));
+    char victim[64], out[64], link[64];
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    snprintf(out, sizeof out, "%s/out.json", dir);
+    snprintf(link, sizeof link, "%s/out.json.tmp", dir);
+    FILE *f = fopen(victim, "w");
+    fputs("precious\n", f);
+    fclose(f);
+    ck_assert(symlink(victim, link) == 0);
+    fs_err err = {0, ""};
+    ck_assert_msg(write_file_atomic(out, "{}\n", 3, &err), "%s", err.msg);
+    char buf[32] = "";
+    f = fopen(victim, "r");
+    ck_assert(fgets(buf, sizeof buf, f));
+    fclose(f);
+    ck_assert_str_eq(buf, "precious\n");
+    struct stat st;
+    mode_t um = umask(0);
+    umask(um);
+    /* mkstemp makes 0600; the file gets the usual 0666 less the umask */
+    ck_assert(stat(out, &st) == 0 && st.st_size == 3 && (st.st_mode & 0777) == (0666 & ~um));
+    ck_assert(!write_file_atomic("", "x", 1, &err));
+    ck_assert_msg(strstr(err.msg, "empty"), "%s", err.msg);
+    unlink(link);
+    unlink(out);
+    unlink(victim);
+    rmdir(dir);
+}
+END_TEST
+
+Suite *suite_harden(void)
+{
+    Suite *s = suite_create("harden");
+    TCase *tc = tcase_create("lua");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, whatif_many_axes);
+    tcase_add_test(tc, whatif_bytes_capped);
+    tcase_add_test(tc, error_object_table);
+    tcase_add_test(tc, xpcall_handler_cannot_escape);
+    tcase_add_test(tc, library_work_is_charged);
+    tcase_add_test(tc, run_budget);
+    tcase_add_test(tc, candidates_bytes_capped);
+    tcase_add_test(tc, no_addresses_and_clear_refusals);
+    tcase_add_test(tc, plugin_not_regular_file);
+    tcase_add_test(tc, scenario_stops_are_final);
+    tcase_add_test(tc, scenario_memory_stops_soon);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("output");
+    tcase_add_test(tc, messages_are_terminal_safe);
+    tcase_add_test(tc, temp_file_never_follows_a_link);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TEST_SUITE(suite_harden)
