@@ -239,7 +239,7 @@ static void push_fusync(lua_State *L)
         {"lognormal", dist_lognormal}, {"histogram", dist_histogram}, {NULL, NULL}
     };
     lua_newtable(L);
-    lua_pushliteral(L, FUSYNC_VERSION);
+    lua_pushliteral(L, FUSYNC_VERSION_STR);
     lua_setfield(L, -2, "version");
 
     lua_createtable(L, 0, presets_device_count());

@@ -12,9 +12,14 @@
 #include "scenario.h"
 #include "util.h"
 
+/* The version: `make CFLAGS+=-DFUSYNC_VERSION=1.2.3` sets it (unquoted);
+** FUSYNC_VERSION_STR is its text. */
 #ifndef FUSYNC_VERSION
-#define FUSYNC_VERSION "0.1.0"
+#define FUSYNC_VERSION 0.1.0
 #endif
+#define FUSYNC_STR_(x) #x
+#define FUSYNC_STR(x) FUSYNC_STR_(x)
+#define FUSYNC_VERSION_STR FUSYNC_STR(FUSYNC_VERSION)
 
 /* Limits of the sandbox a scenario runs in. */
 #define LSCN_INSTRUCTION_BUDGET 50000000L        /* Lua VM instructions */

@@ -276,7 +276,7 @@ static int apply_opt(cli_opts *o, const char *name, const char *val)
         if (!scn_mode_parse(val, &m)) return usage_error("--mode: '%s' is not one of separate, colocate, full", val);
         add_set(o, "plan.mode", val);
     } else if (!strcmp(name, "staleness")) {
-        if (!parse_int(val, 0, 64, &n)) return usage_error("--staleness: '%s' is not a whole number in 0..64", val);
+        if (!parse_int(val, 0, SCN_STALENESS_MAX, &n)) return usage_error("--staleness: '%s' is not a whole number in 0..64", val);
         add_set(o, "plan.staleness", val);
     } else if (!strcmp(name, "iterations")) {
         if (!parse_int(val, 1, 100000, &n)) return usage_error("--iterations: '%s' is not a whole number in 1..100000", val);
@@ -400,7 +400,7 @@ int main(int argc, char **argv)
     bool help = false, version = false;
     int rc = parse_args(argc, argv, &o, &help, &version);
     if (rc) return rc;
-    if (version) { printf("fusync %s\n", FUSYNC_VERSION); return 0; }
+    if (version) { printf("fusync %s\n", FUSYNC_VERSION_STR); return 0; }
     if (help || !o.cmd) {
         fputs(usage_text, help ? stdout : stderr);
         return help ? 0 : 2;

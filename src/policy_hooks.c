@@ -36,9 +36,9 @@ static int check_staleness(lua_State *L, int idx, const char *fn)
 {
     int isint = 0;
     lua_Integer v = lua_tointegerx(L, idx, &isint);
-    if (lua_type(L, idx) != LUA_TNUMBER || !isint || v < 0 || v > 64)
-        return luaL_error(L, "%s: the staleness bound must be a whole number in 0..64, got %s", fn,
-                          luaL_tolstring(L, idx, NULL));
+    if (lua_type(L, idx) != LUA_TNUMBER || !isint || v < 0 || v > SCN_STALENESS_MAX)
+        return luaL_error(L, "%s: the staleness bound must be a whole number in 0..%d, got %s", fn,
+                          SCN_STALENESS_MAX, luaL_tolstring(L, idx, NULL));
     return (int)v;
 }
 

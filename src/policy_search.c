@@ -35,7 +35,7 @@ static const struct { const char *key; size_t off; long lo, hi; double scale; } 
     {"rollout_tp", offsetof(plan_axes, rollout_tp), 1, 1024, 1},
     {"rollout_ep", offsetof(plan_axes, rollout_ep), 1, 4096, 1},
     {"max_seqs", offsetof(plan_axes, max_seqs), 1, 1 << 20, 1},
-    {"staleness", offsetof(plan_axes, staleness), 0, 64, 1},
+    {"staleness", offsetof(plan_axes, staleness), 0, SCN_STALENESS_MAX, 1},
     {"partial_rollout", offsetof(plan_axes, partial_pct), 1, 100, 100},
     {"rollout_share", offsetof(plan_axes, rollout_share_pct), 1, 99, 100},
     {"supernodes", offsetof(plan_axes, supernodes), 1, 4096, 1},

@@ -146,7 +146,7 @@ void report_compute(const sim *s, report *r)
     }
     /* staleness */
     int64_t n = 0;
-    for (int k = 0; k <= 64; k++) { r->lag_hist[k] = st->lag_hist[k]; n += st->lag_hist[k]; }
+    for (int k = 0; k <= SCN_STALENESS_MAX; k++) { r->lag_hist[k] = st->lag_hist[k]; n += st->lag_hist[k]; }
     r->lag_max = st->lag_max;
     r->lag_mean = n ? st->lag_sum / n : 0;
     distqueue(s, r);
@@ -218,7 +218,7 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
         buf_printf(o, "  %-16s %10s of %s per node\n", "host", a, b);
     }
     buf_printf(o, "\n%sStaleness%s    max %d  mean %.2f  (bound %d)  lags:", B, R, r->lag_max, r->lag_mean, r->staleness_bound);
-    for (int k = 0; k <= r->staleness_bound && k <= 64; k++) buf_printf(o, " %d:%lld", k, (long long)r->lag_hist[k]);
+    for (int k = 0; k <= r->staleness_bound && k <= SCN_STALENESS_MAX; k++) buf_printf(o, " %d:%lld", k, (long long)r->lag_hist[k]);
     if (r->samples_mixed > 0) buf_printf(o, "  (%lld decoded across a weight update)", (long long)r->samples_mixed);
     buf_putc(o, '\n');
     fmt_si(a, sizeof a, r->tokens_generated);

@@ -45,7 +45,7 @@ typedef struct {
     int    staleness_bound;
     int    lag_max;
     double lag_mean;
-    int64_t lag_hist[65];
+    int64_t lag_hist[SCN_STALENESS_MAX + 1];
     double dq_bytes_padded, dq_bytes_packed, dq_load_factor, dq_reads_flat, dq_reads_hier, dq_time_s;
     double dq_rollout_out, dq_aux_in, dq_aux_out, dq_train_in, dq_aux_time_s;
     double plugin_time_s;

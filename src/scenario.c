@@ -299,7 +299,7 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
         BAD("%s: plan.rollout: tp %d must be a multiple of ep %d", f, r->tp, r->ep);
     if (p->aux_tp < 1) BAD("%s: plan.aux_tp: must be at least 1", f);
     if (p->bucket_bytes < 1024 * 1024) BAD("%s: plan.bucket_mb: must be at least 1", f);
-    if (p->staleness < 0 || p->staleness > 64) BAD("%s: plan.staleness: must be in 0..64", f);
+    if (p->staleness < 0 || p->staleness > SCN_STALENESS_MAX) BAD("%s: plan.staleness: must be in 0..%d", f, SCN_STALENESS_MAX);
     if (p->partial_rollout <= 0 || p->partial_rollout > 1) BAD("%s: plan.partial_rollout: must be in (0, 1]", f);
     if (p->rollout_devices < 0 || p->rollout_devices >= total)
         BAD("%s: plan.rollout_devices: %d must be below the cluster's %d devices", f, p->rollout_devices, total);

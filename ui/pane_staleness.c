@@ -23,7 +23,7 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     int bound = sim_get_staleness(a->run->s);
     int y = in.y, yend = in.y + in.h;
     int64_t ntr = 0;
-    for (int k = 0; k <= 64; k++) ntr += st->lag_hist[k];
+    for (int k = 0; k <= SCN_STALENESS_MAX; k++) ntr += st->lag_hist[k];
     int n = cv_text(cv, y, in.x, in.w, ST_NORMAL, "bound ");
     n += cv_printf(cv, y, in.x + n, in.w - n, ST_BOUND, "s=%d", bound);
     cv_printf(cv, y++, in.x + n, in.w - n, ST_NORMAL, "  lag max %d  mean %.2f  (%lld samples)", st->lag_max,
@@ -43,7 +43,7 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     if (y >= yend) return;
     n = cv_text(cv, y, in.x, in.w, ST_NORMAL, "trained lags:");
     if (!ntr) cv_text(cv, y, in.x + n, in.w - n, ST_DIM, " none yet");
-    for (int k = 0; k <= 64 && n < in.w; k++)
+    for (int k = 0; k <= SCN_STALENESS_MAX && n < in.w; k++)
         if (st->lag_hist[k]) n += cv_printf(cv, y, in.x + n, in.w - n, k > bound ? ST_BAD : ST_NORMAL, " %d:%lld", k,
                                             (long long)st->lag_hist[k]);
     y++;
