@@ -161,7 +161,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         eng_sq_pop(s, q);
         x->state = S_ACTIVE;
         x->inst = (int)(I - s->inst);
-        if (x->v_start < 0) { x->v_start = I->version; x->t_start = now; s->open_v[x->v_start]++; }
+        if (x->v_start < 0) { x->v_start = I->version; x->t_start = now; eng_open_add(s, x->v_start, 1); }
         x->v_last = I->version;
         x->adm_step = I->step - x->gen;
         double ctx = (double)x->prompt + x->gen;
@@ -222,8 +222,8 @@ static void sample_finish(sim *s, int id, sim_time now)
         s->fin = xrealloc(s->fin, (size_t)s->fin_cap * sizeof *s->fin);
     }
     s->fin[s->nfin++] = id;
-    s->open_v[x->v_start]--;
-    s->fin_v[x->v_start]++;
+    eng_open_add(s, x->v_start, -1);
+    eng_fin_add(s, x->v_start, 1);
     s->batch_done[x->batch]++;
     s->st.samples_done++;
     s->st.dq_rollout_out += ((double)x->prompt + x->resp) * 8.0;   /* token ids + rollout log-probs */
@@ -305,7 +305,7 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
         if (restart) {
             s->st.tokens_wasted += x->gen;
             x->gen = 0;
-            s->open_v[x->v_start]--;
+            eng_open_add(s, x->v_start, -1);
             x->v_start = -1;
         }
         x->resumed = x->gen > 0;

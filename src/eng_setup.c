@@ -171,6 +171,8 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->nver = w->iterations + 2;
     s->fin_v = xcalloc((size_t)s->nver, sizeof *s->fin_v);
     s->open_v = xcalloc((size_t)s->nver, sizeof *s->open_v);
+    s->fin_bit = xcalloc((size_t)s->nver + 1, sizeof *s->fin_bit);
+    s->open_bit = xcalloc((size_t)s->nver + 1, sizeof *s->open_bit);
     s->step_ids = xcalloc((size_t)s->N, sizeof *s->step_ids);
     s->streaming = scn->plan.staleness > 0 && w->minibatches > 1;
     s->nchunks = s->streaming ? w->minibatches : 1;
@@ -231,6 +233,8 @@ void sim_free(sim *s)
     free(s->batch_done);
     free(s->fin_v);
     free(s->open_v);
+    free(s->fin_bit);
+    free(s->open_bit);
     free(s->step_ids);
     free(s->chunk_infer_left);
     free(s->cut);

@@ -19,22 +19,19 @@
 
 /* ------------------------------------------------------------- the step */
 
-/* Samples the step may train on: finished, lag within the bound. */
-static int64_t eligible_count(const sim *s, int step)
+/* Samples the step may train on: finished, lag within the bound (every
+** version from step - s up). */
+static int64_t eligible_count(sim *s, int step)
 {
-    int64_t c = 0;
-    int lo = step - s->staleness < 0 ? 0 : step - s->staleness;
-    for (int v = lo; v < s->nver; v++) c += s->fin_v[v];
-    return c;
+    return s->fin_total - eng_fin_upto(s, step - s->staleness - 1);
 }
 
-/* "wait": a sample that must be trained by this step is still generating. */
-static bool mandatory_unfinished(const sim *s, int step)
+/* "wait": a sample that must be trained by this step is still generating
+** (it started with a version <= step - s). */
+static bool mandatory_unfinished(sim *s, int step)
 {
     if (s->scn.plan.on_stale != STALE_WAIT) return false;
-    for (int v = 0; v <= step - s->staleness && v < s->nver; v++)
-        if (s->open_v[v] > 0) return true;
-    return false;
+    return eng_open_upto(s, step - s->staleness) > 0;
 }
 
 /* "discard": drop finished samples too stale for `step`; their prompts are
@@ -42,13 +39,11 @@ static bool mandatory_unfinished(const sim *s, int step)
 ** once a step has taken all it can: they could never be trained. */
 static void drop_stale(sim *s, int step)
 {
-    int64_t stale = 0;
-    for (int v = 0; v < step - s->staleness && v < s->nver; v++) stale += s->fin_v[v];
-    if (stale == 0) return;
+    if (eng_fin_upto(s, step - s->staleness - 1) == 0) return;
     for (int64_t i = 0; i < s->nfin;) {
         sample *x = &s->smp[s->fin[i]];
         if (step - x->v_start > s->staleness) {
-            s->fin_v[x->v_start]--;
+            eng_fin_add(s, x->v_start, -1);
             s->st.tokens_wasted += x->resp;
             s->st.samples_discarded++;
             s->batch_done[x->batch]--;
@@ -71,20 +66,15 @@ void eng_discard_stale(sim *s, int step, sim_time now)
 
 /* Samples that must be in step `step` (they would be too stale after it):
 ** started with a version <= step - s; in flight, and finished untaken. */
-static int64_t must_take(const sim *s, int step, int64_t *finished)
+static int64_t must_take(sim *s, int step, int64_t *finished)
 {
-    int64_t inflight = 0, fin = 0;
-    for (int v = 0; v <= step - s->staleness && v < s->nver; v++) {
-        inflight += s->open_v[v];
-        fin += s->fin_v[v];
-    }
-    if (finished) *finished = fin;
-    return inflight;
+    if (finished) *finished = eng_fin_upto(s, step - s->staleness);
+    return eng_open_upto(s, step - s->staleness);
 }
 
 /* May the next chunk be taken now?  Enough eligible samples, and (waiting
 ** policy) room left in the step for every sample that must be in it. */
-bool eng_chunk_ready(const sim *s, int step)
+bool eng_chunk_ready(sim *s, int step)
 {
     if (eligible_count(s, step) < s->chunk_n) return false;
     if (s->scn.plan.on_stale != STALE_WAIT) return true;
@@ -135,7 +125,7 @@ static void take_samples(sim *s, int step, int off, int count)
         int id = (int)(k[i] & ((1ULL << 40) - 1));
         s->step_ids[off + i] = id;
         s->smp[id].state = S_TAKEN;
-        s->fin_v[s->smp[id].v_start]--;
+        eng_fin_add(s, s->smp[id].v_start, -1);
     }
     /* keep the rest in the finished list */
     int64_t w = 0;

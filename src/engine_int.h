@@ -202,8 +202,15 @@ struct sim {
     int     *fin;               /* finished, untrained */
     int64_t  nfin, fin_cap;
     int64_t *batch_done;        /* finished samples per batch */
-    int64_t *fin_v;             /* finished, untrained samples by start version */
-    int64_t *open_v;            /* started, unfinished samples by start version */
+    /* Staleness counters, by the version a sample started with: finished
+    ** and untrained (fin), started and unfinished (open).  Each is kept as
+    ** per-version counts, a Fenwick tree over them and a total, all updated
+    ** where a sample changes state (eng_fin_add, eng_open_add), so the
+    ** controller's "how many at versions <= v" costs O(log versions) per
+    ** event instead of a loop over every version. */
+    int64_t *fin_v, *fin_bit, fin_total;
+    int64_t *open_v, *open_bit, open_total;
+    uint64_t count_work;        /* Fenwick nodes read by those queries (tests) */
     int      nver;
     int      staleness;
     double   partial;
@@ -312,6 +319,41 @@ static inline void eng_sq_pop(sim *s, squeue *q)
     s->dq_len--;
 }
 
+/* ------------------------------------------------- staleness counters */
+
+/* Fenwick (binary indexed) tree over versions 0..n-1, stored 1-based. */
+static inline void eng_bit_add(int64_t *bit, int n, int v, int64_t d)
+{
+    for (int i = v + 1; i <= n; i += i & -i) bit[i] += d;
+}
+
+/* Samples counted in `bit` at versions 0..v (v clamped to the range). */
+static inline int64_t eng_bit_upto(sim *s, const int64_t *bit, int v)
+{
+    if (v < 0) return 0;
+    if (v >= s->nver) v = s->nver - 1;
+    int64_t c = 0;
+    for (int i = v + 1; i > 0; i -= i & -i) { c += bit[i]; s->count_work++; }
+    return c;
+}
+
+static inline void eng_fin_add(sim *s, int v, int64_t d)
+{
+    s->fin_v[v] += d;
+    s->fin_total += d;
+    eng_bit_add(s->fin_bit, s->nver, v, d);
+}
+
+static inline void eng_open_add(sim *s, int v, int64_t d)
+{
+    s->open_v[v] += d;
+    s->open_total += d;
+    eng_bit_add(s->open_bit, s->nver, v, d);
+}
+
+static inline int64_t eng_fin_upto(sim *s, int v) { return eng_bit_upto(s, s->fin_bit, v); }
+static inline int64_t eng_open_upto(sim *s, int v) { return eng_bit_upto(s, s->open_bit, v); }
+
 /* A pool's task ends at `at`: one event, handled by the controller. */
 static inline void eng_sched_task(sim *s, int p, sim_time at)
 {
@@ -335,7 +377,7 @@ void eng_pool_start_gen(sim *s, int p, sim_time now);
 
 /* eng_step.c: taking samples into the step. */
 void eng_discard_stale(sim *s, int step, sim_time now);
-bool eng_chunk_ready(const sim *s, int step);
+bool eng_chunk_ready(sim *s, int step);
 bool eng_trainer_ready(sim *s);
 bool eng_pool_infers(const sim *s, int p);
 void eng_take_chunk(sim *s);
