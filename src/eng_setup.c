@@ -111,6 +111,7 @@ static void add_tracks(sim *s, int p)
             I->index = i;
             I->track = trace_add_track(s->tr, &tk);
             I->kv_cap = q->kv_tokens_per_instance;
+            I->dtab = -1;
         }
     }
     if (r->host_group >= 0) {
@@ -226,6 +227,7 @@ void sim_free(sim *s)
     if (!s) return;
     for (int i = 0; i < s->ninst; i++) { free(s->inst[i].heap); free(s->inst[i].order); }
     free(s->inst);
+    for (int i = 0; i < s->ndtab; i++) free(s->dtab[i].v);
     free(s->smp);
     for (int i = 0; i < s->nqueues; i++) free(s->queues[i].v);
     free(s->queues);

@@ -146,6 +146,7 @@ typedef struct {
     int64_t  target;        /* step at the scheduled event */
     int      cache_b;       /* batch the decode-step lines below are for */
     double   c0, cslope, m0, mslope, fixed;   /* compute and HBM time: a + slope·context */
+    int      dtab;          /* its decode-step table in sim.dtab, -1 not yet known */
     uint64_t evgen;
     bool     scheduled;
     bool     running;       /* allowed to generate (weights loaded, not paused) */
@@ -153,6 +154,21 @@ typedef struct {
     int     *order;         /* active sample ids in admission order */
     int      norder, ocap;
 } instance;
+
+/* The decode step's roofline lines at one batch size (eng_gen.c). */
+typedef struct {
+    double c0, cslope, m0, mslope, fixed;
+    bool   known;
+} dline;
+
+/* Lines by batch size 0..n-1 for the instances on one link: every input of
+** the roofline but the batch is the same for them (model, device, rollout
+** TP/EP, efficiencies), so each entry is computed once per run. */
+typedef struct {
+    const scn_link *link;
+    dline *v;
+    int    n;
+} dtable;
 
 /* ----------------------------------------------------------------- pools */
 
@@ -219,6 +235,8 @@ struct sim {
     instance *inst;
     int      ninst;
     pool_rt  pr[SCN_POOLS_MAX];
+    dtable   dtab[4];           /* decode-step tables, one per link in use */
+    int      ndtab;
     int      step_track;
 
     /* the trainer */
