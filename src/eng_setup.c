@@ -232,6 +232,7 @@ void sim_free(sim *s)
     for (int i = 0; i < s->nqueues; i++) free(s->queues[i].v);
     free(s->queues);
     free(s->fin);
+    free(s->take_k);
     free(s->batch_done);
     free(s->fin_v);
     free(s->open_v);
@@ -246,8 +247,10 @@ void sim_free(sim *s)
     free(s->mem_peak_t);
     free(s->f_end);
     free(s->b_end);
-    free(s->mb_tokens);
-    free(s->mb_sq);
+    for (int i = 0; i < MB_MEMO; i++) { free(s->mbm[i].tok); free(s->mbm[i].sq); }
+    free(s->mbw_len);
+    free(s->mbw_owner);
+    free(s->mbw_heap);
     free(s->q.v);
     trace_free(s->tr);
     free(s);

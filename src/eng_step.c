@@ -101,25 +101,39 @@ static void take_samples(sim *s, int step, int off, int count)
 {
     /* Oldest first: by start version, then batch, then index — a sample's id
     ** is batch·N + index, so the key (version, id) orders all three.  LSD
-    ** radix on 64-bit keys, 11 bits a pass. */
-    uint64_t *k = xmalloc((size_t)s->nfin * 2 * sizeof *k), *tmp = k + s->nfin;
+    ** radix on 64-bit keys, 11 bits a pass, in scratch kept across steps. */
+    if (s->nfin * 2 > s->take_cap) {
+        s->take_cap = s->nfin * 2;
+        free(s->take_k);
+        s->take_k = xmalloc((size_t)s->take_cap * sizeof *s->take_k);
+    }
+    uint64_t *k = s->take_k, *tmp = k + s->nfin;
     int64_t n = 0;
-    uint64_t mx = 0;
+    uint64_t mx = 0, mn = UINT64_MAX;
     for (int64_t i = 0; i < s->nfin; i++) {
         const sample *x = &s->smp[s->fin[i]];
         if (step - x->v_start <= s->staleness) {
             k[n] = ((uint64_t)x->v_start << 40) | (uint64_t)s->fin[i];
             if (k[n] > mx) mx = k[n];
+            if (k[n] < mn) mn = k[n];
             n++;
         }
     }
-    for (int shift = 0; shift < 64 && (mx >> shift) > 0; shift += 11) {
-        int64_t cnt[2048] = {0};
-        for (int64_t i = 0; i < n; i++) cnt[(k[i] >> shift) & 2047]++;
-        int64_t pos = 0;
-        for (int b = 0; b < 2048; b++) { int64_t c = cnt[b]; cnt[b] = pos; pos += c; }
-        for (int64_t i = 0; i < n; i++) tmp[cnt[(k[i] >> shift) & 2047]++] = k[i];
-        memcpy(k, tmp, (size_t)n * sizeof *k);
+    if (n == count && n > 0 && mx - mn == (uint64_t)(n - 1)) {
+        /* every eligible sample is taken and their keys are n consecutive
+        ** integers (one start version, ids a contiguous run: a synchronous
+        ** step): the sorted order is known, each key goes to its rank */
+        for (int64_t i = 0; i < n; i++) tmp[k[i] - mn] = k[i];
+        k = tmp;
+    } else {
+        for (int shift = 0; shift < 64 && (mx >> shift) > 0; shift += 11) {
+            int64_t cnt[2048] = {0};
+            for (int64_t i = 0; i < n; i++) cnt[(k[i] >> shift) & 2047]++;
+            int64_t pos = 0;
+            for (int b = 0; b < 2048; b++) { int64_t c = cnt[b]; cnt[b] = pos; pos += c; }
+            for (int64_t i = 0; i < n; i++) tmp[cnt[(k[i] >> shift) & 2047]++] = k[i];
+            memcpy(k, tmp, (size_t)n * sizeof *k);
+        }
     }
     for (int i = 0; i < count; i++) {
         int id = (int)(k[i] & ((1ULL << 40) - 1));
@@ -128,10 +142,10 @@ static void take_samples(sim *s, int step, int off, int count)
         eng_fin_add(s, s->smp[id].v_start, -1);
     }
     /* keep the rest in the finished list */
+    if (count == s->nfin) { s->nfin = 0; return; }
     int64_t w = 0;
     for (int64_t i = 0; i < s->nfin; i++) if (s->smp[s->fin[i]].state == S_DONE) s->fin[w++] = s->fin[i];
     s->nfin = w;
-    free(k);
 }
 
 /* Does pool p run a forward pass for each step? */
@@ -161,6 +175,7 @@ void eng_start_step(sim *s, sim_time now)
 {
     int step = s->version;
     s->step_running = step;
+    eng_mb_forget(s);
     s->chunks_taken = 0;
     s->chunks_trained = 0;
     s->rest_trained = false;

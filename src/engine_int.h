@@ -170,6 +170,18 @@ typedef struct {
     int    n;
 } dtable;
 
+/* Micro-batches of the most loaded replica for a set of samples of the
+** running step (eng_train.c). */
+enum { MB_MEMO = 8 };
+typedef struct {
+    const int *ids;         /* the samples: a range of step_ids */
+    int     n, dp, mbs;
+    int     m;              /* micro-batches */
+    double *tok, *sq;       /* per micro-batch tokens and sum of squared lengths */
+    double  max_len;
+    int     cap;
+} mb_memo;
+
 /* ----------------------------------------------------------------- pools */
 
 typedef enum { P_IDLE, P_GEN, P_SWITCH_R, P_SWITCH_T, P_INFER, P_TRAIN, P_SYNC, P_RECV } pstate;
@@ -217,6 +229,8 @@ struct sim {
     int64_t  dq_len;            /* samples queued in all of them */
     int     *fin;               /* finished, untrained */
     int64_t  nfin, fin_cap;
+    uint64_t *take_k;           /* scratch of take_samples: keys and their sort buffer */
+    int64_t  take_cap;
     int64_t *batch_done;        /* finished samples per batch */
     /* Staleness counters, by the version a sample started with: finished
     ** and untrained (fin), started and unfinished (open).  Each is kept as
@@ -261,8 +275,12 @@ struct sim {
     /* scratch for training */
     double  *f_end, *b_end, *f_dur, *b_dur;
     size_t   pipe_cap;
-    double  *mb_tokens, *mb_sq;
-    size_t   mb_cap;
+    mb_memo  mbm[MB_MEMO];      /* micro-batch sets of the running step (eng_train.c) */
+    int      nmbm, mbm_next;
+    uint32_t *mbw_len;          /* scratch of the micro-batch builder */
+    int     *mbw_owner;
+    void    *mbw_heap;
+    size_t   mbw_cap, mbw_dp;
 };
 
 /* --------------------------------------------------------------- helpers */
@@ -416,5 +434,7 @@ void eng_reclass_idle_trainer(sim *s);
 /* eng_train.c: the analytic tasks, timed apart from the event loop. */
 void eng_start_infer_on(sim *s, int p, sim_time now);
 void eng_start_train(sim *s, int p, sim_time now, int e0, int e1, int mb0, int mb1);
+/* eng_train.c: a new step's samples: forget the micro-batch sets kept. */
+void eng_mb_forget(sim *s);
 
 #endif
