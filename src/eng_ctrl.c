@@ -392,3 +392,47 @@ void sim_step_lengths(const sim *s, int step, double *sum, double *sum_mbmax, in
         *sum_mbmax += mx;
     }
 }
+
+bool sim_check_counters(const sim *s, fs_err *err)
+{
+    int nv = s->nver;
+    int64_t *fin = xcalloc((size_t)nv * 2, sizeof *fin), *open = fin + nv;
+    for (int64_t i = 0; i < s->nsmp; i++) {
+        const sample *x = &s->smp[i];
+        if (x->v_start < 0) continue;
+        if (x->v_start >= nv) {
+            fs_err_set(err, 1, "sample %lld started with version %d, past the %d counted", (long long)i, x->v_start, nv);
+            free(fin);
+            return false;
+        }
+        if (x->state == S_DONE) fin[x->v_start]++;
+        else if (x->state == S_ACTIVE || x->state == S_QUEUED) open[x->v_start]++;
+    }
+    bool ok = true;
+    int64_t cf = 0, co = 0;
+    sim *m = (sim *)s;          /* the prefix reads count their work: put it back */
+    uint64_t work = s->count_work;
+    for (int v = 0; v < nv && ok; v++) {
+        cf += fin[v];
+        co += open[v];
+        if (s->fin_v[v] != fin[v] || s->open_v[v] != open[v]) {
+            fs_err_set(err, 1, "version %d: kept %lld finished / %lld open, recounted %lld / %lld", v,
+                       (long long)s->fin_v[v], (long long)s->open_v[v], (long long)fin[v], (long long)open[v]);
+            ok = false;
+        } else if (eng_fin_upto(m, v) != cf || eng_open_upto(m, v) != co) {
+            fs_err_set(err, 1, "versions 0..%d: prefix sums %lld finished / %lld open, recounted %lld / %lld", v,
+                       (long long)eng_fin_upto(m, v), (long long)eng_open_upto(m, v), (long long)cf, (long long)co);
+            ok = false;
+        }
+    }
+    if (ok && (s->fin_total != cf || s->open_total != co)) {
+        fs_err_set(err, 1, "totals %lld finished / %lld open, recounted %lld / %lld", (long long)s->fin_total,
+                   (long long)s->open_total, (long long)cf, (long long)co);
+        ok = false;
+    }
+    m->count_work = work;
+    free(fin);
+    return ok;
+}
+
+uint64_t sim_counter_work(const sim *s) { return s->count_work; }

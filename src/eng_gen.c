@@ -75,25 +75,60 @@ static double sum_max_lines(double f0, double f1, double g0, double g1, int64_t 
 }
 
 /* The decode step's compute and HBM times are linear in the context held:
-** evaluate the roofline once per batch size and keep the two lines. */
-static void decode_lines(const sim *s, instance *I)
+** evaluate the roofline once per batch size and keep the two lines.  The
+** lines of every batch size are kept in a table shared by the instances on
+** the same link, filled as sizes first occur: a draining tail, whose batch
+** changes at every completion, costs a table read per event. */
+static void line_compute(const sim *s, const scn_link *l, int nb, dline *d)
 {
-    if (I->cache_b == I->nactive) return;
     const scn_plan *p = &s->scn.plan;
-    const plan_pool *pp = &s->pl.pools[I->pool];
-    const scn_link *l = eng_pool_link(s, pp, pp->first + I->index * pp->inst_devices, 1, pp->inst_devices);
-    double B = I->nactive, X = 1e6;
+    double B = nb, X = 1e6;
     mdl_step a = mdl_decode_step(eng_actor(s), &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, 0);
     mdl_step b = mdl_decode_step(eng_actor(s), &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, X);
-    I->c0 = a.compute_s;
-    I->m0 = a.memory_s;
-    I->cslope = (b.compute_s - a.compute_s) / X;
-    I->mslope = (b.memory_s - a.memory_s) / X;
-    I->fixed = a.total_s - fmax(a.compute_s, a.memory_s);      /* communication + overhead */
+    d->c0 = a.compute_s;
+    d->m0 = a.memory_s;
+    d->cslope = (b.compute_s - a.compute_s) / X;
+    d->mslope = (b.memory_s - a.memory_s) / X;
+    d->fixed = a.total_s - fmax(a.compute_s, a.memory_s);      /* communication + overhead */
+    d->known = true;
+}
+
+static int inst_dtable(sim *s, instance *I)
+{
+    const plan_pool *pp = &s->pl.pools[I->pool];
+    const scn_link *l = eng_pool_link(s, pp, pp->first + I->index * pp->inst_devices, 1, pp->inst_devices);
+    for (int i = 0; i < s->ndtab; i++)
+        if (s->dtab[i].link == l) return i;
+    /* a link is one of the cluster's tiers: there are at most that many */
+    if (s->ndtab == (int)(sizeof s->dtab / sizeof s->dtab[0])) return -1;
+    dtable *t = &s->dtab[s->ndtab];
+    t->link = l;
+    t->n = s->scn.plan.rollout.max_seqs + 1;
+    t->v = xcalloc((size_t)t->n, sizeof *t->v);
+    return s->ndtab++;
+}
+
+static void decode_lines(sim *s, instance *I)
+{
+    if (I->cache_b == I->nactive) return;
+    if (I->dtab < 0) I->dtab = inst_dtable(s, I);
+    dline tmp, *d = &tmp;
+    if (I->dtab >= 0 && I->nactive < s->dtab[I->dtab].n) {
+        d = &s->dtab[I->dtab].v[I->nactive];
+        if (!d->known) line_compute(s, s->dtab[I->dtab].link, I->nactive, d);
+    } else {
+        const plan_pool *pp = &s->pl.pools[I->pool];
+        line_compute(s, eng_pool_link(s, pp, pp->first + I->index * pp->inst_devices, 1, pp->inst_devices), I->nactive, d);
+    }
+    I->c0 = d->c0;
+    I->m0 = d->m0;
+    I->cslope = d->cslope;
+    I->mslope = d->mslope;
+    I->fixed = d->fixed;
     I->cache_b = I->nactive;
 }
 
-static double decode_time(const sim *s, instance *I, int64_t k)
+static double decode_time(sim *s, instance *I, int64_t k)
 {
     if (k <= 0 || I->nactive <= 0) return 0;
     decode_lines(s, I);
@@ -103,7 +138,7 @@ static double decode_time(const sim *s, instance *I, int64_t k)
 }
 
 /* Steps completed within `dt` seconds of decoding (binary search). */
-static int64_t decode_steps_within(const sim *s, instance *I, double dt, int64_t kmax)
+static int64_t decode_steps_within(sim *s, instance *I, double dt, int64_t kmax)
 {
     int64_t lo = 0, hi = kmax;
     while (lo < hi) {
@@ -161,7 +196,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         eng_sq_pop(s, q);
         x->state = S_ACTIVE;
         x->inst = (int)(I - s->inst);
-        if (x->v_start < 0) { x->v_start = I->version; x->t_start = now; s->open_v[x->v_start]++; }
+        if (x->v_start < 0) { x->v_start = I->version; x->t_start = now; eng_open_add(s, x->v_start, 1); }
         x->v_last = I->version;
         x->adm_step = I->step - x->gen;
         double ctx = (double)x->prompt + x->gen;
@@ -222,8 +257,8 @@ static void sample_finish(sim *s, int id, sim_time now)
         s->fin = xrealloc(s->fin, (size_t)s->fin_cap * sizeof *s->fin);
     }
     s->fin[s->nfin++] = id;
-    s->open_v[x->v_start]--;
-    s->fin_v[x->v_start]++;
+    eng_open_add(s, x->v_start, -1);
+    eng_fin_add(s, x->v_start, 1);
     s->batch_done[x->batch]++;
     s->st.samples_done++;
     s->st.dq_rollout_out += ((double)x->prompt + x->resp) * 8.0;   /* token ids + rollout log-probs */
@@ -305,7 +340,7 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
         if (restart) {
             s->st.tokens_wasted += x->gen;
             x->gen = 0;
-            s->open_v[x->v_start]--;
+            eng_open_add(s, x->v_start, -1);
             x->v_start = -1;
         }
         x->resumed = x->gen > 0;

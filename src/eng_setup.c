@@ -111,6 +111,7 @@ static void add_tracks(sim *s, int p)
             I->index = i;
             I->track = trace_add_track(s->tr, &tk);
             I->kv_cap = q->kv_tokens_per_instance;
+            I->dtab = -1;
         }
     }
     if (r->host_group >= 0) {
@@ -171,6 +172,8 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->nver = w->iterations + 2;
     s->fin_v = xcalloc((size_t)s->nver, sizeof *s->fin_v);
     s->open_v = xcalloc((size_t)s->nver, sizeof *s->open_v);
+    s->fin_bit = xcalloc((size_t)s->nver + 1, sizeof *s->fin_bit);
+    s->open_bit = xcalloc((size_t)s->nver + 1, sizeof *s->open_bit);
     s->step_ids = xcalloc((size_t)s->N, sizeof *s->step_ids);
     s->streaming = scn->plan.staleness > 0 && w->minibatches > 1;
     s->nchunks = s->streaming ? w->minibatches : 1;
@@ -224,13 +227,17 @@ void sim_free(sim *s)
     if (!s) return;
     for (int i = 0; i < s->ninst; i++) { free(s->inst[i].heap); free(s->inst[i].order); }
     free(s->inst);
+    for (int i = 0; i < s->ndtab; i++) free(s->dtab[i].v);
     free(s->smp);
     for (int i = 0; i < s->nqueues; i++) free(s->queues[i].v);
     free(s->queues);
     free(s->fin);
+    free(s->take_k);
     free(s->batch_done);
     free(s->fin_v);
     free(s->open_v);
+    free(s->fin_bit);
+    free(s->open_bit);
     free(s->step_ids);
     free(s->chunk_infer_left);
     free(s->cut);
@@ -240,8 +247,10 @@ void sim_free(sim *s)
     free(s->mem_peak_t);
     free(s->f_end);
     free(s->b_end);
-    free(s->mb_tokens);
-    free(s->mb_sq);
+    for (int i = 0; i < MB_MEMO; i++) { free(s->mbm[i].tok); free(s->mbm[i].sq); }
+    free(s->mbw_len);
+    free(s->mbw_owner);
+    free(s->mbw_heap);
     free(s->q.v);
     trace_free(s->tr);
     free(s);

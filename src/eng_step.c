@@ -19,22 +19,19 @@
 
 /* ------------------------------------------------------------- the step */
 
-/* Samples the step may train on: finished, lag within the bound. */
-static int64_t eligible_count(const sim *s, int step)
+/* Samples the step may train on: finished, lag within the bound (every
+** version from step - s up). */
+static int64_t eligible_count(sim *s, int step)
 {
-    int64_t c = 0;
-    int lo = step - s->staleness < 0 ? 0 : step - s->staleness;
-    for (int v = lo; v < s->nver; v++) c += s->fin_v[v];
-    return c;
+    return s->fin_total - eng_fin_upto(s, step - s->staleness - 1);
 }
 
-/* "wait": a sample that must be trained by this step is still generating. */
-static bool mandatory_unfinished(const sim *s, int step)
+/* "wait": a sample that must be trained by this step is still generating
+** (it started with a version <= step - s). */
+static bool mandatory_unfinished(sim *s, int step)
 {
     if (s->scn.plan.on_stale != STALE_WAIT) return false;
-    for (int v = 0; v <= step - s->staleness && v < s->nver; v++)
-        if (s->open_v[v] > 0) return true;
-    return false;
+    return eng_open_upto(s, step - s->staleness) > 0;
 }
 
 /* "discard": drop finished samples too stale for `step`; their prompts are
@@ -42,13 +39,11 @@ static bool mandatory_unfinished(const sim *s, int step)
 ** once a step has taken all it can: they could never be trained. */
 static void drop_stale(sim *s, int step)
 {
-    int64_t stale = 0;
-    for (int v = 0; v < step - s->staleness && v < s->nver; v++) stale += s->fin_v[v];
-    if (stale == 0) return;
+    if (eng_fin_upto(s, step - s->staleness - 1) == 0) return;
     for (int64_t i = 0; i < s->nfin;) {
         sample *x = &s->smp[s->fin[i]];
         if (step - x->v_start > s->staleness) {
-            s->fin_v[x->v_start]--;
+            eng_fin_add(s, x->v_start, -1);
             s->st.tokens_wasted += x->resp;
             s->st.samples_discarded++;
             s->batch_done[x->batch]--;
@@ -71,20 +66,15 @@ void eng_discard_stale(sim *s, int step, sim_time now)
 
 /* Samples that must be in step `step` (they would be too stale after it):
 ** started with a version <= step - s; in flight, and finished untaken. */
-static int64_t must_take(const sim *s, int step, int64_t *finished)
+static int64_t must_take(sim *s, int step, int64_t *finished)
 {
-    int64_t inflight = 0, fin = 0;
-    for (int v = 0; v <= step - s->staleness && v < s->nver; v++) {
-        inflight += s->open_v[v];
-        fin += s->fin_v[v];
-    }
-    if (finished) *finished = fin;
-    return inflight;
+    if (finished) *finished = eng_fin_upto(s, step - s->staleness);
+    return eng_open_upto(s, step - s->staleness);
 }
 
 /* May the next chunk be taken now?  Enough eligible samples, and (waiting
 ** policy) room left in the step for every sample that must be in it. */
-bool eng_chunk_ready(const sim *s, int step)
+bool eng_chunk_ready(sim *s, int step)
 {
     if (eligible_count(s, step) < s->chunk_n) return false;
     if (s->scn.plan.on_stale != STALE_WAIT) return true;
@@ -111,37 +101,51 @@ static void take_samples(sim *s, int step, int off, int count)
 {
     /* Oldest first: by start version, then batch, then index — a sample's id
     ** is batch·N + index, so the key (version, id) orders all three.  LSD
-    ** radix on 64-bit keys, 11 bits a pass. */
-    uint64_t *k = xmalloc((size_t)s->nfin * 2 * sizeof *k), *tmp = k + s->nfin;
+    ** radix on 64-bit keys, 11 bits a pass, in scratch kept across steps. */
+    if (s->nfin * 2 > s->take_cap) {
+        s->take_cap = s->nfin * 2;
+        free(s->take_k);
+        s->take_k = xmalloc((size_t)s->take_cap * sizeof *s->take_k);
+    }
+    uint64_t *k = s->take_k, *tmp = k + s->nfin;
     int64_t n = 0;
-    uint64_t mx = 0;
+    uint64_t mx = 0, mn = UINT64_MAX;
     for (int64_t i = 0; i < s->nfin; i++) {
         const sample *x = &s->smp[s->fin[i]];
         if (step - x->v_start <= s->staleness) {
             k[n] = ((uint64_t)x->v_start << 40) | (uint64_t)s->fin[i];
             if (k[n] > mx) mx = k[n];
+            if (k[n] < mn) mn = k[n];
             n++;
         }
     }
-    for (int shift = 0; shift < 64 && (mx >> shift) > 0; shift += 11) {
-        int64_t cnt[2048] = {0};
-        for (int64_t i = 0; i < n; i++) cnt[(k[i] >> shift) & 2047]++;
-        int64_t pos = 0;
-        for (int b = 0; b < 2048; b++) { int64_t c = cnt[b]; cnt[b] = pos; pos += c; }
-        for (int64_t i = 0; i < n; i++) tmp[cnt[(k[i] >> shift) & 2047]++] = k[i];
-        memcpy(k, tmp, (size_t)n * sizeof *k);
+    if (n == count && n > 0 && mx - mn == (uint64_t)(n - 1)) {
+        /* every eligible sample is taken and their keys are n consecutive
+        ** integers (one start version, ids a contiguous run: a synchronous
+        ** step): the sorted order is known, each key goes to its rank */
+        for (int64_t i = 0; i < n; i++) tmp[k[i] - mn] = k[i];
+        k = tmp;
+    } else {
+        for (int shift = 0; shift < 64 && (mx >> shift) > 0; shift += 11) {
+            int64_t cnt[2048] = {0};
+            for (int64_t i = 0; i < n; i++) cnt[(k[i] >> shift) & 2047]++;
+            int64_t pos = 0;
+            for (int b = 0; b < 2048; b++) { int64_t c = cnt[b]; cnt[b] = pos; pos += c; }
+            for (int64_t i = 0; i < n; i++) tmp[cnt[(k[i] >> shift) & 2047]++] = k[i];
+            memcpy(k, tmp, (size_t)n * sizeof *k);
+        }
     }
     for (int i = 0; i < count; i++) {
         int id = (int)(k[i] & ((1ULL << 40) - 1));
         s->step_ids[off + i] = id;
         s->smp[id].state = S_TAKEN;
-        s->fin_v[s->smp[id].v_start]--;
+        eng_fin_add(s, s->smp[id].v_start, -1);
     }
     /* keep the rest in the finished list */
+    if (count == s->nfin) { s->nfin = 0; return; }
     int64_t w = 0;
     for (int64_t i = 0; i < s->nfin; i++) if (s->smp[s->fin[i]].state == S_DONE) s->fin[w++] = s->fin[i];
     s->nfin = w;
-    free(k);
 }
 
 /* Does pool p run a forward pass for each step? */
@@ -171,6 +175,7 @@ void eng_start_step(sim *s, sim_time now)
 {
     int step = s->version;
     s->step_running = step;
+    eng_mb_forget(s);
     s->chunks_taken = 0;
     s->chunks_trained = 0;
     s->rest_trained = false;

@@ -39,63 +39,101 @@ static void sort_lengths_desc(uint32_t *v, uint32_t *tmp, int n)
     }
 }
 
+/* A replica in the balancing heap: ordered by load, then index. */
+typedef struct { double load; int r; } rep;
+
+static inline bool rep_less(const rep *a, const rep *b)
+{
+    return a->load < b->load || (a->load == b->load && a->r < b->r);
+}
+
 /* Spread sequences over DP replicas, longest first onto the least loaded
 ** (token balancing), and cut the most loaded replica into micro-batches:
-** the whole step waits for it at the gradient reduction. */
+** the whole step waits for it at the gradient reduction.  The result depends
+** only on the samples and (dp, mbs): a step's forward passes and its
+** training (each epoch, actor and critic) ask for the same sets, so results
+** are kept for the running step (eng_mb_forget clears them when a step
+** starts), and the scratch arrays are kept across calls. */
 static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
 {
-    uint32_t *len = xmalloc((size_t)n * 2 * sizeof *len);
+    for (int e = 0; e < s->nmbm; e++) {
+        const mb_memo *c = &s->mbm[e];
+        if (c->ids == ids && c->n == n && c->dp == dp && c->mbs == mbs)
+            return (mb_set){c->m, c->tok, c->sq, c->max_len};
+    }
+    if ((size_t)n > s->mbw_cap) {
+        s->mbw_cap = (size_t)n;
+        s->mbw_len = xrealloc(s->mbw_len, s->mbw_cap * 2 * sizeof *s->mbw_len);
+        s->mbw_owner = xrealloc(s->mbw_owner, s->mbw_cap * sizeof *s->mbw_owner);
+    }
+    if ((size_t)dp > s->mbw_dp) {
+        s->mbw_dp = (size_t)dp;
+        free(s->mbw_heap);
+        s->mbw_heap = xmalloc(s->mbw_dp * sizeof(rep));
+    }
+    uint32_t *len = s->mbw_len;
+    int *owner = s->mbw_owner;
+    rep *heap = s->mbw_heap;
     for (int i = 0; i < n; i++) len[i] = (uint32_t)(s->smp[ids[i]].prompt + s->smp[ids[i]].resp);
     sort_lengths_desc(len, len + n, n);
-    /* a min-heap of replicas by load: O(n log dp) */
-    double *load = xcalloc((size_t)dp, sizeof *load);
-    int *heap = xmalloc((size_t)dp * sizeof *heap);
-    for (int r = 0; r < dp; r++) heap[r] = r;
-    int *owner = xmalloc((size_t)n * sizeof *owner);
+    /* a min-heap of replicas by (load, index), the root always the least
+    ** loaded: O(n log dp) */
+    for (int r = 0; r < dp; r++) heap[r] = (rep){0, r};
     for (int i = 0; i < n; i++) {
-        int best = heap[0];
-        load[best] += len[i];
-        owner[i] = best;
-        /* sift the root down (ties by index keep it deterministic) */
+        rep top = heap[0];
+        top.load += len[i];
+        owner[i] = top.r;
+        /* sift the root down */
         int k = 0;
         for (;;) {
-            int l = 2 * k + 1, r = l + 1, m = k;
-            if (l < dp && (load[heap[l]] < load[heap[m]] || (load[heap[l]] == load[heap[m]] && heap[l] < heap[m]))) m = l;
-            if (r < dp && (load[heap[r]] < load[heap[m]] || (load[heap[r]] == load[heap[m]] && heap[r] < heap[m]))) m = r;
-            if (m == k) break;
-            int t = heap[k]; heap[k] = heap[m]; heap[m] = t;
+            int l = 2 * k + 1, r = l + 1, m = -1;
+            const rep *best = &top;
+            if (l < dp && rep_less(&heap[l], best)) { m = l; best = &heap[l]; }
+            if (r < dp && rep_less(&heap[r], best)) m = r;
+            if (m < 0) break;
+            heap[k] = heap[m];
             k = m;
         }
+        heap[k] = top;
     }
-    free(heap);
-    int worst = 0;
-    for (int r = 1; r < dp; r++) if (load[r] > load[worst]) worst = r;
+    int worst = heap[0].r;
+    double wl = heap[0].load;
+    for (int r = 1; r < dp; r++)
+        if (heap[r].load > wl || (heap[r].load == wl && heap[r].r < worst)) { worst = heap[r].r; wl = heap[r].load; }
     int cnt = 0;
     for (int i = 0; i < n; i++) cnt += owner[i] == worst;
-    mb_set ms = {0, NULL, NULL, 0};
-    ms.m = (cnt + mbs - 1) / mbs;
-    if (ms.m < 1) ms.m = 1;
-    if ((size_t)ms.m > s->mb_cap) {
-        s->mb_cap = (size_t)ms.m;
-        s->mb_tokens = xrealloc(s->mb_tokens, s->mb_cap * sizeof(double));
-        s->mb_sq = xrealloc(s->mb_sq, s->mb_cap * sizeof(double));
+    /* the result goes to a free memo entry, or over the oldest one */
+    int slot = s->nmbm < MB_MEMO ? s->nmbm++ : (s->mbm_next++ % MB_MEMO);
+    mb_memo *c = &s->mbm[slot];
+    c->ids = ids;
+    c->n = n;
+    c->dp = dp;
+    c->mbs = mbs;
+    c->m = (cnt + mbs - 1) / mbs;
+    if (c->m < 1) c->m = 1;
+    if (c->m > c->cap) {
+        c->cap = c->m;
+        c->tok = xrealloc(c->tok, (size_t)c->cap * sizeof *c->tok);
+        c->sq = xrealloc(c->sq, (size_t)c->cap * sizeof *c->sq);
     }
-    memset(s->mb_tokens, 0, (size_t)ms.m * sizeof(double));
-    memset(s->mb_sq, 0, (size_t)ms.m * sizeof(double));
+    memset(c->tok, 0, (size_t)c->m * sizeof *c->tok);
+    memset(c->sq, 0, (size_t)c->m * sizeof *c->sq);
+    c->max_len = 0;
     int k = 0;
     for (int i = 0; i < n; i++) {
         if (owner[i] != worst) continue;
-        int mb = (k++) % ms.m;                  /* interleave long and short */
-        s->mb_tokens[mb] += len[i];
-        s->mb_sq[mb] += len[i] * len[i];
-        if (len[i] > ms.max_len) ms.max_len = len[i];
+        int mb = (k++) % c->m;                  /* interleave long and short */
+        c->tok[mb] += len[i];
+        c->sq[mb] += len[i] * len[i];
+        if (len[i] > c->max_len) c->max_len = len[i];
     }
-    ms.tok = s->mb_tokens;
-    ms.sq = s->mb_sq;
-    free(len);
-    free(load);
-    free(owner);
-    return ms;
+    return (mb_set){c->m, c->tok, c->sq, c->max_len};
+}
+
+void eng_mb_forget(sim *s)
+{
+    s->nmbm = 0;
+    s->mbm_next = 0;
 }
 
 /* Forward time of one micro-batch on one pipeline stage (per device):
@@ -173,7 +211,6 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     int P = q->pp, M = ms->m;
     ensure_pipe(s, (size_t)P * M);
     double *fe = s->f_end, *be = s->b_end;
-    if ((size_t)M > s->mb_cap) return 0;
     double *fd = xmalloc((size_t)M * sizeof *fd), *bd = xmalloc((size_t)M * sizeof *bd);
     double mult = s->scn.plan.train.recompute == RECOMPUTE_FULL ? 3.0 : 2.0;   /* bwd = 2 fwd (+1 recompute) */
     for (int i = 0; i < M; i++) {

@@ -111,6 +111,16 @@ double sim_mem_peak_total(const sim *s, int group, sim_time *when);
 ** mini-batch size, that is the padded traffic). */
 void sim_step_lengths(const sim *s, int step, double *sum, double *sum_mbmax, int mbs);
 
+/* Self-checks, for the tests.  sim_check_counters recounts, from every
+** sample's state, the staleness counters the controller keeps as samples
+** change state (finished untrained, started unfinished, by start version)
+** and compares them with the kept counts, their totals and every prefix sum
+** it reads; false with the first mismatch in err.  sim_counter_work is the
+** work those reads have cost so far (tree nodes visited): it grows with the
+** logarithm of the iterations per event, not with the iterations. */
+bool sim_check_counters(const sim *s, fs_err *err);
+uint64_t sim_counter_work(const sim *s);
+
 /* Samples, for views: in-flight counts by the version they started with. */
 int  sim_inflight_by_version(const sim *s, int *versions, int *counts, int max);
 

@@ -146,6 +146,7 @@ typedef struct {
     int64_t  target;        /* step at the scheduled event */
     int      cache_b;       /* batch the decode-step lines below are for */
     double   c0, cslope, m0, mslope, fixed;   /* compute and HBM time: a + slope·context */
+    int      dtab;          /* its decode-step table in sim.dtab, -1 not yet known */
     uint64_t evgen;
     bool     scheduled;
     bool     running;       /* allowed to generate (weights loaded, not paused) */
@@ -153,6 +154,33 @@ typedef struct {
     int     *order;         /* active sample ids in admission order */
     int      norder, ocap;
 } instance;
+
+/* The decode step's roofline lines at one batch size (eng_gen.c). */
+typedef struct {
+    double c0, cslope, m0, mslope, fixed;
+    bool   known;
+} dline;
+
+/* Lines by batch size 0..n-1 for the instances on one link: every input of
+** the roofline but the batch is the same for them (model, device, rollout
+** TP/EP, efficiencies), so each entry is computed once per run. */
+typedef struct {
+    const scn_link *link;
+    dline *v;
+    int    n;
+} dtable;
+
+/* Micro-batches of the most loaded replica for a set of samples of the
+** running step (eng_train.c). */
+enum { MB_MEMO = 8 };
+typedef struct {
+    const int *ids;         /* the samples: a range of step_ids */
+    int     n, dp, mbs;
+    int     m;              /* micro-batches */
+    double *tok, *sq;       /* per micro-batch tokens and sum of squared lengths */
+    double  max_len;
+    int     cap;
+} mb_memo;
 
 /* ----------------------------------------------------------------- pools */
 
@@ -201,9 +229,18 @@ struct sim {
     int64_t  dq_len;            /* samples queued in all of them */
     int     *fin;               /* finished, untrained */
     int64_t  nfin, fin_cap;
+    uint64_t *take_k;           /* scratch of take_samples: keys and their sort buffer */
+    int64_t  take_cap;
     int64_t *batch_done;        /* finished samples per batch */
-    int64_t *fin_v;             /* finished, untrained samples by start version */
-    int64_t *open_v;            /* started, unfinished samples by start version */
+    /* Staleness counters, by the version a sample started with: finished
+    ** and untrained (fin), started and unfinished (open).  Each is kept as
+    ** per-version counts, a Fenwick tree over them and a total, all updated
+    ** where a sample changes state (eng_fin_add, eng_open_add), so the
+    ** controller's "how many at versions <= v" costs O(log versions) per
+    ** event instead of a loop over every version. */
+    int64_t *fin_v, *fin_bit, fin_total;
+    int64_t *open_v, *open_bit, open_total;
+    uint64_t count_work;        /* Fenwick nodes read by those queries (tests) */
     int      nver;
     int      staleness;
     double   partial;
@@ -212,6 +249,8 @@ struct sim {
     instance *inst;
     int      ninst;
     pool_rt  pr[SCN_POOLS_MAX];
+    dtable   dtab[4];           /* decode-step tables, one per link in use */
+    int      ndtab;
     int      step_track;
 
     /* the trainer */
@@ -236,8 +275,12 @@ struct sim {
     /* scratch for training */
     double  *f_end, *b_end, *f_dur, *b_dur;
     size_t   pipe_cap;
-    double  *mb_tokens, *mb_sq;
-    size_t   mb_cap;
+    mb_memo  mbm[MB_MEMO];      /* micro-batch sets of the running step (eng_train.c) */
+    int      nmbm, mbm_next;
+    uint32_t *mbw_len;          /* scratch of the micro-batch builder */
+    int     *mbw_owner;
+    void    *mbw_heap;
+    size_t   mbw_cap, mbw_dp;
 };
 
 /* --------------------------------------------------------------- helpers */
@@ -312,6 +355,41 @@ static inline void eng_sq_pop(sim *s, squeue *q)
     s->dq_len--;
 }
 
+/* ------------------------------------------------- staleness counters */
+
+/* Fenwick (binary indexed) tree over versions 0..n-1, stored 1-based. */
+static inline void eng_bit_add(int64_t *bit, int n, int v, int64_t d)
+{
+    for (int i = v + 1; i <= n; i += i & -i) bit[i] += d;
+}
+
+/* Samples counted in `bit` at versions 0..v (v clamped to the range). */
+static inline int64_t eng_bit_upto(sim *s, const int64_t *bit, int v)
+{
+    if (v < 0) return 0;
+    if (v >= s->nver) v = s->nver - 1;
+    int64_t c = 0;
+    for (int i = v + 1; i > 0; i -= i & -i) { c += bit[i]; s->count_work++; }
+    return c;
+}
+
+static inline void eng_fin_add(sim *s, int v, int64_t d)
+{
+    s->fin_v[v] += d;
+    s->fin_total += d;
+    eng_bit_add(s->fin_bit, s->nver, v, d);
+}
+
+static inline void eng_open_add(sim *s, int v, int64_t d)
+{
+    s->open_v[v] += d;
+    s->open_total += d;
+    eng_bit_add(s->open_bit, s->nver, v, d);
+}
+
+static inline int64_t eng_fin_upto(sim *s, int v) { return eng_bit_upto(s, s->fin_bit, v); }
+static inline int64_t eng_open_upto(sim *s, int v) { return eng_bit_upto(s, s->open_bit, v); }
+
 /* A pool's task ends at `at`: one event, handled by the controller. */
 static inline void eng_sched_task(sim *s, int p, sim_time at)
 {
@@ -335,7 +413,7 @@ void eng_pool_start_gen(sim *s, int p, sim_time now);
 
 /* eng_step.c: taking samples into the step. */
 void eng_discard_stale(sim *s, int step, sim_time now);
-bool eng_chunk_ready(const sim *s, int step);
+bool eng_chunk_ready(sim *s, int step);
 bool eng_trainer_ready(sim *s);
 bool eng_pool_infers(const sim *s, int p);
 void eng_take_chunk(sim *s);
@@ -356,5 +434,7 @@ void eng_reclass_idle_trainer(sim *s);
 /* eng_train.c: the analytic tasks, timed apart from the event loop. */
 void eng_start_infer_on(sim *s, int p, sim_time now);
 void eng_start_train(sim *s, int p, sim_time now, int e0, int e1, int mb0, int mb1);
+/* eng_train.c: a new step's samples: forget the micro-batch sets kept. */
+void eng_mb_forget(sim *s);
 
 #endif
