@@ -47,14 +47,14 @@ _Noreturn void fr_fail(freader *r, const char *path, const char *fmt, ...)
     abort();    /* not reached: fail raises a Lua error */
 }
 
-static void join_path(char *dst, const char *parent, const char *key)
+void fields_join_path(char *dst, const char *parent, const char *key)
 {
     int n = parent[0] ? snprintf(dst, FLD_PATH_MAX, "%s.%s", parent, key)
                       : snprintf(dst, FLD_PATH_MAX, "%s", key);
     if (n >= FLD_PATH_MAX) dst[FLD_PATH_MAX - 1] = '\0';
 }
 
-static void index_path(char *dst, const char *parent, long long i)
+void fields_index_path(char *dst, const char *parent, long long i)
 {
     int n = snprintf(dst, FLD_PATH_MAX, "%s[%lld]", parent, i);
     if (n >= FLD_PATH_MAX) dst[FLD_PATH_MAX - 1] = '\0';
@@ -218,7 +218,7 @@ static void check_keys(freader *r, int t, const char *path, const fdesc *rec)
     if (bad) {
         char text[600];
         fields_unknown_text(text, sizeof text, rec, bad);
-        join_path(where, path, bad);
+        fields_join_path(where, path, bad);
         fr_fail(r, where, "%s", text);
     }
     if (nonstring)
@@ -383,7 +383,7 @@ void fr_record(freader *r, int t, const char *path, const fdesc *rec, void *base
     if (!lua_checkstack(L, 8)) fr_fail(r, path, "too deeply nested");
     check_keys(r, t, path, rec);
     for (const fdesc *f = rec; f->name; f++) {
-        join_path(where, path, f->name);
+        fields_join_path(where, path, f->name);
         int ty = rawfield(L, t, f->name);
         int v = ty == LUA_TNIL ? 0 : lua_gettop(L);
         if (!v && f->kind == FK_REC && !f->read && (f->flags & FF_REQUIRED)) {
@@ -443,7 +443,7 @@ void fr_device(freader *r, int v, const char *path, const fdesc *f, void *base)
         lua_pop(L, 1);
         if (ty == LUA_TNIL) {
             char where[FLD_PATH_MAX];
-            join_path(where, path, k->name);
+            fields_join_path(where, path, k->name);
             fr_fail(r, where, "required for a custom device");
         }
     }
@@ -486,33 +486,33 @@ static void read_model(freader *r, int v, const char *path, const char *role, sc
             int ty = rawfield(L, v, k->name);
             lua_pop(L, 1);
             if (ty == LUA_TNIL) {
-                join_path(where, path, k->name);
+                fields_join_path(where, path, k->name);
                 fr_fail(r, where, "required for a model");
             }
         }
     fr_record(r, v, path, FIELDS_MODEL, m);
     /* ranges that depend on other fields */
     if (m->dense_layers > m->layers) {
-        join_path(where, path, "dense_layers");
+        fields_join_path(where, path, "dense_layers");
         fr_fail(r, where, "must be in 0..%d (the layers), got %d", m->layers, m->dense_layers);
     }
     if (m->kv_heads > m->heads) {
-        join_path(where, path, "kv_heads");
+        fields_join_path(where, path, "kv_heads");
         fr_fail(r, where, "must be in 0..%d (the heads), got %d", m->heads, m->kv_heads);
     }
     if (m->experts > 0 && m->experts_active > m->experts) {
-        join_path(where, path, "experts_active");
+        fields_join_path(where, path, "experts_active");
         fr_fail(r, where, "must be in 0..%d (the experts), got %d", m->experts, m->experts_active);
     }
     if (m->mla_latent == 0) {
         if (m->kv_heads == 0) m->kv_heads = m->heads;   /* plain multi-head attention */
         if (m->heads % m->kv_heads != 0) {
-            join_path(where, path, "kv_heads");
+            fields_join_path(where, path, "kv_heads");
             fr_fail(r, where, "%d does not divide heads (%d)", m->kv_heads, m->heads);
         }
     }
     if (m->head_dim == 0 && m->hidden % m->heads != 0) {
-        join_path(where, path, "head_dim");
+        fields_join_path(where, path, "head_dim");
         fr_fail(r, where, "required: hidden (%d) is not a multiple of heads (%d)", m->hidden, m->heads);
     }
 }
@@ -525,7 +525,7 @@ static bool read_role(freader *r, int models, const fdesc *f, scn_model *m, cons
 {
     lua_State *L = r->L;
     char path[FLD_PATH_MAX];
-    join_path(path, "models", f->name);
+    fields_join_path(path, "models", f->name);
     int ty = rawfield(L, models, f->name);
     bool has = true;
     if (ty == LUA_TNIL || (ty == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
@@ -571,7 +571,7 @@ static void read_num_array(freader *r, int t, const char *path, const char *key,
 {
     lua_State *L = r->L;
     char where[FLD_PATH_MAX], item[FLD_PATH_MAX], got[64];
-    join_path(where, path, key);
+    fields_join_path(where, path, key);
     int ty = rawfield(L, t, key);
     if (ty == LUA_TNIL) fr_fail(r, where, "required for a histogram");
     if (ty != LUA_TTABLE) fr_fail(r, where, "expected a table, got %s", fields_got_text(L, -1, got, sizeof got));
@@ -580,7 +580,7 @@ static void read_num_array(freader *r, int t, const char *path, const char *key,
     static const fdesc elem = {"", FK_NUM, 0, sizeof(double), 1, 0, 1e9, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     for (lua_Integer i = 1; i <= len; i++) {
         lua_rawgeti(L, a, i);
-        index_path(item, where, (long long)i);
+        fields_index_path(item, where, (long long)i);
         dst[i - 1] = want_num(r, -1, item, &elem);
         lua_pop(L, 1);
     }
@@ -596,7 +596,7 @@ static bool dist_num(freader *r, int v, const char *path, const char *key, doubl
         return false;
     }
     char where[FLD_PATH_MAX];
-    join_path(where, path, key);
+    fields_join_path(where, path, key);
     *out = want_num(r, lua_gettop(r->L), where, fields_find(FIELDS_DIST, key));
     lua_pop(r->L, 1);
     return true;
@@ -618,7 +618,7 @@ void fr_dist(freader *r, int v, const char *path, const fdesc *f, void *base)
         fr_fail(r, path, "expected a distribution (e.g. fusync.dist.fixed(1024)) or a number, got %s",
                 fields_got_text(L, v, got, sizeof got));
     check_keys(r, v, path, FIELDS_DIST);
-    join_path(where, path, "kind");
+    fields_join_path(where, path, "kind");
     if (rawfield(L, v, "kind") == LUA_TNIL)
         fr_fail(r, where, "required: one of %s", list_text(list, sizeof list, DIST_NAMES));
     int kind = want_enum(r, lua_gettop(L), where, DIST_NAMES);
@@ -633,7 +633,7 @@ void fr_dist(freader *r, int v, const char *path, const fdesc *f, void *base)
                     strcat(takes, DIST_FIELDS[kind][j]);
                     strcat(takes, ", ");
                 }
-                join_path(where, path, DIST_FIELDS[k][i]);
+                fields_join_path(where, path, DIST_FIELDS[k][i]);
                 fr_fail(r, where, "not a field of a %s distribution (it takes %scap)", DIST_NAMES[kind], takes);
             }
             lua_pop(L, 1);
@@ -650,7 +650,7 @@ void fr_dist(freader *r, int v, const char *path, const fdesc *f, void *base)
         if (!dist_num(r, v, path, "lo", &d->a)) req = "lo";
         else if (!dist_num(r, v, path, "hi", &d->b)) req = "hi";
         else if (d->b < d->a) {
-            join_path(where, path, "hi");
+            fields_join_path(where, path, "hi");
             fr_fail(r, where, "must not be below lo (%g), got %g", d->a, d->b);
         }
         break;
@@ -665,18 +665,18 @@ void fr_dist(freader *r, int v, const char *path, const fdesc *f, void *base)
         read_num_array(r, v, path, "edges", d->edge, SCN_HIST_MAX + 1, &ne);
         read_num_array(r, v, path, "weights", d->weight, SCN_HIST_MAX, &nw);
         if (nw < 1 || ne != nw + 1) {
-            join_path(where, path, "edges");
+            fields_join_path(where, path, "edges");
             fr_fail(r, where, "a histogram of %d weights needs %d edges, got %d", nw, nw + 1, ne);
         }
         for (int i = 0; i < nw; i++)
             if (d->edge[i + 1] <= d->edge[i]) {
-                join_path(where, path, "edges");
+                fields_join_path(where, path, "edges");
                 fr_fail(r, where, "edges must increase (item %d: %g after %g)", i + 2, d->edge[i + 1], d->edge[i]);
             }
         double sum = 0;
         for (int i = 0; i < nw; i++) sum += d->weight[i];
         if (sum <= 0) {
-            join_path(where, path, "weights");
+            fields_join_path(where, path, "weights");
             fr_fail(r, where, "weights sum to zero");
         }
         d->nbins = nw;
@@ -684,7 +684,7 @@ void fr_dist(freader *r, int v, const char *path, const fdesc *f, void *base)
     }
     }
     if (req) {
-        join_path(where, path, req);
+        fields_join_path(where, path, req);
         fr_fail(r, where, "required for a %s distribution", DIST_NAMES[kind]);
     }
     dist_num(r, v, path, "cap", &d->cap);
@@ -702,7 +702,7 @@ void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *base)
     const fdesc *roles_f = fields_find(FIELDS_POOL, "roles");
     for (lua_Integer i = 1; i <= n; i++) {
         scn_pool *pl = &p->pools[i - 1];
-        index_path(item, path, (long long)i);
+        fields_index_path(item, path, (long long)i);
         if (lua_rawgeti(L, v, i) != LUA_TTABLE)
             fr_fail(r, item, "expected a pool table {name=, devices=, roles={...}}, got %s",
                     fields_got_text(L, -1, got, sizeof got));
@@ -710,17 +710,17 @@ void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *base)
         check_keys(r, t, item, FIELDS_POOL);
         memset(pl, 0, sizeof *pl);
         snprintf(pl->name, sizeof pl->name, "pool%d", (int)i);
-        join_path(rpath, item, "devices");
+        fields_join_path(rpath, item, "devices");
         if (rawfield(L, t, "devices") == LUA_TNIL) fr_fail(r, rpath, "required for a pool");
         lua_pop(L, 1);
         /* name and devices through the table; roles below */
         for (const fdesc *k = FIELDS_POOL; k->name; k++) {
             if (k == roles_f) continue;
-            join_path(rpath, item, k->name);
+            fields_join_path(rpath, item, k->name);
             if (rawfield(L, t, k->name) != LUA_TNIL) read_leaf(r, lua_gettop(L), rpath, k, pl);
             lua_pop(L, 1);
         }
-        join_path(rpath, item, "roles");
+        fields_join_path(rpath, item, "roles");
         int ty = rawfield(L, t, "roles");
         if (ty == LUA_TNIL) fr_fail(r, rpath, "required: a list of rollout, train, ref, reward, critic");
         if (ty != LUA_TTABLE) fr_fail(r, rpath, "expected a table, got %s", fields_got_text(L, -1, got, sizeof got));
@@ -728,7 +728,7 @@ void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *base)
         lua_Integer nr = check_array(r, rt, rpath, FLD_ROLES_MAX);
         for (lua_Integer k = 1; k <= nr; k++) {
             lua_rawgeti(L, rt, k);
-            index_path(role, rpath, (long long)k);
+            fields_index_path(role, rpath, (long long)k);
             int b = (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "reference") == 0)
                         ? 2 : want_enum(r, lua_gettop(L), role, ROLE_NAMES);
             pl->roles |= 1u << b;

@@ -55,7 +55,10 @@ void fields_push_model(struct lua_State *L, const scn_model *m);
 void fields_push_device(struct lua_State *L, const scn_device *d);
 void fields_push_dist(struct lua_State *L, const scn_dist *d);
 
-/* Helpers for messages, shared with the --set walker. */
+/* Helpers for messages, shared with the --set walker: "a.b" and "a[3]"
+** paths of at most FLD_PATH_MAX bytes. */
+void fields_join_path(char *dst, const char *parent, const char *key);
+void fields_index_path(char *dst, const char *parent, long long i);
 const char *fields_got_text(struct lua_State *L, int idx, char *buf, size_t n);
 const char *fields_suggest(const char *key, const char *const *names, int n);
 void fields_unknown_text(char *buf, size_t n, const fdesc *rec, const char *key);

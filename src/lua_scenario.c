@@ -113,19 +113,6 @@ static freader reader_of(lctx *c, lua_State *L)
     return (freader){.L = L, .fail = reader_fail, .ud = c, .out = c->out, .place = false};
 }
 
-static void join_path(char *dst, const char *parent, const char *key)
-{
-    int n = parent[0] ? snprintf(dst, PATH_MAX_LEN, "%s.%s", parent, key)
-                      : snprintf(dst, PATH_MAX_LEN, "%s", key);
-    if (n >= PATH_MAX_LEN) dst[PATH_MAX_LEN - 1] = '\0';
-}
-
-static void index_path(char *dst, const char *parent, long long i)
-{
-    int n = snprintf(dst, PATH_MAX_LEN, "%s[%lld]", parent, i);
-    if (n >= PATH_MAX_LEN) dst[PATH_MAX_LEN - 1] = '\0';
-}
-
 /* --set SPEC: message */
 _Noreturn static void fail_set(lua_State *L, const char *spec, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -361,12 +348,12 @@ static void apply_set(lctx *c, lua_State *L, int root, const char *spec)
         if (kind == FK_ARR) {
             char *end;
             idx = strtoll(key, &end, 10);
-            index_path(where, shown, idx);
+            fields_index_path(where, shown, idx);
             if (*end || idx < 1 || idx > 1000)
                 fail_set(L, spec, "%s: expected an item number (1, 2, ...), got '%s'", shown, key);
             f = &fields[0];
         } else {
-            join_path(where, shown, key);
+            fields_join_path(where, shown, key);
             f = fields_find(fields, key);
             if (!f) {
                 char text[600];
