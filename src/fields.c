@@ -89,6 +89,9 @@ static const fdesc FIELDS_CLUSTER[] = {
     INT("nodes_per_supernode", scn_cluster, nodes_per_supernode, 1, 65536, NULL,
         "nodes joined by the intra-supernode tier"),
     INT("supernodes", scn_cluster, supernodes, 1, 4096, NULL, "supernodes joined by the inter-supernode tier"),
+    INT("nodes", scn_cluster, nodes, 0, 65536, NULL,
+        "a cluster without supernodes: its nodes, joined by the intra_supernode tier (the scale-out "
+        "network); sets nodes_per_supernode = nodes and supernodes = 1 (0: not used)"),
     NUM("host_mem_gb", scn_cluster, host_mem_bytes, GiB, 1e-3, 1e8, 0, "GiB", "host memory per node (offload target)"),
     FLAT("links", FIELDS_LINKS, fr_links, "bandwidth and latency of the three link tiers"),
     END
@@ -137,6 +140,8 @@ const fdesc FIELDS_DIST[] = {
     NUM("lo", scn_dist, a, 1, 1, FLD_TOKENS_MAX, 0, "tokens", "uniform: lowest"),
     NUM("hi", scn_dist, b, 1, 1, FLD_TOKENS_MAX, 0, "tokens", "uniform: highest"),
     NUM("median", scn_dist, a, 1, 1, FLD_TOKENS_MAX, 0, "tokens", "lognormal: median"),
+    NUM("mean", scn_dist, a, 1, 1, FLD_TOKENS_MAX, 0, "tokens",
+        "lognormal: the mean instead of the median (median = mean * exp(-sigma^2/2), before the cap)"),
     NUM("sigma", scn_dist, b, 1, 0, 5, 0, NULL, "lognormal: sigma of the log"),
     NUM("cap", scn_dist, cap, 1, 0, FLD_TOKENS_MAX, 0, "tokens", "clip lengths to [1, cap] (0: none)"),
     {"edges", FK_ARR, 0, 0, 1, 0, 0, 0, NULL, NULL, FIELDS_NUM_ELEM, NULL, NULL, "tokens",

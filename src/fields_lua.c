@@ -562,8 +562,9 @@ void fr_models(freader *r, int v, const char *path, const fdesc *f, void *base)
 }
 
 /* Fields each distribution kind takes, besides `kind` and `cap`. */
-static const char *const DIST_FIELDS[][3] = {
-    {"value", NULL, NULL}, {"lo", "hi", NULL}, {"median", "sigma", NULL}, {"edges", "weights", NULL}
+static const char *const DIST_FIELDS[][4] = {
+    {"value", NULL, NULL, NULL}, {"lo", "hi", NULL, NULL}, {"median", "sigma", "mean", NULL},
+    {"edges", "weights", NULL, NULL}
 };
 
 static void read_num_array(freader *r, int t, const char *path, const char *key, double *dst, int max,
@@ -655,10 +656,28 @@ void fr_dist(freader *r, int v, const char *path, const fdesc *f, void *base)
         }
         break;
     case 2:
+    {
+        /* by its median, or by its mean as papers publish it: a lognormal's
+        ** mean is median * exp(sigma^2 / 2), before any cap */
         d->kind = DIST_LOGNORMAL;
-        if (!dist_num(r, v, path, "median", &d->a)) req = "median";
-        else if (!dist_num(r, v, path, "sigma", &d->b)) req = "sigma";
+        double mean = 0;
+        bool has_median = dist_num(r, v, path, "median", &d->a);
+        bool has_mean = dist_num(r, v, path, "mean", &mean);
+        if (!dist_num(r, v, path, "sigma", &d->b)) req = "sigma";
+        else if (has_median && has_mean) {
+            fields_join_path(where, path, "mean");
+            fr_fail(r, where, "give median or mean, not both");
+        } else if (has_mean) {
+            d->a = mean * exp(-0.5 * d->b * d->b);
+            if (d->a < 1) {
+                fields_join_path(where, path, "mean");
+                fr_fail(r, where, "a mean of %g with sigma %g puts the median below 1 token", mean, d->b);
+            }
+        } else if (!has_median) {
+            req = "median";
+        }
         break;
+    }
     default: {
         d->kind = DIST_HIST;
         int ne = 0, nw = 0;

@@ -13,6 +13,7 @@
 #include "fields_lua.h"
 #include "lua_sandbox.h"
 #include "presets.h"
+#include "lengths.h"
 
 #include <lua.h>
 #include <lauxlib.h>
@@ -41,6 +42,7 @@ typedef struct {
     scn_scenario *out;
 } lctx;
 
+static lctx *ctx_of(lua_State *L) { return *(lctx **)lua_getextraspace(L); }
 
 /* The budgets are the sandbox's (lua_sandbox.h): its count hook stops a
 ** chunk that runs too many instructions, nears the memory budget or passes
@@ -180,6 +182,25 @@ static int dist_table(lua_State *L, const char *kind)
 static int dist_lognormal(lua_State *L) { return dist_table(L, "lognormal"); }
 static int dist_histogram(lua_State *L) { return dist_table(L, "histogram"); }
 
+/* fusync.dist.from_file(path [, column]): the lengths of a file a user
+** exported from their own run, as a histogram (src/lengths.c).  The loader
+** reads the file, relative to the scenario's folder; the chunk keeps no io. */
+static int dist_from_file(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    const char *column = luaL_optstring(L, 2, NULL);
+    lctx *c = ctx_of(L);
+    char path[1024];
+    const char *slash = strrchr(c->file, '/');
+    if (name[0] == '/' || !slash) snprintf(path, sizeof path, "%s", name);
+    else snprintf(path, sizeof path, "%.*s/%s", (int)(slash - c->file), c->file, name);
+    scn_dist d;
+    fs_err err = {0, ""};
+    if (!lengths_read(path, column, &d, &err)) return luaL_error(L, "fusync.dist.from_file: %s", err.msg);
+    fields_push_dist(L, &d);
+    return 1;
+}
+
 /* Deep copy of the table at idx (absolute) onto the stack. */
 static void deep_copy(lua_State *L, int idx, int depth)
 {
@@ -223,7 +244,8 @@ static void push_fusync(lua_State *L)
 {
     static const luaL_Reg dist[] = {
         {"fixed", dist_fixed}, {"uniform", dist_uniform},
-        {"lognormal", dist_lognormal}, {"histogram", dist_histogram}, {NULL, NULL}
+        {"lognormal", dist_lognormal}, {"histogram", dist_histogram}, {"from_file", dist_from_file},
+        {NULL, NULL}
     };
     lua_newtable(L);
     lua_pushliteral(L, FUSYNC_VERSION_STR);
@@ -539,6 +561,17 @@ bool lscn_load(const char *path, const char *const *sets, int nsets,
     lua_close(L);
     if (!ok) return false;
 
+    /* a cluster of plain nodes is one "supernode" whose nodes meet on the
+    ** scale-out network (the intra_supernode tier's default) */
+    if (out->cluster.nodes > 0) {
+        if (out->cluster.supernodes != 1 ||
+            (out->cluster.nodes_per_supernode != 1 && out->cluster.nodes_per_supernode != out->cluster.nodes)) {
+            fs_err_set(err, 2, "%s: cluster.nodes: give nodes for a cluster without supernodes, or "
+                       "nodes_per_supernode and supernodes, not both", path);
+            return false;
+        }
+        out->cluster.nodes_per_supernode = out->cluster.nodes;
+    }
     scn_model_derive(&out->actor);
     if (out->has_ref) scn_model_derive(&out->ref);
     if (out->reward_is_model) scn_model_derive(&out->reward);

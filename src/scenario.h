@@ -39,6 +39,8 @@ typedef struct {
     int      devices_per_node;
     int      nodes_per_supernode;
     int      supernodes;
+    int      nodes;            /* >0: a cluster without supernodes: this many nodes,
+                               ** joined by the scale-out tier (sets the two above) */
     scn_link intra_node;       /* tier 0 */
     scn_link intra_supernode;  /* tier 1 */
     scn_link inter_supernode;  /* tier 2 */

@@ -1,0 +1,154 @@
+/*
+** test_workload.c — length distributions as papers and users give them:
+** a lognormal by its mean, an empirical distribution from a file of lengths.
+*/
+#include "testutil.h"
+#include "dist.h"
+#include "lengths.h"
+#include "lua_scenario.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A long-tailed data set: lognormal-like lengths from a fixed generator. */
+static char *make_lengths(size_t n, double *mean, double *median)
+{
+    rng_state r;
+    rng_seed(&r, 7);
+    double *v = malloc(n * sizeof *v);
+    size_t cap = n * 16 + 64, k = 0;
+    char *text = malloc(cap);
+    k += (size_t)snprintf(text + k, cap - k, "step,response_length,reward\n");
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = floor(700 * exp(0.9 * rng_normal(&r)) + 0.5);
+        if (x < 1) x = 1;
+        if (x > 16384) x = 16384;
+        v[i] = x;
+        sum += x;
+        k += (size_t)snprintf(text + k, cap - k, "%zu,%.0f,0.5\n", i, x);
+    }
+    *mean = sum / (double)n;
+    for (size_t i = 1; i < n; i++)     /* insertion sort is fine for a test */
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) { double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
+    *median = v[n / 2];
+    free(v);
+    return text;
+}
+
+START_TEST(empirical_keeps_mean_and_median)
+{
+    double mean, median;
+    char *text = make_lengths(20000, &mean, &median);
+    scn_dist d;
+    fs_err err = {0, ""};
+    ck_assert_msg(lengths_parse(text, strlen(text), "l.csv", "response_length", &d, &err), "%s", err.msg);
+    free(text);
+    ck_assert_int_eq(d.kind, DIST_HIST);
+    ck_assert_int_le(d.nbins, SCN_HIST_MAX);
+    double m = dist_mean(&d, 0);
+    ck_assert_msg(fabs(m - mean) / mean < 0.02, "mean %g against the data's %g", m, mean);
+    /* median: draw and sort */
+    rng_state r;
+    rng_seed(&r, 99);
+    int below = 0;
+    for (int i = 0; i < 20000; i++) below += dist_sample(&d, &r, 0) <= median;
+    ck_assert_msg(fabs(below / 20000.0 - 0.5) < 0.02, "%.3f of draws at or below the data's median", below / 20000.0);
+}
+END_TEST
+
+START_TEST(empirical_plain_file_and_errors)
+{
+    scn_dist d;
+    fs_err err = {0, ""};
+    const char *plain = "# lengths\n100\n200\n300\n\n400\n";
+    ck_assert_msg(lengths_parse(plain, strlen(plain), "p.txt", NULL, &d, &err), "%s", err.msg);
+    ck_assert(fabs(dist_mean(&d, 0) - 250) < 10);
+    static const struct { const char *text, *column, *want; } bad[] = {
+        {"a,b\n1,2\n", "c", "f:1: no column 'c' in the header"},
+        {"x\n10\nten\n", NULL, "f:3: 'ten' is not a length in tokens"},
+        {"x\n10\n", NULL, "f: 1 length; a distribution needs at least 2"},
+        {"10\n0\n", NULL, "f:2: '0' is not a length"},
+        {"10\n20\n", "x", "f:1: a column 'x' was asked for but the file has no header line"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_msg(!lengths_parse(bad[i].text, strlen(bad[i].text), "f", bad[i].column, &d, &err),
+                      "accepted: %s", bad[i].text);
+        ck_assert_msg(strstr(err.msg, bad[i].want), "\"%s\" lacks \"%s\"", err.msg, bad[i].want);
+        ck_assert_int_eq(err.code, 2);
+    }
+    const char nul[] = "10\n\0\n20\n";
+    ck_assert(!lengths_parse(nul, sizeof nul - 1, "f", NULL, &d, &err));
+    ck_assert_msg(strstr(err.msg, "zero byte"), "%s", err.msg);
+    ck_assert(!lengths_read("/dev/zero", NULL, &d, &err));
+    ck_assert_msg(strstr(err.msg, "not a regular file"), "%s", err.msg);
+}
+END_TEST
+
+/* A scenario reads a lengths file beside it, and a lognormal by its mean. */
+START_TEST(scenario_from_file_and_by_mean)
+{
+    char dir[] = "/tmp/fusync-wl-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char csv[256], scn[256];
+    snprintf(csv, sizeof csv, "%s/lengths.csv", dir);
+    snprintf(scn, sizeof scn, "%s/s.lua", dir);
+    FILE *f = fopen(csv, "w");
+    fputs("response_length\n500\n1500\n1000\n", f);
+    fclose(f);
+    f = fopen(scn, "w");
+    fputs("return { cluster = { device = 'h100' }, models = { actor = 'qwen2_5_7b' },\n"
+          "  workload = { response_len = fusync.dist.from_file('lengths.csv'),\n"
+          "               prompt_len = fusync.dist.lognormal{ mean = 1000, sigma = 0.5 } } }\n", f);
+    fclose(f);
+    scn_scenario s;
+    fs_err err = {0, ""};
+    bool ok = lscn_load(scn, NULL, 0, &s, &err);
+    unlink(csv);
+    unlink(scn);
+    rmdir(dir);
+    ck_assert_msg(ok, "%s", err.msg);
+    ck_assert_int_eq(s.work.response_len.kind, DIST_HIST);
+    ck_assert(fabs(dist_mean(&s.work.response_len, 0) - 1000) < 30);
+    ck_assert_int_eq(s.work.prompt_len.kind, DIST_LOGNORMAL);
+    ck_assert(fabs(s.work.prompt_len.a - 1000 * exp(-0.125)) < 1e-9);
+    double m = dist_mean(&s.work.prompt_len, 0);
+    ck_assert_msg(fabs(m - 1000) / 1000 < 0.02, "lognormal by mean 1000: mean %g", m);
+}
+END_TEST
+
+/* A cluster of plain nodes: cluster.nodes sets the flat shape. */
+START_TEST(cluster_of_nodes)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/llama70b_h100x64.lua", test_root());
+    const char *sets[] = {"cluster.nodes_per_supernode=1", "cluster.nodes=8"};
+    scn_scenario s;
+    fs_err err = {0, ""};
+    ck_assert_msg(lscn_load(path, sets, 2, &s, &err), "%s", err.msg);
+    ck_assert_int_eq(scn_total_devices(&s.cluster), 64);
+    ck_assert_int_eq(s.cluster.nodes_per_supernode, 8);
+    const char *bad[] = {"cluster.nodes=4"};
+    ck_assert(!lscn_load(path, bad, 1, &s, &err));
+    ck_assert_msg(strstr(err.msg, "cluster.nodes: give nodes for a cluster without supernodes"), "%s", err.msg);
+    const char *bad2[] = {"cluster.nodes_per_supernode=1", "cluster.nodes=8", "cluster.supernodes=2"};
+    ck_assert(!lscn_load(path, bad2, 3, &s, &err));
+}
+END_TEST
+
+static Suite *workload_suite(void)
+{
+    Suite *s = suite_create("workload");
+    TCase *tc = tcase_create("lengths");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, empirical_keeps_mean_and_median);
+    tcase_add_test(tc, empirical_plain_file_and_errors);
+    tcase_add_test(tc, scenario_from_file_and_by_mean);
+    tcase_add_test(tc, cluster_of_nodes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+TEST_SUITE(workload_suite)
