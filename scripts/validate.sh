@@ -23,7 +23,7 @@ ROWS=${ROWS:-examples/validation/rows.txt}
 
 trim() { printf '%s' "$1" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//'; }
 
-printf '%-22s %-30s %-6s %10s %10s %8s %6s  %s\n' \
+printf '%-18s %-32s %-9s %10s %10s %8s %6s  %s\n' \
     system row metric published predicted error tol kind
 n=0 out=0 failed=0
 while IFS='|' read -r sys row scn metric pub tol kind args; do
@@ -35,19 +35,19 @@ while IFS='|' read -r sys row scn metric pub tol kind args; do
     # shellcheck disable=SC2086 # args is a list of words by design
     if ! got=$(run_metric "examples/validation/$scn" "$metric" $args); then
         failed=$((failed + 1))
-        printf '%-22s %-30s %-6s %10s %10s  FAILED\n' "$sys" "$row" "$metric" "$pub" "-"
+        printf '%-18s %-32s %-9s %10s %10s  FAILED\n' "$sys" "$row" "$metric" "$pub" "-"
         continue
     fi
     line=$(awk -v p="$pub" -v g="$got" -v t="$tol" 'BEGIN {
         e = (g - p) / p * 100; a = e < 0 ? -e : e
-        printf "%10.4g %+7.1f%% %5s%% %s", g, e, t, (a <= t ? "ok" : "OUT")
+        printf "%10.1f %+7.1f%% %5s%% %s", g, e, t, (a <= t ? "ok" : "OUT")
     }')
     case $line in *OUT) out=$((out + 1)) ;; esac
     short=$metric
     case $metric in step_time_s) short=step_s ;; throughput_tokens_per_s) short=tok/s ;;
-                    phase.*) short=${metric#phase.}; short=$(printf '%.6s' "$short") ;; esac
+                    phase.*) short=${metric#phase.}; short=$(printf '%.9s' "$short") ;; esac
     mark=; [ "${line##* }" = OUT ] && mark="  OUT OF TOLERANCE"
-    printf '%-22s %-30s %-6s %10s %s %s%s\n' "$sys" "$row" "$short" "$pub" "${line% *}" "$kind" "$mark"
+    printf '%-18s %-32s %-9s %10s %s %s%s\n' "$sys" "$row" "$short" "$pub" "${line% *}" "$kind" "$mark"
 done <"$ROWS"
 echo "validate: $n rows, $((n - out - failed)) within tolerance, $out outside, $failed failed"
 [ $failed -eq 0 ] || exit 2
