@@ -13,6 +13,8 @@
 #   published | tolerance % | calibrated or predicted | fusync arguments
 # metric: step_time_s, throughput_tokens_per_s, phase.NAME (seconds of a
 # step phase) or seq_mean (tokens trained per sample).
+# ROWS=FILE runs another table (tests/validate.sh does); FUSYNC=PATH another
+# binary.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 FUSYNC=${FUSYNC:-$(pwd)/build/fusync}

@@ -20,8 +20,10 @@
 -- Ulysses sequence parallel 4), vLLM TP4.
 --
 -- Lengths are guesses: the doc gives no mean.  Prompts uniform 100-600,
--- responses lognormal median 1500, sigma 1.0 (mean about 2.5k, a long tail
--- toward the 28k limit), the same for every row.
+-- responses lognormal median 500, sigma 1.0 (mean about 0.8k, a long tail
+-- toward the 28k limit; 1,166 tokens trained per sample), the same for
+-- every row.  Longer guesses (medians 1500, 700) needed a training
+-- efficiency of 0.66 or more to meet update_actor; docs/validation.md.
 local f = fusync
 return {
   name = "verl_qwen25math7b_h20",
