@@ -2,7 +2,8 @@
 # scripts/validate.sh judges rows (the full table runs in `make validate`):
 #   - a row inside its tolerance passes (exit 0) and prints its error;
 #   - a row outside its tolerance exits 1 and is marked;
-#   - a row whose run fails (unknown field) exits 2 and names the scenario;
+#   - a row whose run fails (unknown field, a plan that does not fit) exits 2
+#     and says why;
 #   - scripts/validate-fit.sh finds a knob that hits its target.
 # Needs $FUSYNC.  Prints one summary line; exits non-zero on failure.
 set -u
@@ -27,6 +28,8 @@ echo "t | too fast    | $S | step_time_s | 50 | 10 | predicted |" >"$T/out.txt"
 expect 1 "OUT OF TOLERANCE" "$T/out.txt"
 echo "t | broken      | $S | step_time_s | 50 | 10 | predicted | --set plan.train.tpp=2" >"$T/bad.txt"
 expect 2 "unknown field" "$T/bad.txt"
+echo "t | no room     | $S | step_time_s | 50 | 10 | predicted | --set cluster.device.hbm_gb=10" >"$T/nofit.txt"
+expect 2 "infeasible: device memory" "$T/nofit.txt"
 out=$(FUSYNC=$F sh scripts/validate-fit.sh "examples/validation/$S" efficiency.train 0.1 0.95 step_time_s 100 2>&1)
 case $out in *"-> step_time_s 99.99"*|*"-> step_time_s 100.00"*) ok ;; *) bad "validate-fit: $out" ;; esac
 
