@@ -4,9 +4,9 @@
 # Runs every row of examples/validation/rows.txt with `fusync run ... --json`
 # and prints: system, row, published figure, predicted figure, error, the
 # row's tolerance and whether the row was the one its system was calibrated
-# on.  Exit status 1 when a row's |error| leaves its tolerance (a regression,
-# or an improvement that should move the tolerance and the doc), 2 when a run
-# fails.  `make validate` runs it; `make test` too.
+# on.  Exit status 1 when a row's |error| leaves its tolerance (a
+# regression; a row that improves should get a tighter tolerance by hand),
+# 2 when a run fails.  `make validate` runs it; `make test` too.
 #
 # rows.txt, one row a line, fields separated by '|', '#' starts a comment:
 #   system | row | scenario (relative to examples/validation) | metric |
