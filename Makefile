@@ -45,7 +45,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/fusync
 TESTBIN  := $(BUILD)/fusync-tests
 
-.PHONY: all deps run test test-unit test-cli test-san bench docs install uninstall clean
+.PHONY: all deps run test test-unit test-cli test-san validate bench docs install uninstall clean
 
 all: $(BIN)
 
@@ -76,7 +76,7 @@ run: deps
 	else ./$(BIN) run examples/pangu718b_cm384.lua; fi
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory test-unit test-cli
+	$(Q)$(MAKE) --no-print-directory test-unit test-cli validate
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-san
 
 test-unit: $(TESTBIN) $(BIN)
@@ -89,6 +89,11 @@ test-cli: $(BIN)
 test-san: $(TESTBIN) $(BIN)
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 FUSYNC=$(abspath $(BIN)) ./$(TESTBIN)
 	$(Q)ASAN_OPTIONS=detect_leaks=1 FUSYNC=$(abspath $(BIN)) FUSYNC_SAN=1 sh tests/cli.sh
+
+# Published RL systems against the model (docs/validation.md): fails when a
+# row leaves the tolerance examples/validation/rows.txt states for it.
+validate: $(BIN)
+	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/validate.sh
 
 # The field tables of docs/scenarios.md, from src/fields.c (make test checks
 # they are current).

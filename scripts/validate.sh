@@ -1,0 +1,57 @@
+#!/bin/sh
+# scripts/validate.sh — the validation table (docs/validation.md).
+#
+# Runs every row of examples/validation/rows.txt with `fusync run ... --json`
+# and prints: system, row, published figure, predicted figure, error, the
+# row's tolerance and whether the row was the one its system was calibrated
+# on.  Exit status 1 when a row's |error| leaves its tolerance (a
+# regression; a row that improves should get a tighter tolerance by hand),
+# 2 when a run fails.  `make validate` runs it; `make test` too.
+#
+# rows.txt, one row a line, fields separated by '|', '#' starts a comment:
+#   system | row | scenario (relative to examples/validation) | metric |
+#   published | tolerance % | calibrated or predicted | fusync arguments
+# metric: step_time_s, throughput_tokens_per_s, phase.NAME (seconds of a
+# step phase) or seq_mean (tokens trained per sample).
+# ROWS=FILE runs another table (tests/validate.sh does); FUSYNC=PATH another
+# binary.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+FUSYNC=${FUSYNC:-$(pwd)/build/fusync}
+[ -x "$FUSYNC" ] || { echo "validate: no fusync binary at $FUSYNC; run make first" >&2; exit 2; }
+. scripts/validate-lib.sh
+ROWS=${ROWS:-examples/validation/rows.txt}
+[ -r "$ROWS" ] || { echo "validate: cannot read $ROWS" >&2; exit 2; }
+
+trim() { printf '%s' "$1" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//'; }
+
+printf '%-18s %-32s %-9s %10s %10s %8s %6s  %s\n' \
+    system row metric published predicted error tol kind
+n=0 out=0 failed=0
+while IFS='|' read -r sys row scn metric pub tol kind args; do
+    sys=$(trim "$sys")
+    case $sys in ''|'#'*) continue ;; esac
+    row=$(trim "$row") scn=$(trim "$scn") metric=$(trim "$metric")
+    pub=$(trim "$pub") tol=$(trim "$tol") kind=$(trim "$kind") args=$(trim "$args")
+    n=$((n + 1))
+    # shellcheck disable=SC2086 # args is a list of words by design
+    if ! got=$(run_metric "examples/validation/$scn" "$metric" $args); then
+        failed=$((failed + 1))
+        printf '%-18s %-32s %-9s %10s %10s  FAILED\n' "$sys" "$row" "$metric" "$pub" "-"
+        continue
+    fi
+    line=$(awk -v p="$pub" -v g="$got" -v t="$tol" 'BEGIN {
+        e = (g - p) / p * 100; a = e < 0 ? -e : e
+        printf "%10.1f %+7.1f%% %5s%% %s", g, e, t, (a <= t ? "ok" : "OUT")
+    }')
+    case $line in *OUT) out=$((out + 1)) ;; esac
+    short=$metric
+    case $metric in step_time_s) short=step_s ;; throughput_tokens_per_s) short=tok/s ;;
+                    phase.*) short=${metric#phase.}; short=$(printf '%.9s' "$short") ;; esac
+    mark=; [ "${line##* }" = OUT ] && mark="  OUT OF TOLERANCE"
+    printf '%-18s %-32s %-9s %10s %s %s%s\n' "$sys" "$row" "$short" "$pub" "${line% *}" "$kind" "$mark"
+done <"$ROWS"
+echo "validate: $n rows, $((n - out - failed)) within tolerance, $out outside, $failed failed"
+[ $failed -eq 0 ] || exit 2
+[ $out -eq 0 ] || exit 1
+exit 0
