@@ -247,6 +247,9 @@ void sim_free(sim *s)
     free(s->mem_peak_t);
     free(s->f_end);
     free(s->b_end);
+    free(s->f_dur);
+    free(s->b_dur);
+    free(s->pipe_st);
     for (int i = 0; i < MB_MEMO; i++) { free(s->mbm[i].tok); free(s->mbm[i].sq); }
     free(s->mbw_len);
     free(s->mbw_owner);

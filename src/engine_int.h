@@ -182,6 +182,21 @@ typedef struct {
     int     cap;
 } mb_memo;
 
+/* The 1F1B pipeline (eng_train.c): a stage's run of back-to-back ops being
+** merged into one span, and its progress. */
+typedef struct {
+    sim_time a, b;
+    int      phase, mb, n;
+    int64_t  tokens;
+} pipe_run;
+
+typedef struct {
+    double   free_at;       /* seconds after the task's start */
+    double   bend;          /* the open run's end, in the same seconds */
+    int      nf, nb;        /* forwards and backwards done */
+    pipe_run run;
+} pipe_stage;
+
 /* ----------------------------------------------------------------- pools */
 
 typedef enum { P_IDLE, P_GEN, P_SWITCH_R, P_SWITCH_T, P_INFER, P_TRAIN, P_SYNC, P_RECV } pstate;
@@ -274,7 +289,8 @@ struct sim {
 
     /* scratch for training */
     double  *f_end, *b_end, *f_dur, *b_dur;
-    size_t   pipe_cap;
+    size_t   pipe_cap, pipe_mcap, pipe_pcap;
+    pipe_stage *pipe_st;
     mb_memo  mbm[MB_MEMO];      /* micro-batch sets of the running step (eng_train.c) */
     int      nmbm, mbm_next;
     uint32_t *mbw_len;          /* scratch of the micro-batch builder */
