@@ -233,6 +233,7 @@ void sim_free(sim *s)
     free(s->queues);
     free(s->fin);
     free(s->take_k);
+    free(s->idset);
     free(s->batch_done);
     free(s->fin_v);
     free(s->open_v);

@@ -126,7 +126,15 @@ typedef struct {
     sim_time t_start, t_end;
 } sample;
 
-typedef struct { int64_t key; int32_t id; } hent;
+/* An instance's active sample, keyed by the instance step at which it
+** finishes (ties by id).  It carries what finishing the sample reads, so a
+** completion does not have to load the sample's struct from the large
+** sample array first (its fields do not change while it is active). */
+typedef struct {
+    int64_t key;
+    int32_t id;
+    int32_t prompt, resp, v_start, batch;
+} hent;
 
 typedef struct {
     int     *v;
@@ -244,6 +252,8 @@ struct sim {
     int64_t  dq_len;            /* samples queued in all of them */
     int     *fin;               /* finished, untrained */
     int64_t  nfin, fin_cap;
+    int32_t *idset;             /* scratch of an instance's order compaction (eng_gen.c) */
+    int      idset_cap;
     uint64_t *take_k;           /* scratch of take_samples: keys and their sort buffer */
     int64_t  take_cap;
     int64_t *batch_done;        /* finished samples per batch */
