@@ -449,3 +449,4 @@ bool sim_check_counters(const sim *s, fs_err *err)
 }
 
 uint64_t sim_counter_work(const sim *s) { return s->count_work; }
+size_t sim_queue_len(const sim *s) { return s->q.n; }

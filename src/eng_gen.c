@@ -35,21 +35,36 @@ static void heap_push(instance *I, hent e)
     I->heap[i] = e;
 }
 
+static inline bool hent_less(const hent *a, const hent *b)
+{
+    return a->key < b->key || (a->key == b->key && a->id < b->id);
+}
+
+/* Remove the root: its hole walks down the smaller children to a leaf (one
+** comparison a level), then the last entry is sifted up from there (Floyd's
+** bottom-up variant).  (key, id) orders entries strictly, so the sequence of
+** roots is the same as with any other heap discipline. */
 static hent heap_pop(instance *I)
 {
     hent top = I->heap[0];
-    hent last = I->heap[--I->hn];
+    int n = --I->hn;
+    if (n == 0) return top;
+    hent last = I->heap[n];
     int i = 0;
     for (;;) {
-        int l = 2 * i + 1, r = l + 1, m = i;
-        hent b = last;
-        if (l < I->hn && (I->heap[l].key < b.key || (I->heap[l].key == b.key && I->heap[l].id < b.id))) { m = l; b = I->heap[l]; }
-        if (r < I->hn && (I->heap[r].key < b.key || (I->heap[r].key == b.key && I->heap[r].id < b.id))) m = r;
-        if (m == i) break;
+        int l = 2 * i + 1;
+        if (l >= n) break;
+        int m = l + 1 < n && hent_less(&I->heap[l + 1], &I->heap[l]) ? l + 1 : l;
         I->heap[i] = I->heap[m];
         i = m;
     }
-    if (I->hn) I->heap[i] = last;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!hent_less(&last, &I->heap[p])) break;
+        I->heap[i] = I->heap[p];
+        i = p;
+    }
+    I->heap[i] = last;
     return top;
 }
 
