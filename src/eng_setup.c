@@ -251,6 +251,7 @@ void sim_free(sim *s)
     free(s->f_dur);
     free(s->b_dur);
     free(s->pipe_st);
+    for (int i = 0; i < PIPE_ORDERS; i++) free(s->porder[i].ops);
     for (int i = 0; i < MB_MEMO; i++) { free(s->mbm[i].tok); free(s->mbm[i].sq); }
     free(s->mbw_len);
     free(s->mbw_owner);

@@ -220,6 +220,52 @@ static inline void op_add(sim *s, int track, pipe_stage *g, int iter, trace_phas
 
 static inline double later(double a, double b) { return a > b ? a : b; }   /* fmax of two times >= 0 */
 
+/* The order in which the 1F1B pass below resolves a training pipeline's
+** ops: stage by stage, each stage as far as it can go, over and over until
+** every op is done.  It depends only on (P, M) — whether an op can run is a
+** matter of counts, not of times — so it is worked out once per shape and
+** kept (a few shapes occur in a run); the timed pass then follows it with no
+** decisions, and emits its spans in the same order.  An entry is
+** stage·2 + (1 for a backward). */
+static const pipe_order *order_1f1b(sim *s, int P, int M)
+{
+    for (int k = 0; k < PIPE_ORDERS; k++)
+        if (s->porder[k].ops && s->porder[k].P == P && s->porder[k].M == M) return &s->porder[k];
+    pipe_order *o = &s->porder[s->porder_next++ % PIPE_ORDERS];
+    free(o->ops);
+    o->P = P;
+    o->M = M;
+    o->ops = xmalloc((size_t)2 * P * M * sizeof *o->ops);
+    o->n = 0;
+    int *nf = xcalloc((size_t)P * 2, sizeof *nf), *nb = nf + P;
+    int total = 2 * P * M;
+    while (o->n < total) {
+        int done0 = o->n;
+        for (int st = 0; st < P; st++) {
+            const int warm = P - st - 1 < M ? P - st - 1 : M;
+            for (;;) {
+                bool want_f;
+                if (nf[st] < warm) want_f = true;
+                else if (nf[st] >= M) want_f = false;
+                else want_f = (nf[st] - warm) <= nb[st];
+                if (want_f) {
+                    if (st > 0 && nf[st - 1] <= nf[st]) break;          /* its input is not there yet */
+                    o->ops[o->n++] = (uint32_t)st * 2;
+                    nf[st]++;
+                } else {
+                    if (nb[st] >= M) break;
+                    if (st == P - 1 ? nf[st] <= nb[st] : nb[st + 1] <= nb[st]) break;   /* its gradient is not */
+                    o->ops[o->n++] = (uint32_t)st * 2 + 1;
+                    nb[st]++;
+                }
+            }
+        }
+        if (o->n == done0) break;   /* cannot happen with a valid schedule */
+    }
+    free(nf);
+    return o;
+}
+
 static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim_time t0, int iter,
                        trace_phase fph, trace_phase bph, bool backward, double *act_per_mb)
 {
@@ -236,57 +282,55 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     }
     memset(stg, 0, (size_t)P * sizeof *stg);
     double end = 0;
-    int total_ops = backward ? 2 * P * M : P * M, done = 0;
-    /* Each pass runs every stage, in order, as far as it can go.  Next op of
-    ** stage st: in the 1F1B order, forward if the warm-up is not over or the
-    ** last op was a backward, backward otherwise. */
-    while (done < total_ops) {
-        int done0 = done;
+    uint64_t done = 0;
+    if (!backward) {
+        /* forward only: stage st's i-th forward waits for stage st-1's, so
+        ** each stage runs all its forwards in turn, in one pass */
         for (int st = 0; st < P; st++) {
             pipe_stage *g = &stg[st];
-            const int warm = P - st - 1 < M ? P - st - 1 : M;
-            const int track = r->track0 + st;
-            double *fes = fe + (size_t)st * M, *bes = be + (size_t)st * M;
+            double *fes = fe + (size_t)st * M;
             const double *fprev = st > 0 ? fe + (size_t)(st - 1) * M : NULL;
-            const double *bnext = st < P - 1 ? be + (size_t)(st + 1) * M : NULL;
-            const int *nfprev = st > 0 ? &stg[st - 1].nf : NULL;
-            const int *nbnext = st < P - 1 ? &stg[st + 1].nb : NULL;
-            for (;;) {
-                bool want_f;
-                if (!backward) want_f = g->nf < M;
-                else if (g->nf < warm) want_f = true;
-                else if (g->nf >= M) want_f = false;
-                else want_f = (g->nf - warm) <= g->nb;
-                if (want_f) {
-                    int i = g->nf;
-                    double ready = !fprev ? 0 : (*nfprev > i ? fprev[i] : -1);
-                    if (ready < 0) break;
-                    double t = later(ready, g->free_at), e = t + fd[i];
-                    fes[i] = e;
-                    g->free_at = e;
-                    op_add(s, track, g, iter, fph, t0, t, e, i, (int64_t)ms->tok[i]);
-                    g->nf++;
-                } else {
-                    if (!backward || g->nb >= M) break;
-                    int i = g->nb;
-                    double ready = !bnext ? (g->nf > i ? fes[i] : -1) : (*nbnext > i ? bnext[i] : -1);
-                    if (ready < 0) break;
-                    double t = later(ready, g->free_at), e = t + bd[i];
-                    bes[i] = e;
-                    g->free_at = e;
-                    op_add(s, track, g, iter, bph, t0, t, e, i, (int64_t)ms->tok[i]);
-                    g->nb++;
-                }
-                done++;
+            for (int i = 0; i < M; i++) {
+                double t = later(fprev ? fprev[i] : 0, g->free_at), e = t + fd[i];
+                fes[i] = e;
+                g->free_at = e;
+                op_add(s, r->track0 + st, g, iter, fph, t0, t, e, i, (int64_t)ms->tok[i]);
+            }
+            g->nf = M;
+        }
+        done = (uint64_t)P * M;
+    } else {
+        /* 1F1B: stage st runs min(P-st-1, M) warm-up forwards, then
+        ** alternates one forward and one backward, then drains; a forward
+        ** waits for the previous stage's, a backward for the next stage's
+        ** (the last stage's for its own forward) */
+        const pipe_order *o = order_1f1b(s, P, M);
+        for (int k = 0; k < o->n; k++) {
+            int st = (int)(o->ops[k] >> 1);
+            pipe_stage *g = &stg[st];
+            if (!(o->ops[k] & 1)) {
+                int i = g->nf++;
+                double ready = st == 0 ? 0 : fe[(size_t)(st - 1) * M + i];
+                double t = later(ready, g->free_at), e = t + fd[i];
+                fe[(size_t)st * M + i] = e;
+                g->free_at = e;
+                op_add(s, r->track0 + st, g, iter, fph, t0, t, e, i, (int64_t)ms->tok[i]);
+            } else {
+                int i = g->nb++;
+                double ready = st == P - 1 ? fe[(size_t)st * M + i] : be[(size_t)(st + 1) * M + i];
+                double t = later(ready, g->free_at), e = t + bd[i];
+                be[(size_t)st * M + i] = e;
+                g->free_at = e;
+                op_add(s, r->track0 + st, g, iter, bph, t0, t, e, i, (int64_t)ms->tok[i]);
             }
         }
-        if (done == done0) break;   /* cannot happen with a valid schedule */
+        done = (uint64_t)o->n;
     }
     for (int st = 0; st < P; st++) {
         if (stg[st].free_at > end) end = stg[st].free_at;
         run_flush(s, r->track0 + st, &stg[st].run, iter);
     }
-    s->st.pipeline_ops += (uint64_t)done;
+    s->st.pipeline_ops += done;
     if (act_per_mb) {
         double layer = mdl_act_bytes_layer(m, ms->max_len, 1, q->tp, s->scn.plan.train.recompute);
         *act_per_mb = layer * ((m->layers + P - 1) / P) * s->scn.plan.train.micro_batch;

@@ -217,6 +217,14 @@ typedef struct {
     pipe_run run;
 } pipe_stage;
 
+/* The order a 1F1B pipeline of P stages and M micro-batches resolves its
+** ops in (eng_train.c): stage·2 + (1 for a backward). */
+enum { PIPE_ORDERS = 4 };
+typedef struct {
+    int       P, M, n;
+    uint32_t *ops;
+} pipe_order;
+
 /* ----------------------------------------------------------------- pools */
 
 typedef enum { P_IDLE, P_GEN, P_SWITCH_R, P_SWITCH_T, P_INFER, P_TRAIN, P_SYNC, P_RECV } pstate;
@@ -313,6 +321,8 @@ struct sim {
     double  *f_end, *b_end, *f_dur, *b_dur;
     size_t   pipe_cap, pipe_mcap, pipe_pcap;
     pipe_stage *pipe_st;
+    pipe_order porder[PIPE_ORDERS];   /* 1F1B op orders by shape, kept */
+    int      porder_next;
     mb_memo  mbm[MB_MEMO];      /* micro-batch sets of the running step (eng_train.c) */
     int      nmbm, mbm_next;
     uint32_t *mbw_len;          /* scratch of the micro-batch builder */
