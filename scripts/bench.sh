@@ -1,67 +1,130 @@
 #!/bin/sh
-# make bench: wall time, events, events per second and peak RSS of the
-# examples and of some large runs.  Figures are printed, never asserted.  Needs $FUSYNC; GNU time (Debian package `time`) for peak RSS.
+# make bench: how fast the simulator is.  Figures are printed, never asserted.
+# Needs $FUSYNC; GNU time (Debian package `time`) for peak RSS; a C compiler
+# and pkg-config for the bare event-queue comparison.
+#
+# Each row runs `fusync run ... --json` BENCH_RUNS times (default 3) and
+# prints medians:
+#   ev/s        events over the simulation's whole wall time (set-up, the
+#               analytic training tasks and the event loop): the honest figure
+#   loop ev/s   events over the event loop's own time (set-up and tasks left
+#               out): a flattering figure, shown beside it and labelled
+#   sim s/s     simulated seconds per wall second
+#   per step    simulation wall time per simulated training step
+#   process     the whole command's wall time (Lua load and report included)
+#   cpu         the command's CPU time, user + system (GNU time, 10 ms steps):
+#               on a busy shared machine wall times grow, this much less
+#   RSS         peak resident memory of the process
 set -u
 F=${FUSYNC:?set FUSYNC to the fusync binary}
 cd "$(dirname "$0")/.." || exit 2
+RUNS=${BENCH_RUNS:-3}
 TIME=/usr/bin/time
 [ -x "$TIME" ] || TIME=""
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fusync-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
+P=examples/pangu718b_cm384.lua
+
+now_ns() { date +%s%N; }
+
+# median of the numbers on stdin
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 row() {  # row LABEL ARGS...
     label=$1
     shift
-    if [ -n "$TIME" ]; then
-        "$TIME" -f "%M" -o "$tmp/rss" "$F" run "$@" --quiet --json "$tmp/r.json" >/dev/null 2>&1
-    else
-        "$F" run "$@" --quiet --json "$tmp/r.json" >/dev/null 2>&1
-    fi
-    st=$?
-    rss=$( [ -n "$TIME" ] && tail -n 1 "$tmp/rss" || echo "?")
-    if [ $st -gt 1 ] || [ ! -s "$tmp/r.json" ]; then
-        printf '%-44s  failed (status %d)\n' "$label" "$st"
-        return
-    fi
-    # pull figures out of the JSON without a JSON tool: keys are one per line
-    get() { sed -n "s/^ *\"$1\": *\([0-9.e+-]*\).*/\1/p" "$tmp/r.json" | head -n 1; }
-    wall=$(get sim_wall_s)
-    loop=$(get sim_loop_wall_s)
+    : >"$tmp/walls"; : >"$tmp/loops"; : >"$tmp/procs"; : >"$tmp/rsss"; : >"$tmp/cpus"
+    i=0
+    while [ $i -lt "$RUNS" ]; do
+        i=$((i + 1))
+        t0=$(now_ns)
+        if [ -n "$TIME" ]; then
+            "$TIME" -f "%M %U %S" -o "$tmp/rss" "$F" run "$@" --quiet --json "$tmp/r.json" >/dev/null 2>&1
+        else
+            "$F" run "$@" --quiet --json "$tmp/r.json" >/dev/null 2>&1
+        fi
+        st=$?
+        t1=$(now_ns)
+        if [ $st -gt 1 ] || [ ! -s "$tmp/r.json" ]; then
+            printf '%-36s  failed (status %d)\n' "$label" "$st"
+            return
+        fi
+        # keys are one per line in fusync's JSON
+        get() { sed -n "s/^ *\"$1\": *\([0-9.e+-]*\).*/\1/p" "$tmp/r.json" | head -n 1; }
+        get sim_wall_s >>"$tmp/walls"
+        get sim_loop_wall_s >>"$tmp/loops"
+        echo $(((t1 - t0) / 1000)) >>"$tmp/procs"
+        if [ -n "$TIME" ]; then
+            tail -n 1 "$tmp/rss" | awk '{ print $1 }' >>"$tmp/rsss"
+            tail -n 1 "$tmp/rss" | awk '{ print ($2 + $3) * 1000 }' >>"$tmp/cpus"
+        else
+            echo 0 >>"$tmp/rsss"
+            echo 0 >>"$tmp/cpus"
+        fi
+    done
+    wall=$(median <"$tmp/walls")
+    loop=$(median <"$tmp/loops")
+    proc=$(median <"$tmp/procs")
+    rss=$(median <"$tmp/rsss")
+    cpu=$(median <"$tmp/cpus")
     ev=$(get events)
-    ops=$(get pipeline_ops)
-    tput=$(get throughput_tokens_per_s)
-    awk -v l="$label" -v w="$wall" -v lw="$loop" -v e="$ev" -v o="$ops" -v r="$rss" -v t="$tput" 'BEGIN {
-        rate = (lw > 0) ? e / lw : 0;
-        printf "%-44s %8.1f ms %9d ev %6.2f M ev/s %9d ops %7s MiB %9.0f tok/s\n",
-               l, w * 1000, e, rate / 1e6, o, (r == "?") ? "?" : sprintf("%.0f", r / 1024), t }'
+    simt=$(get sim_time_s)
+    its=$(get iterations)
+    awk -v l="$label" -v w="$wall" -v lw="$loop" -v e="$ev" -v st="$simt" -v it="$its" -v p="$proc" -v r="$rss" -v c="$cpu" 'BEGIN {
+        printf "%-36s %6.3f M ev/s (loop only %5.2f M ev/s) %7.0f sim s/s %7.1f ms/step %7.1f ms (cpu %5s ms) %5s MiB %8d ev\n",
+               l, (w > 0) ? e / w / 1e6 : 0, (lw > 0) ? e / lw / 1e6 : 0, (w > 0) ? st / w : 0,
+               (it > 0) ? w * 1000 / it : 0, p / 1000, (c > 0) ? sprintf("%.0f", c) : "?",
+               (r > 0) ? sprintf("%.0f", r / 1024) : "?", e }'
 }
 
-echo "fusync bench: simulator wall time; events and the event loop's own rate (wall less set-up and the analytic"
-echo "training tasks); 1F1B pipeline ops resolved; peak RSS; the simulated throughput"
+echo "fusync bench ($(uname -m), $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?) cores; medians of $RUNS runs)"
+echo "columns: events/s over the simulation's whole wall time | the event loop's own rate (set-up and"
+echo "analytic tasks left out) | simulated seconds per wall second | simulation wall per training step |"
+echo "the command's wall time (and its CPU time) | peak RSS | events"
 echo
-echo "== examples"
-for ex in examples/qwen7b_h100x16.lua examples/llama70b_h100x64.lua examples/pangu718b_cm384.lua; do
+echo "== one supernode (pangu718b_cm384, 384 NPUs, 8 iterations)   target: < 50 ms a run in every mode"
+for m in separate colocate full; do
+    row "1 supernode, $m" "$P" --mode "$m"
+done
+row "1 supernode, StaleSync (s=2, p=0.6)" "$P" --mode colocate --staleness 2 --set plan.partial_rollout=0.6
+echo
+echo "== 4 supernodes x 20 iterations (1536 NPUs)   target: < 0.3 s and < 100 MiB"
+for m in separate colocate full; do
+    row "4 supernodes x 20, $m" "$P" --mode "$m" --set cluster.supernodes=4 --iterations 20
+done
+echo
+echo "== 32 supernodes x 20 iterations (12288 NPUs)   target: < 2 s and < 256 MiB"
+row "32 supernodes x 20, colocate" "$P" --mode colocate --set cluster.supernodes=32 --iterations 20
+echo
+echo "== the event queue bare: the engine's binary heap, hold model, at the engine's own mean queue length"
+HH=$tmp/heap_hold
+OBJ=$(dirname "$F")/src
+if ${CC:-cc} -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc $(pkg-config --cflags lua5.4 2>/dev/null) \
+        scripts/heap_hold.c $(ls "$OBJ"/*.o 2>/dev/null | grep -v '/main\.o$') $(pkg-config --libs lua5.4 2>/dev/null) -lm \
+        -o "$HH" 2>"$tmp/cc.err"; then
+    echo "1 supernode, colocate:"
+    "$HH" "$P" plan.mode=colocate
+    echo "4 supernodes x 20, colocate:"
+    "$HH" "$P" plan.mode=colocate cluster.supernodes=4 workload.iterations=20
+else
+    echo "heap_hold: not built ($(head -n 1 "$tmp/cc.err"))"
+fi
+echo
+echo "== the other examples"
+for ex in examples/qwen7b_h100x16.lua examples/llama70b_h100x64.lua; do
     for m in separate colocate full; do
         case "$ex:$m" in *llama70b*:colocate) continue ;; esac
-        row "$(basename "$ex" .lua) --mode $m" "$ex" --mode "$m"
+        row "$(basename "$ex" .lua) $m" "$ex" --mode "$m"
     done
 done
-row "pangu718b_cm384 StaleSync (s=2, p=0.6)" examples/pangu718b_cm384.lua --mode colocate --staleness 2 --set plan.partial_rollout=0.6
-echo
-echo "== targets: one supernode < 100 ms; 4 supernodes x 20 iterations < 2 s and < 256 MiB"
-row "pangu 1 supernode (default plan)" examples/pangu718b_cm384.lua
-row "pangu 4 supernodes, 20 iterations, colocate" examples/pangu718b_cm384.lua --set cluster.supernodes=4 --iterations 20
-row "pangu 4 supernodes, 20 iterations, separate" examples/pangu718b_cm384.lua --mode separate --set cluster.supernodes=4 --iterations 20
-row "pangu 4 supernodes, 20 it, StaleSync" examples/pangu718b_cm384.lua --set cluster.supernodes=4 --iterations 20 --staleness 2 --set plan.partial_rollout=0.6
-echo
-echo "== the event loop (target >= 3 M events/s): generation-bound, many short samples"
+row "qwen7b x 1,000 iterations" examples/qwen7b_h100x16.lua --set workload.iterations=1000
 row "qwen7b x 32 nodes, 16k short samples" examples/qwen7b_h100x16.lua --set cluster.supernodes=16 \
     --set workload.prompts_per_step=2048 --set workload.response_len.median=64 --set workload.response_len.cap=256 \
     --set workload.max_response=256 --set plan.rollout.max_seqs=64 --iterations 4 --mode separate
 echo
 echo "== terminal front end (targets: a frame of the 1536-device run < 10 ms; what-if edit to first frame < 100 ms)"
-FUSYNC_TUI_BENCH=50 "$F" tui examples/pangu718b_cm384.lua --set cluster.supernodes=4 </dev/null 2>&1 | tail -n 1
-FUSYNC_TUI_BENCH=50 "$F" tui examples/pangu718b_cm384.lua </dev/null 2>&1 | tail -n 1
+FUSYNC_TUI_BENCH=50 "$F" tui "$P" --set cluster.supernodes=4 </dev/null 2>&1 | tail -n 1
+FUSYNC_TUI_BENCH=50 "$F" tui "$P" </dev/null 2>&1 | tail -n 1
 for b in scripts/bench_*.sh; do
     [ -f "$b" ] || continue
     echo

@@ -425,6 +425,19 @@ bool sim_check_counters(const sim *s, fs_err *err)
             ok = false;
         }
     }
+    for (int i = 0; i < s->ninst && ok; i++) {
+        const instance *I = &s->inst[i];
+        for (int k = 0; k < I->hn && ok; k++) {
+            const hent *h = &I->heap[k];
+            const sample *x = &s->smp[h->id];
+            if (x->state != S_ACTIVE || x->inst != i || h->prompt != x->prompt || h->resp != x->resp ||
+                h->v_start != x->v_start || h->batch != x->batch) {
+                fs_err_set(err, 1, "instance %d: heap entry of sample %d is not one of its active samples as they are now",
+                           i, h->id);
+                ok = false;
+            }
+        }
+    }
     if (ok && (s->fin_total != cf || s->open_total != co)) {
         fs_err_set(err, 1, "totals %lld finished / %lld open, recounted %lld / %lld", (long long)s->fin_total,
                    (long long)s->open_total, (long long)cf, (long long)co);
@@ -436,3 +449,4 @@ bool sim_check_counters(const sim *s, fs_err *err)
 }
 
 uint64_t sim_counter_work(const sim *s) { return s->count_work; }
+size_t sim_queue_len(const sim *s) { return s->q.n; }

@@ -17,8 +17,10 @@
 
 /* --------------------------------------------------------- instance heap */
 
-static void heap_push(instance *I, int64_t key, int id)
+static void heap_push(instance *I, hent e)
 {
+    int64_t key = e.key;
+    int id = e.id;
     if (I->hn == I->hcap) {
         I->hcap = I->hcap ? I->hcap * 2 : 64;
         I->heap = xrealloc(I->heap, (size_t)I->hcap * sizeof *I->heap);
@@ -30,24 +32,39 @@ static void heap_push(instance *I, int64_t key, int id)
         I->heap[i] = I->heap[p];
         i = p;
     }
-    I->heap[i] = (hent){key, id};
+    I->heap[i] = e;
 }
 
+static inline bool hent_less(const hent *a, const hent *b)
+{
+    return a->key < b->key || (a->key == b->key && a->id < b->id);
+}
+
+/* Remove the root: its hole walks down the smaller children to a leaf (one
+** comparison a level), then the last entry is sifted up from there (Floyd's
+** bottom-up variant).  (key, id) orders entries strictly, so the sequence of
+** roots is the same as with any other heap discipline. */
 static hent heap_pop(instance *I)
 {
     hent top = I->heap[0];
-    hent last = I->heap[--I->hn];
+    int n = --I->hn;
+    if (n == 0) return top;
+    hent last = I->heap[n];
     int i = 0;
     for (;;) {
-        int l = 2 * i + 1, r = l + 1, m = i;
-        hent b = last;
-        if (l < I->hn && (I->heap[l].key < b.key || (I->heap[l].key == b.key && I->heap[l].id < b.id))) { m = l; b = I->heap[l]; }
-        if (r < I->hn && (I->heap[r].key < b.key || (I->heap[r].key == b.key && I->heap[r].id < b.id))) m = r;
-        if (m == i) break;
+        int l = 2 * i + 1;
+        if (l >= n) break;
+        int m = l + 1 < n && hent_less(&I->heap[l + 1], &I->heap[l]) ? l + 1 : l;
         I->heap[i] = I->heap[m];
         i = m;
     }
-    if (I->hn) I->heap[i] = last;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!hent_less(&last, &I->heap[p])) break;
+        I->heap[i] = I->heap[p];
+        i = p;
+    }
+    I->heap[i] = last;
     return top;
 }
 
@@ -203,7 +220,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         I->ctx_sum += ctx;
         I->kv_used += need;
         I->nactive++;
-        heap_push(I, x->adm_step + x->resp, id);
+        heap_push(I, (hent){x->adm_step + x->resp, id, x->prompt, x->resp, x->v_start, x->batch});
         if (I->norder == I->ocap) {
             I->ocap = I->ocap ? I->ocap * 2 : 64;
             I->order = xrealloc(I->order, (size_t)I->ocap * sizeof *I->order);
@@ -235,54 +252,74 @@ static void inst_close_segment(sim *s, instance *I, sim_time now, int64_t upto)
     }
 }
 
-static void inst_compact_order(instance *I, const sample *smp, int self)
+/* Keep the admission-order entries of the samples active on the instance:
+** exactly the ids in its heap, so they are looked up in a small hash set of
+** those ids (open addressing, in scratch kept by the simulation) rather
+** than in each sample's struct, a cache miss apiece in a large run. */
+static void inst_compact_order(sim *s, instance *I)
 {
+    int cap = 16;
+    while (cap < 2 * I->hn) cap *= 2;
+    if (cap > s->idset_cap) {
+        s->idset_cap = cap;
+        free(s->idset);
+        s->idset = xmalloc((size_t)cap * sizeof *s->idset);
+    }
+    int32_t *set = s->idset;
+    unsigned mask = (unsigned)cap - 1;
+    for (int i = 0; i < cap; i++) set[i] = -1;
+    for (int k = 0; k < I->hn; k++) {
+        unsigned h = ((uint32_t)I->heap[k].id * 2654435761u) & mask;
+        while (set[h] >= 0 && set[h] != I->heap[k].id) h = (h + 1) & mask;
+        set[h] = I->heap[k].id;
+    }
     int w = 0;
     for (int i = 0; i < I->norder; i++) {
-        const sample *x = &smp[I->order[i]];
-        if (x->state == S_ACTIVE && x->inst == self) I->order[w++] = I->order[i];
+        int id = I->order[i];
+        unsigned h = ((uint32_t)id * 2654435761u) & mask;
+        while (set[h] >= 0 && set[h] != id) h = (h + 1) & mask;
+        if (set[h] == id) I->order[w++] = id;
     }
     I->norder = w;
 }
 
-static void sample_finish(sim *s, int id, sim_time now)
+static void sample_finish(sim *s, const hent *h, sim_time now)
 {
-    sample *x = &s->smp[id];
+    sample *x = &s->smp[h->id];
     x->state = S_DONE;
-    x->gen = x->resp;
+    x->gen = h->resp;
     x->t_end = now;
     x->inst = -1;
     if (s->nfin == s->fin_cap) {
         s->fin_cap = s->fin_cap ? s->fin_cap * 2 : 1024;
         s->fin = xrealloc(s->fin, (size_t)s->fin_cap * sizeof *s->fin);
     }
-    s->fin[s->nfin++] = id;
-    eng_open_add(s, x->v_start, -1);
-    eng_fin_add(s, x->v_start, 1);
-    s->batch_done[x->batch]++;
+    s->fin[s->nfin++] = h->id;
+    eng_open_add(s, h->v_start, -1);
+    eng_fin_add(s, h->v_start, 1);
+    s->batch_done[h->batch]++;
     s->st.samples_done++;
-    s->st.dq_rollout_out += ((double)x->prompt + x->resp) * 8.0;   /* token ids + rollout log-probs */
+    s->st.dq_rollout_out += ((double)h->prompt + h->resp) * 8.0;   /* token ids + rollout log-probs */
 }
 
 void eng_inst_event(sim *s, instance *I, sim_time now)
 {
     I->scheduled = false;
     inst_close_segment(s, I, now, I->target);
-    int self = (int)(I - s->inst);
     bool any = false;
+    /* every entry is an active sample of this instance: an eviction empties
+    ** the heap (sim_check_counters verifies it) */
     while (I->hn > 0 && I->heap[0].key <= I->step) {
         hent h = heap_pop(I);
-        sample *x = &s->smp[h.id];
-        if (x->state != S_ACTIVE || x->inst != self) continue;   /* stale entry */
-        I->ctx_sum -= (double)x->prompt + x->resp;
-        I->kv_used -= sample_reserve(s, x);
+        I->ctx_sum -= (double)h.prompt + h.resp;
+        I->kv_used -= (double)h.prompt + s->scn.work.max_response;   /* sample_reserve */
         I->nactive--;
-        sample_finish(s, h.id, now);
+        sample_finish(s, &h, now);
         any = true;
     }
     /* the admission-order list keeps finished entries until they are half
     ** of it: compacting on every completion would cost O(batch) each */
-    if (any && I->norder > 2 * I->nactive + 16) inst_compact_order(I, s->smp, self);
+    if (any && I->norder > 2 * I->nactive + 16) inst_compact_order(s, I);
     if (I->nactive == 0) { I->ctx_sum = 0; I->kv_used = 0; }
     I->seg_t0 = inst_admit(s, I, now);
     I->seg_step0 = I->step;

@@ -233,6 +233,7 @@ void sim_free(sim *s)
     free(s->queues);
     free(s->fin);
     free(s->take_k);
+    free(s->idset);
     free(s->batch_done);
     free(s->fin_v);
     free(s->open_v);
@@ -247,6 +248,10 @@ void sim_free(sim *s)
     free(s->mem_peak_t);
     free(s->f_end);
     free(s->b_end);
+    free(s->f_dur);
+    free(s->b_dur);
+    free(s->pipe_st);
+    for (int i = 0; i < PIPE_ORDERS; i++) free(s->porder[i].ops);
     for (int i = 0; i < MB_MEMO; i++) { free(s->mbm[i].tok); free(s->mbm[i].sq); }
     free(s->mbw_len);
     free(s->mbw_owner);

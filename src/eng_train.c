@@ -162,12 +162,25 @@ static double stage_fwd_time(const sim *s, const scn_model *m, const plan_pool *
     return t;
 }
 
-static void ensure_pipe(sim *s, size_t n)
+/* Scratch of the pipeline: op end times per stage and micro-batch, per
+** micro-batch op durations, per stage state; grown, never shrunk. */
+static void ensure_pipe(sim *s, size_t ops, size_t m, size_t p)
 {
-    if (n <= s->pipe_cap) return;
-    s->pipe_cap = n;
-    s->f_end = xrealloc(s->f_end, n * sizeof(double));
-    s->b_end = xrealloc(s->b_end, n * sizeof(double));
+    if (ops > s->pipe_cap) {
+        s->pipe_cap = ops;
+        s->f_end = xrealloc(s->f_end, ops * sizeof(double));
+        s->b_end = xrealloc(s->b_end, ops * sizeof(double));
+    }
+    if (m > s->pipe_mcap) {
+        s->pipe_mcap = m;
+        s->f_dur = xrealloc(s->f_dur, m * sizeof(double));
+        s->b_dur = xrealloc(s->b_dur, m * sizeof(double));
+    }
+    if (p > s->pipe_pcap) {
+        s->pipe_pcap = p;
+        free(s->pipe_st);
+        s->pipe_st = xmalloc(p * sizeof(pipe_stage));
+    }
 }
 
 /* 1F1B schedule (PipeDream-flush, Narayanan et al. 2021) at micro-batch
@@ -177,12 +190,6 @@ static void ensure_pipe(sim *s, size_t n)
 /* Pipeline ops are recorded merged while they run back to back on a stage:
 ** a steady 1F1B run becomes one "train_1f1b" span, and every gap — the
 ** warm-up and drain bubbles, waits on a neighbour — stays exact. */
-typedef struct {
-    sim_time a, b;
-    int      phase, mb, n;
-    int64_t  tokens;
-} pipe_run;
-
 static inline void run_flush(sim *s, int track, pipe_run *pr, int iter)
 {
     if (pr->n == 0) return;
@@ -190,8 +197,16 @@ static inline void run_flush(sim *s, int track, pipe_run *pr, int iter)
     pr->n = 0;
 }
 
-static inline void run_add(sim *s, int track, pipe_run *pr, int iter, trace_phase ph, sim_time a, sim_time b, int mb, int64_t tok)
+/* An op of stage g from t to e seconds after t0.  The open run ended at
+** t0 + sim_from_secs(g->bend): an op starting at that same instant gets the
+** same start without converting it again. */
+static inline void op_add(sim *s, int track, pipe_stage *g, int iter, trace_phase ph, sim_time t0, double t, double e,
+                          int mb, int64_t tok)
 {
+    pipe_run *pr = &g->run;
+    sim_time a = pr->n > 0 && t == g->bend ? pr->b : t0 + sim_from_secs(t);
+    sim_time b = t0 + sim_from_secs(e);
+    g->bend = e;
     if (pr->n > 0 && a == pr->b) {
         if ((int)ph != pr->phase) pr->phase = (ph == PH_TRAIN_FWD || ph == PH_TRAIN_BWD) ? PH_TRAIN_1F1B : (int)ph;
         pr->b = b;
@@ -203,78 +218,123 @@ static inline void run_add(sim *s, int track, pipe_run *pr, int iter, trace_phas
     *pr = (pipe_run){a, b, (int)ph, mb, 1, tok};
 }
 
+static inline double later(double a, double b) { return a > b ? a : b; }   /* fmax of two times >= 0 */
+
+/* The order in which the 1F1B pass below resolves a training pipeline's
+** ops: stage by stage, each stage as far as it can go, over and over until
+** every op is done.  It depends only on (P, M) — whether an op can run is a
+** matter of counts, not of times — so it is worked out once per shape and
+** kept (a few shapes occur in a run); the timed pass then follows it with no
+** decisions, and emits its spans in the same order.  An entry is
+** stage·2 + (1 for a backward). */
+static const pipe_order *order_1f1b(sim *s, int P, int M)
+{
+    for (int k = 0; k < PIPE_ORDERS; k++)
+        if (s->porder[k].ops && s->porder[k].P == P && s->porder[k].M == M) return &s->porder[k];
+    pipe_order *o = &s->porder[s->porder_next++ % PIPE_ORDERS];
+    free(o->ops);
+    o->P = P;
+    o->M = M;
+    o->ops = xmalloc((size_t)2 * P * M * sizeof *o->ops);
+    o->n = 0;
+    int *nf = xcalloc((size_t)P * 2, sizeof *nf), *nb = nf + P;
+    int total = 2 * P * M;
+    while (o->n < total) {
+        int done0 = o->n;
+        for (int st = 0; st < P; st++) {
+            const int warm = P - st - 1 < M ? P - st - 1 : M;
+            for (;;) {
+                bool want_f;
+                if (nf[st] < warm) want_f = true;
+                else if (nf[st] >= M) want_f = false;
+                else want_f = (nf[st] - warm) <= nb[st];
+                if (want_f) {
+                    if (st > 0 && nf[st - 1] <= nf[st]) break;          /* its input is not there yet */
+                    o->ops[o->n++] = (uint32_t)st * 2;
+                    nf[st]++;
+                } else {
+                    if (nb[st] >= M) break;
+                    if (st == P - 1 ? nf[st] <= nb[st] : nb[st + 1] <= nb[st]) break;   /* its gradient is not */
+                    o->ops[o->n++] = (uint32_t)st * 2 + 1;
+                    nb[st]++;
+                }
+            }
+        }
+        if (o->n == done0) break;   /* cannot happen with a valid schedule */
+    }
+    free(nf);
+    return o;
+}
+
 static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim_time t0, int iter,
                        trace_phase fph, trace_phase bph, bool backward, double *act_per_mb)
 {
     const plan_pool *q = &s->pl.pools[p0];
     pool_rt *r = &s->pr[p0];
     int P = q->pp, M = ms->m;
-    ensure_pipe(s, (size_t)P * M);
-    double *fe = s->f_end, *be = s->b_end;
-    double *fd = xmalloc((size_t)M * sizeof *fd), *bd = xmalloc((size_t)M * sizeof *bd);
+    ensure_pipe(s, (size_t)P * M, (size_t)M, (size_t)P);
+    double *fe = s->f_end, *be = s->b_end, *fd = s->f_dur, *bd = s->b_dur;
+    pipe_stage *stg = s->pipe_st;
     double mult = s->scn.plan.train.recompute == RECOMPUTE_FULL ? 3.0 : 2.0;   /* bwd = 2 fwd (+1 recompute) */
     for (int i = 0; i < M; i++) {
         fd[i] = stage_fwd_time(s, m, q, ms->tok[i], ms->sq[i], s->scn.eff.train);
         bd[i] = backward ? fd[i] * mult : 0;
     }
+    memset(stg, 0, (size_t)P * sizeof *stg);
     double end = 0;
-    double *free_at = xcalloc((size_t)P, sizeof *free_at);
-    int *nf = xcalloc((size_t)P, sizeof *nf), *nb = xcalloc((size_t)P, sizeof *nb);
-    pipe_run *runs = xcalloc((size_t)P, sizeof *runs);
-    int total_ops = backward ? 2 * P * M : P * M, done = 0;
-    /* Next op of stage st: in the 1F1B order, forward if the warm-up is not
-    ** over or the last op was a backward, backward otherwise. */
-    while (done < total_ops) {
-        bool progress = false;
+    uint64_t done = 0;
+    if (!backward) {
+        /* forward only: stage st's i-th forward waits for stage st-1's, so
+        ** each stage runs all its forwards in turn, in one pass */
         for (int st = 0; st < P; st++) {
-            for (;;) {
-                int warm = P - st - 1 < M ? P - st - 1 : M;
-                bool want_f;
-                if (!backward) want_f = nf[st] < M;
-                else if (nf[st] < warm) want_f = true;
-                else if (nf[st] >= M) want_f = false;
-                else want_f = (nf[st] - warm) <= nb[st] ? true : false;
-                if (backward && !want_f && nb[st] >= M) break;
-                if (!backward && !want_f) break;
-                double ready;
-                if (want_f) {
-                    int i = nf[st];
-                    ready = st == 0 ? 0 : (nf[st - 1] > i ? fe[(size_t)(st - 1) * M + i] : -1);
-                    if (ready < 0) break;
-                    double t = fmax(ready, free_at[st]);
-                    fe[(size_t)st * M + i] = t + fd[i];
-                    free_at[st] = t + fd[i];
-                    run_add(s, r->track0 + st, &runs[st], iter, fph, t0 + sim_from_secs(t), t0 + sim_from_secs(t + fd[i]), i,
-                            (int64_t)ms->tok[i]);
-                    nf[st]++;
-                } else {
-                    int i = nb[st];
-                    if (st == P - 1) ready = nf[st] > i ? fe[(size_t)st * M + i] : -1;
-                    else ready = nb[st + 1] > i ? be[(size_t)(st + 1) * M + i] : -1;
-                    if (ready < 0) break;
-                    double t = fmax(ready, free_at[st]);
-                    be[(size_t)st * M + i] = t + bd[i];
-                    free_at[st] = t + bd[i];
-                    run_add(s, r->track0 + st, &runs[st], iter, bph, t0 + sim_from_secs(t), t0 + sim_from_secs(t + bd[i]), i,
-                            (int64_t)ms->tok[i]);
-                    nb[st]++;
-                }
-                done++;
-                progress = true;
+            pipe_stage *g = &stg[st];
+            double *fes = fe + (size_t)st * M;
+            const double *fprev = st > 0 ? fe + (size_t)(st - 1) * M : NULL;
+            for (int i = 0; i < M; i++) {
+                double t = later(fprev ? fprev[i] : 0, g->free_at), e = t + fd[i];
+                fes[i] = e;
+                g->free_at = e;
+                op_add(s, r->track0 + st, g, iter, fph, t0, t, e, i, (int64_t)ms->tok[i]);
+            }
+            g->nf = M;
+        }
+        done = (uint64_t)P * M;
+    } else {
+        /* 1F1B: stage st runs min(P-st-1, M) warm-up forwards, then
+        ** alternates one forward and one backward, then drains; a forward
+        ** waits for the previous stage's, a backward for the next stage's
+        ** (the last stage's for its own forward) */
+        const pipe_order *o = order_1f1b(s, P, M);
+        for (int k = 0; k < o->n; k++) {
+            int st = (int)(o->ops[k] >> 1);
+            pipe_stage *g = &stg[st];
+            if (!(o->ops[k] & 1)) {
+                int i = g->nf++;
+                double ready = st == 0 ? 0 : fe[(size_t)(st - 1) * M + i];
+                double t = later(ready, g->free_at), e = t + fd[i];
+                fe[(size_t)st * M + i] = e;
+                g->free_at = e;
+                op_add(s, r->track0 + st, g, iter, fph, t0, t, e, i, (int64_t)ms->tok[i]);
+            } else {
+                int i = g->nb++;
+                double ready = st == P - 1 ? fe[(size_t)st * M + i] : be[(size_t)(st + 1) * M + i];
+                double t = later(ready, g->free_at), e = t + bd[i];
+                be[(size_t)st * M + i] = e;
+                g->free_at = e;
+                op_add(s, r->track0 + st, g, iter, bph, t0, t, e, i, (int64_t)ms->tok[i]);
             }
         }
-        if (!progress) break;   /* cannot happen with a valid schedule */
+        done = (uint64_t)o->n;
     }
     for (int st = 0; st < P; st++) {
-        if (free_at[st] > end) end = free_at[st];
-        run_flush(s, r->track0 + st, &runs[st], iter);
+        if (stg[st].free_at > end) end = stg[st].free_at;
+        run_flush(s, r->track0 + st, &stg[st].run, iter);
     }
-    s->st.pipeline_ops += (uint64_t)done;
+    s->st.pipeline_ops += done;
     if (act_per_mb) {
         double layer = mdl_act_bytes_layer(m, ms->max_len, 1, q->tp, s->scn.plan.train.recompute);
         *act_per_mb = layer * ((m->layers + P - 1) / P) * s->scn.plan.train.micro_batch;
     }
-    free(fd); free(bd); free(free_at); free(nf); free(nb); free(runs);
     return end;
 }
 

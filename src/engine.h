@@ -115,10 +115,15 @@ void sim_step_lengths(const sim *s, int step, double *sum, double *sum_mbmax, in
 ** sample's state, the staleness counters the controller keeps as samples
 ** change state (finished untrained, started unfinished, by start version)
 ** and compares them with the kept counts, their totals and every prefix sum
-** it reads; false with the first mismatch in err.  sim_counter_work is the
+** it reads, and that every rollout instance's finishing heap holds only its
+** active samples, with their current lengths, start version and batch;
+** false with the first mismatch in err.  sim_counter_work is the
 ** work those reads have cost so far (tree nodes visited): it grows with the
 ** logarithm of the iterations per event, not with the iterations. */
 bool sim_check_counters(const sim *s, fs_err *err);
+/* Events pending in the queue, superseded ones not yet popped included (for
+** the bench's bare-queue comparison). */
+size_t sim_queue_len(const sim *s);
 uint64_t sim_counter_work(const sim *s);
 
 /* Samples, for views: in-flight counts by the version they started with. */

@@ -1,6 +1,8 @@
 /*
 ** engine_int.h — the engine's internals, shared by its source files and by
-** nothing else: every other module, and the tests, include only engine.h.
+** nothing else: every other module, and the tests, include only engine.h
+** (scripts/heap_hold.c, the bench's bare event-queue timing, includes it for
+** the queue's own push and pop).
 **
 ** One controller drives every deployment mode and both synchronous and
 ** bounded-staleness (StaleSync) operation:
@@ -90,21 +92,31 @@ static inline void eng_evq_push(evq *q, sim_time t, int kind, int a, uint64_t b)
     q->v[i] = e;
 }
 
+/* Take the earliest event.  The hole left at the root walks down the
+** earlier children to a leaf (one comparison a level), then the last event
+** is sifted up from there (Floyd's bottom-up variant); (t, seq) orders
+** events strictly, so the order they come out in is that of any heap. */
 static inline event eng_evq_pop(evq *q)
 {
     event top = q->v[0];
-    event last = q->v[--q->n];
+    size_t n = --q->n;
+    if (n == 0) return top;
+    event last = q->v[n];
     size_t i = 0;
     for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        const event *best = &last;
-        if (l < q->n && eng_ev_less(&q->v[l], best)) { m = l; best = &q->v[l]; }
-        if (r < q->n && eng_ev_less(&q->v[r], best)) { m = r; }
-        if (m == i) break;
+        size_t l = 2 * i + 1;
+        if (l >= n) break;
+        size_t m = l + 1 < n && eng_ev_less(&q->v[l + 1], &q->v[l]) ? l + 1 : l;
         q->v[i] = q->v[m];
         i = m;
     }
-    if (q->n) q->v[i] = last;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!eng_ev_less(&last, &q->v[p])) break;
+        q->v[i] = q->v[p];
+        i = p;
+    }
+    q->v[i] = last;
     return top;
 }
 
@@ -126,7 +138,15 @@ typedef struct {
     sim_time t_start, t_end;
 } sample;
 
-typedef struct { int64_t key; int32_t id; } hent;
+/* An instance's active sample, keyed by the instance step at which it
+** finishes (ties by id).  It carries what finishing the sample reads, so a
+** completion does not have to load the sample's struct from the large
+** sample array first (its fields do not change while it is active). */
+typedef struct {
+    int64_t key;
+    int32_t id;
+    int32_t prompt, resp, v_start, batch;
+} hent;
 
 typedef struct {
     int     *v;
@@ -182,6 +202,29 @@ typedef struct {
     int     cap;
 } mb_memo;
 
+/* The 1F1B pipeline (eng_train.c): a stage's run of back-to-back ops being
+** merged into one span, and its progress. */
+typedef struct {
+    sim_time a, b;
+    int      phase, mb, n;
+    int64_t  tokens;
+} pipe_run;
+
+typedef struct {
+    double   free_at;       /* seconds after the task's start */
+    double   bend;          /* the open run's end, in the same seconds */
+    int      nf, nb;        /* forwards and backwards done */
+    pipe_run run;
+} pipe_stage;
+
+/* The order a 1F1B pipeline of P stages and M micro-batches resolves its
+** ops in (eng_train.c): stage·2 + (1 for a backward). */
+enum { PIPE_ORDERS = 4 };
+typedef struct {
+    int       P, M, n;
+    uint32_t *ops;
+} pipe_order;
+
 /* ----------------------------------------------------------------- pools */
 
 typedef enum { P_IDLE, P_GEN, P_SWITCH_R, P_SWITCH_T, P_INFER, P_TRAIN, P_SYNC, P_RECV } pstate;
@@ -229,6 +272,8 @@ struct sim {
     int64_t  dq_len;            /* samples queued in all of them */
     int     *fin;               /* finished, untrained */
     int64_t  nfin, fin_cap;
+    int32_t *idset;             /* scratch of an instance's order compaction (eng_gen.c) */
+    int      idset_cap;
     uint64_t *take_k;           /* scratch of take_samples: keys and their sort buffer */
     int64_t  take_cap;
     int64_t *batch_done;        /* finished samples per batch */
@@ -274,7 +319,10 @@ struct sim {
 
     /* scratch for training */
     double  *f_end, *b_end, *f_dur, *b_dur;
-    size_t   pipe_cap;
+    size_t   pipe_cap, pipe_mcap, pipe_pcap;
+    pipe_stage *pipe_st;
+    pipe_order porder[PIPE_ORDERS];   /* 1F1B op orders by shape, kept */
+    int      porder_next;
     mb_memo  mbm[MB_MEMO];      /* micro-batch sets of the running step (eng_train.c) */
     int      nmbm, mbm_next;
     uint32_t *mbw_len;          /* scratch of the micro-batch builder */

@@ -1,0 +1,100 @@
+/*
+** heap_hold.c — for `make bench`: the engine's event rate beside the rate of
+** its bare event queue, measured in the same run on the same machine.
+**
+**   heap_hold SCENARIO.lua [PATH=VALUE ...]     (PATH=VALUE as fusync's --set)
+**
+** 1. Runs the scenario event by event to learn the queue's mean length
+**    (superseded instance events still waiting included).
+** 2. Runs it again whole: events over the run's whole wall time (set-up,
+**    analytic tasks and event loop: the figure `make bench` prints first).
+** 3. Times the classic "hold" model of event-set benchmarks (D. W. Jones,
+**    "An empirical comparison of priority-queue and event-set
+**    implementations", CACM 29(4), 1986) on the engine's own binary heap
+**    (eng_evq_pop/eng_evq_push from src/engine_int.h) at that mean length:
+**    take the earliest event, put it back a random interval later.
+** The ratio says how many bare queue operations one simulated event costs.
+** bench.sh compiles this file against the build's objects.
+*/
+#include "engine_int.h"
+#include "lua_scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static uint64_t xs = 88172645463325252ULL;
+static uint64_t next_rand(void)
+{
+    xs ^= xs << 13;
+    xs ^= xs >> 7;
+    xs ^= xs << 17;
+    return xs;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: heap_hold SCENARIO.lua [PATH=VALUE ...]\n");
+        return 2;
+    }
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    if (!lscn_load(argv[1], (const char *const *)argv + 2, argc - 2, &sc, &err)) {
+        fprintf(stderr, "heap_hold: %s\n", err.msg);
+        return 2;
+    }
+    /* 1. the queue's length, event by event */
+    sim *s = sim_new(&sc, &err);
+    if (!s) {
+        fprintf(stderr, "heap_hold: %s\n", err.msg);
+        return 2;
+    }
+    double qsum = 0;
+    size_t qmax = 0;
+    uint64_t nq = 0;
+    while (sim_step_events(s, 1)) {
+        size_t n = sim_queue_len(s);
+        qsum += (double)n;
+        if (n > qmax) qmax = n;
+        nq++;
+    }
+    sim_free(s);
+    size_t qlen = nq ? (size_t)(qsum / (double)nq + 0.5) : 1;
+    if (qlen < 1) qlen = 1;
+
+    /* 2. the engine, whole run */
+    s = sim_new(&sc, &err);
+    if (!s) {
+        fprintf(stderr, "heap_hold: %s\n", err.msg);
+        return 2;
+    }
+    sim_run(s);
+    double ev = (double)sim_get_stats(s)->events, wall = sim_wall_seconds(s);
+    double loop = wall - sim_get_stats(s)->task_wall_s - sim_get_stats(s)->setup_wall_s;
+    sim_free(s);
+
+    /* 3. the bare heap at that length: hold operations for >= 0.2 s */
+    evq q = {0};
+    for (size_t i = 0; i < qlen; i++) eng_evq_push(&q, (sim_time)(next_rand() % 1000000000ULL), EV_INST, (int)i, 0);
+    uint64_t ops = 0, sum = 0;
+    double t0 = wall_now(), el = 0;
+    do {
+        for (int k = 0; k < 100000; k++) {
+            event e = eng_evq_pop(&q);
+            sum += (uint64_t)e.a;
+            eng_evq_push(&q, e.t + 1 + (sim_time)(next_rand() % 2000000ULL), e.kind, e.a, e.b);
+        }
+        ops += 100000;
+        el = wall_now() - t0;
+    } while (el < 0.2);
+    free(q.v);
+    double hold = (double)ops / el, rate = wall > 0 ? ev / wall : 0;
+    printf("  event queue: mean length %zu (max %zu) over %.0f events\n", qlen, qmax, ev);
+    printf("  engine, whole run:     %8.3f M events/s  (%.0f events in %.3f s; event loop alone %.3f M events/s)\n",
+           rate / 1e6, ev, wall, loop > 0 ? ev / loop / 1e6 : 0);
+    printf("  bare heap hold:        %8.3f M ops/s     (pop + push at length %zu; checksum %llu)\n", hold / 1e6, qlen,
+           (unsigned long long)(sum % 1000));
+    printf("  ratio bare/engine:     %8.1f             (queue operations one simulated event costs)\n",
+           rate > 0 ? hold / rate : 0);
+    return 0;
+}
