@@ -156,9 +156,13 @@ printf 'local v={} for i=1,16 do v[i]={"plan.staleness",{0}} end return {vary=v}
 expect_fast 0 "" 60 "$F" sweep $Q "$T/axes.lua" --csv "$T/axes.csv" --quiet
 # a library function stuck past the wall-clock limit: the watchdog ends it
 printf 'function place(ctx) string.find(("a"):rep(5000), ".-.-.-b") return ctx.plan end\n' > "$T/find.lua"
-expect_fast 2 "find.lua: place() did not return within" 8 env FUSYNC_PLUGIN_SECONDS=1 "$F" check $Q --policy "$T/find.lua"
+expect_fast 2 "find.lua: place() is stuck inside a library function" 8 "$F" check $Q --policy "$T/find.lua"
 { echo 'string.find(("a"):rep(5000), ".-.-.-b")'; cat $Q; } > "$T/findscn.lua"
-expect_fast 2 "findscn.lua: the scenario did not return within" 8 env FUSYNC_SCENARIO_SECONDS=1 "$F" check "$T/findscn.lua"
+expect_fast 2 "findscn.lua: the scenario is stuck inside a library function" 8 "$F" check "$T/findscn.lua"
+expect_fast 2 "find.lua: place() did not return within 2 s" 5 env FUSYNC_PLUGIN_SECONDS=1 "$F" check $Q --policy "$T/find.lua"
+# the wall clock of a call stops a Lua loop whose instruction budget is high
+printf 'function place(ctx)\n  while true do end\nend\n' > "$T/slow.lua"
+expect_fast 2 "slow.lua:2: the plugin ran longer than 1 s in one call" 5 env FUSYNC_PLUGIN_SECONDS=1 FUSYNC_PLUGIN_INSTRUCTIONS=100000000000 "$F" check $Q --policy "$T/slow.lua"
 printf 'function place(ctx) xpcall(function() while true do end end, function() while true do end end) end\n' > "$T/xp.lua"
 expect_fast 2 "instruction budget" 20 "$F" check $Q --policy "$T/xp.lua"
 # Ctrl-C and SIGTERM stop a Lua call that would run on (exit 130), also one

@@ -129,7 +129,7 @@ done
 # comes back both times
 printf 'function on_step(ctx) while true do end end\n' > "$TMP/spin.lua"
 printf 'function on_step(ctx) string.find(("a"):rep(5000), ".-.-.-b") end\n' > "$TMP/find.lua"
-for case in "spin.lua C-c 130 100" "find.lua none 2 1"; do
+for case in "spin.lua C-c 130 100" "find.lua none 2 100"; do
     set -- $case
     rm -f "$TMP/rc" "$TMP/stty"
     $T kill-session -t tui >/dev/null 2>&1
@@ -146,7 +146,7 @@ for case in "spin.lua C-c 130 100" "find.lua none 2 1"; do
     screen | grep -qF "Timeline" && fail "the screen was not given back after a hung hook ($1)"
     checks=$((checks + 1))
 done
-grep -q "find.lua: on_step() did not return within" "$TMP/err" || fail "watchdog message: $(cat "$TMP/err")"
+grep -q "find.lua: on_step() is stuck inside a library function" "$TMP/err" || fail "watchdog message: $(cat "$TMP/err")"
 
 # 9. a terminal that cannot place the cursor is refused with a message
 $T kill-session -t tui >/dev/null 2>&1
