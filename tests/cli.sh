@@ -190,7 +190,10 @@ if [ "${FUSYNC_SAN:-0}" != 1 ]; then
     for sig in HUP QUIT; do
         "$F" run examples/pangu718b_cm384.lua --set cluster.supernodes=8 --iterations 40 --trace "$T/hup.json" --quiet >/dev/null 2>&1 &
         pid=$!
-        sleep 0.5
+        # the signal once the trace is being streamed to its temporary file
+        n=0
+        while [ $n -lt 100 ] && [ -z "$(ls "$T" | grep "hup.json.tmp")" ]; do sleep 0.1; n=$((n + 1)); done
+        sleep 0.3
         kill -$sig "$pid" 2>/dev/null
         wait "$pid"
         st=$?
