@@ -88,6 +88,7 @@ void lsb_charge(lua_State *L, double n)
     if (!b) return;
     if (!b->stop) {
         long add = !(n < 1e15) ? 1000000000000000L : n > 0 ? (long)n : 0;
+        if (b->watching) fs_watch_tick(wall_now());     /* metered work is progress */
         b->instr += add;
         b->run_instr += add;
         if (b->instr > b->instr_limit) b->stop = LSB_STOP_INSTR;
@@ -97,7 +98,7 @@ void lsb_charge(lua_State *L, double n)
     raise_stop(L, b, NULL);
 }
 
-void lsb_call_begin(lsb_budget *b, lua_State *L, const char *what)
+void lsb_call_begin(lsb_budget *b, lua_State *L, const char *what, bool host)
 {
     double now = wall_now();
     b->instr = 0;
@@ -119,7 +120,7 @@ void lsb_call_begin(lsb_budget *b, lua_State *L, const char *what)
     snprintf(late, sizeof late, "%s: %s did not return within %.3g s of its %s wall-clock budget; stopped%s%s%s",
              b->file, what, lim + FS_WATCH_GRACE, b->deadline_is_run ? "run's" : "call's", env ? " (" : "",
              env ? env : "", env ? " raises it)" : "");
-    fs_watch_begin(b->deadline, stuck, late);
+    fs_watch_begin(b->deadline, host ? 0 : FS_WATCH_STUCK, stuck, late);
 }
 
 void lsb_call_end(lsb_budget *b)

@@ -276,7 +276,7 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (s->actor.layers % t->pp != 0 && !t->uneven_layers)
         BAD("%s: plan.train.pp: %d does not divide the actor's %d layers (set plan.train.uneven_layers = true "
             "to allow stages of %d and %d layers)", f, t->pp, s->actor.layers,
-            (s->actor.layers + t->pp - 1) / t->pp, s->actor.layers / t->pp);
+            s->actor.layers / t->pp + (s->actor.layers % t->pp != 0), s->actor.layers / t->pp);
     if (t->pp > s->actor.layers) BAD("%s: plan.train.pp: %d is more than the actor's %d layers", f, t->pp, s->actor.layers);
     if (s->actor.experts > 0 && s->actor.experts % t->ep != 0)
         BAD("%s: plan.train.ep: %d does not divide the actor's %d experts", f, t->ep, s->actor.experts);

@@ -507,7 +507,7 @@ void fs_signals_install(void)
 #define WATCH_DEPTH 4
 #define WATCH_TICK_US 200000
 static struct {
-    double deadline;
+    double deadline, stuck_after;
     volatile double tick;       /* the last sign of progress (wall_now) */
     char stuck[600], late[600];
 } watch[WATCH_DEPTH];
@@ -527,7 +527,8 @@ static void on_watch_tick(int sig)
     int d = watch_depth;
     if (d <= 0) return;
     double now = mono();
-    if (d <= WATCH_DEPTH && watch[d - 1].tick > 0 && now > watch[d - 1].tick + FS_WATCH_STUCK)
+    if (d <= WATCH_DEPTH && watch[d - 1].tick > 0 && watch[d - 1].stuck_after > 0 &&
+        now > watch[d - 1].tick + watch[d - 1].stuck_after)
         fs_fatal_exit(2, watch[d - 1].stuck);
     for (int i = 0; i < d && i < WATCH_DEPTH; i++)
         if (watch[i].deadline > 0 && now > watch[i].deadline + FS_WATCH_GRACE) fs_fatal_exit(2, watch[i].late);
@@ -548,7 +549,7 @@ static void watch_timer(bool on)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
-void fs_watch_begin(double deadline, const char *stuck_msg, const char *late_msg)
+void fs_watch_begin(double deadline, double stuck, const char *stuck_msg, const char *late_msg)
 {
     if (!watch_handler_set) {
         struct sigaction sa;
@@ -569,6 +570,7 @@ void fs_watch_begin(double deadline, const char *stuck_msg, const char *late_msg
         fs_term_escape(m, sizeof m, late_msg);
         snprintf(watch[d].late, sizeof watch[d].late, "fusync: %s\n", m);
         /* wall_now and mono read the same clock */
+        watch[d].stuck_after = stuck;
         watch[d].tick = mono();
         watch[d].deadline = deadline;
     }
