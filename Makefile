@@ -45,7 +45,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/fusync
 TESTBIN  := $(BUILD)/fusync-tests
 
-.PHONY: all deps run test test-unit test-cli test-san validate bench docs install uninstall clean
+.PHONY: all deps run test test-unit test-cli test-san test-fuzz fuzz validate bench docs install uninstall clean
 
 all: $(BIN)
 
@@ -78,6 +78,7 @@ run: deps
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-unit test-cli validate
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-san
+	$(Q)$(MAKE) --no-print-directory test-fuzz
 
 test-unit: $(TESTBIN) $(BIN)
 	$(Q)FUSYNC=$(abspath $(BIN)) ./$(TESTBIN)
@@ -100,6 +101,72 @@ validate: $(BIN)
 docs: $(BIN)
 	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/gen-docs.sh
 
+# Fuzzing (docs/security.md): every tests/fuzz/fuzz_*.c defines
+# LLVMFuzzerTestOneInput and links with the library objects (not src/main.c),
+# built by clang with libFuzzer, ASan and UBSan into build-fuzz/.  Seeds live
+# in tests/fuzz/corpus/NAME/; what a run finds goes to build-fuzz/corpus/NAME/
+# and crashes to build-fuzz/artifacts/.  `make fuzz` runs each target for
+# FUZZ_SECONDS; `make test-fuzz` (part of `make test`) runs each briefly.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS    ?= 300
+# `make fuzz` goes on past a finding (each is saved); FUZZ_STRICT=1 fails on one
+FUZZ_MODE    ?= -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1
+FUZZ_BUILD   := build-fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS   = -std=c11 -Wall -Wextra -Wno-unused-parameter -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+                $(FEATURES) -Isrc -Iui -Itests/fuzz $(PKG_CFLAGS)
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_NAMES   := $(FUZZ_SRC:tests/fuzz/%.c=%)
+FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/%)
+FUZZ_LIB_OBJ := $(SRC_LIB:%.c=$(FUZZ_BUILD)/%.o) $(UI_SRC:%.c=$(FUZZ_BUILD)/%.o)
+HAVE_FUZZ_CC := $(shell command -v $(FUZZ_CC) >/dev/null 2>&1 && echo yes)
+FUZZ_ENV      = FUSYNC_ROOT=$(CURDIR) ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ) $(wildcard tests/fuzz/*.h)
+	@$(if $(Q),echo "  FUZZLD  $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJ) -o $@ $(PKG_LIBS) -lm
+
+# one target's run: NAME, libFuzzer's limit (-max_total_time=S or -runs=N),
+# the folder for what it finds (the seeds are only read)
+define fuzz_one
+	@mkdir -p $(3) $(FUZZ_BUILD)/artifacts
+	$(Q)$(FUZZ_ENV) ./$(FUZZ_BUILD)/$(1) $(2) -timeout=0 -rss_limit_mb=4096 -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$(1)- $(3) \
+	    $(wildcard tests/fuzz/corpus/$(1)) 2>$(FUZZ_BUILD)/$(1).log \
+	    || { tail -40 $(FUZZ_BUILD)/$(1).log; exit 1; }
+	@grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+.*DONE)" $(FUZZ_BUILD)/$(1).log \
+	    | sed "s/^/  $(1): /" || true
+	@grep -E "^#[0-9]+: cov:" $(FUZZ_BUILD)/$(1).log | tail -1 | sed "s/^/  $(1): /" || true
+
+endef
+
+fuzz:
+ifeq ($(HAVE_FUZZ_CC),yes)
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BINS)
+	$(foreach f,$(FUZZ_NAMES),$(call fuzz_one,$(f),-max_total_time=$(FUZZ_SECONDS) $(FUZZ_MODE),$(FUZZ_BUILD)/corpus/$(f)))
+	@n=$$(ls $(FUZZ_BUILD)/artifacts 2>/dev/null | wc -l); \
+	if [ "$$n" -gt 0 ]; then echo "fuzz: $$n finding(s) in $(FUZZ_BUILD)/artifacts/ (reproduce: ./$(FUZZ_BUILD)/NAME FILE)"; \
+	    ls $(FUZZ_BUILD)/artifacts | sed 's/^/  /'; [ "$(FUZZ_STRICT)" != 1 ]; \
+	else echo "fuzz: no findings"; fi
+else
+	@echo "fuzz: $(FUZZ_CC) not found; install clang to build the fuzzers (tests/fuzz/)"; exit 1
+endif
+
+test-fuzz:
+ifeq ($(HAVE_FUZZ_CC),yes)
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BINS)
+	$(Q)rm -rf $(FUZZ_BUILD)/smoke
+	$(foreach f,$(FUZZ_NAMES),$(call fuzz_one,$(f),-runs=$(FUZZ_RUNS) -seed=1,$(FUZZ_BUILD)/smoke/$(f)))
+else
+	@echo "test-fuzz: SKIP: $(FUZZ_CC) not found; the fuzzers (tests/fuzz/) need clang"
+endif
+
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/bench.sh
@@ -115,6 +182,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/fusync
 
 clean:
-	rm -rf build build-san fusync
+	rm -rf build build-san build-fuzz fusync
 
--include $(LIB_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)

@@ -68,12 +68,14 @@ static void lsb_hook(lua_State *L, lua_Debug *ar)
         if (fs_stop_signal) fs_fatal_exit(fs_stop_status(), "\nfusync: interrupted\n");
         b->instr += LSB_HOOK_EVERY;
         b->run_instr += LSB_HOOK_EVERY;
+        double now = wall_now();
+        if (b->watching) fs_watch_tick(now);    /* Lua is running, not stuck in C */
         /* stop short of the memory limit: near it, the collector thrashes
         ** for a long time before an allocation is finally refused */
         if (b->mem.refused || b->mem.used > b->mem.limit - b->mem.limit / 16) b->stop = LSB_STOP_MEM;
         else if (b->instr > b->instr_limit) b->stop = LSB_STOP_INSTR;
         else if (b->run_instr_limit > 0 && b->run_instr > b->run_instr_limit) b->stop = LSB_STOP_RUN_INSTR;
-        else if (b->deadline > 0 && wall_now() > b->deadline)
+        else if (b->deadline > 0 && now > b->deadline)
             b->stop = b->deadline_is_run ? LSB_STOP_RUN_TIME : LSB_STOP_TIME;
         else return;
     }
@@ -86,6 +88,7 @@ void lsb_charge(lua_State *L, double n)
     if (!b) return;
     if (!b->stop) {
         long add = !(n < 1e15) ? 1000000000000000L : n > 0 ? (long)n : 0;
+        if (b->watching) fs_watch_tick(wall_now());     /* metered work is progress */
         b->instr += add;
         b->run_instr += add;
         if (b->instr > b->instr_limit) b->stop = LSB_STOP_INSTR;
@@ -95,7 +98,7 @@ void lsb_charge(lua_State *L, double n)
     raise_stop(L, b, NULL);
 }
 
-void lsb_call_begin(lsb_budget *b, lua_State *L, const char *what)
+void lsb_call_begin(lsb_budget *b, lua_State *L, const char *what, bool host)
 {
     double now = wall_now();
     b->instr = 0;
@@ -109,15 +112,15 @@ void lsb_call_begin(lsb_budget *b, lua_State *L, const char *what)
     }
     b->deadline = lim > 0 || b->deadline_is_run ? now + lim : 0;
     lua_sethook(L, lsb_hook, LUA_MASKCOUNT, b->stop ? 1 : LSB_HOOK_EVERY);
-    b->watching = b->deadline > 0;
-    if (b->watching) {
-        const char *env = b->deadline_is_run ? b->run_seconds_env : b->seconds_env;
-        char msg[600];
-        snprintf(msg, sizeof msg, "%s: %s did not return within %.3g s of its %s wall-clock budget: stuck inside "
-                 "a library function; stopped%s%s%s", b->file, what, lim + FS_WATCH_GRACE,
-                 b->deadline_is_run ? "run's" : "call's", env ? " (" : "", env ? env : "", env ? " raises it)" : "");
-        fs_watch_begin(b->deadline, msg);
-    }
+    b->watching = true;
+    const char *env = b->deadline_is_run ? b->run_seconds_env : b->seconds_env;
+    char stuck[600], late[600];
+    snprintf(stuck, sizeof stuck, "%s: %s is stuck inside a library function (no Lua instruction for %g s); "
+             "stopped", b->file, what, FS_WATCH_STUCK);
+    snprintf(late, sizeof late, "%s: %s did not return within %.3g s of its %s wall-clock budget; stopped%s%s%s",
+             b->file, what, lim + FS_WATCH_GRACE, b->deadline_is_run ? "run's" : "call's", env ? " (" : "",
+             env ? env : "", env ? " raises it)" : "");
+    fs_watch_begin(b->deadline, host ? 0 : FS_WATCH_STUCK, stuck, late);
 }
 
 void lsb_call_end(lsb_budget *b)

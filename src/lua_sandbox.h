@@ -84,8 +84,11 @@ int lsb_msghandler(lua_State *L);
 /* Around each call into the state: reset the call's count, arm the hook
 ** and the deadline (the call's limit, cut to what the run has left), and
 ** the watchdog with "FILE: WHAT did not return ..." for a stuck call.
-** lsb_call_end adds the call's time to the run. */
-void lsb_call_begin(lsb_budget *b, lua_State *L, const char *what);
+** `host`: fusync's own code runs in the state (building a context, reading
+** an answer), so a long time without a Lua instruction is not a sign of a
+** stuck library call; only the deadline counts.  lsb_call_end adds the
+** call's time to the run. */
+void lsb_call_begin(lsb_budget *b, lua_State *L, const char *what, bool host);
 void lsb_call_end(lsb_budget *b);
 
 /* Charge n instructions of work done in C; raises when a budget is spent. */

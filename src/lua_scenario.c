@@ -546,7 +546,7 @@ bool lscn_load(const char *path, const char *const *sets, int nsets,
     lua_pushlightuserdata(L, &c);
     /* the budgets cover the chunk and the reading of what it returned
     ** (which can run its metamethods) */
-    lsb_call_begin(&c.b, L, "the scenario");
+    lsb_call_begin(&c.b, L, "the scenario", false);
     int st = lua_pcall(L, 1, 0, 0);
     lsb_call_end(&c.b);
     bool ok = st == LUA_OK;

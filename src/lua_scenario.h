@@ -24,7 +24,7 @@
 /* Limits of the sandbox a scenario runs in. */
 #define LSCN_INSTRUCTION_BUDGET 50000000L        /* Lua VM instructions */
 #define LSCN_MEMORY_BUDGET      (256u << 20)     /* bytes */
-#define LSCN_SECONDS            5.0              /* wall clock (FUSYNC_SCENARIO_SECONDS) */
+#define LSCN_SECONDS            10.0             /* wall clock (FUSYNC_SCENARIO_SECONDS) */
 
 /* Load a scenario file.  sets: array of "PATH=VALUE" overrides (--set),
 ** applied in order to the returned table before conversion; may be NULL/0.

@@ -119,8 +119,8 @@ static bool layout_pool(const scn_scenario *s, plan *p, plan_pool *q, fs_err *er
         }
         q->dp = q->devices / mp;
         if (sp->train.dp > 0 && sp->train.dp != q->dp) {
-            fs_err_set(err, 2, "%s: plan.train.dp: TP·PP·DP = %d·%d·%d = %d does not match pool '%s' of %d devices",
-                       f, q->tp, q->pp, sp->train.dp, mp * sp->train.dp, q->name, q->devices);
+            fs_err_set(err, 2, "%s: plan.train.dp: TP·PP·DP = %d·%d·%d = %lld does not match pool '%s' of %d devices",
+                       f, q->tp, q->pp, sp->train.dp, (long long)mp * sp->train.dp, q->name, q->devices);
             return false;
         }
         int efold = q->tp > q->ep ? q->tp : q->ep;

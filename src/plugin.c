@@ -196,7 +196,7 @@ static int open_main(lua_State *L)
     if (u->status != LUA_OK) return lua_error(L);
     lua_pushcfunction(L, lsb_msghandler);
     lua_insert(L, 1);
-    lsb_call_begin(&p->b, L, "the file's main chunk");
+    lsb_call_begin(&p->b, L, "the file's main chunk", false);
     u->status = lua_pcall(L, 0, 1, 1);
     lsb_call_end(&p->b);
     if (u->status != LUA_OK) return lua_error(L);
@@ -345,7 +345,7 @@ bool plugin_pcall(plugin *p, const char *what, int nargs, int nres, fs_err *err)
     int base = lua_gettop(L) - nargs;
     lua_pushcfunction(L, lsb_msghandler);
     lua_insert(L, base);
-    lsb_call_begin(&p->b, L, what);
+    lsb_call_begin(&p->b, L, what, false);
     double t0 = wall_now();
     int st = lua_pcall(L, nargs, nres, base);
     p->seconds += wall_now() - t0;
@@ -380,7 +380,7 @@ bool plugin_protect(plugin *p, lua_CFunction fn, void *ud, int nargs, int nres, 
     lua_pushlightuserdata(L, ud);
     lua_insert(L, base + 2);
     /* host code that reads an answer can run the plugin's metamethods */
-    lsb_call_begin(&p->b, L, "a metamethod");
+    lsb_call_begin(&p->b, L, "a metamethod", true);
     int st = lua_pcall(L, nargs + 1, nres, 0);
     lsb_call_end(&p->b);
     note_refusal(p);

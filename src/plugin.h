@@ -26,9 +26,9 @@
 
 #define PLUGIN_MEMORY_DEFAULT       (64u << 20)     /* bytes */
 #define PLUGIN_INSTRUCTIONS_DEFAULT 200000000L      /* per call: `while true do end` ~1 s */
-#define PLUGIN_SECONDS_DEFAULT      5.0             /* wall clock per call */
+#define PLUGIN_SECONDS_DEFAULT      10.0            /* wall clock per call */
 #define PLUGIN_RUN_INSTRUCTIONS_DEFAULT 2000000000LL /* per run, every call together */
-#define PLUGIN_RUN_SECONDS_DEFAULT  30.0            /* wall clock per run, every call together */
+#define PLUGIN_RUN_SECONDS_DEFAULT  60.0            /* wall clock per run, every call together */
 
 typedef struct {
     size_t memory;          /* bytes the state may hold */

@@ -142,12 +142,13 @@ void scn_model_derive(scn_model *m)
     double emb = (double)m->vocab * h * (m->tied_embeddings ? 1 : 2);
     double total, active, expert = 0;
     if (m->experts > 0) {
-        int moe_layers = m->layers - m->dense_layers;
+        /* in double: layer and expert counts multiply past int */
+        double moe_layers = (double)m->layers - m->dense_layers;
         double e1 = 3.0 * h * m->expert_ffn;       /* one expert */
         double router = h * m->experts;
         expert = moe_layers * m->experts * e1;
-        double shared = moe_layers * (m->shared_experts * e1 + router);
-        double dense_part = m->dense_layers * dense_ffn;
+        double shared = moe_layers * ((double)m->shared_experts * e1 + router);
+        double dense_part = (double)m->dense_layers * dense_ffn;
         total = m->layers * attn + dense_part + shared + expert + emb;
         active = m->layers * attn + dense_part + shared
                + moe_layers * m->experts_active * e1 + emb;
@@ -163,7 +164,7 @@ void scn_model_derive(scn_model *m)
     /* KV cache per token, BF16: GQA 2·L·kv·d·2; MLA (latent + rope)·L·2. */
     double d = m->head_dim > 0 ? m->head_dim : h / m->heads;
     if (m->mla_latent > 0)
-        m->kv_bytes_per_token = (double)(m->mla_latent + m->mla_rope) * m->layers * 2.0;
+        m->kv_bytes_per_token = ((double)m->mla_latent + m->mla_rope) * m->layers * 2.0;
     else
         m->kv_bytes_per_token = 2.0 * m->layers * (m->kv_heads > 0 ? m->kv_heads : m->heads) * d * 2.0;
 }
@@ -275,7 +276,7 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (s->actor.layers % t->pp != 0 && !t->uneven_layers)
         BAD("%s: plan.train.pp: %d does not divide the actor's %d layers (set plan.train.uneven_layers = true "
             "to allow stages of %d and %d layers)", f, t->pp, s->actor.layers,
-            (s->actor.layers + t->pp - 1) / t->pp, s->actor.layers / t->pp);
+            s->actor.layers / t->pp + (s->actor.layers % t->pp != 0), s->actor.layers / t->pp);
     if (t->pp > s->actor.layers) BAD("%s: plan.train.pp: %d is more than the actor's %d layers", f, t->pp, s->actor.layers);
     if (s->actor.experts > 0 && s->actor.experts % t->ep != 0)
         BAD("%s: plan.train.ep: %d does not divide the actor's %d experts", f, t->ep, s->actor.experts);

@@ -506,7 +506,11 @@ void fs_signals_install(void)
 
 #define WATCH_DEPTH 4
 #define WATCH_TICK_US 200000
-static struct { double deadline; char msg[600]; } watch[WATCH_DEPTH];
+static struct {
+    double deadline, stuck_after;
+    volatile double tick;       /* the last sign of progress (wall_now) */
+    char stuck[600], late[600];
+} watch[WATCH_DEPTH];
 static volatile sig_atomic_t watch_depth;
 static bool watch_handler_set;
 
@@ -523,8 +527,11 @@ static void on_watch_tick(int sig)
     int d = watch_depth;
     if (d <= 0) return;
     double now = mono();
+    if (d <= WATCH_DEPTH && watch[d - 1].tick > 0 && watch[d - 1].stuck_after > 0 &&
+        now > watch[d - 1].tick + watch[d - 1].stuck_after)
+        fs_fatal_exit(2, watch[d - 1].stuck);
     for (int i = 0; i < d && i < WATCH_DEPTH; i++)
-        if (watch[i].deadline > 0 && now > watch[i].deadline + FS_WATCH_GRACE) fs_fatal_exit(2, watch[i].msg);
+        if (watch[i].deadline > 0 && now > watch[i].deadline + FS_WATCH_GRACE) fs_fatal_exit(2, watch[i].late);
     if (fs_stop_signal) {
         double at = (double)stop_at.tv_sec + stop_at.tv_nsec * 1e-9;
         if (now > at + FS_WATCH_GRACE) fs_fatal_exit(fs_stop_status(), "\nfusync: interrupted\n");
@@ -542,7 +549,7 @@ static void watch_timer(bool on)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
-void fs_watch_begin(double deadline, const char *msg)
+void fs_watch_begin(double deadline, double stuck, const char *stuck_msg, const char *late_msg)
 {
     if (!watch_handler_set) {
         struct sigaction sa;
@@ -556,14 +563,25 @@ void fs_watch_begin(double deadline, const char *msg)
     int d = watch_depth;
     if (d < WATCH_DEPTH) {
         watch[d].deadline = 0;      /* not armed while being written */
-        char m[sizeof watch[d].msg - 16];
-        fs_term_escape(m, sizeof m, msg);
-        snprintf(watch[d].msg, sizeof watch[d].msg, "fusync: %s\n", m);
+        watch[d].tick = 0;
+        char m[sizeof watch[d].stuck - 16];
+        fs_term_escape(m, sizeof m, stuck_msg);
+        snprintf(watch[d].stuck, sizeof watch[d].stuck, "fusync: %s\n", m);
+        fs_term_escape(m, sizeof m, late_msg);
+        snprintf(watch[d].late, sizeof watch[d].late, "fusync: %s\n", m);
         /* wall_now and mono read the same clock */
+        watch[d].stuck_after = stuck;
+        watch[d].tick = mono();
         watch[d].deadline = deadline;
     }
     watch_depth = d + 1;
     if (d == 0) watch_timer(true);
+}
+
+void fs_watch_tick(double now)
+{
+    int d = watch_depth;
+    if (d > 0 && d <= WATCH_DEPTH) watch[d - 1].tick = now;
 }
 
 void fs_watch_end(void)

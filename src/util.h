@@ -114,12 +114,16 @@ void fs_set_terminal_restore(void (*fn)(void));
 _Noreturn void fs_fatal_exit(int status, const char *msg);
 
 /* Wall-clock watchdog for a call into code from other people.  The caller's
-** own check (the Lua count hook) stops the call at its deadline; a call
-** still running FS_WATCH_GRACE seconds after the deadline (stuck inside a
-** library function) ends the process: `msg` is written, exit status 2.
+** own check (the Lua count hook) stops the call at its deadline and calls
+** fs_watch_tick as it goes.  A call that has not ticked for `stuck` seconds
+** (0: not checked) is stuck inside a library function, and one still
+** running FS_WATCH_GRACE seconds after its deadline could not be stopped:
+** either ends the process with `stuck_msg` or `late_msg`, exit status 2.
 ** Calls nest; fs_watch_end closes the innermost. */
 #define FS_WATCH_GRACE 1.0
-void fs_watch_begin(double deadline, const char *msg);
+#define FS_WATCH_STUCK 4.0
+void fs_watch_begin(double deadline, double stuck, const char *stuck_msg, const char *late_msg);
+void fs_watch_tick(double now);
 void fs_watch_end(void);
 
 /* Terminal-safe text: control characters (C0 but newline and tab, DEL, C1)

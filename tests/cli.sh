@@ -373,5 +373,93 @@ if [ "${FUSYNC_SAN:-0}" != 1 ]; then
     else bad "interrupted run: status $st ($(head -2 "$T/int.err")), files: $(ls "$T" | tr '\n' ' ')"; fi
 fi
 
+# --- hardening: code from other people cannot hang, escape or garble ---------
+Q=examples/qwen7b_h100x16.lua
+# expect_fast STATUS PATTERN MAXSECONDS -- command...: like expect, within a time
+expect_fast() {
+    want=$1 pat=$2 lim=$3
+    shift 3
+    t0=$(date +%s)
+    out=$(timeout 60 "$@" 2>&1)
+    got=$?
+    dt=$(( $(date +%s) - t0 ))
+    if [ "$got" -ne "$want" ]; then bad "$* -> status $got, want $want: $(echo "$out" | head -3)"; return; fi
+    if [ "$dt" -gt "$lim" ]; then bad "$* -> took ${dt}s (limit ${lim}s)"; return; fi
+    if [ -n "$pat" ] && ! printf '%s' "$out" | grep -q -- "$pat"; then
+        bad "$* -> output lacks '$pat': $(echo "$out" | head -3)"; return
+    fi
+    ok
+}
+# 16 ordered axes: more Lua stack slots than a C function is given
+printf 'local v={} for i=1,16 do v[i]={"plan.staleness",{0}} end return {vary=v}\n' > "$T/axes.lua"
+expect_fast 0 "" 60 "$F" sweep $Q "$T/axes.lua" --csv "$T/axes.csv" --quiet
+# a library function stuck past the wall-clock limit: the watchdog ends it
+printf 'function place(ctx) string.find(("a"):rep(5000), ".-.-.-b") return ctx.plan end\n' > "$T/find.lua"
+expect_fast 2 "find.lua: place() is stuck inside a library function" 8 "$F" check $Q --policy "$T/find.lua"
+{ echo 'string.find(("a"):rep(5000), ".-.-.-b")'; cat $Q; } > "$T/findscn.lua"
+expect_fast 2 "findscn.lua: the scenario is stuck inside a library function" 8 "$F" check "$T/findscn.lua"
+expect_fast 2 "find.lua: place() did not return within 2 s" 5 env FUSYNC_PLUGIN_SECONDS=1 "$F" check $Q --policy "$T/find.lua"
+# the wall clock of a call stops a Lua loop whose instruction budget is high
+printf 'function place(ctx)\n  while true do end\nend\n' > "$T/slow.lua"
+expect_fast 2 "slow.lua:2: the plugin ran longer than 1 s in one call" 5 env FUSYNC_PLUGIN_SECONDS=1 FUSYNC_PLUGIN_INSTRUCTIONS=100000000000 "$F" check $Q --policy "$T/slow.lua"
+printf 'function place(ctx) xpcall(function() while true do end end, function() while true do end end) end\n' > "$T/xp.lua"
+expect_fast 2 "instruction budget" 20 "$F" check $Q --policy "$T/xp.lua"
+# Ctrl-C and SIGTERM stop a Lua call that would run on (exit 130), also one
+# stuck inside a library function
+printf 'function place(ctx) while true do end end\n' > "$T/spin.lua"
+for case in "spin.lua INT" "spin.lua TERM" "find.lua INT"; do
+    set -- $case
+    FUSYNC_PLUGIN_INSTRUCTIONS=100000000000 FUSYNC_PLUGIN_SECONDS=100 "$F" check $Q --policy "$T/$1" >/dev/null 2>&1 &
+    pid=$!
+    sleep 0.5
+    t0=$(date +%s)
+    kill -"$2" "$pid" 2>/dev/null
+    wait "$pid"
+    st=$?
+    dt=$(( $(date +%s) - t0 ))
+    [ "$st" -eq 130 ] && [ "$dt" -le 4 ] && ok || bad "SIG$2 during $1: status $st after ${dt}s (want 130 at once)"
+done
+# temporary files: never through a planted link; gone after SIGHUP
+echo precious > "$T/victim"
+ln -s "$T/victim" "$T/out.json.tmp"
+"$F" run $Q --json "$T/out.json" --quiet >/dev/null 2>&1
+[ "$(cat "$T/victim")" = precious ] && [ -s "$T/out.json" ] && ok || bad "--json wrote through the planted link out.json.tmp"
+rm -f "$T/out.json.tmp" "$T/out.json"
+if [ "${FUSYNC_SAN:-0}" != 1 ]; then
+    for sig in HUP QUIT; do
+        "$F" run examples/pangu718b_cm384.lua --set cluster.supernodes=8 --iterations 40 --trace "$T/hup.json" --quiet >/dev/null 2>&1 &
+        pid=$!
+        # the signal once the trace is being streamed to its temporary file
+        n=0
+        while [ $n -lt 100 ] && [ -z "$(ls "$T" | grep "hup.json.tmp")" ]; do sleep 0.1; n=$((n + 1)); done
+        sleep 0.3
+        kill -$sig "$pid" 2>/dev/null
+        wait "$pid"
+        st=$?
+        left=$(ls "$T" | grep "hup.json")
+        if [ "$st" -ne 0 ] && [ -z "$left" ]; then ok
+        elif [ "$st" -eq 0 ]; then echo "cli.sh: the run finished before SIG$sig; not checked" >&2
+        else bad "SIG$sig during a run: status $st, left: $left"; fi
+        rm -f "$T"/hup.json*
+    done
+fi
+# terminal escapes from the scenario, --set or a plugin never reach the terminal
+esc=$(printf '\033')
+for cmd in run check; do
+    out=$("$F" $cmd $Q --set "name=${esc}]0;PWN$(printf '\007')" 2>&1)
+    case $out in *"$esc"*) bad "$cmd printed an escape from the scenario name" ;; *) ok ;; esac
+done
+out=$("$F" run $Q --set "cluster.device=${esc}[2J" 2>&1)
+case $out in *"$esc"*) bad "an error message carried an escape" ;; *'\x1b[2J'*) ok ;; *) bad "no escaped name in: $out" ;; esac
+# small things
+expect 2 "--json: the value is empty" "$F" run $Q --json ""
+expect 2 "--trace: '-' (stdout) is not supported" "$F" run $Q --trace - --quiet
+expect 2 "--target: 'nan'" "$F" plan $Q --target nan
+expect 2 "--target: 'inf'" "$F" plan $Q --target inf
+mkfifo "$T/fifo.lua"
+expect_fast 2 "fifo.lua: is not a regular file" 5 "$F" run $Q --set "plan.policy=$T/fifo.lua"
+printf 'function place(ctx) os.execute("true") end\n' > "$T/osx.lua"
+expect 2 "osx.lua:1: os.execute is not available in the sandbox" "$F" check $Q --policy "$T/osx.lua"
+
 echo "cli.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -98,9 +98,10 @@ rc=$(cat "$TMP/rc")
 [ "$rc" = 0 ] || fail "exit status $rc after q"
 checks=$((checks + 1))
 
-# 7. Ctrl-C and SIGTERM: the program stops, the terminal is given back (the
-# shell after it can print), and the status says which signal
-for sig in INT TERM; do
+# 7. Ctrl-C, SIGTERM, SIGHUP and SIGQUIT: the program stops, the terminal
+# is given back (the shell after it can print), and the status says which
+# signal
+for sig in INT TERM HUP QUIT; do
     rm -f "$TMP/rc"
     $T kill-session -t tui >/dev/null 2>&1
     $T -f /dev/null new-session -d -s tui -x 100 -y 30 \
@@ -112,15 +113,46 @@ for sig in INT TERM; do
     else
         child=$(cat "$TMP/pid" 2>/dev/null)
         [ -n "$child" ] || fail "no fusync process to send SIGTERM to"
-        kill -TERM "$child"
+        kill -$sig "$child"
     fi
     wait_for "after-exit"
     rc=$(cat "$TMP/rc")
-    want=$([ $sig = INT ] && echo 130 || echo 143)
+    case $sig in INT) want=130 ;; TERM) want=143 ;; HUP) want=129 ;; QUIT) want=131 ;; esac
     [ "$rc" = "$want" ] || fail "exit status $rc after SIG$sig (want $want)"
     [ -s "$TMP/stty" ] || fail "the terminal was left out of canonical mode after SIG$sig"
     screen | grep -qF "Timeline" && fail "the screen was not given back after SIG$sig"
     checks=$((checks + 1))
 done
 
-echo "tui.sh: $checks checks passed (play, pause, what-if, help, resize, quit, Ctrl-C, SIGTERM)"
+# 8. a hook that would run on for ever: Ctrl-C stops it (130), and a hook
+# stuck inside a library function is ended by the watchdog (2); the terminal
+# comes back both times
+printf 'function on_step(ctx) while true do end end\n' > "$TMP/spin.lua"
+printf 'function on_step(ctx) string.find(("a"):rep(5000), ".-.-.-b") end\n' > "$TMP/find.lua"
+for case in "spin.lua C-c 130 100" "find.lua none 2 100"; do
+    set -- $case
+    rm -f "$TMP/rc" "$TMP/stty"
+    $T kill-session -t tui >/dev/null 2>&1
+    $T -f /dev/null new-session -d -s tui -x 100 -y 30 \
+        "cd '$ROOT' && env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= TZ=UTC FUSYNC_PLUGIN_INSTRUCTIONS=100000000000 FUSYNC_PLUGIN_SECONDS=$4 '$FUSYNC' tui '$SCN' --no-mouse --set plan.policy='$TMP/$1' 2>'$TMP/err'; echo \$? > '$TMP/rc'; stty -a | grep -o ' icanon ' > '$TMP/stty'; echo after-exit; sleep 30" \
+        || fail "tmux could not start"
+    wait_for "Timeline"
+    sleep 0.5
+    [ "$2" = C-c ] && $T send-keys -t tui C-c
+    wait_for "after-exit" 15
+    rc=$(cat "$TMP/rc")
+    [ "$rc" = "$3" ] || fail "exit status $rc with a hung hook ($1; want $3): $(cat "$TMP/err")"
+    [ -s "$TMP/stty" ] || fail "the terminal was left out of canonical mode after a hung hook ($1)"
+    screen | grep -qF "Timeline" && fail "the screen was not given back after a hung hook ($1)"
+    checks=$((checks + 1))
+done
+grep -q "find.lua: on_step() is stuck inside a library function" "$TMP/err" || fail "watchdog message: $(cat "$TMP/err")"
+
+# 9. a terminal that cannot place the cursor is refused with a message
+$T kill-session -t tui >/dev/null 2>&1
+$T -f /dev/null new-session -d -s tui -x 100 -y 30 \
+    "cd '$ROOT' && env TERM=dumb '$FUSYNC' tui '$SCN'; echo rc=\$?; sleep 30" || fail "tmux could not start"
+wait_for "cannot place the cursor"
+wait_for "rc=2"
+
+echo "tui.sh: $checks checks passed (play, pause, what-if, help, resize, quit, Ctrl-C, SIGTERM, SIGHUP, SIGQUIT, hung hooks, TERM=dumb)"
