@@ -259,6 +259,13 @@ static bool sim_process(sim *s, const event *e)
 {
     s->now = e->t;
     s->st.events++;
+    if (e->t >= (sim_time)SIM_HORIZON_NS) {
+        fs_err_set(&s->err, 2, "simulated time passed %.1f years after %d of %d steps: the inputs make the run "
+                   "longer than the simulator's horizon; check the device, link and efficiency figures",
+                   SIM_HORIZON_NS / 1e9 / 3.15576e7, s->version, s->scn.work.iterations);
+        s->failed = true;
+        return false;
+    }
     switch (e->kind) {
     case EV_INST: {
         instance *I = &s->inst[e->a];

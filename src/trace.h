@@ -15,11 +15,17 @@ typedef int64_t sim_time;               /* simulated nanoseconds */
 #define SIM_NS_PER_S 1000000000LL
 static inline double sim_secs(sim_time t) { return (double)t * 1e-9; }
 /* Seconds to simulated time: rounded up to whole ns, at least 0. */
+/* The simulator's horizon: about 3.2 years of simulated time.  A duration is
+** clipped to it, so that sums of a few stay far from int64's end, and the
+** engine stops a run whose clock passes it (inputs that make a step take
+** years are a mistake, not a figure). */
+#define SIM_HORIZON_NS 1e17
+
 static inline sim_time sim_from_secs(double s)
 {
     if (!(s > 0)) return 0;
     double ns = s * 1e9;
-    if (ns > 9e18) return (sim_time)9e18;
+    if (ns > SIM_HORIZON_NS) return (sim_time)SIM_HORIZON_NS;     /* the engine stops there */
     sim_time t = (sim_time)ns;
     return (double)t < ns ? t + 1 : t;
 }

@@ -252,6 +252,21 @@ START_TEST(place_reads_and_writes_every_plan_field)
 }
 END_TEST
 
+/* Inputs in range can still make a step take years: the engine stops at its
+** horizon with a clear error instead of wrapping its clock. */
+START_TEST(time_horizon_is_an_error)
+{
+    char cmd[2048], *out = NULL;
+    snprintf(cmd, sizeof cmd, "'%s' run '%s/examples/pangu718b_cm384.lua' --set cluster.device.hbm_tbps=0.000001 "
+             "--iterations 14 --quiet --json /dev/null 2>&1", test_fusync(), test_root());
+    int rc = test_sh(cmd, &out);
+    ck_assert_msg(rc == 2, "status %d: %s", rc, out);
+    ck_assert_msg(strstr(out, "simulator's horizon"), "%s", out);
+    ck_assert_msg(!strstr(out, "-"), "a negative figure: %s", out);
+    free(out);
+}
+END_TEST
+
 static Suite *fields_suite(void)
 {
     Suite *s = suite_create("fields");
@@ -263,6 +278,7 @@ static Suite *fields_suite(void)
     tcase_add_test(tc, ranges_name_the_field);
     tcase_add_test(tc, docs_tables_are_current);
     tcase_add_test(tc, place_reads_and_writes_every_plan_field);
+    tcase_add_test(tc, time_horizon_is_an_error);
     suite_add_tcase(s, tc);
     return s;
 }
