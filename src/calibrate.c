@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CAL_FLAT_REL 0.002      /* 0.2% rms per 10% of a knob: below the noise of any real log */
 #define CAL_ITER_MAX 40
 #define CAL_LOO_ITER_MAX 12
 #define CAL_FD_STEP 0.02        /* forward-difference step, in units of the knob's scale */

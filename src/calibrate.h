@@ -25,6 +25,9 @@
 #define CAL_ROWS_MAX 2000
 #define CAL_ROWS_MIN 3
 #define CAL_FILE_MAX (16L << 20)
+/* A knob is flat when a 10% move along a direction it takes part in
+** changes the fitted times by less than this, rms. */
+#define CAL_FLAT_REL 0.002
 
 /* What a measured column can stand for. */
 typedef enum {

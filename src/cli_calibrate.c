@@ -174,7 +174,9 @@ int cmd_calibrate(cli_opts *o)
         if (anyflat) {
             buf_printf(&b, "  flat: the data cannot pin down");
             for (int i = 0; i < res.nknobs; i++) if (res.flat[i]) buf_printf(&b, " %s", cal_knob_name(res.knob[i]));
-            buf_printf(&b, "; they stay near their start values; measure phases that depend on them, or leave them out of --fit\n");
+            buf_printf(&b, ":\n    other values along a direction of these knobs fit the data about as well (<%.1f%% rms per 10%% move);\n"
+                       "    fix some of them from a datasheet or a benchmark and leave them out of --fit, or measure steps\n"
+                       "    that differ more (lengths, batch)\n", 100 * CAL_FLAT_REL);
         }
         buf_printf(&b, "\n  %-22s %11s %11s %9s %9s\n", "phase (s per step)", "measured", "model", "rms", "mean");
         for (int p = 0; p < CP__COUNT; p++) {

@@ -42,6 +42,7 @@ typedef struct {
     int nsets;
     scn_scenario *out;
     int depth;                  /* fusync.scenario() nesting */
+    const char *cur;            /* the file running now: relative paths start at its folder */
 } lctx;
 
 
@@ -226,16 +227,17 @@ static int l_copy(lua_State *L)
 ** absolute. */
 static void resolve_rel(const lctx *c, const char *rel, char *path, size_t n)
 {
-    const char *slash = strrchr(c->file, '/');
+    const char *file = c->cur ? c->cur : c->file;
+    const char *slash = strrchr(file, '/');
     if (rel[0] == '/' || !slash)
         snprintf(path, n, "%s", rel);
     else
-        snprintf(path, n, "%.*s/%s", (int)(slash - c->file), c->file, rel);
+        snprintf(path, n, "%.*s/%s", (int)(slash - file), file, rel);
 }
 
 /* fusync.hf_config(path): the model a Hugging Face config.json describes
 ** (src/hfconfig.c), as the table a preset is.  A relative path is taken from
-** the scenario file's folder.  The loader reads the file; the chunk never
+** the folder of the scenario file that calls it.  The loader reads the file; the chunk never
 ** gets `io`. */
 static int l_hf_config(lua_State *L)
 {
@@ -249,7 +251,7 @@ static int l_hf_config(lua_State *L)
     fs_err err = {0, ""};
     if (!hf_load(path, &m, &info, &err)) {
         char full[1200];
-        snprintf(full, sizeof full, "%s: fusync.hf_config: %s", c->file, err.msg);
+        snprintf(full, sizeof full, "%s: fusync.hf_config: %s", c->cur ? c->cur : c->file, err.msg);
         raise_msg(L, full);
     }
     fields_push_model(L, &m);
@@ -261,7 +263,7 @@ static int l_hf_config(lua_State *L)
 /* fusync.scenario(path): the table another scenario file returns, run in
 ** this sandbox (so a file can start from another and change some fields:
 ** the calibrated scenarios `fusync calibrate --out` writes do).  Relative
-** paths are from this scenario's folder. */
+** paths are from the folder of the file that calls it. */
 static int l_scenario(lua_State *L)
 {
     lctx *c = *(lctx **)lua_getextraspace(L);
@@ -277,9 +279,16 @@ static int l_scenario(lua_State *L)
         luaL_error(L, "fusync.scenario: %s: not a readable regular file", path);
     int ld = luaL_loadfilex(L, path, "t");
     if (ld != LUA_OK) return lua_error(L);
+    /* the included file's own relative paths start at its folder */
+    const char *outer = c->cur;
+    lua_pushstring(L, path);            /* kept alive on the stack during the call */
+    c->cur = lua_tostring(L, -1);
+    lua_insert(L, -2);
     c->depth++;
     lua_call(L, 0, 1);
     c->depth--;
+    c->cur = outer;
+    lua_remove(L, -2);
     if (!lua_istable(L, -1))
         luaL_error(L, "fusync.scenario: %s: the scenario must return a table", path);
     return 1;
