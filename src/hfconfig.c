@@ -185,6 +185,12 @@ static bool parse_model(hctx *c, scn_model *m, hf_info *info)
     /* every key accounted for: read by this family, or known not to matter */
     for (int i = 0; i < o->n; i++) {
         const char *k = o->keys[i];
+        for (int j = 0; j < i; j++)
+            if (!strcmp(o->keys[j], k)) {
+                char shown[200];
+                fs_term_escape(shown, sizeof shown, k);
+                FAIL("%s: %s: given twice; which one is meant?", c->file, shown);
+            }
         int r = read_index(k);
         if (r >= 0) {
             if (!(READ[r].fam & fam) && o->items[i].t != J_NULL)
