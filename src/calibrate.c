@@ -940,6 +940,19 @@ bool cal_fit(const scn_scenario *s, const cal_data *d, const int *knobs, int nkn
             if (sqrt(fmax(w[e], 0)) >= CAL_FLAT_REL) continue;
             for (int i = 0; i < K; i++) if (fabs(V[i * K + e]) > 0.3) res->flat[i] = true;
         }
+        /* standard errors: cov(x / 10%) = s² / n · A⁻¹, s² the residual variance
+        ** over n - K degrees of freedom; A⁻¹ through its eigen-decomposition */
+        double s2 = n > K ? sumsq(r, n) / (n - K) : 0;
+        for (int i = 0; i < K; i++) {
+            double v = 0;
+            for (int e = 0; e < K; e++) {
+                double c = V[i * K + e] * V[i * K + e];
+                if (c < 1e-24) continue;
+                v += w[e] > 1e-18 ? c / w[e] : INFINITY;
+            }
+            res->uncertainty[i] = 0.1 * sqrt(s2 / (n ? n : 1) * v);
+            if (u[i] < 1e-3) res->uncertainty[i] = INFINITY;   /* at zero: no relative figure */
+        }
     }
     /* leave one out: refit without each row from the fit, predict it */
     if (ok) {

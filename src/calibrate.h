@@ -77,6 +77,8 @@ typedef struct {
     int    knob[CAL_KNOBS_MAX];
     double start[CAL_KNOBS_MAX], value[CAL_KNOBS_MAX], lo[CAL_KNOBS_MAX], hi[CAL_KNOBS_MAX];
     double sensitivity[CAL_KNOBS_MAX];  /* rms relative change of the fitted times per +10% of the knob */
+    double uncertainty[CAL_KNOBS_MAX];  /* one standard error, relative to the value (from the residuals'
+                                        ** spread and JᵀJ; INFINITY along an exactly flat direction) */
     bool   at_bound[CAL_KNOBS_MAX];
     bool   flat[CAL_KNOBS_MAX];         /* the data cannot pin it down */
     bool   fitted_phase[CP__COUNT];     /* phases the fit used */

@@ -122,6 +122,12 @@ int cmd_calibrate(cli_opts *o)
         json_obj_begin(&js, "start");
         for (int i = 0; i < res.nknobs; i++) json_num(&js, cal_knob_name(res.knob[i]), res.start[i]);
         json_obj_end(&js);
+        json_obj_begin(&js, "uncertainty");
+        for (int i = 0; i < res.nknobs; i++) {
+            if (isfinite(res.uncertainty[i])) json_num(&js, cal_knob_name(res.knob[i]), res.uncertainty[i]);
+            else json_null(&js, cal_knob_name(res.knob[i]));
+        }
+        json_obj_end(&js);
         json_obj_begin(&js, "sensitivity");
         for (int i = 0; i < res.nknobs; i++) json_num(&js, cal_knob_name(res.knob[i]), res.sensitivity[i]);
         json_obj_end(&js);
@@ -161,12 +167,17 @@ int cmd_calibrate(cli_opts *o)
         if (d.unused[0]) buf_printf(&b, "  not used: %s\n", d.unused);
         if (!d.has_resp_mean)
             buf_printf(&b, "  no response-length column: every step uses the scenario's own length distribution\n");
-        buf_printf(&b, "\n  %-20s %12s %12s %15s %12s\n", "knob (efficiency.)", "start", "fitted", "bounds", "per +10%");
+        buf_printf(&b, "\n  %-20s %11s %11s %9s %13s %9s\n", "knob (efficiency.)", "start", "fitted", "+-1 s.e.",
+                   "bounds", "per +10%");
         for (int i = 0; i < res.nknobs; i++) {
-            char bounds[40];
+            char bounds[40], unc[24];
             snprintf(bounds, sizeof bounds, "%g..%g", res.lo[i], res.hi[i]);
-            buf_printf(&b, "  %-20s %12.5g %12.5g %15s %11.2f%%%s\n", cal_knob_name(res.knob[i]), res.start[i],
-                       res.value[i], bounds, 100 * res.sensitivity[i],
+            if (isfinite(res.uncertainty[i]) && res.uncertainty[i] < 10)
+                snprintf(unc, sizeof unc, "%.1f%%", 100 * res.uncertainty[i]);
+            else
+                snprintf(unc, sizeof unc, "-");
+            buf_printf(&b, "  %-20s %11.5g %11.5g %9s %13s %8.2f%%%s\n", cal_knob_name(res.knob[i]), res.start[i],
+                       res.value[i], unc, bounds, 100 * res.sensitivity[i],
                        res.flat[i] ? "  flat" : res.at_bound[i] ? "  at bound" : "");
         }
         bool anyflat = false;

@@ -154,7 +154,15 @@ if "$F" calibrate "$S" "$T/noisy.csv" --fit train,hbm,decode_overhead_ms --json 
         if within "$(jnum "$1" "$T/noisy.json")" "$2" 0.15 || sed -n '/"flat"/,/]/p' "$T/noisy.json" | grep -q "\"$1\""; then ok
         else bad "calibrate (1% noise): $1 $(jnum "$1" "$T/noisy.json"), want $2 +-15% or reported flat"; fi
     done
-    for key in knobs residuals loo_error flat; do
+    # and within three of their reported standard errors
+    for k in "train 0.30" "hbm 0.60" "decode_overhead_ms 6"; do
+        set -- $k
+        u=$(sed -n '/"uncertainty"/,/}/p' "$T/noisy.json" | sed -n "s/^ *\"$1\": \([-0-9.eE+]*\),\{0,1\}\$/\1/p")
+        v=$(jnum "$1" "$T/noisy.json")
+        awk -v v="$v" -v t="$2" -v u="$u" 'BEGIN { d = v / t - 1; if (d < 0) d = -d; exit !(u != "" && u > 0 && d <= 3 * u) }' && ok \
+            || bad "calibrate (1% noise): $1 $v, true $2: more than 3 standard errors ($u relative) off"
+    done
+    for key in knobs residuals loo_error flat uncertainty; do
         grep -q "\"$key\"" "$T/noisy.json" && ok || bad "calibrate --json lacks $key"
     done
     loo=$(jnum loo_error "$T/noisy.json")
