@@ -92,6 +92,11 @@ int cmd_calibrate(cli_opts *o)
 
     cal_result res;
     bool ok = cal_fit(&placed, &d, knobs, nknobs, &res, &err);
+    if (!ok && fs_stop_signal) {
+        cal_data_free(&d);
+        fprintf(stderr, "fusync: interrupted; no output written\n");
+        return fs_stop_status();
+    }
     if (!ok) {
         cal_data_free(&d);
         char msg[sizeof err.msg + 64];

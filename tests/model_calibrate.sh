@@ -12,7 +12,10 @@
 # them.  Stated tolerances: without noise every knob within 2%; with 1% noise
 # on each phase time the training efficiency within 2%, and the HBM
 # efficiency and the decode overhead within 15% or reported flat (they trade
-# off against each other in decode).  The written scenario must reproduce a
+# off against each other in decode), and all three within three of the
+# standard errors calibrate reports; on the Pangu example, whose generation
+# time is not smooth in the decode overhead, train within 1% and the overhead
+# within 3%.  The written scenario must reproduce a
 # measured step's time within twice the leave-one-out error it reports.
 # Needs $FUSYNC (the binary).
 set -u
@@ -177,6 +180,23 @@ if "$F" calibrate "$S" "$T/noisy.csv" --fit train,hbm,decode_overhead_ms --json 
     else bad "fusync run of the calibrated scenario failed: $(cat "$T/cal.lua")"; fi
     grep -q 'fusync.scenario(' "$T/cal.lua" && ok || bad "calibrated scenario does not load the original"
 else bad "calibrate (1% noise): status $?: $(head -3 "$T/noisy.txt")"; fi
+
+# a large MoE run, where generation time is not smooth in the decode overhead
+# (samples regroup into other batches): three steps of the Pangu example at
+# train 0.20 and 31 ms, with small deterministic deviations; calibrated from
+# the example's 0.16 and 26 ms: train within 1%, the overhead within 3%
+P=examples/pangu718b_cm384.lua
+echo "generate_s,inference_s,train_s" > "$T/pangu.csv"
+"$F" run "$P" --iterations 3 --set efficiency.decode_overhead_ms=31 --set efficiency.train=0.2 --json "$T/pg.json" > /dev/null
+for i in 1 2 3; do
+    awk -v i=$i '{ gsub(/[",]/, "") } $1 == "generate:" { g = $2 } $1 == "inference:" { n = $2 } $1 == "train:" { t = $2 }
+        END { printf "%f,%f,%f\n", g * (1 + 0.003 * (i - 2)), n, t * (1 - 0.004 * (i - 2)) }' "$T/pg.json" >> "$T/pangu.csv"
+done
+if "$F" calibrate "$P" "$T/pangu.csv" --fit train,decode_overhead_ms --json "$T/pangu.json" > "$T/pangu.txt" 2>&1; then
+    within "$(jnum train "$T/pangu.json")" 0.20 0.01 && ok || bad "calibrate (Pangu): train $(jnum train "$T/pangu.json"), want 0.20 +-1%"
+    within "$(jnum decode_overhead_ms "$T/pangu.json")" 31 0.03 && ok \
+        || bad "calibrate (Pangu): decode_overhead_ms $(jnum decode_overhead_ms "$T/pangu.json"), want 31 +-3%"
+else bad "calibrate (Pangu): status $?: $(head -3 "$T/pangu.txt")"; fi
 
 # the default knobs include some this data cannot pin down: reported flat
 expect 0 "flat: the data cannot pin down" "$F" calibrate "$S" "$T/noisy.csv"
