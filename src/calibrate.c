@@ -38,7 +38,7 @@ const char *cal_phase_name(cal_phase p) { return p < CP__COUNT ? PHASE_NAMES[p] 
 
 /* ------------------------------------------------------------- columns */
 
-enum { T_RESP_MEAN = CP__COUNT, T_RESP_MAX, T_PROMPT_MEAN, T_IGNORE, T__COUNT };
+enum { T_RESP_MEAN = CP__COUNT, T_RESP_MAX, T_PROMPT_MEAN, T_RESP_TOKENS, T_IGNORE, T__COUNT };
 
 static const char *target_name(int t)
 {
@@ -46,6 +46,7 @@ static const char *target_name(int t)
     case T_RESP_MEAN: return "response_len_mean";
     case T_RESP_MAX: return "response_len_max";
     case T_PROMPT_MEAN: return "prompt_len_mean";
+    case T_RESP_TOKENS: return "response_tokens";
     case T_IGNORE: return "ignore";
     default: return cal_phase_name((cal_phase)t);
     }
@@ -68,7 +69,7 @@ static const struct { const char *col; int target; double scale; } KNOWN[] = {
     {"generate/avg_num_tokens", T_RESP_MEAN, 1},
     {"train/response_length", T_RESP_MEAN, 1},
     {"response_len_mean", T_RESP_MEAN, 1}, {"response_len_max", T_RESP_MAX, 1},
-    {"prompt_len_mean", T_PROMPT_MEAN, 1},
+    {"prompt_len_mean", T_PROMPT_MEAN, 1}, {"response_tokens", T_RESP_TOKENS, 1},
     {"step", T_IGNORE, 1}, {"global_step", T_IGNORE, 1}, {"training/global_step", T_IGNORE, 1},
     {"trainer/global_step", T_IGNORE, 1},
 };
@@ -149,7 +150,7 @@ static bool parse_map(const char *text, const char *name, mapping *mp, fs_err *e
         if (t < 0) {
             fs_err_set(err, 2, "%s: line %d: '%s' is not a target; use one of generate, generate_with_switch, "
                        "inference, train, switch, weight_sync, step, response_len_mean, response_len_max, "
-                       "prompt_len_mean, ignore", name, line, rest);
+                       "response_tokens, prompt_len_mean, ignore", name, line, rest);
             return false;
         }
         double sc = 1;
@@ -380,10 +381,11 @@ bool cal_parse(const char *text, size_t len, const char *name, const char *map_t
     d->resp_mean = xmalloc(sizeof(double) * (size_t)(t.nrows > 0 ? t.nrows : 1));
     d->resp_max = xmalloc(sizeof(double) * (size_t)(t.nrows > 0 ? t.nrows : 1));
     d->prompt_mean = xmalloc(sizeof(double) * (size_t)(t.nrows > 0 ? t.nrows : 1));
+    d->resp_tokens = xmalloc(sizeof(double) * (size_t)(t.nrows > 0 ? t.nrows : 1));
     for (int r = 0; r < t.nrows; r++) {
         double *row = t.vals + (size_t)r * (size_t)t.ncols;
         for (int p = 0; p < CP__COUNT; p++) d->t[r * CP__COUNT + p] = NAN;
-        d->resp_mean[r] = d->resp_max[r] = d->prompt_mean[r] = NAN;
+        d->resp_mean[r] = d->resp_max[r] = d->prompt_mean[r] = d->resp_tokens[r] = NAN;
         for (int c = 0; c < t.ncols; c++) {
             int tg = target[c];
             if (tg < 0 || tg == T_IGNORE) continue;
@@ -408,6 +410,7 @@ bool cal_parse(const char *text, size_t len, const char *name, const char *map_t
             } else if (tg == T_RESP_MEAN) { d->resp_mean[r] = v; d->has_resp_mean = true; }
             else if (tg == T_RESP_MAX) { d->resp_max[r] = v; d->has_resp_max = true; }
             else if (tg == T_PROMPT_MEAN) { d->prompt_mean[r] = v; d->has_prompt_mean = true; }
+            else if (tg == T_RESP_TOKENS) { d->resp_tokens[r] = v; d->has_resp_tokens = true; }
         }
     }
     {
@@ -456,6 +459,7 @@ void cal_data_free(cal_data *d)
     free(d->resp_mean);
     free(d->resp_max);
     free(d->prompt_mean);
+    free(d->resp_tokens);
     memset(d, 0, sizeof *d);
 }
 
@@ -605,8 +609,11 @@ static bool prepare_rows(model *m)
             s->work.max_response = (int)lround(d->resp_max[r]);
             s->work.response_len.cap = d->resp_max[r];
         }
-        if (d->has_resp_mean && d->resp_mean[r] >= 1) {
-            double want = d->resp_mean[r];
+        /* a step's response tokens: over the scenario's samples per step */
+        double want = d->has_resp_mean ? d->resp_mean[r]
+                    : d->has_resp_tokens ? d->resp_tokens[r] / ((double)scn_prompts_per_step(s) * s->work.samples_per_prompt)
+                    : NAN;
+        if (want >= 1) {
             double dm = dist_mean(&s->work.response_len, s->work.max_response);
             if (dm > 0) scale_dist(&s->work.response_len, want / dm);
             for (int it = 0; it < 6; it++) {

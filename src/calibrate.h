@@ -6,7 +6,8 @@
 ** The measured file is CSV (a header line) or JSON lines, one row per
 ** training step.  Its columns are recognised by name — the plain form
 ** (generate_s, inference_s, train_s, switch_s, weight_sync_s, step_s, each
-** also as _ms; response_len_mean, response_len_max, prompt_len_mean), the
+** also as _ms; response_len_mean, response_len_max, response_tokens,
+** prompt_len_mean), the
 ** names verl, SkyRL and OpenRLHF log, or a mapping file's — and mapped onto
 ** the phases of a fusync step.  Each row is simulated on its own, with the
 ** scenario's length distributions rescaled to the row's measured response
@@ -48,7 +49,8 @@ typedef struct {
     double *t;                  /* nrows x CP__COUNT seconds; NAN where absent */
     bool    has[CP__COUNT];
     double *resp_mean, *resp_max, *prompt_mean;   /* per row; NAN absent */
-    bool    has_resp_mean, has_resp_max, has_prompt_mean;
+    double *resp_tokens;        /* response tokens of the whole step; NAN absent */
+    bool    has_resp_mean, has_resp_max, has_prompt_mean, has_resp_tokens;
     char    used[1024];         /* "column -> phase" list, for the report */
     char    unused[1024];       /* columns read but not used */
 } cal_data;
@@ -56,7 +58,8 @@ typedef struct {
 /* Read a measured file: CSV unless its name ends in .jsonl / .json or its
 ** first non-blank byte is '{'.  `map_path` (may be NULL): a mapping file of
 ** lines "COLUMN = TARGET [ms|s]", TARGET a phase name (cal_phase_name),
-** response_len_mean, response_len_max, prompt_len_mean or ignore. */
+** response_len_mean, response_len_max, response_tokens, prompt_len_mean or
+** ignore. */
 bool cal_read(const char *path, const char *map_path, cal_data *d, fs_err *err);
 /* The same on text already read; `name` for messages. */
 bool cal_parse(const char *text, size_t len, const char *name, const char *map_text, const char *map_name,

@@ -170,7 +170,7 @@ int cmd_calibrate(cli_opts *o)
         buf_printf(&b, "Calibrated %s on %d measured steps of %s\n", placed.name, d.nrows, o->whatif);
         buf_printf(&b, "  columns: %s\n", d.used);
         if (d.unused[0]) buf_printf(&b, "  not used: %s\n", d.unused);
-        if (!d.has_resp_mean)
+        if (!d.has_resp_mean && !d.has_resp_tokens)
             buf_printf(&b, "  no response-length column: every step uses the scenario's own length distribution\n");
         buf_printf(&b, "\n  %-20s %11s %11s %9s %13s %9s\n", "knob (efficiency.)", "start", "fitted", "+-1 s.e.",
                    "bounds", "per +10%");

@@ -211,6 +211,12 @@ if "$F" calibrate "$S" "$T/verl.jsonl" --fit train,decode_overhead_ms --json "$T
         || bad "calibrate (verl names): the step column is fitted beside its phases"
 else bad "calibrate (verl names): status $?: $(head -3 "$T/verl.txt")"; fi
 
+# the step's response tokens in place of the mean (32 prompts x 8 samples)
+awk -F, 'NR == 1 { sub(/response_len_mean/, "response_tokens"); print; next } { $6 = $6 * 256; print }' OFS=, "$T/noisy.csv" > "$T/tokens.csv"
+"$F" calibrate "$S" "$T/tokens.csv" --fit train,hbm,decode_overhead_ms --json "$T/tokens.json" > /dev/null 2>&1
+within "$(jnum train "$T/tokens.json")" "$(jnum train "$T/noisy.json")" 0.001 && ok \
+    || bad "calibrate (response_tokens): train $(jnum train "$T/tokens.json"), the mean column's fit gave $(jnum train "$T/noisy.json")"
+
 # a mapping file for other names
 { echo "t,gen_ms,fwd,upd,rlen"; awk -F, 'NR > 1 { printf "%d,%.3f,%.6f,%.6f,%.3f\n", $1, 1000 * ($2 + $3), $4, $5, $6 }' "$T/noisy.csv"; } > "$T/other.csv"
 printf '# my framework\ngen_ms = generate_with_switch ms\nfwd = inference\nupd = train\nrlen = response_len_mean\nt = ignore\n' > "$T/map.txt"

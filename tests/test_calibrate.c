@@ -45,6 +45,11 @@ START_TEST(t_csv_plain)
     ck_assert_double_eq(d.resp_mean[2], 1000);
     ck_assert_msg(strstr(d.unused, "other") != NULL, "%s", d.unused);
     cal_data_free(&d);
+    parse_ok("step_ms,response_tokens\n1000,5e5\n1100,6e5\n1200,7e5\n", "m.csv", NULL, &d);
+    ck_assert(d.has[CP_STEP] && d.has_resp_tokens && !d.has_resp_mean);
+    ck_assert_double_eq(d.resp_tokens[1], 6e5);
+    ck_assert_double_eq(d.t[2 * CP__COUNT + CP_STEP], 1.2);
+    cal_data_free(&d);
 }
 END_TEST
 
