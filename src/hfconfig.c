@@ -48,7 +48,7 @@ static const struct { const char *key; unsigned fam; } READ[] = {
     {"hidden_size", F_ALL}, {"num_hidden_layers", F_ALL}, {"num_attention_heads", F_ALL},
     {"num_key_value_heads", F_ALL}, {"vocab_size", F_ALL}, {"tie_word_embeddings", F_ALL},
     {"intermediate_size", F_ALL}, {"attention_bias", F_ALL}, {"mlp_bias", F_ALL},
-    {"head_dim", F_ALL & ~F_DEEPSEEK},
+    {"head_dim", F_ALL},        /* DeepSeek: transformers writes the rope dim here; its MLA keys are read */
     {"sliding_window", F_ALL}, {"use_sliding_window", F_ALL},
     {"num_experts_per_tok", F_MOE},
     {"moe_intermediate_size", F_QWEN2MOE | F_QWEN3MOE | F_DEEPSEEK},
@@ -79,7 +79,7 @@ static const char *const IGNORED[] = {
     "topk_group", "ep_size", "attn_logit_softcapping", "final_logit_softcapping",
     "query_pre_attn_scalar", "cache_implementation", "attn_implementation", "use_bfloat16",
     "torchscript", "return_dict", "output_hidden_states", "output_attentions", "tokenizer_class",
-    "qkv_bias", "model_name", NULL
+    "use_bidirectional_attention", "model_name", NULL
 };
 
 static bool ignored_key(const char *k)

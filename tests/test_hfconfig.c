@@ -101,6 +101,14 @@ START_TEST(t_family_details)
     ck_assert_int_eq(in.v_head_dim, 128);
     /* one MTP module: a MoE layer (about 11.4 G) and the 2h x h projection */
     ck_assert_msg(in.params_mtp > 11e9 && in.params_mtp < 12.5e9, "MTP %.4g", in.params_mtp);
+    /* DeepSeek files written by newer transformers carry head_dim (the rope dim): ignored */
+    const char *ds = "{\"model_type\": \"deepseek_v3\", \"hidden_size\": 64, \"num_hidden_layers\": 2, "
+                     "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, \"kv_lora_rank\": 16, "
+                     "\"qk_rope_head_dim\": 8, \"qk_nope_head_dim\": 16, \"v_head_dim\": 16, \"head_dim\": 8}";
+    ck_assert_msg(hf_parse(ds, strlen(ds), "x.json", &m, &in, &err), "%s", err.msg);
+    ck_assert_int_eq(m.head_dim, 16);
+    ck_assert_int_eq(m.mla_q_latent, 0);    /* q_lora_rank absent: full-rank query */
+    ck_assert_int_eq(m.experts, 0);         /* no routed experts: dense */
     ck_assert(load("gemma-2-9b", &m, &in, &err));
     ck_assert(m.tied_embeddings);           /* Gemma's default, no key in the file */
     ck_assert_int_eq(m.head_dim, 256);      /* explicit, not hidden/heads = 224 */
