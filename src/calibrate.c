@@ -332,6 +332,60 @@ static bool parse_jsonl(char *text, const char *name, table *t, fs_err *err)
     return true;
 }
 
+/* Where a console line of verl's logger starts: "step:N - key:value - ...",
+** maybe after a prefix (Ray writes "(TaskRunner pid=12) " before it). */
+static char *console_start(char *ln)
+{
+    for (char *p = strstr(ln, "step:"); p; p = strstr(p + 1, "step:")) {
+        if (p > ln && !isspace((unsigned char)p[-1]) && p[-1] != ')') continue;
+        char *q = p + 5;
+        if (!isdigit((unsigned char)*q)) continue;
+        while (isdigit((unsigned char)*q)) q++;
+        if (!strncmp(q, " - ", 3)) return p;
+    }
+    return NULL;
+}
+
+/* verl's console output: the lines console_start finds, one step each;
+** every other line (warnings, progress) is skipped.  A value may be
+** wrapped as numpy prints it, np.float64(1.5). */
+static bool parse_console(char *text, const char *name, table *t, fs_err *err)
+{
+    int line = 0;
+    for (char *p = text; *p;) {
+        char *e = strchr(p, '\n');
+        if (e) *e = 0;
+        char *ln = p;
+        p = e ? e + 1 : p + strlen(p);
+        line++;
+        char *st = console_start(ln);
+        if (!st) continue;
+        table_row(t);
+        int rowi = t->nrows - 1;
+        for (char *item = st; item;) {
+            char *sep = strstr(item, " - ");
+            if (sep) *sep = 0;
+            char *colon = strrchr(item, ':');
+            if (colon) {
+                *colon = 0;
+                char *key = trim(item), *val = trim(colon + 1);
+                char *open = strchr(val, '(');
+                size_t vl = strlen(val);
+                if (open && vl > 0 && val[vl - 1] == ')') { val[vl - 1] = 0; val = open + 1; }
+                double x;
+                if (*key && number(val, &x)) {
+                    int c = table_col(t, key, true);
+                    if (c < 0) { fs_err_set(err, 2, "%s: line %d: more than 512 columns", name, line); return false; }
+                    t->vals[(size_t)rowi * (size_t)t->ncols + (size_t)c] = x;
+                }
+            }
+            item = sep ? sep + 3 : NULL;
+        }
+        if (t->nrows > CAL_ROWS_MAX) { fs_err_set(err, 2, "%s: more than %d rows", name, CAL_ROWS_MAX); return false; }
+    }
+    return true;
+}
+
 static void list_add(char *list, size_t n, const char *item)
 {
     size_t l = strlen(list);
@@ -349,11 +403,21 @@ bool cal_parse(const char *text, size_t len, const char *name, const char *map_t
     char *buf = xmalloc(len + 1);
     memcpy(buf, text, len);
     buf[len] = 0;
-    const char *first = text;
+    char *body = buf;
+    if (!strncmp(body, "\xef\xbb\xbf", 3)) body += 3;     /* a UTF-8 byte-order mark (spreadsheets write one) */
+    const char *first = body;
     while (*first && isspace((unsigned char)*first)) first++;
     size_t nl = strlen(name);
     bool jsonl = *first == '{' || (nl > 6 && !strcmp(name + nl - 6, ".jsonl")) || (nl > 5 && !strcmp(name + nl - 5, ".json"));
-    if (ok) ok = jsonl ? parse_jsonl(buf, name, &t, err) : parse_csv(buf, name, &t, err);
+    bool console = false;
+    if (!jsonl) {
+        /* verl's console log: a line "step:N - key:value ..." anywhere */
+        char *copy = xstrdup(body);
+        for (char *l = strtok(copy, "\n"); l && !console; l = strtok(NULL, "\n")) console = console_start(l) != NULL;
+        free(copy);
+    }
+    if (ok) ok = jsonl ? parse_jsonl(body, name, &t, err) : console ? parse_console(body, name, &t, err)
+                                                                : parse_csv(body, name, &t, err);
     free(buf);
     if (!ok) goto out;
 

@@ -3,8 +3,8 @@
 ** measured run (`fusync calibrate`, docs/calibration.md, "Calibrating to
 ** your own run").
 **
-** The measured file is CSV (a header line) or JSON lines, one row per
-** training step.  Its columns are recognised by name — the plain form
+** The measured file is CSV (a header line), JSON lines or verl's console
+** log ("step:N - key:value - ..."), one row per training step.  Its columns are recognised by name — the plain form
 ** (generate_s, inference_s, train_s, switch_s, weight_sync_s, step_s, each
 ** also as _ms; response_len_mean, response_len_max, response_tokens,
 ** prompt_len_mean), the
@@ -55,8 +55,9 @@ typedef struct {
     char    unused[1024];       /* columns read but not used */
 } cal_data;
 
-/* Read a measured file: CSV unless its name ends in .jsonl / .json or its
-** first non-blank byte is '{'.  `map_path` (may be NULL): a mapping file of
+/* Read a measured file: JSON lines if its name ends in .jsonl / .json or its
+** first non-blank byte is '{'; else verl's console log if a line holds
+** "step:N - "; else CSV.  `map_path` (may be NULL): a mapping file of
 ** lines "COLUMN = TARGET [ms|s]", TARGET a phase name (cal_phase_name),
 ** response_len_mean, response_len_max, response_tokens, prompt_len_mean or
 ** ignore. */

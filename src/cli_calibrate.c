@@ -49,14 +49,26 @@ static void lua_quote(fs_buf *b, const char *s)
     buf_putc(b, '"');
 }
 
+/* Text for a Lua comment: no line breaks or other control bytes. */
+static const char *comment_safe(char *dst, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < n; s++) dst[k++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+    dst[k] = 0;
+    return dst;
+}
+
 static void write_lua(const cli_opts *o, const cal_result *res, fs_buf *b)
 {
+    char safe[1100];
     char rel[PATH_MAX * 2];
     path_from(rel, sizeof rel, o->scenario, o->out_dir);
-    buf_printf(b, "-- Calibrated by `fusync calibrate` from the measured run %s:\n", o->whatif);
+    buf_printf(b, "-- Calibrated by `fusync calibrate` from the measured run %s:\n",
+               comment_safe(safe, sizeof safe, o->whatif));
     buf_printf(b, "-- the scenario below, with the fitted efficiency knobs on top (docs/calibration.md).\n");
     buf_printf(b, "-- Fit: %.2f%% rms per phase; leave-one-out error %.2f%%.\n", 100 * res->fit_rms, 100 * res->loo_error);
-    for (int i = 0; i < o->nsets; i++) buf_printf(b, "-- Calibrated with --set %s: give fusync the same option.\n", o->sets[i]);
+    for (int i = 0; i < o->nsets; i++)
+        buf_printf(b, "-- Calibrated with --set %s: give fusync the same option.\n", comment_safe(safe, sizeof safe, o->sets[i]));
     buf_puts(b, "local s = fusync.scenario(");
     lua_quote(b, rel);
     buf_puts(b, ")\ns.efficiency = s.efficiency or {}\n");

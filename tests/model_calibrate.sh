@@ -133,6 +133,7 @@ gen() {
             END {
                 srand(seed); g *= 1 + noise * z(); s *= 1 + noise * z(); n *= 1 + noise * z(); t *= 1 + noise * z()
                 if (form == "plain") printf "%d,%.6f,%.6f,%.6f,%.6f,%.3f,4096,%d\n", step, g, s, n, t, tok / smp, pm
+                else if (form == "console") printf "(TaskRunner pid=42) step:%d - timing_s/gen:%.6f - timing_s/old_log_prob:%.6f - timing_s/update_actor:%.6f - timing_s/step:%.6f - response_length/mean:%.3f - response_length/max:4096 - prompt_length/mean:%d - actor/entropy:np.float64(0.5)\n(TaskRunner pid=42) Training Progress: step %d\n", step, g + s, n, t, g + s + n + t, tok / smp, pm, step
                 else printf "{\"training/global_step\": %d, \"timing_s/gen\": %.6f, \"timing_s/old_log_prob\": %.6f, \"timing_s/update_actor\": %.6f, \"timing_s/step\": %.6f, \"response_length/mean\": %.3f, \"response_length/max\": 4096, \"prompt_length/mean\": %d, \"actor/entropy\": 0.5}\n", step, g + s, n, t, g + s + n + t, tok / smp, pm
             }' "$T/g.json" >> "$out"
     done
@@ -210,6 +211,12 @@ if "$F" calibrate "$S" "$T/verl.jsonl" --fit train,decode_overhead_ms --json "$T
     grep -q '"step": {' "$T/verl.json" && grep -A1 '"step": {' "$T/verl.json" | grep -q '"fitted": false' && ok \
         || bad "calibrate (verl names): the step column is fitted beside its phases"
 else bad "calibrate (verl names): status $?: $(head -3 "$T/verl.txt")"; fi
+
+# verl's console output, as its logger prints it
+gen "$T/verl.log" 0.01 console
+"$F" calibrate "$S" "$T/verl.log" --fit train,decode_overhead_ms --json "$T/console.json" > /dev/null 2>&1
+within "$(jnum train "$T/console.json")" "$(jnum train "$T/verl.json")" 0.001 && ok \
+    || bad "calibrate (verl console log): train $(jnum train "$T/console.json"), the JSON lines gave $(jnum train "$T/verl.json")"
 
 # the step's response tokens in place of the mean (32 prompts x 8 samples)
 awk -F, 'NR == 1 { sub(/response_len_mean/, "response_tokens"); print; next } { $6 = $6 * 256; print }' OFS=, "$T/noisy.csv" > "$T/tokens.csv"

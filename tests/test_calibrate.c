@@ -72,6 +72,27 @@ START_TEST(t_jsonl_verl)
 }
 END_TEST
 
+START_TEST(t_verl_console)
+{
+    /* verl's console logger: "step:N - key:value - ...", other lines skipped,
+    ** a Ray prefix before it, numpy's np.float64(x) around a value */
+    cal_data d;
+    parse_ok("\xef\xbb\xbf(TaskRunner pid=7) step:1 - timing_s/gen:30.5 - timing_s/update_actor:np.float64(9) - x:-1\n"
+             "Training Progress: 10%\n"
+             "(TaskRunner pid=7) step:2 - timing_s/gen:31 - timing_s/update_actor:9.5\n"
+             "step:3 - timing_s/gen:32 - timing_s/update_actor:10\n", "out.log", NULL, &d);
+    ck_assert_int_eq(d.nrows, 3);
+    ck_assert_double_eq(d.t[0 * CP__COUNT + CP_GENERATE_SW], 30.5);
+    ck_assert_double_eq(d.t[0 * CP__COUNT + CP_TRAIN], 9);
+    ck_assert_double_eq(d.t[2 * CP__COUNT + CP_TRAIN], 10);
+    cal_data_free(&d);
+    /* a column only some lines have is a missing value */
+    parse_fails("step:1 - timing_s/gen:30 - response_length/mean:700\nstep:2 - timing_s/gen:31\n"
+                "step:3 - timing_s/gen:32 - response_length/mean:700\n", "out.log", NULL,
+                "row 2 (step 2 of the file): column 'response_length/mean' has no value");
+}
+END_TEST
+
 START_TEST(t_mapping)
 {
     cal_data d;
@@ -223,6 +244,7 @@ static Suite *calibrate_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, t_csv_plain);
     tcase_add_test(tc, t_jsonl_verl);
+    tcase_add_test(tc, t_verl_console);
     tcase_add_test(tc, t_mapping);
     tcase_add_test(tc, t_read_errors);
     tcase_add_test(tc, t_knobs);
