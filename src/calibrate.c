@@ -279,17 +279,19 @@ static bool parse_csv(char *text, const char *name, table *t, fs_err *err)
     return true;
 }
 
-static bool add_members(table *t, double *row_unused, const jv *o, const char *prefix, int rowi, const char *name,
-                        int line, fs_err *err)
+/* An object's numbers into row rowi; nested objects as "a/b", except a
+** top-level "data" object (verl's file logger writes {"step": N, "data":
+** {metrics}}), whose members are read as they are named. */
+static bool add_members(table *t, const jv *o, const char *prefix, int rowi, const char *name, int line, fs_err *err)
 {
-    (void)row_unused;
     for (int i = 0; i < o->n; i++) {
         char key[256];
         if (prefix[0]) snprintf(key, sizeof key, "%s/%s", prefix, o->keys[i]);
         else snprintf(key, sizeof key, "%s", o->keys[i]);
         const jv *v = &o->items[i];
         if (v->t == J_OBJ) {
-            if (!add_members(t, NULL, v, key, rowi, name, line, err)) return false;
+            bool unwrap = !prefix[0] && !strcmp(o->keys[i], "data");
+            if (!add_members(t, v, unwrap ? "" : key, rowi, name, line, err)) return false;
             continue;
         }
         if (v->t != J_NUM) continue;    /* strings, flags: not measurements */
@@ -324,7 +326,7 @@ static bool parse_jsonl(char *text, const char *name, table *t, fs_err *err)
             return false;
         }
         table_row(t);
-        bool ok = add_members(t, NULL, &o, "", t->nrows - 1, name, line, err);
+        bool ok = add_members(t, &o, "", t->nrows - 1, name, line, err);
         jv_free(&o);
         if (!ok) return false;
         if (t->nrows > CAL_ROWS_MAX) { fs_err_set(err, 2, "%s: more than %d rows", name, CAL_ROWS_MAX); return false; }

@@ -69,6 +69,14 @@ START_TEST(t_jsonl_verl)
     ck_assert_double_eq(d.t[2 * CP__COUNT + CP_INFER], 3);          /* nested objects read as a/b */
     ck_assert_double_eq(d.resp_max[1], 4000);
     cal_data_free(&d);
+    /* verl's file logger: {"step": N, "data": {...}} */
+    parse_ok("{\"step\": 1, \"data\": {\"timing_s/gen\": 30, \"timing_s/update_actor\": 9}}\n"
+             "{\"step\": 2, \"data\": {\"timing_s/gen\": 31, \"timing_s/update_actor\": 9}}\n"
+             "{\"step\": 3, \"data\": {\"timing_s/gen\": 32, \"timing_s/update_actor\": 8}}\n", "log.jsonl", NULL, &d);
+    ck_assert(d.has[CP_GENERATE_SW] && d.has[CP_TRAIN]);
+    ck_assert_double_eq(d.t[2 * CP__COUNT + CP_TRAIN], 8);
+    ck_assert_str_eq(d.unused, "");
+    cal_data_free(&d);
 }
 END_TEST
 
