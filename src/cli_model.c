@@ -78,10 +78,10 @@ int cmd_model(cli_opts *o)
     else
         buf_printf(&b, "  attention: %d heads, %d KV heads, head dim %d\n", m.heads, m.kv_heads, m.head_dim);
     if (m.experts > 0) {
-        buf_printf(&b, "  MoE: %d routed experts, top-%d, %d shared, expert FFN %d; %d dense layers first",
-                   m.experts, m.experts_active, m.shared_experts, m.expert_ffn, m.dense_layers);
-        if (m.dense_layers > 0) buf_printf(&b, " (FFN %d)", m.ffn);
-        buf_printf(&b, "\n");
+        buf_printf(&b, "  MoE: %d routed experts, top-%d, %d shared, expert FFN %d; ", m.experts, m.experts_active,
+                   m.shared_experts, m.expert_ffn);
+        if (m.dense_layers > 0) buf_printf(&b, "%d dense layers first (FFN %d)\n", m.dense_layers, m.ffn);
+        else buf_printf(&b, "every layer MoE\n");
     } else {
         buf_printf(&b, "  FFN %d (gated: three matrices)\n", m.ffn);
     }
