@@ -91,6 +91,14 @@ int cmd_calibrate(cli_opts *o)
     if (o->csv_path) { fprintf(stderr, "fusync: calibrate: --csv applies to sweep and plan; use --json\n"); return 2; }
     if (o->trace_path) { fprintf(stderr, "fusync: calibrate: --trace applies to run\n"); return 2; }
     fs_err err = {0, ""};
+    if (o->out_dir) {
+        char a[PATH_MAX], b[PATH_MAX];
+        if (realpath(o->out_dir, a) && realpath(o->scenario, b) && !strcmp(a, b)) {
+            fprintf(stderr, "fusync: calibrate: --out %s is the scenario itself; the calibrated file loads the "
+                    "original, so write it beside it under another name\n", o->out_dir);
+            return 2;
+        }
+    }
     int knobs[CAL_KNOBS_MAX], nknobs;
     if (!cal_knobs_parse(o->fit, knobs, &nknobs, &err)) return cli_fail(&err);
     cal_data d;

@@ -243,6 +243,8 @@ expect 2 "no column gives a phase time" "$F" calibrate "$S" "$T/nophase.csv"
 printf 'missing_col = train\n' > "$T/map2.txt"
 expect 2 "column 'missing_col' (named in" "$F" calibrate "$S" "$T/noisy.csv" --map "$T/map2.txt"
 expect 2 "needs SCENARIO and MEASURED" "$F" calibrate "$S"
+cp "$S" "$T/own.lua"
+expect 2 "is the scenario itself" "$F" calibrate "$T/own.lua" "$T/noisy.csv" --out "$T/own.lua"
 
 echo "model_calibrate.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
