@@ -617,6 +617,8 @@ typedef struct {
     double fd;                  /* the difference step now */
     bool fit[CP__COUNT];
     int sims;
+    cal_progress_fn progress;
+    void *ud;
     fs_err *err;
 } model;
 
@@ -642,6 +644,7 @@ static bool simulate(model *m, const scn_scenario *s, report *rep)
     if (!r) return false;
     m->sims++;
     bool ok = runner_close(r, rep, m->err);
+    if (m->progress) m->progress(m->sims, m->ud);
     runner_free(r);
     if (ok && !rep->feasible) {
         fs_err_set(m->err, 2, "the scenario's run is infeasible at these knobs: %s", rep->why);
@@ -910,13 +913,19 @@ static void jacobi_eigen(int K, double *A, double *w, double *V)
 
 bool cal_fit(const scn_scenario *s, const cal_data *d, const int *knobs, int nknobs, cal_result *res, fs_err *err)
 {
+    return cal_fit_progress(s, d, knobs, nknobs, NULL, NULL, res, err);
+}
+
+bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs, int nknobs,
+                      cal_progress_fn progress, void *ud, cal_result *res, fs_err *err)
+{
     memset(res, 0, sizeof *res);
     if (nknobs < 1 || nknobs > CAL_KNOBS_MAX) { fs_err_set(err, 2, "calibrate: 1 to %d knobs", CAL_KNOBS_MAX); return false; }
     if (d->nrows < CAL_ROWS_MIN) {
         fs_err_set(err, 2, "calibrate: %d steps; at least %d are needed", d->nrows, CAL_ROWS_MIN);
         return false;
     }
-    model m = {.base = s, .d = d, .knobs = knobs, .nknobs = nknobs, .err = err};
+    model m = {.base = s, .d = d, .knobs = knobs, .nknobs = nknobs, .err = err, .progress = progress, .ud = ud};
     /* the phases: all that are given, the step only when no phase is */
     bool anyphase = false;
     for (int p = 0; p < CP__COUNT; p++) if (p != CP_STEP && d->has[p]) { m.fit[p] = true; anyphase = true; }

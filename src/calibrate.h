@@ -98,8 +98,12 @@ typedef struct {
 /* Fit `knobs` of the placed scenario `s` (as runner_scenario gives it) to
 ** the rows of d.  False with err (code 2) for input it cannot use (times in
 ** milliseconds, too few rows, an infeasible run). */
+typedef void (*cal_progress_fn)(int simulations, void *ud);
 bool cal_fit(const scn_scenario *s, const cal_data *d, const int *knobs, int nknobs, cal_result *res,
              fs_err *err);
+/* The same, calling `progress` (when not NULL) after every simulated step. */
+bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs, int nknobs,
+                      cal_progress_fn progress, void *ud, cal_result *res, fs_err *err);
 /* The scenario with the fitted values. */
 void cal_apply(scn_scenario *s, const cal_result *res);
 

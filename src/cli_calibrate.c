@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The path of `target` as seen from the folder that will hold `out`:
 ** relative when both resolve, else target's absolute path. */
@@ -81,6 +82,15 @@ static void write_lua(const cli_opts *o, const cal_result *res, fs_buf *b)
     buf_puts(b, "return s\n");
 }
 
+/* A progress line on a terminal's stderr, at most ten times a second. */
+static void progress(int sims, void *ud)
+{
+    double *last = ud, now = wall_now();
+    if (now - *last < 0.1) return;
+    *last = now;
+    fprintf(stderr, "\r  calibrating: %d simulated steps ", sims);
+}
+
 int cmd_calibrate(cli_opts *o)
 {
     if (!o->scenario || !o->whatif) {
@@ -111,7 +121,10 @@ int cmd_calibrate(cli_opts *o)
     runner_free(run);
 
     cal_result res;
-    bool ok = cal_fit(&placed, &d, knobs, nknobs, &res, &err);
+    bool show = !o->quiet && isatty(STDERR_FILENO);
+    double last = wall_now();
+    bool ok = cal_fit_progress(&placed, &d, knobs, nknobs, show ? progress : NULL, &last, &res, &err);
+    if (show) fprintf(stderr, "\r\033[K");
     if (!ok && fs_stop_signal) {
         cal_data_free(&d);
         fprintf(stderr, "fusync: interrupted; no output written\n");
