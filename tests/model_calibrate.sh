@@ -246,5 +246,15 @@ expect 2 "needs SCENARIO and MEASURED" "$F" calibrate "$S"
 cp "$S" "$T/own.lua"
 expect 2 "is the scenario itself" "$F" calibrate "$T/own.lua" "$T/noisy.csv" --out "$T/own.lua"
 
+# Ctrl-C stops a fit: status 130, nothing written
+"$F" calibrate "$P" "$T/pangu.csv" --out "$T/int.lua" > "$T/int.txt" 2>&1 &
+pid=$!
+sleep 0.5
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+st=$?
+if [ "$st" -eq 130 ] && grep -q "interrupted; no output written" "$T/int.txt" && [ ! -e "$T/int.lua" ]; then ok
+else bad "interrupted calibrate: status $st, $(head -2 "$T/int.txt"), out file: $(ls "$T" | grep int.lua)"; fi
+
 echo "model_calibrate.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
