@@ -25,6 +25,8 @@ typedef struct {
     const char *policy;
     const char *json_path, *trace_path, *csv_path, *out_dir;
     const char *objective;
+    const char *fit;            /* calibrate: --fit KNOB,KNOB... */
+    const char *map_path;       /* calibrate: --map FILE (column mapping) */
     double      target;
     int         top;
     int         jobs;
@@ -49,6 +51,8 @@ int cmd_sweep(cli_opts *o);     /* src/cli_sweep.c */
 int cmd_plan(cli_opts *o);      /* src/cli_plan.c */
 int cmd_merge(cli_opts *o);     /* src/cli_sweep.c */
 int cmd_fields(cli_opts *o);    /* src/cli_fields.c */
+int cmd_model(cli_opts *o);     /* src/cli_model.c */
+int cmd_calibrate(cli_opts *o); /* src/cli_calibrate.c */
 
 /* Print "fusync: message" to stderr and return the error's code. */
 int cli_fail(const fs_err *e);

@@ -11,6 +11,7 @@
 */
 #include "lua_scenario.h"
 #include "fields_lua.h"
+#include "hfconfig.h"
 #include "lua_sandbox.h"
 #include "presets.h"
 #include "lengths.h"
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define PATH_MAX_LEN FLD_PATH_MAX
 #define SET_MAX_PARTS 16
@@ -40,6 +42,8 @@ typedef struct {
     const char *const *sets;
     int nsets;
     scn_scenario *out;
+    int depth;                  /* fusync.scenario() nesting */
+    const char *cur;            /* the file running now: relative paths start at its folder */
 } lctx;
 
 static lctx *ctx_of(lua_State *L) { return *(lctx **)lua_getextraspace(L); }
@@ -240,6 +244,77 @@ static int l_copy(lua_State *L)
     return 1;
 }
 
+/* A path given to a helper, relative to the scenario file's folder unless
+** absolute. */
+static void resolve_rel(const lctx *c, const char *rel, char *path, size_t n)
+{
+    const char *file = c->cur ? c->cur : c->file;
+    const char *slash = strrchr(file, '/');
+    if (rel[0] == '/' || !slash)
+        snprintf(path, n, "%s", rel);
+    else
+        snprintf(path, n, "%.*s/%s", (int)(slash - file), file, rel);
+}
+
+/* fusync.hf_config(path): the model a Hugging Face config.json describes
+** (src/hfconfig.c), as the table a preset is.  A relative path is taken from
+** the folder of the scenario file that calls it.  The loader reads the file; the chunk never
+** gets `io`. */
+static int l_hf_config(lua_State *L)
+{
+    lctx *c = *(lctx **)lua_getextraspace(L);
+    const char *rel = luaL_checkstring(L, 1);
+    if (!*rel) luaL_error(L, "fusync.hf_config: the path is empty; give the config.json's path");
+    char path[1024];
+    resolve_rel(c, rel, path, sizeof path);
+    scn_model m;
+    hf_info info;
+    fs_err err = {0, ""};
+    if (!hf_load(path, &m, &info, &err)) {
+        char full[1200];
+        snprintf(full, sizeof full, "%s: fusync.hf_config: %s", c->cur ? c->cur : c->file, err.msg);
+        raise_msg(L, full);
+    }
+    fields_push_model(L, &m);
+    return 1;
+}
+
+#define LSCN_INCLUDE_DEPTH 4
+
+/* fusync.scenario(path): the table another scenario file returns, run in
+** this sandbox (so a file can start from another and change some fields:
+** the calibrated scenarios `fusync calibrate --out` writes do).  Relative
+** paths are from the folder of the file that calls it. */
+static int l_scenario(lua_State *L)
+{
+    lctx *c = *(lctx **)lua_getextraspace(L);
+    const char *rel = luaL_checkstring(L, 1);
+    if (!*rel) luaL_error(L, "fusync.scenario: the path is empty; give a scenario file's path");
+    if (c->depth >= LSCN_INCLUDE_DEPTH)
+        luaL_error(L, "fusync.scenario: scenarios nested more than %d deep (does one load itself?)",
+                   LSCN_INCLUDE_DEPTH);
+    char path[1024];
+    resolve_rel(c, rel, path, sizeof path);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        luaL_error(L, "fusync.scenario: %s: not a readable regular file", path);
+    int ld = luaL_loadfilex(L, path, "t");
+    if (ld != LUA_OK) return lua_error(L);
+    /* the included file's own relative paths start at its folder */
+    const char *outer = c->cur;
+    lua_pushstring(L, path);            /* kept alive on the stack during the call */
+    c->cur = lua_tostring(L, -1);
+    lua_insert(L, -2);
+    c->depth++;
+    lua_call(L, 0, 1);
+    c->depth--;
+    c->cur = outer;
+    lua_remove(L, -2);
+    if (!lua_istable(L, -1))
+        luaL_error(L, "fusync.scenario: %s: the scenario must return a table", path);
+    return 1;
+}
+
 static void push_fusync(lua_State *L)
 {
     static const luaL_Reg dist[] = {
@@ -269,6 +344,10 @@ static void push_fusync(lua_State *L)
     lua_setfield(L, -2, "dist");
     lua_pushcfunction(L, l_copy);
     lua_setfield(L, -2, "copy");
+    lua_pushcfunction(L, l_hf_config);
+    lua_setfield(L, -2, "hf_config");
+    lua_pushcfunction(L, l_scenario);
+    lua_setfield(L, -2, "scenario");
 }
 
 /* The shared sandbox, less what a scenario has no use for: nothing that

@@ -32,6 +32,8 @@ static const char *usage_text =
     "  plan  SCENARIO             search placements and layouts, rank them\n"
     "  merge FILE...              join the outputs of sharded sweeps or plans\n"
     "  presets                    list built-in devices and models\n"
+    "  model CONFIG.json          what fusync derives from a Hugging Face config.json\n"
+    "  calibrate SCENARIO MEASURED.csv|.jsonl  fit efficiency knobs to measured step times\n"
     "  fields [TABLE] [--markdown]  every scenario field: type, unit, range, default\n"
     "\n"
     "Options:\n"
@@ -45,6 +47,8 @@ static const char *usage_text =
     "  --out DIR                       where the TUI exports (default: beside the scenario)\n"
     "  --jobs N  --shard I/N           parallel workers; run share I of N (sweep, plan)\n"
     "  --objective throughput|tokens-per-device|devices  --target TOKENS_PER_S  --top K (plan)\n"
+    "  --fit KNOB,KNOB...  --map FILE  --out CALIBRATED.lua   knobs to fit, column mapping,\n"
+    "                                  the calibrated scenario to write (calibrate)\n"
     "  --no-color  --ascii  --no-mouse  --quiet  --help  --version\n"
     "\n"
     "Exit status: 0 success, 1 infeasible plan, 2 bad input, usage, or an output that cannot be written.\n"
@@ -262,7 +266,7 @@ typedef struct { const char *name; bool arg; } optdef;
 static const optdef opts[] = {
     {"mode", true}, {"staleness", true}, {"policy", true}, {"set", true}, {"iterations", true},
     {"seed", true}, {"json", true}, {"trace", true}, {"csv", true}, {"out", true}, {"jobs", true},
-    {"shard", true}, {"objective", true}, {"target", true}, {"top", true},
+    {"shard", true}, {"objective", true}, {"target", true}, {"top", true}, {"fit", true}, {"map", true},
     {"no-color", false}, {"quiet", false}, {"ascii", false}, {"no-mouse", false}, {"markdown", false},
     {"help", false}, {"version", false}, {NULL, false}
 };
@@ -291,6 +295,8 @@ static int apply_opt(cli_opts *o, const char *name, const char *val)
     else if (!strcmp(name, "json")) o->json_path = val;
     else if (!strcmp(name, "trace")) o->trace_path = val;
     else if (!strcmp(name, "csv")) o->csv_path = val;
+    else if (!strcmp(name, "fit")) o->fit = val;
+    else if (!strcmp(name, "map")) o->map_path = val;
     else if (!strcmp(name, "out")) o->out_dir = val;
     else if (!strcmp(name, "objective")) {
         if (strcmp(val, "throughput") && strcmp(val, "tokens-per-device") && strcmp(val, "devices"))
@@ -384,9 +390,9 @@ static int parse_args(int argc, char **argv, cli_opts *o, bool *help, bool *vers
     if (npos > 2) o->whatif = pos[2];
     o->files = npos > 1 ? pos + 1 : NULL;
     o->nfiles = npos > 1 ? npos - 1 : 0;
-    if (o->cmd && strcmp(o->cmd, "merge") && strcmp(o->cmd, "sweep") && npos > 2)
+    if (o->cmd && strcmp(o->cmd, "merge") && strcmp(o->cmd, "sweep") && strcmp(o->cmd, "calibrate") && npos > 2)
         return usage_error("unexpected argument '%s'", pos[2]);
-    if (o->cmd && !strcmp(o->cmd, "sweep") && npos > 3)
+    if (o->cmd && (!strcmp(o->cmd, "sweep") || !strcmp(o->cmd, "calibrate")) && npos > 3)
         return usage_error("unexpected argument '%s'", pos[3]);
     return 0;
 }
@@ -414,10 +420,12 @@ int main(int argc, char **argv)
     if (!strcmp(o.cmd, "plan")) return cmd_plan(&o);
     if (!strcmp(o.cmd, "merge")) return cmd_merge(&o);
     if (!strcmp(o.cmd, "fields")) return cmd_fields(&o);
-    const char *cmds[] = {"run", "tui", "check", "sweep", "plan", "merge", "presets", "fields"};
+    if (!strcmp(o.cmd, "model")) return cmd_model(&o);
+    if (!strcmp(o.cmd, "calibrate")) return cmd_calibrate(&o);
+    const char *cmds[] = {"run", "tui", "check", "sweep", "plan", "merge", "presets", "fields", "model", "calibrate"};
     const char *best = NULL;
     int bd = 3;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 10; i++) {
         int d = str_distance(o.cmd, cmds[i]);
         if (d < bd) { bd = d; best = cmds[i]; }
     }

@@ -665,3 +665,58 @@ void buf_put_term(fs_buf *b, const char *s)
 {
     term_escape_to(s, put_buf, b);
 }
+
+bool read_small_file(const char *path, long max, const char *what, char **text, size_t *len, fs_err *err)
+{
+    *text = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) { fs_err_set(err, 2, "%s: cannot read the %s: %s", path, what, strerror(errno)); return false; }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        fs_err_set(err, 2, "%s: cannot read the %s: %s", path, what, strerror(errno));
+        close(fd);
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fs_err_set(err, 2, "%s: not a regular file (a device, pipe or folder); give the %s itself", path, what);
+        close(fd);
+        return false;
+    }
+    if (st.st_size > max) {
+        fs_err_set(err, 2, "%s: %lld bytes, more than a %s may have here (%ld KiB); is it the right file?", path,
+                   (long long)st.st_size, what, max >> 10);
+        close(fd);
+        return false;
+    }
+    size_t cap = (size_t)max + 1, n = 0;
+    char *buf = xmalloc(cap + 1);
+    for (;;) {
+        if (n == cap) break;
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            fs_err_set(err, 2, "%s: cannot read the %s: %s", path, what, strerror(errno));
+            close(fd);
+            free(buf);
+            return false;
+        }
+        if (got == 0) break;
+        n += (size_t)got;
+    }
+    close(fd);
+    if (n > (size_t)max) {
+        fs_err_set(err, 2, "%s: more than a %s may have here (%ld KiB); is it the right file?", path, what, max >> 10);
+        free(buf);
+        return false;
+    }
+    if (memchr(buf, 0, n)) {
+        fs_err_set(err, 2, "%s: has a NUL byte; a %s is text", path, what);
+        free(buf);
+        return false;
+    }
+    buf[n] = 0;
+    *text = buf;
+    *len = n;
+    return true;
+}

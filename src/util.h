@@ -86,6 +86,12 @@ void fmt_si(char *out, size_t n, double v);
 bool path_is_special(const char *path);
 bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *err);
 
+/* Read a whole input file of at most `max` bytes into *text (malloc'd,
+** NUL-terminated; *len its length).  Refuses what is not a regular file
+** (a device, pipe or folder), a larger file and a file with a NUL byte;
+** `what` names the file's kind in those messages ("config.json"). */
+bool read_small_file(const char *path, long max, const char *what, char **text, size_t *len, fs_err *err);
+
 /* Create PATH's temporary sibling "PATH.tmp.XXXXXX" with O_EXCL (mkstemp:
 ** never through a symbolic link), mode 0666 less the umask, and track it for
 ** removal on a signal.  Returns the open stream with the name in *tmp
