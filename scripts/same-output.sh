@@ -62,6 +62,10 @@ for ex in "$EX"/*.lua; do
     done
     compare "run $(basename "$ex") text" run "$ex"
 done
+# scenarios in subfolders (models from config.json, validation systems): their own plan
+for ex in "$EX"/*/*.lua; do
+    compare "run $(basename "$(dirname "$ex")")/$(basename "$ex")" run "$ex" --json o.json
+done
 P=$EX/pangu718b_cm384.lua
 for w in "$EX"/whatif_*.lua; do
     compare "sweep $(basename "$w") json" sweep "$P" "$w" --json o.json

@@ -60,10 +60,10 @@ static void check_round_trip(const scn_scenario *s, const char *label)
     ck_assert_msg(eq, "%s: %s differs after the round trip", label, where);
 }
 
-START_TEST(every_example_round_trips)
+static int round_trip_dir(const char *rel)
 {
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s/examples", test_root());
+    snprintf(dir, sizeof dir, "%s/%s", test_root(), rel);
     DIR *d = opendir(dir);
     ck_assert_msg(d != NULL, "cannot open %s", dir);
     int n = 0;
@@ -84,7 +84,14 @@ START_TEST(every_example_round_trips)
         n++;
     }
     closedir(d);
-    ck_assert_int_ge(n, 4);
+    return n;
+}
+
+START_TEST(every_example_round_trips)
+{
+    ck_assert_int_ge(round_trip_dir("examples"), 4);
+    ck_assert_int_ge(round_trip_dir("examples/hf"), 2);
+    ck_assert_int_ge(round_trip_dir("examples/validation"), 5);
 }
 END_TEST
 
