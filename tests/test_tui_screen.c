@@ -132,21 +132,21 @@ static bool screen_has(const screen *sc, const char *text)
 /* GOLDENS-BEGIN: regenerate with FUSYNC_GOLDEN_DUMP=DIR, check each by eye */
 #define GOLDEN_TIMELINE \
     "+ Timeline ----------------------------------------------------------------------------------------+\n" \
-    "|0..130s fit             |+0--------------------------+50s------------------------+100s------------|\n" \
+    "|0..2m10s fit            |+0-------------------------------+1m-------------------------------+2m---|\n" \
     "|step phase              |xgggggggggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTTTTxg|\n" \
-    "|- all 16 dev rollout+tra|ppgggggggggggggggggggggggggggggggggggggggggggggxlllllrrrrTTTTTTTTTTTTTTpp|\n" \
+    "|- all 16 dev            |ppgggggggggggggggggggggggggggggggggggggggggggggglllllrrrrTTTTTTTTTTTTTTpp|\n" \
     "|  + stage 0 (TP2 x DP8) |x                                              xlllllrrrrTTTTTTTTTTTTTTx |\n" \
-    "|    rollout 0           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
-    "|    rollout 1           |ppggggggggggggggggggggggggggggggggggggggggg                            pp|\n" \
-    "|    rollout 2           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
-    "|    rollout 3           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
-    "|t=130s (live) p prefill  iter 1  v1  2.74 s (128s-130s)  88.0k tokens  ends later         row 2/20|\n" \
-    "|g generate  p prefill  l logprob  r reference  w reward  T train_1f1b  S grad_sync  O optimizer  v|\n" \
+    "|    rollout 0       66% |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
+    "|    rollout 1       59% |ppggggggggggggggggggggggggggggggggggggggggg                            pp|\n" \
+    "|    rollout 2       66% |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
+    "|    rollout 3       66% |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
+    "|t=2m10s (live) p prefill  step 2  v1  2.7s (2m08s-2m10s)  88.0k tokens  ends later        row 2/20|\n" \
+    "|g generate  x switch  i inference (l r w)  T train  p prefill  l log-prob  r reference  w reward  |\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""
 #define GOLDEN_MEMORY \
     "+ Memory ----------------------------------------+\n" \
-    "|t=130s  per device, host per node  ! peak       |\n" \
+    "|t=2m10s  per device, host per node  ! peak      |\n" \
     "|all      RRRRRKKKKKKKKKKKKKKKKKKK... 72.0G/80.0G|\n" \
     "|all/host HM........................... 156G/2.0T|\n" \
     "|                                                |\n" \
@@ -159,39 +159,39 @@ static bool screen_has(const screen *sc, const char *text)
     "|bound s=0  lag max 0  mean 0.00  (1024 samples) |\n" \
     "|in flight: v1:1024                              |\n" \
     "|trained lags: 0:1024                            |\n" \
-    "|step 0     #                            v0..0   |\n" \
+    "|step 1     #                            v0..0   |\n" \
     "|                                                |\n" \
     "+------------------------------------------------+\n" \
     ""
 #define GOLDEN_STATS \
     "+ Stats -----------------------------------------+\n" \
-    "|tok/s     last step 22.1k  so far 21.5k         |\n" \
-    "|          measured after 1 warm-up step         |\n" \
-    "|progress  step 1/5  t=130s  998 events          |\n" \
+    "|tok/s  last step 22.1k  so far 21.5k            |\n" \
+    "|measured after 1 warm-up step                   |\n" \
+    "|progress  step 2/5  t=2m10s  998 events         |\n" \
     "|Step split (training pool, so far)              |\n" \
-    "| generate     65.5% gggggggggggg...... 1.4 min  |\n" \
-    "| switch        3.4% x................. 4.31 s   |\n" \
-    "| inference    11.9% ii................ 15.25 s  |\n" \
-    "| train        19.2% TTT............... 24.52 s  |\n" \
-    "|Pool        devices compute  busy  roles        |\n" \
-    "| all             16   65.2%  67.4%  rollout+trai|\n" \
-    "|tokens    generated 2.14M  trained 2.79M        |\n" \
-    "|          wasted 0  in flight 0                 |\n" \
-    "|plan      full s=0 partial 1.00 TP1 1SN 5 it    |\n" \
+    "|g generate     66.1% gggggggggggggg....... 1m26s|\n" \
+    "|x switch        3.3% x..................... 4.3s|\n" \
+    "|i inference    11.7% ii................... 15.3s|\n" \
+    "|T train        18.9% TTTT................. 24.5s|\n" \
+    "|Pool         dev   busy   idle compute          |\n" \
+    "| all           16  67.4%  32.6%   65.2%         |\n" \
+    "|tokens  generated 2.14M  trained 2.79M          |\n" \
+    "|        wasted 0  in flight 0                   |\n" \
+    "|plan  full s=0  partial 1.00  TP1 1SN  5 steps  |\n" \
     "+------------------------------------------------+\n" \
     ""
 #define GOLDEN_HEADER \
-    " fusync  qwen7b_h100x16  full s=0  16 dev  |  pause x10  t=130s  step 1/5\n" \
+    " fusync  qwen7b_h100x16  full s=0  16 dev  |  pause x10  t=2m10s  step 2/5\n" \
     ""
 #define GOLDEN_STALENESS_S2 \
     "+ Staleness -------------------------------------------------------------------+\n" \
     "|bound s=2  lag max 1  mean 0.75  (4096 samples)                               |\n" \
     "|in flight: v3:182                                                             |\n" \
     "|trained lags: 0:1024 1:3072                                                   |\n" \
-    "|step 0     #                                                          v0..0   |\n" \
-    "|step 1     #-                                                         v0..1   |\n" \
-    "|step 2     -#-                                                        v0..2   |\n" \
-    "|step 3      -#-                                                       v1..3   |\n" \
+    "|step 1     #                                                          v0..0   |\n" \
+    "|step 2     #-                                                         v0..1   |\n" \
+    "|step 3     -#-                                                        v0..2   |\n" \
+    "|step 4      -#-                                                       v1..3   |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
@@ -208,10 +208,9 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_MEMORY_OOM \
     "+ Memory ----------------------------------------------------------------------+\n" \
-    "| OUT OF MEMORY: actor device over capacity by 51.4G at t=0 (optimizer grew)   |\n" \
+    "|t=10s  per device, host per node  ! peak  | capacity, : over it               |\n" \
     "|actor      RRRRRRKKKKKKKKKKKKKKKKKKKKK...|:::::::::::::::::::::::! 72.0G/80.0G|\n" \
     "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH...... 920G/1.0T|\n" \
-    "|                                                                              |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \

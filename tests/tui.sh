@@ -68,10 +68,10 @@ checks=$((checks + 1))
 # 3. a what-if edit: staleness 0 -> 1 restarts the run
 $T send-keys -t tui s
 wait_for "plan.staleness=1: restarted"
-wait_for "s=1  16 dev (edited)"
+wait_for "(edited)  full s=1"
 # and from the command line
 $T send-keys -t tui : 'set plan.staleness=2' Enter
-wait_for "s=2  16 dev (edited)"
+wait_for "(edited)  full s=2"
 
 # 4. help, generated from the key map
 $T send-keys -t tui '?'

@@ -4,6 +4,7 @@
 #include "app.h"
 #include "pane.h"
 #include "chrome.h"
+#include "style.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -122,7 +123,7 @@ static void after_advance(tui_app *a)
         else {
             char tp[32];
             fmt_si(tp, sizeof tp, r->rep.throughput);
-            app_message(a, false, "Run finished: %s tokens/s.  0 restarts, e exports, a/b snapshot.", tp);
+            app_message(a, false, "Run finished: %s tokens/s.  Keys: 0 to restart, e to export, a/b to snapshot.", tp);
         }
     }
 }
@@ -402,10 +403,15 @@ int app_request(tui_app *a, tui_req req)
     switch (req) {
     case REQ_NONE: return RE_NONE;
     case REQ_PLAY:
-        if (run_over(a->run)) { app_message(a, false, "The run is over: 0 restarts it."); return RE_REDRAW; }
+        if (run_over(a->run)) { app_message(a, false, "The run is over: press 0 to restart it."); return RE_REDRAW; }
         a->playing = !a->playing;
         a->goal = GOAL_NONE;
-        app_message(a, false, a->playing ? "Playing at %gx." : "Paused at %g.", a->playing ? a->rate : sim_secs(run_now(a->run)));
+        if (a->playing) app_message(a, false, "Playing at x%g (simulated seconds per second).", a->rate);
+        else {
+            char t[24];
+            style_fmt_time(t, sizeof t, run_now(a->run));
+            app_message(a, false, "Paused at t=%s (simulated).  space plays, . steps one event, n to the end of the step.", t);
+        }
         return RE_REDRAW;
     case REQ_STEP_EVENT:
         a->playing = false;

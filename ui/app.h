@@ -85,6 +85,10 @@ typedef struct {
     bool *track_open;           /* per track: expanded to single devices */
     int   ntracks_open, npools_open;
     bool  auto_open;            /* open pools that fit at the next draw */
+    /* names of the open pools and tracks, to reopen them after an edit */
+#define APP_OPEN_NAMES 64
+    char  open_pool_names[APP_OPEN_NAMES][64], open_track_names[APP_OPEN_NAMES][64];
+    int   nopen_pool_names, nopen_track_names;
     int   plot_x, plot_w;       /* screen columns of the plot, from the last draw */
     int   rows_y, rows_h;       /* screen rows of the track rows */
     /* memory, staleness, stats, compare: a scroll offset each */

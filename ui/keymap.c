@@ -10,7 +10,7 @@
 const tui_binding keymap[] = {
     {' ', REQ_PLAY, SEC_RUN, "play / pause the simulation"},
     {'.', REQ_STEP_EVENT, SEC_RUN, "step one engine event"},
-    {'n', REQ_STEP_ITER, SEC_RUN, "run to the end of the next iteration"},
+    {'n', REQ_STEP_ITER, SEC_RUN, "run to the end of the step under way, then pause"},
     {'G', REQ_END, SEC_RUN, "jump to the end of the run"},
     {'0', REQ_RESTART, SEC_RUN, "restart the run from t = 0"},
     {'+', REQ_FASTER, SEC_RUN, "play faster (x2)"},

@@ -67,7 +67,7 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     int vend = w[last - 1].vhi, vstart = vend - sw + 1 > 0 ? vend - sw + 1 : 0;
     for (size_t i = first; i < last; i++, y++) {
         const trace_window *x = &w[i];
-        cv_printf(cv, y, in.x, lab, ST_NORMAL, "step %-4d", x->iter);
+        cv_printf(cv, y, in.x, lab, ST_NORMAL, "step %-4d", x->iter + 1);     /* counted from 1, as on the header */
         int sx = in.x + lab;
         for (int v = vstart; v < vstart + sw && v <= vend; v++) {
             int ch = ' ', sty = ST_NORMAL;
