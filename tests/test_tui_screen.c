@@ -181,7 +181,7 @@ static bool screen_has(const screen *sc, const char *text)
     "+------------------------------------------------+\n" \
     ""
 #define GOLDEN_HEADER \
-    " fusync  qwen7b_h100x16  full s=0  16 dev  |  pause x10  t=2m10s  step 2/5\n" \
+    " fusync  qwen7b_h100x16  full s=0  16 dev  |  pause x5  t=2m10s  step 2/5\n" \
     ""
 #define GOLDEN_STALENESS_S2 \
     "+ Staleness -------------------------------------------------------------------+\n" \
@@ -556,6 +556,10 @@ START_TEST(stepping)
     key(a, 'n');
     while (a->goal != GOAL_NONE) app_tick(a, 0, 100);
     ck_assert_int_eq(sim_get_stats(a->run->s)->iterations_done, 1);
+    /* the default rate shows this first step in about 20 s of wall time */
+    double step1 = sim_secs(run_now(a->run));
+    ck_assert_msg(step1 / a->rate >= 10 && step1 / a->rate <= 40, "step %g s at x%g", step1, a->rate);
+    ck_assert(app_rate_for(920, 20) == 50 && app_rate_for(128, 20) == 5 && app_rate_for(3, 20) == 0.2);
     key(a, 'n');
     while (a->goal != GOAL_NONE) app_tick(a, 0, 100);
     ck_assert_int_eq(sim_get_stats(a->run->s)->iterations_done, 2);
@@ -563,14 +567,16 @@ START_TEST(stepping)
     while (!run_over(a->run)) app_tick(a, 0, 1000);
     ck_assert_int_eq(sim_get_stats(a->run->s)->iterations_done, 5);
     ck_assert(a->run->report_ready);
-    /* play at a rate: one second of wall time at 10x moves 10 simulated seconds */
+    /* play at a rate: one second of wall time at xR moves R simulated
+    ** seconds; the default rate shows a step in about 20 s */
     key(a, '0');
     ck_assert(a->playing);
+    double r = a->rate;
     app_tick(a, 1.0, UINT64_MAX);
-    ck_assert_int_eq(run_now(a->run), 10 * SIM_NS_PER_S);
+    ck_assert_int_eq(run_now(a->run), (sim_time)(r * SIM_NS_PER_S));
     key(a, '+');
     app_tick(a, 1.0, UINT64_MAX);
-    ck_assert_int_eq(run_now(a->run), 30 * SIM_NS_PER_S);
+    ck_assert_int_eq(run_now(a->run), (sim_time)(3 * r * SIM_NS_PER_S));
     /* the cursor follows the clock until moved */
     ck_assert_int_eq(a->cursor, run_now(a->run));
     key(a, TK_LEFT);

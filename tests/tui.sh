@@ -53,14 +53,14 @@ wait_for "Timeline"
 wait_for "Memory"
 wait_for "Staleness"
 wait_for "Stats"
-wait_for "play x10"
+wait_for "play x5"
 c1=$(clock); sleep 0.8; c2=$(clock)
 [ -n "$c1" ] && [ "$c1" != "$c2" ] || fail "the clock did not move while playing ($c1, $c2)"
 checks=$((checks + 1))
 
 # 2. pause: the clock stops
 $T send-keys -t tui Space
-wait_for "pause x10"
+wait_for "pause x5"
 c1=$(clock); sleep 0.6; c2=$(clock)
 [ "$c1" = "$c2" ] || fail "the clock moved while paused ($c1, $c2)"
 checks=$((checks + 1))

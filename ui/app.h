@@ -123,6 +123,11 @@ typedef struct tui_app {
     bool       cmdline;
     char       cmd[256];
     int        cmdlen;
+    /* the command line's history, oldest first; hist_pos while browsing */
+#define APP_HIST_MAX 32
+    char       hist[APP_HIST_MAX][256];
+    int        nhist, hist_pos;
+    bool       rate_set;        /* the user chose a rate: keep it across restarts */
 
     bool       quit;
     bool       utf8, color, mouse;
@@ -135,7 +140,8 @@ void app_close(tui_app *a);
 /* Advance the live run by wall_dt seconds of play (or toward a goal), using
 ** at most max_events engine events; then bring the indices up to date. */
 void app_tick(tui_app *a, double wall_dt, uint64_t max_events);
-/* Run snapshots A and B toward their end, at most max_events events. */
+/* Run snapshots A and B toward their end, at most max_events events (their
+** own budget: the main loop adapts it apart from the live run's). */
 void app_background(tui_app *a, uint64_t max_events);
 /* Is there work left for app_tick? (playing, or a goal, or a snapshot running) */
 bool app_busy(const tui_app *a);
@@ -150,6 +156,13 @@ int  app_event(tui_app *a, const tui_event *ev, const tui_layout *L);
 bool app_set(tui_app *a, const char *path, const char *value);
 /* Run a ':' command line. */
 int  app_command(tui_app *a, const char *line);
+/* Complete the command line's field path (Tab): the longest common
+** completion is appended; several candidates are listed on the message
+** line.  Returns the number of candidates. */
+int  app_complete(tui_app *a);
+/* A play rate that shows one training step in about `wall_s` seconds,
+** rounded to 1, 2 or 5 times a power of ten. */
+double app_rate_for(double step_s, double wall_s);
 void app_message(tui_app *a, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The timeline's visible time window. */
