@@ -228,6 +228,62 @@ static bool screen_has(const screen *sc, const char *text)
     "|W weights G grads O optim R rollout-w K kv s reshard H host-off               |\n" \
     "+------------------------------------------------------------------------------+\n" \
     ""
+#define GOLDEN_COMPARE_SIDE_BY_SIDE \
+    "+ Compare A/B -----------------------------------------------------------------------------------------------+\n" \
+    "|A: as in the file                                                                                           |\n" \
+    "|B: plan.mode=separate                                                                                       |\n" \
+    "|0..13m55s           |+0----------+2m----------+4m---------+6m----------+8m---------+10m---------+12m--------|\n" \
+    "|A step              |gggggggggiiTTgggggggggiiTTTgggggggggiiTTgggggggggiiTTTgggggggggiiTTT                   |\n" \
+    "|A all               |pgggggggglrTTpgggggggggrTTpggggggggglrTTpgggggggggrTTppgggggggggrTTT                   |\n" \
+    "|B step              |gggggggggiiiTTTTTggggggggggiiiTTTTTgggggggggiiiTTTTggggggggggiiiTTTTTgggggggggiiiiTTTTT|\n" \
+    "|B rollout           |pggggggggg      Wpggggggggg       pggggggggg       pggggggggg       Wpggggggggg       W|\n" \
+    "|B train             |         llrTTTTTW        llrrTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
+    "|A 1 step            |gggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTT 2m11s                   |\n" \
+    "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m48s  |\n" \
+    "|B-A step +37.2s:  generate +2.5s  switch -2.9s  weight sync +435ms  inference +15.4s  train +21.8s          |\n" \
+    "|A full: devices idle 33% of the time (one pool: no device waits for another pool)                           |\n" \
+    "|B separate: train pool idle 53% of the time (51% of all device-time idle)                                   |\n" \
+    "|                                        A                       B  B - A                                    |\n" \
+    "|throughput tok/s                    21.9k                   17.0k  -4839 (-22.1%)                           |\n" \
+    "|  per device                         1366                    1064  -302 (-22.1%)                            |\n" \
+    "|step time                           2m11s                   2m48s  +37.2s (+28.4%)                          |\n" \
+    "|  generate                          1m27s                   1m30s  +2.5s (+2.8%)                            |\n" \
+    "|  switch                             2.9s                       -  -2.9s (-100.0%)                          |\n" \
+    "|  weight sync                           -                   435ms  +435ms                                   |\n" \
+    "|  inference                         15.7s                     31s  +15.4s (+98.1%)                          |\n" \
+    "|  train                             25.1s                   46.9s  +21.8s (+86.7%)                          |\n" \
+    "|idle device-time                    32.8%                   51.2%  +18.4 pt                                 |\n" \
+    "|  all busy                          67.2%                       -                                           |\n" \
+    "|  rollout busy                          -                   51.0%                                           |\n" \
+    "|  train busy                            -                   46.6%                                           |\n" \
+    "|memory peak/device               72.0 GiB                73.0 GiB  +1.0 GiB (+1.4%)                         |\n" \
+    "|host peak/node                  156.0 GiB                       -  -156.0 GiB (-100.0%)                     |\n" \
+    "|devices                                16                      16  =                                        |\n" \
+    "|lag max                                 0                       0  =                                        |\n" \
+    "|lag mean                             0.00                    0.00  =                                        |\n" \
+    "|tokens wasted                           0                       0  =                                        |\n" \
+    "+------------------------------------------------------------------------------------------------------------+\n" \
+    ""
+#define GOLDEN_OOM_BANNER_80 \
+    " fusync  does_not_fit  colocate s=0  8 dev  |  play x10  t=10s  step 1/2  OOM\n" \
+    " OUT OF MEMORY at t=0: actor device over capacity by 51.4 GiB (optimizer grew).\n" \
+    ""
+#define GOLDEN_OOM_BANNER_200 \
+    " fusync  does_not_fit  colocate s=0  8 dev  |  play x10  t=10s  step 1/2  OOM\n" \
+    " OUT OF MEMORY at t=0: actor device over capacity by 51.4 GiB (optimizer grew). The run's figures are invalid.\n" \
+    ""
+#define GOLDEN_STEP_DETAIL_0 \
+    "t=1m (live) g generate  step 1  58.6s so far (since 1.4s)  under way  row 1/20\n" \
+    "g generate  x switch  p prefill  v offload  blank idle\n" \
+    ""
+#define GOLDEN_STEP_DETAIL_1 \
+    "t=500ms x switch  step 1  v0  1.4s (0-1.4s)                           row 1/20\n" \
+    "g generate  x switch  p prefill  v offload  blank idle\n" \
+    ""
+#define GOLDEN_STEP_DETAIL_2 \
+    "t=1m (live) g generate  step 1  58.6s so far (since 1.4s)  under way                                                                                                                          row 1/20\n" \
+    "g generate  x switch  p prefill  v offload  blank idle\n" \
+    ""
 /* GOLDENS-END */
 
 START_TEST(golden_panes_at_130s)
@@ -284,6 +340,64 @@ START_TEST(golden_out_of_memory)
     screen sc;
     draw(a, 24, 80, &sc);
     ck_assert_msg(expect_pane(&sc, PANE_MEMORY, "memory_oom", GOLDEN_MEMORY_OOM), "golden differs");
+    /* the banner: full width under the header, at 80 and 200 columns, with
+    ** the time, the group and the bucket; the header keeps its flag and the
+    ** Stats mark the run's figures invalid */
+    a->ls.zoom = -1;
+    a->focus = PANE_TIMELINE;
+    int bad = 0;
+    for (int i = 0; i < 2; i++) {
+        int rows = i ? 50 : 24, cols = i ? 200 : 80;
+        draw(a, rows, cols, &sc);
+        ck_assert(sc.L.banner.h == 1 && sc.L.banner.w == cols);
+        char *top = rect_text(&sc, (tui_rect){0, 0, 2, cols});
+        char name[32];
+        snprintf(name, sizeof name, "oom_banner_%d", cols);
+        dump(name, top);
+        bad += strcmp(top, i ? GOLDEN_OOM_BANNER_200 : GOLDEN_OOM_BANNER_80) != 0;
+        if (strcmp(top, i ? GOLDEN_OOM_BANNER_200 : GOLDEN_OOM_BANNER_80)) fprintf(stderr, "%s differs:\n%s", name, top);
+        free(top);
+        char *stats = rect_text(&sc, sc.L.pane[PANE_STATS]);
+        ck_assert_msg(strstr(stats, "measured invalid") && !strstr(stats, "/dev"), "stats:\n%s", stats);
+        free(stats);
+    }
+    ck_assert_msg(bad == 0, "%d banner golden(s) differ", bad);
+    close_app(a);
+}
+END_TEST
+
+/* The detail line of the step row (selected by default) says what the row
+** shows under the cursor, the phase under way included, at 80 and 200
+** columns; the legend explains every glyph of the step row. */
+START_TEST(golden_step_row_detail)
+{
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    app_seek(a, 60 * SIM_NS_PER_S);
+    app_request(a, REQ_PLAY);
+    a->msg[0] = 0;
+    ck_assert_int_eq(a->v.sel_row, 0);
+    int bad = 0;
+    screen sc;
+    for (int i = 0; i < 3; i++) {
+        int rows = i == 2 ? 50 : 24, cols = i == 2 ? 200 : 80;
+        if (i == 1) {
+            /* a finished phase: the cursor back in the first switch */
+            a->cursor = 500 * SIM_NS_PER_S / 1000;
+            a->cursor_follow = false;
+        }
+        if (i == 2) a->cursor_follow = true, a->cursor = run_now(a->run);
+        draw(a, rows, cols, &sc);
+        tui_rect tl = rect_inner(sc.L.pane[PANE_TIMELINE]);
+        char *two = rect_text(&sc, (tui_rect){tl.y + tl.h - 2, tl.x, 2, tl.w});
+        char name[32];
+        snprintf(name, sizeof name, "step_detail_%d", i);
+        dump(name, two);
+        const char *want = i == 0 ? GOLDEN_STEP_DETAIL_0 : i == 1 ? GOLDEN_STEP_DETAIL_1 : GOLDEN_STEP_DETAIL_2;
+        if (strcmp(two, want)) { fprintf(stderr, "%s differs:\n%s", name, two); bad++; }
+        ck_assert_msg(!strstr(two, "nothing running"), "%s", two);
+        free(two);
+    }
+    ck_assert_msg(bad == 0, "%d step-row golden(s) differ", bad);
     close_app(a);
 }
 END_TEST
@@ -608,13 +722,16 @@ START_TEST(snapshots_compare_and_export)
     key(a, 'c');
     ck_assert(a->ls.compare);
     screen sc;
-    draw(a, 30, 100, &sc);
+    draw(a, 64, 110, &sc);
     ck_assert(sc.L.visible[PANE_COMPARE]);
     char *cmp = rect_text(&sc, sc.L.pane[PANE_COMPARE]);
     ck_assert_msg(strstr(cmp, "throughput") && strstr(cmp, "A: as in the file") && strstr(cmp, "B: plan.mode=separate"),
                   "compare pane:\n%s", cmp);
     ck_assert_msg(strstr(cmp, "%)") != NULL, "no delta in:\n%s", cmp);
     free(cmp);
+    /* the side-by-side view: A and B on one time axis, a step of each by
+    ** parts, the difference, where the idle time goes, busy per pool */
+    ck_assert_msg(expect_pane(&sc, PANE_COMPARE, "compare_side_by_side", GOLDEN_COMPARE_SIDE_BY_SIDE), "golden differs");
 
     key(a, 'e');
     ck_assert_msg(!a->msg_err, "export: %s", a->msg);
@@ -718,6 +835,7 @@ static Suite *tui_screen_suite(void)
     tcase_add_test(tc, golden_panes_at_130s);
     tcase_add_test(tc, golden_staleness_stalesync);
     tcase_add_test(tc, golden_out_of_memory);
+    tcase_add_test(tc, golden_step_row_detail);
     suite_add_tcase(s, tc);
     tc = tcase_create("behaviour");
     tcase_set_timeout(tc, 60);
