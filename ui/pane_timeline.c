@@ -313,9 +313,23 @@ static void detail_line(tui_app *a, tui_canvas *cv, int y, int x, int w, const t
     snprintf(stepb, sizeof stepb, "step %d", s->iter + 1);
     snprintf(ver, sizeof ver, "v%d", s->version);
     snprintf(range, sizeof range, "%s (%s-%s)", d, b0, b1);
+    /* a pool with rollout instances that have done nothing says so */
+    char idle[80] = "";
+    if (row && row->kind == ROW_POOL) {
+        const trace *t = sim_trace(a->run->s);
+        int all = 0, none = 0;
+        for (int i = 0; i < trace_ntracks(t); i++) {
+            const trace_track *tk2 = trace_track_at(t, i);
+            if (tk2->pool != row->pool || tk2->kind != TRK_INSTANCE) continue;
+            all++;
+            none += a->run->track_spans[i] == 0;
+        }
+        if (none) snprintf(idle, sizeof idle, "%d of %d instances idle so far (Enter opens)", none, all);
+    }
     cv_seg seg[] = {
         {stepb, 9, ST_NORMAL}, {ver, 5, ST_NORMAL}, {mb[0] ? mb : NULL, 3, ST_NORMAL}, {range, 8, ST_NORMAL},
         {tok[0] ? tok : NULL, 6, ST_NORMAL}, {s->t1 > run_now(a->run) ? "ends later" : NULL, 4, ST_DIM},
+        {idle[0] ? idle : NULL, 2, ST_BAD},
     };
     if (n + 2 < w) cv_segs(cv, y, x + n + 2, w - n - 2, 2, seg, (int)(sizeof seg / sizeof seg[0]));
 }
@@ -458,6 +472,13 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         bool stepish = r->kind == ROW_STEP;
         sim_time since;
         int open = stepish ? sim_step_phase_open(a->run->s, &since) : -1;
+        /* a co-located training pool is switching whenever the step row
+        ** says so, also where no span of its own is recorded (between the
+        ** reshard and the first prefill): its pool and stage rows show it */
+        const plan *pl = sim_plan(a->run->s);
+        bool switching_shown = r->kind != ROW_STEP && r->pool == pl->train_pool && pl->pools[r->pool].colocated
+                               && (r->kind == ROW_POOL || trace_track_at(t, r->track)->kind == TRK_STAGE);
+        int stk = switching_shown ? step_track(a->run) : -1;
         for (int c = 0; c < pw; c++) {
             sim_time c0 = t0 + (sim_time)(span * c / pw), c1 = t0 + (sim_time)(span * (c + 1) / pw);
             if (c1 <= c0) c1 = c0 + 1;
@@ -473,6 +494,13 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
                     if (k >= 0) ph = trace_spans(t)[k].phase;
                     /* the step phase under way has no span yet: draw it to the clock */
                     if (ph < 0 && stepish && !run_over(a->run) && c1 > since) ph = open;
+                }
+                if (ph < 0 && stk >= 0) {
+                    long k = run_span_in(a->run, stk, c0, c1);
+                    sim_time s0;
+                    int op = sim_step_phase_open(a->run->s, &s0);
+                    if ((k >= 0 && trace_spans(t)[k].phase == STEP_SWITCH) || (k < 0 && op == STEP_SWITCH && c1 > s0))
+                        ph = PH_RESHARD;
                 }
                 if (ph >= 0) {
                     ch = stepish ? style_step_letter((trace_step_phase)ph) : style_phase_letter((trace_phase)ph);
