@@ -328,24 +328,30 @@ static int whatif(tui_app *a, tui_req req)
                         "%s runs rollout and training on the same devices", scn_mode_name(sc->plan.mode));
             break;
         }
-        /* by whole rollout instances: a split that cuts one is refused by the loader */
+        /* by whole rollout instances, and so that the training pool keeps
+        ** whole pipelines (TP x PP): the smallest move that both allow */
         const plan *pl = sim_plan(a->run->s);
-        step = 0;
-        for (int p = 0; p < pl->npools; p++)
-            if ((pl->pools[p].roles & ROLE_ROLLOUT) && pl->pools[p].inst_devices > 0) step = pl->pools[p].inst_devices;
-        if (step <= 0) step = sc->cluster.devices_per_node > 0 ? sc->cluster.devices_per_node : 1;
+        int inst = 0, pipe = 1;
+        for (int p = 0; p < pl->npools; p++) {
+            if ((pl->pools[p].roles & ROLE_ROLLOUT) && pl->pools[p].inst_devices > 0) inst = pl->pools[p].inst_devices;
+            if ((pl->pools[p].roles & ROLE_TRAIN) && pl->pools[p].tp * pl->pools[p].pp > 0) pipe = pl->pools[p].tp * pl->pools[p].pp;
+        }
+        if (inst <= 0) inst = sc->cluster.devices_per_node > 0 ? sc->cluster.devices_per_node : 1;
+        step = inst;
+        while (step % pipe) step += inst;
         int cur = rollout_pool_devices(a->run);
         if (cur <= 0) cur = scn_total_devices(&sc->cluster) / 2;
         int nv = cur + (req == REQ_SPLIT_UP ? step : -step);
-        if (nv < step) { app_message(a, true, "the rollout pool is one instance (%d devices): it cannot shrink", step); break; }
+        if (nv < inst) { app_message(a, true, "the rollout pool cannot shrink by %d devices: it has %d", step, cur); break; }
         if (nv >= scn_total_devices(&sc->cluster)) {
             app_message(a, true, "the training pool needs devices: the rollout pool cannot grow past %d", cur);
             break;
         }
         snprintf(v, sizeof v, "%d", nv);
         if (app_set(a, "plan.rollout_devices", v))
-            app_message(a, false, "plan.rollout_devices=%d: rollout pool %d devices (%d instance%s of %d), training %d",
-                        nv, nv, nv / step, nv / step == 1 ? "" : "s", step, scn_total_devices(&sc->cluster) - nv);
+            app_message(a, false, "plan.rollout_devices=%d: rollout %d devices (%d instance%s of %d), training %d "
+                        "(whole pipelines of %d); d/D move %d devices", nv, nv, nv / inst, nv / inst == 1 ? "" : "s", inst,
+                        scn_total_devices(&sc->cluster) - nv, pipe, step);
         break;
     }
     case REQ_RTP_UP: case REQ_RTP_DOWN: {

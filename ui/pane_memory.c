@@ -57,6 +57,8 @@ static void mem_bar(tui_app *a, tui_canvas *cv, int y, int x, int w, int g)
     if (tw) cv_text(cv, y, x + bw, tw, tot > cap * (1 + 1e-9) ? ST_OOM : ST_NORMAL, text);
 }
 
+static void fold_name_full(const char *a, const char *b, int count, char *out, size_t n);
+
 static bool same_group(const tui_app *a, int g, int h)
 {
     const trace *t = sim_trace(a->run->s);
@@ -67,8 +69,23 @@ static bool same_group(const tui_app *a, int g, int h)
     return sim_mem_peak_total(a->run->s, g, NULL) == sim_mem_peak_total(a->run->s, h, NULL);
 }
 
-/* "actor/stage0" .. "actor/stage15", 16 of them: "actor/stage0-15 x16". */
-static void fold_name(const char *a, const char *b, int count, char *out, size_t n)
+/* "actor/stage0" .. "actor/stage15", 16 of them: "actor/stage0-15 x16";
+** in fewer than `w` columns the pool's part goes ("stage0-15 x16"), then
+** the range ("x16 actor/stage0"): the count always stays. */
+static void fold_name(const char *a, const char *b, int count, char *out, size_t n, int w)
+{
+    char full[160];
+    fold_name_full(a, b, count, full, sizeof full);
+    if ((int)strlen(full) <= w) { snprintf(out, n, "%s", full); return; }
+    const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+    if (sa && sb) {
+        fold_name_full(sa + 1, sb + 1, count, full, sizeof full);
+        if ((int)strlen(full) <= w) { snprintf(out, n, "%s", full); return; }
+    }
+    snprintf(out, n, "x%d %s", count, a);
+}
+
+static void fold_name_full(const char *a, const char *b, int count, char *out, size_t n)
 {
     size_t la = strlen(a), lb = strlen(b), pa = la, pb = lb;
     while (pa > 0 && a[pa - 1] >= '0' && a[pa - 1] <= '9') pa--;
@@ -123,8 +140,8 @@ static void mem_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         if (count[i] < 2) continue;
         char name[96];
         fold_name(trace_memgroup_at(t, order[first[i]])->name, trace_memgroup_at(t, order[first[i] + count[i] - 1])->name,
-                  count[i], name, sizeof name);
-        if ((int)strlen(name) > lw) lw = (int)strlen(name) > in.w / 3 ? in.w / 3 : (int)strlen(name);
+                  count[i], name, sizeof name, in.w * 2 / 5);
+        if ((int)strlen(name) > lw) lw = (int)strlen(name) > in.w * 2 / 5 ? in.w * 2 / 5 : (int)strlen(name);
     }
     int room = yend - y - (legend ? 1 : 0);
     int *scroll = &a->v.scroll[PANE_MEMORY];
@@ -132,7 +149,8 @@ static void mem_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     for (int i = *scroll; i < nb && y < yend - (legend ? 1 : 0); i++, y++) {
         const trace_memgroup *mg = trace_memgroup_at(t, order[first[i]]);
         char name[96];
-        if (count[i] > 1) fold_name(mg->name, trace_memgroup_at(t, order[first[i] + count[i] - 1])->name, count[i], name, sizeof name);
+        if (count[i] > 1)
+            fold_name(mg->name, trace_memgroup_at(t, order[first[i] + count[i] - 1])->name, count[i], name, sizeof name, lw);
         else snprintf(name, sizeof name, "%s", mg->name);
         cv_text(cv, y, in.x, lw, mg->host ? ST_DIM : ST_NORMAL, name);
         mem_bar(a, cv, y, in.x + lw + 1, in.w - lw - 1, order[first[i]]);

@@ -230,8 +230,9 @@ static void draw_axis(tui_canvas *cv, int y, int x, int w, sim_time t0, sim_time
 }
 
 /* Why an instance has done nothing: the dispatch gives samples to
-** instances in index order, and the batch was used up before this one. */
-static void idle_reason(const tui_app *a, const tl_row *row, char *out, size_t n)
+** instances in index order, and a step's samples ran out before this one.
+** Cut by priority: that it is idle, and the dispatch order, stay. */
+static void idle_reason(const tui_app *a, const tl_row *row, tui_canvas *cv, int y, int x, int w)
 {
     const trace *t = sim_trace(a->run->s);
     int busy = 0, all = 0;
@@ -242,9 +243,15 @@ static void idle_reason(const tui_app *a, const tl_row *row, char *out, size_t n
         busy += a->run->track_spans[k] > 0;
     }
     const scn_scenario *sc = &a->run->scn;
-    snprintf(out, n, "idle: %d of %d instances got samples. Dispatch fills instances in index order (up to %d "
-             "sequences each) and the %d samples of a step ran out first", busy, all, sc->plan.rollout.max_seqs,
-             scn_prompts_per_step(sc) * sc->work.samples_per_prompt);
+    char used[48], cap[48], ran[64];
+    snprintf(used, sizeof used, "%d of %d instances got samples;", busy, all);
+    snprintf(cap, sizeof cap, "(up to %d sequences each)", sc->plan.rollout.max_seqs);
+    snprintf(ran, sizeof ran, "and a step's %d samples ran out first", scn_prompts_per_step(sc) * sc->work.samples_per_prompt);
+    cv_seg seg[] = {
+        {"idle:", CV_KEEP, ST_BAD}, {used, 6, ST_NORMAL}, {"dispatch fills instances in index order", 8, ST_NORMAL},
+        {cap, 3, ST_DIM}, {ran, 5, ST_NORMAL},
+    };
+    cv_segs(cv, y, x, w, 1, seg, 5);
 }
 
 static void detail_line(tui_app *a, tui_canvas *cv, int y, int x, int w, const tl_row *row, double col_ns)
@@ -286,11 +293,10 @@ static void detail_line(tui_app *a, tui_canvas *cv, int y, int x, int w, const t
         }
     }
     if (k < 0) {
-        char why[256] = "";
         bool idle = false;
         char lb[16];
-        if (row && row_load(a, row, lb, sizeof lb, &idle) && idle) idle_reason(a, row, why, sizeof why);
-        cv_text(cv, y, x + n, w - n, ST_DIM, why[0] ? why : track >= 0 ? "idle on this row here" : "");
+        if (row && row_load(a, row, lb, sizeof lb, &idle) && idle) idle_reason(a, row, cv, y, x + n, w - n);
+        else cv_text(cv, y, x + n, w - n, ST_DIM, track >= 0 ? "idle on this row here" : "");
         return;
     }
     const trace_span *s = &trace_spans(sim_trace(a->run->s))[k];
