@@ -811,6 +811,117 @@ START_TEST(mouse_selects)
 }
 END_TEST
 
+/* The interactions of the front-end issue: the : line's history and
+** completion, d/D by whole instances (and refused outside separate mode),
+** . naming its event, export falling back to the current directory, opened
+** rows kept across an edit. */
+START_TEST(interactions)
+{
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    key(a, ' ');
+    /* . names the event */
+    key(a, '.');
+    ck_assert_msg(strncmp(a->msg, "Event at t=", 11) == 0, "%s", a->msg);
+    /* completion: a unique field completes with '=', a record with '.' */
+    key(a, ':');
+    for (const char *p = "set plan.stal"; *p; p++) key(a, *p);
+    ck_assert_int_eq(key(a, TK_TAB), RE_REDRAW);
+    ck_assert_str_eq(a->cmd, "set plan.staleness=");
+    key(a, TK_CTRL('u'));
+    for (const char *p = "pla"; *p; p++) key(a, *p);
+    key(a, TK_TAB);
+    ck_assert_str_eq(a->cmd, "plan.");
+    key(a, 'r');
+    key(a, 'o');
+    key(a, TK_TAB);                 /* several fields: the common part, and the list */
+    ck_assert_msg(strncmp(a->cmd, "plan.rollout", 12) == 0, "%s", a->cmd);
+    ck_assert_msg(strstr(a->msg, "rollout_devices") != NULL, "%s", a->msg);
+    key(a, TK_CTRL('u'));
+    for (const char *p = "set plan.staleness=2"; *p; p++) key(a, *p);
+    key(a, TK_ENTER);
+    ck_assert_int_eq(a->run->scn.plan.staleness, 2);
+    /* history: Up brings the last line back, Down past the end clears it */
+    key(a, ':');
+    ck_assert_int_eq(key(a, TK_UP), RE_REDRAW);
+    ck_assert_str_eq(a->cmd, "set plan.staleness=2");
+    ck_assert_int_eq(key(a, TK_UP), RE_HANDLED);        /* nothing older */
+    key(a, TK_DOWN);
+    ck_assert_str_eq(a->cmd, "");
+    key(a, TK_ESC);
+    /* d outside separate mode: refused, nothing applied */
+    int nedits = a->nedits;
+    key(a, 'd');
+    ck_assert(a->msg_err && strstr(a->msg, "separate mode only"));
+    ck_assert_int_eq(a->nedits, nedits);
+    /* in separate mode: whole instances and whole training pipelines */
+    app_set(a, "plan.mode", "separate");
+    int before = a->run->scn.plan.rollout_devices;
+    key(a, 'd');
+    ck_assert_msg(!a->msg_err, "%s", a->msg);
+    ck_assert_int_eq(a->run->scn.plan.rollout_devices, before + 2);
+    key(a, 'D');
+    ck_assert_int_eq(a->run->scn.plan.rollout_devices, before);
+    /* rows as the user left them survive an edit that changes the run's
+    ** shape (rollout TP x2: fewer instance tracks): by name */
+    screen sc;
+    draw(a, 30, 100, &sc);
+    ck_assert(a->v.pool_open[0] && a->v.pool_open[1]);      /* opened to fill the pane */
+    a->focus = PANE_TIMELINE;
+    a->v.sel_row = 0;
+    key(a, TK_DOWN);
+    key(a, TK_ENTER);               /* row 1: the rollout pool closes */
+    ck_assert(!a->v.pool_open[0]);
+    int ntracks = a->v.ntracks_open;
+    key(a, 't');
+    ck_assert_int_eq(a->run->scn.plan.rollout.tp, 2);
+    draw(a, 30, 100, &sc);
+    ck_assert_int_ne(a->v.ntracks_open, ntracks);
+    ck_assert(!a->v.pool_open[0] && a->v.pool_open[1]);
+    close_app(a);
+
+    /* export: the scenario's folder cannot take the files (a directory is in
+    ** the way), so they go to the current directory and the message says so */
+    char dir[] = "/tmp/fusync-tui-XXXXXX", cwd[1024], path[1200];
+    ck_assert(mkdtemp(dir) != NULL);
+    ck_assert(getcwd(cwd, sizeof cwd) != NULL);
+    snprintf(path, sizeof path, "cp '%s' '%s/q.lua' && mkdir '%s/q.trace.json' '%s/work'", example("qwen7b_h100x16.lua"), dir,
+             dir, dir);
+    ck_assert_int_eq(system(path), 0);
+    static char scn[1200];          /* the app keeps pointing at it */
+    snprintf(scn, sizeof scn, "%s/q.lua", dir);
+    a = open_app(scn, NULL, 0);
+    snprintf(path, sizeof path, "%s/work", dir);
+    ck_assert_int_eq(chdir(path), 0);
+    key(a, 'e');
+    ck_assert_msg(!a->msg_err && strstr(a->msg, "./q.trace.json") && strstr(a->msg, "not writable"), "%s", a->msg);
+    struct stat st;
+    ck_assert(stat("q.trace.json", &st) == 0 && st.st_size > 0);
+    ck_assert(stat("q.report.json", &st) == 0 && st.st_size > 0);
+    ck_assert_int_eq(chdir(cwd), 0);
+    close_app(a);
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
+/* The Memory pane folds identical groups into one bar with a count (the 16
+** stages of Pangu's pipeline) and the Timeline's pools open to fill it. */
+START_TEST(pangu_uses_the_space)
+{
+    tui_app *a = open_app(example("pangu718b_cm384.lua"), NULL, 0);
+    app_seek(a, 60 * SIM_NS_PER_S);
+    screen sc;
+    draw(a, 70, 250, &sc);
+    ck_assert(screen_has(&sc, "actor/stage0-15 x16"));
+    ck_assert(!screen_has(&sc, "actor/stage1 "));
+    tui_rect tl = rect_inner(sc.L.pane[PANE_TIMELINE]);
+    int blank = 0;
+    for (int y = tl.y + 1; y < tl.y + tl.h - 2; y++) blank += sc.row[y][tl.x] == ' ' && sc.row[y][tl.x + 4] == ' ';
+    ck_assert_msg(blank == 0, "%d blank timeline rows at 250x70", blank);
+    close_app(a);
+}
+END_TEST
+
 START_TEST(command_line_errors_before_the_screen)
 {
     char cmd[2048], *out = NULL;
@@ -848,6 +959,8 @@ static Suite *tui_screen_suite(void)
     tcase_add_test(tc, compare_unready_side);
     tcase_add_test(tc, mouse_selects);
     tcase_add_test(tc, command_line_errors_before_the_screen);
+    tcase_add_test(tc, interactions);
+    tcase_add_test(tc, pangu_uses_the_space);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -39,6 +39,7 @@ enum { F_SI, F_SECS, F_BYTES, F_INT, F_NUM2, F_PCT, F_YESNO };
 ** plan does not have is "-", not "0 ns"). */
 static bool cell(char *out, size_t n, double v, int kind)
 {
+    if (isnan(v)) return false;     /* a figure this plan does not have (a pool it has not) */
     switch (kind) {
     case F_SI: fmt_si(out, n, v); break;
     case F_SECS: if (v <= 0) return false; style_fmt_secs(out, n, v); break;
@@ -69,7 +70,7 @@ static void row(tui_canvas *cv, int y, int x, int w, int cw, const char *label, 
     bool ha = A->ready && cell(a, sizeof a, va, kind), hb = B->ready && cell(b, sizeof b, vb, kind);
     int st = ST_NORMAL;
     bool hd = false;
-    if (A->ready && B->ready) {
+    if (A->ready && B->ready && !isnan(va) && !isnan(vb)) {
         double diff = vb - va;
         char dv[32];
         hd = true;
@@ -349,11 +350,8 @@ static void cmp_draw(tui_app *a, tui_canvas *cv, tui_rect in)
             for (int q = 0; q < rb->npools; q++) if (!strcmp(rb->pools[q].name, name)) pb = q;
             char l[48];
             snprintf(l, sizeof l, "  %s busy", name);
-            side A2 = A, B2 = B;
-            A2.ready = A.ready && pa >= 0;
-            B2.ready = B.ready && pb >= 0;
-            if (LINE()) row(cv, y++, in.x, w, cw, l, &A2, &B2, pa >= 0 ? ra->pools[pa].busy : 0,
-                            pb >= 0 ? rb->pools[pb].busy : 0, F_PCT, 1);
+            if (LINE()) row(cv, y++, in.x, w, cw, l, &A, &B, pa >= 0 ? ra->pools[pa].busy : NAN,
+                            pb >= 0 ? rb->pools[pb].busy : NAN, F_PCT, 1);
         }
     R("memory peak/device", ra->mem_peak_total, rb->mem_peak_total, F_BYTES, -1);
     R("host peak/node", ra->host_peak, rb->host_peak, F_BYTES, -1);
