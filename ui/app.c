@@ -348,10 +348,11 @@ static int whatif(tui_app *a, tui_req req)
             break;
         }
         snprintf(v, sizeof v, "%d", nv);
+        int total = scn_total_devices(&sc->cluster);    /* sc goes with the run app_set replaces */
         if (app_set(a, "plan.rollout_devices", v))
             app_message(a, false, "plan.rollout_devices=%d: rollout %d devices (%d instance%s of %d), training %d "
                         "(whole pipelines of %d); d/D move %d devices", nv, nv, nv / inst, nv / inst == 1 ? "" : "s", inst,
-                        scn_total_devices(&sc->cluster) - nv, pipe, step);
+                        total - nv, pipe, step);
         break;
     }
     case REQ_RTP_UP: case REQ_RTP_DOWN: {
