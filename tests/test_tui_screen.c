@@ -282,7 +282,7 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_STEP_DETAIL_2 \
     "t=1m (live) g generate  step 1  58.6s so far (since 1.4s)  under way                                                                                                                          row 1/20\n" \
-    "g generate  x switch  p prefill  v offload  blank idle\n" \
+    "g generate  x switch  p prefill  v offload  ~ not known yet (recorded when it ends)  blank idle\n" \
     ""
 /* GOLDENS-END */
 

@@ -347,7 +347,7 @@ static void detail_line(tui_app *a, tui_canvas *cv, int y, int x, int w, const t
 ** the step row's phases first (as they read left to right in a step), then
 ** the other phases the run has shown, then what blank and not yet
 ** simulated look like.  What does not fit is left out whole. */
-static void legend(tui_app *a, tui_canvas *cv, int y, int x, int w, bool future)
+static void legend(tui_app *a, tui_canvas *cv, int y, int x, int w, bool future, bool unknown)
 {
     uint32_t seen = a->run->phases_seen, steps = a->run->steps_seen;
     sim_time since;
@@ -371,7 +371,11 @@ static void legend(tui_app *a, tui_canvas *cv, int y, int x, int w, bool future)
         st[ni] = style_phase((trace_phase)p);
         name[ni++] = style_phase_label((trace_phase)p);
     }
-    if (future) { glyph[ni] = G_FUTURE; st[ni] = ST_FUTURE; name[ni++] = "not simulated yet"; }
+    if (future || unknown) {
+        glyph[ni] = G_FUTURE;
+        st[ni] = ST_FUTURE;
+        name[ni++] = unknown ? "not known yet (recorded when it ends)" : "not simulated yet";
+    }
     glyph[ni] = ' '; st[ni] = ST_NORMAL; name[ni++] = "blank idle";
     int n = 0;
     for (int i = 0; i < ni; i++) {
@@ -434,7 +438,7 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     }
 
     const trace *t = sim_trace(a->run->s);
-    bool future_shown = false;
+    bool future_shown = false, unknown_shown = false;
     for (int i = 0; i < rh && a->v.top_row + i < nrows; i++) {
         const tl_row *r = &rows[a->v.top_row + i];
         int y = ry + i;
@@ -485,6 +489,19 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         bool switching_shown = r->kind != ROW_STEP && r->pool == pl->train_pool && pl->pools[r->pool].colocated
                                && (r->kind == ROW_POOL || trace_track_at(t, r->track)->kind == TRK_STAGE);
         int stk = switching_shown ? step_track(a->run) : -1;
+        /* an instance's decode is recorded when it ends: after its last
+        ** recorded span, a live run does not know yet whether it is idle */
+        sim_time known = -1;
+        bool live = !run_over(a->run);
+        if (live && r->kind == ROW_POOL) {
+            known = INT64_MAX;
+            for (int j = 0; j < ns; j++) {
+                sim_time k = trace_track_at(t, sample[j])->kind == TRK_INSTANCE ? run_track_known_to(a->run, sample[j]) : -1;
+                if (k >= 0 && k < known) known = k;
+            }
+            if (known == INT64_MAX) known = -1;
+        } else if (live && r->kind != ROW_STEP && trace_track_at(t, r->track)->kind == TRK_INSTANCE)
+            known = run_track_known_to(a->run, r->track);
         for (int c = 0; c < pw; c++) {
             sim_time c0 = t0 + (sim_time)(span * c / pw), c1 = t0 + (sim_time)(span * (c + 1) / pw);
             if (c1 <= c0) c1 = c0 + 1;
@@ -511,6 +528,10 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
                 if (ph >= 0) {
                     ch = stepish ? style_step_letter((trace_step_phase)ph) : style_phase_letter((trace_phase)ph);
                     st = stepish ? style_step((trace_step_phase)ph) : style_phase((trace_phase)ph);
+                } else if (known >= 0 && c0 >= known) {
+                    ch = G_FUTURE;
+                    st = ST_FUTURE;
+                    unknown_shown = true;
                 }
             } else if (!run_over(a->run)) {
                 ch = G_FUTURE;
@@ -533,7 +554,7 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         }
         detail_line(a, cv, y, in.x, in.w - cw, sel, span / (pw > 0 ? pw : 1));
     }
-    if (extras >= 2) legend(a, cv, in.y + in.h - 1, in.x, in.w, future_shown);
+    if (extras >= 2) legend(a, cv, in.y + in.h - 1, in.x, in.w, future_shown, unknown_shown);
     free(rows);
 }
 

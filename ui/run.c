@@ -311,6 +311,12 @@ void run_step_split(const tui_run *r, double secs[STEP__COUNT])
     }
 }
 
+sim_time run_track_known_to(const tui_run *r, int track)
+{
+    if (track < 0 || track >= r->ntracks || r->tracks[track].n == 0) return -1;
+    return r->tracks[track].maxt1[r->tracks[track].n - 1];
+}
+
 double run_track_load(const tui_run *r, int track)
 {
     if (track < 0 || track >= r->ntracks || r->synced_to <= 0) return 0;

@@ -97,6 +97,10 @@ double   run_mem_at(const tui_run *r, int group, mem_bucket b, sim_time t);
 void     run_pool_shares(const tui_run *r, int pool, double *compute, double *busy);
 /* Step-split share of [0, now) on the step track (seconds per step phase). */
 void     run_step_split(const tui_run *r, double secs[STEP__COUNT]);
+/* Up to when a track's record is complete: the latest end of its spans
+** (-1 with none).  Work under way after it has no span yet: an instance's
+** decode is recorded when it ends. */
+sim_time run_track_known_to(const tui_run *r, int track);
 /* Share of [0, now) a track was busy (0..1). */
 double   run_track_load(const tui_run *r, int track);
 /* What the trace gained since it held `nspans` spans and `ninst` instants,
