@@ -24,10 +24,14 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     int y = in.y, yend = in.y + in.h;
     int64_t ntr = 0;
     for (int k = 0; k <= SCN_STALENESS_MAX; k++) ntr += st->lag_hist[k];
-    int n = cv_text(cv, y, in.x, in.w, ST_NORMAL, "bound ");
-    n += cv_printf(cv, y, in.x + n, in.w - n, ST_BOUND, "s=%d", bound);
-    cv_printf(cv, y++, in.x + n, in.w - n, ST_NORMAL, "  lag max %d  mean %.2f  (%lld samples)", st->lag_max,
-              ntr ? st->lag_sum / (double)ntr : 0.0, (long long)ntr);
+    char sb[24], lm[32], mean[32], ns[48];
+    snprintf(sb, sizeof sb, "bound s=%d", bound);
+    snprintf(lm, sizeof lm, "lag max %d", st->lag_max);
+    snprintf(mean, sizeof mean, "mean %.2f", ntr ? st->lag_sum / (double)ntr : 0.0);
+    snprintf(ns, sizeof ns, "(%lld sample%s)", (long long)ntr, ntr == 1 ? "" : "s");
+    cv_seg seg[] = {{sb, CV_KEEP, ST_BOUND}, {lm, 7, ST_NORMAL}, {mean, 6, ST_NORMAL}, {ns, 4, ST_DIM}};
+    cv_segs(cv, y++, in.x, in.w, 2, seg, 4);
+    int n;
     if (y >= yend) return;
 
     /* in flight, by the version each sample started generating with */
