@@ -905,7 +905,8 @@ START_TEST(interactions)
 END_TEST
 
 /* The Memory pane folds identical groups into one bar with a count (the 16
-** stages of Pangu's pipeline) and the Timeline's pools open to fill it. */
+** stages of Pangu's pipeline); the Timeline's pools open to fill it, with
+** the stages folded into one row that Enter opens. */
 START_TEST(pangu_uses_the_space)
 {
     tui_app *a = open_app(example("pangu718b_cm384.lua"), NULL, 0);
@@ -914,10 +915,24 @@ START_TEST(pangu_uses_the_space)
     draw(a, 70, 250, &sc);
     ck_assert(screen_has(&sc, "actor/stage0-15 x16"));
     ck_assert(!screen_has(&sc, "actor/stage1 "));
+    /* the pool is open: its sixteen stages folded into one row, then every
+    ** rollout instance, all on screen without scrolling */
+    ck_assert(screen_has(&sc, "- actor 384 dev"));
+    ck_assert(screen_has(&sc, "+ 16 stages (TP8 x DP3)"));
+    ck_assert(screen_has(&sc, "rollout 11"));
+    ck_assert(!screen_has(&sc, " row 1/"));
+    /* at 80x24 the rows scroll, and the pane has no blank row */
+    draw(a, 24, 80, &sc);
     tui_rect tl = rect_inner(sc.L.pane[PANE_TIMELINE]);
     int blank = 0;
     for (int y = tl.y + 1; y < tl.y + tl.h - 2; y++) blank += sc.row[y][tl.x] == ' ' && sc.row[y][tl.x + 4] == ' ';
-    ck_assert_msg(blank == 0, "%d blank timeline rows at 250x70", blank);
+    ck_assert_msg(blank == 0, "%d blank timeline rows at 80x24", blank);
+    /* Enter on the fold opens the stages one by one */
+    a->focus = PANE_TIMELINE;
+    a->v.sel_row = 2;
+    key(a, TK_ENTER);
+    draw(a, 70, 250, &sc);
+    ck_assert(screen_has(&sc, "- 16 stages") && screen_has(&sc, "stage 15 (TP8 x DP3)"));
     close_app(a);
 }
 END_TEST

@@ -247,12 +247,18 @@ for size in "80 24" "200 50"; do
     set -- $size
     start "$1" "$2" "$ROOT/examples/pangu718b_cm384.lua"
     wait_for "- actor 384 dev"
-    wait_for "stage 0"
+    wait_for "+ 16 stages"
+    wait_for "rollout 0"
     wait_for "x16"
     wait_for "play x50"
+    # open the stages (row 3), edit: they stay open
+    keys j j Enter
+    wait_for "- 16 stages"
     keys s
     wait_for "plan.staleness=1: restarted"
     wait_for "- actor 384 dev"
+    wait_for "- 16 stages"
+    wait_for "stage 0 (TP8"
     stop
 done
 

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ROW_STEP, ROW_POOL, ROW_TRACK, ROW_DEVICE };
+/* ROW_STAGES: a pool's pipeline stages folded into one row (Enter opens) */
+enum { ROW_STEP, ROW_POOL, ROW_STAGES, ROW_TRACK, ROW_DEVICE };
+#define STAGE_FOLD_MIN 5    /* a pool with this many stages starts with them folded */
 
 typedef struct {
     int kind, pool, track, dev;
@@ -43,9 +45,13 @@ static void tl_open(tui_app *a)
     bool restored = false;
     bool *pool_open = xcalloc((size_t)(np ? np : 1), sizeof(bool));
     bool *track_open = xcalloc((size_t)(nt ? nt : 1), sizeof(bool));
+    memset(a->v.stages_open, 0, sizeof a->v.stages_open);
     for (int p = 0; p < np; p++)
-        for (int k = 0; k < a->v.nopen_pool_names; k++)
-            if (!strcmp(pl->pools[p].name, a->v.open_pool_names[k])) { pool_open[p] = true; restored = true; }
+        for (int k = 0; k < a->v.nopen_pool_names; k++) {
+            const char *nm = a->v.open_pool_names[k];
+            if (!strcmp(pl->pools[p].name, nm)) { pool_open[p] = true; restored = true; }
+            if (!strncmp(nm, "stages:", 7) && !strcmp(pl->pools[p].name, nm + 7) && p < SCN_POOLS_MAX) a->v.stages_open[p] = true;
+        }
     for (int i = 0; i < nt; i++)
         for (int k = 0; k < a->v.nopen_track_names; k++)
             if (!strcmp(trace_track_at(t, i)->name, a->v.open_track_names[k])) track_open[i] = true;
@@ -66,9 +72,13 @@ static void remember_open(tui_app *a)
     const trace *t = sim_trace(a->run->s);
     const plan *pl = sim_plan(a->run->s);
     a->v.nopen_pool_names = a->v.nopen_track_names = 0;
-    for (int p = 0; p < a->v.npools_open && p < pl->npools; p++)
+    for (int p = 0; p < a->v.npools_open && p < pl->npools; p++) {
         if (a->v.pool_open[p] && a->v.nopen_pool_names < APP_OPEN_NAMES)
             snprintf(a->v.open_pool_names[a->v.nopen_pool_names++], sizeof a->v.open_pool_names[0], "%s", pl->pools[p].name);
+        if (p < SCN_POOLS_MAX && a->v.stages_open[p] && a->v.nopen_pool_names < APP_OPEN_NAMES)
+            snprintf(a->v.open_pool_names[a->v.nopen_pool_names++], sizeof a->v.open_pool_names[0], "stages:%.56s",
+                     pl->pools[p].name);
+    }
     for (int k = 0; k < a->v.ntracks_open && k < trace_ntracks(t); k++)
         if (a->v.track_open[k] && a->v.nopen_track_names < APP_OPEN_NAMES)
             snprintf(a->v.open_track_names[a->v.nopen_track_names++], sizeof a->v.open_track_names[0], "%s",
@@ -104,7 +114,7 @@ static int build_rows(const tui_app *a, tl_row **out)
 {
     const trace *t = sim_trace(a->run->s);
     const plan *pl = sim_plan(a->run->s);
-    int nt = trace_ntracks(t), cap = 8 + nt + pl->npools, n = 0;
+    int nt = trace_ntracks(t), cap = 8 + nt + 2 * pl->npools, n = 0;
     for (int k = 0; k < nt && k < a->v.ntracks_open; k++) {
         int d = trace_track_at(t, k)->devices;
         if (a->v.track_open[k]) cap += d < DEVICE_ROWS_MAX ? d : DEVICE_ROWS_MAX;
@@ -115,9 +125,18 @@ static int build_rows(const tui_app *a, tl_row **out)
     for (int p = 0; p < pl->npools && p < a->v.npools_open; p++) {
         rows[n++] = (tl_row){ROW_POOL, p, -1, 0};
         if (!a->v.pool_open[p]) continue;
+        int nst = 0, first_stage = -1;
+        for (int k = 0; k < nt && k < a->v.ntracks_open; k++) {
+            const trace_track *tk = trace_track_at(t, k);
+            if (tk->pool == p && tk->kind == TRK_STAGE) { if (first_stage < 0) first_stage = k; nst++; }
+        }
+        bool folded = nst >= STAGE_FOLD_MIN && p < SCN_POOLS_MAX && !a->v.stages_open[p];
+        bool fold_row = nst >= STAGE_FOLD_MIN;
         for (int k = 0; k < nt && k < a->v.ntracks_open; k++) {
             const trace_track *tk = trace_track_at(t, k);
             if (tk->pool != p) continue;
+            if (fold_row && k == first_stage) rows[n++] = (tl_row){ROW_STAGES, p, k, nst};
+            if (folded && tk->kind == TRK_STAGE) continue;
             rows[n++] = (tl_row){ROW_TRACK, p, k, 0};
             if (!a->v.track_open[k]) continue;
             for (int d = 0; d < tk->devices && d < DEVICE_ROWS_MAX; d++)
@@ -158,6 +177,13 @@ static void row_label(const tui_app *a, const tl_row *r, char *buf, size_t n, ch
         const plan_pool *q = &pl->pools[r->pool];
         plan_roles_str(q->roles, extra, en);
         snprintf(buf, n, "%c %s %d dev", a->v.pool_open[r->pool] ? '-' : '+', q->name, q->devices);
+        break;
+    }
+    case ROW_STAGES: {
+        /* "stage 0 (TP8 x DP3)": the layout part is the same for all of them */
+        const char *lay = strchr(trace_track_at(t, r->track)->name, '(');
+        snprintf(buf, n, "  %c %d stages%s%s", r->pool < SCN_POOLS_MAX && a->v.stages_open[r->pool] ? '-' : '+', r->dev,
+                 lay ? " " : "", lay ? lay : "");
         break;
     }
     case ROW_TRACK: {
@@ -461,6 +487,14 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         /* a pool's row: a sample of its tracks, one of each kind first (a
         ** co-located pool's stage and instance rows), the host link last */
         int sample[POOL_SAMPLE + 4], ns = 0, hostlink = -1;
+        if (r->kind == ROW_STAGES) {
+            /* every stage, or an even sample of them */
+            int stride = r->dev > POOL_SAMPLE ? (r->dev + POOL_SAMPLE - 1) / POOL_SAMPLE : 1, seen = 0;
+            for (int k = 0; k < trace_ntracks(t) && ns < POOL_SAMPLE; k++) {
+                const trace_track *tk = trace_track_at(t, k);
+                if (tk->pool == r->pool && tk->kind == TRK_STAGE && seen++ % stride == 0) sample[ns++] = k;
+            }
+        }
         if (r->kind == ROW_POOL) {
             int total = 0, kinds = 0;
             for (int k = 0; k < trace_ntracks(t); k++) {
@@ -487,7 +521,8 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         ** reshard and the first prefill): its pool and stage rows show it */
         const plan *pl = sim_plan(a->run->s);
         bool switching_shown = r->kind != ROW_STEP && r->pool == pl->train_pool && pl->pools[r->pool].colocated
-                               && (r->kind == ROW_POOL || trace_track_at(t, r->track)->kind == TRK_STAGE);
+                               && (r->kind == ROW_POOL || r->kind == ROW_STAGES
+                                   || trace_track_at(t, r->track)->kind == TRK_STAGE);
         int stk = switching_shown ? step_track(a->run) : -1;
         /* an instance's decode is recorded when it ends: after its last
         ** recorded span, a live run does not know yet whether it is idle */
@@ -500,7 +535,7 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
                 if (k >= 0 && k < known) known = k;
             }
             if (known == INT64_MAX) known = -1;
-        } else if (live && r->kind != ROW_STEP && trace_track_at(t, r->track)->kind == TRK_INSTANCE)
+        } else if (live && r->kind != ROW_STEP && r->kind != ROW_STAGES && trace_track_at(t, r->track)->kind == TRK_INSTANCE)
             known = run_track_known_to(a->run, r->track);
         for (int c = 0; c < pw; c++) {
             sim_time c0 = t0 + (sim_time)(span * c / pw), c1 = t0 + (sim_time)(span * (c + 1) / pw);
@@ -508,7 +543,9 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
             int ch = ' ', st = ST_NORMAL;
             if (c0 < now) {
                 int ph = -1;
-                if (r->kind == ROW_POOL) {
+                if (r->kind == ROW_STAGES) {
+                    ph = pool_cell(a, r->pool, c0, c1, sample, ns);
+                } else if (r->kind == ROW_POOL) {
                     ph = pool_cell(a, r->pool, c0, c1, sample, ns);
                     /* devices busy moving states to or from the host are busy */
                     if (ph < 0 && hostlink >= 0) ph = pool_cell(a, r->pool, c0, c1, &hostlink, 1);
@@ -573,6 +610,7 @@ static int tl_request(tui_app *a, tui_req req, tui_rect in)
         if (a->v.sel_row >= 0 && a->v.sel_row < n) {
             const tl_row *r = &rows[a->v.sel_row];
             if (r->kind == ROW_POOL) a->v.pool_open[r->pool] = !a->v.pool_open[r->pool];
+            else if (r->kind == ROW_STAGES && r->pool < SCN_POOLS_MAX) a->v.stages_open[r->pool] = !a->v.stages_open[r->pool];
             else if (r->kind == ROW_TRACK) a->v.track_open[r->track] = !a->v.track_open[r->track];
             else if (r->kind == ROW_DEVICE) {
                 a->v.track_open[r->track] = false;
