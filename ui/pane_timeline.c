@@ -342,8 +342,12 @@ static void detail_line(tui_app *a, tui_canvas *cv, int y, int x, int w, const t
         snprintf(tok, sizeof tok, "%s tokens", si);
     }
     if (s->mb >= 0) snprintf(mb, sizeof mb, "mb %d", s->mb);
-    snprintf(stepb, sizeof stepb, "step %d", s->iter + 1);
-    snprintf(ver, sizeof ver, "v%d", s->version);
+    /* the step track's spans carry the step counter as it is when they are
+    ** recorded (a train span after its step's version is published): count
+    ** the versions published before the span began instead */
+    int iter = step ? run_versions_at(a->run, s->t0) : s->iter, version = step ? iter : s->version;
+    snprintf(stepb, sizeof stepb, "step %d", iter + 1);
+    snprintf(ver, sizeof ver, "v%d", version);
     snprintf(range, sizeof range, "%s (%s-%s)", d, b0, b1);
     /* a pool with rollout instances that have done nothing says so */
     char idle[80] = "";

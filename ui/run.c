@@ -311,6 +311,17 @@ void run_step_split(const tui_run *r, double secs[STEP__COUNT])
     }
 }
 
+int run_versions_at(const tui_run *r, sim_time t)
+{
+    int lo = 0, hi = r->nver;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (r->ver_t[mid] <= t) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 sim_time run_track_known_to(const tui_run *r, int track)
 {
     if (track < 0 || track >= r->ntracks || r->tracks[track].n == 0) return -1;

@@ -101,6 +101,9 @@ void     run_step_split(const tui_run *r, double secs[STEP__COUNT]);
 ** (-1 with none).  Work under way after it has no span yet: an instance's
 ** decode is recorded when it ends. */
 sim_time run_track_known_to(const tui_run *r, int track);
+/* Policy versions published at or before t: the training step under way at
+** t is this + 1, and its policy version this. */
+int      run_versions_at(const tui_run *r, sim_time t);
 /* Share of [0, now) a track was busy (0..1). */
 double   run_track_load(const tui_run *r, int track);
 /* What the trace gained since it held `nspans` spans and `ninst` instants,
