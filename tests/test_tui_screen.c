@@ -398,6 +398,13 @@ START_TEST(golden_step_row_detail)
         free(two);
     }
     ck_assert_msg(bad == 0, "%d step-row golden(s) differ", bad);
+    /* the last train span of the run is step 5 of 5, trained with v4 */
+    app_seek(a, INT64_MAX / 4);
+    ck_assert(run_over(a->run));
+    a->cursor = run_now(a->run) - SIM_NS_PER_S;
+    a->cursor_follow = false;
+    draw(a, 24, 80, &sc);
+    ck_assert_msg(screen_has(&sc, "T train  step 5  v4"), "%s", sc.row[sc.L.pane[PANE_TIMELINE].y + sc.L.pane[PANE_TIMELINE].h - 3]);
     close_app(a);
 }
 END_TEST
