@@ -152,7 +152,7 @@ for size in "80 24" "200 50"; do
     start "$W" "$H" "$SCN"
     # the rate is set from the step length: a qwen step of ~2 min plays in ~20 s
     wait_for "play x5"
-    wait_for "the first step takes"
+    wait_for "step in"
     # the header keeps the step, the footer keeps help and quit
     wait_for "step 1/5"
     footer=$(screen | tail -n 1)

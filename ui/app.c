@@ -115,8 +115,8 @@ bool app_open(tui_app *a, const cli_opts *o, fs_err *err)
     char st[24];
     style_fmt_secs(st, sizeof st, step_s);
     if (step_s > 0)
-        app_message(a, false, "Playing at x%g: the first step takes %s, about %.0f s here.  space pauses, ? shows every key, q quits.",
-                    a->rate, st, step_s / a->rate);
+        app_message(a, false, "Playing at x%g (a %s step in %.0f s).  space pauses, ? keys, q quits.", a->rate, st,
+                    step_s / a->rate);
     else app_message(a, false, "Playing at x%g.  space pauses, ? shows every key, q quits.", a->rate);
     return true;
 }

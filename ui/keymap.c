@@ -56,7 +56,7 @@ const tui_binding keymap[] = {
     {'i', REQ_ITER_UP, SEC_WHATIF, "training steps in the run +1 (workload.iterations)"},
     {'I', REQ_ITER_DOWN, SEC_WHATIF, "training steps in the run -1"},
     {'x', REQ_RESET_EDITS, SEC_WHATIF, "drop every edit: back to the scenario file"},
-    {':', REQ_COMMAND, SEC_WHATIF, "command line: set PATH=VALUE, unset PATH, reset, ..."},
+    {':', REQ_COMMAND, SEC_WHATIF, "command line: set PATH=VALUE, unset, reset, ... (Tab completes, Up recalls)"},
 
     {'a', REQ_SNAP_A, SEC_COMPARE, "snapshot this plan as A"},
     {'b', REQ_SNAP_B, SEC_COMPARE, "snapshot this plan as B"},

@@ -166,10 +166,14 @@ static void help(tui_app *a, tui_canvas *cv, tui_rect r)
         const char *l = lines[a->v.help_top + i];
         cv_text(cv, in.y + i, in.x + 1, in.w - 1, l[0] && l[0] != ' ' ? ST_BOLD : ST_NORMAL, l);
     }
-    if (foot)
-        cv_printf(cv, in.y + in.h - 1, in.x + 1, in.w - 1, ST_DIM, "Up/Down scroll (%d-%d of %d); any other key closes.  "
-                  "Options: --no-color --ascii --no-mouse --out DIR --set PATH=VALUE", a->v.help_top + 1,
-                  a->v.help_top + room < n ? a->v.help_top + room : n, n);
+    if (foot) {
+        char pos[64];
+        snprintf(pos, sizeof pos, "Up/Down scroll (%d-%d of %d);", a->v.help_top + 1,
+                 a->v.help_top + room < n ? a->v.help_top + room : n, n);
+        cv_seg seg[] = {{pos, CV_KEEP, ST_DIM}, {"any other key closes.", CV_KEEP, ST_DIM},
+                        {"Options: --no-color --ascii --no-mouse --out DIR --set PATH=VALUE", 3, ST_DIM}};
+        cv_segs(cv, in.y + in.h - 1, in.x + 1, in.w - 1, 1, seg, 3);
+    }
 }
 
 void render_frame(tui_app *a, tui_canvas *cv, int rows, int cols, tui_layout *L)
