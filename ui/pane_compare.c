@@ -197,7 +197,8 @@ static void parts_diff(tui_canvas *cv, int y, int x, int w, const side *A, const
     char d[24];
     double dt = B->rep.step_time_s - A->rep.step_time_s;
     style_fmt_secs(d, sizeof d, fabs(dt));
-    snprintf(txt[n], sizeof txt[n], "B-A step %c%s:", dt < 0 ? '-' : '+', d);
+    if (fabs(dt) < 1e-3 * (A->rep.step_time_s + 1e-9)) snprintf(txt[n], sizeof txt[n], "B-A step: the same");
+    else snprintf(txt[n], sizeof txt[n], "B-A step %c%s:", dt < 0 ? '-' : '+', d);
     seg[n] = (cv_seg){txt[n], CV_KEEP, dt < 0 ? ST_GOOD : dt > 0 ? ST_BAD : ST_BOLD};
     n++;
     double big[STEP__COUNT];
@@ -223,6 +224,10 @@ static void why_text(const side *s, char *out, size_t n)
     out[0] = 0;
     if (!s->ready) return;
     const report *r = &s->rep;
+    if (!r->feasible) {
+        snprintf(out, n, "%s %s: out of memory, so its figures are invalid (the banner says where)", s->name, r->mode);
+        return;
+    }
     int worst = -1;
     double idle_dev = 0, all = 0;
     for (int p = 0; p < r->npools; p++) {
@@ -257,7 +262,8 @@ static void cmp_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         else if (!s->ready) {
             const sim_stats *st = sim_get_stats(s->r->s);
             snprintf(labs[i], 96, "%s%s: running, step %d/%d", s->name, live, st->iterations_done + 1, s->r->scn.work.iterations);
-        } else snprintf(labs[i], 96, "%s%s: %s", s->name, live, s->r->label);
+        } else snprintf(labs[i], 96, "%s%s: %s%s", s->name, live, s->r->label,
+                        s->rep.feasible ? "" : "  (OUT OF MEMORY: its figures are invalid)");
     }
     int skip = a->v.scroll[PANE_COMPARE], line = 0;
 #define LINE() (line++ >= skip && y < yend)
