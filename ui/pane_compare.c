@@ -225,7 +225,7 @@ static void why_text(const side *s, char *out, size_t n)
     if (!s->ready) return;
     const report *r = &s->rep;
     if (!r->feasible) {
-        snprintf(out, n, "%s %s: out of memory, so its figures are invalid (the banner says where)", s->name, r->mode);
+        snprintf(out, n, "%s %s: ran out of memory, so its figures are invalid", s->name, r->mode);
         return;
     }
     int worst = -1;
