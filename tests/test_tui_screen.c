@@ -232,12 +232,16 @@ static bool screen_has(const screen *sc, const char *text)
     "+ Compare A/B -----------------------------------------------------------------------------------------------+\n" \
     "|A: as in the file                                                                                           |\n" \
     "|B: plan.mode=separate                                                                                       |\n" \
+    "|now (the live run): plan.mode=separate, step 1/5                                                            |\n" \
     "|0..13m55s           |+0----------+2m----------+4m---------+6m----------+8m---------+10m---------+12m--------|\n" \
     "|A step              |gggggggggiiTTgggggggggiiTTTgggggggggiiTTgggggggggiiTTTgggggggggiiTTT                   |\n" \
     "|A all               |pgggggggglrTTpgggggggggrTTpggggggggglrTTpgggggggggrTTppgggggggggrTTT                   |\n" \
     "|B step              |gggggggggiiiTTTTTggggggggggiiiTTTTTgggggggggiiiTTTTggggggggggiiiTTTTTgggggggggiiiiTTTTT|\n" \
     "|B rollout           |pggggggggg      Wpggggggggg       pggggggggg       pggggggggg       Wpggggggggg       W|\n" \
     "|B train             |         llrTTTTTW        llrrTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
+    "|now step            |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
+    "|now rollout         |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
+    "|now train           |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|A 1 step            |gggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTT 2m11s                   |\n" \
     "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m48s  |\n" \
     "|B-A step +37.2s:  generate +2.5s  switch -2.9s  weight sync +435ms  inference +15.4s  train +21.8s          |\n" \
@@ -258,10 +262,6 @@ static bool screen_has(const screen *sc, const char *text)
     "|  train busy                            -                   46.6%                                           |\n" \
     "|memory peak/device               72.0 GiB                73.0 GiB  +1.0 GiB (+1.4%)                         |\n" \
     "|host peak/node                  156.0 GiB                       -  -156.0 GiB (-100.0%)                     |\n" \
-    "|devices                                16                      16  =                                        |\n" \
-    "|lag max                                 0                       0  =                                        |\n" \
-    "|lag mean                             0.00                    0.00  =                                        |\n" \
-    "|tokens wasted                           0                       0  =                                        |\n" \
     "+------------------------------------------------------------------------------------------------------------+\n" \
     ""
 #define GOLDEN_OOM_BANNER_80 \

@@ -211,6 +211,8 @@ for size in "80 24" "200 50"; do
     keys a m b c
     wait_for "A step"
     wait_for "B step"
+    # with both snapshots kept and room, the live run is drawn under them
+    [ "$H" -ge 50 ] && wait_for "now step"
     wait_for "A 1 step"
     # both snapshots finish in the background (their own budget) while the
     # live run is paused; on a short screen the pane scrolls to the rest

@@ -251,9 +251,14 @@ static void cmp_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     side_init(&A, a->snap[0], "A");
     if (a->snap[1]) side_init(&B, a->snap[1], "B");
     else side_init(&B, a->run, "B");
+    /* with both snapshots kept, the live run is drawn under them as well,
+    ** when the pane has the room (A and B come first) */
+    side L;
+    side_init(&L, a->snap[0] && a->snap[1] && in.h >= 20 ? a->run : NULL, "now");
+    int nsides = L.r ? 3 : 2;
     int y = in.y, yend = in.y + in.h;
     char la[96], lb[96];
-    const side *sides[2] = {&A, &B};
+    const side *sides[3] = {&A, &B, &L};
     char *labs[2] = {la, lb};
     for (int i = 0; i < 2; i++) {
         const side *s = sides[i];
@@ -269,11 +274,16 @@ static void cmp_draw(tui_app *a, tui_canvas *cv, tui_rect in)
 #define LINE() (line++ >= skip && y < yend)
     if (LINE()) cv_text(cv, y++, in.x, in.w, ST_BOLD, la);
     if (LINE()) cv_text(cv, y++, in.x, in.w, ST_BOLD, lb);
+    if (L.r && LINE()) {
+        const sim_stats *st = sim_get_stats(L.r->s);
+        cv_printf(cv, y++, in.x, in.w, ST_DIM, "now (the live run): %s, step %d/%d", L.r->label,
+                  st->iterations_done + (run_over(L.r) ? 0 : 1), L.r->scn.work.iterations);
+    }
 
     /* aligned timelines: one axis from 0 to the later run's clock */
     int lw = in.w / 5 < 14 ? 14 : in.w / 5 > 24 ? 24 : in.w / 5, pw = in.w - lw;
     sim_time t1 = 1;
-    for (int i = 0; i < 2; i++) if (sides[i]->r && run_now(sides[i]->r) > t1) t1 = run_now(sides[i]->r);
+    for (int i = 0; i < nsides; i++) if (sides[i]->r && run_now(sides[i]->r) > t1) t1 = run_now(sides[i]->r);
     if (pw >= 10 && (A.r || B.r)) {
         if (LINE()) {
             char b1[24];
@@ -296,7 +306,7 @@ static void cmp_draw(tui_app *a, tui_canvas *cv, tui_rect in)
             }
             y++;
         }
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < nsides; i++) {
             const plan *pl = sides[i]->r ? sim_plan(sides[i]->r->s) : NULL;
             int nrow = pl ? 1 + pl->npools : 0;
             if (line + nrow <= skip) { line += nrow; continue; }
@@ -309,6 +319,7 @@ static void cmp_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         double scale = longest > 0 ? longest / (pw - 8 > 4 ? pw - 8 : pw) : 0;
         if (LINE()) parts_bar(cv, y++, in.x, lw, pw, &A, scale);
         if (LINE()) parts_bar(cv, y++, in.x, lw, pw, &B, scale);
+        if (L.r && L.ready && LINE()) parts_bar(cv, y++, in.x, lw, pw, &L, scale);
         if (A.ready && B.ready && LINE()) parts_diff(cv, y++, in.x, in.w, &A, &B);
     }
     /* where the idle time goes, one line a side */
