@@ -818,7 +818,7 @@ START_TEST(mouse_selects)
 }
 END_TEST
 
-/* The interactions of the front-end issue: the : line's history and
+/* The interactions docs/tui.md describes: the : line's history and
 ** completion, d/D by whole instances (and refused outside separate mode),
 ** . naming its event, export falling back to the current directory, opened
 ** rows kept across an edit. */

@@ -3,7 +3,11 @@
 # start `fusync tui` on an example, see it play, pause it, change the
 # staleness bound, open the help, shrink the terminal to 40x12 and grow it
 # back, quit; check the screen text at each point and the exit status.
-# TERM, LANG, TZ and the size are pinned.  Skips (status 0) without tmux.
+# Then what docs/tui.md promises, at 80x24 and at 200x50: the header and
+# footer cut by priority, the step row's details, units, round ticks, the
+# event `.` names, the : line, d/D, idle instances, rows kept across edits,
+# A/B side by side, the out-of-memory banner, Pangu's folds, the export
+# fallback.  TERM, LANG, TZ and the size are pinned.  Skips (status 0) without tmux.
 FUSYNC=${FUSYNC:-build/fusync}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SCN="$ROOT/examples/qwen7b_h100x16.lua"
@@ -123,7 +127,7 @@ for sig in INT TERM; do
     checks=$((checks + 1))
 done
 
-# 8. the issue's points, at the supported minimum (80x24) and at 200x50.
+# 8. what docs/tui.md promises, at the supported minimum (80x24) and at 200x50.
 # start COLS ROWS SCENARIO [DIR]: a fresh session running fusync
 start() {
     $T kill-server >/dev/null 2>&1
