@@ -41,15 +41,22 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     if (nv == 0) cv_text(cv, y, in.x + n, in.w - n, ST_DIM, " none");
     for (int i = 0; i < nv && n < in.w; i++) {
         int lag = st->version - vers[i];
-        n += cv_printf(cv, y, in.x + n, in.w - n, lag > bound ? ST_BAD : ST_NORMAL, " v%d:%d", vers[i], cnt[i]);
+        char item[32];
+        int l = snprintf(item, sizeof item, " v%d:%d", vers[i], cnt[i]);
+        if (n + l > in.w) break;        /* an item is shown whole or not at all */
+        n += cv_text(cv, y, in.x + n, in.w - n, lag > bound ? ST_BAD : ST_NORMAL, item);
     }
     y++;
     if (y >= yend) return;
     n = cv_text(cv, y, in.x, in.w, ST_NORMAL, "trained lags:");
     if (!ntr) cv_text(cv, y, in.x + n, in.w - n, ST_DIM, " none yet");
-    for (int k = 0; k <= SCN_STALENESS_MAX && n < in.w; k++)
-        if (st->lag_hist[k]) n += cv_printf(cv, y, in.x + n, in.w - n, k > bound ? ST_BAD : ST_NORMAL, " %d:%lld", k,
-                                            (long long)st->lag_hist[k]);
+    for (int k = 0; k <= SCN_STALENESS_MAX && n < in.w; k++) {
+        if (!st->lag_hist[k]) continue;
+        char item[40];
+        int l = snprintf(item, sizeof item, " %d:%lld", k, (long long)st->lag_hist[k]);
+        if (n + l > in.w) break;
+        n += cv_text(cv, y, in.x + n, in.w - n, k > bound ? ST_BAD : ST_NORMAL, item);
+    }
     y++;
     if (y >= yend) return;
 
