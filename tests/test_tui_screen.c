@@ -151,7 +151,7 @@ static bool screen_has(const screen *sc, const char *text)
     "|all/host HM........................... 156G/2.0T|\n" \
     "|                                                |\n" \
     "|                                                |\n" \
-    "|W weights G grads O optim A activ R rollout-w K |\n" \
+    "|W weights G grads O optim A activ R rollout-w   |\n" \
     "+------------------------------------------------+\n" \
     ""
 #define GOLDEN_STALENESS \

@@ -161,6 +161,8 @@ static void mem_draw(tui_app *a, tui_canvas *cv, tui_rect in)
             bool used = false;
             for (int g = 0; g < ng && !used; g++) used = sim_mem_peak(a->run->s, g, b) > 0;
             if (!used) continue;
+            /* an entry is shown whole or not at all */
+            if (x + 2 + (int)strlen(style_bucket_short((mem_bucket)b)) > in.w) break;
             cv_put(cv, ly, in.x + x++, style_bucket_letter((mem_bucket)b), style_bucket((mem_bucket)b));
             x += cv_printf(cv, ly, in.x + x, in.w - x, ST_DIM, " %s ", style_bucket_short((mem_bucket)b));
         }
