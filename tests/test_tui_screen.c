@@ -150,8 +150,8 @@ static bool screen_has(const screen *sc, const char *text)
     "|all      RRRRRKKKKKKKKKKKKKKKKKKK... 72.0G/80.0G|\n" \
     "|all/host HM........................... 156G/2.0T|\n" \
     "|                                                |\n" \
-    "|                                                |\n" \
     "|W weights G grads O optim A activ R rollout-w   |\n" \
+    "|K kv f ref-w s reshard H host-off M host-models |\n" \
     "+------------------------------------------------+\n" \
     ""
 #define GOLDEN_STALENESS \

@@ -156,13 +156,24 @@ static void mem_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         mem_bar(a, cv, y, in.x + lw + 1, in.w - lw - 1, order[first[i]]);
     }
     if (legend) {
-        int x = 0, ly = yend - 1;
-        for (int b = 0; b < MB__COUNT && x < in.w; b++) {
+        /* one line, or two when the bars left a line free: entries whole */
+        int total = 0;
+        for (int b = 0; b < MB__COUNT; b++) {
+            bool used = false;
+            for (int g = 0; g < ng && !used; g++) used = sim_mem_peak(a->run->s, g, b) > 0;
+            if (used) total += 2 + (int)strlen(style_bucket_short((mem_bucket)b));
+        }
+        int lines = total > in.w && y < yend - 1 ? 2 : 1, ly = yend - lines, x = 0;
+        for (int b = 0; b < MB__COUNT; b++) {
             bool used = false;
             for (int g = 0; g < ng && !used; g++) used = sim_mem_peak(a->run->s, g, b) > 0;
             if (!used) continue;
-            /* an entry is shown whole or not at all */
-            if (x + 2 + (int)strlen(style_bucket_short((mem_bucket)b)) > in.w) break;
+            int need = 2 + (int)strlen(style_bucket_short((mem_bucket)b));
+            if (x + need > in.w) {
+                if (ly == yend - 1) break;
+                ly++;
+                x = 0;
+            }
             cv_put(cv, ly, in.x + x++, style_bucket_letter((mem_bucket)b), style_bucket((mem_bucket)b));
             x += cv_printf(cv, ly, in.x + x, in.w - x, ST_DIM, " %s ", style_bucket_short((mem_bucket)b));
         }
