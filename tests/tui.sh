@@ -264,7 +264,7 @@ for size in "80 24" "200 50"; do
     wait_for "plan.staleness=1: restarted"
     wait_for "- actor 384 dev"
     wait_for "- 16 stages"
-    wait_for "stage 0 (TP8"
+    wait_for "+ stage 0"
     stop
 done
 

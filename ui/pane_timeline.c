@@ -182,8 +182,8 @@ static void row_label(const tui_app *a, const tl_row *r, char *buf, size_t n, ch
     case ROW_STAGES: {
         /* "stage 0 (TP8 x DP3)": the layout part is the same for all of them */
         const char *lay = strchr(trace_track_at(t, r->track)->name, '(');
-        snprintf(buf, n, "  %c %d stages%s%s", r->pool < SCN_POOLS_MAX && a->v.stages_open[r->pool] ? '-' : '+', r->dev,
-                 lay ? " " : "", lay ? lay : "");
+        snprintf(buf, n, "  %c %d stages", r->pool < SCN_POOLS_MAX && a->v.stages_open[r->pool] ? '-' : '+', r->dev);
+        snprintf(extra, en, "%s", lay ? lay : "");
         break;
     }
     case ROW_TRACK: {
@@ -192,7 +192,11 @@ static void row_label(const tui_app *a, const tl_row *r, char *buf, size_t n, ch
         size_t pl_len = strlen(pl->pools[r->pool].name);
         /* the pool is on the row above: drop its name */
         if (!strncmp(name, pl->pools[r->pool].name, pl_len) && name[pl_len] == ' ') name += pl_len + 1;
-        snprintf(buf, n, "  %c %s", tk->devices > 1 ? (a->v.track_open[r->track] ? '-' : '+') : ' ', name);
+        /* "stage 0 (TP8 x DP3)": the layout may go when the column is narrow */
+        const char *lay = tk->kind == TRK_STAGE ? strstr(name, " (") : NULL;
+        snprintf(buf, n, "  %c %.*s", tk->devices > 1 ? (a->v.track_open[r->track] ? '-' : '+') : ' ',
+                 lay ? (int)(lay - name) : (int)strlen(name), name);
+        if (lay) snprintf(extra, en, "%s", lay + 1);
         break;
     }
     default:
@@ -299,7 +303,8 @@ static void detail_line(tui_app *a, tui_canvas *cv, int y, int x, int w, const t
             if (k < 0) k = run_span_in(a->run, i, c0, c1);
         }
     }
-    int n = cv_printf(cv, y, x, w, ST_BOLD, "t=%s%s ", when, a->cursor_follow ? " (live)" : "");
+    int n = cv_printf(cv, y, x, w, ST_BOLD, "t=%s%s ", when,
+                      !a->cursor_follow ? "" : run_over(a->run) ? " (end)" : " (live)");
     if (k < 0 && row && row->kind == ROW_STEP) {
         /* the step phase under way has no span until it ends: it is drawn to
         ** the clock, and described here the same way */
