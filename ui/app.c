@@ -77,7 +77,7 @@ double app_rate_for(double step_s, double wall_s)
 
 /* The length of the first training step, from a headless copy of the run
 ** (the same placed scenario, so the same figures): 0 if it does not finish
-** one within a bounded number of events. */
+** one within a bounded number of events and half a second. */
 static double probe_step(const tui_run *r)
 {
     fs_err err = {0, ""};
@@ -85,8 +85,12 @@ static double probe_step(const tui_run *r)
     runner *rn = runner_open(&spec, &err);
     if (!rn) return 0;
     sim *s = runner_sim(rn);
-    for (long i = 0; i < (1L << 22) && !runner_done(rn) && sim_get_stats(s)->iterations_done < 1; i++)
+    /* one event at a time, to stop at the step's end; at most half a second */
+    double t0 = wall_now();
+    for (long i = 0; i < (1L << 22) && !runner_done(rn) && sim_get_stats(s)->iterations_done < 1; i++) {
         runner_advance(rn, 1);
+        if ((i & 1023) == 1023 && wall_now() - t0 > 0.5) break;
+    }
     double t = sim_get_stats(s)->iterations_done >= 1 ? sim_secs(sim_now(s)) : 0;
     runner_free(rn);
     return t;
