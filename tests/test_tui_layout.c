@@ -29,12 +29,15 @@ static const char *check_layout(int rows, int cols, const layout_state *st)
         for (int i = 0; i < PANE__COUNT; i++) if (L.visible[i]) return "a pane shown on a too-small screen";
         return NULL;
     }
-    tui_rect fixed[4] = {L.header, L.status, L.keys, L.body};
-    for (int i = 0; i < 4; i++) {
-        if (fixed[i].h <= 0 || fixed[i].w <= 0) return "empty header/status/keys/body";
+    tui_rect fixed[5] = {L.header, L.status, L.keys, L.body, L.banner};
+    int nfixed = st->banner ? 5 : 4;
+    if (!st->banner && L.banner.h) return "a banner without an alarm";
+    for (int i = 0; i < nfixed; i++) {
+        if (fixed[i].h <= 0 || fixed[i].w <= 0) return "empty header/status/keys/body/banner";
         if (!inside(fixed[i], screen)) return "bar outside the screen";
-        for (int j = i + 1; j < 4; j++) if (!disjoint(fixed[i], fixed[j])) return "bars overlap";
+        for (int j = i + 1; j < nfixed; j++) if (!disjoint(fixed[i], fixed[j])) return "bars overlap";
     }
+    if (st->banner && (L.banner.y != 1 || L.banner.w != cols)) return "the banner is not full width under the header";
     int shown = 0;
     for (int i = 0; i < PANE__COUNT; i++) {
         if (!L.visible[i]) continue;
@@ -56,12 +59,14 @@ static const char *check_layout(int rows, int cols, const layout_state *st)
 
 START_TEST(every_size_every_state)
 {
-    layout_state states[9];
+    layout_state states[12];
     int ns = 0;
-    states[ns++] = (layout_state){-1, false, false};
-    states[ns++] = (layout_state){-1, true, false};
-    states[ns++] = (layout_state){-1, false, true};
-    for (int z = 0; z < PANE__COUNT; z++) states[ns++] = (layout_state){z, z == PANE_COMPARE, false};
+    states[ns++] = (layout_state){-1, false, false, false};
+    states[ns++] = (layout_state){-1, true, false, false};
+    states[ns++] = (layout_state){-1, false, true, false};
+    states[ns++] = (layout_state){-1, false, false, true};
+    states[ns++] = (layout_state){-1, true, true, true};
+    for (int z = 0; z < PANE__COUNT; z++) states[ns++] = (layout_state){z, z == PANE_COMPARE, false, z % 2 == 0};
     for (int s = 0; s < ns; s++)
         for (int rows = 1; rows <= 200; rows++)
             for (int cols = 1; cols <= 400; cols++) {
@@ -73,7 +78,7 @@ END_TEST
 
 START_TEST(odd_inputs)
 {
-    layout_state st = {-1, false, false};
+    layout_state st = {-1, false, false, false};
     tui_layout L;
     layout_compute(0, 0, &st, &L);
     ck_assert(L.too_small);
@@ -92,7 +97,7 @@ END_TEST
 
 START_TEST(wide_puts_three_panes_in_a_row)
 {
-    layout_state st = {-1, false, false};
+    layout_state st = {-1, false, false, false};
     tui_layout L;
     layout_compute(50, 200, &st, &L);
     ck_assert_int_eq(L.pane[PANE_MEMORY].y, L.pane[PANE_STATS].y);

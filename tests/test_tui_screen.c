@@ -132,26 +132,26 @@ static bool screen_has(const screen *sc, const char *text)
 /* GOLDENS-BEGIN: regenerate with FUSYNC_GOLDEN_DUMP=DIR, check each by eye */
 #define GOLDEN_TIMELINE \
     "+ Timeline ----------------------------------------------------------------------------------------+\n" \
-    "|0..130s fit             |+0--------------------------+50s------------------------+100s------------|\n" \
+    "|0..2m10s fit            |+0-------------------------------+1m-------------------------------+2m---|\n" \
     "|step phase              |xgggggggggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTTTTxg|\n" \
-    "|- all 16 dev rollout+tra|ppgggggggggggggggggggggggggggggggggggggggggggggxlllllrrrrTTTTTTTTTTTTTTpp|\n" \
+    "|- all 16 dev            |ppgggggggggggggggggggggggggggggggggggggggggggggglllllrrrrTTTTTTTTTTTTTTpp|\n" \
     "|  + stage 0 (TP2 x DP8) |x                                              xlllllrrrrTTTTTTTTTTTTTTx |\n" \
-    "|    rollout 0           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
-    "|    rollout 1           |ppggggggggggggggggggggggggggggggggggggggggg                            pp|\n" \
-    "|    rollout 2           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
-    "|    rollout 3           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
-    "|t=130s (live) p prefill  iter 1  v1  2.74 s (128s-130s)  88.0k tokens  ends later         row 2/20|\n" \
-    "|g generate  p prefill  l logprob  r reference  w reward  T train_1f1b  S grad_sync  O optimizer  v|\n" \
+    "|    rollout 0       66% |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
+    "|    rollout 1       59% |ppggggggggggggggggggggggggggggggggggggggggg                            pp|\n" \
+    "|    rollout 2       66% |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
+    "|    rollout 3       66% |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
+    "|t=2m10s (live) p prefill  step 2  v1  2.7s (2m08s-2m10s)  88.0k tokens  ends later        row 2/20|\n" \
+    "|g generate  x switch  i inference (l r w)  T train  p prefill  l log-prob  r reference  w reward  |\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""
 #define GOLDEN_MEMORY \
     "+ Memory ----------------------------------------+\n" \
-    "|t=130s  per device, host per node  ! peak       |\n" \
+    "|t=2m10s  per device, host per node  ! peak      |\n" \
     "|all      RRRRRKKKKKKKKKKKKKKKKKKK... 72.0G/80.0G|\n" \
     "|all/host HM........................... 156G/2.0T|\n" \
     "|                                                |\n" \
-    "|                                                |\n" \
-    "|W weights G grads O optim A activ R rollout-w K |\n" \
+    "|W weights G grads O optim A activ R rollout-w   |\n" \
+    "|K kv f ref-w s reshard H host-off M host-models |\n" \
     "+------------------------------------------------+\n" \
     ""
 #define GOLDEN_STALENESS \
@@ -159,39 +159,39 @@ static bool screen_has(const screen *sc, const char *text)
     "|bound s=0  lag max 0  mean 0.00  (1024 samples) |\n" \
     "|in flight: v1:1024                              |\n" \
     "|trained lags: 0:1024                            |\n" \
-    "|step 0     #                            v0..0   |\n" \
+    "|step 1     #                            v0..0   |\n" \
     "|                                                |\n" \
     "+------------------------------------------------+\n" \
     ""
 #define GOLDEN_STATS \
     "+ Stats -----------------------------------------+\n" \
-    "|tok/s     last step 22.1k  so far 21.5k         |\n" \
-    "|          measured after 1 warm-up step         |\n" \
-    "|progress  step 1/5  t=130s  998 events          |\n" \
+    "|tok/s  last step 22.1k  so far 21.5k            |\n" \
+    "|measured after 1 warm-up step                   |\n" \
+    "|progress  step 2/5  t=2m10s  998 events         |\n" \
     "|Step split (training pool, so far)              |\n" \
-    "| generate     65.5% gggggggggggg...... 1.4 min  |\n" \
-    "| switch        3.4% x................. 4.31 s   |\n" \
-    "| inference    11.9% ii................ 15.25 s  |\n" \
-    "| train        19.2% TTT............... 24.52 s  |\n" \
-    "|Pool        devices compute  busy  roles        |\n" \
-    "| all             16   65.2%  67.4%  rollout+trai|\n" \
-    "|tokens    generated 2.14M  trained 2.79M        |\n" \
-    "|          wasted 0  in flight 0                 |\n" \
-    "|plan      full s=0 partial 1.00 TP1 1SN 5 it    |\n" \
+    "|g generate     66.1% gggggggggggggg....... 1m26s|\n" \
+    "|x switch        3.3% x..................... 4.3s|\n" \
+    "|i inference    11.7% ii................... 15.3s|\n" \
+    "|T train        18.9% TTTT................. 24.5s|\n" \
+    "|Pool         dev   busy   idle compute          |\n" \
+    "| all           16  67.4%  32.6%   65.2%         |\n" \
+    "|tokens  generated 2.14M  trained 2.79M          |\n" \
+    "|        wasted 0  in flight 0                   |\n" \
+    "|plan  full s=0  partial 1.00  TP1 1SN  5 steps  |\n" \
     "+------------------------------------------------+\n" \
     ""
 #define GOLDEN_HEADER \
-    " fusync  qwen7b_h100x16  full s=0  16 dev  |  pause x10  t=130s  step 1/5\n" \
+    " fusync  qwen7b_h100x16  full s=0  16 dev  |  pause x5  t=2m10s  step 2/5\n" \
     ""
 #define GOLDEN_STALENESS_S2 \
     "+ Staleness -------------------------------------------------------------------+\n" \
     "|bound s=2  lag max 1  mean 0.75  (4096 samples)                               |\n" \
     "|in flight: v3:182                                                             |\n" \
     "|trained lags: 0:1024 1:3072                                                   |\n" \
-    "|step 0     #                                                          v0..0   |\n" \
-    "|step 1     #-                                                         v0..1   |\n" \
-    "|step 2     -#-                                                        v0..2   |\n" \
-    "|step 3      -#-                                                       v1..3   |\n" \
+    "|step 1     #                                                          v0..0   |\n" \
+    "|step 2     #-                                                         v0..1   |\n" \
+    "|step 3     -#-                                                        v0..2   |\n" \
+    "|step 4      -#-                                                       v1..3   |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
@@ -208,7 +208,7 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_MEMORY_OOM \
     "+ Memory ----------------------------------------------------------------------+\n" \
-    "| OUT OF MEMORY: actor device over capacity by 51.4G at t=0 (optimizer grew)   |\n" \
+    "|t=10s  per device, host per node  ! peak  | capacity, : over it               |\n" \
     "|actor      RRRRRRKKKKKKKKKKKKKKKKKKKKK...|:::::::::::::::::::::::! 72.0G/80.0G|\n" \
     "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH...... 920G/1.0T|\n" \
     "|                                                                              |\n" \
@@ -225,9 +225,64 @@ static bool screen_has(const screen *sc, const char *text)
     "|                                                                              |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
-    "|                                                                              |\n" \
     "|W weights G grads O optim R rollout-w K kv s reshard H host-off               |\n" \
     "+------------------------------------------------------------------------------+\n" \
+    ""
+#define GOLDEN_COMPARE_SIDE_BY_SIDE \
+    "+ Compare A/B -----------------------------------------------------------------------------------------------+\n" \
+    "|A: as in the file                                                                                           |\n" \
+    "|B: plan.mode=separate                                                                                       |\n" \
+    "|now (the live run): plan.mode=separate, step 1/5                                                            |\n" \
+    "|0..13m55s           |+0----------+2m----------+4m---------+6m----------+8m---------+10m---------+12m--------|\n" \
+    "|A step              |gggggggggiiTTgggggggggiiTTTgggggggggiiTTgggggggggiiTTTgggggggggiiTTT                   |\n" \
+    "|A all               |pgggggggglrTTpgggggggggrTTpggggggggglrTTpgggggggggrTTppgggggggggrTTT                   |\n" \
+    "|B step              |gggggggggiiiTTTTTggggggggggiiiTTTTTgggggggggiiiTTTTggggggggggiiiTTTTTgggggggggiiiiTTTTT|\n" \
+    "|B rollout           |pggggggggg      Wpggggggggg       pggggggggg       pggggggggg       Wpggggggggg       W|\n" \
+    "|B train             |         llrTTTTTW        llrrTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
+    "|now step            |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
+    "|now rollout         |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
+    "|now train           |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
+    "|A 1 step            |gggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTT 2m11s                   |\n" \
+    "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m48s  |\n" \
+    "|B-A step +37.2s:  generate +2.5s  switch -2.9s  weight sync +435ms  inference +15.4s  train +21.8s          |\n" \
+    "|A full: devices idle 33% of the time (one pool: no device waits for another pool)                           |\n" \
+    "|B separate: train pool idle 53% of the time (51% of all device-time idle)                                   |\n" \
+    "|                                        A                       B  B - A                                    |\n" \
+    "|throughput tok/s                    21.9k                   17.0k  -4839 (-22.1%)                           |\n" \
+    "|  per device                         1366                    1064  -302 (-22.1%)                            |\n" \
+    "|step time                           2m11s                   2m48s  +37.2s (+28.4%)                          |\n" \
+    "|  generate                          1m27s                   1m30s  +2.5s (+2.8%)                            |\n" \
+    "|  switch                             2.9s                       -  -2.9s (-100.0%)                          |\n" \
+    "|  weight sync                           -                   435ms  +435ms                                   |\n" \
+    "|  inference                         15.7s                     31s  +15.4s (+98.1%)                          |\n" \
+    "|  train                             25.1s                   46.9s  +21.8s (+86.7%)                          |\n" \
+    "|idle device-time                    32.8%                   51.2%  +18.4 pt                                 |\n" \
+    "|  all busy                          67.2%                       -                                           |\n" \
+    "|  rollout busy                          -                   51.0%                                           |\n" \
+    "|  train busy                            -                   46.6%                                           |\n" \
+    "|memory peak/device               72.0 GiB                73.0 GiB  +1.0 GiB (+1.4%)                         |\n" \
+    "|host peak/node                  156.0 GiB                       -  -156.0 GiB (-100.0%)                     |\n" \
+    "+------------------------------------------------------------------------------------------------------------+\n" \
+    ""
+#define GOLDEN_OOM_BANNER_80 \
+    " fusync  does_not_fit  colocate s=0  8 dev  |  play x10  t=10s  step 1/2  OOM\n" \
+    " OUT OF MEMORY at t=0: actor device over capacity by 51.4 GiB (optimizer grew).\n" \
+    ""
+#define GOLDEN_OOM_BANNER_200 \
+    " fusync  does_not_fit  colocate s=0  8 dev  |  play x10  t=10s  step 1/2  OOM\n" \
+    " OUT OF MEMORY at t=0: actor device over capacity by 51.4 GiB (optimizer grew). The run's figures are invalid.\n" \
+    ""
+#define GOLDEN_STEP_DETAIL_0 \
+    "t=1m (live) g generate  step 1  58.6s so far (since 1.4s)  under way  row 1/20\n" \
+    "g generate  x switch  p prefill  v offload  blank idle\n" \
+    ""
+#define GOLDEN_STEP_DETAIL_1 \
+    "t=500ms x switch  step 1  v0  1.4s (0-1.4s)                           row 1/20\n" \
+    "g generate  x switch  p prefill  v offload  blank idle\n" \
+    ""
+#define GOLDEN_STEP_DETAIL_2 \
+    "t=1m (live) g generate  step 1  58.6s so far (since 1.4s)  under way                                                                                                                          row 1/20\n" \
+    "g generate  x switch  p prefill  v offload  ~ not known yet (recorded when it ends)  blank idle\n" \
     ""
 /* GOLDENS-END */
 
@@ -285,6 +340,71 @@ START_TEST(golden_out_of_memory)
     screen sc;
     draw(a, 24, 80, &sc);
     ck_assert_msg(expect_pane(&sc, PANE_MEMORY, "memory_oom", GOLDEN_MEMORY_OOM), "golden differs");
+    /* the banner: full width under the header, at 80 and 200 columns, with
+    ** the time, the group and the bucket; the header keeps its flag and the
+    ** Stats mark the run's figures invalid */
+    a->ls.zoom = -1;
+    a->focus = PANE_TIMELINE;
+    int bad = 0;
+    for (int i = 0; i < 2; i++) {
+        int rows = i ? 50 : 24, cols = i ? 200 : 80;
+        draw(a, rows, cols, &sc);
+        ck_assert(sc.L.banner.h == 1 && sc.L.banner.w == cols);
+        char *top = rect_text(&sc, (tui_rect){0, 0, 2, cols});
+        char name[32];
+        snprintf(name, sizeof name, "oom_banner_%d", cols);
+        dump(name, top);
+        bad += strcmp(top, i ? GOLDEN_OOM_BANNER_200 : GOLDEN_OOM_BANNER_80) != 0;
+        if (strcmp(top, i ? GOLDEN_OOM_BANNER_200 : GOLDEN_OOM_BANNER_80)) fprintf(stderr, "%s differs:\n%s", name, top);
+        free(top);
+        char *stats = rect_text(&sc, sc.L.pane[PANE_STATS]);
+        ck_assert_msg(strstr(stats, "measured invalid") && !strstr(stats, "/dev"), "stats:\n%s", stats);
+        free(stats);
+    }
+    ck_assert_msg(bad == 0, "%d banner golden(s) differ", bad);
+    close_app(a);
+}
+END_TEST
+
+/* The detail line of the step row (selected by default) says what the row
+** shows under the cursor, the phase under way included, at 80 and 200
+** columns; the legend explains every glyph of the step row. */
+START_TEST(golden_step_row_detail)
+{
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    app_seek(a, 60 * SIM_NS_PER_S);
+    app_request(a, REQ_PLAY);
+    a->msg[0] = 0;
+    ck_assert_int_eq(a->v.sel_row, 0);
+    int bad = 0;
+    screen sc;
+    for (int i = 0; i < 3; i++) {
+        int rows = i == 2 ? 50 : 24, cols = i == 2 ? 200 : 80;
+        if (i == 1) {
+            /* a finished phase: the cursor back in the first switch */
+            a->cursor = 500 * SIM_NS_PER_S / 1000;
+            a->cursor_follow = false;
+        }
+        if (i == 2) a->cursor_follow = true, a->cursor = run_now(a->run);
+        draw(a, rows, cols, &sc);
+        tui_rect tl = rect_inner(sc.L.pane[PANE_TIMELINE]);
+        char *two = rect_text(&sc, (tui_rect){tl.y + tl.h - 2, tl.x, 2, tl.w});
+        char name[32];
+        snprintf(name, sizeof name, "step_detail_%d", i);
+        dump(name, two);
+        const char *want = i == 0 ? GOLDEN_STEP_DETAIL_0 : i == 1 ? GOLDEN_STEP_DETAIL_1 : GOLDEN_STEP_DETAIL_2;
+        if (strcmp(two, want)) { fprintf(stderr, "%s differs:\n%s", name, two); bad++; }
+        ck_assert_msg(!strstr(two, "nothing running"), "%s", two);
+        free(two);
+    }
+    ck_assert_msg(bad == 0, "%d step-row golden(s) differ", bad);
+    /* the last train span of the run is step 5 of 5, trained with v4 */
+    app_seek(a, INT64_MAX / 4);
+    ck_assert(run_over(a->run));
+    a->cursor = run_now(a->run) - SIM_NS_PER_S;
+    a->cursor_follow = false;
+    draw(a, 24, 80, &sc);
+    ck_assert_msg(screen_has(&sc, "T train  step 5  v4"), "%s", sc.row[sc.L.pane[PANE_TIMELINE].y + sc.L.pane[PANE_TIMELINE].h - 3]);
     close_app(a);
 }
 END_TEST
@@ -557,6 +677,10 @@ START_TEST(stepping)
     key(a, 'n');
     while (a->goal != GOAL_NONE) app_tick(a, 0, 100);
     ck_assert_int_eq(sim_get_stats(a->run->s)->iterations_done, 1);
+    /* the default rate shows this first step in about 20 s of wall time */
+    double step1 = sim_secs(run_now(a->run));
+    ck_assert_msg(step1 / a->rate >= 10 && step1 / a->rate <= 40, "step %g s at x%g", step1, a->rate);
+    ck_assert(app_rate_for(920, 20) == 50 && app_rate_for(128, 20) == 5 && app_rate_for(3, 20) == 0.2);
     key(a, 'n');
     while (a->goal != GOAL_NONE) app_tick(a, 0, 100);
     ck_assert_int_eq(sim_get_stats(a->run->s)->iterations_done, 2);
@@ -564,14 +688,16 @@ START_TEST(stepping)
     while (!run_over(a->run)) app_tick(a, 0, 1000);
     ck_assert_int_eq(sim_get_stats(a->run->s)->iterations_done, 5);
     ck_assert(a->run->report_ready);
-    /* play at a rate: one second of wall time at 10x moves 10 simulated seconds */
+    /* play at a rate: one second of wall time at xR moves R simulated
+    ** seconds; the default rate shows a step in about 20 s */
     key(a, '0');
     ck_assert(a->playing);
+    double r = a->rate;
     app_tick(a, 1.0, UINT64_MAX);
-    ck_assert_int_eq(run_now(a->run), 10 * SIM_NS_PER_S);
+    ck_assert_int_eq(run_now(a->run), (sim_time)(r * SIM_NS_PER_S));
     key(a, '+');
     app_tick(a, 1.0, UINT64_MAX);
-    ck_assert_int_eq(run_now(a->run), 30 * SIM_NS_PER_S);
+    ck_assert_int_eq(run_now(a->run), (sim_time)(3 * r * SIM_NS_PER_S));
     /* the cursor follows the clock until moved */
     ck_assert_int_eq(a->cursor, run_now(a->run));
     key(a, TK_LEFT);
@@ -603,13 +729,16 @@ START_TEST(snapshots_compare_and_export)
     key(a, 'c');
     ck_assert(a->ls.compare);
     screen sc;
-    draw(a, 30, 100, &sc);
+    draw(a, 64, 110, &sc);
     ck_assert(sc.L.visible[PANE_COMPARE]);
     char *cmp = rect_text(&sc, sc.L.pane[PANE_COMPARE]);
     ck_assert_msg(strstr(cmp, "throughput") && strstr(cmp, "A: as in the file") && strstr(cmp, "B: plan.mode=separate"),
                   "compare pane:\n%s", cmp);
     ck_assert_msg(strstr(cmp, "%)") != NULL, "no delta in:\n%s", cmp);
     free(cmp);
+    /* the side-by-side view: A and B on one time axis, a step of each by
+    ** parts, the difference, where the idle time goes, busy per pool */
+    ck_assert_msg(expect_pane(&sc, PANE_COMPARE, "compare_side_by_side", GOLDEN_COMPARE_SIDE_BY_SIDE), "golden differs");
 
     key(a, 'e');
     ck_assert_msg(!a->msg_err, "export: %s", a->msg);
@@ -689,6 +818,132 @@ START_TEST(mouse_selects)
 }
 END_TEST
 
+/* The interactions docs/tui.md describes: the : line's history and
+** completion, d/D by whole instances (and refused outside separate mode),
+** . naming its event, export falling back to the current directory, opened
+** rows kept across an edit. */
+START_TEST(interactions)
+{
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    key(a, ' ');
+    /* . names the event */
+    key(a, '.');
+    ck_assert_msg(strncmp(a->msg, "Event at t=", 11) == 0, "%s", a->msg);
+    /* completion: a unique field completes with '=', a record with '.' */
+    key(a, ':');
+    for (const char *p = "set plan.stal"; *p; p++) key(a, *p);
+    ck_assert_int_eq(key(a, TK_TAB), RE_REDRAW);
+    ck_assert_str_eq(a->cmd, "set plan.staleness=");
+    key(a, TK_CTRL('u'));
+    for (const char *p = "pla"; *p; p++) key(a, *p);
+    key(a, TK_TAB);
+    ck_assert_str_eq(a->cmd, "plan.");
+    key(a, 'r');
+    key(a, 'o');
+    key(a, TK_TAB);                 /* several fields: the common part, and the list */
+    ck_assert_msg(strncmp(a->cmd, "plan.rollout", 12) == 0, "%s", a->cmd);
+    ck_assert_msg(strstr(a->msg, "rollout_devices") != NULL, "%s", a->msg);
+    key(a, TK_CTRL('u'));
+    for (const char *p = "set plan.staleness=2"; *p; p++) key(a, *p);
+    key(a, TK_ENTER);
+    ck_assert_int_eq(a->run->scn.plan.staleness, 2);
+    /* history: Up brings the last line back, Down past the end clears it */
+    key(a, ':');
+    ck_assert_int_eq(key(a, TK_UP), RE_REDRAW);
+    ck_assert_str_eq(a->cmd, "set plan.staleness=2");
+    ck_assert_int_eq(key(a, TK_UP), RE_HANDLED);        /* nothing older */
+    key(a, TK_DOWN);
+    ck_assert_str_eq(a->cmd, "");
+    key(a, TK_ESC);
+    /* d outside separate mode: refused, nothing applied */
+    int nedits = a->nedits;
+    key(a, 'd');
+    ck_assert(a->msg_err && strstr(a->msg, "separate mode only"));
+    ck_assert_int_eq(a->nedits, nedits);
+    /* in separate mode: whole instances and whole training pipelines */
+    app_set(a, "plan.mode", "separate");
+    int before = a->run->scn.plan.rollout_devices;
+    key(a, 'd');
+    ck_assert_msg(!a->msg_err, "%s", a->msg);
+    ck_assert_int_eq(a->run->scn.plan.rollout_devices, before + 2);
+    key(a, 'D');
+    ck_assert_int_eq(a->run->scn.plan.rollout_devices, before);
+    /* rows as the user left them survive an edit that changes the run's
+    ** shape (rollout TP x2: fewer instance tracks): by name */
+    screen sc;
+    draw(a, 30, 100, &sc);
+    ck_assert(a->v.pool_open[0] && a->v.pool_open[1]);      /* opened to fill the pane */
+    a->focus = PANE_TIMELINE;
+    a->v.sel_row = 0;
+    key(a, TK_DOWN);
+    key(a, TK_ENTER);               /* row 1: the rollout pool closes */
+    ck_assert(!a->v.pool_open[0]);
+    int ntracks = a->v.ntracks_open;
+    key(a, 't');
+    ck_assert_int_eq(a->run->scn.plan.rollout.tp, 2);
+    draw(a, 30, 100, &sc);
+    ck_assert_int_ne(a->v.ntracks_open, ntracks);
+    ck_assert(!a->v.pool_open[0] && a->v.pool_open[1]);
+    close_app(a);
+
+    /* export: the scenario's folder cannot take the files (a directory is in
+    ** the way), so they go to the current directory and the message says so */
+    char dir[] = "/tmp/fusync-tui-XXXXXX", cwd[1024], path[1200];
+    ck_assert(mkdtemp(dir) != NULL);
+    ck_assert(getcwd(cwd, sizeof cwd) != NULL);
+    snprintf(path, sizeof path, "cp '%s' '%s/q.lua' && mkdir '%s/q.trace.json' '%s/work'", example("qwen7b_h100x16.lua"), dir,
+             dir, dir);
+    ck_assert_int_eq(system(path), 0);
+    static char scn[1200];          /* the app keeps pointing at it */
+    snprintf(scn, sizeof scn, "%s/q.lua", dir);
+    a = open_app(scn, NULL, 0);
+    snprintf(path, sizeof path, "%s/work", dir);
+    ck_assert_int_eq(chdir(path), 0);
+    key(a, 'e');
+    ck_assert_msg(!a->msg_err && strstr(a->msg, "./q.trace.json") && strstr(a->msg, "not writable"), "%s", a->msg);
+    struct stat st;
+    ck_assert(stat("q.trace.json", &st) == 0 && st.st_size > 0);
+    ck_assert(stat("q.report.json", &st) == 0 && st.st_size > 0);
+    ck_assert_int_eq(chdir(cwd), 0);
+    close_app(a);
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
+/* The Memory pane folds identical groups into one bar with a count (the 16
+** stages of Pangu's pipeline); the Timeline's pools open to fill it, with
+** the stages folded into one row that Enter opens. */
+START_TEST(pangu_uses_the_space)
+{
+    tui_app *a = open_app(example("pangu718b_cm384.lua"), NULL, 0);
+    app_seek(a, 60 * SIM_NS_PER_S);
+    screen sc;
+    draw(a, 70, 250, &sc);
+    ck_assert(screen_has(&sc, "actor/stage0-15 x16"));
+    ck_assert(!screen_has(&sc, "actor/stage1 "));
+    /* the pool is open: its sixteen stages folded into one row, then every
+    ** rollout instance, all on screen without scrolling */
+    ck_assert(screen_has(&sc, "- actor 384 dev"));
+    ck_assert(screen_has(&sc, "+ 16 stages (TP8 x DP3)"));
+    ck_assert(screen_has(&sc, "rollout 11"));
+    ck_assert(!screen_has(&sc, " row 1/"));
+    /* at 80x24 the rows scroll, and the pane has no blank row */
+    draw(a, 24, 80, &sc);
+    tui_rect tl = rect_inner(sc.L.pane[PANE_TIMELINE]);
+    int blank = 0;
+    for (int y = tl.y + 1; y < tl.y + tl.h - 2; y++) blank += sc.row[y][tl.x] == ' ' && sc.row[y][tl.x + 4] == ' ';
+    ck_assert_msg(blank == 0, "%d blank timeline rows at 80x24", blank);
+    /* Enter on the fold opens the stages one by one */
+    a->focus = PANE_TIMELINE;
+    a->v.sel_row = 2;
+    key(a, TK_ENTER);
+    draw(a, 70, 250, &sc);
+    ck_assert(screen_has(&sc, "- 16 stages") && screen_has(&sc, "stage 15 (TP8 x DP3)"));
+    close_app(a);
+}
+END_TEST
+
 START_TEST(command_line_errors_before_the_screen)
 {
     char cmd[2048], *out = NULL;
@@ -713,6 +968,7 @@ static Suite *tui_screen_suite(void)
     tcase_add_test(tc, golden_panes_at_130s);
     tcase_add_test(tc, golden_staleness_stalesync);
     tcase_add_test(tc, golden_out_of_memory);
+    tcase_add_test(tc, golden_step_row_detail);
     suite_add_tcase(s, tc);
     tc = tcase_create("behaviour");
     tcase_set_timeout(tc, 60);
@@ -725,6 +981,8 @@ static Suite *tui_screen_suite(void)
     tcase_add_test(tc, compare_unready_side);
     tcase_add_test(tc, mouse_selects);
     tcase_add_test(tc, command_line_errors_before_the_screen);
+    tcase_add_test(tc, interactions);
+    tcase_add_test(tc, pangu_uses_the_space);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -4,6 +4,8 @@
 #include "app.h"
 #include "pane.h"
 #include "chrome.h"
+#include "style.h"
+#include "fields.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,6 +54,48 @@ static void panes_open(tui_app *a)
     }
 }
 
+/* Wall seconds one training step takes at the default rate. */
+#define APP_WALL_PER_STEP 20.0
+
+double app_rate_for(double step_s, double wall_s)
+{
+    if (!(step_s > 0) || !(wall_s > 0)) return 10;
+    double want = step_s / wall_s, m = 1;
+    while (m * 10 <= want) m *= 10;
+    while (m > want) m /= 10;
+    /* the nearest of 1, 2, 5, 10 x m, by ratio */
+    static const double k[] = {1, 2, 5, 10};
+    double r = m, best = 1e300;
+    for (int i = 0; i < 4; i++) {
+        double q = k[i] * m > want ? k[i] * m / want : want / (k[i] * m);
+        if (q < best) { best = q; r = k[i] * m; }
+    }
+    if (r < RATE_MIN) r = RATE_MIN;
+    if (r > RATE_MAX) r = RATE_MAX;
+    return r;
+}
+
+/* The length of the first training step, from a headless copy of the run
+** (the same placed scenario, so the same figures): 0 if it does not finish
+** one within a bounded number of events and half a second. */
+static double probe_step(const tui_run *r)
+{
+    fs_err err = {0, ""};
+    runner_spec spec = {.scn = &r->scn};
+    runner *rn = runner_open(&spec, &err);
+    if (!rn) return 0;
+    sim *s = runner_sim(rn);
+    /* one event at a time, to stop at the step's end; at most half a second */
+    double t0 = wall_now();
+    for (long i = 0; i < (1L << 22) && !runner_done(rn) && sim_get_stats(s)->iterations_done < 1; i++) {
+        runner_advance(rn, 1);
+        if ((i & 1023) == 1023 && wall_now() - t0 > 0.5) break;
+    }
+    double t = sim_get_stats(s)->iterations_done >= 1 ? sim_secs(sim_now(s)) : 0;
+    runner_free(rn);
+    return t;
+}
+
 bool app_open(tui_app *a, const cli_opts *o, fs_err *err)
 {
     memset(a, 0, sizeof *a);
@@ -70,7 +114,14 @@ bool app_open(tui_app *a, const cli_opts *o, fs_err *err)
     a->run = load_run(a, a->edits, 0, err);
     if (!a->run) return false;
     panes_open(a);
-    app_message(a, false, "Playing at %gx.  space pauses, ? shows every key, q quits.", a->rate);
+    double step_s = probe_step(a->run);
+    if (step_s > 0) a->rate = app_rate_for(step_s, APP_WALL_PER_STEP);
+    char st[24];
+    style_fmt_secs(st, sizeof st, step_s);
+    if (step_s > 0)
+        app_message(a, false, "Playing at x%g (a %s step in %.0f s).  space pauses, ? keys, q quits.", a->rate, st,
+                    step_s / a->rate);
+    else app_message(a, false, "Playing at x%g.  space pauses, ? shows every key, q quits.", a->rate);
     return true;
 }
 
@@ -122,7 +173,7 @@ static void after_advance(tui_app *a)
         else {
             char tp[32];
             fmt_si(tp, sizeof tp, r->rep.throughput);
-            app_message(a, false, "Run finished: %s tokens/s.  0 restarts, e exports, a/b snapshot.", tp);
+            app_message(a, false, "Run finished: %s tokens/s.  Keys: 0 to restart, e to export, a/b to snapshot.", tp);
         }
     }
 }
@@ -199,6 +250,11 @@ static bool reload(tui_app *a, char (*edits)[2][96], int n, const char *what)
     a->goal = GOAL_NONE;
     a->cursor_follow = true;
     a->fit = true;
+    if (!a->rate_set) {
+        /* a step of the new plan should take about as long to watch */
+        double step_s = probe_step(r);
+        if (step_s > 0) a->rate = app_rate_for(step_s, APP_WALL_PER_STEP);
+    }
     panes_open(a);
     after_advance(a);
     app_message(a, false, "%s: restarted (%s)", what, r->label);
@@ -271,14 +327,36 @@ static int whatif(tui_app *a, tui_req req)
         break;
     }
     case REQ_SPLIT_UP: case REQ_SPLIT_DOWN: {
+        if (sc->plan.mode != MODE_SEPARATE) {
+            app_message(a, true, "d/D move the pool split, which exists in separate mode only (m switches mode); "
+                        "%s runs rollout and training on the same devices", scn_mode_name(sc->plan.mode));
+            break;
+        }
+        /* by whole rollout instances, and so that the training pool keeps
+        ** whole pipelines (TP x PP): the smallest move that both allow */
+        const plan *pl = sim_plan(a->run->s);
+        int inst = 0, pipe = 1;
+        for (int p = 0; p < pl->npools; p++) {
+            if ((pl->pools[p].roles & ROLE_ROLLOUT) && pl->pools[p].inst_devices > 0) inst = pl->pools[p].inst_devices;
+            if ((pl->pools[p].roles & ROLE_TRAIN) && pl->pools[p].tp * pl->pools[p].pp > 0) pipe = pl->pools[p].tp * pl->pools[p].pp;
+        }
+        if (inst <= 0) inst = sc->cluster.devices_per_node > 0 ? sc->cluster.devices_per_node : 1;
+        step = inst;
+        while (step % pipe) step += inst;
         int cur = rollout_pool_devices(a->run);
-        step = sc->cluster.devices_per_node > 0 ? sc->cluster.devices_per_node : 1;
         if (cur <= 0) cur = scn_total_devices(&sc->cluster) / 2;
         int nv = cur + (req == REQ_SPLIT_UP ? step : -step);
-        if (nv < 1) { app_message(a, true, "the rollout pool cannot shrink below one node"); break; }
-        if (sc->plan.mode != MODE_SEPARATE) app_message(a, false, "note: the pool split applies in separate mode (m)");
+        if (nv < inst) { app_message(a, true, "the rollout pool cannot shrink by %d devices: it has %d", step, cur); break; }
+        if (nv >= scn_total_devices(&sc->cluster)) {
+            app_message(a, true, "the training pool needs devices: the rollout pool cannot grow past %d", cur);
+            break;
+        }
         snprintf(v, sizeof v, "%d", nv);
-        app_set(a, "plan.rollout_devices", v);
+        int total = scn_total_devices(&sc->cluster);    /* sc goes with the run app_set replaces */
+        if (app_set(a, "plan.rollout_devices", v))
+            app_message(a, false, "plan.rollout_devices=%d: rollout %d devices (%d instance%s of %d), training %d "
+                        "(whole pipelines of %d); d/D move %d devices", nv, nv, nv / inst, nv / inst == 1 ? "" : "s", inst,
+                        total - nv, pipe, step);
         break;
     }
     case REQ_RTP_UP: case REQ_RTP_DOWN: {
@@ -336,7 +414,21 @@ static void export_run(tui_app *a)
     snprintf(tpath, sizeof tpath, "%s/%.*s.trace.json", dir, (int)bl, base);
     snprintf(jpath, sizeof jpath, "%s/%.*s.report.json", dir, (int)bl, base);
     fs_err err = {0, ""};
-    if (!chrome_write_trace(a->run->s, tpath, &err)) { app_message(a, true, "export: %s", err.msg); return; }
+    bool fell_back = false;
+    if (!chrome_write_trace(a->run->s, tpath, &err)) {
+        /* the scenario's folder may be read-only: the current directory next */
+        if (a->opts.out_dir) { app_message(a, true, "export: %s (--out %s)", err.msg, a->opts.out_dir); return; }
+        char first[512];
+        snprintf(first, sizeof first, "%s", err.msg);
+        snprintf(tpath, sizeof tpath, "./%.*s.trace.json", (int)bl, base);
+        snprintf(jpath, sizeof jpath, "./%.*s.report.json", (int)bl, base);
+        err = (fs_err){0, ""};
+        if (!chrome_write_trace(a->run->s, tpath, &err)) {
+            app_message(a, true, "export: %s; and in the current directory: %s (use --out DIR)", first, err.msg);
+            return;
+        }
+        fell_back = true;
+    }
     report rp;
     report_compute(a->run->s, &rp);
     fs_buf b;
@@ -345,7 +437,8 @@ static void export_run(tui_app *a)
     bool ok = write_file_atomic(jpath, b.s, b.len, &err);
     buf_free(&b);
     if (!ok) { app_message(a, true, "export: %s", err.msg); return; }
-    app_message(a, false, "Exported %s and %s%s", tpath, jpath, run_over(a->run) ? "" : " (run not finished)");
+    app_message(a, false, "Exported %s and %s%s%s", tpath, jpath, run_over(a->run) ? "" : " (run not finished)",
+                fell_back ? " (the scenario's folder is not writable)" : "");
 }
 
 /* ----------------------------------------------------------- requests */
@@ -402,17 +495,32 @@ int app_request(tui_app *a, tui_req req)
     switch (req) {
     case REQ_NONE: return RE_NONE;
     case REQ_PLAY:
-        if (run_over(a->run)) { app_message(a, false, "The run is over: 0 restarts it."); return RE_REDRAW; }
+        if (run_over(a->run)) { app_message(a, false, "The run is over: press 0 to restart it."); return RE_REDRAW; }
         a->playing = !a->playing;
         a->goal = GOAL_NONE;
-        app_message(a, false, a->playing ? "Playing at %gx." : "Paused at %g.", a->playing ? a->rate : sim_secs(run_now(a->run)));
+        if (a->playing) app_message(a, false, "Playing at x%g (simulated seconds per second).", a->rate);
+        else {
+            char t[24];
+            style_fmt_time(t, sizeof t, run_now(a->run));
+            app_message(a, false, "Paused at t=%s (simulated).  space plays, . steps one event, n to the end of the step.", t);
+        }
         return RE_REDRAW;
-    case REQ_STEP_EVENT:
+    case REQ_STEP_EVENT: {
         a->playing = false;
         a->goal = GOAL_NONE;
-        if (!run_over(a->run)) sim_step_events(a->run->s, 1);
+        if (run_over(a->run)) { app_message(a, false, "The run is over: press 0 to restart it."); return RE_REDRAW; }
+        const trace *t = sim_trace(a->run->s);
+        size_t ns = trace_nspans(t), ni = trace_ninstants(t);
+        sim_time before = run_now(a->run);
+        sim_step_events(a->run->s, 1);
         after_advance(a);
+        char what[300], at[24];
+        run_describe_since(a->run, ns, ni, what, sizeof what);
+        style_fmt_time(at, sizeof at, run_now(a->run));
+        app_message(a, false, "Event at t=%s%s: %s", at, run_now(a->run) == before ? "" : " (the clock moved)",
+                    what[0] ? what : "the engine's state changed; nothing recorded yet (a span is recorded when it ends)");
         return RE_REDRAW;
+    }
     case REQ_STEP_ITER:
         a->playing = false;
         a->goal = GOAL_ITER;
@@ -444,7 +552,8 @@ int app_request(tui_app *a, tui_req req)
         a->rate = req == REQ_FASTER ? a->rate * 2 : a->rate / 2;
         if (a->rate > RATE_MAX) a->rate = RATE_MAX;
         if (a->rate < RATE_MIN) a->rate = RATE_MIN;
-        app_message(a, false, "Rate %gx (simulated seconds per second).", a->rate);
+        a->rate_set = true;
+        app_message(a, false, "Rate x%g (simulated seconds per second).", a->rate);
         return RE_REDRAW;
     case REQ_FOCUS_NEXT: case REQ_FOCUS_PREV: {
         int ids[PANE__COUNT], n = visible_panes(a, ids), k = 0, was = a->focus;
@@ -481,6 +590,7 @@ int app_request(tui_app *a, tui_req req)
         a->cmdline = true;
         a->cmdlen = 0;
         a->cmd[0] = 0;
+        a->hist_pos = a->nhist;
         return RE_REDRAW;
     case REQ_SNAP_A: snapshot(a, 0); return RE_REDRAW;
     case REQ_SNAP_B: snapshot(a, 1); return RE_REDRAW;
@@ -534,12 +644,82 @@ int app_command(tui_app *a, const char *line)
             app_message(a, true, ":rate: expected a number of simulated seconds per second in %g..%g", RATE_MIN, RATE_MAX);
         } else {
             a->rate = r;
-            app_message(a, false, "Rate %gx.", r);
+            a->rate_set = true;
+            app_message(a, false, "Rate x%g (simulated seconds per second).", r);
         }
         return RE_REDRAW;
     }
     app_message(a, true, "unknown command '%s'; try set PATH=VALUE, unset PATH, reset, rate N, a, b, compare, export, help, quit", s);
     return RE_REDRAW;
+}
+
+/* ---------------------------------------------------------- completion */
+
+static const fdesc *fields_sub(const fdesc *f)
+{
+    if (!f || !f->sub) return NULL;
+    return f->kind == FK_ARR ? NULL : f->sub;
+}
+
+int app_complete(tui_app *a)
+{
+    static const char *const cmds[] = {"set ", "unset ", "reset", "rate ", "a", "b", "compare", "export", "help", "quit"};
+    /* the word under completion: after "set " / "unset ", or the whole line */
+    char *w = a->cmd;
+    if (!strncmp(w, "set ", 4)) w += 4;
+    else if (!strncmp(w, "unset ", 6)) w += 6;
+    else if (!strchr(w, '.') && !strchr(w, ' ')) {
+        /* a command name, or the first part of a path */
+        int nc = 0, last = -1;
+        for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+            if (!strncmp(cmds[i], w, strlen(w))) { nc++; last = (int)i; }
+        if (nc == 1 && strlen(w) < strlen(cmds[last])) {
+            snprintf(a->cmd, sizeof a->cmd, "%s", cmds[last]);
+            a->cmdlen = (int)strlen(a->cmd);
+            return 1;
+        }
+    }
+    while (*w == ' ') w++;
+    if (strchr(w, '=')) return 0;
+    /* walk the records named before the last dot */
+    const fdesc *rec = FIELDS_TOP;
+    char *p = w, *dot;
+    while (rec && (dot = strchr(p, '.'))) {
+        char part[96];
+        snprintf(part, sizeof part, "%.*s", (int)(dot - p), p);
+        rec = fields_sub(fields_find(rec, part));
+        p = dot + 1;
+    }
+    if (!rec) { app_message(a, true, "no field path starts with '%s' (fusync fields lists them)", w); return 0; }
+    size_t pl = strlen(p);
+    const fdesc *only = NULL;
+    int n = 0;
+    size_t common = 0;
+    char list[400] = "";
+    size_t ll = 0;
+    for (const fdesc *f = rec; f->name; f++) {
+        if (strncmp(f->name, p, pl) || (f->flags & FF_DERIVED)) continue;
+        if (!only) { only = f; common = strlen(f->name); }
+        else {
+            size_t k = 0;
+            while (k < common && f->name[k] == only->name[k]) k++;
+            common = k;
+        }
+        n++;
+        if (ll < sizeof list - 1) ll += (size_t)snprintf(list + ll, sizeof list - ll, "%s%s", ll ? " " : "", f->name);
+    }
+    if (n == 0) { app_message(a, true, "no field '%s' here (fusync fields lists them)", p); return 0; }
+    size_t base = (size_t)(p - a->cmd);
+    char add[128];
+    if (n == 1) snprintf(add, sizeof add, "%s%s", only->name, fields_sub(only) ? "." : "=");
+    else snprintf(add, sizeof add, "%.*s", (int)common, only->name);
+    if (base + strlen(add) < sizeof a->cmd) {
+        snprintf(a->cmd + base, sizeof a->cmd - base, "%s", add);
+        a->cmdlen = (int)strlen(a->cmd);
+    }
+    if (n > 1) app_message(a, false, "%d fields: %s", n, list);
+    else if (!fields_sub(only) && only->doc) app_message(a, false, "%s: %s", only->name, only->doc);
+    return n;
 }
 
 /* -------------------------------------------------------------- events */
@@ -550,8 +730,22 @@ static int cmdline_key(tui_app *a, int key)
     if (key == TK_ESC || key == TK_CTRL('g')) { a->cmdline = false; return RE_REDRAW; }
     if (key == TK_ENTER) {
         a->cmdline = false;
+        if (a->cmdlen && (!a->nhist || strcmp(a->hist[a->nhist - 1], a->cmd))) {
+            if (a->nhist == APP_HIST_MAX) { memmove(a->hist[0], a->hist[1], sizeof a->hist[0] * (APP_HIST_MAX - 1)); a->nhist--; }
+            snprintf(a->hist[a->nhist++], sizeof a->hist[0], "%s", a->cmd);
+        }
+        a->hist_pos = a->nhist;
         return app_command(a, a->cmd) | RE_REDRAW;
     }
+    if (key == TK_UP || key == TK_DOWN) {
+        int p = a->hist_pos + (key == TK_UP ? -1 : 1);
+        if (p < 0 || p > a->nhist) return RE_HANDLED;
+        a->hist_pos = p;
+        snprintf(a->cmd, sizeof a->cmd, "%s", p < a->nhist ? a->hist[p] : "");
+        a->cmdlen = (int)strlen(a->cmd);
+        return RE_REDRAW;
+    }
+    if (key == TK_TAB) return app_complete(a) >= 0 ? RE_REDRAW : RE_HANDLED;
     if (key == TK_BACKSPACE) {
         if (a->cmdlen > 0) a->cmd[--a->cmdlen] = 0;
         else a->cmdline = false;

@@ -83,8 +83,13 @@ typedef struct {
     int   sel_row, top_row;
     bool *pool_open;            /* per pool */
     bool *track_open;           /* per track: expanded to single devices */
+    bool  stages_open[SCN_POOLS_MAX];   /* a pool's pipeline stages shown one by one */
     int   ntracks_open, npools_open;
     bool  auto_open;            /* open pools that fit at the next draw */
+    /* names of the open pools and tracks, to reopen them after an edit */
+#define APP_OPEN_NAMES 64
+    char  open_pool_names[APP_OPEN_NAMES][64], open_track_names[APP_OPEN_NAMES][64];
+    int   nopen_pool_names, nopen_track_names;
     int   plot_x, plot_w;       /* screen columns of the plot, from the last draw */
     int   rows_y, rows_h;       /* screen rows of the track rows */
     /* memory, staleness, stats, compare: a scroll offset each */
@@ -119,6 +124,11 @@ typedef struct tui_app {
     bool       cmdline;
     char       cmd[256];
     int        cmdlen;
+    /* the command line's history, oldest first; hist_pos while browsing */
+#define APP_HIST_MAX 32
+    char       hist[APP_HIST_MAX][256];
+    int        nhist, hist_pos;
+    bool       rate_set;        /* the user chose a rate: keep it across restarts */
 
     bool       quit;
     bool       utf8, color, mouse;
@@ -131,7 +141,8 @@ void app_close(tui_app *a);
 /* Advance the live run by wall_dt seconds of play (or toward a goal), using
 ** at most max_events engine events; then bring the indices up to date. */
 void app_tick(tui_app *a, double wall_dt, uint64_t max_events);
-/* Run snapshots A and B toward their end, at most max_events events. */
+/* Run snapshots A and B toward their end, at most max_events events (their
+** own budget: the main loop adapts it apart from the live run's). */
 void app_background(tui_app *a, uint64_t max_events);
 /* Is there work left for app_tick? (playing, or a goal, or a snapshot running) */
 bool app_busy(const tui_app *a);
@@ -146,6 +157,13 @@ int  app_event(tui_app *a, const tui_event *ev, const tui_layout *L);
 bool app_set(tui_app *a, const char *path, const char *value);
 /* Run a ':' command line. */
 int  app_command(tui_app *a, const char *line);
+/* Complete the command line's field path (Tab): the longest common
+** completion is appended; several candidates are listed on the message
+** line.  Returns the number of candidates. */
+int  app_complete(tui_app *a);
+/* A play rate that shows one training step in about `wall_s` seconds,
+** rounded to 1, 2 or 5 times a power of ten. */
+double app_rate_for(double step_s, double wall_s);
 void app_message(tui_app *a, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The timeline's visible time window. */

@@ -118,6 +118,8 @@ char cv_ascii(int ch)
     case G_DOT: return '.';
     case G_PLAY: return '>';
     case G_PAUSE: return '=';
+    case G_FUTURE: return '~';
+    case G_DASH: return '-';
     default: return ch >= 32 && ch < 127 ? (char)ch : '?';
     }
 }
@@ -130,4 +132,38 @@ void cv_row_text(const tui_canvas *c, int y, int x, int w, char *buf)
         buf[n++] = k ? cv_ascii(k->ch) : ' ';
     }
     buf[n] = 0;
+}
+
+int cv_segs(tui_canvas *c, int y, int x, int w, int gap, const cv_seg *seg, int n)
+{
+    if (n <= 0 || w <= 0) return 0;
+    bool keep[64];
+    int len[64], total = 0, kept = 0;
+    if (n > 64) n = 64;
+    for (int i = 0; i < n; i++) {
+        len[i] = seg[i].s ? (int)strlen(seg[i].s) : 0;
+        keep[i] = len[i] > 0;
+        if (keep[i]) { total += len[i]; kept++; }
+    }
+    total += kept > 1 ? gap * (kept - 1) : 0;
+    while (total > w) {
+        /* the lowest priority goes first; among equals, the rightmost */
+        int drop = -1;
+        for (int i = 0; i < n; i++)
+            if (keep[i] && seg[i].prio < CV_KEEP && (drop < 0 || seg[i].prio <= seg[drop].prio)) drop = i;
+        if (drop < 0) break;
+        keep[drop] = false;
+        total -= len[drop] + (kept > 1 ? gap : 0);
+        kept--;
+    }
+    int col = 0;
+    bool first = true;
+    for (int i = 0; i < n && col < w; i++) {
+        if (!keep[i]) continue;
+        if (!first) col += gap;
+        first = false;
+        if (col >= w) break;
+        col += cv_text(c, y, x + col, w - col, seg[i].st, seg[i].s);
+    }
+    return col < w ? col : w;
 }

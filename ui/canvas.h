@@ -20,6 +20,8 @@ typedef struct { int y, x, h, w; } tui_rect;
 enum {
     G_HLINE = 0x100, G_VLINE, G_ULCORNER, G_URCORNER, G_LLCORNER, G_LRCORNER,
     G_LTEE, G_RTEE, G_BTEE, G_TTEE, G_BLOCK, G_SHADE, G_PEAK, G_DOT, G_PLAY, G_PAUSE,
+    G_FUTURE,       /* a cell the run has not simulated yet */
+    G_DASH,         /* "no figure" in a table */
     G__END
 };
 
@@ -27,7 +29,7 @@ enum {
 enum {
     ST_NORMAL, ST_DIM, ST_BOLD, ST_BORDER, ST_BORDER_FOCUS, ST_TITLE, ST_TITLE_FOCUS,
     ST_HEADER, ST_HEADER_BOLD, ST_FOOTER, ST_KEY, ST_MSG_INFO, ST_MSG_ERR, ST_AXIS,
-    ST_CURSOR, ST_SELECT, ST_OOM, ST_GOOD, ST_BAD, ST_BOUND, ST_FREE, ST_PEAK,
+    ST_CURSOR, ST_SELECT, ST_OOM, ST_GOOD, ST_BAD, ST_BOUND, ST_FREE, ST_PEAK, ST_FUTURE,
     /* ranges with room for the engine to add categories (style.c checks) */
     ST_PHASE0,                          /* + trace_phase */
     ST_STEP0 = ST_PHASE0 + 32,          /* + trace_step_phase */
@@ -59,6 +61,14 @@ int  cv_printf(tui_canvas *c, int y, int x, int maxw, int st, const char *fmt, .
     __attribute__((format(printf, 6, 7)));
 void cv_fill(tui_canvas *c, tui_rect r, int ch, int st);
 void cv_restyle(tui_canvas *c, tui_rect r, int st);
+/* A line of segments (a figure with its unit, a label) separated by `gap`
+** blanks.  When they do not all fit, whole segments are left out, lowest
+** `prio` first, so no figure is ever cut from its unit; segments with prio
+** CV_KEEP stay and only they may be cut, as the last resort.  Returns the
+** columns written. */
+#define CV_KEEP 100
+typedef struct { const char *s; int prio; int st; } cv_seg;
+int  cv_segs(tui_canvas *c, int y, int x, int w, int gap, const cv_seg *seg, int n);
 /* A border around r with a title on the top edge. */
 void cv_box(tui_canvas *c, tui_rect r, int st, const char *title, int title_st);
 

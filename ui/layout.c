@@ -27,6 +27,10 @@ void layout_compute(int rows, int cols, const layout_state *st, tui_layout *L)
     L->status = R(rows - 2, 0, 1, cols);
     L->keys = R(rows - 1, 0, 1, cols);
     L->body = R(1, 0, rows - 3, cols);
+    if (st && st->banner) {
+        L->banner = R(1, 0, 1, cols);
+        L->body = R(2, 0, rows - 4, cols);
+    }
     tui_rect b = L->body;
 
     if (st && st->help) L->help = b;

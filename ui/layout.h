@@ -22,12 +22,14 @@ typedef struct {
     int  zoom;          /* a pane_id shown alone, or -1 */
     bool compare;       /* A/B comparison replaces the lower panes */
     bool help;          /* the help overlay is open */
+    bool banner;        /* a full-width alarm line under the header (out of memory) */
 } layout_state;
 
 typedef struct {
     bool     too_small;         /* only `message` is meaningful */
     tui_rect message;           /* the "terminal too small" text */
     tui_rect header;            /* top line: scenario, clock, play state */
+    tui_rect banner;            /* alarm line under the header (h = 0 when none) */
     tui_rect status;            /* message bar or ':' command line */
     tui_rect keys;              /* key hints */
     tui_rect body;              /* everything between header and status */

@@ -57,6 +57,43 @@ static void mem_bar(tui_app *a, tui_canvas *cv, int y, int x, int w, int g)
     if (tw) cv_text(cv, y, x + bw, tw, tot > cap * (1 + 1e-9) ? ST_OOM : ST_NORMAL, text);
 }
 
+static void fold_name_full(const char *a, const char *b, int count, char *out, size_t n);
+
+static bool same_group(const tui_app *a, int g, int h)
+{
+    const trace *t = sim_trace(a->run->s);
+    const trace_memgroup *x = trace_memgroup_at(t, g), *y = trace_memgroup_at(t, h);
+    if (x->host != y->host || x->capacity != y->capacity) return false;
+    for (int b = 0; b < MB__COUNT; b++)
+        if (run_mem_at(a->run, g, (mem_bucket)b, a->cursor) != run_mem_at(a->run, h, (mem_bucket)b, a->cursor)) return false;
+    return sim_mem_peak_total(a->run->s, g, NULL) == sim_mem_peak_total(a->run->s, h, NULL);
+}
+
+/* "actor/stage0" .. "actor/stage15", 16 of them: "actor/stage0-15 x16";
+** in fewer than `w` columns the pool's part goes ("stage0-15 x16"), then
+** the range ("x16 actor/stage0"): the count always stays. */
+static void fold_name(const char *a, const char *b, int count, char *out, size_t n, int w)
+{
+    char full[160];
+    fold_name_full(a, b, count, full, sizeof full);
+    if ((int)strlen(full) <= w) { snprintf(out, n, "%s", full); return; }
+    const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+    if (sa && sb) {
+        fold_name_full(sa + 1, sb + 1, count, full, sizeof full);
+        if ((int)strlen(full) <= w) { snprintf(out, n, "%s", full); return; }
+    }
+    snprintf(out, n, "x%d %s", count, a);
+}
+
+static void fold_name_full(const char *a, const char *b, int count, char *out, size_t n)
+{
+    size_t la = strlen(a), lb = strlen(b), pa = la, pb = lb;
+    while (pa > 0 && a[pa - 1] >= '0' && a[pa - 1] <= '9') pa--;
+    while (pb > 0 && b[pb - 1] >= '0' && b[pb - 1] <= '9') pb--;
+    if (pa < la && pb < lb && pa == pb && !strncmp(a, b, pa)) snprintf(out, n, "%s-%s x%d", a, b + pb, count);
+    else snprintf(out, n, "%s +%d", a, count - 1);
+}
+
 static void mem_draw(tui_app *a, tui_canvas *cv, tui_rect in)
 {
     if (in.h <= 0 || in.w <= 0) return;
@@ -67,22 +104,15 @@ static void mem_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     char when[24];
     style_fmt_time(when, sizeof when, a->cursor);
 
-    /* an out-of-memory plan is the first thing you see */
-    if (st->overflow.happened && st->overflow.t <= run_now(a->run)) {
-        const trace_memgroup *mg = trace_memgroup_at(t, st->overflow.group);
-        char over[16], at[24];
-        fmt_gib(over, sizeof over, st->overflow.over_bytes);
-        style_fmt_time(at, sizeof at, st->overflow.t);
-        cv_fill(cv, (tui_rect){y, in.x, 1, in.w}, ' ', ST_OOM);
-        cv_printf(cv, y++, in.x, in.w, ST_OOM, " OUT OF MEMORY: %s %s over capacity by %s at t=%s (%s grew)",
-                  mg->name, mg->host ? "host" : "device", over, at, trace_bucket_name((mem_bucket)st->overflow.bucket));
-    } else if (!pl->fits) {
-        cv_fill(cv, (tui_rect){y, in.x, 1, in.w}, ' ', ST_OOM);
-        cv_printf(cv, y++, in.x, in.w, ST_OOM, " DOES NOT FIT: %s", pl->fit_msg);
-    } else {
-        int n = cv_printf(cv, y, in.x, in.w, ST_DIM, "t=%s  per device, host per node  ", when);
-        if (n < in.w) cv_put(cv, y, in.x + n++, G_PEAK, ST_PEAK);
-        cv_text(cv, y++, in.x + n, in.w - n, ST_DIM, " peak");
+    /* the out-of-memory banner is at the top of the screen (render.c);
+    ** here the over-capacity part of the bar is shaded in the alarm style */
+    bool oom = (st->overflow.happened && st->overflow.t <= run_now(a->run)) || !pl->fits;
+    {
+        char head[48];
+        snprintf(head, sizeof head, "t=%s", when);
+        cv_seg seg[] = {{head, CV_KEEP, ST_DIM}, {"per device, host per node", 4, ST_DIM}, {"! peak", 5, ST_DIM},
+                        {oom ? "| capacity, : over it" : NULL, 6, ST_OOM}};
+        cv_segs(cv, y++, in.x, in.w, 2, seg, 4);
     }
     if (y >= yend) return;
 
@@ -98,20 +128,52 @@ static void mem_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     for (int pass = 0; pass < 2; pass++)
         for (int g = 0; g < ng && n < 256; g++)
             if (trace_memgroup_at(t, g)->host == (pass == 1)) order[n++] = g;
+    /* groups that hold the same bytes in every bucket now and have the same
+    ** peak (the stages of one pipeline, often) fold into one bar with a count */
+    int first[256], count[256], nb = 0;
+    for (int i = 0; i < n; i++) {
+        if (nb > 0 && same_group(a, order[first[nb - 1]], order[i])) { count[nb - 1]++; continue; }
+        first[nb] = i;
+        count[nb++] = 1;
+    }
+    for (int i = 0; i < nb; i++) {
+        if (count[i] < 2) continue;
+        char name[96];
+        fold_name(trace_memgroup_at(t, order[first[i]])->name, trace_memgroup_at(t, order[first[i] + count[i] - 1])->name,
+                  count[i], name, sizeof name, in.w * 2 / 5);
+        if ((int)strlen(name) > lw) lw = (int)strlen(name) > in.w * 2 / 5 ? in.w * 2 / 5 : (int)strlen(name);
+    }
     int room = yend - y - (legend ? 1 : 0);
     int *scroll = &a->v.scroll[PANE_MEMORY];
-    if (*scroll > n - room) *scroll = n - room > 0 ? n - room : 0;
-    for (int i = *scroll; i < n && y < yend - (legend ? 1 : 0); i++, y++) {
-        const trace_memgroup *mg = trace_memgroup_at(t, order[i]);
-        cv_text(cv, y, in.x, lw, mg->host ? ST_DIM : ST_NORMAL, mg->name);
-        mem_bar(a, cv, y, in.x + lw + 1, in.w - lw - 1, order[i]);
+    if (*scroll > nb - room) *scroll = nb - room > 0 ? nb - room : 0;
+    for (int i = *scroll; i < nb && y < yend - (legend ? 1 : 0); i++, y++) {
+        const trace_memgroup *mg = trace_memgroup_at(t, order[first[i]]);
+        char name[96];
+        if (count[i] > 1)
+            fold_name(mg->name, trace_memgroup_at(t, order[first[i] + count[i] - 1])->name, count[i], name, sizeof name, lw);
+        else snprintf(name, sizeof name, "%s", mg->name);
+        cv_text(cv, y, in.x, lw, mg->host ? ST_DIM : ST_NORMAL, name);
+        mem_bar(a, cv, y, in.x + lw + 1, in.w - lw - 1, order[first[i]]);
     }
     if (legend) {
-        int x = 0, ly = yend - 1;
-        for (int b = 0; b < MB__COUNT && x < in.w; b++) {
+        /* one line, or two when the bars left a line free: entries whole */
+        int total = 0;
+        for (int b = 0; b < MB__COUNT; b++) {
+            bool used = false;
+            for (int g = 0; g < ng && !used; g++) used = sim_mem_peak(a->run->s, g, b) > 0;
+            if (used) total += 2 + (int)strlen(style_bucket_short((mem_bucket)b));
+        }
+        int lines = total > in.w && y < yend - 1 ? 2 : 1, ly = yend - lines, x = 0;
+        for (int b = 0; b < MB__COUNT; b++) {
             bool used = false;
             for (int g = 0; g < ng && !used; g++) used = sim_mem_peak(a->run->s, g, b) > 0;
             if (!used) continue;
+            int need = 2 + (int)strlen(style_bucket_short((mem_bucket)b));
+            if (x + need > in.w) {
+                if (ly == yend - 1) break;
+                ly++;
+                x = 0;
+            }
             cv_put(cv, ly, in.x + x++, style_bucket_letter((mem_bucket)b), style_bucket((mem_bucket)b));
             x += cv_printf(cv, ly, in.x + x, in.w - x, ST_DIM, " %s ", style_bucket_short((mem_bucket)b));
         }

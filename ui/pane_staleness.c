@@ -24,10 +24,14 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     int y = in.y, yend = in.y + in.h;
     int64_t ntr = 0;
     for (int k = 0; k <= SCN_STALENESS_MAX; k++) ntr += st->lag_hist[k];
-    int n = cv_text(cv, y, in.x, in.w, ST_NORMAL, "bound ");
-    n += cv_printf(cv, y, in.x + n, in.w - n, ST_BOUND, "s=%d", bound);
-    cv_printf(cv, y++, in.x + n, in.w - n, ST_NORMAL, "  lag max %d  mean %.2f  (%lld samples)", st->lag_max,
-              ntr ? st->lag_sum / (double)ntr : 0.0, (long long)ntr);
+    char sb[24], lm[32], mean[32], ns[48];
+    snprintf(sb, sizeof sb, "bound s=%d", bound);
+    snprintf(lm, sizeof lm, "lag max %d", st->lag_max);
+    snprintf(mean, sizeof mean, "mean %.2f", ntr ? st->lag_sum / (double)ntr : 0.0);
+    snprintf(ns, sizeof ns, "(%lld sample%s)", (long long)ntr, ntr == 1 ? "" : "s");
+    cv_seg seg[] = {{sb, CV_KEEP, ST_BOUND}, {lm, 7, ST_NORMAL}, {mean, 6, ST_NORMAL}, {ns, 4, ST_DIM}};
+    cv_segs(cv, y++, in.x, in.w, 2, seg, 4);
+    int n;
     if (y >= yend) return;
 
     /* in flight, by the version each sample started generating with */
@@ -37,15 +41,22 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     if (nv == 0) cv_text(cv, y, in.x + n, in.w - n, ST_DIM, " none");
     for (int i = 0; i < nv && n < in.w; i++) {
         int lag = st->version - vers[i];
-        n += cv_printf(cv, y, in.x + n, in.w - n, lag > bound ? ST_BAD : ST_NORMAL, " v%d:%d", vers[i], cnt[i]);
+        char item[32];
+        int l = snprintf(item, sizeof item, " v%d:%d", vers[i], cnt[i]);
+        if (n + l > in.w) break;        /* an item is shown whole or not at all */
+        n += cv_text(cv, y, in.x + n, in.w - n, lag > bound ? ST_BAD : ST_NORMAL, item);
     }
     y++;
     if (y >= yend) return;
     n = cv_text(cv, y, in.x, in.w, ST_NORMAL, "trained lags:");
     if (!ntr) cv_text(cv, y, in.x + n, in.w - n, ST_DIM, " none yet");
-    for (int k = 0; k <= SCN_STALENESS_MAX && n < in.w; k++)
-        if (st->lag_hist[k]) n += cv_printf(cv, y, in.x + n, in.w - n, k > bound ? ST_BAD : ST_NORMAL, " %d:%lld", k,
-                                            (long long)st->lag_hist[k]);
+    for (int k = 0; k <= SCN_STALENESS_MAX && n < in.w; k++) {
+        if (!st->lag_hist[k]) continue;
+        char item[40];
+        int l = snprintf(item, sizeof item, " %d:%lld", k, (long long)st->lag_hist[k]);
+        if (n + l > in.w) break;
+        n += cv_text(cv, y, in.x + n, in.w - n, k > bound ? ST_BAD : ST_NORMAL, item);
+    }
     y++;
     if (y >= yend) return;
 
@@ -67,7 +78,7 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     int vend = w[last - 1].vhi, vstart = vend - sw + 1 > 0 ? vend - sw + 1 : 0;
     for (size_t i = first; i < last; i++, y++) {
         const trace_window *x = &w[i];
-        cv_printf(cv, y, in.x, lab, ST_NORMAL, "step %-4d", x->iter);
+        cv_printf(cv, y, in.x, lab, ST_NORMAL, "step %-4d", x->iter + 1);     /* counted from 1, as on the header */
         int sx = in.x + lab;
         for (int v = vstart; v < vstart + sw && v <= vend; v++) {
             int ch = ' ', sty = ST_NORMAL;

@@ -24,25 +24,93 @@ static void too_small(tui_canvas *cv, int rows, int cols)
     }
 }
 
+/* The run's alarm, if any: an out-of-memory event already on the clock, or a
+** plan whose memory fit fails.  Text for the banner; false if none. */
+static bool alarm_text(const tui_app *a, char *out, size_t n)
+{
+    const tui_run *run = a->run;
+    const sim_stats *st = sim_get_stats(run->s);
+    const plan *pl = sim_plan(run->s);
+    if (st->overflow.happened && st->overflow.t <= run_now(run)) {
+        const trace_memgroup *mg = trace_memgroup_at(sim_trace(run->s), st->overflow.group);
+        char over[32], at[24];
+        fmt_bytes(over, sizeof over, st->overflow.over_bytes);
+        style_fmt_time(at, sizeof at, st->overflow.t);
+        snprintf(out, n, "OUT OF MEMORY at t=%s: %s %s over capacity by %s (%s grew).  This run's figures are invalid.",
+                 at, mg ? mg->name : "?", mg && mg->host ? "host" : "device", over,
+                 trace_bucket_name((mem_bucket)st->overflow.bucket));
+        return true;
+    }
+    if (!pl->fits) {
+        snprintf(out, n, "DOES NOT FIT: %s.  This run's figures are invalid.", pl->fit_msg);
+        return true;
+    }
+    return false;
+}
+
+bool render_alarm(const tui_app *a)
+{
+    char b[8];
+    return alarm_text(a, b, sizeof b);
+}
+
+static void banner(tui_app *a, tui_canvas *cv, tui_rect r)
+{
+    char text[700];
+    if (r.h <= 0 || !alarm_text(a, text, sizeof text)) return;
+    cv_fill(cv, r, ' ', ST_OOM);
+    /* alarm_text's sentences, cut by priority: what, when, where and which
+    ** bucket stay; the amount and the verdict go first */
+    const sim_stats *st = sim_get_stats(a->run->s);
+    if (!st->overflow.happened || st->overflow.t > run_now(a->run)) {
+        cv_text(cv, r.y, r.x + 1, r.w - 1, ST_OOM, text);
+        return;
+    }
+    const trace_memgroup *mg = trace_memgroup_at(sim_trace(a->run->s), st->overflow.group);
+    char at[48], where[96], by[64], grew[64], t[24];
+    style_fmt_time(t, sizeof t, st->overflow.t);
+    snprintf(at, sizeof at, "OUT OF MEMORY at t=%s:", t);
+    snprintf(where, sizeof where, "%s %s", mg ? mg->name : "?", mg && mg->host ? "host" : "device");
+    fmt_bytes(t, sizeof t, st->overflow.over_bytes);
+    snprintf(by, sizeof by, "over capacity by %s", t);
+    snprintf(grew, sizeof grew, "(%s grew).", trace_bucket_name((mem_bucket)st->overflow.bucket));
+    cv_seg seg[] = {
+        {at, CV_KEEP, ST_OOM}, {where, CV_KEEP, ST_OOM}, {by, 5, ST_OOM}, {grew, CV_KEEP, ST_OOM},
+        {"The run's figures are invalid.", 4, ST_OOM},
+    };
+    cv_segs(cv, r.y, r.x + 1, r.w - 1, 1, seg, 5);
+}
+
 static void header(tui_app *a, tui_canvas *cv, tui_rect r)
 {
     const tui_run *run = a->run;
     const scn_scenario *sc = &run->scn;
     const sim_stats *st = sim_get_stats(run->s);
     cv_fill(cv, r, ' ', ST_HEADER);
-    char now[24];
-    style_fmt_time(now, sizeof now, run_now(run));
+    char now[32], name[80], mode[48], dev[32], rate[48], step[32], ab[24];
+    char clock[24];
+    style_fmt_time(clock, sizeof clock, run_now(run));
+    snprintf(now, sizeof now, "t=%s", clock);
     const char *state = run_over(run) ? "done" : a->goal == GOAL_END ? "to end" : a->goal == GOAL_ITER ? "to step"
                         : a->playing ? "play" : "pause";
-    int n = cv_text(cv, r.y, r.x, r.w, ST_HEADER_BOLD, " fusync ");
-    n += cv_printf(cv, r.y, r.x + n, r.w - n, ST_HEADER, " %s  %s s=%d  %d dev%s  |  ", sc->name,
-                   scn_mode_name(sc->plan.mode), sc->plan.staleness, sim_plan(run->s)->used_devices,
-                   a->nedits ? " (edited)" : "");
-    n += cv_printf(cv, r.y, r.x + n, r.w - n, ST_HEADER_BOLD, "%s", state);
-    n += cv_printf(cv, r.y, r.x + n, r.w - n, ST_HEADER, " x%g  t=%s  step %d/%d", a->rate, now, st->iterations_done,
-                   sc->work.iterations);
-    if (a->snap[0] || a->snap[1])
-        cv_printf(cv, r.y, r.x + n, r.w - n, ST_HEADER, "  |  %s%s", a->snap[0] ? "A " : "", a->snap[1] ? "B" : "");
+    snprintf(name, sizeof name, "%s%s", sc->name, a->nedits ? " (edited)" : "");
+    snprintf(mode, sizeof mode, "%s s=%d", scn_mode_name(sc->plan.mode), sc->plan.staleness);
+    snprintf(dev, sizeof dev, "%d dev", sim_plan(run->s)->used_devices);
+    snprintf(rate, sizeof rate, "%s x%g", state, a->rate);
+    /* the step under way, counted from 1 as everywhere on screen */
+    int cur = st->iterations_done + (run_over(run) ? 0 : 1);
+    if (cur > sc->work.iterations) cur = sc->work.iterations;
+    snprintf(step, sizeof step, "step %d/%d", cur, sc->work.iterations);
+    snprintf(ab, sizeof ab, "%s%s%s", a->snap[0] ? "A" : "", a->snap[0] && a->snap[1] ? " " : "", a->snap[1] ? "B" : "");
+    bool oom = render_alarm(a);
+    /* by priority: the alarm, the step and the snapshots stay; the name goes first */
+    cv_seg seg[] = {
+        {"fusync", 1, ST_HEADER_BOLD}, {name, 2, ST_HEADER}, {mode, 6, ST_HEADER}, {dev, 3, ST_HEADER},
+        {"|", 1, ST_HEADER}, {rate, 7, ST_HEADER_BOLD}, {now, 8, ST_HEADER},
+        {step, CV_KEEP, ST_HEADER_BOLD}, {ab[0] ? ab : NULL, CV_KEEP, ST_HEADER_BOLD},
+        {oom ? "OOM" : NULL, CV_KEEP, ST_OOM},
+    };
+    cv_segs(cv, r.y, r.x + 1, r.w - 1, 2, seg, (int)(sizeof seg / sizeof seg[0]));
 }
 
 static void status(tui_app *a, tui_canvas *cv, tui_rect r)
@@ -57,16 +125,29 @@ static void status(tui_app *a, tui_canvas *cv, tui_rect r)
 
 static void keys(tui_canvas *cv, tui_rect r)
 {
-    static const char *hints[][2] = {
-        {"space", "play"}, {".", "event"}, {"n", "iter"}, {"G", "end"}, {"Tab", "pane"}, {"m", "mode"},
-        {"s/S", "stale"}, {":", "set"}, {"a/b/c", "A/B"}, {"e", "export"}, {"?", "help"}, {"q", "quit"},
+    /* left to right as they read; the help and quit keys never drop out */
+    static const struct { const char *key, *what; int prio; } hints[] = {
+        {"space", "play", 9}, {".", "event", 3}, {"n", "step", 7}, {"G", "end", 4}, {"Tab", "pane", 2},
+        {"m", "mode", 6}, {"s/S", "stale", 5}, {":", "set", 6}, {"a/b/c", "A/B", 5}, {"e", "export", 1},
+        {"?", "help", CV_KEEP}, {"q", "quit", CV_KEEP},
     };
+    enum { NH = sizeof hints / sizeof hints[0] };
+    bool keep[NH];
+    int total = 0;
+    for (int i = 0; i < NH; i++) { keep[i] = true; total += (int)(strlen(hints[i].key) + strlen(hints[i].what)) + 2; }
+    while (total > r.w) {
+        int drop = -1;
+        for (int i = 0; i < NH; i++)
+            if (keep[i] && hints[i].prio < CV_KEEP && (drop < 0 || hints[i].prio < hints[drop].prio)) drop = i;
+        if (drop < 0) break;
+        keep[drop] = false;
+        total -= (int)(strlen(hints[drop].key) + strlen(hints[drop].what)) + 2;
+    }
     int x = r.x;
-    for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++) {
-        int need = (int)(strlen(hints[i][0]) + strlen(hints[i][1]) + 2);
-        if (x + need > r.x + r.w) break;
-        x += cv_text(cv, r.y, x, r.w - (x - r.x), ST_KEY, hints[i][0]);
-        x += cv_printf(cv, r.y, x, r.w - (x - r.x), ST_FOOTER, " %s ", hints[i][1]);
+    for (int i = 0; i < NH; i++) {
+        if (!keep[i]) continue;
+        x += cv_text(cv, r.y, x, r.w - (x - r.x), ST_KEY, hints[i].key);
+        x += cv_printf(cv, r.y, x, r.w - (x - r.x), ST_FOOTER, " %s ", hints[i].what);
     }
 }
 
@@ -85,14 +166,19 @@ static void help(tui_app *a, tui_canvas *cv, tui_rect r)
         const char *l = lines[a->v.help_top + i];
         cv_text(cv, in.y + i, in.x + 1, in.w - 1, l[0] && l[0] != ' ' ? ST_BOLD : ST_NORMAL, l);
     }
-    if (foot)
-        cv_printf(cv, in.y + in.h - 1, in.x + 1, in.w - 1, ST_DIM, "Up/Down scroll (%d-%d of %d); any other key closes.  "
-                  "Options: --no-color --ascii --no-mouse --out DIR --set PATH=VALUE", a->v.help_top + 1,
-                  a->v.help_top + room < n ? a->v.help_top + room : n, n);
+    if (foot) {
+        char pos[64];
+        snprintf(pos, sizeof pos, "Up/Down scroll (%d-%d of %d);", a->v.help_top + 1,
+                 a->v.help_top + room < n ? a->v.help_top + room : n, n);
+        cv_seg seg[] = {{pos, CV_KEEP, ST_DIM}, {"any other key closes.", CV_KEEP, ST_DIM},
+                        {"Options: --no-color --ascii --no-mouse --out DIR --set PATH=VALUE", 3, ST_DIM}};
+        cv_segs(cv, in.y + in.h - 1, in.x + 1, in.w - 1, 1, seg, 3);
+    }
 }
 
 void render_frame(tui_app *a, tui_canvas *cv, int rows, int cols, tui_layout *L)
 {
+    a->ls.banner = render_alarm(a);
     layout_compute(rows, cols, &a->ls, L);
     cv_resize(cv, rows, cols);
     if (L->too_small) {
@@ -100,6 +186,7 @@ void render_frame(tui_app *a, tui_canvas *cv, int rows, int cols, tui_layout *L)
         return;
     }
     header(a, cv, L->header);
+    banner(a, cv, L->banner);
     if (a->focus < 0 || a->focus >= PANE__COUNT || !L->visible[a->focus]) a->focus = PANE_TIMELINE;
     for (int id = 0; id < PANE__COUNT; id++) {
         if (!L->visible[id]) continue;

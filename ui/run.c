@@ -2,6 +2,7 @@
 ** run.c — a simulation plus the incremental indices the panes read (run.h).
 */
 #include "run.h"
+#include "style.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,9 @@ tui_run *run_new(const runner_spec *spec, const char *label, fs_err *err)
     r->track_seen = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->track_seen);
     r->ngroups = trace_nmemgroups(t);
     r->ctr = xcalloc((size_t)(r->ngroups ? r->ngroups : 1) * MB__COUNT, sizeof *r->ctr);
+    r->track_busy = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->track_busy);
+    r->track_pend = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->track_pend);
+    r->track_spans = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->track_spans);
     run_sync(r);
     return r;
 }
@@ -46,6 +50,9 @@ void run_free(tui_run *r)
     for (int i = 0; i < r->ngroups * MB__COUNT; i++) free(r->ctr[i].ord);
     free(r->tracks);
     free(r->track_seen);
+    free(r->track_busy);
+    free(r->track_pend);
+    free(r->track_spans);
     free(r->ctr);
     free(r->pend);
     free(r->ver_t);
@@ -105,6 +112,8 @@ static void add_span_time(tui_run *r, const trace *t, const trace_span *sp, sim_
     if (b <= a) return;
     const trace_track *tk = trace_track_at(t, sp->track);
     double secs = sim_secs(b - a);
+    if (sp->phase != PH_IDLE || tk->kind == TRK_STEP)
+        (step == r->step_ns ? r->track_busy : r->track_pend)[sp->track] += secs;
     if (tk->kind == TRK_STEP) {
         if (sp->phase < STEP__COUNT) step[sp->phase] += (double)(b - a);
         return;
@@ -141,6 +150,8 @@ void run_sync(tui_run *r)
     for (size_t i = r->spans_seen; i < ns; i++) {
         if (sp[i].track < 0 || sp[i].track >= r->ntracks) continue;
         if (trace_track_at(t, sp[i].track)->kind != TRK_STEP && sp[i].phase < 32) r->phases_seen |= 1u << sp[i].phase;
+        else if (sp[i].phase < 32) r->steps_seen |= 1u << sp[i].phase;
+        r->track_spans[sp[i].track]++;
         if (sp[i].t1 <= now) {
             add_span_time(r, t, &sp[i], sp[i].t0, sp[i].t1, r->busy, r->comp, r->step_ns);
         } else {
@@ -155,6 +166,7 @@ void run_sync(tui_run *r)
     memset(r->pend_busy, 0, sizeof r->pend_busy);
     memset(r->pend_comp, 0, sizeof r->pend_comp);
     memset(r->pend_step, 0, sizeof r->pend_step);
+    memset(r->track_pend, 0, (size_t)r->ntracks * sizeof *r->track_pend);
     size_t keep = 0;
     for (size_t i = 0; i < r->npend; i++) {
         const trace_span *p = &sp[r->pend[i].idx];
@@ -285,6 +297,75 @@ void run_pool_shares(const tui_run *r, int pool, double *compute, double *busy)
 void run_step_split(const tui_run *r, double secs[STEP__COUNT])
 {
     for (int k = 0; k < STEP__COUNT; k++) secs[k] = (r->step_ns[k] + r->pend_step[k]) * 1e-9;
+    /* the phase under way has no span until it ends: count it to the clock */
+    sim_time since, now = sim_now(r->s);
+    int open = sim_step_phase_open(r->s, &since);
+    if (!runner_done(r->rn) && open >= 0 && open < STEP__COUNT && since < now) {
+        /* spans already cover part of it when the engine split the phase */
+        sim_time from = since;
+        const run_track_idx *x = NULL;
+        for (int k = 0; k < r->ntracks; k++)
+            if (trace_track_at(sim_trace(r->s), k)->kind == TRK_STEP) { x = &r->tracks[k]; break; }
+        if (x && x->n && x->maxt1[x->n - 1] > from) from = x->maxt1[x->n - 1];
+        if (from < now) secs[open] += sim_secs(now - from);
+    }
+}
+
+int run_versions_at(const tui_run *r, sim_time t)
+{
+    int lo = 0, hi = r->nver;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (r->ver_t[mid] <= t) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+sim_time run_track_known_to(const tui_run *r, int track)
+{
+    if (track < 0 || track >= r->ntracks || r->tracks[track].n == 0) return -1;
+    return r->tracks[track].maxt1[r->tracks[track].n - 1];
+}
+
+double run_track_load(const tui_run *r, int track)
+{
+    if (track < 0 || track >= r->ntracks || r->synced_to <= 0) return 0;
+    const trace_track *tk = trace_track_at(sim_trace(r->s), track);
+    (void)tk;
+    double v = (r->track_busy[track] + r->track_pend[track]) / sim_secs(r->synced_to);
+    return v > 1 ? 1 : v < 0 ? 0 : v;
+}
+
+void run_describe_since(const tui_run *r, size_t nspans, size_t ninst, char *out, size_t n)
+{
+    const trace *t = sim_trace(r->s);
+    size_t ns = trace_nspans(t), ni = trace_ninstants(t);
+    out[0] = 0;
+    size_t len = 0;
+    const trace_instant *in = trace_instants(t);
+    for (size_t i = ninst; i < ni && len < n; i++) {
+        const char *what = in[i].kind == INST_ITER_BEGIN ? "step %d begins" : in[i].kind == INST_ITER_END ? "step %d ends"
+                           : "policy v%d published";
+        char b[64];
+        snprintf(b, sizeof b, what, in[i].kind == INST_VERSION ? in[i].version : in[i].iter + 1);
+        len += (size_t)snprintf(out + len, n - len, "%s%s", len ? "; " : "", b);
+    }
+    const trace_span *sp = trace_spans(t);
+    size_t shown = 0, more = 0;
+    for (size_t i = nspans; i < ns; i++) {
+        if (sp[i].track < 0 || sp[i].track >= r->ntracks) continue;
+        if (shown == 2) { more++; continue; }
+        const trace_track *tk = trace_track_at(t, sp[i].track);
+        bool step = tk->kind == TRK_STEP;
+        const char *ph = step ? trace_step_phase_name((trace_step_phase)sp[i].phase) : trace_phase_name((trace_phase)sp[i].phase);
+        char d[24];
+        style_fmt_time(d, sizeof d, sp[i].t1 - sp[i].t0);
+        if (len < n) len += (size_t)snprintf(out + len, n - len, "%s%s %s %s (step %d)", len ? "; " : "", tk->name, ph, d,
+                                             sp[i].iter + 1);
+        shown++;
+    }
+    if (more && len < n) snprintf(out + len, n - len, " and %zu more span%s", more, more == 1 ? "" : "s");
 }
 
 double run_current_throughput(const tui_run *r)

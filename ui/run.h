@@ -66,6 +66,11 @@ typedef struct {
     size_t         inst_seen;
 
     uint32_t       phases_seen;     /* bit per trace_phase, for legends */
+    uint32_t       steps_seen;      /* bit per trace_step_phase on the step track */
+    /* per track: device-seconds busy over [0, synced_to) (pending spans
+    ** clipped to the clock) and spans seen: a rollout instance's load */
+    double        *track_busy, *track_pend;
+    int           *track_spans;
     bool           report_ready;
     report         rep;         /* when the run is over */
 } tui_run;
@@ -92,6 +97,19 @@ double   run_mem_at(const tui_run *r, int group, mem_bucket b, sim_time t);
 void     run_pool_shares(const tui_run *r, int pool, double *compute, double *busy);
 /* Step-split share of [0, now) on the step track (seconds per step phase). */
 void     run_step_split(const tui_run *r, double secs[STEP__COUNT]);
+/* Up to when a track's record is complete: the latest end of its spans
+** (-1 with none).  Work under way after it has no span yet: an instance's
+** decode is recorded when it ends. */
+sim_time run_track_known_to(const tui_run *r, int track);
+/* Policy versions published at or before t: the training step under way at
+** t is this + 1, and its policy version this. */
+int      run_versions_at(const tui_run *r, sim_time t);
+/* Share of [0, now) a track was busy (0..1). */
+double   run_track_load(const tui_run *r, int track);
+/* What the trace gained since it held `nspans` spans and `ninst` instants,
+** in words ("t=12.5s rollout 3: generate started, step 1"): what a single
+** engine event did.  Empty if nothing was recorded. */
+void     run_describe_since(const tui_run *r, size_t nspans, size_t ninst, char *out, size_t n);
 /* Tokens per second of the last finished step (0 if none). */
 double   run_current_throughput(const tui_run *r);
 

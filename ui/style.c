@@ -43,6 +43,39 @@ char style_step_letter(trace_step_phase p)
 {
     return (unsigned)p < STEP__COUNT && step_letters[p] ? step_letters[p] : '#';
 }
+static const int step_as_phase[STEP__COUNT] = {
+    [STEP_GENERATE] = PH_GENERATE, [STEP_SWITCH] = PH_RESHARD, [STEP_WEIGHT_SYNC] = PH_WEIGHT_SYNC,
+    [STEP_INFER] = -1, [STEP_TRAIN] = PH_TRAIN_1F1B, [STEP_WAIT] = -1
+};
+
+int style_step(trace_step_phase p)
+{
+    if ((unsigned)p < STEP__COUNT && step_as_phase[p] >= 0) return style_phase((trace_phase)step_as_phase[p]);
+    return ST_STEP0 + (int)p;
+}
+
+const char *style_phase_label(trace_phase p)
+{
+    static const char *names[PH__COUNT] = {
+        [PH_GENERATE] = "generate", [PH_PREFILL] = "prefill", [PH_LOGPROB] = "log-prob", [PH_REF] = "reference",
+        [PH_REWARD] = "reward", [PH_CRITIC_FWD] = "critic fwd", [PH_TRAIN_FWD] = "forward",
+        [PH_TRAIN_BWD] = "backward", [PH_TRAIN_1F1B] = "train", [PH_GRAD_SYNC] = "grad sync",
+        [PH_OPTIMIZER] = "optimizer", [PH_CRITIC_TRAIN] = "critic train", [PH_OFFLOAD] = "offload",
+        [PH_ONLOAD] = "onload", [PH_RESHARD] = "switch/reshard", [PH_WEIGHT_SYNC] = "weight sync",
+        [PH_QUEUE] = "queue", [PH_IDLE] = "idle"
+    };
+    return (unsigned)p < PH__COUNT && names[p] ? names[p] : trace_phase_name(p);
+}
+
+const char *style_step_label(trace_step_phase p)
+{
+    static const char *names[STEP__COUNT] = {
+        [STEP_GENERATE] = "generate", [STEP_SWITCH] = "switch", [STEP_WEIGHT_SYNC] = "weight sync",
+        [STEP_INFER] = "inference", [STEP_TRAIN] = "train", [STEP_WAIT] = "wait"
+    };
+    return (unsigned)p < STEP__COUNT && names[p] ? names[p] : trace_step_phase_name(p);
+}
+
 char style_bucket_letter(mem_bucket b)
 {
     return (unsigned)b < MB__COUNT && bucket_letters[b] ? bucket_letters[b] : '#';
@@ -52,17 +85,47 @@ const char *style_bucket_short(mem_bucket b)
     return (unsigned)b < MB__COUNT && bucket_short[b] ? bucket_short[b] : trace_bucket_name(b);
 }
 
+/* One time format everywhere (axis, header, details, Stats, Compare):
+** "0", "250ms", "2.7s", "12.5s", "3m20s", "1h05m". */
 void style_fmt_time(char *out, size_t n, sim_time t)
 {
     double s = sim_secs(t);
     if (t == 0) snprintf(out, n, "0");
+    else if (s < 0) { char b[32]; style_fmt_time(b, sizeof b, -t); snprintf(out, n, "-%s", b); }
+    else if (s < 1e-3) snprintf(out, n, "%.0fus", s * 1e6);
     else if (s < 1) snprintf(out, n, "%.0fms", s * 1e3);
-    else if (s < 10) snprintf(out, n, "%.2gs", s);
-    else if (s < 100) snprintf(out, n, "%.3gs", s);
-    else if (s < 600) snprintf(out, n, "%.0fs", s);
-    else if (s < 36000) {
-        long m = (long)(s / 60), r = (long)(s - 60.0 * m);
+    else if (s < 9.95) snprintf(out, n, "%.1fs", s);
+    else if (s < 59.5) snprintf(out, n, "%.3gs", s);
+    else if (s < 3600 - 0.5) {
+        long all = (long)(s + 0.5), m = all / 60, r = all % 60;
         if (r) snprintf(out, n, "%ldm%02lds", m, r);
         else snprintf(out, n, "%ldm", m);
-    } else snprintf(out, n, "%.1fh", s / 3600);
+    } else {
+        long all = (long)(s / 60 + 0.5), h = all / 60, m = all % 60;
+        if (m) snprintf(out, n, "%ldh%02ldm", h, m);
+        else snprintf(out, n, "%ldh", h);
+    }
+}
+
+void style_fmt_secs(char *out, size_t n, double secs)
+{
+    style_fmt_time(out, n, sim_from_secs(secs < 0 ? 0 : secs));
+}
+
+/* Ticks at 1, 2 or 5 times a unit (ms, s, min, h) and its powers of ten,
+** as long as they read as round in the format above. */
+sim_time style_tick_step(sim_time span, int cols, int min_gap)
+{
+    static const double steps[] = {
+        1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5,
+        1, 2, 5, 10, 20,
+        60, 120, 300, 600, 1200,
+        3600, 7200, 18000, 36000, 72000, 180000, 360000
+    };
+    double raw = sim_secs(span) * min_gap / (cols > 0 ? cols : 1);
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if (steps[i] >= raw) return sim_from_secs(steps[i]);
+    double m = 360000;
+    while (m < raw) m *= 10;
+    return sim_from_secs(m);
 }

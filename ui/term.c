@@ -42,29 +42,33 @@ static color_spec color_of(int st)
 {
     color_spec c = {-1, -1, A_NORMAL};
     if (st >= ST_PHASE0 && st < ST_STEP0) {
-        static const short bg[PH__COUNT] = {
-            [PH_GENERATE] = COLOR_GREEN, [PH_PREFILL] = COLOR_CYAN, [PH_LOGPROB] = COLOR_BLUE,
-            [PH_REF] = COLOR_MAGENTA, [PH_REWARD] = COLOR_MAGENTA, [PH_CRITIC_FWD] = COLOR_BLUE,
-            [PH_TRAIN_FWD] = COLOR_YELLOW, [PH_TRAIN_BWD] = COLOR_RED, [PH_TRAIN_1F1B] = COLOR_YELLOW,
-            [PH_GRAD_SYNC] = COLOR_WHITE, [PH_OPTIMIZER] = COLOR_RED, [PH_CRITIC_TRAIN] = COLOR_YELLOW,
-            [PH_OFFLOAD] = COLOR_CYAN, [PH_ONLOAD] = COLOR_CYAN, [PH_RESHARD] = COLOR_WHITE,
-            [PH_WEIGHT_SYNC] = COLOR_BLUE, [PH_QUEUE] = COLOR_WHITE, [PH_IDLE] = COLOR_BLACK,
+        /* one (foreground, background) pair per phase, none shared, so the
+        ** legend's colour names one phase; the step row uses the same
+        ** styles (style.c), so a colour means the same thing everywhere */
+        static const short fgbg[PH__COUNT][2] = {
+            [PH_GENERATE] = {COLOR_BLACK, COLOR_GREEN}, [PH_PREFILL] = {COLOR_BLACK, COLOR_CYAN},
+            [PH_LOGPROB] = {COLOR_WHITE, COLOR_BLUE}, [PH_REF] = {COLOR_BLACK, COLOR_MAGENTA},
+            [PH_REWARD] = {COLOR_WHITE, COLOR_MAGENTA}, [PH_CRITIC_FWD] = {COLOR_BLUE, COLOR_WHITE},
+            [PH_TRAIN_FWD] = {COLOR_YELLOW, COLOR_BLUE}, [PH_TRAIN_BWD] = {COLOR_YELLOW, COLOR_RED},
+            [PH_TRAIN_1F1B] = {COLOR_BLACK, COLOR_YELLOW}, [PH_GRAD_SYNC] = {COLOR_BLACK, COLOR_WHITE},
+            [PH_OPTIMIZER] = {COLOR_WHITE, COLOR_RED}, [PH_CRITIC_TRAIN] = {COLOR_RED, COLOR_YELLOW},
+            [PH_OFFLOAD] = {COLOR_CYAN, COLOR_BLUE}, [PH_ONLOAD] = {COLOR_BLUE, COLOR_CYAN},
+            [PH_RESHARD] = {COLOR_WHITE, COLOR_BLACK}, [PH_WEIGHT_SYNC] = {COLOR_YELLOW, COLOR_MAGENTA},
+            [PH_QUEUE] = {COLOR_MAGENTA, COLOR_WHITE}, [PH_IDLE] = {-1, -1},
         };
         int p = st - ST_PHASE0;
-        c.fg = COLOR_BLACK;
-        c.bg = p < PH__COUNT ? bg[p] : COLOR_WHITE;
-        if (p == PH_IDLE) { c.fg = -1; c.bg = -1; c.a = A_DIM; }
+        c.fg = p < PH__COUNT ? fgbg[p][0] : COLOR_BLACK;
+        c.bg = p < PH__COUNT ? fgbg[p][1] : COLOR_WHITE;
+        if (p == PH_RESHARD) c.a = A_BOLD | A_REVERSE;
+        if (p == PH_IDLE) c.a = A_DIM;
         return c;
     }
     if (st >= ST_STEP0 && st < ST_BUCKET0) {
-        static const short bg[STEP__COUNT] = {
-            [STEP_GENERATE] = COLOR_GREEN, [STEP_SWITCH] = COLOR_CYAN, [STEP_WEIGHT_SYNC] = COLOR_BLUE,
-            [STEP_INFER] = COLOR_MAGENTA, [STEP_TRAIN] = COLOR_YELLOW, [STEP_WAIT] = COLOR_BLACK,
-        };
+        /* only the step phases with no trace phase of their own (style.c) */
         int p = st - ST_STEP0;
-        c.fg = COLOR_BLACK;
-        c.bg = p < STEP__COUNT ? bg[p] : COLOR_WHITE;
-        if (p == STEP_WAIT) { c.fg = -1; c.bg = -1; c.a = A_DIM; }
+        if (p == STEP_INFER) { c.fg = COLOR_MAGENTA; c.a = A_BOLD | A_UNDERLINE; }
+        else if (p == STEP_WAIT) c.a = A_DIM;
+        else { c.fg = COLOR_BLACK; c.bg = COLOR_WHITE; }
         return c;
     }
     if (st >= ST_BUCKET0) {
@@ -80,7 +84,7 @@ static color_spec color_of(int st)
         return c;
     }
     switch (st) {
-    case ST_DIM: case ST_AXIS: case ST_FREE: c.a = A_DIM; break;
+    case ST_DIM: case ST_AXIS: case ST_FREE: case ST_FUTURE: c.a = A_DIM; break;
     case ST_BOLD: case ST_TITLE: c.a = A_BOLD; break;
     case ST_BORDER: c.fg = COLOR_BLUE; break;
     case ST_BORDER_FOCUS: c.fg = COLOR_CYAN; c.a = A_BOLD; break;
@@ -115,10 +119,10 @@ static attr_t mono_of(int st)
         default: return A_NORMAL;
         }
     }
-    if (st >= ST_STEP0 && st < ST_BUCKET0) return st - ST_STEP0 == STEP_TRAIN ? A_BOLD : A_NORMAL;
+    if (st >= ST_STEP0 && st < ST_BUCKET0) return st - ST_STEP0 == STEP_INFER ? A_UNDERLINE : st - ST_STEP0 == STEP_WAIT ? A_DIM : A_NORMAL;
     if (st >= ST_BUCKET0) return A_NORMAL;
     switch (st) {
-    case ST_DIM: case ST_AXIS: case ST_FREE: return A_DIM;
+    case ST_DIM: case ST_AXIS: case ST_FREE: case ST_FUTURE: return A_DIM;
     case ST_BOLD: case ST_TITLE: case ST_BORDER_FOCUS: case ST_KEY: case ST_GOOD: case ST_PEAK: return A_BOLD;
     case ST_TITLE_FOCUS: case ST_HEADER_BOLD: case ST_MSG_ERR: case ST_OOM: return A_REVERSE | A_BOLD;
     case ST_HEADER: case ST_CURSOR: case ST_SELECT: return A_REVERSE;
@@ -178,6 +182,8 @@ static wchar_t wide_of(int ch)
     case G_DOT: return 0x00B7;
     case G_PLAY: return 0x25B6;
     case G_PAUSE: return 0x2016;
+    case G_FUTURE: return 0x2508;
+    case G_DASH: return 0x2014;
     default: return (wchar_t)cv_ascii(ch);
     }
 }

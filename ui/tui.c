@@ -22,7 +22,7 @@ static int loop(tui_app *a, term *t)
     cv_init(&cv);
     tui_layout L;
     memset(&L, 0, sizeof L);
-    uint64_t budget = 4096;
+    uint64_t budget = 4096, snap_budget = 4096;
     double last = wall_now();
     bool dirty = true, full = true;
     while (!a->quit && !term_signal_pending()) {
@@ -33,11 +33,17 @@ static int loop(tui_app *a, term *t)
         if (busy) {
             uint64_t ev0 = sim_get_stats(a->run->s)->events;
             app_tick(a, dt, budget);
-            app_background(a, budget);
             double spent = wall_now() - now;
             bool exhausted = sim_get_stats(a->run->s)->events - ev0 >= budget;
             if (exhausted && spent < 0.008 && budget < (1u << 24)) budget *= 2;
             else if (spent > 0.020 && budget > 64) budget /= 2;
+            /* the snapshots have a budget of their own: a paused live run
+            ** spends nothing, and must not starve them */
+            double s0 = wall_now();
+            app_background(a, snap_budget);
+            double sspent = wall_now() - s0;
+            if (sspent < 0.008 && snap_budget < (1u << 24)) snap_budget *= 2;
+            else if (sspent > 0.020 && snap_budget > 64) snap_budget /= 2;
             dirty = true;
         }
         if (dirty) {
