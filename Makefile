@@ -45,7 +45,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/fusync
 TESTBIN  := $(BUILD)/fusync-tests
 
-.PHONY: all deps run test test-unit test-cli test-san bench docs install uninstall clean
+.PHONY: all deps deps-run deps-test deps-bench run test test-unit test-cli test-san bench docs install uninstall clean
 
 all: $(BIN)
 
@@ -65,19 +65,32 @@ $(TESTBIN): $(TEST_OBJ) $(LIB_OBJ) $(UI_OBJ)
 
 $(TEST_OBJ): CFLAGS_ALL += $(CHECK_CFLAGS)
 
+# What each job needs from Debian's packages (scripts/deps.sh): `make run`
+# only what building and running need; `make test` adds libcheck, tmux and the
+# cluster packages (Slurm, munge, GNU parallel) for the real Slurm test.
 deps:
 	$(Q)sh scripts/deps.sh
+deps-run:
+	$(Q)sh scripts/deps.sh run
+deps-test:
+	$(Q)sh scripts/deps.sh test
+deps-bench:
+	$(Q)sh scripts/deps.sh bench
 
 # The main job: the TUI on the default example when there is a terminal,
 # the headless report otherwise.
-run: deps
+run: deps-run
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)if [ -t 0 ] && [ -t 1 ]; then ./$(BIN) tui examples/pangu718b_cm384.lua; \
 	else ./$(BIN) run examples/pangu718b_cm384.lua; fi
 
-test: deps
-	$(Q)$(MAKE) --no-print-directory test-unit test-cli
+# The last line says whether the real Slurm test ran (tests/slurm.sh).
+SLURM_STATUS := $(abspath build)/slurm-status
+test: deps-test
+	$(Q)mkdir -p build && rm -f $(SLURM_STATUS)
+	$(Q)FUSYNC_SLURM_STATUS=$(SLURM_STATUS) $(MAKE) --no-print-directory test-unit test-cli
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-san
+	$(Q)echo "make test: every suite passed; the real Slurm test: $$(cat $(SLURM_STATUS) 2>/dev/null || echo 'did not report')"
 
 test-unit: $(TESTBIN) $(BIN)
 	$(Q)FUSYNC=$(abspath $(BIN)) ./$(TESTBIN)
@@ -95,7 +108,7 @@ test-san: $(TESTBIN) $(BIN)
 docs: $(BIN)
 	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/gen-docs.sh
 
-bench: deps
+bench: deps-bench
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/bench.sh
 
