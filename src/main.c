@@ -11,6 +11,7 @@
 #include "report.h"
 #include "rtable.h"
 #include "runner.h"
+#include "svg.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -132,6 +133,12 @@ int cmd_run(cli_opts *o)
         bool ok = chrome_close(cw, &err);
         cw = NULL;
         if (!ok) rc = cli_fail(&err);
+    }
+    if (o->svg_path) {
+        /* the whole run: the timeline, its legend and axis, the memory buckets */
+        svg_run one = {s, NULL};
+        svg_view v = {0, 0, 0, 0};
+        if (!svg_write(o->svg_path, &one, 1, &v, &err)) rc = cli_fail(&err);
     }
     bool json_stdout = o->json_path && strcmp(o->json_path, "-") == 0;
     if (o->json_path) {
