@@ -136,7 +136,7 @@ int cmd_run(cli_opts *o)
     }
     if (o->svg_path) {
         /* the whole run: the timeline, its legend and axis, the memory buckets */
-        svg_run one = {s, NULL};
+        svg_run one = {s, NULL, r.feasible ? NULL : r.why};
         svg_view v = {0, 0, 0, 0};
         if (!svg_write(o->svg_path, &one, 1, &v, &err)) rc = cli_fail(&err);
     }

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LABEL_W 270
+#define LABEL_W 310
 #define ROW_H 14
 #define ROW_GAP 3
 #define PAD 16
@@ -37,7 +37,7 @@ static const char *const BUCKET_RGB[MB__COUNT] = {
     [MB_WEIGHTS] = "#4e79a7", [MB_GRADS] = "#f28e2b", [MB_OPTIMIZER] = "#e15759", [MB_ACTIVATIONS] = "#76b7b2",
     [MB_ROLLOUT_WEIGHTS] = "#59a14f", [MB_KV_CACHE] = "#edc948", [MB_REF_WEIGHTS] = "#b07aa1",
     [MB_REWARD_WEIGHTS] = "#ff9da7", [MB_CRITIC] = "#9c755f", [MB_RESHARD] = "#bab0ac",
-    [MB_HOST_OFFLOAD] = "#86bcb6", [MB_HOST_MODELS] = "#d4a6c8",
+    [MB_HOST_OFFLOAD] = "#2f4b7c", [MB_HOST_MODELS] = "#d4a6c8",
 };
 
 /* Text as XML character data: the five specials escaped, bytes outside
@@ -77,6 +77,15 @@ static void fmt_time(char *out, size_t n, double secs, double step)
 
 /* Round tick spacing: 1, 2 or 5 times a power of ten of seconds, or of
 ** minutes and hours once those are the unit, at most ~`most` ticks. */
+/* The same format with one decimal, for a moment rather than a tick. */
+static void fmt_moment(char *out, size_t n, double secs)
+{
+    if (secs < 1) snprintf(out, n, "%.0f ms", secs * 1e3);
+    else if (secs < 120) snprintf(out, n, "%.1f s", secs);
+    else if (secs < 7200) snprintf(out, n, "%.1f min", secs / 60);
+    else snprintf(out, n, "%.2f h", secs / 3600);
+}
+
 static double tick_step(double span, int most)
 {
     static const double units[] = {1, 60, 3600};
@@ -110,7 +119,7 @@ static void row_spans(const plot *p, const trace *t, int track, bool step, doubl
     const uint32_t *ix = trace_track_span_index(t, track);
     const trace_span *sp = trace_spans(t);
     int W = (int)p->w, NP = step ? STEP__COUNT : PH__COUNT;
-    if (W < 1 || n == 0) return;
+    if (W < 1) return;
     double *cover = xcalloc((size_t)W * (size_t)NP, sizeof *cover);
     for (size_t k = 0; k < n; k++) {
         const trace_span *s = &sp[ix[k]];
@@ -122,7 +131,7 @@ static void row_spans(const plot *p, const trace *t, int track, bool step, doubl
             if (hi > lo) cover[(size_t)c * (size_t)NP + s->phase] += hi - lo;
         }
     }
-    int run_ph = -1, run_c0 = 0;
+    int run_ph = -1, run_c0 = 0, drawn = 0;
     for (int c = 0; c <= W; c++) {
         int best = -1;
         double bv = 0.25;       /* a column less than a quarter covered reads as empty */
@@ -133,11 +142,15 @@ static void row_spans(const plot *p, const trace *t, int track, bool step, doubl
             buf_printf(p->b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", p->x0 + run_c0, y,
                        c - run_c0, ROW_H, step ? STEP_RGB[run_ph] : PHASE_RGB[run_ph]);
             seen[step ? 1 : 0] |= 1u << run_ph;
+            drawn++;
         }
         run_ph = best;
         run_c0 = c;
     }
     free(cover);
+    if (!drawn)
+        buf_printf(p->b, "<text x=\"%.1f\" y=\"%.1f\" class=\"note\">idle in this window (no work placed here)</text>\n",
+                   p->x0 + 6, y + ROW_H - 3);
 }
 
 static double draw_row(const plot *p, const trace *t, int track, const char *label, bool step, double y,
@@ -230,7 +243,7 @@ static double draw_memory(const plot *p, const sim *s, double y)
         char label[128], a[32], c[32], tw[32];
         fmt_gib(a, sizeof a, peak);
         fmt_gib(c, sizeof c, cap);
-        fmt_time(tw, sizeof tw, sim_secs(when), sim_secs(when) < 1 ? 0.001 : 1);
+        fmt_moment(tw, sizeof tw, sim_secs(when));
         if (same > 1) snprintf(label, sizeof label, "%s (x%d alike)", mg->name, same);
         else snprintf(label, sizeof label, "%s", mg->name);
         buf_puts(p->b, "<g class=\"bar\" data-label=\"");
@@ -252,7 +265,7 @@ static double draw_memory(const plot *p, const sim *s, double y)
                    capx, y - 1, capx, y + ROW_H + 1, peak > cap * (1 + 1e-9) ? "#c00" : "#333");
         char val[96];
         snprintf(val, sizeof val, "%s of %s at %s%s", a, c, tw, peak > cap * (1 + 1e-9) ? " OVER CAPACITY" : "");
-        text_el(p->b, p->x0 + p->w + 6, y + ROW_H - 3, "value", val);
+        text_el(p->b, p->x0 + p->w + 10, y + ROW_H - 3, "value", val);
         buf_puts(p->b, "</g>\n");
         y += ROW_H + ROW_GAP;
     }
@@ -278,25 +291,42 @@ static double draw_run(fs_buf *b, const svg_run *r, const svg_view *v, sim_time 
     const plan *pl = sim_plan(s);
     const scn_scenario *sc = sim_scenario(s);
     sim_time now = sim_now(s);
-    plot p = {b, LABEL_W, width - LABEL_W - 190, t0, t1};
+    plot p = {b, LABEL_W, width - LABEL_W - 330, t0, t1};
     uint32_t seen[2] = {0, 0};
     buf_printf(b, "<g class=\"run\" id=\"run-%d\">\n", idx);
     char head[512], tn[32];
-    fmt_time(tn, sizeof tn, sim_secs(now), sim_secs(now) < 1 ? 0.001 : 1);
+    fmt_moment(tn, sizeof tn, sim_secs(now));
     snprintf(head, sizeof head, "%s%s%s  mode %s  staleness %d  %d device%s  %d of %d step%s  t = %s", r->label ? r->label : "",
              r->label ? "  " : "", sc->name, scn_mode_name(sc->plan.mode), sc->plan.staleness, pl->used_devices,
              fs_s(pl->used_devices), sim_get_stats(s)->iterations_done, sc->work.iterations, fs_s(sc->work.iterations), tn);
     text_el(b, PAD, y + 14, "title", head);
     y += 22;
     const fs_err *e = sim_error(s);
-    if (e && e->msg[0]) {
+    const char *why = r->why && r->why[0] ? r->why : e && e->msg[0] ? e->msg : NULL;
+    if (why) {
         buf_puts(b, "<g class=\"banner\">\n");
-        buf_printf(b, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"18\" fill=\"#c00\"/>\n", PAD, y, width - 2 * PAD);
-        char m[600];
-        snprintf(m, sizeof m, "%s: %s (the figures of this run are not valid)", e->code == 1 ? "INFEASIBLE" : "STOPPED", e->msg);
-        text_el(b, PAD + 4, y + 13, "alarm", m);
+        char m[700];
+        snprintf(m, sizeof m, "%s (the figures of this run are not valid): %s",
+                 !r->why && e && e->code != 1 ? "STOPPED" : "INFEASIBLE", why);
+        /* wrapped at spaces to the picture's width */
+        int per = (width - 2 * PAD - 8) / 7, nl = 0;
+        char lines[6][700];
+        const char *q = m;
+        while (*q && nl < 6) {
+            int len = (int)strlen(q), cut = len;
+            if (len > per) {
+                cut = per;
+                while (cut > per / 2 && q[cut] != ' ') cut--;
+            }
+            snprintf(lines[nl++], sizeof lines[0], "%.*s", cut, q);
+            q += cut;
+            while (*q == ' ') q++;
+        }
+        buf_printf(b, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"#c00\"/>\n", PAD, y,
+                   width - 2 * PAD, 6 + 15 * nl);
+        for (int i = 0; i < nl; i++) text_el(b, PAD + 4, y + 15 + 15 * i, "alarm", lines[i]);
         buf_puts(b, "</g>\n");
-        y += 24;
+        y += 12 + 15 * nl;
     }
     buf_puts(b, "<g class=\"timeline\">\n");
     int nt = trace_ntracks(t), cap = v->tracks_per_pool > 0 ? v->tracks_per_pool : 24;

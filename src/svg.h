@@ -22,6 +22,7 @@
 typedef struct {
     const sim  *s;
     const char *label;      /* "A: plan.mode=colocate", or NULL */
+    const char *why;        /* why the run is infeasible (the report's), or NULL */
 } svg_run;
 
 typedef struct {

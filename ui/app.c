@@ -4,6 +4,7 @@
 #include "app.h"
 #include "pane.h"
 #include "chrome.h"
+#include "svg_export.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -495,6 +496,7 @@ int app_request(tui_app *a, tui_req req)
         if (a->ls.zoom == PANE_COMPARE && !a->ls.compare) a->ls.zoom = -1;
         return RE_REDRAW;
     case REQ_EXPORT: export_run(a); return RE_REDRAW;
+    case REQ_EXPORT_SVG: app_export_svg(a, NULL, 0); return RE_REDRAW;
     case REQ_HELP: a->ls.help = !a->ls.help; a->v.help_top = 0; return RE_REDRAW;
     case REQ_REDRAW: return RE_REPAINT;
     case REQ_QUIT: a->quit = true; return RE_QUIT;
@@ -524,6 +526,7 @@ int app_command(tui_app *a, const char *line)
     if (!strcmp(s, "q") || !strcmp(s, "quit")) return app_request(a, REQ_QUIT);
     if (!strcmp(s, "help")) return app_request(a, REQ_HELP);
     if (!strcmp(s, "export")) return app_request(a, REQ_EXPORT);
+    if (!strcmp(s, "svg")) return app_request(a, REQ_EXPORT_SVG);
     if (!strcmp(s, "a")) return app_request(a, REQ_SNAP_A);
     if (!strcmp(s, "b")) return app_request(a, REQ_SNAP_B);
     if (!strcmp(s, "compare")) return app_request(a, REQ_COMPARE);
