@@ -5,6 +5,7 @@
 #include "pane.h"
 #include "chrome.h"
 #include "svg_export.h"
+#include "lesson_play.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,6 +78,7 @@ bool app_open(tui_app *a, const cli_opts *o, fs_err *err)
 
 void app_close(tui_app *a)
 {
+    lesson_free(a);
     run_free(a->run);
     run_free(a->snap[0]);
     run_free(a->snap[1]);
@@ -497,6 +499,7 @@ int app_request(tui_app *a, tui_req req)
         return RE_REDRAW;
     case REQ_EXPORT: export_run(a); return RE_REDRAW;
     case REQ_EXPORT_SVG: app_export_svg(a, NULL, 0); return RE_REDRAW;
+    case REQ_LESSONS: return lesson_menu_open(a);
     case REQ_HELP: a->ls.help = !a->ls.help; a->v.help_top = 0; return RE_REDRAW;
     case REQ_REDRAW: return RE_REPAINT;
     case REQ_QUIT: a->quit = true; return RE_QUIT;

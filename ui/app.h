@@ -122,6 +122,8 @@ typedef struct tui_app {
 
     bool       quit;
     bool       utf8, color, mouse;
+
+    struct tui_lesson *lesson;  /* a guided lesson and its menu (lesson_play.c), or NULL */
 } tui_app;
 
 /* Load the scenario and build the first run.  False with err (nothing taken). */
