@@ -24,7 +24,11 @@ PKG_LIBS   = $(shell pkg-config --libs ncursesw lua5.4 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
-CFLAGS_ALL = $(WARN) $(OPT) $(SANFLAGS) $(FEATURES) -Isrc -Iui $(PKG_CFLAGS) $(CFLAGS)
+# Where `make install` puts lessons and examples: the TUI's lesson menu looks there too.
+DATADIR  := $(PREFIX)/share/fusync
+MANDIR   ?= $(PREFIX)/share/man
+DEFS     := -DFUSYNC_DATADIR='"$(DATADIR)"'
+CFLAGS_ALL = $(WARN) $(OPT) $(SANFLAGS) $(FEATURES) $(DEFS) -Isrc -Iui $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(SANFLAGS) $(PKG_LIBS) -lm $(LDFLAGS)
 
 ifeq ($(V),1)
@@ -113,14 +117,17 @@ bench: deps-bench
 	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/bench.sh
 
 install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/fusync/plugins $(DESTDIR)$(PREFIX)/share/fusync/examples
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/plugins $(DESTDIR)$(DATADIR)/examples \
+		$(DESTDIR)$(DATADIR)/lessons $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/fusync
-	install -m 644 plugins/*.lua $(DESTDIR)$(PREFIX)/share/fusync/plugins/ 2>/dev/null || true
-	install -m 644 examples/*.lua $(DESTDIR)$(PREFIX)/share/fusync/examples/
+	install -m 644 plugins/*.lua $(DESTDIR)$(DATADIR)/plugins/ 2>/dev/null || true
+	install -m 644 examples/*.lua $(DESTDIR)$(DATADIR)/examples/
+	install -m 644 lessons/*.lua $(DESTDIR)$(DATADIR)/lessons/
+	install -m 644 docs/fusync.1 $(DESTDIR)$(MANDIR)/man1/fusync.1
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/fusync
-	rm -rf $(DESTDIR)$(PREFIX)/share/fusync
+	rm -f $(DESTDIR)$(PREFIX)/bin/fusync $(DESTDIR)$(MANDIR)/man1/fusync.1
+	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
 	rm -rf build build-san fusync
