@@ -54,6 +54,8 @@ fi
 # plurals: one device is one device
 has "1 device" 2 "must be below the cluster's 1 device" "$FUSYNC" check "$ROOT/examples/qwen7b_h100x16.lua" \
     --set cluster.devices_per_node=1 --set cluster.nodes_per_supernode=1
+lacks "not 1 devices" "1 devices" "$FUSYNC" check "$ROOT/examples/qwen7b_h100x16.lua" \
+    --set cluster.devices_per_node=1 --set cluster.nodes_per_supernode=1
 has "check plural" 0 "5 iterations (1 warm-up)" "$FUSYNC" check "$ROOT/examples/qwen7b_h100x16.lua"
 has "check singular" 0 "1 epoch;" "$FUSYNC" check "$ROOT/examples/qwen7b_h100x16.lua"
 
