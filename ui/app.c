@@ -544,7 +544,7 @@ int app_command(tui_app *a, const char *line)
         }
         return RE_REDRAW;
     }
-    app_message(a, true, "unknown command '%s'; try set PATH=VALUE, unset PATH, reset, rate N, a, b, compare, export, help, quit", s);
+    app_message(a, true, "unknown command '%s'; try set PATH=VALUE, unset PATH, reset, rate N, a, b, compare, export, svg, help, quit", s);
     return RE_REDRAW;
 }
 

@@ -339,16 +339,27 @@ bool lesson_start(tui_app *a, const char *file, fs_err *err)
 static int cmp_str(const void *x, const void *y) { return strcmp((const char *)x, (const char *)y); }
 
 /* The first folder with lessons: $FUSYNC_LESSONS, ./lessons, lessons beside
-** the scenario's folder, the installed share/fusync/lessons. */
+** the scenario's folder, share/fusync/lessons beside the installed binary
+** (PREFIX/bin/fusync), the PREFIX the binary was built for. */
 static int find_lessons(tui_lesson *ls, const char *scenario)
 {
-    char cands[4][1024];
+    char cands[5][1024];
     int nc = 0;
     const char *env = getenv("FUSYNC_LESSONS");
     if (env && *env) snprintf(cands[nc++], sizeof cands[0], "%s", env);
     snprintf(cands[nc++], sizeof cands[0], "lessons");
     const char *slash = scenario ? strrchr(scenario, '/') : NULL;
     if (slash) snprintf(cands[nc++], sizeof cands[0], "%.*s/../lessons", (int)(slash - scenario), scenario);
+    char exe[1024];
+    ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (el > 0) {
+        exe[el] = 0;
+        char *s1 = strrchr(exe, '/');
+        if (s1) {
+            *s1 = 0;
+            snprintf(cands[nc++], sizeof cands[0], "%.900s/../share/fusync/lessons", exe);
+        }
+    }
     snprintf(cands[nc++], sizeof cands[0], "%s/lessons", FUSYNC_DATADIR);
     for (int c = 0; c < nc; c++) {
         DIR *d = opendir(cands[c]);
@@ -379,8 +390,8 @@ int lesson_menu_open(tui_app *a)
 {
     tui_lesson *ls = state(a);
     if (!find_lessons(ls, a->opts.scenario)) {
-        app_message(a, true, "No lessons found: looked in $FUSYNC_LESSONS, ./lessons, beside the scenario's folder "
-                    "and %s/lessons", FUSYNC_DATADIR);
+        app_message(a, true, "No lessons found: looked in $FUSYNC_LESSONS, ./lessons, beside the scenario's folder, "
+                    "share/fusync/lessons beside the program and %s/lessons", FUSYNC_DATADIR);
         return RE_REDRAW;
     }
     ls->menu = true;
