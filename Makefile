@@ -24,7 +24,11 @@ PKG_LIBS   = $(shell pkg-config --libs ncursesw lua5.4 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
-CFLAGS_ALL = $(WARN) $(OPT) $(SANFLAGS) $(FEATURES) -Isrc -Iui $(PKG_CFLAGS) $(CFLAGS)
+# Where `make install` puts lessons and examples: the TUI's lesson menu looks there too.
+DATADIR  := $(PREFIX)/share/fusync
+MANDIR   ?= $(PREFIX)/share/man
+DEFS     := -DFUSYNC_DATADIR='"$(DATADIR)"'
+CFLAGS_ALL = $(WARN) $(OPT) $(SANFLAGS) $(FEATURES) $(DEFS) -Isrc -Iui $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(SANFLAGS) $(PKG_LIBS) -lm $(LDFLAGS)
 
 ifeq ($(V),1)
@@ -45,7 +49,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/fusync
 TESTBIN  := $(BUILD)/fusync-tests
 
-.PHONY: all deps run test test-unit test-cli test-san test-fuzz fuzz validate bench docs install uninstall clean
+.PHONY: all deps deps-run deps-test deps-bench run test test-unit test-cli test-san test-fuzz fuzz validate bench docs install uninstall clean
 
 all: $(BIN)
 
@@ -65,20 +69,33 @@ $(TESTBIN): $(TEST_OBJ) $(LIB_OBJ) $(UI_OBJ)
 
 $(TEST_OBJ): CFLAGS_ALL += $(CHECK_CFLAGS)
 
+# What each job needs from Debian's packages (scripts/deps.sh): `make run`
+# only what building and running need; `make test` adds libcheck, tmux and the
+# cluster packages (Slurm, munge, GNU parallel) for the real Slurm test.
 deps:
 	$(Q)sh scripts/deps.sh
+deps-run:
+	$(Q)sh scripts/deps.sh run
+deps-test:
+	$(Q)sh scripts/deps.sh test
+deps-bench:
+	$(Q)sh scripts/deps.sh bench
 
 # The main job: the TUI on the default example when there is a terminal,
 # the headless report otherwise.
-run: deps
+run: deps-run
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)if [ -t 0 ] && [ -t 1 ]; then ./$(BIN) tui examples/pangu718b_cm384.lua; \
 	else ./$(BIN) run examples/pangu718b_cm384.lua; fi
 
-test: deps
-	$(Q)$(MAKE) --no-print-directory test-unit test-cli validate
+# The last line says whether the real Slurm test ran (tests/slurm.sh).
+SLURM_STATUS := $(abspath build)/slurm-status
+test: deps-test
+	$(Q)mkdir -p build && rm -f $(SLURM_STATUS)
+	$(Q)FUSYNC_SLURM_STATUS=$(SLURM_STATUS) $(MAKE) --no-print-directory test-unit test-cli validate
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-san
 	$(Q)$(MAKE) --no-print-directory test-fuzz
+	$(Q)echo "make test: every suite passed; the real Slurm test: $$(cat $(SLURM_STATUS) 2>/dev/null || echo 'did not report')"
 
 test-unit: $(TESTBIN) $(BIN)
 	$(Q)FUSYNC=$(abspath $(BIN)) ./$(TESTBIN)
@@ -167,19 +184,22 @@ else
 	@echo "test-fuzz: SKIP: $(FUZZ_CC) not found; the fuzzers (tests/fuzz/) need clang"
 endif
 
-bench: deps
+bench: deps-bench
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/bench.sh
 
 install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/fusync/plugins $(DESTDIR)$(PREFIX)/share/fusync/examples
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/plugins $(DESTDIR)$(DATADIR)/examples \
+		$(DESTDIR)$(DATADIR)/lessons $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/fusync
-	install -m 644 plugins/*.lua $(DESTDIR)$(PREFIX)/share/fusync/plugins/ 2>/dev/null || true
-	install -m 644 examples/*.lua $(DESTDIR)$(PREFIX)/share/fusync/examples/
+	install -m 644 plugins/*.lua $(DESTDIR)$(DATADIR)/plugins/ 2>/dev/null || true
+	install -m 644 examples/*.lua $(DESTDIR)$(DATADIR)/examples/
+	install -m 644 lessons/*.lua $(DESTDIR)$(DATADIR)/lessons/
+	install -m 644 docs/fusync.1 $(DESTDIR)$(MANDIR)/man1/fusync.1
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/fusync
-	rm -rf $(DESTDIR)$(PREFIX)/share/fusync
+	rm -f $(DESTDIR)$(PREFIX)/bin/fusync $(DESTDIR)$(MANDIR)/man1/fusync.1
+	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
 	rm -rf build build-san build-fuzz fusync

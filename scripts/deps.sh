@@ -1,9 +1,26 @@
 #!/bin/sh
 # Install what fusync needs from Debian's packages, if it is missing.
+#   sh scripts/deps.sh run     building and running: compiler, pkg-config,
+#                              ncurses and Lua headers (make run, make)
+#   sh scripts/deps.sh test    the above, plus what the tests use: libcheck,
+#                              tmux (screen tests), GNU parallel and the
+#                              cluster packages (Slurm, munge) for the real
+#                              Slurm test (make test)
+#   sh scripts/deps.sh bench   the above for run, plus GNU time (make bench)
+#   sh scripts/deps.sh         everything
 # As root: apt-get update, then apt-get install of the missing packages.
 # Otherwise: print the exact command to run and fail.
 set -u
-PKGS="build-essential pkg-config libncurses-dev liblua5.4-dev lua5.4 check tmux parallel time slurmctld slurmd slurm-client munge"
+RUN_PKGS="build-essential pkg-config libncurses-dev liblua5.4-dev"
+TEST_PKGS="check tmux parallel slurmctld slurmd slurm-client munge"
+BENCH_PKGS="time"
+case "${1:-all}" in
+    run)   PKGS="$RUN_PKGS" ;;
+    test)  PKGS="$RUN_PKGS $TEST_PKGS" ;;
+    bench) PKGS="$RUN_PKGS $BENCH_PKGS" ;;
+    all)   PKGS="$RUN_PKGS $TEST_PKGS $BENCH_PKGS" ;;
+    *) echo "deps: unknown set '$1'; use run, test, bench or nothing (everything)" >&2; exit 2 ;;
+esac
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

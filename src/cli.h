@@ -24,6 +24,8 @@ typedef struct {
     char        owned[CLI_SETS_MAX][96];  /* storage for shorthand sets */
     const char *policy;
     const char *json_path, *trace_path, *csv_path, *out_dir;
+    const char *svg_path;       /* run: --svg FILE */
+    const char *lesson_path;    /* tui: --lesson FILE */
     const char *objective;
     const char *fit;            /* calibrate: --fit KNOB,KNOB... */
     const char *map_path;       /* calibrate: --map FILE (column mapping) */
@@ -53,6 +55,12 @@ int cmd_merge(cli_opts *o);     /* src/cli_sweep.c */
 int cmd_fields(cli_opts *o);    /* src/cli_fields.c */
 int cmd_model(cli_opts *o);     /* src/cli_model.c */
 int cmd_calibrate(cli_opts *o); /* src/cli_calibrate.c */
+
+/* (src/cli_help.c) Each command's own help on `out`: synopsis, what it
+** does, its options.  0, or 2 with a message when `cmd` is not a command. */
+#include <stdio.h>
+int  cli_help_command(const char *cmd, FILE *out);
+bool cli_help_known(const char *cmd);
 
 /* Print "fusync: message" to stderr and return the error's code. */
 int cli_fail(const fs_err *e);

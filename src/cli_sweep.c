@@ -175,7 +175,8 @@ int cmd_merge(cli_opts *o)
         bool to_stdout = (o->json_path && !strcmp(o->json_path, "-")) || (o->csv_path && !strcmp(o->csv_path, "-"));
         if (!rc && is_plan && !o->quiet && !to_stdout) plan_print(&m, o->top, stdout);
         else if (!rc && !o->quiet)
-            fprintf(stderr, "fusync: merged %d shards: %d %s\n", nf, m.nrows, is_plan ? "candidates" : "rows");
+            fprintf(stderr, "fusync: merged %d shard%s: %d %s%s\n", nf, fs_s(nf), m.nrows, is_plan ? "candidate" : "row",
+                    fs_s(m.nrows));
         rtable_free(&m);
     }
     for (int i = 0; i < nf; i++) rtable_free(&sh[i]);

@@ -11,6 +11,7 @@
 #include "report.h"
 #include "rtable.h"
 #include "runner.h"
+#include "svg.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -35,6 +36,7 @@ static const char *usage_text =
     "  model CONFIG.json          what fusync derives from a Hugging Face config.json\n"
     "  calibrate SCENARIO MEASURED.csv|.jsonl  fit efficiency knobs to measured step times\n"
     "  fields [TABLE] [--markdown]  every scenario field: type, unit, range, default\n"
+    "  help [COMMAND]             a command's own options ('fusync COMMAND --help' too)\n"
     "\n"
     "Options:\n"
     "  --mode separate|colocate|full   deployment mode (plan.mode)\n"
@@ -44,6 +46,8 @@ static const char *usage_text =
     "  --iterations N  --seed N        workload.iterations, workload.seed\n"
     "  --json FILE|-   --csv FILE|-    machine-readable output ('-' is stdout)\n"
     "  --trace FILE                    Chrome trace-event file (Perfetto)\n"
+    "  --svg FILE                      the run's timeline and memory as an SVG picture (run)\n"
+    "  --lesson FILE                   a guided lesson in the TUI (tui; lessons/*.lua)\n"
     "  --out DIR                       where the TUI exports (default: beside the scenario)\n"
     "  --jobs N  --shard I/N           parallel workers; run share I of N (sweep, plan)\n"
     "  --objective throughput|tokens-per-device|devices  --target TOKENS_PER_S  --top K (plan)\n"
@@ -53,8 +57,8 @@ static const char *usage_text =
     "\n"
     "Exit status: 0 success, 1 infeasible plan, 2 bad input, usage, or an output that cannot be written.\n"
     "Exit status 130: interrupted (Ctrl-C, SIGTERM); nothing half-written is left.\n"
-    "Documentation: docs/ (cli.md, model.md, calibration.md, scenarios.md, tui.md,\n"
-    "plugins.md, cluster.md).\n";
+    "Documentation: 'fusync help COMMAND', man fusync, docs/ (cli.md, model.md,\n"
+    "calibration.md, scenarios.md, tui.md, lessons.md, plugins.md, cluster.md).\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -134,6 +138,12 @@ int cmd_run(cli_opts *o)
         cw = NULL;
         if (!ok) rc = cli_fail(&err);
     }
+    if (o->svg_path) {
+        /* the whole run: the timeline, its legend and axis, the memory buckets */
+        svg_run one = {s, NULL, r.feasible ? NULL : r.why};
+        svg_view v = {0, 0, 0, 0};
+        if (!svg_write(o->svg_path, &one, 1, &v, &err)) rc = cli_fail(&err);
+    }
     bool json_stdout = o->json_path && strcmp(o->json_path, "-") == 0;
     if (o->json_path) {
         fs_buf b;
@@ -181,9 +191,10 @@ int cmd_check(cli_opts *o)
     buf_printf(&b, "Scenario %s (%s): %s on %d x %s, %s\n", sc.name, sc.path, sc.actor.name,
                scn_total_devices(&sc.cluster), sc.cluster.device.name, sc.work.algo == ALGO_PPO ? "PPO" : "GRPO");
     buf_printf(&b, "  actor %s parameters (%s active), KV %.0f bytes/token\n", t1, t2, sc.actor.kv_bytes_per_token);
-    buf_printf(&b, "  step: %d prompts x %d samples, %d mini-batches, %d epochs; %d iterations (%d warm-up)\n",
-               sc.work.prompts_per_step, sc.work.samples_per_prompt, sc.work.minibatches, sc.work.epochs,
-               sc.work.iterations, sc.work.warmup);
+    buf_printf(&b, "  step: %d prompt%s x %d sample%s, %d mini-batch%s, %d epoch%s; %d iteration%s (%d warm-up)\n",
+               sc.work.prompts_per_step, fs_s(sc.work.prompts_per_step), sc.work.samples_per_prompt,
+               fs_s(sc.work.samples_per_prompt), sc.work.minibatches, sc.work.minibatches == 1 ? "" : "es",
+               sc.work.epochs, fs_s(sc.work.epochs), sc.work.iterations, fs_s(sc.work.iterations), sc.work.warmup);
     buf_printf(&b, "  staleness %d, partial rollout %.2f, on update %s\n", sc.plan.staleness, sc.plan.partial_rollout,
                sc.plan.on_update == ONUPD_RESTART ? "restart" : "continue");
     plan_describe(&sc, &pl, &b);
@@ -265,8 +276,9 @@ typedef struct { const char *name; bool arg; } optdef;
 
 static const optdef opts[] = {
     {"mode", true}, {"staleness", true}, {"policy", true}, {"set", true}, {"iterations", true},
-    {"seed", true}, {"json", true}, {"trace", true}, {"csv", true}, {"out", true}, {"jobs", true},
-    {"shard", true}, {"objective", true}, {"target", true}, {"top", true}, {"fit", true}, {"map", true},
+    {"seed", true}, {"json", true}, {"trace", true}, {"svg", true}, {"lesson", true}, {"csv", true}, {"out", true},
+    {"jobs", true}, {"shard", true}, {"objective", true}, {"target", true}, {"top", true}, {"fit", true},
+    {"map", true},
     {"no-color", false}, {"quiet", false}, {"ascii", false}, {"no-mouse", false}, {"markdown", false},
     {"help", false}, {"version", false}, {NULL, false}
 };
@@ -294,6 +306,8 @@ static int apply_opt(cli_opts *o, const char *name, const char *val)
     } else if (!strcmp(name, "policy")) o->policy = val;
     else if (!strcmp(name, "json")) o->json_path = val;
     else if (!strcmp(name, "trace")) o->trace_path = val;
+    else if (!strcmp(name, "svg")) o->svg_path = val;
+    else if (!strcmp(name, "lesson")) o->lesson_path = val;
     else if (!strcmp(name, "csv")) o->csv_path = val;
     else if (!strcmp(name, "fit")) o->fit = val;
     else if (!strcmp(name, "map")) o->map_path = val;
@@ -390,6 +404,8 @@ static int parse_args(int argc, char **argv, cli_opts *o, bool *help, bool *vers
     if (npos > 2) o->whatif = pos[2];
     o->files = npos > 1 ? pos + 1 : NULL;
     o->nfiles = npos > 1 ? npos - 1 : 0;
+    if (o->cmd && !strcmp(o->cmd, "help") && npos > 2)
+        return usage_error("help: unexpected argument '%s'; try 'fusync help COMMAND'", pos[2]);
     if (o->cmd && strcmp(o->cmd, "merge") && strcmp(o->cmd, "sweep") && strcmp(o->cmd, "calibrate") && npos > 2)
         return usage_error("unexpected argument '%s'", pos[2]);
     if (o->cmd && (!strcmp(o->cmd, "sweep") || !strcmp(o->cmd, "calibrate")) && npos > 3)
@@ -407,6 +423,12 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &o, &help, &version);
     if (rc) return rc;
     if (version) { printf("fusync %s\n", FUSYNC_VERSION_STR); return 0; }
+    /* fusync help [CMD], fusync CMD --help: that command's own options */
+    if (o.cmd && !strcmp(o.cmd, "help")) {
+        if (!o.scenario) { fputs(usage_text, stdout); return 0; }
+        return cli_help_command(o.scenario, stdout);
+    }
+    if (help && o.cmd && cli_help_known(o.cmd)) return cli_help_command(o.cmd, stdout);
     if (help || !o.cmd) {
         fputs(usage_text, help ? stdout : stderr);
         return help ? 0 : 2;
@@ -422,10 +444,11 @@ int main(int argc, char **argv)
     if (!strcmp(o.cmd, "fields")) return cmd_fields(&o);
     if (!strcmp(o.cmd, "model")) return cmd_model(&o);
     if (!strcmp(o.cmd, "calibrate")) return cmd_calibrate(&o);
-    const char *cmds[] = {"run", "tui", "check", "sweep", "plan", "merge", "presets", "fields", "model", "calibrate"};
+    const char *cmds[] = {"run", "tui", "check", "sweep", "plan", "merge", "presets", "fields", "model", "calibrate",
+                          "help"};
     const char *best = NULL;
     int bd = 3;
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < 11; i++) {
         int d = str_distance(o.cmd, cmds[i]);
         if (d < bd) { bd = d; best = cmds[i]; }
     }

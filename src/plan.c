@@ -343,8 +343,8 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
 void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
 {
     char rb[64], b1[32], b2[32];
-    buf_printf(out, "Plan: mode %s, %d of %d devices (%d supernode%s of %d)\n", scn_mode_name(p->mode),
-               p->used_devices, p->total_devices, s->cluster.supernodes, s->cluster.supernodes > 1 ? "s" : "",
+    buf_printf(out, "Plan: mode %s, %d of %d device%s (%d supernode%s of %d)\n", scn_mode_name(p->mode),
+               p->used_devices, p->total_devices, fs_s(p->total_devices), s->cluster.supernodes, fs_s(s->cluster.supernodes),
                s->cluster.devices_per_node * s->cluster.nodes_per_supernode);
     for (int i = 0; i < p->npools; i++) {
         const plan_pool *q = &p->pools[i];
@@ -355,8 +355,8 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
                        q->tp, q->pp, q->dp, q->ep, q->edp, s->plan.train.micro_batch, s->plan.train.zero);
         if (q->roles & ROLE_ROLLOUT) {
             fmt_si(b1, sizeof b1, q->kv_tokens_per_instance);
-            buf_printf(out, "    rollout   %d instances of %d devices (TP%d EP%d), max %d seqs, KV room %s tokens/instance\n",
-                       q->instances, q->inst_devices, s->plan.rollout.tp, s->plan.rollout.ep,
+            buf_printf(out, "    rollout   %d instance%s of %d device%s (TP%d EP%d), max %d seqs, KV room %s tokens/instance\n",
+                       q->instances, fs_s(q->instances), q->inst_devices, fs_s(q->inst_devices), s->plan.rollout.tp, s->plan.rollout.ep,
                        s->plan.rollout.max_seqs, b1);
         }
         if (q->aux_tp > 0)

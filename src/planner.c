@@ -564,7 +564,7 @@ void plan_print(const rtable *t, int top, FILE *f)
             t->evaluated, t->pruned, t->evaluated - t->pruned, t->total, nfeas);
     fprintf(f, "  objective: %s", t->objective);
     if (!strcmp(t->objective, "devices")) fprintf(f, " (smallest cluster reaching %.0f tokens/s)", t->target);
-    fprintf(f, "; ranked on %d iterations (%d warm-up)\n\n", t->iterations, t->warmup);
+    fprintf(f, "; ranked on %d iteration%s (%d warm-up)\n\n", t->iterations, fs_s(t->iterations), t->warmup);
     if (nfeas == 0) {
         fprintf(f, "No feasible plan was found.\n");
         for (int i = 0; i < t->nrows && i < 3; i++)

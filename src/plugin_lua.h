@@ -2,7 +2,8 @@
 ** plugin_lua.h — the inside of the plugin layer, for plugin.c and the
 ** policy_*.c modules only: the Lua state of a plugin, protected calls, the
 ** context tables handed to plugins and the reading of their answers.
-** Nothing outside src/plugin.c and src/policy_*.c includes this.
+** Nothing outside src/plugin.c, src/plugin_lesson.c (lesson files) and
+** src/policy_*.c includes this.
 */
 #ifndef FUSYNC_PLUGIN_LUA_H
 #define FUSYNC_PLUGIN_LUA_H

@@ -174,16 +174,16 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
     const scn_scenario *sc = sim_scenario(s);
     const char *B = color ? "\033[1m" : "", *R = color ? "\033[0m" : "", *RED = color ? "\033[1;31m" : "";
     char a[32], b[32], c[32], t1[512], t2[512], t3[512];
-    buf_printf(o, "%sfusync%s  %s  mode %s  %d devices (%s)  %s %s\n", B, R, tsafe(t1, sizeof t1, sc->name),
-               scn_mode_name(sc->plan.mode), r->devices, tsafe(t2, sizeof t2, sc->cluster.device.name),
+    buf_printf(o, "%sfusync%s  %s  mode %s  %d device%s (%s)  %s %s\n", B, R, tsafe(t1, sizeof t1, sc->name),
+               scn_mode_name(sc->plan.mode), r->devices, fs_s(r->devices), tsafe(t2, sizeof t2, sc->cluster.device.name),
                sc->work.algo == ALGO_PPO ? "PPO" : "GRPO", tsafe(t3, sizeof t3, sc->actor.name));
     if (!r->feasible) buf_printf(o, "%sINFEASIBLE%s: %s\n", RED, R, tsafe(t1, sizeof t1, r->why));
     fmt_si(a, sizeof a, r->throughput);
     buf_printf(o, "\n%sThroughput%s   %s tokens/s   (%.1f per device)   staleness bound %d\n", B, R, a,
                r->throughput_per_device, r->staleness_bound);
     fmt_secs(a, sizeof a, r->step_time_s);
-    buf_printf(o, "%sStep time%s    %s   (%d measured steps after %d warm-up, window %.1f s)\n", B, R, a,
-               r->iterations - r->warmup, r->warmup, r->window_s);
+    buf_printf(o, "%sStep time%s    %s   (%d measured step%s after %d warm-up, window %.1f s)\n", B, R, a,
+               r->iterations - r->warmup, fs_s(r->iterations - r->warmup), r->warmup, r->window_s);
     for (int k = 0; k < STEP__COUNT; k++) {
         if (r->phase_s[k] <= 0) continue;
         double f = r->step_time_s > 0 ? r->phase_s[k] / r->step_time_s : 0;

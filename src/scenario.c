@@ -303,9 +303,9 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (p->staleness < 0 || p->staleness > SCN_STALENESS_MAX) BAD("%s: plan.staleness: must be in 0..%d", f, SCN_STALENESS_MAX);
     if (p->partial_rollout <= 0 || p->partial_rollout > 1) BAD("%s: plan.partial_rollout: must be in (0, 1]", f);
     if (p->rollout_devices < 0 || p->rollout_devices >= total)
-        BAD("%s: plan.rollout_devices: %d must be below the cluster's %d devices", f, p->rollout_devices, total);
+        BAD("%s: plan.rollout_devices: %d must be below the cluster's %d device%s", f, p->rollout_devices, total, fs_s(total));
     if (p->aux_devices < 0 || p->aux_devices >= total)
-        BAD("%s: plan.aux_devices: %d must be below the cluster's %d devices", f, p->aux_devices, total);
+        BAD("%s: plan.aux_devices: %d must be below the cluster's %d device%s", f, p->aux_devices, total, fs_s(total));
     if (p->npools < 0 || p->npools > SCN_POOLS_MAX) BAD("%s: plan.pools: at most %d pools", f, SCN_POOLS_MAX);
     int sum = 0;
     for (int i = 0; i < p->npools; i++) {

@@ -41,11 +41,31 @@ static bool check_rows(const rtable *t, const char *name, fs_err *err)
     return ok;
 }
 
+/* A sweep's or a plan's JSON starts with {"kind": (rtable.c writes "kind"
+** first): anything else is some other file, not a shard cut short. */
+static bool looks_like_table(const char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) i++;
+    if (i >= len || text[i] != '{') return false;
+    for (i++; i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'); i++) {}
+    /* a shard cut short within its first key still reads as "broken" */
+    static const char key[] = "\"kind\"";
+    size_t k = 0;
+    while (k < sizeof key - 1 && i + k < len && text[i + k] == key[k]) k++;
+    return k == sizeof key - 1 || i + k == len;
+}
+
 bool shard_parse(const char *text, size_t len, const char *name, rtable *t, fs_err *err)
 {
     const char *nul = memchr(text, 0, len);
     if (nul) {
         fs_err_set(err, 2, "%s: broken: a NUL byte at offset %ld; a shard file is JSON text", name, (long)(nul - text));
+        return false;
+    }
+    if (!looks_like_table(text, len)) {
+        fs_err_set(err, 2, "%s: is not a shard: a shard is the JSON file that `fusync sweep|plan --shard I/N "
+                   "--json FILE` writes (an object with \"kind\": \"sweep\" or \"plan\" first)", name);
         return false;
     }
     if (!rtable_read_json(t, text, len, name, err)) return false;

@@ -124,7 +124,7 @@ expect 0 "Memory fit: fits" "$F" check examples/pangu718b_cm384.lua
 expect 0 "pangu_ultra_moe_718b" "$F" presets
 expect 0 "Usage: fusync" "$F" --help
 expect 0 "fusync " "$F" --version
-expect 0 "(1 measured steps after 2 warm-up" "$F" run examples/pangu718b_cm384.lua --set cluster.supernodes=2 --iterations 3
+expect 0 "(1 measured step after 2 warm-up" "$F" run examples/pangu718b_cm384.lua --set cluster.supernodes=2 --iterations 3
 
 
 # --- the figures README.md and docs/calibration.md print ----------------------

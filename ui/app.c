@@ -6,6 +6,8 @@
 #include "chrome.h"
 #include "style.h"
 #include "fields.h"
+#include "svg_export.h"
+#include "lesson_play.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -132,6 +134,7 @@ bool app_open(tui_app *a, const cli_opts *o, fs_err *err)
 
 void app_close(tui_app *a)
 {
+    lesson_free(a);
     run_free(a->run);
     run_free(a->snap[0]);
     run_free(a->snap[1]);
@@ -610,6 +613,8 @@ int app_request(tui_app *a, tui_req req)
         if (a->ls.zoom == PANE_COMPARE && !a->ls.compare) a->ls.zoom = -1;
         return RE_REDRAW;
     case REQ_EXPORT: export_run(a); return RE_REDRAW;
+    case REQ_EXPORT_SVG: app_export_svg(a, NULL, 0); return RE_REDRAW;
+    case REQ_LESSONS: return lesson_menu_open(a);
     case REQ_HELP: a->ls.help = !a->ls.help; a->v.help_top = 0; return RE_REDRAW;
     case REQ_REDRAW: return RE_REPAINT;
     case REQ_QUIT: a->quit = true; return RE_QUIT;
@@ -639,6 +644,7 @@ int app_command(tui_app *a, const char *line)
     if (!strcmp(s, "q") || !strcmp(s, "quit")) return app_request(a, REQ_QUIT);
     if (!strcmp(s, "help")) return app_request(a, REQ_HELP);
     if (!strcmp(s, "export")) return app_request(a, REQ_EXPORT);
+    if (!strcmp(s, "svg")) return app_request(a, REQ_EXPORT_SVG);
     if (!strcmp(s, "a")) return app_request(a, REQ_SNAP_A);
     if (!strcmp(s, "b")) return app_request(a, REQ_SNAP_B);
     if (!strcmp(s, "compare")) return app_request(a, REQ_COMPARE);
@@ -654,7 +660,7 @@ int app_command(tui_app *a, const char *line)
         }
         return RE_REDRAW;
     }
-    app_message(a, true, "unknown command '%s'; try set PATH=VALUE, unset PATH, reset, rate N, a, b, compare, export, help, quit", s);
+    app_message(a, true, "unknown command '%s'; try set PATH=VALUE, unset PATH, reset, rate N, a, b, compare, export, svg, help, quit", s);
     return RE_REDRAW;
 }
 

@@ -42,7 +42,7 @@ typedef enum {
     REQ_SPLIT_UP, REQ_SPLIT_DOWN, REQ_RTP_UP, REQ_RTP_DOWN, REQ_SN_UP, REQ_SN_DOWN,
     REQ_ITER_UP, REQ_ITER_DOWN, REQ_RESET_EDITS, REQ_COMMAND,
     /* compare, export, general */
-    REQ_SNAP_A, REQ_SNAP_B, REQ_COMPARE, REQ_EXPORT, REQ_HELP, REQ_REDRAW, REQ_QUIT,
+    REQ_SNAP_A, REQ_SNAP_B, REQ_COMPARE, REQ_EXPORT, REQ_EXPORT_SVG, REQ_LESSONS, REQ_HELP, REQ_REDRAW, REQ_QUIT,
     REQ__COUNT
 } tui_req;
 
@@ -132,6 +132,8 @@ typedef struct tui_app {
 
     bool       quit;
     bool       utf8, color, mouse;
+
+    struct tui_lesson *lesson;  /* a guided lesson and its menu (lesson_play.c), or NULL */
 } tui_app;
 
 /* Load the scenario and build the first run.  False with err (nothing taken). */

@@ -62,7 +62,9 @@ const tui_binding keymap[] = {
     {'b', REQ_SNAP_B, SEC_COMPARE, "snapshot this plan as B"},
     {'c', REQ_COMPARE, SEC_COMPARE, "show / hide the A-B comparison"},
     {'e', REQ_EXPORT, SEC_COMPARE, "export the trace and the JSON report"},
+    {'E', REQ_EXPORT_SVG, SEC_COMPARE, "export the view (or the A/B pair) as an SVG picture"},
 
+    {'o', REQ_LESSONS, SEC_GENERAL, "open a guided lesson (lessons/*.lua)"},
     {'?', REQ_HELP, SEC_GENERAL, "this help"},
     {TK_F1, REQ_HELP, SEC_GENERAL, NULL},
     {TK_CTRL('l'), REQ_REDRAW, SEC_GENERAL, "redraw the screen"},

@@ -5,6 +5,7 @@
 */
 #include "tui.h"
 #include "app.h"
+#include "lesson_play.h"
 #include "render.h"
 #include "term.h"
 
@@ -50,6 +51,7 @@ static int loop(tui_app *a, term *t)
             int rows, cols;
             term_size(t, &rows, &cols);
             render_frame(a, &cv, rows, cols, &L);
+            lesson_draw(a, &cv, &L);
             term_draw(t, &cv, full);
             full = dirty = false;
         }
@@ -58,7 +60,8 @@ static int loop(tui_app *a, term *t)
         tui_event ev = term_event(t, wait);
         while (ev.key != TK_NONE && !a->quit) {
             /* the reactions decide: a key that changes nothing draws nothing */
-            int re = app_event(a, &ev, &L);
+            int re = lesson_event(a, &ev);     /* a lesson's keys first */
+            if (re == RE_NONE) re = app_event(a, &ev, &L);
             if (re & RE_REPAINT) full = true;
             if (re & (RE_REDRAW | RE_REPAINT)) dirty = true;
             if (re & RE_QUIT) break;
@@ -72,8 +75,12 @@ static int loop(tui_app *a, term *t)
 
 int cmd_tui(cli_opts *o)
 {
-    if (!o->scenario) {
-        fprintf(stderr, "fusync: tui: missing SCENARIO\nTry 'fusync --help' for more information.\n");
+    if (!o->scenario && !o->lesson_path) {
+        fprintf(stderr, "fusync: tui: missing SCENARIO (or --lesson FILE)\nTry 'fusync help tui' for more information.\n");
+        return 2;
+    }
+    if (o->scenario && o->lesson_path) {
+        fprintf(stderr, "fusync: tui: --lesson %s names its own scenario; drop '%s'\n", o->lesson_path, o->scenario);
         return 2;
     }
     const char *bench = getenv("FUSYNC_TUI_BENCH");
@@ -82,8 +89,8 @@ int cmd_tui(cli_opts *o)
     setlocale(LC_CTYPE, "");
     tui_app *a = xcalloc(1, sizeof *a);
     fs_err err = {0, ""};
-    /* load before taking the screen, so a bad scenario prints plainly */
-    if (!app_open(a, o, &err)) {
+    /* load before taking the screen, so a bad scenario or lesson prints plainly */
+    if (!(o->lesson_path ? lesson_open_app(a, o, &err) : app_open(a, o, &err))) {
         free(a);
         fprintf(stderr, "fusync: %s\n", err.msg);
         return err.code ? err.code : 2;
