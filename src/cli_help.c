@@ -34,6 +34,8 @@ static const opt_help OPTS[] = {
     {"target", "TOKENS_PER_S", "a throughput the candidates must reach (with --objective devices)"},
     {"top", "K", "candidates to print, 1..10000 (default 10)"},
     {"markdown", NULL, "print markdown tables (as in docs/scenarios.md)"},
+    {"fit", "KNOB,...", "efficiency knobs to fit (default train,prefill,decode,hbm,decode_overhead_ms)"},
+    {"map", "FILE", "column mapping for names fusync does not know: COLUMN = TARGET [ms|s]"},
     {"quiet", NULL, "no progress, summary or infeasible line on standard error"},
     {"no-color", NULL, "no colour (also off when NO_COLOR is set or the output is no terminal)"},
     {"ascii", NULL, "draw lines and blocks in ASCII"},
@@ -98,6 +100,21 @@ static const cmd_help CMDS[] = {
      "report's figures.\n",
      {"markdown", "help"},
      "fusync fields plan.rollout"},
+    {"model", "fusync model CONFIG.json [--json FILE|-]",
+     "Read a Hugging Face config.json and print what fusync derives from it:\n"
+     "layers, hidden, heads, KV heads, head dims, experts, MLA ranks, vocabulary,\n"
+     "total and active parameters, KV bytes per token.  A scenario uses the same\n"
+     "file with fusync.hf_config(\"config.json\").\n",
+     {"json", "help"},
+     "fusync model examples/hf/configs/DeepSeek-V3.config.json"},
+    {"calibrate", "fusync calibrate SCENARIO MEASURED.csv|.jsonl [OPTIONS]",
+     "Fit the scenario's efficiency knobs to the per-phase step times of a\n"
+     "measured run (CSV, JSON lines or verl's console log; verl's timing_s/* and\n"
+     "response_length/* columns are known), by least squares; print the knobs,\n"
+     "each phase's residual, the leave-one-out error and the knobs the data\n"
+     "cannot pin down; --out writes a calibrated scenario.\n",
+     {"fit", "map", "out", "json", "quiet", "help"},
+     "fusync calibrate my_run.lua measured.jsonl --out my_run_calibrated.lua"},
     {"help", "fusync help [COMMAND]",
      "Print the usage, or one command's synopsis and options.\n",
      {NULL},
