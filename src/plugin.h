@@ -117,6 +117,7 @@ typedef struct {
     plan_axis partial_pct;      /* partial rollout threshold in percent */
     plan_axis rollout_share_pct;/* separate/hybrid: rollout-only share of devices */
     plan_axis supernodes, nodes_per_supernode;
+    plan_axis dispatch;         /* plan.rollout.dispatch: the field's enum value */
 } plan_axes;
 
 bool policy_candidates(plugin *p, const scn_scenario *base, plan_axes *axes,

@@ -148,7 +148,7 @@ expect 2 "wbad.lua" "$F" sweep $Q "$T/wbad.lua"
 expect 2 "usage" "$F" sweep $Q
 
 # --- the planner ----------------------------------------------------------------
-expect 0 "Why #1 wins over #2" "$F" plan $Q --top 5
+expect 0 "Why #1 ranks above #2" "$F" plan $Q --top 5
 "$F" plan $Q --top 5 --json "$T/pf.json" --csv "$T/pf.csv" --quiet
 "$F" plan $Q --top 5 --jobs 2 --json "$T/pj.json" --quiet
 same "plan --jobs 2 JSON" "$T/pf.json" "$T/pj.json"
@@ -156,7 +156,7 @@ for i in 1 2 3; do "$F" plan $Q --top 5 --shard $i/3 --json "$T/p$i.json" --quie
 "$F" merge "$T/p2.json" "$T/p3.json" "$T/p1.json" --json "$T/pm.json" --csv "$T/pm.csv" > "$T/pm.txt"
 same "merged plan JSON" "$T/pf.json" "$T/pm.json"
 same "merged plan CSV" "$T/pf.csv" "$T/pm.csv"
-grep -q "Run the best: fusync run" "$T/pm.txt" && ok || bad "merge of a plan does not print the ranking"
+grep -q "#1: fusync run" "$T/pm.txt" && ok || bad "merge of a plan does not print the ranking"
 expect 0 "tokens-per-device" "$F" plan $Q --objective tokens-per-device --top 3
 expect 0 "smallest cluster reaching" "$F" plan examples/pangu718b_cm384.lua --objective devices --target 20000 --top 3 --set cluster.supernodes=2 --set workload.iterations=3
 printf 'function candidates(ctx) return { modes = {"full"}, staleness = {0} } end\nfunction score(ctx, r) return -r.step_time_s end\n' > "$T/narrow.lua"

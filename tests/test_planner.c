@@ -41,10 +41,11 @@ static void start(planner *P)
 {
     scn_scenario base;
     load_tiny(&base);
-    planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT, .short_runs = true};
+    planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT, .top = 10, .input = "tiny.lua"};
     fs_err err = {0, ""};
     ck_assert_msg(planner_init(P, &base, NULL, &po, &err), "%s", err.msg);
-    ck_assert_int_eq(P->iterations, 4);         /* warm-up + 3 */
+    ck_assert_int_eq(P->iterations, 6);         /* the final rung: the scenario's own */
+    ck_assert_int_ge(P->ax.dispatch.n, 2);      /* every dispatch the field table knows */
 }
 
 static void axis(plan_axis *a, int n, const long *v)
@@ -104,8 +105,13 @@ START_TEST(t_enumeration_count)
     ** none.  Layouts: the scenario's own plan + (separate 2 + full 2 +
     ** hybrid 2), each of the six with 3 staleness settings. */
     ck_assert_int_eq(v.fit + v.unfit, 7);
-    ck_assert_int_eq(P.evaluated, 1 + 6 * 3);
-    ck_assert_int_eq(P.nc + P.pruned, P.evaluated);
+    long nd = P.ax.dispatch.n;
+    ck_assert_int_eq(P.evaluated, 1 + 6 * 3 * nd);
+    /* layouts kept once each; variants pruned with their layout; every
+    ** staleness x partial-rollout variant of a kept layout estimated */
+    ck_assert_int_eq(P.nc, v.fit);
+    ck_assert_int_eq(P.pruned, (v.unfit) * 3 * nd);
+    ck_assert_int_eq(P.estimated, 1 + (v.fit - 1) * 3);
     planner_free(&P);
 }
 END_TEST
@@ -122,7 +128,7 @@ START_TEST(t_pruned_do_not_fit)
     ck_assert_int_gt(v.fit, 0);
     ck_assert_int_gt(v.unfit, 0);
     ck_assert_int_gt(P.pruned, 0);
-    ck_assert_int_eq(P.nc + P.pruned, P.evaluated);
+    ck_assert_int_eq(P.nc, v.fit);
     for (long i = 0; i < P.nc; i++)
         ck_assert_msg(P.c[i].est > 0 && isfinite(P.c[i].est), "candidate %ld: estimate %g", i, P.c[i].est);
     planner_free(&P);
@@ -157,22 +163,39 @@ START_TEST(t_select_and_rank)
     start(&P);
     planner_enumerate(&P);
     planner_select(&P, 24);
-    ck_assert_int_gt(P.nsel, 0);
-    ck_assert_int_le(P.nsel, P.nc);
-    /* the candidates are sorted by estimate, best first */
+    ck_assert_int_ge(P.nsel, 24);
+    /* the layouts are sorted by estimate, best first */
     for (long i = 1; i < P.nc; i++) ck_assert(P.c[i - 1].est >= P.c[i].est);
     /* the scenario's own plan is always simulated, first */
     ck_assert_int_eq(P.sel[0].mode, -1);
-    /* every selected candidate once */
-    for (int i = 0; i < P.nsel; i++)
-        for (int k = 0; k < i; k++) ck_assert(P.sel[i].index != P.sel[k].index);
+    /* every selected candidate once; a layout with every variant */
+    long nvar = (1 + 3 * 3) * P.ax.dispatch.n;
+    for (int i = 0; i < P.nsel; i++) {
+        const plan_cand *a = &P.sel[i];
+        int same_layout = 0;
+        for (int k = 0; k < P.nsel; k++) {
+            const plan_cand *b = &P.sel[k];
+            if (b->index != a->index) continue;
+            same_layout++;
+            if (k < i) ck_assert(a->stale != b->stale || a->partial_pct != b->partial_pct || a->dispatch != b->dispatch);
+        }
+        if (a->mode >= 0) ck_assert_int_eq(same_layout, nvar);
+    }
+    /* the rungs: from every candidate to the scenario's own window */
+    ck_assert_int_ge(P.nrungs, 1);
+    ck_assert_int_eq(P.rung_n[0], P.nsel);
+    ck_assert_int_eq(P.rung_iters[P.nrungs - 1], P.iterations);
+    for (int r = 1; r < P.nrungs; r++) {
+        ck_assert_int_le(P.rung_n[r], P.rung_n[r - 1]);
+        ck_assert_int_ge(P.rung_iters[r], P.rung_iters[r - 1]);
+    }
 
     rtable t;
     rtable_init(&t, "plan");
     planner_cols(&P, &t);
     int n = P.nsel < 4 ? P.nsel : 4;
     fs_err err = {0, ""};
-    for (int id = 0; id < n; id++) ck_assert_msg(planner_simulate(&P, id, &t, &err), "%s", err.msg);
+    for (int id = 0; id < n; id++) ck_assert_msg(planner_simulate(&P, id, P.iterations, &t, &err), "%s", err.msg);
     ck_assert_int_eq(t.nrows, n);
     /* rows of made-up figures too: infeasible ones and ties */
     int fc = rtable_col(&t, "feasible"), sc = rtable_col(&t, "score");
@@ -180,6 +203,7 @@ START_TEST(t_select_and_rank)
         row *r = rtable_new_row(&t, 100 + k);
         row_set_int(r, rtable_col(&t, "id"), 100 + k);
         row_set_bool(r, fc, k % 3 != 0);
+        row_set_int(r, rtable_col(&t, "simulated_iterations"), P.iterations);
         row_set_num(r, sc, k % 3 != 0 ? 1000.0 * (k % 2) : 0);
     }
     plan_sort(&t);
