@@ -10,6 +10,7 @@
 #include "rtable.h"
 #include "workers.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,42 +29,41 @@ static bool rung_item(void *ud, rtable *t, int item, fs_err *err)
 
 /* Successive halving (planner.h): simulate each rung's candidates on the
 ** workers, keep the best by stratum, and so on to the final rung.  Every
-** candidate's row is the one of the last rung it reached, moved into t.
-** With --shard, the early rungs run whole in every shard (they decide the
-** finalists) and only this shard's share of the final rung runs; t then
-** holds this shard's rows.  *sims counts simulations run here. */
+** candidate's row is the one of the last rung it reached, moved into t; a
+** candidate dropped early gets the figure extrapolated to the whole window.
+** With --shard every shard runs the whole search (each rung depends on all
+** of the one before) and keeps its share of the rows.  *sims counts
+** simulations. */
 static bool halve(planner *P, const cli_opts *o, rtable *t, long *sims, fs_err *err)
 {
-    int n = P->nsel;
-    int *ids = xmalloc((size_t)(n ? n : 1) * sizeof *ids), *next = xmalloc((size_t)(n ? n : 1) * sizeof *next);
-    for (int i = 0; i < n; i++) ids[i] = i;
+    int n = P->nsel, cap = n ? n : 1;
+    int *ids = xmalloc((size_t)cap * sizeof *ids), *next = xmalloc((size_t)cap * sizeof *next);
+    int *where_rung = xmalloc((size_t)cap * sizeof *where_rung), *where_row = xmalloc((size_t)cap * sizeof *where_row);
+    for (int i = 0; i < n; i++) { ids[i] = i; where_rung[i] = -1; }
     rtable *rt = xcalloc((size_t)P->nrungs, sizeof *rt);
-    int *where_rung = xmalloc((size_t)(n ? n : 1) * sizeof *where_rung), *where_row = xmalloc((size_t)(n ? n : 1) * sizeof *where_row);
-    for (int i = 0; i < n; i++) where_rung[i] = -1;
     bool ok = true;
     for (int r = 0; r < P->nrungs && ok; r++) {
+        rtable_init(&rt[r], "plan");
         if (r > 0) {
             n = planner_survivors(P, ids, n, P->rung_n[r], next);
             memcpy(ids, next, (size_t)n * sizeof *ids);
             if (P->rung_iters[r] == P->rung_iters[r - 1]) {     /* the same window: chosen, not run again */
-                rtable_init(&rt[r], "plan");
+                for (int i = 0; i < n; i++) {
+                    P->sel[ids[i]].fig_rung[r] = P->sel[ids[i]].fig_rung[r - 1];
+                    P->sel[ids[i]].rung = r;
+                }
                 continue;
             }
         }
-        bool last = r == P->nrungs - 1;
-        int m = 0;
-        for (int i = 0; i < n; i++)
-            if (!last || !o->shard_n || ids[i] % o->shard_n == o->shard_i - 1) next[m++] = ids[i];
-        rtable_init(&rt[r], "plan");
         planner_cols(P, &rt[r]);
-        rung_job job = {P, next, P->rung_iters[r]};
+        rung_job job = {P, ids, P->rung_iters[r]};
         char label[32];
         snprintf(label, sizeof label, "plan %d/%d", r + 1, P->nrungs);
-        ok = pool_run(&rt[r], m, o->jobs, rung_item, &job, o->quiet ? NULL : label, err);
-        *sims += m;
+        ok = pool_run(&rt[r], n, o->jobs, rung_item, &job, o->quiet ? NULL : label, err);
+        *sims += n;
         for (int k = 0; ok && k < rt[r].nrows; k++) {
             int id = rt[r].rows[k].id;
-            P->sel[id].figure = planner_row_figure(&rt[r], &rt[r].rows[k]);
+            P->sel[id].figure = P->sel[id].fig_rung[r] = planner_row_figure(&rt[r], &rt[r].rows[k]);
             P->sel[id].rung = r;
             where_rung[id] = r;
             where_row[id] = k;
@@ -72,7 +72,15 @@ static bool halve(planner *P, const cli_opts *o, rtable *t, long *sims, fs_err *
     for (int id = 0; ok && id < P->nsel; id++) {
         if (where_rung[id] < 0) continue;
         if (o->shard_n && id % o->shard_n != o->shard_i - 1) continue;
-        rtable_move_row(t, &rt[where_rung[id]], where_row[id]);
+        rtable *src = &rt[where_rung[id]];
+        row *r = &src->rows[where_row[id]];
+        int m = 0;
+        double x = planner_extrapolate(P, id, &m);
+        if (isfinite(x) && !P->has_score) {
+            row_set_num(r, rtable_col(src, "score"), x);
+            row_set_str(r, rtable_col(src, "figure"), "extrapolated");
+        }
+        rtable_move_row(t, src, where_row[id]);
     }
     for (int r = 0; r < P->nrungs; r++) rtable_free(&rt[r]);
     free(rt);

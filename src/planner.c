@@ -427,6 +427,7 @@ static void push_sel(planner *P, int *cap, const plan_cand *c)
     P->sel[P->nsel] = *c;
     P->sel[P->nsel].rung = -1;
     P->sel[P->nsel].figure = -INFINITY;
+    for (int r = 0; r < PLANNER_RUNGS_MAX; r++) P->sel[P->nsel].fig_rung[r] = NAN;
     P->nsel++;
 }
 
@@ -538,6 +539,39 @@ static int cmp_fig_id(const planner *P, int a, int b)
     double x = P->sel[a].figure, y = P->sel[b].figure;
     if (x != y) return x > y ? -1 : 1;
     return (a > b) - (a < b);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double planner_extrapolate(const planner *P, int id, int *n)
+{
+    const plan_cand *c = &P->sel[id];
+    int F = P->nrungs - 1, r = c->rung;
+    *n = 0;
+    if (r < 0 || r >= F || !(c->fig_rung[r] > 0) || !isfinite(c->fig_rung[r])) return NAN;
+    double *v = xmalloc((size_t)(P->nsel ? P->nsel : 1) * sizeof *v);
+    int m = 0;
+    for (int level = 0; level < 3 && m == 0; level++) {
+        for (int k = 0; k < P->nsel; k++) {
+            const plan_cand *x = &P->sel[k];
+            if (x->rung != F || !(x->fig_rung[r] > 0) || !(x->fig_rung[F] > 0)) continue;
+            if (level < 2 && x->stale != c->stale) continue;
+            if (level < 1 && (x->mode != c->mode || x->partial_pct != c->partial_pct)) continue;
+            v[m++] = x->fig_rung[F] / x->fig_rung[r];
+        }
+    }
+    double ratio = NAN;
+    if (m > 0) {
+        qsort(v, (size_t)m, sizeof *v, cmp_dbl);
+        ratio = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+    }
+    free(v);
+    *n = m;
+    return m > 0 ? c->fig_rung[r] * ratio : NAN;
 }
 
 int planner_survivors(const planner *P, const int *ids, int n, int keep, int *out)
@@ -662,7 +696,7 @@ void planner_cols(const planner *P, rtable *t)
     static const char *const cols[] = {
         "id", "mode", "pools", "supernodes", "train_tp", "train_pp", "train_dp", "train_ep", "micro_batch",
         "rollout_tp", "rollout_ep", "max_seqs", "staleness", "partial_rollout", "dispatch", "simulated_iterations",
-        "estimate_tokens_per_s", "score", NULL
+        "estimate_tokens_per_s", "figure", "score", NULL
     };
     for (int i = 0; cols[i]; i++) rtable_add_col(t, cols[i]);
     if (P->objective == PLAN_OBJ_DEVICES) rtable_add_col(t, "meets_target");
@@ -707,6 +741,7 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
     row_set_num(r, rtable_col(t, "partial_rollout"), s.plan.partial_rollout);
     row_set_str(r, rtable_col(t, "dispatch"), dispatch_name(dispatch_of(&s)));
     row_set_int(r, rtable_col(t, "simulated_iterations"), iterations);
+    row_set_str(r, rtable_col(t, "figure"), "simulated");
     row_set_num(r, rtable_col(t, "estimate_tokens_per_s"), c->est);
     fs_buf b;
     buf_init(&b);

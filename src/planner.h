@@ -54,6 +54,7 @@ typedef struct {
     /* successive halving (selected candidates only) */
     int    rung;                /* the last rung it was simulated in, -1: none */
     double figure;              /* its score there (objective or score()); -inf infeasible */
+    double fig_rung[4];         /* its score in each rung (NaN: not simulated there) */
 } plan_cand;
 
 #define PLANNER_RUNGS_MAX 4
@@ -135,6 +136,14 @@ double planner_estimate(const planner *P, const scn_scenario *s, const plan *p);
 ** `iterations` iterations (the scenario's warm-up) and set its figure. */
 void planner_cols(const planner *P, rtable *t);
 bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err);
+/* The figure of a candidate the search dropped before the final rung, over
+** the scenario's whole window: its last rung's figure times the median
+** ratio final/that rung of the finalists like it (same mode, staleness bound
+** and partial rollout; else same bound; else all).  A short window
+** misjudges a staleness bound by tens of percent (the pipeline fills over
+** several steps), the same way for plans alike.  *n is how many finalists
+** the ratio comes from; returns NaN when none can tell. */
+double planner_extrapolate(const planner *P, int id, int *n);
 /* The figure a row of a rung scored (objective or score()), -inf when
 ** infeasible. */
 double planner_row_figure(const rtable *t, const row *r);
