@@ -285,6 +285,20 @@ static void push_cand(planner *P, const plan_cand *c)
     P->nc++;
 }
 
+bool planner_keeps(const scn_scenario *s, const plan *pl)
+{
+    if (pl->fits) return true;
+    double cap = s->cluster.device.hbm_bytes, worst = 0;
+    for (int i = 0; i < pl->npools; i++) {
+        const plan_pool *q = &pl->pools[i];
+        double tr = 0, ro = 0;
+        for (int k = 0; k < MB__COUNT; k++) { tr += q->train_mem[k]; ro += q->rollout_mem[k]; }
+        worst = fmax(worst, fmax(tr, ro) / cap);
+        if (s->cluster.host_mem_bytes > 0) worst = fmax(worst, q->host_mem_per_node / s->cluster.host_mem_bytes);
+    }
+    return worst <= 1 + PLANNER_FIT_SLACK;
+}
+
 /* Variants of a searched layout: staleness x partial-rollout settings (one
 ** at staleness 0), each with every dispatch value. */
 static long stale_variants(const planner *P)
@@ -310,10 +324,11 @@ static void consider(planner *P, plan_cand *c)
     bool sweep_stale = c->mode >= 0 && c->explicit_idx < 0;
     long variants = sweep_stale ? stale_variants(P) * ndispatch(P) : 1;
     P->evaluated += variants;
-    bool fits = scn_validate(&s, &err) && plan_build(&s, &pl, &err) && pl.fits;
+    bool fits = scn_validate(&s, &err) && plan_build(&s, &pl, &err) && planner_keeps(&s, &pl);
     if (P->visit) P->visit(P->visit_ud, c, fits);
     if (!fits) { P->pruned += variants; return; }
     c->devices = scn_total_devices(&s.cluster);
+    c->near = !pl.fits;
     if (!sweep_stale) {
         c->est = planner_estimate(P, &s, &pl);
         P->estimated++;
@@ -489,12 +504,19 @@ void planner_select(planner *P, int budget)
     }
     free(seen);
     /* then the best estimates, with every layout tied with the last one
-    ** taken: an estimate tie is settled by simulation, not by order */
+    ** taken: an estimate tie is settled by simulation, not by order.  Plans
+    ** that miss the analytic fit (their runs may still fit) take at most a
+    ** quarter of the rung: most of them overflow in simulation. */
     double last = NAN;
+    int near = 0;
+    for (long i = 0; i < P->nsel; i++) near += P->sel[i].near;
     for (long i = 0; i < P->nc; i++) {
         if (taken[i]) continue;
         if (P->nsel >= budget && !(P->c[i].est == last && P->nsel < 2 * budget)) break;
+        if (P->c[i].near && near >= budget / 4) continue;
+        int before = P->nsel;
         expand(P, &cap, &P->c[i]);
+        if (P->c[i].near) near += P->nsel - before;
         taken[i] = 1;
         last = P->c[i].est;
     }
@@ -912,8 +934,8 @@ void plan_print(const rtable *t, int top, FILE *f)
     int nfeas = 0;
     for (int i = 0; i < t->nrows; i++) if (row_true(&t->rows[i], fc)) nfeas++;
     fprintf(f, "Plan search: %s (%s)\n", t->scenario, t->input);
-    fprintf(f, "  %ld candidates enumerated, %ld pruned (do not divide or fit in memory), %ld estimated, "
-            "%d simulated, %d feasible in simulation\n", t->evaluated, t->pruned, t->estimated, t->total, nfeas);
+    fprintf(f, "  %ld candidates enumerated, %ld pruned (do not divide, or miss the memory fit by over %.0f%%), %ld estimated, "
+            "%d simulated, %d feasible in simulation (run's memory ledger)\n", t->evaluated, t->pruned, 100 * PLANNER_FIT_SLACK, t->estimated, t->total, nfeas);
     print_rungs(t, f);
     bool devices = !strcmp(t->objective, "devices");
     fprintf(f, "  objective: %s", !strcmp(t->objective, "score") ? "score() of the policy" : t->objective);

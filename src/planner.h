@@ -51,6 +51,7 @@ typedef struct {
     long   index;               /* enumeration order of its layout */
     double est;                 /* estimated tokens/s (in P->c: the best of the layout's variants) */
     int    devices;
+    bool   near;                /* misses the analytic fit by at most PLANNER_FIT_SLACK */
     /* successive halving (selected candidates only) */
     int    rung;                /* the last rung it was simulated in, -1: none */
     double figure;              /* its score there (objective or score()); -inf infeasible */
@@ -125,6 +126,14 @@ void planner_select(planner *P, int budget);
 ** staleness bounds by how many each has (a short window penalises a higher
 ** bound); the scenario's own plan always.  Returns how many were written. */
 int planner_survivors(const planner *P, const int *ids, int n, int keep, int *out);
+
+/* Whether the search keeps a built plan: it fits by the analytic fit of
+** `fusync check`, or misses it by at most PLANNER_FIT_SLACK of a device's
+** memory — the fit takes every micro-batch and sequence at its longest, and a
+** run whose lengths stay shorter can fit where it does not; such a plan is
+** simulated and the run's memory ledger decides. */
+#define PLANNER_FIT_SLACK 0.2
+bool planner_keeps(const scn_scenario *s, const plan *pl);
 
 /* The scenario a candidate stands for. */
 void planner_apply(const planner *P, const plan_cand *c, scn_scenario *out);
