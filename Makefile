@@ -103,6 +103,7 @@ docs: $(BIN)
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/bench.sh
+	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/bench_plugins.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/fusync/plugins $(DESTDIR)$(PREFIX)/share/fusync/examples

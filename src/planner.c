@@ -780,7 +780,13 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
     if (ran) {
         metrics_fill(t, r, &rep);
         double score = P->objective == PLAN_OBJ_PER_DEVICE ? rep.throughput_per_device : rep.throughput;
-        if (rep.feasible && P->has_score) ok = policy_score(P->pl, &s, &rep, &score, err);
+        char why[256] = "";
+        if (rep.feasible && P->has_score) ok = policy_score(P->pl, &s, &rep, &score, why, sizeof why, err);
+        if (ok && rep.feasible && isnan(score)) {      /* the policy marked it infeasible */
+            row_set_bool(r, rtable_col(t, "feasible"), false);
+            row_set_str(r, rtable_col(t, "reason"), why);
+            rep.feasible = false;
+        }
         row_set_num(r, rtable_col(t, "score"), rep.feasible ? score : 0);
         if (P->objective == PLAN_OBJ_DEVICES) row_set_bool(r, rtable_col(t, "meets_target"), rep.feasible && rep.throughput >= P->target);
     } else {
@@ -898,12 +904,22 @@ static void explain(const rtable *t, const row *best, const row *second, FILE *f
             x1, x2, t2 > 0 ? 100 * (t1 / t2 - 1) : 0);
     fprintf(f, "  tokens per step %s against %s (%+.1f%%); step %s against %s (%+.1f%%)\n", y1, y2,
             k2 > 0 ? 100 * (k1 / k2 - 1) : 0, a, b2, s2 > 0 ? 100 * (s1 / s2 - 1) : 0);
-    if (s1 > s2 * (1 + 1e-9) && k1 > k2)
-        fprintf(f, "  #1's step is longer but trains more tokens per step, more than in proportion\n");
-    else if (s1 < s2 * (1 - 1e-9) && k1 < k2)
-        fprintf(f, "  #1 trains fewer tokens per step but in a shorter step, more than in proportion\n");
-    else if (s1 < s2 * (1 - 1e-9))
-        fprintf(f, "  #1 trains %s tokens per step in a shorter step\n", k1 > k2 * (1 + 1e-9) ? "more" : "as many");
+    int mc = rtable_col(t, "meets_target");
+    double d1 = cnum(t, best, "devices"), d2 = cnum(t, second, "devices");
+    bool m1 = mc >= 0 && row_true(best, mc), m2 = mc >= 0 && row_true(second, mc);
+    if (mc >= 0 && m1 && !m2)
+        fprintf(f, "  #1 reaches the target of %.0f tokens/s, #2 does not\n", t->target);
+    else if (mc >= 0 && m1 && d1 < d2)
+        fprintf(f, "  both reach the target of %.0f tokens/s; #1 with %.0f devices against %.0f\n", t->target, d1, d2);
+    else {
+        double dk = k2 > 0 ? k1 / k2 - 1 : 0, ds = s2 > 0 ? s1 / s2 - 1 : 0;
+        const char *tok = dk > 1e-3 ? "more" : dk < -1e-3 ? "fewer" : "as many";
+        const char *stp = ds > 1e-3 ? "a longer" : ds < -1e-3 ? "a shorter" : "the same";
+        fprintf(f, "  #1 trains %s tokens per step in %s step", tok, stp);
+        if (dk > 1e-3 && ds > 1e-3) fprintf(f, ": the tokens grow more than the step");
+        else if (dk < -1e-3 && ds < -1e-3) fprintf(f, ": the step shrinks more than the tokens");
+        fprintf(f, "\n");
+    }
     fprintf(f, "  time in each part of the step (parts overlap where pools work side by side):\n");
     for (int k = 0; k < STEP__COUNT; k++) {
         char name[48];

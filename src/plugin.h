@@ -122,7 +122,8 @@ typedef struct {
 
 bool policy_candidates(plugin *p, const scn_scenario *base, plan_axes *axes,
                        scn_scenario **plans, int *nplans, fs_err *err);
-/* score(ctx, report) → number, higher is better. */
-bool policy_score(plugin *p, const scn_scenario *s, const report *r, double *score, fs_err *err);
+/* score(ctx, report) → number, higher is better; or nil and a reason: the
+** plan is infeasible (*score NaN, the reason in why). */
+bool policy_score(plugin *p, const scn_scenario *s, const report *r, double *score, char *why, size_t nwhy, fs_err *err);
 
 #endif

@@ -164,6 +164,8 @@ typedef struct {
     const scn_scenario *s;
     const report *r;
     double score;
+    char *why;
+    size_t nwhy;
 } score_ud;
 
 static int push_score_args(lua_State *L)
@@ -177,27 +179,36 @@ static int push_score_args(lua_State *L)
 static int read_score(lua_State *L)
 {
     score_ud *u = lua_touserdata(L, 1);
-    if (lua_type(L, 2) != LUA_TNUMBER) luaL_error(L, "returned a %s; expected a number (higher is better)", luaL_typename(L, 2));
+    /* `return nil, "why"`: the candidate is infeasible, the search goes on */
+    if (!lua_toboolean(L, 2) && lua_type(L, 3) == LUA_TSTRING) {
+        snprintf(u->why, u->nwhy, "score() marked the plan infeasible: %s", lua_tostring(L, 3));
+        u->score = NAN;
+        return 0;
+    }
+    if (lua_type(L, 2) != LUA_TNUMBER)
+        luaL_error(L, "returned a %s; expected a number (higher is better), or nil and a reason", luaL_typename(L, 2));
     u->score = lua_tonumber(L, 2);
     if (!isfinite(u->score)) luaL_error(L, "returned %f; expected a finite number", u->score);
     return 0;
 }
 
-bool policy_score(plugin *p, const scn_scenario *s, const report *r, double *score, fs_err *err)
+bool policy_score(plugin *p, const scn_scenario *s, const report *r, double *score, char *why, size_t nwhy, fs_err *err)
 {
     lua_State *L = plugin_state(p);
     int top = lua_gettop(L);
-    score_ud u = {s, r, 0};
+    if (nwhy) why[0] = 0;
+    score_ud u = {s, r, 0, why, nwhy};
+    plugin_set_current(p, s);
     if (!plugin_push_fn(p, "score")) {
         fs_err_set(err, 2, "%s: has no score(ctx, report)", plugin_path(p));
         return false;
     }
-    if (!plugin_protect(p, push_score_args, &u, 0, 2, err) || !plugin_pcall(p, "score()", 2, 1, err)) {
+    if (!plugin_protect(p, push_score_args, &u, 0, 2, err) || !plugin_pcall(p, "score()", 2, 2, err)) {
         lua_settop(L, top);
         return false;
     }
     fs_err e2 = {0, ""};
-    bool ok = plugin_protect(p, read_score, &u, 1, 0, &e2);
+    bool ok = plugin_protect(p, read_score, &u, 2, 0, &e2);
     lua_settop(L, top);
     if (!ok) {
         plugin_answer_error(p, "score", err, "%s", e2.msg);
