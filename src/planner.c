@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const MODE_LABEL[] = {"separate", "colocate", "full", "hybrid"};
+static const char *const MODE_LABEL[] = {"separate", "colocate", "full", "hybrid", "shape"};
 
 const char *planner_mode_name(int mode)
 {
@@ -163,6 +163,11 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *s)
         break;
     case PLANNER_FULL:
         p->mode = MODE_FULL;
+        break;
+    case PLANNER_SHAPE:
+        p->mode = P->ax.shapes[c->split].mode;
+        p->npools = P->ax.shapes[c->split].npools;
+        memcpy(p->pools, P->ax.shapes[c->split].pools, sizeof p->pools);
         break;
     case PLANNER_HYBRID: {
         unsigned critic = s->has_critic ? ROLE_CRITIC : 0;
@@ -389,10 +394,11 @@ void planner_enumerate(planner *P)
         int total = b->cluster.devices_per_node * nodes * sn;
         int unit = b->cluster.devices_per_node;
         if (unit > total) unit = total;
-        for (int mi = 0; mi < ax->modes.n; mi++) {
-            int mode = (int)ax->modes.v[mi];
+        bool own_size = sn == b->cluster.supernodes && nodes == b->cluster.nodes_per_supernode;
+        for (int mi = 0; mi < ax->modes.n + (own_size ? ax->nshapes : 0); mi++) {
+            int mode = mi < ax->modes.n ? (int)ax->modes.v[mi] : PLANNER_SHAPE;
             int sp[32], nsp = 1;
-            sp[0] = 0;
+            sp[0] = mi < ax->modes.n ? 0 : mi - ax->modes.n;
             if (mode == PLANNER_SEPARATE || mode == PLANNER_HYBRID) nsp = splits(P, total, unit, sp);
             if (mode == PLANNER_COLOCATE && aux) {
                 /* reference/reward on their own nodes: an eighth or a quarter */
@@ -692,7 +698,17 @@ static void run_line(const planner *P, const plan_cand *c, int iterations, fs_bu
     const scn_scenario *base = &P->base;
     if (c->supernodes != base->cluster.supernodes) buf_printf(b, " --set cluster.supernodes=%d", c->supernodes);
     if (c->nodes != base->cluster.nodes_per_supernode) buf_printf(b, " --set cluster.nodes_per_supernode=%d", c->nodes);
-    if (c->mode == PLANNER_HYBRID) {
+    if (c->mode == PLANNER_SHAPE) {
+        const scn_plan *sh = &P->ax.shapes[c->split];
+        buf_printf(b, " --mode %s", scn_mode_name(sh->mode));
+        for (int i = 0; i < sh->npools; i++) {
+            buf_printf(b, " --set plan.pools.%d.name=", i + 1);
+            shell_word(b, sh->pools[i].name);
+            buf_printf(b, " --set plan.pools.%d.devices=%d", i + 1, sh->pools[i].devices);
+            for (int k = 0, n = 0; ROLE_NAMES[k]; k++)
+                if (sh->pools[i].roles & (1u << k)) buf_printf(b, " --set plan.pools.%d.roles.%d=%s", i + 1, ++n, ROLE_NAMES[k]);
+        }
+    } else if (c->mode == PLANNER_HYBRID) {
         int total = base->cluster.devices_per_node * c->nodes * c->supernodes;
         buf_printf(b, " --set plan.pools.1.name=gen --set plan.pools.1.devices=%d --set plan.pools.1.roles.1=rollout"
                    " --set plan.pools.2.name=mixed --set plan.pools.2.devices=%d --set plan.pools.2.roles.1=rollout"
@@ -1053,6 +1069,7 @@ bool planner_init(planner *P, const scn_scenario *base, plugin *pl, const planne
 
 void planner_free(planner *P)
 {
+    free(P->ax.shapes);
     free(P->c);
     free(P->sel);
     free(P->plans);

@@ -33,8 +33,9 @@
 #include "rtable.h"
 #include "scenario.h"
 
-/* Search modes: "hybrid" is a rollout-only pool beside a co-located one. */
-enum { PLANNER_SEPARATE, PLANNER_COLOCATE, PLANNER_FULL, PLANNER_HYBRID, PLANNER__MODES };
+/* Search modes: "hybrid" is a rollout-only pool beside a co-located one;
+** "shape" is a pool shape a policy's candidates() gave (split: its index). */
+enum { PLANNER_SEPARATE, PLANNER_COLOCATE, PLANNER_FULL, PLANNER_HYBRID, PLANNER_SHAPE, PLANNER__MODES };
 const char *planner_mode_name(int mode);
 
 typedef enum { PLAN_OBJ_THROUGHPUT, PLAN_OBJ_PER_DEVICE, PLAN_OBJ_DEVICES } plan_objective;

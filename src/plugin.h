@@ -118,6 +118,10 @@ typedef struct {
     plan_axis rollout_share_pct;/* separate/hybrid: rollout-only share of devices */
     plan_axis supernodes, nodes_per_supernode;
     plan_axis dispatch;         /* plan.rollout.dispatch: the field's enum value */
+    /* pool shapes from candidates() (`pools = {shape, ...}`): each a plan
+    ** whose pools (and mode) are searched with the layout axes; malloc'd */
+    scn_plan *shapes;
+    int       nshapes;
 } plan_axes;
 
 bool policy_candidates(plugin *p, const scn_scenario *base, plan_axes *axes,
