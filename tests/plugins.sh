@@ -163,6 +163,30 @@ printf 'function candidates(ctx) return { modes = {"full"}, staleness = {0} } en
 "$F" plan $Q --policy "$T/narrow.lua" --json "$T/narrow.json" --quiet
 grep -q '"mode": "separate"' "$T/narrow.json" && bad "candidates() did not narrow the modes" || ok
 
+# --- the plugin API, by a policy written from docs/plugins.md alone -------------------
+PA=tests/policy_author.lua
+export FUSYNC_PLUGIN_PRINT=1
+expect 0 "on_step sees wanted_bound=1" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
+expect 0 "fits rollout.tp=1: true" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
+expect 0 "oversize: false pool 'all' while training: .* > 80.0 GiB HBM" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
+expect 0 "place() replaced --set plan.partial_rollout=0.8 -> 1" "$F" run $Q --policy $PA $IT --set plan.partial_rollout=0.8 --quiet --json /dev/null
+expect 1 "place() marked the plan infeasible: this policy does not run 96" "$F" run $Q --policy $PA $IT --set plan.rollout.max_seqs=96
+unset FUSYNC_PLUGIN_PRINT
+printf 'return { vary = { {"plan.rollout.max_seqs", {96, 128}}, {"plan.partial_rollout", {1, 0.8}} } }\n' > "$T/pa.lua"
+if "$F" sweep $Q "$T/pa.lua" --policy $PA $IT --csv "$T/pa.csv" --quiet; then
+    ok
+    grep -q '^0,,96,1,,false,.*place() marked the plan infeasible' "$T/pa.csv" && ok || bad "a variant place() refused is not an infeasible row"
+    grep -q '^3,,128,0.8,plan.partial_rollout=0.8 -> 1,true' "$T/pa.csv" && ok || bad "the sweep does not report the field place() replaced"
+else
+    bad "a sweep with a variant place() refuses stopped"
+fi
+"$F" plan $Q --policy $PA $IT --top 3 --csv "$T/pa-plan.csv" > "$T/pa-plan.txt" 2>&1 && ok || bad "plan with $PA failed: $(head -3 "$T/pa-plan.txt")"
+grep -q "objective: score() of the policy" "$T/pa-plan.txt" && ok || bad "the plan header does not name score()"
+grep -q ",shape,gen:8 mixed:8," "$T/pa-plan.csv" && ok || bad "candidates() pool shapes were not searched"
+grep -q ",shape,gen:4 trainer:12," "$T/pa-plan.csv" && ok || bad "the second pool shape was not searched"
+grep -q "score() marked the plan infeasible: no stale samples" "$T/pa-plan.csv" && ok || bad "score() could not mark a candidate infeasible"
+grep -q ",separate,\|,full,\|,hybrid," "$T/pa-plan.csv" && bad "pool shapes alone searched other modes" || ok
+
 # --- GNU parallel --------------------------------------------------------------
 if command -v parallel >/dev/null 2>&1; then
     "$F" sweep "$R/$Q" "$R/$W" $IT --csv "$T/abs.csv" --json "$T/abs.json" --quiet
