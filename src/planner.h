@@ -20,8 +20,8 @@
 **      hyperparameter optimization", AISTATS 2016).  Only simulated figures
 **      rank; a plan that runs out of memory in simulation is infeasible.
 ** The rungs' candidates are the work shared out by --jobs; with --shard every
-** shard runs the early rungs whole (they decide the finalists) and its share
-** of the final rung, so all agree on what is simulated.
+** shard runs the whole search (each rung depends on all of the one before)
+** and writes its share of the rows, so all agree on what is simulated.
 */
 #ifndef FUSYNC_PLANNER_H
 #define FUSYNC_PLANNER_H
