@@ -329,7 +329,11 @@ static void consider(planner *P, plan_cand *c)
     bool sweep_stale = c->mode >= 0 && c->explicit_idx < 0;
     long variants = sweep_stale ? stale_variants(P) * ndispatch(P) : 1;
     P->evaluated += variants;
-    bool fits = scn_validate(&s, &err) && plan_build(&s, &pl, &err) && planner_keeps(&s, &pl);
+    bool built = scn_validate(&s, &err) && plan_build(&s, &pl, &err);
+    /* the scenario's own plan is simulated whenever it builds: the run says
+    ** whether it fits, and the baseline is always listed */
+    bool own = c->mode < 0 && c->explicit_idx < 0;
+    bool fits = built && (planner_keeps(&s, &pl) || own);
     if (P->visit) P->visit(P->visit_ud, c, fits);
     if (!fits) { P->pruned += variants; return; }
     c->devices = scn_total_devices(&s.cluster);
@@ -892,13 +896,13 @@ static void print_rungs(const rtable *t, FILE *f)
     }
     for (int i = 1; i < nw; i++)
         for (int k = i; k > 0 && w[k - 1] > w[k]; k--) { long x = w[k]; w[k] = w[k - 1]; w[k - 1] = x; }
-    fprintf(f, "  simulated:");
+    fprintf(f, "  simulated:%s", nw ? "" : " none");
     for (int k = 0; k < nw; k++) {
         int n = 0;
         for (int i = 0; i < t->nrows; i++) n += row_num(&t->rows[i], wc) >= w[k];
         fprintf(f, "%s %d over %ld iterations", k ? "," : "", n, w[k]);
     }
-    fprintf(f, " (successive halving: each rung keeps the best quarter of every staleness bound)\n");
+    fprintf(f, "%s\n", nw > 1 ? " (successive halving: each rung keeps the best quarter of every staleness bound)" : "");
 }
 
 /* Why #1 ranks above #2: tokens/s is tokens per step over the step time,
@@ -976,7 +980,8 @@ void plan_print(const rtable *t, int top, FILE *f)
     if (nfeas == 0) {
         fprintf(f, "No feasible plan was found.\n");
         for (int i = 0; i < t->nrows && i < 3; i++)
-            fprintf(f, "  #%s: %s\n", ctext(t, &t->rows[i], "id"), ctext(t, &t->rows[i], "reason"));
+            fprintf(f, "  candidate %s (%s): %s\n", ctext(t, &t->rows[i], "id"), ctext(t, &t->rows[i], "mode"),
+                    ctext(t, &t->rows[i], "reason"));
         return;
     }
     fprintf(f, "  %-4s %-9s %-22s %5s %-14s %-13s %-2s %-4s %-8s %10s %9s %8s %9s\n", "#", "mode", "pools", "dev",
