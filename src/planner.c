@@ -1046,6 +1046,16 @@ static void quantiles(planner *P)
     P->rm = dist_mean(&w->response_len, w->max_response);
 }
 
+double planner_estimate_scenario(const scn_scenario *s, const plan *pl)
+{
+    planner *P = xcalloc(1, sizeof *P);
+    P->base = *s;
+    quantiles(P);
+    double e = planner_estimate(P, s, pl);
+    free(P);
+    return e;
+}
+
 /* ---------------------------------------------------------------- set-up */
 
 bool planner_init(planner *P, const scn_scenario *base, plugin *pl, const planner_opts *po, fs_err *err)

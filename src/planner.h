@@ -142,6 +142,10 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *out);
 ** candidates are worth simulating, not the engine. */
 double planner_estimate(const planner *P, const scn_scenario *s, const plan *p);
 
+/* The same for a scenario alone (fusync.estimate): the length quantiles
+** drawn from its workload first. */
+double planner_estimate_scenario(const scn_scenario *s, const plan *pl);
+
 /* The columns of a plan table, and one row: simulate P->sel[id] over
 ** `iterations` iterations (the scenario's warm-up) and set its figure. */
 void planner_cols(const planner *P, rtable *t);

@@ -3,6 +3,7 @@
 --   place() returns plan fields beyond layouts (dispatch, offload, on_stale);
 --   a global set in place() reaches the hooks of the same run;
 --   fusync.fits(plan) says whether a plan fits and the first overflow;
+--   fusync.estimate(plan) is its closed-form tokens/s;
 --   place() answers nil and a reason to mark a variant infeasible;
 --   a swept field place() replaces is reported by fusync;
 --   candidates() gives pool shapes; score() may mark a candidate infeasible.
@@ -23,6 +24,11 @@ function place(ctx)
   -- a plan that cannot fit: the first overflow comes back
   local ok, why, pools = fusync.fits({ rollout = { tp = 1, mem_util = 0.9 }, train = { tp = 1, micro_batch = 64 } })
   print("oversize: " .. tostring(ok) .. " " .. tostring(why) .. " pools " .. tostring(pools and #pools))
+  -- the planner's closed-form tokens/s of two plans, and of one that does not build
+  local e1, e2 = fusync.estimate({ rollout = { max_seqs = 64 } }), fusync.estimate({ rollout = { max_seqs = 256 } })
+  local bad, why2 = fusync.estimate({ train = { tp = 3 } })
+  print(string.format("estimate 64 seqs %s, 256 seqs %s, tp 3: %s %s", e1 > 0 and "positive" or tostring(e1),
+                      e2 > 0 and "positive" or tostring(e2), tostring(bad), why2))
   plan.rollout.dispatch = "static"
   plan.partial_rollout = 1          -- replaces any --set plan.partial_rollout
   wanted_bound = 1
