@@ -317,6 +317,66 @@ START_TEST(t_feasibility_agrees)
 }
 END_TEST
 
+/* Successive halving's choices on made-up figures: the baseline always
+** survives, every staleness bound keeps its share (a short window must not
+** drop a bound whole), the best of each bound first, infeasible never; a
+** dropped candidate is extrapolated by the finalists of its kind. */
+START_TEST(t_survivors_and_extrapolation)
+{
+    planner P;
+    start(&P);
+    P.nsel = 41;
+    P.sel = xcalloc((size_t)P.nsel, sizeof *P.sel);
+    P.nrungs = 2;
+    for (int i = 0; i < P.nsel; i++) {
+        plan_cand *c = &P.sel[i];
+        c->mode = i == 0 ? -1 : PLANNER_FULL;
+        c->explicit_idx = -1;
+        c->stale = i == 0 ? 0 : (i - 1) % 4;            /* ten of each bound 0..3 */
+        c->partial_pct = c->stale ? 60 : 100;
+        /* a short window favours bound 0: bounds 1-3 score low */
+        c->figure = c->fig_rung[0] = i == 0 ? 1.0 : c->stale == 0 ? 100.0 + i : 10.0 + i;
+        c->fig_rung[1] = NAN;
+        c->rung = 0;
+    }
+    P.sel[5].figure = P.sel[5].fig_rung[0] = -INFINITY;     /* infeasible */
+    int ids[41], out[41];
+    for (int i = 0; i < 41; i++) ids[i] = i;
+    int n = planner_survivors(&P, ids, 41, 8, out);
+    int per[4] = {0, 0, 0, 0};
+    bool base = false;
+    for (int k = 0; k < n; k++) {
+        const plan_cand *c = &P.sel[out[k]];
+        ck_assert_msg(isfinite(c->figure), "an infeasible candidate survived");
+        if (c->mode < 0) base = true;
+        else per[c->stale]++;
+    }
+    ck_assert_msg(base, "the baseline did not survive");
+    for (int st = 0; st < 4; st++) ck_assert_msg(per[st] >= 2, "bound %d kept %d", st, per[st]);
+    ck_assert_int_le(n, 8 + 4 + 1);
+    /* within a bound, the best: bound 1's survivors are its two highest */
+    for (int k = 0; k < n; k++) {
+        const plan_cand *c = &P.sel[out[k]];
+        if (c->mode >= 0 && c->stale == 1) ck_assert_int_ge(out[k], 33);
+    }
+    /* finalists: bound-1 plans gain x1.5 over the whole window, bound 0 x0.9 */
+    for (int k = 0; k < n; k++) {
+        plan_cand *c = &P.sel[out[k]];
+        c->rung = 1;
+        c->fig_rung[1] = c->fig_rung[0] * (c->stale == 1 ? 1.5 : 0.9);
+    }
+    int m = 0;
+    double x = planner_extrapolate(&P, 2, &m);          /* stale 1, dropped */
+    ck_assert_int_eq(P.sel[2].stale, 1);
+    ck_assert_int_eq(P.sel[2].rung, 0);
+    ck_assert_int_ge(m, 2);
+    ck_assert_msg(fabs(x - P.sel[2].fig_rung[0] * 1.5) < 1e-9, "extrapolated %g, want %g", x, P.sel[2].fig_rung[0] * 1.5);
+    x = planner_extrapolate(&P, out[0], &m);            /* a finalist: nothing to extrapolate */
+    ck_assert(isnan(x));
+    planner_free(&P);
+}
+END_TEST
+
 static Suite *planner_suite(void)
 {
     Suite *s = suite_create("planner");
@@ -327,6 +387,7 @@ static Suite *planner_suite(void)
     tcase_add_test(tc, t_estimate_direct);
     tcase_add_test(tc, t_select_and_rank);
     tcase_add_test(tc, t_feasibility_agrees);
+    tcase_add_test(tc, t_survivors_and_extrapolation);
     suite_add_tcase(s, tc);
     return s;
 }
