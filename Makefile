@@ -187,6 +187,7 @@ endif
 bench: deps-bench
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/bench.sh
+	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/bench_plugins.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/plugins $(DESTDIR)$(DATADIR)/examples \

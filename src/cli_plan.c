@@ -10,28 +10,85 @@
 #include "rtable.h"
 #include "workers.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static bool user_set(const cli_opts *o, const char *prefix)
+typedef struct {
+    planner *P;
+    const int *ids;         /* the rung's candidates (ids into P->sel) */
+    int iterations;
+} rung_job;
+
+static bool rung_item(void *ud, rtable *t, int item, fs_err *err)
 {
-    size_t n = strlen(prefix);
-    for (int i = 0; i < o->nsets; i++) if (!strncmp(o->sets[i], prefix, n)) return true;
-    return false;
+    rung_job *j = ud;
+    return planner_simulate(j->P, j->ids[item], j->iterations, t, err);
 }
 
-typedef struct {
-    planner        *P;
-    const cli_opts *o;
-} plan_job;
-
-/* Item `item` of this shard is candidate id I-1 + item*N of the selection. */
-static bool plan_item(void *ud, rtable *t, int item, fs_err *err)
+/* Successive halving (planner.h): simulate each rung's candidates on the
+** workers, keep the best by stratum, and so on to the final rung.  Every
+** candidate's row is the one of the last rung it reached, moved into t; a
+** candidate dropped early gets the figure extrapolated to the whole window.
+** With --shard every shard runs the whole search (each rung depends on all
+** of the one before) and keeps its share of the rows.  *sims counts
+** simulations. */
+static bool halve(planner *P, const cli_opts *o, rtable *t, long *sims, fs_err *err)
 {
-    plan_job *j = ud;
-    int id = j->o->shard_n ? item * j->o->shard_n + j->o->shard_i - 1 : item;
-    return planner_simulate(j->P, id, t, err);
+    int n = P->nsel, cap = n ? n : 1;
+    int *ids = xmalloc((size_t)cap * sizeof *ids), *next = xmalloc((size_t)cap * sizeof *next);
+    int *where_rung = xmalloc((size_t)cap * sizeof *where_rung), *where_row = xmalloc((size_t)cap * sizeof *where_row);
+    for (int i = 0; i < n; i++) { ids[i] = i; where_rung[i] = -1; }
+    rtable *rt = xcalloc((size_t)P->nrungs, sizeof *rt);
+    bool ok = true;
+    for (int r = 0; r < P->nrungs && ok; r++) {
+        rtable_init(&rt[r], "plan");
+        if (r > 0) {
+            n = planner_survivors(P, ids, n, P->rung_n[r], next);
+            memcpy(ids, next, (size_t)n * sizeof *ids);
+            if (P->rung_iters[r] == P->rung_iters[r - 1]) {     /* the same window: chosen, not run again */
+                for (int i = 0; i < n; i++) {
+                    P->sel[ids[i]].fig_rung[r] = P->sel[ids[i]].fig_rung[r - 1];
+                    P->sel[ids[i]].rung = r;
+                }
+                continue;
+            }
+        }
+        planner_cols(P, &rt[r]);
+        rung_job job = {P, ids, P->rung_iters[r]};
+        char label[32];
+        snprintf(label, sizeof label, "plan %d/%d", r + 1, P->nrungs);
+        ok = pool_run(&rt[r], n, o->jobs, rung_item, &job, o->quiet ? NULL : label, err);
+        *sims += n;
+        for (int k = 0; ok && k < rt[r].nrows; k++) {
+            int id = rt[r].rows[k].id;
+            P->sel[id].figure = P->sel[id].fig_rung[r] = planner_row_figure(&rt[r], &rt[r].rows[k]);
+            P->sel[id].rung = r;
+            where_rung[id] = r;
+            where_row[id] = k;
+        }
+    }
+    for (int id = 0; ok && id < P->nsel; id++) {
+        if (where_rung[id] < 0) continue;
+        if (o->shard_n && id % o->shard_n != o->shard_i - 1) continue;
+        rtable *src = &rt[where_rung[id]];
+        row *r = &src->rows[where_row[id]];
+        int m = 0;
+        double x = planner_extrapolate(P, id, &m);
+        if (isfinite(x) && !P->has_score) {
+            row_set_num(r, rtable_col(src, "score"), x);
+            row_set_str(r, rtable_col(src, "figure"), "extrapolated");
+        }
+        rtable_move_row(t, src, where_row[id]);
+    }
+    for (int r = 0; r < P->nrungs; r++) rtable_free(&rt[r]);
+    free(rt);
+    free(ids);
+    free(next);
+    free(where_rung);
+    free(where_row);
+    return ok;
 }
 
 /* The hash of what a plan depends on: files, options, --top. */
@@ -72,7 +129,11 @@ int cmd_plan(cli_opts *o)
         .objective = !o->objective || !strcmp(o->objective, "throughput") ? PLAN_OBJ_THROUGHPUT
                    : !strcmp(o->objective, "tokens-per-device") ? PLAN_OBJ_PER_DEVICE : PLAN_OBJ_DEVICES,
         .target = o->target,
-        .short_runs = !user_set(o, "workload.iterations="),
+        .top = o->top,
+        .input = o->scenario,
+        .sets = (const char *const *)o->sets,
+        .nsets = o->nsets,
+        .policy = o->policy,
     };
     if (po.objective == PLAN_OBJ_DEVICES && po.target <= 0) {
         fprintf(stderr, "fusync: plan: --objective devices needs --target TOKENS_PER_S\n");
@@ -83,30 +144,28 @@ int cmd_plan(cli_opts *o)
     if (pol && !(pl = plugin_open(pol, NULL, &err))) { rc = cli_fail(&err); goto out; }
     if (!planner_init(P, &base, pl, &po, &err)) { rc = cli_fail(&err); goto out; }
     planner_enumerate(P);
-    int budget = o->top * 6;
-    if (budget < 24) budget = 24;
-    if (budget > 96) budget = 96;
-    planner_select(P, budget);
+    planner_select(P, o->top * 16 > 320 ? o->top * 16 : 320);
 
     rtable t;
     rtable_init(&t, "plan");
     snprintf(t.scenario, sizeof t.scenario, "%s", P->base.name);
     snprintf(t.input, sizeof t.input, "%s", o->scenario);
-    snprintf(t.objective, sizeof t.objective, "%s", o->objective ? o->objective : "throughput");
+    snprintf(t.objective, sizeof t.objective, "%s", P->has_score ? "score" : o->objective ? o->objective : "throughput");
     t.target = P->objective == PLAN_OBJ_DEVICES ? P->target : 0;
     t.iterations = P->iterations;
     t.warmup = P->warmup;
     t.evaluated = P->evaluated;
     t.pruned = P->pruned;
+    t.estimated = P->estimated;
     t.total = P->nsel;
     t.shard_i = o->shard_i;
     t.shard_n = o->shard_n;
     plan_hash(o, pol, &t, t.hash, sizeof t.hash);
     planner_cols(P, &t);
-    int n = 0;
-    for (int k = 0; k < P->nsel; k++) if (!o->shard_n || k % o->shard_n == o->shard_i - 1) n++;
-    plan_job job = {P, o};
-    if (!pool_run(&t, n, o->jobs, plan_item, &job, o->quiet ? NULL : "plan", &err)) rc = cli_fail(&err);
+    long sims = 0;
+    double t_sim = wall_now();
+    if (!halve(P, o, &t, &sims, &err)) rc = cli_fail(&err);
+    t_sim = wall_now() - t_sim;
     if (!rc) {
         plan_sort(&t);
         rc = cli_write_table(o, &t);
@@ -128,8 +187,9 @@ int cmd_plan(cli_opts *o)
             }
         }
         if (!rc && !o->quiet)
-            fprintf(stderr, "fusync: plan: %ld candidates evaluated (%ld pruned), %d simulated, in %.2f s with %d job%s\n",
-                    P->evaluated, P->pruned, n, wall_now() - t_start, o->jobs, o->jobs == 1 ? "" : "s");
+            fprintf(stderr, "fusync: plan: %ld candidates enumerated (%ld pruned, %ld estimated), %d simulated in %ld runs "
+                    "(%.2f s), in %.2f s with %d job%s\n", P->evaluated, P->pruned, P->estimated, P->nsel, sims, t_sim,
+                    wall_now() - t_start, o->jobs, o->jobs == 1 ? "" : "s");
         if (!rc) {
             int fc = rtable_col(&t, "feasible"), nf = 0;
             for (int i = 0; i < t.nrows; i++) if (row_true(&t.rows[i], fc)) nf++;

@@ -52,8 +52,12 @@ static bool sweep_one(void *ud, rtable *t, int item, fs_err *unused)
     runner *run = NULL;
     report rep;
     runner_spec spec = {.path = o.scenario, .sets = o.sets, .nsets = o.nsets, .policy = o.policy};
-    if (!err.code && (run = runner_open(&spec, &err)) != NULL && runner_close(run, &rep, &err))
-        metrics_fill(t, r, &rep);
+    if (!err.code && (run = runner_open(&spec, &err)) != NULL) {
+        /* a swept value the policy's place() replaced is said, not hidden */
+        int oc = rtable_col(t, "policy_replaced");
+        if (oc >= 0) row_set_str(r, oc, runner_overrides(run));
+        if (runner_close(run, &rep, &err)) metrics_fill(t, r, &rep);
+    }
     runner_free(run);
     if (err.code) {
         row_set_bool(r, rtable_col(t, "feasible"), false);
@@ -111,6 +115,7 @@ int cmd_sweep(cli_opts *o)
             snprintf(path, sizeof path, "%.*s", (int)(eq - w.v[i].sets[k]), w.v[i].sets[k]);
             rtable_add_col(&t, path);
         }
+    if (base.plan.policy[0]) rtable_add_col(&t, "policy_replaced");
     metrics_add_cols(&t);
 
     int *ids = xmalloc((size_t)w.nvariants * sizeof *ids);

@@ -304,6 +304,24 @@ const fdesc *fields_lookup(const char *path)
     return f;
 }
 
+void *fields_path_member(const char *path, scn_scenario *s, const fdesc **row)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    const fdesc *rec = FIELDS_TOP, *f = NULL;
+    char *base = (char *)s;
+    for (char *save = NULL, *p = strtok_r(buf, ".", &save); p; p = strtok_r(NULL, ".", &save)) {
+        if (!rec || (f && f->kind != FK_REC)) return NULL;     /* lists, devices, models: not here */
+        if (f) base += f->off;
+        f = fields_find(rec, p);
+        if (!f) return NULL;
+        rec = f->sub;
+    }
+    if (!f || f->kind > FK_ENUM) return NULL;
+    *row = f;
+    return base + f->off;
+}
+
 double fields_get_num(const fdesc *f, const void *base)
 {
     const void *p = fields_cat(f, base);

@@ -91,6 +91,10 @@ const fdesc *fields_lookup(const char *path);
 static inline void *fields_at(const fdesc *f, void *base) { return (char *)base + f->off; }
 static inline const void *fields_cat(const fdesc *f, const void *base) { return (const char *)base + f->off; }
 
+/* The C member of a leaf at a dotted path through records only
+** ("plan.staleness", "plan.rollout.dispatch"; not list items, devices or
+** models), with its row in *row; NULL otherwise. */
+void *fields_path_member(const char *path, scn_scenario *s, const fdesc **row);
 /* Leaves as numbers, for comparisons and documentation. */
 double fields_get_num(const fdesc *f, const void *base);
 /* The C value an enum name stands for; -1 when the name is unknown. */

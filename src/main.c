@@ -113,6 +113,7 @@ int cmd_run(cli_opts *o)
     runner_spec spec = {.path = o->scenario, .sets = o->sets, .nsets = o->nsets, .policy = o->policy};
     runner *run = runner_open(&spec, &err);
     if (!run) return cli_fail(&err);
+    if (*runner_overrides(run)) fprintf(stderr, "fusync: run: the policy's place() replaced --set %s\n", runner_overrides(run));
     sim *s = runner_sim(run);
     int rc = 0;
     chrome_writer *cw = NULL;

@@ -5,6 +5,7 @@
 #include "planner.h"
 #include "dist.h"
 #include "engine.h"
+#include "fields.h"
 #include "model.h"
 #include "runner.h"
 
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const MODE_LABEL[] = {"separate", "colocate", "full", "hybrid"};
+static const char *const MODE_LABEL[] = {"separate", "colocate", "full", "hybrid", "shape"};
 
 const char *planner_mode_name(int mode)
 {
@@ -72,6 +73,35 @@ static void default_axes(const scn_scenario *s, plan_axes *ax)
     axis_set(&ax->supernodes, one, 1);
     long nodes[] = {s->cluster.nodes_per_supernode};
     axis_set(&ax->nodes_per_supernode, nodes, 1);
+    /* every way of dispatching the field table knows (docs/scenarios.md) */
+    const fdesc *f = fields_lookup("plan.rollout.dispatch");
+    n = 0;
+    for (int i = 0; f && f->enames && f->enames[i] && n < 32; i++) v[n++] = f->evals ? f->evals[i] : i;
+    axis_set(&ax->dispatch, v, n);
+}
+
+/* plan.rollout.dispatch through its row of the field table, whatever C type
+** holds it. */
+static void set_dispatch(scn_scenario *s, int value)
+{
+    const fdesc *f = fields_lookup("plan.rollout.dispatch");
+    if (!f) return;
+    void *p = fields_at(f, &s->plan.rollout);
+    if (f->size == sizeof(bool)) *(bool *)p = value != 0;
+    else if (f->size == sizeof(int)) *(int *)p = value;
+}
+
+static const char *dispatch_name(int value)
+{
+    const fdesc *f = fields_lookup("plan.rollout.dispatch");
+    const char *n = f ? fields_enum_name(f, value) : NULL;
+    return n ? n : "?";
+}
+
+static int dispatch_of(const scn_scenario *s)
+{
+    const fdesc *f = fields_lookup("plan.rollout.dispatch");
+    return f ? (int)fields_get_num(f, &s->plan.rollout) : 0;
 }
 
 /* --objective devices: clusters from one node up to the scenario's. */
@@ -105,6 +135,7 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *s)
     s->work.iterations = P->iterations;
     s->work.warmup = P->warmup;
     if (c->mode < 0) return;
+    if (c->dispatch >= 0) set_dispatch(s, c->dispatch);
     scn_plan *p = &s->plan;
     s->cluster.supernodes = c->supernodes;
     s->cluster.nodes_per_supernode = c->nodes;
@@ -132,6 +163,11 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *s)
         break;
     case PLANNER_FULL:
         p->mode = MODE_FULL;
+        break;
+    case PLANNER_SHAPE:
+        p->mode = P->ax.shapes[c->split].mode;
+        p->npools = P->ax.shapes[c->split].npools;
+        memcpy(p->pools, P->ax.shapes[c->split].pools, sizeof p->pools);
         break;
     case PLANNER_HYBRID: {
         unsigned critic = s->has_critic ? ROLE_CRITIC : 0;
@@ -254,40 +290,73 @@ static void push_cand(planner *P, const plan_cand *c)
     P->nc++;
 }
 
-/* Build a layout; when it fits, estimate it for every staleness and
-** partial-rollout setting, which change neither layouts nor memory. */
+bool planner_keeps(const scn_scenario *s, const plan *pl)
+{
+    if (pl->fits) return true;
+    double cap = s->cluster.device.hbm_bytes, worst = 0;
+    for (int i = 0; i < pl->npools; i++) {
+        const plan_pool *q = &pl->pools[i];
+        double tr = 0, ro = 0;
+        for (int k = 0; k < MB__COUNT; k++) { tr += q->train_mem[k]; ro += q->rollout_mem[k]; }
+        worst = fmax(worst, fmax(tr, ro) / cap);
+        if (s->cluster.host_mem_bytes > 0) worst = fmax(worst, q->host_mem_per_node / s->cluster.host_mem_bytes);
+    }
+    return worst <= 1 + PLANNER_FIT_SLACK;
+}
+
+/* Variants of a searched layout: staleness x partial-rollout settings (one
+** at staleness 0), each with every dispatch value. */
+static long stale_variants(const planner *P)
+{
+    long v = 0;
+    for (int i = 0; i < P->ax.staleness.n; i++) v += P->ax.staleness.v[i] == 0 ? 1 : P->ax.partial_pct.n;
+    return v;
+}
+
+static int ndispatch(const planner *P) { return P->ax.dispatch.n > 0 ? P->ax.dispatch.n : 1; }
+
+/* Build a layout; when it fits, estimate every staleness and partial-rollout
+** setting (they change neither layouts nor memory) and keep the layout once,
+** with the best of those estimates.  The estimate does not see dispatch: its
+** variants are told apart by simulation only. */
 static void consider(planner *P, plan_cand *c)
 {
     scn_scenario s;
+    c->dispatch = -1;
     planner_apply(P, c, &s);
     fs_err err = {0, ""};
     plan pl;
     bool sweep_stale = c->mode >= 0 && c->explicit_idx < 0;
-    long variants = sweep_stale ? 0 : 1;
-    if (sweep_stale)
-        for (int i = 0; i < P->ax.staleness.n; i++) variants += P->ax.staleness.v[i] == 0 ? 1 : P->ax.partial_pct.n;
+    long variants = sweep_stale ? stale_variants(P) * ndispatch(P) : 1;
     P->evaluated += variants;
-    bool fits = scn_validate(&s, &err) && plan_build(&s, &pl, &err) && pl.fits;
+    bool built = scn_validate(&s, &err) && plan_build(&s, &pl, &err);
+    /* the scenario's own plan is simulated whenever it builds: the run says
+    ** whether it fits, and the baseline is always listed */
+    bool own = c->mode < 0 && c->explicit_idx < 0;
+    bool fits = built && (planner_keeps(&s, &pl) || own);
     if (P->visit) P->visit(P->visit_ud, c, fits);
     if (!fits) { P->pruned += variants; return; }
     c->devices = scn_total_devices(&s.cluster);
+    c->near = !pl.fits;
     if (!sweep_stale) {
         c->est = planner_estimate(P, &s, &pl);
+        P->estimated++;
         push_cand(P, c);
         return;
     }
+    double best = 0;
     for (int i = 0; i < P->ax.staleness.n; i++) {
         int np = P->ax.staleness.v[i] == 0 ? 1 : P->ax.partial_pct.n;
         for (int k = 0; k < np; k++) {
-            plan_cand x = *c;
-            x.stale = (int)P->ax.staleness.v[i];
-            x.partial_pct = x.stale == 0 ? 100 : (int)P->ax.partial_pct.v[k];
-            s.plan.staleness = x.stale;
-            s.plan.partial_rollout = x.partial_pct / 100.0;
-            x.est = planner_estimate(P, &s, &pl);
-            push_cand(P, &x);
+            s.plan.staleness = (int)P->ax.staleness.v[i];
+            s.plan.partial_rollout = s.plan.staleness == 0 ? 1.0 : P->ax.partial_pct.v[k] / 100.0;
+            double e = planner_estimate(P, &s, &pl);
+            P->estimated++;
+            if (e > best) best = e;
         }
     }
+    c->est = best;
+    push_cand(P, c);
 }
 
 static bool rollout_ok(const scn_model *m, long tp, long ep)
@@ -329,10 +398,11 @@ void planner_enumerate(planner *P)
         int total = b->cluster.devices_per_node * nodes * sn;
         int unit = b->cluster.devices_per_node;
         if (unit > total) unit = total;
-        for (int mi = 0; mi < ax->modes.n; mi++) {
-            int mode = (int)ax->modes.v[mi];
+        bool own_size = sn == b->cluster.supernodes && nodes == b->cluster.nodes_per_supernode;
+        for (int mi = 0; mi < ax->modes.n + (own_size ? ax->nshapes : 0); mi++) {
+            int mode = mi < ax->modes.n ? (int)ax->modes.v[mi] : PLANNER_SHAPE;
             int sp[32], nsp = 1;
-            sp[0] = 0;
+            sp[0] = mi < ax->modes.n ? 0 : mi - ax->modes.n;
             if (mode == PLANNER_SEPARATE || mode == PLANNER_HYBRID) nsp = splits(P, total, unit, sp);
             if (mode == PLANNER_COLOCATE && aux) {
                 /* reference/reward on their own nodes: an eighth or a quarter */
@@ -373,33 +443,211 @@ static int cmp_est(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
-/* What is simulated: the scenario's own plan and listed plans, the best
-** estimate of each mode and cluster size, then the best estimates overall. */
-void planner_select(planner *P, int budget)
+static void push_sel(planner *P, int *cap, const plan_cand *c)
 {
-    qsort(P->c, (size_t)P->nc, sizeof *P->c, cmp_est);
-    P->sel = xcalloc((size_t)(P->nc ? P->nc : 1), sizeof *P->sel);
-    char *taken = xcalloc((size_t)(P->nc ? P->nc : 1), 1);
-    int n = 0;
-    for (long i = 0; i < P->nc && n < budget; i++)
-        if (P->c[i].mode < 0) { P->sel[n++] = P->c[i]; taken[i] = 1; }
-    int per_group = P->objective == PLAN_OBJ_DEVICES ? 4 : 1;
-    for (int m = 0; m < PLANNER__MODES; m++)
-    for (int si = 0; si < P->ax.supernodes.n; si++)
-    for (int ni = 0; ni < P->ax.nodes_per_supernode.n; ni++) {
-        int got = 0;
-        for (long i = 0; i < P->nc && got < per_group; i++) {
-            const plan_cand *c = &P->c[i];
-            if (taken[i] || c->mode != m || c->supernodes != P->ax.supernodes.v[si] || c->nodes != P->ax.nodes_per_supernode.v[ni]) continue;
-            P->sel[n++] = *c;
-            taken[i] = 1;
-            got++;
+    if (P->nsel == *cap) {
+        *cap = *cap ? *cap * 2 : 256;
+        P->sel = xrealloc(P->sel, (size_t)*cap * sizeof *P->sel);
+    }
+    P->sel[P->nsel] = *c;
+    P->sel[P->nsel].rung = -1;
+    P->sel[P->nsel].figure = -INFINITY;
+    for (int r = 0; r < PLANNER_RUNGS_MAX; r++) P->sel[P->nsel].fig_rung[r] = NAN;
+    P->nsel++;
+}
+
+/* Every variant of layout c, each with its own estimate. */
+static void expand(planner *P, int *cap, const plan_cand *c)
+{
+    if (c->mode < 0) { push_sel(P, cap, c); return; }
+    scn_scenario s;
+    planner_apply(P, c, &s);
+    fs_err err = {0, ""};
+    plan pl;
+    bool built = plan_build(&s, &pl, &err);
+    for (int i = 0; i < P->ax.staleness.n; i++) {
+        int np = P->ax.staleness.v[i] == 0 ? 1 : P->ax.partial_pct.n;
+        for (int k = 0; k < np; k++)
+        for (int d = 0; d < ndispatch(P); d++) {
+            plan_cand x = *c;
+            x.stale = (int)P->ax.staleness.v[i];
+            x.partial_pct = x.stale == 0 ? 100 : (int)P->ax.partial_pct.v[k];
+            x.dispatch = P->ax.dispatch.n > 0 ? (int)P->ax.dispatch.v[d] : -1;
+            s.plan.staleness = x.stale;
+            s.plan.partial_rollout = x.partial_pct / 100.0;
+            x.est = built ? planner_estimate(P, &s, &pl) : 0;
+            push_sel(P, cap, &x);
         }
     }
-    for (long i = 0; i < P->nc && n < budget; i++)
-        if (!taken[i]) { P->sel[n++] = P->c[i]; taken[i] = 1; }
-    P->nsel = n;
+}
+
+static int group_of(const planner *P, const plan_cand *c)
+{
+    int si = 0, ni = 0;
+    for (int i = 0; i < P->ax.supernodes.n; i++) if (P->ax.supernodes.v[i] == c->supernodes) si = i;
+    for (int i = 0; i < P->ax.nodes_per_supernode.n; i++) if (P->ax.nodes_per_supernode.v[i] == c->nodes) ni = i;
+    return (c->mode * 33 + si) * 33 + ni;
+}
+
+void planner_select(planner *P, int budget)
+{
+    if (budget <= 0) budget = P->o.budget > 0 ? P->o.budget : 320;
+    qsort(P->c, (size_t)P->nc, sizeof *P->c, cmp_est);
+    free(P->sel);
+    P->sel = NULL;
+    P->nsel = 0;
+    int cap = 0;
+    char *taken = xcalloc((size_t)(P->nc ? P->nc : 1), 1);
+    /* the scenario's own plan and listed plans: always */
+    for (long i = 0; i < P->nc; i++)
+        if (P->c[i].mode < 0) { expand(P, &cap, &P->c[i]); taken[i] = 1; }
+    /* the best layout of each mode and cluster size */
+    enum { NG = PLANNER__MODES * 33 * 33 };
+    char *seen = xcalloc(NG, 1);
+    for (long i = 0; i < P->nc && P->nsel < budget; i++) {
+        if (taken[i]) continue;
+        int g = group_of(P, &P->c[i]);
+        if (seen[g]) continue;
+        seen[g] = 1;
+        expand(P, &cap, &P->c[i]);
+        taken[i] = 1;
+    }
+    free(seen);
+    /* then the best estimates, with every layout tied with the last one
+    ** taken: an estimate tie is settled by simulation, not by order.  Plans
+    ** that miss the analytic fit (their runs may still fit) take at most a
+    ** quarter of the rung: most of them overflow in simulation. */
+    double last = NAN;
+    int near = 0;
+    for (long i = 0; i < P->nsel; i++) near += P->sel[i].near;
+    for (long i = 0; i < P->nc; i++) {
+        if (taken[i]) continue;
+        if (P->nsel >= budget && !(P->c[i].est == last && P->nsel < 2 * budget)) break;
+        if (P->c[i].near && near >= budget / 4) continue;
+        int before = P->nsel;
+        expand(P, &cap, &P->c[i]);
+        if (P->c[i].near) near += P->nsel - before;
+        taken[i] = 1;
+        last = P->c[i].est;
+    }
     free(taken);
+    /* the rungs: each keeps a quarter of the one before, down to the plans
+    ** listed (at least 20); the windows grow by four towards the scenario's
+    ** own, which the final rung runs */
+    int final = P->o.top > 20 ? P->o.top : 20;
+    int n[PLANNER_RUNGS_MAX], R = 0;
+    n[R++] = P->nsel;
+    while (R < PLANNER_RUNGS_MAX && n[R - 1] > final) {
+        int k = (n[R - 1] + 3) / 4;
+        n[R++] = k > final ? k : final;
+    }
+    int W = P->iterations - P->warmup;
+    if (W < 1) W = 1;
+    P->nrungs = R;
+    for (int r = 0; r < R; r++) {
+        long div = 1;
+        for (int k = r; k < R - 1; k++) div *= 4;
+        int w = (int)((W + div - 1) / div);
+        P->rung_iters[r] = P->warmup + (w < 1 ? 1 : w);
+        P->rung_n[r] = n[r];
+    }
+    P->rung_iters[R - 1] = P->iterations;
+}
+
+/* Survivors are shared out by stratum: the staleness bound (a short window
+** penalises a higher one), or the cluster size when the objective is the
+** smallest cluster. */
+static int stratum(const planner *P, const plan_cand *c)
+{
+    if (P->objective == PLAN_OBJ_DEVICES) return c->devices;
+    if (c->mode >= 0) return c->stale;
+    scn_scenario s;
+    planner_apply(P, c, &s);
+    return s.plan.staleness;
+}
+
+static int cmp_fig_id(const planner *P, int a, int b)
+{
+    double x = P->sel[a].figure, y = P->sel[b].figure;
+    if (x != y) return x > y ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double planner_extrapolate(const planner *P, int id, int *n)
+{
+    const plan_cand *c = &P->sel[id];
+    int F = P->nrungs - 1, r = c->rung;
+    *n = 0;
+    if (r < 0 || r >= F || !(c->fig_rung[r] > 0) || !isfinite(c->fig_rung[r])) return NAN;
+    double *v = xmalloc((size_t)(P->nsel ? P->nsel : 1) * sizeof *v);
+    int m = 0;
+    for (int level = 0; level < 3 && m == 0; level++) {
+        for (int k = 0; k < P->nsel; k++) {
+            const plan_cand *x = &P->sel[k];
+            if (x->rung != F || !(x->fig_rung[r] > 0) || !(x->fig_rung[F] > 0)) continue;
+            if (level < 2 && x->stale != c->stale) continue;
+            if (level < 1 && (x->mode != c->mode || x->partial_pct != c->partial_pct)) continue;
+            v[m++] = x->fig_rung[F] / x->fig_rung[r];
+        }
+    }
+    double ratio = NAN;
+    if (m > 0) {
+        qsort(v, (size_t)m, sizeof *v, cmp_dbl);
+        ratio = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+    }
+    free(v);
+    *n = m;
+    return m > 0 ? c->fig_rung[r] * ratio : NAN;
+}
+
+int planner_survivors(const planner *P, const int *ids, int n, int keep, int *out)
+{
+    if (n <= 0) return 0;
+    int *ord = xmalloc((size_t)n * sizeof *ord);
+    memcpy(ord, ids, (size_t)n * sizeof *ord);
+    for (int i = 1; i < n; i++) {       /* insertion sort by figure: n is a few hundred */
+        int x = ord[i], k = i - 1;
+        while (k >= 0 && cmp_fig_id(P, x, ord[k]) < 0) { ord[k + 1] = ord[k]; k--; }
+        ord[k + 1] = x;
+    }
+    int *st = xmalloc((size_t)n * sizeof *st);
+    char *in = xcalloc((size_t)n, 1);
+    for (int i = 0; i < n; i++) st[i] = stratum(P, &P->sel[ord[i]]);
+    int m = 0;
+    /* the scenario's own plan */
+    for (int i = 0; i < n; i++)
+        if (P->sel[ord[i]].mode < 0 && P->sel[ord[i]].explicit_idx < 0) { in[i] = 1; m++; }
+    /* each stratum its share of `keep`, by its size (at least one) */
+    for (int i = 0; i < n; i++) {
+        bool first = true;
+        for (int k = 0; k < i; k++) if (st[k] == st[i]) first = false;
+        if (!first) continue;
+        int size = 0;
+        for (int k = 0; k < n; k++) size += st[k] == st[i];
+        int share = (int)((double)keep * size / n + 0.5);
+        if (share < 1) share = 1;
+        int got = 0;
+        for (int k = 0; k < n; k++) {
+            if (st[k] != st[i]) continue;
+            if (in[k]) { got++; continue; }
+            if (got >= share || !isfinite(P->sel[ord[k]].figure)) continue;
+            in[k] = 1;
+            got++;
+            m++;
+        }
+    }
+    int w = 0;
+    for (int i = 0; i < n; i++) if (in[i]) out[w++] = ord[i];
+    free(ord);
+    free(st);
+    free(in);
+    return w;
 }
 
 /* ---------------------------------------------------------------- simulate */
@@ -415,41 +663,82 @@ static void pools_text(const plan *pl, char *out, size_t n)
     }
 }
 
-/* The --set options that make `fusync run` simulate this candidate. */
-static void sets_text(const planner *P, const plan_cand *c, fs_buf *b)
+/* A word of a shell command: quoted when it holds anything but plain
+** characters. */
+static void shell_word(fs_buf *b, const char *w)
 {
+    bool plain = *w != 0;
+    for (const char *p = w; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,+-", *p)) plain = false;
+    if (plain) { buf_puts(b, w); return; }
+    buf_puts(b, "'");
+    for (const char *p = w; *p; p++) {
+        if (*p == '\'') buf_puts(b, "'\\''");
+        else buf_printf(b, "%c", *p);
+    }
+    buf_puts(b, "'");
+}
+
+/* The whole `fusync run` command that simulates this candidate over
+** `iterations` (the scenario's own count needs no option): the user's own
+** --set options first, then the candidate's. */
+static void run_line(const planner *P, const plan_cand *c, int iterations, fs_buf *b)
+{
+    buf_puts(b, "fusync run ");
+    shell_word(b, P->o.input ? P->o.input : P->base.name);
+    for (int i = 0; i < P->o.nsets; i++) {
+        buf_puts(b, " --set ");
+        shell_word(b, P->o.sets[i]);
+    }
+    if (P->o.policy) {
+        buf_puts(b, " --policy ");
+        shell_word(b, P->o.policy);
+    }
+    if (iterations != P->base.work.iterations) buf_printf(b, " --iterations %d", iterations);
     if (c->mode < 0) {
-        buf_puts(b, c->explicit_idx < 0 ? "(the scenario's own plan)" : "(a plan listed by candidates())");
+        if (c->explicit_idx >= 0) buf_printf(b, " (plan %d listed by candidates())", c->explicit_idx + 1);
         return;
     }
     const scn_scenario *base = &P->base;
-    if (c->supernodes != base->cluster.supernodes) buf_printf(b, "--set cluster.supernodes=%d ", c->supernodes);
-    if (c->nodes != base->cluster.nodes_per_supernode) buf_printf(b, "--set cluster.nodes_per_supernode=%d ", c->nodes);
-    if (c->mode == PLANNER_HYBRID) {
+    if (c->supernodes != base->cluster.supernodes) buf_printf(b, " --set cluster.supernodes=%d", c->supernodes);
+    if (c->nodes != base->cluster.nodes_per_supernode) buf_printf(b, " --set cluster.nodes_per_supernode=%d", c->nodes);
+    if (c->mode == PLANNER_SHAPE) {
+        const scn_plan *sh = &P->ax.shapes[c->split];
+        buf_printf(b, " --mode %s", scn_mode_name(sh->mode));
+        for (int i = 0; i < sh->npools; i++) {
+            buf_printf(b, " --set plan.pools.%d.name=", i + 1);
+            shell_word(b, sh->pools[i].name);
+            buf_printf(b, " --set plan.pools.%d.devices=%d", i + 1, sh->pools[i].devices);
+            for (int k = 0, n = 0; ROLE_NAMES[k]; k++)
+                if (sh->pools[i].roles & (1u << k)) buf_printf(b, " --set plan.pools.%d.roles.%d=%s", i + 1, ++n, ROLE_NAMES[k]);
+        }
+    } else if (c->mode == PLANNER_HYBRID) {
         int total = base->cluster.devices_per_node * c->nodes * c->supernodes;
-        buf_printf(b, "--set plan.pools.1.name=gen --set plan.pools.1.devices=%d --set plan.pools.1.roles.1=rollout "
-                   "--set plan.pools.2.name=mixed --set plan.pools.2.devices=%d --set plan.pools.2.roles.1=rollout "
-                   "--set plan.pools.2.roles.2=train ", c->split, total - c->split);
+        buf_printf(b, " --set plan.pools.1.name=gen --set plan.pools.1.devices=%d --set plan.pools.1.roles.1=rollout"
+                   " --set plan.pools.2.name=mixed --set plan.pools.2.devices=%d --set plan.pools.2.roles.1=rollout"
+                   " --set plan.pools.2.roles.2=train", c->split, total - c->split);
         int k = 3;
-        if (base->has_ref) buf_printf(b, "--set plan.pools.2.roles.%d=ref ", k++);
-        if (base->reward_is_model) buf_printf(b, "--set plan.pools.2.roles.%d=reward ", k++);
-        if (base->has_critic) buf_printf(b, "--set plan.pools.2.roles.%d=critic ", k++);
+        if (base->has_ref) buf_printf(b, " --set plan.pools.2.roles.%d=ref", k++);
+        if (base->reward_is_model) buf_printf(b, " --set plan.pools.2.roles.%d=reward", k++);
+        if (base->has_critic) buf_printf(b, " --set plan.pools.2.roles.%d=critic", k++);
     } else {
-        buf_printf(b, "--mode %s ", planner_mode_name(c->mode));
-        if (c->mode == PLANNER_SEPARATE) buf_printf(b, "--set plan.rollout_devices=%d ", c->split);
-        if (c->mode == PLANNER_COLOCATE) buf_printf(b, "--set plan.aux_devices=%d ", c->split);
+        buf_printf(b, " --mode %s", planner_mode_name(c->mode));
+        if (c->mode == PLANNER_SEPARATE) buf_printf(b, " --set plan.rollout_devices=%d", c->split);
+        if (c->mode == PLANNER_COLOCATE) buf_printf(b, " --set plan.aux_devices=%d", c->split);
     }
-    buf_printf(b, "--set plan.train.tp=%d --set plan.train.pp=%d --set plan.train.ep=%d --set plan.train.micro_batch=%d "
-               "--set plan.rollout.tp=%d --set plan.rollout.ep=%d --set plan.rollout.max_seqs=%d --staleness %d "
-               "--set plan.partial_rollout=%g", c->ttp, c->tpp, c->tep, c->mb, c->rtp, c->rep, c->seqs, c->stale,
+    buf_printf(b, " --set plan.train.tp=%d --set plan.train.pp=%d --set plan.train.ep=%d --set plan.train.micro_batch=%d"
+               " --set plan.rollout.tp=%d --set plan.rollout.ep=%d --set plan.rollout.max_seqs=%d --staleness %d"
+               " --set plan.partial_rollout=%g", c->ttp, c->tpp, c->tep, c->mb, c->rtp, c->rep, c->seqs, c->stale,
                c->partial_pct / 100.0);
+    if (c->dispatch >= 0) buf_printf(b, " --set plan.rollout.dispatch=%s", dispatch_name(c->dispatch));
 }
 
 void planner_cols(const planner *P, rtable *t)
 {
     static const char *const cols[] = {
         "id", "mode", "pools", "supernodes", "train_tp", "train_pp", "train_dp", "train_ep", "micro_batch",
-        "rollout_tp", "rollout_ep", "max_seqs", "staleness", "partial_rollout", "estimate_tokens_per_s", "score", NULL
+        "rollout_tp", "rollout_ep", "max_seqs", "staleness", "partial_rollout", "dispatch", "simulated_iterations",
+        "estimate_tokens_per_s", "figure", "score", NULL
     };
     for (int i = 0; cols[i]; i++) rtable_add_col(t, cols[i]);
     if (P->objective == PLAN_OBJ_DEVICES) rtable_add_col(t, "meets_target");
@@ -457,11 +746,19 @@ void planner_cols(const planner *P, rtable *t)
     rtable_add_col(t, "run_with");
 }
 
-bool planner_simulate(planner *P, int id, rtable *t, fs_err *err)
+double planner_row_figure(const rtable *t, const row *r)
 {
-    const plan_cand *c = &P->sel[id];
+    if (!row_true(r, rtable_col(t, "feasible"))) return -INFINITY;
+    double v = row_num(r, rtable_col(t, "score"));
+    return isfinite(v) ? v : -INFINITY;
+}
+
+bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err)
+{
+    plan_cand *c = &P->sel[id];
     scn_scenario s;
     planner_apply(P, c, &s);
+    s.work.iterations = iterations;
     row *r = rtable_new_row(t, id);
     row_set_int(r, rtable_col(t, "id"), id);
     plan pl;
@@ -470,7 +767,8 @@ bool planner_simulate(planner *P, int id, rtable *t, fs_err *err)
     char pools[256];
     pools_text(&pl, pools, sizeof pools);
     const plan_pool *tq = train_pool(&pl);
-    row_set_str(r, rtable_col(t, "mode"), c->mode >= 0 ? planner_mode_name(c->mode) : pl.npools > 1 && pl.npools == s.plan.npools ? "pools" : scn_mode_name(s.plan.mode));
+    row_set_str(r, rtable_col(t, "mode"), c->mode >= 0 ? planner_mode_name(c->mode)
+                : c->explicit_idx < 0 ? "baseline" : "listed");
     row_set_str(r, rtable_col(t, "pools"), pools);
     row_set_int(r, rtable_col(t, "supernodes"), s.cluster.supernodes);
     row_set_int(r, rtable_col(t, "train_tp"), s.plan.train.tp);
@@ -483,10 +781,13 @@ bool planner_simulate(planner *P, int id, rtable *t, fs_err *err)
     row_set_int(r, rtable_col(t, "max_seqs"), s.plan.rollout.max_seqs);
     row_set_int(r, rtable_col(t, "staleness"), s.plan.staleness);
     row_set_num(r, rtable_col(t, "partial_rollout"), s.plan.partial_rollout);
+    row_set_str(r, rtable_col(t, "dispatch"), dispatch_name(dispatch_of(&s)));
+    row_set_int(r, rtable_col(t, "simulated_iterations"), iterations);
+    row_set_str(r, rtable_col(t, "figure"), "simulated");
     row_set_num(r, rtable_col(t, "estimate_tokens_per_s"), c->est);
     fs_buf b;
     buf_init(&b);
-    sets_text(P, c, &b);
+    run_line(P, c, iterations, &b);
     row_set_str(r, rtable_col(t, "run_with"), b.s);
     buf_free(&b);
 
@@ -499,7 +800,13 @@ bool planner_simulate(planner *P, int id, rtable *t, fs_err *err)
     if (ran) {
         metrics_fill(t, r, &rep);
         double score = P->objective == PLAN_OBJ_PER_DEVICE ? rep.throughput_per_device : rep.throughput;
-        if (rep.feasible && P->has_score) ok = policy_score(P->pl, &s, &rep, &score, err);
+        char why[256] = "";
+        if (rep.feasible && P->has_score) ok = policy_score(P->pl, &s, &rep, &score, why, sizeof why, err);
+        if (ok && rep.feasible && isnan(score)) {      /* the policy marked it infeasible */
+            row_set_bool(r, rtable_col(t, "feasible"), false);
+            row_set_str(r, rtable_col(t, "reason"), why);
+            rep.feasible = false;
+        }
         row_set_num(r, rtable_col(t, "score"), rep.feasible ? score : 0);
         if (P->objective == PLAN_OBJ_DEVICES) row_set_bool(r, rtable_col(t, "meets_target"), rep.feasible && rep.throughput >= P->target);
     } else {
@@ -510,6 +817,7 @@ bool planner_simulate(planner *P, int id, rtable *t, fs_err *err)
         if (P->objective == PLAN_OBJ_DEVICES) row_set_bool(r, rtable_col(t, "meets_target"), false);
     }
     runner_free(run);
+    c->figure = planner_row_figure(t, r);
     return ok;
 }
 
@@ -517,10 +825,13 @@ bool planner_simulate(planner *P, int id, rtable *t, fs_err *err)
 
 static int rank_cmp(const rtable *t, const row *a, const row *b)
 {
-    int fc = rtable_col(t, "feasible"), mc = rtable_col(t, "meets_target");
+    int fc = rtable_col(t, "feasible"), mc = rtable_col(t, "meets_target"), wc = rtable_col(t, "simulated_iterations");
     int fa = row_true(a, fc), fb = row_true(b, fc);
     if (fa != fb) return fb - fa;
     if (fa) {
+        /* a longer window first: the rung a candidate reached */
+        double wa = wc >= 0 ? row_num(a, wc) : 0, wb = wc >= 0 ? row_num(b, wc) : 0;
+        if (wa == wa && wb == wb && wa != wb) return wa > wb ? -1 : 1;
         if (mc >= 0) {
             int ma = row_true(a, mc), mb = row_true(b, mc);
             if (ma != mb) return mb - ma;
@@ -553,71 +864,165 @@ void plan_sort(rtable *t)
     free(tmp);
 }
 
+static double cnum(const rtable *t, const row *r, const char *col) { return row_num(r, rtable_col(t, col)); }
+static const char *ctext(const rtable *t, const row *r, const char *col) { return row_text(r, rtable_col(t, col)); }
+
+static void print_row(const rtable *t, const row *r, const char *label, FILE *f)
+{
+    char a[40], b2[40], st[32], tp[32], est[32], pd[32];
+    snprintf(a, sizeof a, "%s/%s/%s/%s", ctext(t, r, "train_tp"), ctext(t, r, "train_pp"), ctext(t, r, "train_ep"),
+             ctext(t, r, "micro_batch"));
+    snprintf(b2, sizeof b2, "%s/%s/%s", ctext(t, r, "rollout_tp"), ctext(t, r, "rollout_ep"), ctext(t, r, "max_seqs"));
+    fmt_si(tp, sizeof tp, cnum(t, r, "throughput_tokens_per_s"));
+    fmt_si(est, sizeof est, cnum(t, r, "estimate_tokens_per_s"));
+    snprintf(pd, sizeof pd, "%.1f", cnum(t, r, "throughput_tokens_per_s_per_device"));
+    fmt_secs(st, sizeof st, cnum(t, r, "step_time_s"));
+    fprintf(f, "  %-4s %-9s %-22.22s %5s %-14s %-13s %-2s %-4s %-8.8s %10s %9s %8s %9s\n", label, ctext(t, r, "mode"),
+            ctext(t, r, "pools"), ctext(t, r, "devices"), a, b2, ctext(t, r, "staleness"), ctext(t, r, "partial_rollout"),
+            ctext(t, r, "dispatch"), tp, est, pd, st);
+}
+
+/* How many rows were simulated over at least each window (the rungs). */
+static void print_rungs(const rtable *t, FILE *f)
+{
+    int wc = rtable_col(t, "simulated_iterations");
+    long w[PLANNER_RUNGS_MAX * 4];
+    int nw = 0;
+    for (int i = 0; i < t->nrows && wc >= 0; i++) {
+        long x = (long)row_num(&t->rows[i], wc);
+        bool dup = false;
+        for (int k = 0; k < nw; k++) dup |= w[k] == x;
+        if (!dup && nw < (int)(sizeof w / sizeof w[0])) w[nw++] = x;
+    }
+    for (int i = 1; i < nw; i++)
+        for (int k = i; k > 0 && w[k - 1] > w[k]; k--) { long x = w[k]; w[k] = w[k - 1]; w[k - 1] = x; }
+    fprintf(f, "  simulated:%s", nw ? "" : " none");
+    for (int k = 0; k < nw; k++) {
+        int n = 0;
+        for (int i = 0; i < t->nrows; i++) n += row_num(&t->rows[i], wc) >= w[k];
+        fprintf(f, "%s %d over %ld iterations", k ? "," : "", n, w[k]);
+    }
+    fprintf(f, "%s\n", nw > 1 ? " (successive halving: each rung keeps the best quarter of every staleness bound)" : "");
+}
+
+/* Why #1 ranks above #2: tokens/s is tokens per step over the step time,
+** so say which of the two moved and which parts of the step did. */
+static void explain(const rtable *t, const row *best, const row *second, FILE *f)
+{
+    char a[40], b2[40];
+    double t1 = cnum(t, best, "throughput_tokens_per_s"), t2 = cnum(t, second, "throughput_tokens_per_s");
+    double s1 = cnum(t, best, "step_time_s"), s2 = cnum(t, second, "step_time_s");
+    double k1 = t1 * s1, k2 = t2 * s2;      /* tokens trained per step */
+    char x1[32], x2[32], y1[32], y2[32];
+    fmt_si(x1, sizeof x1, t1);
+    fmt_si(x2, sizeof x2, t2);
+    fmt_si(y1, sizeof y1, k1);
+    fmt_si(y2, sizeof y2, k2);
+    fmt_secs(a, sizeof a, s1);
+    fmt_secs(b2, sizeof b2, s2);
+    fprintf(f, "Why #1 ranks above #2 (simulated): %s against %s tokens/s (%+.1f%%) = tokens per step / step time:\n",
+            x1, x2, t2 > 0 ? 100 * (t1 / t2 - 1) : 0);
+    fprintf(f, "  tokens per step %s against %s (%+.1f%%); step %s against %s (%+.1f%%)\n", y1, y2,
+            k2 > 0 ? 100 * (k1 / k2 - 1) : 0, a, b2, s2 > 0 ? 100 * (s1 / s2 - 1) : 0);
+    int mc = rtable_col(t, "meets_target");
+    double d1 = cnum(t, best, "devices"), d2 = cnum(t, second, "devices");
+    bool m1 = mc >= 0 && row_true(best, mc), m2 = mc >= 0 && row_true(second, mc);
+    if (mc >= 0 && m1 && !m2)
+        fprintf(f, "  #1 reaches the target of %.0f tokens/s, #2 does not\n", t->target);
+    else if (mc >= 0 && m1 && d1 < d2)
+        fprintf(f, "  both reach the target of %.0f tokens/s; #1 with %.0f devices against %.0f\n", t->target, d1, d2);
+    else {
+        double dk = k2 > 0 ? k1 / k2 - 1 : 0, ds = s2 > 0 ? s1 / s2 - 1 : 0;
+        const char *tok = dk > 1e-3 ? "more" : dk < -1e-3 ? "fewer" : "as many";
+        const char *stp = ds > 1e-3 ? "a longer" : ds < -1e-3 ? "a shorter" : "the same";
+        fprintf(f, "  #1 trains %s tokens per step in %s step", tok, stp);
+        if (dk > 1e-3 && ds > 1e-3) fprintf(f, ": the tokens grow more than the step");
+        else if (dk < -1e-3 && ds < -1e-3) fprintf(f, ": the step shrinks more than the tokens");
+        fprintf(f, "\n");
+    }
+    fprintf(f, "  time in each part of the step (parts overlap where pools work side by side):\n");
+    for (int k = 0; k < STEP__COUNT; k++) {
+        char name[48];
+        snprintf(name, sizeof name, "%s_s", trace_step_phase_name((trace_step_phase)k));
+        double x = cnum(t, best, name), y = cnum(t, second, name);
+        if (!(fabs(x) > 1e-9 || fabs(y) > 1e-9)) continue;
+        fmt_secs(a, sizeof a, x);
+        fmt_secs(b2, sizeof b2, y);
+        char d[40];
+        fmt_secs(d, sizeof d, fabs(x - y));
+        fprintf(f, "    %-12s %10s  vs %10s   %s%s\n", trace_step_phase_name((trace_step_phase)k), a, b2,
+                x < y - 1e-9 ? "-" : x > y + 1e-9 ? "+" : " ", fabs(x - y) > 1e-9 ? d : "same");
+    }
+    const char *diff[] = {"mode", "pools", "staleness", "partial_rollout", "dispatch", "train_tp", "train_pp", "train_ep",
+                          "micro_batch", "rollout_tp", "rollout_ep", "max_seqs", NULL};
+    fprintf(f, "  they differ in:");
+    int nd = 0;
+    for (int i = 0; diff[i]; i++)
+        if (strcmp(ctext(t, best, diff[i]), ctext(t, second, diff[i]))) {
+            fprintf(f, "%s %s %s vs %s", nd++ ? "," : "", diff[i], ctext(t, best, diff[i]), ctext(t, second, diff[i]));
+        }
+    fprintf(f, "%s\n", nd ? "" : " nothing listed (the same layout)");
+}
+
 void plan_print(const rtable *t, int top, FILE *f)
 {
-    int fc = rtable_col(t, "feasible");
+    int fc = rtable_col(t, "feasible"), wc = rtable_col(t, "simulated_iterations");
     int nfeas = 0;
     for (int i = 0; i < t->nrows; i++) if (row_true(&t->rows[i], fc)) nfeas++;
     fprintf(f, "Plan search: %s (%s)\n", t->scenario, t->input);
-    fprintf(f, "  %ld candidates: %ld do not fit (memory or layout), %ld fit; %d simulated "
-            "(best by estimate, each mode's best, the scenario's own plan), %d feasible\n",
-            t->evaluated, t->pruned, t->evaluated - t->pruned, t->total, nfeas);
-    fprintf(f, "  objective: %s", t->objective);
-    if (!strcmp(t->objective, "devices")) fprintf(f, " (smallest cluster reaching %.0f tokens/s)", t->target);
-    fprintf(f, "; ranked on %d iteration%s (%d warm-up)\n\n", t->iterations, fs_s(t->iterations), t->warmup);
+    fprintf(f, "  %ld candidates enumerated, %ld pruned (do not divide, or miss the memory fit by over %.0f%%), %ld estimated, "
+            "%d simulated, %d feasible in simulation (run's memory ledger)\n", t->evaluated, t->pruned, 100 * PLANNER_FIT_SLACK, t->estimated, t->total, nfeas);
+    print_rungs(t, f);
+    bool devices = !strcmp(t->objective, "devices");
+    fprintf(f, "  objective: %s", !strcmp(t->objective, "score") ? "score() of the policy" : t->objective);
+    if (devices) fprintf(f, " (smallest cluster reaching %.0f tokens/s)", t->target);
+    fprintf(f, "; listed: plans simulated over the scenario's %d iterations (%d warm-up)\n\n", t->iterations, t->warmup);
     if (nfeas == 0) {
         fprintf(f, "No feasible plan was found.\n");
         for (int i = 0; i < t->nrows && i < 3; i++)
-            fprintf(f, "  #%s: %s\n", row_text(&t->rows[i], rtable_col(t, "id")), row_text(&t->rows[i], rtable_col(t, "reason")));
+            fprintf(f, "  candidate %s (%s): %s\n", ctext(t, &t->rows[i], "id"), ctext(t, &t->rows[i], "mode"),
+                    ctext(t, &t->rows[i], "reason"));
         return;
     }
-    fprintf(f, "  %-3s %-9s %-20s %-14s %-13s %-3s %-5s %10s %9s %9s\n", "#", "mode", "pools", "train tp/pp/ep/mb",
-            "rollout tp/ep/seqs", "s", "part", "tokens/s", "per dev", "step");
+    fprintf(f, "  %-4s %-9s %-22s %5s %-14s %-13s %-2s %-4s %-8s %10s %9s %8s %9s\n", "#", "mode", "pools", "dev",
+            "train tp/pp/ep/mb", "rollout tp/ep/seqs", "s", "part", "dispatch", "sim tok/s", "estimate", "per dev", "step");
     int shown = 0;
-    char a[40], b2[40], st[32];
+    bool base_shown = false;
+    const row **listed = xcalloc((size_t)top + 2, sizeof *listed);
+    char lab[16];
+    double dev_seen[64];
+    int ndev = 0;
     for (int i = 0; i < t->nrows && shown < top; i++) {
         const row *r = &t->rows[i];
         if (!row_true(r, fc)) continue;
-        shown++;
-        snprintf(a, sizeof a, "%s/%s/%s/%s", row_text(r, rtable_col(t, "train_tp")), row_text(r, rtable_col(t, "train_pp")),
-                 row_text(r, rtable_col(t, "train_ep")), row_text(r, rtable_col(t, "micro_batch")));
-        snprintf(b2, sizeof b2, "%s/%s/%s", row_text(r, rtable_col(t, "rollout_tp")), row_text(r, rtable_col(t, "rollout_ep")),
-                 row_text(r, rtable_col(t, "max_seqs")));
-        char tp[32], pd[32];
-        fmt_si(tp, sizeof tp, row_num(r, rtable_col(t, "throughput_tokens_per_s")));
-        snprintf(pd, sizeof pd, "%.1f", row_num(r, rtable_col(t, "throughput_tokens_per_s_per_device")));
-        fmt_secs(st, sizeof st, row_num(r, rtable_col(t, "step_time_s")));
-        fprintf(f, "  %-3d %-9s %-20.20s %-14s %-13s %-3s %-5s %10s %9s %9s\n", shown, row_text(r, rtable_col(t, "mode")),
-                row_text(r, rtable_col(t, "pools")), a, b2, row_text(r, rtable_col(t, "staleness")),
-                row_text(r, rtable_col(t, "partial_rollout")), tp, pd, st);
-    }
-    const row *best = &t->rows[0];
-    fprintf(f, "\n");
-    if (nfeas > 1) {
-        const row *second = &t->rows[1];
-        double s1 = row_num(best, rtable_col(t, "step_time_s")), s2 = row_num(second, rtable_col(t, "step_time_s"));
-        fmt_secs(a, sizeof a, s1);
-        fmt_secs(b2, sizeof b2, s2);
-        fprintf(f, "Why #1 wins over #2: step %s against %s", a, b2);
-        double t1 = row_num(best, rtable_col(t, "throughput_tokens_per_s")), t2 = row_num(second, rtable_col(t, "throughput_tokens_per_s"));
-        if (t2 > 0) fprintf(f, " (%+.1f%% tokens/s)", 100 * (t1 / t2 - 1));
-        fprintf(f, "\n");
-        for (int k = 0; k < STEP__COUNT; k++) {
-            char name[48];
-            snprintf(name, sizeof name, "%s_s", trace_step_phase_name((trace_step_phase)k));
-            double x = row_num(best, rtable_col(t, name)), y = row_num(second, rtable_col(t, name));
-            if (!(fabs(x) > 1e-9 || fabs(y) > 1e-9)) continue;
-            fmt_secs(a, sizeof a, x);
-            fmt_secs(b2, sizeof b2, y);
-            char d[40];
-            fmt_secs(d, sizeof d, fabs(x - y));
-            fprintf(f, "  %-12s %10s  vs %10s   %s%s\n", trace_step_phase_name((trace_step_phase)k), a, b2,
-                    x < y - 1e-9 ? "-" : x > y + 1e-9 ? "+" : " ", fabs(x - y) > 1e-9 ? d : "same");
+        if (wc >= 0 && (int)row_num(r, wc) != t->iterations) continue;    /* not a finalist */
+        if (devices) {      /* one plan per cluster size: the best of each */
+            double d = cnum(t, r, "devices");
+            bool dup = false;
+            for (int k = 0; k < ndev; k++) dup |= dev_seen[k] == d;
+            if (dup) continue;
+            if (ndev < 64) dev_seen[ndev++] = d;
         }
-        int sm1 = (int)row_num(best, rtable_col(t, "staleness_max")), sm2 = (int)row_num(second, rtable_col(t, "staleness_max"));
-        if (sm1 != sm2) fprintf(f, "  staleness max %d vs %d\n", sm1, sm2);
+        listed[shown++] = r;
+        snprintf(lab, sizeof lab, "%d", shown);
+        print_row(t, r, lab, f);
+        if (!strcmp(ctext(t, r, "mode"), "baseline")) base_shown = true;
     }
-    fprintf(f, "Run the best: fusync run %s %s\n", t->input, row_text(best, rtable_col(t, "run_with")));
+    if (!base_shown)        /* the scenario's own plan, always */
+        for (int i = 0; i < t->nrows; i++)
+            if (!strcmp(ctext(t, &t->rows[i], "mode"), "baseline")) {
+                snprintf(lab, sizeof lab, "(%d)", i + 1);
+                print_row(t, &t->rows[i], row_true(&t->rows[i], fc) ? lab : "-", f);
+                if (!row_true(&t->rows[i], fc)) fprintf(f, "       baseline infeasible: %s\n", ctext(t, &t->rows[i], "reason"));
+            }
+    fprintf(f, "  (sim tok/s: simulated throughput; estimate: the closed form that chose what to simulate)\n\n");
+    if (shown > 1) explain(t, listed[0], listed[1], f);
+    fprintf(f, "Reproduce:\n");
+    for (int i = 0; i < shown; i++)
+        if (i < 3 || !strcmp(ctext(t, listed[i], "mode"), "baseline"))
+            fprintf(f, "  #%d: %s\n", i + 1, ctext(t, listed[i], "run_with"));
+    if (shown > 3) fprintf(f, "  (every row's command is in the run_with column of --csv and --json)\n");
+    free(listed);
 }
 
 
@@ -641,6 +1046,16 @@ static void quantiles(planner *P)
     P->rm = dist_mean(&w->response_len, w->max_response);
 }
 
+double planner_estimate_scenario(const scn_scenario *s, const plan *pl)
+{
+    planner *P = xcalloc(1, sizeof *P);
+    P->base = *s;
+    quantiles(P);
+    double e = planner_estimate(P, s, pl);
+    free(P);
+    return e;
+}
+
 /* ---------------------------------------------------------------- set-up */
 
 bool planner_init(planner *P, const scn_scenario *base, plugin *pl, const planner_opts *po, fs_err *err)
@@ -656,10 +1071,10 @@ bool planner_init(planner *P, const scn_scenario *base, plugin *pl, const planne
         if (!policy_place(pl, &P->base, err)) return false;
         P->has_score = plugin_has(pl, "score");
     }
-    /* short runs rank as well as long ones and cost a fraction */
+    P->o = *po;
+    /* the final rung's window: the scenario's own */
     P->iterations = P->base.work.iterations;
     P->warmup = P->base.work.warmup;
-    if (po->short_runs && P->iterations > P->warmup + 3) P->iterations = P->warmup + 3;
     default_axes(&P->base, &P->ax);
     if (P->objective == PLAN_OBJ_DEVICES) device_axes(&P->base, &P->ax);
     if (pl && !policy_candidates(pl, &P->base, &P->ax, &P->plans, &P->nplans, err)) return false;
@@ -669,6 +1084,7 @@ bool planner_init(planner *P, const scn_scenario *base, plugin *pl, const planne
 
 void planner_free(planner *P)
 {
+    free(P->ax.shapes);
     free(P->c);
     free(P->sel);
     free(P->plans);

@@ -1,20 +1,27 @@
 /*
 ** planner.h — the search of `fusync plan` as a C API: enumerate deployment
-** modes, pool splits, training and rollout layouts, staleness bounds and
-** partial-rollout thresholds within the scenario's devices; prune what does
-** not fit; estimate the rest; pick what to simulate; simulate one candidate
-** into a table row; rank the rows.  cli_plan.c is the command around it.
+** modes, pool splits, training and rollout layouts, staleness bounds,
+** partial-rollout thresholds and dispatch within the scenario's devices;
+** prune what does not fit; estimate the rest; simulate the most promising by
+** successive halving; rank the rows.  cli_plan.c is the command around it.
 **
-** Three stages, cheapest first (docs/cli.md, `fusync plan`):
-**   1. every candidate is built analytically (plan_build): a layout that
-**      does not divide its pool or a plan that does not fit in memory is
-**      pruned;
-**   2. the rest get a closed-form estimate of throughput from the engine's
-**      own cost formulas (model.h) — microseconds each;
-**   3. the best by estimate (and the best of each mode and cluster size, and
-**      the scenario's own plan) are simulated; only simulated figures rank.
-** Stage 3 is the work shared out by --jobs and --shard; stages 1-2 are the
-** same in every shard, so all agree on what is simulated.
+** Stages, cheapest first (docs/cli.md, `fusync plan`):
+**   1. every layout is built analytically (plan_build): one that does not
+**      divide its pool or does not fit in memory is pruned with all its
+**      variants (staleness, partial rollout, dispatch);
+**   2. the variants of the rest get a closed-form estimate of throughput
+**      from the engine's own cost formulas (model.h) — microseconds each;
+**   3. the best layouts by estimate (each mode's and cluster size's best
+**      first, the scenario's own plan always) are simulated with every
+**      variant over a short window; the best quarter of each staleness bound
+**      is simulated again over a longer one, and so on; the finalists run the
+**      scenario's whole iteration count (successive halving: Jamieson and
+**      Talwalkar, "Non-stochastic best arm identification and
+**      hyperparameter optimization", AISTATS 2016).  Only simulated figures
+**      rank; a plan that runs out of memory in simulation is infeasible.
+** The rungs' candidates are the work shared out by --jobs; with --shard every
+** shard runs the whole search (each rung depends on all of the one before)
+** and writes its share of the rows, so all agree on what is simulated.
 */
 #ifndef FUSYNC_PLANNER_H
 #define FUSYNC_PLANNER_H
@@ -26,8 +33,9 @@
 #include "rtable.h"
 #include "scenario.h"
 
-/* Search modes: "hybrid" is a rollout-only pool beside a co-located one. */
-enum { PLANNER_SEPARATE, PLANNER_COLOCATE, PLANNER_FULL, PLANNER_HYBRID, PLANNER__MODES };
+/* Search modes: "hybrid" is a rollout-only pool beside a co-located one;
+** "shape" is a pool shape a policy's candidates() gave (split: its index). */
+enum { PLANNER_SEPARATE, PLANNER_COLOCATE, PLANNER_FULL, PLANNER_HYBRID, PLANNER_SHAPE, PLANNER__MODES };
 const char *planner_mode_name(int mode);
 
 typedef enum { PLAN_OBJ_THROUGHPUT, PLAN_OBJ_PER_DEVICE, PLAN_OBJ_DEVICES } plan_objective;
@@ -39,16 +47,30 @@ typedef struct {
     int    ttp, tpp, tep, mb;   /* training tp, pp, ep, micro-batch */
     int    rtp, rep, seqs;      /* rollout tp, ep, max sequences */
     int    stale, partial_pct;
+    int    dispatch;            /* plan.rollout.dispatch (the field's C value); -1: as the scenario */
     int    explicit_idx;        /* >= 0: plans[explicit_idx] from candidates() */
-    long   index;               /* enumeration order (ties) */
-    double est;                 /* estimated tokens/s */
+    long   index;               /* enumeration order of its layout */
+    double est;                 /* estimated tokens/s (in P->c: the best of the layout's variants) */
     int    devices;
+    bool   near;                /* misses the analytic fit by at most PLANNER_FIT_SLACK */
+    /* successive halving (selected candidates only) */
+    int    rung;                /* the last rung it was simulated in, -1: none */
+    double figure;              /* its score there (objective or score()); -inf infeasible */
+    double fig_rung[4];         /* its score in each rung (NaN: not simulated there) */
 } plan_cand;
+
+#define PLANNER_RUNGS_MAX 4
 
 typedef struct {
     plan_objective objective;
     double target;              /* PLAN_OBJ_DEVICES: tokens/s to reach */
-    bool   short_runs;          /* rank on warm-up + 3 iterations */
+    int    budget;              /* candidates of the first rung (0: the default, 320) */
+    int    top;                 /* plans listed: the final rung holds at least this many */
+    /* the command that reproduces a row: `fusync run INPUT [SETS] [--policy POLICY] ...` */
+    const char *input;
+    const char *const *sets;
+    int    nsets;
+    const char *policy;
 } planner_opts;
 
 typedef struct {
@@ -57,7 +79,8 @@ typedef struct {
     bool          has_score;
     plan_objective objective;
     double        target;
-    int           iterations, warmup;   /* of the simulated runs */
+    int           iterations, warmup;   /* of the scenario: the final rung's window */
+    planner_opts  o;
     plan_axes     ax;
     scn_scenario *plans;        /* listed by candidates(ctx) */
     int           nplans;
@@ -68,10 +91,15 @@ typedef struct {
     ** planner_select sorts them by estimate */
     plan_cand    *c;
     long          nc, capc;
-    long          evaluated, pruned;
-    /* stage 3: what is simulated, in selection order */
+    long          evaluated, pruned;    /* variants: enumerated, of which pruned */
+    long          estimated;            /* variant estimates computed */
+    /* stage 3: what is simulated, in selection order (its id) */
     plan_cand    *sel;
     int           nsel;
+    /* the rungs: iterations simulated and candidates kept for each */
+    int           nrungs;
+    int           rung_iters[PLANNER_RUNGS_MAX], rung_n[PLANNER_RUNGS_MAX];
+    int           ndispatch;            /* values of plan.rollout.dispatch swept */
     /* optional: told of every layout stage 1 builds, and whether it fits
     ** (before its staleness settings are spread) */
     void        (*visit)(void *ud, const plan_cand *c, bool fits);
@@ -88,9 +116,25 @@ void planner_free(planner *P);
 /* Stages 1-2: every candidate built, those that do not fit counted in
 ** `pruned`, the rest estimated into P->c. */
 void planner_enumerate(planner *P);
-/* Stage 3: pick at most `budget` candidates (beyond each mode's best) into
-** P->sel. */
+/* Stage 3: pick the first rung's candidates into P->sel: the scenario's own
+** plan and listed plans, then whole layouts (every variant) by estimate,
+** each mode's and cluster size's best first, until `budget` (0: P->o.budget)
+** is reached; layouts tied with the last one taken come too.  Then the rung
+** schedule (P->nrungs, rung_iters, rung_n). */
 void planner_select(planner *P, int budget);
+/* Of the candidates `ids` (n of them) simulated in a rung, the ids to
+** simulate in the next: the best `keep` by figure, shared out among the
+** staleness bounds by how many each has (a short window penalises a higher
+** bound); the scenario's own plan always.  Returns how many were written. */
+int planner_survivors(const planner *P, const int *ids, int n, int keep, int *out);
+
+/* Whether the search keeps a built plan: it fits by the analytic fit of
+** `fusync check`, or misses it by at most PLANNER_FIT_SLACK of a device's
+** memory — the fit takes every micro-batch and sequence at its longest, and a
+** run whose lengths stay shorter can fit where it does not; such a plan is
+** simulated and the run's memory ledger decides. */
+#define PLANNER_FIT_SLACK 0.2
+bool planner_keeps(const scn_scenario *s, const plan *pl);
 
 /* The scenario a candidate stands for. */
 void planner_apply(const planner *P, const plan_cand *c, scn_scenario *out);
@@ -98,12 +142,28 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *out);
 ** candidates are worth simulating, not the engine. */
 double planner_estimate(const planner *P, const scn_scenario *s, const plan *p);
 
-/* The columns of a plan table, and one row: simulate P->sel[id]. */
-void planner_cols(const planner *P, rtable *t);
-bool planner_simulate(planner *P, int id, rtable *t, fs_err *err);
+/* The same for a scenario alone (fusync.estimate): the length quantiles
+** drawn from its workload first. */
+double planner_estimate_scenario(const scn_scenario *s, const plan *pl);
 
-/* Rank a plan table best first (feasible, meets the target, fewest devices,
-** score, id) and print the top K with why #1 beats #2. */
+/* The columns of a plan table, and one row: simulate P->sel[id] over
+** `iterations` iterations (the scenario's warm-up) and set its figure. */
+void planner_cols(const planner *P, rtable *t);
+bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err);
+/* The figure of a candidate the search dropped before the final rung, over
+** the scenario's whole window: its last rung's figure times the median
+** ratio final/that rung of the finalists like it (same mode, staleness bound
+** and partial rollout; else same bound; else all).  A short window
+** misjudges a staleness bound by tens of percent (the pipeline fills over
+** several steps), the same way for plans alike.  *n is how many finalists
+** the ratio comes from; returns NaN when none can tell. */
+double planner_extrapolate(const planner *P, int id, int *n);
+/* The figure a row of a rung scored (objective or score()), -inf when
+** infeasible. */
+double planner_row_figure(const rtable *t, const row *r);
+
+/* Rank a plan table best first (feasible, longest window, meets the target,
+** fewest devices, score, id) and print the top K with why #1 beats #2. */
 void plan_sort(rtable *t);
 void plan_print(const rtable *t, int top, FILE *f);
 

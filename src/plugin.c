@@ -50,6 +50,7 @@ struct plugin {
     bool          has[NHOOKS];
     int           hooks_ref;        /* registry ref of the table of hooks */
     double        seconds;
+    scn_scenario *cur;              /* the scenario of the last ctx (fusync.fits), or NULL */
 };
 
 void plugin_limits_default(plugin_limits *l)
@@ -192,6 +193,7 @@ static int open_main(lua_State *L)
     plugin *p = u->p;
     lua_settop(L, 0);
     open_sandbox(L);
+    plugin_open_api(L, p);
     u->status = luaL_loadfilex(L, p->path, "t");
     if (u->status != LUA_OK) return lua_error(L);
     lua_pushcfunction(L, lsb_msghandler);
@@ -296,8 +298,17 @@ void plugin_close(plugin *p)
 {
     if (!p) return;
     if (p->L) lua_close(p->L);
+    free(p->cur);
     free(p);
 }
+
+void plugin_set_current(plugin *p, const scn_scenario *s)
+{
+    if (!p->cur) p->cur = xmalloc(sizeof *p->cur);
+    *p->cur = *s;
+}
+
+const scn_scenario *plugin_current(const plugin *p) { return p->cur; }
 
 const char *plugin_path(const plugin *p) { return p->path; }
 double plugin_seconds(const plugin *p) { return p->seconds; }

@@ -117,11 +117,17 @@ typedef struct {
     plan_axis partial_pct;      /* partial rollout threshold in percent */
     plan_axis rollout_share_pct;/* separate/hybrid: rollout-only share of devices */
     plan_axis supernodes, nodes_per_supernode;
+    plan_axis dispatch;         /* plan.rollout.dispatch: the field's enum value */
+    /* pool shapes from candidates() (`pools = {shape, ...}`): each a plan
+    ** whose pools (and mode) are searched with the layout axes; malloc'd */
+    scn_plan *shapes;
+    int       nshapes;
 } plan_axes;
 
 bool policy_candidates(plugin *p, const scn_scenario *base, plan_axes *axes,
                        scn_scenario **plans, int *nplans, fs_err *err);
-/* score(ctx, report) → number, higher is better. */
-bool policy_score(plugin *p, const scn_scenario *s, const report *r, double *score, fs_err *err);
+/* score(ctx, report) → number, higher is better; or nil and a reason: the
+** plan is infeasible (*score NaN, the reason in why). */
+bool policy_score(plugin *p, const scn_scenario *s, const report *r, double *score, char *why, size_t nwhy, fs_err *err);
 
 #endif

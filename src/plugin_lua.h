@@ -55,4 +55,12 @@ bool plugin_ctx(plugin *p, const scn_scenario *s, fs_err *err);
 ** the field ("place() returned plan.train.tp: ...").  Must run protected. */
 void plugin_read_plan(lua_State *L, int idx, scn_scenario *s, const char *what);
 
+/* The scenario the plugin's last ctx was made from (place, candidates,
+** score, variants): what fusync.fits(plan) fits a plan to.  NULL before. */
+void plugin_set_current(plugin *p, const scn_scenario *s);
+const scn_scenario *plugin_current(const plugin *p);
+
+/* (policy_api.c) The `fusync` table of a plugin: fusync.fits(plan). */
+void plugin_open_api(lua_State *L, plugin *p);
+
 #endif

@@ -71,6 +71,7 @@ static int push_ctx_fn(lua_State *L)
 /* Push ctx for `s` on the plugin's stack, building it in protected mode. */
 bool plugin_ctx(plugin *p, const scn_scenario *s, fs_err *err)
 {
+    plugin_set_current(p, s);
     return plugin_protect(p, push_ctx_fn, (void *)s, 0, 1, err);
 }
 
@@ -81,7 +82,15 @@ bool policy_place(plugin *p, scn_scenario *s, fs_err *err)
     int top = lua_gettop(L);
     plugin_push_fn(p, "place");
     if (!plugin_ctx(p, s, err)) { lua_settop(L, top); return false; }
-    if (!plugin_pcall(p, "place()", 1, 1, err)) { lua_settop(L, top); return false; }
+    if (!plugin_pcall(p, "place()", 1, 2, err)) { lua_settop(L, top); return false; }
+    /* `return nil, "why"`: this scenario has no plan the policy accepts —
+    ** an infeasible run (status 1, a sweep's row), not a broken policy */
+    if (!lua_toboolean(L, -2) && lua_type(L, -1) == LUA_TSTRING) {
+        fs_err_set(err, 1, "%s: place() marked the plan infeasible: %.300s", plugin_path(p), lua_tostring(L, -1));
+        lua_settop(L, top);
+        return false;
+    }
+    lua_pop(L, 1);
     scn_scenario trial = *s;
     place_ud u = {&trial};
     fs_err e2 = {0, ""};

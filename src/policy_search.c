@@ -7,6 +7,7 @@
 **   score(ctx, report) → a number, higher is better (replaces --objective)
 */
 #include "plugin_lua.h"
+#include "fields.h"
 
 #include <limits.h>
 #include <math.h>
@@ -64,6 +65,38 @@ static void read_axis(lua_State *L, int t, const char *key, plan_axis *a, long l
     }
 }
 
+/* pools = { {pool, pool, ...}, ... }: each shape read as a scenario's
+** `plan.pools` over a copy of the base; the mode follows the roles (a pool
+** that generates and trains is co-located). */
+#define SHAPES_MAX 64
+static void read_shapes(lua_State *L, int t, cand_ud *u)
+{
+    if (!lua_istable(L, t)) luaL_error(L, "returned pools = a %s; expected a list of pool lists", luaL_typename(L, t));
+    lua_Integer n = (lua_Integer)lua_rawlen(L, t);
+    if (n < 1 || n > SHAPES_MAX) luaL_error(L, "returned pools: expected a list of 1..%d pool lists", SHAPES_MAX);
+    free(u->axes->shapes);
+    u->axes->shapes = xcalloc((size_t)n, sizeof *u->axes->shapes);
+    u->axes->nshapes = 0;
+    scn_scenario *trial = lua_newuserdatauv(L, sizeof *trial, 0);
+    char what[64];
+    for (lua_Integer i = 1; i <= n; i++) {
+        *trial = *u->base;
+        lua_createtable(L, 0, 1);
+        lua_rawgeti(L, t, i);
+        lua_setfield(L, -2, "pools");
+        snprintf(what, sizeof what, "returned pools[%d]:", (int)i);
+        plugin_read_plan(L, -1, trial, what);
+        lua_pop(L, 1);
+        if (trial->plan.npools < 1) luaL_error(L, "returned pools[%d]: expected a list of pools", (int)i);
+        bool mixed = false;
+        for (int k = 0; k < trial->plan.npools; k++)
+            mixed |= (trial->plan.pools[k].roles & ROLE_ROLLOUT) && (trial->plan.pools[k].roles & ROLE_TRAIN);
+        trial->plan.mode = mixed ? MODE_COLOCATE : MODE_SEPARATE;
+        u->axes->shapes[u->axes->nshapes++] = trial->plan;
+    }
+    lua_pop(L, 1);
+}
+
 static int read_candidates(lua_State *L)
 {
     cand_ud *u = lua_touserdata(L, 1);
@@ -86,13 +119,35 @@ static int read_candidates(lua_State *L)
         }
         return 0;
     }
+    bool modes_given = false;
     lua_pushnil(L);
     while (lua_next(L, 2)) {
         const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
         int t = lua_gettop(L);
         bool known = false;
+        if (strcmp(k, "pools") == 0) {
+            known = true;
+            read_shapes(L, t, u);
+        }
+        if (strcmp(k, "dispatch") == 0) {      /* names of plan.rollout.dispatch */
+            known = true;
+            const fdesc *f = fields_lookup("plan.rollout.dispatch");
+            if (!lua_istable(L, t)) luaL_error(L, "returned dispatch = a %s; expected a list", luaL_typename(L, t));
+            plan_axis *a = &u->axes->dispatch;
+            a->n = 0;
+            lua_Integer m = (lua_Integer)lua_rawlen(L, t);
+            for (lua_Integer i = 1; i <= m && a->n < 32; i++) {
+                lua_rawgeti(L, t, i);
+                int v = lua_type(L, -1) == LUA_TSTRING && f ? fields_enum_value(f, lua_tostring(L, -1)) : -1;
+                if (v < 0) luaL_error(L, "returned dispatch[%d]: not a value of plan.rollout.dispatch (fusync fields plan.rollout)", (int)i);
+                a->v[a->n++] = v;
+                lua_pop(L, 1);
+            }
+            if (a->n == 0) luaL_error(L, "returned dispatch: the list is empty");
+        }
         if (strcmp(k, "modes") == 0) {
             known = true;
+            modes_given = true;
             if (!lua_istable(L, t)) luaL_error(L, "returned modes = a %s; expected a list", luaL_typename(L, t));
             plan_axis *a = &u->axes->modes;
             a->n = 0;
@@ -119,6 +174,10 @@ static int read_candidates(lua_State *L)
             int bd = 4;
             int d = str_distance(k, "modes");
             if (d < bd) { bd = d; best = "modes"; }
+            d = str_distance(k, "pools");
+            if (d < bd) { bd = d; best = "pools"; }
+            d = str_distance(k, "dispatch");
+            if (d < bd) { bd = d; best = "dispatch"; }
             for (size_t i = 0; i < NAXES; i++) {
                 d = str_distance(k, AXES[i].key);
                 if (d < bd) { bd = d; best = AXES[i].key; }
@@ -128,6 +187,8 @@ static int read_candidates(lua_State *L)
         }
         lua_settop(L, t - 1);
     }
+    /* shapes alone: only they are searched */
+    if (u->axes->nshapes > 0 && !modes_given) u->axes->modes.n = 0;
     return 0;
 }
 
@@ -164,6 +225,8 @@ typedef struct {
     const scn_scenario *s;
     const report *r;
     double score;
+    char *why;
+    size_t nwhy;
 } score_ud;
 
 static int push_score_args(lua_State *L)
@@ -177,27 +240,36 @@ static int push_score_args(lua_State *L)
 static int read_score(lua_State *L)
 {
     score_ud *u = lua_touserdata(L, 1);
-    if (lua_type(L, 2) != LUA_TNUMBER) luaL_error(L, "returned a %s; expected a number (higher is better)", luaL_typename(L, 2));
+    /* `return nil, "why"`: the candidate is infeasible, the search goes on */
+    if (!lua_toboolean(L, 2) && lua_type(L, 3) == LUA_TSTRING) {
+        snprintf(u->why, u->nwhy, "score() marked the plan infeasible: %s", lua_tostring(L, 3));
+        u->score = NAN;
+        return 0;
+    }
+    if (lua_type(L, 2) != LUA_TNUMBER)
+        luaL_error(L, "returned a %s; expected a number (higher is better), or nil and a reason", luaL_typename(L, 2));
     u->score = lua_tonumber(L, 2);
     if (!isfinite(u->score)) luaL_error(L, "returned %f; expected a finite number", u->score);
     return 0;
 }
 
-bool policy_score(plugin *p, const scn_scenario *s, const report *r, double *score, fs_err *err)
+bool policy_score(plugin *p, const scn_scenario *s, const report *r, double *score, char *why, size_t nwhy, fs_err *err)
 {
     lua_State *L = plugin_state(p);
     int top = lua_gettop(L);
-    score_ud u = {s, r, 0};
+    if (nwhy) why[0] = 0;
+    score_ud u = {s, r, 0, why, nwhy};
+    plugin_set_current(p, s);
     if (!plugin_push_fn(p, "score")) {
         fs_err_set(err, 2, "%s: has no score(ctx, report)", plugin_path(p));
         return false;
     }
-    if (!plugin_protect(p, push_score_args, &u, 0, 2, err) || !plugin_pcall(p, "score()", 2, 1, err)) {
+    if (!plugin_protect(p, push_score_args, &u, 0, 2, err) || !plugin_pcall(p, "score()", 2, 2, err)) {
         lua_settop(L, top);
         return false;
     }
     fs_err e2 = {0, ""};
-    bool ok = plugin_protect(p, read_score, &u, 1, 0, &e2);
+    bool ok = plugin_protect(p, read_score, &u, 2, 0, &e2);
     lua_settop(L, top);
     if (!ok) {
         plugin_answer_error(p, "score", err, "%s", e2.msg);

@@ -201,8 +201,8 @@ void rtable_json(const rtable *t, fs_buf *out)
         fmt_double(num, sizeof num, t->target);
         buf_printf(out, "  \"target_tokens_per_s\": %s,\n", num);
         buf_printf(out, "  \"iterations\": %d,\n  \"warmup\": %d,\n", t->iterations, t->warmup);
-        buf_printf(out, "  \"evaluated\": %ld,\n  \"pruned\": %ld,\n  \"simulated\": %d,\n",
-                   t->evaluated, t->pruned, t->total);
+        buf_printf(out, "  \"evaluated\": %ld,\n  \"pruned\": %ld,\n  \"estimated\": %ld,\n  \"simulated\": %d,\n",
+                   t->evaluated, t->pruned, t->estimated, t->total);
     } else {
         buf_printf(out, "  \"variants\": %d,\n", t->total);
     }
@@ -293,7 +293,7 @@ bool row_read_json(rtable *t, const char *text, fs_err *err)
 static const char *read_plan_fields(rtable *t, const jv *v)
 {
     const jv *tg = jv_get(v, "target_tokens_per_s");
-    long it, wu, ev, pr, si;
+    long it, wu, ev, pr, es, si;
     if (!jv_str(v, "objective", t->objective, sizeof t->objective) || !tg || tg->t != J_NUM
         || !jv_str(v, "scenario_file", t->input, sizeof t->input))
         return "plan fields missing";
@@ -301,6 +301,8 @@ static const char *read_plan_fields(rtable *t, const jv *v)
         return "\"iterations\" or \"warmup\" missing or not a whole number in 0..1e9";
     if (!jv_int(v, "evaluated", 0, 1L << 50, &ev) || !jv_int(v, "pruned", 0, ev, &pr))
         return "\"evaluated\" or \"pruned\" missing or out of range";
+    if (!jv_int(v, "estimated", 0, 1L << 50, &es))
+        return "\"estimated\" missing or out of range";
     if (!jv_int(v, "simulated", 0, RTABLE_ROWS_MAX, &si))
         return "\"simulated\" missing or not a whole number in 0..100000000";
     t->target = strtod(tg->text, NULL);
@@ -309,6 +311,7 @@ static const char *read_plan_fields(rtable *t, const jv *v)
     t->total = (int)si;
     t->evaluated = ev;
     t->pruned = pr;
+    t->estimated = es;
     return NULL;
 }
 

@@ -42,6 +42,7 @@ typedef struct rtable {
     int    iterations, warmup;
     long   evaluated;       /* candidates considered */
     long   pruned;          /* of which did not fit (memory, layout) */
+    long   estimated;       /* closed-form estimates computed */
     /* shard (shard_n 0: a whole run) */
     int    shard_i, shard_n;
     int    ncols;

@@ -4,6 +4,7 @@
 ** state.
 */
 #include "runner.h"
+#include "fields.h"
 #include "lua_scenario.h"
 #include "policy.h"
 
@@ -17,7 +18,33 @@ struct runner {
     plugin      *p;         /* the policy, or NULL */
     bool         own_p;     /* opened here: closed by runner_free */
     policy_run  *hooks;
+    char         overrides[512];    /* --set values place() replaced */
 };
+
+/* Which of the --set values place() changed: each leaf the options name,
+** before and after (list items, devices and models are not compared). */
+static void find_overrides(runner *r, const runner_spec *spec, scn_scenario *before)
+{
+    size_t len = 0;
+    for (int i = 0; i < spec->nsets; i++) {
+        const char *eq = strchr(spec->sets[i], '=');
+        if (!eq) continue;
+        char path[256];
+        snprintf(path, sizeof path, "%.*s", (int)(eq - spec->sets[i]), spec->sets[i]);
+        const fdesc *f = NULL;
+        void *a = fields_path_member(path, before, &f);
+        const void *b = a ? (const char *)fields_cat(f, &r->scn) + ((char *)a - (char *)fields_at(f, before)) : NULL;
+        if (!a || memcmp(a, b, f->size) == 0) continue;
+        char now[64];
+        if (f->kind == FK_STR) snprintf(now, sizeof now, "%s", (const char *)b);
+        else if (f->kind == FK_ENUM) snprintf(now, sizeof now, "%s", fields_enum_name(f, (int)fields_get_num(f, (const char *)b - f->off)));
+        else if (f->kind == FK_BOOL) snprintf(now, sizeof now, "%s", *(const bool *)b ? "true" : "false");
+        else snprintf(now, sizeof now, "%g", fields_get_num(f, (const char *)b - f->off) / (f->scale > 0 ? f->scale : 1));
+        int w = snprintf(r->overrides + len, sizeof r->overrides - len, "%s%s -> %s", len ? "; " : "", spec->sets[i], now);
+        if (w < 0 || (size_t)w >= sizeof r->overrides - len) break;
+        len += (size_t)w;
+    }
+}
 
 runner *runner_open(const runner_spec *spec, fs_err *err)
 {
@@ -39,7 +66,12 @@ runner *runner_open(const runner_spec *spec, fs_err *err)
             r->own_p = true;
             if (!spec->scn) {
                 /* a scenario file: its policy chooses the plan */
-                if (!policy_place(r->p, &r->scn, err)) goto fail;
+                scn_scenario *before = xmalloc(sizeof *before);
+                *before = r->scn;
+                bool placed = policy_place(r->p, &r->scn, err);
+                if (placed) find_overrides(r, spec, before);
+                free(before);
+                if (!placed) goto fail;
                 snprintf(r->scn.plan.policy, sizeof r->scn.plan.policy, "%s", full);
             }
         }
@@ -101,3 +133,4 @@ sim *runner_sim(runner *r) { return r->s; }
 const sim *runner_sim_c(const runner *r) { return r->s; }
 const scn_scenario *runner_scenario(const runner *r) { return &r->scn; }
 plugin *runner_plugin(runner *r) { return r->p; }
+const char *runner_overrides(const runner *r) { return r->overrides; }

@@ -64,5 +64,8 @@ sim                *runner_sim(runner *r);
 const sim          *runner_sim_c(const runner *r);
 const scn_scenario *runner_scenario(const runner *r);
 plugin             *runner_plugin(runner *r);
+/* The --set values the policy's place() replaced ("plan.staleness=2 -> 0;
+** ..."), or "" when it replaced none (docs/plugins.md, section 3). */
+const char         *runner_overrides(const runner *r);
 
 #endif

@@ -135,7 +135,7 @@ bool shard_check_set(const rtable *sh, int n, char *const *names, fs_err *err)
         const char *what = strcmp(x->kind, a->kind) ? "kind" : strcmp(x->hash, a->hash) ? "scenario, what-if file or options (hash)"
                          : x->shard_n != a->shard_n ? "shard count" : x->total != a->total ? "number of variants"
                          : x->ncols != a->ncols ? "columns"
-                         : x->evaluated != a->evaluated || x->pruned != a->pruned ? "search" : NULL;
+                         : x->evaluated != a->evaluated || x->pruned != a->pruned || x->estimated != a->estimated ? "search" : NULL;
         for (int k = 0; !what && k < a->ncols; k++) if (strcmp(x->cols[k], a->cols[k])) what = "columns";
         if (what) {
             fs_err_set(err, 2, "%s and %s are not shards of the same run: their %s differ", names[0], names[i], what);
@@ -192,6 +192,7 @@ void shard_join(rtable *sh, int n, rtable *out)
     out->total = a->total;
     out->evaluated = a->evaluated;
     out->pruned = a->pruned;
+    out->estimated = a->estimated;
     for (int k = 0; k < a->ncols; k++) rtable_add_col(out, a->cols[k]);
     for (int i = 0; i < n; i++)
         for (int r = 0; r < sh[i].nrows; r++) rtable_move_row(out, &sh[i], r);

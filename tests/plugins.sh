@@ -148,7 +148,7 @@ expect 2 "wbad.lua" "$F" sweep $Q "$T/wbad.lua"
 expect 2 "usage" "$F" sweep $Q
 
 # --- the planner ----------------------------------------------------------------
-expect 0 "Why #1 wins over #2" "$F" plan $Q --top 5
+expect 0 "Why #1 ranks above #2" "$F" plan $Q --top 5
 "$F" plan $Q --top 5 --json "$T/pf.json" --csv "$T/pf.csv" --quiet
 "$F" plan $Q --top 5 --jobs 2 --json "$T/pj.json" --quiet
 same "plan --jobs 2 JSON" "$T/pf.json" "$T/pj.json"
@@ -156,12 +156,37 @@ for i in 1 2 3; do "$F" plan $Q --top 5 --shard $i/3 --json "$T/p$i.json" --quie
 "$F" merge "$T/p2.json" "$T/p3.json" "$T/p1.json" --json "$T/pm.json" --csv "$T/pm.csv" > "$T/pm.txt"
 same "merged plan JSON" "$T/pf.json" "$T/pm.json"
 same "merged plan CSV" "$T/pf.csv" "$T/pm.csv"
-grep -q "Run the best: fusync run" "$T/pm.txt" && ok || bad "merge of a plan does not print the ranking"
+grep -q "#1: fusync run" "$T/pm.txt" && ok || bad "merge of a plan does not print the ranking"
 expect 0 "tokens-per-device" "$F" plan $Q --objective tokens-per-device --top 3
 expect 0 "smallest cluster reaching" "$F" plan examples/pangu718b_cm384.lua --objective devices --target 20000 --top 3 --set cluster.supernodes=2 --set workload.iterations=3
 printf 'function candidates(ctx) return { modes = {"full"}, staleness = {0} } end\nfunction score(ctx, r) return -r.step_time_s end\n' > "$T/narrow.lua"
 "$F" plan $Q --policy "$T/narrow.lua" --json "$T/narrow.json" --quiet
 grep -q '"mode": "separate"' "$T/narrow.json" && bad "candidates() did not narrow the modes" || ok
+
+# --- the plugin API, by a policy written from docs/plugins.md alone -------------------
+PA=tests/policy_author.lua
+export FUSYNC_PLUGIN_PRINT=1
+expect 0 "on_step sees wanted_bound=1" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
+expect 0 "fits rollout.tp=1: true" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
+expect 0 "estimate 64 seqs positive, 256 seqs positive, tp 3: nil plan.train.tp: 3 does not divide" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
+expect 0 "oversize: false pool 'all' while training: .* > 80.0 GiB HBM" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
+expect 0 "place() replaced --set plan.partial_rollout=0.8 -> 1" "$F" run $Q --policy $PA $IT --set plan.partial_rollout=0.8 --quiet --json /dev/null
+expect 1 "place() marked the plan infeasible: this policy does not run 96" "$F" run $Q --policy $PA $IT --set plan.rollout.max_seqs=96
+unset FUSYNC_PLUGIN_PRINT
+printf 'return { vary = { {"plan.rollout.max_seqs", {96, 128}}, {"plan.partial_rollout", {1, 0.8}} } }\n' > "$T/pa.lua"
+if "$F" sweep $Q "$T/pa.lua" --policy $PA $IT --csv "$T/pa.csv" --quiet; then
+    ok
+    grep -q '^0,,96,1,,false,.*place() marked the plan infeasible' "$T/pa.csv" && ok || bad "a variant place() refused is not an infeasible row"
+    grep -q '^3,,128,0.8,plan.partial_rollout=0.8 -> 1,true' "$T/pa.csv" && ok || bad "the sweep does not report the field place() replaced"
+else
+    bad "a sweep with a variant place() refuses stopped"
+fi
+"$F" plan $Q --policy $PA $IT --top 3 --csv "$T/pa-plan.csv" > "$T/pa-plan.txt" 2>&1 && ok || bad "plan with $PA failed: $(head -3 "$T/pa-plan.txt")"
+grep -q "objective: score() of the policy" "$T/pa-plan.txt" && ok || bad "the plan header does not name score()"
+grep -q ",shape,gen:8 mixed:8," "$T/pa-plan.csv" && ok || bad "candidates() pool shapes were not searched"
+grep -q ",shape,gen:4 trainer:12," "$T/pa-plan.csv" && ok || bad "the second pool shape was not searched"
+grep -q "score() marked the plan infeasible: no stale samples" "$T/pa-plan.csv" && ok || bad "score() could not mark a candidate infeasible"
+grep -q ",separate,\|,full,\|,hybrid," "$T/pa-plan.csv" && bad "pool shapes alone searched other modes" || ok
 
 # --- GNU parallel --------------------------------------------------------------
 if command -v parallel >/dev/null 2>&1; then

@@ -318,8 +318,9 @@ START_TEST(t_whatif_errors)
 }
 END_TEST
 
-/* The planner's candidates are feasible, sorted, and the best is at least as
-** good as the scenario's own plan (which is always a candidate). */
+/* The planner's candidates are feasible, sorted (the longest window first,
+** then the score), and the best is at least as good as the scenario's own
+** plan (which always reaches the final rung). */
 START_TEST(t_planner_sorted_and_beats_baseline)
 {
     char cmd[2048], *out = NULL;
@@ -330,18 +331,27 @@ START_TEST(t_planner_sorted_and_beats_baseline)
     char *rej = strstr(out, "\"rejected\": [");
     ck_assert(cands && rej && rej > cands);
     double prev = 1e300, best = -1, own = -1;
+    long prev_w = 1L << 30;
     int n = 0;
     for (char *p = cands; (p = strstr(p, "{\"id\": ")) && p < rej; p++) {
         char *f = strstr(p, "\"feasible\": ");
         char *sc = strstr(p, "\"score\": ");
-        char *rw = strstr(p, "\"run_with\": ");
-        ck_assert(f && sc && rw);
+        char *md = strstr(p, "\"mode\": ");
+        char *wi = strstr(p, "\"simulated_iterations\": ");
+        ck_assert(f && sc && md && wi);
         ck_assert_msg(!strncmp(f + 12, "true", 4), "an infeasible candidate in the list");
         double v = strtod(sc + 9, NULL);
+        long w = strtol(wi + 24, NULL, 10);
+        ck_assert_msg(w <= prev_w, "windows not sorted: %ld after %ld", w, prev_w);
+        if (w < prev_w) prev = 1e300;
         ck_assert_msg(v <= prev, "candidates not sorted: %f after %f", v, prev);
         prev = v;
+        prev_w = w;
         if (best < 0) best = v;
-        if (!strncmp(rw + 12, "\"(the scenario's own plan)\"", 27)) own = v;
+        if (!strncmp(md + 8, "\"baseline\"", 10)) {
+            own = v;
+            ck_assert_int_eq(w, 5);         /* the example's own iterations */
+        }
         n++;
     }
     ck_assert_int_gt(n, 5);

@@ -1,0 +1,100 @@
+/*
+** policy_api.c — the `fusync` table a plugin sees (docs/plugins.md,
+** "fusync.fits"): fusync.fits(plan) fits a plan table to the scenario of the
+** call it is made in, with the same reader, checks and memory fit as
+** `fusync check` (scn_validate, plan_build); fusync.estimate(plan) is the
+** planner's closed-form throughput of it (planner.h).
+*/
+#include "plugin_lua.h"
+#include "plan.h"
+#include "planner.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void push_gib(lua_State *L, const char *key, double bytes)
+{
+    lua_pushnumber(L, bytes / 1073741824.0);
+    lua_setfield(L, -2, key);
+}
+
+/* The plan table at 1 over the scenario of the call, built; false with
+** `false, why` pushed when it does not build.  The scenario and the plan
+** live in Lua's memory, so an error in the plan table frees them. */
+static bool build_trial(lua_State *L, const char *fn, scn_scenario **trial, plan **pl)
+{
+    plugin *p = lua_touserdata(L, lua_upvalueindex(1));
+    const scn_scenario *cur = plugin_current(p);
+    if (!cur)
+        luaL_error(L, "%s: there is no scenario yet; call it from place(), candidates(), score() or variants()", fn);
+    *trial = lua_newuserdatauv(L, sizeof **trial, 0);
+    **trial = *cur;
+    char what[64];
+    snprintf(what, sizeof what, "%s: plan", fn);
+    plugin_read_plan(L, 1, *trial, what);
+    *pl = lua_newuserdatauv(L, sizeof **pl, 0);
+    fs_err e = {0, ""};
+    if (!scn_validate(*trial, &e) || !plan_build(*trial, *pl, &e)) {
+        const char *m = e.msg;
+        size_t n = strlen((*trial)->path);
+        if (n && strncmp(m, (*trial)->path, n) == 0 && m[n] == ':') m += n + 2;
+        lua_pushboolean(L, 0);
+        lua_pushstring(L, m);
+        return false;
+    }
+    return true;
+}
+
+/* tokens_per_s = fusync.estimate(plan), or nil, why */
+static int l_estimate(lua_State *L)
+{
+    scn_scenario *trial;
+    plan *pl;
+    if (!build_trial(L, "fusync.estimate(plan)", &trial, &pl)) {
+        lua_pushnil(L);
+        lua_replace(L, -3);
+        return 2;
+    }
+    lua_pushnumber(L, planner_estimate_scenario(trial, pl));
+    return 1;
+}
+
+/* ok, why, pools = fusync.fits(plan) */
+static int l_fits(lua_State *L)
+{
+    scn_scenario *trial;
+    plan *pl;
+    if (!build_trial(L, "fusync.fits(plan)", &trial, &pl)) return 2;
+    lua_pushboolean(L, pl->fits);
+    if (pl->fits) lua_pushnil(L);
+    else lua_pushstring(L, pl->fit_msg);
+    /* each pool's analytic bytes per device, training and generating */
+    lua_createtable(L, pl->npools, 0);
+    for (int i = 0; i < pl->npools; i++) {
+        const plan_pool *q = &pl->pools[i];
+        double tr = 0, ro = 0;
+        for (int k = 0; k < MB__COUNT; k++) { tr += q->train_mem[k]; ro += q->rollout_mem[k]; }
+        lua_createtable(L, 0, 5);
+        lua_pushstring(L, q->name);
+        lua_setfield(L, -2, "name");
+        lua_pushinteger(L, q->devices);
+        lua_setfield(L, -2, "devices");
+        push_gib(L, "training_gb", tr);
+        push_gib(L, "generating_gb", ro);
+        push_gib(L, "capacity_gb", trial->cluster.device.hbm_bytes);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 3;
+}
+
+void plugin_open_api(lua_State *L, plugin *p)
+{
+    lua_createtable(L, 0, 2);
+    lua_pushlightuserdata(L, p);
+    lua_pushcclosure(L, l_fits, 1);
+    lua_setfield(L, -2, "fits");
+    lua_pushlightuserdata(L, p);
+    lua_pushcclosure(L, l_estimate, 1);
+    lua_setfield(L, -2, "estimate");
+    lua_setglobal(L, "fusync");
+}
