@@ -170,14 +170,7 @@ static void ctl_poll(sim *s)
     ** woken only when the queue gained samples they might take. */
     if (s->queue_changed && s->dq_len > 0) {
         s->queue_changed = false;
-        for (int p = 0; p < s->pl.npools; p++) {
-            if (s->pr[p].st != P_GEN) continue;
-            for (int i = 0; i < s->pr[p].ninst; i++) {
-                instance *I = &s->inst[s->pr[p].inst0 + i];
-                if (s->dq_len == 0) break;
-                if (eng_inst_can_admit(s, I)) eng_inst_kick(s, I, now);
-            }
-        }
+        eng_dispatch(s, now, -1);
     }
     if (s->has_hooks && s->hooks.on_rollout_progress && s->step_running < 0 && s->version < s->released) {
         int b = s->version;

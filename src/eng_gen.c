@@ -1,8 +1,10 @@
 /*
 ** eng_gen.c — rollout instances: continuous batching and decoding.
 **
-** An instance admits samples from its generation queue while they fit (batch
-** size, KV reservation, staleness bound at admission), prefills them
+** The dispatcher shares the queue out among the generating instances
+** (least outstanding sequences by default).  An instance admits samples from
+** its generation queue while they fit (batch size, KV reservation, staleness
+** bound at admission, its dispatcher's share), prefills them
 ** together, then decodes in segments: one event at the step where its next
 ** sample finishes, never one per token.  A segment's time is the closed-form
 ** sum of the decode step's roofline over the context it holds.  Instances
@@ -196,7 +198,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
     double ptok = 0, psq = 0;
     int n = 0;
     squeue *q = eng_inst_queue(s, I);
-    while (q->len > 0 && I->nactive < p->rollout.max_seqs) {
+    while (q->len > 0 && I->nactive < p->rollout.max_seqs && (I->quota < 0 || n < I->quota)) {
         int id = eng_sq_peek(q);
         sample *x = &s->smp[id];
         /* staleness: a sample of batch b may start on version v only if b - v <= s */
@@ -390,6 +392,94 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
     I->kv_used = 0;
 }
 
+/* ------------------------------------------------------------- dispatch */
+
+/* The balanced dispatcher's order: fewest outstanding sequences (active and
+** given this round), then the lower index. */
+static inline bool disp_less(const sim *s, int a, int b)
+{
+    const instance *A = &s->inst[a], *B = &s->inst[b];
+    int la = A->nactive + A->quota, lb = B->nactive + B->quota;
+    return la < lb || (la == lb && a < b);
+}
+
+static void disp_down(const sim *s, int *h, int n, int i)
+{
+    for (;;) {
+        int l = 2 * i + 1, m = i;
+        if (l < n && disp_less(s, h[l], h[m])) m = l;
+        if (l + 1 < n && disp_less(s, h[l + 1], h[m])) m = l + 1;
+        if (m == i) return;
+        int t = h[i]; h[i] = h[m]; h[m] = t;
+        i = m;
+    }
+}
+
+/* Least outstanding requests (docs/model.md, section 5, Dispatch): walk the
+** shared queue from its head and give each sample to the generating
+** instance with the fewest outstanding sequences that can take it (batch
+** room, KV reservation, staleness at admission).  An instance that cannot
+** take the sample in hand leaves the round, as its own admission would stop
+** there.  Sets each instance's quota; O(ninst + given · log ninst). */
+static void balance_quotas(sim *s)
+{
+    const squeue *q = &s->queues[0];
+    const int max_seqs = s->scn.plan.rollout.max_seqs;
+    int *h = s->disp, n = 0;
+    for (int i = 0; i < s->ninst; i++) {
+        instance *I = &s->inst[i];
+        I->quota = 0;
+        I->quota_kv = 0;
+        if (I->running && s->pr[I->pool].st == P_GEN && I->nactive < max_seqs) h[n++] = i;
+    }
+    for (int i = n / 2 - 1; i >= 0; i--) disp_down(s, h, n, i);
+    int64_t k = 0;
+    while (n > 0 && k < q->len) {
+        const sample *x = &s->smp[q->v[(q->head + k) % q->cap]];
+        instance *I = &s->inst[h[0]];
+        double need = sample_reserve(s, x);
+        bool fits = x->batch - I->version <= s->staleness &&
+                    (I->kv_used + I->quota_kv + need <= I->kv_cap || I->nactive + I->quota == 0);
+        if (fits) {
+            I->quota++;
+            I->quota_kv += need;
+            k++;
+        }
+        if (!fits || I->nactive + I->quota >= max_seqs) h[0] = h[--n];
+        disp_down(s, h, n, 0);
+    }
+}
+
+/* Offer the queue to the generating instances.  `pool` >= 0: that pool has
+** just started generating, and each of its instances is started.  With
+** balanced dispatch the instances first take the shares balance_quotas gave
+** them, then whatever is left is offered in index order as with "queue". */
+void eng_dispatch(sim *s, sim_time now, int pool)
+{
+    bool bal = s->scn.plan.rollout.dispatch == DISPATCH_BALANCED && s->nqueues == 1 && s->dq_len > 0;
+    if (bal) {
+        balance_quotas(s);
+        for (int i = 0; i < s->ninst; i++) {
+            instance *I = &s->inst[i];
+            if (I->pool == pool || I->quota > 0) eng_inst_kick(s, I, now);
+        }
+        for (int i = 0; i < s->ninst; i++) s->inst[i].quota = -1;
+    } else if (pool >= 0) {
+        /* each instance admits what it can, in index order */
+        const pool_rt *r = &s->pr[pool];
+        for (int i = 0; i < r->ninst; i++) eng_inst_kick(s, &s->inst[r->inst0 + i], now);
+        return;
+    }
+    for (int p = 0; p < s->pl.npools; p++) {
+        if (s->pr[p].st != P_GEN) continue;
+        for (int i = 0; i < s->pr[p].ninst; i++) {
+            instance *I = &s->inst[s->pr[p].inst0 + i];
+            if (s->dq_len == 0) return;
+            if (eng_inst_can_admit(s, I)) eng_inst_kick(s, I, now);
+        }
+    }
+}
+
 void eng_pool_start_gen(sim *s, int p, sim_time now)
 {
     pool_rt *r = &s->pr[p];
@@ -401,9 +491,5 @@ void eng_pool_start_gen(sim *s, int p, sim_time now)
         I->version = s->version;
         I->seg_t0 = now;
     }
-    /* each instance admits what it can, in index order */
-    for (int i = 0; i < r->ninst; i++) {
-        instance *I = &s->inst[r->inst0 + i];
-        eng_inst_kick(s, I, now);
-    }
+    eng_dispatch(s, now, p);
 }

@@ -173,6 +173,8 @@ typedef struct {
     int      version;
     int     *order;         /* active sample ids in admission order */
     int      norder, ocap;
+    int      quota;         /* balanced dispatch: samples it may admit now, -1 no limit */
+    double   quota_kv;      /* KV the dispatcher has counted for them */
 } instance;
 
 /* The decode step's roofline lines at one batch size (eng_gen.c). */
@@ -293,6 +295,7 @@ struct sim {
     /* instances and pools */
     instance *inst;
     int      ninst;
+    int     *disp;          /* scratch of the balanced dispatcher: a heap of instances */
     pool_rt  pr[SCN_POOLS_MAX];
     dtable   dtab[4];           /* decode-step tables, one per link in use */
     int      ndtab;
@@ -351,8 +354,9 @@ static inline void eng_span(sim *s, int track, trace_phase ph, sim_time t0, sim_
 
 /* ------------------------------------------------------------- deque ops */
 
-/* A sample waits in its queue: the shared one (dispatch "queue": any free
-** instance takes the oldest sample) or its instance's own (dispatch
+/* A sample waits in its queue: the shared one (dispatch "balanced": the
+** router gives it to the least-loaded instance, eng_dispatch; "queue": the
+** instances take from it in index order) or its instance's own (dispatch
 ** "static": the batch is cut into equal parts up front, as verl does). */
 static inline squeue *eng_queue_of(sim *s, int id) { return &s->queues[s->smp[id].home]; }
 
@@ -456,6 +460,7 @@ double eng_mem_group_total(const sim *s, int g);
 void eng_inst_event(sim *s, instance *I, sim_time now);
 bool eng_inst_can_admit(const sim *s, const instance *I);
 void eng_inst_kick(sim *s, instance *I, sim_time now);
+void eng_dispatch(sim *s, sim_time now, int pool);
 void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart);
 void eng_pool_start_gen(sim *s, int p, sim_time now);
 

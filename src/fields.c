@@ -35,7 +35,8 @@ static const char *const ONUPDATE_NAMES[] = {"continue", "restart", NULL};
 static const int ONUPDATE_VALS[] = {ONUPD_CONTINUE, ONUPD_RESTART};
 static const char *const ONSTALE_NAMES[] = {"wait", "discard", NULL};
 static const int ONSTALE_VALS[] = {STALE_WAIT, STALE_DISCARD};
-static const char *const DISPATCH_NAMES[] = {"queue", "static", NULL};
+static const char *const DISPATCH_NAMES[] = {"balanced", "queue", "static", NULL};
+static const int DISPATCH_VALS[] = {DISPATCH_BALANCED, DISPATCH_QUEUE, DISPATCH_STATIC};
 
 /* Row builders.  S is the enclosing struct, M the member. */
 #define MEM(S, M)   offsetof(S, M), sizeof(((S *)0)->M)
@@ -203,8 +204,8 @@ static const fdesc FIELDS_ROLLOUT[] = {
     INT("ep", scn_rollout_layout, ep, 1, FLD_PARALLEL_MAX, NULL, "expert parallel; an instance spans max(tp, ep) devices, one a multiple of the other"),
     INT("max_seqs", scn_rollout_layout, max_seqs, 1, FLD_SEQS_MAX, NULL, "concurrent sequences per instance (also limited by KV-cache memory)"),
     FRACN("mem_util", scn_rollout_layout, mem_util, "share of HBM the inference engine may use"),
-    ENUM("dispatch", scn_rollout_layout, static_dispatch, DISPATCH_NAMES, NULL,
-         "how samples reach instances: one shared queue (a free instance takes the oldest), or the batch cut into equal parts per instance up front"),
+    ENUM("dispatch", scn_rollout_layout, dispatch, DISPATCH_NAMES, DISPATCH_VALS,
+         "how samples reach instances: each to the instance with the fewest outstanding sequences (balanced), one shared queue filled in instance order (queue), or the batch cut into equal parts per instance up front (static)"),
     END
 };
 

@@ -49,6 +49,7 @@ void scn_defaults(scn_scenario *s)
     p->rollout.ep = 1;
     p->rollout.max_seqs = 256;
     p->rollout.mem_util = 0.9;
+    p->rollout.dispatch = DISPATCH_BALANCED;
     p->aux_tp = 1;
     p->offload_optimizer = true;
     p->offload_grads = true;

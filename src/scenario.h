@@ -109,6 +109,8 @@ typedef enum { MODE_SEPARATE, MODE_COLOCATE, MODE_FULL } scn_mode;
 typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompute;
 typedef enum { ONUPD_CONTINUE, ONUPD_RESTART } scn_on_update;
 typedef enum { STALE_WAIT, STALE_DISCARD } scn_on_stale;
+/* How samples reach rollout instances (docs/model.md, section 5, Dispatch). */
+typedef enum { DISPATCH_BALANCED, DISPATCH_QUEUE, DISPATCH_STATIC } scn_dispatch;
 
 /* Role bits a device pool can hold. */
 enum {
@@ -131,7 +133,7 @@ typedef struct {
     int    tp, ep;              /* instance = max(tp, ep) devices; dp derived */
     int    max_seqs;            /* per instance */
     double mem_util;            /* fraction of HBM the rollout engine may use */
-    bool   static_dispatch;     /* batch cut into equal parts per instance (else a shared queue) */
+    scn_dispatch dispatch;      /* least outstanding requests, index-order filling, or equal parts */
 } scn_rollout_layout;
 
 typedef struct {

@@ -316,6 +316,88 @@ START_TEST(t_more_devices_not_slower)
 }
 END_TEST
 
+/* An example run with --set options, checked to have loaded and run. */
+static sim *example_sim(const char *name, const char *const *sets, int nsets)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/%s", test_root(), name);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    ck_assert_msg(lscn_load(path, sets, nsets, &sc, &err), "%s: %s", name, err.msg);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "sim_new: %s", err.msg);
+    ck_assert_msg(sim_run(s), "%s did not run", name);
+    return s;
+}
+
+/* Tokens each rollout instance decoded (the generate spans of its track). */
+static int idle_instances(sim *s, char *names, size_t n)
+{
+    const trace *t = sim_trace(s);
+    int idle = 0;
+    names[0] = 0;
+    for (int k = 0; k < trace_ntracks(t); k++) {
+        const trace_track *tk = trace_track_at(t, k);
+        if (tk->kind != TRK_INSTANCE) continue;
+        const uint32_t *ix = trace_track_span_index(t, k);
+        int64_t tok = 0;
+        for (size_t i = 0; i < trace_track_nspans(t, k); i++)
+            if (trace_spans(t)[ix[i]].phase == PH_GENERATE) tok += trace_spans(t)[ix[i]].tokens;
+        if (tok == 0) {
+            idle++;
+            size_t l = strlen(names);
+            snprintf(names + l, n - l, "%s%s", l ? ", " : "", tk->name);
+        }
+    }
+    return idle;
+}
+
+/* The default dispatch (balanced, docs/model.md section 5) gives every one
+** of the Qwen example's 16 rollout instances work; index-order filling left
+** 7 of them idle, since 9 instances could hold the whole batch. */
+START_TEST(t_dispatch_uses_every_instance)
+{
+    char names[1024];
+    const char *modes[] = {"plan.mode=full", "plan.mode=colocate", "plan.mode=separate"};
+    for (int m = 0; m < 3; m++) {
+        sim *s = example_sim("qwen7b_h100x16.lua", &modes[m], 1);
+        ck_assert_int_eq(sim_scenario(s)->plan.rollout.dispatch, DISPATCH_BALANCED);
+        int idle = idle_instances(s, names, sizeof names);
+        ck_assert_msg(idle == 0, "%s: %d rollout instances never decoded: %s", modes[m], idle, names);
+        sim_free(s);
+    }
+    /* the old behaviour stays an option, and it does leave instances idle */
+    const char *q[] = {"plan.mode=full", "plan.rollout.dispatch=queue"};
+    sim *s = example_sim("qwen7b_h100x16.lua", q, 2);
+    ck_assert_int_gt(idle_instances(s, names, sizeof names), 0);
+    sim_free(s);
+}
+END_TEST
+
+/* More device memory never makes a run slower: each instance may batch more,
+** and the dispatcher still spreads the batch over all of them. */
+START_TEST(t_more_memory_not_slower)
+{
+    const char *hbm[] = {"cluster.device.hbm_gb=72", "cluster.device.hbm_gb=80", "cluster.device.hbm_gb=96",
+                         "cluster.device.hbm_gb=120", "cluster.device.hbm_gb=141", "cluster.device.hbm_gb=192"};
+    const char *modes[] = {"plan.mode=full", "plan.mode=separate", "plan.mode=colocate"};
+    for (int m = 0; m < 3; m++) {
+        double last = 0;
+        for (int i = 0; i < 6; i++) {
+            const char *sets[] = {modes[m], hbm[i], "workload.iterations=3"};
+            sim *s = example_sim("qwen7b_h100x16.lua", sets, 3);
+            report r;
+            report_compute(s, &r);
+            ck_assert_msg(r.feasible, "%s %s: %s", modes[m], hbm[i], r.why);
+            ck_assert_msg(r.throughput >= last * (1 - 1e-9), "%s: %s gives %.1f tokens/s, less memory gave %.1f",
+                          modes[m], hbm[i], r.throughput, last);
+            last = r.throughput;
+            sim_free(s);
+        }
+    }
+}
+END_TEST
+
 static Suite *suite_engine(void)
 {
     Suite *s = suite_create("engine");
@@ -331,6 +413,8 @@ static Suite *suite_engine(void)
     tcase_add_test(tc, t_tokens_conserved);
     tcase_add_test(tc, t_infeasible);
     tcase_add_test(tc, t_more_devices_not_slower);
+    tcase_add_test(tc, t_dispatch_uses_every_instance);
+    tcase_add_test(tc, t_more_memory_not_slower);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -133,14 +133,14 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_TIMELINE \
     "+ Timeline ----------------------------------------------------------------------------------------+\n" \
     "|0..130s fit             |+0--------------------------+50s------------------------+100s------------|\n" \
-    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTTTTxg|\n" \
-    "|- all 16 dev rollout+tra|ppgggggggggggggggggggggggggggggggggggggggggggggxlllllrrrrTTTTTTTTTTTTTTpp|\n" \
-    "|  + stage 0 (TP2 x DP8) |x                                              xlllllrrrrTTTTTTTTTTTTTTx |\n" \
-    "|    rollout 0           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
-    "|    rollout 1           |ppggggggggggggggggggggggggggggggggggggggggg                            pp|\n" \
-    "|    rollout 2           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
-    "|    rollout 3           |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
-    "|t=130s (live) p prefill  iter 1  v1  2.74 s (128s-130s)  88.0k tokens  ends later         row 2/20|\n" \
+    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggggxiiiiiiiiiTTTTTTTTTTTTTxxgggg|\n" \
+    "|- all 16 dev rollout+tra|ppggggggggggggggggggggggggggggggggggggggggggxllllrrrrTTTTTTTTTTTTTTxpgggg|\n" \
+    "|  + stage 0 (TP2 x DP8) |x                                           xllllrrrrTTTTTTTTTTTTTTx     |\n" \
+    "|    rollout 0           |ppgggggggggggggggggggggggggggggggggggggggggg                        pgggg|\n" \
+    "|    rollout 1           |ppgggggggggggggggggggggggggggggggggggggggggg                        pgggg|\n" \
+    "|    rollout 2           |pggggggggggggggggggggggggggggggg                                    pgggg|\n" \
+    "|    rollout 3           |ppgggggggggggggggggggggggggggggggggggggggggg                        pggg |\n" \
+    "|t=130s (live) g generate  iter 1  v1  mb 49  481.0 ms (129s-129s)  2450 tokens            row 2/20|\n" \
     "|g generate  p prefill  l logprob  r reference  w reward  T train_1f1b  S grad_sync  O optimizer  v|\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""
@@ -157,7 +157,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS \
     "+ Staleness -------------------------------------+\n" \
     "|bound s=0  lag max 0  mean 0.00  (1024 samples) |\n" \
-    "|in flight: v1:1024                              |\n" \
+    "|in flight: v1:789                               |\n" \
     "|trained lags: 0:1024                            |\n" \
     "|step 0     #                            v0..0   |\n" \
     "|                                                |\n" \
@@ -165,17 +165,17 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_STATS \
     "+ Stats -----------------------------------------+\n" \
-    "|tok/s     last step 22.1k  so far 21.5k         |\n" \
+    "|tok/s     last step 23.3k  so far 21.5k         |\n" \
     "|          measured after 1 warm-up step         |\n" \
-    "|progress  step 1/5  t=130s  998 events          |\n" \
+    "|progress  step 1/5  t=130s  1240 events         |\n" \
     "|Step split (training pool, so far)              |\n" \
-    "| generate     65.5% gggggggggggg...... 1.4 min  |\n" \
-    "| switch        3.4% x................. 4.31 s   |\n" \
-    "| inference    11.9% ii................ 15.25 s  |\n" \
-    "| train        19.2% TTT............... 24.52 s  |\n" \
+    "| generate     63.6% ggggggggggg....... 1.3 min  |\n" \
+    "| switch        3.6% x................. 4.31 s   |\n" \
+    "| inference    12.6% ii................ 15.25 s  |\n" \
+    "| train        20.2% TTTT.............. 24.52 s  |\n" \
     "|Pool        devices compute  busy  roles        |\n" \
-    "| all             16   65.2%  67.4%  rollout+trai|\n" \
-    "|tokens    generated 2.14M  trained 2.79M        |\n" \
+    "| all             16   91.1%  93.3%  rollout+trai|\n" \
+    "|tokens    generated 2.84M  trained 2.79M        |\n" \
     "|          wasted 0  in flight 0                 |\n" \
     "|plan      full s=0 partial 1.00 TP1 1SN 5 it    |\n" \
     "+------------------------------------------------+\n" \
@@ -186,7 +186,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS_S2 \
     "+ Staleness -------------------------------------------------------------------+\n" \
     "|bound s=2  lag max 1  mean 0.75  (4096 samples)                               |\n" \
-    "|in flight: v3:182                                                             |\n" \
+    "|in flight: v3:191                                                             |\n" \
     "|trained lags: 0:1024 1:3072                                                   |\n" \
     "|step 0     #                                                          v0..0   |\n" \
     "|step 1     #-                                                         v0..1   |\n" \
