@@ -180,7 +180,7 @@ void eng_start_step(sim *s, sim_time now)
     s->chunks_trained = 0;
     s->rest_trained = false;
     for (int p = 0; p < s->pl.npools; p++) s->pr[p].infer_cursor = 0;
-    trace_instant in = {now, INST_ITER_BEGIN, step, step};
+    trace_instant in = {now, INST_ITER_BEGIN, step, step, -1, 0, 0};
     trace_add_instant(s->tr, &in);
     eng_take_chunk(s);
     if (s->has_hooks && s->hooks.on_step) {
@@ -220,9 +220,9 @@ void eng_step_finished(sim *s, sim_time now)
     s->st.version = s->version;
     s->st.iterations_done = s->version;
     s->step_running = -1;
-    trace_instant end = {now, INST_ITER_END, step, s->version};
+    trace_instant end = {now, INST_ITER_END, step, s->version, -1, 0, 0};
     trace_add_instant(s->tr, &end);
-    trace_instant in = {now, INST_VERSION, step, s->version};
+    trace_instant in = {now, INST_VERSION, step, s->version, -1, 0, 0};
     trace_add_instant(s->tr, &in);
     if (s->version == s->scn.work.warmup) s->st.window_t0 = now;
     if (s->version >= s->scn.work.iterations) s->st.window_t1 = now;

@@ -37,6 +37,9 @@ typedef struct {
     double   tokens_trained;    /* prompt + response tokens trained on */
     double   tokens_trained_response;  /* of which response tokens */
     double   tokens_wasted;     /* decoded then thrown away */
+    int64_t  preemptions;       /* paged KV: sequences taken off a full cache */
+    double   preempt_tokens;    /* their context when taken off (prompt + decoded) */
+    double   preempt_cost_s;    /* instance time it cost: re-prefills (recompute) or host transfers (swap) */
     double   tokens_in_flight;  /* decoded, not yet trained or wasted */
     double   measured_tokens;   /* trained tokens in the measured window */
     sim_time window_t0, window_t1;

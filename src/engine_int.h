@@ -123,6 +123,7 @@ static inline event eng_evq_pop(evq *q)
 /* --------------------------------------------------------------- samples */
 
 enum { S_WAIT, S_QUEUED, S_ACTIVE, S_DONE, S_TAKEN, S_TRAINED };
+enum { PRE_NONE, PRE_RECOMPUTE, PRE_SWAPPED };
 
 typedef struct {
     int32_t  prompt, resp;
@@ -133,6 +134,7 @@ typedef struct {
     int32_t  inst;
     uint8_t  state;
     uint8_t  resumed;       /* needs a re-prefill of prompt + gen */
+    uint8_t  preempted;     /* paged KV: taken off a full cache (PRE_*), not yet readmitted */
     int32_t  home;          /* queue it waits in */
     int64_t  adm_step;      /* instance step minus tokens already generated */
     sim_time t_start, t_end;

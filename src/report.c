@@ -60,6 +60,9 @@ void report_compute(const sim *s, report *r)
     r->tokens_trained = st->tokens_trained;
     r->tokens_wasted = st->tokens_wasted;
     r->tokens_in_flight = st->tokens_in_flight;
+    r->preemptions = st->preemptions;
+    r->preempt_tokens = st->preempt_tokens;
+    r->preempt_cost_s = st->preempt_cost_s;
     r->samples_trained = st->samples_trained;
     r->samples_discarded = st->samples_discarded;
     r->samples_mixed = st->samples_mixed;
@@ -225,6 +228,13 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
     fmt_si(b, sizeof b, r->tokens_wasted);
     fmt_si(c, sizeof c, r->tokens_in_flight);
     buf_printf(o, "%sTokens%s       generated %s  wasted %s  in flight at end %s\n", B, R, a, b, c);
+    if (r->preemptions > 0) {
+        fmt_si(a, sizeof a, r->preempt_tokens);
+        fmt_secs(b, sizeof b, r->preempt_cost_s);
+        buf_printf(o, "%sKV cache%s     %lld sequences preempted (cache full), %s tokens of context; %s %s\n", B, R,
+                   (long long)r->preemptions, a, b,
+                   sc->plan.rollout.preempt == PREEMPT_SWAP ? "swapping to host and back" : "recomputing");
+    }
     fmt_bytes(a, sizeof a, r->dq_bytes_padded);
     fmt_bytes(b, sizeof b, r->dq_bytes_packed);
     fmt_secs(c, sizeof c, r->dq_time_s);

@@ -41,6 +41,8 @@ typedef struct {
     double sim_loop_wall_s;     /* sim_wall_s less set-up and the analytic training tasks */
     double sim_time_s;
     double tokens_generated, tokens_trained, tokens_wasted, tokens_in_flight;
+    int64_t preemptions;        /* paged KV: sequences taken off a full cache */
+    double preempt_tokens, preempt_cost_s;
     int64_t samples_trained, samples_discarded, samples_mixed;
     int    staleness_bound;
     int    lag_max;

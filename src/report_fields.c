@@ -26,6 +26,8 @@ GET(g_tok_gen, r->tokens_generated)
 GET(g_tok_train, r->tokens_trained)
 GET(g_tok_waste, r->tokens_wasted)
 GET(g_tok_flight, r->tokens_in_flight)
+GET(g_preempt, r->preemptions)
+GET(g_preempt_cost, r->preempt_cost_s)
 GET(g_samples, r->samples_trained)
 GET(g_bound, r->staleness_bound)
 GET(g_lag_max, r->lag_max)
@@ -158,6 +160,10 @@ const rfield REPORT_FIELDS[] = {
     NUMF("wasted_tokens", "wasted_tokens", "wasted_tokens", 16, g_tok_waste, "tokens",
          "tokens decoded and then discarded or restarted"),
     NUMF("tokens_in_flight", NULL, NULL, 0, g_tok_flight, "tokens", "tokens decoded but not trained at the end"),
+    INTF("kv_cache.preemptions", "preemptions", NULL, 0, g_preempt, NULL,
+         "sequences taken off a full paged KV cache (plan.rollout.kv = paged)"),
+    NUMF("kv_cache.preemption_cost_s", "preemption_cost_s", NULL, 0, g_preempt_cost, "s",
+         "instance time preemption cost, all steps: re-prefill of the preempted contexts (recompute) or their host transfers (swap)"),
     INTF("samples_trained", NULL, "samples_trained", 17, g_samples, NULL, "samples trained"),
     INTF("staleness.bound", "staleness_bound", "staleness_bound", 11, g_bound, "versions", "the StaleSync bound"),
     INTF("staleness.max", "staleness_max", "staleness_max", 12, g_lag_max, "versions", "the largest lag trained"),

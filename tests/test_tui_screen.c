@@ -186,7 +186,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS_S2 \
     "+ Staleness -------------------------------------------------------------------+\n" \
     "|bound s=2  lag max 1  mean 0.75  (4096 samples)                               |\n" \
-    "|in flight: v3:191                                                             |\n" \
+    "|in flight: v3:159                                                             |\n" \
     "|trained lags: 0:1024 1:3072                                                   |\n" \
     "|step 0     #                                                          v0..0   |\n" \
     "|step 1     #-                                                         v0..1   |\n" \
