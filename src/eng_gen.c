@@ -599,6 +599,7 @@ static void balance_quotas(sim *s)
 void eng_dispatch(sim *s, sim_time now, int pool)
 {
     bool bal = s->scn.plan.rollout.dispatch == DISPATCH_BALANCED && s->nqueues == 1 && s->dq_len > 0;
+    if (s->bound_lowered && s->dq_len > 1) eng_queue_by_batch(s);
     if (bal) {
         balance_quotas(s);
         for (int i = 0; i < s->ninst; i++) {

@@ -163,6 +163,7 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->wall0 = wall_now();
     rng_seed(&s->rng, scn->work.seed);
     s->staleness = scn->plan.staleness;
+    s->st.bound_max = s->staleness;
     s->partial = scn->plan.partial_rollout;
     s->step_running = -1;
     const scn_workload *w = &scn->work;

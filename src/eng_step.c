@@ -64,6 +64,59 @@ void eng_discard_stale(sim *s, int step, sim_time now)
     if (s->scn.plan.on_stale == STALE_DISCARD) drop_stale(s, step);
 }
 
+/* After a hook lowered the bound: finished samples too stale for `step` can
+** never be trained (a later step only sees them staler), so they are
+** generated again whatever on_stale says; waiting for them would wait for
+** ever (docs/model.md, section 4). */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+void eng_drop_untrainable(sim *s, int step)
+{
+    drop_stale(s, step);
+    /* a queued sample that started too long ago (evicted or preempted with
+    ** its tokens kept) can no longer be trained either: it starts afresh */
+    for (int qi = 0; qi < s->nqueues; qi++) {
+        squeue *q = &s->queues[qi];
+        for (int64_t i = 0; i < q->len; i++) {
+            sample *x = &s->smp[q->v[(q->head + i) % q->cap]];
+            if (x->v_start < 0 || step - x->v_start <= s->staleness) continue;
+            s->st.tokens_wasted += x->gen;
+            eng_open_add(s, x->v_start, -1);
+            x->gen = 0;
+            x->v_start = -1;
+            x->resumed = 0;
+            x->preempted = PRE_NONE;
+            s->queue_changed = true;
+        }
+    }
+}
+
+/* After a hook lowered the bound, recycled samples (pushed to the queues'
+** fronts) may belong to batches the bound does not let start yet, ahead of
+** samples that may: admission stops at the first sample it may not start,
+** so each queue is put back in batch order (stable) before it is offered. */
+void eng_queue_by_batch(sim *s)
+{
+    for (int qi = 0; qi < s->nqueues; qi++) {
+        squeue *q = &s->queues[qi];
+        if (q->len < 2) continue;
+        uint64_t *k = xmalloc((size_t)q->len * sizeof *k);
+        int *ids = xmalloc((size_t)q->len * sizeof *ids);
+        for (int64_t i = 0; i < q->len; i++) {
+            ids[i] = q->v[(q->head + i) % q->cap];
+            k[i] = (uint64_t)(uint32_t)s->smp[ids[i]].batch << 32 | (uint64_t)i;
+        }
+        qsort(k, (size_t)q->len, sizeof *k, cmp_u64);
+        for (int64_t i = 0; i < q->len; i++) q->v[(q->head + i) % q->cap] = ids[k[i] & 0xffffffffu];
+        free(k);
+        free(ids);
+    }
+}
+
 /* Samples that must be in step `step` (they would be too stale after it):
 ** started with a version <= step - s; in flight, and finished untaken. */
 static int64_t must_take(sim *s, int step, int64_t *finished)
@@ -78,6 +131,10 @@ bool eng_chunk_ready(sim *s, int step)
 {
     if (eligible_count(s, step) < s->chunk_n) return false;
     if (s->scn.plan.on_stale != STALE_WAIT) return true;
+    /* after a hook lowered the bound, samples released under the old one can
+    ** be more than the step holds: waiting for them all to fit would wait
+    ** for ever; the step takes what is ready and the rest is recycled */
+    if (s->bound_lowered) return true;
     int64_t fin, inflight = must_take(s, step, &fin);
     int left_after = (s->nchunks - s->chunks_taken - 1) * s->chunk_n;
     if (left_after == 0) return inflight == 0;

@@ -26,6 +26,8 @@ typedef struct {
     double   capacity;
 } sim_overflow;
 
+enum { SIM_BOUND_LOG = 32 };
+
 typedef struct {
     uint64_t events;            /* events taken off the queue */
     uint64_t pipeline_ops;      /* 1F1B forward/backward ops resolved */
@@ -59,6 +61,12 @@ typedef struct {
     double   task_wall_s;       /* wall time computing training and forward-pass tasks (bench only) */
     double   setup_wall_s;      /* wall time of sim_new: sampling the workload, building tracks */
     sim_overflow overflow;
+    /* The staleness bound as hooks changed it: the first SIM_BOUND_LOG
+    ** changes (the step about to be trained when it changed, the new
+    ** bound), how many there were, and the largest bound the run had. */
+    int      bound_changes;
+    int      bound_step[SIM_BOUND_LOG], bound_value[SIM_BOUND_LOG];
+    int      bound_max;
 } sim_stats;
 
 /* Hooks a plugin host may install (all optional).  They run between events

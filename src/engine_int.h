@@ -292,6 +292,7 @@ struct sim {
     uint64_t count_work;        /* Fenwick nodes read by those queries (tests) */
     int      nver;
     int      staleness;
+    bool     bound_lowered;     /* a hook lowered the bound (sim_set_staleness) */
     double   partial;
 
     /* instances and pools */
@@ -468,6 +469,8 @@ void eng_pool_start_gen(sim *s, int p, sim_time now);
 
 /* eng_step.c: taking samples into the step. */
 void eng_discard_stale(sim *s, int step, sim_time now);
+void eng_drop_untrainable(sim *s, int step);
+void eng_queue_by_batch(sim *s);
 bool eng_chunk_ready(sim *s, int step);
 bool eng_trainer_ready(sim *s);
 bool eng_pool_infers(const sim *s, int p);

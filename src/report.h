@@ -44,7 +44,11 @@ typedef struct {
     int64_t preemptions;        /* paged KV: sequences taken off a full cache */
     double preempt_tokens, preempt_cost_s;
     int64_t samples_trained, samples_discarded, samples_mixed;
-    int    staleness_bound;
+    int    staleness_bound;     /* the scenario's */
+    int    bound_changes;       /* how many times hooks changed it */
+    int    bound_step[SIM_BOUND_LOG], bound_value[SIM_BOUND_LOG];   /* the first changes: from step, new bound */
+    int    bound_final, bound_max;
+    int    lag_top;             /* the histogram runs 0..lag_top: max(largest bound, largest lag) */
     int    lag_max;
     double lag_mean;
     int64_t lag_hist[SCN_STALENESS_MAX + 1];

@@ -114,7 +114,19 @@ static void w_pools(const report *r, fs_json *j, const char *key)
 static void w_hist(const report *r, fs_json *j, const char *key)
 {
     json_arr_begin(j, key);
-    for (int k = 0; k <= r->staleness_bound && k <= SCN_STALENESS_MAX; k++) json_int(j, NULL, r->lag_hist[k]);
+    for (int k = 0; k <= r->lag_top; k++) json_int(j, NULL, r->lag_hist[k]);
+    json_arr_end(j);
+}
+
+static void w_bounds(const report *r, fs_json *j, const char *key)
+{
+    json_arr_begin(j, key);
+    for (int k = 0; k < r->bound_changes && k < SIM_BOUND_LOG; k++) {
+        json_obj_begin(j, NULL);
+        json_int(j, "step", r->bound_step[k]);
+        json_int(j, "bound", r->bound_value[k]);
+        json_obj_end(j);
+    }
     json_arr_end(j);
 }
 
@@ -171,7 +183,9 @@ const rfield REPORT_FIELDS[] = {
          "samples whose decode spanned a weight update"),
     NUMF("staleness.mean", "staleness_mean", "staleness_mean", 13, g_lag_mean, "versions", "mean lag trained"),
     {"staleness.histogram", NULL, NULL, 0, RV_CUSTOM, NULL, NULL, NULL, NULL, w_hist, NULL,
-     "samples trained at lag 0, 1, ... bound"},
+     "samples trained at lag 0, 1, ... up to the largest bound the run had or the largest lag, whichever is more"},
+    {"staleness.bound_changes", NULL, NULL, 0, RV_CUSTOM, NULL, NULL, NULL, NULL, w_bounds, NULL,
+     "the bound as hooks changed it: from which step, the new bound (the first 32 changes; empty if none)"},
     NUMF("distqueue.bytes_padded", NULL, NULL, 0, g_dq_pad, "bytes", "DistQueue bytes, padded"),
     NUMF("distqueue.bytes_packed", NULL, NULL, 0, g_dq_pack, "bytes", "DistQueue bytes, packed"),
     NUMF("distqueue.padding_saving", NULL, NULL, 0, g_dq_saving, NULL, "1 - packed / padded"),
