@@ -64,16 +64,16 @@ void eng_discard_stale(sim *s, int step, sim_time now)
     if (s->scn.plan.on_stale == STALE_DISCARD) drop_stale(s, step);
 }
 
-/* After a hook lowered the bound: finished samples too stale for `step` can
-** never be trained (a later step only sees them staler), so they are
-** generated again whatever on_stale says; waiting for them would wait for
-** ever (docs/model.md, section 4). */
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
+/* After a hook lowered the bound: finished samples too stale for `step` can
+** never be trained (a later step only sees them staler), so they are
+** generated again whatever on_stale says; waiting for them would wait for
+** ever (docs/model.md, section 4). */
 void eng_drop_untrainable(sim *s, int step)
 {
     drop_stale(s, step);
