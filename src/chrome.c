@@ -1,7 +1,8 @@
 /*
 ** chrome.c — Chrome trace-event JSON writer (streaming).
 **
-** Mapping: pid 0 = the step track, staleness windows and version instants;
+** Mapping: pid 0 = the step track, staleness windows and version instants
+** (a preemption instant sits on its rollout instance's thread);
 ** pid p+1 = pool p, one tid per track (pipeline stage, rollout instance,
 ** forward-only replica group, host link).  A track stands for the devices
 ** that behave alike (its args give their count and first index).  Memory
@@ -90,8 +91,17 @@ static void on_counter(void *ud, const trace *t, const trace_counter *c)
 static void on_instant(void *ud, const trace *t, const trace_instant *in)
 {
     chrome_writer *w = ud;
-    (void)t;
     fs_buf *b = &w->line;
+    if (in->kind == INST_PREEMPT) {
+        /* on the instance's own row: sequences taken off a full paged cache */
+        buf_printf(b, "{\"name\":\"preempt %d\",\"cat\":\"kv\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d",
+                   in->count, pid_of(t, in->track), in->track);
+        ts(b, "ts", in->t);
+        buf_printf(b, ",\"args\":{\"version\":%d,\"sequences\":%d,\"context_tokens\":%lld}}", in->version, in->count,
+                   (long long)in->tokens);
+        emit(w);
+        return;
+    }
     if (in->kind == INST_VERSION)
         buf_printf(b, "{\"name\":\"version %d published\",\"cat\":\"version\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0", in->version);
     else

@@ -108,6 +108,7 @@ static void task_done(sim *s, int p, sim_time now)
 static void ctl_poll(sim *s)
 {
     if (s->failed) return;
+    if (s->bound_lowered) eng_drop_untrainable(s, s->step_running >= 0 ? s->step_running : s->version);
     release_batches(s);
     sim_time now = s->now;
     int tp = s->pl.train_pool;
@@ -138,6 +139,17 @@ static void ctl_poll(sim *s)
         for (int p = 0; p < s->pl.npools; p++)
             if (p != tp && eng_pool_infers(s, p) && s->pr[p].st == P_IDLE && s->pr[p].infer_cursor < s->chunks_taken)
                 eng_start_infer_on(s, p, now);
+        /* A co-located step starts with its whole batch at hand; only a hook
+        ** lowering the bound after it began can leave it short (what it had
+        ** counted on is now too stale).  Its pool then generates the rest
+        ** and comes back once the step's last mini-batch is there. */
+        if (s->bound_lowered && tq->colocated) {
+            if (tr->st == P_IDLE && !tr->rollout_layout && s->chunks_taken < s->nchunks &&
+                s->chunks_trained == s->chunks_taken && tr->infer_cursor == s->chunks_taken)
+                eng_switch_to_rollout(s, tp, now);
+            else if (tr->st == P_GEN && s->chunks_taken == s->nchunks)
+                eng_switch_to_train(s, tp, now);
+        }
     } else if (s->version < s->scn.work.iterations) {
         /* A pool that also generates can only start once the whole batch is
         ** there; a training-only pool streams from the first mini-batch. */
@@ -170,14 +182,7 @@ static void ctl_poll(sim *s)
     ** woken only when the queue gained samples they might take. */
     if (s->queue_changed && s->dq_len > 0) {
         s->queue_changed = false;
-        for (int p = 0; p < s->pl.npools; p++) {
-            if (s->pr[p].st != P_GEN) continue;
-            for (int i = 0; i < s->pr[p].ninst; i++) {
-                instance *I = &s->inst[s->pr[p].inst0 + i];
-                if (s->dq_len == 0) break;
-                if (eng_inst_can_admit(s, I)) eng_inst_kick(s, I, now);
-            }
-        }
+        eng_dispatch(s, now, -1);
     }
     if (s->has_hooks && s->hooks.on_rollout_progress && s->step_running < 0 && s->version < s->released) {
         int b = s->version;
@@ -353,7 +358,23 @@ int sim_step_phase_open(const sim *s, sim_time *since)
     return r->class_phase;
 }
 
-void sim_set_staleness(sim *s, int bound) { s->staleness = bound < 0 ? 0 : bound > 64 ? 64 : bound; }
+/* A hook changes the bound.  The change is logged for the report; lowering
+** it may leave finished samples that no later step can take (their lag only
+** grows), so from then on the controller recycles those (ctl_poll). */
+void sim_set_staleness(sim *s, int bound)
+{
+    bound = bound < 0 ? 0 : bound > SCN_STALENESS_MAX ? SCN_STALENESS_MAX : bound;
+    if (bound == s->staleness) return;
+    sim_stats *st = &s->st;
+    if (st->bound_changes < SIM_BOUND_LOG) {
+        st->bound_step[st->bound_changes] = s->step_running >= 0 ? s->step_running : s->version;
+        st->bound_value[st->bound_changes] = bound;
+    }
+    st->bound_changes++;
+    if (bound > st->bound_max) st->bound_max = bound;
+    if (bound < s->staleness) s->bound_lowered = true;
+    s->staleness = bound;
+}
 int  sim_get_staleness(const sim *s) { return s->staleness; }
 void sim_set_partial_rollout(sim *s, double f) { s->partial = f <= 0 ? 0.01 : f > 1 ? 1 : f; }
 

@@ -1,8 +1,10 @@
 /*
 ** eng_gen.c — rollout instances: continuous batching and decoding.
 **
-** An instance admits samples from its generation queue while they fit (batch
-** size, KV reservation, staleness bound at admission), prefills them
+** The dispatcher shares the queue out among the generating instances
+** (least outstanding sequences by default).  An instance admits samples from
+** its generation queue while they fit (batch size, KV reservation, staleness
+** bound at admission, its dispatcher's share), prefills them
 ** together, then decodes in segments: one event at the step where its next
 ** sample finishes, never one per token.  A segment's time is the closed-form
 ** sum of the decode step's roofline over the context it holds.  Instances
@@ -168,12 +170,52 @@ static int64_t decode_steps_within(sim *s, instance *I, double dt, int64_t kmax)
 
 /* ------------------------------------------------------------ generation */
 
+/* KV accounting (docs/model.md, section 5, KV cache).  "reserve": admission
+** holds prompt + max_response for the sample until it finishes, and the
+** cache is never full.  "paged": a sequence holds the blocks of the context
+** it has; counting its last block as full, it holds ctx + block − 1 tokens,
+** and every decode step adds one token per sequence. */
+static inline bool kv_paged(const sim *s) { return s->scn.plan.rollout.kv == KV_PAGED; }
+static inline double kv_slack(const sim *s) { return kv_paged(s) ? s->scn.plan.rollout.kv_block - 1 : 0; }
+
+/* Paged admission leaves this share of the blocks free, as vLLM's block
+** manager keeps a watermark (1% of the blocks by default) so that a newly
+** admitted sequence does not force a preemption at once. */
+#define KV_WATERMARK 0.01
+
+/* KV the instance holds at its current step. */
+static inline double inst_kv(const sim *s, const instance *I)
+{
+    return kv_paged(s) ? I->ctx_sum + I->nactive * kv_slack(s) : I->kv_used;
+}
+
+/* KV a sample needs to be admitted. */
 static double sample_reserve(const sim *s, const sample *x)
 {
-    /* Admission reserves the prompt and the whole response budget: a
-    ** scheduler that never needs to preempt (docs/model.md, section 5,
-    ** Continuous batching). */
+    if (kv_paged(s)) return (double)x->prompt + x->gen + kv_slack(s);
     return (double)x->prompt + s->scn.work.max_response;
+}
+
+/* Room an admission may fill up to. */
+static inline double kv_admit_cap(const sim *s, const instance *I)
+{
+    return kv_paged(s) ? I->kv_cap * (1 - KV_WATERMARK) : I->kv_cap;
+}
+
+/* The longest sequence a sample may become must fit an empty instance. */
+static inline double sample_most(const sim *s, const sample *x)
+{
+    return (double)x->prompt + s->scn.work.max_response + kv_slack(s);
+}
+
+/* Swap: seconds to move `tokens` of context between an instance's devices
+** and host memory, each device over its own host link. */
+static double swap_secs(const sim *s, const instance *I, double tokens)
+{
+    const plan_pool *pp = &s->pl.pools[I->pool];
+    if (pp->kv_tokens_per_instance <= 0) return 0;
+    double per_dev = tokens * pp->rollout_mem[MB_KV_CACHE] / pp->kv_tokens_per_instance;
+    return per_dev / (s->scn.cluster.device.host_bw * s->scn.eff.host_link);
 }
 
 static void inst_schedule(sim *s, instance *I)
@@ -183,6 +225,12 @@ static void inst_schedule(sim *s, instance *I)
     if (I->nactive == 0 || !I->running) return;
     int64_t k = I->heap[0].key - I->step;
     if (k < 0) k = 0;
+    if (kv_paged(s)) {
+        /* the step at which the cache fills: an event like a completion */
+        double room = I->kv_cap - inst_kv(s, I);
+        int64_t kf = room > 0 ? (int64_t)floor(room / I->nactive) : 0;
+        if (kf < k) k = kf;
+    }
     double dt = decode_time(s, I, k);
     I->target = I->step + k;
     I->scheduled = true;
@@ -193,23 +241,22 @@ static void inst_schedule(sim *s, instance *I)
 static sim_time inst_admit(sim *s, instance *I, sim_time now)
 {
     const scn_plan *p = &s->scn.plan;
-    double ptok = 0, psq = 0;
+    double ptok = 0, psq = 0, pre_tok = 0, swap_tok = 0;
     int n = 0;
     squeue *q = eng_inst_queue(s, I);
-    while (q->len > 0 && I->nactive < p->rollout.max_seqs) {
+    while (q->len > 0 && I->nactive < p->rollout.max_seqs && (I->quota < 0 || n < I->quota)) {
         int id = eng_sq_peek(q);
         sample *x = &s->smp[id];
         /* staleness: a sample of batch b may start on version v only if b - v <= s */
         if (x->batch - I->version > s->staleness) break;
         double need = sample_reserve(s, x);
-        if (I->kv_used + need > I->kv_cap) {
-            if (I->nactive == 0 && n == 0) {
-                /* cannot hold even one sequence: the plan is infeasible */
-                fs_err_set(&s->err, 1, "rollout instance %d cannot hold one sequence of %.0f tokens (KV room %.0f)",
-                           I->index, need, I->kv_cap);
-            }
+        if (I->nactive == 0 && n == 0 && sample_most(s, x) > I->kv_cap) {
+            /* cannot hold even one sequence: the plan is infeasible */
+            fs_err_set(&s->err, 1, "rollout instance %d cannot hold one sequence of %.0f tokens (KV room %.0f)",
+                       I->index, sample_most(s, x), I->kv_cap);
             break;
         }
+        if (inst_kv(s, I) + need > kv_admit_cap(s, I) && !(kv_paged(s) && I->nactive == 0 && n == 0)) break;
         eng_sq_pop(s, q);
         x->state = S_ACTIVE;
         x->inst = (int)(I - s->inst);
@@ -218,7 +265,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         x->adm_step = I->step - x->gen;
         double ctx = (double)x->prompt + x->gen;
         I->ctx_sum += ctx;
-        I->kv_used += need;
+        if (!kv_paged(s)) I->kv_used += need;
         I->nactive++;
         heap_push(I, (hent){x->adm_step + x->resp, id, x->prompt, x->resp, x->v_start, x->batch});
         if (I->norder == I->ocap) {
@@ -226,17 +273,34 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
             I->order = xrealloc(I->order, (size_t)I->ocap * sizeof *I->order);
         }
         I->order[I->norder++] = id;
+        n++;
+        if (x->preempted == PRE_SWAPPED) {
+            /* its KV comes back from host memory: no prefill */
+            swap_tok += ctx;
+            x->preempted = PRE_NONE;
+            continue;
+        }
+        if (x->preempted == PRE_RECOMPUTE) pre_tok += ctx;
+        x->preempted = PRE_NONE;
         ptok += ctx;
         psq += ctx * ctx;
-        n++;
     }
     if (n == 0) return now;
+    sim_time t0 = now;
+    if (swap_tok > 0) {
+        double sw = swap_secs(s, I, swap_tok);
+        s->st.preempt_cost_s += sw;
+        t0 = now + sim_from_secs(sw);
+    }
+    if (ptok <= 0) return t0;
     const plan_pool *pp = &s->pl.pools[I->pool];
     const scn_link *l = eng_pool_link(s, pp, pp->first + I->index * pp->inst_devices, 1, pp->inst_devices);
     mdl_step st = mdl_prefill(eng_actor(s), &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep,
                               ptok, psq / ptok);
-    sim_time t1 = now + sim_from_secs(st.total_s);
-    eng_span(s, I->track, PH_PREFILL, now, t1, s->smp[I->order[I->norder - 1]].batch, I->version, -1, (int64_t)ptok);
+    sim_time t1 = t0 + sim_from_secs(st.total_s);
+    /* recompute: the share of the prefill spent on preempted contexts */
+    if (pre_tok > 0) s->st.preempt_cost_s += st.total_s * pre_tok / ptok;
+    eng_span(s, I->track, PH_PREFILL, t0, t1, s->smp[I->order[I->norder - 1]].batch, I->version, -1, (int64_t)ptok);
     return t1;
 }
 
@@ -302,6 +366,79 @@ static void sample_finish(sim *s, const hent *h, sim_time now)
     s->st.dq_rollout_out += ((double)h->prompt + h->resp) * 8.0;   /* token ids + rollout log-probs */
 }
 
+/* Restore the heap property over the whole heap (after removals). */
+static void heap_build(instance *I)
+{
+    for (int i = I->hn / 2 - 1; i >= 0; i--) {
+        int c = i;
+        hent e = I->heap[c];
+        for (;;) {
+            int l = 2 * c + 1;
+            if (l >= I->hn) break;
+            int m = l + 1 < I->hn && hent_less(&I->heap[l + 1], &I->heap[l]) ? l + 1 : l;
+            if (!hent_less(&I->heap[m], &e)) break;
+            I->heap[c] = I->heap[m];
+            c = m;
+        }
+        I->heap[c] = e;
+    }
+}
+
+/* The paged cache is full: the next decode step needs a token for every
+** sequence and there is no room.  Take the newest sequences off (the
+** lowest priority under first-come-first-served, as vLLM's scheduler
+** does) until the next step fits; each goes back to the front of the queue
+** keeping what it decoded.  Recompute: its context is prefilled again when
+** it is readmitted.  Swap: its KV is copied to host memory now and back on
+** readmission, over the host link, the instance waiting for each.  Returns
+** when the instance can decode again.  docs/model.md, section 5. */
+static sim_time inst_preempt(sim *s, instance *I, sim_time now)
+{
+    int self = (int)(I - s->inst);
+    int count = 0;
+    double tokens = 0;
+    for (int i = I->norder - 1; i >= 0 && inst_kv(s, I) + I->nactive > I->kv_cap; i--) {
+        int id = I->order[i];
+        sample *x = &s->smp[id];
+        if (x->state != S_ACTIVE || x->inst != self) continue;
+        if (I->nactive == 1) {
+            fs_err_set(&s->err, 1, "rollout instance %d cannot hold one sequence of %.0f tokens (KV room %.0f)",
+                       I->index, (double)x->prompt + x->resp + kv_slack(s), I->kv_cap);
+            return now;
+        }
+        int64_t g = I->step - x->adm_step;
+        if (g > x->resp) g = x->resp;
+        x->gen = (int32_t)g;
+        x->inst = -1;
+        x->state = S_QUEUED;
+        x->resumed = x->gen > 0;
+        x->preempted = s->scn.plan.rollout.preempt == PREEMPT_SWAP ? PRE_SWAPPED : PRE_RECOMPUTE;
+        double ctx = (double)x->prompt + x->gen;
+        I->ctx_sum -= ctx;
+        I->nactive--;
+        tokens += ctx;
+        count++;
+        eng_dq_push_front(s, id);
+    }
+    /* drop the taken samples from the heap (they are no longer active here) */
+    int w = 0;
+    for (int k = 0; k < I->hn; k++) {
+        const sample *x = &s->smp[I->heap[k].id];
+        if (x->state == S_ACTIVE && x->inst == self) I->heap[w++] = I->heap[k];
+    }
+    I->hn = w;
+    heap_build(I);
+    inst_compact_order(s, I);
+    s->st.preemptions += count;
+    s->st.preempt_tokens += tokens;
+    trace_instant in = {now, INST_PREEMPT, s->version, I->version, I->track, count, (int64_t)tokens};
+    trace_add_instant(s->tr, &in);
+    if (s->scn.plan.rollout.preempt != PREEMPT_SWAP) return now;
+    double sw = swap_secs(s, I, tokens);
+    s->st.preempt_cost_s += sw;
+    return now + sim_from_secs(sw);
+}
+
 void eng_inst_event(sim *s, instance *I, sim_time now)
 {
     I->scheduled = false;
@@ -312,7 +449,7 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     while (I->hn > 0 && I->heap[0].key <= I->step) {
         hent h = heap_pop(I);
         I->ctx_sum -= (double)h.prompt + h.resp;
-        I->kv_used -= (double)h.prompt + s->scn.work.max_response;   /* sample_reserve */
+        if (!kv_paged(s)) I->kv_used -= (double)h.prompt + s->scn.work.max_response;   /* sample_reserve */
         I->nactive--;
         sample_finish(s, &h, now);
         any = true;
@@ -321,6 +458,13 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     ** of it: compacting on every completion would cost O(batch) each */
     if (any && I->norder > 2 * I->nactive + 16) inst_compact_order(s, I);
     if (I->nactive == 0) { I->ctx_sum = 0; I->kv_used = 0; }
+    /* a full paged cache preempts, and admits nothing in the same step */
+    if (kv_paged(s) && I->nactive > 0 && inst_kv(s, I) + I->nactive > I->kv_cap) {
+        I->seg_t0 = inst_preempt(s, I, now);
+        I->seg_step0 = I->step;
+        if (!s->err.code) inst_schedule(s, I);
+        return;
+    }
     I->seg_t0 = inst_admit(s, I, now);
     I->seg_step0 = I->step;
     inst_schedule(s, I);
@@ -333,7 +477,7 @@ bool eng_inst_can_admit(const sim *s, const instance *I)
     if (q->len == 0 || I->nactive >= s->scn.plan.rollout.max_seqs) return false;
     const sample *x = &s->smp[eng_sq_peek(q)];
     if (x->batch - I->version > s->staleness) return false;
-    return I->kv_used + sample_reserve(s, x) <= I->kv_cap || I->nactive == 0;
+    return inst_kv(s, I) + sample_reserve(s, x) <= kv_admit_cap(s, I) || I->nactive == 0;
 }
 
 /* Start (or resume) generation on an instance. */
@@ -390,6 +534,95 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
     I->kv_used = 0;
 }
 
+/* ------------------------------------------------------------- dispatch */
+
+/* The balanced dispatcher's order: fewest outstanding sequences (active and
+** given this round), then the lower index. */
+static inline bool disp_less(const sim *s, int a, int b)
+{
+    const instance *A = &s->inst[a], *B = &s->inst[b];
+    int la = A->nactive + A->quota, lb = B->nactive + B->quota;
+    return la < lb || (la == lb && a < b);
+}
+
+static void disp_down(const sim *s, int *h, int n, int i)
+{
+    for (;;) {
+        int l = 2 * i + 1, m = i;
+        if (l < n && disp_less(s, h[l], h[m])) m = l;
+        if (l + 1 < n && disp_less(s, h[l + 1], h[m])) m = l + 1;
+        if (m == i) return;
+        int t = h[i]; h[i] = h[m]; h[m] = t;
+        i = m;
+    }
+}
+
+/* Least outstanding requests (docs/model.md, section 5, Dispatch): walk the
+** shared queue from its head and give each sample to the generating
+** instance with the fewest outstanding sequences that can take it (batch
+** room, KV reservation, staleness at admission).  An instance that cannot
+** take the sample in hand leaves the round, as its own admission would stop
+** there.  Sets each instance's quota; O(ninst + given · log ninst). */
+static void balance_quotas(sim *s)
+{
+    const squeue *q = &s->queues[0];
+    const int max_seqs = s->scn.plan.rollout.max_seqs;
+    int *h = s->disp, n = 0;
+    for (int i = 0; i < s->ninst; i++) {
+        instance *I = &s->inst[i];
+        I->quota = 0;
+        I->quota_kv = 0;
+        if (I->running && s->pr[I->pool].st == P_GEN && I->nactive < max_seqs) h[n++] = i;
+    }
+    for (int i = n / 2 - 1; i >= 0; i--) disp_down(s, h, n, i);
+    int64_t k = 0;
+    while (n > 0 && k < q->len) {
+        const sample *x = &s->smp[q->v[(q->head + k) % q->cap]];
+        instance *I = &s->inst[h[0]];
+        double need = sample_reserve(s, x);
+        bool fits = x->batch - I->version <= s->staleness &&
+                    (inst_kv(s, I) + I->quota_kv + need <= kv_admit_cap(s, I) || I->nactive + I->quota == 0);
+        if (fits) {
+            I->quota++;
+            I->quota_kv += need;
+            k++;
+        }
+        if (!fits || I->nactive + I->quota >= max_seqs) h[0] = h[--n];
+        disp_down(s, h, n, 0);
+    }
+}
+
+/* Offer the queue to the generating instances.  `pool` >= 0: that pool has
+** just started generating, and each of its instances is started.  With
+** balanced dispatch the instances first take the shares balance_quotas gave
+** them, then whatever is left is offered in index order as with "queue". */
+void eng_dispatch(sim *s, sim_time now, int pool)
+{
+    bool bal = s->scn.plan.rollout.dispatch == DISPATCH_BALANCED && s->nqueues == 1 && s->dq_len > 0;
+    if (s->bound_lowered && s->dq_len > 1) eng_queue_by_batch(s);
+    if (bal) {
+        balance_quotas(s);
+        for (int i = 0; i < s->ninst; i++) {
+            instance *I = &s->inst[i];
+            if (I->pool == pool || I->quota > 0) eng_inst_kick(s, I, now);
+        }
+        for (int i = 0; i < s->ninst; i++) s->inst[i].quota = -1;
+    } else if (pool >= 0) {
+        /* each instance admits what it can, in index order */
+        const pool_rt *r = &s->pr[pool];
+        for (int i = 0; i < r->ninst; i++) eng_inst_kick(s, &s->inst[r->inst0 + i], now);
+        return;
+    }
+    for (int p = 0; p < s->pl.npools; p++) {
+        if (s->pr[p].st != P_GEN) continue;
+        for (int i = 0; i < s->pr[p].ninst; i++) {
+            instance *I = &s->inst[s->pr[p].inst0 + i];
+            if (s->dq_len == 0) return;
+            if (eng_inst_can_admit(s, I)) eng_inst_kick(s, I, now);
+        }
+    }
+}
+
 void eng_pool_start_gen(sim *s, int p, sim_time now)
 {
     pool_rt *r = &s->pr[p];
@@ -401,9 +634,5 @@ void eng_pool_start_gen(sim *s, int p, sim_time now)
         I->version = s->version;
         I->seg_t0 = now;
     }
-    /* each instance admits what it can, in index order */
-    for (int i = 0; i < r->ninst; i++) {
-        instance *I = &s->inst[r->inst0 + i];
-        eng_inst_kick(s, I, now);
-    }
+    eng_dispatch(s, now, p);
 }

@@ -112,6 +112,7 @@ static void add_tracks(sim *s, int p)
             I->track = trace_add_track(s->tr, &tk);
             I->kv_cap = q->kv_tokens_per_instance;
             I->dtab = -1;
+            I->quota = -1;
         }
     }
     if (r->host_group >= 0) {
@@ -162,6 +163,7 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->wall0 = wall_now();
     rng_seed(&s->rng, scn->work.seed);
     s->staleness = scn->plan.staleness;
+    s->st.bound_max = s->staleness;
     s->partial = scn->plan.partial_rollout;
     s->step_running = -1;
     const scn_workload *w = &scn->work;
@@ -201,6 +203,7 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     int ninst = 0;
     for (int p = 0; p < s->pl.npools; p++) ninst += s->pl.pools[p].instances;
     s->inst = xcalloc((size_t)(ninst ? ninst : 1), sizeof *s->inst);
+    s->disp = xcalloc((size_t)(ninst ? ninst : 1), sizeof *s->disp);
     for (int p = 0; p < s->pl.npools; p++) add_memgroups(s, p);
     s->ngroups = trace_nmemgroups(s->tr);
     s->mem = xcalloc((size_t)s->ngroups, sizeof *s->mem);
@@ -213,7 +216,7 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     /* about two spans per sample (decode segment, prefill) and the pipelines'
     ** runs: reserved once, as untouched memory costs nothing */
     trace_reserve_spans(s->tr, (size_t)s->nsmp * 3 + 4096);
-    s->nqueues = scn->plan.rollout.static_dispatch && s->ninst > 0 ? s->ninst : 1;
+    s->nqueues = scn->plan.rollout.dispatch == DISPATCH_STATIC && s->ninst > 0 ? s->ninst : 1;
     s->queues = xcalloc((size_t)s->nqueues, sizeof *s->queues);
     for (int p = 0; p < s->pl.npools; p++) initial_memory(s, p);
     s->pr[s->pl.train_pool].class_phase = STEP_WAIT;
@@ -227,6 +230,7 @@ void sim_free(sim *s)
     if (!s) return;
     for (int i = 0; i < s->ninst; i++) { free(s->inst[i].heap); free(s->inst[i].order); }
     free(s->inst);
+    free(s->disp);
     for (int i = 0; i < s->ndtab; i++) free(s->dtab[i].v);
     free(s->smp);
     for (int i = 0; i < s->nqueues; i++) free(s->queues[i].v);

@@ -64,6 +64,59 @@ void eng_discard_stale(sim *s, int step, sim_time now)
     if (s->scn.plan.on_stale == STALE_DISCARD) drop_stale(s, step);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* After a hook lowered the bound: finished samples too stale for `step` can
+** never be trained (a later step only sees them staler), so they are
+** generated again whatever on_stale says; waiting for them would wait for
+** ever (docs/model.md, section 4). */
+void eng_drop_untrainable(sim *s, int step)
+{
+    drop_stale(s, step);
+    /* a queued sample that started too long ago (evicted or preempted with
+    ** its tokens kept) can no longer be trained either: it starts afresh */
+    for (int qi = 0; qi < s->nqueues; qi++) {
+        squeue *q = &s->queues[qi];
+        for (int64_t i = 0; i < q->len; i++) {
+            sample *x = &s->smp[q->v[(q->head + i) % q->cap]];
+            if (x->v_start < 0 || step - x->v_start <= s->staleness) continue;
+            s->st.tokens_wasted += x->gen;
+            eng_open_add(s, x->v_start, -1);
+            x->gen = 0;
+            x->v_start = -1;
+            x->resumed = 0;
+            x->preempted = PRE_NONE;
+            s->queue_changed = true;
+        }
+    }
+}
+
+/* After a hook lowered the bound, recycled samples (pushed to the queues'
+** fronts) may belong to batches the bound does not let start yet, ahead of
+** samples that may: admission stops at the first sample it may not start,
+** so each queue is put back in batch order (stable) before it is offered. */
+void eng_queue_by_batch(sim *s)
+{
+    for (int qi = 0; qi < s->nqueues; qi++) {
+        squeue *q = &s->queues[qi];
+        if (q->len < 2) continue;
+        uint64_t *k = xmalloc((size_t)q->len * sizeof *k);
+        int *ids = xmalloc((size_t)q->len * sizeof *ids);
+        for (int64_t i = 0; i < q->len; i++) {
+            ids[i] = q->v[(q->head + i) % q->cap];
+            k[i] = (uint64_t)(uint32_t)s->smp[ids[i]].batch << 32 | (uint64_t)i;
+        }
+        qsort(k, (size_t)q->len, sizeof *k, cmp_u64);
+        for (int64_t i = 0; i < q->len; i++) q->v[(q->head + i) % q->cap] = ids[k[i] & 0xffffffffu];
+        free(k);
+        free(ids);
+    }
+}
+
 /* Samples that must be in step `step` (they would be too stale after it):
 ** started with a version <= step - s; in flight, and finished untaken. */
 static int64_t must_take(sim *s, int step, int64_t *finished)
@@ -78,6 +131,10 @@ bool eng_chunk_ready(sim *s, int step)
 {
     if (eligible_count(s, step) < s->chunk_n) return false;
     if (s->scn.plan.on_stale != STALE_WAIT) return true;
+    /* after a hook lowered the bound, samples released under the old one can
+    ** be more than the step holds: waiting for them all to fit would wait
+    ** for ever; the step takes what is ready and the rest is recycled */
+    if (s->bound_lowered) return true;
     int64_t fin, inflight = must_take(s, step, &fin);
     int left_after = (s->nchunks - s->chunks_taken - 1) * s->chunk_n;
     if (left_after == 0) return inflight == 0;
@@ -180,7 +237,7 @@ void eng_start_step(sim *s, sim_time now)
     s->chunks_trained = 0;
     s->rest_trained = false;
     for (int p = 0; p < s->pl.npools; p++) s->pr[p].infer_cursor = 0;
-    trace_instant in = {now, INST_ITER_BEGIN, step, step};
+    trace_instant in = {now, INST_ITER_BEGIN, step, step, -1, 0, 0};
     trace_add_instant(s->tr, &in);
     eng_take_chunk(s);
     if (s->has_hooks && s->hooks.on_step) {
@@ -220,9 +277,9 @@ void eng_step_finished(sim *s, sim_time now)
     s->st.version = s->version;
     s->st.iterations_done = s->version;
     s->step_running = -1;
-    trace_instant end = {now, INST_ITER_END, step, s->version};
+    trace_instant end = {now, INST_ITER_END, step, s->version, -1, 0, 0};
     trace_add_instant(s->tr, &end);
-    trace_instant in = {now, INST_VERSION, step, s->version};
+    trace_instant in = {now, INST_VERSION, step, s->version, -1, 0, 0};
     trace_add_instant(s->tr, &in);
     if (s->version == s->scn.work.warmup) s->st.window_t0 = now;
     if (s->version >= s->scn.work.iterations) s->st.window_t1 = now;

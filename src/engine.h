@@ -26,6 +26,8 @@ typedef struct {
     double   capacity;
 } sim_overflow;
 
+enum { SIM_BOUND_LOG = 32 };
+
 typedef struct {
     uint64_t events;            /* events taken off the queue */
     uint64_t pipeline_ops;      /* 1F1B forward/backward ops resolved */
@@ -37,6 +39,9 @@ typedef struct {
     double   tokens_trained;    /* prompt + response tokens trained on */
     double   tokens_trained_response;  /* of which response tokens */
     double   tokens_wasted;     /* decoded then thrown away */
+    int64_t  preemptions;       /* paged KV: sequences taken off a full cache */
+    double   preempt_tokens;    /* their context when taken off (prompt + decoded) */
+    double   preempt_cost_s;    /* instance time it cost: re-prefills (recompute) or host transfers (swap) */
     double   tokens_in_flight;  /* decoded, not yet trained or wasted */
     double   measured_tokens;   /* trained tokens in the measured window */
     sim_time window_t0, window_t1;
@@ -56,6 +61,12 @@ typedef struct {
     double   task_wall_s;       /* wall time computing training and forward-pass tasks (bench only) */
     double   setup_wall_s;      /* wall time of sim_new: sampling the workload, building tracks */
     sim_overflow overflow;
+    /* The staleness bound as hooks changed it: the first SIM_BOUND_LOG
+    ** changes (the step about to be trained when it changed, the new
+    ** bound), how many there were, and the largest bound the run had. */
+    int      bound_changes;
+    int      bound_step[SIM_BOUND_LOG], bound_value[SIM_BOUND_LOG];
+    int      bound_max;
 } sim_stats;
 
 /* Hooks a plugin host may install (all optional).  They run between events

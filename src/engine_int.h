@@ -123,6 +123,7 @@ static inline event eng_evq_pop(evq *q)
 /* --------------------------------------------------------------- samples */
 
 enum { S_WAIT, S_QUEUED, S_ACTIVE, S_DONE, S_TAKEN, S_TRAINED };
+enum { PRE_NONE, PRE_RECOMPUTE, PRE_SWAPPED };
 
 typedef struct {
     int32_t  prompt, resp;
@@ -133,6 +134,7 @@ typedef struct {
     int32_t  inst;
     uint8_t  state;
     uint8_t  resumed;       /* needs a re-prefill of prompt + gen */
+    uint8_t  preempted;     /* paged KV: taken off a full cache (PRE_*), not yet readmitted */
     int32_t  home;          /* queue it waits in */
     int64_t  adm_step;      /* instance step minus tokens already generated */
     sim_time t_start, t_end;
@@ -173,6 +175,8 @@ typedef struct {
     int      version;
     int     *order;         /* active sample ids in admission order */
     int      norder, ocap;
+    int      quota;         /* balanced dispatch: samples it may admit now, -1 no limit */
+    double   quota_kv;      /* KV the dispatcher has counted for them */
 } instance;
 
 /* The decode step's roofline lines at one batch size (eng_gen.c). */
@@ -288,11 +292,13 @@ struct sim {
     uint64_t count_work;        /* Fenwick nodes read by those queries (tests) */
     int      nver;
     int      staleness;
+    bool     bound_lowered;     /* a hook lowered the bound (sim_set_staleness) */
     double   partial;
 
     /* instances and pools */
     instance *inst;
     int      ninst;
+    int     *disp;          /* scratch of the balanced dispatcher: a heap of instances */
     pool_rt  pr[SCN_POOLS_MAX];
     dtable   dtab[4];           /* decode-step tables, one per link in use */
     int      ndtab;
@@ -351,8 +357,9 @@ static inline void eng_span(sim *s, int track, trace_phase ph, sim_time t0, sim_
 
 /* ------------------------------------------------------------- deque ops */
 
-/* A sample waits in its queue: the shared one (dispatch "queue": any free
-** instance takes the oldest sample) or its instance's own (dispatch
+/* A sample waits in its queue: the shared one (dispatch "balanced": the
+** router gives it to the least-loaded instance, eng_dispatch; "queue": the
+** instances take from it in index order) or its instance's own (dispatch
 ** "static": the batch is cut into equal parts up front, as verl does). */
 static inline squeue *eng_queue_of(sim *s, int id) { return &s->queues[s->smp[id].home]; }
 
@@ -456,11 +463,14 @@ double eng_mem_group_total(const sim *s, int g);
 void eng_inst_event(sim *s, instance *I, sim_time now);
 bool eng_inst_can_admit(const sim *s, const instance *I);
 void eng_inst_kick(sim *s, instance *I, sim_time now);
+void eng_dispatch(sim *s, sim_time now, int pool);
 void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart);
 void eng_pool_start_gen(sim *s, int p, sim_time now);
 
 /* eng_step.c: taking samples into the step. */
 void eng_discard_stale(sim *s, int step, sim_time now);
+void eng_drop_untrainable(sim *s, int step);
+void eng_queue_by_batch(sim *s);
 bool eng_chunk_ready(sim *s, int step);
 bool eng_trainer_ready(sim *s);
 bool eng_pool_infers(const sim *s, int p);

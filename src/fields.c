@@ -35,7 +35,12 @@ static const char *const ONUPDATE_NAMES[] = {"continue", "restart", NULL};
 static const int ONUPDATE_VALS[] = {ONUPD_CONTINUE, ONUPD_RESTART};
 static const char *const ONSTALE_NAMES[] = {"wait", "discard", NULL};
 static const int ONSTALE_VALS[] = {STALE_WAIT, STALE_DISCARD};
-static const char *const DISPATCH_NAMES[] = {"queue", "static", NULL};
+static const char *const DISPATCH_NAMES[] = {"balanced", "queue", "static", NULL};
+static const int DISPATCH_VALS[] = {DISPATCH_BALANCED, DISPATCH_QUEUE, DISPATCH_STATIC};
+static const char *const KV_NAMES[] = {"paged", "reserve", NULL};
+static const int KV_VALS[] = {KV_PAGED, KV_RESERVE};
+static const char *const PREEMPT_NAMES[] = {"recompute", "swap", NULL};
+static const int PREEMPT_VALS[] = {PREEMPT_RECOMPUTE, PREEMPT_SWAP};
 
 /* Row builders.  S is the enclosing struct, M the member. */
 #define MEM(S, M)   offsetof(S, M), sizeof(((S *)0)->M)
@@ -203,8 +208,13 @@ static const fdesc FIELDS_ROLLOUT[] = {
     INT("ep", scn_rollout_layout, ep, 1, FLD_PARALLEL_MAX, NULL, "expert parallel; an instance spans max(tp, ep) devices, one a multiple of the other"),
     INT("max_seqs", scn_rollout_layout, max_seqs, 1, FLD_SEQS_MAX, NULL, "concurrent sequences per instance (also limited by KV-cache memory)"),
     FRACN("mem_util", scn_rollout_layout, mem_util, "share of HBM the inference engine may use"),
-    ENUM("dispatch", scn_rollout_layout, static_dispatch, DISPATCH_NAMES, NULL,
-         "how samples reach instances: one shared queue (a free instance takes the oldest), or the batch cut into equal parts per instance up front"),
+    ENUM("dispatch", scn_rollout_layout, dispatch, DISPATCH_NAMES, DISPATCH_VALS,
+         "how samples reach instances: each to the instance with the fewest outstanding sequences (balanced), one shared queue filled in instance order (queue), or the batch cut into equal parts per instance up front (static)"),
+    ENUM("kv", scn_rollout_layout, kv, KV_NAMES, KV_VALS,
+         "KV-cache admission: paged (admit on the context held, grow block by block, preempt the newest sequences when full) or reserve (prompt + max_response held from admission, never full)"),
+    INT("kv_block", scn_rollout_layout, kv_block, 1, 65536, "tokens", "paged KV: tokens per block"),
+    ENUM("preempt", scn_rollout_layout, preempt, PREEMPT_NAMES, PREEMPT_VALS,
+         "paged KV, cache full: the preempted sequence's context is recomputed (prefilled again) on readmission, or swapped to host memory and back over the host link"),
     END
 };
 

@@ -60,6 +60,9 @@ void report_compute(const sim *s, report *r)
     r->tokens_trained = st->tokens_trained;
     r->tokens_wasted = st->tokens_wasted;
     r->tokens_in_flight = st->tokens_in_flight;
+    r->preemptions = st->preemptions;
+    r->preempt_tokens = st->preempt_tokens;
+    r->preempt_cost_s = st->preempt_cost_s;
     r->samples_trained = st->samples_trained;
     r->samples_discarded = st->samples_discarded;
     r->samples_mixed = st->samples_mixed;
@@ -149,6 +152,15 @@ void report_compute(const sim *s, report *r)
     for (int k = 0; k <= SCN_STALENESS_MAX; k++) { r->lag_hist[k] = st->lag_hist[k]; n += st->lag_hist[k]; }
     r->lag_max = st->lag_max;
     r->lag_mean = n ? st->lag_sum / n : 0;
+    r->bound_changes = st->bound_changes;
+    for (int k = 0; k < st->bound_changes && k < SIM_BOUND_LOG; k++) {
+        r->bound_step[k] = st->bound_step[k];
+        r->bound_value[k] = st->bound_value[k];
+    }
+    r->bound_final = sim_get_staleness(s);
+    r->bound_max = st->bound_max;
+    r->lag_top = r->bound_max > r->lag_max ? r->bound_max : r->lag_max;
+    if (r->lag_top > SCN_STALENESS_MAX) r->lag_top = SCN_STALENESS_MAX;
     distqueue(s, r);
 }
 
@@ -217,14 +229,26 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
         fmt_bytes(b, sizeof b, r->host_capacity);
         buf_printf(o, "  %-16s %10s of %s per node\n", "host", a, b);
     }
-    buf_printf(o, "\n%sStaleness%s    max %d  mean %.2f  (bound %d)  lags:", B, R, r->lag_max, r->lag_mean, r->staleness_bound);
-    for (int k = 0; k <= r->staleness_bound && k <= SCN_STALENESS_MAX; k++) buf_printf(o, " %d:%lld", k, (long long)r->lag_hist[k]);
+    buf_printf(o, "\n%sStaleness%s    max %d  mean %.2f  (bound %d", B, R, r->lag_max, r->lag_mean, r->staleness_bound);
+    /* the bound as hooks changed it: "then 0 from step 3, 2 from step 6" */
+    for (int k = 0; k < r->bound_changes && k < SIM_BOUND_LOG; k++)
+        buf_printf(o, "%s%d from step %d", k ? ", " : "; then ", r->bound_value[k], r->bound_step[k]);
+    if (r->bound_changes > SIM_BOUND_LOG) buf_printf(o, ", … %d changes in all", r->bound_changes);
+    buf_puts(o, ")  lags:");
+    for (int k = 0; k <= r->lag_top; k++) buf_printf(o, " %d:%lld", k, (long long)r->lag_hist[k]);
     if (r->samples_mixed > 0) buf_printf(o, "  (%lld decoded across a weight update)", (long long)r->samples_mixed);
     buf_putc(o, '\n');
     fmt_si(a, sizeof a, r->tokens_generated);
     fmt_si(b, sizeof b, r->tokens_wasted);
     fmt_si(c, sizeof c, r->tokens_in_flight);
     buf_printf(o, "%sTokens%s       generated %s  wasted %s  in flight at end %s\n", B, R, a, b, c);
+    if (r->preemptions > 0) {
+        fmt_si(a, sizeof a, r->preempt_tokens);
+        fmt_secs(b, sizeof b, r->preempt_cost_s);
+        buf_printf(o, "%sKV cache%s     %lld sequences preempted (cache full), %s tokens of context; %s %s\n", B, R,
+                   (long long)r->preemptions, a, b,
+                   sc->plan.rollout.preempt == PREEMPT_SWAP ? "swapping to host and back" : "recomputing");
+    }
     fmt_bytes(a, sizeof a, r->dq_bytes_padded);
     fmt_bytes(b, sizeof b, r->dq_bytes_packed);
     fmt_secs(c, sizeof c, r->dq_time_s);

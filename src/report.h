@@ -41,8 +41,14 @@ typedef struct {
     double sim_loop_wall_s;     /* sim_wall_s less set-up and the analytic training tasks */
     double sim_time_s;
     double tokens_generated, tokens_trained, tokens_wasted, tokens_in_flight;
+    int64_t preemptions;        /* paged KV: sequences taken off a full cache */
+    double preempt_tokens, preempt_cost_s;
     int64_t samples_trained, samples_discarded, samples_mixed;
-    int    staleness_bound;
+    int    staleness_bound;     /* the scenario's */
+    int    bound_changes;       /* how many times hooks changed it */
+    int    bound_step[SIM_BOUND_LOG], bound_value[SIM_BOUND_LOG];   /* the first changes: from step, new bound */
+    int    bound_final, bound_max;
+    int    lag_top;             /* the histogram runs 0..lag_top: max(largest bound, largest lag) */
     int    lag_max;
     double lag_mean;
     int64_t lag_hist[SCN_STALENESS_MAX + 1];

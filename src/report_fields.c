@@ -26,6 +26,8 @@ GET(g_tok_gen, r->tokens_generated)
 GET(g_tok_train, r->tokens_trained)
 GET(g_tok_waste, r->tokens_wasted)
 GET(g_tok_flight, r->tokens_in_flight)
+GET(g_preempt, r->preemptions)
+GET(g_preempt_cost, r->preempt_cost_s)
 GET(g_samples, r->samples_trained)
 GET(g_bound, r->staleness_bound)
 GET(g_lag_max, r->lag_max)
@@ -112,7 +114,19 @@ static void w_pools(const report *r, fs_json *j, const char *key)
 static void w_hist(const report *r, fs_json *j, const char *key)
 {
     json_arr_begin(j, key);
-    for (int k = 0; k <= r->staleness_bound && k <= SCN_STALENESS_MAX; k++) json_int(j, NULL, r->lag_hist[k]);
+    for (int k = 0; k <= r->lag_top; k++) json_int(j, NULL, r->lag_hist[k]);
+    json_arr_end(j);
+}
+
+static void w_bounds(const report *r, fs_json *j, const char *key)
+{
+    json_arr_begin(j, key);
+    for (int k = 0; k < r->bound_changes && k < SIM_BOUND_LOG; k++) {
+        json_obj_begin(j, NULL);
+        json_int(j, "step", r->bound_step[k]);
+        json_int(j, "bound", r->bound_value[k]);
+        json_obj_end(j);
+    }
     json_arr_end(j);
 }
 
@@ -158,6 +172,10 @@ const rfield REPORT_FIELDS[] = {
     NUMF("wasted_tokens", "wasted_tokens", "wasted_tokens", 16, g_tok_waste, "tokens",
          "tokens decoded and then discarded or restarted"),
     NUMF("tokens_in_flight", NULL, NULL, 0, g_tok_flight, "tokens", "tokens decoded but not trained at the end"),
+    INTF("kv_cache.preemptions", "preemptions", NULL, 0, g_preempt, NULL,
+         "sequences taken off a full paged KV cache (plan.rollout.kv = paged)"),
+    NUMF("kv_cache.preemption_cost_s", "preemption_cost_s", NULL, 0, g_preempt_cost, "s",
+         "instance time preemption cost, all steps: re-prefill of the preempted contexts (recompute) or their host transfers (swap)"),
     INTF("samples_trained", NULL, "samples_trained", 17, g_samples, NULL, "samples trained"),
     INTF("staleness.bound", "staleness_bound", "staleness_bound", 11, g_bound, "versions", "the StaleSync bound"),
     INTF("staleness.max", "staleness_max", "staleness_max", 12, g_lag_max, "versions", "the largest lag trained"),
@@ -165,7 +183,9 @@ const rfield REPORT_FIELDS[] = {
          "samples whose decode spanned a weight update"),
     NUMF("staleness.mean", "staleness_mean", "staleness_mean", 13, g_lag_mean, "versions", "mean lag trained"),
     {"staleness.histogram", NULL, NULL, 0, RV_CUSTOM, NULL, NULL, NULL, NULL, w_hist, NULL,
-     "samples trained at lag 0, 1, ... bound"},
+     "samples trained at lag 0, 1, ... up to the largest bound the run had or the largest lag, whichever is more"},
+    {"staleness.bound_changes", NULL, NULL, 0, RV_CUSTOM, NULL, NULL, NULL, NULL, w_bounds, NULL,
+     "the bound as hooks changed it: from which step, the new bound (the first 32 changes; empty if none)"},
     NUMF("distqueue.bytes_padded", NULL, NULL, 0, g_dq_pad, "bytes", "DistQueue bytes, padded"),
     NUMF("distqueue.bytes_packed", NULL, NULL, 0, g_dq_pack, "bytes", "DistQueue bytes, packed"),
     NUMF("distqueue.padding_saving", NULL, NULL, 0, g_dq_saving, NULL, "1 - packed / padded"),

@@ -49,6 +49,10 @@ void scn_defaults(scn_scenario *s)
     p->rollout.ep = 1;
     p->rollout.max_seqs = 256;
     p->rollout.mem_util = 0.9;
+    p->rollout.dispatch = DISPATCH_BALANCED;
+    p->rollout.kv = KV_PAGED;
+    p->rollout.kv_block = 16;
+    p->rollout.preempt = PREEMPT_RECOMPUTE;
     p->aux_tp = 1;
     p->offload_optimizer = true;
     p->offload_grads = true;

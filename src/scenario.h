@@ -109,6 +109,11 @@ typedef enum { MODE_SEPARATE, MODE_COLOCATE, MODE_FULL } scn_mode;
 typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompute;
 typedef enum { ONUPD_CONTINUE, ONUPD_RESTART } scn_on_update;
 typedef enum { STALE_WAIT, STALE_DISCARD } scn_on_stale;
+/* How samples reach rollout instances (docs/model.md, section 5, Dispatch). */
+typedef enum { DISPATCH_BALANCED, DISPATCH_QUEUE, DISPATCH_STATIC } scn_dispatch;
+/* KV-cache admission and what a full paged cache does (docs/model.md, section 5). */
+typedef enum { KV_PAGED, KV_RESERVE } scn_kv_admission;
+typedef enum { PREEMPT_RECOMPUTE, PREEMPT_SWAP } scn_preempt;
 
 /* Role bits a device pool can hold. */
 enum {
@@ -131,7 +136,10 @@ typedef struct {
     int    tp, ep;              /* instance = max(tp, ep) devices; dp derived */
     int    max_seqs;            /* per instance */
     double mem_util;            /* fraction of HBM the rollout engine may use */
-    bool   static_dispatch;     /* batch cut into equal parts per instance (else a shared queue) */
+    scn_dispatch dispatch;      /* least outstanding requests, index-order filling, or equal parts */
+    scn_kv_admission kv;        /* paged (admit on current use, grow per block) or reserve prompt + max_response */
+    int    kv_block;            /* paged: tokens per KV block */
+    scn_preempt preempt;        /* paged, cache full: recompute the victim's context, or swap it to host */
 } scn_rollout_layout;
 
 typedef struct {

@@ -90,12 +90,15 @@ typedef struct {
     double   bytes;         /* new value of the bucket, per device (or node) */
 } trace_counter;
 
-typedef enum { INST_ITER_BEGIN, INST_ITER_END, INST_VERSION } trace_instant_kind;
+typedef enum { INST_ITER_BEGIN, INST_ITER_END, INST_VERSION, INST_PREEMPT } trace_instant_kind;
 typedef struct {
     sim_time t;
     uint8_t  kind;
     int32_t  iter;
     int32_t  version;
+    int32_t  track;         /* INST_PREEMPT: the instance's track */
+    int32_t  count;         /* INST_PREEMPT: sequences taken off */
+    int64_t  tokens;        /* INST_PREEMPT: their context */
 } trace_instant;
 
 #define TRACE_LAGS 8

@@ -175,7 +175,8 @@ START_TEST(t_memory_ledger)
 END_TEST
 
 /* The KV cache bounds the batch an instance decodes (docs/model.md, section
-** 5): admission reserves prompt + max_response tokens a sequence, so an
+** 5): with kv = "reserve" admission reserves prompt + max_response tokens a
+** sequence, so an
 ** instance with room for K tokens never holds more than K / (shortest prompt
 ** + max_response) sequences, and with its queue long it fills to at least
 ** K / (longest prompt + max_response).  Memory is cut so that this binds, not
@@ -185,9 +186,10 @@ START_TEST(t_kv_bounds_the_batch)
     const char *modes[] = {"plan.mode=separate", "plan.mode=full"};
     const double pmin = 100, pmax = 300;    /* small_lua's prompt_len */
     for (int m = 0; m < 2; m++) {
-        const char *sets[] = {modes[m], "plan.rollout.mem_util=0.19", "plan.rollout.max_seqs=64"};
-        sim *s = make_sim(sets, 3);
+        const char *sets[] = {modes[m], "plan.rollout.mem_util=0.19", "plan.rollout.max_seqs=64", "plan.rollout.kv=reserve"};
+        sim *s = make_sim(sets, 4);
         ck_assert(sim_run(s));
+        ck_assert_int_eq(sim_get_stats(s)->preemptions, 0);
         const plan *pl = sim_plan(s);
         const trace *t = sim_trace(s);
         double R = sim_scenario(s)->work.max_response;
@@ -212,6 +214,115 @@ START_TEST(t_kv_bounds_the_batch)
             instances++;
         }
         ck_assert_int_gt(instances, 0);
+        sim_free(s);
+    }
+}
+END_TEST
+
+/* Paged KV (docs/model.md, section 5): in the same memory as above an
+** instance runs more sequences than reserving allows, fills its cache,
+** preempts the newest, and every sample still trains.  The counts in the
+** report match the trace's preemption instants; swap costs exactly two
+** host-link copies of each preempted context. */
+static const plan_pool *rollout_pool(sim *s)
+{
+    const plan *pl = sim_plan(s);
+    for (int p = 0; p < pl->npools; p++)
+        if (pl->pools[p].roles & ROLE_ROLLOUT) return &pl->pools[p];
+    ck_abort_msg("no rollout pool");
+    return NULL;
+}
+
+static void preempt_case(const char *policy, sim **out)
+{
+    const char *sets[] = {"plan.mode=separate", "plan.rollout.mem_util=0.19", "plan.rollout.max_seqs=64",
+                          "workload.samples_per_prompt=16", policy};
+    sim *s = make_sim(sets, 5);
+    ck_assert(sim_run(s));
+    const sim_stats *st = sim_get_stats(s);
+    ck_assert_msg(st->preemptions > 0, "%s: a full cache preempted nothing", policy);
+    ck_assert_msg(st->preempt_cost_s > 0, "%s: preemption cost nothing", policy);
+    ck_assert_int_eq(st->samples_trained, 4 * 256);
+    double lhs = st->tokens_generated, rhs = st->tokens_trained_response + st->tokens_in_flight + st->tokens_wasted;
+    ck_assert_msg(fabs(lhs - rhs) < 0.5, "%s: generated %.0f != trained + in flight + wasted %.0f", policy, lhs, rhs);
+    /* the trace's instants add up to the report's counts */
+    const trace *t = sim_trace(s);
+    int64_t n = 0, tok = 0;
+    for (size_t i = 0; i < trace_ninstants(t); i++) {
+        const trace_instant *in = &trace_instants(t)[i];
+        if (in->kind != INST_PREEMPT) continue;
+        ck_assert_int_eq(trace_track_at(t, in->track)->kind, TRK_INSTANCE);
+        n += in->count;
+        tok += in->tokens;
+    }
+    ck_assert_int_eq(n, st->preemptions);
+    ck_assert(fabs((double)tok - st->preempt_tokens) < 1.0 * (double)n);
+    report r;
+    report_compute(s, &r);
+    ck_assert_int_eq(r.preemptions, st->preemptions);
+    *out = s;
+}
+
+START_TEST(t_paged_kv_preempts)
+{
+    /* reserving: at most K / (100 + max_response) sequences, no preemption */
+    const char *res[] = {"plan.mode=separate", "plan.rollout.mem_util=0.19", "plan.rollout.max_seqs=64",
+                         "workload.samples_per_prompt=16", "plan.rollout.kv=reserve"};
+    sim *r = make_sim(res, 5);
+    ck_assert(sim_run(r));
+    ck_assert_int_eq(sim_get_stats(r)->preemptions, 0);
+    double K = rollout_pool(r)->kv_tokens_per_instance;
+    int hi = (int)floor(K / (100 + sim_scenario(r)->work.max_response));
+    sim *s;
+    preempt_case("plan.rollout.preempt=recompute", &s);
+    /* paged runs larger batches than reserving could */
+    const trace *t = sim_trace(s);
+    int most = 0;
+    for (size_t i = 0; i < trace_nspans(t); i++)
+        if (trace_spans(t)[i].phase == PH_GENERATE && trace_spans(t)[i].mb > most) most = trace_spans(t)[i].mb;
+    ck_assert_msg(most > hi, "paged: at most %d sequences, reserving allows %d", most, hi);
+    report a, b;
+    report_compute(r, &a);
+    report_compute(s, &b);
+    ck_assert_msg(b.throughput > a.throughput, "paged %.1f tokens/s, reserve %.1f", b.throughput, a.throughput);
+    sim_free(s);
+    sim_free(r);
+    /* swap: each preempted context goes to host and back over the host link */
+    preempt_case("plan.rollout.preempt=swap", &s);
+    const sim_stats *st = sim_get_stats(s);
+    const plan_pool *pp = rollout_pool(s);
+    const scn_scenario *sc = sim_scenario(s);
+    double per_tok = pp->rollout_mem[MB_KV_CACHE] / pp->kv_tokens_per_instance;
+    double want = 2 * st->preempt_tokens * per_tok / (sc->cluster.device.host_bw * sc->eff.host_link);
+    ck_assert_msg(fabs(st->preempt_cost_s - want) <= 1e-6 * want, "swap cost %.9g s, two copies of %.0f tokens take %.9g s",
+                  st->preempt_cost_s, st->preempt_tokens, want);
+    sim_free(s);
+}
+END_TEST
+
+/* kv = "reserve" with dispatch = "queue" is the engine as it was before
+** paged admission and balanced dispatch: in the KV-bound case above it
+** gives, to the last bit, the figures that engine printed (recorded from it:
+** throughput, events, step time). */
+START_TEST(t_reserve_reproduces_before)
+{
+    const struct { const char *mode; double tput; uint64_t events; double step; } want[] = {
+        {"plan.mode=separate", 3378.921206479155, 1028, 44.433412567333335},
+        {"plan.mode=full", 4744.657082151141, 1030, 31.643382735666666},
+    };
+    for (int m = 0; m < 2; m++) {
+        const char *sets[] = {want[m].mode, "plan.rollout.mem_util=0.19", "plan.rollout.max_seqs=64",
+                              "workload.samples_per_prompt=16", "plan.rollout.kv=reserve", "plan.rollout.dispatch=queue"};
+        sim *s = make_sim(sets, 6);
+        ck_assert(sim_run(s));
+        report r;
+        report_compute(s, &r);
+        ck_assert_msg(fabs(r.throughput - want[m].tput) <= 1e-12 * want[m].tput, "%s: %.17g tokens/s, was %.17g",
+                      want[m].mode, r.throughput, want[m].tput);
+        ck_assert_msg(fabs(r.step_time_s - want[m].step) <= 1e-12 * want[m].step, "%s: step %.17g s, was %.17g",
+                      want[m].mode, r.step_time_s, want[m].step);
+        ck_assert_uint_eq(r.events, want[m].events);
+        ck_assert_int_eq(r.preemptions, 0);
         sim_free(s);
     }
 }
@@ -316,6 +427,88 @@ START_TEST(t_more_devices_not_slower)
 }
 END_TEST
 
+/* An example run with --set options, checked to have loaded and run. */
+static sim *example_sim(const char *name, const char *const *sets, int nsets)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/%s", test_root(), name);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    ck_assert_msg(lscn_load(path, sets, nsets, &sc, &err), "%s: %s", name, err.msg);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "sim_new: %s", err.msg);
+    ck_assert_msg(sim_run(s), "%s did not run", name);
+    return s;
+}
+
+/* Tokens each rollout instance decoded (the generate spans of its track). */
+static int idle_instances(sim *s, char *names, size_t n)
+{
+    const trace *t = sim_trace(s);
+    int idle = 0;
+    names[0] = 0;
+    for (int k = 0; k < trace_ntracks(t); k++) {
+        const trace_track *tk = trace_track_at(t, k);
+        if (tk->kind != TRK_INSTANCE) continue;
+        const uint32_t *ix = trace_track_span_index(t, k);
+        int64_t tok = 0;
+        for (size_t i = 0; i < trace_track_nspans(t, k); i++)
+            if (trace_spans(t)[ix[i]].phase == PH_GENERATE) tok += trace_spans(t)[ix[i]].tokens;
+        if (tok == 0) {
+            idle++;
+            size_t l = strlen(names);
+            snprintf(names + l, n - l, "%s%s", l ? ", " : "", tk->name);
+        }
+    }
+    return idle;
+}
+
+/* The default dispatch (balanced, docs/model.md section 5) gives every one
+** of the Qwen example's 16 rollout instances work; index-order filling left
+** 7 of them idle, since 9 instances could hold the whole batch. */
+START_TEST(t_dispatch_uses_every_instance)
+{
+    char names[1024];
+    const char *modes[] = {"plan.mode=full", "plan.mode=colocate", "plan.mode=separate"};
+    for (int m = 0; m < 3; m++) {
+        sim *s = example_sim("qwen7b_h100x16.lua", &modes[m], 1);
+        ck_assert_int_eq(sim_scenario(s)->plan.rollout.dispatch, DISPATCH_BALANCED);
+        int idle = idle_instances(s, names, sizeof names);
+        ck_assert_msg(idle == 0, "%s: %d rollout instances never decoded: %s", modes[m], idle, names);
+        sim_free(s);
+    }
+    /* the old behaviour stays an option, and it does leave instances idle */
+    const char *q[] = {"plan.mode=full", "plan.rollout.dispatch=queue"};
+    sim *s = example_sim("qwen7b_h100x16.lua", q, 2);
+    ck_assert_int_gt(idle_instances(s, names, sizeof names), 0);
+    sim_free(s);
+}
+END_TEST
+
+/* More device memory never makes a run slower: each instance may batch more,
+** and the dispatcher still spreads the batch over all of them. */
+START_TEST(t_more_memory_not_slower)
+{
+    const char *hbm[] = {"cluster.device.hbm_gb=72", "cluster.device.hbm_gb=80", "cluster.device.hbm_gb=96",
+                         "cluster.device.hbm_gb=120", "cluster.device.hbm_gb=141", "cluster.device.hbm_gb=192"};
+    const char *modes[] = {"plan.mode=full", "plan.mode=separate", "plan.mode=colocate"};
+    for (int m = 0; m < 3; m++) {
+        double last = 0;
+        for (int i = 0; i < 6; i++) {
+            const char *sets[] = {modes[m], hbm[i], "workload.iterations=3"};
+            sim *s = example_sim("qwen7b_h100x16.lua", sets, 3);
+            report r;
+            report_compute(s, &r);
+            ck_assert_msg(r.feasible, "%s %s: %s", modes[m], hbm[i], r.why);
+            ck_assert_msg(r.throughput >= last * (1 - 1e-9), "%s: %s gives %.1f tokens/s, less memory gave %.1f",
+                          modes[m], hbm[i], r.throughput, last);
+            last = r.throughput;
+            sim_free(s);
+        }
+    }
+}
+END_TEST
+
 static Suite *suite_engine(void)
 {
     Suite *s = suite_create("engine");
@@ -327,10 +520,14 @@ static Suite *suite_engine(void)
     tcase_add_test(tc, t_spans_well_formed);
     tcase_add_test(tc, t_memory_ledger);
     tcase_add_test(tc, t_kv_bounds_the_batch);
+    tcase_add_test(tc, t_paged_kv_preempts);
+    tcase_add_test(tc, t_reserve_reproduces_before);
     tcase_add_test(tc, t_phase_order);
     tcase_add_test(tc, t_tokens_conserved);
     tcase_add_test(tc, t_infeasible);
     tcase_add_test(tc, t_more_devices_not_slower);
+    tcase_add_test(tc, t_dispatch_uses_every_instance);
+    tcase_add_test(tc, t_more_memory_not_slower);
     suite_add_tcase(s, tc);
     return s;
 }

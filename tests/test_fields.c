@@ -119,7 +119,7 @@ START_TEST(unusual_fields_round_trip)
     remove(path);
     free(path);
     ck_assert_msg(ok, "%s", err.msg);
-    ck_assert(s.plan.rollout.static_dispatch);
+    ck_assert_int_eq(s.plan.rollout.dispatch, DISPATCH_STATIC);
     ck_assert_int_eq(s.plan.npools, 2);
     ck_assert_uint_eq(s.plan.pools[1].roles, ROLE_TRAIN | ROLE_REF);
     check_round_trip(&s, "odd");
@@ -240,14 +240,14 @@ START_TEST(place_reads_and_writes_every_plan_field)
     scn_scenario s;
     fs_err err = {0, ""};
     ck_assert_msg(place_text("function place(ctx)\n"
-                             "  assert(ctx.plan.rollout.dispatch == 'queue', 'dispatch not in ctx')\n"
+                             "  assert(ctx.plan.rollout.dispatch == 'balanced', 'dispatch not in ctx')\n"
                              "  assert(ctx.efficiency.train > 0 and ctx.cluster.devices == 16)\n"
                              "  local p = ctx.plan\n"
                              "  p.rollout.dispatch = 'static'\n"
                              "  p.distqueue.packed = false\n"
                              "  return p\n"
                              "end\n", &s, &err), "%s", err.msg);
-    ck_assert(s.plan.rollout.static_dispatch);
+    ck_assert_int_eq(s.plan.rollout.dispatch, DISPATCH_STATIC);
     ck_assert(!s.plan.dq_packed);
     ck_assert_msg(!place_text("function place(ctx) return {policy = 'other.lua'} end", &s, &err),
                   "place() changed plan.policy");

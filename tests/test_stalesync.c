@@ -170,6 +170,65 @@ START_TEST(t_stalesync_faster)
 }
 END_TEST
 
+/* A hook lowers the bound mid-run (docs/model.md, section 4).  Samples
+** started under the old bound can then never be trained; with on_stale =
+** "wait" the controller used to wait for them for ever and the run stalled.
+** Now they are generated again: the run trains every step, no trained lag
+** after the change exceeds the new bound, and the report logs the change
+** and the whole histogram. */
+static bool lower_at_3(void *ud, sim *s, int step, fs_err *err)
+{
+    (void)ud;
+    (void)err;
+    if (step == 3) sim_set_staleness(s, 0);
+    return true;
+}
+
+START_TEST(t_lowered_bound_does_not_stall)
+{
+    const char *modes[] = {"plan.mode=separate", "plan.mode=full", "plan.mode=colocate"};
+    for (int m = 0; m < 3; m++) {
+        const char *sets[] = {modes[m], "plan.staleness=2", "plan.on_stale=wait", "plan.partial_rollout=0.5",
+                              "plan.aux_devices=2"};
+        sim *s = make(sets, m == 2 ? 5 : 4);
+        sim_hooks h = {lower_at_3, NULL, NULL, NULL};
+        sim_set_hooks(s, &h);
+        sim_run(s);
+        ck_assert_msg(sim_error(s) == NULL, "%s: %s", modes[m], sim_error(s) ? sim_error(s)->msg : "");
+        const sim_stats *st = sim_get_stats(s);
+        ck_assert_int_eq(st->samples_trained, 6 * 32);
+        double lhs = st->tokens_generated, rhs = st->tokens_trained_response + st->tokens_in_flight + st->tokens_wasted;
+        ck_assert_msg(fabs(lhs - rhs) < 0.5, "%s: generated %.0f != trained + in flight + wasted %.0f", modes[m], lhs, rhs);
+        ck_assert_int_eq(st->bound_changes, 1);
+        ck_assert_int_eq(st->bound_step[0], 3);
+        ck_assert_int_eq(st->bound_value[0], 0);
+        ck_assert_int_eq(st->bound_max, 2);
+        /* steps after 3 train only fresh samples (the first mini-batch of
+        ** step 3 is taken before its hook runs) */
+        const trace *t = sim_trace(s);
+        for (size_t i = 0; i < trace_nwindows(t); i++) {
+            const trace_window *w = &trace_windows(t)[i];
+            if (w->iter > 3) ck_assert_msg(w->lag_max == 0, "%s: step %d trained lag %d", modes[m], w->iter, w->lag_max);
+        }
+        report r;
+        report_compute(s, &r);
+        ck_assert(r.feasible);
+        ck_assert_int_eq(r.bound_final, 0);
+        ck_assert_int_eq(r.lag_top, 2);
+        int64_t n = 0;
+        for (int k = 0; k <= r.lag_top; k++) n += r.lag_hist[k];
+        ck_assert_int_eq(n, 6 * 32);
+        char *j = json_without_wall(s);
+        char hist[128];
+        snprintf(hist, sizeof hist, "\"histogram\":[%lld,%lld,%lld]", (long long)r.lag_hist[0], (long long)r.lag_hist[1],
+                 (long long)r.lag_hist[2]);
+        ck_assert_msg(strstr(j, "\"bound_changes\":[{\"step\":3,\"bound\":0}]") && strstr(j, hist), "%s", j);
+        free(j);
+        sim_free(s);
+    }
+}
+END_TEST
+
 START_TEST(t_distqueue_load_factor)
 {
     /* TP2 PP2 on 4 training devices (separate): one reader per TP×PP group */
@@ -239,6 +298,7 @@ static Suite *suite_stalesync(void)
     tcase_add_test(tc, t_s0_is_synchronous);
     tcase_add_test(tc, t_partial_rollout);
     tcase_add_test(tc, t_stalesync_faster);
+    tcase_add_test(tc, t_lowered_bound_does_not_stall);
     tcase_add_test(tc, t_distqueue_load_factor);
     tcase_add_test(tc, t_distqueue_padding);
     suite_add_tcase(s, tc);

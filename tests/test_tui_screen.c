@@ -133,14 +133,14 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_TIMELINE \
     "+ Timeline ----------------------------------------------------------------------------------------+\n" \
     "|0..2m10s fit            |+0-------------------------------+1m-------------------------------+2m---|\n" \
-    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTTTTxg|\n" \
-    "|- all 16 dev            |ppgggggggggggggggggggggggggggggggggggggggggggggglllllrrrrTTTTTTTTTTTTTTpp|\n" \
-    "|  + stage 0 (TP2 x DP8) |x                                              xlllllrrrrTTTTTTTTTTTTTTx |\n" \
-    "|    rollout 0       66% |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
-    "|    rollout 1       59% |ppggggggggggggggggggggggggggggggggggggggggg                            pp|\n" \
-    "|    rollout 2       66% |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
-    "|    rollout 3       66% |ppgggggggggggggggggggggggggggggggggggggggggggggg                       pp|\n" \
-    "|t=2m10s (live) p prefill  step 2  v1  2.7s (2m08s-2m10s)  88.0k tokens  ends later        row 2/20|\n" \
+    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggggxiiiiiiiiiTTTTTTTTTTTTTxxgggg|\n" \
+    "|- all 16 dev            |ppggggggggggggggggggggggggggggggggggggggggggxllllrrrrTTTTTTTTTTTTTTxpgggg|\n" \
+    "|  + stage 0 (TP2 x DP8) |x                                           xllllrrrrTTTTTTTTTTTTTTxx    |\n" \
+    "|    rollout 0       64% |ppgggggggggggggggggggggggggggggggggggggggggg                        pgggg|\n" \
+    "|    rollout 1       64% |ppgggggggggggggggggggggggggggggggggggggggggg                        pgggg|\n" \
+    "|    rollout 2       49% |pggggggggggggggggggggggggggggggg                                    pgggg|\n" \
+    "|    rollout 3       63% |ppgggggggggggggggggggggggggggggggggggggggggg                        pggg~|\n" \
+    "|t=2m10s (live) g generate  step 2  v1  mb 49  481ms (2m09s-2m09s)  2450 tokens            row 2/20|\n" \
     "|g generate  x switch  i inference (l r w)  T train  p prefill  l log-prob  r reference  w reward  |\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""
@@ -157,7 +157,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS \
     "+ Staleness -------------------------------------+\n" \
     "|bound s=0  lag max 0  mean 0.00  (1024 samples) |\n" \
-    "|in flight: v1:1024                              |\n" \
+    "|in flight: v1:789                               |\n" \
     "|trained lags: 0:1024                            |\n" \
     "|step 1     #                            v0..0   |\n" \
     "|                                                |\n" \
@@ -165,17 +165,17 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_STATS \
     "+ Stats -----------------------------------------+\n" \
-    "|tok/s  last step 22.1k  so far 21.5k            |\n" \
+    "|tok/s  last step 23.3k  so far 21.5k            |\n" \
     "|measured after 1 warm-up step                   |\n" \
-    "|progress  step 2/5  t=2m10s  998 events         |\n" \
+    "|progress  step 2/5  t=2m10s  1240 events        |\n" \
     "|Step split (training pool, so far)              |\n" \
     "|g generate     66.1% gggggggggggggg....... 1m26s|\n" \
     "|x switch        3.3% x..................... 4.3s|\n" \
     "|i inference    11.7% ii................... 15.3s|\n" \
     "|T train        18.9% TTTT................. 24.5s|\n" \
     "|Pool         dev   busy   idle compute          |\n" \
-    "| all           16  67.4%  32.6%   65.2%         |\n" \
-    "|tokens  generated 2.14M  trained 2.79M          |\n" \
+    "| all           16  93.3%   6.7%   91.1%         |\n" \
+    "|tokens  generated 2.84M  trained 2.79M          |\n" \
     "|        wasted 0  in flight 0                   |\n" \
     "|plan  full s=0  partial 1.00  TP1 1SN  5 steps  |\n" \
     "+------------------------------------------------+\n" \
@@ -186,7 +186,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS_S2 \
     "+ Staleness -------------------------------------------------------------------+\n" \
     "|bound s=2  lag max 1  mean 0.75  (4096 samples)                               |\n" \
-    "|in flight: v3:182                                                             |\n" \
+    "|in flight: v3:159                                                             |\n" \
     "|trained lags: 0:1024 1:3072                                                   |\n" \
     "|step 1     #                                                          v0..0   |\n" \
     "|step 2     #-                                                         v0..1   |\n" \
@@ -233,33 +233,33 @@ static bool screen_has(const screen *sc, const char *text)
     "|A: as in the file                                                                                           |\n" \
     "|B: plan.mode=separate                                                                                       |\n" \
     "|now (the live run): plan.mode=separate, step 1/5                                                            |\n" \
-    "|0..13m55s           |+0----------+2m----------+4m---------+6m----------+8m---------+10m---------+12m--------|\n" \
-    "|A step              |gggggggggiiTTgggggggggiiTTTgggggggggiiTTgggggggggiiTTTgggggggggiiTTT                   |\n" \
-    "|A all               |pgggggggglrTTpgggggggggrTTpggggggggglrTTpgggggggggrTTppgggggggggrTTT                   |\n" \
-    "|B step              |gggggggggiiiTTTTTggggggggggiiiTTTTTgggggggggiiiTTTTggggggggggiiiTTTTTgggggggggiiiiTTTTT|\n" \
-    "|B rollout           |pggggggggg      Wpggggggggg       pggggggggg       pggggggggg       Wpggggggggg       W|\n" \
-    "|B train             |         llrTTTTTW        llrrTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
+    "|0..13m50s           |+0----------+2m----------+4m---------+6m----------+8m---------+10m---------+12m--------|\n" \
+    "|A step              |ggggggggiiTTTggggggggiiTTgggggggggiTTTggggggggiiTTTggggggggiiTTT                       |\n" \
+    "|A all               |gggggggggrTTggggggggglrTTggggggggglTTTgggggggggrTTpgggggggggrTTT                       |\n" \
+    "|B step              |gggggggggiiiTTTTTgggggggggiiiTTTTTggggggggggiiiTTTTggggggggggiiiTTTTTgggggggggiiiiTTTTT|\n" \
+    "|B rollout           |pgggggggg       pgggggggggg       pggggggggg       pggggggggg       Wpggggggggg       W|\n" \
+    "|B train             |        lllrTTTTT         llrTTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
     "|now step            |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now rollout         |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now train           |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
-    "|A 1 step            |gggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTT 2m11s                   |\n" \
-    "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m48s  |\n" \
-    "|B-A step +37.2s:  generate +2.5s  switch -2.9s  weight sync +435ms  inference +15.4s  train +21.8s          |\n" \
-    "|A full: devices idle 33% of the time (one pool: no device waits for another pool)                           |\n" \
+    "|A 1 step            |gggggggggggggggggggggggggggggggggggggxxiiiiiiiTTTTTTTTTTTT 2m02s                       |\n" \
+    "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m47s  |\n" \
+    "|B-A step +44.8s:  generate +10.1s  switch -2.9s  weight sync +435ms  inference +15.4s  train +21.8s         |\n" \
+    "|A full: devices idle 6% of the time (one pool: no device waits for another pool)                            |\n" \
     "|B separate: train pool idle 53% of the time (51% of all device-time idle)                                   |\n" \
     "|                                        A                       B  B - A                                    |\n" \
-    "|throughput tok/s                    21.9k                   17.0k  -4839 (-22.1%)                           |\n" \
-    "|  per device                         1366                    1064  -302 (-22.1%)                            |\n" \
-    "|step time                           2m11s                   2m48s  +37.2s (+28.4%)                          |\n" \
-    "|  generate                          1m27s                   1m30s  +2.5s (+2.8%)                            |\n" \
+    "|throughput tok/s                    23.3k                   17.1k  -6254 (-26.8%)                           |\n" \
+    "|  per device                         1459                    1068  -391 (-26.8%)                            |\n" \
+    "|step time                           2m02s                   2m47s  +44.8s (+36.6%)                          |\n" \
+    "|  generate                          1m19s                   1m29s  +10.1s (+12.8%)                          |\n" \
     "|  switch                             2.9s                       -  -2.9s (-100.0%)                          |\n" \
     "|  weight sync                           -                   435ms  +435ms                                   |\n" \
     "|  inference                         15.7s                     31s  +15.4s (+98.1%)                          |\n" \
     "|  train                             25.1s                   46.9s  +21.8s (+86.7%)                          |\n" \
-    "|idle device-time                    32.8%                   51.2%  +18.4 pt                                 |\n" \
-    "|  all busy                          67.2%                       -                                           |\n" \
-    "|  rollout busy                          -                   51.0%                                           |\n" \
-    "|  train busy                            -                   46.6%                                           |\n" \
+    "|idle device-time                     5.7%                   51.1%  +45.4 pt                                 |\n" \
+    "|  all busy                          94.3%                       -                                           |\n" \
+    "|  rollout busy                          -                   50.9%                                           |\n" \
+    "|  train busy                            -                   46.8%                                           |\n" \
     "|memory peak/device               72.0 GiB                73.0 GiB  +1.0 GiB (+1.4%)                         |\n" \
     "|host peak/node                  156.0 GiB                       -  -156.0 GiB (-100.0%)                     |\n" \
     "+------------------------------------------------------------------------------------------------------------+\n" \
