@@ -23,18 +23,24 @@ typedef struct {
     double  max_len;
 } mb_set;
 
-/* Sort lengths longest first: LSD radix on 32-bit keys, 11 bits a pass
-** (lengths are whole tokens; qsort was the hot spot of large runs). */
+/* Sort lengths longest first: LSD radix on 32-bit keys (lengths are whole
+** tokens; qsort was the hot spot of large runs), 11 bits a pass, or 8 for a
+** short list, where clearing and summing 2048 counters would cost more than
+** the list.  Equal lengths are equal values: any digit width gives the same
+** sequence. */
 static void sort_lengths_desc(uint32_t *v, uint32_t *tmp, int n)
 {
     uint32_t mx = 0;
     for (int i = 0; i < n; i++) if (v[i] > mx) mx = v[i];
-    for (int shift = 0; shift < 32 && (mx >> shift) > 0; shift += 11) {
-        int cnt[2048] = {0};
-        for (int i = 0; i < n; i++) cnt[2047 - ((v[i] >> shift) & 2047)]++;   /* descending */
+    const int bits = n < 2048 ? 8 : 11;
+    const uint32_t top = (1u << bits) - 1;
+    for (int shift = 0; shift < 32 && (mx >> shift) > 0; shift += bits) {
+        int cnt[2048];
+        memset(cnt, 0, (top + 1) * sizeof cnt[0]);
+        for (int i = 0; i < n; i++) cnt[top - ((v[i] >> shift) & top)]++;   /* descending */
         int pos = 0;
-        for (int b = 0; b < 2048; b++) { int c = cnt[b]; cnt[b] = pos; pos += c; }
-        for (int i = 0; i < n; i++) tmp[cnt[2047 - ((v[i] >> shift) & 2047)]++] = v[i];
+        for (uint32_t b = 0; b <= top; b++) { int c = cnt[b]; cnt[b] = pos; pos += c; }
+        for (int i = 0; i < n; i++) tmp[cnt[top - ((v[i] >> shift) & top)]++] = v[i];
         memcpy(v, tmp, (size_t)n * sizeof *v);
     }
 }
