@@ -167,6 +167,7 @@ typedef struct {
     int      cache_b;       /* batch the decode-step lines below are for */
     double   c0, cslope, m0, mslope, fixed;   /* compute and HBM time: a + slope·context */
     int      dtab;          /* its decode-step table in sim.dtab, -1 not yet known */
+    const scn_link *link;   /* the link its devices talk over, NULL not yet looked up */
     uint64_t evgen;
     bool     scheduled;
     bool     running;       /* allowed to generate (weights loaded, not paused) */
