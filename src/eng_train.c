@@ -83,22 +83,29 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     for (int i = 0; i < n; i++) len[i] = (uint32_t)(s->smp[ids[i]].prompt + s->smp[ids[i]].resp);
     sort_lengths_desc(len, len + n, n);
     /* a min-heap of replicas by (load, index), the root always the least
-    ** loaded: O(n log dp) */
+    ** loaded: O(n log dp).  (load, index) orders replicas strictly, so which
+    ** replica is least loaded at each turn does not depend on the heap's
+    ** layout.  The root, its load grown by the longest sequence left, tends
+    ** to sink deep: its hole walks down the lesser children to a leaf (one
+    ** comparison a level) and it is sifted up from there (Floyd). */
     for (int r = 0; r < dp; r++) heap[r] = (rep){0, r};
     for (int i = 0; i < n; i++) {
         rep top = heap[0];
         top.load += len[i];
         owner[i] = top.r;
-        /* sift the root down */
         int k = 0;
         for (;;) {
-            int l = 2 * k + 1, r = l + 1, m = -1;
-            const rep *best = &top;
-            if (l < dp && rep_less(&heap[l], best)) { m = l; best = &heap[l]; }
-            if (r < dp && rep_less(&heap[r], best)) m = r;
-            if (m < 0) break;
+            int l = 2 * k + 1;
+            if (l >= dp) break;
+            int m = l + 1 < dp && rep_less(&heap[l + 1], &heap[l]) ? l + 1 : l;
             heap[k] = heap[m];
             k = m;
+        }
+        while (k > 0) {
+            int pa = (k - 1) / 2;
+            if (!rep_less(&top, &heap[pa])) break;
+            heap[k] = heap[pa];
+            k = pa;
         }
         heap[k] = top;
     }
