@@ -203,32 +203,46 @@ static void ensure_pipe(sim *s, size_t ops, size_t m, size_t p)
 /* Pipeline ops are recorded merged while they run back to back on a stage:
 ** a steady 1F1B run becomes one "train_1f1b" span, and every gap — the
 ** warm-up and drain bubbles, waits on a neighbour — stays exact. */
-static inline void run_flush(sim *s, int track, pipe_run *pr, int iter)
+/* A stage's open run ends at g->bend seconds after t0: its end instant is
+** converted only when the run is drawn, or compared with an op that does not
+** start at that very second. */
+static inline void run_flush(sim *s, int track, pipe_stage *g, int iter, sim_time t0)
 {
+    pipe_run *pr = &g->run;
     if (pr->n == 0) return;
+    pr->b = t0 + sim_from_secs(g->bend);
     eng_span(s, track, (trace_phase)pr->phase, pr->a, pr->b, iter, s->version, pr->n == 1 ? pr->mb : -1, pr->tokens);
     pr->n = 0;
 }
 
-/* An op of stage g from t to e seconds after t0.  The open run ended at
-** t0 + sim_from_secs(g->bend): an op starting at that same instant gets the
-** same start without converting it again. */
+/* An op of stage g from t to e seconds after t0: merged into the open run
+** when it starts at the instant the run ends (the same second, or seconds
+** that round to the same nanosecond), else the run is drawn and a new one
+** opened. */
 static inline void op_add(sim *s, int track, pipe_stage *g, int iter, trace_phase ph, sim_time t0, double t, double e,
                           int mb, int64_t tok)
 {
     pipe_run *pr = &g->run;
-    sim_time a = pr->n > 0 && t == g->bend ? pr->b : t0 + sim_from_secs(t);
-    sim_time b = t0 + sim_from_secs(e);
-    g->bend = e;
-    if (pr->n > 0 && a == pr->b) {
-        if ((int)ph != pr->phase) pr->phase = (ph == PH_TRAIN_FWD || ph == PH_TRAIN_BWD) ? PH_TRAIN_1F1B : (int)ph;
-        pr->b = b;
-        pr->tokens += tok;
-        pr->n++;
-        return;
+    sim_time a = 0;
+    if (pr->n > 0) {
+        bool joins = t == g->bend;
+        if (!joins) {
+            a = t0 + sim_from_secs(t);
+            joins = a == t0 + sim_from_secs(g->bend);
+        }
+        if (joins) {
+            if ((int)ph != pr->phase) pr->phase = (ph == PH_TRAIN_FWD || ph == PH_TRAIN_BWD) ? PH_TRAIN_1F1B : (int)ph;
+            g->bend = e;
+            pr->tokens += tok;
+            pr->n++;
+            return;
+        }
+        run_flush(s, track, g, iter, t0);
+    } else {
+        a = t0 + sim_from_secs(t);
     }
-    run_flush(s, track, pr, iter);
-    *pr = (pipe_run){a, b, (int)ph, mb, 1, tok};
+    g->bend = e;
+    *pr = (pipe_run){a, 0, (int)ph, mb, 1, tok};
 }
 
 static inline double later(double a, double b) { return a > b ? a : b; }   /* fmax of two times >= 0 */
@@ -341,7 +355,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     }
     for (int st = 0; st < P; st++) {
         if (stg[st].free_at > end) end = stg[st].free_at;
-        run_flush(s, r->track0 + st, &stg[st].run, iter);
+        run_flush(s, r->track0 + st, &stg[st], iter, t0);
     }
     s->st.pipeline_ops += done;
     if (act_per_mb) {

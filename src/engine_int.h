@@ -206,7 +206,7 @@ typedef struct {
 /* The 1F1B pipeline (eng_train.c): a stage's run of back-to-back ops being
 ** merged into one span, and its progress. */
 typedef struct {
-    sim_time a, b;
+    sim_time a, b;          /* b: set when the run is drawn (eng_train.c) */
     int      phase, mb, n;
     int64_t  tokens;
 } pipe_run;
