@@ -13,7 +13,9 @@
 */
 #include "engine_int.h"
 
+#include <limits.h>
 #include <math.h>
+#include <string.h>
 
 /* --------------------------------------------------------- instance heap */
 
@@ -129,9 +131,23 @@ static int inst_dtable(sim *s, instance *I)
     if (s->ndtab == (int)(sizeof s->dtab / sizeof s->dtab[0])) return -1;
     dtable *t = &s->dtab[s->ndtab];
     t->link = l;
-    t->n = s->scn.plan.rollout.max_seqs + 1;
-    t->v = xcalloc((size_t)t->n, sizeof *t->v);
+    t->n = 0;
+    t->v = NULL;
     return s->ndtab++;
+}
+
+/* Entry `b` of table t, the table grown (doubling) to hold it: batch sizes
+** are bounded by max_seqs, but only the sizes that occur take room. */
+static dline *dtable_at(dtable *t, int b)
+{
+    if (b >= t->n) {
+        int n = t->n ? t->n : 64;
+        while (n <= b) n = n > INT_MAX / 2 ? INT_MAX : 2 * n;
+        t->v = xrealloc(t->v, (size_t)n * sizeof *t->v);
+        memset(t->v + t->n, 0, (size_t)(n - t->n) * sizeof *t->v);
+        t->n = n;
+    }
+    return &t->v[b];
 }
 
 static void decode_lines(sim *s, instance *I)
@@ -139,8 +155,8 @@ static void decode_lines(sim *s, instance *I)
     if (I->cache_b == I->nactive) return;
     if (I->dtab < 0) I->dtab = inst_dtable(s, I);
     dline tmp, *d = &tmp;
-    if (I->dtab >= 0 && I->nactive < s->dtab[I->dtab].n) {
-        d = &s->dtab[I->dtab].v[I->nactive];
+    if (I->dtab >= 0) {
+        d = dtable_at(&s->dtab[I->dtab], I->nactive);
         if (!d->known) line_compute(s, s->dtab[I->dtab].link, I->nactive, d);
     } else {
         line_compute(s, inst_link(s, I), I->nactive, d);

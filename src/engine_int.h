@@ -184,7 +184,8 @@ typedef struct {
 
 /* Lines by batch size 0..n-1 for the instances on one link: every input of
 ** the roofline but the batch is the same for them (model, device, rollout
-** TP/EP, efficiencies), so each entry is computed once per run. */
+** TP/EP, efficiencies), so each entry is computed once per run.  The table
+** grows to the largest batch that occurs. */
 typedef struct {
     const scn_link *link;
     dline *v;
