@@ -151,27 +151,41 @@ void eng_mb_forget(sim *s)
 
 /* Forward time of one micro-batch on one pipeline stage (per device):
 ** compute over tp devices, TP collectives and EP all-to-all per layer. */
-static double stage_fwd_time(const sim *s, const scn_model *m, const plan_pool *q, double tok, double sq, double eff)
+/* What a stage's forward time needs besides the micro-batch: fixed for a
+** task (model and pool), worked out once per pipeline. */
+typedef struct {
+    double sh, lps, moe_frac;
+    int    efold;
+    const scn_link *ltp, *lep, *lpp;
+} stage_consts;
+
+static stage_consts stage_setup(const sim *s, const scn_model *m, const plan_pool *q)
+{
+    stage_consts c = {0, 0, 0, 0, NULL, NULL, NULL};
+    c.sh = mdl_stage_share(m->layers, q->pp);
+    c.lps = (double)((m->layers + q->pp - 1) / q->pp);
+    c.ltp = eng_pool_link(s, q, q->first, 1, q->tp);
+    if (m->experts > 0) {
+        c.efold = q->tp > q->ep ? q->tp : q->ep;
+        c.moe_frac = (double)(m->layers - m->dense_layers) / m->layers;
+        c.lep = eng_pool_link(s, q, q->first, 1, c.efold);
+    }
+    if (q->pp > 1) c.lpp = eng_pool_link(s, q, q->first, q->tp * q->dp, 2);
+    return c;
+}
+
+static double stage_fwd_time(const sim *s, const scn_model *m, const plan_pool *q, const stage_consts *c, double tok,
+                             double sq, double eff)
 {
     const scn_device *d = &s->scn.cluster.device;
     double flops = 2.0 * m->params_active * tok + 2.0 * m->layers * (double)m->hidden * sq;
-    double sh = mdl_stage_share(m->layers, q->pp);
-    double t = flops * sh / q->tp / (d->peak_flops * eff);
-    double lps = (double)((m->layers + q->pp - 1) / q->pp);
-    const scn_link *ltp = eng_pool_link(s, q, q->first, 1, q->tp);
+    double t = flops * c->sh / q->tp / (d->peak_flops * eff);
     double act = tok * m->hidden * 2.0;
-    if (q->tp > 1) t += 2.0 * lps * mdl_allreduce(act, q->tp, ltp, s->scn.eff.link);
-    if (m->experts > 0) {
-        int efold = q->tp > q->ep ? q->tp : q->ep;
-        double moe_frac = (double)(m->layers - m->dense_layers) / m->layers;
-        const scn_link *lep = eng_pool_link(s, q, q->first, 1, efold);
-        t += 2.0 * lps * moe_frac * mdl_alltoall(act * m->experts_active / q->tp, efold, lep, s->scn.eff.link);
-    }
+    if (q->tp > 1) t += 2.0 * c->lps * mdl_allreduce(act, q->tp, c->ltp, s->scn.eff.link);
+    if (m->experts > 0)
+        t += 2.0 * c->lps * c->moe_frac * mdl_alltoall(act * m->experts_active / q->tp, c->efold, c->lep, s->scn.eff.link);
     /* pipeline send of the activations to the next stage */
-    if (q->pp > 1) {
-        const scn_link *lpp = eng_pool_link(s, q, q->first, q->tp * q->dp, 2);
-        t += mdl_broadcast(act / q->tp, lpp, s->scn.eff.link);
-    }
+    if (q->pp > 1) t += mdl_broadcast(act / q->tp, c->lpp, s->scn.eff.link);
     return t;
 }
 
@@ -303,8 +317,9 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     double *fe = s->f_end, *be = s->b_end, *fd = s->f_dur, *bd = s->b_dur;
     pipe_stage *stg = s->pipe_st;
     double mult = s->scn.plan.train.recompute == RECOMPUTE_FULL ? 3.0 : 2.0;   /* bwd = 2 fwd (+1 recompute) */
+    stage_consts sc = stage_setup(s, m, q);
     for (int i = 0; i < M; i++) {
-        fd[i] = stage_fwd_time(s, m, q, ms->tok[i], ms->sq[i], s->scn.eff.train);
+        fd[i] = stage_fwd_time(s, m, q, &sc, ms->tok[i], ms->sq[i], s->scn.eff.train);
         bd[i] = backward ? fd[i] * mult : 0;
     }
     memset(stg, 0, (size_t)P * sizeof *stg);
