@@ -70,10 +70,10 @@ row() {  # row LABEL ARGS...
     ev=$(get events)
     simt=$(get sim_time_s)
     its=$(get iterations)
-    awk -v l="$label" -v w="$wall" -v lw="$loop" -v e="$ev" -v st="$simt" -v it="$its" -v p="$proc" -v r="$rss" -v c="$cpu" 'BEGIN {
+    awk -v l="$label" -v w="$wall" -v lw="$loop" -v e="$ev" -v st="$simt" -v it="$its" -v p="$proc" -v r="$rss" -v c="$cpu" -v tm="$TIME" 'BEGIN {
         printf "%-36s %6.3f M ev/s (loop only %5.2f M ev/s) %7.0f sim s/s %7.1f ms/step %7.1f ms (cpu %5s ms) %5s MiB %8d ev\n",
                l, (w > 0) ? e / w / 1e6 : 0, (lw > 0) ? e / lw / 1e6 : 0, (w > 0) ? st / w : 0,
-               (it > 0) ? w * 1000 / it : 0, p / 1000, (c > 0) ? sprintf("%.0f", c) : "?",
+               (it > 0) ? w * 1000 / it : 0, p / 1000, (tm == "") ? "?" : (c > 0) ? sprintf("%.0f", c) : "<10",
                (r > 0) ? sprintf("%.0f", r / 1024) : "?", e }'
 }
 

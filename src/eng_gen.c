@@ -15,7 +15,9 @@
 */
 #include "engine_int.h"
 
+#include <limits.h>
 #include <math.h>
+#include <string.h>
 
 /* --------------------------------------------------------- instance heap */
 
@@ -93,6 +95,16 @@ static double sum_max_lines(double f0, double f1, double g0, double g1, int64_t 
     return J * (a_first + a_last) / 2 + (k - J) * (b_first + b_last) / 2;
 }
 
+/* The link an instance's devices talk over: fixed for the run, looked up once. */
+static const scn_link *inst_link(const sim *s, instance *I)
+{
+    if (!I->link) {
+        const plan_pool *pp = &s->pl.pools[I->pool];
+        I->link = eng_pool_link(s, pp, pp->first + I->index * pp->inst_devices, 1, pp->inst_devices);
+    }
+    return I->link;
+}
+
 /* The decode step's compute and HBM times are linear in the context held:
 ** evaluate the roofline once per batch size and keep the two lines.  The
 ** lines of every batch size are kept in a table shared by the instances on
@@ -114,17 +126,30 @@ static void line_compute(const sim *s, const scn_link *l, int nb, dline *d)
 
 static int inst_dtable(sim *s, instance *I)
 {
-    const plan_pool *pp = &s->pl.pools[I->pool];
-    const scn_link *l = eng_pool_link(s, pp, pp->first + I->index * pp->inst_devices, 1, pp->inst_devices);
+    const scn_link *l = inst_link(s, I);
     for (int i = 0; i < s->ndtab; i++)
         if (s->dtab[i].link == l) return i;
     /* a link is one of the cluster's tiers: there are at most that many */
     if (s->ndtab == (int)(sizeof s->dtab / sizeof s->dtab[0])) return -1;
     dtable *t = &s->dtab[s->ndtab];
     t->link = l;
-    t->n = s->scn.plan.rollout.max_seqs + 1;
-    t->v = xcalloc((size_t)t->n, sizeof *t->v);
+    t->n = 0;
+    t->v = NULL;
     return s->ndtab++;
+}
+
+/* Entry `b` of table t, the table grown (doubling) to hold it: batch sizes
+** are bounded by max_seqs, but only the sizes that occur take room. */
+static dline *dtable_at(dtable *t, int b)
+{
+    if (b >= t->n) {
+        int n = t->n ? t->n : 64;
+        while (n <= b) n = n > INT_MAX / 2 ? INT_MAX : 2 * n;
+        t->v = xrealloc(t->v, (size_t)n * sizeof *t->v);
+        memset(t->v + t->n, 0, (size_t)(n - t->n) * sizeof *t->v);
+        t->n = n;
+    }
+    return &t->v[b];
 }
 
 static void decode_lines(sim *s, instance *I)
@@ -132,12 +157,11 @@ static void decode_lines(sim *s, instance *I)
     if (I->cache_b == I->nactive) return;
     if (I->dtab < 0) I->dtab = inst_dtable(s, I);
     dline tmp, *d = &tmp;
-    if (I->dtab >= 0 && I->nactive < s->dtab[I->dtab].n) {
-        d = &s->dtab[I->dtab].v[I->nactive];
+    if (I->dtab >= 0) {
+        d = dtable_at(&s->dtab[I->dtab], I->nactive);
         if (!d->known) line_compute(s, s->dtab[I->dtab].link, I->nactive, d);
     } else {
-        const plan_pool *pp = &s->pl.pools[I->pool];
-        line_compute(s, eng_pool_link(s, pp, pp->first + I->index * pp->inst_devices, 1, pp->inst_devices), I->nactive, d);
+        line_compute(s, inst_link(s, I), I->nactive, d);
     }
     I->c0 = d->c0;
     I->m0 = d->m0;
@@ -293,8 +317,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         t0 = now + sim_from_secs(sw);
     }
     if (ptok <= 0) return t0;
-    const plan_pool *pp = &s->pl.pools[I->pool];
-    const scn_link *l = eng_pool_link(s, pp, pp->first + I->index * pp->inst_devices, 1, pp->inst_devices);
+    const scn_link *l = inst_link(s, I);
     mdl_step st = mdl_prefill(eng_actor(s), &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep,
                               ptok, psq / ptok);
     sim_time t1 = t0 + sim_from_secs(st.total_s);

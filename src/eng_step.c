@@ -183,12 +183,17 @@ static void take_samples(sim *s, int step, int off, int count)
         for (int64_t i = 0; i < n; i++) tmp[k[i] - mn] = k[i];
         k = tmp;
     } else {
-        for (int shift = 0; shift < 64 && (mx >> shift) > 0; shift += 11) {
-            int64_t cnt[2048] = {0};
-            for (int64_t i = 0; i < n; i++) cnt[(k[i] >> shift) & 2047]++;
+        /* keys are distinct: any digit width gives the same order; 8 bits
+        ** for a short list, where 2048 counters would cost more than it */
+        const int bits = n < 2048 ? 8 : 11;
+        const uint64_t dm = (1u << bits) - 1;
+        for (int shift = 0; shift < 64 && (mx >> shift) > 0; shift += bits) {
+            int64_t cnt[2048];
+            memset(cnt, 0, (size_t)(dm + 1) * sizeof cnt[0]);
+            for (int64_t i = 0; i < n; i++) cnt[(k[i] >> shift) & dm]++;
             int64_t pos = 0;
-            for (int b = 0; b < 2048; b++) { int64_t c = cnt[b]; cnt[b] = pos; pos += c; }
-            for (int64_t i = 0; i < n; i++) tmp[cnt[(k[i] >> shift) & 2047]++] = k[i];
+            for (uint64_t b = 0; b <= dm; b++) { int64_t c = cnt[b]; cnt[b] = pos; pos += c; }
+            for (int64_t i = 0; i < n; i++) tmp[cnt[(k[i] >> shift) & dm]++] = k[i];
             memcpy(k, tmp, (size_t)n * sizeof *k);
         }
     }

@@ -23,18 +23,24 @@ typedef struct {
     double  max_len;
 } mb_set;
 
-/* Sort lengths longest first: LSD radix on 32-bit keys, 11 bits a pass
-** (lengths are whole tokens; qsort was the hot spot of large runs). */
+/* Sort lengths longest first: LSD radix on 32-bit keys (lengths are whole
+** tokens; qsort was the hot spot of large runs), 11 bits a pass, or 8 for a
+** short list, where clearing and summing 2048 counters would cost more than
+** the list.  Equal lengths are equal values: any digit width gives the same
+** sequence. */
 static void sort_lengths_desc(uint32_t *v, uint32_t *tmp, int n)
 {
     uint32_t mx = 0;
     for (int i = 0; i < n; i++) if (v[i] > mx) mx = v[i];
-    for (int shift = 0; shift < 32 && (mx >> shift) > 0; shift += 11) {
-        int cnt[2048] = {0};
-        for (int i = 0; i < n; i++) cnt[2047 - ((v[i] >> shift) & 2047)]++;   /* descending */
+    const int bits = n < 2048 ? 8 : 11;
+    const uint32_t top = (1u << bits) - 1;
+    for (int shift = 0; shift < 32 && (mx >> shift) > 0; shift += bits) {
+        int cnt[2048];
+        memset(cnt, 0, (top + 1) * sizeof cnt[0]);
+        for (int i = 0; i < n; i++) cnt[top - ((v[i] >> shift) & top)]++;   /* descending */
         int pos = 0;
-        for (int b = 0; b < 2048; b++) { int c = cnt[b]; cnt[b] = pos; pos += c; }
-        for (int i = 0; i < n; i++) tmp[cnt[2047 - ((v[i] >> shift) & 2047)]++] = v[i];
+        for (uint32_t b = 0; b <= top; b++) { int c = cnt[b]; cnt[b] = pos; pos += c; }
+        for (int i = 0; i < n; i++) tmp[cnt[top - ((v[i] >> shift) & top)]++] = v[i];
         memcpy(v, tmp, (size_t)n * sizeof *v);
     }
 }
@@ -77,22 +83,29 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     for (int i = 0; i < n; i++) len[i] = (uint32_t)(s->smp[ids[i]].prompt + s->smp[ids[i]].resp);
     sort_lengths_desc(len, len + n, n);
     /* a min-heap of replicas by (load, index), the root always the least
-    ** loaded: O(n log dp) */
+    ** loaded: O(n log dp).  (load, index) orders replicas strictly, so which
+    ** replica is least loaded at each turn does not depend on the heap's
+    ** layout.  The root, its load grown by the longest sequence left, tends
+    ** to sink deep: its hole walks down the lesser children to a leaf (one
+    ** comparison a level) and it is sifted up from there (Floyd). */
     for (int r = 0; r < dp; r++) heap[r] = (rep){0, r};
     for (int i = 0; i < n; i++) {
         rep top = heap[0];
         top.load += len[i];
         owner[i] = top.r;
-        /* sift the root down */
         int k = 0;
         for (;;) {
-            int l = 2 * k + 1, r = l + 1, m = -1;
-            const rep *best = &top;
-            if (l < dp && rep_less(&heap[l], best)) { m = l; best = &heap[l]; }
-            if (r < dp && rep_less(&heap[r], best)) m = r;
-            if (m < 0) break;
+            int l = 2 * k + 1;
+            if (l >= dp) break;
+            int m = l + 1 < dp && rep_less(&heap[l + 1], &heap[l]) ? l + 1 : l;
             heap[k] = heap[m];
             k = m;
+        }
+        while (k > 0) {
+            int pa = (k - 1) / 2;
+            if (!rep_less(&top, &heap[pa])) break;
+            heap[k] = heap[pa];
+            k = pa;
         }
         heap[k] = top;
     }
@@ -138,27 +151,41 @@ void eng_mb_forget(sim *s)
 
 /* Forward time of one micro-batch on one pipeline stage (per device):
 ** compute over tp devices, TP collectives and EP all-to-all per layer. */
-static double stage_fwd_time(const sim *s, const scn_model *m, const plan_pool *q, double tok, double sq, double eff)
+/* What a stage's forward time needs besides the micro-batch: fixed for a
+** task (model and pool), worked out once per pipeline. */
+typedef struct {
+    double sh, lps, moe_frac;
+    int    efold;
+    const scn_link *ltp, *lep, *lpp;
+} stage_consts;
+
+static stage_consts stage_setup(const sim *s, const scn_model *m, const plan_pool *q)
+{
+    stage_consts c = {0, 0, 0, 0, NULL, NULL, NULL};
+    c.sh = mdl_stage_share(m->layers, q->pp);
+    c.lps = (double)((m->layers + q->pp - 1) / q->pp);
+    c.ltp = eng_pool_link(s, q, q->first, 1, q->tp);
+    if (m->experts > 0) {
+        c.efold = q->tp > q->ep ? q->tp : q->ep;
+        c.moe_frac = (double)(m->layers - m->dense_layers) / m->layers;
+        c.lep = eng_pool_link(s, q, q->first, 1, c.efold);
+    }
+    if (q->pp > 1) c.lpp = eng_pool_link(s, q, q->first, q->tp * q->dp, 2);
+    return c;
+}
+
+static double stage_fwd_time(const sim *s, const scn_model *m, const plan_pool *q, const stage_consts *c, double tok,
+                             double sq, double eff)
 {
     const scn_device *d = &s->scn.cluster.device;
     double flops = 2.0 * m->params_active * tok + 2.0 * m->layers * (double)m->hidden * sq;
-    double sh = mdl_stage_share(m->layers, q->pp);
-    double t = flops * sh / q->tp / (d->peak_flops * eff);
-    double lps = (double)((m->layers + q->pp - 1) / q->pp);
-    const scn_link *ltp = eng_pool_link(s, q, q->first, 1, q->tp);
+    double t = flops * c->sh / q->tp / (d->peak_flops * eff);
     double act = tok * m->hidden * 2.0;
-    if (q->tp > 1) t += 2.0 * lps * mdl_allreduce(act, q->tp, ltp, s->scn.eff.link);
-    if (m->experts > 0) {
-        int efold = q->tp > q->ep ? q->tp : q->ep;
-        double moe_frac = (double)(m->layers - m->dense_layers) / m->layers;
-        const scn_link *lep = eng_pool_link(s, q, q->first, 1, efold);
-        t += 2.0 * lps * moe_frac * mdl_alltoall(act * m->experts_active / q->tp, efold, lep, s->scn.eff.link);
-    }
+    if (q->tp > 1) t += 2.0 * c->lps * mdl_allreduce(act, q->tp, c->ltp, s->scn.eff.link);
+    if (m->experts > 0)
+        t += 2.0 * c->lps * c->moe_frac * mdl_alltoall(act * m->experts_active / q->tp, c->efold, c->lep, s->scn.eff.link);
     /* pipeline send of the activations to the next stage */
-    if (q->pp > 1) {
-        const scn_link *lpp = eng_pool_link(s, q, q->first, q->tp * q->dp, 2);
-        t += mdl_broadcast(act / q->tp, lpp, s->scn.eff.link);
-    }
+    if (q->pp > 1) t += mdl_broadcast(act / q->tp, c->lpp, s->scn.eff.link);
     return t;
 }
 
@@ -190,32 +217,46 @@ static void ensure_pipe(sim *s, size_t ops, size_t m, size_t p)
 /* Pipeline ops are recorded merged while they run back to back on a stage:
 ** a steady 1F1B run becomes one "train_1f1b" span, and every gap — the
 ** warm-up and drain bubbles, waits on a neighbour — stays exact. */
-static inline void run_flush(sim *s, int track, pipe_run *pr, int iter)
+/* A stage's open run ends at g->bend seconds after t0: its end instant is
+** converted only when the run is drawn, or compared with an op that does not
+** start at that very second. */
+static inline void run_flush(sim *s, int track, pipe_stage *g, int iter, sim_time t0)
 {
+    pipe_run *pr = &g->run;
     if (pr->n == 0) return;
+    pr->b = t0 + sim_from_secs(g->bend);
     eng_span(s, track, (trace_phase)pr->phase, pr->a, pr->b, iter, s->version, pr->n == 1 ? pr->mb : -1, pr->tokens);
     pr->n = 0;
 }
 
-/* An op of stage g from t to e seconds after t0.  The open run ended at
-** t0 + sim_from_secs(g->bend): an op starting at that same instant gets the
-** same start without converting it again. */
+/* An op of stage g from t to e seconds after t0: merged into the open run
+** when it starts at the instant the run ends (the same second, or seconds
+** that round to the same nanosecond), else the run is drawn and a new one
+** opened. */
 static inline void op_add(sim *s, int track, pipe_stage *g, int iter, trace_phase ph, sim_time t0, double t, double e,
                           int mb, int64_t tok)
 {
     pipe_run *pr = &g->run;
-    sim_time a = pr->n > 0 && t == g->bend ? pr->b : t0 + sim_from_secs(t);
-    sim_time b = t0 + sim_from_secs(e);
-    g->bend = e;
-    if (pr->n > 0 && a == pr->b) {
-        if ((int)ph != pr->phase) pr->phase = (ph == PH_TRAIN_FWD || ph == PH_TRAIN_BWD) ? PH_TRAIN_1F1B : (int)ph;
-        pr->b = b;
-        pr->tokens += tok;
-        pr->n++;
-        return;
+    sim_time a = 0;
+    if (pr->n > 0) {
+        bool joins = t == g->bend;
+        if (!joins) {
+            a = t0 + sim_from_secs(t);
+            joins = a == t0 + sim_from_secs(g->bend);
+        }
+        if (joins) {
+            if ((int)ph != pr->phase) pr->phase = (ph == PH_TRAIN_FWD || ph == PH_TRAIN_BWD) ? PH_TRAIN_1F1B : (int)ph;
+            g->bend = e;
+            pr->tokens += tok;
+            pr->n++;
+            return;
+        }
+        run_flush(s, track, g, iter, t0);
+    } else {
+        a = t0 + sim_from_secs(t);
     }
-    run_flush(s, track, pr, iter);
-    *pr = (pipe_run){a, b, (int)ph, mb, 1, tok};
+    g->bend = e;
+    *pr = (pipe_run){a, 0, (int)ph, mb, 1, tok};
 }
 
 static inline double later(double a, double b) { return a > b ? a : b; }   /* fmax of two times >= 0 */
@@ -276,8 +317,9 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     double *fe = s->f_end, *be = s->b_end, *fd = s->f_dur, *bd = s->b_dur;
     pipe_stage *stg = s->pipe_st;
     double mult = s->scn.plan.train.recompute == RECOMPUTE_FULL ? 3.0 : 2.0;   /* bwd = 2 fwd (+1 recompute) */
+    stage_consts sc = stage_setup(s, m, q);
     for (int i = 0; i < M; i++) {
-        fd[i] = stage_fwd_time(s, m, q, ms->tok[i], ms->sq[i], s->scn.eff.train);
+        fd[i] = stage_fwd_time(s, m, q, &sc, ms->tok[i], ms->sq[i], s->scn.eff.train);
         bd[i] = backward ? fd[i] * mult : 0;
     }
     memset(stg, 0, (size_t)P * sizeof *stg);
@@ -328,7 +370,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     }
     for (int st = 0; st < P; st++) {
         if (stg[st].free_at > end) end = stg[st].free_at;
-        run_flush(s, r->track0 + st, &stg[st].run, iter);
+        run_flush(s, r->track0 + st, &stg[st], iter, t0);
     }
     s->st.pipeline_ops += done;
     if (act_per_mb) {

@@ -169,6 +169,7 @@ typedef struct {
     int      cache_b;       /* batch the decode-step lines below are for */
     double   c0, cslope, m0, mslope, fixed;   /* compute and HBM time: a + slope·context */
     int      dtab;          /* its decode-step table in sim.dtab, -1 not yet known */
+    const scn_link *link;   /* the link its devices talk over, NULL not yet looked up */
     uint64_t evgen;
     bool     scheduled;
     bool     running;       /* allowed to generate (weights loaded, not paused) */
@@ -187,7 +188,8 @@ typedef struct {
 
 /* Lines by batch size 0..n-1 for the instances on one link: every input of
 ** the roofline but the batch is the same for them (model, device, rollout
-** TP/EP, efficiencies), so each entry is computed once per run. */
+** TP/EP, efficiencies), so each entry is computed once per run.  The table
+** grows to the largest batch that occurs. */
 typedef struct {
     const scn_link *link;
     dline *v;
@@ -209,7 +211,7 @@ typedef struct {
 /* The 1F1B pipeline (eng_train.c): a stage's run of back-to-back ops being
 ** merged into one span, and its progress. */
 typedef struct {
-    sim_time a, b;
+    sim_time a, b;          /* b: set when the run is drawn (eng_train.c) */
     int      phase, mb, n;
     int64_t  tokens;
 } pipe_run;
