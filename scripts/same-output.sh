@@ -27,7 +27,7 @@ NEW=$(pwd)/build/fusync
 strip() {
     sed -E -e '/"[a-z_]*(wall|elapsed|plugin_time)[a-z_]*"[[:space:]]*:/d' \
            -e 's/[0-9.]+ (ms|us|s) wall \(event loop [0-9.]+ M events\/s\)/WALL/' \
-           -e 's/ in [0-9.]+ s with / in WALL with /' "$1"
+           -e 's/ in [0-9.]+ s with / in WALL with /' -e 's/ runs \([0-9.]+ s\)/ runs (WALL)/' "$1"
 }
 
 n=0; bad=0
