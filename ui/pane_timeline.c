@@ -259,9 +259,10 @@ static void draw_axis(tui_canvas *cv, int y, int x, int w, sim_time t0, sim_time
     }
 }
 
-/* Why an instance has done nothing: the dispatch gives samples to
-** instances in index order, and a step's samples ran out before this one.
-** Cut by priority: that it is idle, and the dispatch order, stay. */
+/* Why an instance has done nothing: the dispatch rule that gave the step's
+** samples to the others (index order, equal parts, or least-loaded first),
+** and that a step's samples ran out before this one.  Cut by priority: that
+** it is idle, and the dispatch rule, stay. */
 static void idle_reason(const tui_app *a, const tl_row *row, tui_canvas *cv, int y, int x, int w)
 {
     const trace *t = sim_trace(a->run->s);
@@ -277,8 +278,11 @@ static void idle_reason(const tui_app *a, const tl_row *row, tui_canvas *cv, int
     snprintf(used, sizeof used, "%d of %d instances got samples;", busy, all);
     snprintf(cap, sizeof cap, "(up to %d sequences each)", sc->plan.rollout.max_seqs);
     snprintf(ran, sizeof ran, "and a step's %d samples ran out first", scn_prompts_per_step(sc) * sc->work.samples_per_prompt);
+    const char *rule = sc->plan.rollout.dispatch == DISPATCH_QUEUE ? "dispatch fills instances in index order"
+                       : sc->plan.rollout.dispatch == DISPATCH_STATIC ? "static dispatch cuts the batch in equal parts"
+                       : "dispatch sends each sample to the least-loaded instance";
     cv_seg seg[] = {
-        {"idle:", CV_KEEP, ST_BAD}, {used, 6, ST_NORMAL}, {"dispatch fills instances in index order", 8, ST_NORMAL},
+        {"idle:", CV_KEEP, ST_BAD}, {used, 6, ST_NORMAL}, {rule, 8, ST_NORMAL},
         {cap, 3, ST_DIM}, {ran, 5, ST_NORMAL},
     };
     cv_segs(cv, y, x, w, 1, seg, 5);
