@@ -55,8 +55,9 @@ static const int PREEMPT_VALS[] = {PREEMPT_RECOMPUTE, PREEMPT_SWAP};
 #define REC(n, S, M, sub, d)            {n, FK_REC, MEM(S, M), 1, 0, 0, 0, NULL, NULL, sub, NULL, NULL, NULL, d}
 #define END {NULL, FK_INT, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
 
-/* A fraction in (0, 1]. */
-#define FRACN(n, S, M, d) {n, FK_NUM, MEM(S, M), 1, 0, 1, FF_LO_OPEN, NULL, NULL, NULL, NULL, NULL, NULL, d}
+/* A fraction in (0, 1]; below 0.001 no figure of the model means anything
+** (an efficiency of 1e-300 makes every time infinite). */
+#define FRACN(n, S, M, d) {n, FK_NUM, MEM(S, M), 1, 1e-3, 1, FF_LO_OPEN, NULL, NULL, NULL, NULL, NULL, NULL, d}
 
 const fdesc FIELDS_DEVICE[] = {
     STR("name", scn_device, name, "display name (default \"custom device\")"),
@@ -479,8 +480,9 @@ static void range_text(const fdesc *f, char *buf, size_t n)
     }
     if (f->kind != FK_INT && f->kind != FK_NUM) return;
     if (f->flags & FF_LO_OPEN) {
+        fmt_num(lo, sizeof lo, f->lo);
         fmt_num(hi, sizeof hi, f->hi);
-        snprintf(buf, n, "(0, %s]", hi);
+        snprintf(buf, n, "(0, %s], at least %s", hi, lo);
         return;
     }
     fmt_num(lo, sizeof lo, f->lo);

@@ -288,8 +288,11 @@ static double want_num(freader *r, int idx, const char *path, const fdesc *f)
     double v = lua_tonumber(L, idx);
     if (!isfinite(v)) fr_fail(r, path, "must be a finite number");
     if (f->flags & FF_LO_OPEN) {
-        if (v <= f->lo || v > f->hi)
+        if (v <= 0 || v > f->hi)
             fr_fail(r, path, "must be a fraction in (0, 1], got %s", fields_got_text(L, idx, got, sizeof got));
+        if (v < f->lo)
+            fr_fail(r, path, "must be at least %g (a fraction in (0, 1] that the model can use), got %s", f->lo,
+                    fields_got_text(L, idx, got, sizeof got));
     } else if (v < f->lo || v > f->hi) {
         const char *u = f->unit ? f->unit : "", *sp = f->unit ? " " : "";
         fields_got_text(L, idx, got, sizeof got);

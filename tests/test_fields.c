@@ -166,6 +166,7 @@ START_TEST(ranges_name_the_field)
         {"plan.rollout.dispatch=static2", "plan.rollout.dispatch: unknown value 'static2'; did you mean 'static'?"},
         {"plan.staleness=65", "plan.staleness: must be in 0..64, got 65"},
         {"efficiency.train=0", "efficiency.train: must be a fraction in (0, 1]"},
+        {"efficiency.hbm=4.9e-324", "efficiency.hbm: must be at least 0.001"},
     };
     char path[1024];
     snprintf(path, sizeof path, "%s/examples/qwen7b_h100x16.lua", test_root());
