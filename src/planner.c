@@ -193,20 +193,24 @@ static const scn_link *group_link(const scn_scenario *s, int first, int stride, 
     return mdl_tier_link(&s->cluster, mdl_group_tier(&s->cluster, first, stride, count));
 }
 
-/* Samples a rollout pool holds at once, by the engine's admission rule
-** (src/eng_gen.c): paged KV admits on the context a sequence holds — on
-** average its prompt, half its response and a partly filled block —, "reserve"
-** on prompt + max_response; never more than plan.rollout.max_seqs, nor more
-** than the pool's share of the step's samples. */
-static double admitted(const planner *P, const scn_scenario *s, const plan_pool *q, double share)
+/* Sequences a rollout instance holds at once, by the engine's admission
+** rule (src/eng_gen.c): paged KV admits on the context a sequence holds — on
+** average its prompt, half its response and a partly filled block —,
+** "reserve" on prompt + max_response; never more than plan.rollout.max_seqs,
+** nor more than its share of the pool's `n` samples.  *busy: instances that
+** generate — all of them, except that one shared queue filled in instance
+** order (dispatch "queue") fills each to the brim before the next. */
+static double admitted(const planner *P, const scn_scenario *s, const plan_pool *q, double n, double *busy)
 {
     const scn_rollout_layout *r = &s->plan.rollout;
     double held = r->kv == KV_PAGED ? P->pm + P->rm / 2 + (r->kv_block - 1) : P->pm + s->work.max_response;
     double kv = q->kv_tokens_per_instance * (r->kv == KV_PAGED ? 0.99 : 1.0);
     double c = kv / held;
     if (c > r->max_seqs) c = r->max_seqs;
-    double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share / q->instances;
-    if (c > n) c = n;
+    if (c < 1) c = 1;
+    *busy = q->instances;
+    if (r->dispatch == DISPATCH_QUEUE && n / c < *busy) *busy = fmax(ceil(n / c - 1e-9), 1);
+    if (c > n / *busy) c = n / *busy;
     return c < 1 ? 1 : c;
 }
 
@@ -225,8 +229,16 @@ double planner_decode_step(const scn_scenario *s, const plan_pool *q, double bat
 static void pool_gen(const planner *P, const scn_scenario *s, const plan_pool *q, double share, double *rate,
                      double *t_tail, double *prefill)
 {
-    double c = admitted(P, s, q, share);
-    *rate = q->instances * c / planner_decode_step(s, q, c, P->pm + P->rm / 2);
+    double busy, c = admitted(P, s, q, (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share, &busy);
+    *rate = busy * c / planner_decode_step(s, q, c, P->pm + P->rm / 2);
+    /* Static dispatch cuts the batch into equal parts up front: the pool
+    ** waits for its most loaded instance, whose k samples' response tokens
+    ** exceed the mean by about σ·sqrt(2 ln I)/sqrt(k) of it (the largest of
+    ** I sums of k lengths, taken as normal); the other ways of dispatching
+    ** hand work to whichever instance is free. */
+    double k = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share / q->instances;
+    if (s->plan.rollout.dispatch == DISPATCH_STATIC && q->instances > 1 && k >= 1 && P->rm > 0)
+        *rate /= 1 + P->rsd / P->rm * sqrt(2 * log((double)q->instances) / k);
     double small = c / 8 < 1 ? 1 : c / 8;
     *t_tail = planner_decode_step(s, q, small, P->pm + P->rm);
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share;
@@ -437,8 +449,8 @@ static int ndispatch(const planner *P) { return P->ax.dispatch.n > 0 ? P->ax.dis
 
 /* Build a layout; when it fits, estimate every staleness and partial-rollout
 ** setting (they change neither layouts nor memory) and keep the layout once,
-** with the best of those estimates.  The estimate does not see dispatch: its
-** variants are told apart by simulation only. */
+** with the best of those estimates (at the scenario's dispatch; a variant's
+** own row is estimated with its own). */
 static void consider(planner *P, plan_cand *c)
 {
     scn_scenario s;
@@ -595,6 +607,7 @@ static void expand(planner *P, int *cap, const plan_cand *c)
             x.dispatch = P->ax.dispatch.n > 0 ? (int)P->ax.dispatch.v[d] : -1;
             s.plan.staleness = x.stale;
             s.plan.partial_rollout = x.partial_pct / 100.0;
+            if (x.dispatch >= 0) set_dispatch(&s, x.dispatch);
             x.est = built ? planner_estimate(P, &s, &pl) : 0;
             push_sel(P, cap, &x);
         }
@@ -1173,6 +1186,9 @@ static void quantiles(planner *P)
         l2 += L * L;
     }
     P->l2m = l2 / NS;
+    double r2 = 0;
+    for (int i = 0; i < NS; i++) r2 += (v[i] - P->rm) * (v[i] - P->rm);
+    P->rsd = sqrt(r2 / NS);
     free(v);
 }
 

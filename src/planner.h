@@ -88,6 +88,7 @@ typedef struct {
     double        rq[101];
     double        pm, rm;
     double        l2m;          /* mean of (prompt + response)^2 */
+    double        rsd;          /* standard deviation of the response length */
     /* stage 1-2: every candidate that fits, in enumeration order until
     ** planner_select sorts them by estimate */
     plan_cand    *c;
