@@ -35,6 +35,40 @@ static void release_batches(sim *s)
     }
 }
 
+/* The mark a batch's finished share has reached, in hundredths: every 5%
+** up to 90%, then every 1% (the long tail), 100 when it is done
+** (docs/plugins.md, on_rollout_progress). */
+static int progress_level(int64_t done, int n)
+{
+    int pct = n > 0 ? (int)(done * 100 / n) : 100;
+    if (pct > 100) pct = 100;
+    return pct < 90 ? pct / 5 * 5 : pct;
+}
+
+/* on_rollout_progress for each released batch not yet trained (a step may
+** be training one while it still generates) whose finished share passed a
+** new mark since its last call: one call per poll with the share now,
+** whatever marks it passed. */
+static void rollout_progress(sim *s)
+{
+    for (int b = s->version; b < s->released && !s->failed; b++) {
+        int lv = progress_level(s->batch_done[b], s->N);
+        if (lv <= s->progress_mark[b]) continue;
+        s->progress_mark[b] = (int16_t)lv;
+        double frac = (double)s->batch_done[b] / s->N;
+        bool cut = false;
+        double t0 = wall_now();
+        fs_err e = {0, ""};
+        if (!s->hooks.on_rollout_progress(s->hooks.ud, s, b, frac, &cut, &e)) { s->failed = true; s->err = e; }
+        s->st.plugin_time_s += wall_now() - t0;
+        /* a cut counts as the partial-rollout threshold reached */
+        if (cut && !s->cut[b]) {
+            s->cut[b] = true;
+            release_batches(s);
+        }
+    }
+}
+
 /* ------------------------------------------------------------ controller */
 
 static void task_done(sim *s, int p, sim_time now)
@@ -184,20 +218,7 @@ static void ctl_poll(sim *s)
         s->queue_changed = false;
         eng_dispatch(s, now, -1);
     }
-    if (s->has_hooks && s->hooks.on_rollout_progress && s->step_running < 0 && s->version < s->released) {
-        int b = s->version;
-        double frac = (double)s->batch_done[b] / s->N;
-        bool cut = false;
-        double t0 = wall_now();
-        fs_err e = {0, ""};
-        if (!s->hooks.on_rollout_progress(s->hooks.ud, s, b, frac, &cut, &e)) { s->failed = true; s->err = e; }
-        s->st.plugin_time_s += wall_now() - t0;
-        /* a cut counts as the partial-rollout threshold reached */
-        if (cut && !s->cut[b]) {
-            s->cut[b] = true;
-            release_batches(s);
-        }
-    }
+    if (s->has_hooks && s->hooks.on_rollout_progress) rollout_progress(s);
     eng_reclass_idle_trainer(s);
     if (s->version >= s->scn.work.iterations && tr->st == P_IDLE) {
         bool busy = false;

@@ -182,6 +182,7 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->chunk_n = s->N / s->nchunks;
     s->chunk_infer_left = xcalloc((size_t)s->nchunks, sizeof *s->chunk_infer_left);
     s->cut = xcalloc((size_t)w->iterations + 1, sizeof *s->cut);
+    s->progress_mark = xcalloc((size_t)w->iterations + 1, sizeof *s->progress_mark);
     s->st.samples_total = s->nsmp;
     /* lengths: one prompt length per prompt, one response length per sample */
     int prompts = scn_prompts_per_step(&s->scn);
@@ -246,6 +247,7 @@ void sim_free(sim *s)
     free(s->step_ids);
     free(s->chunk_infer_left);
     free(s->cut);
+    free(s->progress_mark);
     free(s->mem);
     free(s->mem_peak);
     free(s->mem_peak_total);

@@ -401,12 +401,6 @@ double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
 
 /* ------------------------------------------------------------- switching */
 
-static double pool_tier_bw(const sim *s, const plan_pool *q)
-{
-    const scn_link *l = eng_pool_link(s, q, q->first, 1, q->devices);
-    return l->bw * s->scn.eff.link;
-}
-
 /* Co-located pool: training layout -> rollout layout. */
 void eng_switch_to_rollout(sim *s, int p, sim_time now)
 {
@@ -414,9 +408,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     pool_rt *r = &s->pr[p];
     const scn_plan *sp = &s->scn.plan;
     double rw = plan_rollout_weights(&s->scn, q);
-    int nb = (int)ceil(rw / sp->bucket_bytes);
-    const scn_link *l = eng_pool_link(s, q, q->first, 1, q->devices);
-    double t_reshard = rw / pool_tier_bw(s, q) + nb * l->latency_s;
+    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
     double hostbw = s->scn.cluster.device.host_bw * s->scn.eff.host_link;
     int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
     double off = 0;
@@ -461,9 +453,7 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     for (int i = 0; i < r->ninst; i++)
         eng_inst_stop(s, &s->inst[r->inst0 + i], now, true, sp->on_update == ONUPD_RESTART);
     double rw = plan_rollout_weights(&s->scn, q);
-    int nb = (int)ceil(rw / sp->bucket_bytes);
-    const scn_link *l = eng_pool_link(s, q, q->first, 1, q->devices);
-    double t_reshard = rw / pool_tier_bw(s, q) + nb * l->latency_s;
+    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
     double hostbw = s->scn.cluster.device.host_bw * s->scn.eff.host_link;
     double st[3];
     plan_train_states(&s->scn, q, st);
@@ -509,13 +499,8 @@ sim_time eng_start_weight_sync(sim *s, sim_time now)
         int lo = tq->first < q->first ? tq->first : q->first;
         int hi = (tq->first + tq->devices > q->first + q->devices ? tq->first + tq->devices : q->first + q->devices) - 1;
         const scn_link *l = eng_pool_link(s, q, lo, hi - lo, 2);
-        double bw = l->bw * s->scn.eff.link;
-        /* receivers each take their shard; senders push one full copy per
-        ** instance, spread over the training devices */
-        double t_recv = rw / bw;
-        double t_send = 2.0 * eng_actor(s)->params_total * q->instances / (tq->devices * bw);
-        int nb = (int)ceil(rw / s->scn.plan.bucket_bytes);
-        double t = fmax(t_recv, t_send) + nb * l->latency_s;
+        double t = mdl_weight_sync(rw, eng_actor(s)->params_total, q->instances, tq->devices, s->scn.plan.bucket_bytes, l,
+                                   s->scn.eff.link);
         sim_time e = now + sim_from_secs(t);
         for (int i = 0; i < r->ninst; i++) {
             instance *I = &s->inst[r->inst0 + i];

@@ -149,44 +149,14 @@ void eng_mb_forget(sim *s)
     s->mbm_next = 0;
 }
 
-/* Forward time of one micro-batch on one pipeline stage (per device):
-** compute over tp devices, TP collectives and EP all-to-all per layer. */
-/* What a stage's forward time needs besides the micro-batch: fixed for a
-** task (model and pool), worked out once per pipeline. */
-typedef struct {
-    double sh, lps, moe_frac;
-    int    efold;
-    const scn_link *ltp, *lep, *lpp;
-} stage_consts;
-
-static stage_consts stage_setup(const sim *s, const scn_model *m, const plan_pool *q)
+/* A stage's forward-time constants for model m on pool q (model.h,
+** mdl_stage_fwd): fixed for a task, worked out once per pipeline. */
+static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *q)
 {
-    stage_consts c = {0, 0, 0, 0, NULL, NULL, NULL};
-    c.sh = mdl_stage_share(m->layers, q->pp);
-    c.lps = (double)((m->layers + q->pp - 1) / q->pp);
-    c.ltp = eng_pool_link(s, q, q->first, 1, q->tp);
-    if (m->experts > 0) {
-        c.efold = q->tp > q->ep ? q->tp : q->ep;
-        c.moe_frac = (double)(m->layers - m->dense_layers) / m->layers;
-        c.lep = eng_pool_link(s, q, q->first, 1, c.efold);
-    }
-    if (q->pp > 1) c.lpp = eng_pool_link(s, q, q->first, q->tp * q->dp, 2);
-    return c;
-}
-
-static double stage_fwd_time(const sim *s, const scn_model *m, const plan_pool *q, const stage_consts *c, double tok,
-                             double sq, double eff)
-{
-    const scn_device *d = &s->scn.cluster.device;
-    double flops = 2.0 * m->params_active * tok + 2.0 * m->layers * (double)m->hidden * sq;
-    double t = flops * c->sh / q->tp / (d->peak_flops * eff);
-    double act = tok * m->hidden * 2.0;
-    if (q->tp > 1) t += 2.0 * c->lps * mdl_allreduce(act, q->tp, c->ltp, s->scn.eff.link);
-    if (m->experts > 0)
-        t += 2.0 * c->lps * c->moe_frac * mdl_alltoall(act * m->experts_active / q->tp, c->efold, c->lep, s->scn.eff.link);
-    /* pipeline send of the activations to the next stage */
-    if (q->pp > 1) t += mdl_broadcast(act / q->tp, c->lpp, s->scn.eff.link);
-    return t;
+    const scn_link *ltp = eng_pool_link(s, q, q->first, 1, q->tp), *lep = NULL, *lpp = NULL;
+    if (m->experts > 0) lep = eng_pool_link(s, q, q->first, 1, q->tp > q->ep ? q->tp : q->ep);
+    if (q->pp > 1) lpp = eng_pool_link(s, q, q->first, q->tp * q->dp, 2);
+    return mdl_stage_setup(m, q->tp, q->pp, q->ep, ltp, lep, lpp);
 }
 
 /* Scratch of the pipeline: op end times per stage and micro-batch, per
@@ -316,10 +286,10 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     ensure_pipe(s, (size_t)P * M, (size_t)M, (size_t)P);
     double *fe = s->f_end, *be = s->b_end, *fd = s->f_dur, *bd = s->b_dur;
     pipe_stage *stg = s->pipe_st;
-    double mult = s->scn.plan.train.recompute == RECOMPUTE_FULL ? 3.0 : 2.0;   /* bwd = 2 fwd (+1 recompute) */
-    stage_consts sc = stage_setup(s, m, q);
+    double mult = mdl_bwd_mult(s->scn.plan.train.recompute);   /* bwd = 2 fwd (+1 recompute) */
+    mdl_stage sc = stage_setup(s, m, q);
     for (int i = 0; i < M; i++) {
-        fd[i] = stage_fwd_time(s, m, q, &sc, ms->tok[i], ms->sq[i], s->scn.eff.train);
+        fd[i] = mdl_stage_fwd(m, &s->scn.cluster.device, s->scn.eff.link, &sc, ms->tok[i], ms->sq[i], s->scn.eff.train);
         bd[i] = backward ? fd[i] * mult : 0;
     }
     memset(stg, 0, (size_t)P * sizeof *stg);
@@ -393,11 +363,8 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
             tok += L;
             sq += L * L;
         }
-        const scn_device *d = &s->scn.cluster.device;
-        double flops = 2.0 * m->params_active * tok + 2.0 * m->layers * (double)m->hidden * sq;
-        double t = flops / q->devices / (d->peak_flops * s->scn.eff.prefill);
         const scn_link *l = eng_pool_link(s, q, q->first, 1, q->aux_tp);
-        if (q->aux_tp > 1) t += 2.0 * m->layers * mdl_allreduce(tok / q->aux_replicas * m->hidden * 2.0, q->aux_tp, l, s->scn.eff.link);
+        double t = mdl_aux_fwd(m, &s->scn.cluster.device, &s->scn.eff, l, q->devices, q->aux_tp, q->aux_replicas, tok, sq);
         eng_span(s, r->track0, ph, t0, t0 + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)tok);
         return t;
     }
@@ -506,13 +473,9 @@ static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, i
                 double sh = mdl_stage_share(m->layers, q->pp);
                 double psi_d = m->params_dense * sh / q->tp;
                 double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
-                const scn_cluster *cl = &s->scn.cluster;
-                double tg = mdl_allreduce_group(cl, q->first, q->tp, q->dp, 2.0 * psi_d, s->scn.eff.link)
-                          + mdl_allreduce_group(cl, q->first, q->tp * q->dp / q->edp, q->edp, 2.0 * psi_e, s->scn.eff.link);
-                /* Adam touches ~30 bytes per local parameter: fp32 master, m, v
-                ** read and written, bf16 grads read, bf16 weights written. */
-                double shard = s->scn.plan.train.zero >= 1 ? psi_d / q->dp + psi_e / q->edp : psi_d + psi_e;
-                double to = 30.0 * shard / (s->scn.cluster.device.hbm_bw * s->scn.eff.hbm) + s->scn.eff.train_overhead_s;
+                double tg = mdl_grad_sync(&s->scn.cluster, &s->scn.eff, q->first, q->tp, q->dp, q->edp, psi_d, psi_e);
+                double to = mdl_optimizer(&s->scn.cluster.device, &s->scn.eff, s->scn.plan.train.zero, q->dp, q->edp,
+                                          psi_d, psi_e);
                 sim_time g1 = pend + sim_from_secs(tg), o1 = g1 + sim_from_secs(to);
                 for (int k = 0; k < r->ntracks; k++) {
                     if (tg > 0) eng_span(s, r->track0 + k, PH_GRAD_SYNC, pend, g1, s->step_running, s->version, -1, 0);

@@ -283,6 +283,7 @@ struct sim {
     uint64_t *take_k;           /* scratch of take_samples: keys and their sort buffer */
     int64_t  take_cap;
     int64_t *batch_done;        /* finished samples per batch */
+    int16_t *progress_mark;     /* per batch: the last on_rollout_progress mark called (eng_ctrl.c) */
     /* Staleness counters, by the version a sample started with: finished
     ** and untrained (fin), started and unfinished (open).  Each is kept as
     ** per-version counts, a Fenwick tree over them and a total, all updated

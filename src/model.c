@@ -190,3 +190,79 @@ const scn_link *mdl_tier_link(const scn_cluster *c, int tier)
     default: return &c->inter_supernode;
     }
 }
+
+/* ---------------------------------------------- per-phase times (model.h) */
+
+mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_link *ltp, const scn_link *lep,
+                          const scn_link *lpp)
+{
+    mdl_stage c = {tp, pp, 0, 0, 0, 0, ltp, lep, lpp};
+    c.sh = mdl_stage_share(m->layers, pp);
+    c.lps = (double)((m->layers + pp - 1) / pp);
+    if (m->experts > 0) {
+        c.efold = imax(tp, ep);
+        c.moe_frac = (double)(m->layers - m->dense_layers) / m->layers;
+    }
+    return c;
+}
+
+double mdl_stage_fwd(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, double tok,
+                     double sq, double eff)
+{
+    double flops = 2.0 * m->params_active * tok + 2.0 * m->layers * (double)m->hidden * sq;
+    double t = flops * c->sh / c->tp / (d->peak_flops * eff);
+    double act = tok * m->hidden * 2.0;
+    if (c->tp > 1) t += 2.0 * c->lps * mdl_allreduce(act, c->tp, c->ltp, link_eff);
+    if (m->experts > 0)
+        t += 2.0 * c->lps * c->moe_frac * mdl_alltoall(act * m->experts_active / c->tp, c->efold, c->lep, link_eff);
+    /* pipeline send of the activations to the next stage */
+    if (c->pp > 1) t += mdl_broadcast(act / c->tp, c->lpp, link_eff);
+    return t;
+}
+
+double mdl_bwd_mult(scn_recompute rc) { return rc == RECOMPUTE_FULL ? 3.0 : 2.0; }
+
+double mdl_1f1b(int p, int m, double f, double b)
+{
+    if (m <= 0) return 0.0;
+    return (double)(m + (p > 1 ? p : 1) - 1) * (f + b);
+}
+
+double mdl_aux_fwd(const scn_model *m, const scn_device *d, const scn_efficiency *e, const scn_link *l, int devices,
+                   int aux_tp, int aux_replicas, double tok, double sq)
+{
+    double flops = 2.0 * m->params_active * tok + 2.0 * m->layers * (double)m->hidden * sq;
+    double t = flops / devices / (d->peak_flops * e->prefill);
+    if (aux_tp > 1) t += 2.0 * m->layers * mdl_allreduce(tok / aux_replicas * m->hidden * 2.0, aux_tp, l, e->link);
+    return t;
+}
+
+double mdl_grad_sync(const scn_cluster *c, const scn_efficiency *e, int first, int tp, int dp, int edp, double psi_d,
+                     double psi_e)
+{
+    return mdl_allreduce_group(c, first, tp, dp, 2.0 * psi_d, e->link)
+         + mdl_allreduce_group(c, first, tp * dp / edp, edp, 2.0 * psi_e, e->link);
+}
+
+double mdl_optimizer(const scn_device *d, const scn_efficiency *e, int zero, int dp, int edp, double psi_d,
+                     double psi_e)
+{
+    double shard = zero >= 1 ? psi_d / dp + psi_e / edp : psi_d + psi_e;
+    return 30.0 * shard / (d->hbm_bw * e->hbm) + e->train_overhead_s;
+}
+
+double mdl_reshard(double bytes, double bucket_bytes, const scn_link *l, double link_eff)
+{
+    int nb = (int)ceil(bytes / bucket_bytes);
+    return bytes / (l->bw * link_eff) + nb * l->latency_s;
+}
+
+double mdl_weight_sync(double bytes, double params_total, int instances, int train_devices, double bucket_bytes,
+                       const scn_link *l, double link_eff)
+{
+    double bw = l->bw * link_eff;
+    double t_recv = bytes / bw;
+    double t_send = 2.0 * params_total * instances / (train_devices * bw);
+    int nb = (int)ceil(bytes / bucket_bytes);
+    return fmax(t_recv, t_send) + nb * l->latency_s;
+}

@@ -76,4 +76,52 @@ double mdl_bubble_share(int p, int m);
 int mdl_group_tier(const scn_cluster *c, int first, int stride, int count);
 const scn_link *mdl_tier_link(const scn_cluster *c, int tier);
 
+/* ---- per-phase times shared by the engine and the planner's estimate
+** (docs/model.md): the engine calls them with the lengths of the samples it
+** holds, the estimate with the workload's means, so the two differ only in
+** what a closed form cannot see. */
+
+/* What one pipeline stage's forward time needs besides the micro-batch:
+** fixed for a model on a training layout (tp, pp, ep) and its links (TP
+** group, expert group of max(tp, ep) devices, next stage; NULL when unused). */
+typedef struct {
+    int    tp, pp;
+    double sh, lps, moe_frac;   /* layer share (mdl_stage_share), layers, MoE share */
+    int    efold;
+    const scn_link *ltp, *lep, *lpp;
+} mdl_stage;
+mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_link *ltp, const scn_link *lep,
+                          const scn_link *lpp);
+/* Forward time (s) of a micro-batch of `tok` tokens whose squared sequence
+** lengths sum to `sq`, on the heaviest stage: compute over tp devices at
+** efficiency `eff`, TP all-reduces and EP all-to-alls per layer, the send to
+** the next stage. */
+double mdl_stage_fwd(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, double tok,
+                     double sq, double eff);
+/* A backward op in units of the forward: 2, 3 with full recomputation. */
+double mdl_bwd_mult(scn_recompute rc);
+/* 1F1B over p stages and m equal micro-batches (forward f, backward b):
+** (m + p − 1)(f + b); forward-only passes the same with b = 0. */
+double mdl_1f1b(int p, int m, double f, double b);
+/* Forward pass (s) of an aux pool (data-parallel replicas of aux_tp devices
+** each) over `tok` tokens with squared lengths summing to `sq`. */
+double mdl_aux_fwd(const scn_model *m, const scn_device *d, const scn_efficiency *e, const scn_link *l, int devices,
+                   int aux_tp, int aux_replicas, double tok, double sq);
+/* Gradient reduction after a mini-batch: dense parameters psi_d over dp
+** ranks `tp` apart from `first`, expert parameters psi_e over edp ranks. */
+double mdl_grad_sync(const scn_cluster *c, const scn_efficiency *e, int first, int tp, int dp, int edp, double psi_d,
+                     double psi_e);
+/* Optimizer step (s): ~30 bytes of HBM traffic per local parameter (Adam's
+** fp32 master, m, v read and written, bf16 grads read and weights written),
+** sharded by ZeRO >= 1, plus the per-step overhead. */
+double mdl_optimizer(const scn_device *d, const scn_efficiency *e, int zero, int dp, int edp, double psi_d,
+                     double psi_e);
+/* Resharding `bytes` of rollout weights over link l in buckets. */
+double mdl_reshard(double bytes, double bucket_bytes, const scn_link *l, double link_eff);
+/* Weight sync to a separate rollout pool: its devices receive their shards
+** (`bytes` each) while the training devices push one full copy (2 bytes a
+** parameter) per instance; bucketed. */
+double mdl_weight_sync(double bytes, double params_total, int instances, int train_devices, double bucket_bytes,
+                       const scn_link *l, double link_eff);
+
 #endif

@@ -188,64 +188,191 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *s)
 
 static const plan_pool *train_pool(const plan *p) { return p->train_pool >= 0 ? &p->pools[p->train_pool] : NULL; }
 
-/* Generation rate (tokens/s) of a rollout pool in steady state, and the
-** time of one decode step at a small batch (the long tail). */
-static void pool_gen(const planner *P, const scn_scenario *s, const plan_pool *q, double *rate, double *t_tail, double *prefill)
+static const scn_link *group_link(const scn_scenario *s, int first, int stride, int count)
 {
-    const scn_model *m = &s->actor;
-    double seqlen = P->pm + P->rm;
-    double c = q->kv_tokens_per_instance / seqlen;
-    if (c > s->plan.rollout.max_seqs) c = s->plan.rollout.max_seqs;
+    return mdl_tier_link(&s->cluster, mdl_group_tier(&s->cluster, first, stride, count));
+}
+
+/* Sequences a rollout instance holds at once, by the engine's admission
+** rule (src/eng_gen.c): paged KV admits on the context a sequence holds — on
+** average its prompt, half its response and a partly filled block —,
+** "reserve" on prompt + max_response; never more than plan.rollout.max_seqs,
+** nor more than its share of the pool's `n` samples.  *busy: instances that
+** generate — all of them, except that one shared queue filled in instance
+** order (dispatch "queue") fills each to the brim before the next. */
+static double admitted(const planner *P, const scn_scenario *s, const plan_pool *q, double n, double *busy)
+{
+    const scn_rollout_layout *r = &s->plan.rollout;
+    double held = r->kv == KV_PAGED ? P->pm + P->rm / 2 + (r->kv_block - 1) : P->pm + s->work.max_response;
+    double kv = q->kv_tokens_per_instance * (r->kv == KV_PAGED ? 0.99 : 1.0);
+    double c = kv / held;
+    if (c > r->max_seqs) c = r->max_seqs;
     if (c < 1) c = 1;
-    int tier = mdl_group_tier(&s->cluster, q->first, 1, q->inst_devices);
-    const scn_link *lk = mdl_tier_link(&s->cluster, tier);
-    mdl_step st = mdl_decode_step(m, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
-                                  c, c * (P->pm + P->rm / 2));
+    *busy = q->instances;
+    if (r->dispatch == DISPATCH_QUEUE && n / c < *busy) *busy = fmax(ceil(n / c - 1e-9), 1);
+    if (c > n / *busy) c = n / *busy;
+    return c < 1 ? 1 : c;
+}
+
+/* The engine's decode step (mdl_decode_step, overhead included once) for a
+** pool's instance holding `batch` sequences of mean context `ctx`. */
+double planner_decode_step(const scn_scenario *s, const plan_pool *q, double batch, double ctx)
+{
+    const scn_link *lk = group_link(s, q->first, 1, q->inst_devices);
+    return mdl_decode_step(&s->actor, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep, batch,
+                           batch * ctx).total_s;
+}
+
+/* Generation of a rollout pool taking `share` of the step's samples: its
+** steady rate (tokens/s), the time of a decode step in the long tail (an
+** eighth of the batch left, at full length) and the prefill of its share. */
+static void pool_gen(const planner *P, const scn_scenario *s, const plan_pool *q, double share, double *rate,
+                     double *t_tail, double *prefill)
+{
+    double busy, c = admitted(P, s, q, (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share, &busy);
+    *rate = busy * c / planner_decode_step(s, q, c, P->pm + P->rm / 2);
+    /* Static dispatch cuts the batch into equal parts up front: the pool
+    ** waits for its most loaded instance, whose k samples' response tokens
+    ** exceed the mean by about σ·sqrt(2 ln I)/sqrt(k) of it (the largest of
+    ** I sums of k lengths, taken as normal); the other ways of dispatching
+    ** hand work to whichever instance is free. */
+    double k = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share / q->instances;
+    if (s->plan.rollout.dispatch == DISPATCH_STATIC && q->instances > 1 && k >= 1 && P->rm > 0)
+        *rate /= 1 + P->rsd / P->rm * sqrt(2 * log((double)q->instances) / k);
     double small = c / 8 < 1 ? 1 : c / 8;
-    mdl_step tail = mdl_decode_step(m, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
-                                    small, small * (P->pm + P->rm));
-    *rate = q->instances * c / (st.total_s + s->eff.decode_overhead_s);
-    *t_tail = tail.total_s + s->eff.decode_overhead_s;
-    double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
-    mdl_step pf = mdl_prefill(m, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
+    *t_tail = planner_decode_step(s, q, small, P->pm + P->rm);
+    double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share;
+    const scn_link *lk = group_link(s, q->first, 1, q->inst_devices);
+    mdl_step pf = mdl_prefill(&s->actor, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
                               n * P->pm / q->instances, P->pm);
     *prefill = pf.total_s;
 }
 
-/* Closed-form tokens/s of a built plan: not the engine, only a guide to
-** which candidates are worth simulating. */
+/* The stage constants of model m on the training layout of pool q, as
+** src/eng_train.c sets them up. */
+static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const plan_pool *q)
+{
+    const scn_link *ltp = group_link(s, q->first, 1, q->tp), *lep = NULL, *lpp = NULL;
+    if (m->experts > 0) lep = group_link(s, q->first, 1, q->tp > q->ep ? q->tp : q->ep);
+    if (q->pp > 1) lpp = group_link(s, q->first, q->tp * q->dp, 2);
+    return mdl_stage_setup(m, q->tp, q->pp, q->ep, ltp, lep, lpp);
+}
+
+double planner_stage_fwd(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m)
+{
+    mdl_stage st = train_stage(s, m, q);
+    double mb = s->plan.train.micro_batch;
+    return mdl_stage_fwd(m, &s->cluster.device, s->eff.link, &st, mb * (P->pm + P->rm), mb * P->l2m, s->eff.train);
+}
+
+/* Micro-batches of the most loaded DP replica for `samples` samples. */
+static int micro_count(const scn_scenario *s, const plan_pool *q, double samples)
+{
+    double per = ceil(samples / q->dp - 1e-9);
+    int m = (int)ceil(per / s->plan.train.micro_batch - 1e-9);
+    return m < 1 ? 1 : m;
+}
+
+static int chunks_of(const scn_scenario *s)
+{
+    return s->plan.staleness > 0 && s->work.minibatches > 1 ? s->work.minibatches : 1;
+}
+
+double planner_fwd_pass(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m)
+{
+    double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt / chunks_of(s);
+    if (q->aux_tp > 0)
+        return mdl_aux_fwd(m, &s->cluster.device, &s->eff, group_link(s, q->first, 1, q->aux_tp), q->devices, q->aux_tp,
+                           q->aux_replicas, n * (P->pm + P->rm), n * P->l2m);
+    return mdl_1f1b(q->pp, micro_count(s, q, n), planner_stage_fwd(P, s, q, m), 0);
+}
+
+double planner_train_minibatch(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m)
+{
+    double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt / s->work.minibatches;
+    double f = planner_stage_fwd(P, s, q, m);
+    double t = mdl_1f1b(q->pp, micro_count(s, q, n), f, f * mdl_bwd_mult(s->plan.train.recompute));
+    double sh = mdl_stage_share(m->layers, q->pp);
+    double psi_d = m->params_dense * sh / q->tp, psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    return t + mdl_grad_sync(&s->cluster, &s->eff, q->first, q->tp, q->dp, q->edp, psi_d, psi_e)
+         + mdl_optimizer(&s->cluster.device, &s->eff, s->plan.train.zero, q->dp, q->edp, psi_d, psi_e);
+}
+
+/* The forward passes of a step on pool q (src/eng_train.c, in turn: old
+** log-probs, reference, reward model, critic; a model swapped in from the
+** host for each use; the rule-based reward on the hosts). */
+static double pool_infer(const planner *P, const scn_scenario *s, const plan_pool *q)
+{
+    int chunks = chunks_of(s);
+    double t = 0, n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
+    double hostbw = s->cluster.device.host_bw * s->eff.host_link;
+    if ((q->roles & ROLE_TRAIN) && s->work.recompute_logprob) t += chunks * planner_fwd_pass(P, s, q, &s->actor);
+    const scn_model *aux[2] = {s->has_ref && (q->roles & ROLE_REF) ? &s->ref : NULL,
+                               s->reward_is_model && (q->roles & ROLE_REWARD) ? &s->reward : NULL};
+    mem_bucket ab[2] = {MB_REF_WEIGHTS, MB_REWARD_WEIGHTS};
+    for (int a = 0; a < 2; a++) {
+        if (!aux[a]) continue;
+        t += chunks * planner_fwd_pass(P, s, q, aux[a]);
+        if (q->swap_aux) {
+            double bytes = q->train_mem[ab[a]] > 0 ? q->train_mem[ab[a]] : 2.0 * aux[a]->params_total / (q->tp * q->pp);
+            t += chunks * bytes / hostbw;
+        }
+    }
+    if (s->has_critic && (q->roles & ROLE_CRITIC)) t += chunks * planner_fwd_pass(P, s, q, &s->critic);
+    if (!s->reward_is_model && (q->roles & ROLE_TRAIN)) t += n * s->eff.reward_rule_s / q->devices;
+    return t;
+}
+
+/* A co-located pool's two switches (src/eng_step.c): resharding the rollout
+** weights beside the host offload of what the plan offloads, each way. */
+static double pool_switches(const scn_scenario *s, const plan_pool *q)
+{
+    double rw = plan_rollout_weights(s, q);
+    double re = mdl_reshard(rw, s->plan.bucket_bytes, group_link(s, q->first, 1, q->devices), s->eff.link);
+    double hostbw = s->cluster.device.host_bw * s->eff.host_link, st[3];
+    plan_train_states(s, q, st);
+    double crit = q->train_mem[MB_CRITIC];
+    double off = (s->plan.offload_grads ? st[1] : 0) + (s->plan.offload_optimizer ? st[2] + crit : 0);
+    return 2 * (fmax(re, off / hostbw) + s->eff.switch_overhead_s);
+}
+
+/* Closed-form tokens/s of a built plan from the engine's own per-phase
+** times (model.h): not the engine — it sees neither the long tail's shape
+** nor the staleness dynamics —, a guide to which candidates are worth
+** simulating. */
 double planner_estimate(const planner *P, const scn_scenario *s, const plan *p)
 {
     const plan_pool *tq = train_pool(p);
     if (!tq) return 0;
-    const scn_model *m = &s->actor;
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
-    double seq = P->pm + P->rm;
-    double tokens = n * seq;
-    const scn_device *d = &s->cluster.device;
-    /* training: 6·P·T (+attention) over the pool, with the 1F1B bubble */
-    double micro = n / s->work.minibatches / tq->dp / s->plan.train.micro_batch;
-    if (micro < 1) micro = 1;
-    double bubble = mdl_bubble_share(tq->pp, (int)micro);
-    double train = 3.0 * mdl_fwd_flops(m, tokens, seq) * s->work.epochs / (tq->devices * d->peak_flops * s->eff.train)
-                 / (1 - bubble) + s->work.minibatches * s->work.epochs * s->eff.train_overhead_s;
-    /* forward passes: old log-probs, reference, reward model */
-    double fwd = s->work.recompute_logprob ? mdl_fwd_flops(m, tokens, seq) : 0;
-    if (s->has_ref) fwd += mdl_fwd_flops(&s->ref, tokens, seq);
-    if (s->reward_is_model) fwd += mdl_fwd_flops(&s->reward, tokens, seq);
-    double infer = fwd / (tq->devices * d->peak_flops * s->eff.prefill);
-    /* generation: rates of the rollout pools, split into always-generating
-    ** pools and the co-located pool */
+    double tokens = n * (P->pm + P->rm);
+    /* training: every epoch's mini-batches, actor and critic */
+    double train = 0;
+    double per_mb = planner_train_minibatch(P, s, tq, &s->actor);
+    if (s->has_critic && (tq->roles & ROLE_CRITIC)) per_mb += planner_train_minibatch(P, s, tq, &s->critic);
+    train = per_mb * s->work.minibatches * s->work.epochs;
+    /* forward passes: the training pool's and the aux pools' side by side */
+    double infer = pool_infer(P, s, tq);
+    for (int i = 0; i < p->npools; i++)
+        if (i != p->train_pool && p->pools[i].aux_tp > 0) infer = fmax(infer, pool_infer(P, s, &p->pools[i]));
+    /* generation: rollout pools share the samples by instance count */
+    double inst = 0;
+    for (int i = 0; i < p->npools; i++)
+        if (p->pools[i].roles & ROLE_ROLLOUT) inst += p->pools[i].instances;
     double rate_only = 0, rate_mixed = 0, t_tail = 0, prefill = 0, wsync = 0;
     for (int i = 0; i < p->npools; i++) {
         const plan_pool *q = &p->pools[i];
         if (!(q->roles & ROLE_ROLLOUT)) continue;
         double r, tt, pf;
-        pool_gen(P, s, q, &r, &tt, &pf);
+        pool_gen(P, s, q, inst > 0 ? q->instances / inst : 1, &r, &tt, &pf);
         if (q->colocated) rate_mixed += r;
         else {
             rate_only += r;
-            wsync = plan_rollout_weights(s, q) / (s->cluster.inter_supernode.bw * s->eff.link);
+            int lo = tq->first < q->first ? tq->first : q->first;
+            int hi = (tq->first + tq->devices > q->first + q->devices ? tq->first + tq->devices : q->first + q->devices) - 1;
+            double w = mdl_weight_sync(plan_rollout_weights(s, q), s->actor.params_total, q->instances, tq->devices,
+                                       s->plan.bucket_bytes, group_link(s, lo, hi - lo, 2), s->eff.link);
+            wsync = fmax(wsync, w);
         }
         if (tt > t_tail) t_tail = tt;
         if (pf > prefill) prefill = pf;
@@ -254,26 +381,31 @@ double planner_estimate(const planner *P, const scn_scenario *s, const plan *p)
     int qi = (int)lround(pr * 100);
     double tail = P->rq[qi < 0 ? 0 : qi > 100 ? 100 : qi] * t_tail;
     double work = n * P->rm;
-    double sw = 0;
-    if (tq->colocated) {
-        double bytes = 0;
-        if (s->plan.offload_grads) bytes += tq->train_mem[MB_GRADS];
-        if (s->plan.offload_optimizer) bytes += tq->train_mem[MB_OPTIMIZER];
-        sw = 2 * bytes / (d->host_bw * s->eff.host_link) + 2 * s->eff.switch_overhead_s;
-    }
+    double sw = tq->colocated ? pool_switches(s, tq) : 0;
     double busy = train + infer + sw;     /* the training pool, per step */
-    double step;
+    double step, gen, sync_step;
     if (rate_mixed <= 0) {              /* separate pools */
-        double gen = fmax(work / rate_only, tail) + prefill;
-        step = s->plan.staleness > 0 ? fmax(gen, busy + wsync) : gen + busy + wsync;
+        gen = fmax(work / rate_only, tail) + prefill;
+        sync_step = gen + busy + wsync;
+        step = s->plan.staleness > 0 ? fmax(gen, busy + wsync) : sync_step;
     } else {
         /* generating-only pools keep going while the mixed pool trains,
         ** if the staleness bound lets the next batch start */
         double ahead = s->plan.staleness > 0 ? rate_only * (busy + wsync) : 0;
         double g = fmax((work - ahead) / (rate_only + rate_mixed), 0);
-        g = fmax(g, tail) + prefill;
-        step = g + busy + (rate_only > 0 ? wsync : 0);
+        gen = fmax(g, tail) + prefill;
+        step = gen + busy + (rate_only > 0 ? wsync : 0);
+        sync_step = fmax(work / (rate_only + rate_mixed), fmax(P->rq[100] * t_tail, tail)) + prefill + busy
+                  + (rate_only > 0 ? wsync : 0);
     }
+    /* What a higher bound buys: generation and training overlap through a
+    ** buffer of s batches; a step's generation time varies by about its long
+    ** tail, and a buffer of s batches absorbs all but 1/(s+1) of that
+    ** variation (two stages with a finite buffer between them).  With s = 0
+    ** the stages alternate and nothing is absorbed; a bound never makes a
+    ** step slower than without one. */
+    if (s->plan.staleness > 0)
+        step = fmin(step + fmin(tail, fmin(gen, busy)) / (s->plan.staleness + 1), sync_step);
     return step > 0 ? tokens / step : 0;
 }
 
@@ -317,8 +449,8 @@ static int ndispatch(const planner *P) { return P->ax.dispatch.n > 0 ? P->ax.dis
 
 /* Build a layout; when it fits, estimate every staleness and partial-rollout
 ** setting (they change neither layouts nor memory) and keep the layout once,
-** with the best of those estimates.  The estimate does not see dispatch: its
-** variants are told apart by simulation only. */
+** with the best of those estimates (at the scenario's dispatch; a variant's
+** own row is estimated with its own). */
 static void consider(planner *P, plan_cand *c)
 {
     scn_scenario s;
@@ -475,6 +607,7 @@ static void expand(planner *P, int *cap, const plan_cand *c)
             x.dispatch = P->ax.dispatch.n > 0 ? (int)P->ax.dispatch.v[d] : -1;
             s.plan.staleness = x.stale;
             s.plan.partial_rollout = x.partial_pct / 100.0;
+            if (x.dispatch >= 0) set_dispatch(&s, x.dispatch);
             x.est = built ? planner_estimate(P, &s, &pl) : 0;
             push_sel(P, cap, &x);
         }
@@ -1041,9 +1174,22 @@ static void quantiles(planner *P)
         v[k + 1] = x;
     }
     for (int q = 0; q <= 100; q++) P->rq[q] = v[q == 100 ? NS - 1 : q * NS / 100];
-    free(v);
     P->pm = dist_mean(&w->prompt_len, 0);
     P->rm = dist_mean(&w->response_len, w->max_response);
+    /* E[(prompt + response)^2], the attention term of a forward pass: the
+    ** responses drawn above with prompts of the same seed's second stream */
+    rng_state rp;
+    rng_seed(&rp, w->seed + 1);
+    double l2 = 0;
+    for (int i = 0; i < NS; i++) {
+        double L = dist_sample(&w->prompt_len, &rp, 0) + v[i];
+        l2 += L * L;
+    }
+    P->l2m = l2 / NS;
+    double r2 = 0;
+    for (int i = 0; i < NS; i++) r2 += (v[i] - P->rm) * (v[i] - P->rm);
+    P->rsd = sqrt(r2 / NS);
+    free(v);
 }
 
 double planner_estimate_scenario(const scn_scenario *s, const plan *pl)

@@ -87,6 +87,8 @@ typedef struct {
     /* response-length quantiles and means, for the tail estimate */
     double        rq[101];
     double        pm, rm;
+    double        l2m;          /* mean of (prompt + response)^2 */
+    double        rsd;          /* standard deviation of the response length */
     /* stage 1-2: every candidate that fits, in enumeration order until
     ** planner_select sorts them by estimate */
     plan_cand    *c;
@@ -141,6 +143,17 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *out);
 /* Closed-form tokens/s of a built plan of scenario s: a guide to which
 ** candidates are worth simulating, not the engine. */
 double planner_estimate(const planner *P, const scn_scenario *s, const plan *p);
+
+/* The estimate's parts, for the tests that hold them to the engine's: the
+** forward time of one micro-batch of mean-length samples on a stage of
+** pool q, a forward pass over a step's chunk (the whole batch unless it
+** streams) and one mini-batch's training (1F1B, gradient reduction,
+** optimizer) of model m; a decode step of a rollout instance of pool q
+** holding `batch` sequences of mean context `ctx`. */
+double planner_decode_step(const scn_scenario *s, const plan_pool *q, double batch, double ctx);
+double planner_stage_fwd(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m);
+double planner_fwd_pass(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m);
+double planner_train_minibatch(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m);
 
 /* The same for a scenario alone (fusync.estimate): the length quantiles
 ** drawn from its workload first. */

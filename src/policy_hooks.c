@@ -1,10 +1,12 @@
 /*
 ** policy_hooks.c — a policy's run hooks, installed on a simulation:
-**   staleness(ctx)            → a new staleness bound (number) or nil; before each step
-**   on_step(ctx)              → nil or {staleness=, partial_rollout=}; before each step
+**   staleness(ctx)            → a new staleness bound (number) or nil; as each step starts
+**   on_step(ctx)              → nil or {staleness=, partial_rollout=}; as each step starts
 **   on_update(ctx)            → nil or {staleness=, partial_rollout=}; at each weight update
 **   on_rollout_progress(ctx)  → true to cut the rollout now, or nil/false, or
-**                               {cut=, staleness=, partial_rollout=}
+**                               {cut=, staleness=, partial_rollout=}; while a
+**                               batch generates, at each 5% of its samples
+**                               finished to 90%, each 1% after (eng_ctrl.c)
 ** ctx is a fresh read-only view of the engine's counters; ctx.set_staleness(n)
 ** and ctx.set_partial_rollout(f) are the documented setters (valid only
 ** during the call).  A wrong answer stops the run with FILE:LINE.

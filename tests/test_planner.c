@@ -7,6 +7,8 @@
 #include "lua_scenario.h"
 #include "planner.h"
 #include "runner.h"
+#include "engine.h"
+#include "trace.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -151,11 +153,115 @@ START_TEST(t_estimate_direct)
     ck_assert_msg(plan_build(&s, &pl, &err), "%s", err.msg);
     double e0 = planner_estimate(&P, &s, &pl);
     ck_assert(e0 > 0 && isfinite(e0));
-    /* a staleness bound lets generation overlap training: never slower */
+    /* a staleness bound lets generation overlap training: never slower, as
+    ** long as the step does not stream (at s >= 1 with several mini-batches
+    ** the engine runs the forward passes per mini-batch, each paying its
+    ** pipeline fill: that may cost more than the overlap gains) */
+    s.work.minibatches = 1;
+    e0 = planner_estimate(&P, &s, &pl);
     s.plan.staleness = 1;
     double e1 = planner_estimate(&P, &s, &pl);
     ck_assert(e1 > 0 && isfinite(e1));
     ck_assert_msg(e1 >= e0 * (1 - 1e-12), "staleness 1 estimated slower: %g < %g", e1, e0);
+    /* what a higher bound buys tells the bounds apart: separate pools, the
+    ** long tail absorbed by a deeper buffer, so 1 < 2 < 3 strictly */
+    scn_scenario sp = P.base;
+    sp.plan.mode = MODE_SEPARATE;
+    sp.plan.rollout_devices = 8;
+    sp.plan.npools = 0;
+    sp.work.minibatches = 1;
+    plan pls;
+    ck_assert_msg(plan_build(&sp, &pls, &err), "%s", err.msg);
+    double prev = 0;
+    for (int b = 1; b <= 3; b++) {
+        sp.plan.staleness = b;
+        double e = planner_estimate(&P, &sp, &pls);
+        ck_assert_msg(e > prev, "staleness %d estimated %g, not above %g", b, e, prev);
+        prev = e;
+    }
+    planner_free(&P);
+}
+END_TEST
+
+/* Fixed lengths, so the estimate's mean-length micro-batches are the
+** engine's: two nodes, rollout on one, training (tp 2, pp 2) on the other. */
+static const char *fixed_lua =
+    "local f = fusync\n"
+    "return { name = 'fixed',\n"
+    "  cluster = { device = f.devices.h100, devices_per_node = 8, nodes_per_supernode = 2 },\n"
+    "  models = { actor = f.models.qwen2_5_7b, reference = f.models.qwen2_5_7b, reward = 'rule' },\n"
+    "  workload = { prompts_per_step = 16, samples_per_prompt = 4, minibatches = 2,\n"
+    "    prompt_len = f.dist.fixed(256), response_len = f.dist.fixed(512),\n"
+    "    max_response = 512, iterations = 2, warmup = 0, seed = 3 },\n"
+    "  plan = { mode = 'separate', rollout_devices = 8,\n"
+    "    train = { tp = 2, pp = 2, micro_batch = 2 }, rollout = { tp = 1, max_seqs = 64 } },\n"
+    "}\n";
+
+/* Span extent of iteration 0's spans of phases [lo, hi] (by trace_phase),
+** of one track (track >= 0) or of every pool track. */
+static void extent(const trace *tr, int lo, int hi, int track, double *a, double *b)
+{
+    *a = INFINITY;
+    *b = -INFINITY;
+    const trace_span *sp = trace_spans(tr);
+    for (size_t i = 0; i < trace_nspans(tr); i++) {
+        if (sp[i].iter != 0 || sp[i].phase < lo || sp[i].phase > hi) continue;
+        if (track >= 0 && sp[i].track != track) continue;
+        if (trace_track_at(tr, sp[i].track)->kind == TRK_STEP) continue;     /* its phases are another enum */
+        *a = fmin(*a, sp[i].t0 * 1e-9);
+        *b = fmax(*b, sp[i].t1 * 1e-9);
+    }
+}
+
+/* The estimate's decode step, forward pass and training of a mini-batch are
+** the engine's for the same inputs (both call src/model.h's per-phase times). */
+START_TEST(t_estimate_parts_are_the_engines)
+{
+    char *path = test_tmpfile(".lua", fixed_lua);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, NULL, 0, &sc, &err);
+    unlink(path);
+    free(path);
+    ck_assert_msg(ok, "%s", err.msg);
+    planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT, .top = 10, .input = "fixed.lua"};
+    planner P;
+    ck_assert_msg(planner_init(&P, &sc, NULL, &po, &err), "%s", err.msg);
+    plan pl;
+    ck_assert_msg(plan_build(&P.base, &pl, &err), "%s", err.msg);
+    const plan_pool *tq = &pl.pools[pl.train_pool];
+    sim *s = sim_new(&P.base, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    sim_run(s);
+    ck_assert(sim_error(s) == NULL);
+    const trace *tr = sim_trace(s);
+    const scn_workload *w = &P.base.work;
+    /* forward passes: old log-probs then the reference model, each over the
+    ** whole batch (no streaming at s = 0); back to back, their spans merge */
+    ck_assert(w->recompute_logprob);
+    double a, b;
+    extent(tr, PH_LOGPROB, PH_REF, -1, &a, &b);
+    double want = planner_fwd_pass(&P, &P.base, tq, &P.base.actor) + planner_fwd_pass(&P, &P.base, tq, &P.base.ref);
+    ck_assert_msg(isfinite(a) && fabs((b - a) - want) <= 1e-6 * want, "forward passes: engine %.9g s, estimate %.9g s", b - a, want);
+    /* training: the step's mini-batches back to back, 1F1B to optimizer */
+    extent(tr, PH_TRAIN_FWD, PH_TRAIN_1F1B, -1, &a, &b);
+    double a2, b2;
+    extent(tr, PH_OPTIMIZER, PH_OPTIMIZER, -1, &a2, &b2);
+    want = w->minibatches * w->epochs * planner_train_minibatch(&P, &P.base, tq, &P.base.actor);
+    ck_assert_msg(isfinite(a) && fabs((b2 - a) - want) <= 1e-6 * want, "training: engine %.9g s, estimate %.9g s", b2 - a, want);
+    /* decode: 8 sequences an instance, all admitted at once, 512 steps from
+    ** context 256 to 767: the mean step at context 256 + 511/2 */
+    const plan_pool *rq = NULL;
+    for (int i = 0; i < pl.npools; i++) if (i != pl.train_pool && (pl.pools[i].roles & ROLE_ROLLOUT)) rq = &pl.pools[i];
+    ck_assert_ptr_nonnull(rq);
+    ck_assert_int_eq(rq->instances, 8);
+    const trace_span *sp = trace_spans(tr);
+    int track = -1;
+    for (size_t i = 0; i < trace_nspans(tr) && track < 0; i++) if (sp[i].phase == PH_GENERATE) track = sp[i].track;
+    extent(tr, PH_GENERATE, PH_GENERATE, track, &a, &b);
+    want = 512 * planner_decode_step(&P.base, rq, 8, 256 + 511 / 2.0);
+    ck_assert_msg(isfinite(a) && fabs((b - a) - want) <= 1e-6 * want, "decode: engine %.9g s, estimate %.9g s", b - a, want);
+    sim_free(s);
     planner_free(&P);
 }
 END_TEST
@@ -388,6 +494,7 @@ static Suite *planner_suite(void)
     tcase_add_test(tc, t_select_and_rank);
     tcase_add_test(tc, t_feasibility_agrees);
     tcase_add_test(tc, t_survivors_and_extrapolation);
+    tcase_add_test(tc, t_estimate_parts_are_the_engines);
     suite_add_tcase(s, tc);
     return s;
 }

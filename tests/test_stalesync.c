@@ -229,6 +229,59 @@ START_TEST(t_lowered_bound_does_not_stall)
 }
 END_TEST
 
+/* on_rollout_progress: what each batch's calls saw */
+typedef struct {
+    int    n[8];
+    double first[8], last[8];
+    bool   rising;
+    double cut_at;              /* > 0: cut a batch at this share */
+} progress_log;
+
+static bool log_progress(void *ud, sim *s, int step, double frac, bool *cut, fs_err *err)
+{
+    (void)s;
+    (void)err;
+    progress_log *g = ud;
+    if (step < 0 || step >= 8) return true;
+    if (g->n[step] == 0) g->first[step] = frac;
+    else if (frac <= g->last[step]) g->rising = false;
+    g->last[step] = frac;
+    g->n[step]++;
+    if (g->cut_at > 0 && frac >= g->cut_at) *cut = true;
+    return true;
+}
+
+/* The hook is called while a batch generates, not only once a step is over:
+** a call before 50% and one at 100% for every batch, shares rising, at most
+** one call per mark (18 to 90%, then 10 in the tail). */
+START_TEST(t_rollout_progress_while_generating)
+{
+    const char *modes[] = {"plan.mode=separate", "plan.mode=full"};
+    const char *stales[] = {"plan.staleness=0", "plan.staleness=1"};
+    for (int m = 0; m < 2; m++)
+    for (int k = 0; k < 2; k++)
+    for (int c = 0; c < 2; c++) {
+        const char *sets[] = {modes[m], stales[k]};
+        sim *s = make(sets, 2);
+        progress_log g = {.rising = true, .cut_at = c ? 0.6 : 0};
+        sim_hooks h = {NULL, NULL, log_progress, &g};
+        sim_set_hooks(s, &h);
+        sim_run(s);
+        ck_assert_msg(sim_error(s) == NULL, "%s", sim_error(s) ? sim_error(s)->msg : "");
+        ck_assert_int_eq(sim_get_stats(s)->samples_trained, 6 * 32);
+        ck_assert_msg(g.rising, "%s %s: a batch's share fell between calls", modes[m], stales[k]);
+        for (int b = 0; b < 6; b++) {
+            ck_assert_msg(g.n[b] >= 2 && g.first[b] < 0.5, "%s %s: batch %d: %d calls, first at %.3f",
+                          modes[m], stales[k], b, g.n[b], g.first[b]);
+            ck_assert_msg(g.n[b] <= 28, "%s %s: batch %d: %d calls", modes[m], stales[k], b, g.n[b]);
+            /* without a cut every batch is seen done; with one, a batch may be taken first */
+            if (!c) ck_assert_msg(g.last[b] == 1.0, "%s %s: batch %d: last call at %.3f", modes[m], stales[k], b, g.last[b]);
+        }
+        sim_free(s);
+    }
+}
+END_TEST
+
 START_TEST(t_distqueue_load_factor)
 {
     /* TP2 PP2 on 4 training devices (separate): one reader per TP×PP group */
@@ -299,6 +352,7 @@ static Suite *suite_stalesync(void)
     tcase_add_test(tc, t_partial_rollout);
     tcase_add_test(tc, t_stalesync_faster);
     tcase_add_test(tc, t_lowered_bound_does_not_stall);
+    tcase_add_test(tc, t_rollout_progress_while_generating);
     tcase_add_test(tc, t_distqueue_load_factor);
     tcase_add_test(tc, t_distqueue_padding);
     suite_add_tcase(s, tc);
