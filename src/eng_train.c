@@ -493,13 +493,13 @@ static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, i
                 double act_mb = 0;
                 double tp = run_1f1b(s, p, m, &ms, cur, s->step_running, mi ? PH_CRITIC_TRAIN : PH_TRAIN_FWD,
                                      mi ? PH_CRITIC_TRAIN : PH_TRAIN_BWD, true, &act_mb);
-                /* activations: stage s holds up to min(p - s, m) micro-batches (1F1B) */
-                for (int g = 0; g < r->ngroups; g++) {
-                    int infl = q->pp - g < ms.m ? q->pp - g : ms.m;
-                    double a = infl * act_mb;
-                    if (g == q->pp - 1) a += s->scn.plan.train.micro_batch * ms.max_len * (double)m->vocab / q->tp * 4.0;
-                    eng_mem_set(s, r->group0 + g, MB_ACTIVATIONS, a, cur);
-                }
+                /* activations: each stage reserves what 1F1B holds at the
+                ** longest sequence the workload allows (min(p - s, m)
+                ** micro-batches; plan.c, the fit's own figure), so a layout
+                ** that fits never meets a longer batch later */
+                (void)act_mb;
+                for (int g = 0; g < r->ngroups; g++)
+                    eng_mem_set(s, r->group0 + g, MB_ACTIVATIONS, plan_act_peak_model(&s->scn, q, m, g), cur);
                 sim_time pend = cur + sim_from_secs(tp);
                 eng_mem_pool(s, p, MB_ACTIVATIONS, 0, pend);
                 /* gradient reduction over DP (dense) and expert-DP (experts) */
