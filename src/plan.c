@@ -47,8 +47,8 @@ void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]
     double sh = mdl_stage_share(m->layers, pp->pp);
     double psi_d = m->params_dense * sh / pp->tp;
     double psi_e = m->params_expert * sh / (pp->tp > pp->ep ? pp->tp : pp->ep);
-    mdl_states a = mdl_model_states(psi_d, pp->dp, s->plan.train.zero);
-    mdl_states b = mdl_model_states(psi_e, pp->edp, s->plan.train.zero);
+    mdl_states a = mdl_model_states(psi_d, pp->shard, s->plan.train.zero);
+    mdl_states b = mdl_model_states(psi_e, pp->eshard, s->plan.train.zero);
     out[0] = a.weights + b.weights;
     out[1] = a.grads + b.grads;
     out[2] = a.optimizer + b.optimizer;
@@ -97,7 +97,7 @@ static double critic_bytes(const scn_scenario *s, const plan_pool *pp)
     if (!s->has_critic || !(pp->roles & ROLE_CRITIC)) return 0;
     const scn_model *c = &s->critic;
     double psi = c->params_total * mdl_stage_share(c->layers, pp->pp) / pp->tp;
-    mdl_states st = mdl_model_states(psi, pp->dp, s->plan.train.zero);
+    mdl_states st = mdl_model_states(psi, pp->shard, s->plan.train.zero);
     return st.weights + st.grads + st.optimizer;
 }
 
@@ -134,6 +134,16 @@ static bool layout_pool(const scn_scenario *s, plan *p, plan_pool *q, fs_err *er
             return false;
         }
         q->edp = mdl_expert_dp(q->tp, q->dp, q->ep);
+        /* HSDP: states sharded over groups of shard_group DP ranks and
+        ** replicated across the groups (docs/model.md, section 7) */
+        int sg = sp->train.shard_group;
+        if (sg > 0 && q->dp % sg != 0) {
+            fs_err_set(err, 2, "%s: plan.train.shard_group: %d does not divide the data-parallel degree %d of pool '%s' "
+                       "(use a divisor of it, or 0 for the whole DP group)", f, sg, q->dp, q->name);
+            return false;
+        }
+        q->shard = sg > 0 ? sg : q->dp;
+        q->eshard = sg > 0 && sg < q->edp && q->edp % sg == 0 ? sg : q->edp;
     }
     if (q->roles & ROLE_ROLLOUT) {
         q->inst_devices = sp->rollout.tp > sp->rollout.ep ? sp->rollout.tp : sp->rollout.ep;
@@ -415,8 +425,9 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
         buf_printf(out, "  pool %-8s %5d devices [%d..%d]  roles %s\n", q->name, q->devices, q->first,
                    q->first + q->devices - 1, plan_roles_str(q->roles, rb, sizeof rb));
         if (q->roles & (ROLE_TRAIN | ROLE_CRITIC))
-            buf_printf(out, "    training  TP%d PP%d DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d\n",
-                       q->tp, q->pp, q->dp, q->ep, q->edp, s->plan.train.micro_batch, s->plan.train.zero);
+            buf_printf(out, "    training  TP%d PP%d DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
+                       q->tp, q->pp, q->dp, q->ep, q->edp, s->plan.train.micro_batch, s->plan.train.zero,
+                       q->shard < q->dp ? " (HSDP)" : "");
         if (q->roles & ROLE_ROLLOUT) {
             fmt_si(b1, sizeof b1, q->kv_tokens_per_instance);
             buf_printf(out, "    rollout   %d instance%s of %d device%s (TP%d EP%d), max %d seqs, KV room %s tokens/instance\n",

@@ -15,6 +15,7 @@ typedef struct {
     int      first, devices;
     /* training layout (ROLE_TRAIN / ROLE_CRITIC) */
     int      tp, pp, dp, ep, edp;
+    int      shard, eshard;   /* ZeRO shard groups: dense over DP, experts over expert-DP (HSDP: plan.train.shard_group) */
     /* rollout layout (ROLE_ROLLOUT) */
     int      inst_devices, instances;
     /* forward-only models on a pool without training (ROLE_REF / ROLE_REWARD) */

@@ -220,6 +220,49 @@ START_TEST(t_switch_order_and_peak)
 }
 END_TEST
 
+/* ZeRO-2/3 cost time, not just memory (docs/model.md, section 7): at DP 4,
+** FSDP's per-micro-batch all-gathers and reduce-scatters lengthen training
+** and the old-log-prob pass, the more the less of them is overlapped; fully
+** overlapped, ZeRO-3 has no end-of-mini-batch all-reduce and beats ZeRO-1;
+** HSDP's shard groups shard the states over fewer ranks. */
+static void zero_case(const char *zero, const char *overlap, double *train, double *infer, double *weights)
+{
+    const char *sets[] = {"plan.mode=separate", "plan.train.tp=1", "plan.train.pp=1", "plan.train.recompute=full", zero, overlap,
+                          "plan.train.shard_group=0"};
+    if (!strncmp(overlap, "hsdp", 4)) { sets[5] = "plan.train.overlap=0"; sets[6] = "plan.train.shard_group=2"; }
+    sim *s = make_sim(sets, 7);
+    ck_assert(sim_run(s));
+    report r;
+    report_compute(s, &r);
+    ck_assert_msg(r.feasible, "%s %s: %s", zero, overlap, r.why);
+    *train = r.phase_s[STEP_TRAIN];
+    *infer = r.phase_s[STEP_INFER];
+    *weights = r.mem_peak[MB_WEIGHTS];
+    sim_free(s);
+}
+
+START_TEST(t_zero_costs_time)
+{
+    double t1, i1, w1, t3, i3, w3, t3h, i3h, w3h, t3f, i3f, w3f, t2, i2, w2;
+    zero_case("plan.train.zero=1", "plan.train.overlap=0", &t1, &i1, &w1);
+    zero_case("plan.train.zero=2", "plan.train.overlap=0", &t2, &i2, &w2);
+    zero_case("plan.train.zero=3", "plan.train.overlap=0", &t3, &i3, &w3);
+    zero_case("plan.train.zero=3", "plan.train.overlap=0.5", &t3h, &i3h, &w3h);
+    zero_case("plan.train.zero=3", "plan.train.overlap=1", &t3f, &i3f, &w3f);
+    /* HSDP: shards of 2 of the 4 DP ranks hold twice the weights */
+    double th, ih, wh;
+    zero_case("plan.train.zero=3", "hsdp", &th, &ih, &wh);
+    ck_assert_msg(fabs(wh - 2 * w3) <= 1e-9 * wh, "HSDP weights %g B, full sharding %g B", wh, w3);
+    ck_assert_msg(th != t3, "HSDP moves the collectives: %.6f s against %.6f", th, t3);
+    ck_assert_msg(w3 < w1 / 3, "ZeRO-3 shards the weights: %g vs %g B", w3, w1);
+    ck_assert_msg(t2 > t1, "ZeRO-2 training %.6f s, ZeRO-1 %.6f s", t2, t1);
+    ck_assert_msg(t3 > t2 && t3h > t1 && t3 > t3h, "ZeRO-3 training %.6f s (o = 0), %.6f s (o = 0.5); ZeRO-1 %.6f s", t3, t3h, t1);
+    ck_assert_msg(i3 > i3h && i3h > i1, "old log-probs: ZeRO-3 %.6f s (o = 0), %.6f s (o = 0.5), ZeRO-1 %.6f s", i3, i3h, i1);
+    ck_assert_msg(t3f < t1 && fabs(i3f - i1) <= 1e-9 * i1, "fully overlapped ZeRO-3: training %.6f s against %.6f, passes %.6f against %.6f",
+                  t3f, t1, i3f, i1);
+}
+END_TEST
+
 /* The KV cache bounds the batch an instance decodes (docs/model.md, section
 ** 5): with kv = "reserve" admission reserves prompt + max_response tokens a
 ** sequence, so an
@@ -568,6 +611,7 @@ static Suite *suite_engine(void)
     tcase_add_test(tc, t_spans_well_formed);
     tcase_add_test(tc, t_memory_ledger);
     tcase_add_test(tc, t_switch_order_and_peak);
+    tcase_add_test(tc, t_zero_costs_time);
     tcase_add_test(tc, t_kv_bounds_the_batch);
     tcase_add_test(tc, t_paged_kv_preempts);
     tcase_add_test(tc, t_reserve_reproduces_before);
