@@ -3,7 +3,7 @@
 local function gib(b) return string.format("%.1f GiB", b / 2^30) end
 
 return {
-  title = "What runs out of memory during a switch, and why",
+  title = "What runs out of memory, when, and why",
   scenario = "../examples/does_not_fit.lua",
   steps = {
     {
@@ -20,20 +20,22 @@ return {
     {
       set = { ["cluster.supernodes"] = 2, ["plan.train.zero"] = 3 }, play = "end", pane = "memory", at = 0,
       caption = function(ctx)
-        return "Two nodes give DP 2, and ZeRO-3 shards weights, gradients and optimizer over it.  Training "
-          .. "now fits, but the switch does not: " .. (ctx.run.why or "?") .. ".  At a switch the rollout "
-          .. "engine's own copy of the weights is loaded while the training state is still on the device."
+        return "Two nodes give DP 2, and ZeRO-3 shards weights, gradients and optimizer over it.  The states "
+          .. "fit now, but training does not: " .. (ctx.run.why or "?") .. ".  Without recomputation every "
+          .. "layer keeps its activations, and the ledger reserves them for the longest sequence the workload "
+          .. "allows, as the fit does, so a layout that fits never meets a longer batch later.  The switch "
+          .. "itself offloads the training states before it loads the rollout weights."
       end,
       check = function(ctx)
-        return not ctx.run.feasible and ctx.run.why:find("rollout_weights") ~= nil, "the switch should be what overflows"
+        return not ctx.run.feasible and ctx.run.why:find("activations") ~= nil, "training activations should be what overflows"
       end,
     },
     {
       set = { ["cluster.supernodes"] = 4, ["plan.train.zero"] = 3, ["plan.train.recompute"] = "full" },
       play = "end", pane = "memory",
       caption = function(ctx)
-        return "Four nodes (DP 4) leave room for both copies at the switch, and full recomputation keeps "
-          .. "activations small: the peak is " .. gib(ctx.run.memory_peak_bytes) .. " of "
+        return "Four nodes (DP 4) leave room to spare, and full recomputation keeps activations "
+          .. "small: the peak is " .. gib(ctx.run.memory_peak_bytes) .. " of "
           .. gib(ctx.run.memory_capacity_bytes) .. " a device.  fusync plan searches such layouts for you."
       end,
       check = function(ctx)

@@ -401,7 +401,11 @@ double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
 
 /* ------------------------------------------------------------- switching */
 
-/* Co-located pool: training layout -> rollout layout. */
+/* Co-located pool: training layout -> rollout layout, in the order real
+** systems use (docs/model.md, section 8): the training states go to the host
+** first, then the rollout weights are onloaded bucket by bucket beside the
+** training weights; the memory booked at each instant is what plan.c's
+** pool_peak counts. */
 void eng_switch_to_rollout(sim *s, int p, sim_time now)
 {
     const plan_pool *q = &s->pl.pools[p];
@@ -416,23 +420,25 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     if (sp->offload_grads) off += s->mem[g0][MB_GRADS];
     if (sp->offload_optimizer) off += s->mem[g0][MB_OPTIMIZER] + s->mem[g0][MB_CRITIC];
     double t_off = off / hostbw;
-    sim_time tr_end = now + sim_from_secs(t_reshard);
     sim_time to_end = now + sim_from_secs(t_off);
-    sim_time end = (tr_end > to_end ? tr_end : to_end) + sim_from_secs(s->scn.eff.switch_overhead_s);
-    for (int k = 0; k < r->ntracks; k++)
-        eng_span(s, r->track0 + k, PH_RESHARD, now, tr_end, s->version, s->version, -1, 0);
+    sim_time tr_end = to_end + sim_from_secs(t_reshard);
+    sim_time end = tr_end + sim_from_secs(s->scn.eff.switch_overhead_s);
     if (off > 0 && r->hostlink_track >= 0)
         eng_span(s, r->hostlink_track, PH_OFFLOAD, now, to_end, s->version, s->version, -1, 0);
-    /* memory: bucket buffers while resharding; rollout weights built up */
-    eng_mem_pool(s, p, MB_RESHARD, 2 * sp->bucket_bytes, now);
-    eng_mem_pool(s, p, MB_ROLLOUT_WEIGHTS, rw, now);
-    if (sp->zero_redundancy) eng_mem_pool(s, p, MB_WEIGHTS, 0, tr_end);
-    eng_mem_pool(s, p, MB_RESHARD, 0, tr_end);
+    for (int k = 0; k < r->ntracks; k++)
+        eng_span(s, r->track0 + k, PH_RESHARD, to_end, tr_end, s->version, s->version, -1, 0);
+    /* offload: the states leave the device as they reach the host */
     if (off > 0) {
         eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, off * per_node, now);
         if (sp->offload_grads) eng_mem_pool(s, p, MB_GRADS, 0, to_end);
         if (sp->offload_optimizer) { eng_mem_pool(s, p, MB_OPTIMIZER, 0, to_end); eng_mem_pool(s, p, MB_CRITIC, 0, to_end); }
     }
+    /* onload: bucket buffers while resharding; the rollout weights' memory
+    ** is allocated when onloading starts and filled bucket by bucket */
+    eng_mem_pool(s, p, MB_RESHARD, 2 * sp->bucket_bytes, to_end);
+    eng_mem_pool(s, p, MB_ROLLOUT_WEIGHTS, rw, to_end);
+    if (sp->zero_redundancy) eng_mem_pool(s, p, MB_WEIGHTS, 0, tr_end);
+    eng_mem_pool(s, p, MB_RESHARD, 0, tr_end);
     /* KV cache: what the rollout may use, less what is resident */
     for (int g = 0; g < r->ngroups; g++) {
         int gg = r->group0 + g;
@@ -445,6 +451,9 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     eng_sched_task(s, p, end);
 }
 
+/* Co-located pool: rollout layout -> training layout, the reverse order:
+** the KV cache is freed, the training weights rebuilt bucket by bucket as the
+** rollout weights are released, then the states come back from the host. */
 void eng_switch_to_train(sim *s, int p, sim_time now)
 {
     const plan_pool *q = &s->pl.pools[p];
@@ -461,20 +470,21 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     double on = (sp->offload_grads ? st[1] : 0) + (sp->offload_optimizer ? st[2] + crit : 0);
     double t_on = on / hostbw;
     sim_time tr_end = now + sim_from_secs(t_reshard);
-    sim_time to_end = now + sim_from_secs(t_on);
-    sim_time end = (tr_end > to_end ? tr_end : to_end) + sim_from_secs(s->scn.eff.switch_overhead_s);
+    sim_time to_end = tr_end + sim_from_secs(t_on);
+    sim_time end = to_end + sim_from_secs(s->scn.eff.switch_overhead_s);
     eng_mem_pool(s, p, MB_KV_CACHE, 0, now);
     for (int k = 0; k < r->ntracks; k++)
         eng_span(s, r->track0 + k, PH_RESHARD, now, tr_end, s->version, s->version, -1, 0);
     if (on > 0 && r->hostlink_track >= 0)
-        eng_span(s, r->hostlink_track, PH_ONLOAD, now, to_end, s->version, s->version, -1, 0);
+        eng_span(s, r->hostlink_track, PH_ONLOAD, tr_end, to_end, s->version, s->version, -1, 0);
     eng_mem_pool(s, p, MB_RESHARD, 2 * sp->bucket_bytes, now);
     eng_mem_pool(s, p, MB_WEIGHTS, st[0], now);
     eng_mem_pool(s, p, MB_ROLLOUT_WEIGHTS, 0, tr_end);
     eng_mem_pool(s, p, MB_RESHARD, 0, tr_end);
     if (on > 0) {
-        if (sp->offload_grads) eng_mem_pool(s, p, MB_GRADS, st[1], now);
-        if (sp->offload_optimizer) { eng_mem_pool(s, p, MB_OPTIMIZER, st[2], now); eng_mem_pool(s, p, MB_CRITIC, crit, now); }
+        /* onload: room is taken as the transfer starts */
+        if (sp->offload_grads) eng_mem_pool(s, p, MB_GRADS, st[1], tr_end);
+        if (sp->offload_optimizer) { eng_mem_pool(s, p, MB_OPTIMIZER, st[2], tr_end); eng_mem_pool(s, p, MB_CRITIC, crit, tr_end); }
         eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, 0, to_end);
     }
     r->rollout_layout = false;

@@ -352,6 +352,48 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
 
 /* Forward-only pass of model m over samples `ids` on pool p0.
 ** Train-layout pools use the pipeline; aux pools data-parallel replicas. */
+/* All-reduce times of one stage's bf16 gradients (docs/model.md, section 7):
+** *a over a ZeRO shard group (dense: DP ranks, stride tp; experts: expert-DP
+** ranks), *r across the shard groups' replicas of a 1/shard share (HSDP;
+** 0 when a shard spans all of DP). */
+static void grad_allreduce(const sim *s, const plan_pool *q, const scn_model *m, double *a, double *r)
+{
+    double sh = mdl_stage_share(m->layers, q->pp);
+    double psi_d = m->params_dense * sh / q->tp;
+    double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    const scn_cluster *cl = &s->scn.cluster;
+    double eff = s->scn.eff.link;
+    int es = q->tp * q->dp / q->edp;       /* stride of the expert-DP group */
+    *a = mdl_allreduce_group(cl, q->first, q->tp, q->shard, 2.0 * psi_d, eff)
+       + mdl_allreduce_group(cl, q->first, es, q->eshard, 2.0 * psi_e, eff);
+    *r = mdl_allreduce_group(cl, q->first, q->tp * q->shard, q->dp / q->shard, 2.0 * psi_d / q->shard, eff)
+       + mdl_allreduce_group(cl, q->first, es * q->eshard, q->edp / q->eshard, 2.0 * psi_e / q->eshard, eff);
+}
+
+/* Sharded data parallelism (docs/model.md, section 7), with A the gradient
+** all-reduce over a shard group (a reduce-scatter or an all-gather of the
+** same bytes takes A/2), R the all-reduce across its replicas (HSDP) and
+** o = plan.train.overlap:
+**   ZeRO-0/1  A + R at the end of the mini-batch;
+**   ZeRO-2    a reduce-scatter per micro-batch, (1 - o)·A/2 exposed, and at
+**             the end R and an all-gather of the updated parameters, A/2;
+**   ZeRO-3    (FSDP) parameters all-gathered before the forward and again
+**             before the backward of every micro-batch, gradients
+**             reduce-scattered after it: (1 - o)·3A/2 exposed per micro-batch,
+**             R at the end.
+** Returns the per-micro-batch part for `micro` micro-batches; *end gets the
+** end-of-mini-batch part.  A forward-only pass (train = false) of a ZeRO-3
+** model gathers once per micro-batch: (1 - o)·A/2. */
+static double zero_comm(const sim *s, const plan_pool *q, const scn_model *m, int micro, bool train, double *end)
+{
+    int z = s->scn.plan.train.zero;
+    double a, r, hid = 1.0 - s->scn.plan.train.overlap;
+    grad_allreduce(s, q, m, &a, &r);
+    if (end) *end = z <= 1 ? a + r : z == 2 ? a / 2 + r : r;
+    if (!train) return z >= 3 ? micro * hid * a / 2 : 0;
+    return z == 2 ? micro * hid * a / 2 : z >= 3 ? micro * hid * 1.5 * a : 0;
+}
+
 static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_time t0, const int *ids, int n)
 {
     const plan_pool *q = &s->pl.pools[p0];
@@ -369,7 +411,15 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
         return t;
     }
     mb_set ms = build_microbatches(s, ids, n, q->dp, s->scn.plan.train.micro_batch);
-    return run_1f1b(s, p0, m, &ms, t0, s->step_running, ph, ph, false, NULL);
+    double t = run_1f1b(s, p0, m, &ms, t0, s->step_running, ph, ph, false, NULL);
+    /* ZeRO-3: the parameters are gathered for every micro-batch; the exposed
+    ** share is drawn as one span after the pipeline */
+    double tz = zero_comm(s, q, m, ms.m, false, NULL);
+    if (tz > 0) {
+        sim_time a = t0 + sim_from_secs(t);
+        for (int k = 0; k < r->ntracks; k++) eng_span(s, r->track0 + k, ph, a, a + sim_from_secs(tz), s->step_running, s->version, -1, 0);
+    }
+    return t + tz;
 }
 
 /* ----------------------------------------------------------------- tasks */
@@ -460,22 +510,28 @@ static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, i
                 double act_mb = 0;
                 double tp = run_1f1b(s, p, m, &ms, cur, s->step_running, mi ? PH_CRITIC_TRAIN : PH_TRAIN_FWD,
                                      mi ? PH_CRITIC_TRAIN : PH_TRAIN_BWD, true, &act_mb);
-                /* activations: stage s holds up to min(p - s, m) micro-batches (1F1B) */
-                for (int g = 0; g < r->ngroups; g++) {
-                    int infl = q->pp - g < ms.m ? q->pp - g : ms.m;
-                    double a = infl * act_mb;
-                    if (g == q->pp - 1) a += s->scn.plan.train.micro_batch * ms.max_len * (double)m->vocab / q->tp * 4.0;
-                    eng_mem_set(s, r->group0 + g, MB_ACTIVATIONS, a, cur);
-                }
+                /* activations: each stage reserves what 1F1B holds at the
+                ** longest sequence the workload allows (min(p - s, m)
+                ** micro-batches; plan.c, the fit's own figure), so a layout
+                ** that fits never meets a longer batch later */
+                (void)act_mb;
+                for (int g = 0; g < r->ngroups; g++)
+                    eng_mem_set(s, r->group0 + g, MB_ACTIVATIONS, plan_act_peak_model(&s->scn, q, m, g), cur);
                 sim_time pend = cur + sim_from_secs(tp);
                 eng_mem_pool(s, p, MB_ACTIVATIONS, 0, pend);
-                /* gradient reduction over DP (dense) and expert-DP (experts) */
+                /* gradient reduction over DP (dense) and expert-DP (experts);
+                ** under ZeRO-2/3 also the exposed per-micro-batch collectives,
+                ** drawn with it as one span after the pipeline */
                 double sh = mdl_stage_share(m->layers, q->pp);
                 double psi_d = m->params_dense * sh / q->tp;
                 double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
-                double tg = mdl_grad_sync(&s->scn.cluster, &s->scn.eff, q->first, q->tp, q->dp, q->edp, psi_d, psi_e);
-                double to = mdl_optimizer(&s->scn.cluster.device, &s->scn.eff, s->scn.plan.train.zero, q->dp, q->edp,
-                                          psi_d, psi_e);
+                double tg_end;
+                double tg = zero_comm(s, q, m, ms.m, true, &tg_end);
+                tg += tg_end;
+                /* Adam touches ~30 bytes per local parameter: fp32 master, m, v
+                ** read and written, bf16 grads read, bf16 weights written. */
+                double shard = s->scn.plan.train.zero >= 1 ? psi_d / q->shard + psi_e / q->eshard : psi_d + psi_e;
+                double to = 30.0 * shard / (s->scn.cluster.device.hbm_bw * s->scn.eff.hbm) + s->scn.eff.train_overhead_s;
                 sim_time g1 = pend + sim_from_secs(tg), o1 = g1 + sim_from_secs(to);
                 for (int k = 0; k < r->ntracks; k++) {
                     if (tg > 0) eng_span(s, r->track0 + k, PH_GRAD_SYNC, pend, g1, s->step_running, s->version, -1, 0);

@@ -199,7 +199,9 @@ static const fdesc FIELDS_TRAIN[] = {
     INT("micro_batch", scn_train_layout, micro_batch, 1, 1 << 16, "sequences", "sequences per micro-batch"),
     ENUM("recompute", scn_train_layout, recompute, RECOMPUTE_NAMES, RECOMPUTE_VALS,
          "activation recomputation"),
-    INT("zero", scn_train_layout, zero, 0, 3, NULL, "ZeRO stage of the distributed optimizer"),
+    INT("zero", scn_train_layout, zero, 0, 3, NULL, "ZeRO stage of the distributed optimizer (3: FSDP, parameters sharded and gathered per micro-batch)"),
+    INT("shard_group", scn_train_layout, shard_group, 0, FLD_PARALLEL_MAX, NULL, "HSDP: the data-parallel ranks one ZeRO shard spans, replicated across the groups (FSDP's fsdp_size); divides dp; 0: all of DP"),
+    NUM("overlap", scn_train_layout, overlap, 1, 0, 1, 0, NULL, "share of ZeRO-2/3's per-micro-batch all-gathers and reduce-scatters hidden behind compute (prefetching); 0: all exposed"),
     BOOL("uneven_layers", scn_train_layout, uneven_layers, "allow a pp that does not divide the layers: stages of ⌈L/pp⌉ and ⌊L/pp⌋ layers; the heaviest paces the pipeline and sets the memory peak"),
     END
 };

@@ -35,9 +35,11 @@ int mdl_expert_dp(int tp, int dp, int ep)
     return x < 1 ? 1 : x;
 }
 
+/* Experts over max(tp, ep) devices: with EP < TP each expert's matrices are
+** split over the TP ranks, as vLLM and SGLang do (docs/model.md, section 5). */
 double mdl_rollout_params_per_device(const scn_model *m, int tp, int ep)
 {
-    return m->params_dense / tp + m->params_expert / ep;
+    return m->params_dense / tp + m->params_expert / imax(tp, ep);
 }
 
 double mdl_act_bytes_layer(const scn_model *m, double seq, double mb, int tp, scn_recompute rc)
@@ -128,14 +130,15 @@ static mdl_step step_roofline(const scn_model *m, const scn_device *d, const scn
     /* Compute: active parameters over the whole instance. */
     double flops = 2.0 * m->params_active * tokens + attn_flops;
     st.compute_s = flops / inst / (d->peak_flops * eff_compute);
-    /* HBM: dense weights sharded by tp, the touched experts sharded by ep,
-    ** plus the KV cache read, spread over the instance. */
+    /* HBM: dense weights sharded by tp, the touched experts over the whole
+    ** instance (max(tp, ep) devices: TP-split experts when ep < tp), plus the
+    ** KV cache read, spread over the instance. */
     double w_dense = 2.0 * m->params_dense / tp;
     double w_exp = 0;
     if (m->experts > 0) {
         /* tokens of the instance are routed over all its experts */
         double touch = mdl_expert_touch(m->experts, m->experts_active, tokens);
-        w_exp = 2.0 * m->params_expert * touch / ep;
+        w_exp = 2.0 * m->params_expert * touch / inst;
     }
     double bytes = w_dense + w_exp + kv_bytes / inst;
     st.memory_s = bytes / (d->hbm_bw * e->hbm);

@@ -47,8 +47,8 @@ void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]
     double sh = mdl_stage_share(m->layers, pp->pp);
     double psi_d = m->params_dense * sh / pp->tp;
     double psi_e = m->params_expert * sh / (pp->tp > pp->ep ? pp->tp : pp->ep);
-    mdl_states a = mdl_model_states(psi_d, pp->dp, s->plan.train.zero);
-    mdl_states b = mdl_model_states(psi_e, pp->edp, s->plan.train.zero);
+    mdl_states a = mdl_model_states(psi_d, pp->shard, s->plan.train.zero);
+    mdl_states b = mdl_model_states(psi_e, pp->eshard, s->plan.train.zero);
     out[0] = a.weights + b.weights;
     out[1] = a.grads + b.grads;
     out[2] = a.optimizer + b.optimizer;
@@ -67,7 +67,11 @@ static double max_seq(const scn_scenario *s)
 
 double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage)
 {
-    const scn_model *m = &s->actor;
+    return plan_act_peak_model(s, pp, &s->actor, stage);
+}
+
+double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage)
+{
     double seq = max_seq(s);
     double mb = s->plan.train.micro_batch;
     long per_rep = (long)scn_prompts_per_step(s) * s->work.samples_per_prompt
@@ -93,7 +97,7 @@ static double critic_bytes(const scn_scenario *s, const plan_pool *pp)
     if (!s->has_critic || !(pp->roles & ROLE_CRITIC)) return 0;
     const scn_model *c = &s->critic;
     double psi = c->params_total * mdl_stage_share(c->layers, pp->pp) / pp->tp;
-    mdl_states st = mdl_model_states(psi, pp->dp, s->plan.train.zero);
+    mdl_states st = mdl_model_states(psi, pp->shard, s->plan.train.zero);
     return st.weights + st.grads + st.optimizer;
 }
 
@@ -130,6 +134,16 @@ static bool layout_pool(const scn_scenario *s, plan *p, plan_pool *q, fs_err *er
             return false;
         }
         q->edp = mdl_expert_dp(q->tp, q->dp, q->ep);
+        /* HSDP: states sharded over groups of shard_group DP ranks and
+        ** replicated across the groups (docs/model.md, section 7) */
+        int sg = sp->train.shard_group;
+        if (sg > 0 && q->dp % sg != 0) {
+            fs_err_set(err, 2, "%s: plan.train.shard_group: %d does not divide the data-parallel degree %d of pool '%s' "
+                       "(use a divisor of it, or 0 for the whole DP group)", f, sg, q->dp, q->name);
+            return false;
+        }
+        q->shard = sg > 0 ? sg : q->dp;
+        q->eshard = sg > 0 && sg < q->edp && q->edp % sg == 0 ? sg : q->edp;
     }
     if (q->roles & ROLE_ROLLOUT) {
         q->inst_devices = sp->rollout.tp > sp->rollout.ep ? sp->rollout.tp : sp->rollout.ep;
@@ -154,6 +168,51 @@ static bool layout_pool(const scn_scenario *s, plan *p, plan_pool *q, fs_err *er
     return true;
 }
 
+static void set_peak(plan_pool *q, double bytes, const char *phase)
+{
+    if (bytes <= q->peak) return;
+    q->peak = bytes;
+    snprintf(q->peak_phase, sizeof q->peak_phase, "%s", phase);
+}
+
+/* The largest total per device the engine's ledger books for this pool, phase
+** by phase, in the order the engine books it (docs/model.md, section 11):
+**   training       states + resident models + the activation reservation;
+**   log-prob pass  (full co-location) states + one swapped model loaded;
+**   switching      training states offloaded first, then the rollout weights
+**                  onloaded bucket by bucket beside the training weights:
+**                  W + R + 2·bucket + whatever is not offloaded;
+**   generating     the rollout's share of HBM (KV cache filling the rest),
+**                  plus two buckets while a separate pool receives weights. */
+static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double rww)
+{
+    const scn_plan *sp = &s->plan;
+    q->peak = 0;
+    q->peak_phase[0] = 0;
+    double states = 0, tsum = 0, rsum = 0;
+    for (int b = 0; b < MB__COUNT; b++) {
+        tsum += q->train_mem[b];
+        rsum += q->rollout_mem[b];
+        if (b != MB_ACTIVATIONS) states += q->train_mem[b];
+    }
+    if (q->roles & (ROLE_TRAIN | ROLE_CRITIC)) set_peak(q, tsum, "training");
+    else if (q->roles & (ROLE_REF | ROLE_REWARD)) set_peak(q, tsum, "forward passes");
+    if (q->swap_aux && (q->roles & (ROLE_TRAIN | ROLE_CRITIC))) set_peak(q, states + (refw > rww ? refw : rww), "log-prob passes");
+    if (q->roles & ROLE_ROLLOUT) {
+        double bb = 2 * sp->bucket_bytes;
+        if (q->colocated) {
+            double sw = q->train_mem[MB_WEIGHTS] + q->rollout_mem[MB_ROLLOUT_WEIGHTS] + bb
+                      + q->train_mem[MB_REF_WEIGHTS] + q->train_mem[MB_REWARD_WEIGHTS]
+                      + (sp->offload_grads ? 0 : q->train_mem[MB_GRADS])
+                      + (sp->offload_optimizer ? 0 : q->train_mem[MB_OPTIMIZER] + q->train_mem[MB_CRITIC]);
+            set_peak(q, sw, "switching");
+            set_peak(q, rsum, "generating");
+        } else {
+            set_peak(q, rsum + (q->roles & ROLE_TRAIN ? 0 : bb), "receiving weights");
+        }
+    }
+}
+
 static void pool_memory(const scn_scenario *s, plan_pool *q)
 {
     const scn_plan *sp = &s->plan;
@@ -175,6 +234,13 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         double lastact = plan_act_peak(s, q, q->pp - 1);
         if (lastact > q->train_mem[MB_ACTIVATIONS]) q->train_mem[MB_ACTIVATIONS] = lastact;
         q->train_mem[MB_CRITIC] = critic_bytes(s, q);
+    }
+    if (s->has_critic && (q->roles & ROLE_CRITIC)) {
+        /* the critic's pipeline holds its own reservation (one at a time) */
+        for (int g = 0; g < q->pp; g += q->pp > 1 ? q->pp - 1 : 1) {
+            double a = plan_act_peak_model(s, q, &s->critic, g);
+            if (a > q->train_mem[MB_ACTIVATIONS]) q->train_mem[MB_ACTIVATIONS] = a;
+        }
     }
     if (!q->swap_aux) {
         q->train_mem[MB_REF_WEIGHTS] = refw;
@@ -211,6 +277,7 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
     }
     int per_node = s->cluster.devices_per_node < q->devices ? s->cluster.devices_per_node : q->devices;
     q->host_mem_per_node = host * per_node;
+    pool_peak(s, q, refw, rww);
 }
 
 static bool fit_check(const scn_scenario *s, plan *p)
@@ -227,6 +294,13 @@ static bool fit_check(const scn_scenario *s, plan *p)
             fmt_bytes(c, sizeof c, q->capacity);
             snprintf(p->fit_msg, sizeof p->fit_msg, "pool '%s' while training: %s per device > %s HBM (largest bucket: %s)",
                      q->name, a, c, trace_bucket_name((mem_bucket)worst));
+            return false;
+        }
+        if (q->peak > q->capacity) {
+            fmt_bytes(a, sizeof a, q->peak);
+            fmt_bytes(c, sizeof c, q->capacity);
+            snprintf(p->fit_msg, sizeof p->fit_msg, "pool '%s' while %s: %s per device > %s HBM",
+                     q->name, q->peak_phase, a, c);
             return false;
         }
         if ((q->roles & ROLE_ROLLOUT) && q->rollout_mem[MB_KV_CACHE] <= 0) {
@@ -351,8 +425,9 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
         buf_printf(out, "  pool %-8s %5d devices [%d..%d]  roles %s\n", q->name, q->devices, q->first,
                    q->first + q->devices - 1, plan_roles_str(q->roles, rb, sizeof rb));
         if (q->roles & (ROLE_TRAIN | ROLE_CRITIC))
-            buf_printf(out, "    training  TP%d PP%d DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d\n",
-                       q->tp, q->pp, q->dp, q->ep, q->edp, s->plan.train.micro_batch, s->plan.train.zero);
+            buf_printf(out, "    training  TP%d PP%d DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
+                       q->tp, q->pp, q->dp, q->ep, q->edp, s->plan.train.micro_batch, s->plan.train.zero,
+                       q->shard < q->dp ? " (HSDP)" : "");
         if (q->roles & ROLE_ROLLOUT) {
             fmt_si(b1, sizeof b1, q->kv_tokens_per_instance);
             buf_printf(out, "    rollout   %d instance%s of %d device%s (TP%d EP%d), max %d seqs, KV room %s tokens/instance\n",

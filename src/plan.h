@@ -15,6 +15,7 @@ typedef struct {
     int      first, devices;
     /* training layout (ROLE_TRAIN / ROLE_CRITIC) */
     int      tp, pp, dp, ep, edp;
+    int      shard, eshard;   /* ZeRO shard groups: dense over DP, experts over expert-DP (HSDP: plan.train.shard_group) */
     /* rollout layout (ROLE_ROLLOUT) */
     int      inst_devices, instances;
     /* forward-only models on a pool without training (ROLE_REF / ROLE_REWARD) */
@@ -25,6 +26,10 @@ typedef struct {
     double   train_mem[MB__COUNT];
     double   rollout_mem[MB__COUNT];
     double   host_mem_per_node;     /* offloaded states + swapped models */
+    /* the largest total per device the run's memory ledger reaches, over
+    ** every phase and switch (docs/model.md, section 11), and the phase */
+    double   peak;
+    char     peak_phase[32];
     double   kv_tokens_per_instance;
     double   capacity;
 } plan_pool;
@@ -46,6 +51,9 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err);
 ** optimizer), for a ZeRO stage. */
 void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]);
 double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage);
+/* The same for model m (actor or critic): the activation reservation a stage
+** holds while training, at the longest sequence the workload allows. */
+double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage);
 /* Rollout weight bytes per device. */
 double plan_rollout_weights(const scn_scenario *s, const plan_pool *pp);
 /* Text of the plan for `fusync check` and the report. */

@@ -428,9 +428,8 @@ bool planner_keeps(const scn_scenario *s, const plan *pl)
     double cap = s->cluster.device.hbm_bytes, worst = 0;
     for (int i = 0; i < pl->npools; i++) {
         const plan_pool *q = &pl->pools[i];
-        double tr = 0, ro = 0;
-        for (int k = 0; k < MB__COUNT; k++) { tr += q->train_mem[k]; ro += q->rollout_mem[k]; }
-        worst = fmax(worst, fmax(tr, ro) / cap);
+        /* the peak the run's ledger reaches (plan.c), switches included */
+        worst = fmax(worst, q->peak / cap);
         if (s->cluster.host_mem_bytes > 0) worst = fmax(worst, q->host_mem_per_node / s->cluster.host_mem_bytes);
     }
     return worst <= 1 + PLANNER_FIT_SLACK;

@@ -45,6 +45,7 @@ void scn_defaults(scn_scenario *s)
     p->train.micro_batch = 1;
     p->train.recompute = RECOMPUTE_SELECTIVE;
     p->train.zero = 1;
+    p->train.overlap = 0.5;
     p->rollout.tp = 1;
     p->rollout.ep = 1;
     p->rollout.max_seqs = 256;

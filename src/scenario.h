@@ -129,6 +129,8 @@ typedef struct {
     int micro_batch;            /* sequences per micro-batch */
     scn_recompute recompute;
     int zero;                   /* 0..3: ZeRO stage of the distributed optimizer */
+    double overlap;             /* share of ZeRO-2/3 per-micro-batch collectives hidden behind compute */
+    int shard_group;            /* HSDP: DP ranks a ZeRO shard spans (0: all of DP) */
     bool uneven_layers;         /* allow stages of ceil(L/pp) and floor(L/pp) layers */
 } scn_train_layout;
 

@@ -154,15 +154,15 @@ README: staleness bound 0 | 0 | 1 | col8.staleness.bound
 README: step time 15.3 min | 15.3 | 60 | col8.step_time_s
 README: 6 measured steps | 6 | 1 | col8.iterations col8.warmup -
 README: 2 warm-up | 2 | 1 | col8.warmup
-README: window 5503.0 s | 5503.0 | 1 | col8.window_s
+README: window 5505.7 s | 5505.7 | 1 | col8.window_s
 README: generate 10.3 min | 10.3 | 60 | col8.phase_time_s.generate
-README: generate 67.3% | 67.3 | 1 | col8.phase_time_s.generate col8.step_time_s / 100 *
-README: switch 5.38 s | 5.38 | 1 | col8.phase_time_s.switch
+README: generate 67.2% | 67.2 | 1 | col8.phase_time_s.generate col8.step_time_s / 100 *
+README: switch 5.83 s | 5.83 | 1 | col8.phase_time_s.switch
 README: switch 0.6% | 0.6 | 1 | col8.phase_time_s.switch col8.step_time_s / 100 *
 README: inference 56.71 s | 56.71 | 1 | col8.phase_time_s.inference
 README: inference 6.2% | 6.2 | 1 | col8.phase_time_s.inference col8.step_time_s / 100 *
 README: train 4.0 min | 4.0 | 60 | col8.phase_time_s.train
-README: train 26.0% | 26.0 | 1 | col8.phase_time_s.train col8.step_time_s / 100 *
+README: train 25.9% | 25.9 | 1 | col8.phase_time_s.train col8.step_time_s / 100 *
 README: actor pool 384 devices | 384 | 1 | col8.pools.0.devices
 README: actor compute 96.4% | 96.4 | 1 | col8.pools.0.utilization 100 *
 README: actor busy 96.5% | 96.5 | 1 | col8.pools.0.busy 100 *
@@ -192,14 +192,14 @@ README: DistQueue reads x0.007812 | 0.007812 | 1 | col8.distqueue.load_factor
 README: DistQueue 4.6 ms per step | 4.6 | 0.001 | col8.distqueue.transfer_s_per_step
 README: 46.3k events | 46.3 | 1000 | col8.events
 README: 786432 pipeline ops | 786432 | 1 | col8.pipeline_ops
-README: 7333.8 s simulated | 7333.8 | 1 | col8.sim_time_s
+README: 7337.4 s simulated | 7337.4 | 1 | col8.sim_time_s
 # README: the other two calibrated figures
 README: separate 14.0k tokens/s | 14.0 | 1000 | sep8.throughput_tokens_per_s
 README: StaleSync 33.7k tokens/s | 33.7 | 1000 | ss8.throughput_tokens_per_s
 README: StaleSync 34.7k over 24 iterations | 34.7 | 1000 | ss24.throughput_tokens_per_s
 # docs/calibration.md: the table at the top
 calibration: separate 14,029 tokens/s | 14029 | 1 | sep8.throughput_tokens_per_s
-calibration: colocate 25,091 tokens/s | 25091 | 1 | col8.throughput_tokens_per_s
+calibration: colocate 25,078 tokens/s | 25078 | 1 | col8.throughput_tokens_per_s
 calibration: co-location gain +78.8% | 78.8 | 1 | col8.throughput_tokens_per_s sep8.throughput_tokens_per_s / 1 - 100 *
 calibration: StaleSync 34.5k at 16 iterations | 34.5 | 1000 | ss16.throughput_tokens_per_s
 # docs/calibration.md: the separate report
@@ -232,9 +232,9 @@ calibration: separate train 682.3 s | 682.3 | 1 | sep8.phase_time_s.train
 calibration: colocate train 238.0 s | 238.0 | 1 | col8.phase_time_s.train
 calibration: train ratio 2.87 | 2.87 | 1 | sep8.phase_time_s.train col8.phase_time_s.train /
 calibration: separate weight sync 0.4 s | 0.4 | 1 | sep8.phase_time_s.weight_sync
-calibration: colocate switch 5.4 s | 5.4 | 1 | col8.phase_time_s.switch
+calibration: colocate switch 5.8 s | 5.8 | 1 | col8.phase_time_s.switch
 calibration: separate step 1640.3 s | 1640.3 | 1 | sep8.step_time_s
-calibration: colocate step 917.2 s | 917.2 | 1 | col8.step_time_s
+calibration: colocate step 917.6 s | 917.6 | 1 | col8.step_time_s
 calibration: step ratio 1.79 | 1.79 | 1 | sep8.step_time_s col8.step_time_s /
 # docs/calibration.md: StaleSync (staleness 2, partial rollout 0.6)
 calibration: StaleSync 8 it. 2.40x separate | 2.40 | 1 | ss8.throughput_tokens_per_s sep8.throughput_tokens_per_s /
@@ -246,11 +246,11 @@ calibration: StaleSync 24 it. +38.2% over colocate | 38.2 | 1 | ss24.throughput_
 calibration: separate 14.03k at 8 iterations | 14.03 | 1000 | sep8.throughput_tokens_per_s
 calibration: separate 14.04k at 16 iterations | 14.04 | 1000 | sep16.throughput_tokens_per_s
 calibration: separate 14.04k at 24 iterations | 14.04 | 1000 | sep24.throughput_tokens_per_s
-calibration: colocate 25.09k at 8 iterations | 25.09 | 1000 | col8.throughput_tokens_per_s
-calibration: colocate 25.09k at 16 iterations | 25.09 | 1000 | col16.throughput_tokens_per_s
-calibration: colocate 25.10k at 24 iterations | 25.10 | 1000 | col24.throughput_tokens_per_s
+calibration: colocate 25.08k at 8 iterations | 25.08 | 1000 | col8.throughput_tokens_per_s
+calibration: colocate 25.08k at 16 iterations | 25.08 | 1000 | col16.throughput_tokens_per_s
+calibration: colocate 25.09k at 24 iterations | 25.09 | 1000 | col24.throughput_tokens_per_s
 calibration: StaleSync generate 6.6 min | 6.6 | 60 | ss8.phase_time_s.generate
-calibration: StaleSync switch 5.4 s | 5.4 | 1 | ss8.phase_time_s.switch
+calibration: StaleSync switch 5.8 s | 5.8 | 1 | ss8.phase_time_s.switch
 calibration: StaleSync inference 61 s | 61 | 1 | ss8.phase_time_s.inference
 calibration: StaleSync train 4.1 min | 4.1 | 60 | ss8.phase_time_s.train
 calibration: StaleSync step 11.8 min | 11.8 | 60 | ss8.step_time_s

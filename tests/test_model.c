@@ -4,6 +4,7 @@
 #include "testutil.h"
 #include "dist.h"
 #include "model.h"
+#include "presets.h"
 #include "scenario.h"
 
 #include <math.h>
@@ -143,6 +144,26 @@ START_TEST(t_decode_roofline)
 }
 END_TEST
 
+/* MoE experts split over the TP ranks when EP < TP (docs/model.md, sections
+** 3 and 5): Qwen3-30B-A3B at rollout TP4 holds and reads the same expert
+** bytes per device at EP1 as at EP4, a quarter of the whole. */
+START_TEST(t_moe_experts_over_tp)
+{
+    const scn_model *m = presets_model_find("qwen3_30b_a3b");
+    ck_assert_ptr_nonnull(m);
+    ck_assert(m->experts > 0);
+    double w1 = mdl_rollout_params_per_device(m, 4, 1), w4 = mdl_rollout_params_per_device(m, 4, 4);
+    NEAR(w1, w4, 1e-12);
+    NEAR(w1, m->params_dense / 4 + m->params_expert / 4, 1e-12);
+    scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
+    scn_efficiency e = {.decode = 0.5, .hbm = 0.8, .link = 0.7, .decode_overhead_s = 1e-3};
+    scn_link l = {450e9, 2e-6};
+    mdl_step a = mdl_decode_step(m, &d, &e, &l, 4, 1, 64, 64 * 1000.0);
+    mdl_step b = mdl_decode_step(m, &d, &e, &l, 4, 4, 64, 64 * 1000.0);
+    NEAR(a.memory_s, b.memory_s, 1e-12);
+}
+END_TEST
+
 START_TEST(t_tiers)
 {
     scn_cluster c = {.devices_per_node = 8, .nodes_per_supernode = 4, .supernodes = 2};
@@ -203,6 +224,7 @@ static Suite *suite_model(void)
     tcase_add_test(tc, t_collectives);
     tcase_add_test(tc, t_expert_touch);
     tcase_add_test(tc, t_decode_roofline);
+    tcase_add_test(tc, t_moe_experts_over_tp);
     tcase_add_test(tc, t_tiers);
     tcase_add_test(tc, t_rng_and_dists);
     suite_add_tcase(s, tc);

@@ -133,14 +133,14 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_TIMELINE \
     "+ Timeline ----------------------------------------------------------------------------------------+\n" \
     "|0..2m10s fit            |+0-------------------------------+1m-------------------------------+2m---|\n" \
-    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggggxiiiiiiiiiTTTTTTTTTTTTTxxgggg|\n" \
-    "|- all 16 dev            |ppggggggggggggggggggggggggggggggggggggggggggxllllrrrrTTTTTTTTTTTTTTxpgggg|\n" \
-    "|  + stage 0 (TP2 x DP8) |x                                           xllllrrrrTTTTTTTTTTTTTTxx    |\n" \
+    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggggxiiiiiiiiiTTTTTTTTTTTTTTxgggg|\n" \
+    "|- all 16 dev            |ppggggggggggggggggggggggggggggggggggggggggggxlllllrrrrTTTTTTTTTTTTTTpgggg|\n" \
+    "|  + stage 0 (TP2 x DP8) |x                                           xlllllrrrrTTTTTTTTTTTTTTx    |\n" \
     "|    rollout 0       64% |ppgggggggggggggggggggggggggggggggggggggggggg                        pgggg|\n" \
     "|    rollout 1       64% |ppgggggggggggggggggggggggggggggggggggggggggg                        pgggg|\n" \
-    "|    rollout 2       49% |pggggggggggggggggggggggggggggggg                                    pgggg|\n" \
-    "|    rollout 3       63% |ppgggggggggggggggggggggggggggggggggggggggggg                        pggg~|\n" \
-    "|t=2m10s (live) g generate  step 2  v1  mb 49  481ms (2m09s-2m09s)  2450 tokens            row 2/20|\n" \
+    "|    rollout 2       48% |ppggggggggggggggggggggggggggggggg                                   pgggg|\n" \
+    "|    rollout 3       63% |ppgggggggggggggggggggggggggggggggggggggggggg                        pgggg|\n" \
+    "|t=2m10s (live) g generate  step 2  v1  mb 51  692ms (2m09s-2m09s)  3672 tokens            row 2/20|\n" \
     "|g generate  x switch  i inference (l r w)  T train  p prefill  l log-prob  r reference  w reward  |\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""
@@ -157,7 +157,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS \
     "+ Staleness -------------------------------------+\n" \
     "|bound s=0  lag max 0  mean 0.00  (1024 samples) |\n" \
-    "|in flight: v1:789                               |\n" \
+    "|in flight: v1:817                               |\n" \
     "|trained lags: 0:1024                            |\n" \
     "|step 1     #                            v0..0   |\n" \
     "|                                                |\n" \
@@ -165,17 +165,17 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_STATS \
     "+ Stats -----------------------------------------+\n" \
-    "|tok/s  last step 23.3k  so far 21.5k            |\n" \
+    "|tok/s  last step 23.2k  so far 21.5k            |\n" \
     "|measured after 1 warm-up step                   |\n" \
-    "|progress  step 2/5  t=2m10s  1240 events        |\n" \
+    "|progress  step 2/5  t=2m10s  1213 events        |\n" \
     "|Step split (training pool, so far)              |\n" \
-    "|g generate     66.1% gggggggggggggg....... 1m26s|\n" \
-    "|x switch        3.3% x..................... 4.3s|\n" \
+    "|g generate     65.5% gggggggggggggg....... 1m25s|\n" \
+    "|x switch        3.9% x..................... 5.1s|\n" \
     "|i inference    11.7% ii................... 15.3s|\n" \
     "|T train        18.9% TTTT................. 24.5s|\n" \
     "|Pool         dev   busy   idle compute          |\n" \
-    "| all           16  93.3%   6.7%   91.1%         |\n" \
-    "|tokens  generated 2.84M  trained 2.79M          |\n" \
+    "| all           16  92.8%   7.2%   90.6%         |\n" \
+    "|tokens  generated 2.78M  trained 2.79M          |\n" \
     "|        wasted 0  in flight 0                   |\n" \
     "|plan  full s=0  partial 1.00  TP1 1SN  5 steps  |\n" \
     "+------------------------------------------------+\n" \
@@ -209,7 +209,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_MEMORY_OOM \
     "+ Memory ----------------------------------------------------------------------+\n" \
     "|t=10s  per device, host per node  ! peak  | capacity, : over it               |\n" \
-    "|actor      RRRRRRKKKKKKKKKKKKKKKKKKKKK...|:::::::::::::::::::::::! 72.0G/80.0G|\n" \
+    "|actor      RRRRRRRKKKKKKKKKKKKKKKKKKKKKKK...|::::::::::::::::::::! 72.0G/80.0G|\n" \
     "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH...... 920G/1.0T|\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
@@ -234,30 +234,30 @@ static bool screen_has(const screen *sc, const char *text)
     "|B: plan.mode=separate                                                                                       |\n" \
     "|now (the live run): plan.mode=separate, step 1/5                                                            |\n" \
     "|0..13m50s           |+0----------+2m----------+4m---------+6m----------+8m---------+10m---------+12m--------|\n" \
-    "|A step              |ggggggggiiTTTggggggggiiTTgggggggggiTTTggggggggiiTTTggggggggiiTTT                       |\n" \
-    "|A all               |gggggggggrTTggggggggglrTTggggggggglTTTgggggggggrTTpgggggggggrTTT                       |\n" \
+    "|A step              |ggggggggiiTTTggggggggiiTTgggggggggiiTTgggggggggiTTTgggggggggiTTTT                      |\n" \
+    "|A all               |gggggggggrTTpgggggggglrTTggggggggglrTTgggggggggrTTTggggggggglTTTT                      |\n" \
     "|B step              |gggggggggiiiTTTTTgggggggggiiiTTTTTggggggggggiiiTTTTggggggggggiiiTTTTTgggggggggiiiiTTTTT|\n" \
     "|B rollout           |pgggggggg       pgggggggggg       pggggggggg       pggggggggg       Wpggggggggg       W|\n" \
     "|B train             |        lllrTTTTT         llrTTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
     "|now step            |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now rollout         |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now train           |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
-    "|A 1 step            |gggggggggggggggggggggggggggggggggggggxxiiiiiiiTTTTTTTTTTTT 2m02s                       |\n" \
+    "|A 1 step            |gggggggggggggggggggggggggggggggggggggxxiiiiiiiTTTTTTTTTTTT 2m03s                       |\n" \
     "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m47s  |\n" \
-    "|B-A step +44.8s:  generate +10.1s  switch -2.9s  weight sync +435ms  inference +15.4s  train +21.8s         |\n" \
+    "|B-A step +44.3s:  generate +10.1s  switch -3.4s  weight sync +435ms  inference +15.4s  train +21.8s         |\n" \
     "|A full: devices idle 6% of the time (one pool: no device waits for another pool)                            |\n" \
     "|B separate: train pool idle 53% of the time (51% of all device-time idle)                                   |\n" \
     "|                                        A                       B  B - A                                    |\n" \
-    "|throughput tok/s                    23.3k                   17.1k  -6254 (-26.8%)                           |\n" \
-    "|  per device                         1459                    1068  -391 (-26.8%)                            |\n" \
-    "|step time                           2m02s                   2m47s  +44.8s (+36.6%)                          |\n" \
+    "|throughput tok/s                    23.2k                   17.1k  -6155 (-26.5%)                           |\n" \
+    "|  per device                         1453                    1068  -385 (-26.5%)                            |\n" \
+    "|step time                           2m03s                   2m47s  +44.3s (+36.0%)                          |\n" \
     "|  generate                          1m19s                   1m29s  +10.1s (+12.8%)                          |\n" \
-    "|  switch                             2.9s                       -  -2.9s (-100.0%)                          |\n" \
+    "|  switch                             3.4s                       -  -3.4s (-100.0%)                          |\n" \
     "|  weight sync                           -                   435ms  +435ms                                   |\n" \
     "|  inference                         15.7s                     31s  +15.4s (+98.1%)                          |\n" \
     "|  train                             25.1s                   46.9s  +21.8s (+86.7%)                          |\n" \
-    "|idle device-time                     5.7%                   51.1%  +45.4 pt                                 |\n" \
-    "|  all busy                          94.3%                       -                                           |\n" \
+    "|idle device-time                     6.1%                   51.1%  +45.0 pt                                 |\n" \
+    "|  all busy                          93.9%                       -                                           |\n" \
     "|  rollout busy                          -                   50.9%                                           |\n" \
     "|  train busy                            -                   46.8%                                           |\n" \
     "|memory peak/device               72.0 GiB                73.0 GiB  +1.0 GiB (+1.4%)                         |\n" \
@@ -273,15 +273,15 @@ static bool screen_has(const screen *sc, const char *text)
     " OUT OF MEMORY at t=0: actor device over capacity by 51.4 GiB (optimizer grew). The run's figures are invalid.\n" \
     ""
 #define GOLDEN_STEP_DETAIL_0 \
-    "t=1m (live) g generate  step 1  58.6s so far (since 1.4s)  under way  row 1/20\n" \
+    "t=1m (live) g generate  step 1  58.3s so far (since 1.7s)  under way  row 1/20\n" \
     "g generate  x switch  p prefill  v offload  blank idle\n" \
     ""
 #define GOLDEN_STEP_DETAIL_1 \
-    "t=500ms x switch  step 1  v0  1.4s (0-1.4s)                           row 1/20\n" \
+    "t=500ms x switch  step 1  v0  1.7s (0-1.7s)                           row 1/20\n" \
     "g generate  x switch  p prefill  v offload  blank idle\n" \
     ""
 #define GOLDEN_STEP_DETAIL_2 \
-    "t=1m (live) g generate  step 1  58.6s so far (since 1.4s)  under way                                                                                                                          row 1/20\n" \
+    "t=1m (live) g generate  step 1  58.3s so far (since 1.7s)  under way                                                                                                                          row 1/20\n" \
     "g generate  x switch  p prefill  v offload  ~ not known yet (recorded when it ends)  blank idle\n" \
     ""
 /* GOLDENS-END */
