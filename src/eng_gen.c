@@ -272,7 +272,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         int id = eng_sq_peek(q);
         sample *x = &s->smp[id];
         /* staleness: a sample of batch b may start on version v only if b - v <= s */
-        if (x->batch - I->version > s->staleness) break;
+        if (!eng_may_start(s, x, I->version)) break;
         double need = sample_reserve(s, x);
         if (I->nactive == 0 && n == 0 && sample_most(s, x) > I->kv_cap) {
             /* cannot hold even one sequence: the plan is infeasible */
@@ -499,7 +499,7 @@ bool eng_inst_can_admit(const sim *s, const instance *I)
     const squeue *q = eng_inst_queue((sim *)s, I);
     if (q->len == 0 || I->nactive >= s->scn.plan.rollout.max_seqs) return false;
     const sample *x = &s->smp[eng_sq_peek(q)];
-    if (x->batch - I->version > s->staleness) return false;
+    if (!eng_may_start(s, x, I->version)) return false;
     return inst_kv(s, I) + sample_reserve(s, x) <= kv_admit_cap(s, I) || I->nactive == 0;
 }
 
@@ -603,7 +603,7 @@ static void balance_quotas(sim *s)
         const sample *x = &s->smp[q->v[(q->head + k) % q->cap]];
         instance *I = &s->inst[h[0]];
         double need = sample_reserve(s, x);
-        bool fits = x->batch - I->version <= s->staleness &&
+        bool fits = eng_may_start(s, x, I->version) &&
                     (inst_kv(s, I) + I->quota_kv + need <= kv_admit_cap(s, I) || I->nactive + I->quota == 0);
         if (fits) {
             I->quota++;

@@ -12,6 +12,7 @@
 */
 #include "engine_int.h"
 
+#include <math.h>
 #include <string.h>
 
 /* ----------------------------------------------------------- memory ledger */
@@ -162,7 +163,8 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->tr = trace_new();
     s->wall0 = wall_now();
     rng_seed(&s->rng, scn->work.seed);
-    s->staleness = scn->plan.staleness;
+    s->share_on = scn->plan.stale_share > 0;
+    s->staleness = scn->plan.staleness + s->share_on;
     s->st.bound_max = s->staleness;
     s->partial = scn->plan.partial_rollout;
     s->step_running = -1;
@@ -176,8 +178,9 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->open_v = xcalloc((size_t)s->nver, sizeof *s->open_v);
     s->fin_bit = xcalloc((size_t)s->nver + 1, sizeof *s->fin_bit);
     s->open_bit = xcalloc((size_t)s->nver + 1, sizeof *s->open_bit);
+    s->share_n = (int64_t)floor(scn->plan.stale_share * s->N);
     s->step_ids = xcalloc((size_t)s->N, sizeof *s->step_ids);
-    s->streaming = scn->plan.staleness > 0 && w->minibatches > 1;
+    s->streaming = s->staleness > 0 && w->minibatches > 1;
     s->nchunks = s->streaming ? w->minibatches : 1;
     s->chunk_n = s->N / s->nchunks;
     s->chunk_infer_left = xcalloc((size_t)s->nchunks, sizeof *s->chunk_infer_left);

@@ -45,6 +45,7 @@ typedef struct {
     double preempt_tokens, preempt_cost_s;
     int64_t samples_trained, samples_discarded, samples_mixed;
     int    staleness_bound;     /* the scenario's */
+    double stale_share;         /* plan.stale_share */
     int    bound_changes;       /* how many times hooks changed it */
     int    bound_step[SIM_BOUND_LOG], bound_value[SIM_BOUND_LOG];   /* the first changes: from step, new bound */
     int    bound_final, bound_max;

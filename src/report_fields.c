@@ -30,6 +30,7 @@ GET(g_preempt, r->preemptions)
 GET(g_preempt_cost, r->preempt_cost_s)
 GET(g_samples, r->samples_trained)
 GET(g_bound, r->staleness_bound)
+GET(g_share, r->stale_share)
 GET(g_lag_max, r->lag_max)
 GET(g_mixed, r->samples_mixed)
 GET(g_lag_mean, r->lag_mean)
@@ -178,6 +179,8 @@ const rfield REPORT_FIELDS[] = {
          "instance time preemption cost, all steps: re-prefill of the preempted contexts (recompute) or their host transfers (swap)"),
     INTF("samples_trained", NULL, "samples_trained", 17, g_samples, NULL, "samples trained"),
     INTF("staleness.bound", "staleness_bound", "staleness_bound", 11, g_bound, "versions", "the StaleSync bound"),
+    NUMF("staleness.share", NULL, NULL, 0, g_share, "steps",
+         "plan.stale_share: the fractional bound on top of the whole one (samples of a further step the rollout may start)"),
     INTF("staleness.max", "staleness_max", "staleness_max", 12, g_lag_max, "versions", "the largest lag trained"),
     INTF("staleness.samples_decoded_with_several_versions", NULL, NULL, 0, g_mixed, NULL,
          "samples whose decode spanned a weight update"),

@@ -61,6 +61,7 @@ void scn_defaults(scn_scenario *s)
     p->dq_packed = true;
     p->bucket_bytes = 512.0 * 1024 * 1024;
     p->staleness = 0;
+    p->stale_share = 0;
     p->partial_rollout = 1.0;
     p->on_update = ONUPD_CONTINUE;
     p->on_stale = STALE_WAIT;
@@ -305,6 +306,10 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (p->aux_tp < 1) BAD("%s: plan.aux_tp: must be at least 1", f);
     if (p->bucket_bytes < 1024 * 1024) BAD("%s: plan.bucket_mb: must be at least 1", f);
     if (p->staleness < 0 || p->staleness > SCN_STALENESS_MAX) BAD("%s: plan.staleness: must be in 0..%d", f, SCN_STALENESS_MAX);
+    if (p->stale_share < 0 || p->stale_share >= 1)
+        BAD("%s: plan.stale_share: %g must be in [0, 1) (a whole further step is plan.staleness + 1)", f, p->stale_share);
+    if (p->stale_share > 0 && p->staleness >= SCN_STALENESS_MAX)
+        BAD("%s: plan.stale_share: needs plan.staleness below %d (the share counts as one more version)", f, SCN_STALENESS_MAX);
     if (p->partial_rollout <= 0 || p->partial_rollout > 1) BAD("%s: plan.partial_rollout: must be in (0, 1]", f);
     if (p->rollout_devices < 0 || p->rollout_devices >= total)
         BAD("%s: plan.rollout_devices: %d must be below the cluster's %d device%s", f, p->rollout_devices, total, fs_s(total));

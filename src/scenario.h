@@ -165,6 +165,7 @@ typedef struct {
     bool     dq_packed;         /* DistQueue: samples concatenated, not padded */
     double   bucket_bytes;
     int      staleness;
+    double   stale_share;       /* share of a further step the rollout may start ahead (0: none) */
     double   partial_rollout;   /* fraction of a step's samples that must finish */
     scn_on_update on_update;
     scn_on_stale  on_stale;
