@@ -376,6 +376,12 @@ void sim_set_staleness(sim *s, int bound)
     if (bound < s->staleness) s->bound_lowered = true;
     s->staleness = bound;
 }
+const char *sim_infer_part_name(sim_infer_part k)
+{
+    static const char *const names[INF__COUNT] = {"queue", "logprob", "reference", "reward", "critic"};
+    return k >= 0 && k < INF__COUNT ? names[k] : "?";
+}
+
 int  sim_get_staleness(const sim *s) { return s->staleness - s->share_on; }
 void sim_set_partial_rollout(sim *s, double f) { s->partial = f <= 0 ? 0.01 : f > 1 ? 1 : f; }
 

@@ -77,6 +77,7 @@ void report_compute(const sim *s, report *r)
         r->throughput_per_device = r->throughput / pl->used_devices;
         r->step_time_s = r->window_s / measured;
         for (int k = 0; k < STEP__COUNT; k++) r->phase_s[k] = sim_secs(st->step_phase_ns[k]) / measured;
+        for (int k = 0; k < INF__COUNT; k++) r->infer_s[k] = sim_secs(st->infer_part_ns[k]) / measured;
     }
     /* utilization per pool from the spans in the window */
     r->npools = pl->npools;

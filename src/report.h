@@ -25,6 +25,7 @@ typedef struct {
     double throughput_per_device;
     double step_time_s;
     double phase_s[STEP__COUNT];
+    double infer_s[INF__COUNT];         /* phase_s[STEP_INFER] by part */
     int    npools;
     report_pool pools[SCN_POOLS_MAX];
     double mem_peak[MB__COUNT];         /* max over device groups, per device */

@@ -67,6 +67,14 @@ static bool i_phase(const report *r, int i, const char **name, double *v)
     return true;
 }
 
+static bool i_infer(const report *r, int i, const char **name, double *v)
+{
+    if (i >= INF__COUNT) return false;
+    *name = sim_infer_part_name((sim_infer_part)i);
+    *v = r->infer_s[i];
+    return true;
+}
+
 static bool i_util(const report *r, int i, const char **name, double *v)
 {
     if (i >= r->npools) return false;
@@ -149,6 +157,8 @@ const rfield REPORT_FIELDS[] = {
     NUMF("step_time_s", "step_time_s", "step_time_s", 6, g_step, "s", "mean step time in the window"),
     {"phase_time_s", "phase_time_s", "%s_s", 7, RV_NAMED, NULL, NULL, NULL, i_phase, NULL, "s",
      "mean seconds per step in each step phase (generate, switch, weight_sync, inference, train, wait)"},
+    {"inference_time_s", NULL, NULL, 0, RV_NAMED, NULL, NULL, NULL, i_infer, NULL, "s",
+     "the inference phase by part: DistQueue read (queue), old log-probs (logprob), reference, reward (model, or the rule on the hosts), critic values; they sum to phase_time_s.inference"},
     {"utilization", NULL, NULL, 0, RV_NAMED, NULL, NULL, NULL, i_util, NULL, NULL,
      "per pool: compute share of device-time in the window"},
     {"idle_ratio", NULL, NULL, 0, RV_NAMED, NULL, NULL, NULL, i_idle, NULL, NULL,

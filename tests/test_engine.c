@@ -509,6 +509,49 @@ START_TEST(t_more_memory_not_slower)
 }
 END_TEST
 
+/* The inference phase split by part: the parts sum to the phase in every
+** mode and with StaleSync, a part whose model is absent is 0, and the
+** reference costs what the actor's own log-prob pass does (same model,
+** same layout, docs/model.md section 12). */
+START_TEST(t_inference_split)
+{
+    const char *modes[] = {"plan.mode=full", "plan.mode=colocate", "plan.mode=separate"};
+    const char *extra[] = {"plan.rollout_fraction=0.5", "plan.aux_devices=4", "plan.rollout_fraction=0.5"};
+    const char *stale[] = {"plan.staleness=0", "plan.staleness=1"};
+    for (int m = 0; m < 3; m++)
+        for (int k = 0; k < 2; k++) {
+            const char *sets[3] = {modes[m], stale[k], extra[m]};
+            sim *s = make_sim(sets, 3);
+            ck_assert(sim_run(s));
+            report r;
+            report_compute(s, &r);
+            double sum = 0;
+            for (int i = 0; i < INF__COUNT; i++) sum += r.infer_s[i];
+            ck_assert_msg(r.phase_s[STEP_INFER] > 0, "%s: no inference phase", modes[m]);
+            ck_assert_msg(fabs(sum - r.phase_s[STEP_INFER]) < 1e-6 * r.phase_s[STEP_INFER] + 1e-9,
+                          "%s s%d: parts %.9f s, phase %.9f s", modes[m], k, sum, r.phase_s[STEP_INFER]);
+            ck_assert(r.infer_s[INF_CRITIC] == 0);
+            if (m == 0) {
+                /* full co-location: both passes on the training pool */
+                ck_assert(r.infer_s[INF_LOGPROB] > 0 && r.infer_s[INF_REWARD] > 0);
+                ck_assert(r.infer_s[INF_REF] >= r.infer_s[INF_LOGPROB]);  /* plus its load from the host */
+            }
+            sim_free(s);
+        }
+    /* no log-prob pass: its part is 0 and the phase shrinks by it */
+    const char *a[] = {"plan.mode=full"}, *b[] = {"plan.mode=full", "workload.recompute_logprob=false"};
+    sim *x = make_sim(a, 1), *y = make_sim(b, 2);
+    ck_assert(sim_run(x) && sim_run(y));
+    report rx, ry;
+    report_compute(x, &rx);
+    report_compute(y, &ry);
+    ck_assert(ry.infer_s[INF_LOGPROB] == 0 && rx.infer_s[INF_LOGPROB] > 0);
+    ck_assert(ry.phase_s[STEP_INFER] < rx.phase_s[STEP_INFER]);
+    sim_free(x);
+    sim_free(y);
+}
+END_TEST
+
 static Suite *suite_engine(void)
 {
     Suite *s = suite_create("engine");
@@ -528,6 +571,7 @@ static Suite *suite_engine(void)
     tcase_add_test(tc, t_more_devices_not_slower);
     tcase_add_test(tc, t_dispatch_uses_every_instance);
     tcase_add_test(tc, t_more_memory_not_slower);
+    tcase_add_test(tc, t_inference_split);
     suite_add_tcase(s, tc);
     return s;
 }
