@@ -189,12 +189,15 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     /* lengths: one prompt length per prompt, one response length per sample */
     int prompts = scn_prompts_per_step(&s->scn);
     for (int it = 0; it < w->iterations; it++) {
+        /* lengths that drift: batch t's responses scaled by (1 + g)^t
+        ** (docs/model.md, section 4, "Workload lengths") */
+        double grow = w->response_growth != 0 ? pow(1 + w->response_growth, it) : 1.0;
         for (int pr = 0; pr < prompts; pr++) {
             int plen = dist_sample(&w->prompt_len, &s->rng, 0);
             for (int k = 0; k < w->samples_per_prompt; k++) {
                 sample *x = &s->smp[(int64_t)it * s->N + pr * w->samples_per_prompt + k];
                 x->prompt = plen;
-                x->resp = dist_sample(&w->response_len, &s->rng, w->max_response);
+                x->resp = dist_sample_scaled(&w->response_len, &s->rng, w->max_response, grow);
                 x->batch = it;
                 x->v_start = -1;
                 x->v_last = -1;

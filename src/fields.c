@@ -167,6 +167,8 @@ static const fdesc FIELDS_WORKLOAD[] = {
     {"response_len", FK_DIST, MEM(scn_workload, response_len), 1, 0, 0, 0, NULL, NULL, FIELDS_DIST,
      fr_dist, fp_dist, "tokens", "response length, tokens, before max_response"},
     INT("max_response", scn_workload, max_response, 1, FLD_TOKENS_MAX, "tokens", "hard cap on a response (the generation limit)"),
+    NUM("response_growth", scn_workload, response_growth, 1, -0.5, 1, 0, "per step",
+        "drift of the response lengths: step t draws from response_len scaled by (1 + g)^t, before its cap and max_response (0: every step alike)"),
     INT("iterations", scn_workload, iterations, 1, FLD_ITERATIONS_MAX, NULL, "RL steps simulated"),
     INT("warmup", scn_workload, warmup, 0, FLD_ITERATIONS_MAX - 1, NULL, "leading steps left out of the measured window"),
     {"seed", FK_INT, MEM(scn_workload, seed), 1, 0, 9007199254740991.0, 0, NULL, NULL, NULL, NULL, NULL,

@@ -31,6 +31,7 @@ void scn_defaults(scn_scenario *s)
     w->response_len.kind = DIST_FIXED;
     w->response_len.a = 1024;
     w->max_response = 4096;
+    w->response_growth = 0;
     w->iterations = 4;
     w->warmup = 1;
     w->seed = 1;
@@ -238,6 +239,9 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (w->warmup < 0 || w->warmup >= w->iterations)
         BAD("%s: workload.warmup: must be in 0..%d (fewer than iterations)", f, w->iterations - 1);
     if (w->max_response < 1) BAD("%s: workload.max_response: must be at least 1", f);
+    if (!(w->response_growth >= -0.5 && w->response_growth <= 1))
+        BAD("%s: workload.response_growth: %g must be in [-0.5, 1] (a share per step: 0.002 is +0.2%% a step)", f,
+            w->response_growth);
     long samples = (long)scn_prompts_per_step(s) * w->samples_per_prompt;
     if (samples > 50L * 1000 * 1000) BAD("%s: workload: %ld samples per step is more than the 50M supported", f, samples);
     if (samples % w->minibatches != 0)

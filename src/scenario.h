@@ -98,6 +98,7 @@ typedef struct {
     scn_dist prompt_len;
     scn_dist response_len;
     int      max_response;      /* hard cap applied after sampling */
+    double   response_growth;   /* per step: batch t's responses scaled by (1 + g)^t */
     int      iterations;
     int      warmup;            /* iterations excluded from the measured window */
     uint64_t seed;
