@@ -114,8 +114,8 @@ static void line_compute(const sim *s, const scn_link *l, int nb, dline *d)
 {
     const scn_plan *p = &s->scn.plan;
     double B = nb, X = 1e6;
-    mdl_step a = mdl_decode_step(eng_actor(s), &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, 0);
-    mdl_step b = mdl_decode_step(eng_actor(s), &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, X);
+    mdl_step a = mdl_decode_step(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, 0);
+    mdl_step b = mdl_decode_step(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, X);
     d->c0 = a.compute_s;
     d->m0 = a.memory_s;
     d->cslope = (b.compute_s - a.compute_s) / X;
@@ -176,8 +176,9 @@ static double decode_time(sim *s, instance *I, int64_t k)
     if (k <= 0 || I->nactive <= 0) return 0;
     decode_lines(s, I);
     double B = I->nactive, x0 = I->ctx_sum, x1 = I->ctx_sum + B * (double)(k - 1);
-    return sum_max_lines(I->c0 + I->cslope * x0, I->c0 + I->cslope * x1, I->m0 + I->mslope * x0,
-                         I->m0 + I->mslope * x1, k) + I->fixed * (double)k;
+    /* the lines are shared by batch size; a straggler's factor applies to its own time */
+    return (sum_max_lines(I->c0 + I->cslope * x0, I->c0 + I->cslope * x1, I->m0 + I->mslope * x0,
+                          I->m0 + I->mslope * x1, k) + I->fixed * (double)k) * I->slow;
 }
 
 /* Steps completed within `dt` seconds of decoding (binary search). */
@@ -318,8 +319,9 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
     }
     if (ptok <= 0) return t0;
     const scn_link *l = inst_link(s, I);
-    mdl_step st = mdl_prefill(eng_actor(s), &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep,
+    mdl_step st = mdl_prefill(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep,
                               ptok, psq / ptok);
+    st.total_s *= I->slow;                       /* a straggler prefills slower too */
     sim_time t1 = t0 + sim_from_secs(st.total_s);
     /* recompute: the share of the prefill spent on preempted contexts */
     if (pre_tok > 0) s->st.preempt_cost_s += st.total_s * pre_tok / ptok;

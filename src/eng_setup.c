@@ -114,6 +114,7 @@ static void add_tracks(sim *s, int p)
             I->kv_cap = q->kv_tokens_per_instance;
             I->dtab = -1;
             I->quota = -1;
+            I->slow = 1.0;
         }
     }
     if (r->host_group >= 0) {
@@ -219,6 +220,26 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     trace_track stk = {"step (training pool)", TRK_STEP, -1, 0, 0, -1};
     s->step_track = trace_add_track(s->tr, &stk);
     for (int p = 0; p < s->pl.npools; p++) add_tracks(s, p);
+    /* Stragglers: each instance's time factor exp(spread·z), from its own
+    ** generator so that the lengths drawn above do not move (docs/model.md,
+    ** section 5, "Stragglers and expert imbalance"). */
+    const scn_rollout_layout *ro = &scn->plan.rollout;
+    if (ro->speed_spread > 0) {
+        rng_state sr;
+        rng_seed(&sr, w->seed ^ 0x9e3779b97f4a7c15ULL);
+        for (int i = 0; i < s->ninst; i++) s->inst[i].slow = exp(ro->speed_spread * rng_normal(&sr));
+    }
+    /* Expert imbalance: the busiest of ep ranks receives 1 + cv·sqrt(2 ln ep)
+    ** times the mean tokens (the bound on the expected maximum of ep normal
+    ** loads) and sets the step: its touched experts and their FLOPs scale by
+    ** that factor in the rollout's roofline. */
+    s->roll_model = scn->actor;
+    if (ro->ep_imbalance > 0 && ro->ep > 1 && scn->actor.experts > 0) {
+        scn_model *m = &s->roll_model;
+        double f = 1 + ro->ep_imbalance * sqrt(2 * log((double)ro->ep));
+        m->params_active += (f - 1) * (m->params_active - m->params_dense);
+        m->params_expert *= f;
+    }
     /* about two spans per sample (decode segment, prefill) and the pipelines'
     ** runs: reserved once, as untouched memory costs nothing */
     trace_reserve_spans(s->tr, (size_t)s->nsmp * 3 + 4096);

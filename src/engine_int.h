@@ -178,6 +178,7 @@ typedef struct {
     int      norder, ocap;
     int      quota;         /* balanced dispatch: samples it may admit now, -1 no limit */
     double   quota_kv;      /* KV the dispatcher has counted for them */
+    double   slow;          /* time factor of this instance (plan.rollout.speed_spread; 1 alike) */
 } instance;
 
 /* The decode step's roofline lines at one batch size (eng_gen.c). */
@@ -263,6 +264,7 @@ struct sim {
     bool     closed;            /* finish_up has run */
     fs_err   err;
     rng_state rng;
+    scn_model roll_model;       /* the actor as the rollout's busiest EP rank sees it (plan.rollout.ep_imbalance) */
     sim_stats st;
     sim_hooks hooks;
     bool     has_hooks;

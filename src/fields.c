@@ -217,6 +217,10 @@ static const fdesc FIELDS_ROLLOUT[] = {
     INT("kv_block", scn_rollout_layout, kv_block, 1, 65536, "tokens", "paged KV: tokens per block"),
     ENUM("preempt", scn_rollout_layout, preempt, PREEMPT_NAMES, PREEMPT_VALS,
          "paged KV, cache full: the preempted sequence's context is recomputed (prefilled again) on readmission, or swapped to host memory and back over the host link"),
+    NUM("speed_spread", scn_rollout_layout, speed_spread, 1, 0, 2, 0, NULL,
+        "stragglers: each instance's decode and prefill times are multiplied by exp(spread·z), z a seeded standard normal per instance (0: every instance alike)"),
+    NUM("ep_imbalance", scn_rollout_layout, ep_imbalance, 1, 0, 4, 0, NULL,
+        "expert-routing imbalance: coefficient of variation of the tokens each EP rank receives; the busiest rank, 1 + cv·sqrt(2 ln ep) times the mean, sets the step (0: uniform routing)"),
     END
 };
 

@@ -141,6 +141,8 @@ typedef struct {
     scn_kv_admission kv;        /* paged (admit on current use, grow per block) or reserve prompt + max_response */
     int    kv_block;            /* paged: tokens per KV block */
     scn_preempt preempt;        /* paged, cache full: recompute the victim's context, or swap it to host */
+    double speed_spread;        /* σ of ln(an instance's time factor): stragglers (0: all alike) */
+    double ep_imbalance;        /* CV of the tokens routed to each EP rank (0: uniform routing) */
 } scn_rollout_layout;
 
 typedef struct {

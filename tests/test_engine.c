@@ -4,6 +4,7 @@
 ** conservation of tokens, staleness.
 */
 #include "testutil.h"
+#include "dist.h"
 #include "engine.h"
 #include "lua_scenario.h"
 #include "report.h"
@@ -552,6 +553,92 @@ START_TEST(t_inference_split)
 }
 END_TEST
 
+/* Seconds each rollout instance spends prefilling and decoding. */
+static int instance_busy(sim *s, double *busy, int max)
+{
+    const trace *t = sim_trace(s);
+    int n = 0;
+    for (int k = 0; k < trace_ntracks(t) && n < max; k++) {
+        if (trace_track_at(t, k)->kind != TRK_INSTANCE) continue;
+        const uint32_t *ix = trace_track_span_index(t, k);
+        double b = 0;
+        for (size_t i = 0; i < trace_track_nspans(t, k); i++) {
+            const trace_span *sp = &trace_spans(t)[ix[i]];
+            if (sp->phase == PH_GENERATE || sp->phase == PH_PREFILL) b += sim_secs(sp->t1 - sp->t0);
+        }
+        busy[n++] = b;
+    }
+    return n;
+}
+
+/* Stragglers: one instance, synchronous, so it does the same work in the
+** same order; its busy time scales by exactly its factor exp(spread·z), z
+** the first normal of the generator seeded with seed ^ 0x9e3779b97f4a7c15
+** (docs/model.md, section 5). */
+START_TEST(t_straggler_factor)
+{
+    const char *base[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.rollout.tp=4", "plan.train.tp=2",
+                          "plan.train.pp=2"};
+    const char *slow[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.rollout.tp=4", "plan.train.tp=2",
+                          "plan.train.pp=2", "plan.rollout.speed_spread=0.3"};
+    sim *a = make_sim(base, 5), *b = make_sim(slow, 6);
+    ck_assert(sim_run(a) && sim_run(b));
+    double ba[4], bb[4];
+    ck_assert_int_eq(instance_busy(a, ba, 4), 1);
+    ck_assert_int_eq(instance_busy(b, bb, 4), 1);
+    rng_state r;
+    rng_seed(&r, 5 ^ 0x9e3779b97f4a7c15ULL);       /* the scenario's seed is 5 */
+    double want = exp(0.3 * rng_normal(&r));
+    ck_assert_msg(fabs(bb[0] / ba[0] / want - 1) < 1e-6, "busy %.6f s vs %.6f s: factor %.6f, expected %.6f", bb[0],
+                  ba[0], bb[0] / ba[0], want);
+    ck_assert(sim_get_stats(a)->tokens_generated == sim_get_stats(b)->tokens_generated);
+    sim_free(a);
+    sim_free(b);
+    /* several instances: the factors differ, seeded (the same run twice is identical) */
+    const char *many[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.rollout.tp=1", "plan.train.tp=2",
+                          "plan.train.pp=2", "plan.rollout.speed_spread=0.5"};
+    sim *x = make_sim(many, 6), *y = make_sim(many, 6);
+    ck_assert(sim_run(x) && sim_run(y));
+    char *jx = json_of(x), *jy = json_of(y);
+    ck_assert_str_eq(jx, jy);
+    free(jx);
+    free(jy);
+    sim_free(x);
+    sim_free(y);
+}
+END_TEST
+
+/* Expert imbalance: the busiest EP rank sets the step, so generation is
+** slower as the spread grows; without EP (or without experts) it is inert. */
+START_TEST(t_ep_imbalance)
+{
+    double gen[3];
+    const char *cv[] = {"plan.rollout.ep_imbalance=0", "plan.rollout.ep_imbalance=0.3", "plan.rollout.ep_imbalance=1"};
+    for (int k = 0; k < 3; k++) {
+        const char *sets[] = {"models.actor=qwen3_30b_a3b", "models.reference=qwen3_30b_a3b", "plan.mode=separate",
+                              "plan.rollout_devices=4", "plan.rollout.tp=1", "plan.rollout.ep=4", cv[k]};
+        sim *s = make_sim(sets, 7);
+        ck_assert_msg(sim_run(s), "%s", sim_error(s) ? sim_error(s)->msg : "?");
+        double b[4];
+        ck_assert_int_eq(instance_busy(s, b, 4), 1);
+        gen[k] = b[0];
+        sim_free(s);
+    }
+    ck_assert_msg(gen[0] < gen[1] && gen[1] < gen[2], "busy %.3f, %.3f, %.3f s", gen[0], gen[1], gen[2]);
+    /* a dense actor: nothing changes */
+    const char *d0[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.rollout.tp=4"};
+    const char *d1[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.rollout.tp=4", "plan.rollout.ep_imbalance=1"};
+    sim *x = make_sim(d0, 3), *y = make_sim(d1, 4);
+    ck_assert(sim_run(x) && sim_run(y));
+    char *jx = json_of(x), *jy = json_of(y);
+    ck_assert_str_eq(jx, jy);
+    free(jx);
+    free(jy);
+    sim_free(x);
+    sim_free(y);
+}
+END_TEST
+
 static Suite *suite_engine(void)
 {
     Suite *s = suite_create("engine");
@@ -572,6 +659,8 @@ static Suite *suite_engine(void)
     tcase_add_test(tc, t_dispatch_uses_every_instance);
     tcase_add_test(tc, t_more_memory_not_slower);
     tcase_add_test(tc, t_inference_split);
+    tcase_add_test(tc, t_straggler_factor);
+    tcase_add_test(tc, t_ep_imbalance);
     suite_add_tcase(s, tc);
     return s;
 }
