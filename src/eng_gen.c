@@ -114,6 +114,28 @@ static void line_compute(const sim *s, const scn_link *l, int nb, dline *d)
 {
     const scn_plan *p = &s->scn.plan;
     double B = nb, X = 1e6;
+    int k = p->rollout.spec_tokens;
+    if (k > 0) {
+        /* Speculative decoding (docs/model.md, section 5): a verification
+        ** step is k + 1 tokens wide for each sequence — (k + 1)·B tokens
+        ** through the weights, each attending to its context, the KV read
+        ** once — and yields E = 1 + α + … + α^k tokens a sequence (Leviathan
+        ** et al., arXiv 2211.17192).  The engine counts steps of one token,
+        ** so each is the wide step's time over E. */
+        double w = k + 1, E = 0, ak = 1;
+        for (int i = 0; i <= k; i++) { E += ak; ak *= p->rollout.spec_accept; }
+        const scn_device *dv = &s->scn.cluster.device;
+        mdl_step a = mdl_decode_step(&s->roll_model, dv, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, w * B, 0);
+        mdl_step c = mdl_decode_step(&s->roll_model, dv, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, w * B, w * X);
+        mdl_step m = mdl_decode_step(&s->roll_model, dv, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, w * B, X);
+        d->c0 = a.compute_s / E;
+        d->m0 = a.memory_s / E;
+        d->cslope = (c.compute_s - a.compute_s) / X / E;   /* attention of k + 1 queries */
+        d->mslope = (m.memory_s - a.memory_s) / X / E;     /* the context's KV, read once */
+        d->fixed = (a.total_s - fmax(a.compute_s, a.memory_s)) / E;
+        d->known = true;
+        return;
+    }
     mdl_step a = mdl_decode_step(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, 0);
     mdl_step b = mdl_decode_step(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, X);
     d->c0 = a.compute_s;

@@ -221,6 +221,10 @@ static const fdesc FIELDS_ROLLOUT[] = {
         "stragglers: each instance's decode and prefill times are multiplied by exp(spread·z), z a seeded standard normal per instance (0: every instance alike)"),
     NUM("ep_imbalance", scn_rollout_layout, ep_imbalance, 1, 0, 4, 0, NULL,
         "expert-routing imbalance: coefficient of variation of the tokens each EP rank receives; the busiest rank, 1 + cv·sqrt(2 ln ep) times the mean, sets the step (0: uniform routing)"),
+    INT("spec_tokens", scn_rollout_layout, spec_tokens, 0, 16, "tokens",
+        "speculative decoding or multi-token prediction: draft tokens k verified per decode step, a step k + 1 tokens wide yielding 1 + α + … + α^k tokens (0: none)"),
+    NUM("spec_accept", scn_rollout_layout, spec_accept, 1, 0, 1, 0, NULL,
+        "speculative decoding: acceptance rate α of each draft token (used when spec_tokens > 0)"),
     END
 };
 

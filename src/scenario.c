@@ -53,6 +53,8 @@ void scn_defaults(scn_scenario *s)
     p->rollout.dispatch = DISPATCH_BALANCED;
     p->rollout.kv = KV_PAGED;
     p->rollout.kv_block = 16;
+    p->rollout.spec_tokens = 0;
+    p->rollout.spec_accept = 0.7;
     p->rollout.preempt = PREEMPT_RECOMPUTE;
     p->aux_tp = 1;
     p->offload_optimizer = true;

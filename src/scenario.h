@@ -143,6 +143,8 @@ typedef struct {
     scn_preempt preempt;        /* paged, cache full: recompute the victim's context, or swap it to host */
     double speed_spread;        /* σ of ln(an instance's time factor): stragglers (0: all alike) */
     double ep_imbalance;        /* CV of the tokens routed to each EP rank (0: uniform routing) */
+    int    spec_tokens;         /* speculative decoding: draft tokens per step (0: none) */
+    double spec_accept;         /* each draft token's acceptance rate α */
 } scn_rollout_layout;
 
 typedef struct {

@@ -639,6 +639,41 @@ START_TEST(t_ep_imbalance)
 }
 END_TEST
 
+/* Decode seconds (generate spans alone) of the lone rollout instance. */
+static double decode_secs(sim *s)
+{
+    const trace *t = sim_trace(s);
+    double b = 0;
+    for (size_t i = 0; i < trace_nspans(t); i++) {
+        const trace_span *sp = &trace_spans(t)[i];
+        if (sp->phase == PH_GENERATE && trace_track_at(t, sp->track)->kind == TRK_INSTANCE) b += sim_secs(sp->t1 - sp->t0);
+    }
+    return b;
+}
+
+/* Speculative decoding: with the same draft length the verification step is
+** the same, so decode time goes as 1 / E with E = 1 + α + … + α^k; with
+** nothing accepted (α = 0) the wider step only costs. */
+START_TEST(t_speculative_decoding)
+{
+    const char *accept[] = {"plan.rollout.spec_accept=0.5", "plan.rollout.spec_accept=1", "plan.rollout.spec_accept=0"};
+    double t[4];
+    for (int k = 0; k < 4; k++) {
+        const char *sets[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.rollout.tp=4", "plan.train.tp=2",
+                              "plan.train.pp=2", "plan.rollout.spec_tokens=3", k < 3 ? accept[k] : "plan.rollout.spec_tokens=0"};
+        sim *s = make_sim(sets, 7);
+        ck_assert(sim_run(s));
+        t[k] = decode_secs(s);
+        sim_free(s);
+    }
+    double e05 = 1 + 0.5 + 0.25 + 0.125, e1 = 4;
+    ck_assert_msg(fabs(t[0] / t[1] / (e1 / e05) - 1) < 1e-6, "decode %.6f s at α 0.5, %.6f s at α 1: ratio %.6f, expected %.6f",
+                  t[0], t[1], t[0] / t[1], e1 / e05);
+    ck_assert_msg(t[2] > t[3], "nothing accepted: %.6f s, no speculation %.6f s", t[2], t[3]);
+    ck_assert_msg(t[1] < t[3], "all accepted: %.6f s, no speculation %.6f s", t[1], t[3]);
+}
+END_TEST
+
 static Suite *suite_engine(void)
 {
     Suite *s = suite_create("engine");
@@ -661,6 +696,7 @@ static Suite *suite_engine(void)
     tcase_add_test(tc, t_inference_split);
     tcase_add_test(tc, t_straggler_factor);
     tcase_add_test(tc, t_ep_imbalance);
+    tcase_add_test(tc, t_speculative_decoding);
     suite_add_tcase(s, tc);
     return s;
 }
