@@ -2,7 +2,8 @@
 # run_metric SCENARIO METRIC [ARGS...]: one `fusync run ... --json -` and the
 # figure METRIC from it on standard output.  METRIC is a top-level number of
 # the JSON report (step_time_s, throughput_tokens_per_s, ...), phase.NAME for
-# a phase's seconds (phase_time_s.NAME), or seq_mean: tokens trained per
+# a phase's seconds (phase_time_s.NAME), infer.NAME for a part of the
+# inference phase (inference_time_s.NAME), or seq_mean: tokens trained per
 # sample trained.  Status 2 when the run fails or the plan is infeasible; the
 # reason (fusync's own message) goes to standard error.
 run_metric() {
@@ -19,10 +20,11 @@ run_metric() {
     }
     rm -f "$_err"
     printf '%s\n' "$_out" | awk -v m="$_metric" '
-        BEGIN { key = m; inphase = 0
-                if (m ~ /^phase\./) { key = substr(m, 7); inphase = 1 } }
+        BEGIN { key = m; inphase = 0; blk = ""
+                if (m ~ /^phase\./) { key = substr(m, 7); inphase = 1; blk = "phase_time_s" }
+                if (m ~ /^infer\./) { key = substr(m, 7); inphase = 1; blk = "inference_time_s" } }
         /^  "feasible": false/ { bad = 1 }
-        /^  "phase_time_s": \{/ { inph = 1; next }
+        blk != "" && index($0, "  \"" blk "\": {") == 1 { inph = 1; next }
         inph && /\}/ { inph = 0 }
         # top-level keys are indented by two spaces, phase keys by four
         /^  "/ || (inph && /^    "/) {

@@ -11,7 +11,8 @@
 # rows.txt, one row a line, fields separated by '|', '#' starts a comment:
 #   system | row | scenario (relative to examples/validation) | metric |
 #   published | tolerance % | calibrated or predicted | fusync arguments
-# metric: step_time_s, throughput_tokens_per_s, phase.NAME (seconds of a
+# metric: step_time_s, throughput_tokens_per_s, infer.NAME (seconds of a part
+# of the inference phase: queue, logprob, reference, reward, critic), phase.NAME (seconds of a
 # step phase) or seq_mean (tokens trained per sample).
 # ROWS=FILE runs another table (tests/validate.sh does); FUSYNC=PATH another
 # binary.
@@ -47,7 +48,8 @@ while IFS='|' read -r sys row scn metric pub tol kind args; do
     case $line in *OUT) out=$((out + 1)) ;; esac
     short=$metric
     case $metric in step_time_s) short=step_s ;; throughput_tokens_per_s) short=tok/s ;;
-                    phase.*) short=${metric#phase.}; short=$(printf '%.9s' "$short") ;; esac
+                    phase.*) short=${metric#phase.}; short=$(printf '%.9s' "$short") ;;
+                    infer.*) short=${metric#infer.}; short=$(printf '%.9s' "$short") ;; esac
     mark=; [ "${line##* }" = OUT ] && mark="  OUT OF TOLERANCE"
     printf '%-18s %-32s %-9s %10s %s %s%s\n' "$sys" "$row" "$short" "$pub" "${line% *}" "$kind" "$mark"
 done <"$ROWS"

@@ -47,7 +47,9 @@ double rng_normal(rng_state *r)
     return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
 }
 
-int dist_sample(const scn_dist *d, rng_state *r, int hard_cap)
+int dist_sample(const scn_dist *d, rng_state *r, int hard_cap) { return dist_sample_scaled(d, r, hard_cap, 1.0); }
+
+int dist_sample_scaled(const scn_dist *d, rng_state *r, int hard_cap, double scale)
 {
     double v = 1;
     switch (d->kind) {
@@ -67,6 +69,7 @@ int dist_sample(const scn_dist *d, rng_state *r, int hard_cap)
         break;
     }
     }
+    v *= scale;
     if (d->cap > 0 && v > d->cap) v = d->cap;
     v = floor(v + 0.5);
     if (hard_cap > 0 && v > hard_cap) v = hard_cap;

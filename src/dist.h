@@ -19,6 +19,9 @@ double   rng_normal(rng_state *r);
 /* One length in tokens (>= 1), clipped to the distribution's cap and to
 ** `hard_cap` when positive. */
 int dist_sample(const scn_dist *d, rng_state *r, int hard_cap);
+/* The same draw with the distribution scaled by `scale` before the caps
+** (scale 1 is dist_sample exactly). */
+int dist_sample_scaled(const scn_dist *d, rng_state *r, int hard_cap, double scale);
 /* Mean of the distribution (numerically, before hard caps): for docs/check. */
 double dist_mean(const scn_dist *d, int hard_cap);
 

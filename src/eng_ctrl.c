@@ -385,18 +385,25 @@ int sim_step_phase_open(const sim *s, sim_time *since)
 void sim_set_staleness(sim *s, int bound)
 {
     bound = bound < 0 ? 0 : bound > SCN_STALENESS_MAX ? SCN_STALENESS_MAX : bound;
+    bound += s->share_on;           /* a stale share keeps its extra version */
     if (bound == s->staleness) return;
     sim_stats *st = &s->st;
     if (st->bound_changes < SIM_BOUND_LOG) {
         st->bound_step[st->bound_changes] = s->step_running >= 0 ? s->step_running : s->version;
-        st->bound_value[st->bound_changes] = bound;
+        st->bound_value[st->bound_changes] = bound - s->share_on;
     }
     st->bound_changes++;
     if (bound > st->bound_max) st->bound_max = bound;
     if (bound < s->staleness) s->bound_lowered = true;
     s->staleness = bound;
 }
-int  sim_get_staleness(const sim *s) { return s->staleness; }
+const char *sim_infer_part_name(sim_infer_part k)
+{
+    static const char *const names[INF__COUNT] = {"queue", "logprob", "reference", "reward", "critic"};
+    return k >= 0 && k < INF__COUNT ? names[k] : "?";
+}
+
+int  sim_get_staleness(const sim *s) { return s->staleness - s->share_on; }
 void sim_set_partial_rollout(sim *s, double f) { s->partial = f <= 0 ? 0.01 : f > 1 ? 1 : f; }
 
 int sim_inflight_by_version(const sim *s, int *versions, int *counts, int max)

@@ -114,8 +114,30 @@ static void line_compute(const sim *s, const scn_link *l, int nb, dline *d)
 {
     const scn_plan *p = &s->scn.plan;
     double B = nb, X = 1e6;
-    mdl_step a = mdl_decode_step(eng_actor(s), &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, 0);
-    mdl_step b = mdl_decode_step(eng_actor(s), &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, X);
+    int k = p->rollout.spec_tokens;
+    if (k > 0) {
+        /* Speculative decoding (docs/model.md, section 5): a verification
+        ** step is k + 1 tokens wide for each sequence — (k + 1)·B tokens
+        ** through the weights, each attending to its context, the KV read
+        ** once — and yields E = 1 + α + … + α^k tokens a sequence (Leviathan
+        ** et al., arXiv 2211.17192).  The engine counts steps of one token,
+        ** so each is the wide step's time over E. */
+        double w = k + 1, E = 0, ak = 1;
+        for (int i = 0; i <= k; i++) { E += ak; ak *= p->rollout.spec_accept; }
+        const scn_device *dv = &s->scn.cluster.device;
+        mdl_step a = mdl_decode_step(&s->roll_model, dv, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, w * B, 0);
+        mdl_step c = mdl_decode_step(&s->roll_model, dv, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, w * B, w * X);
+        mdl_step m = mdl_decode_step(&s->roll_model, dv, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, w * B, X);
+        d->c0 = a.compute_s / E;
+        d->m0 = a.memory_s / E;
+        d->cslope = (c.compute_s - a.compute_s) / X / E;   /* attention of k + 1 queries */
+        d->mslope = (m.memory_s - a.memory_s) / X / E;     /* the context's KV, read once */
+        d->fixed = (a.total_s - fmax(a.compute_s, a.memory_s)) / E;
+        d->known = true;
+        return;
+    }
+    mdl_step a = mdl_decode_step(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, 0);
+    mdl_step b = mdl_decode_step(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, X);
     d->c0 = a.compute_s;
     d->m0 = a.memory_s;
     d->cslope = (b.compute_s - a.compute_s) / X;
@@ -176,8 +198,9 @@ static double decode_time(sim *s, instance *I, int64_t k)
     if (k <= 0 || I->nactive <= 0) return 0;
     decode_lines(s, I);
     double B = I->nactive, x0 = I->ctx_sum, x1 = I->ctx_sum + B * (double)(k - 1);
-    return sum_max_lines(I->c0 + I->cslope * x0, I->c0 + I->cslope * x1, I->m0 + I->mslope * x0,
-                         I->m0 + I->mslope * x1, k) + I->fixed * (double)k;
+    /* the lines are shared by batch size; a straggler's factor applies to its own time */
+    return (sum_max_lines(I->c0 + I->cslope * x0, I->c0 + I->cslope * x1, I->m0 + I->mslope * x0,
+                          I->m0 + I->mslope * x1, k) + I->fixed * (double)k) * I->slow;
 }
 
 /* Steps completed within `dt` seconds of decoding (binary search). */
@@ -272,7 +295,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         int id = eng_sq_peek(q);
         sample *x = &s->smp[id];
         /* staleness: a sample of batch b may start on version v only if b - v <= s */
-        if (x->batch - I->version > s->staleness) break;
+        if (!eng_may_start(s, x, I->version)) break;
         double need = sample_reserve(s, x);
         if (I->nactive == 0 && n == 0 && sample_most(s, x) > I->kv_cap) {
             /* cannot hold even one sequence: the plan is infeasible */
@@ -318,8 +341,9 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
     }
     if (ptok <= 0) return t0;
     const scn_link *l = inst_link(s, I);
-    mdl_step st = mdl_prefill(eng_actor(s), &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep,
+    mdl_step st = mdl_prefill(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep,
                               ptok, psq / ptok);
+    st.total_s *= I->slow;                       /* a straggler prefills slower too */
     sim_time t1 = t0 + sim_from_secs(st.total_s);
     /* recompute: the share of the prefill spent on preempted contexts */
     if (pre_tok > 0) s->st.preempt_cost_s += st.total_s * pre_tok / ptok;
@@ -499,7 +523,7 @@ bool eng_inst_can_admit(const sim *s, const instance *I)
     const squeue *q = eng_inst_queue((sim *)s, I);
     if (q->len == 0 || I->nactive >= s->scn.plan.rollout.max_seqs) return false;
     const sample *x = &s->smp[eng_sq_peek(q)];
-    if (x->batch - I->version > s->staleness) return false;
+    if (!eng_may_start(s, x, I->version)) return false;
     return inst_kv(s, I) + sample_reserve(s, x) <= kv_admit_cap(s, I) || I->nactive == 0;
 }
 
@@ -603,7 +627,7 @@ static void balance_quotas(sim *s)
         const sample *x = &s->smp[q->v[(q->head + k) % q->cap]];
         instance *I = &s->inst[h[0]];
         double need = sample_reserve(s, x);
-        bool fits = x->batch - I->version <= s->staleness &&
+        bool fits = eng_may_start(s, x, I->version) &&
                     (inst_kv(s, I) + I->quota_kv + need <= kv_admit_cap(s, I) || I->nactive + I->quota == 0);
         if (fits) {
             I->quota++;

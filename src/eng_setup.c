@@ -12,6 +12,7 @@
 */
 #include "engine_int.h"
 
+#include <math.h>
 #include <string.h>
 
 /* ----------------------------------------------------------- memory ledger */
@@ -113,6 +114,7 @@ static void add_tracks(sim *s, int p)
             I->kv_cap = q->kv_tokens_per_instance;
             I->dtab = -1;
             I->quota = -1;
+            I->slow = 1.0;
         }
     }
     if (r->host_group >= 0) {
@@ -162,7 +164,8 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->tr = trace_new();
     s->wall0 = wall_now();
     rng_seed(&s->rng, scn->work.seed);
-    s->staleness = scn->plan.staleness;
+    s->share_on = scn->plan.stale_share > 0;
+    s->staleness = scn->plan.staleness + s->share_on;
     s->st.bound_max = s->staleness;
     s->partial = scn->plan.partial_rollout;
     s->step_running = -1;
@@ -176,8 +179,9 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->open_v = xcalloc((size_t)s->nver, sizeof *s->open_v);
     s->fin_bit = xcalloc((size_t)s->nver + 1, sizeof *s->fin_bit);
     s->open_bit = xcalloc((size_t)s->nver + 1, sizeof *s->open_bit);
+    s->share_n = (int64_t)floor(scn->plan.stale_share * s->N);
     s->step_ids = xcalloc((size_t)s->N, sizeof *s->step_ids);
-    s->streaming = scn->plan.staleness > 0 && w->minibatches > 1;
+    s->streaming = s->staleness > 0 && w->minibatches > 1;
     s->nchunks = s->streaming ? w->minibatches : 1;
     s->chunk_n = s->N / s->nchunks;
     s->chunk_infer_left = xcalloc((size_t)s->nchunks, sizeof *s->chunk_infer_left);
@@ -187,12 +191,15 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     /* lengths: one prompt length per prompt, one response length per sample */
     int prompts = scn_prompts_per_step(&s->scn);
     for (int it = 0; it < w->iterations; it++) {
+        /* lengths that drift: batch t's responses scaled by (1 + g)^t
+        ** (docs/model.md, section 4, "Workload lengths") */
+        double grow = w->response_growth != 0 ? pow(1 + w->response_growth, it) : 1.0;
         for (int pr = 0; pr < prompts; pr++) {
             int plen = dist_sample(&w->prompt_len, &s->rng, 0);
             for (int k = 0; k < w->samples_per_prompt; k++) {
                 sample *x = &s->smp[(int64_t)it * s->N + pr * w->samples_per_prompt + k];
                 x->prompt = plen;
-                x->resp = dist_sample(&w->response_len, &s->rng, w->max_response);
+                x->resp = dist_sample_scaled(&w->response_len, &s->rng, w->max_response, grow);
                 x->batch = it;
                 x->v_start = -1;
                 x->v_last = -1;
@@ -214,6 +221,26 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     trace_track stk = {"step (training pool)", TRK_STEP, -1, 0, 0, -1};
     s->step_track = trace_add_track(s->tr, &stk);
     for (int p = 0; p < s->pl.npools; p++) add_tracks(s, p);
+    /* Stragglers: each instance's time factor exp(spread·z), from its own
+    ** generator so that the lengths drawn above do not move (docs/model.md,
+    ** section 5, "Stragglers and expert imbalance"). */
+    const scn_rollout_layout *ro = &scn->plan.rollout;
+    if (ro->speed_spread > 0) {
+        rng_state sr;
+        rng_seed(&sr, w->seed ^ 0x9e3779b97f4a7c15ULL);
+        for (int i = 0; i < s->ninst; i++) s->inst[i].slow = exp(ro->speed_spread * rng_normal(&sr));
+    }
+    /* Expert imbalance: the busiest of ep ranks receives 1 + cv·sqrt(2 ln ep)
+    ** times the mean tokens (the bound on the expected maximum of ep normal
+    ** loads) and sets the step: its touched experts and their FLOPs scale by
+    ** that factor in the rollout's roofline. */
+    s->roll_model = scn->actor;
+    if (ro->ep_imbalance > 0 && ro->ep > 1 && scn->actor.experts > 0) {
+        scn_model *m = &s->roll_model;
+        double f = 1 + ro->ep_imbalance * sqrt(2 * log((double)ro->ep));
+        m->params_active += (f - 1) * (m->params_active - m->params_dense);
+        m->params_expert *= f;
+    }
     /* about two spans per sample (decode segment, prefill) and the pipelines'
     ** runs: reserved once, as untouched memory costs nothing */
     trace_reserve_spans(s->tr, (size_t)s->nsmp * 3 + 4096);

@@ -554,6 +554,13 @@ static void account_window(sim *s, int phase, sim_time t0, sim_time t1)
     sim_time a = t0 > s->st.window_t0 ? t0 : s->st.window_t0;
     if (s->version < s->scn.work.warmup && s->step_running < s->scn.work.warmup) return;
     if (t1 > a) s->st.step_phase_ns[phase] += t1 - a;
+    if (phase != STEP_INFER) return;
+    /* the forward task's parts tile [t0, t1): the same window, part by part */
+    const pool_rt *r = &s->pr[s->pl.train_pool];
+    for (int k = 0; k < INF__COUNT; k++) {
+        sim_time x = r->inf_t[k][0] > a ? r->inf_t[k][0] : a, y = r->inf_t[k][1] < t1 ? r->inf_t[k][1] : t1;
+        if (y > x) s->st.infer_part_ns[k] += y - x;
+    }
 }
 
 void eng_pool_class(sim *s, int p, pstate next)

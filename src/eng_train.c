@@ -438,11 +438,17 @@ static void start_infer_on_(sim *s, int p, sim_time now)
     r->cur_chunk = k;
     const int *ids = s->step_ids + k * s->chunk_n;
     int n = s->chunk_n;
+    /* each part's interval, for the split of the inference phase */
+#define PART(k, a) (r->inf_t[k][0] = (a), r->inf_t[k][1] = cur)
+    for (int j = 0; j < INF__COUNT; j++) r->inf_t[j][0] = r->inf_t[j][1] = now;
     if (q->roles & ROLE_TRAIN) cur += sim_from_secs(eng_queue_transfer(s, p, cur, ids, n));
     else if (q->aux_tp > 0) cur += sim_from_secs(eng_queue_aux(s, p, cur, ids, n));
+    PART(INF_QUEUE, now);
     if ((q->roles & ROLE_TRAIN) && s->scn.work.recompute_logprob) {
+        sim_time a = cur;
         t = fwd_pass(s, p, eng_actor(s), PH_LOGPROB, cur, ids, n);
         cur += sim_from_secs(t);
+        PART(INF_LOGPROB, a);
     }
     const scn_model *aux[2] = {s->scn.has_ref && (q->roles & ROLE_REF) ? &s->scn.ref : NULL,
                                s->scn.reward_is_model && (q->roles & ROLE_REWARD) ? &s->scn.reward : NULL};
@@ -450,6 +456,7 @@ static void start_infer_on_(sim *s, int p, sim_time now)
     mem_bucket ab[2] = {MB_REF_WEIGHTS, MB_REWARD_WEIGHTS};
     for (int a = 0; a < 2; a++) {
         if (!aux[a]) continue;
+        sim_time a0 = cur;
         if (q->swap_aux) {
             /* full co-location: the model waits on the host and is loaded per use */
             double bytes = q->train_mem[ab[a]] > 0 ? q->train_mem[ab[a]] : 2.0 * aux[a]->params_total / (q->tp * q->pp);
@@ -464,10 +471,13 @@ static void start_infer_on_(sim *s, int p, sim_time now)
             t = fwd_pass(s, p, aux[a], aph[a], cur, ids, n);
             cur += sim_from_secs(t);
         }
+        PART(a ? INF_REWARD : INF_REF, a0);      /* a model loaded from the host counts its load */
     }
     if (s->scn.has_critic && (q->roles & ROLE_CRITIC)) {
+        sim_time a0 = cur;
         t = fwd_pass(s, p, &s->scn.critic, PH_CRITIC_FWD, cur, ids, n);
         cur += sim_from_secs(t);
+        PART(INF_CRITIC, a0);
     }
     if (!s->scn.reward_is_model && (q->roles & ROLE_TRAIN)) {
         /* rule-based reward: CPU work on the training pool's hosts, one worker
@@ -475,8 +485,11 @@ static void start_infer_on_(sim *s, int p, sim_time now)
         double tr = n * s->scn.eff.reward_rule_s / q->devices;
         if (r->hostlink_track >= 0 && tr > 0)
             eng_span(s, r->hostlink_track, PH_REWARD, cur, cur + sim_from_secs(tr), s->step_running, s->version, -1, n);
+        sim_time a0 = cur;
         cur += sim_from_secs(tr);
+        PART(INF_REWARD, a0);           /* the critic runs between; a pool has one reward */
     }
+#undef PART
     eng_pool_class(s, p, P_INFER);
     r->st = P_INFER;
     eng_sched_task(s, p, cur);

@@ -28,6 +28,11 @@ typedef struct {
 
 enum { SIM_BOUND_LOG = 32 };
 
+/* The parts of the training pool's "inference" step phase, in the order a
+** chunk's forward work runs (docs/model.md, section 12). */
+typedef enum { INF_QUEUE, INF_LOGPROB, INF_REF, INF_REWARD, INF_CRITIC, INF__COUNT } sim_infer_part;
+const char *sim_infer_part_name(sim_infer_part k);
+
 typedef struct {
     uint64_t events;            /* events taken off the queue */
     uint64_t pipeline_ops;      /* 1F1B forward/backward ops resolved */
@@ -46,6 +51,7 @@ typedef struct {
     double   measured_tokens;   /* trained tokens in the measured window */
     sim_time window_t0, window_t1;
     sim_time step_phase_ns[STEP__COUNT];  /* in the measured window */
+    sim_time infer_part_ns[INF__COUNT];   /* STEP_INFER split by part, same window */
     int64_t  lag_hist[65];      /* trained samples by lag t − v */
     int      lag_max;
     double   lag_sum;

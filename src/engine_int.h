@@ -178,6 +178,7 @@ typedef struct {
     int      norder, ocap;
     int      quota;         /* balanced dispatch: samples it may admit now, -1 no limit */
     double   quota_kv;      /* KV the dispatcher has counted for them */
+    double   slow;          /* time factor of this instance (plan.rollout.speed_spread; 1 alike) */
 } instance;
 
 /* The decode step's roofline lines at one batch size (eng_gen.c). */
@@ -249,6 +250,7 @@ typedef struct {
     sim_time busy_until;
     sim_time class_t0;          /* start of the current step-track interval */
     int      class_phase;
+    sim_time inf_t[INF__COUNT][2];  /* the running forward task's parts: [start, end) each */
 } pool_rt;
 
 struct sim {
@@ -262,6 +264,7 @@ struct sim {
     bool     closed;            /* finish_up has run */
     fs_err   err;
     rng_state rng;
+    scn_model roll_model;       /* the actor as the rollout's busiest EP rank sees it (plan.rollout.ep_imbalance) */
     sim_stats st;
     sim_hooks hooks;
     bool     has_hooks;
@@ -294,7 +297,9 @@ struct sim {
     int64_t *open_v, *open_bit, open_total;
     uint64_t count_work;        /* Fenwick nodes read by those queries (tests) */
     int      nver;
-    int      staleness;
+    int      staleness;         /* the lag bound in whole versions (plus one with a share) */
+    int      share_on;          /* plan.stale_share > 0: admission also counts samples */
+    int64_t  share_n;           /* ⌊stale_share · N⌋ */
     bool     bound_lowered;     /* a hook lowered the bound (sim_set_staleness) */
     double   partial;
 
@@ -343,6 +348,19 @@ struct sim {
 /* --------------------------------------------------------------- helpers */
 
 static inline const scn_model *eng_actor(const sim *s) { return &s->scn.actor; }
+
+/* May sample x start on an instance at version v?  Its batch b must satisfy
+** b - v <= s (docs/model.md, section 4, rule 2).  With a stale share f the
+** bound s is the scenario's plus one, and the samples an instance at
+** version v may have started are counted as well: those numbered below
+** (v + 1 + s_scenario + f)·N, verl's fully async budget of
+** (1 + staleness_threshold) sync windows of samples (section 4, "Fractional
+** staleness"). */
+static inline bool eng_may_start(const sim *s, const sample *x, int v)
+{
+    if (x->batch - v > s->staleness) return false;
+    return !s->share_on || (int64_t)(x - s->smp) < (int64_t)(v + s->staleness) * s->N + s->share_n;
+}
 
 static inline const scn_link *eng_pool_link(const sim *s, const plan_pool *q, int first, int stride, int count)
 {

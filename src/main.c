@@ -196,7 +196,9 @@ int cmd_check(cli_opts *o)
                sc.work.prompts_per_step, fs_s(sc.work.prompts_per_step), sc.work.samples_per_prompt,
                fs_s(sc.work.samples_per_prompt), sc.work.minibatches, sc.work.minibatches == 1 ? "" : "es",
                sc.work.epochs, fs_s(sc.work.epochs), sc.work.iterations, fs_s(sc.work.iterations), sc.work.warmup);
-    buf_printf(&b, "  staleness %d, partial rollout %.2f, on update %s\n", sc.plan.staleness, sc.plan.partial_rollout,
+    buf_printf(&b, "  staleness %d", sc.plan.staleness);
+    if (sc.plan.stale_share > 0) buf_printf(&b, " + share %.2f", sc.plan.stale_share);
+    buf_printf(&b, ", partial rollout %.2f, on update %s\n", sc.plan.partial_rollout,
                sc.plan.on_update == ONUPD_RESTART ? "restart" : "continue");
     plan_describe(&sc, &pl, &b);
     if (o->json_path) {

@@ -68,6 +68,7 @@ void report_compute(const sim *s, report *r)
     r->samples_mixed = st->samples_mixed;
     r->plugin_time_s = st->plugin_time_s;
     r->staleness_bound = sc->plan.staleness;
+    r->stale_share = sc->plan.stale_share;
     sim_time w0 = st->window_t0, w1 = st->window_t1 > 0 ? st->window_t1 : sim_now(s);
     r->window_s = sim_secs(w1 - w0);
     int measured = st->iterations_done - sc->work.warmup;
@@ -76,6 +77,7 @@ void report_compute(const sim *s, report *r)
         r->throughput_per_device = r->throughput / pl->used_devices;
         r->step_time_s = r->window_s / measured;
         for (int k = 0; k < STEP__COUNT; k++) r->phase_s[k] = sim_secs(st->step_phase_ns[k]) / measured;
+        for (int k = 0; k < INF__COUNT; k++) r->infer_s[k] = sim_secs(st->infer_part_ns[k]) / measured;
     }
     /* utilization per pool from the spans in the window */
     r->npools = pl->npools;
@@ -230,6 +232,7 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
         buf_printf(o, "  %-16s %10s of %s per node\n", "host", a, b);
     }
     buf_printf(o, "\n%sStaleness%s    max %d  mean %.2f  (bound %d", B, R, r->lag_max, r->lag_mean, r->staleness_bound);
+    if (r->stale_share > 0) buf_printf(o, " + share %.2f", r->stale_share);
     /* the bound as hooks changed it: "then 0 from step 3, 2 from step 6" */
     for (int k = 0; k < r->bound_changes && k < SIM_BOUND_LOG; k++)
         buf_printf(o, "%s%d from step %d", k ? ", " : "; then ", r->bound_value[k], r->bound_step[k]);

@@ -25,6 +25,7 @@ typedef struct {
     double throughput_per_device;
     double step_time_s;
     double phase_s[STEP__COUNT];
+    double infer_s[INF__COUNT];         /* phase_s[STEP_INFER] by part */
     int    npools;
     report_pool pools[SCN_POOLS_MAX];
     double mem_peak[MB__COUNT];         /* max over device groups, per device */
@@ -45,6 +46,7 @@ typedef struct {
     double preempt_tokens, preempt_cost_s;
     int64_t samples_trained, samples_discarded, samples_mixed;
     int    staleness_bound;     /* the scenario's */
+    double stale_share;         /* plan.stale_share */
     int    bound_changes;       /* how many times hooks changed it */
     int    bound_step[SIM_BOUND_LOG], bound_value[SIM_BOUND_LOG];   /* the first changes: from step, new bound */
     int    bound_final, bound_max;

@@ -30,6 +30,7 @@ GET(g_preempt, r->preemptions)
 GET(g_preempt_cost, r->preempt_cost_s)
 GET(g_samples, r->samples_trained)
 GET(g_bound, r->staleness_bound)
+GET(g_share, r->stale_share)
 GET(g_lag_max, r->lag_max)
 GET(g_mixed, r->samples_mixed)
 GET(g_lag_mean, r->lag_mean)
@@ -63,6 +64,14 @@ static bool i_phase(const report *r, int i, const char **name, double *v)
     if (i >= STEP__COUNT) return false;
     *name = trace_step_phase_name((trace_step_phase)i);
     *v = r->phase_s[i];
+    return true;
+}
+
+static bool i_infer(const report *r, int i, const char **name, double *v)
+{
+    if (i >= INF__COUNT) return false;
+    *name = sim_infer_part_name((sim_infer_part)i);
+    *v = r->infer_s[i];
     return true;
 }
 
@@ -148,6 +157,8 @@ const rfield REPORT_FIELDS[] = {
     NUMF("step_time_s", "step_time_s", "step_time_s", 6, g_step, "s", "mean step time in the window"),
     {"phase_time_s", "phase_time_s", "%s_s", 7, RV_NAMED, NULL, NULL, NULL, i_phase, NULL, "s",
      "mean seconds per step in each step phase (generate, switch, weight_sync, inference, train, wait)"},
+    {"inference_time_s", NULL, NULL, 0, RV_NAMED, NULL, NULL, NULL, i_infer, NULL, "s",
+     "the inference phase by part: DistQueue read (queue), old log-probs (logprob), reference, reward (model, or the rule on the hosts), critic values; they sum to phase_time_s.inference"},
     {"utilization", NULL, NULL, 0, RV_NAMED, NULL, NULL, NULL, i_util, NULL, NULL,
      "per pool: compute share of device-time in the window"},
     {"idle_ratio", NULL, NULL, 0, RV_NAMED, NULL, NULL, NULL, i_idle, NULL, NULL,
@@ -178,6 +189,8 @@ const rfield REPORT_FIELDS[] = {
          "instance time preemption cost, all steps: re-prefill of the preempted contexts (recompute) or their host transfers (swap)"),
     INTF("samples_trained", NULL, "samples_trained", 17, g_samples, NULL, "samples trained"),
     INTF("staleness.bound", "staleness_bound", "staleness_bound", 11, g_bound, "versions", "the StaleSync bound"),
+    NUMF("staleness.share", NULL, NULL, 0, g_share, "steps",
+         "plan.stale_share: the fractional bound on top of the whole one (samples of a further step the rollout may start)"),
     INTF("staleness.max", "staleness_max", "staleness_max", 12, g_lag_max, "versions", "the largest lag trained"),
     INTF("staleness.samples_decoded_with_several_versions", NULL, NULL, 0, g_mixed, NULL,
          "samples whose decode spanned a weight update"),

@@ -31,6 +31,7 @@ void scn_defaults(scn_scenario *s)
     w->response_len.kind = DIST_FIXED;
     w->response_len.a = 1024;
     w->max_response = 4096;
+    w->response_growth = 0;
     w->iterations = 4;
     w->warmup = 1;
     w->seed = 1;
@@ -53,6 +54,8 @@ void scn_defaults(scn_scenario *s)
     p->rollout.dispatch = DISPATCH_BALANCED;
     p->rollout.kv = KV_PAGED;
     p->rollout.kv_block = 16;
+    p->rollout.spec_tokens = 0;
+    p->rollout.spec_accept = 0.7;
     p->rollout.preempt = PREEMPT_RECOMPUTE;
     p->aux_tp = 1;
     p->offload_optimizer = true;
@@ -62,6 +65,7 @@ void scn_defaults(scn_scenario *s)
     p->dq_packed = true;
     p->bucket_bytes = 512.0 * 1024 * 1024;
     p->staleness = 0;
+    p->stale_share = 0;
     p->partial_rollout = 1.0;
     p->on_update = ONUPD_CONTINUE;
     p->on_stale = STALE_WAIT;
@@ -238,6 +242,9 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (w->warmup < 0 || w->warmup >= w->iterations)
         BAD("%s: workload.warmup: must be in 0..%d (fewer than iterations)", f, w->iterations - 1);
     if (w->max_response < 1) BAD("%s: workload.max_response: must be at least 1", f);
+    if (!(w->response_growth >= -0.5 && w->response_growth <= 1))
+        BAD("%s: workload.response_growth: %g must be in [-0.5, 1] (a share per step: 0.002 is +0.2%% a step)", f,
+            w->response_growth);
     long samples = (long)scn_prompts_per_step(s) * w->samples_per_prompt;
     if (samples > 50L * 1000 * 1000) BAD("%s: workload: %ld samples per step is more than the 50M supported", f, samples);
     if (samples % w->minibatches != 0)
@@ -306,6 +313,10 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (p->aux_tp < 1) BAD("%s: plan.aux_tp: must be at least 1", f);
     if (p->bucket_bytes < 1024 * 1024) BAD("%s: plan.bucket_mb: must be at least 1", f);
     if (p->staleness < 0 || p->staleness > SCN_STALENESS_MAX) BAD("%s: plan.staleness: must be in 0..%d", f, SCN_STALENESS_MAX);
+    if (p->stale_share < 0 || p->stale_share >= 1)
+        BAD("%s: plan.stale_share: %g must be in [0, 1) (a whole further step is plan.staleness + 1)", f, p->stale_share);
+    if (p->stale_share > 0 && p->staleness >= SCN_STALENESS_MAX)
+        BAD("%s: plan.stale_share: needs plan.staleness below %d (the share counts as one more version)", f, SCN_STALENESS_MAX);
     if (p->partial_rollout <= 0 || p->partial_rollout > 1) BAD("%s: plan.partial_rollout: must be in (0, 1]", f);
     if (p->rollout_devices < 0 || p->rollout_devices >= total)
         BAD("%s: plan.rollout_devices: %d must be below the cluster's %d device%s", f, p->rollout_devices, total, fs_s(total));

@@ -98,6 +98,7 @@ typedef struct {
     scn_dist prompt_len;
     scn_dist response_len;
     int      max_response;      /* hard cap applied after sampling */
+    double   response_growth;   /* per step: batch t's responses scaled by (1 + g)^t */
     int      iterations;
     int      warmup;            /* iterations excluded from the measured window */
     uint64_t seed;
@@ -142,6 +143,10 @@ typedef struct {
     scn_kv_admission kv;        /* paged (admit on current use, grow per block) or reserve prompt + max_response */
     int    kv_block;            /* paged: tokens per KV block */
     scn_preempt preempt;        /* paged, cache full: recompute the victim's context, or swap it to host */
+    double speed_spread;        /* σ of ln(an instance's time factor): stragglers (0: all alike) */
+    double ep_imbalance;        /* CV of the tokens routed to each EP rank (0: uniform routing) */
+    int    spec_tokens;         /* speculative decoding: draft tokens per step (0: none) */
+    double spec_accept;         /* each draft token's acceptance rate α */
 } scn_rollout_layout;
 
 typedef struct {
@@ -167,6 +172,7 @@ typedef struct {
     bool     dq_packed;         /* DistQueue: samples concatenated, not padded */
     double   bucket_bytes;
     int      staleness;
+    double   stale_share;       /* share of a further step the rollout may start ahead (0: none) */
     double   partial_rollout;   /* fraction of a step's samples that must finish */
     scn_on_update on_update;
     scn_on_stale  on_stale;

@@ -121,6 +121,9 @@ expect 1 "INFEASIBLE" "$F" run examples/does_not_fit.lua
 expect 1 "over capacity by" "$F" run examples/does_not_fit.lua
 expect 1 "DOES NOT FIT" "$F" check examples/does_not_fit.lua
 expect 0 "Memory fit: fits" "$F" check examples/pangu718b_cm384.lua
+expect 0 "staleness 0 + share 0.50" "$F" check examples/qwen7b_h100x16.lua --set plan.stale_share=0.5
+expect 0 "(bound 0 + share 0.25)" "$F" run examples/qwen7b_h100x16.lua --mode separate --set plan.stale_share=0.25 --iterations 3
+expect 2 "plan.stale_share" "$F" run examples/qwen7b_h100x16.lua --set plan.stale_share=1
 expect 0 "pangu_ultra_moe_718b" "$F" presets
 expect 0 "Usage: fusync" "$F" --help
 expect 0 "fusync " "$F" --version

@@ -4,6 +4,7 @@
 ** conservation of tokens, staleness.
 */
 #include "testutil.h"
+#include "dist.h"
 #include "engine.h"
 #include "lua_scenario.h"
 #include "report.h"
@@ -600,6 +601,170 @@ START_TEST(t_more_memory_not_slower)
 }
 END_TEST
 
+/* The inference phase split by part: the parts sum to the phase in every
+** mode and with StaleSync, a part whose model is absent is 0, and the
+** reference costs what the actor's own log-prob pass does (same model,
+** same layout, docs/model.md section 12). */
+START_TEST(t_inference_split)
+{
+    const char *modes[] = {"plan.mode=full", "plan.mode=colocate", "plan.mode=separate"};
+    const char *extra[] = {"plan.rollout_fraction=0.5", "plan.aux_devices=4", "plan.rollout_fraction=0.5"};
+    const char *stale[] = {"plan.staleness=0", "plan.staleness=1"};
+    for (int m = 0; m < 3; m++)
+        for (int k = 0; k < 2; k++) {
+            const char *sets[3] = {modes[m], stale[k], extra[m]};
+            sim *s = make_sim(sets, 3);
+            ck_assert(sim_run(s));
+            report r;
+            report_compute(s, &r);
+            double sum = 0;
+            for (int i = 0; i < INF__COUNT; i++) sum += r.infer_s[i];
+            ck_assert_msg(r.phase_s[STEP_INFER] > 0, "%s: no inference phase", modes[m]);
+            ck_assert_msg(fabs(sum - r.phase_s[STEP_INFER]) < 1e-6 * r.phase_s[STEP_INFER] + 1e-9,
+                          "%s s%d: parts %.9f s, phase %.9f s", modes[m], k, sum, r.phase_s[STEP_INFER]);
+            ck_assert(r.infer_s[INF_CRITIC] == 0);
+            if (m == 0) {
+                /* full co-location: both passes on the training pool */
+                ck_assert(r.infer_s[INF_LOGPROB] > 0 && r.infer_s[INF_REWARD] > 0);
+                ck_assert(r.infer_s[INF_REF] >= r.infer_s[INF_LOGPROB]);  /* plus its load from the host */
+            }
+            sim_free(s);
+        }
+    /* no log-prob pass: its part is 0 and the phase shrinks by it */
+    const char *a[] = {"plan.mode=full"}, *b[] = {"plan.mode=full", "workload.recompute_logprob=false"};
+    sim *x = make_sim(a, 1), *y = make_sim(b, 2);
+    ck_assert(sim_run(x) && sim_run(y));
+    report rx, ry;
+    report_compute(x, &rx);
+    report_compute(y, &ry);
+    ck_assert(ry.infer_s[INF_LOGPROB] == 0 && rx.infer_s[INF_LOGPROB] > 0);
+    ck_assert(ry.phase_s[STEP_INFER] < rx.phase_s[STEP_INFER]);
+    sim_free(x);
+    sim_free(y);
+}
+END_TEST
+
+/* Seconds each rollout instance spends prefilling and decoding. */
+static int instance_busy(sim *s, double *busy, int max)
+{
+    const trace *t = sim_trace(s);
+    int n = 0;
+    for (int k = 0; k < trace_ntracks(t) && n < max; k++) {
+        if (trace_track_at(t, k)->kind != TRK_INSTANCE) continue;
+        const uint32_t *ix = trace_track_span_index(t, k);
+        double b = 0;
+        for (size_t i = 0; i < trace_track_nspans(t, k); i++) {
+            const trace_span *sp = &trace_spans(t)[ix[i]];
+            if (sp->phase == PH_GENERATE || sp->phase == PH_PREFILL) b += sim_secs(sp->t1 - sp->t0);
+        }
+        busy[n++] = b;
+    }
+    return n;
+}
+
+/* Stragglers: one instance, synchronous, so it does the same work in the
+** same order; its busy time scales by exactly its factor exp(spread·z), z
+** the first normal of the generator seeded with seed ^ 0x9e3779b97f4a7c15
+** (docs/model.md, section 5). */
+START_TEST(t_straggler_factor)
+{
+    const char *base[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.rollout.tp=4", "plan.train.tp=2",
+                          "plan.train.pp=2"};
+    const char *slow[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.rollout.tp=4", "plan.train.tp=2",
+                          "plan.train.pp=2", "plan.rollout.speed_spread=0.3"};
+    sim *a = make_sim(base, 5), *b = make_sim(slow, 6);
+    ck_assert(sim_run(a) && sim_run(b));
+    double ba[4], bb[4];
+    ck_assert_int_eq(instance_busy(a, ba, 4), 1);
+    ck_assert_int_eq(instance_busy(b, bb, 4), 1);
+    rng_state r;
+    rng_seed(&r, 5 ^ 0x9e3779b97f4a7c15ULL);       /* the scenario's seed is 5 */
+    double want = exp(0.3 * rng_normal(&r));
+    ck_assert_msg(fabs(bb[0] / ba[0] / want - 1) < 1e-6, "busy %.6f s vs %.6f s: factor %.6f, expected %.6f", bb[0],
+                  ba[0], bb[0] / ba[0], want);
+    ck_assert(sim_get_stats(a)->tokens_generated == sim_get_stats(b)->tokens_generated);
+    sim_free(a);
+    sim_free(b);
+    /* several instances: the factors differ, seeded (the same run twice is identical) */
+    const char *many[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.rollout.tp=1", "plan.train.tp=2",
+                          "plan.train.pp=2", "plan.rollout.speed_spread=0.5"};
+    sim *x = make_sim(many, 6), *y = make_sim(many, 6);
+    ck_assert(sim_run(x) && sim_run(y));
+    char *jx = json_of(x), *jy = json_of(y);
+    ck_assert_str_eq(jx, jy);
+    free(jx);
+    free(jy);
+    sim_free(x);
+    sim_free(y);
+}
+END_TEST
+
+/* Expert imbalance: the busiest EP rank sets the step, so generation is
+** slower as the spread grows; without EP (or without experts) it is inert. */
+START_TEST(t_ep_imbalance)
+{
+    double gen[3];
+    const char *cv[] = {"plan.rollout.ep_imbalance=0", "plan.rollout.ep_imbalance=0.3", "plan.rollout.ep_imbalance=1"};
+    for (int k = 0; k < 3; k++) {
+        const char *sets[] = {"models.actor=qwen3_30b_a3b", "models.reference=qwen3_30b_a3b", "plan.mode=separate",
+                              "plan.rollout_devices=4", "plan.rollout.tp=1", "plan.rollout.ep=4", cv[k]};
+        sim *s = make_sim(sets, 7);
+        ck_assert_msg(sim_run(s), "%s", sim_error(s) ? sim_error(s)->msg : "?");
+        double b[4];
+        ck_assert_int_eq(instance_busy(s, b, 4), 1);
+        gen[k] = b[0];
+        sim_free(s);
+    }
+    ck_assert_msg(gen[0] < gen[1] && gen[1] < gen[2], "busy %.3f, %.3f, %.3f s", gen[0], gen[1], gen[2]);
+    /* a dense actor: nothing changes */
+    const char *d0[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.rollout.tp=4"};
+    const char *d1[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.rollout.tp=4", "plan.rollout.ep_imbalance=1"};
+    sim *x = make_sim(d0, 3), *y = make_sim(d1, 4);
+    ck_assert(sim_run(x) && sim_run(y));
+    char *jx = json_of(x), *jy = json_of(y);
+    ck_assert_str_eq(jx, jy);
+    free(jx);
+    free(jy);
+    sim_free(x);
+    sim_free(y);
+}
+END_TEST
+
+/* Decode seconds (generate spans alone) of the lone rollout instance. */
+static double decode_secs(sim *s)
+{
+    const trace *t = sim_trace(s);
+    double b = 0;
+    for (size_t i = 0; i < trace_nspans(t); i++) {
+        const trace_span *sp = &trace_spans(t)[i];
+        if (sp->phase == PH_GENERATE && trace_track_at(t, sp->track)->kind == TRK_INSTANCE) b += sim_secs(sp->t1 - sp->t0);
+    }
+    return b;
+}
+
+/* Speculative decoding: with the same draft length the verification step is
+** the same, so decode time goes as 1 / E with E = 1 + α + … + α^k; with
+** nothing accepted (α = 0) the wider step only costs. */
+START_TEST(t_speculative_decoding)
+{
+    const char *accept[] = {"plan.rollout.spec_accept=0.5", "plan.rollout.spec_accept=1", "plan.rollout.spec_accept=0"};
+    double t[4];
+    for (int k = 0; k < 4; k++) {
+        const char *sets[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.rollout.tp=4", "plan.train.tp=2",
+                              "plan.train.pp=2", "plan.rollout.spec_tokens=3", k < 3 ? accept[k] : "plan.rollout.spec_tokens=0"};
+        sim *s = make_sim(sets, 7);
+        ck_assert(sim_run(s));
+        t[k] = decode_secs(s);
+        sim_free(s);
+    }
+    double e05 = 1 + 0.5 + 0.25 + 0.125, e1 = 4;
+    ck_assert_msg(fabs(t[0] / t[1] / (e1 / e05) - 1) < 1e-6, "decode %.6f s at α 0.5, %.6f s at α 1: ratio %.6f, expected %.6f",
+                  t[0], t[1], t[0] / t[1], e1 / e05);
+    ck_assert_msg(t[2] > t[3], "nothing accepted: %.6f s, no speculation %.6f s", t[2], t[3]);
+    ck_assert_msg(t[1] < t[3], "all accepted: %.6f s, no speculation %.6f s", t[1], t[3]);
+}
+END_TEST
+
 static Suite *suite_engine(void)
 {
     Suite *s = suite_create("engine");
@@ -621,6 +786,10 @@ static Suite *suite_engine(void)
     tcase_add_test(tc, t_more_devices_not_slower);
     tcase_add_test(tc, t_dispatch_uses_every_instance);
     tcase_add_test(tc, t_more_memory_not_slower);
+    tcase_add_test(tc, t_inference_split);
+    tcase_add_test(tc, t_straggler_factor);
+    tcase_add_test(tc, t_ep_imbalance);
+    tcase_add_test(tc, t_speculative_decoding);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -279,6 +279,49 @@ START_TEST(t_rollout_progress_while_generating)
         }
         sim_free(s);
     }
+/* A stale share f (verl's staleness_threshold, docs/model.md section 4):
+** samples that started on versions <= v number at most (v + 1 + f)·N, lags
+** stay within one version, every step trains, and the share is used. */
+START_TEST(t_stale_share_counts_samples)
+{
+    const char *modes[] = {"plan.mode=separate", "plan.mode=full"};
+    const char *shares[] = {"plan.stale_share=0.25", "plan.stale_share=0.5"};
+    const double f[] = {0.25, 0.5};
+    const char *upd[] = {"plan.on_update=continue", "plan.on_update=restart"};
+    const char *onst[] = {"plan.on_stale=wait", "plan.on_stale=discard"};
+    const int N = 32;
+    for (int m = 0; m < 2; m++)
+        for (int k = 0; k < 2; k++)
+            for (int u = 0; u < 2; u++)
+                for (int o = 0; o < 2; o++) {
+                    const char *sets[6] = {modes[m], "plan.staleness=0", shares[k], upd[u], onst[o],
+                                           "plan.partial_rollout=0.25"};
+                    sim *s = make(sets, 6);
+                    ck_assert_msg(sim_run(s), "run failed: %s", sim_error(s) ? sim_error(s)->msg : "?");
+                    const sim_stats *st = sim_get_stats(s);
+                    ck_assert_int_eq(st->samples_trained, 6 * N);
+                    ck_assert_int_le(st->lag_max, 1);
+                    ck_assert_int_eq(sim_get_staleness(s), 0);
+                    const trace *t = sim_trace(s);
+                    int64_t started[16] = {0};
+                    for (size_t i = 0; i < trace_nvgroups(t); i++) {
+                        const trace_vgroup *g = &trace_vgroups(t)[i];
+                        ck_assert_int_lt(g->version, 16);
+                        started[g->version] += g->samples;
+                    }
+                    int64_t cum = 0;
+                    bool ahead = false;
+                    for (int v = 0; v < 16; v++) {
+                        cum += started[v];
+                        ck_assert_msg(cum <= (int64_t)(v + 1) * N + (int64_t)floor(f[k] * N),
+                                      "mode %d share %.2f: %lld samples started by version %d", m, f[k],
+                                      (long long)cum, v);
+                        if (cum > (int64_t)(v + 1) * N) ahead = true;
+                    }
+                    /* separate pools generate while the trainer trains: the share is used */
+                    if (m == 0) ck_assert(ahead && st->lag_hist[1] > 0);
+                    sim_free(s);
+                }
 }
 END_TEST
 
@@ -353,6 +396,7 @@ static Suite *suite_stalesync(void)
     tcase_add_test(tc, t_stalesync_faster);
     tcase_add_test(tc, t_lowered_bound_does_not_stall);
     tcase_add_test(tc, t_rollout_progress_while_generating);
+    tcase_add_test(tc, t_stale_share_counts_samples);
     tcase_add_test(tc, t_distqueue_load_factor);
     tcase_add_test(tc, t_distqueue_padding);
     suite_add_tcase(s, tc);

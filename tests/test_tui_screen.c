@@ -831,7 +831,7 @@ START_TEST(interactions)
     ck_assert_msg(strncmp(a->msg, "Event at t=", 11) == 0, "%s", a->msg);
     /* completion: a unique field completes with '=', a record with '.' */
     key(a, ':');
-    for (const char *p = "set plan.stal"; *p; p++) key(a, *p);
+    for (const char *p = "set plan.stalen"; *p; p++) key(a, *p);
     ck_assert_int_eq(key(a, TK_TAB), RE_REDRAW);
     ck_assert_str_eq(a->cmd, "set plan.staleness=");
     key(a, TK_CTRL('u'));

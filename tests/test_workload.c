@@ -4,6 +4,7 @@
 */
 #include "testutil.h"
 #include "dist.h"
+#include "engine.h"
 #include "lengths.h"
 #include "lua_scenario.h"
 
@@ -120,6 +121,69 @@ START_TEST(scenario_from_file_and_by_mean)
 }
 END_TEST
 
+/* Response lengths that drift: step t draws from the distribution scaled by
+** (1 + g)^t, then the caps (docs/model.md, section 4, "Workload lengths"). */
+static sim *drift_sim(const char *resp, double g, int max_response, int iterations)
+{
+    char lua[1024];
+    snprintf(lua, sizeof lua,
+             "local f = fusync\n"
+             "return { cluster = { device = f.devices.h100, devices_per_node = 8, nodes_per_supernode = 1 },\n"
+             "  models = { actor = f.models.qwen2_5_7b, reward = 'rule' },\n"
+             "  workload = { prompts_per_step = 64, samples_per_prompt = 16, minibatches = 1,\n"
+             "    prompt_len = f.dist.fixed(100), response_len = %s, max_response = %d,\n"
+             "    response_growth = %g, iterations = %d, warmup = 0, seed = 3 },\n"
+             "  plan = { mode = 'full', train = { tp = 2 }, rollout = { tp = 1 } } }\n",
+             resp, max_response, g, iterations);
+    char *path = test_tmpfile(".lua", lua);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, NULL, 0, &sc, &err);
+    unlink(path);
+    free(path);
+    ck_assert_msg(ok, "%s", err.msg);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    return s;
+}
+
+START_TEST(response_lengths_drift)
+{
+    const int N = 64 * 16;
+    double sum, mbmax;
+    /* fixed lengths: exactly round(1000 * 1.1^t), capped by max_response */
+    sim *s = drift_sim("f.dist.fixed(1000)", 0.1, 1500, 6);
+    for (int t = 0; t < 6; t++) {
+        sim_step_lengths(s, t, &sum, &mbmax, 1);
+        double r = floor(1000 * pow(1.1, t) + 0.5);
+        if (r > 1500) r = 1500;
+        ck_assert_msg(fabs(sum - N * (100 + r)) < 0.5, "step %d: %.0f tokens, expected %.0f", t, sum, N * (100 + r));
+    }
+    sim_free(s);
+    /* a lognormal's mean grows by the same factor; responses shrink with g < 0 */
+    const double gs[] = {0.05, -0.05};
+    for (int k = 0; k < 2; k++) {
+        s = drift_sim("f.dist.lognormal{median = 800, sigma = 0.5}", gs[k], 100000, 6);
+        double first, last;
+        sim_step_lengths(s, 0, &first, &mbmax, 1);
+        sim_step_lengths(s, 5, &last, &mbmax, 1);
+        double ratio = (last / N - 100) / (first / N - 100), want = pow(1 + gs[k], 5);
+        ck_assert_msg(fabs(ratio / want - 1) < 0.06, "g %.2f: mean grew %.3fx over 5 steps, expected %.3fx", gs[k],
+                      ratio, want);
+        sim_free(s);
+    }
+    /* g = 0 draws exactly what the unscaled sampler draws */
+    rng_state r;
+    scn_dist d = {0};
+    d.kind = DIST_LOGNORMAL;
+    d.a = 800;
+    d.b = 0.5;
+    rng_seed(&r, 9);
+    rng_state r2 = r;
+    for (int i = 0; i < 1000; i++) ck_assert_int_eq(dist_sample(&d, &r, 4096), dist_sample_scaled(&d, &r2, 4096, 1.0));
+}
+END_TEST
+
 /* A cluster of plain nodes: cluster.nodes sets the flat shape. */
 START_TEST(cluster_of_nodes)
 {
@@ -148,6 +212,7 @@ static Suite *workload_suite(void)
     tcase_add_test(tc, empirical_plain_file_and_errors);
     tcase_add_test(tc, scenario_from_file_and_by_mean);
     tcase_add_test(tc, cluster_of_nodes);
+    tcase_add_test(tc, response_lengths_drift);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -8,9 +8,9 @@
 --   colocate sync, 64 GPUs     365.28                        (predicted)
 --   colocate sync, 128 GPUs    356.30                        (predicted)
 --   fully async 16:16, 32:32, 64:64 (rollout:train GPUs)
---                              294.77, 189.26, 150.63        (predicted, approximate:
---                              staleness_threshold 0.5 with partial rollout is run
---                              as a bound of 1 version; fusync bounds are whole)
+--                              294.77, 189.26, 150.63        (predicted:
+--                              staleness_threshold 0.5 with partial rollout is
+--                              plan.staleness 0 + plan.stale_share 0.5)
 -- docs/validation.md has the rows, the sources and the errors.
 --
 -- Scripts verl/experimental/fully_async_policy/shell/dapo_7b_math_fsdp2_*.sh:

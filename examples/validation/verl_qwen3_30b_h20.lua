@@ -5,9 +5,9 @@
 -- Published (seconds a step, averaged over 400 steps):
 --   colocate sync, 128 GPUs   497.89 (gen 348.05, old_log_prob 28.73,
 --                             ref 20.86, update_actor 86.27)   (calibrated here)
---   fully async 96:32 (rollout:train GPUs)  282.75             (predicted, approximate:
---                             staleness_threshold 0.5 with partial rollout run
---                             as a bound of 1 version)
+--   fully async 96:32 (rollout:train GPUs)  282.75             (predicted:
+--                             staleness_threshold 0.5 with partial rollout is
+--                             plan.staleness 0 + plan.stale_share 0.5)
 -- docs/validation.md has the rows, the sources and the errors.
 --
 -- Script verl/experimental/fully_async_policy/shell/
