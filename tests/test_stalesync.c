@@ -279,6 +279,9 @@ START_TEST(t_rollout_progress_while_generating)
         }
         sim_free(s);
     }
+}
+END_TEST
+
 /* A stale share f (verl's staleness_threshold, docs/model.md section 4):
 ** samples that started on versions <= v number at most (v + 1 + f)·N, lags
 ** stay within one version, every step trains, and the share is used. */
