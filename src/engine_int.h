@@ -354,7 +354,11 @@ static inline void eng_span(sim *s, int track, trace_phase ph, sim_time t0, sim_
     if (t1 < t0) t1 = t0;
     if (tok > INT32_MAX) tok = INT32_MAX;
     trace_span sp = {t0, t1, track, (uint8_t)ph, iter, ver, mb, (int32_t)tok};
-    trace_add_span(s->tr, &sp);
+    /* the report's window so far: its start is final once the warm-up step's
+    ** version is passed (it is set while the version equals the warm-up);
+    ** until its end is set, it ends at or after now */
+    trace_add_span_at(s->tr, &sp, s->version > s->scn.work.warmup ? s->st.window_t0 : -1,
+                      s->st.window_t1 > 0 ? -1 : s->now);
 }
 
 /* ------------------------------------------------------------- deque ops */
