@@ -7,6 +7,7 @@
 #include "engine.h"
 #include "lua_scenario.h"
 #include "report.h"
+#include "chrome.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -600,6 +601,87 @@ START_TEST(t_totals_equal_span_sums)
 }
 END_TEST
 
+/* The Chrome trace writes a span's numbers by hand: the same digits as the
+** printf formats it replaced, at the ends of every field's range. */
+START_TEST(t_trace_digits_as_printf)
+{
+    sim *s = make_sim(NULL, 0);
+    trace *t = sim_trace_mut(s);
+    int step = -1, inst = -1;
+    for (int k = 0; k < trace_ntracks(t); k++) {
+        if (trace_track_at(t, k)->kind == TRK_STEP && step < 0) step = k;
+        if (trace_track_at(t, k)->kind == TRK_INSTANCE && inst < 0) inst = k;
+    }
+    ck_assert(step >= 0 && inst >= 0);
+    char *path = test_tmpfile(".json", "");
+    fs_err err = {0, ""};
+    chrome_writer *w = chrome_open(s, path, &err);
+    ck_assert_msg(w != NULL, "chrome_open: %s", err.msg);
+    static const sim_time times[] = {0, 1, 9, 10, 99, 100, 999, 1000, 1001, 123456789012345LL, 99999999999999999LL, -1500};
+    static const int32_t ints[] = {0, -1, 1, 9, 10, 99, 100, 12345, INT32_MAX, INT32_MIN};
+    char want[4096], line[1024];
+    size_t nw = 0;
+    fs_buf got;
+    buf_init(&got);
+    for (size_t a = 0; a < sizeof times / sizeof *times; a++)
+        for (size_t b = 0; b < sizeof ints / sizeof *ints; b++) {
+            int track = b % 2 ? step : inst;
+            trace_phase ph = b % 3 ? PH_GENERATE : PH_TRAIN_FWD;
+            sim_time t0 = times[a], t1 = times[(a + b) % (sizeof times / sizeof *times)];
+            if (t1 < t0) t1 = t0 + times[b % 9];
+            trace_span sp = {t0, t1, track, (uint8_t)ph, ints[b], ints[(b + 3) % 10], ints[(b + 5) % 10], ints[(b + 7) % 10]};
+            trace_add_span(t, &sp);
+            const trace_track *tk = trace_track_at(t, track);
+            sim_time d = t1 - t0;
+            int n = snprintf(line, sizeof line, "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d"
+                             ",\"ts\":%lld.%03lld,\"dur\":%lld.%03lld,\"args\":{\"iteration\":%d,\"version\":%d",
+                             tk->kind == TRK_STEP ? trace_step_phase_name((trace_step_phase)ph) : trace_phase_name(ph),
+                             tk->kind == TRK_STEP ? "step" : "device", tk->pool < 0 ? 0 : tk->pool + 1, track,
+                             (long long)(t0 / 1000), (long long)(t0 % 1000), (long long)(d / 1000), (long long)(d % 1000),
+                             sp.iter, sp.version);
+            if (sp.mb >= 0) n += snprintf(line + n, sizeof line - (size_t)n, ",\"%s\":%d", ph == PH_GENERATE ? "batch" : "micro_batch", sp.mb);
+            if (sp.tokens > 0) n += snprintf(line + n, sizeof line - (size_t)n, ",\"tokens\":%lld", (long long)sp.tokens);
+            snprintf(line + n, sizeof line - (size_t)n, "}}");
+            buf_puts(&got, line);
+            buf_puts(&got, "\n");
+            nw++;
+        }
+    ck_assert(chrome_close(w, &err));
+    /* the spans are the file's last lines, one each, before the closing "]}" */
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    fs_buf file;
+    buf_init(&file);
+    while (fgets(want, sizeof want, f)) buf_puts(&file, want);
+    fclose(f);
+    unlink(path);
+    free(path);
+    ck_assert_uint_gt(file.len, got.len);
+    /* strip the writer's ",\n" separators and the closing line */
+    const char *tail = file.s + file.len - strlen("\n]}\n");
+    ck_assert_str_eq(tail, "\n]}\n");
+    size_t k = nw;
+    const char *p = tail;
+    while (k > 0 && p > file.s) { p--; if (*p == '\n') k--; }
+    fs_buf mine;
+    buf_init(&mine);
+    for (const char *q = p + 1; q < tail; q++) {
+        if (q[0] == ',' && q[1] == '\n') { buf_puts(&mine, "\n"); q++; }
+        else buf_putc(&mine, *q);
+    }
+    buf_puts(&mine, "\n");
+    size_t at = 0;
+    while (mine.s[at] && mine.s[at] == got.s[at]) at++;
+    size_t from = at > 60 ? at - 60 : 0;
+    ck_assert_msg(mine.s[at] == 0 && got.s[at] == 0, "trace differs from printf at byte %zu: ...%.120s vs ...%.120s", at,
+                  mine.s + from, got.s + from);
+    buf_free(&mine);
+    buf_free(&file);
+    buf_free(&got);
+    sim_free(s);
+}
+END_TEST
+
 static Suite *suite_engine(void)
 {
     Suite *s = suite_create("engine");
@@ -621,6 +703,7 @@ static Suite *suite_engine(void)
     tcase_add_test(tc, t_more_memory_not_slower);
     tcase_add_test(tc, t_headless_memory_bounded);
     tcase_add_test(tc, t_totals_equal_span_sums);
+    tcase_add_test(tc, t_trace_digits_as_printf);
     suite_add_tcase(s, tc);
     return s;
 }
