@@ -93,6 +93,11 @@ for m in separate colocate full; do
     row "4 supernodes x 20, $m" "$P" --mode "$m" --set cluster.supernodes=4 --iterations 20
 done
 echo
+echo "== the Chrome trace: 4 supernodes x 20, colocate, with --trace   target: < 2x the run without"
+row "4 supernodes x 20, colocate, --trace" "$P" --mode colocate --set cluster.supernodes=4 --iterations 20 \
+    --trace "$tmp/trace.json"
+ls -l "$tmp/trace.json" 2>/dev/null | awk '{ printf "  (a trace of %.0f MiB)\n", $5 / 1048576 }'
+echo
 echo "== 32 supernodes x 20 iterations (12288 NPUs)   target: < 2 s and < 256 MiB"
 row "32 supernodes x 20, colocate" "$P" --mode colocate --set cluster.supernodes=32 --iterations 20
 echo
@@ -118,6 +123,9 @@ for ex in examples/qwen7b_h100x16.lua examples/llama70b_h100x64.lua; do
     done
 done
 row "qwen7b x 1,000 iterations" examples/qwen7b_h100x16.lua --set workload.iterations=1000
+# memory against iterations: a headless run stores no span, so what grows is
+# the samples (every step's drawn up front, 56 bytes each)
+row "qwen7b x 10,000 iterations" examples/qwen7b_h100x16.lua --set workload.iterations=10000
 row "qwen7b x 32 nodes, 16k short samples" examples/qwen7b_h100x16.lua --set cluster.supernodes=16 \
     --set workload.prompts_per_step=2048 --set workload.response_len.median=64 --set workload.response_len.cap=256 \
     --set workload.max_response=256 --set plan.rollout.max_seqs=64 --iterations 4 --mode separate

@@ -639,7 +639,7 @@ static bool simulate(model *m, const scn_scenario *s, report *rep)
         fs_err_set(m->err, fs_stop_status(), "interrupted; no output written");
         return false;
     }
-    runner_spec spec = {.scn = s};
+    runner_spec spec = {.scn = s, .headless = true};
     runner *r = runner_open(&spec, m->err);
     if (!r) return false;
     m->sims++;

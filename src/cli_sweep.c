@@ -51,7 +51,7 @@ static bool sweep_one(void *ud, rtable *t, int item, fs_err *unused)
     if (o.nsets - c->o->nsets < v->nsets) fs_err_set(&err, 2, "too many --set overrides with this variant");
     runner *run = NULL;
     report rep;
-    runner_spec spec = {.path = o.scenario, .sets = o.sets, .nsets = o.nsets, .policy = o.policy};
+    runner_spec spec = {.path = o.scenario, .sets = o.sets, .nsets = o.nsets, .policy = o.policy, .headless = true};
     if (!err.code && (run = runner_open(&spec, &err)) != NULL) {
         /* a swept value the policy's place() replaced is said, not hidden */
         int oc = rtable_col(t, "policy_replaced");

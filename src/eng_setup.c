@@ -11,9 +11,13 @@
 ** Shared state and helpers: engine_int.h.
 */
 #include "engine_int.h"
+#include "fields.h"
 
 #include <math.h>
 #include <string.h>
+
+/* a sample's instance index has 24 bits (engine_int.h) */
+_Static_assert(FLD_DEVICES_MAX < (1 << 23), "sample.inst: too narrow for FLD_DEVICES_MAX instances");
 
 /* ----------------------------------------------------------- memory ledger */
 

@@ -131,14 +131,17 @@ typedef struct {
     int32_t  batch;
     int32_t  v_start;       /* version it started generating with (-1 not yet) */
     int32_t  v_last;
-    int32_t  inst;
-    uint8_t  state;
-    uint8_t  resumed;       /* needs a re-prefill of prompt + gen */
-    uint8_t  preempted;     /* paged KV: taken off a full cache (PRE_*), not yet readmitted */
+    /* four bytes for the instance and the flags: 56 bytes a sample, not 64
+    ** (a run holds every step's samples at once) */
+    signed int   inst : 24;         /* instance index (< 2^23, the devices' bound), -1 none */
+    unsigned int state : 3;         /* S_* */
+    unsigned int resumed : 1;       /* needs a re-prefill of prompt + gen */
+    unsigned int preempted : 2;     /* paged KV: taken off a full cache (PRE_*), not yet readmitted */
     int32_t  home;          /* queue it waits in */
     int64_t  adm_step;      /* instance step minus tokens already generated */
     sim_time t_start, t_end;
 } sample;
+_Static_assert(S_TRAINED < 8 && PRE_SWAPPED < 4, "sample: a state or preemption kind beyond its bits");
 
 /* An instance's active sample, keyed by the instance step at which it
 ** finishes (ties by id).  It carries what finishing the sample reads, so a
@@ -373,7 +376,11 @@ static inline void eng_span(sim *s, int track, trace_phase ph, sim_time t0, sim_
     if (t1 < t0) t1 = t0;
     if (tok > INT32_MAX) tok = INT32_MAX;
     trace_span sp = {t0, t1, track, (uint8_t)ph, iter, ver, mb, (int32_t)tok};
-    trace_add_span(s->tr, &sp);
+    /* the report's window so far: its start is final once the warm-up step's
+    ** version is passed (it is set while the version equals the warm-up);
+    ** until its end is set, it ends at or after now */
+    trace_add_span_at(s->tr, &sp, s->version > s->scn.work.warmup ? s->st.window_t0 : -1,
+                      s->st.window_t1 > 0 ? -1 : s->now);
 }
 
 /* ------------------------------------------------------------- deque ops */

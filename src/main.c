@@ -110,7 +110,9 @@ int cmd_run(cli_opts *o)
     if (!o->scenario) return usage_error("%s: missing SCENARIO", "run");
     if (o->csv_path) return usage_error("%s: --csv applies to sweep and plan; use --json", "run");
     fs_err err = {0, ""};
-    runner_spec spec = {.path = o->scenario, .sets = o->sets, .nsets = o->nsets, .policy = o->policy};
+    /* the SVG reads the stored spans; the Chrome trace is streamed */
+    runner_spec spec = {.path = o->scenario, .sets = o->sets, .nsets = o->nsets, .policy = o->policy,
+                        .headless = !o->svg_path};
     runner *run = runner_open(&spec, &err);
     if (!run) return cli_fail(&err);
     if (*runner_overrides(run)) fprintf(stderr, "fusync: run: the policy's place() replaced --set %s\n", runner_overrides(run));

@@ -924,7 +924,7 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
     buf_free(&b);
 
     /* the scenario as built, with the policy's run hooks (the same plugin) */
-    runner_spec spec = {.scn = &s, .plugin = P->pl};
+    runner_spec spec = {.scn = &s, .plugin = P->pl, .headless = true};
     runner *run = runner_open(&spec, &e);
     report rep;
     bool ran = run && runner_close(run, &rep, &e);

@@ -8,17 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool is_compute(trace_phase p)
-{
-    switch (p) {
-    case PH_GENERATE: case PH_PREFILL: case PH_LOGPROB: case PH_REF: case PH_REWARD:
-    case PH_CRITIC_FWD: case PH_TRAIN_FWD: case PH_TRAIN_BWD: case PH_TRAIN_1F1B: case PH_OPTIMIZER: case PH_CRITIC_TRAIN:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* DistQueue figures come from the engine (eng_queue_transfer in eng_step.c):
 ** bytes of every step's batch padded and packed, and the reads served with
 ** and without hierarchical transfer. */
@@ -79,20 +68,11 @@ void report_compute(const sim *s, report *r)
         for (int k = 0; k < STEP__COUNT; k++) r->phase_s[k] = sim_secs(st->step_phase_ns[k]) / measured;
         for (int k = 0; k < INF__COUNT; k++) r->infer_s[k] = sim_secs(st->infer_part_ns[k]) / measured;
     }
-    /* utilization per pool from the spans in the window */
+    /* utilization per pool: the device-seconds of its spans in the window,
+    ** summed as they were recorded (trace_window_totals) */
     r->npools = pl->npools;
     double comp[SCN_POOLS_MAX] = {0}, busy[SCN_POOLS_MAX] = {0};
-    const trace_span *sp = trace_spans(t);
-    size_t ns = trace_nspans(t);
-    for (size_t i = 0; i < ns; i++) {
-        const trace_track *tk = trace_track_at(t, sp[i].track);
-        if (tk->pool < 0 || tk->kind == TRK_HOSTLINK || tk->kind == TRK_STEP) continue;
-        sim_time a = sp[i].t0 > w0 ? sp[i].t0 : w0, b = sp[i].t1 < w1 ? sp[i].t1 : w1;
-        if (b <= a) continue;
-        double dev_s = sim_secs(b - a) * tk->devices;
-        busy[tk->pool] += dev_s;
-        if (is_compute((trace_phase)sp[i].phase)) comp[tk->pool] += dev_s;
-    }
+    trace_window_totals(t, w0, w1, pl->npools, busy, comp);
     for (int p = 0; p < pl->npools; p++) {
         report_pool *rp = &r->pools[p];
         snprintf(rp->name, sizeof rp->name, "%s", pl->pools[p].name);

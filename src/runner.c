@@ -77,6 +77,7 @@ runner *runner_open(const runner_spec *spec, fs_err *err)
         }
     }
     if (!(r->s = sim_new(&r->scn, err))) goto fail;
+    if (spec->headless) trace_keep(sim_trace_mut(r->s), false);
     r->hooks = policy_hooks_install(r->s, r->p);
     return r;
 fail:

@@ -36,6 +36,10 @@ typedef struct {
     /* A policy the caller keeps open (the planner's): its run hooks are
     ** installed and no other plugin is opened.  Not closed by the runner. */
     plugin *plugin;
+    /* Nothing will read the run's spans (no terminal front end, no SVG):
+    ** the trace stores none, only streams them to a sink and sums them for
+    ** the report (trace_keep), so memory stays bounded in iterations. */
+    bool headless;
 } runner_spec;
 
 /* Load, place, build.  NULL with err (code 2: bad input) when the scenario,

@@ -4,6 +4,7 @@
 ** the formulas are named next to each term.
 */
 #include "scenario.h"
+#include "fields.h"
 
 #include <math.h>
 #include <string.h>
@@ -219,6 +220,10 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (c->devices_per_node < 1) BAD("%s: cluster.devices_per_node: must be at least 1", f);
     if (c->nodes_per_supernode < 1) BAD("%s: cluster.nodes_per_supernode: must be at least 1", f);
     if (c->supernodes < 1 || c->supernodes > 4096) BAD("%s: cluster.supernodes: must be in 1..4096", f);
+    long long cluster_devices = (long long)c->devices_per_node * c->nodes_per_supernode * c->supernodes;
+    if (cluster_devices > FLD_DEVICES_MAX)
+        BAD("%s: cluster: %lld devices (supernodes x nodes_per_supernode x devices_per_node), at most %d; "
+            "lower one of them", f, cluster_devices, FLD_DEVICES_MAX);
     if (c->host_mem_bytes <= 0) BAD("%s: cluster.host_mem_gb: must be positive", f);
     const scn_link *links[3] = {&c->intra_node, &c->intra_supernode, &c->inter_supernode};
     const char *lname[3] = {"intra_node", "intra_supernode", "inter_supernode"};

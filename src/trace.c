@@ -7,8 +7,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A span that waits for the measured window to settle (trace_add_span_at). */
+typedef struct {
+    sim_time t0, t1;
+    int32_t  devices;
+    uint8_t  compute;
+} wait_span;
+
+/* Per pool: the running sums and the spans not yet in them, oldest first. */
+typedef struct {
+    double busy, comp;
+    fs_vec wait;                /* wait_span */
+    size_t head;                /* wait[head..] still wait */
+} pool_sum;
+
 struct trace {
     fs_vec tracks, groups, spans, counters, instants, windows, vgroups;
+    bool    drop;               /* store no spans, counters, instants */
+    size_t  recorded, waiting, waiting_peak;
+    pool_sum *psum;
+    int     npsum;
+    sim_time last_w0, last_open;
     fs_vec *track_idx;          /* per track: uint32_t span indices */
     size_t  ntrack_idx;
     fs_vec *group_ctr;          /* per group: uint32_t counter indices */
@@ -58,6 +77,7 @@ trace *trace_new(void)
     vec_init(&t->instants, sizeof(trace_instant));
     vec_init(&t->windows, sizeof(trace_window));
     vec_init(&t->vgroups, sizeof(trace_vgroup));
+    t->last_w0 = t->last_open = -1;
     return t;
 }
 
@@ -68,6 +88,8 @@ void trace_free(trace *t)
     for (size_t i = 0; i < t->ngroup_ctr; i++) vec_free(&t->group_ctr[i]);
     free(t->track_idx);
     free(t->group_ctr);
+    for (int p = 0; p < t->npsum; p++) vec_free(&t->psum[p].wait);
+    free(t->psum);
     vec_free(&t->tracks);
     vec_free(&t->groups);
     vec_free(&t->spans);
@@ -86,12 +108,32 @@ void trace_set_sink(trace *t, const trace_sink *sink)
 
 void trace_reserve_spans(trace *t, size_t n)
 {
-    vec_reserve(&t->spans, n);
+    if (!t->drop) vec_reserve(&t->spans, n);
 }
+
+void trace_keep(trace *t, bool keep)
+{
+    t->drop = !keep;
+    if (t->drop && t->spans.len == 0) {
+        /* give back the engine's reservation */
+        vec_free(&t->spans);
+        vec_init(&t->spans, sizeof(trace_span));
+    }
+}
+
+bool trace_keeps(const trace *t) { return !t->drop; }
 
 int trace_add_track(trace *t, const trace_track *tk)
 {
     *(trace_track *)vec_push(&t->tracks) = *tk;
+    if (tk->pool >= t->npsum) {
+        t->psum = xrealloc(t->psum, (size_t)(tk->pool + 1) * sizeof *t->psum);
+        for (int p = t->npsum; p <= tk->pool; p++) {
+            memset(&t->psum[p], 0, sizeof t->psum[p]);
+            vec_init(&t->psum[p].wait, sizeof(wait_span));
+        }
+        t->npsum = tk->pool + 1;
+    }
     t->track_idx = xrealloc(t->track_idx, t->tracks.len * sizeof(fs_vec));
     vec_init(&t->track_idx[t->tracks.len - 1], sizeof(uint32_t));
     t->ntrack_idx = t->tracks.len;
@@ -115,27 +157,118 @@ static inline void *push_filled(fs_vec *v)
     return (char *)v->data + v->len++ * v->item;
 }
 
-void trace_add_span(trace *t, const trace_span *s)
+bool trace_phase_is_compute(trace_phase p)
 {
-    uint32_t idx = (uint32_t)t->spans.len;
-    memcpy(push_filled(&t->spans), s, sizeof *s);
-    if (s->track >= 0 && (size_t)s->track < t->ntrack_idx)
-        *(uint32_t *)push_filled(&t->track_idx[s->track]) = idx;
+    switch (p) {
+    case PH_GENERATE: case PH_PREFILL: case PH_LOGPROB: case PH_REF: case PH_REWARD:
+    case PH_CRITIC_FWD: case PH_TRAIN_FWD: case PH_TRAIN_BWD: case PH_TRAIN_1F1B: case PH_OPTIMIZER: case PH_CRITIC_TRAIN:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* One span's share of the window [w0, w1] into a pool's sums: the very
+** expression report.c used over the stored spans, so that the sums come out
+** the same to the last bit. */
+static inline void sum_span(double *busy, double *comp, const wait_span *w, sim_time w0, sim_time w1)
+{
+    sim_time a = w->t0 > w0 ? w->t0 : w0, b = w->t1 < w1 ? w->t1 : w1;
+    if (b <= a) return;
+    double dev_s = sim_secs(b - a) * w->devices;
+    *busy += dev_s;
+    if (w->compute) *comp += dev_s;
+}
+
+/* A span ending at or before `open` lies inside the window's end, which is
+** at or after `open`: its share needs only the settled start w0. */
+static void settle(trace *t, pool_sum *ps, sim_time w0, sim_time open)
+{
+    wait_span *v = ps->wait.data;
+    while (ps->head < ps->wait.len && v[ps->head].t1 <= open) {
+        sum_span(&ps->busy, &ps->comp, &v[ps->head], w0, v[ps->head].t1);
+        ps->head++;
+        t->waiting--;
+    }
+    if (ps->head == ps->wait.len) ps->head = ps->wait.len = 0;
+    else if (ps->head > 4096 && ps->head * 2 > ps->wait.len) {
+        memmove(v, v + ps->head, (ps->wait.len - ps->head) * sizeof *v);
+        ps->wait.len -= ps->head;
+        ps->head = 0;
+    }
+}
+
+static void total_span(trace *t, const trace_span *s, sim_time w0, sim_time open)
+{
+    if (s->track < 0 || (size_t)s->track >= t->tracks.len) return;
+    const trace_track *tk = &VEC_AT(&t->tracks, trace_track, s->track);
+    if (tk->pool < 0 || tk->kind == TRK_HOSTLINK || tk->kind == TRK_STEP) return;
+    bool settled = w0 >= 0 && open >= 0;
+    if (settled && (w0 != t->last_w0 || open != t->last_open)) {
+        /* the window settled further: let the waiting spans of every pool in */
+        for (int p = 0; p < t->npsum; p++) settle(t, &t->psum[p], w0, open);
+        t->last_w0 = w0;
+        t->last_open = open;
+    }
+    pool_sum *ps = &t->psum[tk->pool];
+    wait_span w = {s->t0, s->t1, tk->devices, trace_phase_is_compute((trace_phase)s->phase)};
+    if (settled && ps->head == ps->wait.len && s->t1 <= open) {
+        sum_span(&ps->busy, &ps->comp, &w, w0, s->t1);
+        return;
+    }
+    *(wait_span *)push_filled(&ps->wait) = w;
+    if (++t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
+}
+
+void trace_add_span_at(trace *t, const trace_span *s, sim_time w0, sim_time open)
+{
+    t->recorded++;
+    total_span(t, s, w0, open);
+    if (!t->drop) {
+        uint32_t idx = (uint32_t)t->spans.len;
+        memcpy(push_filled(&t->spans), s, sizeof *s);
+        if (s->track >= 0 && (size_t)s->track < t->ntrack_idx)
+            *(uint32_t *)push_filled(&t->track_idx[s->track]) = idx;
+    }
     if (t->has_sink && t->sink.on_span) t->sink.on_span(t->sink.ud, t, s);
 }
 
+void trace_add_span(trace *t, const trace_span *s)
+{
+    trace_add_span_at(t, s, -1, -1);
+}
+
+void trace_window_totals(const trace *t, sim_time w0, sim_time w1, int npools, double *busy, double *comp)
+{
+    for (int p = 0; p < npools; p++) {
+        busy[p] = comp[p] = 0;
+        if (p >= t->npsum) continue;
+        const pool_sum *ps = &t->psum[p];
+        busy[p] = ps->busy;
+        comp[p] = ps->comp;
+        const wait_span *v = ps->wait.data;
+        for (size_t i = ps->head; i < ps->wait.len; i++) sum_span(&busy[p], &comp[p], &v[i], w0, w1);
+    }
+}
+
+size_t trace_nspans_recorded(const trace *t) { return t->recorded; }
+size_t trace_nspans_waiting(const trace *t) { return t->waiting; }
+size_t trace_nspans_waiting_peak(const trace *t) { return t->waiting_peak; }
+
 void trace_add_counter(trace *t, const trace_counter *c)
 {
-    uint32_t idx = (uint32_t)t->counters.len;
-    *(trace_counter *)vec_push(&t->counters) = *c;
-    if (c->group >= 0 && (size_t)c->group < t->ngroup_ctr)
-        *(uint32_t *)vec_push(&t->group_ctr[c->group]) = idx;
+    if (!t->drop) {
+        uint32_t idx = (uint32_t)t->counters.len;
+        *(trace_counter *)vec_push(&t->counters) = *c;
+        if (c->group >= 0 && (size_t)c->group < t->ngroup_ctr)
+            *(uint32_t *)vec_push(&t->group_ctr[c->group]) = idx;
+    }
     if (t->has_sink && t->sink.on_counter) t->sink.on_counter(t->sink.ud, t, c);
 }
 
 void trace_add_instant(trace *t, const trace_instant *i)
 {
-    *(trace_instant *)vec_push(&t->instants) = *i;
+    if (!t->drop) *(trace_instant *)vec_push(&t->instants) = *i;
     if (t->has_sink && t->sink.on_instant) t->sink.on_instant(t->sink.ud, t, i);
 }
 

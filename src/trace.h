@@ -142,10 +142,36 @@ void   trace_reserve_spans(trace *t, size_t n);
 int  trace_add_track(trace *t, const trace_track *tk);
 int  trace_add_memgroup(trace *t, const trace_memgroup *g);
 void trace_add_span(trace *t, const trace_span *s);
+/* The same, telling how far the report's measured window is settled: w0 its
+** start once it will not move again (else -1), open a time the window is
+** known to end at or after (else -1).  Spans whose share of the window is then
+** known go into the running totals at once; the others wait, in order. */
+void trace_add_span_at(trace *t, const trace_span *s, sim_time w0, sim_time open);
 void trace_add_counter(trace *t, const trace_counter *c);
 void trace_add_instant(trace *t, const trace_instant *i);
 void trace_add_window(trace *t, const trace_window *w);
 void trace_add_vgroup(trace *t, const trace_vgroup *g);
+
+/* Whether spans, counters and instants are stored (the default) or only
+** streamed to the sink and summed into the running totals: a run that nothing
+** will read spans from (no terminal front end, no SVG) keeps memory bounded
+** in iterations.  Windows and version groups, one a step, are always kept.
+** Turning storing off keeps what was stored until then. */
+void trace_keep(trace *t, bool keep);
+bool trace_keeps(const trace *t);
+/* Spans recorded in all, stored or not; spans waiting for the window to
+** settle now, and the most that ever waited (what a run holds of its spans
+** when it stores none). */
+size_t trace_nspans_recorded(const trace *t);
+size_t trace_nspans_waiting(const trace *t);
+size_t trace_nspans_waiting_peak(const trace *t);
+/* Whether a phase is computation (not communication, memory moves or waits). */
+bool trace_phase_is_compute(trace_phase p);
+/* Per pool, device-seconds of the spans of pool tracks (not host links, not
+** the step track) inside the window [w0, w1] (the run's final one): all of
+** them, and those of computation.  The same sums, span by span in the order
+** they were recorded, as report.c's loop over stored spans (docs/architecture.md, "Headless runs"). */
+void trace_window_totals(const trace *t, sim_time w0, sim_time w1, int npools, double *busy, double *comp);
 
 int  trace_ntracks(const trace *t);
 const trace_track *trace_track_at(const trace *t, int i);

@@ -339,6 +339,8 @@ expect 2 "--mode: 'fast'" "$F" run examples/qwen7b_h100x16.lua --mode fast
 expect 2 "--staleness" "$F" run examples/qwen7b_h100x16.lua --staleness -1
 expect 2 "--set: 'nothing' is not PATH=VALUE" "$F" run examples/qwen7b_h100x16.lua --set nothing
 expect 2 "did you mean 'supernodes'" "$F" run examples/qwen7b_h100x16.lua --set cluster.supernode=2
+# the devices of the whole cluster are bounded (and their product fits an int)
+expect 2 "cluster: 2147483648 devices" "$F" check examples/qwen7b_h100x16.lua --set cluster.supernodes=4096 --set cluster.nodes_per_supernode=65536
 expect 2 "unknown command 'rnu'; did you mean 'run'" "$F" rnu examples/qwen7b_h100x16.lua
 expect 2 "missing SCENARIO" "$F" run
 expect 2 "Usage" "$F"

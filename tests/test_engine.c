@@ -8,6 +8,7 @@
 #include "engine.h"
 #include "lua_scenario.h"
 #include "report.h"
+#include "chrome.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -519,6 +520,22 @@ START_TEST(t_more_devices_not_slower)
 }
 END_TEST
 
+/* An example run with --set options, checked to have loaded and run; the
+** trace stores its spans or, as a headless run's, only sums them. */
+static sim *example_sim_kept(const char *name, const char *const *sets, int nsets, bool keep)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/%s", test_root(), name);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    ck_assert_msg(lscn_load(path, sets, nsets, &sc, &err), "%s: %s", name, err.msg);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "sim_new: %s", err.msg);
+    trace_keep(sim_trace_mut(s), keep);
+    sim_run(s);
+    return s;
+}
+
 /* An example run with --set options, checked to have loaded and run. */
 static sim *example_sim(const char *name, const char *const *sets, int nsets)
 {
@@ -765,6 +782,162 @@ START_TEST(t_speculative_decoding)
 }
 END_TEST
 
+/* A headless run stores no span and holds only the spans that wait for the
+** measured window to settle: four times the iterations, four times the spans
+** recorded, no more held (docs/architecture.md, "Headless runs"). */
+START_TEST(t_headless_memory_bounded)
+{
+    const char *few[] = {"workload.iterations=10"}, *many[] = {"workload.iterations=40"};
+    sim *a = example_sim_kept("qwen7b_h100x16.lua", few, 1, false);
+    sim *b = example_sim_kept("qwen7b_h100x16.lua", many, 1, false);
+    const trace *ta = sim_trace(a), *tb = sim_trace(b);
+    ck_assert_int_eq(sim_get_stats(b)->iterations_done, 40);
+    ck_assert_uint_eq(trace_nspans(ta), 0);
+    ck_assert_uint_eq(trace_nspans(tb), 0);
+    /* the set-up's memory counters only, stored before the run was made headless */
+    ck_assert_uint_eq(trace_ncounters(tb), trace_ncounters(ta));
+    ck_assert_msg(trace_nspans_recorded(tb) > 3 * trace_nspans_recorded(ta), "recorded %zu and %zu spans",
+                  trace_nspans_recorded(ta), trace_nspans_recorded(tb));
+    /* what waits is the warm-up and a step's tail, whatever the iterations */
+    size_t held_a = trace_nspans_waiting_peak(ta), held_b = trace_nspans_waiting_peak(tb);
+    ck_assert_msg(held_b <= held_a + held_a / 4, "spans held grew with iterations: %zu at 10, %zu at 40", held_a, held_b);
+    ck_assert_msg(held_b * 4 < trace_nspans_recorded(tb), "held %zu of %zu spans", held_b, trace_nspans_recorded(tb));
+    sim_free(a);
+    sim_free(b);
+}
+END_TEST
+
+/* The running totals equal, bit for bit, the sums over the stored spans
+** that the report made before (the same spans in the same order), on every
+** example in every mode, with and without StaleSync; and a headless run's
+** report is the stored one's. */
+START_TEST(t_totals_equal_span_sums)
+{
+    static const char *const ex[] = {"qwen7b_h100x16.lua", "llama70b_h100x64.lua", "pangu718b_cm384.lua"};
+    static const char *const modes[] = {"plan.mode=separate", "plan.mode=colocate", "plan.mode=full"};
+    for (size_t e = 0; e < sizeof ex / sizeof *ex; e++)
+        for (int m = 0; m < 3; m++)
+            for (int st = 0; st < 2; st++) {
+                const char *sets[] = {modes[m], st ? "plan.staleness=2" : "plan.staleness=0", "workload.iterations=4"};
+                sim *s = example_sim_kept(ex[e], sets, 3, true);
+                const trace *t = sim_trace(s);
+                const sim_stats *k = sim_get_stats(s);
+                sim_time w0 = k->window_t0, w1 = k->window_t1 > 0 ? k->window_t1 : sim_now(s);
+                double busy[SCN_POOLS_MAX] = {0}, comp[SCN_POOLS_MAX] = {0};
+                const trace_span *sp = trace_spans(t);
+                for (size_t i = 0; i < trace_nspans(t); i++) {
+                    const trace_track *tk = trace_track_at(t, sp[i].track);
+                    if (tk->pool < 0 || tk->kind == TRK_HOSTLINK || tk->kind == TRK_STEP) continue;
+                    sim_time a = sp[i].t0 > w0 ? sp[i].t0 : w0, b = sp[i].t1 < w1 ? sp[i].t1 : w1;
+                    if (b <= a) continue;
+                    double dev_s = sim_secs(b - a) * tk->devices;
+                    busy[tk->pool] += dev_s;
+                    if (trace_phase_is_compute((trace_phase)sp[i].phase)) comp[tk->pool] += dev_s;
+                }
+                int np = sim_plan(s)->npools;
+                double tb[SCN_POOLS_MAX], tc[SCN_POOLS_MAX];
+                trace_window_totals(t, w0, w1, np, tb, tc);
+                for (int p = 0; p < np; p++) {
+                    ck_assert_msg(memcmp(&busy[p], &tb[p], sizeof(double)) == 0 && memcmp(&comp[p], &tc[p], sizeof(double)) == 0,
+                                  "%s %s %s pool %d: busy %.17g vs %.17g, compute %.17g vs %.17g", ex[e], sets[0], sets[1], p,
+                                  busy[p], tb[p], comp[p], tc[p]);
+                }
+                ck_assert(busy[0] > 0 || !sim_get_stats(s)->iterations_done);
+                report r1, r2;
+                report_compute(s, &r1);
+                sim *h = example_sim_kept(ex[e], sets, 3, false);
+                report_compute(h, &r2);
+                for (int p = 0; p < np; p++) {
+                    ck_assert(memcmp(&r1.pools[p].utilization, &r2.pools[p].utilization, sizeof(double)) == 0);
+                    ck_assert(memcmp(&r1.pools[p].busy, &r2.pools[p].busy, sizeof(double)) == 0);
+                }
+                sim_free(h);
+                sim_free(s);
+            }
+}
+END_TEST
+
+/* The Chrome trace writes a span's numbers by hand: the same digits as the
+** printf formats it replaced, at the ends of every field's range. */
+START_TEST(t_trace_digits_as_printf)
+{
+    sim *s = make_sim(NULL, 0);
+    trace *t = sim_trace_mut(s);
+    int step = -1, inst = -1;
+    for (int k = 0; k < trace_ntracks(t); k++) {
+        if (trace_track_at(t, k)->kind == TRK_STEP && step < 0) step = k;
+        if (trace_track_at(t, k)->kind == TRK_INSTANCE && inst < 0) inst = k;
+    }
+    ck_assert(step >= 0 && inst >= 0);
+    char *path = test_tmpfile(".json", "");
+    fs_err err = {0, ""};
+    chrome_writer *w = chrome_open(s, path, &err);
+    ck_assert_msg(w != NULL, "chrome_open: %s", err.msg);
+    static const sim_time times[] = {0, 1, 9, 10, 99, 100, 999, 1000, 1001, 123456789012345LL, 99999999999999999LL, -1500};
+    static const int32_t ints[] = {0, -1, 1, 9, 10, 99, 100, 12345, INT32_MAX, INT32_MIN};
+    char want[4096], line[1024];
+    size_t nw = 0;
+    fs_buf got;
+    buf_init(&got);
+    for (size_t a = 0; a < sizeof times / sizeof *times; a++)
+        for (size_t b = 0; b < sizeof ints / sizeof *ints; b++) {
+            int track = b % 2 ? step : inst;
+            trace_phase ph = b % 3 ? PH_GENERATE : PH_TRAIN_FWD;
+            sim_time t0 = times[a], t1 = times[(a + b) % (sizeof times / sizeof *times)];
+            if (t1 < t0) t1 = t0 + times[b % 9];
+            trace_span sp = {t0, t1, track, (uint8_t)ph, ints[b], ints[(b + 3) % 10], ints[(b + 5) % 10], ints[(b + 7) % 10]};
+            trace_add_span(t, &sp);
+            const trace_track *tk = trace_track_at(t, track);
+            sim_time d = t1 - t0;
+            int n = snprintf(line, sizeof line, "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d"
+                             ",\"ts\":%lld.%03lld,\"dur\":%lld.%03lld,\"args\":{\"iteration\":%d,\"version\":%d",
+                             tk->kind == TRK_STEP ? trace_step_phase_name((trace_step_phase)ph) : trace_phase_name(ph),
+                             tk->kind == TRK_STEP ? "step" : "device", tk->pool < 0 ? 0 : tk->pool + 1, track,
+                             (long long)(t0 / 1000), (long long)(t0 % 1000), (long long)(d / 1000), (long long)(d % 1000),
+                             sp.iter, sp.version);
+            if (sp.mb >= 0) n += snprintf(line + n, sizeof line - (size_t)n, ",\"%s\":%d", ph == PH_GENERATE ? "batch" : "micro_batch", sp.mb);
+            if (sp.tokens > 0) n += snprintf(line + n, sizeof line - (size_t)n, ",\"tokens\":%lld", (long long)sp.tokens);
+            snprintf(line + n, sizeof line - (size_t)n, "}}");
+            buf_puts(&got, line);
+            buf_puts(&got, "\n");
+            nw++;
+        }
+    ck_assert(chrome_close(w, &err));
+    /* the spans are the file's last lines, one each, before the closing "]}" */
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    fs_buf file;
+    buf_init(&file);
+    while (fgets(want, sizeof want, f)) buf_puts(&file, want);
+    fclose(f);
+    unlink(path);
+    free(path);
+    ck_assert_uint_gt(file.len, got.len);
+    /* strip the writer's ",\n" separators and the closing line */
+    const char *tail = file.s + file.len - strlen("\n]}\n");
+    ck_assert_str_eq(tail, "\n]}\n");
+    size_t k = nw;
+    const char *p = tail;
+    while (k > 0 && p > file.s) { p--; if (*p == '\n') k--; }
+    fs_buf mine;
+    buf_init(&mine);
+    for (const char *q = p + 1; q < tail; q++) {
+        if (q[0] == ',' && q[1] == '\n') { buf_puts(&mine, "\n"); q++; }
+        else buf_putc(&mine, *q);
+    }
+    buf_puts(&mine, "\n");
+    size_t at = 0;
+    while (mine.s[at] && mine.s[at] == got.s[at]) at++;
+    size_t from = at > 60 ? at - 60 : 0;
+    ck_assert_msg(mine.s[at] == 0 && got.s[at] == 0, "trace differs from printf at byte %zu: ...%.120s vs ...%.120s", at,
+                  mine.s + from, got.s + from);
+    buf_free(&mine);
+    buf_free(&file);
+    buf_free(&got);
+    sim_free(s);
+}
+END_TEST
+
 static Suite *suite_engine(void)
 {
     Suite *s = suite_create("engine");
@@ -790,6 +963,9 @@ static Suite *suite_engine(void)
     tcase_add_test(tc, t_straggler_factor);
     tcase_add_test(tc, t_ep_imbalance);
     tcase_add_test(tc, t_speculative_decoding);
+    tcase_add_test(tc, t_headless_memory_bounded);
+    tcase_add_test(tc, t_totals_equal_span_sums);
+    tcase_add_test(tc, t_trace_digits_as_printf);
     suite_add_tcase(s, tc);
     return s;
 }
