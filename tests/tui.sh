@@ -231,7 +231,7 @@ for size in "80 24" "200 50"; do
     # the legend explains the step row's i
     if [ "$W" -ge 200 ]; then wait_for "i inference (l r w)"; fi
     # the : line: completion of field paths, then history
-    keys : 's' 'e' 't' ' ' 'p' 'l' 'a' 'n' '.' 's' 't' 'a' 'l' Tab
+    keys : 's' 'e' 't' ' ' 'p' 'l' 'a' 'n' '.' 's' 't' 'a' 'l' 'e' 'n' Tab
     wait_for ":set plan.staleness="
     keys 1 Enter
     wait_for "plan.staleness=1: restarted"
