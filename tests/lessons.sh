@@ -19,6 +19,15 @@ case $FUSYNC in /*) ;; *) FUSYNC="$(pwd)/$FUSYNC" ;; esac
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fusync-lessons.XXXXXX")
 SOCK="$TMP/tmux.sock"
 T="tmux -S $SOCK"
+# a new session, tried again while a server from the step before is still
+# going away (tmux then says "server exited unexpectedly")
+tmux_new() {
+    for _try in 1 2 3 4 5 6; do
+        $T -f /dev/null new-session "$@" 2>/dev/null && return 0
+        sleep 0.5
+    done
+    return 1
+}
 checks=0
 cleanup() { $T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
 trap cleanup EXIT INT TERM
@@ -45,7 +54,7 @@ start() { # start COLS ROWS ARGS...
     cols=$1 rows=$2; shift 2
     $T kill-session -t les >/dev/null 2>&1
     rm -f "$TMP/rc"
-    $T -f /dev/null new-session -d -s les -x "$cols" -y "$rows" \
+    tmux_new -d -s les -x "$cols" -y "$rows" \
         "cd '$TMP' && env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= TZ=UTC FUSYNC_LESSONS='$ROOT/lessons' '$FUSYNC' tui $* --no-mouse; echo \$? > '$TMP/rc'" \
         || fail "tmux could not start"
 }

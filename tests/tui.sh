@@ -21,6 +21,15 @@ case $FUSYNC in /*) ;; *) FUSYNC="$(pwd)/$FUSYNC" ;; esac
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fusync-tui.XXXXXX")
 SOCK="$TMP/tmux.sock"
 T="tmux -S $SOCK"
+# a new session, tried again while a server from the step before is still
+# going away (tmux then says "server exited unexpectedly")
+tmux_new() {
+    for _try in 1 2 3 4 5 6; do
+        $T -f /dev/null new-session "$@" 2>/dev/null && return 0
+        sleep 0.5
+    done
+    return 1
+}
 checks=0
 cleanup() { $T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
 trap cleanup EXIT INT TERM
@@ -48,7 +57,7 @@ wait_for() {
 # the simulated clock shown in the header ("t=12.5s")
 clock() { screen | head -n 1 | sed -n 's/.* t=\([^ ]*\) .*/\1/p'; }
 
-$T -f /dev/null new-session -d -s tui -x 100 -y 30 \
+tmux_new -d -s tui -x 100 -y 30 \
     "cd '$ROOT' && env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= TZ=UTC '$FUSYNC' tui '$SCN' --no-mouse; echo \$? > '$TMP/rc'" \
     || fail "tmux could not start"
 
@@ -108,7 +117,7 @@ checks=$((checks + 1))
 for sig in INT TERM HUP QUIT; do
     rm -f "$TMP/rc"
     $T kill-session -t tui >/dev/null 2>&1
-    $T -f /dev/null new-session -d -s tui -x 100 -y 30 \
+    tmux_new -d -s tui -x 100 -y 30 \
         "cd '$ROOT' && env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= TZ=UTC sh -c 'echo \$\$ > \"$TMP/pid\"; exec \"$FUSYNC\" tui \"$SCN\" --no-mouse'; echo \$? > '$TMP/rc'; stty -a | grep -o ' icanon ' > '$TMP/stty'; echo after-exit; sleep 30" \
         || fail "tmux could not start"
     wait_for "Timeline"
@@ -139,7 +148,7 @@ for case in "spin.lua C-c 130 100" "find.lua G 2 100"; do
     set -- $case
     rm -f "$TMP/rc" "$TMP/stty"
     $T kill-session -t tui >/dev/null 2>&1
-    $T -f /dev/null new-session -d -s tui -x 100 -y 30 \
+    tmux_new -d -s tui -x 100 -y 30 \
         "cd '$ROOT' && env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= TZ=UTC FUSYNC_PLUGIN_INSTRUCTIONS=100000000000 FUSYNC_PLUGIN_SECONDS=$4 '$FUSYNC' tui '$SCN' --no-mouse --set plan.policy='$TMP/$1' 2>'$TMP/err'; echo \$? > '$TMP/rc'; stty -a | grep -o ' icanon ' > '$TMP/stty'; echo after-exit; sleep 30" \
         || fail "tmux could not start"
     wait_for "Timeline"
@@ -157,7 +166,7 @@ grep -q "find.lua: on_step() is stuck inside a library function" "$TMP/err" || f
 
 # 9. a terminal that cannot place the cursor is refused with a message
 $T kill-session -t tui >/dev/null 2>&1
-$T -f /dev/null new-session -d -s tui -x 100 -y 30 \
+tmux_new -d -s tui -x 100 -y 30 \
     "cd '$ROOT' && env TERM=dumb '$FUSYNC' tui '$SCN'; echo rc=\$?; sleep 30" || fail "tmux could not start"
 wait_for "cannot place the cursor"
 wait_for "rc=2"
@@ -169,7 +178,7 @@ start() {
     n=0; while $T has-session 2>/dev/null && [ $n -lt 20 ]; do sleep 0.1; n=$((n + 1)); done
     sleep 0.2
     rm -f "$TMP/rc"
-    $T -f /dev/null new-session -d -s tui -x "$1" -y "$2" \
+    tmux_new -d -s tui -x "$1" -y "$2" \
         "cd '${4:-$ROOT}' && env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= TZ=UTC '$FUSYNC' tui '$3' --no-mouse; echo \$? > '$TMP/rc'; sleep 30" \
         || fail "tmux could not start"
     wait_for "Timeline"
