@@ -107,4 +107,9 @@ bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs
 /* The scenario with the fitted values. */
 void cal_apply(scn_scenario *s, const cal_result *res);
 
+/* Small text helpers shared by the reader and the fit: blanks off both
+** ends (in place); "a, b, c" lists in a fixed buffer. */
+char *cal_trim(char *s);
+void  cal_list_add(char *list, size_t n, const char *item);
+
 #endif

@@ -1,7 +1,7 @@
 /*
 ** plan.c — pools, layouts and the analytic memory fit.
 **
-** Pools by mode (DESIGN.md):
+** Pools by mode (docs/model.md, section 2):
 **   separate  rollout pool (generation) + training pool (actor training,
 **             old log-probs, reference, reward, critic); weights synced.
 **   colocate  one pool trains the actor and generates (switching between

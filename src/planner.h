@@ -180,4 +180,10 @@ double planner_row_figure(const rtable *t, const row *r);
 void plan_sort(rtable *t);
 void plan_print(const rtable *t, int top, FILE *f);
 
+/* The pool that trains the actor, or NULL. */
+static inline const plan_pool *planner_train_pool(const plan *p)
+{
+    return p->train_pool >= 0 ? &p->pools[p->train_pool] : NULL;
+}
+
 #endif

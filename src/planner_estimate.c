@@ -1,0 +1,243 @@
+/*
+** planner_estimate.c — the planner's closed-form estimate of a candidate
+** (planner.h): the engine's own cost functions (src/model.c) for a decode
+** step, a forward pass, a 1F1B stage, a switch and a weight sync, put
+** together over one step; what a closed form cannot see (the long tail,
+** staleness dynamics) is modelled in docs/plugins.md's terms.
+*/
+#include "planner.h"
+#include "dist.h"
+#include "engine.h"
+#include "fields.h"
+#include "model.h"
+#include "runner.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- estimate */
+
+
+static const scn_link *group_link(const scn_scenario *s, int first, int stride, int count)
+{
+    return mdl_tier_link(&s->cluster, mdl_group_tier(&s->cluster, first, stride, count));
+}
+
+/* Sequences a rollout instance holds at once, by the engine's admission
+** rule (src/eng_gen.c): paged KV admits on the context a sequence holds — on
+** average its prompt, half its response and a partly filled block —,
+** "reserve" on prompt + max_response; never more than plan.rollout.max_seqs,
+** nor more than its share of the pool's `n` samples.  *busy: instances that
+** generate — all of them, except that one shared queue filled in instance
+** order (dispatch "queue") fills each to the brim before the next. */
+static double admitted(const planner *P, const scn_scenario *s, const plan_pool *q, double n, double *busy)
+{
+    const scn_rollout_layout *r = &s->plan.rollout;
+    double held = r->kv == KV_PAGED ? P->pm + P->rm / 2 + (r->kv_block - 1) : P->pm + s->work.max_response;
+    double kv = q->kv_tokens_per_instance * (r->kv == KV_PAGED ? 0.99 : 1.0);
+    double c = kv / held;
+    if (c > r->max_seqs) c = r->max_seqs;
+    if (c < 1) c = 1;
+    *busy = q->instances;
+    if (r->dispatch == DISPATCH_QUEUE && n / c < *busy) *busy = fmax(ceil(n / c - 1e-9), 1);
+    if (c > n / *busy) c = n / *busy;
+    return c < 1 ? 1 : c;
+}
+
+/* The engine's decode step (mdl_decode_step, overhead included once) for a
+** pool's instance holding `batch` sequences of mean context `ctx`. */
+double planner_decode_step(const scn_scenario *s, const plan_pool *q, double batch, double ctx)
+{
+    const scn_link *lk = group_link(s, q->first, 1, q->inst_devices);
+    return mdl_decode_step(&s->actor, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep, batch,
+                           batch * ctx).total_s;
+}
+
+/* Generation of a rollout pool taking `share` of the step's samples: its
+** steady rate (tokens/s), the time of a decode step in the long tail (an
+** eighth of the batch left, at full length) and the prefill of its share. */
+static void pool_gen(const planner *P, const scn_scenario *s, const plan_pool *q, double share, double *rate,
+                     double *t_tail, double *prefill)
+{
+    double busy, c = admitted(P, s, q, (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share, &busy);
+    *rate = busy * c / planner_decode_step(s, q, c, P->pm + P->rm / 2);
+    /* Static dispatch cuts the batch into equal parts up front: the pool
+    ** waits for its most loaded instance, whose k samples' response tokens
+    ** exceed the mean by about σ·sqrt(2 ln I)/sqrt(k) of it (the largest of
+    ** I sums of k lengths, taken as normal); the other ways of dispatching
+    ** hand work to whichever instance is free. */
+    double k = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share / q->instances;
+    if (s->plan.rollout.dispatch == DISPATCH_STATIC && q->instances > 1 && k >= 1 && P->rm > 0)
+        *rate /= 1 + P->rsd / P->rm * sqrt(2 * log((double)q->instances) / k);
+    double small = c / 8 < 1 ? 1 : c / 8;
+    *t_tail = planner_decode_step(s, q, small, P->pm + P->rm);
+    double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share;
+    const scn_link *lk = group_link(s, q->first, 1, q->inst_devices);
+    mdl_step pf = mdl_prefill(&s->actor, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
+                              n * P->pm / q->instances, P->pm);
+    *prefill = pf.total_s;
+}
+
+/* The stage constants of model m on the training layout of pool q, as
+** src/eng_train.c sets them up. */
+static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const plan_pool *q)
+{
+    const scn_link *ltp = group_link(s, q->first, 1, q->tp), *lep = NULL, *lpp = NULL;
+    if (m->experts > 0) lep = group_link(s, q->first, 1, q->tp > q->ep ? q->tp : q->ep);
+    if (q->pp > 1) lpp = group_link(s, q->first, q->tp * q->dp, 2);
+    return mdl_stage_setup(m, q->tp, q->pp, q->ep, ltp, lep, lpp);
+}
+
+double planner_stage_fwd(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m)
+{
+    mdl_stage st = train_stage(s, m, q);
+    double mb = s->plan.train.micro_batch;
+    return mdl_stage_fwd(m, &s->cluster.device, s->eff.link, &st, mb * (P->pm + P->rm), mb * P->l2m, s->eff.train);
+}
+
+/* Micro-batches of the most loaded DP replica for `samples` samples. */
+static int micro_count(const scn_scenario *s, const plan_pool *q, double samples)
+{
+    double per = ceil(samples / q->dp - 1e-9);
+    int m = (int)ceil(per / s->plan.train.micro_batch - 1e-9);
+    return m < 1 ? 1 : m;
+}
+
+static int chunks_of(const scn_scenario *s)
+{
+    return s->plan.staleness > 0 && s->work.minibatches > 1 ? s->work.minibatches : 1;
+}
+
+double planner_fwd_pass(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m)
+{
+    double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt / chunks_of(s);
+    if (q->aux_tp > 0)
+        return mdl_aux_fwd(m, &s->cluster.device, &s->eff, group_link(s, q->first, 1, q->aux_tp), q->devices, q->aux_tp,
+                           q->aux_replicas, n * (P->pm + P->rm), n * P->l2m);
+    return mdl_1f1b(q->pp, micro_count(s, q, n), planner_stage_fwd(P, s, q, m), 0);
+}
+
+double planner_train_minibatch(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m)
+{
+    double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt / s->work.minibatches;
+    double f = planner_stage_fwd(P, s, q, m);
+    double t = mdl_1f1b(q->pp, micro_count(s, q, n), f, f * mdl_bwd_mult(s->plan.train.recompute));
+    double sh = mdl_stage_share(m->layers, q->pp);
+    double psi_d = m->params_dense * sh / q->tp, psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    return t + mdl_grad_sync(&s->cluster, &s->eff, q->first, q->tp, q->dp, q->edp, psi_d, psi_e)
+         + mdl_optimizer(&s->cluster.device, &s->eff, s->plan.train.zero, q->dp, q->edp, psi_d, psi_e);
+}
+
+/* The forward passes of a step on pool q (src/eng_train.c, in turn: old
+** log-probs, reference, reward model, critic; a model swapped in from the
+** host for each use; the rule-based reward on the hosts). */
+static double pool_infer(const planner *P, const scn_scenario *s, const plan_pool *q)
+{
+    int chunks = chunks_of(s);
+    double t = 0, n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
+    double hostbw = s->cluster.device.host_bw * s->eff.host_link;
+    if ((q->roles & ROLE_TRAIN) && s->work.recompute_logprob) t += chunks * planner_fwd_pass(P, s, q, &s->actor);
+    const scn_model *aux[2] = {s->has_ref && (q->roles & ROLE_REF) ? &s->ref : NULL,
+                               s->reward_is_model && (q->roles & ROLE_REWARD) ? &s->reward : NULL};
+    mem_bucket ab[2] = {MB_REF_WEIGHTS, MB_REWARD_WEIGHTS};
+    for (int a = 0; a < 2; a++) {
+        if (!aux[a]) continue;
+        t += chunks * planner_fwd_pass(P, s, q, aux[a]);
+        if (q->swap_aux) {
+            double bytes = q->train_mem[ab[a]] > 0 ? q->train_mem[ab[a]] : 2.0 * aux[a]->params_total / (q->tp * q->pp);
+            t += chunks * bytes / hostbw;
+        }
+    }
+    if (s->has_critic && (q->roles & ROLE_CRITIC)) t += chunks * planner_fwd_pass(P, s, q, &s->critic);
+    if (!s->reward_is_model && (q->roles & ROLE_TRAIN)) t += n * s->eff.reward_rule_s / q->devices;
+    return t;
+}
+
+/* A co-located pool's two switches (src/eng_step.c): resharding the rollout
+** weights beside the host offload of what the plan offloads, each way. */
+static double pool_switches(const scn_scenario *s, const plan_pool *q)
+{
+    double rw = plan_rollout_weights(s, q);
+    double re = mdl_reshard(rw, s->plan.bucket_bytes, group_link(s, q->first, 1, q->devices), s->eff.link);
+    double hostbw = s->cluster.device.host_bw * s->eff.host_link, st[3];
+    plan_train_states(s, q, st);
+    double crit = q->train_mem[MB_CRITIC];
+    double off = (s->plan.offload_grads ? st[1] : 0) + (s->plan.offload_optimizer ? st[2] + crit : 0);
+    return 2 * (fmax(re, off / hostbw) + s->eff.switch_overhead_s);
+}
+
+/* Closed-form tokens/s of a built plan from the engine's own per-phase
+** times (model.h): not the engine — it sees neither the long tail's shape
+** nor the staleness dynamics —, a guide to which candidates are worth
+** simulating. */
+double planner_estimate(const planner *P, const scn_scenario *s, const plan *p)
+{
+    const plan_pool *tq = planner_train_pool(p);
+    if (!tq) return 0;
+    double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
+    double tokens = n * (P->pm + P->rm);
+    /* training: every epoch's mini-batches, actor and critic */
+    double train = 0;
+    double per_mb = planner_train_minibatch(P, s, tq, &s->actor);
+    if (s->has_critic && (tq->roles & ROLE_CRITIC)) per_mb += planner_train_minibatch(P, s, tq, &s->critic);
+    train = per_mb * s->work.minibatches * s->work.epochs;
+    /* forward passes: the training pool's and the aux pools' side by side */
+    double infer = pool_infer(P, s, tq);
+    for (int i = 0; i < p->npools; i++)
+        if (i != p->train_pool && p->pools[i].aux_tp > 0) infer = fmax(infer, pool_infer(P, s, &p->pools[i]));
+    /* generation: rollout pools share the samples by instance count */
+    double inst = 0;
+    for (int i = 0; i < p->npools; i++)
+        if (p->pools[i].roles & ROLE_ROLLOUT) inst += p->pools[i].instances;
+    double rate_only = 0, rate_mixed = 0, t_tail = 0, prefill = 0, wsync = 0;
+    for (int i = 0; i < p->npools; i++) {
+        const plan_pool *q = &p->pools[i];
+        if (!(q->roles & ROLE_ROLLOUT)) continue;
+        double r, tt, pf;
+        pool_gen(P, s, q, inst > 0 ? q->instances / inst : 1, &r, &tt, &pf);
+        if (q->colocated) rate_mixed += r;
+        else {
+            rate_only += r;
+            int lo = tq->first < q->first ? tq->first : q->first;
+            int hi = (tq->first + tq->devices > q->first + q->devices ? tq->first + tq->devices : q->first + q->devices) - 1;
+            double w = mdl_weight_sync(plan_rollout_weights(s, q), s->actor.params_total, q->instances, tq->devices,
+                                       s->plan.bucket_bytes, group_link(s, lo, hi - lo, 2), s->eff.link);
+            wsync = fmax(wsync, w);
+        }
+        if (tt > t_tail) t_tail = tt;
+        if (pf > prefill) prefill = pf;
+    }
+    double pr = s->plan.staleness > 0 ? s->plan.partial_rollout : 1.0;
+    int qi = (int)lround(pr * 100);
+    double tail = P->rq[qi < 0 ? 0 : qi > 100 ? 100 : qi] * t_tail;
+    double work = n * P->rm;
+    double sw = tq->colocated ? pool_switches(s, tq) : 0;
+    double busy = train + infer + sw;     /* the training pool, per step */
+    double step, gen, sync_step;
+    if (rate_mixed <= 0) {              /* separate pools */
+        gen = fmax(work / rate_only, tail) + prefill;
+        sync_step = gen + busy + wsync;
+        step = s->plan.staleness > 0 ? fmax(gen, busy + wsync) : sync_step;
+    } else {
+        /* generating-only pools keep going while the mixed pool trains,
+        ** if the staleness bound lets the next batch start */
+        double ahead = s->plan.staleness > 0 ? rate_only * (busy + wsync) : 0;
+        double g = fmax((work - ahead) / (rate_only + rate_mixed), 0);
+        gen = fmax(g, tail) + prefill;
+        step = gen + busy + (rate_only > 0 ? wsync : 0);
+        sync_step = fmax(work / (rate_only + rate_mixed), fmax(P->rq[100] * t_tail, tail)) + prefill + busy
+                  + (rate_only > 0 ? wsync : 0);
+    }
+    /* What a higher bound buys: generation and training overlap through a
+    ** buffer of s batches; a step's generation time varies by about its long
+    ** tail, and a buffer of s batches absorbs all but 1/(s+1) of that
+    ** variation (two stages with a finite buffer between them).  With s = 0
+    ** the stages alternate and nothing is absorbed; a bound never makes a
+    ** step slower than without one. */
+    if (s->plan.staleness > 0)
+        step = fmin(step + fmin(tail, fmin(gen, busy)) / (s->plan.staleness + 1), sync_step);
+    return step > 0 ? tokens / step : 0;
+}
+

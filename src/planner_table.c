@@ -1,0 +1,219 @@
+/*
+** planner_table.c — the plan table's ranking and its text (planner.h):
+** plan_sort and plan_print, shared by `fusync plan` and `fusync merge`.
+*/
+#include "planner.h"
+#include "dist.h"
+#include "engine.h"
+#include "fields.h"
+#include "model.h"
+#include "runner.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- ranking */
+
+static int rank_cmp(const rtable *t, const row *a, const row *b)
+{
+    int fc = rtable_col(t, "feasible"), mc = rtable_col(t, "meets_target"), wc = rtable_col(t, "simulated_iterations");
+    int fa = row_true(a, fc), fb = row_true(b, fc);
+    if (fa != fb) return fb - fa;
+    if (fa) {
+        /* a longer window first: the rung a candidate reached */
+        double wa = wc >= 0 ? row_num(a, wc) : 0, wb = wc >= 0 ? row_num(b, wc) : 0;
+        if (wa == wa && wb == wb && wa != wb) return wa > wb ? -1 : 1;
+        if (mc >= 0) {
+            int ma = row_true(a, mc), mb = row_true(b, mc);
+            if (ma != mb) return mb - ma;
+            if (ma) {
+                double da = row_num(a, rtable_col(t, "devices")), db = row_num(b, rtable_col(t, "devices"));
+                if (da != db) return da < db ? -1 : 1;
+            }
+        }
+        double sa = row_num(a, rtable_col(t, "score")), sb = row_num(b, rtable_col(t, "score"));
+        if (sa != sb) return sa > sb ? -1 : 1;
+    }
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+/* qsort has no context argument; an insertion-merge sort does. */
+void plan_sort(rtable *t)
+{
+    int n = t->nrows;
+    row *tmp = xmalloc((size_t)(n ? n : 1) * sizeof *tmp);
+    for (int w = 1; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) tmp[k++] = rank_cmp(t, &t->rows[j], &t->rows[i]) < 0 ? t->rows[j++] : t->rows[i++];
+            while (i < mid) tmp[k++] = t->rows[i++];
+            while (j < hi) tmp[k++] = t->rows[j++];
+        }
+        memcpy(t->rows, tmp, (size_t)n * sizeof *tmp);
+    }
+    free(tmp);
+}
+
+static double cnum(const rtable *t, const row *r, const char *col) { return row_num(r, rtable_col(t, col)); }
+static const char *ctext(const rtable *t, const row *r, const char *col) { return row_text(r, rtable_col(t, col)); }
+
+static void print_row(const rtable *t, const row *r, const char *label, FILE *f)
+{
+    char a[40], b2[40], st[32], tp[32], est[32], pd[32];
+    snprintf(a, sizeof a, "%s/%s/%s/%s", ctext(t, r, "train_tp"), ctext(t, r, "train_pp"), ctext(t, r, "train_ep"),
+             ctext(t, r, "micro_batch"));
+    snprintf(b2, sizeof b2, "%s/%s/%s", ctext(t, r, "rollout_tp"), ctext(t, r, "rollout_ep"), ctext(t, r, "max_seqs"));
+    fmt_si(tp, sizeof tp, cnum(t, r, "throughput_tokens_per_s"));
+    fmt_si(est, sizeof est, cnum(t, r, "estimate_tokens_per_s"));
+    snprintf(pd, sizeof pd, "%.1f", cnum(t, r, "throughput_tokens_per_s_per_device"));
+    fmt_secs(st, sizeof st, cnum(t, r, "step_time_s"));
+    fprintf(f, "  %-4s %-9s %-22.22s %5s %-14s %-13s %-2s %-4s %-8.8s %10s %9s %8s %9s\n", label, ctext(t, r, "mode"),
+            ctext(t, r, "pools"), ctext(t, r, "devices"), a, b2, ctext(t, r, "staleness"), ctext(t, r, "partial_rollout"),
+            ctext(t, r, "dispatch"), tp, est, pd, st);
+}
+
+/* How many rows were simulated over at least each window (the rungs). */
+static void print_rungs(const rtable *t, FILE *f)
+{
+    int wc = rtable_col(t, "simulated_iterations");
+    long w[PLANNER_RUNGS_MAX * 4];
+    int nw = 0;
+    for (int i = 0; i < t->nrows && wc >= 0; i++) {
+        long x = (long)row_num(&t->rows[i], wc);
+        bool dup = false;
+        for (int k = 0; k < nw; k++) dup |= w[k] == x;
+        if (!dup && nw < (int)(sizeof w / sizeof w[0])) w[nw++] = x;
+    }
+    for (int i = 1; i < nw; i++)
+        for (int k = i; k > 0 && w[k - 1] > w[k]; k--) { long x = w[k]; w[k] = w[k - 1]; w[k - 1] = x; }
+    fprintf(f, "  simulated:%s", nw ? "" : " none");
+    for (int k = 0; k < nw; k++) {
+        int n = 0;
+        for (int i = 0; i < t->nrows; i++) n += row_num(&t->rows[i], wc) >= w[k];
+        fprintf(f, "%s %d over %ld iterations", k ? "," : "", n, w[k]);
+    }
+    fprintf(f, "%s\n", nw > 1 ? " (successive halving: each rung keeps the best quarter of every staleness bound)" : "");
+}
+
+/* Why #1 ranks above #2: tokens/s is tokens per step over the step time,
+** so say which of the two moved and which parts of the step did. */
+static void explain(const rtable *t, const row *best, const row *second, FILE *f)
+{
+    char a[40], b2[40];
+    double t1 = cnum(t, best, "throughput_tokens_per_s"), t2 = cnum(t, second, "throughput_tokens_per_s");
+    double s1 = cnum(t, best, "step_time_s"), s2 = cnum(t, second, "step_time_s");
+    double k1 = t1 * s1, k2 = t2 * s2;      /* tokens trained per step */
+    char x1[32], x2[32], y1[32], y2[32];
+    fmt_si(x1, sizeof x1, t1);
+    fmt_si(x2, sizeof x2, t2);
+    fmt_si(y1, sizeof y1, k1);
+    fmt_si(y2, sizeof y2, k2);
+    fmt_secs(a, sizeof a, s1);
+    fmt_secs(b2, sizeof b2, s2);
+    fprintf(f, "Why #1 ranks above #2 (simulated): %s against %s tokens/s (%+.1f%%) = tokens per step / step time:\n",
+            x1, x2, t2 > 0 ? 100 * (t1 / t2 - 1) : 0);
+    fprintf(f, "  tokens per step %s against %s (%+.1f%%); step %s against %s (%+.1f%%)\n", y1, y2,
+            k2 > 0 ? 100 * (k1 / k2 - 1) : 0, a, b2, s2 > 0 ? 100 * (s1 / s2 - 1) : 0);
+    int mc = rtable_col(t, "meets_target");
+    double d1 = cnum(t, best, "devices"), d2 = cnum(t, second, "devices");
+    bool m1 = mc >= 0 && row_true(best, mc), m2 = mc >= 0 && row_true(second, mc);
+    if (mc >= 0 && m1 && !m2)
+        fprintf(f, "  #1 reaches the target of %.0f tokens/s, #2 does not\n", t->target);
+    else if (mc >= 0 && m1 && d1 < d2)
+        fprintf(f, "  both reach the target of %.0f tokens/s; #1 with %.0f devices against %.0f\n", t->target, d1, d2);
+    else {
+        double dk = k2 > 0 ? k1 / k2 - 1 : 0, ds = s2 > 0 ? s1 / s2 - 1 : 0;
+        const char *tok = dk > 1e-3 ? "more" : dk < -1e-3 ? "fewer" : "as many";
+        const char *stp = ds > 1e-3 ? "a longer" : ds < -1e-3 ? "a shorter" : "the same";
+        fprintf(f, "  #1 trains %s tokens per step in %s step", tok, stp);
+        if (dk > 1e-3 && ds > 1e-3) fprintf(f, ": the tokens grow more than the step");
+        else if (dk < -1e-3 && ds < -1e-3) fprintf(f, ": the step shrinks more than the tokens");
+        fprintf(f, "\n");
+    }
+    fprintf(f, "  time in each part of the step (parts overlap where pools work side by side):\n");
+    for (int k = 0; k < STEP__COUNT; k++) {
+        char name[48];
+        snprintf(name, sizeof name, "%s_s", trace_step_phase_name((trace_step_phase)k));
+        double x = cnum(t, best, name), y = cnum(t, second, name);
+        if (!(fabs(x) > 1e-9 || fabs(y) > 1e-9)) continue;
+        fmt_secs(a, sizeof a, x);
+        fmt_secs(b2, sizeof b2, y);
+        char d[40];
+        fmt_secs(d, sizeof d, fabs(x - y));
+        fprintf(f, "    %-12s %10s  vs %10s   %s%s\n", trace_step_phase_name((trace_step_phase)k), a, b2,
+                x < y - 1e-9 ? "-" : x > y + 1e-9 ? "+" : " ", fabs(x - y) > 1e-9 ? d : "same");
+    }
+    const char *diff[] = {"mode", "pools", "staleness", "partial_rollout", "dispatch", "train_tp", "train_pp", "train_ep",
+                          "micro_batch", "rollout_tp", "rollout_ep", "max_seqs", NULL};
+    fprintf(f, "  they differ in:");
+    int nd = 0;
+    for (int i = 0; diff[i]; i++)
+        if (strcmp(ctext(t, best, diff[i]), ctext(t, second, diff[i]))) {
+            fprintf(f, "%s %s %s vs %s", nd++ ? "," : "", diff[i], ctext(t, best, diff[i]), ctext(t, second, diff[i]));
+        }
+    fprintf(f, "%s\n", nd ? "" : " nothing listed (the same layout)");
+}
+
+void plan_print(const rtable *t, int top, FILE *f)
+{
+    int fc = rtable_col(t, "feasible"), wc = rtable_col(t, "simulated_iterations");
+    int nfeas = 0;
+    for (int i = 0; i < t->nrows; i++) if (row_true(&t->rows[i], fc)) nfeas++;
+    fprintf(f, "Plan search: %s (%s)\n", t->scenario, t->input);
+    fprintf(f, "  %ld candidates enumerated, %ld pruned (do not divide, or miss the memory fit by over %.0f%%), %ld estimated, "
+            "%d simulated, %d feasible in simulation (run's memory ledger)\n", t->evaluated, t->pruned, 100 * PLANNER_FIT_SLACK, t->estimated, t->total, nfeas);
+    print_rungs(t, f);
+    bool devices = !strcmp(t->objective, "devices");
+    fprintf(f, "  objective: %s", !strcmp(t->objective, "score") ? "score() of the policy" : t->objective);
+    if (devices) fprintf(f, " (smallest cluster reaching %.0f tokens/s)", t->target);
+    fprintf(f, "; listed: plans simulated over the scenario's %d iterations (%d warm-up)\n\n", t->iterations, t->warmup);
+    if (nfeas == 0) {
+        fprintf(f, "No feasible plan was found.\n");
+        for (int i = 0; i < t->nrows && i < 3; i++)
+            fprintf(f, "  candidate %s (%s): %s\n", ctext(t, &t->rows[i], "id"), ctext(t, &t->rows[i], "mode"),
+                    ctext(t, &t->rows[i], "reason"));
+        return;
+    }
+    fprintf(f, "  %-4s %-9s %-22s %5s %-14s %-13s %-2s %-4s %-8s %10s %9s %8s %9s\n", "#", "mode", "pools", "dev",
+            "train tp/pp/ep/mb", "rollout tp/ep/seqs", "s", "part", "dispatch", "sim tok/s", "estimate", "per dev", "step");
+    int shown = 0;
+    bool base_shown = false;
+    const row **listed = xcalloc((size_t)top + 2, sizeof *listed);
+    char lab[16];
+    double dev_seen[64];
+    int ndev = 0;
+    for (int i = 0; i < t->nrows && shown < top; i++) {
+        const row *r = &t->rows[i];
+        if (!row_true(r, fc)) continue;
+        if (wc >= 0 && (int)row_num(r, wc) != t->iterations) continue;    /* not a finalist */
+        if (devices) {      /* one plan per cluster size: the best of each */
+            double d = cnum(t, r, "devices");
+            bool dup = false;
+            for (int k = 0; k < ndev; k++) dup |= dev_seen[k] == d;
+            if (dup) continue;
+            if (ndev < 64) dev_seen[ndev++] = d;
+        }
+        listed[shown++] = r;
+        snprintf(lab, sizeof lab, "%d", shown);
+        print_row(t, r, lab, f);
+        if (!strcmp(ctext(t, r, "mode"), "baseline")) base_shown = true;
+    }
+    if (!base_shown)        /* the scenario's own plan, always */
+        for (int i = 0; i < t->nrows; i++)
+            if (!strcmp(ctext(t, &t->rows[i], "mode"), "baseline")) {
+                snprintf(lab, sizeof lab, "(%d)", i + 1);
+                print_row(t, &t->rows[i], row_true(&t->rows[i], fc) ? lab : "-", f);
+                if (!row_true(&t->rows[i], fc)) fprintf(f, "       baseline infeasible: %s\n", ctext(t, &t->rows[i], "reason"));
+            }
+    fprintf(f, "  (sim tok/s: simulated throughput; estimate: the closed form that chose what to simulate)\n\n");
+    if (shown > 1) explain(t, listed[0], listed[1], f);
+    fprintf(f, "Reproduce:\n");
+    for (int i = 0; i < shown; i++)
+        if (i < 3 || !strcmp(ctext(t, listed[i], "mode"), "baseline"))
+            fprintf(f, "  #%d: %s\n", i + 1, ctext(t, listed[i], "run_with"));
+    if (shown > 3) fprintf(f, "  (every row's command is in the run_with column of --csv and --json)\n");
+    free(listed);
+}
