@@ -149,13 +149,22 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ) $(wildcard tests/fuzz/
 	@$(if $(Q),echo "  FUZZLD  $@")
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJ) -o $@ $(PKG_LIBS) -lm
 
+# Seeds of each target, only read: the shipped scenarios and plugins
+# themselves where a target takes them as they are, tests/fuzz/corpus/ for
+# inputs of the targets' own shapes.
+FUZZ_SEEDS_fuzz_scenario := examples
+FUZZ_SEEDS_fuzz_whatif   := examples plugins
+FUZZ_SEEDS_fuzz_set      := tests/fuzz/corpus/fuzz_set
+FUZZ_SEEDS_fuzz_shard    := tests/fuzz/corpus/shard
+FUZZ_SEEDS_fuzz_measured := tests/fuzz/corpus/measured tests/fuzz/corpus/hfconfig
+
 # one target's run: NAME, libFuzzer's limit (-max_total_time=S or -runs=N),
 # the folder for what it finds (the seeds are only read)
 define fuzz_one
 	@mkdir -p $(3) $(FUZZ_BUILD)/artifacts
 	$(Q)$(FUZZ_ENV) ./$(FUZZ_BUILD)/$(1) $(2) -timeout=0 -rss_limit_mb=4096 -print_final_stats=1 \
 	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$(1)- $(3) \
-	    $(wildcard tests/fuzz/corpus/$(1)) 2>$(FUZZ_BUILD)/$(1).log \
+	    $(wildcard $(FUZZ_SEEDS_$(1))) 2>$(FUZZ_BUILD)/$(1).log \
 	    || { tail -40 $(FUZZ_BUILD)/$(1).log; exit 1; }
 	@grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+.*DONE)" $(FUZZ_BUILD)/$(1).log \
 	    | sed "s/^/  $(1): /" || true

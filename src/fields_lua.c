@@ -189,8 +189,6 @@ _Noreturn void fields_unknown_preset(freader *r, const char *path, const char *n
     for (int i = 0; i < n; i++) keys[i] = models ? presets_model_key(i) : presets_device_key(i);
     const char *sug = fields_suggest(name, keys, n);
     const char *what = models ? "model" : "device";
-    char shown[64];
-    fields_got_text(r->L, -1, shown, sizeof shown);
     if (sug) fr_fail(r, path, "unknown %s preset '%.40s'; did you mean '%s'?", what, name, sug);
     char list[512];
     fr_fail(r, path, "unknown %s preset '%.40s' (presets: %s)", what, name, preset_keys(list, sizeof list, models));

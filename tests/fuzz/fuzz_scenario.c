@@ -1,7 +1,7 @@
 /*
 ** fuzz_scenario.c — a scenario file as the input: the sandboxed loader
 ** (budgets, field checks, conversion), plan_build, and a bounded simulation.
-** Seeds: tests/fuzz/corpus/fuzz_scenario/ (the examples).
+** Seeds: examples/ itself (the Makefile's FUZZ_SEEDS_fuzz_scenario).
 */
 #include "fuzz_common.h"
 #include "lua_scenario.h"

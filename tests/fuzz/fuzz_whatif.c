@@ -2,7 +2,7 @@
 ** fuzz_whatif.c — a what-if file as the input: the plugin host runs it
 ** (vary, variants(base)), the readers turn its answer into --set overrides,
 ** and the first variants are loaded over the base scenario like `sweep` does.
-** Seeds: tests/fuzz/corpus/fuzz_whatif/ (the what-if examples, the plugins).
+** Seeds: examples/ and plugins/ themselves (FUZZ_SEEDS_fuzz_whatif).
 */
 #include "fuzz_common.h"
 #include "lua_scenario.h"
