@@ -63,6 +63,18 @@ static int hexval(char h)
     return h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
 }
 
+/* four hex digits of a \u escape; -1 when they are not */
+static long hex4(jp *p)
+{
+    long v = 0;
+    for (int k = 0; k < 4; k++) {
+        int d = p->i < p->n ? hexval(p->s[p->i++]) : -1;
+        if (d < 0) return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
 static bool jstring(jp *p, char **out)
 {
     fs_buf b;
@@ -82,16 +94,25 @@ static bool jstring(jp *p, char **out)
         case 'b': buf_putc(&b, '\b'); break;
         case 'f': buf_putc(&b, '\f'); break;
         case 'u': {
-            unsigned v = 0;
-            for (int k = 0; k < 4; k++) {
-                int d = p->i < p->n ? hexval(p->s[p->i++]) : -1;
-                if (d < 0) { p->err = "bad \\u escape"; buf_free(&b); return false; }
-                v = v * 16 + (unsigned)d;
-            }
+            long v = hex4(p);
+            if (v < 0) { p->err = "bad \\u escape"; buf_free(&b); return false; }
             if (v == 0) { p->err = "\\u0000 in a string"; buf_free(&b); return false; }
+            /* RFC 8259 section 7: a character outside the Basic Multilingual
+            ** Plane is written as a UTF-16 surrogate pair, high (D800-DBFF)
+            ** then low (DC00-DFFF); a lone half is not a character. */
+            if (v >= 0xdc00 && v <= 0xdfff) { p->err = "lone low surrogate in a \\u escape"; buf_free(&b); return false; }
+            if (v >= 0xd800 && v <= 0xdbff) {
+                long lo = (p->i + 1 < p->n && p->s[p->i] == '\\' && p->s[p->i + 1] == 'u') ? (p->i += 2, hex4(p)) : -1;
+                if (lo < 0xdc00 || lo > 0xdfff) { p->err = "high surrogate without its low half in a \\u escape"; buf_free(&b); return false; }
+                v = 0x10000 + ((v - 0xd800) << 10) + (lo - 0xdc00);
+            }
             if (v < 0x80) buf_putc(&b, (char)v);
             else if (v < 0x800) { buf_putc(&b, (char)(0xc0 | (v >> 6))); buf_putc(&b, (char)(0x80 | (v & 0x3f))); }
-            else { buf_putc(&b, (char)(0xe0 | (v >> 12))); buf_putc(&b, (char)(0x80 | ((v >> 6) & 0x3f))); buf_putc(&b, (char)(0x80 | (v & 0x3f))); }
+            else if (v < 0x10000) { buf_putc(&b, (char)(0xe0 | (v >> 12))); buf_putc(&b, (char)(0x80 | ((v >> 6) & 0x3f))); buf_putc(&b, (char)(0x80 | (v & 0x3f))); }
+            else {
+                buf_putc(&b, (char)(0xf0 | (v >> 18))); buf_putc(&b, (char)(0x80 | ((v >> 12) & 0x3f)));
+                buf_putc(&b, (char)(0x80 | ((v >> 6) & 0x3f))); buf_putc(&b, (char)(0x80 | (v & 0x3f)));
+            }
             break;
         }
         default: p->err = "bad escape in a string"; buf_free(&b); return false;

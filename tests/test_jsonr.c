@@ -33,6 +33,10 @@ START_TEST(t_values)
     ck_assert_int_eq(a->items[3].t, J_BOOL);
     ck_assert_int_eq(a->items[4].t, J_NULL);
     ck_assert_str_eq(a->items[5].text, "x\xc3\xa9\n");
+    jv e;
+    ck_assert_msg(parse("\"\\ud83d\\ude80\\u20ac\"", &e, why), "%s", why);   /* a surrogate pair: U+1F680 */
+    ck_assert_str_eq(e.text, "\xf0\x9f\x9a\x80\xe2\x82\xac");
+    jv_free(&e);
     ck_assert_int_eq(jv_get(&v, "b")->t, J_OBJ);
     ck_assert_ptr_null(jv_get(&v, "c"));
     long x = -1;
@@ -71,6 +75,9 @@ START_TEST(t_errors)
         {"\"a\\u00zz\"", "line 1: bad \\u escape"},
         {"\"a\\u0000\"", "line 1: \\u0000 in a string"},
         {"\"a\tb\"", "line 1: control character in a string"},
+        {"\"\\udc00\"", "line 1: lone low surrogate in a \\u escape"},
+        {"\"\\ud83d x\"", "line 1: high surrogate without its low half in a \\u escape"},
+        {"\"\\ud83d\\u0041\"", "line 1: high surrogate without its low half in a \\u escape"},
         {"tru", "line 1: unexpected character"},
         {"", "line 1: unexpected end of file"},
         {"\n\n[", "line 3: unexpected end of file"},
