@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "lua_scenario.h"
 #include "planner.h"
+#include "policy.h"
 #include "plugin.h"
 #include "rtable.h"
 #include "workers.h"
@@ -141,7 +142,13 @@ int cmd_plan(cli_opts *o)
         goto out;
     }
     const char *pol = o->policy ? o->policy : (base.plan.policy[0] ? base.plan.policy : NULL);
-    if (pol && !(pl = plugin_open(pol, NULL, &err))) { rc = cli_fail(&err); goto out; }
+    char pol_full[512];
+    if (pol) {
+        /* found as `run` finds it: as named, else beside the scenario */
+        policy_resolve_path(pol, &base, pol_full, sizeof pol_full);
+        pol = pol_full;
+        if (!(pl = plugin_open(pol, NULL, &err))) { rc = cli_fail(&err); goto out; }
+    }
     if (!planner_init(P, &base, pl, &po, &err)) { rc = cli_fail(&err); goto out; }
     planner_enumerate(P);
     planner_select(P, o->top * 16 > 320 ? o->top * 16 : 320);
@@ -201,5 +208,6 @@ out:
     planner_free(P);
     free(P);
     plugin_close(pl);
+    pool_signals(false);
     return rc;
 }

@@ -96,7 +96,7 @@ int cmd_sweep(cli_opts *o)
     if (!cli_load_scenario(o, &base, &err)) return cli_fail(&err);
     pool_signals(true);
     whatif_list w;
-    if (!whatif_load(o->whatif, &base, &w, &err)) return cli_fail(&err);
+    if (!whatif_load(o->whatif, &base, &w, &err)) { pool_signals(false); return cli_fail(&err); }
 
     rtable t;
     rtable_init(&t, "sweep");
@@ -153,6 +153,7 @@ int cmd_sweep(cli_opts *o)
     free(ids);
     whatif_free(&w);
     rtable_free(&t);
+    pool_signals(false);
     return rc;
 }
 

@@ -465,6 +465,11 @@ mkfifo "$T/fifo.lua"
 expect_fast 2 "fifo.lua: is not a regular file" 5 "$F" run $Q --set "plan.policy=$T/fifo.lua"
 printf 'function place(ctx) os.execute("true") end\n' > "$T/osx.lua"
 expect 2 "osx.lua:1: os.execute is not available in the sandbox" "$F" check $Q --policy "$T/osx.lua"
+# a scenario's policy named relative to it is found beside it by `plan` as by `run`
+mkdir "$T/beside"
+cp examples/qwen7b_h100x16.lua plugins/colocate.lua "$T/beside/"
+F_ABS=$(cd "$(dirname "$F")" && pwd)/$(basename "$F")
+expect 0 "Reproduce:" sh -c "cd / && '$F_ABS' plan '$T/beside/qwen7b_h100x16.lua' --set plan.policy=colocate.lua --top 2 --iterations 4"
 
 echo "cli.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
