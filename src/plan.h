@@ -15,7 +15,9 @@ typedef struct {
     int      first, devices;
     /* training layout (ROLE_TRAIN / ROLE_CRITIC) */
     int      tp, pp, dp, ep, edp;
-    int      shard, eshard;   /* ZeRO shard groups: dense over DP, experts over expert-DP (HSDP: plan.train.shard_group) */
+    int      cp;              /* context parallel: a sequence's ranks, stride tp (rank order tp, cp, dp, pp) */
+    int      gdp;             /* ranks holding the same dense parameters: cp·dp, stride tp (gradients, ZeRO) */
+    int      shard, eshard;   /* ZeRO shard groups: dense over cp·dp, experts over expert-DP (HSDP: plan.train.shard_group) */
     /* rollout layout (ROLE_ROLLOUT) */
     int      inst_devices, instances;
     /* forward-only models on a pool without training (ROLE_REF / ROLE_REWARD) */
