@@ -54,7 +54,7 @@ void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]
     out[2] = a.optimizer + b.optimizer;
 }
 
-static double max_seq(const scn_scenario *s)
+double plan_max_seq(const scn_scenario *s)
 {
     const scn_dist *d = &s->work.prompt_len;
     double pmax = d->kind == DIST_FIXED ? d->a
@@ -72,7 +72,7 @@ double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage)
 
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage)
 {
-    double seq = max_seq(s);
+    double seq = plan_max_seq(s);
     double mb = s->plan.train.micro_batch;
     long per_rep = (long)scn_prompts_per_step(s) * s->work.samples_per_prompt
                  / s->work.minibatches / pp->dp;

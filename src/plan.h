@@ -53,6 +53,8 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err);
 ** optimizer), for a ZeRO stage. */
 void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]);
 double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage);
+/* The longest sequence the workload allows: largest prompt + max_response. */
+double plan_max_seq(const scn_scenario *s);
 /* The same for model m (actor or critic): the activation reservation a stage
 ** holds while training, at the longest sequence the workload allows. */
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage);
