@@ -354,8 +354,6 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     return end;
 }
 
-/* Forward-only pass of model m over samples `ids` on pool p0.
-** Train-layout pools use the pipeline; aux pools data-parallel replicas. */
 /* All-reduce times of one stage's bf16 gradients (mdl_shard_allreduce):
 ** *a over a ZeRO shard group, *r across the shard groups' replicas (HSDP). */
 static void grad_allreduce(const sim *s, const plan_pool *q, const scn_model *m, double *a, double *r)
@@ -379,6 +377,8 @@ static double zero_comm(const sim *s, const plan_pool *q, const scn_model *m, in
     return mdl_zero_comm(s->scn.plan.train.zero, s->scn.plan.train.overlap, a, r, micro, train, grad, after);
 }
 
+/* Forward-only pass of model m over samples `ids` on pool p0.
+** Train-layout pools use the pipeline; aux pools data-parallel replicas. */
 static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_time t0, const int *ids, int n)
 {
     const plan_pool *q = &s->pl.pools[p0];

@@ -321,6 +321,19 @@ void mdl_shard_allreduce(const scn_cluster *cl, double link_eff, int first, int 
        + mdl_allreduce_group(cl, first, es * eshard, edp / eshard, 2.0 * psi_e / eshard, link_eff);
 }
 
+/* With A the gradient all-reduce over a shard group (a reduce-scatter or an
+** all-gather of the same bytes takes A/2), R the all-reduce across its
+** replicas (HSDP) and o = plan.train.overlap:
+**   ZeRO-0/1  A + R at the end of the mini-batch;
+**   ZeRO-2    a reduce-scatter per micro-batch, (1 - o)·A/2 exposed, and at
+**             the end R and, after the optimizer, an all-gather of the
+**             updated parameters, A/2;
+**   ZeRO-3    (FSDP) parameters all-gathered before the forward and again
+**             before the backward of every micro-batch, gradients
+**             reduce-scattered after it: (1 - o)·3A/2 exposed per
+**             micro-batch, R at the end.
+** A forward-only pass of a ZeRO-3 model gathers once per micro-batch:
+** (1 - o)·A/2. */
 double mdl_zero_comm(int zero, double overlap, double a, double r, int micro, int train, double *grad, double *after)
 {
     double hid = 1.0 - overlap;
