@@ -91,8 +91,11 @@ static void add_tracks(sim *s, int p)
     r->hostlink_track = -1;
     if (q->roles & (ROLE_TRAIN | ROLE_CRITIC)) {
         for (int st = 0; st < q->pp; st++) {
-            trace_track tk = {{0}, TRK_STAGE, p, q->first + st * q->tp * q->dp, q->tp * q->dp, r->group0 + st};
-            snprintf(tk.name, sizeof tk.name, "%s stage %d (TP%d x DP%d)", q->name, st, q->tp, q->dp);
+            trace_track tk = {{0}, TRK_STAGE, p, q->first + st * q->tp * q->gdp, q->tp * q->gdp, r->group0 + st};
+            if (q->cp > 1)
+                snprintf(tk.name, sizeof tk.name, "%s stage %d (TP%d x CP%d x DP%d)", q->name, st, q->tp, q->cp, q->dp);
+            else
+                snprintf(tk.name, sizeof tk.name, "%s stage %d (TP%d x DP%d)", q->name, st, q->tp, q->dp);
             trace_add_track(s->tr, &tk);
             r->ntracks++;
         }
@@ -107,7 +110,7 @@ static void add_tracks(sim *s, int p)
         r->ninst = q->instances;
         for (int i = 0; i < q->instances; i++) {
             trace_track tk = {{0}, TRK_INSTANCE, p, q->first + i * q->inst_devices, q->inst_devices,
-                              r->group0 + (q->pp > 1 && (q->roles & ROLE_TRAIN) ? (i * q->inst_devices) / (q->tp * q->dp) : 0)};
+                              r->group0 + (q->pp > 1 && (q->roles & ROLE_TRAIN) ? (i * q->inst_devices) / (q->tp * q->gdp) : 0)};
             if (tk.memgroup >= r->group0 + r->ngroups) tk.memgroup = r->group0 + r->ngroups - 1;
             snprintf(tk.name, sizeof tk.name, "%s rollout %d", q->name, i);
             instance *I = &s->inst[s->ninst++];

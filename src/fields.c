@@ -31,6 +31,8 @@ static const char *const MODE_NAMES[] = {"separate", "colocate", "full", NULL};
 static const int MODE_VALS[] = {MODE_SEPARATE, MODE_COLOCATE, MODE_FULL};
 static const char *const RECOMPUTE_NAMES[] = {"none", "selective", "full", NULL};
 static const int RECOMPUTE_VALS[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL};
+static const char *const CP_KIND_NAMES[] = {"ring", "ulysses", NULL};
+static const int CP_KIND_VALS[] = {CP_RING, CP_ULYSSES};
 static const char *const ONUPDATE_NAMES[] = {"continue", "restart", NULL};
 static const int ONUPDATE_VALS[] = {ONUPD_CONTINUE, ONUPD_RESTART};
 static const char *const ONSTALE_NAMES[] = {"wait", "discard", NULL};
@@ -197,13 +199,19 @@ static const fdesc FIELDS_TRAIN[] = {
     INT("tp", scn_train_layout, tp, 1, FLD_PARALLEL_MAX, NULL, "tensor parallel; divides the heads"),
     INT("pp", scn_train_layout, pp, 1, FLD_PARALLEL_MAX, NULL, "pipeline stages; divides the layers"),
     INT("ep", scn_train_layout, ep, 1, FLD_PARALLEL_MAX, NULL, "expert parallel; divides the experts (1 for a dense model)"),
-    INT("dp", scn_train_layout, dp, 0, FLD_PARALLEL_MAX, NULL, "data parallel; 0 or absent: the pool size / (tp·pp)"),
+    INT("dp", scn_train_layout, dp, 0, FLD_PARALLEL_MAX, NULL, "data parallel; 0 or absent: the pool size / (tp·pp·cp)"),
+    INT("cp", scn_train_layout, cp, 1, FLD_PARALLEL_MAX, NULL, "context (sequence) parallel: each sequence split over cp ranks (activations and attention ÷ cp); devices = tp·pp·cp·dp"),
+    ENUM("cp_kind", scn_train_layout, cp_kind, CP_KIND_NAMES, CP_KIND_VALS,
+         "how context-parallel attention sees the whole sequence: \"ring\" (Megatron context parallelism, ring attention: K/V blocks passed round the ring, hidden behind the block attention) or \"ulysses\" (DeepSpeed-Ulysses: four all-to-alls of Q, K, V and the output a layer; cp must divide the heads per TP rank)"),
     INT("micro_batch", scn_train_layout, micro_batch, 1, 1 << 16, "sequences", "sequences per micro-batch"),
     ENUM("recompute", scn_train_layout, recompute, RECOMPUTE_NAMES, RECOMPUTE_VALS,
          "activation recomputation"),
     INT("zero", scn_train_layout, zero, 0, 3, NULL, "ZeRO stage of the distributed optimizer (3: FSDP, parameters sharded and gathered per micro-batch)"),
     INT("shard_group", scn_train_layout, shard_group, 0, FLD_PARALLEL_MAX, NULL, "HSDP: the data-parallel ranks one ZeRO shard spans, replicated across the groups (FSDP's fsdp_size); divides dp; 0: all of DP"),
     NUM("overlap", scn_train_layout, overlap, 1, 0, 1, 0, NULL, "share of ZeRO-2/3's per-micro-batch all-gathers and reduce-scatters hidden behind compute (prefetching); 0: all exposed"),
+    NUM("overlap_tp", scn_train_layout, overlap_tp, 1, 0, 1, 0, NULL, "share of the TP all-reduces run concurrently with the stage's GEMMs (Megatron's --tp-comm-overlap, async TP), hidden while the compute lasts; 0: serial, Megatron's default"),
+    NUM("overlap_ep", scn_train_layout, overlap_ep, 1, 0, 1, 0, NULL, "share of the EP dispatch/combine all-to-alls run concurrently with expert compute (DualPipe, Megatron's EP overlap), hidden while the compute lasts; 0: serial, Megatron's default"),
+    NUM("overlap_grad", scn_train_layout, overlap_grad, 1, 0, 1, 0, NULL, "share of the end-of-mini-batch gradient reduction run in buckets during the last micro-batch's backward (Megatron's --overlap-grad-reduce, DDP's bucketed hooks), hidden while that backward lasts; 0: after the pipeline, Megatron's default"),
     BOOL("uneven_layers", scn_train_layout, uneven_layers, "allow a pp that does not divide the layers: stages of ⌈L/pp⌉ and ⌊L/pp⌋ layers; the heaviest paces the pipeline and sets the memory peak"),
     END
 };

@@ -199,7 +199,7 @@ const scn_link *mdl_tier_link(const scn_cluster *c, int tier)
 mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_link *ltp, const scn_link *lep,
                           const scn_link *lpp)
 {
-    mdl_stage c = {tp, pp, 0, 0, 0, 0, ltp, lep, lpp};
+    mdl_stage c = {tp, pp, 0, 0, 0, 0, ltp, lep, lpp, 1, CP_RING, 0, 0, 0, 0, NULL};
     c.sh = mdl_stage_share(m->layers, pp);
     c.lps = (double)((m->layers + pp - 1) / pp);
     if (m->experts > 0) {
@@ -212,12 +212,25 @@ mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_
 double mdl_stage_fwd(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, double tok,
                      double sq, double eff)
 {
-    double flops = 2.0 * m->params_active * tok + 2.0 * m->layers * (double)m->hidden * sq;
-    double t = flops * c->sh / c->tp / (d->peak_flops * eff);
-    double act = tok * m->hidden * 2.0;
-    if (c->tp > 1) t += 2.0 * c->lps * mdl_allreduce(act, c->tp, c->ltp, link_eff);
+    int cp = c->cp > 1 ? c->cp : 1;
+    double attn = 2.0 * m->layers * (double)m->hidden * sq;
+    double flops = 2.0 * m->params_active * tok + attn;
+    /* context parallelism: each rank computes 1/cp of the tokens and of the
+    ** attention (the load-balanced split of causal attention) */
+    double comp = flops * c->sh / c->tp / cp / (d->peak_flops * eff);
+    double t = comp;
+    double act = tok / cp * m->hidden * 2.0;
+    double ttp = 0, tep = 0;
+    if (c->tp > 1) ttp = 2.0 * c->lps * mdl_allreduce(act, c->tp, c->ltp, link_eff);
     if (m->experts > 0)
-        t += 2.0 * c->lps * c->moe_frac * mdl_alltoall(act * m->experts_active / c->tp, c->efold, c->lep, link_eff);
+        tep = 2.0 * c->lps * c->moe_frac * mdl_alltoall(act * m->experts_active / c->tp, c->efold, c->lep, link_eff);
+    /* the shares run concurrently with the compute are hidden, together,
+    ** while it lasts; the rest is exposed (docs/model.md, section 7) */
+    t += (1.0 - c->o_tp) * ttp;
+    t += (1.0 - c->o_ep) * tep;
+    double conc = c->o_tp * ttp + c->o_ep * tep;
+    if (conc > comp) t += conc - comp;
+    if (cp > 1) t += c->lps * mdl_cp_layer(c, tok, attn / m->layers / c->tp / cp / (d->peak_flops * eff), link_eff);
     /* pipeline send of the activations to the next stage */
     if (c->pp > 1) t += mdl_broadcast(act / c->tp, c->lpp, link_eff);
     return t;
@@ -238,13 +251,6 @@ double mdl_aux_fwd(const scn_model *m, const scn_device *d, const scn_efficiency
     double t = flops / devices / (d->peak_flops * e->prefill);
     if (aux_tp > 1) t += 2.0 * m->layers * mdl_allreduce(tok / aux_replicas * m->hidden * 2.0, aux_tp, l, e->link);
     return t;
-}
-
-double mdl_grad_sync(const scn_cluster *c, const scn_efficiency *e, int first, int tp, int dp, int edp, double psi_d,
-                     double psi_e)
-{
-    return mdl_allreduce_group(c, first, tp, dp, 2.0 * psi_d, e->link)
-         + mdl_allreduce_group(c, first, tp * dp / edp, edp, 2.0 * psi_e, e->link);
 }
 
 double mdl_optimizer(const scn_device *d, const scn_efficiency *e, int zero, int dp, int edp, double psi_d,
@@ -268,4 +274,71 @@ double mdl_weight_sync(double bytes, double params_total, int instances, int tra
     double t_send = 2.0 * params_total * instances / (train_devices * bw);
     int nb = (int)ceil(bytes / bucket_bytes);
     return fmax(t_recv, t_send) + nb * l->latency_s;
+}
+
+/* ------------------- context parallelism, overlap, sharded data parallelism
+** (docs/model.md, section 7) */
+
+void mdl_stage_par(mdl_stage *c, const scn_model *m, int cp, int cp_kind, const scn_link *lcp, double o_tp, double o_ep)
+{
+    c->cp = cp > 1 ? cp : 1;
+    c->cp_kind = cp_kind;
+    c->lcp = lcp;
+    c->o_tp = o_tp;
+    c->o_ep = o_ep;
+    double hd = m->head_dim > 0 ? m->head_dim : (m->heads > 0 ? (double)m->hidden / m->heads : 0);
+    c->qdim = m->heads > 0 ? m->heads * hd : m->hidden;
+    /* GQA keeps kv_heads K/V heads; MLA expands its latent to full heads for
+    ** training's attention */
+    c->kvdim = m->mla_latent > 0 || m->kv_heads <= 0 ? c->qdim : m->kv_heads * hd;
+}
+
+double mdl_exposed(double comm, double o, double compute)
+{
+    double conc = o * comm;
+    return (1.0 - o) * comm + (conc > compute ? conc - compute : 0.0);
+}
+
+double mdl_cp_layer(const mdl_stage *c, double tok, double attn_s, double link_eff)
+{
+    if (c->cp <= 1 || !c->lcp) return 0.0;
+    double local = tok / c->cp * 2.0 / c->tp;       /* bf16 bytes per unit of width, this rank's tokens */
+    if (c->cp_kind == CP_ULYSSES)
+        return 2.0 * mdl_alltoall(local * c->qdim, c->cp, c->lcp, link_eff)          /* Q in, output back */
+             + 2.0 * mdl_alltoall(local * c->kvdim, c->cp, c->lcp, link_eff);        /* K, V */
+    double send = mdl_broadcast(2.0 * local * c->kvdim, c->lcp, link_eff);           /* the K and V block */
+    double block = attn_s / c->cp;
+    return (c->cp - 1) * (send > block ? send - block : 0.0);
+}
+
+void mdl_shard_allreduce(const scn_cluster *cl, double link_eff, int first, int tp, int gdp, int shard, int edp,
+                         int eshard, double psi_d, double psi_e, double *a, double *r)
+{
+    int es = tp * gdp / edp;       /* stride of the expert-DP group */
+    *a = mdl_allreduce_group(cl, first, tp, shard, 2.0 * psi_d, link_eff)
+       + mdl_allreduce_group(cl, first, es, eshard, 2.0 * psi_e, link_eff);
+    *r = mdl_allreduce_group(cl, first, tp * shard, gdp / shard, 2.0 * psi_d / shard, link_eff)
+       + mdl_allreduce_group(cl, first, es * eshard, edp / eshard, 2.0 * psi_e / eshard, link_eff);
+}
+
+/* With A the gradient all-reduce over a shard group (a reduce-scatter or an
+** all-gather of the same bytes takes A/2), R the all-reduce across its
+** replicas (HSDP) and o = plan.train.overlap:
+**   ZeRO-0/1  A + R at the end of the mini-batch;
+**   ZeRO-2    a reduce-scatter per micro-batch, (1 - o)·A/2 exposed, and at
+**             the end R and, after the optimizer, an all-gather of the
+**             updated parameters, A/2;
+**   ZeRO-3    (FSDP) parameters all-gathered before the forward and again
+**             before the backward of every micro-batch, gradients
+**             reduce-scattered after it: (1 - o)·3A/2 exposed per
+**             micro-batch, R at the end.
+** A forward-only pass of a ZeRO-3 model gathers once per micro-batch:
+** (1 - o)·A/2. */
+double mdl_zero_comm(int zero, double overlap, double a, double r, int micro, int train, double *grad, double *after)
+{
+    double hid = 1.0 - overlap;
+    if (grad) *grad = !train ? 0 : zero <= 1 ? a + r : r;
+    if (after) *after = train && zero == 2 ? a / 2 : 0;
+    if (!train) return zero >= 3 ? micro * hid * a / 2 : 0;
+    return zero == 2 ? micro * hid * a / 2 : zero >= 3 ? micro * hid * 1.5 * a : 0;
 }

@@ -89,6 +89,12 @@ typedef struct {
     double sh, lps, moe_frac;   /* layer share (mdl_stage_share), layers, MoE share */
     int    efold;
     const scn_link *ltp, *lep, *lpp;
+    /* context parallelism and overlap (mdl_stage_par; cp 1, no overlap:
+    ** as mdl_stage_setup leaves them) */
+    int    cp, cp_kind;         /* ranks a sequence is split over; scn_cp_kind */
+    double qdim, kvdim;         /* query and K/V widths of a layer (heads·head_dim) */
+    double o_tp, o_ep;          /* shares of TP and EP communication run concurrently with compute */
+    const scn_link *lcp;
 } mdl_stage;
 mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_link *ltp, const scn_link *lep,
                           const scn_link *lpp);
@@ -98,6 +104,42 @@ mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_
 ** the next stage. */
 double mdl_stage_fwd(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, double tok,
                      double sq, double eff);
+/* Context parallelism and overlap on a stage (docs/model.md, section 7):
+** cp ranks a sequence is split over (link lcp joins them), ring attention
+** or Ulysses (scn_cp_kind), and the shares o_tp, o_ep of the TP all-reduces
+** and EP all-to-alls that run concurrently with the stage's compute. */
+void   mdl_stage_par(mdl_stage *c, const scn_model *m, int cp, int cp_kind, const scn_link *lcp, double o_tp,
+                     double o_ep);
+/* Context-parallel communication (s) one layer exposes for `tok` tokens of
+** the micro-batch whose squared lengths sum to `sq`; `attn_s` is the
+** rank's attention compute time of the layer.  Ulysses (Jacobs et al.,
+** arXiv 2309.14509): all-to-alls of Q, K, V and the output, each rank's
+** tok/cp tokens at its TP share of the widths.  Ring (Liu et al., arXiv
+** 2310.01889; Megatron context parallelism): cp − 1 sends of the local K/V
+** block, each hidden behind the block's attention, attn_s/cp. */
+double mdl_cp_layer(const mdl_stage *c, double tok, double attn_s, double link_eff);
+/* Exposed time (s) of `comm` seconds of communication of which a share
+** `o` runs concurrently with `compute` seconds of work: (1 − o)·comm, and
+** of o·comm what outlasts the compute. */
+double mdl_exposed(double comm, double o, double compute);
+/* Gradient all-reduce times of one stage's bf16 gradients (psi_d dense
+** parameters a device holds before sharding, psi_e expert ones): *a over a
+** ZeRO shard group (dense: `shard` of the gdp ranks `tp` apart that hold
+** the same parameters; experts: `eshard` of the edp expert-DP ranks), *r
+** across the shard groups' replicas of a 1/shard share (HSDP; 0 when a
+** shard spans all of them).  docs/model.md, section 7. */
+void   mdl_shard_allreduce(const scn_cluster *cl, double link_eff, int first, int tp, int gdp, int shard, int edp,
+                           int eshard, double psi_d, double psi_e, double *a, double *r);
+/* ZeRO's data-parallel communication of a mini-batch of `micro`
+** micro-batches from A and R above (docs/model.md, section 7): returns the
+** exposed per-micro-batch part (prefetching hides the share `overlap`);
+** *grad gets the gradient reduction at the end of the mini-batch (which
+** plan.train.overlap_grad may run during the last backward, mdl_exposed),
+** *after the parameter all-gather after the optimizer (ZeRO-2).  A
+** forward-only pass (train false) gathers ZeRO-3 parameters once a
+** micro-batch and has no end part. */
+double mdl_zero_comm(int zero, double overlap, double a, double r, int micro, int train, double *grad, double *after);
+
 /* A backward op in units of the forward: 2, 3 with full recomputation. */
 double mdl_bwd_mult(scn_recompute rc);
 /* 1F1B over p stages and m equal micro-batches (forward f, backward b):
@@ -107,13 +149,10 @@ double mdl_1f1b(int p, int m, double f, double b);
 ** each) over `tok` tokens with squared lengths summing to `sq`. */
 double mdl_aux_fwd(const scn_model *m, const scn_device *d, const scn_efficiency *e, const scn_link *l, int devices,
                    int aux_tp, int aux_replicas, double tok, double sq);
-/* Gradient reduction after a mini-batch: dense parameters psi_d over dp
-** ranks `tp` apart from `first`, expert parameters psi_e over edp ranks. */
-double mdl_grad_sync(const scn_cluster *c, const scn_efficiency *e, int first, int tp, int dp, int edp, double psi_d,
-                     double psi_e);
 /* Optimizer step (s): ~30 bytes of HBM traffic per local parameter (Adam's
 ** fp32 master, m, v read and written, bf16 grads read and weights written),
-** sharded by ZeRO >= 1, plus the per-step overhead. */
+** sharded by ZeRO >= 1 over the shard groups (dp: dense, edp: expert
+** parameters), plus the per-step overhead. */
 double mdl_optimizer(const scn_device *d, const scn_efficiency *e, int zero, int dp, int edp, double psi_d,
                      double psi_e);
 /* Resharding `bytes` of rollout weights over link l in buckets. */

@@ -54,7 +54,7 @@ void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]
     out[2] = a.optimizer + b.optimizer;
 }
 
-static double max_seq(const scn_scenario *s)
+double plan_max_seq(const scn_scenario *s)
 {
     const scn_dist *d = &s->work.prompt_len;
     double pmax = d->kind == DIST_FIXED ? d->a
@@ -72,7 +72,7 @@ double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage)
 
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage)
 {
-    double seq = max_seq(s);
+    double seq = plan_max_seq(s);
     double mb = s->plan.train.micro_batch;
     long per_rep = (long)scn_prompts_per_step(s) * s->work.samples_per_prompt
                  / s->work.minibatches / pp->dp;
@@ -84,7 +84,8 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     double act = inflight * layer * ((m->layers + pp->pp - 1) / pp->pp);
     /* the last stage also holds fp32 logits of a micro-batch: mb·s·V/t·4 */
     if (stage == pp->pp - 1) act += mb * seq * (double)m->vocab / pp->tp * 4.0;
-    return act;
+    /* context parallelism: each rank holds 1/cp of every sequence's tokens */
+    return pp->cp > 1 ? act / pp->cp : act;
 }
 
 double plan_rollout_weights(const scn_scenario *s, const plan_pool *pp)
@@ -114,35 +115,52 @@ static bool layout_pool(const scn_scenario *s, plan *p, plan_pool *q, fs_err *er
         q->tp = sp->train.tp;
         q->pp = sp->train.pp;
         q->ep = sp->train.ep;
-        int mp = q->tp * q->pp;
+        q->cp = sp->train.cp > 0 ? sp->train.cp : 1;
+        /* rank order tp, cp, dp, pp (Megatron's): a stage's tp·cp·dp devices
+        ** are contiguous, a context-parallel group is cp ranks tp apart
+        ** (docs/model.md, section 2) */
+        int mp = q->tp * q->pp * q->cp;
         if (q->devices % mp != 0) {
-            fs_err_set(err, 2, "%s: plan.train: tp·pp = %d·%d = %d does not divide pool '%s' of %d devices "
-                       "(TP·PP·DP must equal the pool; change tp/pp or the pool size)",
-                       f, q->tp, q->pp, mp, q->name, q->devices);
+            if (q->cp > 1)
+                fs_err_set(err, 2, "%s: plan.train: tp·pp·cp = %d·%d·%d = %d does not divide pool '%s' of %d devices "
+                           "(TP·PP·CP·DP must equal the pool; change tp/pp/cp or the pool size)",
+                           f, q->tp, q->pp, q->cp, mp, q->name, q->devices);
+            else
+                fs_err_set(err, 2, "%s: plan.train: tp·pp = %d·%d = %d does not divide pool '%s' of %d devices "
+                           "(TP·PP·DP must equal the pool; change tp/pp or the pool size)",
+                           f, q->tp, q->pp, mp, q->name, q->devices);
             return false;
         }
         q->dp = q->devices / mp;
         if (sp->train.dp > 0 && sp->train.dp != q->dp) {
-            fs_err_set(err, 2, "%s: plan.train.dp: TP·PP·DP = %d·%d·%d = %lld does not match pool '%s' of %d devices",
-                       f, q->tp, q->pp, sp->train.dp, (long long)mp * sp->train.dp, q->name, q->devices);
+            if (q->cp > 1)
+                fs_err_set(err, 2, "%s: plan.train.dp: TP·PP·CP·DP = %d·%d·%d·%d = %lld does not match pool '%s' of %d devices",
+                           f, q->tp, q->pp, q->cp, sp->train.dp, (long long)mp * sp->train.dp, q->name, q->devices);
+            else
+                fs_err_set(err, 2, "%s: plan.train.dp: TP·PP·DP = %d·%d·%d = %lld does not match pool '%s' of %d devices",
+                           f, q->tp, q->pp, sp->train.dp, (long long)mp * sp->train.dp, q->name, q->devices);
             return false;
         }
+        /* context-parallel ranks hold the same parameters as data-parallel
+        ** ones: gradients are reduced and states sharded over cp·dp */
+        q->gdp = q->cp * q->dp;
         int efold = q->tp > q->ep ? q->tp : q->ep;
-        if ((q->tp * q->dp) % efold != 0) {
-            fs_err_set(err, 2, "%s: plan.train.ep: ep %d does not fit the %d devices of a pipeline stage (tp·dp) "
-                       "in pool '%s'", f, q->ep, q->tp * q->dp, q->name);
+        if ((q->tp * q->gdp) % efold != 0) {
+            fs_err_set(err, 2, "%s: plan.train.ep: ep %d does not fit the %d devices of a pipeline stage (tp·cp·dp) "
+                       "in pool '%s'", f, q->ep, q->tp * q->gdp, q->name);
             return false;
         }
-        q->edp = mdl_expert_dp(q->tp, q->dp, q->ep);
+        q->edp = mdl_expert_dp(q->tp, q->gdp, q->ep);
         /* HSDP: states sharded over groups of shard_group DP ranks and
         ** replicated across the groups (docs/model.md, section 7) */
         int sg = sp->train.shard_group;
-        if (sg > 0 && q->dp % sg != 0) {
-            fs_err_set(err, 2, "%s: plan.train.shard_group: %d does not divide the data-parallel degree %d of pool '%s' "
-                       "(use a divisor of it, or 0 for the whole DP group)", f, sg, q->dp, q->name);
+        if (sg > 0 && q->gdp % sg != 0) {
+            fs_err_set(err, 2, "%s: plan.train.shard_group: %d does not divide the data-parallel degree %d%s of pool '%s' "
+                       "(use a divisor of it, or 0 for the whole DP group)", f, sg, q->gdp,
+                       q->cp > 1 ? " (cp·dp)" : "", q->name);
             return false;
         }
-        q->shard = sg > 0 ? sg : q->dp;
+        q->shard = sg > 0 ? sg : q->gdp;
         q->eshard = sg > 0 && sg < q->edp && q->edp % sg == 0 ? sg : q->edp;
     }
     if (q->roles & ROLE_ROLLOUT) {
@@ -424,7 +442,11 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
         const plan_pool *q = &p->pools[i];
         buf_printf(out, "  pool %-8s %5d devices [%d..%d]  roles %s\n", q->name, q->devices, q->first,
                    q->first + q->devices - 1, plan_roles_str(q->roles, rb, sizeof rb));
-        if (q->roles & (ROLE_TRAIN | ROLE_CRITIC))
+        if ((q->roles & (ROLE_TRAIN | ROLE_CRITIC)) && q->cp > 1)
+            buf_printf(out, "    training  TP%d PP%d CP%d (%s) DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
+                       q->tp, q->pp, q->cp, s->plan.train.cp_kind == CP_ULYSSES ? "Ulysses" : "ring", q->dp, q->ep, q->edp,
+                       s->plan.train.micro_batch, s->plan.train.zero, q->shard < q->gdp ? " (HSDP)" : "");
+        else if (q->roles & (ROLE_TRAIN | ROLE_CRITIC))
             buf_printf(out, "    training  TP%d PP%d DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
                        q->tp, q->pp, q->dp, q->ep, q->edp, s->plan.train.micro_batch, s->plan.train.zero,
                        q->shard < q->dp ? " (HSDP)" : "");

@@ -15,7 +15,9 @@ typedef struct {
     int      first, devices;
     /* training layout (ROLE_TRAIN / ROLE_CRITIC) */
     int      tp, pp, dp, ep, edp;
-    int      shard, eshard;   /* ZeRO shard groups: dense over DP, experts over expert-DP (HSDP: plan.train.shard_group) */
+    int      cp;              /* context parallel: a sequence's ranks, stride tp (rank order tp, cp, dp, pp) */
+    int      gdp;             /* ranks holding the same dense parameters: cp·dp, stride tp (gradients, ZeRO) */
+    int      shard, eshard;   /* ZeRO shard groups: dense over cp·dp, experts over expert-DP (HSDP: plan.train.shard_group) */
     /* rollout layout (ROLE_ROLLOUT) */
     int      inst_devices, instances;
     /* forward-only models on a pool without training (ROLE_REF / ROLE_REWARD) */
@@ -51,6 +53,8 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err);
 ** optimizer), for a ZeRO stage. */
 void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]);
 double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage);
+/* The longest sequence the workload allows: largest prompt + max_response. */
+double plan_max_seq(const scn_scenario *s);
 /* The same for model m (actor or critic): the activation reservation a stage
 ** holds while training, at the longest sequence the workload allows. */
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage);

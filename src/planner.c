@@ -55,6 +55,10 @@ static void default_axes(const scn_scenario *s, plan_axes *ax)
     axis_set(&ax->train_ep, v, n);
     long mbs[] = {1, 2};
     axis_set(&ax->micro_batch, mbs, 2);
+    /* context parallelism only where sequences are long (docs/model.md,
+    ** section 7): below 16k tokens it adds communication and saves little */
+    long cps[] = {1, 2, 4};
+    axis_set(&ax->train_cp, cps, plan_max_seq(s) >= 16384 ? 3 : 1);
     n = 0;
     for (long t = 1; t <= 16; t *= 2) if (divides(t, m->heads) && t <= 2 * dpn) v[n++] = t;
     axis_set(&ax->rollout_tp, v, n);
@@ -147,6 +151,7 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *s)
     p->train.ep = c->tep;
     p->train.dp = 0;
     p->train.micro_batch = c->mb;
+    p->train.cp = c->tcp > 0 ? c->tcp : 1;
     p->rollout.tp = c->rtp;
     p->rollout.ep = c->rep;
     p->rollout.max_seqs = c->seqs;
@@ -324,14 +329,17 @@ void planner_enumerate(planner *P)
             for (int bb = 0; bb < ax->train_pp.n; bb++)
             for (int e = 0; e < ax->train_ep.n; e++)
             for (int mb = 0; mb < ax->micro_batch.n; mb++)
+            for (int cq = 0; cq < ax->train_cp.n; cq++)
             for (int rt = 0; rt < ax->rollout_tp.n; rt++)
             for (int re = 0; re < ax->rollout_ep.n; re++) {
                 if (!rollout_ok(&b->actor, ax->rollout_tp.v[rt], ax->rollout_ep.v[re])) continue;
+                /* a context-parallel group stays inside a node with its TP ranks */
+                if (ax->train_cp.v[cq] > 1 && ax->train_tp.v[a] * ax->train_cp.v[cq] > b->cluster.devices_per_node) continue;
                 for (int ms = 0; ms < ax->max_seqs.n; ms++) {
                     plan_cand c = {
                         .mode = mode, .split = sp[k], .supernodes = sn, .nodes = nodes,
                         .ttp = (int)ax->train_tp.v[a], .tpp = (int)ax->train_pp.v[bb], .tep = (int)ax->train_ep.v[e],
-                        .mb = (int)ax->micro_batch.v[mb], .rtp = (int)ax->rollout_tp.v[rt],
+                        .mb = (int)ax->micro_batch.v[mb], .tcp = (int)ax->train_cp.v[cq], .rtp = (int)ax->rollout_tp.v[rt],
                         .rep = (int)ax->rollout_ep.v[re], .seqs = (int)ax->max_seqs.v[ms], .explicit_idx = -1,
                     };
                     consider(P, &c);
@@ -638,6 +646,7 @@ static void run_line(const planner *P, const plan_cand *c, int iterations, fs_bu
                " --set plan.rollout.tp=%d --set plan.rollout.ep=%d --set plan.rollout.max_seqs=%d --staleness %d"
                " --set plan.partial_rollout=%g", c->ttp, c->tpp, c->tep, c->mb, c->rtp, c->rep, c->seqs, c->stale,
                c->partial_pct / 100.0);
+    if (c->tcp > 1 || base->plan.train.cp > 1) buf_printf(b, " --set plan.train.cp=%d", c->tcp > 0 ? c->tcp : 1);
     if (c->dispatch >= 0) buf_printf(b, " --set plan.rollout.dispatch=%s", dispatch_name(c->dispatch));
 }
 

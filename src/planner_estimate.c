@@ -86,8 +86,12 @@ static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const pl
 {
     const scn_link *ltp = group_link(s, q->first, 1, q->tp), *lep = NULL, *lpp = NULL;
     if (m->experts > 0) lep = group_link(s, q->first, 1, q->tp > q->ep ? q->tp : q->ep);
-    if (q->pp > 1) lpp = group_link(s, q->first, q->tp * q->dp, 2);
-    return mdl_stage_setup(m, q->tp, q->pp, q->ep, ltp, lep, lpp);
+    if (q->pp > 1) lpp = group_link(s, q->first, q->tp * q->gdp, 2);
+    mdl_stage c = mdl_stage_setup(m, q->tp, q->pp, q->ep, ltp, lep, lpp);
+    const scn_train_layout *tl = &s->plan.train;
+    const scn_link *lcp = q->cp > 1 ? group_link(s, q->first, q->tp, q->cp) : NULL;
+    mdl_stage_par(&c, m, q->cp, tl->cp_kind, lcp, tl->overlap_tp, tl->overlap_ep);
+    return c;
 }
 
 double planner_stage_fwd(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m)
@@ -116,18 +120,37 @@ double planner_fwd_pass(const planner *P, const scn_scenario *s, const plan_pool
     if (q->aux_tp > 0)
         return mdl_aux_fwd(m, &s->cluster.device, &s->eff, group_link(s, q->first, 1, q->aux_tp), q->devices, q->aux_tp,
                            q->aux_replicas, n * (P->pm + P->rm), n * P->l2m);
-    return mdl_1f1b(q->pp, micro_count(s, q, n), planner_stage_fwd(P, s, q, m), 0);
+    int micro = micro_count(s, q, n);
+    double t = mdl_1f1b(q->pp, micro, planner_stage_fwd(P, s, q, m), 0);
+    if (s->plan.train.zero >= 3) {
+        /* ZeRO-3's parameter gathers, once a micro-batch (src/eng_train.c) */
+        double sh = mdl_stage_share(m->layers, q->pp), a, r;
+        mdl_shard_allreduce(&s->cluster, s->eff.link, q->first, q->tp, q->gdp, q->shard, q->edp, q->eshard,
+                            m->params_dense * sh / q->tp, m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep), &a, &r);
+        t += mdl_zero_comm(s->plan.train.zero, s->plan.train.overlap, a, r, micro, 0, NULL, NULL);
+    }
+    return t;
 }
 
 double planner_train_minibatch(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m)
 {
+    const scn_train_layout *tl = &s->plan.train;
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt / s->work.minibatches;
-    double f = planner_stage_fwd(P, s, q, m);
-    double t = mdl_1f1b(q->pp, micro_count(s, q, n), f, f * mdl_bwd_mult(s->plan.train.recompute));
+    double f = planner_stage_fwd(P, s, q, m), b = f * mdl_bwd_mult(tl->recompute);
+    int micro = micro_count(s, q, n);
+    double t = mdl_1f1b(q->pp, micro, f, b);
     double sh = mdl_stage_share(m->layers, q->pp);
     double psi_d = m->params_dense * sh / q->tp, psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
-    return t + mdl_grad_sync(&s->cluster, &s->eff, q->first, q->tp, q->dp, q->edp, psi_d, psi_e)
-         + mdl_optimizer(&s->cluster.device, &s->eff, s->plan.train.zero, q->dp, q->edp, psi_d, psi_e);
+    /* the engine's data-parallel communication (src/eng_train.c): ZeRO's
+    ** per-micro-batch collectives, the gradient reduction (over the shard
+    ** group and, under HSDP, across its replicas) partly during the last
+    ** backward, ZeRO-2's parameter all-gather */
+    double a, r, grad, after;
+    mdl_shard_allreduce(&s->cluster, s->eff.link, q->first, q->tp, q->gdp, q->shard, q->edp, q->eshard, psi_d, psi_e,
+                        &a, &r);
+    double tz = mdl_zero_comm(tl->zero, tl->overlap, a, r, micro, 1, &grad, &after);
+    tz += mdl_exposed(grad, tl->overlap_grad, b) + after;
+    return t + tz + mdl_optimizer(&s->cluster.device, &s->eff, tl->zero, q->shard, q->eshard, psi_d, psi_e);
 }
 
 /* The forward passes of a step on pool q (src/eng_train.c, in turn: old

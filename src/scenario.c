@@ -48,6 +48,8 @@ void scn_defaults(scn_scenario *s)
     p->train.recompute = RECOMPUTE_SELECTIVE;
     p->train.zero = 1;
     p->train.overlap = 0.5;
+    p->train.cp = 1;
+    p->train.cp_kind = CP_RING;
     p->rollout.tp = 1;
     p->rollout.ep = 1;
     p->rollout.max_seqs = 256;
@@ -301,6 +303,11 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
         BAD("%s: plan.train.ep: the actor is dense; ep must be 1", f);
     if (s->actor.heads % t->tp != 0)
         BAD("%s: plan.train.tp: %d does not divide the actor's %d heads", f, t->tp, s->actor.heads);
+    if (t->cp < 1) BAD("%s: plan.train.cp: must be at least 1", f);
+    if (t->cp > 1 && t->cp_kind == CP_ULYSSES && (s->actor.heads / t->tp) % t->cp != 0)
+        BAD("%s: plan.train.cp: Ulysses splits each TP rank's %d heads over the %d context-parallel ranks, and %d does "
+            "not divide them (use a cp that divides heads/tp = %d, or plan.train.cp_kind = \"ring\")",
+            f, s->actor.heads / t->tp, t->cp, t->cp, s->actor.heads / t->tp);
     const scn_rollout_layout *r = &p->rollout;
     if (r->tp < 1 || r->ep < 1 || r->max_seqs < 1)
         BAD("%s: plan.rollout: tp, ep and max_seqs must be at least 1", f);

@@ -108,6 +108,7 @@ typedef struct {
 
 typedef enum { MODE_SEPARATE, MODE_COLOCATE, MODE_FULL } scn_mode;
 typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompute;
+typedef enum { CP_RING, CP_ULYSSES } scn_cp_kind;
 typedef enum { ONUPD_CONTINUE, ONUPD_RESTART } scn_on_update;
 typedef enum { STALE_WAIT, STALE_DISCARD } scn_on_stale;
 /* How samples reach rollout instances (docs/model.md, section 5, Dispatch). */
@@ -133,6 +134,11 @@ typedef struct {
     double overlap;             /* share of ZeRO-2/3 per-micro-batch collectives hidden behind compute */
     int shard_group;            /* HSDP: DP ranks a ZeRO shard spans (0: all of DP) */
     bool uneven_layers;         /* allow stages of ceil(L/pp) and floor(L/pp) layers */
+    int cp;                     /* context parallel: ranks a sequence is split over */
+    scn_cp_kind cp_kind;        /* ring attention (K/V passed round) or Ulysses (all-to-all of heads) */
+    double overlap_tp;          /* share of TP collectives run concurrently with the stage's compute */
+    double overlap_ep;          /* share of EP all-to-alls run concurrently with the stage's compute */
+    double overlap_grad;        /* share of the end-of-mini-batch gradient reduction run during the last backward */
 } scn_train_layout;
 
 typedef struct {

@@ -333,6 +333,9 @@ expect 2 "does not divide" "$F" run examples/qwen7b_h100x16.lua --set plan.train
 expect 2 "plan.train.ep" "$F" run examples/qwen7b_h100x16.lua --set plan.train.ep=2
 expect 2 "does not divide the actor's 61 layers" "$F" run examples/pangu718b_cm384.lua --set plan.train.uneven_layers=false
 expect 2 "plan.train.ep: 3 does not divide" "$F" run examples/pangu718b_cm384.lua --set plan.train.ep=3
+expect 2 "plan.train.cp: Ulysses splits each TP rank's 14 heads" "$F" check examples/qwen7b_h100x16.lua --set plan.train.cp=4 --set plan.train.cp_kind=ulysses
+expect 2 "tp·pp·cp = 2·1·3 = 6 does not divide pool" "$F" check examples/qwen7b_h100x16.lua --set plan.train.cp=3
+expect 0 "TP2 PP1 CP4 (ring) DP2" "$F" check examples/qwen7b_h100x16.lua --set plan.train.cp=4
 expect 2 "missing.lua: cannot read the scenario" "$F" run "$T/missing.lua"
 expect 2 "unknown option '--mdoe'; did you mean '--mode'" "$F" run examples/qwen7b_h100x16.lua --mdoe full
 expect 2 "--mode: 'fast'" "$F" run examples/qwen7b_h100x16.lua --mode fast

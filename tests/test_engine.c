@@ -265,6 +265,68 @@ START_TEST(t_zero_costs_time)
 }
 END_TEST
 
+/* A layout run of the small scenario: training and inference phase times,
+** the activation and optimizer peaks, the training pool's DP degree. */
+static void layout_case(const char *const *sets, int n, double *train, double *infer, double *act, double *opt, int *dp)
+{
+    sim *s = make_sim(sets, n);
+    ck_assert(sim_run(s));
+    report r;
+    report_compute(s, &r);
+    ck_assert_msg(r.feasible, "%s: %s", sets[n - 1], r.why);
+    *train = r.phase_s[STEP_TRAIN];
+    *infer = r.phase_s[STEP_INFER];
+    *act = r.mem_peak[MB_ACTIVATIONS];
+    *opt = r.mem_peak[MB_OPTIMIZER];
+    const plan *pl = sim_plan(s);
+    *dp = pl->pools[pl->train_pool].dp;
+    sim_free(s);
+}
+
+/* Context parallelism is a layout dimension (docs/model.md, sections 2 and
+** 7): at TP2 PP2 on 8 devices cp 2 leaves DP 1 of DP 2, each rank holds half of
+** every sequence's activations, the CP ranks shard the optimizer states as
+** DP ranks do (over cp·dp), and the two kinds cost different times; the
+** forward-only passes run over the same layout. */
+START_TEST(t_context_parallel)
+{
+    double t1, i1, a1, o1, tr, ir, ar, or_, tu, iu, au, ou;
+    int d1, dr, du;
+    const char *b8[] = {"plan.mode=full", "plan.train.cp=1"};
+    const char *r8[] = {"plan.mode=full", "plan.train.cp=2"};
+    const char *u8[] = {"plan.mode=full", "plan.train.cp_kind=ulysses", "plan.train.cp=2"};
+    layout_case(b8, 2, &t1, &i1, &a1, &o1, &d1);
+    layout_case(r8, 2, &tr, &ir, &ar, &or_, &dr);
+    layout_case(u8, 3, &tu, &iu, &au, &ou, &du);
+    ck_assert_int_eq(d1, 2);
+    ck_assert_int_eq(dr, 1);
+    ck_assert_msg(fabs(ar - a1 / 2) <= 1e-9 * a1, "activations at cp 2: %g B, at cp 1: %g B", ar, a1);
+    ck_assert_msg(fabs(or_ - o1) <= 1e-9 * o1, "optimizer states at cp 2: %g B, at cp 1: %g B (sharded over cp·dp = 2 both)", or_, o1);
+    ck_assert_msg(tr != t1 && tu != tr, "training: cp 1 %.6f s, ring %.6f s, Ulysses %.6f s", t1, tr, tu);
+    ck_assert_msg(ir != i1 && iu != ir, "forward passes: cp 1 %.6f s, ring %.6f s, Ulysses %.6f s", i1, ir, iu);
+}
+END_TEST
+
+/* Compute/communication overlap (docs/model.md, section 7): running the TP
+** all-reduces concurrently with the GEMMs, or the gradient reduction during
+** the last backward, shortens training and leaves the memory alone; 0 is
+** the serial model. */
+START_TEST(t_overlap_shortens_training)
+{
+    double t0, i0, a0, o0, tt, it, at, ot, tg, ig, ag, og;
+    int d;
+    const char *serial[] = {"plan.mode=full", "plan.train.overlap_tp=0"};
+    const char *tpo[] = {"plan.mode=full", "plan.train.overlap_tp=1"};
+    const char *grad[] = {"plan.mode=full", "plan.train.overlap_grad=1"};
+    layout_case(serial, 2, &t0, &i0, &a0, &o0, &d);
+    layout_case(tpo, 2, &tt, &it, &at, &ot, &d);
+    layout_case(grad, 2, &tg, &ig, &ag, &og, &d);
+    ck_assert_msg(tt < t0 && it < i0, "TP overlap: training %.6f s against %.6f, passes %.6f against %.6f", tt, t0, it, i0);
+    ck_assert_msg(tg < t0 && ig == i0, "gradient overlap: training %.6f s against %.6f, passes %.6f against %.6f", tg, t0, ig, i0);
+    ck_assert(at == a0 && og == o0);
+}
+END_TEST
+
 /* The KV cache bounds the batch an instance decodes (docs/model.md, section
 ** 5): with kv = "reserve" admission reserves prompt + max_response tokens a
 ** sequence, so an
@@ -950,6 +1012,8 @@ static Suite *suite_engine(void)
     tcase_add_test(tc, t_memory_ledger);
     tcase_add_test(tc, t_switch_order_and_peak);
     tcase_add_test(tc, t_zero_costs_time);
+    tcase_add_test(tc, t_context_parallel);
+    tcase_add_test(tc, t_overlap_shortens_training);
     tcase_add_test(tc, t_kv_bounds_the_batch);
     tcase_add_test(tc, t_paged_kv_preempts);
     tcase_add_test(tc, t_reserve_reproduces_before);

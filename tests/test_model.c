@@ -210,6 +210,113 @@ START_TEST(t_rng_and_dists)
 }
 END_TEST
 
+/* Context parallelism (docs/model.md, section 7): a stage's forward at cp 2
+** computes half the tokens and half the attention; Ulysses adds four
+** all-to-alls a layer of each rank's tok/cp tokens at its TP share of the
+** Q, K, V and output widths; ring attention's K/V sends are hidden behind
+** the block attention when it is long, and exposed by what they outlast it
+** when it is short. */
+START_TEST(t_context_parallel_stage)
+{
+    scn_model m = {.layers = 28, .hidden = 3584, .heads = 28, .kv_heads = 4, .head_dim = 128,
+                   .ffn = 18944, .vocab = 152064};
+    scn_model_derive(&m);
+    scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
+    scn_link ltp = {450e9, 2e-6}, lcp = {50e9, 5e-6};
+    double tok = 65536, sq = tok * tok, eff = 0.5, le = 0.8;
+    mdl_stage c1 = mdl_stage_setup(&m, 1, 1, 1, &ltp, NULL, NULL);
+    double f1 = mdl_stage_fwd(&m, &d, le, &c1, tok, sq, eff);
+    double flops = 2.0 * m.params_active * tok + 2.0 * m.layers * (double)m.hidden * sq;
+    NEAR(f1, flops / (989e12 * eff), 1e-12);
+    /* Ulysses at cp 2: half the compute, plus 4 all-to-alls a layer */
+    mdl_stage cu = c1;
+    mdl_stage_par(&cu, &m, 2, CP_ULYSSES, &lcp, 0, 0);
+    double local = tok / 2 * 2.0;
+    double a2a = 2 * mdl_alltoall(local * 28 * 128, 2, &lcp, le) + 2 * mdl_alltoall(local * 4 * 128, 2, &lcp, le);
+    NEAR(mdl_stage_fwd(&m, &d, le, &cu, tok, sq, eff), f1 / 2 + 28 * a2a, 1e-12);
+    /* ring at cp 2: one send of the K/V block, hidden behind 64k tokens'
+    ** block attention */
+    mdl_stage cr = c1;
+    mdl_stage_par(&cr, &m, 2, CP_RING, &lcp, 0, 0);
+    NEAR(mdl_stage_fwd(&m, &d, le, &cr, tok, sq, eff), f1 / 2, 1e-12);
+    /* short sequences (64 of 1024 tokens): the block attention is short,
+    ** the send shows by what outlasts it */
+    double sq_short = 64.0 * 1024 * 1024;
+    double attn = 2.0 * (double)m.hidden * sq_short / 2 / (989e12 * eff);
+    double send = mdl_broadcast(2.0 * local * 4 * 128, &lcp, le);
+    ck_assert(send > attn / 2);
+    NEAR(mdl_cp_layer(&cr, tok, attn, le), send - attn / 2, 1e-12);
+    NEAR(mdl_stage_fwd(&m, &d, le, &cr, tok, sq_short, eff),
+         mdl_stage_fwd(&m, &d, le, &c1, tok, sq_short, eff) / 2 + 28 * (send - attn / 2), 1e-12);
+    /* cp 1 leaves the stage as it was */
+    mdl_stage c0 = c1;
+    mdl_stage_par(&c0, &m, 1, CP_ULYSSES, NULL, 0, 0);
+    ck_assert(mdl_stage_fwd(&m, &d, le, &c0, tok, sq, eff) == f1);
+}
+END_TEST
+
+/* Compute/communication overlap (docs/model.md, section 7): a share o of a
+** collective runs concurrently with the compute and is hidden while the
+** compute lasts; TP and EP share that compute. */
+START_TEST(t_overlap)
+{
+    NEAR(mdl_exposed(10, 0, 100), 10, 1e-15);
+    NEAR(mdl_exposed(10, 1, 100), 0, 1e-15);
+    NEAR(mdl_exposed(10, 0.5, 100), 5, 1e-15);
+    NEAR(mdl_exposed(10, 1, 4), 6, 1e-15);           /* what outlasts the compute */
+    NEAR(mdl_exposed(10, 0.5, 2), 5 + 3, 1e-15);
+    const scn_model *m = presets_model_find("qwen3_30b_a3b");
+    ck_assert_ptr_nonnull(m);
+    scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
+    scn_link l = {900e9, 1e-6};
+    double tok = 16384, sq = 16384.0 * 16384, eff = 0.5;
+    mdl_stage c = mdl_stage_setup(m, 4, 1, 8, &l, &l, NULL);
+    double comp = (2.0 * m->params_active * tok + 2.0 * m->layers * (double)m->hidden * sq) * c.sh / 4 / (989e12 * eff);
+    double serial = mdl_stage_fwd(m, &d, 1.0, &c, tok, sq, eff);
+    double comm = serial - comp;
+    ck_assert(comm > 0);
+    mdl_stage o = c;
+    mdl_stage_par(&o, m, 1, CP_RING, NULL, 1, 0);
+    double tpo = mdl_stage_fwd(m, &d, 1.0, &o, tok, sq, eff);
+    ck_assert_msg(tpo < serial && tpo > comp, "TP overlapped %.9g s, serial %.9g, compute %.9g", tpo, serial, comp);
+    mdl_stage_par(&o, m, 1, CP_RING, NULL, 1, 1);
+    double all = mdl_stage_fwd(m, &d, 1.0, &o, tok, sq, eff);
+    ck_assert(comm < comp);
+    NEAR(all, comp, 1e-12);            /* all of it hidden: it is shorter than the compute */
+    mdl_stage_par(&o, m, 1, CP_RING, NULL, 0.5, 0.5);
+    NEAR(mdl_stage_fwd(m, &d, 1.0, &o, tok, sq, eff), comp + comm / 2, 1e-12);
+}
+END_TEST
+
+/* HSDP (docs/model.md, section 7): with 16 ranks that hold the same
+** parameters, shard groups of 8 reduce inside a node (A on tier 0) and
+** all-reduce an eighth across the two groups (R, across nodes); ZeRO-3 at
+** the end of a mini-batch pays R, ZeRO-1 A + R, ZeRO-2 R and then A/2. */
+START_TEST(t_hsdp_levels)
+{
+    scn_cluster c = {.devices_per_node = 8, .nodes_per_supernode = 4, .supernodes = 1,
+                     .intra_node = {400e9, 2e-6}, .intra_supernode = {50e9, 5e-6}, .inter_supernode = {25e9, 1e-5}};
+    double a, r, af, rf;
+    mdl_shard_allreduce(&c, 1.0, 0, 1, 16, 8, 1, 1, 1e9, 0, &a, &r);
+    NEAR(a, mdl_allreduce(2e9, 8, &c.intra_node, 1.0), 1e-12);
+    NEAR(r, mdl_allreduce(2e9 / 8, 2, &c.intra_supernode, 1.0), 1e-12);
+    mdl_shard_allreduce(&c, 1.0, 0, 1, 16, 16, 1, 1, 1e9, 0, &af, &rf);
+    NEAR(af, mdl_allreduce(2e9, 16, &c.intra_supernode, 1.0), 1e-12);
+    NEAR(rf, 0, 1e-15);
+    double g, after;
+    NEAR(mdl_zero_comm(3, 0, a, r, 4, 1, &g, &after), 4 * 1.5 * a, 1e-12);
+    NEAR(g, r, 1e-15);
+    NEAR(after, 0, 1e-15);
+    NEAR(mdl_zero_comm(1, 0, a, r, 4, 1, &g, &after), 0, 1e-15);
+    NEAR(g, a + r, 1e-15);
+    NEAR(mdl_zero_comm(2, 0.5, a, r, 4, 1, &g, &after), 4 * 0.5 * a / 2, 1e-12);
+    NEAR(g, r, 1e-15);
+    NEAR(after, a / 2, 1e-15);
+    NEAR(mdl_zero_comm(3, 0, a, r, 4, 0, &g, &after), 4 * a / 2, 1e-12);
+    NEAR(g, 0, 1e-15);
+}
+END_TEST
+
 static Suite *suite_model(void)
 {
     Suite *s = suite_create("model");
@@ -226,6 +333,9 @@ static Suite *suite_model(void)
     tcase_add_test(tc, t_decode_roofline);
     tcase_add_test(tc, t_moe_experts_over_tp);
     tcase_add_test(tc, t_tiers);
+    tcase_add_test(tc, t_context_parallel_stage);
+    tcase_add_test(tc, t_overlap);
+    tcase_add_test(tc, t_hsdp_levels);
     tcase_add_test(tc, t_rng_and_dists);
     suite_add_tcase(s, tc);
     return s;

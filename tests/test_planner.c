@@ -121,6 +121,64 @@ START_TEST(t_enumeration_count)
 }
 END_TEST
 
+/* Context parallelism is searched only where sequences are long (docs/
+** model.md, section 7): the tiny scenario's 2,300-token sequences give one
+** cp, 20,000-token responses give cp 1, 2 and 4, and the enumeration then
+** visits context-parallel layouts whose TP·CP stays inside a node, each
+** built and fitted as plan_build says. */
+typedef struct {
+    visit_count v;              /* first: check_fit reads it */
+    long cp;                    /* context-parallel candidates visited */
+} cp_count;
+
+static void cp_candidate(void *ud, const plan_cand *c, bool fits)
+{
+    cp_count *k = ud;
+    check_fit(&k->v, c, fits);
+    if (c->tcp > 1) {
+        ck_assert_int_le(c->ttp * c->tcp, 8);
+        k->cp++;
+    }
+}
+
+START_TEST(t_cp_axis_for_long_sequences)
+{
+    planner P;
+    start(&P);
+    ck_assert_int_eq(P.ax.train_cp.n, 1);
+    planner_free(&P);
+    char *path = test_tmpfile(".lua", tiny_lua);
+    const char *sets[] = {"workload.max_response=20000", "workload.response_len.cap=20000"};
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, sets, 2, &sc, &err);
+    unlink(path);
+    free(path);
+    ck_assert_msg(ok, "%s", err.msg);
+    planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT, .top = 10, .input = "tiny.lua"};
+    ck_assert_msg(planner_init(&P, &sc, NULL, &po, &err), "%s", err.msg);
+    ck_assert_int_eq(P.ax.train_cp.n, 3);
+    long modes[] = {PLANNER_FULL}, tp[] = {2, 8}, one[] = {1}, seqs[] = {64}, st[] = {0};
+    axis(&P.ax.modes, 1, modes);
+    axis(&P.ax.train_tp, 2, tp);
+    axis(&P.ax.train_pp, 1, one);
+    axis(&P.ax.train_ep, 1, one);
+    axis(&P.ax.micro_batch, 1, one);
+    axis(&P.ax.rollout_tp, 1, one);
+    axis(&P.ax.rollout_ep, 1, one);
+    axis(&P.ax.max_seqs, 1, seqs);
+    axis(&P.ax.staleness, 1, st);
+    cp_count k = {{&P, 0, 0}, 0};
+    P.visit = cp_candidate;
+    P.visit_ud = &k;
+    planner_enumerate(&P);
+    /* the own plan + tp 2 at cp 1, 2, 4 + tp 8 at cp 1 (8·2 > a node) */
+    ck_assert_int_eq(k.v.fit + k.v.unfit, 1 + 3 + 1);
+    ck_assert_int_eq(k.cp, 2);
+    planner_free(&P);
+}
+END_TEST
+
 START_TEST(t_pruned_do_not_fit)
 {
     planner P;
@@ -214,13 +272,15 @@ static void extent(const trace *tr, int lo, int hi, int track, double *a, double
 }
 
 /* The estimate's decode step, forward pass and training of a mini-batch are
-** the engine's for the same inputs (both call src/model.h's per-phase times). */
-START_TEST(t_estimate_parts_are_the_engines)
+** the engine's for the same inputs (both call src/model.h's per-phase times),
+** on the scenario's layout and on layouts with context parallelism, ZeRO-2/3,
+** HSDP and overlap (docs/model.md, section 7). */
+static void estimate_parts_case(const char *const *sets, int nsets)
 {
     char *path = test_tmpfile(".lua", fixed_lua);
     scn_scenario sc;
     fs_err err = {0, ""};
-    bool ok = lscn_load(path, NULL, 0, &sc, &err);
+    bool ok = lscn_load(path, sets, nsets, &sc, &err);
     unlink(path);
     free(path);
     ck_assert_msg(ok, "%s", err.msg);
@@ -263,6 +323,18 @@ START_TEST(t_estimate_parts_are_the_engines)
     ck_assert_msg(isfinite(a) && fabs((b - a) - want) <= 1e-6 * want, "decode: engine %.9g s, estimate %.9g s", b - a, want);
     sim_free(s);
     planner_free(&P);
+}
+
+START_TEST(t_estimate_parts_are_the_engines)
+{
+    estimate_parts_case(NULL, 0);
+    const char *cp[] = {"plan.train.cp=2", "plan.train.cp_kind=ulysses", "plan.train.zero=3", "plan.train.overlap_tp=0.5"};
+    estimate_parts_case(cp, 4);
+    const char *hsdp[] = {"plan.train.zero=2", "plan.train.shard_group=1", "plan.train.overlap_grad=0.5",
+                          "plan.train.overlap_tp=1"};
+    estimate_parts_case(hsdp, 4);
+    const char *ring[] = {"plan.train.cp=2", "plan.train.zero=3", "plan.train.shard_group=1", "plan.train.overlap_grad=1"};
+    estimate_parts_case(ring, 4);
 }
 END_TEST
 
@@ -489,6 +561,7 @@ static Suite *planner_suite(void)
     TCase *tc = tcase_create("search");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, t_enumeration_count);
+    tcase_add_test(tc, t_cp_axis_for_long_sequences);
     tcase_add_test(tc, t_pruned_do_not_fit);
     tcase_add_test(tc, t_estimate_direct);
     tcase_add_test(tc, t_select_and_rank);
