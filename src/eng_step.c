@@ -342,9 +342,15 @@ double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
     double per_replica = tok * 4.0 / replicas;
     int readers = sp->dq_hierarchical ? replicas : q->devices;
     double nic, serve = queue_serving_bw(s, &nic);
-    double t = fmax(readers * per_replica / serve, per_replica / nic);
-    if (sp->dq_hierarchical && q->aux_tp > 1)
-        t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->aux_tp), s->scn.eff.link);
+    double t;
+    if (sp->controller == CTRL_DRIVER) {
+        /* a single controller gathers the token ids and sends them on */
+        t = mdl_driver_gather(tok * 4.0, &s->scn.cluster.inter_supernode, s->scn.eff.link);
+    } else {
+        t = fmax(fmax(readers * per_replica / serve, per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
+        if (sp->dq_hierarchical && q->aux_tp > 1)
+            t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->aux_tp), s->scn.eff.link);
+    }
     s->st.dq_aux_in += tok * 4.0;
     if (s->scn.has_ref && (q->roles & ROLE_REF)) s->st.dq_aux_out += tok * 4.0;
     if (s->scn.reward_is_model && (q->roles & ROLE_REWARD)) s->st.dq_aux_out += n * 4.0;
@@ -384,9 +390,19 @@ double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
     double per_replica = bytes / q->dp;
     int readers = sp->dq_hierarchical ? q->dp : q->devices;
     double nic, serve = queue_serving_bw(s, &nic);
-    double t = fmax(readers * per_replica / serve, per_replica / nic);
-    if (sp->dq_hierarchical && q->tp * q->pp > 1)
-        t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
+    double t;
+    if (sp->controller == CTRL_DRIVER) {
+        /* a single controller (plan.controller = "driver") gathers the whole
+        ** chunk into one process over one NIC and scatters it to the trainer
+        ** (docs/model.md, section 10) */
+        t = mdl_driver_gather(bytes, &s->scn.cluster.inter_supernode, s->scn.eff.link);
+    } else {
+        /* the queue's CPU side: every serving node answers one request of
+        ** each reader, one after another (docs/model.md, section 10) */
+        t = fmax(fmax(readers * per_replica / serve, per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
+        if (sp->dq_hierarchical && q->tp * q->pp > 1)
+            t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
+    }
     s->st.queue_bytes_padded += padded * per_token;
     s->st.queue_bytes_packed += sum * per_token;
     s->st.queue_reads_flat += (double)q->devices * mbs;
@@ -508,8 +524,10 @@ sim_time eng_start_weight_sync(sim *s, sim_time now)
         double rw = plan_rollout_weights(&s->scn, q);
         int lo = tq->first < q->first ? tq->first : q->first;
         int hi = (tq->first + tq->devices > q->first + q->devices ? tq->first + tq->devices : q->first + q->devices) - 1;
-        const scn_link *l = eng_pool_link(s, q, lo, hi - lo, 2);
-        double t = mdl_weight_sync(rw, eng_actor(s)->params_total, q->instances, tq->devices, s->scn.plan.bucket_bytes, l,
+        /* every device of both pools transfers at once: across supernodes
+        ** they share the scale-out fabric (docs/model.md, section 9) */
+        scn_link l = mdl_tier_link_shared(&s->scn.cluster, mdl_group_tier(&s->scn.cluster, lo, hi - lo, 2));
+        double t = mdl_weight_sync(rw, eng_actor(s)->params_total, q->instances, tq->devices, s->scn.plan.bucket_bytes, &l,
                                    s->scn.eff.link);
         sim_time e = now + sim_from_secs(t);
         for (int i = 0; i < r->ninst; i++) {

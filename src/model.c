@@ -107,9 +107,12 @@ double mdl_allreduce_group(const scn_cluster *c, int first, int stride, int coun
     int inner = count / span_sn;
     if (inner < 1) inner = 1;
     int itier = mdl_group_tier(c, first, stride, inner);
-    const scn_link *li = mdl_tier_link(c, itier), *lo = mdl_tier_link(c, 2);
+    const scn_link *li = mdl_tier_link(c, itier);
+    /* every member crosses the scale-out fabric at the same time: its share
+    ** of an oversubscribed fabric (mdl_scaleout_shared) */
+    scn_link lo = mdl_scaleout_shared(c);
     return mdl_allgather(bytes, inner, li, eff) * 2           /* reduce-scatter + all-gather */
-         + mdl_allreduce(bytes / inner, span_sn, lo, eff);
+         + mdl_allreduce(bytes / inner, span_sn, &lo, eff);
 }
 
 double mdl_bubble_share(int p, int m)
@@ -268,4 +271,36 @@ double mdl_weight_sync(double bytes, double params_total, int instances, int tra
     double t_send = 2.0 * params_total * instances / (train_devices * bw);
     int nb = (int)ceil(bytes / bucket_bytes);
     return fmax(t_recv, t_send) + nb * l->latency_s;
+}
+
+/* ------------------------------ costs that do not shrink with more devices
+** and shared links (docs/model.md, sections 2, 4 and 10) */
+
+double mdl_reward_cpu(double samples, double per_sample_s, int workers)
+{
+    if (samples <= 0 || per_sample_s <= 0) return 0.0;
+    return samples * per_sample_s / (workers > 1 ? workers : 1);
+}
+
+double mdl_driver_gather(double bytes, const scn_link *nic, double link_eff)
+{
+    if (bytes <= 0) return 0.0;
+    return 2.0 * bytes / (nic->bw * link_eff) + 2.0 * nic->latency_s;
+}
+
+scn_link mdl_scaleout_shared(const scn_cluster *c)
+{
+    scn_link l = c->inter_supernode;
+    if (c->scaleout_oversub > 1.0) l.bw /= c->scaleout_oversub;
+    return l;
+}
+
+double mdl_queue_requests(int readers, double request_s)
+{
+    return readers > 0 && request_s > 0 ? readers * request_s : 0.0;
+}
+
+scn_link mdl_tier_link_shared(const scn_cluster *c, int tier)
+{
+    return tier >= 2 ? mdl_scaleout_shared(c) : *mdl_tier_link(c, tier);
 }

@@ -151,7 +151,8 @@ static double pool_infer(const planner *P, const scn_scenario *s, const plan_poo
         }
     }
     if (s->has_critic && (q->roles & ROLE_CRITIC)) t += chunks * planner_fwd_pass(P, s, q, &s->critic);
-    if (!s->reward_is_model && (q->roles & ROLE_TRAIN)) t += n * s->eff.reward_rule_s / q->devices;
+    if (!s->reward_is_model && (q->roles & ROLE_TRAIN))
+        t += mdl_reward_cpu(n, s->eff.reward_rule_s, s->plan.reward_workers > 0 ? s->plan.reward_workers : q->devices);
     return t;
 }
 
@@ -202,8 +203,9 @@ double planner_estimate(const planner *P, const scn_scenario *s, const plan *p)
             rate_only += r;
             int lo = tq->first < q->first ? tq->first : q->first;
             int hi = (tq->first + tq->devices > q->first + q->devices ? tq->first + tq->devices : q->first + q->devices) - 1;
+            scn_link l = mdl_tier_link_shared(&s->cluster, mdl_group_tier(&s->cluster, lo, hi - lo, 2));
             double w = mdl_weight_sync(plan_rollout_weights(s, q), s->actor.params_total, q->instances, tq->devices,
-                                       s->plan.bucket_bytes, group_link(s, lo, hi - lo, 2), s->eff.link);
+                                       s->plan.bucket_bytes, &l, s->eff.link);
             wsync = fmax(wsync, w);
         }
         if (tt > t_tail) t_tail = tt;

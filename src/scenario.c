@@ -20,6 +20,7 @@ void scn_defaults(scn_scenario *s)
     c->nodes_per_supernode = 1;
     c->supernodes = 1;
     c->host_mem_bytes = 1024 * GiB;
+    c->scaleout_oversub = 1.0;
 
     scn_workload *w = &s->work;
     w->algo = ALGO_GRPO;
@@ -64,6 +65,11 @@ void scn_defaults(scn_scenario *s)
     p->zero_redundancy = true;
     p->dq_hierarchical = true;
     p->dq_packed = true;
+    p->controller = CTRL_QUEUE;
+    p->reward_workers = 64;
+    p->sync_every = 1;
+    p->stream = false;
+    p->dq_request_s = 1e-3;
     p->bucket_bytes = 512.0 * 1024 * 1024;
     p->staleness = 0;
     p->stale_share = 0;
@@ -320,6 +326,9 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (p->staleness < 0 || p->staleness > SCN_STALENESS_MAX) BAD("%s: plan.staleness: must be in 0..%d", f, SCN_STALENESS_MAX);
     if (p->stale_share < 0 || p->stale_share >= 1)
         BAD("%s: plan.stale_share: %g must be in [0, 1) (a whole further step is plan.staleness + 1)", f, p->stale_share);
+    if (p->sync_every > 1 && p->staleness < p->sync_every - 1)
+        BAD("%s: plan.sync_every: %d optimizer steps between weight syncs leave the rollout up to %d version(s) behind; "
+            "set plan.staleness to at least %d, or plan.sync_every to 1", f, p->sync_every, p->sync_every - 1, p->sync_every - 1);
     if (p->stale_share > 0 && p->staleness >= SCN_STALENESS_MAX)
         BAD("%s: plan.stale_share: needs plan.staleness below %d (the share counts as one more version)", f, SCN_STALENESS_MAX);
     if (p->partial_rollout <= 0 || p->partial_rollout > 1) BAD("%s: plan.partial_rollout: must be in (0, 1]", f);
