@@ -345,7 +345,7 @@ double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
     double t;
     if (sp->controller == CTRL_DRIVER) {
         /* a single controller gathers the token ids and sends them on */
-        t = mdl_driver_gather(tok * 4.0, &s->scn.cluster.inter_supernode, s->scn.eff.link);
+        t = mdl_driver_gather(tok * 4.0, q->devices, sp->dq_request_s, &s->scn.cluster.inter_supernode, s->scn.eff.link);
     } else {
         t = fmax(fmax(readers * per_replica / serve, per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
         if (sp->dq_hierarchical && q->aux_tp > 1)
@@ -369,6 +369,16 @@ double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
 ** over the fast link.  The queue lives in the host memory of the nodes that
 ** generate; each such node serves it at one NIC's bandwidth (scale-out tier),
 ** so the reads of every training device queue up there. */
+/* A single controller calls every worker once a chunk: each generating
+** device to gather its samples, each training device to hand it its share. */
+static int driver_workers(const sim *s)
+{
+    int n = 0;
+    for (int k = 0; k < s->pl.npools; k++)
+        if (s->pl.pools[k].roles & (ROLE_ROLLOUT | ROLE_TRAIN)) n += s->pl.pools[k].devices;
+    return n;
+}
+
 double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
 {
     const plan_pool *q = &s->pl.pools[p];
@@ -395,7 +405,7 @@ double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
         /* a single controller (plan.controller = "driver") gathers the whole
         ** chunk into one process over one NIC and scatters it to the trainer
         ** (docs/model.md, section 10) */
-        t = mdl_driver_gather(bytes, &s->scn.cluster.inter_supernode, s->scn.eff.link);
+        t = mdl_driver_gather(bytes, driver_workers(s), sp->dq_request_s, &s->scn.cluster.inter_supernode, s->scn.eff.link);
     } else {
         /* the queue's CPU side: every serving node answers one request of
         ** each reader, one after another (docs/model.md, section 10) */

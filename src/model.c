@@ -282,10 +282,15 @@ double mdl_reward_cpu(double samples, double per_sample_s, int workers)
     return samples * per_sample_s / (workers > 1 ? workers : 1);
 }
 
-double mdl_driver_gather(double bytes, const scn_link *nic, double link_eff)
+double mdl_queue_requests(int readers, double request_s)
+{
+    return readers > 0 && request_s > 0 ? readers * request_s : 0.0;
+}
+
+double mdl_driver_gather(double bytes, int workers, double request_s, const scn_link *nic, double link_eff)
 {
     if (bytes <= 0) return 0.0;
-    return 2.0 * bytes / (nic->bw * link_eff) + 2.0 * nic->latency_s;
+    return 2.0 * bytes / (nic->bw * link_eff) + 2.0 * nic->latency_s + mdl_queue_requests(workers, request_s);
 }
 
 scn_link mdl_scaleout_shared(const scn_cluster *c)
@@ -293,11 +298,6 @@ scn_link mdl_scaleout_shared(const scn_cluster *c)
     scn_link l = c->inter_supernode;
     if (c->scaleout_oversub > 1.0) l.bw /= c->scaleout_oversub;
     return l;
-}
-
-double mdl_queue_requests(int readers, double request_s)
-{
-    return readers > 0 && request_s > 0 ? readers * request_s : 0.0;
 }
 
 scn_link mdl_tier_link_shared(const scn_cluster *c, int tier)

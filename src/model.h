@@ -133,9 +133,11 @@ double mdl_weight_sync(double bytes, double params_total, int instances, int tra
 ** not grow with the devices. */
 double mdl_reward_cpu(double samples, double per_sample_s, int workers);
 /* A single controller gathers `bytes` of per-sample tensors into its one
-** process over its NIC and scatters them back to the trainer:
-** 2 · bytes / (B · η) + 2α.  The driver's NIC does not grow with devices. */
-double mdl_driver_gather(double bytes, const scn_link *nic, double link_eff);
+** process over its NIC and scatters them back to the trainer, one remote
+** call per worker (`workers` of them, request_s each, one after another):
+** 2 · bytes / (B · η) + 2α + workers · request_s.  The driver's NIC does not
+** grow with the devices, and its calls grow with them. */
+double mdl_driver_gather(double bytes, int workers, double request_s, const scn_link *nic, double link_eff);
 /* The scale-out tier as each device sees it when every device of a
 ** supernode crosses at once (a cross-supernode all-reduce of all DP groups):
 ** inter_supernode bandwidth ÷ cluster.scaleout_oversubscription. */
