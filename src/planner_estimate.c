@@ -206,7 +206,8 @@ double planner_estimate(const planner *P, const scn_scenario *s, const plan *p)
             scn_link l = mdl_tier_link_shared(&s->cluster, mdl_group_tier(&s->cluster, lo, hi - lo, 2));
             double w = mdl_weight_sync(plan_rollout_weights(s, q), s->actor.params_total, q->instances, tq->devices,
                                        s->plan.bucket_bytes, &l, s->eff.link);
-            wsync = fmax(wsync, w);
+            /* plan.sync_every: one transfer every k steps (docs/model.md, section 4) */
+            wsync = fmax(wsync, w / (s->plan.sync_every > 1 ? s->plan.sync_every : 1));
         }
         if (tt > t_tail) t_tail = tt;
         if (pf > prefill) prefill = pf;
