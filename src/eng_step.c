@@ -439,7 +439,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     const scn_plan *sp = &s->scn.plan;
     double rw = plan_rollout_weights(&s->scn, q);
     double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
-    double hostbw = s->scn.cluster.device.host_bw * s->scn.eff.host_link;
+    double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
     int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
     double off = 0;
     int g0 = r->group0;
@@ -489,7 +489,7 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
         eng_inst_stop(s, &s->inst[r->inst0 + i], now, true, sp->on_update == ONUPD_RESTART);
     double rw = plan_rollout_weights(&s->scn, q);
     double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
-    double hostbw = s->scn.cluster.device.host_bw * s->scn.eff.host_link;
+    double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
     double st[3];
     plan_train_states(&s->scn, q, st);
     double crit = q->train_mem[MB_CRITIC];

@@ -460,7 +460,7 @@ static void start_infer_on_(sim *s, int p, sim_time now)
         if (q->swap_aux) {
             /* full co-location: the model waits on the host and is loaded per use */
             double bytes = q->train_mem[ab[a]] > 0 ? q->train_mem[ab[a]] : 2.0 * aux[a]->params_total / (q->tp * q->pp);
-            double tl = bytes / (s->scn.cluster.device.host_bw * s->scn.eff.host_link);
+            double tl = bytes / mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);
             if (r->hostlink_track >= 0) eng_span(s, r->hostlink_track, PH_ONLOAD, cur, cur + sim_from_secs(tl), s->step_running, s->version, -1, 0);
             eng_mem_pool(s, p, ab[a], bytes, cur);
             cur += sim_from_secs(tl);

@@ -102,6 +102,8 @@ static const fdesc FIELDS_CLUSTER[] = {
         "network); sets nodes_per_supernode = nodes and supernodes = 1 (0: not used)"),
     NUM("host_mem_gb", scn_cluster, host_mem_bytes, GiB, 1e-3, 1e8, 0, "GiB", "host memory per node (offload target)"),
     FLAT("links", FIELDS_LINKS, fr_links, "bandwidth and latency of the three link tiers"),
+    INT("devices_per_host_link", scn_cluster, devices_per_host_link, 1, 1024, NULL,
+        "devices sharing one host uplink (a PCIe switch's); transfers every device makes at once (a co-located switch's offload and onload, full co-location's model loads) get host_gbps ÷ this each (1: a link per device)"),
     NUM("scaleout_oversubscription", scn_cluster, scaleout_oversub, 1, 1, 1024, 0, NULL,
         "scale-out (inter_supernode) fabric oversubscription: a collective in which every device crosses supernodes at once gets inter_supernode bandwidth ÷ this per device (1: non-blocking, every NIC at full rate)"),
     END

@@ -304,3 +304,9 @@ scn_link mdl_tier_link_shared(const scn_cluster *c, int tier)
 {
     return tier >= 2 ? mdl_scaleout_shared(c) : *mdl_tier_link(c, tier);
 }
+
+double mdl_host_bw_shared(const scn_cluster *c, double host_link_eff)
+{
+    int share = c->devices_per_host_link > 1 ? c->devices_per_host_link : 1;
+    return c->device.host_bw * host_link_eff / share;
+}

@@ -149,5 +149,9 @@ scn_link mdl_tier_link_shared(const scn_cluster *c, int tier);
 ** requests (each reader asks every node holding part of its share) one after
 ** another, request_s each.  Hierarchy cuts the readers by TP·PP. */
 double mdl_queue_requests(int readers, double request_s);
+/* Host-link bandwidth per device when every device moves data at once:
+** host_gbps · η / cluster.devices_per_host_link (devices behind one PCIe
+** switch share its uplink). */
+double mdl_host_bw_shared(const scn_cluster *c, double host_link_eff);
 
 #endif

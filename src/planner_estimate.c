@@ -137,7 +137,7 @@ static double pool_infer(const planner *P, const scn_scenario *s, const plan_poo
 {
     int chunks = chunks_of(s);
     double t = 0, n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
-    double hostbw = s->cluster.device.host_bw * s->eff.host_link;
+    double hostbw = mdl_host_bw_shared(&s->cluster, s->eff.host_link);
     if ((q->roles & ROLE_TRAIN) && s->work.recompute_logprob) t += chunks * planner_fwd_pass(P, s, q, &s->actor);
     const scn_model *aux[2] = {s->has_ref && (q->roles & ROLE_REF) ? &s->ref : NULL,
                                s->reward_is_model && (q->roles & ROLE_REWARD) ? &s->reward : NULL};
@@ -162,7 +162,7 @@ static double pool_switches(const scn_scenario *s, const plan_pool *q)
 {
     double rw = plan_rollout_weights(s, q);
     double re = mdl_reshard(rw, s->plan.bucket_bytes, group_link(s, q->first, 1, q->devices), s->eff.link);
-    double hostbw = s->cluster.device.host_bw * s->eff.host_link, st[3];
+    double hostbw = mdl_host_bw_shared(&s->cluster, s->eff.host_link), st[3];
     plan_train_states(s, q, st);
     double crit = q->train_mem[MB_CRITIC];
     double off = (s->plan.offload_grads ? st[1] : 0) + (s->plan.offload_optimizer ? st[2] + crit : 0);

@@ -21,6 +21,7 @@ void scn_defaults(scn_scenario *s)
     c->supernodes = 1;
     c->host_mem_bytes = 1024 * GiB;
     c->scaleout_oversub = 1.0;
+    c->devices_per_host_link = 1;
 
     scn_workload *w = &s->work;
     w->algo = ALGO_GRPO;
@@ -231,6 +232,9 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
         BAD("%s: cluster: %lld devices (supernodes x nodes_per_supernode x devices_per_node), at most %d; "
             "lower one of them", f, cluster_devices, FLD_DEVICES_MAX);
     if (c->host_mem_bytes <= 0) BAD("%s: cluster.host_mem_gb: must be positive", f);
+    if (c->devices_per_host_link > c->devices_per_node)
+        BAD("%s: cluster.devices_per_host_link: %d devices cannot share one host uplink in a node of %d; "
+            "set it to at most cluster.devices_per_node", f, c->devices_per_host_link, c->devices_per_node);
     const scn_link *links[3] = {&c->intra_node, &c->intra_supernode, &c->inter_supernode};
     const char *lname[3] = {"intra_node", "intra_supernode", "inter_supernode"};
     for (int i = 0; i < 3; i++)

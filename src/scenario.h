@@ -46,6 +46,7 @@ typedef struct {
     scn_link inter_supernode;  /* tier 2 */
     double   host_mem_bytes;   /* per node */
     double   scaleout_oversub; /* scale-out fabric oversubscription (1: non-blocking) */
+    int      devices_per_host_link; /* devices sharing one host (PCIe) uplink */
 } scn_cluster;
 
 /* A transformer, dense or MoE.  Derived figures are filled by scn_model_derive(). */

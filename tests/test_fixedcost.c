@@ -163,6 +163,37 @@ START_TEST(t_scaleout_oversubscription)
 }
 END_TEST
 
+/* Devices behind one host uplink share it when they all offload at once: a
+** co-located switch's host transfers take twice as long with two devices a
+** link; more devices a link than a node holds is refused. */
+START_TEST(t_host_link_shared)
+{
+    scn_cluster c = {.devices_per_node = 8, .devices_per_host_link = 1};
+    c.device.host_bw = 64e9;
+    NEAR(mdl_host_bw_shared(&c, 0.8), 51.2e9, 1e-12);
+    c.devices_per_host_link = 2;
+    NEAR(mdl_host_bw_shared(&c, 0.8), 25.6e9, 1e-12);
+
+    const char *a[] = {"plan.mode=colocate", "cluster.devices_per_host_link=1"};
+    const char *b[] = {"plan.mode=colocate", "cluster.devices_per_host_link=2"};
+    sim *x = run_base(a, 2, false), *y = run_base(b, 2, false);
+    report rx = report_of(x), ry = report_of(y);
+    ck_assert_msg(ry.phase_s[STEP_SWITCH] > rx.phase_s[STEP_SWITCH], "switch %.6f s with a shared uplink, %.6f s without",
+                  ry.phase_s[STEP_SWITCH], rx.phase_s[STEP_SWITCH]);
+    sim_free(x);
+    sim_free(y);
+
+    char *path = test_tmpfile(".lua", base_lua);
+    const char *bad[] = {"cluster.devices_per_host_link=16"};
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    ck_assert(!lscn_load(path, bad, 1, &sc, &err));
+    ck_assert_msg(strstr(err.msg, "cluster.devices_per_host_link"), "%s", err.msg);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
 /* Weight-sync spans on the first rollout instance's track. */
 static int syncs_on_instance(sim *s)
 {
@@ -232,6 +263,7 @@ static Suite *suite_fixedcost(void)
     tcase_add_test(tc, t_driver_gather);
     tcase_add_test(tc, t_queue_requests);
     tcase_add_test(tc, t_scaleout_oversubscription);
+    tcase_add_test(tc, t_host_link_shared);
     tcase_add_test(tc, t_sync_every);
     tcase_add_test(tc, t_stream_bound0);
     suite_add_tcase(s, tc);
