@@ -101,7 +101,10 @@ static void task_done(sim *s, int p, sim_time now)
         bool others = false;
         for (int k = 0; k < s->pl.npools; k++)
             if (k != p && (s->pl.pools[k].roles & ROLE_ROLLOUT)) others = true;
-        if (others) {
+        /* plan.sync_every: the rollout pools receive every k-th version
+        ** (and the last); in between they generate on the weights they have */
+        int every = s->scn.plan.sync_every > 1 ? s->scn.plan.sync_every : 1;
+        if (others && (s->version % every == 0 || s->version >= s->scn.work.iterations)) {
             sim_time e = eng_start_weight_sync(s, now);
             eng_pool_class(s, p, P_SYNC);
             r->st = P_SYNC;

@@ -188,7 +188,7 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->open_bit = xcalloc((size_t)s->nver + 1, sizeof *s->open_bit);
     s->share_n = (int64_t)floor(scn->plan.stale_share * s->N);
     s->step_ids = xcalloc((size_t)s->N, sizeof *s->step_ids);
-    s->streaming = s->staleness > 0 && w->minibatches > 1;
+    s->streaming = (s->staleness > 0 || scn->plan.stream) && w->minibatches > 1;
     s->nchunks = s->streaming ? w->minibatches : 1;
     s->chunk_n = s->N / s->nchunks;
     s->chunk_infer_left = xcalloc((size_t)s->nchunks, sizeof *s->chunk_infer_left);

@@ -342,9 +342,15 @@ double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
     double per_replica = tok * 4.0 / replicas;
     int readers = sp->dq_hierarchical ? replicas : q->devices;
     double nic, serve = queue_serving_bw(s, &nic);
-    double t = fmax(readers * per_replica / serve, per_replica / nic);
-    if (sp->dq_hierarchical && q->aux_tp > 1)
-        t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->aux_tp), s->scn.eff.link);
+    double t;
+    if (sp->controller == CTRL_DRIVER) {
+        /* a single controller gathers the token ids and sends them on */
+        t = mdl_driver_gather(tok * 4.0, q->devices, sp->dq_request_s, &s->scn.cluster.inter_supernode, s->scn.eff.link);
+    } else {
+        t = fmax(fmax(readers * per_replica / serve, per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
+        if (sp->dq_hierarchical && q->aux_tp > 1)
+            t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->aux_tp), s->scn.eff.link);
+    }
     s->st.dq_aux_in += tok * 4.0;
     if (s->scn.has_ref && (q->roles & ROLE_REF)) s->st.dq_aux_out += tok * 4.0;
     if (s->scn.reward_is_model && (q->roles & ROLE_REWARD)) s->st.dq_aux_out += n * 4.0;
@@ -363,6 +369,16 @@ double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
 ** over the fast link.  The queue lives in the host memory of the nodes that
 ** generate; each such node serves it at one NIC's bandwidth (scale-out tier),
 ** so the reads of every training device queue up there. */
+/* A single controller calls every worker once a chunk: each generating
+** device to gather its samples, each training device to hand it its share. */
+static int driver_workers(const sim *s)
+{
+    int n = 0;
+    for (int k = 0; k < s->pl.npools; k++)
+        if (s->pl.pools[k].roles & (ROLE_ROLLOUT | ROLE_TRAIN)) n += s->pl.pools[k].devices;
+    return n;
+}
+
 double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
 {
     const plan_pool *q = &s->pl.pools[p];
@@ -384,9 +400,19 @@ double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
     double per_replica = bytes / q->dp;
     int readers = sp->dq_hierarchical ? q->dp : q->devices;
     double nic, serve = queue_serving_bw(s, &nic);
-    double t = fmax(readers * per_replica / serve, per_replica / nic);
-    if (sp->dq_hierarchical && q->tp * q->pp > 1)
-        t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
+    double t;
+    if (sp->controller == CTRL_DRIVER) {
+        /* a single controller (plan.controller = "driver") gathers the whole
+        ** chunk into one process over one NIC and scatters it to the trainer
+        ** (docs/model.md, section 10) */
+        t = mdl_driver_gather(bytes, driver_workers(s), sp->dq_request_s, &s->scn.cluster.inter_supernode, s->scn.eff.link);
+    } else {
+        /* the queue's CPU side: every serving node answers one request of
+        ** each reader, one after another (docs/model.md, section 10) */
+        t = fmax(fmax(readers * per_replica / serve, per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
+        if (sp->dq_hierarchical && q->tp * q->pp > 1)
+            t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
+    }
     s->st.queue_bytes_padded += padded * per_token;
     s->st.queue_bytes_packed += sum * per_token;
     s->st.queue_reads_flat += (double)q->devices * mbs;
@@ -413,7 +439,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     const scn_plan *sp = &s->scn.plan;
     double rw = plan_rollout_weights(&s->scn, q);
     double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
-    double hostbw = s->scn.cluster.device.host_bw * s->scn.eff.host_link;
+    double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
     int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
     double off = 0;
     int g0 = r->group0;
@@ -463,7 +489,7 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
         eng_inst_stop(s, &s->inst[r->inst0 + i], now, true, sp->on_update == ONUPD_RESTART);
     double rw = plan_rollout_weights(&s->scn, q);
     double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
-    double hostbw = s->scn.cluster.device.host_bw * s->scn.eff.host_link;
+    double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
     double st[3];
     plan_train_states(&s->scn, q, st);
     double crit = q->train_mem[MB_CRITIC];
@@ -508,8 +534,10 @@ sim_time eng_start_weight_sync(sim *s, sim_time now)
         double rw = plan_rollout_weights(&s->scn, q);
         int lo = tq->first < q->first ? tq->first : q->first;
         int hi = (tq->first + tq->devices > q->first + q->devices ? tq->first + tq->devices : q->first + q->devices) - 1;
-        const scn_link *l = eng_pool_link(s, q, lo, hi - lo, 2);
-        double t = mdl_weight_sync(rw, eng_actor(s)->params_total, q->instances, tq->devices, s->scn.plan.bucket_bytes, l,
+        /* every device of both pools transfers at once: across supernodes
+        ** they share the scale-out fabric (docs/model.md, section 9) */
+        scn_link l = mdl_tier_link_shared(&s->scn.cluster, mdl_group_tier(&s->scn.cluster, lo, hi - lo, 2));
+        double t = mdl_weight_sync(rw, eng_actor(s)->params_total, q->instances, tq->devices, s->scn.plan.bucket_bytes, &l,
                                    s->scn.eff.link);
         sim_time e = now + sim_from_secs(t);
         for (int i = 0; i < r->ninst; i++) {

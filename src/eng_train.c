@@ -445,7 +445,7 @@ static void start_infer_on_(sim *s, int p, sim_time now)
         if (q->swap_aux) {
             /* full co-location: the model waits on the host and is loaded per use */
             double bytes = q->train_mem[ab[a]] > 0 ? q->train_mem[ab[a]] : 2.0 * aux[a]->params_total / (q->tp * q->pp);
-            double tl = bytes / (s->scn.cluster.device.host_bw * s->scn.eff.host_link);
+            double tl = bytes / mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);
             if (r->hostlink_track >= 0) eng_span(s, r->hostlink_track, PH_ONLOAD, cur, cur + sim_from_secs(tl), s->step_running, s->version, -1, 0);
             eng_mem_pool(s, p, ab[a], bytes, cur);
             cur += sim_from_secs(tl);
@@ -465,9 +465,10 @@ static void start_infer_on_(sim *s, int p, sim_time now)
         PART(INF_CRITIC, a0);
     }
     if (!s->scn.reward_is_model && (q->roles & ROLE_TRAIN)) {
-        /* rule-based reward: CPU work on the training pool's hosts, one worker
-        ** per device; the pool waits for it */
-        double tr = n * s->scn.eff.reward_rule_s / q->devices;
+        /* rule-based reward: CPU work on a pool of plan.reward_workers
+        ** processes (0: one per training device); the pool waits for it */
+        int rw = s->scn.plan.reward_workers > 0 ? s->scn.plan.reward_workers : q->devices;
+        double tr = mdl_reward_cpu(n, s->scn.eff.reward_rule_s, rw);
         if (r->hostlink_track >= 0 && tr > 0)
             eng_span(s, r->hostlink_track, PH_REWARD, cur, cur + sim_from_secs(tr), s->step_running, s->version, -1, n);
         sim_time a0 = cur;

@@ -107,9 +107,12 @@ double mdl_allreduce_group(const scn_cluster *c, int first, int stride, int coun
     int inner = count / span_sn;
     if (inner < 1) inner = 1;
     int itier = mdl_group_tier(c, first, stride, inner);
-    const scn_link *li = mdl_tier_link(c, itier), *lo = mdl_tier_link(c, 2);
+    const scn_link *li = mdl_tier_link(c, itier);
+    /* every member crosses the scale-out fabric at the same time: its share
+    ** of an oversubscribed fabric (mdl_scaleout_shared) */
+    scn_link lo = mdl_scaleout_shared(c);
     return mdl_allgather(bytes, inner, li, eff) * 2           /* reduce-scatter + all-gather */
-         + mdl_allreduce(bytes / inner, span_sn, lo, eff);
+         + mdl_allreduce(bytes / inner, span_sn, &lo, eff);
 }
 
 double mdl_bubble_share(int p, int m)
@@ -341,4 +344,42 @@ double mdl_zero_comm(int zero, double overlap, double a, double r, int micro, in
     if (after) *after = train && zero == 2 ? a / 2 : 0;
     if (!train) return zero >= 3 ? micro * hid * a / 2 : 0;
     return zero == 2 ? micro * hid * a / 2 : zero >= 3 ? micro * hid * 1.5 * a : 0;
+}
+
+/* ------------------------------ costs that do not shrink with more devices
+** and shared links (docs/model.md, sections 2, 4 and 10) */
+
+double mdl_reward_cpu(double samples, double per_sample_s, int workers)
+{
+    if (samples <= 0 || per_sample_s <= 0) return 0.0;
+    return samples * per_sample_s / (workers > 1 ? workers : 1);
+}
+
+double mdl_queue_requests(int readers, double request_s)
+{
+    return readers > 0 && request_s > 0 ? readers * request_s : 0.0;
+}
+
+double mdl_driver_gather(double bytes, int workers, double request_s, const scn_link *nic, double link_eff)
+{
+    if (bytes <= 0) return 0.0;
+    return 2.0 * bytes / (nic->bw * link_eff) + 2.0 * nic->latency_s + mdl_queue_requests(workers, request_s);
+}
+
+scn_link mdl_scaleout_shared(const scn_cluster *c)
+{
+    scn_link l = c->inter_supernode;
+    if (c->scaleout_oversub > 1.0) l.bw /= c->scaleout_oversub;
+    return l;
+}
+
+scn_link mdl_tier_link_shared(const scn_cluster *c, int tier)
+{
+    return tier >= 2 ? mdl_scaleout_shared(c) : *mdl_tier_link(c, tier);
+}
+
+double mdl_host_bw_shared(const scn_cluster *c, double host_link_eff)
+{
+    int share = c->devices_per_host_link > 1 ? c->devices_per_host_link : 1;
+    return c->device.host_bw * host_link_eff / share;
 }

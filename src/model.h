@@ -163,4 +163,34 @@ double mdl_reshard(double bytes, double bucket_bytes, const scn_link *l, double 
 double mdl_weight_sync(double bytes, double params_total, int instances, int train_devices, double bucket_bytes,
                        const scn_link *l, double link_eff);
 
+/* ---- costs that do not shrink with more devices, and shared links
+** (docs/model.md, sections 2, 4 and 10) */
+
+/* Rule-based reward of `samples` samples scored on a pool of `workers` CPU
+** processes (verl's reward managers: one process in the driver, or a
+** process pool of 64): samples · per-sample time / workers.  The pool does
+** not grow with the devices. */
+double mdl_reward_cpu(double samples, double per_sample_s, int workers);
+/* A single controller gathers `bytes` of per-sample tensors into its one
+** process over its NIC and scatters them back to the trainer, one remote
+** call per worker (`workers` of them, request_s each, one after another):
+** 2 · bytes / (B · η) + 2α + workers · request_s.  The driver's NIC does not
+** grow with the devices, and its calls grow with them. */
+double mdl_driver_gather(double bytes, int workers, double request_s, const scn_link *nic, double link_eff);
+/* The scale-out tier as each device sees it when every device of a
+** supernode crosses at once (a cross-supernode all-reduce of all DP groups):
+** inter_supernode bandwidth ÷ cluster.scaleout_oversubscription. */
+scn_link mdl_scaleout_shared(const scn_cluster *c);
+/* A tier's link for a transfer in which every device of the group takes
+** part at once (weight sync): the scale-out tier shared as above. */
+scn_link mdl_tier_link_shared(const scn_cluster *c, int tier);
+/* The queue's CPU side: a serving node answers each of `readers` read
+** requests (each reader asks every node holding part of its share) one after
+** another, request_s each.  Hierarchy cuts the readers by TP·PP. */
+double mdl_queue_requests(int readers, double request_s);
+/* Host-link bandwidth per device when every device moves data at once:
+** host_gbps · η / cluster.devices_per_host_link (devices behind one PCIe
+** switch share its uplink). */
+double mdl_host_bw_shared(const scn_cluster *c, double host_link_eff);
+
 #endif

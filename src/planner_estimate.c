@@ -160,7 +160,7 @@ static double pool_infer(const planner *P, const scn_scenario *s, const plan_poo
 {
     int chunks = chunks_of(s);
     double t = 0, n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
-    double hostbw = s->cluster.device.host_bw * s->eff.host_link;
+    double hostbw = mdl_host_bw_shared(&s->cluster, s->eff.host_link);
     if ((q->roles & ROLE_TRAIN) && s->work.recompute_logprob) t += chunks * planner_fwd_pass(P, s, q, &s->actor);
     const scn_model *aux[2] = {s->has_ref && (q->roles & ROLE_REF) ? &s->ref : NULL,
                                s->reward_is_model && (q->roles & ROLE_REWARD) ? &s->reward : NULL};
@@ -174,7 +174,8 @@ static double pool_infer(const planner *P, const scn_scenario *s, const plan_poo
         }
     }
     if (s->has_critic && (q->roles & ROLE_CRITIC)) t += chunks * planner_fwd_pass(P, s, q, &s->critic);
-    if (!s->reward_is_model && (q->roles & ROLE_TRAIN)) t += n * s->eff.reward_rule_s / q->devices;
+    if (!s->reward_is_model && (q->roles & ROLE_TRAIN))
+        t += mdl_reward_cpu(n, s->eff.reward_rule_s, s->plan.reward_workers > 0 ? s->plan.reward_workers : q->devices);
     return t;
 }
 
@@ -184,7 +185,7 @@ static double pool_switches(const scn_scenario *s, const plan_pool *q)
 {
     double rw = plan_rollout_weights(s, q);
     double re = mdl_reshard(rw, s->plan.bucket_bytes, group_link(s, q->first, 1, q->devices), s->eff.link);
-    double hostbw = s->cluster.device.host_bw * s->eff.host_link, st[3];
+    double hostbw = mdl_host_bw_shared(&s->cluster, s->eff.host_link), st[3];
     plan_train_states(s, q, st);
     double crit = q->train_mem[MB_CRITIC];
     double off = (s->plan.offload_grads ? st[1] : 0) + (s->plan.offload_optimizer ? st[2] + crit : 0);
@@ -225,9 +226,11 @@ double planner_estimate(const planner *P, const scn_scenario *s, const plan *p)
             rate_only += r;
             int lo = tq->first < q->first ? tq->first : q->first;
             int hi = (tq->first + tq->devices > q->first + q->devices ? tq->first + tq->devices : q->first + q->devices) - 1;
+            scn_link l = mdl_tier_link_shared(&s->cluster, mdl_group_tier(&s->cluster, lo, hi - lo, 2));
             double w = mdl_weight_sync(plan_rollout_weights(s, q), s->actor.params_total, q->instances, tq->devices,
-                                       s->plan.bucket_bytes, group_link(s, lo, hi - lo, 2), s->eff.link);
-            wsync = fmax(wsync, w);
+                                       s->plan.bucket_bytes, &l, s->eff.link);
+            /* plan.sync_every: one transfer every k steps (docs/model.md, section 4) */
+            wsync = fmax(wsync, w / (s->plan.sync_every > 1 ? s->plan.sync_every : 1));
         }
         if (tt > t_tail) t_tail = tt;
         if (pf > prefill) prefill = pf;

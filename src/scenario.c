@@ -20,6 +20,8 @@ void scn_defaults(scn_scenario *s)
     c->nodes_per_supernode = 1;
     c->supernodes = 1;
     c->host_mem_bytes = 1024 * GiB;
+    c->scaleout_oversub = 1.0;
+    c->devices_per_host_link = 1;
 
     scn_workload *w = &s->work;
     w->algo = ALGO_GRPO;
@@ -66,6 +68,11 @@ void scn_defaults(scn_scenario *s)
     p->zero_redundancy = true;
     p->dq_hierarchical = true;
     p->dq_packed = true;
+    p->controller = CTRL_QUEUE;
+    p->reward_workers = 64;
+    p->sync_every = 1;
+    p->stream = false;
+    p->dq_request_s = 1e-3;
     p->bucket_bytes = 512.0 * 1024 * 1024;
     p->staleness = 0;
     p->stale_share = 0;
@@ -227,6 +234,9 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
         BAD("%s: cluster: %lld devices (supernodes x nodes_per_supernode x devices_per_node), at most %d; "
             "lower one of them", f, cluster_devices, FLD_DEVICES_MAX);
     if (c->host_mem_bytes <= 0) BAD("%s: cluster.host_mem_gb: must be positive", f);
+    if (c->devices_per_host_link > c->devices_per_node)
+        BAD("%s: cluster.devices_per_host_link: %d devices cannot share one host uplink in a node of %d; "
+            "set it to at most cluster.devices_per_node", f, c->devices_per_host_link, c->devices_per_node);
     const scn_link *links[3] = {&c->intra_node, &c->intra_supernode, &c->inter_supernode};
     const char *lname[3] = {"intra_node", "intra_supernode", "inter_supernode"};
     for (int i = 0; i < 3; i++)
@@ -327,6 +337,9 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (p->staleness < 0 || p->staleness > SCN_STALENESS_MAX) BAD("%s: plan.staleness: must be in 0..%d", f, SCN_STALENESS_MAX);
     if (p->stale_share < 0 || p->stale_share >= 1)
         BAD("%s: plan.stale_share: %g must be in [0, 1) (a whole further step is plan.staleness + 1)", f, p->stale_share);
+    if (p->sync_every > 1 && p->staleness < p->sync_every - 1)
+        BAD("%s: plan.sync_every: %d optimizer steps between weight syncs leave the rollout up to %d version(s) behind; "
+            "set plan.staleness to at least %d, or plan.sync_every to 1", f, p->sync_every, p->sync_every - 1, p->sync_every - 1);
     if (p->stale_share > 0 && p->staleness >= SCN_STALENESS_MAX)
         BAD("%s: plan.stale_share: needs plan.staleness below %d (the share counts as one more version)", f, SCN_STALENESS_MAX);
     if (p->partial_rollout <= 0 || p->partial_rollout > 1) BAD("%s: plan.partial_rollout: must be in (0, 1]", f);

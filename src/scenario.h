@@ -45,6 +45,8 @@ typedef struct {
     scn_link intra_supernode;  /* tier 1 */
     scn_link inter_supernode;  /* tier 2 */
     double   host_mem_bytes;   /* per node */
+    double   scaleout_oversub; /* scale-out fabric oversubscription (1: non-blocking) */
+    int      devices_per_host_link; /* devices sharing one host (PCIe) uplink */
 } scn_cluster;
 
 /* A transformer, dense or MoE.  Derived figures are filled by scn_model_derive(). */
@@ -116,6 +118,7 @@ typedef enum { DISPATCH_BALANCED, DISPATCH_QUEUE, DISPATCH_STATIC } scn_dispatch
 /* KV-cache admission and what a full paged cache does (docs/model.md, section 5). */
 typedef enum { KV_PAGED, KV_RESERVE } scn_kv_admission;
 typedef enum { PREEMPT_RECOMPUTE, PREEMPT_SWAP } scn_preempt;
+typedef enum { CTRL_QUEUE, CTRL_DRIVER } scn_controller;
 
 /* Role bits a device pool can hold. */
 enum {
@@ -176,6 +179,11 @@ typedef struct {
     bool     zero_redundancy;   /* reshard weights in place, bucket by bucket */
     bool     dq_hierarchical;   /* DistQueue: one reader per TP×PP group, then broadcast */
     bool     dq_packed;         /* DistQueue: samples concatenated, not padded */
+    scn_controller controller;  /* how samples reach the trainer: DistQueue or one driver */
+    int      reward_workers;    /* CPU processes scoring rule-based rewards (0: one per training device) */
+    int      sync_every;        /* optimizer steps between weight syncs to separate rollout pools */
+    bool     stream;            /* mini-batches train as they are ready, also at bound 0 */
+    double   dq_request_s;      /* DistQueue: CPU time a serving node spends on one read request */
     double   bucket_bytes;
     int      staleness;
     double   stale_share;       /* share of a further step the rollout may start ahead (0: none) */

@@ -466,9 +466,12 @@ START_TEST(t_reserve_reproduces_before)
         {"plan.mode=full", 4730.1839440315689, 1030, 31.740203293666667},
     };
     for (int m = 0; m < 2; m++) {
+        /* the reward on one worker per training device and no queue request
+        ** cost, as that engine had them (docs/model.md, section 4) */
         const char *sets[] = {want[m].mode, "plan.rollout.mem_util=0.19", "plan.rollout.max_seqs=64",
-                              "workload.samples_per_prompt=16", "plan.rollout.kv=reserve", "plan.rollout.dispatch=queue"};
-        sim *s = make_sim(sets, 6);
+                              "workload.samples_per_prompt=16", "plan.rollout.kv=reserve", "plan.rollout.dispatch=queue",
+                              "plan.reward_workers=0", "plan.distqueue.request_us=0"};
+        sim *s = make_sim(sets, 8);
         ck_assert(sim_run(s));
         report r;
         report_compute(s, &r);

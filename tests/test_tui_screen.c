@@ -157,7 +157,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS \
     "+ Staleness -------------------------------------+\n" \
     "|bound s=0  lag max 0  mean 0.00  (1024 samples) |\n" \
-    "|in flight: v1:817                               |\n" \
+    "|in flight: v1:816                               |\n" \
     "|trained lags: 0:1024                            |\n" \
     "|step 1     #                            v0..0   |\n" \
     "|                                                |\n" \
@@ -167,11 +167,11 @@ static bool screen_has(const screen *sc, const char *text)
     "+ Stats -----------------------------------------+\n" \
     "|tok/s  last step 23.2k  so far 21.5k            |\n" \
     "|measured after 1 warm-up step                   |\n" \
-    "|progress  step 2/5  t=2m10s  1213 events        |\n" \
+    "|progress  step 2/5  t=2m10s  1214 events        |\n" \
     "|Step split (training pool, so far)              |\n" \
     "|g generate     65.5% gggggggggggggg....... 1m25s|\n" \
     "|x switch        3.9% x..................... 5.1s|\n" \
-    "|i inference    11.7% ii................... 15.3s|\n" \
+    "|i inference    11.7% ii................... 15.2s|\n" \
     "|T train        18.9% TTTT................. 24.5s|\n" \
     "|Pool         dev   busy   idle compute          |\n" \
     "| all           16  92.8%   7.2%   90.6%         |\n" \
@@ -235,7 +235,7 @@ static bool screen_has(const screen *sc, const char *text)
     "|now (the live run): plan.mode=separate, step 1/5                                                            |\n" \
     "|0..13m50s           |+0----------+2m----------+4m---------+6m----------+8m---------+10m---------+12m--------|\n" \
     "|A step              |ggggggggiiTTTggggggggiiTTgggggggggiiTTgggggggggiTTTgggggggggiTTTT                      |\n" \
-    "|A all               |gggggggggrTTpgggggggglrTTggggggggglrTTgggggggggrTTTggggggggglTTTT                      |\n" \
+    "|A all               |gggggggggrTTpgggggggglrTTggggggggglrTTggggggggglTTTggggggggglTTTT                      |\n" \
     "|B step              |gggggggggiiiTTTTTgggggggggiiiTTTTTggggggggggiiiTTTTggggggggggiiiTTTTTgggggggggiiiiTTTTT|\n" \
     "|B rollout           |pgggggggg       pgggggggggg       pggggggggg       pggggggggg       Wpggggggggg       W|\n" \
     "|B train             |        lllrTTTTT         llrTTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
@@ -244,21 +244,21 @@ static bool screen_has(const screen *sc, const char *text)
     "|now train           |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|A 1 step            |gggggggggggggggggggggggggggggggggggggxxiiiiiiiTTTTTTTTTTTT 2m03s                       |\n" \
     "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m47s  |\n" \
-    "|B-A step +44.3s:  generate +10.1s  switch -3.4s  weight sync +435ms  inference +15.4s  train +21.8s         |\n" \
+    "|B-A step +44.2s:  generate +10.1s  switch -3.4s  weight sync +435ms  inference +15.3s  train +21.8s         |\n" \
     "|A full: devices idle 6% of the time (one pool: no device waits for another pool)                            |\n" \
     "|B separate: train pool idle 53% of the time (51% of all device-time idle)                                   |\n" \
     "|                                        A                       B  B - A                                    |\n" \
-    "|throughput tok/s                    23.2k                   17.1k  -6155 (-26.5%)                           |\n" \
-    "|  per device                         1453                    1068  -385 (-26.5%)                            |\n" \
-    "|step time                           2m03s                   2m47s  +44.3s (+36.0%)                          |\n" \
+    "|throughput tok/s                    23.3k                   17.1k  -6152 (-26.5%)                           |\n" \
+    "|  per device                         1454                    1069  -384 (-26.5%)                            |\n" \
+    "|step time                           2m03s                   2m47s  +44.2s (+36.0%)                          |\n" \
     "|  generate                          1m19s                   1m29s  +10.1s (+12.8%)                          |\n" \
     "|  switch                             3.4s                       -  -3.4s (-100.0%)                          |\n" \
     "|  weight sync                           -                   435ms  +435ms                                   |\n" \
-    "|  inference                         15.7s                     31s  +15.4s (+98.1%)                          |\n" \
+    "|  inference                         15.6s                   30.9s  +15.3s (+97.9%)                          |\n" \
     "|  train                             25.1s                   46.9s  +21.8s (+86.7%)                          |\n" \
     "|idle device-time                     6.1%                   51.1%  +45.0 pt                                 |\n" \
     "|  all busy                          93.9%                       -                                           |\n" \
-    "|  rollout busy                          -                   50.9%                                           |\n" \
+    "|  rollout busy                          -                   51.0%                                           |\n" \
     "|  train busy                            -                   46.8%                                           |\n" \
     "|memory peak/device               72.0 GiB                73.0 GiB  +1.0 GiB (+1.4%)                         |\n" \
     "|host peak/node                  156.0 GiB                       -  -156.0 GiB (-100.0%)                     |\n" \

@@ -45,12 +45,16 @@ return {
     iterations = 6, warmup = 1, seed = 11,
   },
   plan = {
+    -- a single controller (NeMo RL's Ray driver collects each step's batch)
+    -- and the math environment's 8 verifier workers (env.math.num_workers
+    -- in NeMo RL's examples/configs/grpo_math_1B.yaml; docs/model.md, section 4)
+    controller = "driver", reward_workers = 8,
     mode = "full",                        -- on-policy: everything on the 16 GPUs
     rollout_devices = 8,                  -- async row: one node generates, one trains
     train = { tp = 1, pp = 2, micro_batch = 1, recompute = "full", zero = 1 },
     rollout = { tp = 1, max_seqs = 256, mem_util = 0.6 },
   },
   efficiency = {
-    train = 0.408, decode_overhead_ms = 6,   -- train: fitted to the on-policy row (scripts/validate-fit.sh); overhead: a prior for vLLM at TP1
+    train = 0.409, decode_overhead_ms = 6,   -- train: fitted to the on-policy row (scripts/validate-fit.sh); overhead: a prior for vLLM at TP1
   },
 }

@@ -45,6 +45,10 @@ return {
     iterations = 5, warmup = 1, seed = 11,
   },
   plan = {
+    -- a single controller (NeMo RL's Ray driver collects each step's batch)
+    -- and the math environment's 8 verifier workers (env.math.num_workers
+    -- in NeMo RL's examples/configs/grpo_math_1B.yaml; docs/model.md, section 4)
+    controller = "driver", reward_workers = 8,
     mode = "full",
     rollout_devices = 0,        -- the async row sets 128 of 256
     train = { tp = 2, pp = 8, ep = 16, micro_batch = 1, recompute = "full", zero = 1,

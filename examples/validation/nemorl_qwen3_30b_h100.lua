@@ -44,12 +44,16 @@ return {
     iterations = 6, warmup = 1, seed = 11,
   },
   plan = {
+    -- a single controller (NeMo RL's Ray driver collects each step's batch)
+    -- and the math environment's 8 verifier workers (env.math.num_workers
+    -- in NeMo RL's examples/configs/grpo_math_1B.yaml; docs/model.md, section 4)
+    controller = "driver", reward_workers = 8,
     mode = "full",
     rollout_devices = 16,
     train = { tp = 1, pp = 1, ep = 8, micro_batch = 1, recompute = "full", zero = 1 },
     rollout = { tp = 2, ep = 2, max_seqs = 256, mem_util = 0.6 },   -- vLLM TP2 splits every expert; here: experts over the 2 devices
   },
   efficiency = {
-    train = 0.0965, decode_overhead_ms = 8,   -- train: fitted to the on-policy row (scripts/validate-fit.sh); overhead: a prior for vLLM at TP2
+    train = 0.0967, decode_overhead_ms = 8,   -- train: fitted to the on-policy row (scripts/validate-fit.sh); overhead: a prior for vLLM at TP2
   },
 }

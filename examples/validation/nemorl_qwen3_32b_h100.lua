@@ -45,12 +45,16 @@ return {
     iterations = 5, warmup = 1, seed = 11,
   },
   plan = {
+    -- a single controller (NeMo RL's Ray driver collects each step's batch)
+    -- and the math environment's 8 verifier workers (env.math.num_workers
+    -- in NeMo RL's examples/configs/grpo_math_1B.yaml; docs/model.md, section 4)
+    controller = "driver", reward_workers = 8,
     mode = "full",
     rollout_devices = 0,          -- the async row sets 32 of 64
     train = { tp = 4, pp = 4, micro_batch = 1, recompute = "full", zero = 1 },
     rollout = { tp = 4, max_seqs = 256, mem_util = 0.6 },
   },
   efficiency = {
-    train = 0.384, decode_overhead_ms = 8,   -- train: fitted to the on-policy row (scripts/validate-fit.sh); overhead: a prior for vLLM at TP4
+    train = 0.385, decode_overhead_ms = 8,   -- train: fitted to the on-policy row (scripts/validate-fit.sh); overhead: a prior for vLLM at TP4
   },
 }

@@ -50,6 +50,10 @@ return {
     iterations = 4, warmup = 1, seed = 5,
   },
   plan = {
+    -- a single controller (verl's RayPPOTrainer gathers each step's batch in
+    -- the driver) and the DAPO/naive reward manager, which scores samples
+    -- one by one in the driver process (docs/model.md, section 4)
+    controller = "driver", reward_workers = 1,
     mode = "colocate",
     rollout_devices = 16,              -- async rows set this to half the cluster
     -- FSDP2 with fsdp_size 8: parameters sharded within a node, replicated

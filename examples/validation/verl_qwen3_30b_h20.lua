@@ -48,6 +48,10 @@ return {
     iterations = 4, warmup = 1, seed = 5,
   },
   plan = {
+    -- a single controller (verl's RayPPOTrainer gathers each step's batch in
+    -- the driver) and the DAPO/naive reward manager, which scores samples
+    -- one by one in the driver process (docs/model.md, section 4)
+    controller = "driver", reward_workers = 1,
     mode = "full",                     -- actor, reference and rollout share the 128 GPUs
     rollout_devices = 96,              -- async row: 96 generate, 32 train
     train = { tp = 2, pp = 1, ep = 8, micro_batch = 2, recompute = "full", zero = 1 },
