@@ -232,6 +232,15 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     sim *s = xcalloc(1, sizeof *s);
     s->scn = *scn;
     if (!plan_build(&s->scn, &s->pl, err)) { free(s); return NULL; }
+    int64_t run_samples = (int64_t)scn_prompts_per_step(&s->scn) * scn->work.samples_per_prompt * scn->work.iterations;
+    if (run_samples > INT32_MAX) {
+        /* a sample's id, batch·N + index, is a 32-bit integer */
+        fs_err_set(err, 2, "workload: %lld samples in the run (samples per step x %d iterations) is more than the %d "
+                   "the engine numbers; lower workload.iterations or the samples per step",
+                   (long long)run_samples, scn->work.iterations, INT32_MAX);
+        free(s);
+        return NULL;
+    }
     s->tr = trace_new();
     s->wall0 = wall_now();
     rng_seed(&s->rng, scn->work.seed);

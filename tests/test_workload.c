@@ -241,6 +241,17 @@ START_TEST(samples_bounded_in_iterations)
             ck_assert_msg(slots[1] == slots[0] && slots[1] <= 2 * ring, "%s s=%d: %lld sample slots after 10000 steps, %lld after 100",
                           modes[m], st, (long long)slots[1], (long long)slots[0]);
         }
+    /* memory no longer stops a run of more samples than a 32-bit id numbers:
+    ** the engine refuses it by name */
+    sim *s = small_sim("full", 0, 100);
+    scn_scenario sc = *sim_scenario(s);
+    sim_free(s);
+    sc.work.prompts_per_step = 4000000;
+    sc.work.iterations = 200;
+    fs_err err = {0, ""};
+    ck_assert(sim_new(&sc, &err) == NULL);
+    ck_assert_int_eq(err.code, 2);
+    ck_assert_msg(strstr(err.msg, "workload: 3200000000 samples in the run") != NULL, "%s", err.msg);
 }
 END_TEST
 
