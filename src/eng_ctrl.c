@@ -24,11 +24,12 @@ static void release_batches(sim *s)
         int b = s->released;
         if (b - s->version > s->staleness) break;           /* bound */
         if (b > 0 && !s->cut[b - 1] && s->batch_done[b - 1] < (int64_t)ceil(s->partial * s->N - 1e-9)) break;  /* threshold */
+        eng_draw_batch(s, b);
         for (int i = 0; i < s->N; i++) {
             int id = b * s->N + i;
-            s->smp[id].state = S_QUEUED;
+            eng_smp(s, id)->state = S_QUEUED;
             /* static dispatch: contiguous equal parts, prompt groups together */
-            s->smp[id].home = s->nqueues > 1 ? (int)((int64_t)i * s->nqueues / s->N) : 0;
+            eng_smp(s, id)->home = s->nqueues > 1 ? (int)((int64_t)i * s->nqueues / s->N) : 0;
             eng_dq_push_back(s, id);
         }
         s->released++;
@@ -130,8 +131,8 @@ static void task_done(sim *s, int p, sim_time now)
             /* samples generating on: each version they decode with is in
             ** [v_start, v_last] (updates come one version at a time) */
             for (int k = 0; k < I->norder; k++) {
-                sample *x = &s->smp[I->order[k]];
-                if (x->state == S_ACTIVE && x->inst == r->inst0 + i) x->v_last = s->version;
+                sample *x = eng_smp_active_on(s, I->order[k], r->inst0 + i);
+                if (x) x->v_last = s->version;
             }
         }
         eng_pool_start_gen(s, p, now);
@@ -239,15 +240,17 @@ void sim_set_hooks(sim *s, const sim_hooks *h)
     else { memset(&s->hooks, 0, sizeof s->hooks); s->has_hooks = false; }
 }
 
-/* Samples grouped by the version they started with, for the trace. */
+/* Samples grouped by the version they started with, for the trace: the
+** trained ones were counted as they were trained (eng_step.c), the others
+** are in the ring. */
 static void emit_version_groups(sim *s)
 {
     int nv = s->nver;
-    trace_vgroup *g = xcalloc((size_t)nv, sizeof *g);
-    for (int v = 0; v < nv; v++) { g[v].version = v; g[v].t0 = -1; }
-    for (int64_t i = 0; i < s->nsmp; i++) {
-        const sample *x = &s->smp[i];
-        if (x->v_start < 0 || x->v_start >= nv) continue;
+    trace_vgroup *g = xmalloc((size_t)nv * sizeof *g);
+    memcpy(g, s->vg, (size_t)nv * sizeof *g);
+    for (int64_t i = (int64_t)s->low * s->N; i < (int64_t)s->released * s->N; i++) {
+        const sample *x = eng_smp(s, i);
+        if (x->state == S_TRAINED || x->v_start < 0 || x->v_start >= nv) continue;
         trace_vgroup *k = &g[x->v_start];
         if (k->t0 < 0 || x->t_start < k->t0) k->t0 = x->t_start;
         sim_time end = x->state == S_ACTIVE || x->state == S_QUEUED ? s->now : x->t_end;
@@ -266,16 +269,16 @@ static void finish_up(sim *s)
     eng_pool_class(s, s->pl.train_pool, P_IDLE);
     emit_version_groups(s);
     double inflight = 0;
-    for (int64_t i = 0; i < s->nsmp; i++) {
-        const sample *x = &s->smp[i];
+    for (int64_t i = (int64_t)s->low * s->N; i < (int64_t)s->released * s->N; i++) {
+        const sample *x = eng_smp(s, i);
         if (x->state == S_DONE || x->state == S_TAKEN) inflight += x->resp;
         else if (x->state == S_QUEUED) inflight += x->gen;
     }
     for (int i = 0; i < s->ninst; i++) {
         instance *I = &s->inst[i];
         for (int k = 0; k < I->norder; k++) {
-            const sample *x = &s->smp[I->order[k]];
-            if (x->state == S_ACTIVE && x->inst == i) {
+            const sample *x = eng_smp_active_on(s, I->order[k], i);
+            if (x) {
                 int64_t g = I->step - x->adm_step;
                 inflight += (double)(g < x->resp ? g : x->resp);
             }
@@ -412,8 +415,8 @@ void sim_set_partial_rollout(sim *s, double f) { s->partial = f <= 0 ? 0.01 : f 
 int sim_inflight_by_version(const sim *s, int *versions, int *counts, int max)
 {
     int n = 0;
-    for (int64_t i = 0; i < s->nsmp; i++) {
-        const sample *x = &s->smp[i];
+    for (int64_t i = (int64_t)s->low * s->N; i < (int64_t)s->released * s->N; i++) {
+        const sample *x = eng_smp(s, i);
         if (x->state != S_ACTIVE) continue;
         int k;
         for (k = 0; k < n; k++) if (versions[k] == x->v_start) break;
@@ -434,30 +437,25 @@ double sim_mem_peak_total(const sim *s, int group, sim_time *when)
     return s->mem_peak_total[group];
 }
 
-void sim_step_lengths(const sim *s, int step, double *sum, double *sum_mbmax, int mbs)
+void sim_step_lengths(const sim *s, int step, double *sum, double *max)
 {
     *sum = 0;
-    *sum_mbmax = 0;
-    if (step < 0 || step >= s->scn.work.iterations || mbs < 1) return;
-    int per = s->N / mbs;
-    for (int m = 0; m < mbs; m++) {
-        double mx = 0;
-        for (int i = 0; i < per; i++) {
-            const sample *x = &s->smp[(int64_t)step * s->N + m * per + i];
-            double L = (double)x->prompt + x->resp;
-            *sum += L;
-            if (L > mx) mx = L;
-        }
-        *sum_mbmax += mx;
+    *max = 0;
+    if (step < 0 || step >= s->scn.work.iterations) return;
+    if (step < s->released) {
+        *sum = s->len_sum[step];
+        *max = s->len_max[step];
+        return;
     }
+    eng_preview_lengths(s, step, sum, max);
 }
 
 bool sim_check_counters(const sim *s, fs_err *err)
 {
     int nv = s->nver;
     int64_t *fin = xcalloc((size_t)nv * 2, sizeof *fin), *open = fin + nv;
-    for (int64_t i = 0; i < s->nsmp; i++) {
-        const sample *x = &s->smp[i];
+    for (int64_t i = (int64_t)s->low * s->N; i < (int64_t)s->released * s->N; i++) {
+        const sample *x = eng_smp(s, i);
         if (x->v_start < 0) continue;
         if (x->v_start >= nv) {
             fs_err_set(err, 1, "sample %lld started with version %d, past the %d counted", (long long)i, x->v_start, nv);
@@ -488,7 +486,7 @@ bool sim_check_counters(const sim *s, fs_err *err)
         const instance *I = &s->inst[i];
         for (int k = 0; k < I->hn && ok; k++) {
             const hent *h = &I->heap[k];
-            const sample *x = &s->smp[h->id];
+            const sample *x = eng_smp(s, h->id);
             if (x->state != S_ACTIVE || x->inst != i || h->prompt != x->prompt || h->resp != x->resp ||
                 h->v_start != x->v_start || h->batch != x->batch) {
                 fs_err_set(err, 1, "instance %d: heap entry of sample %d is not one of its active samples as they are now",

@@ -293,9 +293,9 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
     squeue *q = eng_inst_queue(s, I);
     while (q->len > 0 && I->nactive < p->rollout.max_seqs && (I->quota < 0 || n < I->quota)) {
         int id = eng_sq_peek(q);
-        sample *x = &s->smp[id];
+        sample *x = eng_smp(s, id);
         /* staleness: a sample of batch b may start on version v only if b - v <= s */
-        if (!eng_may_start(s, x, I->version)) break;
+        if (!eng_may_start(s, id, x, I->version)) break;
         double need = sample_reserve(s, x);
         if (I->nactive == 0 && n == 0 && sample_most(s, x) > I->kv_cap) {
             /* cannot hold even one sequence: the plan is infeasible */
@@ -347,7 +347,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
     sim_time t1 = t0 + sim_from_secs(st.total_s);
     /* recompute: the share of the prefill spent on preempted contexts */
     if (pre_tok > 0) s->st.preempt_cost_s += st.total_s * pre_tok / ptok;
-    eng_span(s, I->track, PH_PREFILL, t0, t1, s->smp[I->order[I->norder - 1]].batch, I->version, -1, (int64_t)ptok);
+    eng_span(s, I->track, PH_PREFILL, t0, t1, eng_smp(s, I->order[I->norder - 1])->batch, I->version, -1, (int64_t)ptok);
     return t1;
 }
 
@@ -396,7 +396,7 @@ static void inst_compact_order(sim *s, instance *I)
 
 static void sample_finish(sim *s, const hent *h, sim_time now)
 {
-    sample *x = &s->smp[h->id];
+    sample *x = eng_smp(s, h->id);
     x->state = S_DONE;
     x->gen = h->resp;
     x->t_end = now;
@@ -446,8 +446,8 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
     double tokens = 0;
     for (int i = I->norder - 1; i >= 0 && inst_kv(s, I) + I->nactive > I->kv_cap; i--) {
         int id = I->order[i];
-        sample *x = &s->smp[id];
-        if (x->state != S_ACTIVE || x->inst != self) continue;
+        sample *x = eng_smp_active_on(s, id, self);
+        if (!x) continue;
         if (I->nactive == 1) {
             fs_err_set(&s->err, 1, "rollout instance %d cannot hold one sequence of %.0f tokens (KV room %.0f)",
                        I->index, (double)x->prompt + x->resp + kv_slack(s), I->kv_cap);
@@ -470,7 +470,7 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
     /* drop the taken samples from the heap (they are no longer active here) */
     int w = 0;
     for (int k = 0; k < I->hn; k++) {
-        const sample *x = &s->smp[I->heap[k].id];
+        const sample *x = eng_smp(s, I->heap[k].id);
         if (x->state == S_ACTIVE && x->inst == self) I->heap[w++] = I->heap[k];
     }
     I->hn = w;
@@ -522,8 +522,9 @@ bool eng_inst_can_admit(const sim *s, const instance *I)
 {
     const squeue *q = eng_inst_queue((sim *)s, I);
     if (q->len == 0 || I->nactive >= s->scn.plan.rollout.max_seqs) return false;
-    const sample *x = &s->smp[eng_sq_peek(q)];
-    if (!eng_may_start(s, x, I->version)) return false;
+    int id = eng_sq_peek(q);
+    const sample *x = eng_smp(s, id);
+    if (!eng_may_start(s, id, x, I->version)) return false;
     return inst_kv(s, I) + sample_reserve(s, x) <= kv_admit_cap(s, I) || I->nactive == 0;
 }
 
@@ -558,8 +559,8 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
     /* newest first back to the queue front, so the oldest resumes first */
     for (int i = I->norder - 1; i >= 0; i--) {
         int id = I->order[i];
-        sample *x = &s->smp[id];
-        if (x->state != S_ACTIVE || x->inst != self) continue;
+        sample *x = eng_smp_active_on(s, id, self);
+        if (!x) continue;
         int64_t g = I->step - x->adm_step;
         if (g > x->resp) g = x->resp;
         x->gen = (int32_t)g;
@@ -624,10 +625,11 @@ static void balance_quotas(sim *s)
     for (int i = n / 2 - 1; i >= 0; i--) disp_down(s, h, n, i);
     int64_t k = 0;
     while (n > 0 && k < q->len) {
-        const sample *x = &s->smp[q->v[(q->head + k) % q->cap]];
+        int id = q->v[(q->head + k) % q->cap];
+        const sample *x = eng_smp(s, id);
         instance *I = &s->inst[h[0]];
         double need = sample_reserve(s, x);
-        bool fits = eng_may_start(s, x, I->version) &&
+        bool fits = eng_may_start(s, id, x, I->version) &&
                     (inst_kv(s, I) + I->quota_kv + need <= kv_admit_cap(s, I) || I->nactive + I->quota == 0);
         if (fits) {
             I->quota++;

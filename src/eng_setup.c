@@ -1,9 +1,11 @@
 /*
 ** eng_setup.c — building and freeing a simulation, and the memory ledger.
 **
-** sim_new samples the workload (one prompt length per prompt, one response
-** length per sample), creates the instances, the trace tracks and the memory
-** groups of every pool, and books each pool's resident memory at t = 0.
+** sim_new creates the instances, the trace tracks and the memory groups of
+** every pool, and books each pool's resident memory at t = 0; the workload
+** (one prompt length per prompt, one response length per sample) is drawn a
+** batch at a time as the controller releases it (eng_draw_batch), into a
+** ring that holds only the batches alive.
 ** The ledger (eng_mem_*) records every change of a memgroup's bucket as a
 ** trace counter, keeps the peaks and notes where memory first goes over
 ** capacity (docs/model.md, section 11); generation, switching and training
@@ -56,6 +58,71 @@ double eng_mem_group_total(const sim *s, int g)
     for (int k = 0; k < MB__COUNT; k++) tot += s->mem[g][k];
     return tot;
 }
+
+/* ------------------------------------------------------------ samples */
+
+/* Draw batch b's lengths from generator r: one prompt length per prompt,
+** one response length per sample, scaled by (1 + g)^b for lengths that
+** drift (docs/model.md, section 4, "Workload lengths").  Into the ring when
+** `store`; their sum and longest either way. */
+static void draw_lengths(const sim *s, rng_state *r, int b, bool store, double *sum, double *max)
+{
+    const scn_workload *w = &s->scn.work;
+    double grow = w->response_growth != 0 ? pow(1 + w->response_growth, b) : 1.0;
+    int prompts = scn_prompts_per_step(&s->scn);
+    double tot = 0, mx = 0;
+    for (int pr = 0; pr < prompts; pr++) {
+        int plen = dist_sample(&w->prompt_len, r, 0);
+        for (int k = 0; k < w->samples_per_prompt; k++) {
+            int resp = dist_sample_scaled(&w->response_len, r, w->max_response, grow);
+            double L = (double)plen + resp;
+            tot += L;
+            if (L > mx) mx = L;
+            if (!store) continue;
+            sample *x = eng_smp(s, (int64_t)b * s->N + pr * w->samples_per_prompt + k);
+            memset(x, 0, sizeof *x);
+            x->prompt = plen;
+            x->resp = resp;
+            x->batch = b;
+            x->v_start = -1;
+            x->v_last = -1;
+            x->inst = -1;
+            x->state = S_WAIT;
+        }
+    }
+    *sum = tot;
+    *max = mx;
+}
+
+/* Room in the ring for batch b: the live ids run from the oldest batch not
+** wholly trained to b's last; a ring too small for them doubles, each live
+** sample moving to its slot in the larger one. */
+static void ring_fit(sim *s, int b)
+{
+    int64_t need = (int64_t)(b + 1 - s->low) * s->N;
+    if (need <= s->smask + 1) return;
+    int64_t cap = s->smask + 1;
+    while (cap < need) cap *= 2;
+    sample *v = xcalloc((size_t)cap, sizeof *v);
+    for (int64_t i = (int64_t)s->low * s->N; i < (int64_t)b * s->N; i++) v[i & (cap - 1)] = *eng_smp(s, i);
+    free(s->smp);
+    s->smp = v;
+    s->smask = cap - 1;
+}
+
+void eng_draw_batch(sim *s, int b)
+{
+    ring_fit(s, b);
+    draw_lengths(s, &s->rng, b, true, &s->len_sum[b], &s->len_max[b]);
+}
+
+void eng_preview_lengths(const sim *s, int b, double *sum, double *max)
+{
+    rng_state r = s->rng;
+    for (int k = s->released; k <= b; k++) draw_lengths(s, &r, k, false, sum, max);
+}
+
+int64_t sim_sample_slots(const sim *s) { return s->smask + 1; }
 
 /* ------------------------------------------------------------- set-up */
 
@@ -168,6 +235,15 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     sim *s = xcalloc(1, sizeof *s);
     s->scn = *scn;
     if (!plan_build(&s->scn, &s->pl, err)) { free(s); return NULL; }
+    int64_t run_samples = (int64_t)scn_prompts_per_step(&s->scn) * scn->work.samples_per_prompt * scn->work.iterations;
+    if (run_samples > INT32_MAX) {
+        /* a sample's id, batch·N + index, is a 32-bit integer */
+        fs_err_set(err, 2, "workload: %lld samples in the run (samples per step x %d iterations) is more than the %d "
+                   "the engine numbers; lower workload.iterations or the samples per step",
+                   (long long)run_samples, scn->work.iterations, INT32_MAX);
+        free(s);
+        return NULL;
+    }
     s->tr = trace_new();
     s->wall0 = wall_now();
     rng_seed(&s->rng, scn->work.seed);
@@ -179,13 +255,25 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     const scn_workload *w = &scn->work;
     s->N = scn_prompts_per_step(&s->scn) * w->samples_per_prompt;
     s->nsmp = (int64_t)s->N * w->iterations;
-    s->smp = xcalloc((size_t)s->nsmp, sizeof *s->smp);
+    /* the ring starts with room for the batches the bound lets be alive at
+    ** once (released up to staleness ahead, plus the one training) and grows
+    ** if more are (ring_fit) */
+    int64_t live = (int64_t)s->N * (s->staleness + 2), cap = 1;
+    if (live > s->nsmp) live = s->nsmp;
+    while (cap < live) cap *= 2;
+    s->smp = xcalloc((size_t)cap, sizeof *s->smp);
+    s->smask = cap - 1;
+    s->batch_trained = xcalloc((size_t)w->iterations + 1, sizeof *s->batch_trained);
+    s->len_sum = xcalloc((size_t)w->iterations, sizeof *s->len_sum);
+    s->len_max = xcalloc((size_t)w->iterations, sizeof *s->len_max);
     s->batch_done = xcalloc((size_t)w->iterations + 1, sizeof *s->batch_done);
     s->nver = w->iterations + 2;
     s->fin_v = xcalloc((size_t)s->nver, sizeof *s->fin_v);
     s->open_v = xcalloc((size_t)s->nver, sizeof *s->open_v);
     s->fin_bit = xcalloc((size_t)s->nver + 1, sizeof *s->fin_bit);
     s->open_bit = xcalloc((size_t)s->nver + 1, sizeof *s->open_bit);
+    s->vg = xcalloc((size_t)s->nver, sizeof *s->vg);
+    for (int v = 0; v < s->nver; v++) { s->vg[v].version = v; s->vg[v].t0 = -1; }
     s->share_n = (int64_t)floor(scn->plan.stale_share * s->N);
     s->step_ids = xcalloc((size_t)s->N, sizeof *s->step_ids);
     s->streaming = (s->staleness > 0 || scn->plan.stream) && w->minibatches > 1;
@@ -195,26 +283,6 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->cut = xcalloc((size_t)w->iterations + 1, sizeof *s->cut);
     s->progress_mark = xcalloc((size_t)w->iterations + 1, sizeof *s->progress_mark);
     s->st.samples_total = s->nsmp;
-    /* lengths: one prompt length per prompt, one response length per sample */
-    int prompts = scn_prompts_per_step(&s->scn);
-    for (int it = 0; it < w->iterations; it++) {
-        /* lengths that drift: batch t's responses scaled by (1 + g)^t
-        ** (docs/model.md, section 4, "Workload lengths") */
-        double grow = w->response_growth != 0 ? pow(1 + w->response_growth, it) : 1.0;
-        for (int pr = 0; pr < prompts; pr++) {
-            int plen = dist_sample(&w->prompt_len, &s->rng, 0);
-            for (int k = 0; k < w->samples_per_prompt; k++) {
-                sample *x = &s->smp[(int64_t)it * s->N + pr * w->samples_per_prompt + k];
-                x->prompt = plen;
-                x->resp = dist_sample_scaled(&w->response_len, &s->rng, w->max_response, grow);
-                x->batch = it;
-                x->v_start = -1;
-                x->v_last = -1;
-                x->inst = -1;
-                x->state = S_WAIT;
-            }
-        }
-    }
     int ninst = 0;
     for (int p = 0; p < s->pl.npools; p++) ninst += s->pl.pools[p].instances;
     s->inst = xcalloc((size_t)(ninst ? ninst : 1), sizeof *s->inst);
@@ -230,7 +298,8 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     for (int p = 0; p < s->pl.npools; p++) add_tracks(s, p);
     /* Stragglers: each instance's time factor exp(spread·z), from its own
     ** generator so that the lengths drawn above do not move (docs/model.md,
-    ** section 5, "Stragglers and expert imbalance"). */
+    ** section 5, "Stragglers and expert imbalance"); the lengths are drawn
+    ** as batches are released. */
     const scn_rollout_layout *ro = &scn->plan.rollout;
     if (ro->speed_spread > 0) {
         rng_state sr;
@@ -249,8 +318,11 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
         m->params_expert *= f;
     }
     /* about two spans per sample (decode segment, prefill) and the pipelines'
-    ** runs: reserved once, as untouched memory costs nothing */
-    trace_reserve_spans(s->tr, (size_t)s->nsmp * 3 + 4096);
+    ** runs: reserved once, as untouched memory costs nothing — up to 2^24
+    ** spans, beyond which the address space asked for could be refused (a
+    ** headless run gives it back: trace_keep) */
+    size_t spans = (size_t)s->nsmp * 3 + 4096;
+    trace_reserve_spans(s->tr, spans < ((size_t)1 << 24) ? spans : ((size_t)1 << 24));
     s->nqueues = scn->plan.rollout.dispatch == DISPATCH_STATIC && s->ninst > 0 ? s->ninst : 1;
     s->queues = xcalloc((size_t)s->nqueues, sizeof *s->queues);
     for (int p = 0; p < s->pl.npools; p++) initial_memory(s, p);
@@ -268,6 +340,10 @@ void sim_free(sim *s)
     free(s->disp);
     for (int i = 0; i < s->ndtab; i++) free(s->dtab[i].v);
     free(s->smp);
+    free(s->batch_trained);
+    free(s->len_sum);
+    free(s->len_max);
+    free(s->vg);
     for (int i = 0; i < s->nqueues; i++) free(s->queues[i].v);
     free(s->queues);
     free(s->fin);

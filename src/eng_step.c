@@ -41,7 +41,7 @@ static void drop_stale(sim *s, int step)
 {
     if (eng_fin_upto(s, step - s->staleness - 1) == 0) return;
     for (int64_t i = 0; i < s->nfin;) {
-        sample *x = &s->smp[s->fin[i]];
+        sample *x = eng_smp(s, s->fin[i]);
         if (step - x->v_start > s->staleness) {
             eng_fin_add(s, x->v_start, -1);
             s->st.tokens_wasted += x->resp;
@@ -82,7 +82,7 @@ void eng_drop_untrainable(sim *s, int step)
     for (int qi = 0; qi < s->nqueues; qi++) {
         squeue *q = &s->queues[qi];
         for (int64_t i = 0; i < q->len; i++) {
-            sample *x = &s->smp[q->v[(q->head + i) % q->cap]];
+            sample *x = eng_smp(s, q->v[(q->head + i) % q->cap]);
             if (x->v_start < 0 || step - x->v_start <= s->staleness) continue;
             s->st.tokens_wasted += x->gen;
             eng_open_add(s, x->v_start, -1);
@@ -108,7 +108,7 @@ void eng_queue_by_batch(sim *s)
         int *ids = xmalloc((size_t)q->len * sizeof *ids);
         for (int64_t i = 0; i < q->len; i++) {
             ids[i] = q->v[(q->head + i) % q->cap];
-            k[i] = (uint64_t)(uint32_t)s->smp[ids[i]].batch << 32 | (uint64_t)i;
+            k[i] = (uint64_t)(uint32_t)eng_smp(s, ids[i])->batch << 32 | (uint64_t)i;
         }
         qsort(k, (size_t)q->len, sizeof *k, cmp_u64);
         for (int64_t i = 0; i < q->len; i++) q->v[(q->head + i) % q->cap] = ids[k[i] & 0xffffffffu];
@@ -168,7 +168,7 @@ static void take_samples(sim *s, int step, int off, int count)
     int64_t n = 0;
     uint64_t mx = 0, mn = UINT64_MAX;
     for (int64_t i = 0; i < s->nfin; i++) {
-        const sample *x = &s->smp[s->fin[i]];
+        const sample *x = eng_smp(s, s->fin[i]);
         if (step - x->v_start <= s->staleness) {
             k[n] = ((uint64_t)x->v_start << 40) | (uint64_t)s->fin[i];
             if (k[n] > mx) mx = k[n];
@@ -200,13 +200,13 @@ static void take_samples(sim *s, int step, int off, int count)
     for (int i = 0; i < count; i++) {
         int id = (int)(k[i] & ((1ULL << 40) - 1));
         s->step_ids[off + i] = id;
-        s->smp[id].state = S_TAKEN;
-        eng_fin_add(s, s->smp[id].v_start, -1);
+        eng_smp(s, id)->state = S_TAKEN;
+        eng_fin_add(s, eng_smp(s, id)->v_start, -1);
     }
     /* keep the rest in the finished list */
     if (count == s->nfin) { s->nfin = 0; return; }
     int64_t w = 0;
-    for (int64_t i = 0; i < s->nfin; i++) if (s->smp[s->fin[i]].state == S_DONE) s->fin[w++] = s->fin[i];
+    for (int64_t i = 0; i < s->nfin; i++) if (eng_smp(s, s->fin[i])->state == S_DONE) s->fin[w++] = s->fin[i];
     s->nfin = w;
 }
 
@@ -257,7 +257,7 @@ static void record_trained(sim *s, int step)
 {
     double tok = 0;
     for (int i = 0; i < s->N; i++) {
-        sample *x = &s->smp[s->step_ids[i]];
+        sample *x = eng_smp(s, s->step_ids[i]);
         int lag = step - x->v_start;
         if (lag < 0) lag = 0;
         if (lag > 64) lag = 64;
@@ -265,6 +265,13 @@ static void record_trained(sim *s, int step)
         s->st.lag_sum += lag;
         if (lag > s->st.lag_max) s->st.lag_max = lag;
         x->state = S_TRAINED;
+        s->batch_trained[x->batch]++;
+        /* its start version's group, final now (emit_version_groups) */
+        trace_vgroup *g = &s->vg[x->v_start];
+        if (g->t0 < 0 || x->t_start < g->t0) g->t0 = x->t_start;
+        if (x->t_end > g->t1) g->t1 = x->t_end;
+        g->samples++;
+        g->trained++;
         tok += (double)x->prompt + x->resp;
         s->st.tokens_trained_response += x->resp;
         s->st.samples_trained++;
@@ -272,6 +279,9 @@ static void record_trained(sim *s, int step)
     }
     s->st.tokens_trained += tok;
     if (step >= s->scn.work.warmup) s->st.measured_tokens += tok;
+    /* batches wholly trained leave the ring (their slots are reused as later
+    ** batches are released) */
+    while (s->low < s->released && s->batch_trained[s->low] == s->N) s->low++;
 }
 
 void eng_step_finished(sim *s, sim_time now)
@@ -294,7 +304,7 @@ void eng_step_finished(sim *s, sim_time now)
     int32_t counts[TRACE_LAGS] = {0};
     sim_time first = now;
     for (int i = 0; i < s->N; i++) {
-        const sample *x = &s->smp[s->step_ids[i]];
+        const sample *x = eng_smp(s, s->step_ids[i]);
         int lag = step - x->v_start;
         if (lag > lagmax) lagmax = lag;
         counts[lag < TRACE_LAGS - 1 ? lag : TRACE_LAGS - 1]++;
@@ -337,7 +347,7 @@ double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
     const plan_pool *q = &s->pl.pools[p];
     const scn_plan *sp = &s->scn.plan;
     double tok = 0;
-    for (int i = 0; i < n; i++) tok += (double)s->smp[ids[i]].prompt + s->smp[ids[i]].resp;
+    for (int i = 0; i < n; i++) tok += (double)eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp;
     int replicas = q->aux_replicas > 0 ? q->aux_replicas : 1;
     double per_replica = tok * 4.0 / replicas;
     int readers = sp->dq_hierarchical ? replicas : q->devices;
@@ -389,7 +399,7 @@ double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
     for (int m = 0; m < mbs; m++) {
         double mx = 0;
         for (int i = 0; i < per; i++) {
-            const sample *x = &s->smp[ids[m * per + i]];
+            const sample *x = eng_smp(s, ids[m * per + i]);
             double L = (double)x->prompt + x->resp;
             sum += L;
             if (L > mx) mx = L;

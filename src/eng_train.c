@@ -80,7 +80,7 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     uint32_t *len = s->mbw_len;
     int *owner = s->mbw_owner;
     rep *heap = s->mbw_heap;
-    for (int i = 0; i < n; i++) len[i] = (uint32_t)(s->smp[ids[i]].prompt + s->smp[ids[i]].resp);
+    for (int i = 0; i < n; i++) len[i] = (uint32_t)(eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp);
     sort_lengths_desc(len, len + n, n);
     /* a min-heap of replicas by (load, index), the root always the least
     ** loaded: O(n log dp).  (load, index) orders replicas strictly, so which
@@ -386,7 +386,7 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
     if (q->aux_tp > 0) {
         double tok = 0, sq = 0;
         for (int i = 0; i < n; i++) {
-            double L = (double)s->smp[ids[i]].prompt + s->smp[ids[i]].resp;
+            double L = (double)eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp;
             tok += L;
             sq += L * L;
         }

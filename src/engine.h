@@ -123,10 +123,13 @@ int  sim_step_phase_open(const sim *s, sim_time *since);
 double sim_mem_peak(const sim *s, int group, int bucket);
 double sim_mem_peak_total(const sim *s, int group, sim_time *when);
 
-/* Lengths of batch `step` (in generation order): Σ(prompt+response), and the
-** sum over `mbs` equal mini-batches of their longest sample (times the
-** mini-batch size, that is the padded traffic). */
-void sim_step_lengths(const sim *s, int step, double *sum, double *sum_mbmax, int mbs);
+/* Lengths of batch `step`: Σ(prompt+response) and its longest sample.  A
+** batch is drawn when it is released; one not yet released is previewed
+** from a copy of the generator (what it will be). */
+void sim_step_lengths(const sim *s, int step, double *sum, double *max);
+/* Sample slots the engine holds: the batches alive (released, not wholly
+** trained), a power of two; bounded by the staleness, not the iterations. */
+int64_t sim_sample_slots(const sim *s);
 
 /* Self-checks, for the tests.  sim_check_counters recounts, from every
 ** sample's state, the staleness counters the controller keeps as samples

@@ -132,7 +132,7 @@ typedef struct {
     int32_t  v_start;       /* version it started generating with (-1 not yet) */
     int32_t  v_last;
     /* four bytes for the instance and the flags: 56 bytes a sample, not 64
-    ** (a run holds every step's samples at once) */
+    ** (the samples of every batch alive are held at once) */
     signed int   inst : 24;         /* instance index (< 2^23, the devices' bound), -1 none */
     unsigned int state : 3;         /* S_* */
     unsigned int resumed : 1;       /* needs a re-prefill of prompt + gen */
@@ -273,11 +273,20 @@ struct sim {
     bool     has_hooks;
     double   wall0, wall;
 
-    /* samples */
+    /* Samples: a ring over sample ids (id = batch·N + index), smask + 1 (a
+    ** power of two) slots, holding the batches alive: released and not yet
+    ** wholly trained, from batch `low` up to `released`.  A batch's lengths
+    ** are drawn when it is released, in batch order, from the one generator,
+    ** so a run draws exactly what drawing every batch up front drew. */
     sample  *smp;
-    int64_t  nsmp;
+    int64_t  smask;
+    int64_t  nsmp;              /* samples in the run: N · iterations */
     int      N;                 /* samples per step */
-    int      released;          /* batches released into the queue */
+    int      released;          /* batches released into the queue (and drawn) */
+    int      low;               /* the oldest batch with a sample not yet trained */
+    int32_t *batch_trained;     /* trained samples per batch */
+    double  *len_sum, *len_max; /* per drawn batch: Σ(prompt+response), the longest */
+    trace_vgroup *vg;           /* per start version: its trained samples so far (emit_version_groups) */
     bool     queue_changed;     /* the queue's head may admit somewhere new */
     squeue  *queues;            /* generation queues: one shared, or one per instance */
     int      nqueues;
@@ -350,6 +359,19 @@ struct sim {
 
 /* --------------------------------------------------------------- helpers */
 
+/* Sample `id` (a live one: released, not in a batch wholly trained). */
+static inline sample *eng_smp(const sim *s, int64_t id) { return &s->smp[id & s->smask]; }
+
+/* Sample `id` if it is still active on instance `inst`, else NULL.  An
+** instance's admission-order list keeps the ids of samples that finished
+** until it is compacted; such an id's slot may since hold a sample of a
+** later batch, which its batch tells apart (the ring holds whole batches). */
+static inline sample *eng_smp_active_on(const sim *s, int64_t id, int inst)
+{
+    sample *x = eng_smp(s, id);
+    return x->state == S_ACTIVE && x->inst == inst && x->batch == id / s->N ? x : NULL;
+}
+
 static inline const scn_model *eng_actor(const sim *s) { return &s->scn.actor; }
 
 /* May sample x start on an instance at version v?  Its batch b must satisfy
@@ -359,10 +381,10 @@ static inline const scn_model *eng_actor(const sim *s) { return &s->scn.actor; }
 ** (v + 1 + s_scenario + f)·N, verl's fully async budget of
 ** (1 + staleness_threshold) sync windows of samples (section 4, "Fractional
 ** staleness"). */
-static inline bool eng_may_start(const sim *s, const sample *x, int v)
+static inline bool eng_may_start(const sim *s, int id, const sample *x, int v)
 {
     if (x->batch - v > s->staleness) return false;
-    return !s->share_on || (int64_t)(x - s->smp) < (int64_t)(v + s->staleness) * s->N + s->share_n;
+    return !s->share_on || (int64_t)id < (int64_t)(v + s->staleness) * s->N + s->share_n;
 }
 
 static inline const scn_link *eng_pool_link(const sim *s, const plan_pool *q, int first, int stride, int count)
@@ -389,7 +411,7 @@ static inline void eng_span(sim *s, int track, trace_phase ph, sim_time t0, sim_
 ** router gives it to the least-loaded instance, eng_dispatch; "queue": the
 ** instances take from it in index order) or its instance's own (dispatch
 ** "static": the batch is cut into equal parts up front, as verl does). */
-static inline squeue *eng_queue_of(sim *s, int id) { return &s->queues[s->smp[id].home]; }
+static inline squeue *eng_queue_of(sim *s, int id) { return &s->queues[eng_smp(s, id)->home]; }
 
 static inline void eng_sq_reserve(squeue *q)
 {
@@ -482,6 +504,12 @@ static inline void eng_sched_task(sim *s, int p, sim_time at)
 
 /* ------------------------------------------------ functions across files */
 
+/* eng_setup.c: draw the lengths of batch b (the next one) into the ring,
+** making room first; called as the batch is released. */
+void   eng_draw_batch(sim *s, int b);
+/* eng_setup.c: the lengths batch b (not yet drawn) will have: Σ(prompt +
+** response) and the longest, drawn from a copy of the generator. */
+void   eng_preview_lengths(const sim *s, int b, double *sum, double *max);
 /* eng_setup.c: the memory ledger, per trace memgroup and bucket. */
 void   eng_mem_set(sim *s, int g, mem_bucket b, double bytes, sim_time t);
 void   eng_mem_pool(sim *s, int p, mem_bucket b, double bytes, sim_time t);

@@ -377,7 +377,7 @@ START_TEST(t_distqueue_padding)
     report_compute(s, &r);
     for (int st = 0; st < 2; st++) {
         double a, b;
-        sim_step_lengths(s, st, &a, &b, 1);
+        sim_step_lengths(s, st, &a, &b);
         sum += a;
         mbmax += b * 4;
     }

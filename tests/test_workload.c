@@ -154,7 +154,7 @@ START_TEST(response_lengths_drift)
     /* fixed lengths: exactly round(1000 * 1.1^t), capped by max_response */
     sim *s = drift_sim("f.dist.fixed(1000)", 0.1, 1500, 6);
     for (int t = 0; t < 6; t++) {
-        sim_step_lengths(s, t, &sum, &mbmax, 1);
+        sim_step_lengths(s, t, &sum, &mbmax);
         double r = floor(1000 * pow(1.1, t) + 0.5);
         if (r > 1500) r = 1500;
         ck_assert_msg(fabs(sum - N * (100 + r)) < 0.5, "step %d: %.0f tokens, expected %.0f", t, sum, N * (100 + r));
@@ -165,8 +165,8 @@ START_TEST(response_lengths_drift)
     for (int k = 0; k < 2; k++) {
         s = drift_sim("f.dist.lognormal{median = 800, sigma = 0.5}", gs[k], 100000, 6);
         double first, last;
-        sim_step_lengths(s, 0, &first, &mbmax, 1);
-        sim_step_lengths(s, 5, &last, &mbmax, 1);
+        sim_step_lengths(s, 0, &first, &mbmax);
+        sim_step_lengths(s, 5, &last, &mbmax);
         double ratio = (last / N - 100) / (first / N - 100), want = pow(1 + gs[k], 5);
         ck_assert_msg(fabs(ratio / want - 1) < 0.06, "g %.2f: mean grew %.3fx over 5 steps, expected %.3fx", gs[k],
                       ratio, want);
@@ -181,6 +181,77 @@ START_TEST(response_lengths_drift)
     rng_seed(&r, 9);
     rng_state r2 = r;
     for (int i = 0; i < 1000; i++) ck_assert_int_eq(dist_sample(&d, &r, 4096), dist_sample_scaled(&d, &r2, 4096, 1.0));
+}
+END_TEST
+
+/* A small workload (16 samples a step) in a mode, a bound and iterations. */
+static sim *small_sim(const char *mode, int staleness, int iterations)
+{
+    char lua[1024];
+    snprintf(lua, sizeof lua,
+             "local f = fusync\n"
+             "return { cluster = { device = f.devices.h100, devices_per_node = 8, nodes_per_supernode = 1 },\n"
+             "  models = { actor = f.models.qwen2_5_7b, reward = 'rule' },\n"
+             "  workload = { prompts_per_step = 4, samples_per_prompt = 4, minibatches = 2,\n"
+             "    prompt_len = f.dist.uniform(50, 150), response_len = f.dist.lognormal{median = 200, sigma = 0.8},\n"
+             "    max_response = 1024, iterations = %d, warmup = 0, seed = 5 },\n"
+             "  plan = { mode = '%s', staleness = %d, train = { tp = 2 }, rollout = { tp = 1 } } }\n",
+             iterations, mode, staleness);
+    char *path = test_tmpfile(".lua", lua);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, NULL, 0, &sc, &err);
+    unlink(path);
+    free(path);
+    ck_assert_msg(ok, "%s", err.msg);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    return s;
+}
+
+/* The engine holds the samples of the batches alive, not of every step: its
+** sample storage after 10,000 iterations is what it is after 100, within the
+** ring the bound sizes ((s + 2) batches, rounded up to a power of two); and
+** the lengths a batch is drawn with when released are those previewed before
+** the run (one generator, drawn in batch order). */
+START_TEST(samples_bounded_in_iterations)
+{
+    const char *modes[] = {"full", "separate"};
+    const int N = 16;
+    for (int m = 0; m < 2; m++)
+        for (int st = 0; st <= 2; st += 2) {
+            int64_t slots[2];
+            const int iters[2] = {100, 10000};
+            for (int k = 0; k < 2; k++) {
+                sim *s = small_sim(modes[m], st, iters[k]);
+                double pre_sum[8], pre_max[8], sum, max;
+                for (int b = 0; b < 8; b++) sim_step_lengths(s, b * (iters[k] / 8), &pre_sum[b], &pre_max[b]);
+                ck_assert_msg(sim_run(s), "%s s=%d: %s", modes[m], st, sim_error(s) ? sim_error(s)->msg : "");
+                ck_assert_int_eq(sim_get_stats(s)->samples_trained, (int64_t)N * iters[k]);
+                for (int b = 0; b < 8; b++) {
+                    sim_step_lengths(s, b * (iters[k] / 8), &sum, &max);
+                    ck_assert_msg(sum == pre_sum[b] && max == pre_max[b], "%s s=%d, batch %d: drawn %g/%g, previewed %g/%g",
+                                  modes[m], st, b * (iters[k] / 8), sum, max, pre_sum[b], pre_max[b]);
+                }
+                slots[k] = sim_sample_slots(s);
+                sim_free(s);
+            }
+            int64_t ring = 1;
+            while (ring < (int64_t)N * (st + 2)) ring *= 2;
+            ck_assert_msg(slots[1] == slots[0] && slots[1] <= 2 * ring, "%s s=%d: %lld sample slots after 10000 steps, %lld after 100",
+                          modes[m], st, (long long)slots[1], (long long)slots[0]);
+        }
+    /* memory no longer stops a run of more samples than a 32-bit id numbers:
+    ** the engine refuses it by name */
+    sim *s = small_sim("full", 0, 100);
+    scn_scenario sc = *sim_scenario(s);
+    sim_free(s);
+    sc.work.prompts_per_step = 4000000;
+    sc.work.iterations = 200;
+    fs_err err = {0, ""};
+    ck_assert(sim_new(&sc, &err) == NULL);
+    ck_assert_int_eq(err.code, 2);
+    ck_assert_msg(strstr(err.msg, "workload: 3200000000 samples in the run") != NULL, "%s", err.msg);
 }
 END_TEST
 
@@ -213,6 +284,7 @@ static Suite *workload_suite(void)
     tcase_add_test(tc, scenario_from_file_and_by_mean);
     tcase_add_test(tc, cluster_of_nodes);
     tcase_add_test(tc, response_lengths_drift);
+    tcase_add_test(tc, samples_bounded_in_iterations);
     suite_add_tcase(s, tc);
     return s;
 }
