@@ -352,7 +352,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
 
 /* Forward-only pass of model m over samples `ids` on pool p0.
 ** Train-layout pools use the pipeline; aux pools data-parallel replicas. */
-/* All-reduce times of one stage's bf16 gradients (docs/model.md, section 7):
+/* All-reduce times of one stage's parameters in BF16 (docs/model.md, section 7):
 ** *a over a ZeRO shard group (dense: DP ranks, stride tp; experts: expert-DP
 ** ranks), *r across the shard groups' replicas of a 1/shard share (HSDP;
 ** 0 when a shard spans all of DP). */
@@ -389,9 +389,13 @@ static double zero_comm(const sim *s, const plan_pool *q, const scn_model *m, in
     int z = s->scn.plan.train.zero;
     double a, r, hid = 1.0 - s->scn.plan.train.overlap;
     grad_allreduce(s, q, m, &a, &r);
-    if (end) *end = z <= 1 ? a + r : z == 2 ? a / 2 + r : r;
+    /* a and r move BF16 parameters; gradients move g times those bytes
+    ** (2 for FP32 gradients, mdl_grad_bytes).  ZeRO-1 reduce-scatters the
+    ** gradients and all-gathers the BF16 parameters. */
+    double g = mdl_grad_bytes(&s->scn.plan.train) / 2.0;
+    if (end) *end = z == 0 ? g * (a + r) : z == 1 ? (g + 1) * a / 2 + g * r : z == 2 ? a / 2 + g * r : g * r;
     if (!train) return z >= 3 ? micro * hid * a / 2 : 0;
-    return z == 2 ? micro * hid * a / 2 : z >= 3 ? micro * hid * 1.5 * a : 0;
+    return z == 2 ? micro * hid * g * a / 2 : z >= 3 ? micro * hid * (1 + g / 2) * a : 0;
 }
 
 static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_time t0, const int *ids, int n)

@@ -31,6 +31,8 @@ static const char *const MODE_NAMES[] = {"separate", "colocate", "full", NULL};
 static const int MODE_VALS[] = {MODE_SEPARATE, MODE_COLOCATE, MODE_FULL};
 static const char *const RECOMPUTE_NAMES[] = {"none", "selective", "full", NULL};
 static const int RECOMPUTE_VALS[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL};
+static const char *const GRAD_DTYPE_NAMES[] = {"fp32", "bf16", NULL};
+static const int GRAD_DTYPE_VALS[] = {GRAD_FP32, GRAD_BF16};
 static const char *const ONUPDATE_NAMES[] = {"continue", "restart", NULL};
 static const int ONUPDATE_VALS[] = {ONUPD_CONTINUE, ONUPD_RESTART};
 static const char *const ONSTALE_NAMES[] = {"wait", "discard", NULL};
@@ -204,6 +206,9 @@ static const fdesc FIELDS_TRAIN[] = {
     INT("zero", scn_train_layout, zero, 0, 3, NULL, "ZeRO stage of the distributed optimizer (3: FSDP, parameters sharded and gathered per micro-batch)"),
     INT("shard_group", scn_train_layout, shard_group, 0, FLD_PARALLEL_MAX, NULL, "HSDP: the data-parallel ranks one ZeRO shard spans, replicated across the groups (FSDP's fsdp_size); divides dp; 0: all of DP"),
     NUM("overlap", scn_train_layout, overlap, 1, 0, 1, 0, NULL, "share of ZeRO-2/3's per-micro-batch all-gathers and reduce-scatters hidden behind compute (prefetching); 0: all exposed"),
+    ENUM("grad_dtype", scn_train_layout, grad_dtype, GRAD_DTYPE_NAMES, GRAD_DTYPE_VALS,
+         "dtype gradients are accumulated and data-parallel reduced in: fp32 (Megatron-LM's default main grads, "
+         "4 bytes a parameter held and reduced) or bf16 (2 bytes)"),
     BOOL("uneven_layers", scn_train_layout, uneven_layers, "allow a pp that does not divide the layers: stages of ⌈L/pp⌉ and ⌊L/pp⌋ layers; the heaviest paces the pipeline and sets the memory peak"),
     END
 };

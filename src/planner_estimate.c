@@ -126,7 +126,12 @@ double planner_train_minibatch(const planner *P, const scn_scenario *s, const pl
     double t = mdl_1f1b(q->pp, micro_count(s, q, n), f, f * mdl_bwd_mult(s->plan.train.recompute));
     double sh = mdl_stage_share(m->layers, q->pp);
     double psi_d = m->params_dense * sh / q->tp, psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
-    return t + mdl_grad_sync(&s->cluster, &s->eff, q->first, q->tp, q->dp, q->edp, psi_d, psi_e)
+    /* the engine's end-of-mini-batch reduction for ZeRO-0/1 (src/eng_train.c,
+    ** zero_comm): a the BF16 all-reduce, g the gradients' bytes over 2 */
+    double a = mdl_grad_sync(&s->cluster, &s->eff, q->first, q->tp, q->dp, q->edp, psi_d, psi_e, 2.0);
+    double g = mdl_grad_bytes(&s->plan.train) / 2.0;
+    double sync = s->plan.train.zero == 1 ? (g + 1) * a / 2 : g * a;
+    return t + sync
          + mdl_optimizer(&s->cluster.device, &s->eff, s->plan.train.zero, q->dp, q->edp, psi_d, psi_e);
 }
 

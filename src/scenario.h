@@ -108,6 +108,8 @@ typedef struct {
 
 typedef enum { MODE_SEPARATE, MODE_COLOCATE, MODE_FULL } scn_mode;
 typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompute;
+/* Gradient accumulation and reduction dtype (docs/model.md, sections 3 and 7). */
+typedef enum { GRAD_FP32, GRAD_BF16 } scn_grad_dtype;
 typedef enum { ONUPD_CONTINUE, ONUPD_RESTART } scn_on_update;
 typedef enum { STALE_WAIT, STALE_DISCARD } scn_on_stale;
 /* How samples reach rollout instances (docs/model.md, section 5, Dispatch). */
@@ -133,6 +135,7 @@ typedef struct {
     double overlap;             /* share of ZeRO-2/3 per-micro-batch collectives hidden behind compute */
     int shard_group;            /* HSDP: DP ranks a ZeRO shard spans (0: all of DP) */
     bool uneven_layers;         /* allow stages of ceil(L/pp) and floor(L/pp) layers */
+    scn_grad_dtype grad_dtype;  /* gradients held and reduced in FP32 (default) or BF16 */
 } scn_train_layout;
 
 typedef struct {

@@ -185,7 +185,7 @@ else bad "calibrate (1% noise): status $?: $(head -3 "$T/noisy.txt")"; fi
 # a large MoE run, where generation time is not smooth in the decode overhead
 # (samples regroup into other batches): three steps of the Pangu example at
 # train 0.20 and 31 ms, with small deterministic deviations; calibrated from
-# the example's 0.16 and 26 ms: train within 1%, the overhead within 3%
+# the example's 0.17 and 26 ms: train within 1%, the overhead within 3%
 P=examples/pangu718b_cm384.lua
 echo "generate_s,inference_s,train_s" > "$T/pangu.csv"
 "$F" run "$P" --iterations 3 --set efficiency.decode_overhead_ms=31 --set efficiency.train=0.2 --json "$T/pg.json" > /dev/null

@@ -133,14 +133,14 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_TIMELINE \
     "+ Timeline ----------------------------------------------------------------------------------------+\n" \
     "|0..2m10s fit            |+0-------------------------------+1m-------------------------------+2m---|\n" \
-    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggggxiiiiiiiiiTTTTTTTTTTTTTTxgggg|\n" \
-    "|- all 16 dev            |ppggggggggggggggggggggggggggggggggggggggggggxlllllrrrrTTTTTTTTTTTTTTpgggg|\n" \
-    "|  + stage 0 (TP2 x DP8) |x                                           xlllllrrrrTTTTTTTTTTTTTTx    |\n" \
-    "|    rollout 0       64% |ppgggggggggggggggggggggggggggggggggggggggggg                        pgggg|\n" \
-    "|    rollout 1       64% |ppgggggggggggggggggggggggggggggggggggggggggg                        pgggg|\n" \
-    "|    rollout 2       48% |ppggggggggggggggggggggggggggggggg                                   pgggg|\n" \
-    "|    rollout 3       63% |ppgggggggggggggggggggggggggggggggggggggggggg                        pgggg|\n" \
-    "|t=2m10s (live) g generate  step 2  v1  mb 51  692ms (2m09s-2m09s)  3672 tokens            row 2/20|\n" \
+    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTTTTxggggggg|\n" \
+    "|- all 16 dev            |xpggggggggggggggggggggggggggggggggggggggggxllllrrrrTTTTTTTTTTTTTTppgggggg|\n" \
+    "|  + stage 0 (TP2 x DP8) |x                                         xllllrrrrTTTTTTTTTTTTTTx       |\n" \
+    "|    rollout 0       64% | pgggggggggggggggggggggggggggggggggggggggg                       ppgggggg|\n" \
+    "|    rollout 1       64% | pgggggggggggggggggggggggggggggggggggggggg                       ppgggggg|\n" \
+    "|    rollout 2       50% | pggggggggggggggggggggggggggggg                                  ppgggggg|\n" \
+    "|    rollout 3       65% | pgggggggggggggggggggggggggggggggggggggggg                       pggggggg|\n" \
+    "|t=2m10s (live) g generate  step 2  v1  mb 38  804ms (2m08s-2m09s)  3306 tokens            row 2/20|\n" \
     "|g generate  x switch  i inference (l r w)  T train  p prefill  l log-prob  r reference  w reward  |\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""
@@ -148,7 +148,7 @@ static bool screen_has(const screen *sc, const char *text)
     "+ Memory ----------------------------------------+\n" \
     "|t=2m10s  per device, host per node  ! peak      |\n" \
     "|all      RRRRRKKKKKKKKKKKKKKKKKKK... 72.0G/80.0G|\n" \
-    "|all/host HM........................... 156G/2.0T|\n" \
+    "|all/host HHM.......................... 213G/2.0T|\n" \
     "|                                                |\n" \
     "|W weights G grads O optim A activ R rollout-w   |\n" \
     "|K kv f ref-w s reshard H host-off M host-models |\n" \
@@ -157,7 +157,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS \
     "+ Staleness -------------------------------------+\n" \
     "|bound s=0  lag max 0  mean 0.00  (1024 samples) |\n" \
-    "|in flight: v1:817                               |\n" \
+    "|in flight: v1:605                               |\n" \
     "|trained lags: 0:1024                            |\n" \
     "|step 1     #                            v0..0   |\n" \
     "|                                                |\n" \
@@ -165,17 +165,17 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_STATS \
     "+ Stats -----------------------------------------+\n" \
-    "|tok/s  last step 23.2k  so far 21.5k            |\n" \
+    "|tok/s  last step 24.2k  so far 21.5k            |\n" \
     "|measured after 1 warm-up step                   |\n" \
-    "|progress  step 2/5  t=2m10s  1213 events        |\n" \
+    "|progress  step 2/5  t=2m10s  1423 events        |\n" \
     "|Step split (training pool, so far)              |\n" \
-    "|g generate     65.5% gggggggggggggg....... 1m25s|\n" \
-    "|x switch        3.9% x..................... 5.1s|\n" \
-    "|i inference    11.7% ii................... 15.3s|\n" \
-    "|T train        18.9% TTTT................. 24.5s|\n" \
+    "|g generate     66.4% gggggggggggggg....... 1m26s|\n" \
+    "|x switch        4.3% x..................... 5.5s|\n" \
+    "|i inference    11.0% ii................... 14.3s|\n" \
+    "|T train        18.3% TTTT................. 23.8s|\n" \
     "|Pool         dev   busy   idle compute          |\n" \
-    "| all           16  92.8%   7.2%   90.6%         |\n" \
-    "|tokens  generated 2.78M  trained 2.79M          |\n" \
+    "| all           16  92.5%   7.5%   89.8%         |\n" \
+    "|tokens  generated 3.18M  trained 2.79M          |\n" \
     "|        wasted 0  in flight 0                   |\n" \
     "|plan  full s=0  partial 1.00  TP1 1SN  5 steps  |\n" \
     "+------------------------------------------------+\n" \
@@ -186,7 +186,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS_S2 \
     "+ Staleness -------------------------------------------------------------------+\n" \
     "|bound s=2  lag max 1  mean 0.75  (4096 samples)                               |\n" \
-    "|in flight: v3:159                                                             |\n" \
+    "|in flight: v3:86                                                              |\n" \
     "|trained lags: 0:1024 1:3072                                                   |\n" \
     "|step 1     #                                                          v0..0   |\n" \
     "|step 2     #-                                                         v0..1   |\n" \
@@ -209,8 +209,8 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_MEMORY_OOM \
     "+ Memory ----------------------------------------------------------------------+\n" \
     "|t=10s  per device, host per node  ! peak  | capacity, : over it               |\n" \
-    "|actor      RRRRRRRKKKKKKKKKKKKKKKKKKKKKKK...|::::::::::::::::::::! 72.0G/80.0G|\n" \
-    "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH...... 920G/1.0T|\n" \
+    "|actor      RRRRRRKKKKKKKKKKKKKKKKKKKKK...|:::::::::::::::::::::::! 72.0G/80.0G|\n" \
+    "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH| 1.0T/1.0T|\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
@@ -233,55 +233,55 @@ static bool screen_has(const screen *sc, const char *text)
     "|A: as in the file                                                                                           |\n" \
     "|B: plan.mode=separate                                                                                       |\n" \
     "|now (the live run): plan.mode=separate, step 1/5                                                            |\n" \
-    "|0..13m50s           |+0----------+2m----------+4m---------+6m----------+8m---------+10m---------+12m--------|\n" \
-    "|A step              |ggggggggiiTTTggggggggiiTTgggggggggiiTTgggggggggiTTTgggggggggiTTTT                      |\n" \
-    "|A all               |gggggggggrTTpgggggggglrTTggggggggglrTTgggggggggrTTTggggggggglTTTT                      |\n" \
-    "|B step              |gggggggggiiiTTTTTgggggggggiiiTTTTTggggggggggiiiTTTTggggggggggiiiTTTTTgggggggggiiiiTTTTT|\n" \
-    "|B rollout           |pgggggggg       pgggggggggg       pggggggggg       pggggggggg       Wpggggggggg       W|\n" \
-    "|B train             |        lllrTTTTT         llrTTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
+    "|0..13m07s           |+0-----------+2m----------+4m----------+6m-----------+8m----------+10m---------+12m----|\n" \
+    "|A step              |ggggggggiiTTTggggggggiiTTTggggggggiiTTTggggggggiiTTTggggggggiiTTT                      |\n" \
+    "|A all               |gggggggggrTTpgggggggggrTTpgggggggggrTTggggggggglrTTpgggggggggrTTT                      |\n" \
+    "|B step              |gggggggggiiiTTTTTgggggggggiiiTTTTTggggggggggiiiTTTTggggggggggiiiTTTTTggggggggggiiiTTTTT|\n" \
+    "|B rollout           |pggggggggg      pgggggggggg       pggggggggg       pggggggggg       Wpggggggggg       W|\n" \
+    "|B train             |         llrTTTTT         llrTTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
     "|now step            |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now rollout         |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now train           |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
-    "|A 1 step            |gggggggggggggggggggggggggggggggggggggxxiiiiiiiTTTTTTTTTTTT 2m03s                       |\n" \
-    "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m47s  |\n" \
-    "|B-A step +44.3s:  generate +10.1s  switch -3.4s  weight sync +435ms  inference +15.4s  train +21.8s         |\n" \
-    "|A full: devices idle 6% of the time (one pool: no device waits for another pool)                            |\n" \
-    "|B separate: train pool idle 53% of the time (51% of all device-time idle)                                   |\n" \
+    "|A 1 step            |gggggggggggggggggggggggggggggggggggggxxiiiiiiiiTTTTTTTTTTTT 1m58s                      |\n" \
+    "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m39s  |\n" \
+    "|B-A step +40.7s:  generate +9.98s  switch -3.7s  weight sync +435ms  inference +14.4s  train +19.6s         |\n" \
+    "|A full: devices idle 7% of the time (one pool: no device waits for another pool)                            |\n" \
+    "|B separate: train pool idle 54% of the time (51% of all device-time idle)                                   |\n" \
     "|                                        A                       B  B - A                                    |\n" \
-    "|throughput tok/s                    23.2k                   17.1k  -6155 (-26.5%)                           |\n" \
-    "|  per device                         1453                    1068  -385 (-26.5%)                            |\n" \
-    "|step time                           2m03s                   2m47s  +44.3s (+36.0%)                          |\n" \
-    "|  generate                          1m19s                   1m29s  +10.1s (+12.8%)                          |\n" \
-    "|  switch                             3.4s                       -  -3.4s (-100.0%)                          |\n" \
+    "|throughput tok/s                    24.2k                   18.0k  -6226 (-25.7%)                           |\n" \
+    "|  per device                         1515                    1126  -389 (-25.7%)                            |\n" \
+    "|step time                           1m58s                   2m39s  +40.7s (+34.5%)                          |\n" \
+    "|  generate                          1m15s                   1m25s  +9.98s (+13.3%)                          |\n" \
+    "|  switch                             3.7s                       -  -3.7s (-100.0%)                          |\n" \
     "|  weight sync                           -                   435ms  +435ms                                   |\n" \
-    "|  inference                         15.7s                     31s  +15.4s (+98.1%)                          |\n" \
-    "|  train                             25.1s                   46.9s  +21.8s (+86.7%)                          |\n" \
-    "|idle device-time                     6.1%                   51.1%  +45.0 pt                                 |\n" \
-    "|  all busy                          93.9%                       -                                           |\n" \
-    "|  rollout busy                          -                   50.9%                                           |\n" \
-    "|  train busy                            -                   46.8%                                           |\n" \
-    "|memory peak/device               72.0 GiB                73.0 GiB  +1.0 GiB (+1.4%)                         |\n" \
-    "|host peak/node                  156.0 GiB                       -  -156.0 GiB (-100.0%)                     |\n" \
+    "|  inference                         14.7s                     29s  +14.4s (+98.0%)                          |\n" \
+    "|  train                             24.4s                     44s  +19.6s (+80.4%)                          |\n" \
+    "|idle device-time                     6.6%                   51.2%  +44.6 pt                                 |\n" \
+    "|  all busy                          93.4%                       -                                           |\n" \
+    "|  rollout busy                          -                   51.3%                                           |\n" \
+    "|  train busy                            -                   46.3%                                           |\n" \
+    "|memory peak/device               72.0 GiB                73.5 GiB  +1.5 GiB (+2.1%)                         |\n" \
+    "|host peak/node                  212.8 GiB                       -  -212.8 GiB (-100.0%)                     |\n" \
     "+------------------------------------------------------------------------------------------------------------+\n" \
     ""
 #define GOLDEN_OOM_BANNER_80 \
     " fusync  does_not_fit  colocate s=0  8 dev  |  play x10  t=10s  step 1/2  OOM\n" \
-    " OUT OF MEMORY at t=0: actor device over capacity by 51.4 GiB (optimizer grew).\n" \
+    " OUT OF MEMORY at t=0: actor device over capacity by 67.8 GiB (optimizer grew).\n" \
     ""
 #define GOLDEN_OOM_BANNER_200 \
     " fusync  does_not_fit  colocate s=0  8 dev  |  play x10  t=10s  step 1/2  OOM\n" \
-    " OUT OF MEMORY at t=0: actor device over capacity by 51.4 GiB (optimizer grew). The run's figures are invalid.\n" \
+    " OUT OF MEMORY at t=0: actor device over capacity by 67.8 GiB (optimizer grew). The run's figures are invalid.\n" \
     ""
 #define GOLDEN_STEP_DETAIL_0 \
-    "t=1m (live) g generate  step 1  58.3s so far (since 1.7s)  under way  row 1/20\n" \
+    "t=1m (live) g generate  step 1  58.2s so far (since 1.8s)  under way  row 1/20\n" \
     "g generate  x switch  p prefill  v offload  blank idle\n" \
     ""
 #define GOLDEN_STEP_DETAIL_1 \
-    "t=500ms x switch  step 1  v0  1.7s (0-1.7s)                           row 1/20\n" \
+    "t=500ms x switch  step 1  v0  1.8s (0-1.8s)                           row 1/20\n" \
     "g generate  x switch  p prefill  v offload  blank idle\n" \
     ""
 #define GOLDEN_STEP_DETAIL_2 \
-    "t=1m (live) g generate  step 1  58.3s so far (since 1.7s)  under way                                                                                                                          row 1/20\n" \
+    "t=1m (live) g generate  step 1  58.2s so far (since 1.8s)  under way                                                                                                                          row 1/20\n" \
     "g generate  x switch  p prefill  v offload  ~ not known yet (recorded when it ends)  blank idle\n" \
     ""
 /* GOLDENS-END */
