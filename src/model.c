@@ -327,10 +327,11 @@ double mdl_kv_replication(const scn_model *m, int tp)
     return (double)tp * per_rank / kv;
 }
 
-/* Megatron-LM accumulates and all-reduces gradients in FP32 by default
-** (main_grad; --accumulate-allreduce-grads-in-fp32, Megatron-LM's
-** distrib_optimizer.md: bf16 parameters with fp32 gradients take 6 + 12/d
-** bytes a parameter under the distributed optimizer). */
+/* Megatron-LM accumulates and all-reduces gradients in FP32 with BF16
+** (main_grad, --accumulate-allreduce-grads-in-fp32); its distributed
+** optimizer guide (Megatron-LM, docs/source/api-guide/dist_optimizer.md)
+** gives 16-bit parameters with FP32 gradients 18 bytes a parameter, 6 + 12/d
+** under the distributed optimizer. */
 double mdl_grad_bytes(const scn_train_layout *t)
 {
     return t->grad_dtype == GRAD_BF16 ? 2.0 : 4.0;
