@@ -5,6 +5,7 @@
 */
 #include "cli.h"
 #include "hfconfig.h"
+#include "model.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -93,6 +94,15 @@ int cmd_model(cli_opts *o)
         buf_printf(&b, "  MTP: %d module%s, %s more parameters, not in the total (not run by RL training)\n",
                    in.mtp_layers, in.mtp_layers == 1 ? "" : "s", p);
     }
+    /* what the cost formulas use (docs/model.md, sections 3, 5 and 6) */
+    char mm[32];
+    fmt_si(mm, sizeof mm, mdl_matmul_params(&m));
+    buf_printf(&b, "  costs: %s matmul parameters a token%s; attention %.0f FLOPs a (query, key) pair a layer", mm,
+               mdl_lookup_params(&m) > 0 ? " (the untied embedding is a lookup)" : "",
+               mdl_attn_pair_flops(&m, false));
+    if (m.mla_latent > 0)
+        buf_printf(&b, " expanded (prefill, training), %.0f absorbed (decode)", mdl_attn_pair_flops(&m, true));
+    buf_putc(&b, '\n');
     buf_printf(&b, "  KV cache: %.0f bytes per token (BF16%s)\n", m.kv_bytes_per_token,
                in.sliding_window > 0 ? "; every layer counted in full, the sliding window is not modelled" : "");
     fs_buf tb;

@@ -354,7 +354,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     return end;
 }
 
-/* All-reduce times of one stage's bf16 gradients (mdl_shard_allreduce):
+/* All-reduce times of one stage's parameters in BF16 (mdl_shard_allreduce):
 ** *a over a ZeRO shard group, *r across the shard groups' replicas (HSDP). */
 static void grad_allreduce(const sim *s, const plan_pool *q, const scn_model *m, double *a, double *r)
 {
@@ -367,14 +367,16 @@ static void grad_allreduce(const sim *s, const plan_pool *q, const scn_model *m,
 
 /* Sharded data parallelism (docs/model.md, section 7; mdl_zero_comm): the
 ** exposed per-micro-batch part for `micro` micro-batches; *grad the
-** gradient reduction at the end of the mini-batch, *after the ZeRO-2
+** gradient reduction at the end of the mini-batch, *after the ZeRO-1/2
 ** parameter all-gather. */
 static double zero_comm(const sim *s, const plan_pool *q, const scn_model *m, int micro, bool train, double *grad,
                         double *after)
 {
     double a, r;
     grad_allreduce(s, q, m, &a, &r);
-    return mdl_zero_comm(s->scn.plan.train.zero, s->scn.plan.train.overlap, a, r, micro, train, grad, after);
+    /* gradients move mdl_grad_bytes / 2 times the BF16 bytes (FP32: 2) */
+    return mdl_zero_comm(s->scn.plan.train.zero, s->scn.plan.train.overlap, mdl_grad_bytes(&s->scn.plan.train) / 2.0,
+                         a, r, micro, train, grad, after);
 }
 
 /* Forward-only pass of model m over samples `ids` on pool p0.

@@ -33,6 +33,8 @@ static const char *const RECOMPUTE_NAMES[] = {"none", "selective", "full", NULL}
 static const int RECOMPUTE_VALS[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL};
 static const char *const CP_KIND_NAMES[] = {"ring", "ulysses", NULL};
 static const int CP_KIND_VALS[] = {CP_RING, CP_ULYSSES};
+static const char *const GRAD_DTYPE_NAMES[] = {"fp32", "bf16", NULL};
+static const int GRAD_DTYPE_VALS[] = {GRAD_FP32, GRAD_BF16};
 static const char *const ONUPDATE_NAMES[] = {"continue", "restart", NULL};
 static const int ONUPDATE_VALS[] = {ONUPD_CONTINUE, ONUPD_RESTART};
 static const char *const CONTROLLER_NAMES[] = {"queue", "driver", NULL};
@@ -218,6 +220,9 @@ static const fdesc FIELDS_TRAIN[] = {
     NUM("overlap_tp", scn_train_layout, overlap_tp, 1, 0, 1, 0, NULL, "share of the TP all-reduces run concurrently with the stage's GEMMs (Megatron's --tp-comm-overlap, async TP), hidden while the compute lasts; 0: serial, Megatron's default"),
     NUM("overlap_ep", scn_train_layout, overlap_ep, 1, 0, 1, 0, NULL, "share of the EP dispatch/combine all-to-alls run concurrently with expert compute (DualPipe, Megatron's EP overlap), hidden while the compute lasts; 0: serial, Megatron's default"),
     NUM("overlap_grad", scn_train_layout, overlap_grad, 1, 0, 1, 0, NULL, "share of the end-of-mini-batch gradient reduction run in buckets during the last micro-batch's backward (Megatron's --overlap-grad-reduce, DDP's bucketed hooks), hidden while that backward lasts; 0: after the pipeline, Megatron's default"),
+    ENUM("grad_dtype", scn_train_layout, grad_dtype, GRAD_DTYPE_NAMES, GRAD_DTYPE_VALS,
+         "dtype gradients are accumulated and data-parallel reduced in: fp32 (Megatron-LM's default main grads, "
+         "4 bytes a parameter held and reduced) or bf16 (2 bytes)"),
     BOOL("uneven_layers", scn_train_layout, uneven_layers, "allow a pp that does not divide the layers: stages of ⌈L/pp⌉ and ⌊L/pp⌋ layers; the heaviest paces the pipeline and sets the memory peak"),
     END
 };

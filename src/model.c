@@ -46,7 +46,9 @@ double mdl_act_bytes_layer(const scn_model *m, double seq, double mb, int tp, sc
 {
     double sbh = seq * mb * m->hidden;
     switch (rc) {
-    case RECOMPUTE_FULL: return 2.0 * sbh;
+    /* the checkpointed layer input is sequence-parallel too: split over TP
+    ** (Korthikanti et al., arXiv 2205.05198, section 4.2.3; docs/model.md, section 3) */
+    case RECOMPUTE_FULL: return 2.0 * sbh / tp;
     case RECOMPUTE_SELECTIVE: return 34.0 * sbh / tp;
     case RECOMPUTE_NONE:
     default: return sbh / tp * (34.0 + 5.0 * m->heads * seq / m->hidden);
@@ -55,7 +57,7 @@ double mdl_act_bytes_layer(const scn_model *m, double seq, double mb, int tp, sc
 
 double mdl_fwd_flops(const scn_model *m, double tokens, double seq)
 {
-    return 2.0 * m->params_active * tokens + 2.0 * m->layers * (double)m->hidden * seq * tokens;
+    return 2.0 * mdl_matmul_params(m) * tokens + mdl_attn_flops_causal(m, seq * tokens);
 }
 
 double mdl_expert_touch(int experts, int k, double batch)
@@ -130,13 +132,13 @@ static mdl_step step_roofline(const scn_model *m, const scn_device *d, const scn
     mdl_step st = {0, 0, 0, 0};
     int inst = imax(tp, ep);
     double layers_moe = m->experts > 0 ? m->layers - m->dense_layers : 0;
-    /* Compute: active parameters over the whole instance. */
-    double flops = 2.0 * m->params_active * tokens + attn_flops;
+    /* Compute: active matmul parameters over the whole instance. */
+    double flops = 2.0 * mdl_matmul_params(m) * tokens + attn_flops;
     st.compute_s = flops / inst / (d->peak_flops * eff_compute);
     /* HBM: dense weights sharded by tp, the touched experts over the whole
     ** instance (max(tp, ep) devices: TP-split experts when ep < tp), plus the
     ** KV cache read, spread over the instance. */
-    double w_dense = 2.0 * m->params_dense / tp;
+    double w_dense = 2.0 * (m->params_dense - mdl_lookup_params(m)) / tp;
     double w_exp = 0;
     if (m->experts > 0) {
         /* tokens of the instance are routed over all its experts */
@@ -161,11 +163,10 @@ static mdl_step step_roofline(const scn_model *m, const scn_device *d, const scn
 mdl_step mdl_decode_step(const scn_model *m, const scn_device *d, const scn_efficiency *e,
                          const scn_link *link, int tp, int ep, double batch, double ctx_tokens)
 {
-    /* Attention over the context: 4·L·h·ctx FLOPs per token (QK and AV). */
-    double attn = 4.0 * m->layers * (double)m->hidden * ctx_tokens;
-    double kv = ctx_tokens * m->kv_bytes_per_token;
-    /* MLA caches the latent once per attention-TP group: no split by tp. */
-    if (m->mla_latent > 0) kv *= (double)tp;
+    /* Attention over the context, every context token once (no mask), MLA
+    ** absorbed; the KV read counts the copies the TP ranks hold. */
+    double attn = m->layers * mdl_attn_pair_flops(m, true) * ctx_tokens;
+    double kv = ctx_tokens * m->kv_bytes_per_token * mdl_kv_replication(m, tp);
     mdl_step st = step_roofline(m, d, e, link, tp, ep, batch, attn, kv, e->decode);
     st.total_s += e->decode_overhead_s;
     return st;
@@ -174,7 +175,7 @@ mdl_step mdl_decode_step(const scn_model *m, const scn_device *d, const scn_effi
 mdl_step mdl_prefill(const scn_model *m, const scn_device *d, const scn_efficiency *e,
                      const scn_link *link, int tp, int ep, double tokens, double seq)
 {
-    double attn = 2.0 * m->layers * (double)m->hidden * seq * tokens;
+    double attn = mdl_attn_flops_causal(m, seq * tokens);
     return step_roofline(m, d, e, link, tp, ep, tokens, attn, 0, e->prefill);
 }
 
@@ -216,8 +217,8 @@ double mdl_stage_fwd(const scn_model *m, const scn_device *d, double link_eff, c
                      double sq, double eff)
 {
     int cp = c->cp > 1 ? c->cp : 1;
-    double attn = 2.0 * m->layers * (double)m->hidden * sq;
-    double flops = 2.0 * m->params_active * tok + attn;
+    double attn = mdl_attn_flops_causal(m, sq);
+    double flops = 2.0 * mdl_matmul_params(m) * tok + attn;
     /* context parallelism: each rank computes 1/cp of the tokens and of the
     ** attention (the load-balanced split of causal attention) */
     double comp = flops * c->sh / c->tp / cp / (d->peak_flops * eff);
@@ -250,7 +251,7 @@ double mdl_1f1b(int p, int m, double f, double b)
 double mdl_aux_fwd(const scn_model *m, const scn_device *d, const scn_efficiency *e, const scn_link *l, int devices,
                    int aux_tp, int aux_replicas, double tok, double sq)
 {
-    double flops = 2.0 * m->params_active * tok + 2.0 * m->layers * (double)m->hidden * sq;
+    double flops = 2.0 * mdl_matmul_params(m) * tok + mdl_attn_flops_causal(m, sq);
     double t = flops / devices / (d->peak_flops * e->prefill);
     if (aux_tp > 1) t += 2.0 * m->layers * mdl_allreduce(tok / aux_replicas * m->hidden * 2.0, aux_tp, l, e->link);
     return t;
@@ -324,26 +325,30 @@ void mdl_shard_allreduce(const scn_cluster *cl, double link_eff, int first, int 
        + mdl_allreduce_group(cl, first, es * eshard, edp / eshard, 2.0 * psi_e / eshard, link_eff);
 }
 
-/* With A the gradient all-reduce over a shard group (a reduce-scatter or an
-** all-gather of the same bytes takes A/2), R the all-reduce across its
-** replicas (HSDP) and o = plan.train.overlap:
-**   ZeRO-0/1  A + R at the end of the mini-batch;
-**   ZeRO-2    a reduce-scatter per micro-batch, (1 - o)·A/2 exposed, and at
-**             the end R and, after the optimizer, an all-gather of the
-**             updated parameters, A/2;
+/* With A the all-reduce of a stage's BF16 parameters over a shard group (a
+** reduce-scatter or an all-gather of the same bytes takes A/2), R the
+** all-reduce across its replicas (HSDP), g the gradients' bytes over 2
+** (mdl_grad_bytes: 2 for FP32 gradients) and o = plan.train.overlap:
+**   ZeRO-0    g·(A + R) at the end of the mini-batch;
+**   ZeRO-1    gradients reduce-scattered, g·A/2 + g·R, and after the
+**             optimizer the updated BF16 parameters all-gathered, A/2;
+**   ZeRO-2    a reduce-scatter per micro-batch, (1 - o)·g·A/2 exposed, and at
+**             the end g·R and, after the optimizer, the all-gather A/2;
 **   ZeRO-3    (FSDP) parameters all-gathered before the forward and again
 **             before the backward of every micro-batch, gradients
-**             reduce-scattered after it: (1 - o)·3A/2 exposed per
-**             micro-batch, R at the end.
-** A forward-only pass of a ZeRO-3 model gathers once per micro-batch:
-** (1 - o)·A/2. */
-double mdl_zero_comm(int zero, double overlap, double a, double r, int micro, int train, double *grad, double *after)
+**             reduce-scattered after it: (1 - o)·(1 + g/2)·A exposed per
+**             micro-batch, g·R at the end.
+** *grad is the part that can run during the last backward, *after the part
+** that follows the optimizer.  A forward-only pass of a ZeRO-3 model gathers
+** once per micro-batch: (1 - o)·A/2. */
+double mdl_zero_comm(int zero, double overlap, double g, double a, double r, int micro, int train, double *grad,
+                     double *after)
 {
     double hid = 1.0 - overlap;
-    if (grad) *grad = !train ? 0 : zero <= 1 ? a + r : r;
-    if (after) *after = train && zero == 2 ? a / 2 : 0;
+    if (grad) *grad = !train ? 0 : zero == 0 ? g * (a + r) : zero == 1 ? g * a / 2 + g * r : g * r;
+    if (after) *after = train && (zero == 1 || zero == 2) ? a / 2 : 0;
     if (!train) return zero >= 3 ? micro * hid * a / 2 : 0;
-    return zero == 2 ? micro * hid * a / 2 : zero >= 3 ? micro * hid * 1.5 * a : 0;
+    return zero == 2 ? micro * hid * g * a / 2 : zero >= 3 ? micro * hid * (1 + g / 2) * a : 0;
 }
 
 /* ------------------------------ costs that do not shrink with more devices
@@ -382,4 +387,70 @@ double mdl_host_bw_shared(const scn_cluster *c, double host_link_eff)
 {
     int share = c->devices_per_host_link > 1 ? c->devices_per_host_link : 1;
     return c->device.host_bw * host_link_eff / share;
+}
+
+/* ------------------------------- attention and training from the real shapes
+** (docs/model.md, sections 3, 5, 6 and 7) */
+
+double mdl_head_dim(const scn_model *m)
+{
+    return m->head_dim > 0 ? m->head_dim : (double)m->hidden / m->heads;
+}
+
+/* Per layer and per (query, key) pair: QK·a·d_qk and AV·a·d_v multiply-adds,
+** 2 FLOPs each.  GQA: d_qk = d_v = head_dim (the KV heads are shared, not
+** the FLOPs).  MLA (DeepSeek-V2, arXiv 2405.04434, section 2.1): expanded,
+** as in prefill and training, d_qk = nope + rope and d_v = nope; absorbed,
+** as in decode, W_UK and W_UV fold into the query and output projections and
+** every head attends over the cached latent, d_qk = kv_lora + rope and
+** d_v = kv_lora. */
+double mdl_attn_pair_flops(const scn_model *m, bool absorbed)
+{
+    double a = m->heads, d = mdl_head_dim(m);
+    if (m->mla_latent <= 0) return 4.0 * a * d;
+    double r = m->mla_rope, kvl = m->mla_latent;
+    if (absorbed) return 2.0 * a * (2.0 * kvl + r);
+    return 2.0 * a * (2.0 * d + r);
+}
+
+/* Causal attention over sequences whose squared lengths sum to sq: half the
+** pairs of each sequence, expanded (MLA not absorbed). */
+double mdl_attn_flops_causal(const scn_model *m, double sq)
+{
+    return 0.5 * m->layers * mdl_attn_pair_flops(m, false) * sq;
+}
+
+/* The untied input embedding is a table lookup: it is neither multiplied nor
+** streamed whole.  A tied table is the LM head's matmul and stays counted. */
+double mdl_lookup_params(const scn_model *m)
+{
+    return m->tied_embeddings ? 0.0 : (double)m->vocab * m->hidden;
+}
+
+double mdl_matmul_params(const scn_model *m)
+{
+    return m->params_active - mdl_lookup_params(m);
+}
+
+/* KV copies over a TP group of tp ranks: the heads are split over the ranks,
+** but a KV head cannot be; each rank holds ceil(kv/tp) KV heads (at least
+** one), tp·ceil(kv/tp)/kv copies in all.  MLA's latent is shared by every
+** head: each rank holds all of it, tp copies. */
+double mdl_kv_replication(const scn_model *m, int tp)
+{
+    if (tp <= 1) return 1.0;
+    if (m->mla_latent > 0) return tp;
+    int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    int per_rank = (kv + tp - 1) / tp;
+    return (double)tp * per_rank / kv;
+}
+
+/* Megatron-LM accumulates and all-reduces gradients in FP32 with BF16
+** (main_grad, --accumulate-allreduce-grads-in-fp32); its distributed
+** optimizer guide (Megatron-LM, docs/source/api-guide/dist_optimizer.md)
+** gives 16-bit parameters with FP32 gradients 18 bytes a parameter, 6 + 12/d
+** under the distributed optimizer. */
+double mdl_grad_bytes(const scn_train_layout *t)
+{
+    return t->grad_dtype == GRAD_BF16 ? 2.0 : 4.0;
 }

@@ -29,13 +29,13 @@ int    mdl_expert_dp(int tp, int dp, int ep);
 double mdl_rollout_params_per_device(const scn_model *m, int tp, int ep);
 
 /* Activation bytes for one layer and one micro-batch (Korthikanti et al.,
-** arXiv 2205.05198): TP+SP (sbh/t)(34 + 5as/h); selective 34sbh/t; full 2sbh.
+** arXiv 2205.05198): TP+SP (sbh/t)(34 + 5as/h); selective 34sbh/t; full 2sbh/t.
 ** FlashAttention is assumed, which removes the 5as²b term under selective. */
 double mdl_act_bytes_layer(const scn_model *m, double seq, double mb, int tp, scn_recompute rc);
 
 /* Forward FLOPs of `tokens` tokens in sequences of mean length `seq`:
-** 2·P_active·tokens plus causal attention 2·L·h·seq·tokens (QK and AV, halved
-** for the mask).  Backward is twice the forward. */
+** 2·P_matmul·tokens plus causal attention L·pair·seq·tokens/2 (QK and AV over
+** the real head shapes, halved for the mask).  Backward is twice the forward. */
 double mdl_fwd_flops(const scn_model *m, double tokens, double seq);
 
 /* Decode step of `batch` sequences holding `ctx_tokens` context in all, on an
@@ -138,7 +138,8 @@ void   mdl_shard_allreduce(const scn_cluster *cl, double link_eff, int first, in
 ** *after the parameter all-gather after the optimizer (ZeRO-2).  A
 ** forward-only pass (train false) gathers ZeRO-3 parameters once a
 ** micro-batch and has no end part. */
-double mdl_zero_comm(int zero, double overlap, double a, double r, int micro, int train, double *grad, double *after);
+double mdl_zero_comm(int zero, double overlap, double g, double a, double r, int micro, int train, double *grad,
+                     double *after);
 
 /* A backward op in units of the forward: 2, 3 with full recomputation. */
 double mdl_bwd_mult(scn_recompute rc);
@@ -192,5 +193,25 @@ double mdl_queue_requests(int readers, double request_s);
 ** host_gbps · η / cluster.devices_per_host_link (devices behind one PCIe
 ** switch share its uplink). */
 double mdl_host_bw_shared(const scn_cluster *c, double host_link_eff);
+
+/* ---- attention and training from the real shapes (docs/model.md) */
+
+/* head_dim, or hidden/heads when the model gives none. */
+double mdl_head_dim(const scn_model *m);
+/* Attention FLOPs per layer per (query, key) pair: GQA 4·a·d; MLA expanded
+** 2·a·(2d + r), absorbed (decode) 2·a·(2·kv_lora + r) (DeepSeek-V2,
+** arXiv 2405.04434). */
+double mdl_attn_pair_flops(const scn_model *m, bool absorbed);
+/* Causal attention FLOPs of sequences whose squared lengths sum to sq. */
+double mdl_attn_flops_causal(const scn_model *m, double sq);
+/* Parameters that are a lookup, not a matmul: the untied input embedding. */
+double mdl_lookup_params(const scn_model *m);
+/* Active parameters that multiply each token: P_active less the lookup. */
+double mdl_matmul_params(const scn_model *m);
+/* Copies of the KV cache over a TP group: GQA tp·ceil(kv/tp)/kv, MLA tp. */
+double mdl_kv_replication(const scn_model *m, int tp);
+/* Bytes a gradient is accumulated and reduced in: 4 (FP32, Megatron's
+** default) or 2 (plan.train.grad_dtype = "bf16"). */
+double mdl_grad_bytes(const scn_train_layout *t);
 
 #endif

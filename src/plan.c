@@ -50,7 +50,8 @@ void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]
     mdl_states a = mdl_model_states(psi_d, pp->shard, s->plan.train.zero);
     mdl_states b = mdl_model_states(psi_e, pp->eshard, s->plan.train.zero);
     out[0] = a.weights + b.weights;
-    out[1] = a.grads + b.grads;
+    /* mdl_model_states counts 2 bytes a gradient; FP32 gradients take 4 */
+    out[1] = (a.grads + b.grads) * mdl_grad_bytes(&s->plan.train) / 2.0;
     out[2] = a.optimizer + b.optimizer;
 }
 
@@ -99,7 +100,7 @@ static double critic_bytes(const scn_scenario *s, const plan_pool *pp)
     const scn_model *c = &s->critic;
     double psi = c->params_total * mdl_stage_share(c->layers, pp->pp) / pp->tp;
     mdl_states st = mdl_model_states(psi, pp->shard, s->plan.train.zero);
-    return st.weights + st.grads + st.optimizer;
+    return st.weights + st.grads * mdl_grad_bytes(&s->plan.train) / 2.0 + st.optimizer;
 }
 
 static double aux_weight_bytes(const scn_model *m, int shards)
@@ -284,13 +285,10 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         double kv = cap * sp->rollout.mem_util - used;
         if (kv < 0) kv = 0;
         q->rollout_mem[MB_KV_CACHE] = kv;
-        /* KV is split over tp heads for GQA when kv_heads >= tp, else each
-        ** TP rank keeps a copy; MLA's latent is copied on every TP rank. */
+        /* KV heads are split over the TP ranks, at least one a rank;
+        ** MLA's latent is copied on every TP rank (mdl_kv_replication). */
         const scn_model *m = &s->actor;
-        double repl = 1;
-        int rtp = sp->rollout.tp;
-        if (m->mla_latent > 0) repl = rtp;
-        else if (m->kv_heads > 0 && m->kv_heads < rtp) repl = (double)rtp / m->kv_heads;
+        double repl = mdl_kv_replication(m, sp->rollout.tp);
         q->kv_tokens_per_instance = kv * q->inst_devices / (m->kv_bytes_per_token * repl);
     }
     int per_node = s->cluster.devices_per_node < q->devices ? s->cluster.devices_per_node : q->devices;

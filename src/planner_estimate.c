@@ -127,7 +127,7 @@ double planner_fwd_pass(const planner *P, const scn_scenario *s, const plan_pool
         double sh = mdl_stage_share(m->layers, q->pp), a, r;
         mdl_shard_allreduce(&s->cluster, s->eff.link, q->first, q->tp, q->gdp, q->shard, q->edp, q->eshard,
                             m->params_dense * sh / q->tp, m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep), &a, &r);
-        t += mdl_zero_comm(s->plan.train.zero, s->plan.train.overlap, a, r, micro, 0, NULL, NULL);
+        t += mdl_zero_comm(s->plan.train.zero, s->plan.train.overlap, 1.0, a, r, micro, 0, NULL, NULL);
     }
     return t;
 }
@@ -144,11 +144,11 @@ double planner_train_minibatch(const planner *P, const scn_scenario *s, const pl
     /* the engine's data-parallel communication (src/eng_train.c): ZeRO's
     ** per-micro-batch collectives, the gradient reduction (over the shard
     ** group and, under HSDP, across its replicas) partly during the last
-    ** backward, ZeRO-2's parameter all-gather */
+    ** backward, ZeRO-1/2's parameter all-gather, gradients in mdl_grad_bytes */
     double a, r, grad, after;
     mdl_shard_allreduce(&s->cluster, s->eff.link, q->first, q->tp, q->gdp, q->shard, q->edp, q->eshard, psi_d, psi_e,
                         &a, &r);
-    double tz = mdl_zero_comm(tl->zero, tl->overlap, a, r, micro, 1, &grad, &after);
+    double tz = mdl_zero_comm(tl->zero, tl->overlap, mdl_grad_bytes(tl) / 2.0, a, r, micro, 1, &grad, &after);
     tz += mdl_exposed(grad, tl->overlap_grad, b) + after;
     return t + tz + mdl_optimizer(&s->cluster.device, &s->eff, tl->zero, q->shard, q->eshard, psi_d, psi_e);
 }

@@ -111,6 +111,8 @@ typedef struct {
 typedef enum { MODE_SEPARATE, MODE_COLOCATE, MODE_FULL } scn_mode;
 typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompute;
 typedef enum { CP_RING, CP_ULYSSES } scn_cp_kind;
+/* Gradient accumulation and reduction dtype (docs/model.md, sections 3 and 7). */
+typedef enum { GRAD_FP32, GRAD_BF16 } scn_grad_dtype;
 typedef enum { ONUPD_CONTINUE, ONUPD_RESTART } scn_on_update;
 typedef enum { STALE_WAIT, STALE_DISCARD } scn_on_stale;
 /* How samples reach rollout instances (docs/model.md, section 5, Dispatch). */
@@ -142,6 +144,7 @@ typedef struct {
     double overlap_tp;          /* share of TP collectives run concurrently with the stage's compute */
     double overlap_ep;          /* share of EP all-to-alls run concurrently with the stage's compute */
     double overlap_grad;        /* share of the end-of-mini-batch gradient reduction run during the last backward */
+    scn_grad_dtype grad_dtype;  /* gradients held and reduced in FP32 (default) or BF16 */
 } scn_train_layout;
 
 typedef struct {

@@ -74,6 +74,14 @@ expect 0 "MLA, 128 heads" "$F" model tests/data/hf/DeepSeek-V3.config.json
 expect 0 "3 dense layers first" "$F" model tests/data/hf/DeepSeek-V3.config.json
 expect 0 "head dim 256" "$F" model tests/data/hf/gemma-2-9b.config.json
 expect 0 "embeddings tied" "$F" model tests/data/hf/gemma-2-9b.config.json
+# the shapes the costs use (docs/model.md, sections 3, 5, 6): MLA expanded
+# 2·128·(2·128 + 64) and absorbed 2·128·(2·512 + 64); Qwen3's 32 heads of
+# 128, not its hidden size 2048; an untied embedding is a lookup, a tied one
+# the LM head
+expect 0 "attention 81920 FLOPs a (query, key) pair a layer expanded (prefill, training), 278528 absorbed" "$F" model tests/data/hf/DeepSeek-V3.config.json
+expect 0 "36.63G matmul parameters a token (the untied embedding is a lookup)" "$F" model tests/data/hf/DeepSeek-V3.config.json
+expect 0 "attention 16384 FLOPs a (query, key) pair a layer" "$F" model tests/data/hf/Qwen3-30B-A3B.config.json
+expect 0 "9.24G matmul parameters a token; attention" "$F" model tests/data/hf/gemma-2-9b.config.json
 
 # the examples built from config.json: their counts are the published ones
 for ex in examples/hf/qwen3_30b_a3b_h100x32.lua examples/hf/deepseek_v3_h800x256.lua; do
@@ -185,7 +193,7 @@ else bad "calibrate (1% noise): status $?: $(head -3 "$T/noisy.txt")"; fi
 # a large MoE run, where generation time is not smooth in the decode overhead
 # (samples regroup into other batches): three steps of the Pangu example at
 # train 0.20 and 31 ms, with small deterministic deviations; calibrated from
-# the example's 0.16 and 26 ms: train within 1%, the overhead within 3%
+# the example's 0.17 and 26 ms: train within 1%, the overhead within 3%
 P=examples/pangu718b_cm384.lua
 echo "generate_s,inference_s,train_s" > "$T/pangu.csv"
 "$F" run "$P" --iterations 3 --set efficiency.decode_overhead_ms=31 --set efficiency.train=0.2 --json "$T/pg.json" > /dev/null

@@ -4,10 +4,12 @@
 #include "testutil.h"
 #include "dist.h"
 #include "model.h"
+#include "plan.h"
 #include "presets.h"
 #include "scenario.h"
 
 #include <math.h>
+#include <string.h>
 
 #define NEAR(a, b, tol) ck_assert_msg(fabs((double)(a) - (double)(b)) <= (tol) * fmax(1.0, fabs((double)(b))), \
                                       "%s = %.9g, expected %.9g", #a, (double)(a), (double)(b))
@@ -86,7 +88,9 @@ START_TEST(t_activations)
     /* Korthikanti et al.: the worked figure for h 8192, a 64, s 8192: sbh(34 + 5as/h) */
     NEAR(mdl_act_bytes_layer(&m, s, b, 1, RECOMPUTE_NONE), s * b * 8192 * (34 + 5.0 * 64 * s / 8192), 1e-12);
     NEAR(mdl_act_bytes_layer(&m, s, b, 8, RECOMPUTE_SELECTIVE), 34 * s * b * 8192 / 8, 1e-12);
-    NEAR(mdl_act_bytes_layer(&m, s, b, 8, RECOMPUTE_FULL), 2 * s * b * 8192, 1e-12);
+    /* full recomputation keeps each layer's input, sequence-parallel over TP */
+    NEAR(mdl_act_bytes_layer(&m, s, b, 8, RECOMPUTE_FULL), 2 * s * b * 8192 / 8, 1e-12);
+    NEAR(mdl_act_bytes_layer(&m, s, b, 1, RECOMPUTE_FULL), 2 * s * b * 8192, 1e-12);
 }
 END_TEST
 
@@ -132,15 +136,18 @@ START_TEST(t_decode_roofline)
     scn_link l = {450e9, 2e-6};
     double ctx = 1000;
     mdl_step st = mdl_decode_step(&m, &d, &e, &l, 1, 1, 1, ctx);
-    double bytes = 2 * m.params_total + ctx * m.kv_bytes_per_token;
+    /* the untied embedding table is looked up, not streamed or multiplied */
+    double emb = 152064.0 * 3584;
+    double bytes = 2 * (m.params_total - emb) + ctx * m.kv_bytes_per_token;
     NEAR(st.memory_s, bytes / (3.35e12 * 0.8), 1e-9);
-    double flops = 2 * m.params_active + 4.0 * 28 * 3584 * ctx;
+    /* attention over the real shapes: 4·L·a·d a context token, a·d = 28·128 */
+    double flops = 2 * (m.params_active - emb) + 4.0 * 28 * 28 * 128 * ctx;
     NEAR(st.compute_s, flops / (989e12 * 0.5), 1e-9);
     ck_assert(st.memory_s > st.compute_s);
     NEAR(st.total_s, st.memory_s + 1e-3, 1e-9);
     /* a large batch turns it compute-bound */
     mdl_step big = mdl_decode_step(&m, &d, &e, &l, 1, 1, 4096, 4096 * 100.0);
-    ck_assert(big.compute_s > 2 * 4096 * m.params_active / (989e12 * 0.5) * 0.999);
+    ck_assert(big.compute_s > 2 * 4096 * (m.params_active - emb) / (989e12 * 0.5) * 0.999);
 }
 END_TEST
 
@@ -161,6 +168,119 @@ START_TEST(t_moe_experts_over_tp)
     mdl_step a = mdl_decode_step(m, &d, &e, &l, 4, 1, 64, 64 * 1000.0);
     mdl_step b = mdl_decode_step(m, &d, &e, &l, 4, 4, 64, 64 * 1000.0);
     NEAR(a.memory_s, b.memory_s, 1e-12);
+}
+END_TEST
+
+/* Attention from the real shapes (docs/model.md, sections 5 and 6): heads ×
+** head_dim, not the hidden size.  Qwen3-30B-A3B has a·d = 32·128 = 4096
+** against h = 2048; DeepSeek-V3's MLA attends over nope + rope = 192 query
+** dimensions expanded and over its 512 + 64 latent absorbed (DeepSeek-V2,
+** arXiv 2405.04434). */
+START_TEST(t_attention_shapes)
+{
+    const scn_model *q = presets_model_find("qwen3_30b_a3b");
+    ck_assert_ptr_nonnull(q);
+    NEAR(mdl_attn_pair_flops(q, false), 4.0 * 32 * 128, 1e-12);
+    NEAR(mdl_attn_pair_flops(q, true), 4.0 * 32 * 128, 1e-12);
+    NEAR(mdl_attn_flops_causal(q, 1e6), 0.5 * 48 * 4.0 * 32 * 128 * 1e6, 1e-12);
+    NEAR(mdl_fwd_flops(q, 4096, 4096), 2 * mdl_matmul_params(q) * 4096 + 2.0 * 48 * 32 * 128 * 4096.0 * 4096, 1e-12);
+    const scn_model *v3 = presets_model_find("deepseek_v3");
+    ck_assert_ptr_nonnull(v3);
+    NEAR(mdl_attn_pair_flops(v3, false), 2.0 * 128 * (128 + 64 + 128), 1e-12);
+    NEAR(mdl_attn_pair_flops(v3, true), 2.0 * 128 * (512 + 64 + 512), 1e-12);
+    /* a decode step's compute over 1,000 context tokens counts the absorbed
+    ** form; prefill of the same tokens the expanded, causal one */
+    scn_device d = {.peak_flops = 1e15, .hbm_bw = 3e12};
+    scn_efficiency e = {.decode = 0.5, .prefill = 0.5, .hbm = 0.8, .link = 0.7};
+    scn_link l = {400e9, 2e-6};
+    mdl_step st = mdl_decode_step(v3, &d, &e, &l, 1, 1, 1, 1000);
+    NEAR(st.compute_s, (2 * mdl_matmul_params(v3) + 61 * 2.0 * 128 * 1088 * 1000) / (1e15 * 0.5), 1e-9);
+    mdl_step pf = mdl_prefill(v3, &d, &e, &l, 1, 1, 1000, 1000);
+    NEAR(pf.compute_s, (2 * mdl_matmul_params(v3) * 1000 + 0.5 * 61 * 2.0 * 128 * 320 * 1000 * 1000) / (1e15 * 0.5),
+         1e-9);
+    /* hidden/heads when no head_dim is given */
+    scn_model m = {.layers = 2, .hidden = 64, .heads = 4, .kv_heads = 2, .ffn = 8, .vocab = 10};
+    NEAR(mdl_head_dim(&m), 16, 1e-12);
+    NEAR(mdl_attn_pair_flops(&m, true), 4.0 * 64, 1e-12);
+}
+END_TEST
+
+/* KV copies when TP exceeds the KV heads: each rank keeps ceil(kv/tp) heads,
+** at least one; MLA's latent is on every rank. */
+START_TEST(t_kv_replication)
+{
+    const scn_model *l70 = presets_model_find("llama3_1_70b");   /* 8 KV heads */
+    ck_assert_ptr_nonnull(l70);
+    NEAR(mdl_kv_replication(l70, 1), 1, 1e-12);
+    NEAR(mdl_kv_replication(l70, 8), 1, 1e-12);
+    NEAR(mdl_kv_replication(l70, 16), 2, 1e-12);
+    NEAR(mdl_kv_replication(l70, 3), 9.0 / 8, 1e-12);           /* 3 heads on a rank, 9 held */
+    const scn_model *q = presets_model_find("qwen3_30b_a3b");    /* 4 KV heads */
+    NEAR(mdl_kv_replication(q, 8), 2, 1e-12);
+    const scn_model *v3 = presets_model_find("deepseek_v3");
+    NEAR(mdl_kv_replication(v3, 4), 4, 1e-12);
+    /* the decode step reads every copy: at TP8 Qwen3-30B's KV traffic per
+    ** device is that of 4 heads over 4 ranks, not 8 */
+    scn_device d = {.peak_flops = 1e15, .hbm_bw = 3e12};
+    scn_efficiency e = {.decode = 0.5, .hbm = 1.0, .link = 0.7};
+    scn_link l = {400e9, 2e-6};
+    mdl_step a = mdl_decode_step(q, &d, &e, &l, 8, 8, 64, 0);
+    mdl_step b = mdl_decode_step(q, &d, &e, &l, 8, 8, 64, 64000);
+    NEAR(b.memory_s - a.memory_s, 64000 * q->kv_bytes_per_token * 2 / 8 / 3e12, 1e-9);
+}
+END_TEST
+
+/* The input embedding is a lookup: an untied table is not multiplied, a tied
+** one is the LM head and stays. */
+START_TEST(t_embedding_lookup)
+{
+    scn_model m = {.layers = 2, .hidden = 4, .heads = 2, .kv_heads = 1, .head_dim = 2, .ffn = 8, .vocab = 10};
+    scn_model_derive(&m);
+    NEAR(mdl_lookup_params(&m), 40, 1e-12);
+    NEAR(mdl_matmul_params(&m), 384 - 40, 1e-12);
+    /* 10 tokens of one sequence: 2·344·10 + ½·2·(4·2·2)·100 */
+    NEAR(mdl_fwd_flops(&m, 10, 10), 2.0 * 344 * 10 + 0.5 * 2 * 16 * 100, 1e-12);
+    m.tied_embeddings = true;
+    scn_model_derive(&m);
+    NEAR(mdl_lookup_params(&m), 0, 1e-12);
+    NEAR(mdl_matmul_params(&m), m.params_active, 1e-12);
+}
+END_TEST
+
+/* Gradients in FP32 (Megatron-LM's default): 4 bytes a parameter held and
+** reduced; bf16 keeps the old 2.  Under the distributed optimizer (ZeRO-1)
+** that is Megatron's 6 + 12/d bytes a parameter. */
+START_TEST(t_grad_fp32)
+{
+    scn_scenario s;
+    memset(&s, 0, sizeof s);
+    s.actor = (scn_model){.layers = 2, .hidden = 4, .heads = 2, .kv_heads = 1, .head_dim = 2, .ffn = 8, .vocab = 10};
+    scn_model_derive(&s.actor);
+    s.plan.train.zero = 1;
+    plan_pool pp;
+    memset(&pp, 0, sizeof pp);
+    pp.tp = pp.pp = pp.ep = 1;
+    pp.dp = pp.edp = pp.shard = pp.eshard = 8;
+    double st[3];
+    plan_train_states(&s, &pp, st);
+    NEAR(st[0] + st[1] + st[2], 384.0 * (6 + 12.0 / 8), 1e-12);
+    NEAR(mdl_grad_bytes(&s.plan.train), 4, 1e-12);
+    s.plan.train.grad_dtype = GRAD_BF16;
+    plan_train_states(&s, &pp, st);
+    NEAR(st[0] + st[1] + st[2], 384.0 * (4 + 12.0 / 8), 1e-12);
+    NEAR(mdl_grad_bytes(&s.plan.train), 2, 1e-12);
+    /* the DP all-reduce moves twice the bytes in FP32 */
+    scn_cluster c = {.devices_per_node = 8, .nodes_per_supernode = 1, .supernodes = 1,
+                     .intra_node = {100e9, 0}, .intra_supernode = {50e9, 0}, .inter_supernode = {25e9, 0}};
+    scn_efficiency e = {.link = 1.0};
+    double a, r, g4, g2;
+    mdl_shard_allreduce(&c, e.link, 0, 1, 8, 8, 8, 8, 1e9, 0, &a, &r);
+    s.plan.train.zero = 0;
+    mdl_zero_comm(0, 0, mdl_grad_bytes(&s.plan.train) / 2.0, a, r, 1, 1, &g2, NULL);
+    s.plan.train.grad_dtype = GRAD_FP32;
+    mdl_zero_comm(0, 0, mdl_grad_bytes(&s.plan.train) / 2.0, a, r, 1, 1, &g4, NULL);
+    NEAR(g4, 2.0 * 7 / 8 * 4e9 / 100e9, 1e-12);
+    NEAR(g4, 2 * g2, 1e-12);
 }
 END_TEST
 
@@ -226,7 +346,7 @@ START_TEST(t_context_parallel_stage)
     double tok = 65536, sq = tok * tok, eff = 0.5, le = 0.8;
     mdl_stage c1 = mdl_stage_setup(&m, 1, 1, 1, &ltp, NULL, NULL);
     double f1 = mdl_stage_fwd(&m, &d, le, &c1, tok, sq, eff);
-    double flops = 2.0 * m.params_active * tok + 2.0 * m.layers * (double)m.hidden * sq;
+    double flops = 2.0 * mdl_matmul_params(&m) * tok + mdl_attn_flops_causal(&m, sq);
     NEAR(f1, flops / (989e12 * eff), 1e-12);
     /* Ulysses at cp 2: half the compute, plus 4 all-to-alls a layer */
     mdl_stage cu = c1;
@@ -242,7 +362,7 @@ START_TEST(t_context_parallel_stage)
     /* short sequences (64 of 1024 tokens): the block attention is short,
     ** the send shows by what outlasts it */
     double sq_short = 64.0 * 1024 * 1024;
-    double attn = 2.0 * (double)m.hidden * sq_short / 2 / (989e12 * eff);
+    double attn = mdl_attn_flops_causal(&m, sq_short) / m.layers / 2 / (989e12 * eff);
     double send = mdl_broadcast(2.0 * local * 4 * 128, &lcp, le);
     ck_assert(send > attn / 2);
     NEAR(mdl_cp_layer(&cr, tok, attn, le), send - attn / 2, 1e-12);
@@ -271,7 +391,7 @@ START_TEST(t_overlap)
     scn_link l = {900e9, 1e-6};
     double tok = 16384, sq = 16384.0 * 16384, eff = 0.5;
     mdl_stage c = mdl_stage_setup(m, 4, 1, 8, &l, &l, NULL);
-    double comp = (2.0 * m->params_active * tok + 2.0 * m->layers * (double)m->hidden * sq) * c.sh / 4 / (989e12 * eff);
+    double comp = (2.0 * mdl_matmul_params(m) * tok + mdl_attn_flops_causal(m, sq)) * c.sh / 4 / (989e12 * eff);
     double serial = mdl_stage_fwd(m, &d, 1.0, &c, tok, sq, eff);
     double comm = serial - comp;
     ck_assert(comm > 0);
@@ -304,16 +424,28 @@ START_TEST(t_hsdp_levels)
     NEAR(af, mdl_allreduce(2e9, 16, &c.intra_supernode, 1.0), 1e-12);
     NEAR(rf, 0, 1e-15);
     double g, after;
-    NEAR(mdl_zero_comm(3, 0, a, r, 4, 1, &g, &after), 4 * 1.5 * a, 1e-12);
+    /* BF16 gradients (g = 1) */
+    NEAR(mdl_zero_comm(3, 0, 1, a, r, 4, 1, &g, &after), 4 * 1.5 * a, 1e-12);
     NEAR(g, r, 1e-15);
     NEAR(after, 0, 1e-15);
-    NEAR(mdl_zero_comm(1, 0, a, r, 4, 1, &g, &after), 0, 1e-15);
+    NEAR(mdl_zero_comm(0, 0, 1, a, r, 4, 1, &g, &after), 0, 1e-15);
     NEAR(g, a + r, 1e-15);
-    NEAR(mdl_zero_comm(2, 0.5, a, r, 4, 1, &g, &after), 4 * 0.5 * a / 2, 1e-12);
+    NEAR(after, 0, 1e-15);
+    NEAR(mdl_zero_comm(1, 0, 1, a, r, 4, 1, &g, &after), 0, 1e-15);
+    NEAR(g + after, a + r, 1e-15);      /* a reduce-scatter and an all-gather: one all-reduce */
+    NEAR(after, a / 2, 1e-15);
+    NEAR(mdl_zero_comm(2, 0.5, 1, a, r, 4, 1, &g, &after), 4 * 0.5 * a / 2, 1e-12);
     NEAR(g, r, 1e-15);
     NEAR(after, a / 2, 1e-15);
-    NEAR(mdl_zero_comm(3, 0, a, r, 4, 0, &g, &after), 4 * a / 2, 1e-12);
+    NEAR(mdl_zero_comm(3, 0, 1, a, r, 4, 0, &g, &after), 4 * a / 2, 1e-12);
     NEAR(g, 0, 1e-15);
+    /* FP32 gradients (g = 2) double the gradient bytes, not the parameters' */
+    NEAR(mdl_zero_comm(3, 0, 2, a, r, 4, 1, &g, &after), 4 * 2.0 * a, 1e-12);
+    NEAR(g, 2 * r, 1e-15);
+    NEAR(mdl_zero_comm(1, 0, 2, a, r, 4, 1, &g, &after), 0, 1e-15);
+    NEAR(g, a + 2 * r, 1e-15);
+    NEAR(after, a / 2, 1e-15);
+    NEAR(mdl_zero_comm(3, 0, 2, a, r, 4, 0, &g, &after), 4 * a / 2, 1e-12);
 }
 END_TEST
 
@@ -332,6 +464,10 @@ static Suite *suite_model(void)
     tcase_add_test(tc, t_expert_touch);
     tcase_add_test(tc, t_decode_roofline);
     tcase_add_test(tc, t_moe_experts_over_tp);
+    tcase_add_test(tc, t_attention_shapes);
+    tcase_add_test(tc, t_kv_replication);
+    tcase_add_test(tc, t_embedding_lookup);
+    tcase_add_test(tc, t_grad_fp32);
     tcase_add_test(tc, t_tiers);
     tcase_add_test(tc, t_context_parallel_stage);
     tcase_add_test(tc, t_overlap);

@@ -133,14 +133,14 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_TIMELINE \
     "+ Timeline ----------------------------------------------------------------------------------------+\n" \
     "|0..2m10s fit            |+0-------------------------------+1m-------------------------------+2m---|\n" \
-    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggggxiiiiiiiiiTTTTTTTTTTTTTTxgggg|\n" \
-    "|- all 16 dev            |ppggggggggggggggggggggggggggggggggggggggggggxlllllrrrrTTTTTTTTTTTTTTpgggg|\n" \
-    "|  + stage 0 (TP2 x DP8) |x                                           xlllllrrrrTTTTTTTTTTTTTTx    |\n" \
-    "|    rollout 0       64% |ppgggggggggggggggggggggggggggggggggggggggggg                        pgggg|\n" \
-    "|    rollout 1       64% |ppgggggggggggggggggggggggggggggggggggggggggg                        pgggg|\n" \
-    "|    rollout 2       48% |ppggggggggggggggggggggggggggggggg                                   pgggg|\n" \
-    "|    rollout 3       63% |ppgggggggggggggggggggggggggggggggggggggggggg                        pgggg|\n" \
-    "|t=2m10s (live) g generate  step 2  v1  mb 51  692ms (2m09s-2m09s)  3672 tokens            row 2/20|\n" \
+    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTTTTxggggggg|\n" \
+    "|- all 16 dev            |xpggggggggggggggggggggggggggggggggggggggggxllllrrrrTTTTTTTTTTTTTTppgggggg|\n" \
+    "|  + stage 0 (TP2 x DP8) |x                                         xllllrrrrTTTTTTTTTTTTTTx       |\n" \
+    "|    rollout 0       64% | pgggggggggggggggggggggggggggggggggggggggg                       ppgggggg|\n" \
+    "|    rollout 1       64% | pgggggggggggggggggggggggggggggggggggggggg                       ppgggggg|\n" \
+    "|    rollout 2       50% | pggggggggggggggggggggggggggggg                                  ppgggggg|\n" \
+    "|    rollout 3       65% | pgggggggggggggggggggggggggggggggggggggggg                       pggggggg|\n" \
+    "|t=2m10s (live) g generate  step 2  v1  mb 38  804ms (2m08s-2m09s)  3306 tokens            row 2/20|\n" \
     "|g generate  x switch  i inference (l r w)  T train  p prefill  l log-prob  r reference  w reward  |\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""
@@ -148,7 +148,7 @@ static bool screen_has(const screen *sc, const char *text)
     "+ Memory ----------------------------------------+\n" \
     "|t=2m10s  per device, host per node  ! peak      |\n" \
     "|all      RRRRRKKKKKKKKKKKKKKKKKKK... 72.0G/80.0G|\n" \
-    "|all/host HM........................... 156G/2.0T|\n" \
+    "|all/host HHM.......................... 213G/2.0T|\n" \
     "|                                                |\n" \
     "|W weights G grads O optim A activ R rollout-w   |\n" \
     "|K kv f ref-w s reshard H host-off M host-models |\n" \
@@ -165,7 +165,7 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_STATS \
     "+ Stats -----------------------------------------+\n" \
-    "|tok/s  last step 23.2k  so far 21.5k            |\n" \
+    "|tok/s  last step 24.2k  so far 21.5k            |\n" \
     "|measured after 1 warm-up step                   |\n" \
     "|progress  step 2/5  t=2m10s  1214 events        |\n" \
     "|Step split (training pool, so far)              |\n" \
@@ -174,8 +174,8 @@ static bool screen_has(const screen *sc, const char *text)
     "|i inference    11.7% ii................... 15.2s|\n" \
     "|T train        18.9% TTTT................. 24.5s|\n" \
     "|Pool         dev   busy   idle compute          |\n" \
-    "| all           16  92.8%   7.2%   90.6%         |\n" \
-    "|tokens  generated 2.78M  trained 2.79M          |\n" \
+    "| all           16  92.5%   7.5%   89.8%         |\n" \
+    "|tokens  generated 3.18M  trained 2.79M          |\n" \
     "|        wasted 0  in flight 0                   |\n" \
     "|plan  full s=0  partial 1.00  TP1 1SN  5 steps  |\n" \
     "+------------------------------------------------+\n" \
@@ -186,7 +186,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS_S2 \
     "+ Staleness -------------------------------------------------------------------+\n" \
     "|bound s=2  lag max 1  mean 0.75  (4096 samples)                               |\n" \
-    "|in flight: v3:159                                                             |\n" \
+    "|in flight: v3:86                                                              |\n" \
     "|trained lags: 0:1024 1:3072                                                   |\n" \
     "|step 1     #                                                          v0..0   |\n" \
     "|step 2     #-                                                         v0..1   |\n" \
@@ -209,8 +209,8 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_MEMORY_OOM \
     "+ Memory ----------------------------------------------------------------------+\n" \
     "|t=10s  per device, host per node  ! peak  | capacity, : over it               |\n" \
-    "|actor      RRRRRRRKKKKKKKKKKKKKKKKKKKKKKK...|::::::::::::::::::::! 72.0G/80.0G|\n" \
-    "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH...... 920G/1.0T|\n" \
+    "|actor      RRRRRRKKKKKKKKKKKKKKKKKKKKK...|:::::::::::::::::::::::! 72.0G/80.0G|\n" \
+    "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH| 1.0T/1.0T|\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
@@ -266,22 +266,22 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_OOM_BANNER_80 \
     " fusync  does_not_fit  colocate s=0  8 dev  |  play x10  t=10s  step 1/2  OOM\n" \
-    " OUT OF MEMORY at t=0: actor device over capacity by 51.4 GiB (optimizer grew).\n" \
+    " OUT OF MEMORY at t=0: actor device over capacity by 67.8 GiB (optimizer grew).\n" \
     ""
 #define GOLDEN_OOM_BANNER_200 \
     " fusync  does_not_fit  colocate s=0  8 dev  |  play x10  t=10s  step 1/2  OOM\n" \
-    " OUT OF MEMORY at t=0: actor device over capacity by 51.4 GiB (optimizer grew). The run's figures are invalid.\n" \
+    " OUT OF MEMORY at t=0: actor device over capacity by 67.8 GiB (optimizer grew). The run's figures are invalid.\n" \
     ""
 #define GOLDEN_STEP_DETAIL_0 \
-    "t=1m (live) g generate  step 1  58.3s so far (since 1.7s)  under way  row 1/20\n" \
+    "t=1m (live) g generate  step 1  58.2s so far (since 1.8s)  under way  row 1/20\n" \
     "g generate  x switch  p prefill  v offload  blank idle\n" \
     ""
 #define GOLDEN_STEP_DETAIL_1 \
-    "t=500ms x switch  step 1  v0  1.7s (0-1.7s)                           row 1/20\n" \
+    "t=500ms x switch  step 1  v0  1.8s (0-1.8s)                           row 1/20\n" \
     "g generate  x switch  p prefill  v offload  blank idle\n" \
     ""
 #define GOLDEN_STEP_DETAIL_2 \
-    "t=1m (live) g generate  step 1  58.3s so far (since 1.7s)  under way                                                                                                                          row 1/20\n" \
+    "t=1m (live) g generate  step 1  58.2s so far (since 1.8s)  under way                                                                                                                          row 1/20\n" \
     "g generate  x switch  p prefill  v offload  ~ not known yet (recorded when it ends)  blank idle\n" \
     ""
 /* GOLDENS-END */
