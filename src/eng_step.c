@@ -344,7 +344,7 @@ double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
     double nic, serve = queue_serving_bw(s, &nic);
     double t = fmax(readers * per_replica / serve, per_replica / nic);
     if (sp->dq_hierarchical && q->aux_tp > 1)
-        t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->aux_tp), s->scn.eff.link);
+        t += mdl_broadcast(per_replica, eng_pool_link(s, q, 0, 1, q->aux_tp), s->scn.eff.link);
     s->st.dq_aux_in += tok * 4.0;
     if (s->scn.has_ref && (q->roles & ROLE_REF)) s->st.dq_aux_out += tok * 4.0;
     if (s->scn.reward_is_model && (q->roles & ROLE_REWARD)) s->st.dq_aux_out += n * 4.0;
@@ -386,7 +386,7 @@ double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
     double nic, serve = queue_serving_bw(s, &nic);
     double t = fmax(readers * per_replica / serve, per_replica / nic);
     if (sp->dq_hierarchical && q->tp * q->pp > 1)
-        t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
+        t += mdl_broadcast(per_replica, eng_pool_link(s, q, 0, 1, q->devices), s->scn.eff.link);
     s->st.queue_bytes_padded += padded * per_token;
     s->st.queue_bytes_packed += sum * per_token;
     s->st.queue_reads_flat += (double)q->devices * mbs;
@@ -412,7 +412,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     pool_rt *r = &s->pr[p];
     const scn_plan *sp = &s->scn.plan;
     double rw = plan_rollout_weights(&s->scn, q);
-    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
+    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, 0, 1, q->devices), s->scn.eff.link);
     double hostbw = s->scn.cluster.device.host_bw * s->scn.eff.host_link;
     int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
     double off = 0;
@@ -462,7 +462,7 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     for (int i = 0; i < r->ninst; i++)
         eng_inst_stop(s, &s->inst[r->inst0 + i], now, true, sp->on_update == ONUPD_RESTART);
     double rw = plan_rollout_weights(&s->scn, q);
-    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
+    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, 0, 1, q->devices), s->scn.eff.link);
     double hostbw = s->scn.cluster.device.host_bw * s->scn.eff.host_link;
     double st[3];
     plan_train_states(&s->scn, q, st);
@@ -506,9 +506,7 @@ sim_time eng_start_weight_sync(sim *s, sim_time now)
         if (!(q->roles & ROLE_ROLLOUT) || p == tp) continue;
         pool_rt *r = &s->pr[p];
         double rw = plan_rollout_weights(&s->scn, q);
-        int lo = tq->first < q->first ? tq->first : q->first;
-        int hi = (tq->first + tq->devices > q->first + q->devices ? tq->first + tq->devices : q->first + q->devices) - 1;
-        const scn_link *l = eng_pool_link(s, q, lo, hi - lo, 2);
+        const scn_link *l = mdl_tier_link(&s->scn.cluster, plan_sync_tier(&s->scn.cluster, tq, q));
         double t = mdl_weight_sync(rw, eng_actor(s)->params_total, q->instances, tq->devices, s->scn.plan.bucket_bytes, l,
                                    s->scn.eff.link);
         sim_time e = now + sim_from_secs(t);

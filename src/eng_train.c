@@ -153,9 +153,9 @@ void eng_mb_forget(sim *s)
 ** mdl_stage_fwd): fixed for a task, worked out once per pipeline. */
 static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *q)
 {
-    const scn_link *ltp = eng_pool_link(s, q, q->first, 1, q->tp), *lep = NULL, *lpp = NULL;
-    if (m->experts > 0) lep = eng_pool_link(s, q, q->first, 1, q->tp > q->ep ? q->tp : q->ep);
-    if (q->pp > 1) lpp = eng_pool_link(s, q, q->first, q->tp * q->dp, 2);
+    const scn_link *ltp = eng_pool_link(s, q, 0, 1, q->tp), *lep = NULL, *lpp = NULL;
+    if (m->experts > 0) lep = eng_pool_link(s, q, 0, 1, q->tp > q->ep ? q->tp : q->ep);
+    if (q->pp > 1) lpp = eng_pool_link(s, q, 0, q->tp * q->dp, 2);
     return mdl_stage_setup(m, q->tp, q->pp, q->ep, ltp, lep, lpp);
 }
 
@@ -364,10 +364,10 @@ static void grad_allreduce(const sim *s, const plan_pool *q, const scn_model *m,
     const scn_cluster *cl = &s->scn.cluster;
     double eff = s->scn.eff.link;
     int es = q->tp * q->dp / q->edp;       /* stride of the expert-DP group */
-    *a = mdl_allreduce_group(cl, q->first, q->tp, q->shard, 2.0 * psi_d, eff)
-       + mdl_allreduce_group(cl, q->first, es, q->eshard, 2.0 * psi_e, eff);
-    *r = mdl_allreduce_group(cl, q->first, q->tp * q->shard, q->dp / q->shard, 2.0 * psi_d / q->shard, eff)
-       + mdl_allreduce_group(cl, q->first, es * q->eshard, q->edp / q->eshard, 2.0 * psi_e / q->eshard, eff);
+    *a = plan_allreduce_group(cl, q, 0, q->tp, q->shard, 2.0 * psi_d, eff)
+       + plan_allreduce_group(cl, q, 0, es, q->eshard, 2.0 * psi_e, eff);
+    *r = plan_allreduce_group(cl, q, 0, q->tp * q->shard, q->dp / q->shard, 2.0 * psi_d / q->shard, eff)
+       + plan_allreduce_group(cl, q, 0, es * q->eshard, q->edp / q->eshard, 2.0 * psi_e / q->eshard, eff);
 }
 
 /* Sharded data parallelism (docs/model.md, section 7), with A the gradient
@@ -405,7 +405,7 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
             tok += L;
             sq += L * L;
         }
-        const scn_link *l = eng_pool_link(s, q, q->first, 1, q->aux_tp);
+        const scn_link *l = eng_pool_link(s, q, 0, 1, q->aux_tp);
         double t = mdl_aux_fwd(m, &s->scn.cluster.device, &s->scn.eff, l, q->devices, q->aux_tp, q->aux_replicas, tok, sq);
         eng_span(s, r->track0, ph, t0, t0 + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)tok);
         return t;
