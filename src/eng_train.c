@@ -352,48 +352,6 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
 
 /* Forward-only pass of model m over samples `ids` on pool p0.
 ** Train-layout pools use the pipeline; aux pools data-parallel replicas. */
-/* All-reduce times of one stage's bf16 gradients (docs/model.md, section 7):
-** *a over a ZeRO shard group (dense: DP ranks, stride tp; experts: expert-DP
-** ranks), *r across the shard groups' replicas of a 1/shard share (HSDP;
-** 0 when a shard spans all of DP). */
-static void grad_allreduce(const sim *s, const plan_pool *q, const scn_model *m, double *a, double *r)
-{
-    double sh = mdl_stage_share(m->layers, q->pp);
-    double psi_d = m->params_dense * sh / q->tp;
-    double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
-    const scn_cluster *cl = &s->scn.cluster;
-    double eff = s->scn.eff.link;
-    int es = q->tp * q->dp / q->edp;       /* stride of the expert-DP group */
-    *a = plan_allreduce_group(cl, q, 0, q->tp, q->shard, 2.0 * psi_d, eff)
-       + plan_allreduce_group(cl, q, 0, es, q->eshard, 2.0 * psi_e, eff);
-    *r = plan_allreduce_group(cl, q, 0, q->tp * q->shard, q->dp / q->shard, 2.0 * psi_d / q->shard, eff)
-       + plan_allreduce_group(cl, q, 0, es * q->eshard, q->edp / q->eshard, 2.0 * psi_e / q->eshard, eff);
-}
-
-/* Sharded data parallelism (docs/model.md, section 7), with A the gradient
-** all-reduce over a shard group (a reduce-scatter or an all-gather of the
-** same bytes takes A/2), R the all-reduce across its replicas (HSDP) and
-** o = plan.train.overlap:
-**   ZeRO-0/1  A + R at the end of the mini-batch;
-**   ZeRO-2    a reduce-scatter per micro-batch, (1 - o)·A/2 exposed, and at
-**             the end R and an all-gather of the updated parameters, A/2;
-**   ZeRO-3    (FSDP) parameters all-gathered before the forward and again
-**             before the backward of every micro-batch, gradients
-**             reduce-scattered after it: (1 - o)·3A/2 exposed per micro-batch,
-**             R at the end.
-** Returns the per-micro-batch part for `micro` micro-batches; *end gets the
-** end-of-mini-batch part.  A forward-only pass (train = false) of a ZeRO-3
-** model gathers once per micro-batch: (1 - o)·A/2. */
-static double zero_comm(const sim *s, const plan_pool *q, const scn_model *m, int micro, bool train, double *end)
-{
-    int z = s->scn.plan.train.zero;
-    double a, r, hid = 1.0 - s->scn.plan.train.overlap;
-    grad_allreduce(s, q, m, &a, &r);
-    if (end) *end = z <= 1 ? a + r : z == 2 ? a / 2 + r : r;
-    if (!train) return z >= 3 ? micro * hid * a / 2 : 0;
-    return z == 2 ? micro * hid * a / 2 : z >= 3 ? micro * hid * 1.5 * a : 0;
-}
-
 static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_time t0, const int *ids, int n)
 {
     const plan_pool *q = &s->pl.pools[p0];
@@ -414,7 +372,7 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
     double t = run_1f1b(s, p0, m, &ms, t0, s->step_running, ph, ph, false, NULL);
     /* ZeRO-3: the parameters are gathered for every micro-batch; the exposed
     ** share is drawn as one span after the pipeline */
-    double tz = zero_comm(s, q, m, ms.m, false, NULL);
+    double tz = plan_zero_comm(&s->scn, q, m, ms.m, false, NULL);
     if (tz > 0) {
         sim_time a = t0 + sim_from_secs(t);
         for (int k = 0; k < r->ntracks; k++) eng_span(s, r->track0 + k, ph, a, a + sim_from_secs(tz), s->step_running, s->version, -1, 0);
@@ -539,7 +497,7 @@ static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, i
                 double psi_d = m->params_dense * sh / q->tp;
                 double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
                 double tg_end;
-                double tg = zero_comm(s, q, m, ms.m, true, &tg_end);
+                double tg = plan_zero_comm(&s->scn, q, m, ms.m, true, &tg_end);
                 tg += tg_end;
                 /* Adam touches ~30 bytes per local parameter: fp32 master, m, v
                 ** read and written, bf16 grads read, bf16 weights written. */

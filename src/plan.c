@@ -134,6 +134,50 @@ int plan_nodes(const scn_cluster *c, const plan_pool *q, int *most)
     return nodes;
 }
 
+/* All-reduce times of one stage's bf16 gradients (docs/model.md, section 7):
+** *a over a ZeRO shard group (dense: DP ranks, stride tp; experts: expert-DP
+** ranks), *r across the shard groups' replicas of a 1/shard share (HSDP;
+** 0 when a shard spans all of DP). */
+void plan_grad_allreduce(const scn_scenario *s, const plan_pool *q, const scn_model *m, double *a, double *r)
+{
+    double sh = mdl_stage_share(m->layers, q->pp);
+    double psi_d = m->params_dense * sh / q->tp;
+    double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    const scn_cluster *cl = &s->cluster;
+    double eff = s->eff.link;
+    int es = q->tp * q->dp / q->edp;       /* stride of the expert-DP group */
+    *a = plan_allreduce_group(cl, q, 0, q->tp, q->shard, 2.0 * psi_d, eff)
+       + plan_allreduce_group(cl, q, 0, es, q->eshard, 2.0 * psi_e, eff);
+    *r = plan_allreduce_group(cl, q, 0, q->tp * q->shard, q->dp / q->shard, 2.0 * psi_d / q->shard, eff)
+       + plan_allreduce_group(cl, q, 0, es * q->eshard, q->edp / q->eshard, 2.0 * psi_e / q->eshard, eff);
+}
+
+/* Sharded data parallelism (docs/model.md, section 7), with A the gradient
+** all-reduce over a shard group (a reduce-scatter or an all-gather of the
+** same bytes takes A/2), R the all-reduce across its replicas (HSDP) and
+** o = plan.train.overlap:
+**   ZeRO-0/1  A + R at the end of the mini-batch;
+**   ZeRO-2    a reduce-scatter per micro-batch, (1 - o)·A/2 exposed, and at
+**             the end R and an all-gather of the updated parameters, A/2;
+**   ZeRO-3    (FSDP) parameters all-gathered before the forward and again
+**             before the backward of every micro-batch, gradients
+**             reduce-scattered after it: (1 - o)·3A/2 exposed per micro-batch,
+**             R at the end.
+** Returns the per-micro-batch part for `micro` micro-batches; *end gets the
+** end-of-mini-batch part.  A forward-only pass (train = false) of a ZeRO-3
+** model gathers once per micro-batch: (1 - o)·A/2. */
+double plan_zero_comm(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro, bool train, double *end)
+{
+    int z = s->plan.train.zero;
+    double a, r, hid = 1.0 - s->plan.train.overlap;
+    plan_grad_allreduce(s, q, m, &a, &r);
+    if (end) *end = z <= 1 ? a + r : z == 2 ? a / 2 + r : r;
+    if (!train) return z >= 3 ? micro * hid * a / 2 : 0;
+    return z == 2 ? micro * hid * a / 2 : z >= 3 ? micro * hid * 1.5 * a : 0;
+}
+
+/* ------------------------------------------------------------ memory */
+
 void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3])
 {
     const scn_model *m = &s->actor;

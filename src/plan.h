@@ -75,6 +75,14 @@ double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int
 ** tier at which every node (tier 0) or supernode (tier 1) holding rollout
 ** devices also holds training devices, which each sends to. */
 int plan_sync_tier(const scn_cluster *c, const plan_pool *tq, const plan_pool *q);
+/* Gradient all-reduce times of one pipeline stage of model m on training
+** pool q: *a over a ZeRO shard group, *r across its replicas (HSDP). */
+void plan_grad_allreduce(const scn_scenario *s, const plan_pool *q, const scn_model *m, double *a, double *r);
+/* ZeRO/FSDP communication of one mini-batch of `micro` micro-batches
+** (docs/model.md, section 7): the exposed per-micro-batch part is returned,
+** the end-of-mini-batch part goes to *end (when not NULL).  The engine and
+** the planner's estimate both call this. */
+double plan_zero_comm(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro, bool train, double *end);
 /* Nodes the pool's devices touch, and the most it has on one node. */
 int plan_nodes(const scn_cluster *c, const plan_pool *q, int *most);
 
