@@ -185,11 +185,17 @@ static const fdesc FIELDS_WORKLOAD[] = {
 static const fdesc FIELDS_ROLE_ELEM[] = {{"", FK_STR, 0, 0, 1, 0, 0, 0, ROLE_NAMES, NULL, NULL, NULL, NULL,
                                           NULL, NULL}, END};
 
+/* a pool's ranges: a list of {first, last} device numbers (fr_pools reads them) */
+static const fdesc FIELDS_DEVNUM_ELEM[] = {{"", FK_INT, 0, sizeof(int), 1, 0, FLD_DEVICES_MAX - 1, 0, NULL, NULL, NULL,
+                                            NULL, NULL, NULL, NULL}, END};
+static const fdesc FIELDS_RANGE_ELEM[] = {{"", FK_ARR, 0, 0, 1, 2, 2, 0, NULL, NULL, FIELDS_DEVNUM_ELEM, NULL, NULL,
+                                           NULL, NULL}, END};
+
 const fdesc FIELDS_POOL[] = {
     STR("name", scn_pool, name, "default pool1, pool2, …"),
     INTF("devices", scn_pool, devices, 1, FLD_DEVICES_MAX, 0, NULL, "devices in the pool (required unless ranges gives them); the pools' sum must not exceed the cluster"),
     ENUM("where", scn_pool, where, WHERE_NAMES, WHERE_VALS, "placement of a pool without ranges: the lowest devices no other pool holds (packed), the same share of every supernode (spread: devices = 192 on two supernodes is the first 96 free devices of each), or of every node (spread_nodes)"),
-    {"ranges", FK_ARR, 0, 0, 1, 0, FLD_DEVICES_MAX - 1, 0, NULL, NULL, NULL, NULL, NULL, NULL,
+    {"ranges", FK_ARR, 0, 0, 1, 1, SCN_RANGES_MAX, 0, NULL, NULL, FIELDS_RANGE_ELEM, NULL, NULL, NULL,
      "explicit devices: a list of inclusive {first, last} device numbers, e.g. {{0, 95}, {384, 479}}; placed before the other pools"},
     {"roles", FK_ARR, 0, 0, 1, 0, 0, FF_REQUIRED, ROLE_NAMES, NULL, FIELDS_ROLE_ELEM, NULL, NULL, NULL,
      "what runs there: \"rollout\", \"train\" (actor training and old log-probs), \"ref\" (or \"reference\"), \"reward\", \"critic\""},

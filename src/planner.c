@@ -565,7 +565,9 @@ static void pools_text(const plan *pl, char *out, size_t n)
     out[0] = 0;
     size_t len = 0;
     for (int i = 0; i < pl->npools; i++) {
-        int w = snprintf(out + len, n - len, "%s%s:%d", i ? " " : "", pl->pools[i].name, pl->pools[i].devices);
+        /* a pool the placement split (spread, ranges) says so: gen:16/placed */
+        int w = snprintf(out + len, n - len, "%s%s:%d%s", i ? " " : "", pl->pools[i].name, pl->pools[i].devices,
+                         pl->pools[i].placed ? "/placed" : "");
         if (w < 0 || (size_t)w >= n - len) break;
         len += (size_t)w;
     }
@@ -619,6 +621,12 @@ static void run_line(const planner *P, const plan_cand *c, int iterations, fs_bu
             buf_printf(b, " --set plan.pools.%d.devices=%d", i + 1, sh->pools[i].devices);
             for (int k = 0, n = 0; ROLE_NAMES[k]; k++)
                 if (sh->pools[i].roles & (1u << k)) buf_printf(b, " --set plan.pools.%d.roles.%d=%s", i + 1, ++n, ROLE_NAMES[k]);
+            if (sh->pools[i].where != WHERE_PACKED)
+                buf_printf(b, " --set plan.pools.%d.where=%s", i + 1,
+                           fields_enum_name(fields_find(FIELDS_POOL, "where"), (int)sh->pools[i].where));
+            for (int k = 0; k < sh->pools[i].nranges; k++)
+                buf_printf(b, " --set plan.pools.%d.ranges.%d.1=%d --set plan.pools.%d.ranges.%d.2=%d", i + 1, k + 1,
+                           sh->pools[i].range[k][0], i + 1, k + 1, sh->pools[i].range[k][1]);
         }
     } else if (c->mode == PLANNER_HYBRID) {
         int total = base->cluster.devices_per_node * c->nodes * c->supernodes;
