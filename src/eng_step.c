@@ -320,9 +320,13 @@ static double queue_serving_bw(const sim *s, double *nic_out)
     const scn_cluster *c = &s->scn.cluster;
     double nic = c->inter_supernode.bw * s->scn.eff.link;
     int gen_nodes = 0;
-    for (int k = 0; k < s->pl.npools; k++)
-        if (s->pl.pools[k].roles & ROLE_ROLLOUT)
-            gen_nodes += (s->pl.pools[k].devices + c->devices_per_node - 1) / c->devices_per_node;
+    for (int k = 0; k < s->pl.npools; k++) {
+        const plan_pool *q = &s->pl.pools[k];
+        int most;
+        if (!(q->roles & ROLE_ROLLOUT)) continue;
+        /* a placed pool serves from every node it holds devices on */
+        gen_nodes += q->placed ? plan_nodes(c, q, &most) : (q->devices + c->devices_per_node - 1) / c->devices_per_node;
+    }
     if (gen_nodes < 1) gen_nodes = 1;
     *nic_out = nic;
     return gen_nodes * nic;

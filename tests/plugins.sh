@@ -172,6 +172,23 @@ expect 2 "plan.pools\[1\].ranges\[2\]: device 4 is already in pool 'gen'" "$F" c
     --set plan.pools.1.name=gen --set plan.pools.1.roles.1=rollout --set plan.pools.1.ranges.1.1=0 --set plan.pools.1.ranges.1.2=7 \
     --set plan.pools.1.ranges.2.1=4 --set plan.pools.1.ranges.2.2=5 \
     --set plan.pools.2.name=train --set plan.pools.2.devices=6 --set plan.pools.2.roles.1=train --set plan.pools.2.roles.2=ref
+# ctx shows a placed pool as written, and fusync.fits(plan) where it landed
+cat > "$T/ctxpools.lua" <<'EOF'
+function place(ctx)
+  local g = ctx.plan.pools[1]
+  local ok, why, pools = fusync.fits(ctx.plan)
+  local r = pools[2].ranges
+  print(string.format("ctx where=%s ranges=%s; fits %s train at %d..%d, %d..%d", tostring(g.where), tostring(g.ranges),
+                      tostring(ok), r[1][1], r[1][2], r[2][1], r[2][2]))
+  return ctx.plan
+end
+EOF
+export FUSYNC_PLUGIN_PRINT=1
+expect 0 "ctx where=spread ranges=nil; fits true train at 4..7, 12..15" "$F" check $Q $S2 \
+    --policy "$T/ctxpools.lua" --mode separate --set plan.pools.1.name=gen --set plan.pools.1.devices=8 \
+    --set plan.pools.1.roles.1=rollout --set plan.pools.1.where=spread --set plan.pools.2.name=train \
+    --set plan.pools.2.devices=8 --set plan.pools.2.roles.1=train --set plan.pools.2.roles.2=ref
+unset FUSYNC_PLUGIN_PRINT
 if "$F" plan $Q --policy plugins/spread_split.lua $S2 $IT --top 3 --csv "$T/ss-plan.csv" > "$T/ss-plan.txt" 2>&1; then
     ok
     grep -q ",shape,gen:4/placed train:12/placed," "$T/ss-plan.csv" && ok || bad "candidates() spread pool shape was not searched"
