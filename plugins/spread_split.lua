@@ -66,7 +66,8 @@ function place(ctx)
                               ctx.cluster.devices_per_supernode)
   end
   plan.mode = "separate"
-  plan.pools = pools(ctx, share, "spread")
+  -- on one supernode a spread is the packed split: leave where out then
+  plan.pools = pools(ctx, share, ctx.cluster.supernodes > 1 and "spread" or nil)
   return plan
 end
 
@@ -76,7 +77,7 @@ function candidates(ctx)
     local share = share_of(ctx, ratio)
     if share and not seen[share] then
       seen[share] = true
-      shapes[#shapes + 1] = pools(ctx, share, "packed")
+      shapes[#shapes + 1] = pools(ctx, share, nil)     -- packed: the default
       if ctx.cluster.supernodes > 1 then shapes[#shapes + 1] = pools(ctx, share, "spread") end
     end
   end
