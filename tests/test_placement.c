@@ -233,6 +233,35 @@ START_TEST(t_estimate_zero3_placed)
 }
 END_TEST
 
+/* On two supernodes the planner searches the spread split: separate pools
+** with the rollout pool on the same share of every supernode. */
+START_TEST(t_planner_spread_mode)
+{
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    ck_assert_msg(load("mode = 'separate', " TRAIN, &sc, &err), "%s", err.msg);
+    planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT, .top = 10, .input = "placed.lua"};
+    planner P;
+    ck_assert_msg(planner_init(&P, &sc, NULL, &po, &err), "%s", err.msg);
+    planner_enumerate(&P);
+    long spread = 0;
+    for (long i = 0; i < P.nc; i++) {
+        if (P.c[i].mode != PLANNER_SPREAD) continue;
+        scn_scenario s;
+        planner_apply(&P, &P.c[i], &s);
+        plan pl;
+        ck_assert_msg(plan_build(&s, &pl, &err), "%s", err.msg);
+        ck_assert_int_eq(pl.pools[0].devices, 16);       /* half of each supernode, in whole nodes */
+        ranges_are(&pl.pools[0], 2, (const int[]){0, 7, 16, 23});
+        ranges_are(&pl.pools[1], 2, (const int[]){8, 15, 24, 31});
+        ck_assert_str_eq(planner_mode_name(P.c[i].mode), "spread");
+        spread++;
+    }
+    ck_assert_int_gt(spread, 0);
+    planner_free(&P);
+}
+END_TEST
+
 static Suite *placement_suite(void)
 {
     Suite *s = suite_create("placement");
@@ -242,6 +271,7 @@ static Suite *placement_suite(void)
     tcase_add_test(tc, t_ranges_pool);
     tcase_add_test(tc, t_placement_errors);
     tcase_add_test(tc, t_estimate_zero3_placed);
+    tcase_add_test(tc, t_planner_spread_mode);
     suite_add_tcase(s, tc);
     return s;
 }
