@@ -419,6 +419,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, 0, 1, q->devices), s->scn.eff.link);
     double hostbw = s->scn.cluster.device.host_bw * s->scn.eff.host_link;
     int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
+    if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);     /* its fullest node, as plan.c books it */
     double off = 0;
     int g0 = r->group0;
     if (sp->offload_grads) off += s->mem[g0][MB_GRADS];
