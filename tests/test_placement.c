@@ -123,6 +123,15 @@ START_TEST(t_ranges_pool)
     ranges_are(&pl.pools[0], 1, (const int[]){8, 23});
     ck_assert_int_eq(pl.pools[0].first, 8);
     ck_assert(pl.fits);
+    /* spread_nodes: the same share of every node */
+    build("mode = 'separate', " TRAIN ", pools = {\n"
+          "  { name = 'gen', devices = 16, where = 'spread_nodes', roles = {'rollout'} },\n"
+          "  { name = 'train', devices = 16, roles = {'train', 'ref'} } }", &sc, &pl);
+    ranges_are(&pl.pools[0], 4, (const int[]){0, 3, 8, 11, 16, 19, 24, 27});
+    ranges_are(&pl.pools[1], 4, (const int[]){4, 7, 12, 15, 20, 23, 28, 31});
+    int most = 0;
+    ck_assert_int_eq(plan_nodes(&sc.cluster, &pl.pools[0], &most), 4);
+    ck_assert_int_eq(most, 4);
     /* without a placement the pools are numbered one after another, as ever */
     build("mode = 'separate', " TRAIN ", pools = {\n"
           "  { name = 'gen', devices = 16, roles = {'rollout'} },\n"
