@@ -100,7 +100,7 @@ static const scn_link *inst_link(const sim *s, instance *I)
 {
     if (!I->link) {
         const plan_pool *pp = &s->pl.pools[I->pool];
-        I->link = eng_pool_link(s, pp, pp->first + I->index * pp->inst_devices, 1, pp->inst_devices);
+        I->link = eng_pool_link(s, pp, I->index * pp->inst_devices, 1, pp->inst_devices);
     }
     return I->link;
 }

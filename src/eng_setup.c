@@ -136,14 +136,16 @@ static void add_memgroups(sim *s, int p)
         trace_memgroup mg = {{0}, p, false, q->first, q->devices / n, q->capacity};
         if (n > 1) snprintf(mg.name, sizeof mg.name, "%s/stage%d", q->name, g);
         else snprintf(mg.name, sizeof mg.name, "%s", q->name);
-        mg.first_device = q->first + g * (q->devices / n);
+        mg.first_device = plan_dev(q, g * (q->devices / n));
         trace_add_memgroup(s->tr, &mg);
     }
     r->ngroups = n;
     r->host_group = -1;
     if (q->colocated || q->swap_aux) {
         int dpn = s->scn.cluster.devices_per_node;
-        trace_memgroup hg = {{0}, p, true, q->first, (q->devices + dpn - 1) / dpn, s->scn.cluster.host_mem_bytes};
+        int most, nodes = plan_nodes(&s->scn.cluster, q, &most);
+        if (!q->placed) nodes = (q->devices + dpn - 1) / dpn;
+        trace_memgroup hg = {{0}, p, true, q->first, nodes, s->scn.cluster.host_mem_bytes};
         snprintf(hg.name, sizeof hg.name, "%s/host", q->name);
         r->host_group = trace_add_memgroup(s->tr, &hg);
     }
@@ -158,7 +160,7 @@ static void add_tracks(sim *s, int p)
     r->hostlink_track = -1;
     if (q->roles & (ROLE_TRAIN | ROLE_CRITIC)) {
         for (int st = 0; st < q->pp; st++) {
-            trace_track tk = {{0}, TRK_STAGE, p, q->first + st * q->tp * q->gdp, q->tp * q->gdp, r->group0 + st};
+            trace_track tk = {{0}, TRK_STAGE, p, plan_dev(q, st * q->tp * q->gdp), q->tp * q->gdp, r->group0 + st};
             if (q->cp > 1)
                 snprintf(tk.name, sizeof tk.name, "%s stage %d (TP%d x CP%d x DP%d)", q->name, st, q->tp, q->cp, q->dp);
             else
@@ -176,7 +178,7 @@ static void add_tracks(sim *s, int p)
         r->inst0 = s->ninst;
         r->ninst = q->instances;
         for (int i = 0; i < q->instances; i++) {
-            trace_track tk = {{0}, TRK_INSTANCE, p, q->first + i * q->inst_devices, q->inst_devices,
+            trace_track tk = {{0}, TRK_INSTANCE, p, plan_dev(q, i * q->inst_devices), q->inst_devices,
                               r->group0 + (q->pp > 1 && (q->roles & ROLE_TRAIN) ? (i * q->inst_devices) / (q->tp * q->gdp) : 0)};
             if (tk.memgroup >= r->group0 + r->ngroups) tk.memgroup = r->group0 + r->ngroups - 1;
             snprintf(tk.name, sizeof tk.name, "%s rollout %d", q->name, i);

@@ -330,9 +330,13 @@ static double queue_serving_bw(const sim *s, double *nic_out)
     const scn_cluster *c = &s->scn.cluster;
     double nic = c->inter_supernode.bw * s->scn.eff.link;
     int gen_nodes = 0;
-    for (int k = 0; k < s->pl.npools; k++)
-        if (s->pl.pools[k].roles & ROLE_ROLLOUT)
-            gen_nodes += (s->pl.pools[k].devices + c->devices_per_node - 1) / c->devices_per_node;
+    for (int k = 0; k < s->pl.npools; k++) {
+        const plan_pool *q = &s->pl.pools[k];
+        int most;
+        if (!(q->roles & ROLE_ROLLOUT)) continue;
+        /* a placed pool serves from every node it holds devices on */
+        gen_nodes += q->placed ? plan_nodes(c, q, &most) : (q->devices + c->devices_per_node - 1) / c->devices_per_node;
+    }
     if (gen_nodes < 1) gen_nodes = 1;
     *nic_out = nic;
     return gen_nodes * nic;
@@ -359,7 +363,7 @@ double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
     } else {
         t = fmax(fmax(readers * per_replica / serve, per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
         if (sp->dq_hierarchical && q->aux_tp > 1)
-            t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->aux_tp), s->scn.eff.link);
+            t += mdl_broadcast(per_replica, eng_pool_link(s, q, 0, 1, q->aux_tp), s->scn.eff.link);
     }
     s->st.dq_aux_in += tok * 4.0;
     if (s->scn.has_ref && (q->roles & ROLE_REF)) s->st.dq_aux_out += tok * 4.0;
@@ -421,7 +425,7 @@ double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
         ** each reader, one after another (docs/model.md, section 10) */
         t = fmax(fmax(readers * per_replica / serve, per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
         if (sp->dq_hierarchical && q->tp * q->pp > 1)
-            t += mdl_broadcast(per_replica, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
+            t += mdl_broadcast(per_replica, eng_pool_link(s, q, 0, 1, q->devices), s->scn.eff.link);
     }
     s->st.queue_bytes_padded += padded * per_token;
     s->st.queue_bytes_packed += sum * per_token;
@@ -448,9 +452,10 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     pool_rt *r = &s->pr[p];
     const scn_plan *sp = &s->scn.plan;
     double rw = plan_rollout_weights(&s->scn, q);
-    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
+    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, 0, 1, q->devices), s->scn.eff.link);
     double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
     int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
+    if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);     /* its fullest node, as plan.c books it */
     double off = 0;
     int g0 = r->group0;
     if (sp->offload_grads) off += s->mem[g0][MB_GRADS];
@@ -498,7 +503,7 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     for (int i = 0; i < r->ninst; i++)
         eng_inst_stop(s, &s->inst[r->inst0 + i], now, true, sp->on_update == ONUPD_RESTART);
     double rw = plan_rollout_weights(&s->scn, q);
-    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, q->first, 1, q->devices), s->scn.eff.link);
+    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, 0, 1, q->devices), s->scn.eff.link);
     double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
     double st[3];
     plan_train_states(&s->scn, q, st);
@@ -542,11 +547,9 @@ sim_time eng_start_weight_sync(sim *s, sim_time now)
         if (!(q->roles & ROLE_ROLLOUT) || p == tp) continue;
         pool_rt *r = &s->pr[p];
         double rw = plan_rollout_weights(&s->scn, q);
-        int lo = tq->first < q->first ? tq->first : q->first;
-        int hi = (tq->first + tq->devices > q->first + q->devices ? tq->first + tq->devices : q->first + q->devices) - 1;
         /* every device of both pools transfers at once: across supernodes
         ** they share the scale-out fabric (docs/model.md, section 9) */
-        scn_link l = mdl_tier_link_shared(&s->scn.cluster, mdl_group_tier(&s->scn.cluster, lo, hi - lo, 2));
+        scn_link l = mdl_tier_link_shared(&s->scn.cluster, plan_sync_tier(&s->scn.cluster, tq, q));
         double t = mdl_weight_sync(rw, eng_actor(s)->params_total, q->instances, tq->devices, s->scn.plan.bucket_bytes, &l,
                                    s->scn.eff.link);
         sim_time e = now + sim_from_secs(t);

@@ -153,12 +153,12 @@ void eng_mb_forget(sim *s)
 ** mdl_stage_fwd): fixed for a task, worked out once per pipeline. */
 static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *q)
 {
-    const scn_link *ltp = eng_pool_link(s, q, q->first, 1, q->tp), *lep = NULL, *lpp = NULL;
-    if (m->experts > 0) lep = eng_pool_link(s, q, q->first, 1, q->tp > q->ep ? q->tp : q->ep);
-    if (q->pp > 1) lpp = eng_pool_link(s, q, q->first, q->tp * q->gdp, 2);
+    const scn_link *ltp = eng_pool_link(s, q, 0, 1, q->tp), *lep = NULL, *lpp = NULL;
+    if (m->experts > 0) lep = eng_pool_link(s, q, 0, 1, q->tp > q->ep ? q->tp : q->ep);
+    if (q->pp > 1) lpp = eng_pool_link(s, q, 0, q->tp * q->gdp, 2);
     mdl_stage c = mdl_stage_setup(m, q->tp, q->pp, q->ep, ltp, lep, lpp);
     const scn_train_layout *tl = &s->scn.plan.train;
-    const scn_link *lcp = q->cp > 1 ? eng_pool_link(s, q, q->first, q->tp, q->cp) : NULL;
+    const scn_link *lcp = q->cp > 1 ? eng_pool_link(s, q, 0, q->tp, q->cp) : NULL;
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, lcp, tl->overlap_tp, tl->overlap_ep);
     return c;
 }
@@ -354,31 +354,6 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     return end;
 }
 
-/* All-reduce times of one stage's parameters in BF16 (mdl_shard_allreduce):
-** *a over a ZeRO shard group, *r across the shard groups' replicas (HSDP). */
-static void grad_allreduce(const sim *s, const plan_pool *q, const scn_model *m, double *a, double *r)
-{
-    double sh = mdl_stage_share(m->layers, q->pp);
-    double psi_d = m->params_dense * sh / q->tp;
-    double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
-    mdl_shard_allreduce(&s->scn.cluster, s->scn.eff.link, q->first, q->tp, q->gdp, q->shard, q->edp, q->eshard, psi_d,
-                        psi_e, a, r);
-}
-
-/* Sharded data parallelism (docs/model.md, section 7; mdl_zero_comm): the
-** exposed per-micro-batch part for `micro` micro-batches; *grad the
-** gradient reduction at the end of the mini-batch, *after the ZeRO-1/2
-** parameter all-gather. */
-static double zero_comm(const sim *s, const plan_pool *q, const scn_model *m, int micro, bool train, double *grad,
-                        double *after)
-{
-    double a, r;
-    grad_allreduce(s, q, m, &a, &r);
-    /* gradients move mdl_grad_bytes / 2 times the BF16 bytes (FP32: 2) */
-    return mdl_zero_comm(s->scn.plan.train.zero, s->scn.plan.train.overlap, mdl_grad_bytes(&s->scn.plan.train) / 2.0,
-                         a, r, micro, train, grad, after);
-}
-
 /* Forward-only pass of model m over samples `ids` on pool p0.
 ** Train-layout pools use the pipeline; aux pools data-parallel replicas. */
 static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_time t0, const int *ids, int n)
@@ -392,7 +367,7 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
             tok += L;
             sq += L * L;
         }
-        const scn_link *l = eng_pool_link(s, q, q->first, 1, q->aux_tp);
+        const scn_link *l = eng_pool_link(s, q, 0, 1, q->aux_tp);
         double t = mdl_aux_fwd(m, &s->scn.cluster.device, &s->scn.eff, l, q->devices, q->aux_tp, q->aux_replicas, tok, sq);
         eng_span(s, r->track0, ph, t0, t0 + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)tok);
         return t;
@@ -401,7 +376,7 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
     double t = run_1f1b(s, p0, m, &ms, t0, s->step_running, ph, ph, false, NULL);
     /* ZeRO-3: the parameters are gathered for every micro-batch; the exposed
     ** share is drawn as one span after the pipeline */
-    double tz = zero_comm(s, q, m, ms.m, false, NULL, NULL);
+    double tz = plan_zero_comm(&s->scn, q, m, ms.m, false, NULL, NULL);
     if (tz > 0) {
         sim_time a = t0 + sim_from_secs(t);
         for (int k = 0; k < r->ntracks; k++) eng_span(s, r->track0 + k, ph, a, a + sim_from_secs(tz), s->step_running, s->version, -1, 0);
@@ -529,7 +504,7 @@ static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, i
                 /* the end-of-mini-batch reduction may run in buckets
                 ** during the last micro-batch's backward (overlap_grad) */
                 double tg_grad, tg_after;
-                double tg = zero_comm(s, q, m, ms.m, true, &tg_grad, &tg_after);
+                double tg = plan_zero_comm(&s->scn, q, m, ms.m, true, &tg_grad, &tg_after);
                 tg += mdl_exposed(tg_grad, s->scn.plan.train.overlap_grad, s->b_dur[ms.m - 1]) + tg_after;
                 /* Adam touches ~30 bytes per local parameter: fp32 master, m, v
                 ** read and written, bf16 grads read, bf16 weights written. */

@@ -387,10 +387,11 @@ static inline bool eng_may_start(const sim *s, int id, const sample *x, int v)
     return !s->share_on || (int64_t)id < (int64_t)(v + s->staleness) * s->N + s->share_n;
 }
 
-static inline const scn_link *eng_pool_link(const sim *s, const plan_pool *q, int first, int stride, int count)
+/* The link joining pool q's devices k, k + stride, … (k counts within the
+** pool: plan_dev gives the device number). */
+static inline const scn_link *eng_pool_link(const sim *s, const plan_pool *q, int k, int stride, int count)
 {
-    (void)q;
-    return mdl_tier_link(&s->scn.cluster, mdl_group_tier(&s->scn.cluster, first, stride, count));
+    return mdl_tier_link(&s->scn.cluster, plan_group_tier(&s->scn.cluster, q, k, stride, count));
 }
 
 static inline void eng_span(sim *s, int track, trace_phase ph, sim_time t0, sim_time t1, int iter, int ver, int mb, int64_t tok)

@@ -29,6 +29,8 @@ static const char *const ALGO_NAMES[] = {"grpo", "ppo", NULL};
 static const int ALGO_VALS[] = {ALGO_GRPO, ALGO_PPO};
 static const char *const MODE_NAMES[] = {"separate", "colocate", "full", NULL};
 static const int MODE_VALS[] = {MODE_SEPARATE, MODE_COLOCATE, MODE_FULL};
+static const char *const WHERE_NAMES[] = {"packed", "spread", "spread_nodes", NULL};
+static const int WHERE_VALS[] = {WHERE_PACKED, WHERE_SPREAD, WHERE_SPREAD_NODES};
 static const char *const RECOMPUTE_NAMES[] = {"none", "selective", "full", NULL};
 static const int RECOMPUTE_VALS[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL};
 static const char *const CP_KIND_NAMES[] = {"ring", "ulysses", NULL};
@@ -193,9 +195,18 @@ static const fdesc FIELDS_WORKLOAD[] = {
 static const fdesc FIELDS_ROLE_ELEM[] = {{"", FK_STR, 0, 0, 1, 0, 0, 0, ROLE_NAMES, NULL, NULL, NULL, NULL,
                                           NULL, NULL}, END};
 
+/* a pool's ranges: a list of {first, last} device numbers (fr_pools reads them) */
+static const fdesc FIELDS_DEVNUM_ELEM[] = {{"", FK_INT, 0, sizeof(int), 1, 0, FLD_DEVICES_MAX - 1, 0, NULL, NULL, NULL,
+                                            NULL, NULL, NULL, NULL}, END};
+static const fdesc FIELDS_RANGE_ELEM[] = {{"", FK_ARR, 0, 0, 1, 2, 2, 0, NULL, NULL, FIELDS_DEVNUM_ELEM, NULL, NULL,
+                                           NULL, NULL}, END};
+
 const fdesc FIELDS_POOL[] = {
     STR("name", scn_pool, name, "default pool1, pool2, …"),
-    INTF("devices", scn_pool, devices, 1, FLD_DEVICES_MAX, FF_REQUIRED, NULL, "devices in the pool; the pools' sum must not exceed the cluster"),
+    INTF("devices", scn_pool, devices, 1, FLD_DEVICES_MAX, 0, NULL, "devices in the pool (required unless ranges gives them); the pools' sum must not exceed the cluster"),
+    ENUM("where", scn_pool, where, WHERE_NAMES, WHERE_VALS, "placement of a pool without ranges: the lowest devices no other pool holds (packed), the same share of every supernode (spread: devices = 192 on two supernodes is the first 96 free devices of each), or of every node (spread_nodes)"),
+    {"ranges", FK_ARR, 0, 0, 1, 1, SCN_RANGES_MAX, 0, NULL, NULL, FIELDS_RANGE_ELEM, NULL, NULL, NULL,
+     "explicit devices: a list of inclusive {first, last} device numbers, e.g. {{0, 95}, {384, 479}}; placed before the other pools"},
     {"roles", FK_ARR, 0, 0, 1, 0, 0, FF_REQUIRED, ROLE_NAMES, NULL, FIELDS_ROLE_ELEM, NULL, NULL, NULL,
      "what runs there: \"rollout\", \"train\" (actor training and old log-probs), \"ref\" (or \"reference\"), \"reward\", \"critic\""},
     END
@@ -468,7 +479,9 @@ static bool rec_equal(const fdesc *rec, const void *a, const void *b, const char
                 ok = pa->npools == pb->npools;
                 for (int i = 0; ok && i < pa->npools; i++)
                     ok = pa->pools[i].devices == pb->pools[i].devices && pa->pools[i].roles == pb->pools[i].roles &&
-                         strcmp(pa->pools[i].name, pb->pools[i].name) == 0;
+                         strcmp(pa->pools[i].name, pb->pools[i].name) == 0 && pa->pools[i].where == pb->pools[i].where &&
+                         pa->pools[i].nranges == pb->pools[i].nranges &&
+                         memcmp(pa->pools[i].range, pb->pools[i].range, sizeof pa->pools[i].range) == 0;
             }
             break;
         }

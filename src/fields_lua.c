@@ -714,6 +714,38 @@ void fr_dist(freader *r, int v, const char *path, const fdesc *f, void *base)
     dist_num(r, v, path, "cap", &d->cap);
 }
 
+/* A pool's ranges: a list of inclusive {first, last} device numbers.  Only
+** their form is checked here; plan_build checks them against the cluster
+** and the other pools. */
+static void read_ranges(freader *r, int t, const char *path, scn_pool *pl)
+{
+    lua_State *L = r->L;
+    char item[FLD_PATH_MAX], end[FLD_PATH_MAX], got[64];
+    int ty = rawfield(L, t, "ranges");
+    if (ty == LUA_TNIL) { lua_pop(L, 1); return; }
+    if (ty != LUA_TTABLE) fr_fail(r, path, "expected a list of {first, last} device numbers, got %s", fields_got_text(L, -1, got, sizeof got));
+    int rt = lua_gettop(L);
+    lua_Integer n = check_array(r, rt, path, SCN_RANGES_MAX);
+    if (n == 0) fr_fail(r, path, "an empty list; give at least one {first, last} or leave ranges out");
+    for (lua_Integer k = 1; k <= n; k++) {
+        fields_index_path(item, path, (long long)k);
+        if (lua_rawgeti(L, rt, k) != LUA_TTABLE || check_array(r, lua_gettop(L), item, 2) != 2)
+            fr_fail(r, item, "expected {first, last}, two device numbers, got %s", fields_got_text(L, -1, got, sizeof got));
+        int e = lua_gettop(L);
+        for (int j = 0; j < 2; j++) {
+            fields_index_path(end, item, j + 1);
+            lua_rawgeti(L, e, j + 1);
+            pl->range[k - 1][j] = (int)want_int(r, lua_gettop(L), end, 0, FLD_DEVICES_MAX - 1);
+            lua_pop(L, 1);
+        }
+        if (pl->range[k - 1][1] < pl->range[k - 1][0])
+            fr_fail(r, item, "{%d, %d}: the last device comes before the first", pl->range[k - 1][0], pl->range[k - 1][1]);
+        lua_pop(L, 1);
+    }
+    pl->nranges = (int)n;
+    lua_pop(L, 1);
+}
+
 void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *base)
 {
     lua_State *L = r->L;
@@ -723,7 +755,7 @@ void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *base)
     if (lua_type(L, v) != LUA_TTABLE)
         fr_fail(r, path, "expected a table, got %s", fields_got_text(L, v, got, sizeof got));
     lua_Integer n = check_array(r, v, path, SCN_POOLS_MAX);
-    const fdesc *roles_f = fields_find(FIELDS_POOL, "roles");
+    const fdesc *roles_f = fields_find(FIELDS_POOL, "roles"), *ranges_f = fields_find(FIELDS_POOL, "ranges");
     for (lua_Integer i = 1; i <= n; i++) {
         scn_pool *pl = &p->pools[i - 1];
         fields_index_path(item, path, (long long)i);
@@ -734,12 +766,16 @@ void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *base)
         check_keys(r, t, item, FIELDS_POOL);
         memset(pl, 0, sizeof *pl);
         snprintf(pl->name, sizeof pl->name, "pool%d", (int)i);
+        /* ranges first: they make devices optional (their sum) */
+        fields_join_path(rpath, item, "ranges");
+        read_ranges(r, t, rpath, pl);
         fields_join_path(rpath, item, "devices");
-        if (rawfield(L, t, "devices") == LUA_TNIL) fr_fail(r, rpath, "required for a pool");
+        if (rawfield(L, t, "devices") == LUA_TNIL && pl->nranges == 0)
+            fr_fail(r, rpath, "required for a pool (or give its ranges)");
         lua_pop(L, 1);
-        /* name and devices through the table; roles below */
+        /* name, devices and where through the table; roles and ranges apart */
         for (const fdesc *k = FIELDS_POOL; k->name; k++) {
-            if (k == roles_f) continue;
+            if (k == roles_f || k == ranges_f) continue;
             fields_join_path(rpath, item, k->name);
             if (rawfield(L, t, k->name) != LUA_TNIL) read_leaf(r, lua_gettop(L), rpath, k, pl);
             lua_pop(L, 1);
@@ -760,6 +796,18 @@ void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *base)
         }
         if (pl->roles == 0) fr_fail(r, rpath, "a pool needs at least one role");
         lua_pop(L, 2);
+        if (pl->nranges > 0) {
+            int sum = 0;
+            for (int k = 0; k < pl->nranges; k++) sum += pl->range[k][1] - pl->range[k][0] + 1;
+            fields_join_path(rpath, item, "devices");
+            if (pl->devices == 0) pl->devices = sum;
+            else if (pl->devices != sum)
+                fr_fail(r, rpath, "%d, but its ranges hold %d devices; give the sum or leave devices out", pl->devices, sum);
+            if (pl->where != WHERE_PACKED) {
+                fields_join_path(rpath, item, "where");
+                fr_fail(r, rpath, "a pool with ranges is placed by them; leave where out");
+            }
+        }
     }
     p->npools = (int)n;
 }
@@ -876,6 +924,23 @@ bool fp_pools(lua_State *L, const fdesc *f, const void *base)
                 lua_rawseti(L, -2, ++k);
             }
         lua_setfield(L, -2, "roles");
+        const scn_pool *pl = &p->pools[i];
+        if (pl->where != WHERE_PACKED) {
+            lua_pushstring(L, fields_enum_name(fields_find(FIELDS_POOL, "where"), (int)pl->where));
+            lua_setfield(L, -2, "where");
+        }
+        if (pl->nranges > 0) {
+            lua_createtable(L, pl->nranges, 0);
+            for (int j = 0; j < pl->nranges; j++) {
+                lua_createtable(L, 2, 0);
+                lua_pushinteger(L, pl->range[j][0]);
+                lua_rawseti(L, -2, 1);
+                lua_pushinteger(L, pl->range[j][1]);
+                lua_rawseti(L, -2, 2);
+                lua_rawseti(L, -2, j + 1);
+            }
+            lua_setfield(L, -2, "ranges");
+        }
         lua_rawseti(L, -2, i + 1);
     }
     return true;

@@ -14,6 +14,7 @@
 #include "model.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define GiB (1024.0 * 1024.0 * 1024.0)
@@ -40,6 +41,132 @@ static void add_pool(plan *p, const char *name, int devices, unsigned roles)
     q->devices = devices;
     q->roles = roles;
 }
+
+/* ------------------------------------------------------ device sets */
+
+int plan_dev(const plan_pool *q, int k)
+{
+    for (int r = 0; r < q->nranges; r++) {
+        int n = q->range[r][1] - q->range[r][0] + 1;
+        if (k < n) return q->range[r][0] + k;
+        k -= n;
+    }
+    return plan_last(q) + 1 + k;      /* past the end: as if the last range went on */
+}
+
+int plan_dev_after(const plan_pool *q, int dev, int d)
+{
+    if (q->nranges <= 1) return dev + d;
+    int k = 0;
+    for (int r = 0; r < q->nranges; r++) {
+        if (dev <= q->range[r][1]) { k += dev - q->range[r][0]; break; }
+        k += q->range[r][1] - q->range[r][0] + 1;
+    }
+    return plan_dev(q, k + d);
+}
+
+int plan_group_tier(const scn_cluster *c, const plan_pool *q, int k, int stride, int count)
+{
+    if (count <= 1) return 0;
+    if (q->nranges <= 1) return mdl_group_tier(c, q->first + k, stride, count);
+    int a = plan_dev(q, k), b = plan_dev(q, k + stride * (count - 1));
+    return mdl_group_tier(c, a, b - a, 2);
+}
+
+double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, double bytes,
+                            double eff)
+{
+    if (q->nranges <= 1) return mdl_allreduce_group(c, q->first + k, stride, count, bytes, eff);
+    if (count <= 1) return 0.0;
+    int tier = plan_group_tier(c, q, k, stride, count);
+    if (tier < 2) return mdl_allreduce(bytes, count, mdl_tier_link(c, tier), eff);
+    /* across supernodes: reduce-scatter inside each supernode the members
+    ** touch, all-reduce of the share across them, all-gather inside */
+    int per_sn = c->devices_per_node * c->nodes_per_supernode;
+    int span_sn = 0, last_sn = -1;
+    for (int i = 0; i < count; i++) {
+        int sn = plan_dev(q, k + i * stride) / per_sn;
+        if (sn != last_sn) span_sn++;
+        last_sn = sn;
+    }
+    int inner = count / span_sn;
+    if (inner < 1) inner = 1;
+    const scn_link *li = mdl_tier_link(c, plan_group_tier(c, q, k, stride, inner)), *lo = mdl_tier_link(c, 2);
+    return mdl_allgather(bytes, inner, li, eff) * 2 + mdl_allreduce(bytes / inner, span_sn, lo, eff);
+}
+
+/* Whether every `unit`-sized block holding devices of q holds some of tq. */
+static bool units_shared(const plan_pool *tq, const plan_pool *q, int unit)
+{
+    int last = -1;
+    for (int r = 0; r < q->nranges; r++)
+        for (int u = q->range[r][0] / unit; u <= q->range[r][1] / unit; u++) {
+            if (u == last) continue;
+            last = u;
+            bool has = false;
+            for (int k = 0; k < tq->nranges && !has; k++)
+                has = tq->range[k][0] < (u + 1) * unit && tq->range[k][1] >= u * unit;
+            if (!has) return false;
+        }
+    return true;
+}
+
+int plan_sync_tier(const scn_cluster *c, const plan_pool *tq, const plan_pool *q)
+{
+    int lo = tq->first < q->first ? tq->first : q->first;
+    int hi = plan_last(tq) > plan_last(q) ? plan_last(tq) : plan_last(q);
+    int tier = mdl_group_tier(c, lo, hi - lo, 2);
+    if (!tq->placed && !q->placed) return tier;
+    if (tier > 0 && units_shared(tq, q, c->devices_per_node)) return 0;
+    if (tier > 1 && units_shared(tq, q, c->devices_per_node * c->nodes_per_supernode)) return 1;
+    return tier;
+}
+
+int plan_nodes(const scn_cluster *c, const plan_pool *q, int *most)
+{
+    int dpn = c->devices_per_node, nodes = 0, last = -1, here = 0;
+    *most = 0;
+    for (int r = 0; r < q->nranges; r++)
+        for (int d = q->range[r][0]; d <= q->range[r][1]; d++) {
+            if (d / dpn != last) { nodes++; here = 0; last = d / dpn; }
+            if (++here > *most) *most = here;
+        }
+    return nodes;
+}
+
+/* All-reduce times of one stage's bf16 gradients (docs/model.md, section 7):
+** *a over a ZeRO shard group (dense: DP ranks, stride tp; experts: expert-DP
+** ranks), *r across the shard groups' replicas of a 1/shard share (HSDP;
+** 0 when a shard spans all of DP). */
+void plan_grad_allreduce(const scn_scenario *s, const plan_pool *q, const scn_model *m, double *a, double *r)
+{
+    double sh = mdl_stage_share(m->layers, q->pp);
+    double psi_d = m->params_dense * sh / q->tp;
+    double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    const scn_cluster *cl = &s->cluster;
+    double eff = s->eff.link;
+    int es = q->tp * q->gdp / q->edp;      /* stride of the expert-DP group */
+    *a = plan_allreduce_group(cl, q, 0, q->tp, q->shard, 2.0 * psi_d, eff)
+       + plan_allreduce_group(cl, q, 0, es, q->eshard, 2.0 * psi_e, eff);
+    *r = plan_allreduce_group(cl, q, 0, q->tp * q->shard, q->gdp / q->shard, 2.0 * psi_d / q->shard, eff)
+       + plan_allreduce_group(cl, q, 0, es * q->eshard, q->edp / q->eshard, 2.0 * psi_e / q->eshard, eff);
+}
+
+/* Sharded data parallelism (docs/model.md, section 7; mdl_zero_comm, with
+** gradients in mdl_grad_bytes): the exposed per-micro-batch part for `micro`
+** micro-batches; *grad the gradient reduction at the end of the mini-batch
+** (it may run during the last backward), *after the ZeRO-1/2 parameter
+** all-gather that follows the optimizer.  train = false: a forward-only pass. */
+double plan_zero_comm(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro, bool train,
+                      double *grad, double *after)
+{
+    double a, r;
+    plan_grad_allreduce(s, q, m, &a, &r);
+    return mdl_zero_comm(s->plan.train.zero, s->plan.train.overlap, mdl_grad_bytes(&s->plan.train) / 2.0, a, r, micro,
+                         train, grad, after);
+}
+
+/* ------------------------------------------------------------ memory */
 
 void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3])
 {
@@ -292,6 +419,7 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         q->kv_tokens_per_instance = kv * q->inst_devices / (m->kv_bytes_per_token * repl);
     }
     int per_node = s->cluster.devices_per_node < q->devices ? s->cluster.devices_per_node : q->devices;
+    if (q->placed) plan_nodes(&s->cluster, q, &per_node);   /* a spread pool holds part of each node */
     q->host_mem_per_node = host * per_node;
     pool_peak(s, q, refw, rww);
 }
@@ -330,6 +458,137 @@ static bool fit_check(const scn_scenario *s, plan *p)
             fmt_bytes(a, sizeof a, q->host_mem_per_node);
             fmt_bytes(c, sizeof c, s->cluster.host_mem_bytes);
             snprintf(p->fit_msg, sizeof p->fit_msg, "pool '%s' host memory: %s per node > %s", q->name, a, c);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Give each pool its devices (docs/model.md, section 2): pools with ranges
+** take them first; then, in order, a spread pool takes the lowest free
+** devices of every supernode (or node) in equal shares, a packed pool the
+** lowest free devices.  Without ranges or spread pools this is today's
+** numbering: the pools one after another from device 0. */
+static bool place_pools(const scn_scenario *s, plan *p, fs_err *err)
+{
+    const char *f = s->path[0] ? s->path : "scenario";
+    const scn_plan *sp = &s->plan;
+    int total = p->total_devices;
+    bool ok = false;
+    unsigned char *owner = calloc((size_t)total, 1);      /* pool index + 1, or 0 */
+    if (!owner) { fs_err_set(err, 2, "%s: plan: out of memory placing %d devices", f, total); return false; }
+    const scn_pool *sc = sp->npools > 0 ? sp->pools : NULL;
+    for (int i = 0; sc && i < p->npools; i++) {
+        for (int j = 0; j < sc[i].nranges; j++) {
+            int a = sc[i].range[j][0], b = sc[i].range[j][1];
+            if (b >= total) {
+                fs_err_set(err, 2, "%s: plan.pools[%d].ranges[%d]: {%d, %d} goes past the cluster's last device %d "
+                           "(%d devices); use devices 0..%d or grow cluster.supernodes", f, i + 1, j + 1, a, b, total - 1,
+                           total, total - 1);
+                goto out;
+            }
+            for (int d = a; d <= b; d++) {
+                if (owner[d]) {
+                    fs_err_set(err, 2, "%s: plan.pools[%d].ranges[%d]: device %d is already in pool '%s'; pools may "
+                               "not overlap", f, i + 1, j + 1, d, p->pools[owner[d] - 1].name);
+                    goto out;
+                }
+                owner[d] = (unsigned char)(i + 1);
+            }
+        }
+        if (sc[i].nranges > 0) p->pools[i].placed = true;
+    }
+    int dpn = s->cluster.devices_per_node, per_sn = dpn * s->cluster.nodes_per_supernode;
+    for (int i = 0; i < p->npools; i++) {
+        plan_pool *q = &p->pools[i];
+        if (sc && sc[i].nranges > 0) continue;
+        scn_where w = sc ? sc[i].where : WHERE_PACKED;
+        if (w == WHERE_PACKED) {
+            int need = q->devices;
+            for (int d = 0; d < total && need > 0; d++)
+                if (!owner[d]) { owner[d] = (unsigned char)(i + 1); need--; }
+            if (need > 0) {
+                fs_err_set(err, 2, "%s: plan.pools[%d].devices: %d, but only %d devices are left free by the pools "
+                           "before it; shrink it or the others", f, i + 1, q->devices, q->devices - need);
+                goto out;
+            }
+            continue;
+        }
+        q->placed = true;
+        int unit = w == WHERE_SPREAD ? per_sn : dpn, nunits = total / unit;
+        const char *uname = w == WHERE_SPREAD ? "supernode" : "node";
+        if (q->devices % nunits != 0) {
+            fs_err_set(err, 2, "%s: plan.pools[%d].devices: %d does not split evenly over the %d %ss (where = \"%s\"); "
+                       "use a multiple of %d", f, i + 1, q->devices, nunits, uname,
+                       w == WHERE_SPREAD ? "spread" : "spread_nodes", nunits);
+            goto out;
+        }
+        int share = q->devices / nunits;
+        for (int u = 0; u < nunits; u++) {
+            int need = share;
+            for (int d = u * unit; d < (u + 1) * unit && need > 0; d++)
+                if (!owner[d]) { owner[d] = (unsigned char)(i + 1); need--; }
+            if (need > 0) {
+                fs_err_set(err, 2, "%s: plan.pools[%d].where: %s %d has %d free devices, the pool needs %d of each; "
+                           "shrink it or the pools before it", f, i + 1, uname, u, share - need, share);
+                goto out;
+            }
+        }
+    }
+    /* each pool's devices as increasing ranges */
+    for (int d = 0; d < total; d++) {
+        if (!owner[d]) continue;
+        plan_pool *q = &p->pools[owner[d] - 1];
+        if (q->nranges > 0 && q->range[q->nranges - 1][1] == d - 1) { q->range[q->nranges - 1][1] = d; continue; }
+        if (q->nranges == PLAN_RANGES_MAX) {
+            fs_err_set(err, 2, "%s: plan.pools[%d]: its devices fall into more than %d ranges; place it on fewer, "
+                       "larger ones", f, (int)(q - p->pools) + 1, PLAN_RANGES_MAX);
+            goto out;
+        }
+        q->range[q->nranges][0] = q->range[q->nranges][1] = d;
+        q->nranges++;
+    }
+    for (int i = 0; i < p->npools; i++) {
+        plan_pool *q = &p->pools[i];
+        q->first = q->range[0][0];
+        if (q->nranges > 1) q->placed = true;
+    }
+    ok = true;
+out:
+    free(owner);
+    return ok;
+}
+
+/* Tensor-parallel groups run an all-reduce per layer (docs/model.md,
+** section 7): on a placed pool, every group that fits in a node (training
+** TP, a rollout instance, an aux replica) must lie inside one; a placement
+** that would split one over nodes is refused, naming the range. */
+static bool groups_in_nodes(const scn_scenario *s, const plan *p, int i, fs_err *err)
+{
+    const char *f = s->path[0] ? s->path : "scenario";
+    const plan_pool *q = &p->pools[i];
+    int dpn = s->cluster.devices_per_node;
+    struct { int size; const char *what, *field; } g[3] = {
+        {q->roles & (ROLE_TRAIN | ROLE_CRITIC) ? q->tp : 0, "a training TP group", "plan.train.tp"},
+        {q->roles & ROLE_ROLLOUT ? q->inst_devices : 0, "a rollout instance", "plan.rollout.tp/ep"},
+        {q->aux_tp, "a forward-only replica", "plan.aux_tp"},
+    };
+    const scn_pool *sc = s->plan.npools > 0 ? &s->plan.pools[i] : NULL;
+    for (int k = 0; k < 3; k++) {
+        if (g[k].size <= 1 || g[k].size > dpn) continue;
+        for (int a = 0; a + g[k].size <= q->devices; a += g[k].size) {
+            if (plan_group_tier(&s->cluster, q, a, 1, g[k].size) == 0) continue;
+            int d0 = plan_dev(q, a), d1 = plan_dev(q, a + g[k].size - 1);
+            char where[64];
+            snprintf(where, sizeof where, "plan.pools[%d]", i + 1);
+            for (int j = 0; sc && j < sc->nranges; j++)
+                if (d0 >= sc->range[j][0] && d0 <= sc->range[j][1])
+                    snprintf(where, sizeof where, "plan.pools[%d].ranges[%d]", i + 1, j + 1);
+            if (sc && sc->nranges == 0 && sc->where != WHERE_PACKED)
+                snprintf(where, sizeof where, "plan.pools[%d].devices", i + 1);
+            fs_err_set(err, 2, "%s: %s: %s of %d devices (%s) would take devices %d and %d, on different nodes of %d; "
+                       "it must fit inside one node — place the pool in whole groups of %d within nodes",
+                       f, where, g[k].what, g[k].size, g[k].field, d0, d1, dpn, g[k].size);
             return false;
         }
     }
@@ -389,7 +648,6 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
     p->train_pool = -1;
     for (int i = 0; i < p->npools; i++) {
         plan_pool *q = &p->pools[i];
-        q->first = first;
         first += q->devices;
         have |= q->roles;
         if (q->roles & ROLE_TRAIN) { ntrain++; p->train_pool = i; }
@@ -405,6 +663,7 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
                    f, first, total, s->cluster.supernodes);
         return false;
     }
+    if (!place_pools(s, p, err)) return false;
     if (ntrain != 1) {
         fs_err_set(err, 2, "%s: plan.pools: exactly one pool must have the \"train\" role (found %d)", f, ntrain);
         return false;
@@ -424,6 +683,7 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
     }
     for (int i = 0; i < p->npools; i++) {
         if (!layout_pool(s, p, &p->pools[i], err)) return false;
+        if (p->pools[i].placed && !groups_in_nodes(s, p, i, err)) return false;
         pool_memory(s, &p->pools[i]);
     }
     p->fits = fit_check(s, p);
@@ -438,8 +698,16 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
                s->cluster.devices_per_node * s->cluster.nodes_per_supernode);
     for (int i = 0; i < p->npools; i++) {
         const plan_pool *q = &p->pools[i];
-        buf_printf(out, "  pool %-8s %5d devices [%d..%d]  roles %s\n", q->name, q->devices, q->first,
-                   q->first + q->devices - 1, plan_roles_str(q->roles, rb, sizeof rb));
+        if (q->nranges <= 1) {
+            buf_printf(out, "  pool %-8s %5d devices [%d..%d]  roles %s\n", q->name, q->devices, q->first,
+                       q->first + q->devices - 1, plan_roles_str(q->roles, rb, sizeof rb));
+        } else {
+            buf_printf(out, "  pool %-8s %5d devices [", q->name, q->devices);
+            for (int r = 0; r < q->nranges && r < 8; r++)
+                buf_printf(out, "%s%d..%d", r ? ", " : "", q->range[r][0], q->range[r][1]);
+            if (q->nranges > 8) buf_printf(out, ", … %d ranges in all", q->nranges);
+            buf_printf(out, "]  roles %s\n", plan_roles_str(q->roles, rb, sizeof rb));
+        }
         if ((q->roles & (ROLE_TRAIN | ROLE_CRITIC)) && q->cp > 1)
             buf_printf(out, "    training  TP%d PP%d CP%d (%s) DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
                        q->tp, q->pp, q->cp, s->plan.train.cp_kind == CP_ULYSSES ? "Ulysses" : "ring", q->dp, q->ep, q->edp,

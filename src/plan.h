@@ -9,10 +9,20 @@
 #include "scenario.h"
 #include "trace.h"
 
+/* Ranges a pool's device set may fall into once placed (a spread over every
+** node is one range per node). */
+#define PLAN_RANGES_MAX 512
+
 typedef struct {
     char     name[SCN_NAME_MAX];
     unsigned roles;
-    int      first, devices;
+    int      first, devices;    /* first: the lowest device number */
+    /* the devices, as increasing, disjoint, non-adjacent inclusive ranges;
+    ** the pool's k-th device (k = 0 … devices−1, the order its layouts
+    ** number them in) is the k-th of these (docs/model.md, section 2) */
+    int      nranges;
+    int      range[PLAN_RANGES_MAX][2];
+    bool     placed;        /* given by plan.pools[].where or .ranges, or split by them */
     /* training layout (ROLE_TRAIN / ROLE_CRITIC) */
     int      tp, pp, dp, ep, edp;
     int      cp;              /* context parallel: a sequence's ranks, stride tp (rank order tp, cp, dp, pp) */
@@ -46,6 +56,38 @@ typedef struct {
     bool      fits;
     char      fit_msg[512];         /* first bucket that does not fit */
 } plan;
+
+/* The device number of the pool's k-th device (0 ≤ k < devices). */
+int plan_dev(const plan_pool *q, int k);
+/* The device d places after device `dev` of the pool (d ≥ 0). */
+int plan_dev_after(const plan_pool *q, int dev, int d);
+/* The highest device number of the pool. */
+static inline int plan_last(const plan_pool *q) { return q->range[q->nranges - 1][1]; }
+/* The link tier joining the pool's devices k, k + stride, …,
+** k + stride·(count − 1): the tier of the first and the last of them, as
+** mdl_group_tier for contiguous devices (the numbering is increasing). */
+int plan_group_tier(const scn_cluster *c, const plan_pool *q, int k, int stride, int count);
+/* mdl_allreduce_group over those devices: the same figure on a contiguous
+** pool; on a placed one, hierarchical over the supernodes they touch. */
+double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, double bytes,
+                            double eff);
+/* The tier weight sync from training pool tq to rollout pool q crosses
+** (docs/model.md, section 9): on contiguous pools the tier joining the
+** lowest and highest device of the two; when either is placed, the lowest
+** tier at which every node (tier 0) or supernode (tier 1) holding rollout
+** devices also holds training devices, which each sends to. */
+int plan_sync_tier(const scn_cluster *c, const plan_pool *tq, const plan_pool *q);
+/* Gradient all-reduce times of one pipeline stage of model m on training
+** pool q: *a over a ZeRO shard group, *r across its replicas (HSDP). */
+void plan_grad_allreduce(const scn_scenario *s, const plan_pool *q, const scn_model *m, double *a, double *r);
+/* ZeRO/FSDP communication of one mini-batch of `micro` micro-batches
+** (docs/model.md, section 7): the exposed per-micro-batch part is returned,
+** the end-of-mini-batch part goes to *end (when not NULL).  The engine and
+** the planner's estimate both call this. */
+double plan_zero_comm(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro, bool train,
+                      double *grad, double *after);
+/* Nodes the pool's devices touch, and the most it has on one node. */
+int plan_nodes(const scn_cluster *c, const plan_pool *q, int *most);
 
 /* Build pools and layouts.  Bad layouts are input errors (code 2). */
 bool plan_build(const scn_scenario *s, plan *p, fs_err *err);

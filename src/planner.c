@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const MODE_LABEL[] = {"separate", "colocate", "full", "hybrid", "shape"};
+static const char *const MODE_LABEL[] = {"separate", "colocate", "full", "hybrid", "shape", "spread"};
 
 const char *planner_mode_name(int mode)
 {
@@ -40,8 +40,8 @@ static void default_axes(const scn_scenario *s, plan_axes *ax)
     int dpn = s->cluster.devices_per_node;
     long v[32];
     int n;
-    long modes[] = {PLANNER_SEPARATE, PLANNER_COLOCATE, PLANNER_FULL, PLANNER_HYBRID};
-    axis_set(&ax->modes, modes, 4);
+    long modes[] = {PLANNER_SEPARATE, PLANNER_COLOCATE, PLANNER_FULL, PLANNER_HYBRID, PLANNER_SPREAD};
+    axis_set(&ax->modes, modes, 5);
     n = 0;
     for (long t = 1; t <= 16; t *= 2) if (divides(t, m->heads) && t <= 2 * dpn) v[n++] = t;
     axis_set(&ax->train_tp, v, n);
@@ -175,6 +175,20 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *s)
         p->npools = P->ax.shapes[c->split].npools;
         memcpy(p->pools, P->ax.shapes[c->split].pools, sizeof p->pools);
         break;
+    case PLANNER_SPREAD: {
+        unsigned critic = s->has_critic ? ROLE_CRITIC : 0;
+        p->mode = MODE_SEPARATE;
+        p->npools = 2;
+        memset(p->pools, 0, 2 * sizeof p->pools[0]);
+        snprintf(p->pools[0].name, sizeof p->pools[0].name, "rollout");
+        p->pools[0].devices = c->split;
+        p->pools[0].roles = ROLE_ROLLOUT;
+        p->pools[0].where = WHERE_SPREAD;
+        snprintf(p->pools[1].name, sizeof p->pools[1].name, "train");
+        p->pools[1].devices = total - c->split;
+        p->pools[1].roles = ROLE_TRAIN | aux_roles(s) | critic;
+        break;
+    }
     case PLANNER_HYBRID: {
         unsigned critic = s->has_critic ? ROLE_CRITIC : 0;
         p->mode = MODE_COLOCATE;
@@ -316,6 +330,12 @@ void planner_enumerate(planner *P)
             int sp[32], nsp = 1;
             sp[0] = mi < ax->modes.n ? 0 : mi - ax->modes.n;
             if (mode == PLANNER_SEPARATE || mode == PLANNER_HYBRID) nsp = splits(P, total, unit, sp);
+            if (mode == PLANNER_SPREAD) {
+                /* the rollout share of each supernode, in whole nodes */
+                if (sn < 2 || unit > total / sn) continue;
+                nsp = splits(P, total / sn, unit, sp);
+                for (int k = 0; k < nsp; k++) sp[k] *= sn;
+            }
             if (mode == PLANNER_COLOCATE && aux) {
                 /* reference/reward on their own nodes: an eighth or a quarter */
                 int a1 = total / 8 / unit * unit, a2 = total / 4 / unit * unit;
@@ -573,7 +593,9 @@ static void pools_text(const plan *pl, char *out, size_t n)
     out[0] = 0;
     size_t len = 0;
     for (int i = 0; i < pl->npools; i++) {
-        int w = snprintf(out + len, n - len, "%s%s:%d", i ? " " : "", pl->pools[i].name, pl->pools[i].devices);
+        /* a pool the placement split (spread, ranges) says so: gen:16/placed */
+        int w = snprintf(out + len, n - len, "%s%s:%d%s", i ? " " : "", pl->pools[i].name, pl->pools[i].devices,
+                         pl->pools[i].placed ? "/placed" : "");
         if (w < 0 || (size_t)w >= n - len) break;
         len += (size_t)w;
     }
@@ -627,7 +649,22 @@ static void run_line(const planner *P, const plan_cand *c, int iterations, fs_bu
             buf_printf(b, " --set plan.pools.%d.devices=%d", i + 1, sh->pools[i].devices);
             for (int k = 0, n = 0; ROLE_NAMES[k]; k++)
                 if (sh->pools[i].roles & (1u << k)) buf_printf(b, " --set plan.pools.%d.roles.%d=%s", i + 1, ++n, ROLE_NAMES[k]);
+            if (sh->pools[i].where != WHERE_PACKED)
+                buf_printf(b, " --set plan.pools.%d.where=%s", i + 1,
+                           fields_enum_name(fields_find(FIELDS_POOL, "where"), (int)sh->pools[i].where));
+            for (int k = 0; k < sh->pools[i].nranges; k++)
+                buf_printf(b, " --set plan.pools.%d.ranges.%d.1=%d --set plan.pools.%d.ranges.%d.2=%d", i + 1, k + 1,
+                           sh->pools[i].range[k][0], i + 1, k + 1, sh->pools[i].range[k][1]);
         }
+    } else if (c->mode == PLANNER_SPREAD) {
+        int total = base->cluster.devices_per_node * c->nodes * c->supernodes;
+        buf_printf(b, " --mode separate --set plan.pools.1.name=rollout --set plan.pools.1.devices=%d"
+                   " --set plan.pools.1.roles.1=rollout --set plan.pools.1.where=spread --set plan.pools.2.name=train"
+                   " --set plan.pools.2.devices=%d --set plan.pools.2.roles.1=train", c->split, total - c->split);
+        int k = 2;
+        if (base->has_ref) buf_printf(b, " --set plan.pools.2.roles.%d=ref", k++);
+        if (base->reward_is_model) buf_printf(b, " --set plan.pools.2.roles.%d=reward", k++);
+        if (base->has_critic) buf_printf(b, " --set plan.pools.2.roles.%d=critic", k++);
     } else if (c->mode == PLANNER_HYBRID) {
         int total = base->cluster.devices_per_node * c->nodes * c->supernodes;
         buf_printf(b, " --set plan.pools.1.name=gen --set plan.pools.1.devices=%d --set plan.pools.1.roles.1=rollout"

@@ -34,8 +34,10 @@
 #include "scenario.h"
 
 /* Search modes: "hybrid" is a rollout-only pool beside a co-located one;
-** "shape" is a pool shape a policy's candidates() gave (split: its index). */
-enum { PLANNER_SEPARATE, PLANNER_COLOCATE, PLANNER_FULL, PLANNER_HYBRID, PLANNER_SHAPE, PLANNER__MODES };
+** "shape" is a pool shape a policy's candidates() gave (split: its index);
+** "spread" is separate with the rollout pool on the same share of every
+** supernode (plan.pools[].where = "spread"; two supernodes or more). */
+enum { PLANNER_SEPARATE, PLANNER_COLOCATE, PLANNER_FULL, PLANNER_HYBRID, PLANNER_SHAPE, PLANNER_SPREAD, PLANNER__MODES };
 const char *planner_mode_name(int mode);
 
 typedef enum { PLAN_OBJ_THROUGHPUT, PLAN_OBJ_PER_DEVICE, PLAN_OBJ_DEVICES } plan_objective;

@@ -20,9 +20,11 @@
 /* ---------------------------------------------------------------- estimate */
 
 
-static const scn_link *group_link(const scn_scenario *s, int first, int stride, int count)
+/* The link joining pool q's devices k, k + stride, … (as the engine's
+** eng_pool_link: the pool's placement decides the tier). */
+static const scn_link *group_link(const scn_scenario *s, const plan_pool *q, int k, int stride, int count)
 {
-    return mdl_tier_link(&s->cluster, mdl_group_tier(&s->cluster, first, stride, count));
+    return mdl_tier_link(&s->cluster, plan_group_tier(&s->cluster, q, k, stride, count));
 }
 
 /* Sequences a rollout instance holds at once, by the engine's admission
@@ -50,9 +52,19 @@ static double admitted(const planner *P, const scn_scenario *s, const plan_pool 
 ** pool's instance holding `batch` sequences of mean context `ctx`. */
 double planner_decode_step(const scn_scenario *s, const plan_pool *q, double batch, double ctx)
 {
-    const scn_link *lk = group_link(s, q->first, 1, q->inst_devices);
-    return mdl_decode_step(&s->actor, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep, batch,
-                           batch * ctx).total_s;
+    const scn_link *lk = group_link(s, q, 0, 1, q->inst_devices);
+    const scn_rollout_layout *r = &s->plan.rollout;
+    if (r->spec_tokens > 0) {
+        /* speculative decoding as src/eng_gen.c prices it (docs/model.md,
+        ** section 5): a step k + 1 tokens wide, each attending to its
+        ** context, the KV read once, yielding E = 1 + α + … + α^k tokens */
+        double w = r->spec_tokens + 1, E = 0, ak = 1;
+        for (int i = 0; i <= r->spec_tokens; i++) { E += ak; ak *= r->spec_accept; }
+        mdl_step c = mdl_decode_step(&s->actor, &s->cluster.device, &s->eff, lk, r->tp, r->ep, w * batch, w * batch * ctx);
+        mdl_step m = mdl_decode_step(&s->actor, &s->cluster.device, &s->eff, lk, r->tp, r->ep, w * batch, batch * ctx);
+        return (fmax(c.compute_s, m.memory_s) + c.total_s - fmax(c.compute_s, c.memory_s)) / E;
+    }
+    return mdl_decode_step(&s->actor, &s->cluster.device, &s->eff, lk, r->tp, r->ep, batch, batch * ctx).total_s;
 }
 
 /* Generation of a rollout pool taking `share` of the step's samples: its
@@ -74,7 +86,7 @@ static void pool_gen(const planner *P, const scn_scenario *s, const plan_pool *q
     double small = c / 8 < 1 ? 1 : c / 8;
     *t_tail = planner_decode_step(s, q, small, P->pm + P->rm);
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share;
-    const scn_link *lk = group_link(s, q->first, 1, q->inst_devices);
+    const scn_link *lk = group_link(s, q, 0, 1, q->inst_devices);
     mdl_step pf = mdl_prefill(&s->actor, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
                               n * P->pm / q->instances, P->pm);
     *prefill = pf.total_s;
@@ -84,12 +96,12 @@ static void pool_gen(const planner *P, const scn_scenario *s, const plan_pool *q
 ** src/eng_train.c sets them up. */
 static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const plan_pool *q)
 {
-    const scn_link *ltp = group_link(s, q->first, 1, q->tp), *lep = NULL, *lpp = NULL;
-    if (m->experts > 0) lep = group_link(s, q->first, 1, q->tp > q->ep ? q->tp : q->ep);
-    if (q->pp > 1) lpp = group_link(s, q->first, q->tp * q->gdp, 2);
+    const scn_link *ltp = group_link(s, q, 0, 1, q->tp), *lep = NULL, *lpp = NULL;
+    if (m->experts > 0) lep = group_link(s, q, 0, 1, q->tp > q->ep ? q->tp : q->ep);
+    if (q->pp > 1) lpp = group_link(s, q, 0, q->tp * q->gdp, 2);
     mdl_stage c = mdl_stage_setup(m, q->tp, q->pp, q->ep, ltp, lep, lpp);
     const scn_train_layout *tl = &s->plan.train;
-    const scn_link *lcp = q->cp > 1 ? group_link(s, q->first, q->tp, q->cp) : NULL;
+    const scn_link *lcp = q->cp > 1 ? group_link(s, q, 0, q->tp, q->cp) : NULL;
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, lcp, tl->overlap_tp, tl->overlap_ep);
     return c;
 }
@@ -118,18 +130,12 @@ double planner_fwd_pass(const planner *P, const scn_scenario *s, const plan_pool
 {
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt / chunks_of(s);
     if (q->aux_tp > 0)
-        return mdl_aux_fwd(m, &s->cluster.device, &s->eff, group_link(s, q->first, 1, q->aux_tp), q->devices, q->aux_tp,
+        return mdl_aux_fwd(m, &s->cluster.device, &s->eff, group_link(s, q, 0, 1, q->aux_tp), q->devices, q->aux_tp,
                            q->aux_replicas, n * (P->pm + P->rm), n * P->l2m);
+    /* a ZeRO-3 model gathers its parameters for every micro-batch, as the
+    ** engine's forward pass (plan_zero_comm) */
     int micro = micro_count(s, q, n);
-    double t = mdl_1f1b(q->pp, micro, planner_stage_fwd(P, s, q, m), 0);
-    if (s->plan.train.zero >= 3) {
-        /* ZeRO-3's parameter gathers, once a micro-batch (src/eng_train.c) */
-        double sh = mdl_stage_share(m->layers, q->pp), a, r;
-        mdl_shard_allreduce(&s->cluster, s->eff.link, q->first, q->tp, q->gdp, q->shard, q->edp, q->eshard,
-                            m->params_dense * sh / q->tp, m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep), &a, &r);
-        t += mdl_zero_comm(s->plan.train.zero, s->plan.train.overlap, 1.0, a, r, micro, 0, NULL, NULL);
-    }
-    return t;
+    return mdl_1f1b(q->pp, micro, planner_stage_fwd(P, s, q, m), 0) + plan_zero_comm(s, q, m, micro, false, NULL, NULL);
 }
 
 double planner_train_minibatch(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m)
@@ -141,14 +147,12 @@ double planner_train_minibatch(const planner *P, const scn_scenario *s, const pl
     double t = mdl_1f1b(q->pp, micro, f, b);
     double sh = mdl_stage_share(m->layers, q->pp);
     double psi_d = m->params_dense * sh / q->tp, psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
-    /* the engine's data-parallel communication (src/eng_train.c): ZeRO's
-    ** per-micro-batch collectives, the gradient reduction (over the shard
-    ** group and, under HSDP, across its replicas) partly during the last
-    ** backward, ZeRO-1/2's parameter all-gather, gradients in mdl_grad_bytes */
-    double a, r, grad, after;
-    mdl_shard_allreduce(&s->cluster, s->eff.link, q->first, q->tp, q->gdp, q->shard, q->edp, q->eshard, psi_d, psi_e,
-                        &a, &r);
-    double tz = mdl_zero_comm(tl->zero, tl->overlap, mdl_grad_bytes(tl) / 2.0, a, r, micro, 1, &grad, &after);
+    /* the engine's data-parallel communication (plan_zero_comm, src/eng_train.c):
+    ** ZeRO's per-micro-batch collectives, the gradient reduction (over the
+    ** shard group and, under HSDP, across its replicas) partly during the
+    ** last backward, ZeRO-1/2's parameter all-gather; the optimizer over the
+    ** ZeRO shard group, as the engine books it */
+    double grad, after, tz = plan_zero_comm(s, q, m, micro, true, &grad, &after);
     tz += mdl_exposed(grad, tl->overlap_grad, b) + after;
     return t + tz + mdl_optimizer(&s->cluster.device, &s->eff, tl->zero, q->shard, q->eshard, psi_d, psi_e);
 }
@@ -184,7 +188,7 @@ static double pool_infer(const planner *P, const scn_scenario *s, const plan_poo
 static double pool_switches(const scn_scenario *s, const plan_pool *q)
 {
     double rw = plan_rollout_weights(s, q);
-    double re = mdl_reshard(rw, s->plan.bucket_bytes, group_link(s, q->first, 1, q->devices), s->eff.link);
+    double re = mdl_reshard(rw, s->plan.bucket_bytes, group_link(s, q, 0, 1, q->devices), s->eff.link);
     double hostbw = mdl_host_bw_shared(&s->cluster, s->eff.host_link), st[3];
     plan_train_states(s, q, st);
     double crit = q->train_mem[MB_CRITIC];
@@ -224,9 +228,7 @@ double planner_estimate(const planner *P, const scn_scenario *s, const plan *p)
         if (q->colocated) rate_mixed += r;
         else {
             rate_only += r;
-            int lo = tq->first < q->first ? tq->first : q->first;
-            int hi = (tq->first + tq->devices > q->first + q->devices ? tq->first + tq->devices : q->first + q->devices) - 1;
-            scn_link l = mdl_tier_link_shared(&s->cluster, mdl_group_tier(&s->cluster, lo, hi - lo, 2));
+            scn_link l = mdl_tier_link_shared(&s->cluster, plan_sync_tier(&s->cluster, tq, q));
             double w = mdl_weight_sync(plan_rollout_weights(s, q), s->actor.params_total, q->instances, tq->devices,
                                        s->plan.bucket_bytes, &l, s->eff.link);
             /* plan.sync_every: one transfer every k steps (docs/model.md, section 4) */

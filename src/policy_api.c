@@ -82,6 +82,18 @@ static int l_fits(lua_State *L)
         push_gib(L, "training_gb", tr);
         push_gib(L, "generating_gb", ro);
         push_gib(L, "capacity_gb", trial->cluster.device.hbm_bytes);
+        /* where the plan put it: inclusive {first, last} device ranges, the
+        ** form of plan.pools[].ranges (a spread pool's shares, for one) */
+        lua_createtable(L, q->nranges, 0);
+        for (int r = 0; r < q->nranges; r++) {
+            lua_createtable(L, 2, 0);
+            lua_pushinteger(L, q->range[r][0]);
+            lua_rawseti(L, -2, 1);
+            lua_pushinteger(L, q->range[r][1]);
+            lua_rawseti(L, -2, 2);
+            lua_rawseti(L, -2, r + 1);
+        }
+        lua_setfield(L, -2, "ranges");
         lua_rawseti(L, -2, i + 1);
     }
     return 3;

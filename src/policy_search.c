@@ -8,6 +8,7 @@
 */
 #include "plugin_lua.h"
 #include "fields.h"
+#include "planner.h"
 
 #include <limits.h>
 #include <math.h>
@@ -44,7 +45,8 @@ static const struct { const char *key; size_t off; long lo, hi; double scale; } 
     {"nodes_per_supernode", offsetof(plan_axes, nodes_per_supernode), 1, 1 << 16, 1},
 };
 #define NAXES (sizeof AXES / sizeof AXES[0])
-static const char *const MODE_KEYS[] = {"separate", "colocate", "full", "hybrid", NULL};
+static const char *const MODE_KEYS[] = {"separate", "colocate", "full", "hybrid", "spread", NULL};
+static const int MODE_OF_KEY[] = {PLANNER_SEPARATE, PLANNER_COLOCATE, PLANNER_FULL, PLANNER_HYBRID, PLANNER_SPREAD};
 
 static void read_axis(lua_State *L, int t, const char *key, plan_axis *a, long lo, long hi, double scale)
 {
@@ -159,8 +161,8 @@ static int read_candidates(lua_State *L)
                 int found = -1;
                 for (int j = 0; v && MODE_KEYS[j]; j++) if (strcmp(v, MODE_KEYS[j]) == 0) found = j;
                 if (found < 0 || lua_type(L, -1) != LUA_TSTRING)
-                    luaL_error(L, "returned modes[%d]: expected separate, colocate, full or hybrid", (int)i);
-                a->v[a->n++] = found;
+                    luaL_error(L, "returned modes[%d]: expected separate, colocate, full, hybrid or spread", (int)i);
+                a->v[a->n++] = MODE_OF_KEY[found];
                 lua_pop(L, 1);
             }
             if (a->n == 0) luaL_error(L, "returned modes: the list is empty");

@@ -122,7 +122,8 @@ void report_compute(const sim *s, report *r)
         snprintf(r->why, sizeof r->why, "%s memory of %s (devices %d..%d) over capacity by %s at t = %.3f s, "
                  "while %s grew (capacity %s%s)",
                  mg->host ? "host" : "device", mg->name, mg->first_device,
-                 mg->first_device + (mg->host ? mg->devices * sc->cluster.devices_per_node : mg->devices) - 1,
+                 mg->host ? mg->first_device + mg->devices * sc->cluster.devices_per_node - 1
+                          : plan_dev_after(&sim_plan(s)->pools[mg->pool], mg->first_device, mg->devices - 1),
                  over, sim_secs(st->overflow.t), trace_bucket_name((mem_bucket)st->overflow.bucket), cap,
                  mg->host ? " per node" : " per device");
     } else if (sim_error(s) && sim_error(s)->code == 1) {

@@ -161,10 +161,19 @@ typedef struct {
     double spec_accept;         /* each draft token's acceptance rate α */
 } scn_rollout_layout;
 
+/* Where a pool's devices lie (docs/model.md, section 2): the lowest free
+** devices (packed, today's default), the same share of every supernode or of
+** every node (spread, spread_nodes), or explicit ranges (scn_pool.ranges). */
+typedef enum { WHERE_PACKED, WHERE_SPREAD, WHERE_SPREAD_NODES } scn_where;
+#define SCN_RANGES_MAX 16
+
 typedef struct {
     char     name[SCN_NAME_MAX];
     int      devices;
     unsigned roles;             /* ROLE_* */
+    scn_where where;
+    int      nranges;           /* >0: the devices are these inclusive ranges */
+    int      range[SCN_RANGES_MAX][2];
 } scn_pool;
 
 typedef struct {

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Plugin, sweep, merge and planner tests from the command line:
-#   - the shipped policies and what-if examples run;
+#   - the shipped policies and what-if examples run; a spread pool is placed on
+#     every supernode and candidates() pool shapes with placements are searched;
 #   - a sweep gives the same bytes with --jobs 1 and 3, and its shards merged
 #     give the unsharded CSV and JSON byte for byte (also for plan);
 #   - merge refuses missing, duplicate, broken and foreign shards (exit 2,
@@ -162,6 +163,40 @@ expect 0 "smallest cluster reaching" "$F" plan examples/pangu718b_cm384.lua --ob
 printf 'function candidates(ctx) return { modes = {"full"}, staleness = {0} } end\nfunction score(ctx, r) return -r.step_time_s end\n' > "$T/narrow.lua"
 "$F" plan $Q --policy "$T/narrow.lua" --json "$T/narrow.json" --quiet
 grep -q '"mode": "separate"' "$T/narrow.json" && bad "candidates() did not narrow the modes" || ok
+
+# --- placed pools: spread_split.lua's place() and its candidates() pool shapes ---------
+S2="--set cluster.supernodes=2 --set cluster.nodes_per_supernode=1"
+expect 0 "pool gen          8 devices \[0..3, 8..11\]  roles rollout" "$F" check $Q --policy plugins/spread_split.lua $S2
+expect 0 "Throughput" "$F" run $Q --policy plugins/spread_split.lua $S2 $IT
+expect 2 "plan.pools\[1\].ranges\[2\]: device 4 is already in pool 'gen'" "$F" check $Q --mode separate \
+    --set plan.pools.1.name=gen --set plan.pools.1.roles.1=rollout --set plan.pools.1.ranges.1.1=0 --set plan.pools.1.ranges.1.2=7 \
+    --set plan.pools.1.ranges.2.1=4 --set plan.pools.1.ranges.2.2=5 \
+    --set plan.pools.2.name=train --set plan.pools.2.devices=6 --set plan.pools.2.roles.1=train --set plan.pools.2.roles.2=ref
+# ctx shows a placed pool as written, and fusync.fits(plan) where it landed
+cat > "$T/ctxpools.lua" <<'EOF'
+function place(ctx)
+  local g = ctx.plan.pools[1]
+  local ok, why, pools = fusync.fits(ctx.plan)
+  local r = pools[2].ranges
+  print(string.format("ctx where=%s ranges=%s; fits %s train at %d..%d, %d..%d", tostring(g.where), tostring(g.ranges),
+                      tostring(ok), r[1][1], r[1][2], r[2][1], r[2][2]))
+  return ctx.plan
+end
+EOF
+export FUSYNC_PLUGIN_PRINT=1
+expect 0 "ctx where=spread ranges=nil; fits true train at 4..7, 12..15" "$F" check $Q $S2 \
+    --policy "$T/ctxpools.lua" --mode separate --set plan.pools.1.name=gen --set plan.pools.1.devices=8 \
+    --set plan.pools.1.roles.1=rollout --set plan.pools.1.where=spread --set plan.pools.2.name=train \
+    --set plan.pools.2.devices=8 --set plan.pools.2.roles.1=train --set plan.pools.2.roles.2=ref
+unset FUSYNC_PLUGIN_PRINT
+if "$F" plan $Q --policy plugins/spread_split.lua $S2 $IT --top 3 --csv "$T/ss-plan.csv" > "$T/ss-plan.txt" 2>&1; then
+    ok
+    grep -q ",shape,gen:4/placed train:12/placed," "$T/ss-plan.csv" && ok || bad "candidates() spread pool shape was not searched"
+    grep -q ",shape,gen:4 train:12," "$T/ss-plan.csv" && ok || bad "candidates() packed pool shape was not searched"
+    grep -q "plan.pools.1.where=spread" "$T/ss-plan.csv" && ok || bad "a spread shape's command does not set where"
+else
+    bad "plan with spread_split.lua failed: $(head -3 "$T/ss-plan.txt")"
+fi
 
 # --- the plugin API, by a policy written from docs/plugins.md alone -------------------
 PA=tests/policy_author.lua

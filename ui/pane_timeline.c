@@ -140,7 +140,7 @@ static int build_rows(const tui_app *a, tl_row **out)
             rows[n++] = (tl_row){ROW_TRACK, p, k, 0};
             if (!a->v.track_open[k]) continue;
             for (int d = 0; d < tk->devices && d < DEVICE_ROWS_MAX; d++)
-                rows[n++] = (tl_row){ROW_DEVICE, p, k, tk->first_device + d};
+                rows[n++] = (tl_row){ROW_DEVICE, p, k, plan_dev_after(&pl->pools[p], tk->first_device, d)};
         }
     }
     *out = rows;
