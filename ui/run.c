@@ -46,7 +46,7 @@ tui_run *run_new(const runner_spec *spec, const char *label, fs_err *err)
 void run_free(tui_run *r)
 {
     if (!r) return;
-    for (int i = 0; i < r->ntracks; i++) { free(r->tracks[i].ord); free(r->tracks[i].maxt1); }
+    for (int i = 0; i < r->ntracks; i++) free(r->tracks[i].e);
     for (int i = 0; i < r->ngroups * MB__COUNT; i++) free(r->ctr[i].ord);
     free(r->tracks);
     free(r->track_seen);
@@ -74,23 +74,23 @@ static void track_insert(run_track_idx *x, const trace_span *sp, uint32_t idx)
 {
     if (x->n == x->cap) {
         x->cap = x->cap ? 2 * x->cap : 64;
-        x->ord = xrealloc(x->ord, x->cap * sizeof *x->ord);
-        x->maxt1 = xrealloc(x->maxt1, x->cap * sizeof *x->maxt1);
+        x->e = xrealloc(x->e, x->cap * sizeof *x->e);
     }
     /* spans arrive nearly sorted: insertion from the end is cheap */
+    sim_time t0 = sp[idx].t0;
     size_t k = x->n;
     while (k > 0) {
-        const trace_span *p = &sp[x->ord[k - 1]];
-        if (p->t0 < sp[idx].t0 || (p->t0 == sp[idx].t0 && x->ord[k - 1] < idx)) break;
-        x->ord[k] = x->ord[k - 1];
+        const run_span_ent *p = &x->e[k - 1];
+        if (p->t0 < t0 || (p->t0 == t0 && p->idx < idx)) break;
+        x->e[k] = x->e[k - 1];
         k--;
     }
-    x->ord[k] = idx;
+    x->e[k] = (run_span_ent){t0, sp[idx].t1, 0, idx};
     x->n++;
     for (size_t i = k; i < x->n; i++) {
-        sim_time t1 = sp[x->ord[i]].t1;
-        sim_time prev = i ? x->maxt1[i - 1] : INT64_MIN;
-        x->maxt1[i] = t1 > prev ? t1 : prev;
+        sim_time t1 = x->e[i].t1;
+        sim_time prev = i ? x->e[i - 1].maxt1 : INT64_MIN;
+        x->e[i].maxt1 = t1 > prev ? t1 : prev;
     }
 }
 
@@ -211,18 +211,18 @@ void run_sync(tui_run *r)
 /* -------------------------------------------------------------- queries */
 
 /* First position in x whose span starts after t. */
-static size_t upper_t0(const run_track_idx *x, const trace_span *sp, sim_time t)
+static size_t upper_t0(const run_track_idx *x, sim_time t)
 {
     size_t lo = 0, hi = x->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (sp[x->ord[mid]].t0 <= t) lo = mid + 1;
+        if (x->e[mid].t0 <= t) lo = mid + 1;
         else hi = mid;
     }
     return lo;
 }
 
-static sim_time overlap(const trace_span *s, sim_time a, sim_time b)
+static sim_time overlap(const run_span_ent *s, sim_time a, sim_time b)
 {
     sim_time lo = s->t0 > a ? s->t0 : a, hi = s->t1 < b ? s->t1 : b;
     /* zero-length spans still count when they sit inside the cell */
@@ -234,7 +234,6 @@ long run_span_in(const tui_run *r, int track, sim_time a, sim_time b)
 {
     if (track < 0 || track >= r->ntracks) return -1;
     const run_track_idx *x = &r->tracks[track];
-    const trace_span *sp = trace_spans(sim_trace(r->s));
     sim_time now = sim_now(r->s);
     if (b > now) b = now;
     if (b <= a) {
@@ -243,25 +242,25 @@ long run_span_in(const tui_run *r, int track, sim_time a, sim_time b)
     }
     if (x->n == 0) return -1;
     sim_time mid = a + (b - a) / 2;
-    size_t i = upper_t0(x, sp, mid);
+    size_t i = upper_t0(x, mid);
     long best = -1;
     sim_time bestov = 0;
     /* backwards: spans starting at or before mid that reach into [a, b);
     ** the running max of t1 says when nothing earlier can */
     int budget = 24;
     for (size_t k = i; k-- > 0 && budget-- > 0;) {
-        if (x->maxt1[k] <= a) break;
-        const trace_span *s = &sp[x->ord[k]];
+        const run_span_ent *s = &x->e[k];
+        if (s->maxt1 <= a) break;
         sim_time ov = overlap(s, a, b);
-        if (ov > bestov) { bestov = ov; best = (long)x->ord[k]; }
+        if (ov > bestov) { bestov = ov; best = (long)s->idx; }
     }
     /* forwards: spans starting inside (mid, b) */
     budget = 24;
     for (size_t k = i; k < x->n && budget-- > 0; k++) {
-        const trace_span *s = &sp[x->ord[k]];
+        const run_span_ent *s = &x->e[k];
         if (s->t0 >= b) break;
         sim_time ov = overlap(s, a, b);
-        if (ov > bestov) { bestov = ov; best = (long)x->ord[k]; }
+        if (ov > bestov) { bestov = ov; best = (long)s->idx; }
     }
     return best;
 }
@@ -306,7 +305,7 @@ void run_step_split(const tui_run *r, double secs[STEP__COUNT])
         const run_track_idx *x = NULL;
         for (int k = 0; k < r->ntracks; k++)
             if (trace_track_at(sim_trace(r->s), k)->kind == TRK_STEP) { x = &r->tracks[k]; break; }
-        if (x && x->n && x->maxt1[x->n - 1] > from) from = x->maxt1[x->n - 1];
+        if (x && x->n && x->e[x->n - 1].maxt1 > from) from = x->e[x->n - 1].maxt1;
         if (from < now) secs[open] += sim_secs(now - from);
     }
 }
@@ -325,7 +324,7 @@ int run_versions_at(const tui_run *r, sim_time t)
 sim_time run_track_known_to(const tui_run *r, int track)
 {
     if (track < 0 || track >= r->ntracks || r->tracks[track].n == 0) return -1;
-    return r->tracks[track].maxt1[r->tracks[track].n - 1];
+    return r->tracks[track].e[r->tracks[track].n - 1].maxt1;
 }
 
 double run_track_load(const tui_run *r, int track)
