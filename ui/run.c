@@ -34,6 +34,7 @@ tui_run *run_new(const runner_spec *spec, const char *label, fs_err *err)
     r->ntracks = trace_ntracks(t);
     r->tracks = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->tracks);
     r->track_seen = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->track_seen);
+    r->span_hint = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->span_hint);
     r->ngroups = trace_nmemgroups(t);
     r->ctr = xcalloc((size_t)(r->ngroups ? r->ngroups : 1) * MB__COUNT, sizeof *r->ctr);
     r->track_busy = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->track_busy);
@@ -50,6 +51,7 @@ void run_free(tui_run *r)
     for (int i = 0; i < r->ngroups * MB__COUNT; i++) free(r->ctr[i].ord);
     free(r->tracks);
     free(r->track_seen);
+    free(r->span_hint);
     free(r->track_busy);
     free(r->track_pend);
     free(r->track_spans);
@@ -210,15 +212,39 @@ void run_sync(tui_run *r)
 
 /* -------------------------------------------------------------- queries */
 
-/* First position in x whose span starts after t. */
-static size_t upper_t0(const run_track_idx *x, sim_time t)
+/* First position in x whose span starts after t, searched from *hint (where
+** the last search landed; left where this one lands): doubling steps from
+** there bracket the answer, then a binary search inside the bracket. */
+static size_t upper_t0(const run_track_idx *x, sim_time t, size_t *hint)
 {
-    size_t lo = 0, hi = x->n;
+    size_t h = *hint <= x->n ? *hint : x->n, lo, hi;
+    if (h == 0 || x->e[h - 1].t0 <= t) {
+        /* the answer is at or after h */
+        lo = h;
+        size_t step = 1;
+        hi = h;
+        while (hi < x->n && x->e[hi].t0 <= t) {
+            lo = hi + 1;
+            hi = step < x->n - hi ? hi + step : x->n;
+            step *= 2;
+        }
+    } else {
+        /* before h: e[h - 1] starts after t */
+        hi = h - 1;
+        size_t step = 1;
+        lo = hi;
+        while (lo > 0 && x->e[lo - 1].t0 > t) {
+            hi = lo - 1;
+            lo = step < lo ? lo - step : 0;
+            step *= 2;
+        }
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (x->e[mid].t0 <= t) lo = mid + 1;
         else hi = mid;
     }
+    *hint = lo;
     return lo;
 }
 
@@ -242,7 +268,7 @@ long run_span_in(const tui_run *r, int track, sim_time a, sim_time b)
     }
     if (x->n == 0) return -1;
     sim_time mid = a + (b - a) / 2;
-    size_t i = upper_t0(x, mid);
+    size_t i = upper_t0(x, mid, &r->span_hint[track]);
     long best = -1;
     sim_time bestov = 0;
     /* backwards: spans starting at or before mid that reach into [a, b);
