@@ -33,7 +33,6 @@ tui_run *run_new(const runner_spec *spec, const char *label, fs_err *err)
     const trace *t = sim_trace(r->s);
     r->ntracks = trace_ntracks(t);
     r->tracks = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->tracks);
-    r->track_seen = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->track_seen);
     r->span_hint = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->span_hint);
     r->ngroups = trace_nmemgroups(t);
     r->ctr = xcalloc((size_t)(r->ngroups ? r->ngroups : 1) * MB__COUNT, sizeof *r->ctr);
@@ -50,7 +49,6 @@ void run_free(tui_run *r)
     for (int i = 0; i < r->ntracks; i++) free(r->tracks[i].e);
     for (int i = 0; i < r->ngroups * MB__COUNT; i++) free(r->ctr[i].ord);
     free(r->tracks);
-    free(r->track_seen);
     free(r->span_hint);
     free(r->track_busy);
     free(r->track_pend);
@@ -132,13 +130,6 @@ void run_sync(tui_run *r)
     const trace_span *sp = trace_spans(t);
     sim_time now = sim_now(r->s);
 
-    for (int k = 0; k < r->ntracks; k++) {
-        size_t n = trace_track_nspans(t, k);
-        const uint32_t *ix = trace_track_span_index(t, k);
-        for (size_t i = r->track_seen[k]; i < n; i++) track_insert(&r->tracks[k], sp, ix[i]);
-        r->track_seen[k] = n;
-    }
-
     size_t nc = trace_ncounters(t);
     const trace_counter *c = trace_counters(t);
     for (size_t i = r->ctr_seen; i < nc; i++) {
@@ -147,10 +138,13 @@ void run_sync(tui_run *r)
     }
     r->ctr_seen = nc;
 
-    /* running totals: whole spans once they are in the past, the rest clipped */
+    /* the new spans, in the order recorded (one pass over the trace's
+    ** array): into their track's index, and into the running totals, whole
+    ** once they are in the past, the rest clipped */
     size_t ns = trace_nspans(t);
     for (size_t i = r->spans_seen; i < ns; i++) {
         if (sp[i].track < 0 || sp[i].track >= r->ntracks) continue;
+        track_insert(&r->tracks[sp[i].track], sp, (uint32_t)i);
         if (trace_track_at(t, sp[i].track)->kind != TRK_STEP && sp[i].phase < 32) r->phases_seen |= 1u << sp[i].phase;
         else if (sp[i].phase < 32) r->steps_seen |= 1u << sp[i].phase;
         r->track_spans[sp[i].track]++;

@@ -50,7 +50,6 @@ typedef struct {
     /* indices */
     int            ntracks;
     run_track_idx *tracks;
-    size_t        *track_seen;  /* per track: span index entries consumed */
     /* per track: where run_span_in()'s last search landed.  A frame asks
     ** for the cells of a row left to right, so the next answer is at or just
     ** after it: a gallop from there replaces a search of the whole track. */
