@@ -142,6 +142,16 @@ void run_sync(tui_run *r)
     ** array): into their track's index, and into the running totals, whole
     ** once they are in the past, the rest clipped */
     size_t ns = trace_nspans(t);
+    /* room for every new span of each track at once: a slice of many spans
+    ** (a run played to its end) grows each index once, not by doublings */
+    for (int k = 0; k < r->ntracks; k++) {
+        run_track_idx *x = &r->tracks[k];
+        size_t need = trace_track_nspans(t, k);
+        if (need > x->cap) {
+            x->cap = need > 2 * x->cap ? need : 2 * x->cap;
+            x->e = xrealloc(x->e, x->cap * sizeof *x->e);
+        }
+    }
     for (size_t i = r->spans_seen; i < ns; i++) {
         if (sp[i].track < 0 || sp[i].track >= r->ntracks) continue;
         track_insert(&r->tracks[sp[i].track], sp, (uint32_t)i);
