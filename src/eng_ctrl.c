@@ -415,18 +415,11 @@ void sim_set_partial_rollout(sim *s, double f) { s->partial = f <= 0 ? 0.01 : f 
 int sim_inflight_by_version(const sim *s, int *versions, int *counts, int max)
 {
     int n = 0;
-    for (int64_t i = (int64_t)s->low * s->N; i < (int64_t)s->released * s->N; i++) {
-        const sample *x = eng_smp(s, i);
-        if (x->state != S_ACTIVE) continue;
-        int k;
-        for (k = 0; k < n; k++) if (versions[k] == x->v_start) break;
-        if (k == n) {
-            if (n == max) continue;
-            versions[n] = x->v_start;
-            counts[n++] = 0;
+    for (int v = 0; v < s->nver && n < max; v++)
+        if (s->act_v[v] > 0) {
+            versions[n] = v;
+            counts[n++] = (int)s->act_v[v];
         }
-        counts[k]++;
-    }
     return n;
 }
 
@@ -453,7 +446,7 @@ void sim_step_lengths(const sim *s, int step, double *sum, double *max)
 bool sim_check_counters(const sim *s, fs_err *err)
 {
     int nv = s->nver;
-    int64_t *fin = xcalloc((size_t)nv * 2, sizeof *fin), *open = fin + nv;
+    int64_t *fin = xcalloc((size_t)nv * 3, sizeof *fin), *open = fin + nv, *act = open + nv;
     for (int64_t i = (int64_t)s->low * s->N; i < (int64_t)s->released * s->N; i++) {
         const sample *x = eng_smp(s, i);
         if (x->v_start < 0) continue;
@@ -464,6 +457,7 @@ bool sim_check_counters(const sim *s, fs_err *err)
         }
         if (x->state == S_DONE) fin[x->v_start]++;
         else if (x->state == S_ACTIVE || x->state == S_QUEUED) open[x->v_start]++;
+        if (x->state == S_ACTIVE) act[x->v_start]++;
     }
     bool ok = true;
     int64_t cf = 0, co = 0;
@@ -475,6 +469,10 @@ bool sim_check_counters(const sim *s, fs_err *err)
         if (s->fin_v[v] != fin[v] || s->open_v[v] != open[v]) {
             fs_err_set(err, 1, "version %d: kept %lld finished / %lld open, recounted %lld / %lld", v,
                        (long long)s->fin_v[v], (long long)s->open_v[v], (long long)fin[v], (long long)open[v]);
+            ok = false;
+        } else if (s->act_v[v] != act[v]) {
+            fs_err_set(err, 1, "version %d: kept %lld generating, recounted %lld", v, (long long)s->act_v[v],
+                       (long long)act[v]);
             ok = false;
         } else if (eng_fin_upto(m, v) != cf || eng_open_upto(m, v) != co) {
             fs_err_set(err, 1, "versions 0..%d: prefix sums %lld finished / %lld open, recounted %lld / %lld", v,

@@ -308,6 +308,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         x->state = S_ACTIVE;
         x->inst = (int)(I - s->inst);
         if (x->v_start < 0) { x->v_start = I->version; x->t_start = now; eng_open_add(s, x->v_start, 1); }
+        eng_act_add(s, x->v_start, 1);
         x->v_last = I->version;
         x->adm_step = I->step - x->gen;
         double ctx = (double)x->prompt + x->gen;
@@ -398,6 +399,7 @@ static void sample_finish(sim *s, const hent *h, sim_time now)
 {
     sample *x = eng_smp(s, h->id);
     x->state = S_DONE;
+    eng_act_add(s, x->v_start, -1);
     x->gen = h->resp;
     x->t_end = now;
     x->inst = -1;
@@ -458,6 +460,7 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
         x->gen = (int32_t)g;
         x->inst = -1;
         x->state = S_QUEUED;
+        eng_act_add(s, x->v_start, -1);
         x->resumed = x->gen > 0;
         x->preempted = s->scn.plan.rollout.preempt == PREEMPT_SWAP ? PRE_SWAPPED : PRE_RECOMPUTE;
         double ctx = (double)x->prompt + x->gen;
@@ -566,6 +569,7 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
         x->gen = (int32_t)g;
         x->inst = -1;
         x->state = S_QUEUED;
+        eng_act_add(s, x->v_start, -1);
         if (restart) {
             s->st.tokens_wasted += x->gen;
             x->gen = 0;

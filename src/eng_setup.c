@@ -272,6 +272,7 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->nver = w->iterations + 2;
     s->fin_v = xcalloc((size_t)s->nver, sizeof *s->fin_v);
     s->open_v = xcalloc((size_t)s->nver, sizeof *s->open_v);
+    s->act_v = xcalloc((size_t)s->nver, sizeof *s->act_v);
     s->fin_bit = xcalloc((size_t)s->nver + 1, sizeof *s->fin_bit);
     s->open_bit = xcalloc((size_t)s->nver + 1, sizeof *s->open_bit);
     s->vg = xcalloc((size_t)s->nver, sizeof *s->vg);
@@ -354,6 +355,7 @@ void sim_free(sim *s)
     free(s->batch_done);
     free(s->fin_v);
     free(s->open_v);
+    free(s->act_v);
     free(s->fin_bit);
     free(s->open_bit);
     free(s->step_ids);

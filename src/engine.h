@@ -133,7 +133,8 @@ int64_t sim_sample_slots(const sim *s);
 
 /* Self-checks, for the tests.  sim_check_counters recounts, from every
 ** sample's state, the staleness counters the controller keeps as samples
-** change state (finished untrained, started unfinished, by start version)
+** change state (finished untrained, started unfinished, generating, by
+** start version)
 ** and compares them with the kept counts, their totals and every prefix sum
 ** it reads, and that every rollout instance's finishing heap holds only its
 ** active samples, with their current lengths, start version and batch;
@@ -146,7 +147,9 @@ bool sim_check_counters(const sim *s, fs_err *err);
 size_t sim_queue_len(const sim *s);
 uint64_t sim_counter_work(const sim *s);
 
-/* Samples, for views: in-flight counts by the version they started with. */
+/* Samples, for views: how many are generating on an instance now, by the
+** version they started with, oldest version first (at most max versions).
+** Kept as samples change state: O(versions), not O(samples). */
 int  sim_inflight_by_version(const sim *s, int *versions, int *counts, int max);
 
 #endif

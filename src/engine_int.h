@@ -307,6 +307,9 @@ struct sim {
     ** event instead of a loop over every version. */
     int64_t *fin_v, *fin_bit, fin_total;
     int64_t *open_v, *open_bit, open_total;
+    /* Generating now (S_ACTIVE on an instance), by start version: what the
+    ** front end's Staleness pane shows, kept like the above (eng_act_add). */
+    int64_t *act_v;
     uint64_t count_work;        /* Fenwick nodes read by those queries (tests) */
     int      nver;
     int      staleness;         /* the lag bound in whole versions (plus one with a share) */
@@ -492,6 +495,8 @@ static inline void eng_open_add(sim *s, int v, int64_t d)
     s->open_total += d;
     eng_bit_add(s->open_bit, s->nver, v, d);
 }
+
+static inline void eng_act_add(sim *s, int v, int64_t d) { s->act_v[v] += d; }
 
 static inline int64_t eng_fin_upto(sim *s, int v) { return eng_bit_upto(s, s->fin_bit, v); }
 static inline int64_t eng_open_upto(sim *s, int v) { return eng_bit_upto(s, s->open_bit, v); }

@@ -960,6 +960,90 @@ START_TEST(command_line_errors_before_the_screen)
 }
 END_TEST
 
+/* run_span_in() starts its search where the track's last one landed: its
+** answers, asked left to right as a frame does, at random, and for
+** instants, equal those of a search of the whole index from scratch (the
+** same pick: the best overlap among at most 24 spans each side of the
+** cell's middle), while the run plays and once it is over. */
+static sim_time ref_overlap(const run_span_ent *s, sim_time a, sim_time b)
+{
+    sim_time lo = s->t0 > a ? s->t0 : a, hi = s->t1 < b ? s->t1 : b;
+    if (s->t0 == s->t1 && s->t0 >= a && s->t0 < b) return 1;
+    return hi > lo ? hi - lo : 0;
+}
+
+static long ref_span_in(const tui_run *r, int track, sim_time a, sim_time b)
+{
+    const run_track_idx *x = &r->tracks[track];
+    sim_time now = run_now(r);
+    if (b > now) b = now;
+    if (b <= a) {
+        if (a == b && a <= now) b = a + 1;
+        else return -1;
+    }
+    if (x->n == 0) return -1;
+    sim_time mid = a + (b - a) / 2;
+    size_t i = 0, hi = x->n;                    /* a binary search from scratch */
+    while (i < hi) {
+        size_t m = i + (hi - i) / 2;
+        if (x->e[m].t0 <= mid) i = m + 1;
+        else hi = m;
+    }
+    long best = -1;
+    sim_time bestov = 0;
+    int budget = 24;
+    for (size_t k = i; k-- > 0 && budget-- > 0;) {
+        if (x->e[k].maxt1 <= a) break;
+        sim_time ov = ref_overlap(&x->e[k], a, b);
+        if (ov > bestov) { bestov = ov; best = (long)x->e[k].idx; }
+    }
+    budget = 24;
+    for (size_t k = i; k < x->n && budget-- > 0; k++) {
+        if (x->e[k].t0 >= b) break;
+        sim_time ov = ref_overlap(&x->e[k], a, b);
+        if (ov > bestov) { bestov = ov; best = (long)x->e[k].idx; }
+    }
+    return best;
+}
+
+START_TEST(span_lookup_from_the_last)
+{
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    uint64_t xs = 0x9e3779b97f4a7c15ULL;
+    int checked = 0, found = 0;
+    for (int round = 0; round < 3; round++) {
+        if (round < 2) app_seek(a, run_now(a->run) + 40 * SIM_NS_PER_S);
+        else {
+            a->goal = GOAL_END;
+            while (!run_over(a->run)) app_tick(a, 0, 1u << 20);
+        }
+        tui_run *r = a->run;
+        sim_time now = run_now(r);
+        for (int k = 0; k < r->ntracks; k++) {
+            for (int w = 7; w <= 400; w *= 3) {
+                for (int c = 0; c < w; c++) {       /* a row's cells, left to right */
+                    sim_time c0 = now * c / w, c1 = now * (c + 1) / w;
+                    long got = run_span_in(r, k, c0, c1);
+                    ck_assert_msg(got == ref_span_in(r, k, c0, c1), "track %d, cell %d/%d", k, c, w);
+                    checked++;
+                    found += got >= 0;
+                }
+            }
+            for (int q = 0; q < 300; q++) {         /* anywhere, and instants */
+                xs ^= xs << 13; xs ^= xs >> 7; xs ^= xs << 17;
+                sim_time t0 = (sim_time)(xs % (uint64_t)(now + 1)), len = q % 3 ? (sim_time)(xs >> 40) % (now / 10 + 1) : 0;
+                long got = run_span_in(r, k, t0, t0 + len);
+                ck_assert_msg(got == ref_span_in(r, k, t0, t0 + len), "track %d, [%lld, +%lld)", k, (long long)t0,
+                              (long long)len);
+                checked++;
+            }
+        }
+    }
+    ck_assert_int_gt(found, checked / 10);
+    close_app(a);
+}
+END_TEST
+
 static Suite *tui_screen_suite(void)
 {
     Suite *s = suite_create("tui_screen");
@@ -983,6 +1067,7 @@ static Suite *tui_screen_suite(void)
     tcase_add_test(tc, command_line_errors_before_the_screen);
     tcase_add_test(tc, interactions);
     tcase_add_test(tc, pangu_uses_the_space);
+    tcase_add_test(tc, span_lookup_from_the_last);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -33,7 +33,7 @@ tui_run *run_new(const runner_spec *spec, const char *label, fs_err *err)
     const trace *t = sim_trace(r->s);
     r->ntracks = trace_ntracks(t);
     r->tracks = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->tracks);
-    r->track_seen = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->track_seen);
+    r->span_hint = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->span_hint);
     r->ngroups = trace_nmemgroups(t);
     r->ctr = xcalloc((size_t)(r->ngroups ? r->ngroups : 1) * MB__COUNT, sizeof *r->ctr);
     r->track_busy = xcalloc((size_t)(r->ntracks ? r->ntracks : 1), sizeof *r->track_busy);
@@ -46,10 +46,10 @@ tui_run *run_new(const runner_spec *spec, const char *label, fs_err *err)
 void run_free(tui_run *r)
 {
     if (!r) return;
-    for (int i = 0; i < r->ntracks; i++) { free(r->tracks[i].ord); free(r->tracks[i].maxt1); }
+    for (int i = 0; i < r->ntracks; i++) free(r->tracks[i].e);
     for (int i = 0; i < r->ngroups * MB__COUNT; i++) free(r->ctr[i].ord);
     free(r->tracks);
-    free(r->track_seen);
+    free(r->span_hint);
     free(r->track_busy);
     free(r->track_pend);
     free(r->track_spans);
@@ -74,23 +74,23 @@ static void track_insert(run_track_idx *x, const trace_span *sp, uint32_t idx)
 {
     if (x->n == x->cap) {
         x->cap = x->cap ? 2 * x->cap : 64;
-        x->ord = xrealloc(x->ord, x->cap * sizeof *x->ord);
-        x->maxt1 = xrealloc(x->maxt1, x->cap * sizeof *x->maxt1);
+        x->e = xrealloc(x->e, x->cap * sizeof *x->e);
     }
     /* spans arrive nearly sorted: insertion from the end is cheap */
+    sim_time t0 = sp[idx].t0;
     size_t k = x->n;
     while (k > 0) {
-        const trace_span *p = &sp[x->ord[k - 1]];
-        if (p->t0 < sp[idx].t0 || (p->t0 == sp[idx].t0 && x->ord[k - 1] < idx)) break;
-        x->ord[k] = x->ord[k - 1];
+        const run_span_ent *p = &x->e[k - 1];
+        if (p->t0 < t0 || (p->t0 == t0 && p->idx < idx)) break;
+        x->e[k] = x->e[k - 1];
         k--;
     }
-    x->ord[k] = idx;
+    x->e[k] = (run_span_ent){t0, sp[idx].t1, 0, idx};
     x->n++;
     for (size_t i = k; i < x->n; i++) {
-        sim_time t1 = sp[x->ord[i]].t1;
-        sim_time prev = i ? x->maxt1[i - 1] : INT64_MIN;
-        x->maxt1[i] = t1 > prev ? t1 : prev;
+        sim_time t1 = x->e[i].t1;
+        sim_time prev = i ? x->e[i - 1].maxt1 : INT64_MIN;
+        x->e[i].maxt1 = t1 > prev ? t1 : prev;
     }
 }
 
@@ -130,13 +130,6 @@ void run_sync(tui_run *r)
     const trace_span *sp = trace_spans(t);
     sim_time now = sim_now(r->s);
 
-    for (int k = 0; k < r->ntracks; k++) {
-        size_t n = trace_track_nspans(t, k);
-        const uint32_t *ix = trace_track_span_index(t, k);
-        for (size_t i = r->track_seen[k]; i < n; i++) track_insert(&r->tracks[k], sp, ix[i]);
-        r->track_seen[k] = n;
-    }
-
     size_t nc = trace_ncounters(t);
     const trace_counter *c = trace_counters(t);
     for (size_t i = r->ctr_seen; i < nc; i++) {
@@ -145,10 +138,23 @@ void run_sync(tui_run *r)
     }
     r->ctr_seen = nc;
 
-    /* running totals: whole spans once they are in the past, the rest clipped */
+    /* the new spans, in the order recorded (one pass over the trace's
+    ** array): into their track's index, and into the running totals, whole
+    ** once they are in the past, the rest clipped */
     size_t ns = trace_nspans(t);
+    /* room for every new span of each track at once: a slice of many spans
+    ** (a run played to its end) grows each index once, not by doublings */
+    for (int k = 0; k < r->ntracks; k++) {
+        run_track_idx *x = &r->tracks[k];
+        size_t need = trace_track_nspans(t, k);
+        if (need > x->cap) {
+            x->cap = need > 2 * x->cap ? need : 2 * x->cap;
+            x->e = xrealloc(x->e, x->cap * sizeof *x->e);
+        }
+    }
     for (size_t i = r->spans_seen; i < ns; i++) {
         if (sp[i].track < 0 || sp[i].track >= r->ntracks) continue;
+        track_insert(&r->tracks[sp[i].track], sp, (uint32_t)i);
         if (trace_track_at(t, sp[i].track)->kind != TRK_STEP && sp[i].phase < 32) r->phases_seen |= 1u << sp[i].phase;
         else if (sp[i].phase < 32) r->steps_seen |= 1u << sp[i].phase;
         r->track_spans[sp[i].track]++;
@@ -210,19 +216,43 @@ void run_sync(tui_run *r)
 
 /* -------------------------------------------------------------- queries */
 
-/* First position in x whose span starts after t. */
-static size_t upper_t0(const run_track_idx *x, const trace_span *sp, sim_time t)
+/* First position in x whose span starts after t, searched from *hint (where
+** the last search landed; left where this one lands): doubling steps from
+** there bracket the answer, then a binary search inside the bracket. */
+static size_t upper_t0(const run_track_idx *x, sim_time t, size_t *hint)
 {
-    size_t lo = 0, hi = x->n;
+    size_t h = *hint <= x->n ? *hint : x->n, lo, hi;
+    if (h == 0 || x->e[h - 1].t0 <= t) {
+        /* the answer is at or after h */
+        lo = h;
+        size_t step = 1;
+        hi = h;
+        while (hi < x->n && x->e[hi].t0 <= t) {
+            lo = hi + 1;
+            hi = step < x->n - hi ? hi + step : x->n;
+            step *= 2;
+        }
+    } else {
+        /* before h: e[h - 1] starts after t */
+        hi = h - 1;
+        size_t step = 1;
+        lo = hi;
+        while (lo > 0 && x->e[lo - 1].t0 > t) {
+            hi = lo - 1;
+            lo = step < lo ? lo - step : 0;
+            step *= 2;
+        }
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (sp[x->ord[mid]].t0 <= t) lo = mid + 1;
+        if (x->e[mid].t0 <= t) lo = mid + 1;
         else hi = mid;
     }
+    *hint = lo;
     return lo;
 }
 
-static sim_time overlap(const trace_span *s, sim_time a, sim_time b)
+static sim_time overlap(const run_span_ent *s, sim_time a, sim_time b)
 {
     sim_time lo = s->t0 > a ? s->t0 : a, hi = s->t1 < b ? s->t1 : b;
     /* zero-length spans still count when they sit inside the cell */
@@ -234,7 +264,6 @@ long run_span_in(const tui_run *r, int track, sim_time a, sim_time b)
 {
     if (track < 0 || track >= r->ntracks) return -1;
     const run_track_idx *x = &r->tracks[track];
-    const trace_span *sp = trace_spans(sim_trace(r->s));
     sim_time now = sim_now(r->s);
     if (b > now) b = now;
     if (b <= a) {
@@ -243,25 +272,25 @@ long run_span_in(const tui_run *r, int track, sim_time a, sim_time b)
     }
     if (x->n == 0) return -1;
     sim_time mid = a + (b - a) / 2;
-    size_t i = upper_t0(x, sp, mid);
+    size_t i = upper_t0(x, mid, &r->span_hint[track]);
     long best = -1;
     sim_time bestov = 0;
     /* backwards: spans starting at or before mid that reach into [a, b);
     ** the running max of t1 says when nothing earlier can */
     int budget = 24;
     for (size_t k = i; k-- > 0 && budget-- > 0;) {
-        if (x->maxt1[k] <= a) break;
-        const trace_span *s = &sp[x->ord[k]];
+        const run_span_ent *s = &x->e[k];
+        if (s->maxt1 <= a) break;
         sim_time ov = overlap(s, a, b);
-        if (ov > bestov) { bestov = ov; best = (long)x->ord[k]; }
+        if (ov > bestov) { bestov = ov; best = (long)s->idx; }
     }
     /* forwards: spans starting inside (mid, b) */
     budget = 24;
     for (size_t k = i; k < x->n && budget-- > 0; k++) {
-        const trace_span *s = &sp[x->ord[k]];
+        const run_span_ent *s = &x->e[k];
         if (s->t0 >= b) break;
         sim_time ov = overlap(s, a, b);
-        if (ov > bestov) { bestov = ov; best = (long)x->ord[k]; }
+        if (ov > bestov) { bestov = ov; best = (long)s->idx; }
     }
     return best;
 }
@@ -306,7 +335,7 @@ void run_step_split(const tui_run *r, double secs[STEP__COUNT])
         const run_track_idx *x = NULL;
         for (int k = 0; k < r->ntracks; k++)
             if (trace_track_at(sim_trace(r->s), k)->kind == TRK_STEP) { x = &r->tracks[k]; break; }
-        if (x && x->n && x->maxt1[x->n - 1] > from) from = x->maxt1[x->n - 1];
+        if (x && x->n && x->e[x->n - 1].maxt1 > from) from = x->e[x->n - 1].maxt1;
         if (from < now) secs[open] += sim_secs(now - from);
     }
 }
@@ -325,7 +354,7 @@ int run_versions_at(const tui_run *r, sim_time t)
 sim_time run_track_known_to(const tui_run *r, int track)
 {
     if (track < 0 || track >= r->ntracks || r->tracks[track].n == 0) return -1;
-    return r->tracks[track].maxt1[r->tracks[track].n - 1];
+    return r->tracks[track].e[r->tracks[track].n - 1].maxt1;
 }
 
 double run_track_load(const tui_run *r, int track)

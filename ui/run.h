@@ -17,10 +17,19 @@
 #include "report.h"
 #include "runner.h"
 
+/* One span of a track, in start order.  The times are copied out of the
+** trace (spans never change once recorded) so that the searches and scans of
+** run_span_in() read one contiguous array instead of jumping through the
+** trace's: a frame asks for a span per track for every visible cell. */
 typedef struct {
-    uint32_t *ord;          /* span indices, sorted by (t0, index) */
-    sim_time *maxt1;        /* maxt1[k] = max t1 over ord[0..k] */
-    size_t    n, cap;
+    sim_time t0, t1;
+    sim_time maxt1;         /* max t1 over this entry and every one before it */
+    uint32_t idx;           /* the span's index in the trace */
+} run_span_ent;
+
+typedef struct {
+    run_span_ent *e;        /* sorted by (t0, idx) */
+    size_t        n, cap;
 } run_track_idx;
 
 typedef struct {
@@ -41,7 +50,10 @@ typedef struct {
     /* indices */
     int            ntracks;
     run_track_idx *tracks;
-    size_t        *track_seen;  /* per track: span index entries consumed */
+    /* per track: where run_span_in()'s last search landed.  A frame asks
+    ** for the cells of a row left to right, so the next answer is at or just
+    ** after it: a gallop from there replaces a search of the whole track. */
+    size_t        *span_hint;
     int            ngroups;
     run_ctr_idx   *ctr;         /* ngroups * MB__COUNT */
     size_t         ctr_seen;
