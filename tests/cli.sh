@@ -157,19 +157,19 @@ README: staleness bound 0 | 0 | 1 | col8.staleness.bound
 README: step time 15.3 min | 15.3 | 60 | col8.step_time_s
 README: 6 measured steps | 6 | 1 | col8.iterations col8.warmup -
 README: 2 warm-up | 2 | 1 | col8.warmup
-README: window 5506.0 s | 5506.0 | 1 | col8.window_s
+README: window 5508.4 s | 5508.4 | 1 | col8.window_s
 README: generate 10.3 min | 10.3 | 60 | col8.phase_time_s.generate
-README: generate 67.1% | 67.1 | 1 | col8.phase_time_s.generate col8.step_time_s / 100 *
+README: generate 67.0% | 67.0 | 1 | col8.phase_time_s.generate col8.step_time_s / 100 *
 README: switch 6.29 s | 6.29 | 1 | col8.phase_time_s.switch
 README: switch 0.7% | 0.7 | 1 | col8.phase_time_s.switch col8.step_time_s / 100 *
-README: inference 56.80 s | 56.80 | 1 | col8.phase_time_s.inference
+README: inference 57.20 s | 57.20 | 1 | col8.phase_time_s.inference
 README: inference 6.2% | 6.2 | 1 | col8.phase_time_s.inference col8.step_time_s / 100 *
 README: train 4.0 min | 4.0 | 60 | col8.phase_time_s.train
-README: train 26.1% | 26.1 | 1 | col8.phase_time_s.train col8.step_time_s / 100 *
+README: train 26.0% | 26.0 | 1 | col8.phase_time_s.train col8.step_time_s / 100 *
 README: actor pool 384 devices | 384 | 1 | col8.pools.0.devices
-README: actor compute 96.1% | 96.1 | 1 | col8.pools.0.utilization 100 *
-README: actor busy 96.2% | 96.2 | 1 | col8.pools.0.busy 100 *
-README: actor idle 3.8% | 3.8 | 1 | col8.idle_ratio.actor 100 *
+README: actor compute 96.0% | 96.0 | 1 | col8.pools.0.utilization 100 *
+README: actor busy 96.1% | 96.1 | 1 | col8.pools.0.busy 100 *
+README: actor idle 3.9% | 3.9 | 1 | col8.idle_ratio.actor 100 *
 README: capacity 128.0 GiB | 128.0 | 1073741824 | col8.memory_capacity_bytes
 README: weights 11.0 GiB | 11.0 | 1073741824 | col8.memory_peak_bytes.weights
 README: grads 22.0 GiB | 22.0 | 1073741824 | col8.memory_peak_bytes.grads
@@ -195,20 +195,20 @@ README: DistQueue reads x0.007812 | 0.007812 | 1 | col8.distqueue.load_factor
 README: DistQueue 4.6 ms per step | 4.6 | 0.001 | col8.distqueue.transfer_s_per_step
 README: 46.3k events | 46.3 | 1000 | col8.events
 README: 786432 pipeline ops | 786432 | 1 | col8.pipeline_ops
-README: 7337.9 s simulated | 7337.9 | 1 | col8.sim_time_s
+README: 7341.1 s simulated | 7341.1 | 1 | col8.sim_time_s
 # README: the other two calibrated figures
 README: separate 14.0k tokens/s | 14.0 | 1000 | sep8.throughput_tokens_per_s
 README: StaleSync 33.7k tokens/s | 33.7 | 1000 | ss8.throughput_tokens_per_s
 README: StaleSync 34.7k over 24 iterations | 34.7 | 1000 | ss24.throughput_tokens_per_s
 # docs/calibration.md: the table at the top
-calibration: separate 14,038 tokens/s | 14038 | 1 | sep8.throughput_tokens_per_s
-calibration: colocate 25,077 tokens/s | 25077 | 1 | col8.throughput_tokens_per_s
+calibration: separate 14,036 tokens/s | 14036 | 1 | sep8.throughput_tokens_per_s
+calibration: colocate 25,066 tokens/s | 25066 | 1 | col8.throughput_tokens_per_s
 calibration: co-location gain +78.6% | 78.6 | 1 | col8.throughput_tokens_per_s sep8.throughput_tokens_per_s / 1 - 100 *
-calibration: StaleSync 34.5k at 16 iterations | 34.5 | 1000 | ss16.throughput_tokens_per_s
+calibration: StaleSync 34.4k at 16 iterations | 34.4 | 1000 | ss16.throughput_tokens_per_s
 # docs/calibration.md: the separate report
 calibration: separate 36.6 per device | 36.6 | 1 | sep8.throughput_tokens_per_s_per_device
 calibration: separate step 27.3 min | 27.3 | 60 | sep8.step_time_s
-calibration: separate window 9835.8 s | 9835.8 | 1 | sep8.window_s
+calibration: separate window 9837.2 s | 9837.2 | 1 | sep8.window_s
 calibration: separate generate 13.1 min | 13.1 | 60 | sep8.phase_time_s.generate
 calibration: separate generate 48.0% | 48.0 | 1 | sep8.phase_time_s.generate sep8.step_time_s / 100 *
 calibration: separate weight_sync 382.3 ms | 382.3 | 0.001 | sep8.phase_time_s.weight_sync
@@ -218,8 +218,8 @@ calibration: separate train 11.4 min | 11.4 | 60 | sep8.phase_time_s.train
 calibration: separate train 41.7% | 41.7 | 1 | sep8.phase_time_s.train sep8.step_time_s / 100 *
 calibration: rollout pool 256 devices | 256 | 1 | sep8.pools.0.devices
 calibration: rollout compute 47.2% | 47.2 | 1 | sep8.pools.0.utilization 100 *
-calibration: rollout busy 47.3% | 47.3 | 1 | sep8.pools.0.busy 100 *
-calibration: rollout idle 52.7% | 52.7 | 1 | sep8.idle_ratio.rollout 100 *
+calibration: rollout busy 47.2% | 47.2 | 1 | sep8.pools.0.busy 100 *
+calibration: rollout idle 52.8% | 52.8 | 1 | sep8.idle_ratio.rollout 100 *
 calibration: train pool 128 devices | 128 | 1 | sep8.pools.1.devices
 calibration: train compute 51.0% | 51.0 | 1 | sep8.pools.1.utilization 100 *
 calibration: train busy 51.0% | 51.0 | 1 | sep8.pools.1.busy 100 *
@@ -228,33 +228,33 @@ calibration: train idle 49.0% | 49.0 | 1 | sep8.idle_ratio.train 100 *
 calibration: separate generate 787.4 s | 787.4 | 1 | sep8.phase_time_s.generate
 calibration: colocate generate 615.5 s | 615.5 | 1 | col8.phase_time_s.generate
 calibration: generate ratio 1.28 | 1.28 | 1 | sep8.phase_time_s.generate col8.phase_time_s.generate /
-calibration: separate inference 168.1 s | 168.1 | 1 | sep8.phase_time_s.inference
-calibration: colocate inference 56.8 s | 56.8 | 1 | col8.phase_time_s.inference
-calibration: inference ratio 2.96 | 2.96 | 1 | sep8.phase_time_s.inference col8.phase_time_s.inference /
+calibration: separate inference 168.3 s | 168.3 | 1 | sep8.phase_time_s.inference
+calibration: colocate inference 57.2 s | 57.2 | 1 | col8.phase_time_s.inference
+calibration: inference ratio 2.94 | 2.94 | 1 | sep8.phase_time_s.inference col8.phase_time_s.inference /
 calibration: separate train 683.4 s | 683.4 | 1 | sep8.phase_time_s.train
 calibration: colocate train 239.1 s | 239.1 | 1 | col8.phase_time_s.train
 calibration: train ratio 2.86 | 2.86 | 1 | sep8.phase_time_s.train col8.phase_time_s.train /
 calibration: separate weight sync 0.4 s | 0.4 | 1 | sep8.phase_time_s.weight_sync
 calibration: colocate switch 6.3 s | 6.3 | 1 | col8.phase_time_s.switch
-calibration: separate step 1639.3 s | 1639.3 | 1 | sep8.step_time_s
-calibration: colocate step 917.7 s | 917.7 | 1 | col8.step_time_s
+calibration: separate step 1639.5 s | 1639.5 | 1 | sep8.step_time_s
+calibration: colocate step 918.1 s | 918.1 | 1 | col8.step_time_s
 calibration: step ratio 1.79 | 1.79 | 1 | sep8.step_time_s col8.step_time_s /
 # docs/calibration.md: StaleSync (staleness 2, partial rollout 0.6)
 calibration: StaleSync 8 it. 2.40x separate | 2.40 | 1 | ss8.throughput_tokens_per_s sep8.throughput_tokens_per_s /
-calibration: StaleSync 8 it. +34.4% over colocate | 34.4 | 1 | ss8.throughput_tokens_per_s col8.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 8 it. +34.3% over colocate | 34.3 | 1 | ss8.throughput_tokens_per_s col8.throughput_tokens_per_s / 1 - 100 *
 calibration: StaleSync 16 it. 2.45x separate | 2.45 | 1 | ss16.throughput_tokens_per_s sep16.throughput_tokens_per_s /
 calibration: StaleSync 16 it. +37.3% over colocate | 37.3 | 1 | ss16.throughput_tokens_per_s col16.throughput_tokens_per_s / 1 - 100 *
 calibration: StaleSync 24 it. 2.47x separate | 2.47 | 1 | ss24.throughput_tokens_per_s sep24.throughput_tokens_per_s /
-calibration: StaleSync 24 it. +38.2% over colocate | 38.2 | 1 | ss24.throughput_tokens_per_s col24.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 24 it. +38.1% over colocate | 38.1 | 1 | ss24.throughput_tokens_per_s col24.throughput_tokens_per_s / 1 - 100 *
 calibration: separate 14.04k at 8 iterations | 14.04 | 1000 | sep8.throughput_tokens_per_s
 calibration: separate 14.05k at 16 iterations | 14.05 | 1000 | sep16.throughput_tokens_per_s
 calibration: separate 14.05k at 24 iterations | 14.05 | 1000 | sep24.throughput_tokens_per_s
-calibration: colocate 25.08k at 8 iterations | 25.08 | 1000 | col8.throughput_tokens_per_s
-calibration: colocate 25.09k at 16 iterations | 25.09 | 1000 | col16.throughput_tokens_per_s
-calibration: colocate 25.10k at 24 iterations | 25.10 | 1000 | col24.throughput_tokens_per_s
+calibration: colocate 25.07k at 8 iterations | 25.07 | 1000 | col8.throughput_tokens_per_s
+calibration: colocate 25.08k at 16 iterations | 25.08 | 1000 | col16.throughput_tokens_per_s
+calibration: colocate 25.09k at 24 iterations | 25.09 | 1000 | col24.throughput_tokens_per_s
 calibration: StaleSync generate 6.6 min | 6.6 | 60 | ss8.phase_time_s.generate
 calibration: StaleSync switch 6.3 s | 6.3 | 1 | ss8.phase_time_s.switch
-calibration: StaleSync inference 61 s | 61 | 1 | ss8.phase_time_s.inference
+calibration: StaleSync inference 62 s | 62 | 1 | ss8.phase_time_s.inference
 calibration: StaleSync train 4.1 min | 4.1 | 60 | ss8.phase_time_s.train
 calibration: StaleSync step 11.8 min | 11.8 | 60 | ss8.step_time_s
 calibration: StaleSync lag 0: 29155 samples | 29155 | 1 | ss8.staleness.histogram.0

@@ -134,7 +134,7 @@ static bool screen_has(const screen *sc, const char *text)
     "+ Timeline ----------------------------------------------------------------------------------------+\n" \
     "|0..2m10s fit            |+0-------------------------------+1m-------------------------------+2m---|\n" \
     "|step phase              |xgggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTTTTxggggggg|\n" \
-    "|- all 16 dev            |xpggggggggggggggggggggggggggggggggggggggggxllllrrrrTTTTTTTTTTTTTTppgggggg|\n" \
+    "|- all 16 dev            |xpggggggggggggggggggggggggggggggggggggggggxllllrrrrTTTTTTTTTTTTTTpggggggg|\n" \
     "|  + stage 0 (TP2 x DP8) |x                                         xllllrrrrTTTTTTTTTTTTTTx       |\n" \
     "|    rollout 0       64% | pgggggggggggggggggggggggggggggggggggggggg                       ppgggggg|\n" \
     "|    rollout 1       64% | pgggggggggggggggggggggggggggggggggggggggg                       ppgggggg|\n" \
@@ -157,7 +157,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS \
     "+ Staleness -------------------------------------+\n" \
     "|bound s=0  lag max 0  mean 0.00  (1024 samples) |\n" \
-    "|in flight: v1:816                               |\n" \
+    "|in flight: v1:604                               |\n" \
     "|trained lags: 0:1024                            |\n" \
     "|step 1     #                            v0..0   |\n" \
     "|                                                |\n" \
@@ -167,15 +167,15 @@ static bool screen_has(const screen *sc, const char *text)
     "+ Stats -----------------------------------------+\n" \
     "|tok/s  last step 24.2k  so far 21.5k            |\n" \
     "|measured after 1 warm-up step                   |\n" \
-    "|progress  step 2/5  t=2m10s  1214 events        |\n" \
+    "|progress  step 2/5  t=2m10s  1424 events        |\n" \
     "|Step split (training pool, so far)              |\n" \
-    "|g generate     65.5% gggggggggggggg....... 1m25s|\n" \
-    "|x switch        3.9% x..................... 5.1s|\n" \
-    "|i inference    11.7% ii................... 15.2s|\n" \
-    "|T train        18.9% TTTT................. 24.5s|\n" \
+    "|g generate     66.4% gggggggggggggg....... 1m26s|\n" \
+    "|x switch        4.3% x..................... 5.5s|\n" \
+    "|i inference    11.0% ii................... 14.3s|\n" \
+    "|T train        18.3% TTTT................. 23.8s|\n" \
     "|Pool         dev   busy   idle compute          |\n" \
-    "| all           16  92.5%   7.5%   89.8%         |\n" \
-    "|tokens  generated 3.18M  trained 2.79M          |\n" \
+    "| all           16  92.6%   7.4%   89.8%         |\n" \
+    "|tokens  generated 3.19M  trained 2.79M          |\n" \
     "|        wasted 0  in flight 0                   |\n" \
     "|plan  full s=0  partial 1.00  TP1 1SN  5 steps  |\n" \
     "+------------------------------------------------+\n" \
@@ -233,35 +233,35 @@ static bool screen_has(const screen *sc, const char *text)
     "|A: as in the file                                                                                           |\n" \
     "|B: plan.mode=separate                                                                                       |\n" \
     "|now (the live run): plan.mode=separate, step 1/5                                                            |\n" \
-    "|0..13m50s           |+0----------+2m----------+4m---------+6m----------+8m---------+10m---------+12m--------|\n" \
-    "|A step              |ggggggggiiTTTggggggggiiTTgggggggggiiTTgggggggggiTTTgggggggggiTTTT                      |\n" \
-    "|A all               |gggggggggrTTpgggggggglrTTggggggggglrTTggggggggglTTTggggggggglTTTT                      |\n" \
-    "|B step              |gggggggggiiiTTTTTgggggggggiiiTTTTTggggggggggiiiTTTTggggggggggiiiTTTTTgggggggggiiiiTTTTT|\n" \
-    "|B rollout           |pgggggggg       pgggggggggg       pggggggggg       pggggggggg       Wpggggggggg       W|\n" \
-    "|B train             |        lllrTTTTT         llrTTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
+    "|0..13m07s           |+0-----------+2m----------+4m----------+6m-----------+8m----------+10m---------+12m----|\n" \
+    "|A step              |ggggggggiiTTTggggggggiiTTTggggggggiiTTTggggggggiiTTTggggggggiiTTT                      |\n" \
+    "|A all               |gggggggggrTTpgggggggggrTTpgggggggggrTTggggggggglrTTpgggggggggrTTT                      |\n" \
+    "|B step              |gggggggggiiiTTTTTgggggggggiiiTTTTTggggggggggiiiTTTTggggggggggiiiTTTTTggggggggggiiiTTTTT|\n" \
+    "|B rollout           |pggggggggg      pgggggggggg       pggggggggg       pggggggggg       Wpggggggggg       W|\n" \
+    "|B train             |         llrTTTTT         llrTTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
     "|now step            |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now rollout         |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now train           |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
-    "|A 1 step            |gggggggggggggggggggggggggggggggggggggxxiiiiiiiTTTTTTTTTTTT 2m03s                       |\n" \
-    "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m47s  |\n" \
-    "|B-A step +44.2s:  generate +10.1s  switch -3.4s  weight sync +435ms  inference +15.3s  train +21.8s         |\n" \
-    "|A full: devices idle 6% of the time (one pool: no device waits for another pool)                            |\n" \
-    "|B separate: train pool idle 53% of the time (51% of all device-time idle)                                   |\n" \
+    "|A 1 step            |gggggggggggggggggggggggggggggggggggggxxiiiiiiiiTTTTTTTTTTTT 1m58s                      |\n" \
+    "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m38s  |\n" \
+    "|B-A step +40.7s:  generate +9.98s  switch -3.7s  weight sync +435ms  inference +14.3s  train +19.6s         |\n" \
+    "|A full: devices idle 7% of the time (one pool: no device waits for another pool)                            |\n" \
+    "|B separate: train pool idle 54% of the time (51% of all device-time idle)                                   |\n" \
     "|                                        A                       B  B - A                                    |\n" \
-    "|throughput tok/s                    23.3k                   17.1k  -6152 (-26.5%)                           |\n" \
-    "|  per device                         1454                    1069  -384 (-26.5%)                            |\n" \
-    "|step time                           2m03s                   2m47s  +44.2s (+36.0%)                          |\n" \
-    "|  generate                          1m19s                   1m29s  +10.1s (+12.8%)                          |\n" \
-    "|  switch                             3.4s                       -  -3.4s (-100.0%)                          |\n" \
+    "|throughput tok/s                    24.3k                   18.0k  -6222 (-25.7%)                           |\n" \
+    "|  per device                         1516                    1127  -389 (-25.7%)                            |\n" \
+    "|step time                           1m58s                   2m38s  +40.7s (+34.5%)                          |\n" \
+    "|  generate                          1m15s                   1m25s  +9.98s (+13.3%)                          |\n" \
+    "|  switch                             3.7s                       -  -3.7s (-100.0%)                          |\n" \
     "|  weight sync                           -                   435ms  +435ms                                   |\n" \
-    "|  inference                         15.6s                   30.9s  +15.3s (+97.9%)                          |\n" \
-    "|  train                             25.1s                   46.9s  +21.8s (+86.7%)                          |\n" \
-    "|idle device-time                     6.1%                   51.1%  +45.0 pt                                 |\n" \
-    "|  all busy                          93.9%                       -                                           |\n" \
-    "|  rollout busy                          -                   51.0%                                           |\n" \
-    "|  train busy                            -                   46.8%                                           |\n" \
-    "|memory peak/device               72.0 GiB                73.0 GiB  +1.0 GiB (+1.4%)                         |\n" \
-    "|host peak/node                  156.0 GiB                       -  -156.0 GiB (-100.0%)                     |\n" \
+    "|  inference                         14.6s                   28.9s  +14.3s (+97.8%)                          |\n" \
+    "|  train                             24.4s                     44s  +19.6s (+80.4%)                          |\n" \
+    "|idle device-time                     6.5%                   51.2%  +44.6 pt                                 |\n" \
+    "|  all busy                          93.5%                       -                                           |\n" \
+    "|  rollout busy                          -                   51.4%                                           |\n" \
+    "|  train busy                            -                   46.3%                                           |\n" \
+    "|memory peak/device               72.0 GiB                73.5 GiB  +1.5 GiB (+2.1%)                         |\n" \
+    "|host peak/node                  212.8 GiB                       -  -212.8 GiB (-100.0%)                     |\n" \
     "+------------------------------------------------------------------------------------------------------------+\n" \
     ""
 #define GOLDEN_OOM_BANNER_80 \
