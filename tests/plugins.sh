@@ -203,6 +203,7 @@ PA=tests/policy_author.lua
 export FUSYNC_PLUGIN_PRINT=1
 expect 0 "on_step sees wanted_bound=1" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
 expect 0 "fits rollout.tp=1: true" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
+expect 0 "placed gen: true  ranges 0..3,8..11" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
 expect 0 "estimate 64 seqs positive, 256 seqs positive, tp 3: nil plan.train.tp: 3 does not divide" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
 expect 0 "oversize: false pool 'all' while training: .* > 80.0 GiB HBM" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
 expect 0 "place() replaced --set plan.partial_rollout=0.8 -> 1" "$F" run $Q --policy $PA $IT --set plan.partial_rollout=0.8 --quiet --json /dev/null
@@ -220,6 +221,7 @@ fi
 grep -q "objective: score() of the policy" "$T/pa-plan.txt" && ok || bad "the plan header does not name score()"
 grep -q ",shape,gen:8 mixed:8," "$T/pa-plan.csv" && ok || bad "candidates() pool shapes were not searched"
 grep -q ",shape,gen:4 trainer:12," "$T/pa-plan.csv" && ok || bad "the second pool shape was not searched"
+grep -q ",shape,gen:8/placed trainer:8/placed," "$T/pa-plan.csv" && ok || bad "the placed pool shape was not searched"
 grep -q "score() marked the plan infeasible: no stale samples" "$T/pa-plan.csv" && ok || bad "score() could not mark a candidate infeasible"
 grep -q ",separate,\|,full,\|,hybrid," "$T/pa-plan.csv" && bad "pool shapes alone searched other modes" || ok
 

@@ -6,7 +6,10 @@
 --   fusync.estimate(plan) is its closed-form tokens/s;
 --   place() answers nil and a reason to mark a variant infeasible;
 --   a swept field place() replaces is reported by fusync;
---   candidates() gives pool shapes; score() may mark a candidate infeasible.
+--   pools need not be contiguous: fusync.fits() places a pool given as
+--   device ranges (the first half of every node) and says where it landed;
+--   candidates() gives pool shapes, placed ones too; score() may mark a
+--   candidate infeasible.
 
 local wanted_bound          -- set by place(), read by on_step()
 
@@ -24,6 +27,13 @@ function place(ctx)
   -- a plan that cannot fit: the first overflow comes back
   local ok, why, pools = fusync.fits({ rollout = { tp = 1, mem_util = 0.9 }, train = { tp = 1, micro_batch = 64 } })
   print("oversize: " .. tostring(ok) .. " " .. tostring(why) .. " pools " .. tostring(pools and #pools))
+  -- pools that are not contiguous ranges: the first half of each node generates
+  local okp, whyp, placed = fusync.fits({ mode = "separate", pools = {
+      { name = "gen", ranges = { { 0, 3 }, { 8, 11 } }, roles = { "rollout" } },
+      { name = "trainer", ranges = { { 4, 7 }, { 12, 15 } }, roles = { "train", "ref", "reward" } } } })
+  local r = placed and placed[1] and placed[1].ranges
+  print(string.format("placed gen: %s %s ranges %s", tostring(okp), whyp or "",
+                      r and string.format("%d..%d,%d..%d", r[1][1], r[1][2], r[2][1], r[2][2]) or "none"))
   -- the planner's closed-form tokens/s of two plans, and of one that does not build
   local e1, e2 = fusync.estimate({ rollout = { max_seqs = 64 } }), fusync.estimate({ rollout = { max_seqs = 256 } })
   local bad, why2 = fusync.estimate({ train = { tp = 3 } })
@@ -50,10 +60,13 @@ function candidates(ctx)
         { name = "mixed", devices = n / 2, roles = { "rollout", "train", "ref", "reward" } } },
       { { name = "gen", devices = n / 4, roles = { "rollout" } },
         { name = "trainer", devices = 3 * n / 4, roles = { "train", "ref", "reward" } } },
+      -- placed: the same share of every node generates
+      { { name = "gen", devices = n / 2, where = "spread_nodes", roles = { "rollout" } },
+        { name = "trainer", devices = n / 2, roles = { "train", "ref", "reward" } } },
     },
     staleness = { 0, 1 },
     dispatch = { "static" },
-    max_seqs = { 128, 256 },
+    max_seqs = { 256 },
   }
 end
 
