@@ -404,9 +404,12 @@ static inline void eng_span(sim *s, int track, trace_phase ph, sim_time t0, sim_
     trace_span sp = {t0, t1, track, (uint8_t)ph, iter, ver, mb, (int32_t)tok};
     /* the report's window so far: its start is final once the warm-up step's
     ** version is passed (it is set while the version equals the warm-up);
-    ** until its end is set, it ends at or after now */
-    trace_add_span_at(s->tr, &sp, s->version > s->scn.work.warmup ? s->st.window_t0 : -1,
-                      s->st.window_t1 > 0 ? -1 : s->now);
+    ** until its end is set, it ends at or after now.  Before, it starts at
+    ** or after now (the warm-up's last step ends later), then at or after
+    ** its start so far (that step's weights are published later still) */
+    const int v = s->version, wu = s->scn.work.warmup;
+    trace_add_span_in(s->tr, &sp, v > wu ? s->st.window_t0 : -1, s->st.window_t1 > 0 ? -1 : s->now,
+                      v < wu ? s->now : v == wu ? s->st.window_t0 : -1);
 }
 
 /* ------------------------------------------------------------- deque ops */
