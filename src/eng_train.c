@@ -194,15 +194,42 @@ static void ensure_pipe(sim *s, size_t ops, size_t m, size_t p)
 /* Pipeline ops are recorded merged while they run back to back on a stage:
 ** a steady 1F1B run becomes one "train_1f1b" span, and every gap — the
 ** warm-up and drain bubbles, waits on a neighbour — stays exact. */
+/* A pipeline's spans, gathered and handed to the trace a few hundred at a
+** time, in the order they are drawn (trace_add_spans_in): a task is computed
+** at one instant, so they all see the same window. */
+enum { PIPE_SPANS = 256 };
+typedef struct {
+    sim       *s;
+    sim_time   t0;          /* the task's start */
+    int        iter;
+    int        n;
+    sim_time   w0, open, lo;
+    trace_span buf[PIPE_SPANS];
+} span_buf;
+
+static void spans_flush(span_buf *sb)
+{
+    trace_add_spans_in(sb->s->tr, sb->buf, (size_t)sb->n, sb->w0, sb->open, sb->lo);
+    sb->n = 0;
+}
+
+/* Draws stage g's open run, which ends at b. */
+static inline void run_draw(span_buf *sb, int track, const pipe_run *pr, sim_time b)
+{
+    if (sb->n == PIPE_SPANS) spans_flush(sb);
+    sb->buf[sb->n++] = eng_span_make(track, (trace_phase)pr->phase, pr->a, b, sb->iter, sb->s->version,
+                                     pr->n == 1 ? pr->mb : -1, pr->tokens);
+}
+
 /* A stage's open run ends where the stage is free (g->free_at seconds after
 ** t0): its end instant is converted only when the run is drawn, or compared
 ** with an op that does not start at that very second. */
-static inline void run_flush(sim *s, int track, pipe_stage *g, int iter, sim_time t0)
+static inline void run_flush(span_buf *sb, int track, pipe_stage *g)
 {
     pipe_run *pr = &g->run;
     if (pr->n == 0) return;
-    pr->b = t0 + sim_from_secs(g->free_at);
-    eng_span(s, track, (trace_phase)pr->phase, pr->a, pr->b, iter, s->version, pr->n == 1 ? pr->mb : -1, pr->tokens);
+    pr->b = sb->t0 + sim_from_secs(g->free_at);
+    run_draw(sb, track, pr, pr->b);
     pr->n = 0;
 }
 
@@ -212,32 +239,38 @@ static inline void run_flush(sim *s, int track, pipe_stage *g, int iter, sim_tim
 ** to the same nanosecond), else the run is drawn and a new one opened.  The
 ** phases a task passes are fph and bph: equal, or the training forward and
 ** backward, whose merged run is "train_1f1b".  Returns the op's end. */
-static inline double op_run(sim *s, int track, pipe_stage *g, int iter, trace_phase ph, sim_time t0, double ready,
-                            double d, int mb, int64_t tok)
+static inline double op_run(span_buf *sb, int track, pipe_stage *g, trace_phase ph, double ready, double d, int mb,
+                            int64_t tok)
 {
     pipe_run *pr = &g->run;
     const double f = g->free_at;
     const double t = later(ready, f), e = t + d;
     g->free_at = e;
+    const sim_time t0 = sb->t0;
     if (pr->n > 0) {
-        sim_time a = 0;
-        bool joins = ready <= f;                /* then t is f itself */
-        if (!joins) {
-            a = t0 + sim_from_secs(t);
-            joins = a == t0 + sim_from_secs(f);
-        }
-        if (joins) {
+        if (ready <= f) {                       /* then t is f itself: the op joins */
             if ((int)ph != pr->phase) pr->phase = PH_TRAIN_1F1B;
             pr->tokens += tok;
             pr->n++;
             return e;
         }
-        pr->b = t0 + sim_from_secs(f);
-        eng_span(s, track, (trace_phase)pr->phase, pr->a, pr->b, iter, s->version, pr->n == 1 ? pr->mb : -1, pr->tokens);
-        *pr = (pipe_run){a, 0, (int)ph, mb, 1, tok};
-        return e;
+        const sim_time a = t0 + sim_from_secs(t), b = t0 + sim_from_secs(f);
+        if (a == b) {
+            if ((int)ph != pr->phase) pr->phase = PH_TRAIN_1F1B;
+            pr->tokens += tok;
+            pr->n++;
+            return e;
+        }
+        pr->b = b;
+        run_draw(sb, track, pr, b);
+        pr->a = a;
+    } else {
+        pr->a = t0 + sim_from_secs(t);
     }
-    *pr = (pipe_run){t0 + sim_from_secs(t), 0, (int)ph, mb, 1, tok};
+    pr->phase = (int)ph;
+    pr->mb = mb;
+    pr->n = 1;
+    pr->tokens = tok;
     return e;
 }
 
@@ -321,6 +354,12 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     }
     memset(stg, 0, (size_t)P * sizeof *stg);
     const int track0 = r->track0;
+    span_buf sb;
+    sb.s = s;
+    sb.t0 = t0;
+    sb.iter = iter;
+    sb.n = 0;
+    eng_span_window(s, &sb.w0, &sb.open, &sb.lo);
     double end = 0;
     uint64_t done = 0;
     if (!backward) {
@@ -332,8 +371,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
             pipe_stage *g = &stg[st];
             double *fes = T + (size_t)(st + 1) * M;
             const double *fprev = T + (size_t)st * M;
-            for (int i = 0; i < M; i++)
-                fes[i] = op_run(s, track0 + st, g, iter, fph, t0, fprev[i], fd[i], i, (int64_t)tok[i]);
+            for (int i = 0; i < M; i++) fes[i] = op_run(&sb, track0 + st, g, fph, fprev[i], fd[i], i, (int64_t)tok[i]);
             g->nf = M;
         }
         done = (uint64_t)P * M;
@@ -350,15 +388,15 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
             const uint32_t c = op[0], i = op[1];
             const int st = (int)(c >> 1);
             const bool b = c & 1;
-            T[op[3]] = op_run(s, track0 + st, &stg[st], iter, b ? bph : fph, t0, T[op[2]], b ? bd[i] : fd[i], (int)i,
-                              (int64_t)tok[i]);
+            T[op[3]] = op_run(&sb, track0 + st, &stg[st], b ? bph : fph, T[op[2]], b ? bd[i] : fd[i], (int)i, (int64_t)tok[i]);
         }
         done = (uint64_t)o->n;
     }
     for (int st = 0; st < P; st++) {
         if (stg[st].free_at > end) end = stg[st].free_at;
-        run_flush(s, track0 + st, &stg[st], iter, t0);
+        run_flush(&sb, track0 + st, &stg[st]);
     }
+    spans_flush(&sb);
     s->st.pipeline_ops += done;
     if (act_per_mb) {
         double layer = mdl_act_bytes_layer(m, ms->max_len, 1, q->tp, s->scn.plan.train.recompute);
