@@ -293,9 +293,40 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
         for (size_t i = 0; i < n; i++) trace_add_span_in(t, &s[i], w0, open, lo);
         return;
     }
-    /* headless with no span sink: the running totals are all there is */
+    /* headless with no span sink: the running totals are all there is, and
+    ** the window moves only at the first span (total_span, by the letter) */
     t->recorded += n;
-    for (size_t i = 0; i < n; i++) total_span(t, &s[i], w0, open, lo);
+    size_t i = 0;
+    for (; i < n; i++) {
+        const trace_span *sp = &s[i];
+        if (sp->track < 0 || (size_t)sp->track >= t->tracks.len || t->tsum[sp->track].pool < 0) continue;
+        total_span(t, sp, w0, open, lo);
+        i++;
+        break;
+    }
+    const bool settled = w0 >= 0 && open >= 0, early = !settled && lo >= 0 && open >= 0;
+    for (; i < n; i++) {
+        const trace_span *sp = &s[i];
+        if (sp->track < 0 || (size_t)sp->track >= t->tracks.len) continue;
+        const track_sum ts = t->tsum[sp->track];
+        if (ts.pool < 0) continue;
+        pool_sum *ps = &t->psum[ts.pool];
+        wait_span w = {sp->t0, sp->t1, ts.devices, trace_phase_is_compute((trace_phase)sp->phase)};
+        if (ps->head == ps->wait.len) {
+            if (settled && sp->t1 <= open) {
+                sum_span(&ps->busy, &ps->comp, &w, w0, sp->t1);
+                continue;
+            }
+            if (early && sp->t1 <= lo) {
+                sum_span(&ps->busy0, &ps->comp0, &w, 0, sp->t1);
+                ps->floor = lo;
+                continue;
+            }
+        }
+        *(wait_span *)push_filled(&ps->wait) = w;
+        t->waiting++;
+    }
+    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
 }
 
 void trace_add_span_at(trace *t, const trace_span *s, sim_time w0, sim_time open)
