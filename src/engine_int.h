@@ -222,7 +222,6 @@ typedef struct {
 
 typedef struct {
     double   free_at;       /* seconds after the task's start */
-    double   bend;          /* the open run's end, in the same seconds */
     int      nf, nb;        /* forwards and backwards done */
     pipe_run run;
 } pipe_stage;
