@@ -80,39 +80,83 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     uint32_t *len = s->mbw_len;
     int *owner = s->mbw_owner;
     rep *heap = s->mbw_heap;
-    for (int i = 0; i < n; i++) len[i] = (uint32_t)(eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp);
-    sort_lengths_desc(len, len + n, n);
-    /* a min-heap of replicas by (load, index), the root always the least
-    ** loaded: O(n log dp).  (load, index) orders replicas strictly, so which
-    ** replica is least loaded at each turn does not depend on the heap's
-    ** layout.  The root, its load grown by the longest sequence left, tends
-    ** to sink deep: its hole walks down the lesser children to a leaf (one
-    ** comparison a level) and it is sifted up from there (Floyd). */
-    for (int r = 0; r < dp; r++) heap[r] = (rep){0, r};
+    uint64_t total = 0;
     for (int i = 0; i < n; i++) {
-        rep top = heap[0];
-        top.load += len[i];
-        owner[i] = top.r;
-        int k = 0;
-        for (;;) {
-            int l = 2 * k + 1;
-            if (l >= dp) break;
-            int m = l + 1 < dp && rep_less(&heap[l + 1], &heap[l]) ? l + 1 : l;
-            heap[k] = heap[m];
-            k = m;
-        }
-        while (k > 0) {
-            int pa = (k - 1) / 2;
-            if (!rep_less(&top, &heap[pa])) break;
-            heap[k] = heap[pa];
-            k = pa;
-        }
-        heap[k] = top;
+        len[i] = (uint32_t)(eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp);
+        total += len[i];
     }
-    int worst = heap[0].r;
-    double wl = heap[0].load;
-    for (int r = 1; r < dp; r++)
-        if (heap[r].load > wl || (heap[r].load == wl && heap[r].r < worst)) { worst = heap[r].r; wl = heap[r].load; }
+    sort_lengths_desc(len, len + n, n);
+    int worst;
+    /* Loads are whole tokens, exact in a double below 2^53: when (load,
+    ** index) also fits one 64-bit key, the load shifted above the index bits,
+    ** the heap compares keys, one integer comparison for the same order (the
+    ** common case); else the heap of (load, index) pairs below */
+    int rbits = 0;
+    while (rbits < 32 && (UINT64_C(1) << rbits) < (uint64_t)dp) rbits++;
+    if (rbits < 32 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
+        uint64_t *hk = s->mbw_heap;                      /* dp 16-byte slots hold dp keys */
+        const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
+        for (int r = 0; r < dp; r++) hk[r] = (uint64_t)r;
+        for (int i = 0; i < n; i++) {
+            uint64_t top = hk[0] + ((uint64_t)len[i] << rbits);
+            owner[i] = (int)(top & rmask);
+            int k = 0;
+            for (;;) {
+                int l = 2 * k + 1;
+                if (l >= dp) break;
+                int m = l + 1 < dp && hk[l + 1] < hk[l] ? l + 1 : l;
+                hk[k] = hk[m];
+                k = m;
+            }
+            while (k > 0) {
+                int pa = (k - 1) / 2;
+                if (!(top < hk[pa])) break;
+                hk[k] = hk[pa];
+                k = pa;
+            }
+            hk[k] = top;
+        }
+        /* the most loaded, the lowest index among equals */
+        uint64_t wl = hk[0] >> rbits;
+        worst = (int)(hk[0] & rmask);
+        for (int r = 1; r < dp; r++) {
+            uint64_t lr = hk[r] >> rbits;
+            int ir = (int)(hk[r] & rmask);
+            if (lr > wl || (lr == wl && ir < worst)) { worst = ir; wl = lr; }
+        }
+    } else {
+        /* a min-heap of replicas by (load, index), the root always the least
+        ** loaded: O(n log dp).  (load, index) orders replicas strictly, so which
+        ** replica is least loaded at each turn does not depend on the heap's
+        ** layout.  The root, its load grown by the longest sequence left, tends
+        ** to sink deep: its hole walks down the lesser children to a leaf (one
+        ** comparison a level) and it is sifted up from there (Floyd). */
+        for (int r = 0; r < dp; r++) heap[r] = (rep){0, r};
+        for (int i = 0; i < n; i++) {
+            rep top = heap[0];
+            top.load += len[i];
+            owner[i] = top.r;
+            int k = 0;
+            for (;;) {
+                int l = 2 * k + 1;
+                if (l >= dp) break;
+                int m = l + 1 < dp && rep_less(&heap[l + 1], &heap[l]) ? l + 1 : l;
+                heap[k] = heap[m];
+                k = m;
+            }
+            while (k > 0) {
+                int pa = (k - 1) / 2;
+                if (!rep_less(&top, &heap[pa])) break;
+                heap[k] = heap[pa];
+                k = pa;
+            }
+            heap[k] = top;
+        }
+        worst = heap[0].r;
+        double wl = heap[0].load;
+        for (int r = 1; r < dp; r++)
+            if (heap[r].load > wl || (heap[r].load == wl && heap[r].r < worst)) { worst = heap[r].r; wl = heap[r].load; }
+    }
     int cnt = 0;
     for (int i = 0; i < n; i++) cnt += owner[i] == worst;
     /* the result goes to a free memo entry, or over the oldest one */
