@@ -149,7 +149,8 @@ void trace_add_span(trace *t, const trace_span *s);
 void trace_add_span_at(trace *t, const trace_span *s, sim_time w0, sim_time open);
 /* The same, with lo a time the window is known to start at or after while
 ** its start is not settled (else -1): a span that ends by lo adds nothing
-** then, and waits no more (docs/architecture.md, "Headless runs"). */
+** then, and waits no more — its whole length is kept aside for a run that
+** stops before its warm-up (docs/architecture.md, "Headless runs"). */
 void trace_add_span_in(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo);
 /* n spans recorded one after the other with the same window: the same as
 ** n calls of trace_add_span_in (a task's pipeline records its spans so). */
