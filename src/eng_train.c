@@ -80,39 +80,83 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     uint32_t *len = s->mbw_len;
     int *owner = s->mbw_owner;
     rep *heap = s->mbw_heap;
-    for (int i = 0; i < n; i++) len[i] = (uint32_t)(eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp);
-    sort_lengths_desc(len, len + n, n);
-    /* a min-heap of replicas by (load, index), the root always the least
-    ** loaded: O(n log dp).  (load, index) orders replicas strictly, so which
-    ** replica is least loaded at each turn does not depend on the heap's
-    ** layout.  The root, its load grown by the longest sequence left, tends
-    ** to sink deep: its hole walks down the lesser children to a leaf (one
-    ** comparison a level) and it is sifted up from there (Floyd). */
-    for (int r = 0; r < dp; r++) heap[r] = (rep){0, r};
+    uint64_t total = 0;
     for (int i = 0; i < n; i++) {
-        rep top = heap[0];
-        top.load += len[i];
-        owner[i] = top.r;
-        int k = 0;
-        for (;;) {
-            int l = 2 * k + 1;
-            if (l >= dp) break;
-            int m = l + 1 < dp && rep_less(&heap[l + 1], &heap[l]) ? l + 1 : l;
-            heap[k] = heap[m];
-            k = m;
-        }
-        while (k > 0) {
-            int pa = (k - 1) / 2;
-            if (!rep_less(&top, &heap[pa])) break;
-            heap[k] = heap[pa];
-            k = pa;
-        }
-        heap[k] = top;
+        len[i] = (uint32_t)(eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp);
+        total += len[i];
     }
-    int worst = heap[0].r;
-    double wl = heap[0].load;
-    for (int r = 1; r < dp; r++)
-        if (heap[r].load > wl || (heap[r].load == wl && heap[r].r < worst)) { worst = heap[r].r; wl = heap[r].load; }
+    sort_lengths_desc(len, len + n, n);
+    int worst;
+    /* Loads are whole tokens, exact in a double below 2^53: when (load,
+    ** index) also fits one 64-bit key, the load shifted above the index bits,
+    ** the heap compares keys, one integer comparison for the same order (the
+    ** common case); else the heap of (load, index) pairs below */
+    int rbits = 0;
+    while (rbits < 32 && (UINT64_C(1) << rbits) < (uint64_t)dp) rbits++;
+    if (rbits < 32 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
+        uint64_t *hk = s->mbw_heap;                      /* dp 16-byte slots hold dp keys */
+        const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
+        for (int r = 0; r < dp; r++) hk[r] = (uint64_t)r;
+        for (int i = 0; i < n; i++) {
+            uint64_t top = hk[0] + ((uint64_t)len[i] << rbits);
+            owner[i] = (int)(top & rmask);
+            int k = 0;
+            for (;;) {
+                int l = 2 * k + 1;
+                if (l >= dp) break;
+                int m = l + 1 < dp && hk[l + 1] < hk[l] ? l + 1 : l;
+                hk[k] = hk[m];
+                k = m;
+            }
+            while (k > 0) {
+                int pa = (k - 1) / 2;
+                if (!(top < hk[pa])) break;
+                hk[k] = hk[pa];
+                k = pa;
+            }
+            hk[k] = top;
+        }
+        /* the most loaded, the lowest index among equals */
+        uint64_t wl = hk[0] >> rbits;
+        worst = (int)(hk[0] & rmask);
+        for (int r = 1; r < dp; r++) {
+            uint64_t lr = hk[r] >> rbits;
+            int ir = (int)(hk[r] & rmask);
+            if (lr > wl || (lr == wl && ir < worst)) { worst = ir; wl = lr; }
+        }
+    } else {
+        /* a min-heap of replicas by (load, index), the root always the least
+        ** loaded: O(n log dp).  (load, index) orders replicas strictly, so which
+        ** replica is least loaded at each turn does not depend on the heap's
+        ** layout.  The root, its load grown by the longest sequence left, tends
+        ** to sink deep: its hole walks down the lesser children to a leaf (one
+        ** comparison a level) and it is sifted up from there (Floyd). */
+        for (int r = 0; r < dp; r++) heap[r] = (rep){0, r};
+        for (int i = 0; i < n; i++) {
+            rep top = heap[0];
+            top.load += len[i];
+            owner[i] = top.r;
+            int k = 0;
+            for (;;) {
+                int l = 2 * k + 1;
+                if (l >= dp) break;
+                int m = l + 1 < dp && rep_less(&heap[l + 1], &heap[l]) ? l + 1 : l;
+                heap[k] = heap[m];
+                k = m;
+            }
+            while (k > 0) {
+                int pa = (k - 1) / 2;
+                if (!rep_less(&top, &heap[pa])) break;
+                heap[k] = heap[pa];
+                k = pa;
+            }
+            heap[k] = top;
+        }
+        worst = heap[0].r;
+        double wl = heap[0].load;
+        for (int r = 1; r < dp; r++)
+            if (heap[r].load > wl || (heap[r].load == wl && heap[r].r < worst)) { worst = heap[r].r; wl = heap[r].load; }
+    }
     int cnt = 0;
     for (int i = 0; i < n; i++) cnt += owner[i] == worst;
     /* the result goes to a free memo entry, or over the oldest one */
@@ -163,14 +207,17 @@ static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *
     return c;
 }
 
-/* Scratch of the pipeline: op end times per stage and micro-batch, per
-** micro-batch op durations, per stage state; grown, never shrunk. */
+static inline double later(double a, double b) { return a > b ? a : b; }   /* fmax of two times >= 0 */
+
+/* Scratch of the pipeline: op end times per stage and micro-batch (the
+** 1F1B pass's rows, below), per micro-batch op durations, per stage state;
+** grown, never shrunk. */
 static void ensure_pipe(sim *s, size_t ops, size_t m, size_t p)
 {
     if (ops > s->pipe_cap) {
         s->pipe_cap = ops;
-        s->f_end = xrealloc(s->f_end, ops * sizeof(double));
-        s->b_end = xrealloc(s->b_end, ops * sizeof(double));
+        free(s->f_end);
+        s->f_end = xmalloc(ops * sizeof(double));
     }
     if (m > s->pipe_mcap) {
         s->pipe_mcap = m;
@@ -191,57 +238,99 @@ static void ensure_pipe(sim *s, size_t ops, size_t m, size_t p)
 /* Pipeline ops are recorded merged while they run back to back on a stage:
 ** a steady 1F1B run becomes one "train_1f1b" span, and every gap — the
 ** warm-up and drain bubbles, waits on a neighbour — stays exact. */
-/* A stage's open run ends at g->bend seconds after t0: its end instant is
-** converted only when the run is drawn, or compared with an op that does not
-** start at that very second. */
-static inline void run_flush(sim *s, int track, pipe_stage *g, int iter, sim_time t0)
+/* A pipeline's spans, gathered and handed to the trace a few hundred at a
+** time, in the order they are drawn (trace_add_spans_in): a task is computed
+** at one instant, so they all see the same window. */
+enum { PIPE_SPANS = 256 };
+typedef struct {
+    sim       *s;
+    sim_time   t0;          /* the task's start */
+    int        iter;
+    int        n;
+    sim_time   w0, open, lo;
+    trace_span buf[PIPE_SPANS];
+} span_buf;
+
+static void spans_flush(span_buf *sb)
+{
+    trace_add_spans_in(sb->s->tr, sb->buf, (size_t)sb->n, sb->w0, sb->open, sb->lo);
+    sb->n = 0;
+}
+
+/* Draws stage g's open run, which ends at b. */
+static inline void run_draw(span_buf *sb, int track, const pipe_run *pr, sim_time b)
+{
+    if (sb->n == PIPE_SPANS) spans_flush(sb);
+    sb->buf[sb->n++] = eng_span_make(track, (trace_phase)pr->phase, pr->a, b, sb->iter, sb->s->version,
+                                     pr->n == 1 ? pr->mb : -1, pr->tokens);
+}
+
+/* A stage's open run ends where the stage is free (g->free_at seconds after
+** t0): its end instant is converted only when the run is drawn, or compared
+** with an op that does not start at that very second. */
+static inline void run_flush(span_buf *sb, int track, pipe_stage *g)
 {
     pipe_run *pr = &g->run;
     if (pr->n == 0) return;
-    pr->b = t0 + sim_from_secs(g->bend);
-    eng_span(s, track, (trace_phase)pr->phase, pr->a, pr->b, iter, s->version, pr->n == 1 ? pr->mb : -1, pr->tokens);
+    pr->b = sb->t0 + sim_from_secs(g->free_at);
+    run_draw(sb, track, pr, pr->b);
     pr->n = 0;
 }
 
-/* An op of stage g from t to e seconds after t0: merged into the open run
-** when it starts at the instant the run ends (the same second, or seconds
-** that round to the same nanosecond), else the run is drawn and a new one
-** opened. */
-static inline void op_add(sim *s, int track, pipe_stage *g, int iter, trace_phase ph, sim_time t0, double t, double e,
-                          int mb, int64_t tok)
+/* An op of stage g that could start at `ready` seconds after t0 and lasts d:
+** it starts when the stage is free, and is merged into the open run when it
+** starts at the instant the run ends (the same second, or seconds that round
+** to the same nanosecond), else the run is drawn and a new one opened.  The
+** phases a task passes are fph and bph: equal, or the training forward and
+** backward, whose merged run is "train_1f1b".  Returns the op's end. */
+static inline double op_run(span_buf *sb, int track, pipe_stage *g, trace_phase ph, double ready, double d, int mb,
+                            int64_t tok)
 {
     pipe_run *pr = &g->run;
-    sim_time a = 0;
+    const double f = g->free_at;
+    const double t = later(ready, f), e = t + d;
+    g->free_at = e;
+    const sim_time t0 = sb->t0;
     if (pr->n > 0) {
-        bool joins = t == g->bend;
-        if (!joins) {
-            a = t0 + sim_from_secs(t);
-            joins = a == t0 + sim_from_secs(g->bend);
-        }
-        if (joins) {
-            if ((int)ph != pr->phase) pr->phase = (ph == PH_TRAIN_FWD || ph == PH_TRAIN_BWD) ? PH_TRAIN_1F1B : (int)ph;
-            g->bend = e;
+        if (ready <= f) {                       /* then t is f itself: the op joins */
+            if ((int)ph != pr->phase) pr->phase = PH_TRAIN_1F1B;
             pr->tokens += tok;
             pr->n++;
-            return;
+            return e;
         }
-        run_flush(s, track, g, iter, t0);
+        const sim_time a = t0 + sim_from_secs(t), b = t0 + sim_from_secs(f);
+        if (a == b) {
+            if ((int)ph != pr->phase) pr->phase = PH_TRAIN_1F1B;
+            pr->tokens += tok;
+            pr->n++;
+            return e;
+        }
+        pr->b = b;
+        run_draw(sb, track, pr, b);
+        pr->a = a;
     } else {
-        a = t0 + sim_from_secs(t);
+        pr->a = t0 + sim_from_secs(t);
     }
-    g->bend = e;
-    *pr = (pipe_run){a, 0, (int)ph, mb, 1, tok};
+    pr->phase = (int)ph;
+    pr->mb = mb;
+    pr->n = 1;
+    pr->tokens = tok;
+    return e;
 }
-
-static inline double later(double a, double b) { return a > b ? a : b; }   /* fmax of two times >= 0 */
 
 /* The order in which the 1F1B pass below resolves a training pipeline's
 ** ops: stage by stage, each stage as far as it can go, over and over until
 ** every op is done.  It depends only on (P, M) — whether an op can run is a
 ** matter of counts, not of times — so it is worked out once per shape and
 ** kept (a few shapes occur in a run); the timed pass then follows it with no
-** decisions, and emits its spans in the same order.  An entry is
-** stage·2 + (1 for a backward). */
+** decisions, and emits its spans in the same order.
+**
+** The pass keeps every op's end in one table of 2P + 1 rows of M: row 0
+** zeros (what stage 0's forwards wait for), row 1 + st stage st's forward
+** ends, row P + 1 + st its backward ends.  An op is four words: its stage
+** times 2 (+ 1 for a backward), its micro-batch, the table entry it waits
+** for (the previous stage's forward; the next stage's backward, or for the
+** last stage its own forward) and the one it writes. */
 static const pipe_order *order_1f1b(sim *s, int P, int M)
 {
     for (int k = 0; k < PIPE_ORDERS; k++)
@@ -250,10 +339,11 @@ static const pipe_order *order_1f1b(sim *s, int P, int M)
     free(o->ops);
     o->P = P;
     o->M = M;
-    o->ops = xmalloc((size_t)2 * P * M * sizeof *o->ops);
+    o->ops = xmalloc((size_t)2 * P * M * 4 * sizeof *o->ops);
     o->n = 0;
     int *nf = xcalloc((size_t)P * 2, sizeof *nf), *nb = nf + P;
     int total = 2 * P * M;
+    const uint32_t um = (uint32_t)M;
     while (o->n < total) {
         int done0 = o->n;
         for (int st = 0; st < P; st++) {
@@ -263,16 +353,25 @@ static const pipe_order *order_1f1b(sim *s, int P, int M)
                 if (nf[st] < warm) want_f = true;
                 else if (nf[st] >= M) want_f = false;
                 else want_f = (nf[st] - warm) <= nb[st];
+                uint32_t *op = o->ops + (size_t)4 * o->n;
+                const uint32_t ust = (uint32_t)st;
                 if (want_f) {
                     if (st > 0 && nf[st - 1] <= nf[st]) break;          /* its input is not there yet */
-                    o->ops[o->n++] = (uint32_t)st * 2;
-                    nf[st]++;
+                    const uint32_t i = (uint32_t)nf[st]++;
+                    op[0] = ust * 2;
+                    op[1] = i;
+                    op[2] = ust * um + i;
+                    op[3] = (ust + 1) * um + i;
                 } else {
                     if (nb[st] >= M) break;
                     if (st == P - 1 ? nf[st] <= nb[st] : nb[st + 1] <= nb[st]) break;   /* its gradient is not */
-                    o->ops[o->n++] = (uint32_t)st * 2 + 1;
-                    nb[st]++;
+                    const uint32_t i = (uint32_t)nb[st]++;
+                    op[0] = ust * 2 + 1;
+                    op[1] = i;
+                    op[2] = (st == P - 1 ? (uint32_t)P : (uint32_t)P + 2 + ust) * um + i;
+                    op[3] = ((uint32_t)P + 1 + ust) * um + i;
                 }
+                o->n++;
             }
         }
         if (o->n == done0) break;   /* cannot happen with a valid schedule */
@@ -287,31 +386,36 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     const plan_pool *q = &s->pl.pools[p0];
     pool_rt *r = &s->pr[p0];
     int P = q->pp, M = ms->m;
-    ensure_pipe(s, (size_t)P * M, (size_t)M, (size_t)P);
-    double *fe = s->f_end, *be = s->b_end, *fd = s->f_dur, *bd = s->b_dur;
+    ensure_pipe(s, (size_t)(2 * P + 1) * M, (size_t)M, (size_t)P);
+    double *T = s->f_end, *fd = s->f_dur, *bd = s->b_dur;
+    const double *tok = ms->tok;
     pipe_stage *stg = s->pipe_st;
     double mult = mdl_bwd_mult(s->scn.plan.train.recompute);   /* bwd = 2 fwd (+1 recompute) */
     mdl_stage sc = stage_setup(s, m, q);
     for (int i = 0; i < M; i++) {
-        fd[i] = mdl_stage_fwd(m, &s->scn.cluster.device, s->scn.eff.link, &sc, ms->tok[i], ms->sq[i], s->scn.eff.train);
+        fd[i] = mdl_stage_fwd(m, &s->scn.cluster.device, s->scn.eff.link, &sc, tok[i], ms->sq[i], s->scn.eff.train);
         bd[i] = backward ? fd[i] * mult : 0;
     }
     memset(stg, 0, (size_t)P * sizeof *stg);
+    const int track0 = r->track0;
+    span_buf sb;
+    sb.s = s;
+    sb.t0 = t0;
+    sb.iter = iter;
+    sb.n = 0;
+    eng_span_window(s, &sb.w0, &sb.open, &sb.lo);
     double end = 0;
     uint64_t done = 0;
     if (!backward) {
         /* forward only: stage st's i-th forward waits for stage st-1's, so
-        ** each stage runs all its forwards in turn, in one pass */
+        ** each stage runs all its forwards in turn, in one pass, in row
+        ** 1 + st of the table (row 0: zeros) */
+        memset(T, 0, (size_t)M * sizeof *T);
         for (int st = 0; st < P; st++) {
             pipe_stage *g = &stg[st];
-            double *fes = fe + (size_t)st * M;
-            const double *fprev = st > 0 ? fe + (size_t)(st - 1) * M : NULL;
-            for (int i = 0; i < M; i++) {
-                double t = later(fprev ? fprev[i] : 0, g->free_at), e = t + fd[i];
-                fes[i] = e;
-                g->free_at = e;
-                op_add(s, r->track0 + st, g, iter, fph, t0, t, e, i, (int64_t)ms->tok[i]);
-            }
+            double *fes = T + (size_t)(st + 1) * M;
+            const double *fprev = T + (size_t)st * M;
+            for (int i = 0; i < M; i++) fes[i] = op_run(&sb, track0 + st, g, fph, fprev[i], fd[i], i, (int64_t)tok[i]);
             g->nf = M;
         }
         done = (uint64_t)P * M;
@@ -319,33 +423,24 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
         /* 1F1B: stage st runs min(P-st-1, M) warm-up forwards, then
         ** alternates one forward and one backward, then drains; a forward
         ** waits for the previous stage's, a backward for the next stage's
-        ** (the last stage's for its own forward) */
+        ** (the last stage's for its own forward): the order and the table
+        ** entries come from order_1f1b */
         const pipe_order *o = order_1f1b(s, P, M);
-        for (int k = 0; k < o->n; k++) {
-            int st = (int)(o->ops[k] >> 1);
-            pipe_stage *g = &stg[st];
-            if (!(o->ops[k] & 1)) {
-                int i = g->nf++;
-                double ready = st == 0 ? 0 : fe[(size_t)(st - 1) * M + i];
-                double t = later(ready, g->free_at), e = t + fd[i];
-                fe[(size_t)st * M + i] = e;
-                g->free_at = e;
-                op_add(s, r->track0 + st, g, iter, fph, t0, t, e, i, (int64_t)ms->tok[i]);
-            } else {
-                int i = g->nb++;
-                double ready = st == P - 1 ? fe[(size_t)st * M + i] : be[(size_t)(st + 1) * M + i];
-                double t = later(ready, g->free_at), e = t + bd[i];
-                be[(size_t)st * M + i] = e;
-                g->free_at = e;
-                op_add(s, r->track0 + st, g, iter, bph, t0, t, e, i, (int64_t)ms->tok[i]);
-            }
+        memset(T, 0, (size_t)M * sizeof *T);
+        const uint32_t *op = o->ops, *op_end = o->ops + (size_t)4 * o->n;
+        for (; op < op_end; op += 4) {
+            const uint32_t c = op[0], i = op[1];
+            const int st = (int)(c >> 1);
+            const bool b = c & 1;
+            T[op[3]] = op_run(&sb, track0 + st, &stg[st], b ? bph : fph, T[op[2]], b ? bd[i] : fd[i], (int)i, (int64_t)tok[i]);
         }
         done = (uint64_t)o->n;
     }
     for (int st = 0; st < P; st++) {
         if (stg[st].free_at > end) end = stg[st].free_at;
-        run_flush(s, r->track0 + st, &stg[st], iter, t0);
+        run_flush(&sb, track0 + st, &stg[st]);
     }
+    spans_flush(&sb);
     s->st.pipeline_ops += done;
     if (act_per_mb) {
         double layer = mdl_act_bytes_layer(m, ms->max_len, 1, q->tp, s->scn.plan.train.recompute);

@@ -222,7 +222,6 @@ typedef struct {
 
 typedef struct {
     double   free_at;       /* seconds after the task's start */
-    double   bend;          /* the open run's end, in the same seconds */
     int      nf, nb;        /* forwards and backwards done */
     pipe_run run;
 } pipe_stage;
@@ -397,16 +396,36 @@ static inline const scn_link *eng_pool_link(const sim *s, const plan_pool *q, in
     return mdl_tier_link(&s->scn.cluster, plan_group_tier(&s->scn.cluster, q, k, stride, count));
 }
 
-static inline void eng_span(sim *s, int track, trace_phase ph, sim_time t0, sim_time t1, int iter, int ver, int mb, int64_t tok)
+/* A span as the trace records it: its end not before its start, its tokens
+** clipped to the field. */
+static inline trace_span eng_span_make(int track, trace_phase ph, sim_time t0, sim_time t1, int iter, int ver, int mb,
+                                       int64_t tok)
 {
     if (t1 < t0) t1 = t0;
     if (tok > INT32_MAX) tok = INT32_MAX;
-    trace_span sp = {t0, t1, track, (uint8_t)ph, iter, ver, mb, (int32_t)tok};
-    /* the report's window so far: its start is final once the warm-up step's
-    ** version is passed (it is set while the version equals the warm-up);
-    ** until its end is set, it ends at or after now */
-    trace_add_span_at(s->tr, &sp, s->version > s->scn.work.warmup ? s->st.window_t0 : -1,
-                      s->st.window_t1 > 0 ? -1 : s->now);
+    return (trace_span){t0, t1, track, (uint8_t)ph, iter, ver, mb, (int32_t)tok};
+}
+
+/* The report's window so far, for trace_add_span_in: its start is final
+** once the warm-up step's version is passed (it is set while the version
+** equals the warm-up); until its end is set, it ends at or after now.
+** Before, it starts at or after now (the warm-up's last step ends later),
+** then at or after its start so far (that step's weights are published
+** later still). */
+static inline void eng_span_window(const sim *s, sim_time *w0, sim_time *open, sim_time *lo)
+{
+    const int v = s->version, wu = s->scn.work.warmup;
+    *w0 = v > wu ? s->st.window_t0 : -1;
+    *open = s->st.window_t1 > 0 ? -1 : s->now;
+    *lo = v < wu ? s->now : v == wu ? s->st.window_t0 : -1;
+}
+
+static inline void eng_span(sim *s, int track, trace_phase ph, sim_time t0, sim_time t1, int iter, int ver, int mb, int64_t tok)
+{
+    trace_span sp = eng_span_make(track, ph, t0, t1, iter, ver, mb, tok);
+    sim_time w0, open, lo;
+    eng_span_window(s, &w0, &open, &lo);
+    trace_add_span_in(s->tr, &sp, w0, open, lo);
 }
 
 /* ------------------------------------------------------------- deque ops */

@@ -14,12 +14,26 @@ typedef struct {
     uint8_t  compute;
 } wait_span;
 
-/* Per pool: the running sums and the spans not yet in them, oldest first. */
+/* Per pool: the running sums and the spans not yet in them, oldest first.
+** While the window's start is not known, the spans that end before it
+** surely starts leave the queue as they reach its front: they add nothing
+** to the sums (a span counts from the window's start), unless the run ends
+** before its warm-up, when the window starts at 0 and they count whole —
+** for that case busy0, comp0 are their sums in order, and floor the latest
+** bound they left under (trace_window_totals). */
 typedef struct {
     double busy, comp;
+    double busy0, comp0;
+    sim_time floor;
     fs_vec wait;                /* wait_span */
     size_t head;                /* wait[head..] still wait */
 } pool_sum;
+
+/* Per track: its pool when its spans count towards the pool's sums (pool
+** tracks, not host links or the step track), else -1; its devices. */
+typedef struct {
+    int32_t pool, devices;
+} track_sum;
 
 struct trace {
     fs_vec tracks, groups, spans, counters, instants, windows, vgroups;
@@ -27,7 +41,8 @@ struct trace {
     size_t  recorded, waiting, waiting_peak;
     pool_sum *psum;
     int     npsum;
-    sim_time last_w0, last_open;
+    track_sum *tsum;            /* per track */
+    sim_time last_w0, last_open, last_lo;
     fs_vec *track_idx;          /* per track: uint32_t span indices */
     size_t  ntrack_idx;
     fs_vec *group_ctr;          /* per group: uint32_t counter indices */
@@ -77,7 +92,7 @@ trace *trace_new(void)
     vec_init(&t->instants, sizeof(trace_instant));
     vec_init(&t->windows, sizeof(trace_window));
     vec_init(&t->vgroups, sizeof(trace_vgroup));
-    t->last_w0 = t->last_open = -1;
+    t->last_w0 = t->last_open = t->last_lo = -1;
     return t;
 }
 
@@ -90,6 +105,7 @@ void trace_free(trace *t)
     free(t->group_ctr);
     for (int p = 0; p < t->npsum; p++) vec_free(&t->psum[p].wait);
     free(t->psum);
+    free(t->tsum);
     vec_free(&t->tracks);
     vec_free(&t->groups);
     vec_free(&t->spans);
@@ -134,6 +150,9 @@ int trace_add_track(trace *t, const trace_track *tk)
         }
         t->npsum = tk->pool + 1;
     }
+    t->tsum = xrealloc(t->tsum, t->tracks.len * sizeof *t->tsum);
+    t->tsum[t->tracks.len - 1] = (track_sum){tk->pool < 0 || tk->kind == TRK_HOSTLINK || tk->kind == TRK_STEP ? -1 : tk->pool,
+                                              tk->devices};
     t->track_idx = xrealloc(t->track_idx, t->tracks.len * sizeof(fs_vec));
     vec_init(&t->track_idx[t->tracks.len - 1], sizeof(uint32_t));
     t->ntrack_idx = t->tracks.len;
@@ -157,15 +176,15 @@ static inline void *push_filled(fs_vec *v)
     return (char *)v->data + v->len++ * v->item;
 }
 
+static const bool phase_compute[PH__COUNT] = {
+    [PH_GENERATE] = true, [PH_PREFILL] = true, [PH_LOGPROB] = true, [PH_REF] = true, [PH_REWARD] = true,
+    [PH_CRITIC_FWD] = true, [PH_TRAIN_FWD] = true, [PH_TRAIN_BWD] = true, [PH_TRAIN_1F1B] = true,
+    [PH_OPTIMIZER] = true, [PH_CRITIC_TRAIN] = true,
+};
+
 bool trace_phase_is_compute(trace_phase p)
 {
-    switch (p) {
-    case PH_GENERATE: case PH_PREFILL: case PH_LOGPROB: case PH_REF: case PH_REWARD:
-    case PH_CRITIC_FWD: case PH_TRAIN_FWD: case PH_TRAIN_BWD: case PH_TRAIN_1F1B: case PH_OPTIMIZER: case PH_CRITIC_TRAIN:
-        return true;
-    default:
-        return false;
-    }
+    return (unsigned)p < PH__COUNT && phase_compute[p];
 }
 
 /* One span's share of the window [w0, w1] into a pool's sums: the very
@@ -180,6 +199,18 @@ static inline void sum_span(double *busy, double *comp, const wait_span *w, sim_
     if (w->compute) *comp += dev_s;
 }
 
+/* Gives back the queue's settled front (a whole queue settled starts over). */
+static inline void queue_trim(pool_sum *ps)
+{
+    if (ps->head == ps->wait.len) ps->head = ps->wait.len = 0;
+    else if (ps->head > 4096 && ps->head * 2 > ps->wait.len) {
+        wait_span *v = ps->wait.data;
+        memmove(v, v + ps->head, (ps->wait.len - ps->head) * sizeof *v);
+        ps->wait.len -= ps->head;
+        ps->head = 0;
+    }
+}
+
 /* A span ending at or before `open` lies inside the window's end, which is
 ** at or after `open`: its share needs only the settled start w0. */
 static void settle(trace *t, pool_sum *ps, sim_time w0, sim_time open)
@@ -190,19 +221,30 @@ static void settle(trace *t, pool_sum *ps, sim_time w0, sim_time open)
         ps->head++;
         t->waiting--;
     }
-    if (ps->head == ps->wait.len) ps->head = ps->wait.len = 0;
-    else if (ps->head > 4096 && ps->head * 2 > ps->wait.len) {
-        memmove(v, v + ps->head, (ps->wait.len - ps->head) * sizeof *v);
-        ps->wait.len -= ps->head;
-        ps->head = 0;
-    }
+    queue_trim(ps);
 }
 
-static void total_span(trace *t, const trace_span *s, sim_time w0, sim_time open)
+/* The window will start at or after lo (and end at or after it): the spans
+** at the queue's front that end by lo leave it (pool_sum), summed whole for
+** a run that never finishes its warm-up. */
+static void drop_early(trace *t, pool_sum *ps, sim_time lo)
+{
+    wait_span *v = ps->wait.data;
+    if (ps->head == ps->wait.len || v[ps->head].t1 > lo) return;
+    while (ps->head < ps->wait.len && v[ps->head].t1 <= lo) {
+        sum_span(&ps->busy0, &ps->comp0, &v[ps->head], 0, v[ps->head].t1);
+        ps->head++;
+        t->waiting--;
+    }
+    ps->floor = lo;
+    queue_trim(ps);
+}
+
+static inline void total_span(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo)
 {
     if (s->track < 0 || (size_t)s->track >= t->tracks.len) return;
-    const trace_track *tk = &VEC_AT(&t->tracks, trace_track, s->track);
-    if (tk->pool < 0 || tk->kind == TRK_HOSTLINK || tk->kind == TRK_STEP) return;
+    const track_sum ts = t->tsum[s->track];
+    if (ts.pool < 0) return;
     bool settled = w0 >= 0 && open >= 0;
     if (settled && (w0 != t->last_w0 || open != t->last_open)) {
         /* the window settled further: let the waiting spans of every pool in */
@@ -210,20 +252,32 @@ static void total_span(trace *t, const trace_span *s, sim_time w0, sim_time open
         t->last_w0 = w0;
         t->last_open = open;
     }
-    pool_sum *ps = &t->psum[tk->pool];
-    wait_span w = {s->t0, s->t1, tk->devices, trace_phase_is_compute((trace_phase)s->phase)};
-    if (settled && ps->head == ps->wait.len && s->t1 <= open) {
-        sum_span(&ps->busy, &ps->comp, &w, w0, s->t1);
-        return;
+    const bool early = !settled && lo >= 0 && open >= 0;
+    if (early && lo != t->last_lo) {
+        for (int p = 0; p < t->npsum; p++) drop_early(t, &t->psum[p], lo);
+        t->last_lo = lo;
+    }
+    pool_sum *ps = &t->psum[ts.pool];
+    wait_span w = {s->t0, s->t1, ts.devices, trace_phase_is_compute((trace_phase)s->phase)};
+    if (ps->head == ps->wait.len) {
+        if (settled && s->t1 <= open) {
+            sum_span(&ps->busy, &ps->comp, &w, w0, s->t1);
+            return;
+        }
+        if (early && s->t1 <= lo) {
+            sum_span(&ps->busy0, &ps->comp0, &w, 0, s->t1);
+            ps->floor = lo;
+            return;
+        }
     }
     *(wait_span *)push_filled(&ps->wait) = w;
     if (++t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
 }
 
-void trace_add_span_at(trace *t, const trace_span *s, sim_time w0, sim_time open)
+void trace_add_span_in(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo)
 {
     t->recorded++;
-    total_span(t, s, w0, open);
+    total_span(t, s, w0, open, lo);
     if (!t->drop) {
         uint32_t idx = (uint32_t)t->spans.len;
         memcpy(push_filled(&t->spans), s, sizeof *s);
@@ -233,9 +287,56 @@ void trace_add_span_at(trace *t, const trace_span *s, sim_time w0, sim_time open
     if (t->has_sink && t->sink.on_span) t->sink.on_span(t->sink.ud, t, s);
 }
 
+void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, sim_time open, sim_time lo)
+{
+    if (!t->drop || (t->has_sink && t->sink.on_span)) {
+        for (size_t i = 0; i < n; i++) trace_add_span_in(t, &s[i], w0, open, lo);
+        return;
+    }
+    /* headless with no span sink: the running totals are all there is, and
+    ** the window moves only at the first span (total_span, by the letter) */
+    t->recorded += n;
+    size_t i = 0;
+    for (; i < n; i++) {
+        const trace_span *sp = &s[i];
+        if (sp->track < 0 || (size_t)sp->track >= t->tracks.len || t->tsum[sp->track].pool < 0) continue;
+        total_span(t, sp, w0, open, lo);
+        i++;
+        break;
+    }
+    const bool settled = w0 >= 0 && open >= 0, early = !settled && lo >= 0 && open >= 0;
+    for (; i < n; i++) {
+        const trace_span *sp = &s[i];
+        if (sp->track < 0 || (size_t)sp->track >= t->tracks.len) continue;
+        const track_sum ts = t->tsum[sp->track];
+        if (ts.pool < 0) continue;
+        pool_sum *ps = &t->psum[ts.pool];
+        wait_span w = {sp->t0, sp->t1, ts.devices, trace_phase_is_compute((trace_phase)sp->phase)};
+        if (ps->head == ps->wait.len) {
+            if (settled && sp->t1 <= open) {
+                sum_span(&ps->busy, &ps->comp, &w, w0, sp->t1);
+                continue;
+            }
+            if (early && sp->t1 <= lo) {
+                sum_span(&ps->busy0, &ps->comp0, &w, 0, sp->t1);
+                ps->floor = lo;
+                continue;
+            }
+        }
+        *(wait_span *)push_filled(&ps->wait) = w;
+        t->waiting++;
+    }
+    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
+}
+
+void trace_add_span_at(trace *t, const trace_span *s, sim_time w0, sim_time open)
+{
+    trace_add_span_in(t, s, w0, open, -1);
+}
+
 void trace_add_span(trace *t, const trace_span *s)
 {
-    trace_add_span_at(t, s, -1, -1);
+    trace_add_span_in(t, s, -1, -1, -1);
 }
 
 void trace_window_totals(const trace *t, sim_time w0, sim_time w1, int npools, double *busy, double *comp)
@@ -244,8 +345,11 @@ void trace_window_totals(const trace *t, sim_time w0, sim_time w1, int npools, d
         busy[p] = comp[p] = 0;
         if (p >= t->npsum) continue;
         const pool_sum *ps = &t->psum[p];
-        busy[p] = ps->busy;
-        comp[p] = ps->comp;
+        /* a window that starts before the spans that left early ended: the
+        ** run stopped before its warm-up, and they count whole */
+        const bool whole = w0 < ps->floor;
+        busy[p] = whole ? ps->busy0 : ps->busy;
+        comp[p] = whole ? ps->comp0 : ps->comp;
         const wait_span *v = ps->wait.data;
         for (size_t i = ps->head; i < ps->wait.len; i++) sum_span(&busy[p], &comp[p], &v[i], w0, w1);
     }

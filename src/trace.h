@@ -147,6 +147,14 @@ void trace_add_span(trace *t, const trace_span *s);
 ** known to end at or after (else -1).  Spans whose share of the window is then
 ** known go into the running totals at once; the others wait, in order. */
 void trace_add_span_at(trace *t, const trace_span *s, sim_time w0, sim_time open);
+/* The same, with lo a time the window is known to start at or after while
+** its start is not settled (else -1): a span that ends by lo adds nothing
+** then, and waits no more — its whole length is kept aside for a run that
+** stops before its warm-up (docs/architecture.md, "Headless runs"). */
+void trace_add_span_in(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo);
+/* n spans recorded one after the other with the same window: the same as
+** n calls of trace_add_span_in (a task's pipeline records its spans so). */
+void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, sim_time open, sim_time lo);
 void trace_add_counter(trace *t, const trace_counter *c);
 void trace_add_instant(trace *t, const trace_instant *i);
 void trace_add_window(trace *t, const trace_window *w);
