@@ -341,7 +341,7 @@ void sim_free(sim *s)
     for (int i = 0; i < s->ninst; i++) { free(s->inst[i].heap); free(s->inst[i].order); }
     free(s->inst);
     free(s->disp);
-    for (int i = 0; i < s->ndtab; i++) free(s->dtab[i].v);
+    for (int i = 0; i < s->ndtab; i++) { free(s->dtab[i].v); free(s->dtab[i].pf); }
     free(s->smp);
     free(s->batch_trained);
     free(s->len_sum);
