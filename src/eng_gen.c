@@ -617,22 +617,23 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
 /* ------------------------------------------------------------- dispatch */
 
 /* The balanced dispatcher's order: fewest outstanding sequences (active and
-** given this round), then the lower index. */
-static inline bool disp_less(const sim *s, int a, int b)
+** given this round), then the lower index.  Each heap entry carries that
+** pair as one key, outstanding << 32 | index (both non-negative), so a
+** comparison does not load the instances' structs. */
+static inline int64_t disp_key(const sim *s, int i)
 {
-    const instance *A = &s->inst[a], *B = &s->inst[b];
-    int la = A->nactive + A->quota, lb = B->nactive + B->quota;
-    return la < lb || (la == lb && a < b);
+    const instance *I = &s->inst[i];
+    return (int64_t)(I->nactive + I->quota) << 32 | i;
 }
 
-static void disp_down(const sim *s, int *h, int n, int i)
+static void disp_down(int64_t *h, int n, int i)
 {
     for (;;) {
         int l = 2 * i + 1, m = i;
-        if (l < n && disp_less(s, h[l], h[m])) m = l;
-        if (l + 1 < n && disp_less(s, h[l + 1], h[m])) m = l + 1;
+        if (l < n && h[l] < h[m]) m = l;
+        if (l + 1 < n && h[l + 1] < h[m]) m = l + 1;
         if (m == i) return;
-        int t = h[i]; h[i] = h[m]; h[m] = t;
+        int64_t t = h[i]; h[i] = h[m]; h[m] = t;
         i = m;
     }
 }
@@ -647,29 +648,31 @@ static void balance_quotas(sim *s)
 {
     const squeue *q = &s->queues[0];
     const int max_seqs = s->scn.plan.rollout.max_seqs;
-    int *h = s->disp, n = 0;
+    int64_t *h = s->disp;
+    int n = 0;
     for (int i = 0; i < s->ninst; i++) {
         instance *I = &s->inst[i];
         I->quota = 0;
         I->quota_kv = 0;
-        if (I->running && s->pr[I->pool].st == P_GEN && I->nactive < max_seqs) h[n++] = i;
+        if (I->running && s->pr[I->pool].st == P_GEN && I->nactive < max_seqs) h[n++] = disp_key(s, i);
     }
-    for (int i = n / 2 - 1; i >= 0; i--) disp_down(s, h, n, i);
+    for (int i = n / 2 - 1; i >= 0; i--) disp_down(h, n, i);
     int64_t k = 0;
     while (n > 0 && k < q->len) {
         int id = q->v[(q->head + k) % q->cap];
         const sample *x = eng_smp(s, id);
-        instance *I = &s->inst[h[0]];
+        instance *I = &s->inst[(int)(h[0] & 0xffffffff)];
         double need = sample_reserve(s, x);
         bool fits = eng_may_start(s, id, x, I->version) &&
                     (inst_kv(s, I) + I->quota_kv + need <= kv_admit_cap(s, I) || I->nactive + I->quota == 0);
         if (fits) {
             I->quota++;
             I->quota_kv += need;
+            h[0] += (int64_t)1 << 32;
             k++;
         }
         if (!fits || I->nactive + I->quota >= max_seqs) h[0] = h[--n];
-        disp_down(s, h, n, 0);
+        disp_down(h, n, 0);
     }
 }
 

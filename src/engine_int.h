@@ -329,7 +329,7 @@ struct sim {
     /* instances and pools */
     instance *inst;
     int      ninst;
-    int     *disp;          /* scratch of the balanced dispatcher: a heap of instances */
+    int64_t *disp;          /* scratch of the balanced dispatcher: a heap of instances, keyed (eng_gen.c) */
     pool_rt  pr[SCN_POOLS_MAX];
     dtable   dtab[4];           /* decode-step tables, one per link in use */
     int      ndtab;
