@@ -520,6 +520,9 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
 void eng_inst_event(sim *s, instance *I, sim_time now)
 {
     I->scheduled = false;
+    /* the sample at the root finishes now, most likely, and its struct is
+    ** written below: start loading it while the segment is closed */
+    if (I->hn > 0) __builtin_prefetch(eng_smp(s, I->heap[0].id), 1);
     inst_close_segment(s, I, now, I->target);
     bool any = false;
     /* every entry is an active sample of this instance: an eviction empties
