@@ -157,6 +157,7 @@ static int inst_dtable(sim *s, instance *I)
     t->link = l;
     t->n = 0;
     t->v = NULL;
+    t->pf = NULL;
     return s->ndtab++;
 }
 
@@ -284,6 +285,36 @@ static void inst_schedule(sim *s, instance *I)
     eng_evq_push(&s->q, I->seg_t0 + sim_from_secs(dt), EV_INST, (int)(I - s->inst), I->evgen);
 }
 
+/* The prefill of `tok` tokens whose lengths' squares sum to `sq`, on the
+** instance's link.  Every other input is fixed for the run, so its time is
+** remembered by (tok, sq) in a direct-mapped table of the link's decode
+** table: the value is the one mdl_prefill returns for those inputs. */
+enum { PF_SLOTS = 4096 };
+
+static double prefill_secs(sim *s, instance *I, double tok, double sq)
+{
+    const scn_plan *p = &s->scn.plan;
+    if (I->dtab < 0) I->dtab = inst_dtable(s, I);
+    pfent *e = NULL;
+    if (I->dtab >= 0) {
+        dtable *t = &s->dtab[I->dtab];
+        if (!t->pf) {
+            t->pf = xmalloc(PF_SLOTS * sizeof *t->pf);
+            for (int i = 0; i < PF_SLOTS; i++) t->pf[i] = (pfent){-1, -1, 0};
+        }
+        uint64_t a, b;
+        memcpy(&a, &tok, sizeof a);
+        memcpy(&b, &sq, sizeof b);
+        uint64_t h = (a * 0x9E3779B97F4A7C15u) ^ (b * 0xC2B2AE3D27D4EB4Fu);
+        e = &t->pf[(h >> 40) & (PF_SLOTS - 1)];
+        if (e->tok == tok && e->sq == sq) return e->total_s;
+    }
+    mdl_step st = mdl_prefill(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, inst_link(s, I), p->rollout.tp,
+                              p->rollout.ep, tok, sq / tok);
+    if (e) *e = (pfent){tok, sq, st.total_s};
+    return st.total_s;
+}
+
 /* Admit what fits; prefill the newcomers; returns the prefill end. */
 static sim_time inst_admit(sim *s, instance *I, sim_time now)
 {
@@ -341,13 +372,10 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         t0 = now + sim_from_secs(sw);
     }
     if (ptok <= 0) return t0;
-    const scn_link *l = inst_link(s, I);
-    mdl_step st = mdl_prefill(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep,
-                              ptok, psq / ptok);
-    st.total_s *= I->slow;                       /* a straggler prefills slower too */
-    sim_time t1 = t0 + sim_from_secs(st.total_s);
+    double pre_s = prefill_secs(s, I, ptok, psq) * I->slow;   /* a straggler prefills slower too */
+    sim_time t1 = t0 + sim_from_secs(pre_s);
     /* recompute: the share of the prefill spent on preempted contexts */
-    if (pre_tok > 0) s->st.preempt_cost_s += st.total_s * pre_tok / ptok;
+    if (pre_tok > 0) s->st.preempt_cost_s += pre_s * pre_tok / ptok;
     eng_span(s, I->track, PH_PREFILL, t0, t1, eng_smp(s, I->order[I->norder - 1])->batch, I->version, -1, (int64_t)ptok);
     return t1;
 }
@@ -492,6 +520,9 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
 void eng_inst_event(sim *s, instance *I, sim_time now)
 {
     I->scheduled = false;
+    /* the sample at the root finishes now, most likely, and its struct is
+    ** written below: start loading it while the segment is closed */
+    if (I->hn > 0) __builtin_prefetch(eng_smp(s, I->heap[0].id), 1);
     inst_close_segment(s, I, now, I->target);
     bool any = false;
     /* every entry is an active sample of this instance: an eviction empties
@@ -589,22 +620,23 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
 /* ------------------------------------------------------------- dispatch */
 
 /* The balanced dispatcher's order: fewest outstanding sequences (active and
-** given this round), then the lower index. */
-static inline bool disp_less(const sim *s, int a, int b)
+** given this round), then the lower index.  Each heap entry carries that
+** pair as one key, outstanding << 32 | index (both non-negative), so a
+** comparison does not load the instances' structs. */
+static inline int64_t disp_key(const sim *s, int i)
 {
-    const instance *A = &s->inst[a], *B = &s->inst[b];
-    int la = A->nactive + A->quota, lb = B->nactive + B->quota;
-    return la < lb || (la == lb && a < b);
+    const instance *I = &s->inst[i];
+    return (int64_t)(I->nactive + I->quota) << 32 | i;
 }
 
-static void disp_down(const sim *s, int *h, int n, int i)
+static void disp_down(int64_t *h, int n, int i)
 {
     for (;;) {
         int l = 2 * i + 1, m = i;
-        if (l < n && disp_less(s, h[l], h[m])) m = l;
-        if (l + 1 < n && disp_less(s, h[l + 1], h[m])) m = l + 1;
+        if (l < n && h[l] < h[m]) m = l;
+        if (l + 1 < n && h[l + 1] < h[m]) m = l + 1;
         if (m == i) return;
-        int t = h[i]; h[i] = h[m]; h[m] = t;
+        int64_t t = h[i]; h[i] = h[m]; h[m] = t;
         i = m;
     }
 }
@@ -619,29 +651,31 @@ static void balance_quotas(sim *s)
 {
     const squeue *q = &s->queues[0];
     const int max_seqs = s->scn.plan.rollout.max_seqs;
-    int *h = s->disp, n = 0;
+    int64_t *h = s->disp;
+    int n = 0;
     for (int i = 0; i < s->ninst; i++) {
         instance *I = &s->inst[i];
         I->quota = 0;
         I->quota_kv = 0;
-        if (I->running && s->pr[I->pool].st == P_GEN && I->nactive < max_seqs) h[n++] = i;
+        if (I->running && s->pr[I->pool].st == P_GEN && I->nactive < max_seqs) h[n++] = disp_key(s, i);
     }
-    for (int i = n / 2 - 1; i >= 0; i--) disp_down(s, h, n, i);
+    for (int i = n / 2 - 1; i >= 0; i--) disp_down(h, n, i);
     int64_t k = 0;
     while (n > 0 && k < q->len) {
         int id = q->v[(q->head + k) % q->cap];
         const sample *x = eng_smp(s, id);
-        instance *I = &s->inst[h[0]];
+        instance *I = &s->inst[(int)(h[0] & 0xffffffff)];
         double need = sample_reserve(s, x);
         bool fits = eng_may_start(s, id, x, I->version) &&
                     (inst_kv(s, I) + I->quota_kv + need <= kv_admit_cap(s, I) || I->nactive + I->quota == 0);
         if (fits) {
             I->quota++;
             I->quota_kv += need;
+            h[0] += (int64_t)1 << 32;
             k++;
         }
         if (!fits || I->nactive + I->quota >= max_seqs) h[0] = h[--n];
-        disp_down(s, h, n, 0);
+        disp_down(h, n, 0);
     }
 }
 

@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* a sample's instance index has 24 bits (engine_int.h) */
 _Static_assert(FLD_DEVICES_MAX < (1 << 23), "sample.inst: too narrow for FLD_DEVICES_MAX instances");
@@ -94,6 +95,28 @@ static void draw_lengths(const sim *s, rng_state *r, int b, bool store, double *
     *max = mx;
 }
 
+/* The sample ring, zeroed.  A large one is laid on 2 MiB pages where the
+** kernel offers them on request (Linux madvise, transparent huge pages):
+** samples are reached at random as they finish, and with 4 KiB pages most
+** of those reaches would also miss the TLB. */
+static sample *ring_alloc(int64_t cap)
+{
+    size_t bytes = (size_t)cap * sizeof(sample);
+#ifdef MADV_HUGEPAGE
+    const size_t huge = (size_t)2 << 20;
+    if (bytes >= 2 * huge) {
+        size_t round = (bytes + huge - 1) / huge * huge;
+        void *v = aligned_alloc(huge, round);
+        if (v) {
+            madvise(v, round, MADV_HUGEPAGE);
+            memset(v, 0, bytes);
+            return v;
+        }
+    }
+#endif
+    return xcalloc((size_t)cap, sizeof(sample));
+}
+
 /* Room in the ring for batch b: the live ids run from the oldest batch not
 ** wholly trained to b's last; a ring too small for them doubles, each live
 ** sample moving to its slot in the larger one. */
@@ -103,7 +126,7 @@ static void ring_fit(sim *s, int b)
     if (need <= s->smask + 1) return;
     int64_t cap = s->smask + 1;
     while (cap < need) cap *= 2;
-    sample *v = xcalloc((size_t)cap, sizeof *v);
+    sample *v = ring_alloc(cap);
     for (int64_t i = (int64_t)s->low * s->N; i < (int64_t)b * s->N; i++) v[i & (cap - 1)] = *eng_smp(s, i);
     free(s->smp);
     s->smp = v;
@@ -263,7 +286,7 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     int64_t live = (int64_t)s->N * (s->staleness + 2), cap = 1;
     if (live > s->nsmp) live = s->nsmp;
     while (cap < live) cap *= 2;
-    s->smp = xcalloc((size_t)cap, sizeof *s->smp);
+    s->smp = ring_alloc(cap);
     s->smask = cap - 1;
     s->batch_trained = xcalloc((size_t)w->iterations + 1, sizeof *s->batch_trained);
     s->len_sum = xcalloc((size_t)w->iterations, sizeof *s->len_sum);
@@ -341,7 +364,7 @@ void sim_free(sim *s)
     for (int i = 0; i < s->ninst; i++) { free(s->inst[i].heap); free(s->inst[i].order); }
     free(s->inst);
     free(s->disp);
-    for (int i = 0; i < s->ndtab; i++) free(s->dtab[i].v);
+    for (int i = 0; i < s->ndtab; i++) { free(s->dtab[i].v); free(s->dtab[i].pf); }
     free(s->smp);
     free(s->batch_trained);
     free(s->len_sum);

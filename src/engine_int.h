@@ -194,10 +194,18 @@ typedef struct {
 ** the roofline but the batch is the same for them (model, device, rollout
 ** TP/EP, efficiencies), so each entry is computed once per run.  The table
 ** grows to the largest batch that occurs. */
+/* A prefill's time by its (tokens, sum of squared lengths), for the same
+** instances: admissions of one sample each repeat the same few prompt
+** lengths (eng_gen.c). */
+typedef struct {
+    double tok, sq, total_s;
+} pfent;
+
 typedef struct {
     const scn_link *link;
     dline *v;
     int    n;
+    pfent *pf;              /* direct-mapped prefill times, NULL until first used */
 } dtable;
 
 /* Micro-batches of the most loaded replica for a set of samples of the
@@ -320,7 +328,7 @@ struct sim {
     /* instances and pools */
     instance *inst;
     int      ninst;
-    int     *disp;          /* scratch of the balanced dispatcher: a heap of instances */
+    int64_t *disp;          /* scratch of the balanced dispatcher: a heap of instances, keyed (eng_gen.c) */
     pool_rt  pr[SCN_POOLS_MAX];
     dtable   dtab[4];           /* decode-step tables, one per link in use */
     int      ndtab;
