@@ -457,7 +457,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     double rw = plan_rollout_weights(&s->scn, q);
     /* every device of the pool reshards at once: across nodes they share
     ** the NICs (docs/model.md, section 8) */
-    scn_link rl = mdl_tier_link_shared(&s->scn.cluster, plan_group_tier(&s->scn.cluster, q, 0, 1, q->devices));
+    scn_link rl = plan_pool_link_shared(&s->scn.cluster, q, 0, 1, q->devices);
     double t_reshard = mdl_reshard(rw, sp->bucket_bytes, &rl, s->scn.eff.link);
     double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
     int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
@@ -511,7 +511,7 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     double rw = plan_rollout_weights(&s->scn, q);
     /* every device of the pool reshards at once: across nodes they share
     ** the NICs (docs/model.md, section 8) */
-    scn_link rl = mdl_tier_link_shared(&s->scn.cluster, plan_group_tier(&s->scn.cluster, q, 0, 1, q->devices));
+    scn_link rl = plan_pool_link_shared(&s->scn.cluster, q, 0, 1, q->devices);
     double t_reshard = mdl_reshard(rw, sp->bucket_bytes, &rl, s->scn.eff.link);
     double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
     double st[3];

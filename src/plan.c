@@ -73,6 +73,11 @@ int plan_group_tier(const scn_cluster *c, const plan_pool *q, int k, int stride,
     return mdl_group_tier(c, a, b - a, 2);
 }
 
+scn_link plan_pool_link_shared(const scn_cluster *c, const plan_pool *q, int k, int stride, int count)
+{
+    return mdl_tier_link_shared(c, plan_group_tier(c, q, k, stride, count));
+}
+
 double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, double bytes,
                             double eff)
 {

@@ -189,7 +189,7 @@ static double pool_switches(const scn_scenario *s, const plan_pool *q)
 {
     double rw = plan_rollout_weights(s, q);
     /* the engine's link (src/eng_step.c): every device reshards at once */
-    scn_link rl = mdl_tier_link_shared(&s->cluster, plan_group_tier(&s->cluster, q, 0, 1, q->devices));
+    scn_link rl = plan_pool_link_shared(&s->cluster, q, 0, 1, q->devices);
     double re = mdl_reshard(rw, s->plan.bucket_bytes, &rl, s->eff.link);
     double hostbw = mdl_host_bw_shared(&s->cluster, s->eff.host_link), st[3];
     plan_train_states(s, q, st);

@@ -166,7 +166,8 @@ END_TEST
 
 /* Devices behind one scale-out NIC share it when they all cross nodes at
 ** once: with 8 devices a NIC the cross-node and cross-supernode all-reduces
-** and the weight sync between pools on two nodes run at 1/8 of a NIC each;
+** the weight sync between pools on two nodes and a co-located pool's
+** reshard across them run at 1/8 of a NIC each;
 ** inside a node nothing changes; the DistQueue's readers behind one NIC
 ** share it; more devices a NIC than a node holds is refused. */
 START_TEST(t_nic_shared)
@@ -210,6 +211,17 @@ START_TEST(t_nic_shared)
     ck_assert_msg(ry.phase_s[STEP_WEIGHT_SYNC] > 4 * rx.phase_s[STEP_WEIGHT_SYNC],
                   "weight sync %.6f s with 8 devices a NIC, %.6f s with one each", ry.phase_s[STEP_WEIGHT_SYNC],
                   rx.phase_s[STEP_WEIGHT_SYNC]);
+    sim_free(x);
+    sim_free(y);
+    /* a co-located pool on both nodes reshards across them */
+    const char *ca[] = {"plan.mode=colocate", "cluster.devices_per_nic=1"};
+    const char *cb[] = {"plan.mode=colocate", "cluster.devices_per_nic=8"};
+    x = run_base(ca, 2, false);
+    y = run_base(cb, 2, false);
+    rx = report_of(x);
+    ry = report_of(y);
+    ck_assert_msg(ry.phase_s[STEP_SWITCH] > rx.phase_s[STEP_SWITCH], "switch %.6f s with 8 devices a NIC, %.6f s with one each",
+                  ry.phase_s[STEP_SWITCH], rx.phase_s[STEP_SWITCH]);
     sim_free(x);
     sim_free(y);
 
