@@ -165,7 +165,7 @@ START_TEST(t_scaleout_oversubscription)
 END_TEST
 
 /* Devices behind one scale-out NIC share it when they all cross nodes at
-** once: with 8 devices a NIC the cross-node and cross-supernode all-reduces
+** once: with 8 devices a NIC the cross-node and cross-supernode all-reduces,
 ** the weight sync between pools on two nodes and a co-located pool's
 ** reshard across them run at 1/8 of a NIC each;
 ** inside a node nothing changes; the DistQueue's readers behind one NIC
