@@ -361,7 +361,9 @@ double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
         /* a single controller gathers the token ids and sends them on */
         t = mdl_driver_gather(tok * 4.0, q->devices, sp->dq_request_s, &s->scn.cluster.inter_supernode, s->scn.eff.link);
     } else {
-        t = fmax(fmax(readers * per_replica / serve, per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
+        /* the readers behind one NIC share it (docs/model.md, section 10) */
+        int nr = mdl_nic_readers(&s->scn.cluster, sp->dq_hierarchical ? q->aux_tp : 1, readers);
+        t = fmax(fmax(readers * per_replica / serve, nr * per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
         if (sp->dq_hierarchical && q->aux_tp > 1)
             t += mdl_broadcast(per_replica, eng_pool_link(s, q, 0, 1, q->aux_tp), s->scn.eff.link);
     }
@@ -423,7 +425,8 @@ double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
     } else {
         /* the queue's CPU side: every serving node answers one request of
         ** each reader, one after another (docs/model.md, section 10) */
-        t = fmax(fmax(readers * per_replica / serve, per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
+        int nr = mdl_nic_readers(&s->scn.cluster, sp->dq_hierarchical ? q->tp * q->pp : 1, readers);
+        t = fmax(fmax(readers * per_replica / serve, nr * per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
         if (sp->dq_hierarchical && q->tp * q->pp > 1)
             t += mdl_broadcast(per_replica, eng_pool_link(s, q, 0, 1, q->devices), s->scn.eff.link);
     }
@@ -452,7 +455,10 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     pool_rt *r = &s->pr[p];
     const scn_plan *sp = &s->scn.plan;
     double rw = plan_rollout_weights(&s->scn, q);
-    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, 0, 1, q->devices), s->scn.eff.link);
+    /* every device of the pool reshards at once: across nodes they share
+    ** the NICs (docs/model.md, section 8) */
+    scn_link rl = plan_pool_link_shared(&s->scn.cluster, q, 0, 1, q->devices);
+    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, &rl, s->scn.eff.link);
     double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
     int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
     if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);     /* its fullest node, as plan.c books it */
@@ -503,7 +509,10 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     for (int i = 0; i < r->ninst; i++)
         eng_inst_stop(s, &s->inst[r->inst0 + i], now, true, sp->on_update == ONUPD_RESTART);
     double rw = plan_rollout_weights(&s->scn, q);
-    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, eng_pool_link(s, q, 0, 1, q->devices), s->scn.eff.link);
+    /* every device of the pool reshards at once: across nodes they share
+    ** the NICs (docs/model.md, section 8) */
+    scn_link rl = plan_pool_link_shared(&s->scn.cluster, q, 0, 1, q->devices);
+    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, &rl, s->scn.eff.link);
     double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
     double st[3];
     plan_train_states(&s->scn, q, st);

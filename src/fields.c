@@ -112,6 +112,8 @@ static const fdesc FIELDS_CLUSTER[] = {
         "devices sharing one host uplink (a PCIe switch's); transfers every device makes at once (a co-located switch's offload and onload, full co-location's model loads) get host_gbps ÷ this each (1: a link per device)"),
     NUM("scaleout_oversubscription", scn_cluster, scaleout_oversub, 1, 1, 1024, 0, NULL,
         "scale-out (inter_supernode) fabric oversubscription: a collective in which every device crosses supernodes at once gets inter_supernode bandwidth ÷ this per device (1: non-blocking, every NIC at full rate)"),
+    INT("devices_per_nic", scn_cluster, devices_per_nic, 1, 1024, NULL,
+        "devices sharing one scale-out NIC (the intra_supernode and inter_supernode tiers' bandwidth is one NIC's); flows every device of a node makes at once across nodes (gradient and ZeRO collectives, weight sync, reshard, DistQueue reads) get the tier's bandwidth ÷ this each (1: a NIC per device)"),
     END
 };
 

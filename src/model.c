@@ -101,7 +101,10 @@ double mdl_allreduce_group(const scn_cluster *c, int first, int stride, int coun
 {
     if (count <= 1) return 0.0;
     int tier = mdl_group_tier(c, first, stride, count);
-    if (tier < 2) return mdl_allreduce(bytes, count, mdl_tier_link(c, tier), eff);
+    /* every group of the pool runs the same collective at once: across
+    ** nodes the devices of a node share its NICs (mdl_tier_link_shared) */
+    scn_link l = mdl_tier_link_shared(c, tier);
+    if (tier < 2) return mdl_allreduce(bytes, count, &l, eff);
     int per_sn = c->devices_per_node * c->nodes_per_supernode;
     /* members per supernode (the group is spread evenly by construction) */
     int span_sn = (stride * (count - 1)) / per_sn + 1;
@@ -109,11 +112,11 @@ double mdl_allreduce_group(const scn_cluster *c, int first, int stride, int coun
     int inner = count / span_sn;
     if (inner < 1) inner = 1;
     int itier = mdl_group_tier(c, first, stride, inner);
-    const scn_link *li = mdl_tier_link(c, itier);
+    scn_link li = mdl_tier_link_shared(c, itier);
     /* every member crosses the scale-out fabric at the same time: its share
-    ** of an oversubscribed fabric (mdl_scaleout_shared) */
+    ** of an oversubscribed fabric and of its node's NICs (mdl_scaleout_shared) */
     scn_link lo = mdl_scaleout_shared(c);
-    return mdl_allgather(bytes, inner, li, eff) * 2           /* reduce-scatter + all-gather */
+    return mdl_allgather(bytes, inner, &li, eff) * 2          /* reduce-scatter + all-gather */
          + mdl_allreduce(bytes / inner, span_sn, &lo, eff);
 }
 
@@ -371,16 +374,36 @@ double mdl_driver_gather(double bytes, int workers, double request_s, const scn_
     return 2.0 * bytes / (nic->bw * link_eff) + 2.0 * nic->latency_s + mdl_queue_requests(workers, request_s);
 }
 
+/* Devices behind one scale-out NIC (cluster.devices_per_nic): the
+** intra_supernode and inter_supernode tiers give one NIC's bandwidth, which
+** the devices behind it split when they all cross nodes at once
+** (docs/model.md, section 2). */
+int mdl_nic_share(const scn_cluster *c)
+{
+    return c->devices_per_nic > 1 ? c->devices_per_nic : 1;
+}
+
+int mdl_nic_readers(const scn_cluster *c, int group, int readers)
+{
+    int g = group > 1 ? group : 1, share = (mdl_nic_share(c) + g - 1) / g;
+    if (readers < share) share = readers;
+    return share > 1 ? share : 1;
+}
+
 scn_link mdl_scaleout_shared(const scn_cluster *c)
 {
     scn_link l = c->inter_supernode;
     if (c->scaleout_oversub > 1.0) l.bw /= c->scaleout_oversub;
+    l.bw /= mdl_nic_share(c);
     return l;
 }
 
 scn_link mdl_tier_link_shared(const scn_cluster *c, int tier)
 {
-    return tier >= 2 ? mdl_scaleout_shared(c) : *mdl_tier_link(c, tier);
+    if (tier >= 2) return mdl_scaleout_shared(c);
+    scn_link l = *mdl_tier_link(c, tier);
+    if (tier == 1) l.bw /= mdl_nic_share(c);
+    return l;
 }
 
 double mdl_host_bw_shared(const scn_cluster *c, double host_link_eff)

@@ -178,12 +178,21 @@ double mdl_reward_cpu(double samples, double per_sample_s, int workers);
 ** 2 · bytes / (B · η) + 2α + workers · request_s.  The driver's NIC does not
 ** grow with the devices, and its calls grow with them. */
 double mdl_driver_gather(double bytes, int workers, double request_s, const scn_link *nic, double link_eff);
+/* Devices sharing one scale-out NIC: cluster.devices_per_nic, at least 1. */
+int mdl_nic_share(const scn_cluster *c);
+/* Readers behind one NIC when one device in every `group` reads (DistQueue
+** with hierarchy: one per TP×PP group) and `readers` read in all:
+** min(ceil(devices_per_nic / group), readers), at least 1. */
+int mdl_nic_readers(const scn_cluster *c, int group, int readers);
 /* The scale-out tier as each device sees it when every device of a
 ** supernode crosses at once (a cross-supernode all-reduce of all DP groups):
-** inter_supernode bandwidth ÷ cluster.scaleout_oversubscription. */
+** inter_supernode bandwidth ÷ (cluster.scaleout_oversubscription ·
+** cluster.devices_per_nic). */
 scn_link mdl_scaleout_shared(const scn_cluster *c);
-/* A tier's link for a transfer in which every device of the group takes
-** part at once (weight sync): the scale-out tier shared as above. */
+/* A tier's link for a transfer in which every device of a node takes part
+** at once (collectives of every group, weight sync, reshard): tier 2 as
+** above, tier 1 (across nodes) intra_supernode ÷ cluster.devices_per_nic,
+** tier 0 unchanged. */
 scn_link mdl_tier_link_shared(const scn_cluster *c, int tier);
 /* The queue's CPU side: a serving node answers each of `readers` read
 ** requests (each reader asks every node holding part of its share) one after

@@ -73,13 +73,21 @@ int plan_group_tier(const scn_cluster *c, const plan_pool *q, int k, int stride,
     return mdl_group_tier(c, a, b - a, 2);
 }
 
+scn_link plan_pool_link_shared(const scn_cluster *c, const plan_pool *q, int k, int stride, int count)
+{
+    return mdl_tier_link_shared(c, plan_group_tier(c, q, k, stride, count));
+}
+
 double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, double bytes,
                             double eff)
 {
     if (q->nranges <= 1) return mdl_allreduce_group(c, q->first + k, stride, count, bytes, eff);
     if (count <= 1) return 0.0;
     int tier = plan_group_tier(c, q, k, stride, count);
-    if (tier < 2) return mdl_allreduce(bytes, count, mdl_tier_link(c, tier), eff);
+    /* the links as every device of a node sees them when all cross at once
+    ** (mdl_tier_link_shared: NICs shared, the scale-out fabric oversubscribed) */
+    scn_link l = mdl_tier_link_shared(c, tier);
+    if (tier < 2) return mdl_allreduce(bytes, count, &l, eff);
     /* across supernodes: reduce-scatter inside each supernode the members
     ** touch, all-reduce of the share across them, all-gather inside */
     int per_sn = c->devices_per_node * c->nodes_per_supernode;
@@ -91,8 +99,8 @@ double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int
     }
     int inner = count / span_sn;
     if (inner < 1) inner = 1;
-    const scn_link *li = mdl_tier_link(c, plan_group_tier(c, q, k, stride, inner)), *lo = mdl_tier_link(c, 2);
-    return mdl_allgather(bytes, inner, li, eff) * 2 + mdl_allreduce(bytes / inner, span_sn, lo, eff);
+    scn_link li = mdl_tier_link_shared(c, plan_group_tier(c, q, k, stride, inner));
+    return mdl_allgather(bytes, inner, &li, eff) * 2 + mdl_allreduce(bytes / inner, span_sn, &l, eff);
 }
 
 /* Whether every `unit`-sized block holding devices of q holds some of tq. */

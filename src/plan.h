@@ -67,6 +67,10 @@ static inline int plan_last(const plan_pool *q) { return q->range[q->nranges - 1
 ** k + stride·(count − 1): the tier of the first and the last of them, as
 ** mdl_group_tier for contiguous devices (the numbering is increasing). */
 int plan_group_tier(const scn_cluster *c, const plan_pool *q, int k, int stride, int count);
+/* The link joining pool q's devices k, k + stride, … when every device of
+** a node transfers at once (a reshard, every group's collective):
+** mdl_tier_link_shared over plan_group_tier (docs/model.md, section 2). */
+scn_link plan_pool_link_shared(const scn_cluster *c, const plan_pool *q, int k, int stride, int count);
 /* mdl_allreduce_group over those devices: the same figure on a contiguous
 ** pool; on a placed one, hierarchical over the supernodes they touch. */
 double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, double bytes,

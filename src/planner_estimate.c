@@ -188,7 +188,9 @@ static double pool_infer(const planner *P, const scn_scenario *s, const plan_poo
 static double pool_switches(const scn_scenario *s, const plan_pool *q)
 {
     double rw = plan_rollout_weights(s, q);
-    double re = mdl_reshard(rw, s->plan.bucket_bytes, group_link(s, q, 0, 1, q->devices), s->eff.link);
+    /* the engine's link (src/eng_step.c): every device reshards at once */
+    scn_link rl = plan_pool_link_shared(&s->cluster, q, 0, 1, q->devices);
+    double re = mdl_reshard(rw, s->plan.bucket_bytes, &rl, s->eff.link);
     double hostbw = mdl_host_bw_shared(&s->cluster, s->eff.host_link), st[3];
     plan_train_states(s, q, st);
     double crit = q->train_mem[MB_CRITIC];

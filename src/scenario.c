@@ -22,6 +22,7 @@ void scn_defaults(scn_scenario *s)
     c->host_mem_bytes = 1024 * GiB;
     c->scaleout_oversub = 1.0;
     c->devices_per_host_link = 1;
+    c->devices_per_nic = 1;
 
     scn_workload *w = &s->work;
     w->algo = ALGO_GRPO;
@@ -237,6 +238,9 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (c->devices_per_host_link > c->devices_per_node)
         BAD("%s: cluster.devices_per_host_link: %d devices cannot share one host uplink in a node of %d; "
             "set it to at most cluster.devices_per_node", f, c->devices_per_host_link, c->devices_per_node);
+    if (c->devices_per_nic > c->devices_per_node)
+        BAD("%s: cluster.devices_per_nic: %d devices cannot share one NIC in a node of %d; "
+            "set it to at most cluster.devices_per_node", f, c->devices_per_nic, c->devices_per_node);
     const scn_link *links[3] = {&c->intra_node, &c->intra_supernode, &c->inter_supernode};
     const char *lname[3] = {"intra_node", "intra_supernode", "inter_supernode"};
     for (int i = 0; i < 3; i++)

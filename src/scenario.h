@@ -47,6 +47,7 @@ typedef struct {
     double   host_mem_bytes;   /* per node */
     double   scaleout_oversub; /* scale-out fabric oversubscription (1: non-blocking) */
     int      devices_per_host_link; /* devices sharing one host (PCIe) uplink */
+    int      devices_per_nic;  /* devices sharing one scale-out NIC */
 } scn_cluster;
 
 /* A transformer, dense or MoE.  Derived figures are filled by scn_model_derive(). */

@@ -275,6 +275,26 @@ else
     bad "$P: a run for the README's figures failed"
 fi
 
+# --- NICs shared by several devices (docs/model.md, section 2) ----------------
+# Eight H100s behind one NIC: the separate pools' weight sync across nodes
+# takes its 1/8 share of the NIC, so the step slows; the default (a NIC per
+# device) is the run without the option; more devices a NIC than a node holds
+# is refused.
+N=examples/llama70b_h100x64.lua
+if "$F" run $N --mode separate --json "$T/nic1.json" --quiet >/dev/null 2>&1 &&
+   "$F" run $N --mode separate --set cluster.devices_per_nic=1 --json "$T/nic1b.json" --quiet >/dev/null 2>&1 &&
+   "$F" run $N --mode separate --set cluster.devices_per_nic=8 --json "$T/nic8.json" --quiet >/dev/null 2>&1; then
+    { jflat a "$T/nic1.json"; jflat b "$T/nic1b.json"; jflat c "$T/nic8.json"; } > "$T/nic.flat"
+    if awk '{ v[$1] = $2 } END {
+            exit !(v["a.throughput_tokens_per_s"] == v["b.throughput_tokens_per_s"] &&
+                   v["c.phase_time_s.weight_sync"] > 4 * v["a.phase_time_s.weight_sync"] &&
+                   v["c.throughput_tokens_per_s"] < v["a.throughput_tokens_per_s"]) }' "$T/nic.flat"; then ok
+    else bad "$N --set cluster.devices_per_nic=8: no slower weight sync or step: $(grep -E 'throughput_tokens_per_s |weight_sync' "$T/nic.flat" | tr '\n' ' ')"; fi
+else
+    bad "$N --mode separate with cluster.devices_per_nic: a run failed"
+fi
+expect 2 "cluster.devices_per_nic" "$F" check $N --set cluster.devices_per_nic=16
+
 # --- JSON and trace -----------------------------------------------------------
 "$F" run examples/qwen7b_h100x16.lua --json "$T/a.json" --trace "$T/t.json" --quiet >/dev/null 2>&1 || bad "run with --json/--trace"
 "$F" run examples/qwen7b_h100x16.lua --json "$T/b.json" --quiet >/dev/null 2>&1 || bad "second run"

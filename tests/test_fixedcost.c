@@ -7,6 +7,7 @@
 #include "engine.h"
 #include "lua_scenario.h"
 #include "model.h"
+#include "plan.h"
 #include "report.h"
 #include "trace.h"
 
@@ -163,6 +164,78 @@ START_TEST(t_scaleout_oversubscription)
 }
 END_TEST
 
+/* Devices behind one scale-out NIC share it when they all cross nodes at
+** once: with 8 devices a NIC the cross-node and cross-supernode all-reduces,
+** the weight sync between pools on two nodes and a co-located pool's
+** reshard across them run at 1/8 of a NIC each;
+** inside a node nothing changes; the DistQueue's readers behind one NIC
+** share it; more devices a NIC than a node holds is refused. */
+START_TEST(t_nic_shared)
+{
+    scn_cluster c = {.devices_per_node = 8, .nodes_per_supernode = 2, .supernodes = 2,
+                     .intra_node = {400e9, 2e-6}, .intra_supernode = {50e9, 3e-6},
+                     .inter_supernode = {50e9, 1e-5}, .scaleout_oversub = 1, .devices_per_nic = 1};
+    double S = 1e9;
+    /* two ranks on two nodes of one supernode, then on two supernodes */
+    NEAR(mdl_allreduce_group(&c, 0, 8, 2, S, 1.0), S / 50e9 + 2 * 3e-6, 1e-12);
+    NEAR(mdl_allreduce_group(&c, 0, 16, 2, S, 1.0), S / 50e9 + 2e-5, 1e-12);
+    c.devices_per_nic = 8;
+    NEAR(mdl_allreduce_group(&c, 0, 8, 2, S, 1.0), 8 * S / 50e9 + 2 * 3e-6, 1e-12);
+    NEAR(mdl_allreduce_group(&c, 0, 16, 2, S, 1.0), 8 * S / 50e9 + 2e-5, 1e-12);
+    /* NICs and an oversubscribed fabric multiply */
+    c.scaleout_oversub = 2;
+    NEAR(mdl_tier_link_shared(&c, 2).bw, 50e9 / 16, 1e-12);
+    NEAR(mdl_tier_link_shared(&c, 1).bw, 50e9 / 8, 1e-12);
+    NEAR(mdl_tier_link_shared(&c, 0).bw, 400e9, 1e-12);
+    c.scaleout_oversub = 1;
+    /* inside a node nothing changes */
+    NEAR(mdl_allreduce_group(&c, 0, 1, 8, S, 1.0), 2.0 * 7 / 8 * S / 400e9 + 14 * 2e-6, 1e-12);
+    /* a placed pool's groups see the same links (plan_allreduce_group):
+    ** devices 0 and 8, two ranges */
+    plan_pool q = {.first = 0, .nranges = 2, .range = {{0, 0}, {8, 8}}, .devices = 2};
+    NEAR(plan_allreduce_group(&c, &q, 0, 1, 2, S, 1.0), 8 * S / 50e9 + 2 * 3e-6, 1e-12);
+    /* DistQueue readers behind one NIC: every device, one per TP×PP group
+    ** of 4 (two behind a NIC of 8), one per group of 16, never more than read */
+    ck_assert_int_eq(mdl_nic_readers(&c, 1, 64), 8);
+    ck_assert_int_eq(mdl_nic_readers(&c, 4, 64), 2);
+    ck_assert_int_eq(mdl_nic_readers(&c, 16, 64), 1);
+    ck_assert_int_eq(mdl_nic_readers(&c, 1, 3), 3);
+    c.devices_per_nic = 1;
+    ck_assert_int_eq(mdl_nic_readers(&c, 1, 64), 1);
+
+    /* the engine: the weight sync crosses from node 0 to node 1 */
+    const char *a[] = {"cluster.devices_per_nic=1"};
+    const char *b[] = {"cluster.devices_per_nic=8"};
+    sim *x = run_base(a, 1, false), *y = run_base(b, 1, false);
+    report rx = report_of(x), ry = report_of(y);
+    ck_assert_msg(ry.phase_s[STEP_WEIGHT_SYNC] > 4 * rx.phase_s[STEP_WEIGHT_SYNC],
+                  "weight sync %.6f s with 8 devices a NIC, %.6f s with one each", ry.phase_s[STEP_WEIGHT_SYNC],
+                  rx.phase_s[STEP_WEIGHT_SYNC]);
+    sim_free(x);
+    sim_free(y);
+    /* a co-located pool on both nodes reshards across them */
+    const char *ca[] = {"plan.mode=colocate", "cluster.devices_per_nic=1"};
+    const char *cb[] = {"plan.mode=colocate", "cluster.devices_per_nic=8"};
+    x = run_base(ca, 2, false);
+    y = run_base(cb, 2, false);
+    rx = report_of(x);
+    ry = report_of(y);
+    ck_assert_msg(ry.phase_s[STEP_SWITCH] > rx.phase_s[STEP_SWITCH], "switch %.6f s with 8 devices a NIC, %.6f s with one each",
+                  ry.phase_s[STEP_SWITCH], rx.phase_s[STEP_SWITCH]);
+    sim_free(x);
+    sim_free(y);
+
+    char *path = test_tmpfile(".lua", base_lua);
+    const char *bad[] = {"cluster.devices_per_nic=16"};
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    ck_assert(!lscn_load(path, bad, 1, &sc, &err));
+    ck_assert_msg(strstr(err.msg, "cluster.devices_per_nic"), "%s", err.msg);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
 /* Devices behind one host uplink share it when they all offload at once: a
 ** co-located switch's host transfers take twice as long with two devices a
 ** link; more devices a link than a node holds is refused. */
@@ -264,6 +337,7 @@ static Suite *suite_fixedcost(void)
     tcase_add_test(tc, t_queue_requests);
     tcase_add_test(tc, t_scaleout_oversubscription);
     tcase_add_test(tc, t_host_link_shared);
+    tcase_add_test(tc, t_nic_shared);
     tcase_add_test(tc, t_sync_every);
     tcase_add_test(tc, t_stream_bound0);
     suite_add_tcase(s, tc);
