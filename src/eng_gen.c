@@ -346,11 +346,11 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         I->ctx_sum += ctx;
         if (!kv_paged(s)) I->kv_used += need;
         I->nactive++;
-        heap_push(I, (hent){x->adm_step + x->resp, id, x->prompt, x->resp, x->v_start, x->batch});
         if (I->norder == I->ocap) {
             I->ocap = I->ocap ? I->ocap * 2 : 64;
             I->order = xrealloc(I->order, (size_t)I->ocap * sizeof *I->order);
         }
+        heap_push(I, (hent){x->adm_step + x->resp, id, x->prompt, x->resp, x->v_start, x->batch, I->norder});
         I->order[I->norder++] = id;
         n++;
         if (x->preempted == PRE_SWAPPED) {
@@ -393,32 +393,26 @@ static void inst_close_segment(sim *s, instance *I, sim_time now, int64_t upto)
 }
 
 /* Keep the admission-order entries of the samples active on the instance:
-** exactly the ids in its heap, so they are looked up in a small hash set of
-** those ids (open addressing, in scratch kept by the simulation) rather
-** than in each sample's struct, a cache miss apiece in a large run. */
+** exactly the entries its heap points at (each heap entry carries its
+** entry's position, opos).  A scratch array kept by the simulation maps each
+** position to its heap entry, or -1, so neither the samples' structs (a
+** cache miss apiece in a large run) nor a set of ids is consulted; the
+** heap entries learn their new positions as the list closes up. */
 static void inst_compact_order(sim *s, instance *I)
 {
-    int cap = 16;
-    while (cap < 2 * I->hn) cap *= 2;
-    if (cap > s->idset_cap) {
-        s->idset_cap = cap;
+    if (I->norder > s->idset_cap) {
+        s->idset_cap = I->norder;
         free(s->idset);
-        s->idset = xmalloc((size_t)cap * sizeof *s->idset);
+        s->idset = xmalloc((size_t)s->idset_cap * sizeof *s->idset);
     }
-    int32_t *set = s->idset;
-    unsigned mask = (unsigned)cap - 1;
-    for (int i = 0; i < cap; i++) set[i] = -1;
-    for (int k = 0; k < I->hn; k++) {
-        unsigned h = ((uint32_t)I->heap[k].id * 2654435761u) & mask;
-        while (set[h] >= 0 && set[h] != I->heap[k].id) h = (h + 1) & mask;
-        set[h] = I->heap[k].id;
-    }
+    int32_t *at = s->idset;
+    for (int i = 0; i < I->norder; i++) at[i] = -1;
+    for (int k = 0; k < I->hn; k++) at[I->heap[k].opos] = k;
     int w = 0;
     for (int i = 0; i < I->norder; i++) {
-        int id = I->order[i];
-        unsigned h = ((uint32_t)id * 2654435761u) & mask;
-        while (set[h] >= 0 && set[h] != id) h = (h + 1) & mask;
-        if (set[h] == id) I->order[w++] = id;
+        if (at[i] < 0) continue;
+        I->heap[at[i]].opos = w;
+        I->order[w++] = I->order[i];
     }
     I->norder = w;
 }

@@ -46,6 +46,7 @@ static void sort_lengths_desc(uint32_t *v, uint32_t *tmp, int n)
 }
 
 /* A replica in the balancing heap: ordered by load, then index. */
+#define RING_SPAN 4             /* the sorted ring of keys: slots per replica */
 typedef struct { double load; int r; } rep;
 
 static inline bool rep_less(const rep *a, const rep *b)
@@ -75,7 +76,10 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     if ((size_t)dp > s->mbw_dp) {
         s->mbw_dp = (size_t)dp;
         free(s->mbw_heap);
-        s->mbw_heap = xmalloc(s->mbw_dp * sizeof(rep));
+        /* dp pairs for the heap, or the sorted ring of keys below: RING_SPAN
+        ** keys for each replica */
+        size_t keys = s->mbw_dp * RING_SPAN * sizeof(uint64_t), pairs = s->mbw_dp * sizeof(rep);
+        s->mbw_heap = xmalloc(keys > pairs ? keys : pairs);
     }
     uint32_t *len = s->mbw_len;
     int *owner = s->mbw_owner;
@@ -89,34 +93,47 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     int worst;
     /* Loads are whole tokens, exact in a double below 2^53: when (load,
     ** index) also fits one 64-bit key, the load shifted above the index bits,
-    ** the heap compares keys, one integer comparison for the same order (the
-    ** common case); else the heap of (load, index) pairs below */
+    ** replicas are ordered by one integer comparison, the same order (the
+    ** common case); else the heap of (load, index) pairs below.  The keys
+    ** are kept sorted ascending in a window [lo, lo + dp) sliding up a ring
+    ** of RING_SPAN * dp slots: the least loaded replica is the window's first
+    ** key, taken by moving lo up one; its new key, its load grown by the
+    ** longest sequence left, is placed by a search by halves and the keys
+    ** above it move up one slot (one short memmove: at 32 supernodes, 96
+    ** replicas, about 35 keys a turn).  Keys are distinct, so each turn's
+    ** least loaded replica is the one the heap below would pick. */
     int rbits = 0;
     while (rbits < 32 && (UINT64_C(1) << rbits) < (uint64_t)dp) rbits++;
     if (rbits < 32 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
-        uint64_t *hk = s->mbw_heap;                      /* dp 16-byte slots hold dp keys */
+        uint64_t *ring = s->mbw_heap;
         const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
-        for (int r = 0; r < dp; r++) hk[r] = (uint64_t)r;
+        const int span = RING_SPAN * dp;
+        int lo = 0;
+        for (int r = 0; r < dp; r++) ring[r] = (uint64_t)r;
         for (int i = 0; i < n; i++) {
-            uint64_t top = hk[0] + ((uint64_t)len[i] << rbits);
+            if (lo + dp == span) {              /* the window at the ring's end */
+                memmove(ring, ring + lo, (size_t)dp * sizeof *ring);
+                lo = 0;
+            }
+            uint64_t top = ring[lo] + ((uint64_t)len[i] << rbits);
             owner[i] = (int)(top & rmask);
-            int k = 0;
-            for (;;) {
-                int l = 2 * k + 1;
-                if (l >= dp) break;
-                int m = l + 1 < dp && hk[l + 1] < hk[l] ? l + 1 : l;
-                hk[k] = hk[m];
-                k = m;
+            /* the first key above top in [lo + 1, lo + dp): a search by
+            ** halves without branches on the keys */
+            const uint64_t *b = ring + lo + 1;
+            int w = dp - 1;
+            while (w > 0) {
+                int h = w / 2;
+                bool up = b[h] < top;
+                b += up ? h + 1 : 0;
+                w = up ? w - h - 1 : h;
             }
-            while (k > 0) {
-                int pa = (k - 1) / 2;
-                if (!(top < hk[pa])) break;
-                hk[k] = hk[pa];
-                k = pa;
-            }
-            hk[k] = top;
+            int j = (int)(b - ring);
+            memmove(ring + j + 1, ring + j, (size_t)(lo + dp - j) * sizeof *ring);
+            ring[j] = top;
+            lo++;
         }
         /* the most loaded, the lowest index among equals */
+        const uint64_t *hk = ring + lo;
         uint64_t wl = hk[0] >> rbits;
         worst = (int)(hk[0] & rmask);
         for (int r = 1; r < dp; r++) {

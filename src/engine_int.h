@@ -146,12 +146,16 @@ _Static_assert(S_TRAINED < 8 && PRE_SWAPPED < 4, "sample: a state or preemption 
 /* An instance's active sample, keyed by the instance step at which it
 ** finishes (ties by id).  It carries what finishing the sample reads, so a
 ** completion does not have to load the sample's struct from the large
-** sample array first (its fields do not change while it is active). */
+** sample array first (its fields do not change while it is active), and
+** its entry's position in the instance's admission-order list (eng_gen.c,
+** inst_compact_order), in what would be the struct's padding. */
 typedef struct {
     int64_t key;
     int32_t id;
     int32_t prompt, resp, v_start, batch;
+    int32_t opos;           /* I->order[opos] == id */
 } hent;
+_Static_assert(sizeof(hent) == 32, "hent: an instance heap entry grew beyond 32 bytes");
 
 typedef struct {
     int     *v;
@@ -300,7 +304,7 @@ struct sim {
     int64_t  dq_len;            /* samples queued in all of them */
     int     *fin;               /* finished, untrained */
     int64_t  nfin, fin_cap;
-    int32_t *idset;             /* scratch of an instance's order compaction (eng_gen.c) */
+    int32_t *idset;             /* scratch of an instance's order compaction (eng_gen.c): heap index by order position */
     int      idset_cap;
     uint64_t *take_k;           /* scratch of take_samples: keys and their sort buffer */
     int64_t  take_cap;
