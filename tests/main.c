@@ -3,6 +3,8 @@
 ** testutil.h).  CK_FORK is on, so a crash is a failed test, not a dead run.
 */
 #include "testutil.h"
+#include "engine.h"
+#include "lua_scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +34,21 @@ char *test_tmpfile(const char *suffix, const char *text)
     if (write(fd, text, len) != (ssize_t)len) { close(fd); unlink(path); free(path); return NULL; }
     close(fd);
     return path;
+}
+
+sim *test_sim_text(const char *lua, const char *const *sets, int nsets)
+{
+    char *path = test_tmpfile(".lua", lua);
+    ck_assert_ptr_nonnull(path);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, sets, nsets, &sc, &err);
+    unlink(path);
+    free(path);
+    ck_assert_msg(ok, "load: %s", err.msg);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "sim_new: %s", err.msg);
+    return s;
 }
 
 const char *test_fusync(void)

@@ -30,16 +30,7 @@ static const char *lua_text =
 
 static sim *make(const char *const *sets, int n)
 {
-    char *path = test_tmpfile(".lua", lua_text);
-    ck_assert_ptr_nonnull(path);
-    scn_scenario sc;
-    fs_err err = {0, ""};
-    bool ok = lscn_load(path, sets, n, &sc, &err);
-    unlink(path);
-    free(path);
-    ck_assert_msg(ok, "%s", err.msg);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "%s", err.msg);
+    sim *s = test_sim_text(lua_text, sets, n);
     return s;
 }
 

@@ -32,16 +32,7 @@ static const char *small_lua =
 
 static sim *make_sim(const char *const *sets, int nsets)
 {
-    char *path = test_tmpfile(".lua", small_lua);
-    ck_assert_ptr_nonnull(path);
-    scn_scenario sc;
-    fs_err err = {0, ""};
-    bool ok = lscn_load(path, sets, nsets, &sc, &err);
-    unlink(path);
-    free(path);
-    ck_assert_msg(ok, "load: %s", err.msg);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "sim_new: %s", err.msg);
+    sim *s = test_sim_text(small_lua, sets, nsets);
     return s;
 }
 

@@ -37,16 +37,7 @@ static const char *base_lua =
 
 static sim *run_base(const char *const *sets, int nsets, bool keep)
 {
-    char *path = test_tmpfile(".lua", base_lua);
-    ck_assert_ptr_nonnull(path);
-    scn_scenario sc;
-    fs_err err = {0, ""};
-    bool ok = lscn_load(path, sets, nsets, &sc, &err);
-    unlink(path);
-    free(path);
-    ck_assert_msg(ok, "load: %s", err.msg);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "sim_new: %s", err.msg);
+    sim *s = test_sim_text(base_lua, sets, nsets);
     trace_keep(sim_trace_mut(s), keep);
     ck_assert_msg(sim_run(s), "run: %s", sim_error(s) ? sim_error(s)->msg : "stalled");
     return s;

@@ -135,15 +135,7 @@ static sim *drift_sim(const char *resp, double g, int max_response, int iteratio
              "    response_growth = %g, iterations = %d, warmup = 0, seed = 3 },\n"
              "  plan = { mode = 'full', train = { tp = 2 }, rollout = { tp = 1 } } }\n",
              resp, max_response, g, iterations);
-    char *path = test_tmpfile(".lua", lua);
-    scn_scenario sc;
-    fs_err err = {0, ""};
-    bool ok = lscn_load(path, NULL, 0, &sc, &err);
-    unlink(path);
-    free(path);
-    ck_assert_msg(ok, "%s", err.msg);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "%s", err.msg);
+    sim *s = test_sim_text(lua, NULL, 0);
     return s;
 }
 
@@ -197,15 +189,7 @@ static sim *small_sim(const char *mode, int staleness, int iterations)
              "    max_response = 1024, iterations = %d, warmup = 0, seed = 5 },\n"
              "  plan = { mode = '%s', staleness = %d, train = { tp = 2 }, rollout = { tp = 1 } } }\n",
              iterations, mode, staleness);
-    char *path = test_tmpfile(".lua", lua);
-    scn_scenario sc;
-    fs_err err = {0, ""};
-    bool ok = lscn_load(path, NULL, 0, &sc, &err);
-    unlink(path);
-    free(path);
-    ck_assert_msg(ok, "%s", err.msg);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "%s", err.msg);
+    sim *s = test_sim_text(lua, NULL, 0);
     return s;
 }
 

@@ -19,6 +19,10 @@ void test_register(test_suite_fn fn);
 /* Write `text` to a new temporary file with the given suffix (".lua");
 ** returns its malloc'd path.  The caller removes and frees it. */
 char *test_tmpfile(const char *suffix, const char *text);
+/* A simulation of the scenario text `lua` (written to a temporary file,
+** loaded with the `--set` overrides, set up); fails the test on an error. */
+struct sim;
+struct sim *test_sim_text(const char *lua, const char *const *sets, int nsets);
 /* Path of the fusync binary under test ($FUSYNC, else build/fusync). */
 const char *test_fusync(void);
 /* Run a shell command; capture stdout+stderr (malloc'd) and the exit status. */
