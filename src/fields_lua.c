@@ -6,7 +6,7 @@
 ** file's form, so what a plugin sees is what a scenario would write, and a
 ** scenario pushed and read back is the same scenario (tests check it).
 **
-** About 900 lines: the custom records (device, model, models, distribution,
+** About 970 lines: the custom records (device, model, models, distribution,
 ** pools) stay beside the generic reader they extend, so one file holds every
 ** rule of how the format is read.
 */

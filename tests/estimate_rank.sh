@@ -59,21 +59,8 @@ for S in $SCENARIOS; do
         [ "$feas" = true ] || got=0
         echo "$est $got" >> "$T/$name.pairs"
     done < "$T/$name.rows"
-    rho=$(awk '
-        { a[NR] = $1; b[NR] = $2; n = NR }
-        function rank(x, r,    i, j, lt, eq) {
-            for (i = 1; i <= n; i++) {
-                lt = 0; eq = 0
-                for (j = 1; j <= n; j++) { if (x[j] < x[i]) lt++; else if (x[j] == x[i]) eq++ }
-                r[i] = lt + (eq + 1) / 2
-            }
-        }
-        END {
-            rank(a, ra); rank(b, rb)
-            for (i = 1; i <= n; i++) { ma += ra[i] / n; mb += rb[i] / n }
-            for (i = 1; i <= n; i++) { sab += (ra[i] - ma) * (rb[i] - mb); saa += (ra[i] - ma) ^ 2; sbb += (rb[i] - mb) ^ 2 }
-            printf "%.4f\n", (saa > 0 && sbb > 0) ? sab / sqrt(saa * sbb) : 0
-        }' "$T/$name.pairs")
+    rho=$(awk -f tests/spearman.awk "$T/$name.pairs")
+    rho=${rho%% *}
     echo "estimate_rank: $name: $(wc -l < "$T/$name.pairs") plans, Spearman rho (estimate vs run) $rho"
     awk -v r="$rho" -v m="$MIN" 'BEGIN { exit !(r >= m) }' && ok || bad "$name: Spearman rho $rho < $MIN"
 done
