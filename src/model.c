@@ -318,16 +318,6 @@ double mdl_cp_layer(const mdl_stage *c, double tok, double attn_s, double link_e
     return (c->cp - 1) * (send > block ? send - block : 0.0);
 }
 
-void mdl_shard_allreduce(const scn_cluster *cl, double link_eff, int first, int tp, int gdp, int shard, int edp,
-                         int eshard, double psi_d, double psi_e, double *a, double *r)
-{
-    int es = tp * gdp / edp;       /* stride of the expert-DP group */
-    *a = mdl_allreduce_group(cl, first, tp, shard, 2.0 * psi_d, link_eff)
-       + mdl_allreduce_group(cl, first, es, eshard, 2.0 * psi_e, link_eff);
-    *r = mdl_allreduce_group(cl, first, tp * shard, gdp / shard, 2.0 * psi_d / shard, link_eff)
-       + mdl_allreduce_group(cl, first, es * eshard, edp / eshard, 2.0 * psi_e / eshard, link_eff);
-}
-
 /* With A the all-reduce of a stage's BF16 parameters over a shard group (a
 ** reduce-scatter or an all-gather of the same bytes takes A/2), R the
 ** all-reduce across its replicas (HSDP), g the gradients' bytes over 2

@@ -122,14 +122,6 @@ double mdl_cp_layer(const mdl_stage *c, double tok, double attn_s, double link_e
 ** `o` runs concurrently with `compute` seconds of work: (1 − o)·comm, and
 ** of o·comm what outlasts the compute. */
 double mdl_exposed(double comm, double o, double compute);
-/* Gradient all-reduce times of one stage's bf16 gradients (psi_d dense
-** parameters a device holds before sharding, psi_e expert ones): *a over a
-** ZeRO shard group (dense: `shard` of the gdp ranks `tp` apart that hold
-** the same parameters; experts: `eshard` of the edp expert-DP ranks), *r
-** across the shard groups' replicas of a 1/shard share (HSDP; 0 when a
-** shard spans all of them).  docs/model.md, section 7. */
-void   mdl_shard_allreduce(const scn_cluster *cl, double link_eff, int first, int tp, int gdp, int shard, int edp,
-                           int eshard, double psi_d, double psi_e, double *a, double *r);
 /* ZeRO's data-parallel communication of a mini-batch of `micro`
 ** micro-batches from A and R above (docs/model.md, section 7): returns the
 ** exposed per-micro-batch part (prefetching hides the share `overlap`);

@@ -14,6 +14,29 @@
 #define NEAR(a, b, tol) ck_assert_msg(fabs((double)(a) - (double)(b)) <= (tol) * fmax(1.0, fabs((double)(b))), \
                                       "%s = %.9g, expected %.9g", #a, (double)(a), (double)(b))
 
+/* The gradient all-reduce times *a (over a shard group) and *r (across its
+** replicas) of a one-layer dense model of psi_d parameters per TP rank, on a
+** contiguous pool of gdp data-parallel ranks (plan_grad_allreduce). */
+static void shard_allreduce(const scn_cluster *c, double eff, int tp, int gdp, int shard, int edp, int eshard,
+                            double psi_d, double *a, double *r)
+{
+    scn_scenario s;
+    memset(&s, 0, sizeof s);
+    s.cluster = *c;
+    s.eff.link = eff;
+    s.actor.layers = 1;
+    s.actor.params_dense = psi_d * tp;
+    plan_pool q;
+    memset(&q, 0, sizeof q);
+    q.tp = tp;
+    q.pp = q.ep = 1;
+    q.dp = q.gdp = gdp;
+    q.shard = shard;
+    q.edp = edp;
+    q.eshard = eshard;
+    plan_grad_allreduce(&s, &q, &s.actor, a, r);
+}
+
 START_TEST(t_params_small_dense)
 {
     /* layers 2, hidden 4, heads 2 (kv 1), head_dim 2, ffn 8, vocab 10, untied:
@@ -274,7 +297,7 @@ START_TEST(t_grad_fp32)
                      .intra_node = {100e9, 0}, .intra_supernode = {50e9, 0}, .inter_supernode = {25e9, 0}};
     scn_efficiency e = {.link = 1.0};
     double a, r, g4, g2;
-    mdl_shard_allreduce(&c, e.link, 0, 1, 8, 8, 8, 8, 1e9, 0, &a, &r);
+    shard_allreduce(&c, e.link, 1, 8, 8, 8, 8, 1e9, &a, &r);
     s.plan.train.zero = 0;
     mdl_zero_comm(0, 0, mdl_grad_bytes(&s.plan.train) / 2.0, a, r, 1, 1, &g2, NULL);
     s.plan.train.grad_dtype = GRAD_FP32;
@@ -417,10 +440,10 @@ START_TEST(t_hsdp_levels)
     scn_cluster c = {.devices_per_node = 8, .nodes_per_supernode = 4, .supernodes = 1,
                      .intra_node = {400e9, 2e-6}, .intra_supernode = {50e9, 5e-6}, .inter_supernode = {25e9, 1e-5}};
     double a, r, af, rf;
-    mdl_shard_allreduce(&c, 1.0, 0, 1, 16, 8, 1, 1, 1e9, 0, &a, &r);
+    shard_allreduce(&c, 1.0, 1, 16, 8, 1, 1, 1e9, &a, &r);
     NEAR(a, mdl_allreduce(2e9, 8, &c.intra_node, 1.0), 1e-12);
     NEAR(r, mdl_allreduce(2e9 / 8, 2, &c.intra_supernode, 1.0), 1e-12);
-    mdl_shard_allreduce(&c, 1.0, 0, 1, 16, 16, 1, 1, 1e9, 0, &af, &rf);
+    shard_allreduce(&c, 1.0, 1, 16, 16, 1, 1, 1e9, &af, &rf);
     NEAR(af, mdl_allreduce(2e9, 16, &c.intra_supernode, 1.0), 1e-12);
     NEAR(rf, 0, 1e-15);
     double g, after;
