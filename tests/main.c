@@ -36,6 +36,14 @@ char *test_tmpfile(const char *suffix, const char *text)
     return path;
 }
 
+char *test_tmpdir(char *buf, size_t n, const char *tag)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    if (snprintf(buf, n, "%s/fusync-%s-XXXXXX", dir, tag) >= (int)n) return NULL;
+    return mkdtemp(buf);
+}
+
 sim *test_sim_text(const char *lua, const char *const *sets, int nsets)
 {
     char *path = test_tmpfile(".lua", lua);

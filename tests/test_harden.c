@@ -228,9 +228,9 @@ END_TEST
 /* A FIFO (or /dev/stdin) would block the load for ever */
 START_TEST(plugin_not_regular_file)
 {
-    char dir[] = "/tmp/fusync-fifo-XXXXXX";
-    ck_assert(mkdtemp(dir));
-    char fifo[64];
+    char dir[512];
+    ck_assert(test_tmpdir(dir, sizeof dir, "fifo"));
+    char fifo[600];
     snprintf(fifo, sizeof fifo, "%s/p.lua", dir);
     ck_assert(mkfifo(fifo, 0600) == 0);
     fs_err err = {0, ""};
@@ -305,9 +305,9 @@ END_TEST
 
 START_TEST(temp_file_never_follows_a_link)
 {
-    char dir[] = "/tmp/fusync-link-XXXXXX";
-    ck_assert(mkdtemp(dir));
-    char victim[64], out[64], link[64];
+    char dir[512];
+    ck_assert(test_tmpdir(dir, sizeof dir, "link"));
+    char victim[600], out[600], link[600];
     snprintf(victim, sizeof victim, "%s/victim", dir);
     snprintf(out, sizeof out, "%s/out.json", dir);
     snprintf(link, sizeof link, "%s/out.json.tmp", dir);

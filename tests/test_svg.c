@@ -250,9 +250,9 @@ static int tracks_of(const char *scenario, const char *const *sets, int nsets)
 
 START_TEST(run_svg_from_the_command_line)
 {
-    char scn[1024], dir[] = "/tmp/fusync-svg-XXXXXX", path[1100], cmd[4096];
+    char scn[1024], dir[512], path[1100], cmd[4096];
     snprintf(scn, sizeof scn, "%s/examples/qwen7b_h100x16.lua", test_root());
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_ptr_nonnull(test_tmpdir(dir, sizeof dir, "svg"));
     snprintf(path, sizeof path, "%s/q.svg", dir);
     /* a name with XML's special characters must come out escaped */
     snprintf(cmd, sizeof cmd, "'%s' run '%s' --set 'name=q<&>\"' --svg '%s' --json /dev/null --quiet 2>&1",
@@ -290,9 +290,9 @@ END_TEST
 
 START_TEST(tui_svg_export_view_and_pair)
 {
-    char scn[1024], dir[] = "/tmp/fusync-svg-XXXXXX";
+    char scn[1024], dir[512];
     snprintf(scn, sizeof scn, "%s/examples/qwen7b_h100x16.lua", test_root());
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_ptr_nonnull(test_tmpdir(dir, sizeof dir, "svg"));
     cli_opts *o = calloc(1, sizeof *o);
     o->scenario = scn;
     o->out_dir = dir;
@@ -341,12 +341,12 @@ END_TEST
 START_TEST(tui_svg_export_falls_back_to_the_current_folder)
 {
     /* a folder that does not exist: it cannot be written, even by root */
-    char scn[1024], cwd[1024], dir[] = "/tmp/fusync-svg-XXXXXX";
+    char scn[1024], cwd[1024], dir[512];
     snprintf(scn, sizeof scn, "%s/examples/qwen7b_h100x16.lua", test_root());
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
     char *abs = realpath(scn, NULL);
     ck_assert_ptr_nonnull(abs);
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_ptr_nonnull(test_tmpdir(dir, sizeof dir, "svg"));
     ck_assert_int_eq(chdir(dir), 0);
     cli_opts *o = calloc(1, sizeof *o);
     o->scenario = abs;

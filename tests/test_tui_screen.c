@@ -710,8 +710,8 @@ END_TEST
 
 START_TEST(snapshots_compare_and_export)
 {
-    char dir[] = "/tmp/fusync-tui-XXXXXX";
-    ck_assert(mkdtemp(dir) != NULL);
+    char dir[512];
+    ck_assert(test_tmpdir(dir, sizeof dir, "tui") != NULL);
     cli_opts *o = calloc(1, sizeof *o);
     o->scenario = example("qwen7b_h100x16.lua");
     o->out_dir = dir;
@@ -888,8 +888,8 @@ START_TEST(interactions)
 
     /* export: the scenario's folder cannot take the files (a directory is in
     ** the way), so they go to the current directory and the message says so */
-    char dir[] = "/tmp/fusync-tui-XXXXXX", cwd[1024], path[1200];
-    ck_assert(mkdtemp(dir) != NULL);
+    char dir[512], cwd[1024], path[1200];
+    ck_assert(test_tmpdir(dir, sizeof dir, "tui") != NULL);
     ck_assert(getcwd(cwd, sizeof cwd) != NULL);
     snprintf(path, sizeof path, "cp '%s' '%s/q.lua' && mkdir '%s/q.trace.json' '%s/work'", example("qwen7b_h100x16.lua"), dir,
              dir, dir);

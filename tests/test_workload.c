@@ -92,9 +92,9 @@ END_TEST
 /* A scenario reads a lengths file beside it, and a lognormal by its mean. */
 START_TEST(scenario_from_file_and_by_mean)
 {
-    char dir[] = "/tmp/fusync-wl-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    char csv[256], scn[256];
+    char dir[512];
+    ck_assert_ptr_nonnull(test_tmpdir(dir, sizeof dir, "wl"));
+    char csv[600], scn[600];
     snprintf(csv, sizeof csv, "%s/lengths.csv", dir);
     snprintf(scn, sizeof scn, "%s/s.lua", dir);
     FILE *f = fopen(csv, "w");

@@ -19,6 +19,9 @@ void test_register(test_suite_fn fn);
 /* Write `text` to a new temporary file with the given suffix (".lua");
 ** returns its malloc'd path.  The caller removes and frees it. */
 char *test_tmpfile(const char *suffix, const char *text);
+/* Make a new temporary folder fusync-TAG-XXXXXX under $TMPDIR (or /tmp) in
+** buf; returns buf, or NULL when it cannot. */
+char *test_tmpdir(char *buf, size_t n, const char *tag);
 /* A simulation of the scenario text `lua` (written to a temporary file,
 ** loaded with the `--set` overrides, set up); fails the test on an error. */
 struct sim;
