@@ -9,46 +9,9 @@
 FUSYNC=${FUSYNC:-build/fusync}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "lessons.sh: SKIP: tmux is not installed (apt-get install tmux)"
-    echo "lessons.sh: 0 passed, 0 failed, 1 skipped"
-    exit 0
-fi
-case $FUSYNC in /*) ;; *) FUSYNC="$(pwd)/$FUSYNC" ;; esac
+TL_NAME=lessons.sh TL_SES=les TL_WAIT=15
+. "$ROOT/tests/tmux-lib.sh"
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/fusync-lessons.XXXXXX")
-SOCK="$TMP/tmux.sock"
-T="tmux -S $SOCK"
-# a new session, tried again while a server from the step before is still
-# going away (tmux then says "server exited unexpectedly")
-tmux_new() {
-    for _try in 1 2 3 4 5 6; do
-        $T -f /dev/null new-session "$@" 2>/dev/null && return 0
-        sleep 0.5
-    done
-    return 1
-}
-checks=0
-cleanup() { $T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-
-fail() {
-    echo "lessons.sh: FAIL: $1"
-    echo "---- screen ----"
-    $T capture-pane -p -t les 2>/dev/null
-    echo "----------------"
-    echo "lessons.sh: $checks passed, 1 failed"
-    exit 1
-}
-screen() { $T capture-pane -p -t les 2>/dev/null; }
-wait_for() {
-    n=0; lim=$(( ${2:-15} * 10 ))
-    while [ $n -lt $lim ]; do
-        screen | grep -qF -- "$1" && { checks=$((checks + 1)); return 0; }
-        sleep 0.1; n=$((n + 1))
-    done
-    fail "'$1' did not appear"
-}
 keys() { $T send-keys -t les "$@"; }
 start() { # start COLS ROWS ARGS...
     cols=$1 rows=$2; shift 2

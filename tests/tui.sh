@@ -12,47 +12,8 @@ FUSYNC=${FUSYNC:-build/fusync}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SCN="$ROOT/examples/qwen7b_h100x16.lua"
 
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "tui.sh: SKIP: tmux is not installed (apt-get install tmux)"
-    exit 0
-fi
-case $FUSYNC in /*) ;; *) FUSYNC="$(pwd)/$FUSYNC" ;; esac
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/fusync-tui.XXXXXX")
-SOCK="$TMP/tmux.sock"
-T="tmux -S $SOCK"
-# a new session, tried again while a server from the step before is still
-# going away (tmux then says "server exited unexpectedly")
-tmux_new() {
-    for _try in 1 2 3 4 5 6; do
-        $T -f /dev/null new-session "$@" 2>/dev/null && return 0
-        sleep 0.5
-    done
-    return 1
-}
-checks=0
-cleanup() { $T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-
-fail() {
-    echo "tui.sh: FAIL: $1"
-    echo "---- screen ----"
-    $T capture-pane -p -t tui 2>/dev/null
-    echo "----------------"
-    exit 1
-}
-
-screen() { $T capture-pane -p -t tui 2>/dev/null; }
-
-# wait_for TEXT [SECONDS]: poll the screen until TEXT shows
-wait_for() {
-    n=0; lim=$(( ${2:-10} * 10 ))
-    while [ $n -lt $lim ]; do
-        screen | grep -qF -- "$1" && { checks=$((checks + 1)); return 0; }
-        sleep 0.1; n=$((n + 1))
-    done
-    fail "'$1' did not appear"
-}
+TL_NAME=tui.sh TL_SES=tui TL_WAIT=10
+. "$ROOT/tests/tmux-lib.sh"
 
 # the simulated clock shown in the header ("t=12.5s")
 clock() { screen | head -n 1 | sed -n 's/.* t=\([^ ]*\) .*/\1/p'; }
