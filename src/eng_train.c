@@ -265,6 +265,7 @@ typedef struct {
     int        iter;
     int        n;
     sim_time   w0, open, lo;
+    uint8_t    phase;       /* the lean pass's phase (below) */
     trace_span buf[PIPE_SPANS];
 } span_buf;
 
@@ -333,6 +334,46 @@ static inline double op_run(span_buf *sb, int track, pipe_stage *g, trace_phase 
     pr->n = 1;
     pr->tokens = tok;
     return e;
+}
+
+/* The same pass when no span is read one by one (trace_spans_read: a
+** headless trace with no span sink), where the running totals read only a
+** span's track, its ends and whether its phase is computation — every
+** pipeline phase is.  The ops, their ends and the runs' ends come out as
+** op_run and run_flush give them, in the same order, without what only a
+** stored span carries (micro-batch, tokens, the merged phase).  A stage
+** keeps its free time and its open run's start (run.a); free_at is -1
+** until its first op, which then always takes the branch that opens a run. */
+static inline void lean_draw(span_buf *sb, int track, sim_time a, sim_time b)
+{
+    if (sb->n == PIPE_SPANS) spans_flush(sb);
+    trace_span *sp = &sb->buf[sb->n++];
+    sp->t0 = a;
+    sp->t1 = b;
+    sp->track = track;
+    sp->phase = sb->phase;
+}
+
+static inline double lean_op(span_buf *sb, int track, pipe_stage *g, double ready, double d)
+{
+    const double f = g->free_at;
+    if (ready <= f) return g->free_at = f + d;          /* starts at f: joins the run */
+    const sim_time a = sb->t0 + sim_from_secs(ready);
+    if (f >= 0) {
+        const sim_time b = sb->t0 + sim_from_secs(f);
+        if (a != b) {                                   /* else the same nanosecond: joins */
+            lean_draw(sb, track, g->run.a, b);
+            g->run.a = a;
+        }
+    } else {
+        g->run.a = a;
+    }
+    return g->free_at = ready + d;
+}
+
+static inline void lean_flush(span_buf *sb, int track, const pipe_stage *g)
+{
+    if (g->free_at >= 0) lean_draw(sb, track, g->run.a, sb->t0 + sim_from_secs(g->free_at));
 }
 
 /* The order in which the 1F1B pass below resolves a training pipeline's
@@ -423,6 +464,9 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     eng_span_window(s, &sb.w0, &sb.open, &sb.lo);
     double end = 0;
     uint64_t done = 0;
+    const bool lean = !trace_spans_read(s->tr) && trace_phase_is_compute(fph) && trace_phase_is_compute(bph);
+    sb.phase = (uint8_t)fph;
+    if (lean) for (int st = 0; st < P; st++) stg[st].free_at = -1;
     if (!backward) {
         /* forward only: stage st's i-th forward waits for stage st-1's, so
         ** each stage runs all its forwards in turn, in one pass, in row
@@ -432,7 +476,10 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
             pipe_stage *g = &stg[st];
             double *fes = T + (size_t)(st + 1) * M;
             const double *fprev = T + (size_t)st * M;
-            for (int i = 0; i < M; i++) fes[i] = op_run(&sb, track0 + st, g, fph, fprev[i], fd[i], i, (int64_t)tok[i]);
+            if (lean)
+                for (int i = 0; i < M; i++) fes[i] = lean_op(&sb, track0 + st, g, fprev[i], fd[i]);
+            else
+                for (int i = 0; i < M; i++) fes[i] = op_run(&sb, track0 + st, g, fph, fprev[i], fd[i], i, (int64_t)tok[i]);
             g->nf = M;
         }
         done = (uint64_t)P * M;
@@ -445,17 +492,26 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
         const pipe_order *o = order_1f1b(s, P, M);
         memset(T, 0, (size_t)M * sizeof *T);
         const uint32_t *op = o->ops, *op_end = o->ops + (size_t)4 * o->n;
-        for (; op < op_end; op += 4) {
-            const uint32_t c = op[0], i = op[1];
-            const int st = (int)(c >> 1);
-            const bool b = c & 1;
-            T[op[3]] = op_run(&sb, track0 + st, &stg[st], b ? bph : fph, T[op[2]], b ? bd[i] : fd[i], (int)i, (int64_t)tok[i]);
+        if (lean) {
+            for (; op < op_end; op += 4) {
+                const uint32_t c = op[0], i = op[1];
+                const int st = (int)(c >> 1);
+                T[op[3]] = lean_op(&sb, track0 + st, &stg[st], T[op[2]], c & 1 ? bd[i] : fd[i]);
+            }
+        } else {
+            for (; op < op_end; op += 4) {
+                const uint32_t c = op[0], i = op[1];
+                const int st = (int)(c >> 1);
+                const bool b = c & 1;
+                T[op[3]] = op_run(&sb, track0 + st, &stg[st], b ? bph : fph, T[op[2]], b ? bd[i] : fd[i], (int)i, (int64_t)tok[i]);
+            }
         }
         done = (uint64_t)o->n;
     }
     for (int st = 0; st < P; st++) {
         if (stg[st].free_at > end) end = stg[st].free_at;
-        run_flush(&sb, track0 + st, &stg[st]);
+        if (lean) lean_flush(&sb, track0 + st, &stg[st]);
+        else run_flush(&sb, track0 + st, &stg[st]);
     }
     spans_flush(&sb);
     s->st.pipeline_ops += done;

@@ -43,6 +43,7 @@ struct trace {
     int     npsum;
     track_sum *tsum;            /* per track */
     sim_time last_w0, last_open, last_lo;
+    sim_time due;               /* the earliest end at the front of a pool's queue, or INT64_MAX */
     fs_vec *track_idx;          /* per track: uint32_t span indices */
     size_t  ntrack_idx;
     fs_vec *group_ctr;          /* per group: uint32_t counter indices */
@@ -93,6 +94,7 @@ trace *trace_new(void)
     vec_init(&t->windows, sizeof(trace_window));
     vec_init(&t->vgroups, sizeof(trace_vgroup));
     t->last_w0 = t->last_open = t->last_lo = -1;
+    t->due = INT64_MAX;
     return t;
 }
 
@@ -138,6 +140,7 @@ void trace_keep(trace *t, bool keep)
 }
 
 bool trace_keeps(const trace *t) { return !t->drop; }
+bool trace_spans_read(const trace *t) { return !t->drop || (t->has_sink && t->sink.on_span); }
 
 int trace_add_track(trace *t, const trace_track *tk)
 {
@@ -240,6 +243,29 @@ static void drop_early(trace *t, pool_sum *ps, sim_time lo)
     queue_trim(ps);
 }
 
+/* The earliest end at the front of the queues: a bound that leaves out no
+** span (settle and drop_early take none that ends after it), so the loops
+** over the pools run only when one will take a span. */
+static void due_update(trace *t)
+{
+    sim_time d = INT64_MAX;
+    for (int p = 0; p < t->npsum; p++) {
+        const pool_sum *ps = &t->psum[p];
+        if (ps->head < ps->wait.len) {
+            sim_time e = ((const wait_span *)ps->wait.data)[ps->head].t1;
+            if (e < d) d = e;
+        }
+    }
+    t->due = d;
+}
+
+/* A span joins pool ps's queue. */
+static inline void queue_push(trace *t, pool_sum *ps, const wait_span *w)
+{
+    if (ps->head == ps->wait.len && w->t1 < t->due) t->due = w->t1;
+    *(wait_span *)push_filled(&ps->wait) = *w;
+}
+
 static inline void total_span(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo)
 {
     if (s->track < 0 || (size_t)s->track >= t->tracks.len) return;
@@ -248,13 +274,19 @@ static inline void total_span(trace *t, const trace_span *s, sim_time w0, sim_ti
     bool settled = w0 >= 0 && open >= 0;
     if (settled && (w0 != t->last_w0 || open != t->last_open)) {
         /* the window settled further: let the waiting spans of every pool in */
-        for (int p = 0; p < t->npsum; p++) settle(t, &t->psum[p], w0, open);
+        if (open >= t->due) {
+            for (int p = 0; p < t->npsum; p++) settle(t, &t->psum[p], w0, open);
+            due_update(t);
+        }
         t->last_w0 = w0;
         t->last_open = open;
     }
     const bool early = !settled && lo >= 0 && open >= 0;
     if (early && lo != t->last_lo) {
-        for (int p = 0; p < t->npsum; p++) drop_early(t, &t->psum[p], lo);
+        if (lo >= t->due) {
+            for (int p = 0; p < t->npsum; p++) drop_early(t, &t->psum[p], lo);
+            due_update(t);
+        }
         t->last_lo = lo;
     }
     pool_sum *ps = &t->psum[ts.pool];
@@ -270,7 +302,7 @@ static inline void total_span(trace *t, const trace_span *s, sim_time w0, sim_ti
             return;
         }
     }
-    *(wait_span *)push_filled(&ps->wait) = w;
+    queue_push(t, ps, &w);
     if (++t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
 }
 
@@ -323,7 +355,7 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
                 continue;
             }
         }
-        *(wait_span *)push_filled(&ps->wait) = w;
+        queue_push(t, ps, &w);
         t->waiting++;
     }
     if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;

@@ -167,6 +167,10 @@ void trace_add_vgroup(trace *t, const trace_vgroup *g);
 ** Turning storing off keeps what was stored until then. */
 void trace_keep(trace *t, bool keep);
 bool trace_keeps(const trace *t);
+/* Whether spans are read one by one: stored, or watched by a sink.  When
+** not, only their running totals are kept, which read a span's track, ends
+** and whether its phase is computation, nothing else (trace_add_spans_in). */
+bool trace_spans_read(const trace *t);
 /* Spans recorded in all, stored or not; spans waiting for the window to
 ** settle now, and the most that ever waited (what a run holds of its spans
 ** when it stores none). */
