@@ -70,8 +70,10 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     }
     if ((size_t)n > s->mbw_cap) {
         s->mbw_cap = (size_t)n;
-        s->mbw_len = xrealloc(s->mbw_len, s->mbw_cap * 2 * sizeof *s->mbw_len);
+        /* the lengths, the sort's buffer, the step's sorted mini-batches */
+        s->mbw_len = xrealloc(s->mbw_len, s->mbw_cap * 3 * sizeof *s->mbw_len);
         s->mbw_owner = xrealloc(s->mbw_owner, s->mbw_cap * sizeof *s->mbw_owner);
+        s->mb_sorted = false;
     }
     if ((size_t)dp > s->mbw_dp) {
         s->mbw_dp = (size_t)dp;
@@ -85,11 +87,45 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     int *owner = s->mbw_owner;
     rep *heap = s->mbw_heap;
     uint64_t total = 0;
-    for (int i = 0; i < n; i++) {
-        len[i] = (uint32_t)(eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp);
-        total += len[i];
+    /* A step's forward passes take its samples whole, its training one
+    ** mini-batch (a quarter, say) at a time: the one sort of the whole step
+    ** also gives each mini-batch's lengths in order, kept for the step.  A
+    ** key is the length above the mini-batch's number; a mini-batch's keys
+    ** come out in the whole step's order, longest first, and equal lengths
+    ** are equal values, so its lengths are those its own sort would give. */
+    const int nmb = s->scn.work.minibatches, per = nmb > 0 ? s->N / nmb : 0;
+    const ptrdiff_t at = ids - s->step_ids;
+    uint32_t *sorted = s->mbw_len + 2 * s->mbw_cap;
+    if (s->mb_sorted && n == s->mb_per && at >= 0 && at % n == 0 && at / n < nmb) {
+        memcpy(len, sorted + at, (size_t)n * sizeof *len);
+        for (int i = 0; i < n; i++) total += len[i];
+    } else {
+        uint32_t mx = 0;
+        for (int i = 0; i < n; i++) {
+            len[i] = (uint32_t)(eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp);
+            total += len[i];
+            if (len[i] > mx) mx = len[i];
+        }
+        int mbits = 0;          /* mini-batch numbers 0 .. nmb (nmb: samples after the last) */
+        while (mbits < 31 && (1 << mbits) <= nmb) mbits++;
+        if (at == 0 && n == s->N && nmb > 1 && per > 0 && mbits < 31 && mx < (UINT32_C(1) << (32 - mbits))) {
+            for (int m = 0, i = 0; m <= nmb; m++)
+                for (const int end = m < nmb ? (m + 1) * per : n; i < end; i++) len[i] = len[i] << mbits | (uint32_t)m;
+            sort_lengths_desc(len, len + n, n);
+            int *fill = owner;  /* scratch here: each mini-batch's next slot */
+            for (int m = 0; m < nmb; m++) fill[m] = m * per;
+            const uint32_t mmask = (UINT32_C(1) << mbits) - 1;
+            for (int i = 0; i < n; i++) {
+                const uint32_t m = len[i] & mmask, v = len[i] >> mbits;
+                if (m < (uint32_t)nmb) sorted[fill[m]++] = v;
+                len[i] = v;
+            }
+            s->mb_sorted = true;
+            s->mb_per = per;
+        } else {
+            sort_lengths_desc(len, len + n, n);
+        }
     }
-    sort_lengths_desc(len, len + n, n);
     int worst;
     /* Loads are whole tokens, exact in a double below 2^53: when (load,
     ** index) also fits one 64-bit key, the load shifted above the index bits,
@@ -117,6 +153,23 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
             }
             uint64_t top = ring[lo] + ((uint64_t)len[i] << rbits);
             owner[i] = (int)(top & rmask);
+            if (dp <= 32) {
+                /* few replicas: a scan from the nearer end, moving the keys
+                ** it passes one slot as it goes.  At most half the keys are
+                ** below top: they move down one into the least loaded's
+                ** slot; else at most half are above: they move up one and
+                ** the window with them.  The middle key stops either scan. */
+                int k;
+                if (top < ring[lo + dp / 2]) {
+                    for (k = lo + 1; ring[k] < top; k++) ring[k - 1] = ring[k];
+                    ring[k - 1] = top;
+                } else {
+                    for (k = lo + dp; ring[k - 1] > top; k--) ring[k] = ring[k - 1];
+                    ring[k] = top;
+                    lo++;
+                }
+                continue;
+            }
             /* the first key above top in [lo + 1, lo + dp): a search by
             ** halves without branches on the keys */
             const uint64_t *b = ring + lo + 1;
@@ -208,6 +261,7 @@ void eng_mb_forget(sim *s)
 {
     s->nmbm = 0;
     s->mbm_next = 0;
+    s->mb_sorted = false;
 }
 
 /* A stage's forward-time constants for model m on pool q (model.h,
