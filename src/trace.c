@@ -218,12 +218,18 @@ static inline void queue_trim(pool_sum *ps)
 ** at or after `open`: its share needs only the settled start w0. */
 static void settle(trace *t, pool_sum *ps, sim_time w0, sim_time open)
 {
-    wait_span *v = ps->wait.data;
-    while (ps->head < ps->wait.len && v[ps->head].t1 <= open) {
-        sum_span(&ps->busy, &ps->comp, &v[ps->head], w0, v[ps->head].t1);
-        ps->head++;
-        t->waiting--;
+    const wait_span *v = ps->wait.data;
+    size_t h = ps->head;
+    const size_t len = ps->wait.len;
+    double busy = ps->busy, comp = ps->comp;     /* the same additions, in locals */
+    while (h < len && v[h].t1 <= open) {
+        sum_span(&busy, &comp, &v[h], w0, v[h].t1);
+        h++;
     }
+    t->waiting -= h - ps->head;
+    ps->head = h;
+    ps->busy = busy;
+    ps->comp = comp;
     queue_trim(ps);
 }
 
@@ -234,11 +240,17 @@ static void drop_early(trace *t, pool_sum *ps, sim_time lo)
 {
     wait_span *v = ps->wait.data;
     if (ps->head == ps->wait.len || v[ps->head].t1 > lo) return;
-    while (ps->head < ps->wait.len && v[ps->head].t1 <= lo) {
-        sum_span(&ps->busy0, &ps->comp0, &v[ps->head], 0, v[ps->head].t1);
-        ps->head++;
-        t->waiting--;
+    size_t h = ps->head;
+    const size_t len = ps->wait.len;
+    double busy0 = ps->busy0, comp0 = ps->comp0;
+    while (h < len && v[h].t1 <= lo) {
+        sum_span(&busy0, &comp0, &v[h], 0, v[h].t1);
+        h++;
     }
+    t->waiting -= h - ps->head;
+    ps->head = h;
+    ps->busy0 = busy0;
+    ps->comp0 = comp0;
     ps->floor = lo;
     queue_trim(ps);
 }
@@ -262,8 +274,10 @@ static void due_update(trace *t)
 /* A span joins pool ps's queue. */
 static inline void queue_push(trace *t, pool_sum *ps, const wait_span *w)
 {
-    if (ps->head == ps->wait.len && w->t1 < t->due) t->due = w->t1;
-    *(wait_span *)push_filled(&ps->wait) = *w;
+    fs_vec *v = &ps->wait;
+    if (ps->head == v->len && w->t1 < t->due) t->due = w->t1;
+    if (v->len == v->cap) vec_reserve(v, v->cap ? v->cap * 2 : 16);
+    ((wait_span *)v->data)[v->len++] = *w;
 }
 
 static inline void total_span(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo)
@@ -337,10 +351,13 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
         break;
     }
     const bool settled = w0 >= 0 && open >= 0, early = !settled && lo >= 0 && open >= 0;
+    const size_t ntracks = t->tracks.len;
+    const track_sum *tsum = t->tsum;
+    size_t pushed = 0;
     for (; i < n; i++) {
         const trace_span *sp = &s[i];
-        if (sp->track < 0 || (size_t)sp->track >= t->tracks.len) continue;
-        const track_sum ts = t->tsum[sp->track];
+        if (sp->track < 0 || (size_t)sp->track >= ntracks) continue;
+        const track_sum ts = tsum[sp->track];
         if (ts.pool < 0) continue;
         pool_sum *ps = &t->psum[ts.pool];
         wait_span w = {sp->t0, sp->t1, ts.devices, trace_phase_is_compute((trace_phase)sp->phase)};
@@ -356,8 +373,9 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
             }
         }
         queue_push(t, ps, &w);
-        t->waiting++;
+        pushed++;
     }
+    t->waiting += pushed;
     if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
 }
 
