@@ -280,7 +280,21 @@ static inline void queue_push(trace *t, pool_sum *ps, const wait_span *w)
     ((wait_span *)v->data)[v->len++] = *w;
 }
 
-static inline void total_span(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo)
+/* The loops over the pools, apart from the span's own path (total_span,
+** inlined where spans are recorded). */
+static __attribute__((noinline)) void settle_all(trace *t, sim_time w0, sim_time open)
+{
+    for (int p = 0; p < t->npsum; p++) settle(t, &t->psum[p], w0, open);
+    due_update(t);
+}
+
+static __attribute__((noinline)) void drop_early_all(trace *t, sim_time lo)
+{
+    for (int p = 0; p < t->npsum; p++) drop_early(t, &t->psum[p], lo);
+    due_update(t);
+}
+
+static inline __attribute__((always_inline)) void total_span(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo)
 {
     if (s->track < 0 || (size_t)s->track >= t->tracks.len) return;
     const track_sum ts = t->tsum[s->track];
@@ -288,19 +302,13 @@ static inline void total_span(trace *t, const trace_span *s, sim_time w0, sim_ti
     bool settled = w0 >= 0 && open >= 0;
     if (settled && (w0 != t->last_w0 || open != t->last_open)) {
         /* the window settled further: let the waiting spans of every pool in */
-        if (open >= t->due) {
-            for (int p = 0; p < t->npsum; p++) settle(t, &t->psum[p], w0, open);
-            due_update(t);
-        }
+        if (open >= t->due) settle_all(t, w0, open);
         t->last_w0 = w0;
         t->last_open = open;
     }
     const bool early = !settled && lo >= 0 && open >= 0;
     if (early && lo != t->last_lo) {
-        if (lo >= t->due) {
-            for (int p = 0; p < t->npsum; p++) drop_early(t, &t->psum[p], lo);
-            due_update(t);
-        }
+        if (lo >= t->due) drop_early_all(t, lo);
         t->last_lo = lo;
     }
     pool_sum *ps = &t->psum[ts.pool];
