@@ -396,8 +396,13 @@ static inline double op_run(span_buf *sb, int track, pipe_stage *g, trace_phase 
 ** pipeline phase is.  The ops, their ends and the runs' ends come out as
 ** op_run and run_flush give them, in the same order, without what only a
 ** stored span carries (micro-batch, tokens, the merged phase).  A stage
-** keeps its free time and its open run's start (run.a); free_at is -1
-** until its first op, which then always takes the branch that opens a run. */
+** keeps its free time and its open run's start; free_at is -1 until its
+** first op, which then always takes the branch that opens a run. */
+typedef struct {
+    double   free_at;       /* seconds after the task's start */
+    sim_time a;             /* the open run's start */
+} lean_stage;
+
 static inline void lean_draw(span_buf *sb, int track, sim_time a, sim_time b)
 {
     if (sb->n == PIPE_SPANS) spans_flush(sb);
@@ -408,7 +413,7 @@ static inline void lean_draw(span_buf *sb, int track, sim_time a, sim_time b)
     sp->phase = sb->phase;
 }
 
-static inline double lean_op(span_buf *sb, int track, pipe_stage *g, double ready, double d)
+static inline double lean_op(span_buf *sb, int track, lean_stage *g, double ready, double d)
 {
     const double f = g->free_at;
     if (ready <= f) return g->free_at = f + d;          /* starts at f: joins the run */
@@ -416,18 +421,18 @@ static inline double lean_op(span_buf *sb, int track, pipe_stage *g, double read
     if (f >= 0) {
         const sim_time b = sb->t0 + sim_from_secs(f);
         if (a != b) {                                   /* else the same nanosecond: joins */
-            lean_draw(sb, track, g->run.a, b);
-            g->run.a = a;
+            lean_draw(sb, track, g->a, b);
+            g->a = a;
         }
     } else {
-        g->run.a = a;
+        g->a = a;
     }
     return g->free_at = ready + d;
 }
 
-static inline void lean_flush(span_buf *sb, int track, const pipe_stage *g)
+static inline void lean_flush(span_buf *sb, int track, const lean_stage *g)
 {
-    if (g->free_at >= 0) lean_draw(sb, track, g->run.a, sb->t0 + sim_from_secs(g->free_at));
+    if (g->free_at >= 0) lean_draw(sb, track, g->a, sb->t0 + sim_from_secs(g->free_at));
 }
 
 /* The order in which the 1F1B pass below resolves a training pipeline's
@@ -498,8 +503,14 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     const plan_pool *q = &s->pl.pools[p0];
     pool_rt *r = &s->pr[p0];
     int P = q->pp, M = ms->m;
-    ensure_pipe(s, (size_t)(2 * P + 1) * M, (size_t)M, (size_t)P);
+    const bool lean = !trace_spans_read(s->tr) && trace_phase_is_compute(fph) && trace_phase_is_compute(bph);
+    /* the table; for the lean pass also each micro-batch's forward and
+    ** backward durations side by side, and the stages (lean_stage) */
+    const size_t table = (size_t)(2 * P + 1) * M;
+    ensure_pipe(s, table + (lean ? (size_t)2 * M + (size_t)2 * P : 0), (size_t)M, (size_t)P);
     double *T = s->f_end, *fd = s->f_dur, *bd = s->b_dur;
+    double *dd = T + table;
+    lean_stage *ls = (lean_stage *)(dd + 2 * (size_t)M);
     const double *tok = ms->tok;
     pipe_stage *stg = s->pipe_st;
     double mult = mdl_bwd_mult(s->scn.plan.train.recompute);   /* bwd = 2 fwd (+1 recompute) */
@@ -507,6 +518,13 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     for (int i = 0; i < M; i++) {
         fd[i] = mdl_stage_fwd(m, &s->scn.cluster.device, s->scn.eff.link, &sc, tok[i], ms->sq[i], s->scn.eff.train);
         bd[i] = backward ? fd[i] * mult : 0;
+    }
+    if (lean) {
+        for (int i = 0; i < M; i++) {
+            dd[2 * i] = fd[i];
+            dd[2 * i + 1] = bd[i];
+        }
+        for (int st = 0; st < P; st++) ls[st] = (lean_stage){-1, 0};
     }
     memset(stg, 0, (size_t)P * sizeof *stg);
     const int track0 = r->track0;
@@ -518,9 +536,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     eng_span_window(s, &sb.w0, &sb.open, &sb.lo);
     double end = 0;
     uint64_t done = 0;
-    const bool lean = !trace_spans_read(s->tr) && trace_phase_is_compute(fph) && trace_phase_is_compute(bph);
     sb.phase = (uint8_t)fph;
-    if (lean) for (int st = 0; st < P; st++) stg[st].free_at = -1;
     if (!backward) {
         /* forward only: stage st's i-th forward waits for stage st-1's, so
         ** each stage runs all its forwards in turn, in one pass, in row
@@ -531,7 +547,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
             double *fes = T + (size_t)(st + 1) * M;
             const double *fprev = T + (size_t)st * M;
             if (lean)
-                for (int i = 0; i < M; i++) fes[i] = lean_op(&sb, track0 + st, g, fprev[i], fd[i]);
+                for (int i = 0; i < M; i++) fes[i] = lean_op(&sb, track0 + st, &ls[st], fprev[i], fd[i]);
             else
                 for (int i = 0; i < M; i++) fes[i] = op_run(&sb, track0 + st, g, fph, fprev[i], fd[i], i, (int64_t)tok[i]);
             g->nf = M;
@@ -548,9 +564,9 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
         const uint32_t *op = o->ops, *op_end = o->ops + (size_t)4 * o->n;
         if (lean) {
             for (; op < op_end; op += 4) {
-                const uint32_t c = op[0], i = op[1];
+                const uint32_t c = op[0];
                 const int st = (int)(c >> 1);
-                T[op[3]] = lean_op(&sb, track0 + st, &stg[st], T[op[2]], c & 1 ? bd[i] : fd[i]);
+                T[op[3]] = lean_op(&sb, track0 + st, &ls[st], T[op[2]], dd[2 * op[1] + (c & 1)]);
             }
         } else {
             for (; op < op_end; op += 4) {
@@ -563,9 +579,13 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
         done = (uint64_t)o->n;
     }
     for (int st = 0; st < P; st++) {
-        if (stg[st].free_at > end) end = stg[st].free_at;
-        if (lean) lean_flush(&sb, track0 + st, &stg[st]);
-        else run_flush(&sb, track0 + st, &stg[st]);
+        if (lean) {
+            if (ls[st].free_at > end) end = ls[st].free_at;
+            lean_flush(&sb, track0 + st, &ls[st]);
+        } else {
+            if (stg[st].free_at > end) end = stg[st].free_at;
+            run_flush(&sb, track0 + st, &stg[st]);
+        }
     }
     spans_flush(&sb);
     s->st.pipeline_ops += done;
