@@ -319,13 +319,17 @@ typedef struct {
     int        iter;
     int        n;
     sim_time   w0, open, lo;
-    uint8_t    phase;       /* the lean pass's phase (below) */
-    trace_span buf[PIPE_SPANS];
+    bool       lean;        /* the lean pass (below): its spans in runs */
+    union {
+        trace_span buf[PIPE_SPANS];
+        trace_run  runs[PIPE_SPANS];
+    };
 } span_buf;
 
 static void spans_flush(span_buf *sb)
 {
-    trace_add_spans_in(sb->s->tr, sb->buf, (size_t)sb->n, sb->w0, sb->open, sb->lo);
+    if (sb->lean) trace_add_runs_in(sb->s->tr, sb->runs, (size_t)sb->n, sb->w0, sb->open, sb->lo);
+    else trace_add_spans_in(sb->s->tr, sb->buf, (size_t)sb->n, sb->w0, sb->open, sb->lo);
     sb->n = 0;
 }
 
@@ -406,11 +410,7 @@ typedef struct {
 static inline void lean_draw(span_buf *sb, int track, sim_time a, sim_time b)
 {
     if (sb->n == PIPE_SPANS) spans_flush(sb);
-    trace_span *sp = &sb->buf[sb->n++];
-    sp->t0 = a;
-    sp->t1 = b;
-    sp->track = track;
-    sp->phase = sb->phase;
+    sb->runs[sb->n++] = (trace_run){a, b, track};
 }
 
 static inline double lean_op(span_buf *sb, int track, lean_stage *g, double ready, double d)
@@ -536,7 +536,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     eng_span_window(s, &sb.w0, &sb.open, &sb.lo);
     double end = 0;
     uint64_t done = 0;
-    sb.phase = (uint8_t)fph;
+    sb.lean = lean;
     if (!backward) {
         /* forward only: stage st's i-th forward waits for stage st-1's, so
         ** each stage runs all its forwards in turn, in one pass, in row

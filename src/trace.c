@@ -362,14 +362,26 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
     const size_t ntracks = t->tracks.len;
     const track_sum *tsum = t->tsum;
     size_t pushed = 0;
+    /* the queue being filled, held in locals (a task's spans are all of
+    ** one pool) and put back when another pool's span comes, and at the end */
+    pool_sum *cur = NULL;
+    wait_span *data = NULL;
+    size_t len = 0, cap = 0;
     for (; i < n; i++) {
         const trace_span *sp = &s[i];
         if (sp->track < 0 || (size_t)sp->track >= ntracks) continue;
         const track_sum ts = tsum[sp->track];
         if (ts.pool < 0) continue;
         pool_sum *ps = &t->psum[ts.pool];
-        wait_span w = {sp->t0, sp->t1, ts.devices, trace_phase_is_compute((trace_phase)sp->phase)};
-        if (ps->head == ps->wait.len) {
+        if (ps != cur) {
+            if (cur) cur->wait.len = len;
+            cur = ps;
+            data = ps->wait.data;
+            len = ps->wait.len;
+            cap = ps->wait.cap;
+        }
+        const wait_span w = {sp->t0, sp->t1, ts.devices, trace_phase_is_compute((trace_phase)sp->phase)};
+        if (ps->head == len) {
             if (settled && sp->t1 <= open) {
                 sum_span(&ps->busy, &ps->comp, &w, w0, sp->t1);
                 continue;
@@ -379,10 +391,85 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
                 ps->floor = lo;
                 continue;
             }
+            if (w.t1 < t->due) t->due = w.t1;           /* queue_push's, for the front */
         }
-        queue_push(t, ps, &w);
+        if (len == cap) {
+            ps->wait.len = len;
+            vec_reserve(&ps->wait, cap ? cap * 2 : 16);
+            data = ps->wait.data;
+            cap = ps->wait.cap;
+        }
+        data[len++] = w;
         pushed++;
     }
+    if (cur) cur->wait.len = len;
+    t->waiting += pushed;
+    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
+}
+
+void trace_add_runs_in(trace *t, const trace_run *r, size_t n, sim_time w0, sim_time open, sim_time lo)
+{
+    if (trace_spans_read(t)) {
+        for (size_t i = 0; i < n; i++) {
+            const trace_span sp = {r[i].t0, r[i].t1, r[i].track, PH_TRAIN_1F1B, -1, -1, -1, 0};
+            trace_add_span_in(t, &sp, w0, open, lo);
+        }
+        return;
+    }
+    /* as trace_add_spans_in's headless path: the window moves only at the
+    ** first span, then the spans are summed or queued, in order */
+    t->recorded += n;
+    const size_t ntracks = t->tracks.len;
+    const track_sum *tsum = t->tsum;
+    size_t i = 0;
+    for (; i < n; i++) {
+        if (r[i].track < 0 || (size_t)r[i].track >= ntracks || tsum[r[i].track].pool < 0) continue;
+        const trace_span sp = {r[i].t0, r[i].t1, r[i].track, PH_TRAIN_1F1B, -1, -1, -1, 0};
+        total_span(t, &sp, w0, open, lo);
+        i++;
+        break;
+    }
+    const bool settled = w0 >= 0 && open >= 0, early = !settled && lo >= 0 && open >= 0;
+    size_t pushed = 0;
+    pool_sum *cur = NULL;
+    wait_span *data = NULL;
+    size_t len = 0, cap = 0;
+    for (; i < n; i++) {
+        const trace_run *sp = &r[i];
+        if (sp->track < 0 || (size_t)sp->track >= ntracks) continue;
+        const track_sum ts = tsum[sp->track];
+        if (ts.pool < 0) continue;
+        pool_sum *ps = &t->psum[ts.pool];
+        if (ps != cur) {
+            if (cur) cur->wait.len = len;
+            cur = ps;
+            data = ps->wait.data;
+            len = ps->wait.len;
+            cap = ps->wait.cap;
+        }
+        const wait_span w = {sp->t0, sp->t1, ts.devices, true};
+        if (ps->head == len) {
+            if (settled && sp->t1 <= open) {
+                sum_span(&ps->busy, &ps->comp, &w, w0, sp->t1);
+                continue;
+            }
+            if (early && sp->t1 <= lo) {
+                sum_span(&ps->busy0, &ps->comp0, &w, 0, sp->t1);
+                ps->floor = lo;
+                continue;
+            }
+            if (w.t1 < t->due) t->due = w.t1;
+        }
+        if (len == cap) {
+            ps->wait.len = len;
+            vec_reserve(&ps->wait, cap ? cap * 2 : 16);
+            data = ps->wait.data;
+            cap = ps->wait.cap;
+        }
+        data[len++] = w;
+        pushed++;
+    }
+    if (cur) cur->wait.len = len;
     t->waiting += pushed;
     if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
 }

@@ -92,6 +92,65 @@ START_TEST(t_headless_totals_critic_pp)
 }
 END_TEST
 
+/* trace_add_runs_in gives the totals of trace_add_spans_in over the same
+** spans with a computation phase: headless, and when the spans are stored
+** (then it stores them whole).  A clock moves on; the window's start is
+** unknown, then settled; the spans end before it, at it and after it. */
+START_TEST(t_runs_equal_spans)
+{
+    trace *tr[3] = {trace_new(), trace_new(), trace_new()};
+    for (int k = 0; k < 3; k++) {
+        trace_track a = {"stage 0", TRK_STAGE, 0, 0, 8, -1}, b = {"stage 1", TRK_STAGE, 0, 8, 8, -1},
+                    h = {"host", TRK_HOSTLINK, 0, 0, 2, -1}, c = {"aux", TRK_AUX, 1, 16, 3, -1};
+        trace_add_track(tr[k], &a);
+        trace_add_track(tr[k], &b);
+        trace_add_track(tr[k], &h);
+        trace_add_track(tr[k], &c);
+        trace_keep(tr[k], k == 0);
+    }
+    uint64_t x = 12345;
+    size_t total = 0;
+    for (int step = 0; step < 400; step++) {
+        sim_time now = (sim_time)step * 1000;
+        sim_time w0 = step < 150 ? -1 : 150000, open = step < 380 ? now : -1, lo = step < 150 ? now - 2000 : -1;
+        trace_run runs[40];
+        trace_span spans[40];
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        int n = (int)((x >> 33) % 40);
+        for (int i = 0; i < n; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            sim_time t0 = now - 3000 + (sim_time)(x >> 40) % 6000, t1 = t0 + (sim_time)(x >> 20) % 2500;
+            int32_t track = (int32_t)((x >> 8) % 5) - (i == 7);   /* also -1 and one past the tracks */
+            runs[i] = (trace_run){t0, t1, track};
+            spans[i] = (trace_span){t0, t1, track, PH_TRAIN_1F1B, step, 0, -1, 0};
+        }
+        trace_add_runs_in(tr[0], runs, (size_t)n, w0, open, lo);
+        trace_add_runs_in(tr[1], runs, (size_t)n, w0, open, lo);
+        trace_add_spans_in(tr[2], spans, (size_t)n, w0, open, lo);
+        total += (size_t)n;
+        for (int k = 1; k < 3; k++) {
+            ck_assert_uint_eq(trace_nspans_recorded(tr[k]), total);
+            ck_assert_uint_eq(trace_nspans_waiting(tr[k]), trace_nspans_waiting(tr[0]));
+        }
+        sim_time ws[3] = {0, 150000, 200000};
+        for (int w = 0; w < 3; w++) {
+            double b[3][2], c[3][2];
+            for (int k = 0; k < 3; k++) trace_window_totals(tr[k], ws[w], now + 500, 2, b[k], c[k]);
+            for (int k = 1; k < 3; k++)
+                for (int p = 0; p < 2; p++)
+                    ck_assert_msg(memcmp(&b[k][p], &b[0][p], sizeof(double)) == 0 && memcmp(&c[k][p], &c[0][p], sizeof(double)) == 0,
+                                  "step %d window %d trace %d pool %d: %.17g vs %.17g", step, w, k, p, b[k][p], b[0][p]);
+        }
+    }
+    double b[2], c[2];
+    trace_window_totals(tr[0], 150000, 400000, 2, b, c);
+    ck_assert_msg(b[0] > 0 && b[1] > 0 && b[0] == c[0], "%g %g %g", b[0], b[1], c[0]);
+    ck_assert_uint_eq(trace_nspans(tr[0]), total);
+    ck_assert_uint_eq(trace_nspans(tr[1]), 0);
+    for (int k = 0; k < 3; k++) trace_free(tr[k]);
+}
+END_TEST
+
 static Suite *suite_headless_totals(void)
 {
     Suite *s = suite_create("headless_totals");
@@ -99,6 +158,7 @@ static Suite *suite_headless_totals(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, t_headless_totals_every_mode);
     tcase_add_test(tc, t_headless_totals_critic_pp);
+    tcase_add_test(tc, t_runs_equal_spans);
     suite_add_tcase(s, tc);
     return s;
 }
