@@ -70,8 +70,10 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     }
     if ((size_t)n > s->mbw_cap) {
         s->mbw_cap = (size_t)n;
-        s->mbw_len = xrealloc(s->mbw_len, s->mbw_cap * 2 * sizeof *s->mbw_len);
+        /* the lengths, the sort's buffer, the step's sorted mini-batches */
+        s->mbw_len = xrealloc(s->mbw_len, s->mbw_cap * 3 * sizeof *s->mbw_len);
         s->mbw_owner = xrealloc(s->mbw_owner, s->mbw_cap * sizeof *s->mbw_owner);
+        s->mb_sorted = false;
     }
     if ((size_t)dp > s->mbw_dp) {
         s->mbw_dp = (size_t)dp;
@@ -85,11 +87,45 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     int *owner = s->mbw_owner;
     rep *heap = s->mbw_heap;
     uint64_t total = 0;
-    for (int i = 0; i < n; i++) {
-        len[i] = (uint32_t)(eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp);
-        total += len[i];
+    /* A step's forward passes take its samples whole, its training one
+    ** mini-batch (a quarter, say) at a time: the one sort of the whole step
+    ** also gives each mini-batch's lengths in order, kept for the step.  A
+    ** key is the length above the mini-batch's number; a mini-batch's keys
+    ** come out in the whole step's order, longest first, and equal lengths
+    ** are equal values, so its lengths are those its own sort would give. */
+    const int nmb = s->scn.work.minibatches, per = nmb > 0 ? s->N / nmb : 0;
+    const ptrdiff_t at = ids - s->step_ids;
+    uint32_t *sorted = s->mbw_len + 2 * s->mbw_cap;
+    if (s->mb_sorted && n == s->mb_per && at >= 0 && at % n == 0 && at / n < nmb) {
+        memcpy(len, sorted + at, (size_t)n * sizeof *len);
+        for (int i = 0; i < n; i++) total += len[i];
+    } else {
+        uint32_t mx = 0;
+        for (int i = 0; i < n; i++) {
+            len[i] = (uint32_t)(eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp);
+            total += len[i];
+            if (len[i] > mx) mx = len[i];
+        }
+        int mbits = 0;          /* mini-batch numbers 0 .. nmb (nmb: samples after the last) */
+        while (mbits < 31 && (1 << mbits) <= nmb) mbits++;
+        if (at == 0 && n == s->N && nmb > 1 && per > 0 && mbits < 31 && mx < (UINT32_C(1) << (32 - mbits))) {
+            for (int m = 0, i = 0; m <= nmb; m++)
+                for (const int end = m < nmb ? (m + 1) * per : n; i < end; i++) len[i] = len[i] << mbits | (uint32_t)m;
+            sort_lengths_desc(len, len + n, n);
+            int *fill = owner;  /* scratch here: each mini-batch's next slot */
+            for (int m = 0; m < nmb; m++) fill[m] = m * per;
+            const uint32_t mmask = (UINT32_C(1) << mbits) - 1;
+            for (int i = 0; i < n; i++) {
+                const uint32_t m = len[i] & mmask, v = len[i] >> mbits;
+                if (m < (uint32_t)nmb) sorted[fill[m]++] = v;
+                len[i] = v;
+            }
+            s->mb_sorted = true;
+            s->mb_per = per;
+        } else {
+            sort_lengths_desc(len, len + n, n);
+        }
     }
-    sort_lengths_desc(len, len + n, n);
     int worst;
     /* Loads are whole tokens, exact in a double below 2^53: when (load,
     ** index) also fits one 64-bit key, the load shifted above the index bits,
@@ -117,6 +153,23 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
             }
             uint64_t top = ring[lo] + ((uint64_t)len[i] << rbits);
             owner[i] = (int)(top & rmask);
+            if (dp <= 32) {
+                /* few replicas: a scan from the nearer end, moving the keys
+                ** it passes one slot as it goes.  At most half the keys are
+                ** below top: they move down one into the least loaded's
+                ** slot; else at most half are above: they move up one and
+                ** the window with them.  The middle key stops either scan. */
+                int k;
+                if (top < ring[lo + dp / 2]) {
+                    for (k = lo + 1; ring[k] < top; k++) ring[k - 1] = ring[k];
+                    ring[k - 1] = top;
+                } else {
+                    for (k = lo + dp; ring[k - 1] > top; k--) ring[k] = ring[k - 1];
+                    ring[k] = top;
+                    lo++;
+                }
+                continue;
+            }
             /* the first key above top in [lo + 1, lo + dp): a search by
             ** halves without branches on the keys */
             const uint64_t *b = ring + lo + 1;
@@ -208,6 +261,7 @@ void eng_mb_forget(sim *s)
 {
     s->nmbm = 0;
     s->mbm_next = 0;
+    s->mb_sorted = false;
 }
 
 /* A stage's forward-time constants for model m on pool q (model.h,
@@ -265,12 +319,17 @@ typedef struct {
     int        iter;
     int        n;
     sim_time   w0, open, lo;
-    trace_span buf[PIPE_SPANS];
+    bool       lean;        /* the lean pass (below): its spans in runs */
+    union {
+        trace_span buf[PIPE_SPANS];
+        trace_run  runs[PIPE_SPANS];
+    };
 } span_buf;
 
 static void spans_flush(span_buf *sb)
 {
-    trace_add_spans_in(sb->s->tr, sb->buf, (size_t)sb->n, sb->w0, sb->open, sb->lo);
+    if (sb->lean) trace_add_runs_in(sb->s->tr, sb->runs, (size_t)sb->n, sb->w0, sb->open, sb->lo);
+    else trace_add_spans_in(sb->s->tr, sb->buf, (size_t)sb->n, sb->w0, sb->open, sb->lo);
     sb->n = 0;
 }
 
@@ -333,6 +392,47 @@ static inline double op_run(span_buf *sb, int track, pipe_stage *g, trace_phase 
     pr->n = 1;
     pr->tokens = tok;
     return e;
+}
+
+/* The same pass when no span is read one by one (trace_spans_read: a
+** headless trace with no span sink), where the running totals read only a
+** span's track, its ends and whether its phase is computation — every
+** pipeline phase is.  The ops, their ends and the runs' ends come out as
+** op_run and run_flush give them, in the same order, without what only a
+** stored span carries (micro-batch, tokens, the merged phase).  A stage
+** keeps its free time and its open run's start; free_at is -1 until its
+** first op, which then always takes the branch that opens a run. */
+typedef struct {
+    double   free_at;       /* seconds after the task's start */
+    sim_time a;             /* the open run's start */
+} lean_stage;
+
+static inline void lean_draw(span_buf *sb, int track, sim_time a, sim_time b)
+{
+    if (sb->n == PIPE_SPANS) spans_flush(sb);
+    sb->runs[sb->n++] = (trace_run){a, b, track};
+}
+
+static inline double lean_op(span_buf *sb, int track, lean_stage *g, double ready, double d)
+{
+    const double f = g->free_at;
+    if (ready <= f) return g->free_at = f + d;          /* starts at f: joins the run */
+    const sim_time a = sb->t0 + sim_from_secs(ready);
+    if (f >= 0) {
+        const sim_time b = sb->t0 + sim_from_secs(f);
+        if (a != b) {                                   /* else the same nanosecond: joins */
+            lean_draw(sb, track, g->a, b);
+            g->a = a;
+        }
+    } else {
+        g->a = a;
+    }
+    return g->free_at = ready + d;
+}
+
+static inline void lean_flush(span_buf *sb, int track, const lean_stage *g)
+{
+    if (g->free_at >= 0) lean_draw(sb, track, g->a, sb->t0 + sim_from_secs(g->free_at));
 }
 
 /* The order in which the 1F1B pass below resolves a training pipeline's
@@ -403,8 +503,14 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     const plan_pool *q = &s->pl.pools[p0];
     pool_rt *r = &s->pr[p0];
     int P = q->pp, M = ms->m;
-    ensure_pipe(s, (size_t)(2 * P + 1) * M, (size_t)M, (size_t)P);
+    const bool lean = !trace_spans_read(s->tr) && trace_phase_is_compute(fph) && trace_phase_is_compute(bph);
+    /* the table; for the lean pass also each micro-batch's forward and
+    ** backward durations side by side, and the stages (lean_stage) */
+    const size_t table = (size_t)(2 * P + 1) * M;
+    ensure_pipe(s, table + (lean ? (size_t)2 * M + (size_t)2 * P : 0), (size_t)M, (size_t)P);
     double *T = s->f_end, *fd = s->f_dur, *bd = s->b_dur;
+    double *dd = T + table;
+    lean_stage *ls = (lean_stage *)(dd + 2 * (size_t)M);
     const double *tok = ms->tok;
     pipe_stage *stg = s->pipe_st;
     double mult = mdl_bwd_mult(s->scn.plan.train.recompute);   /* bwd = 2 fwd (+1 recompute) */
@@ -412,6 +518,13 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     for (int i = 0; i < M; i++) {
         fd[i] = mdl_stage_fwd(m, &s->scn.cluster.device, s->scn.eff.link, &sc, tok[i], ms->sq[i], s->scn.eff.train);
         bd[i] = backward ? fd[i] * mult : 0;
+    }
+    if (lean) {
+        for (int i = 0; i < M; i++) {
+            dd[2 * i] = fd[i];
+            dd[2 * i + 1] = bd[i];
+        }
+        for (int st = 0; st < P; st++) ls[st] = (lean_stage){-1, 0};
     }
     memset(stg, 0, (size_t)P * sizeof *stg);
     const int track0 = r->track0;
@@ -423,6 +536,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     eng_span_window(s, &sb.w0, &sb.open, &sb.lo);
     double end = 0;
     uint64_t done = 0;
+    sb.lean = lean;
     if (!backward) {
         /* forward only: stage st's i-th forward waits for stage st-1's, so
         ** each stage runs all its forwards in turn, in one pass, in row
@@ -432,7 +546,10 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
             pipe_stage *g = &stg[st];
             double *fes = T + (size_t)(st + 1) * M;
             const double *fprev = T + (size_t)st * M;
-            for (int i = 0; i < M; i++) fes[i] = op_run(&sb, track0 + st, g, fph, fprev[i], fd[i], i, (int64_t)tok[i]);
+            if (lean)
+                for (int i = 0; i < M; i++) fes[i] = lean_op(&sb, track0 + st, &ls[st], fprev[i], fd[i]);
+            else
+                for (int i = 0; i < M; i++) fes[i] = op_run(&sb, track0 + st, g, fph, fprev[i], fd[i], i, (int64_t)tok[i]);
             g->nf = M;
         }
         done = (uint64_t)P * M;
@@ -445,17 +562,30 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
         const pipe_order *o = order_1f1b(s, P, M);
         memset(T, 0, (size_t)M * sizeof *T);
         const uint32_t *op = o->ops, *op_end = o->ops + (size_t)4 * o->n;
-        for (; op < op_end; op += 4) {
-            const uint32_t c = op[0], i = op[1];
-            const int st = (int)(c >> 1);
-            const bool b = c & 1;
-            T[op[3]] = op_run(&sb, track0 + st, &stg[st], b ? bph : fph, T[op[2]], b ? bd[i] : fd[i], (int)i, (int64_t)tok[i]);
+        if (lean) {
+            for (; op < op_end; op += 4) {
+                const uint32_t c = op[0];
+                const int st = (int)(c >> 1);
+                T[op[3]] = lean_op(&sb, track0 + st, &ls[st], T[op[2]], dd[2 * op[1] + (c & 1)]);
+            }
+        } else {
+            for (; op < op_end; op += 4) {
+                const uint32_t c = op[0], i = op[1];
+                const int st = (int)(c >> 1);
+                const bool b = c & 1;
+                T[op[3]] = op_run(&sb, track0 + st, &stg[st], b ? bph : fph, T[op[2]], b ? bd[i] : fd[i], (int)i, (int64_t)tok[i]);
+            }
         }
         done = (uint64_t)o->n;
     }
     for (int st = 0; st < P; st++) {
-        if (stg[st].free_at > end) end = stg[st].free_at;
-        run_flush(&sb, track0 + st, &stg[st]);
+        if (lean) {
+            if (ls[st].free_at > end) end = ls[st].free_at;
+            lean_flush(&sb, track0 + st, &ls[st]);
+        } else {
+            if (stg[st].free_at > end) end = stg[st].free_at;
+            run_flush(&sb, track0 + st, &stg[st]);
+        }
     }
     spans_flush(&sb);
     s->st.pipeline_ops += done;

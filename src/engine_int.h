@@ -369,6 +369,12 @@ struct sim {
     int     *mbw_owner;
     void    *mbw_heap;
     size_t   mbw_cap, mbw_dp;
+    /* eng_train.c: the running step's lengths, longest first, per
+    ** mini-batch of mb_per samples, from the one sort of the whole step
+    ** (kept after the builder's scratch in mbw_len); mb_sorted says they
+    ** are there (eng_mb_forget clears it) */
+    bool     mb_sorted;
+    int      mb_per;
 };
 
 /* --------------------------------------------------------------- helpers */

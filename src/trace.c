@@ -43,6 +43,7 @@ struct trace {
     int     npsum;
     track_sum *tsum;            /* per track */
     sim_time last_w0, last_open, last_lo;
+    sim_time due;               /* the earliest end at the front of a pool's queue, or INT64_MAX */
     fs_vec *track_idx;          /* per track: uint32_t span indices */
     size_t  ntrack_idx;
     fs_vec *group_ctr;          /* per group: uint32_t counter indices */
@@ -93,6 +94,7 @@ trace *trace_new(void)
     vec_init(&t->windows, sizeof(trace_window));
     vec_init(&t->vgroups, sizeof(trace_vgroup));
     t->last_w0 = t->last_open = t->last_lo = -1;
+    t->due = INT64_MAX;
     return t;
 }
 
@@ -138,6 +140,7 @@ void trace_keep(trace *t, bool keep)
 }
 
 bool trace_keeps(const trace *t) { return !t->drop; }
+bool trace_spans_read(const trace *t) { return !t->drop || (t->has_sink && t->sink.on_span); }
 
 int trace_add_track(trace *t, const trace_track *tk)
 {
@@ -215,12 +218,18 @@ static inline void queue_trim(pool_sum *ps)
 ** at or after `open`: its share needs only the settled start w0. */
 static void settle(trace *t, pool_sum *ps, sim_time w0, sim_time open)
 {
-    wait_span *v = ps->wait.data;
-    while (ps->head < ps->wait.len && v[ps->head].t1 <= open) {
-        sum_span(&ps->busy, &ps->comp, &v[ps->head], w0, v[ps->head].t1);
-        ps->head++;
-        t->waiting--;
+    const wait_span *v = ps->wait.data;
+    size_t h = ps->head;
+    const size_t len = ps->wait.len;
+    double busy = ps->busy, comp = ps->comp;     /* the same additions, in locals */
+    while (h < len && v[h].t1 <= open) {
+        sum_span(&busy, &comp, &v[h], w0, v[h].t1);
+        h++;
     }
+    t->waiting -= h - ps->head;
+    ps->head = h;
+    ps->busy = busy;
+    ps->comp = comp;
     queue_trim(ps);
 }
 
@@ -231,16 +240,61 @@ static void drop_early(trace *t, pool_sum *ps, sim_time lo)
 {
     wait_span *v = ps->wait.data;
     if (ps->head == ps->wait.len || v[ps->head].t1 > lo) return;
-    while (ps->head < ps->wait.len && v[ps->head].t1 <= lo) {
-        sum_span(&ps->busy0, &ps->comp0, &v[ps->head], 0, v[ps->head].t1);
-        ps->head++;
-        t->waiting--;
+    size_t h = ps->head;
+    const size_t len = ps->wait.len;
+    double busy0 = ps->busy0, comp0 = ps->comp0;
+    while (h < len && v[h].t1 <= lo) {
+        sum_span(&busy0, &comp0, &v[h], 0, v[h].t1);
+        h++;
     }
+    t->waiting -= h - ps->head;
+    ps->head = h;
+    ps->busy0 = busy0;
+    ps->comp0 = comp0;
     ps->floor = lo;
     queue_trim(ps);
 }
 
-static inline void total_span(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo)
+/* The earliest end at the front of the queues: a bound that leaves out no
+** span (settle and drop_early take none that ends after it), so the loops
+** over the pools run only when one will take a span. */
+static void due_update(trace *t)
+{
+    sim_time d = INT64_MAX;
+    for (int p = 0; p < t->npsum; p++) {
+        const pool_sum *ps = &t->psum[p];
+        if (ps->head < ps->wait.len) {
+            sim_time e = ((const wait_span *)ps->wait.data)[ps->head].t1;
+            if (e < d) d = e;
+        }
+    }
+    t->due = d;
+}
+
+/* A span joins pool ps's queue. */
+static inline void queue_push(trace *t, pool_sum *ps, const wait_span *w)
+{
+    fs_vec *v = &ps->wait;
+    if (ps->head == v->len && w->t1 < t->due) t->due = w->t1;
+    if (v->len == v->cap) vec_reserve(v, v->cap ? v->cap * 2 : 16);
+    ((wait_span *)v->data)[v->len++] = *w;
+}
+
+/* The loops over the pools, apart from the span's own path (total_span,
+** inlined where spans are recorded). */
+static __attribute__((noinline)) void settle_all(trace *t, sim_time w0, sim_time open)
+{
+    for (int p = 0; p < t->npsum; p++) settle(t, &t->psum[p], w0, open);
+    due_update(t);
+}
+
+static __attribute__((noinline)) void drop_early_all(trace *t, sim_time lo)
+{
+    for (int p = 0; p < t->npsum; p++) drop_early(t, &t->psum[p], lo);
+    due_update(t);
+}
+
+static inline __attribute__((always_inline)) void total_span(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo)
 {
     if (s->track < 0 || (size_t)s->track >= t->tracks.len) return;
     const track_sum ts = t->tsum[s->track];
@@ -248,13 +302,13 @@ static inline void total_span(trace *t, const trace_span *s, sim_time w0, sim_ti
     bool settled = w0 >= 0 && open >= 0;
     if (settled && (w0 != t->last_w0 || open != t->last_open)) {
         /* the window settled further: let the waiting spans of every pool in */
-        for (int p = 0; p < t->npsum; p++) settle(t, &t->psum[p], w0, open);
+        if (open >= t->due) settle_all(t, w0, open);
         t->last_w0 = w0;
         t->last_open = open;
     }
     const bool early = !settled && lo >= 0 && open >= 0;
     if (early && lo != t->last_lo) {
-        for (int p = 0; p < t->npsum; p++) drop_early(t, &t->psum[p], lo);
+        if (lo >= t->due) drop_early_all(t, lo);
         t->last_lo = lo;
     }
     pool_sum *ps = &t->psum[ts.pool];
@@ -270,7 +324,7 @@ static inline void total_span(trace *t, const trace_span *s, sim_time w0, sim_ti
             return;
         }
     }
-    *(wait_span *)push_filled(&ps->wait) = w;
+    queue_push(t, ps, &w);
     if (++t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
 }
 
@@ -305,14 +359,29 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
         break;
     }
     const bool settled = w0 >= 0 && open >= 0, early = !settled && lo >= 0 && open >= 0;
+    const size_t ntracks = t->tracks.len;
+    const track_sum *tsum = t->tsum;
+    size_t pushed = 0;
+    /* the queue being filled, held in locals (a task's spans are all of
+    ** one pool) and put back when another pool's span comes, and at the end */
+    pool_sum *cur = NULL;
+    wait_span *data = NULL;
+    size_t len = 0, cap = 0;
     for (; i < n; i++) {
         const trace_span *sp = &s[i];
-        if (sp->track < 0 || (size_t)sp->track >= t->tracks.len) continue;
-        const track_sum ts = t->tsum[sp->track];
+        if (sp->track < 0 || (size_t)sp->track >= ntracks) continue;
+        const track_sum ts = tsum[sp->track];
         if (ts.pool < 0) continue;
         pool_sum *ps = &t->psum[ts.pool];
-        wait_span w = {sp->t0, sp->t1, ts.devices, trace_phase_is_compute((trace_phase)sp->phase)};
-        if (ps->head == ps->wait.len) {
+        if (ps != cur) {
+            if (cur) cur->wait.len = len;
+            cur = ps;
+            data = ps->wait.data;
+            len = ps->wait.len;
+            cap = ps->wait.cap;
+        }
+        const wait_span w = {sp->t0, sp->t1, ts.devices, trace_phase_is_compute((trace_phase)sp->phase)};
+        if (ps->head == len) {
             if (settled && sp->t1 <= open) {
                 sum_span(&ps->busy, &ps->comp, &w, w0, sp->t1);
                 continue;
@@ -322,10 +391,86 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
                 ps->floor = lo;
                 continue;
             }
+            if (w.t1 < t->due) t->due = w.t1;           /* queue_push's, for the front */
         }
-        *(wait_span *)push_filled(&ps->wait) = w;
-        t->waiting++;
+        if (len == cap) {
+            ps->wait.len = len;
+            vec_reserve(&ps->wait, cap ? cap * 2 : 16);
+            data = ps->wait.data;
+            cap = ps->wait.cap;
+        }
+        data[len++] = w;
+        pushed++;
     }
+    if (cur) cur->wait.len = len;
+    t->waiting += pushed;
+    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
+}
+
+void trace_add_runs_in(trace *t, const trace_run *r, size_t n, sim_time w0, sim_time open, sim_time lo)
+{
+    if (trace_spans_read(t)) {
+        for (size_t i = 0; i < n; i++) {
+            const trace_span sp = {r[i].t0, r[i].t1, r[i].track, PH_TRAIN_1F1B, -1, -1, -1, 0};
+            trace_add_span_in(t, &sp, w0, open, lo);
+        }
+        return;
+    }
+    /* as trace_add_spans_in's headless path: the window moves only at the
+    ** first span, then the spans are summed or queued, in order */
+    t->recorded += n;
+    const size_t ntracks = t->tracks.len;
+    const track_sum *tsum = t->tsum;
+    size_t i = 0;
+    for (; i < n; i++) {
+        if (r[i].track < 0 || (size_t)r[i].track >= ntracks || tsum[r[i].track].pool < 0) continue;
+        const trace_span sp = {r[i].t0, r[i].t1, r[i].track, PH_TRAIN_1F1B, -1, -1, -1, 0};
+        total_span(t, &sp, w0, open, lo);
+        i++;
+        break;
+    }
+    const bool settled = w0 >= 0 && open >= 0, early = !settled && lo >= 0 && open >= 0;
+    size_t pushed = 0;
+    pool_sum *cur = NULL;
+    wait_span *data = NULL;
+    size_t len = 0, cap = 0;
+    for (; i < n; i++) {
+        const trace_run *sp = &r[i];
+        if (sp->track < 0 || (size_t)sp->track >= ntracks) continue;
+        const track_sum ts = tsum[sp->track];
+        if (ts.pool < 0) continue;
+        pool_sum *ps = &t->psum[ts.pool];
+        if (ps != cur) {
+            if (cur) cur->wait.len = len;
+            cur = ps;
+            data = ps->wait.data;
+            len = ps->wait.len;
+            cap = ps->wait.cap;
+        }
+        const wait_span w = {sp->t0, sp->t1, ts.devices, true};
+        if (ps->head == len) {
+            if (settled && sp->t1 <= open) {
+                sum_span(&ps->busy, &ps->comp, &w, w0, sp->t1);
+                continue;
+            }
+            if (early && sp->t1 <= lo) {
+                sum_span(&ps->busy0, &ps->comp0, &w, 0, sp->t1);
+                ps->floor = lo;
+                continue;
+            }
+            if (w.t1 < t->due) t->due = w.t1;
+        }
+        if (len == cap) {
+            ps->wait.len = len;
+            vec_reserve(&ps->wait, cap ? cap * 2 : 16);
+            data = ps->wait.data;
+            cap = ps->wait.cap;
+        }
+        data[len++] = w;
+        pushed++;
+    }
+    if (cur) cur->wait.len = len;
+    t->waiting += pushed;
     if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
 }
 

@@ -155,6 +155,15 @@ void trace_add_span_in(trace *t, const trace_span *s, sim_time w0, sim_time open
 /* n spans recorded one after the other with the same window: the same as
 ** n calls of trace_add_span_in (a task's pipeline records its spans so). */
 void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, sim_time open, sim_time lo);
+/* Spans of computation given only as what the running totals read, their
+** track and ends: the same as trace_add_spans_in of those spans with a
+** computation phase.  For a pipeline whose spans nothing reads one by one
+** (!trace_spans_read); the spans are made whole if something does. */
+typedef struct {
+    sim_time t0, t1;
+    int32_t  track;
+} trace_run;
+void trace_add_runs_in(trace *t, const trace_run *r, size_t n, sim_time w0, sim_time open, sim_time lo);
 void trace_add_counter(trace *t, const trace_counter *c);
 void trace_add_instant(trace *t, const trace_instant *i);
 void trace_add_window(trace *t, const trace_window *w);
@@ -167,6 +176,10 @@ void trace_add_vgroup(trace *t, const trace_vgroup *g);
 ** Turning storing off keeps what was stored until then. */
 void trace_keep(trace *t, bool keep);
 bool trace_keeps(const trace *t);
+/* Whether spans are read one by one: stored, or watched by a sink.  When
+** not, only their running totals are kept, which read a span's track, ends
+** and whether its phase is computation, nothing else (trace_add_spans_in). */
+bool trace_spans_read(const trace *t);
 /* Spans recorded in all, stored or not; spans waiting for the window to
 ** settle now, and the most that ever waited (what a run holds of its spans
 ** when it stores none). */

@@ -1,0 +1,165 @@
+/*
+** test_headless_totals.c — a headless run with no span sink computes its
+** pipelines without drawing their spans whole (eng_train.c, the lean pass)
+** and skips the pools' queues when nothing in them is due (trace.c): its
+** running totals must stay those of the same run storing every span, bit
+** for bit, at every point of the run (docs/architecture.md, "Headless runs").
+*/
+#include "testutil.h"
+#include "engine.h"
+#include "lua_scenario.h"
+#include "scenario.h"
+#include "trace.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static sim *load(const char *name, const char *const *sets, int nsets, bool keep)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/%s", test_root(), name);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    ck_assert_msg(lscn_load(path, sets, nsets, &sc, &err), "%s: %s", name, err.msg);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "sim_new: %s", err.msg);
+    trace_keep(sim_trace_mut(s), keep);
+    return s;
+}
+
+/* Both runs advanced by the same events: the same clock, the same totals
+** for any window asked, the same spans recorded and waiting. */
+static void same_totals(const char *name, const char *const *sets, int nsets)
+{
+    sim *k = load(name, sets, nsets, true), *h = load(name, sets, nsets, false);
+    ck_assert(trace_spans_read(sim_trace(k)));
+    ck_assert(!trace_spans_read(sim_trace(h)));
+    int checks = 0, pipelines = 0;
+    while (!sim_done(k)) {
+        sim_step_events(k, 89);
+        sim_step_events(h, 89);
+        ck_assert_int_eq(sim_now(k), sim_now(h));
+        ck_assert_int_eq(sim_done(k), sim_done(h));
+        const trace *tk = sim_trace(k), *th = sim_trace(h);
+        ck_assert_uint_eq(trace_nspans_recorded(tk), trace_nspans_recorded(th));
+        ck_assert_uint_eq(trace_nspans_waiting(tk), trace_nspans_waiting(th));
+        pipelines = (int)sim_get_stats(h)->pipeline_ops > 0;
+        const sim_stats *st = sim_get_stats(k);
+        int np = sim_plan(k)->npools;
+        /* the window as the report takes it, and one from 0 (a run that
+        ** stops in its warm-up) */
+        sim_time w1 = st->window_t1 > 0 ? st->window_t1 : sim_now(k);
+        sim_time w0s[2] = {st->window_t0, 0};
+        for (int w = 0; w < 2; w++) {
+            double kb[SCN_POOLS_MAX], kc[SCN_POOLS_MAX], hb[SCN_POOLS_MAX], hc[SCN_POOLS_MAX];
+            trace_window_totals(tk, w0s[w], w1, np, kb, kc);
+            trace_window_totals(th, w0s[w], w1, np, hb, hc);
+            for (int p = 0; p < np; p++)
+                ck_assert_msg(memcmp(&kb[p], &hb[p], sizeof(double)) == 0 && memcmp(&kc[p], &hc[p], sizeof(double)) == 0,
+                              "%s %s at %.6f s pool %d: busy %.17g vs %.17g, compute %.17g vs %.17g", name, sets[0],
+                              sim_secs(sim_now(k)), p, kb[p], hb[p], kc[p], hc[p]);
+        }
+        checks++;
+    }
+    ck_assert(sim_done(h));
+    ck_assert_msg(checks > 10 && pipelines, "%s %s: %d checks", name, sets[0], checks);
+    ck_assert_uint_eq(trace_nspans_waiting_peak(sim_trace(k)), trace_nspans_waiting_peak(sim_trace(h)));
+    sim_free(k);
+    sim_free(h);
+}
+
+START_TEST(t_headless_totals_every_mode)
+{
+    static const char *const ex[] = {"qwen7b_h100x16.lua", "pangu718b_cm384.lua"};
+    static const char *const modes[] = {"plan.mode=separate", "plan.mode=colocate", "plan.mode=full"};
+    for (size_t e = 0; e < sizeof ex / sizeof *ex; e++)
+        for (int m = 0; m < 3; m++)
+            for (int st = 0; st < 2; st++) {
+                const char *sets[] = {modes[m], st ? "plan.staleness=1" : "plan.staleness=0", "workload.warmup=2",
+                                      "workload.iterations=4"};
+                same_totals(ex[e], sets, 4);
+            }
+}
+END_TEST
+
+/* A critic (its own training pipeline, PH_CRITIC_TRAIN) and pipeline
+** parallelism on the small example. */
+START_TEST(t_headless_totals_critic_pp)
+{
+    const char *sets[] = {"plan.mode=separate", "models.critic=true", "workload.algorithm=ppo", "plan.train.pp=2",
+                          "workload.warmup=1", "workload.iterations=3"};
+    same_totals("qwen7b_h100x16.lua", sets, 6);
+}
+END_TEST
+
+/* trace_add_runs_in gives the totals of trace_add_spans_in over the same
+** spans with a computation phase: headless, and when the spans are stored
+** (then it stores them whole).  A clock moves on; the window's start is
+** unknown, then settled; the spans end before it, at it and after it. */
+START_TEST(t_runs_equal_spans)
+{
+    trace *tr[3] = {trace_new(), trace_new(), trace_new()};
+    for (int k = 0; k < 3; k++) {
+        trace_track a = {"stage 0", TRK_STAGE, 0, 0, 8, -1}, b = {"stage 1", TRK_STAGE, 0, 8, 8, -1},
+                    h = {"host", TRK_HOSTLINK, 0, 0, 2, -1}, c = {"aux", TRK_AUX, 1, 16, 3, -1};
+        trace_add_track(tr[k], &a);
+        trace_add_track(tr[k], &b);
+        trace_add_track(tr[k], &h);
+        trace_add_track(tr[k], &c);
+        trace_keep(tr[k], k == 0);
+    }
+    uint64_t x = 12345;
+    size_t total = 0;
+    for (int step = 0; step < 400; step++) {
+        sim_time now = (sim_time)step * 1000;
+        sim_time w0 = step < 150 ? -1 : 150000, open = step < 380 ? now : -1, lo = step < 150 ? now - 2000 : -1;
+        trace_run runs[40];
+        trace_span spans[40];
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        int n = (int)((x >> 33) % 40);
+        for (int i = 0; i < n; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            sim_time t0 = now - 3000 + (sim_time)(x >> 40) % 6000, t1 = t0 + (sim_time)(x >> 20) % 2500;
+            int32_t track = (int32_t)((x >> 8) % 5) - (i == 7);   /* also -1 and one past the tracks */
+            runs[i] = (trace_run){t0, t1, track};
+            spans[i] = (trace_span){t0, t1, track, PH_TRAIN_1F1B, step, 0, -1, 0};
+        }
+        trace_add_runs_in(tr[0], runs, (size_t)n, w0, open, lo);
+        trace_add_runs_in(tr[1], runs, (size_t)n, w0, open, lo);
+        trace_add_spans_in(tr[2], spans, (size_t)n, w0, open, lo);
+        total += (size_t)n;
+        for (int k = 1; k < 3; k++) {
+            ck_assert_uint_eq(trace_nspans_recorded(tr[k]), total);
+            ck_assert_uint_eq(trace_nspans_waiting(tr[k]), trace_nspans_waiting(tr[0]));
+        }
+        sim_time ws[3] = {0, 150000, 200000};
+        for (int w = 0; w < 3; w++) {
+            double b[3][2], c[3][2];
+            for (int k = 0; k < 3; k++) trace_window_totals(tr[k], ws[w], now + 500, 2, b[k], c[k]);
+            for (int k = 1; k < 3; k++)
+                for (int p = 0; p < 2; p++)
+                    ck_assert_msg(memcmp(&b[k][p], &b[0][p], sizeof(double)) == 0 && memcmp(&c[k][p], &c[0][p], sizeof(double)) == 0,
+                                  "step %d window %d trace %d pool %d: %.17g vs %.17g", step, w, k, p, b[k][p], b[0][p]);
+        }
+    }
+    double b[2], c[2];
+    trace_window_totals(tr[0], 150000, 400000, 2, b, c);
+    ck_assert_msg(b[0] > 0 && b[1] > 0 && b[0] == c[0], "%g %g %g", b[0], b[1], c[0]);
+    ck_assert_uint_eq(trace_nspans(tr[0]), total);
+    ck_assert_uint_eq(trace_nspans(tr[1]), 0);
+    for (int k = 0; k < 3; k++) trace_free(tr[k]);
+}
+END_TEST
+
+static Suite *suite_headless_totals(void)
+{
+    Suite *s = suite_create("headless_totals");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, t_headless_totals_every_mode);
+    tcase_add_test(tc, t_headless_totals_critic_pp);
+    tcase_add_test(tc, t_runs_equal_spans);
+    suite_add_tcase(s, tc);
+    return s;
+}
+TEST_SUITE(suite_headless_totals)
