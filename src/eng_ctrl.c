@@ -18,19 +18,44 @@
 
 /* --------------------------------------------------------- batch release */
 
+/* Append ids id0 .. id0 + n - 1 to queue q, in order: what n calls of
+** eng_dq_push_back do (the same growth, doubling from 256 as the queue
+** fills, and the same layout), with one check for room. */
+static void queue_append_run(sim *s, squeue *q, int id0, int64_t n)
+{
+    if (n <= 0) return;
+    s->queue_changed = true;
+    if (q->len + n > q->cap) {
+        int64_t nc = q->cap ? q->cap : 256;
+        while (nc < q->len + n) nc *= 2;
+        int *nd = xmalloc((size_t)nc * sizeof *nd);
+        for (int64_t i = 0; i < q->len; i++) nd[i] = q->v[(q->head + i) % q->cap];
+        free(q->v);
+        q->v = nd;
+        q->head = 0;
+        q->cap = nc;
+    }
+    int64_t at = (q->head + q->len) % q->cap, first = q->cap - at < n ? q->cap - at : n;
+    for (int64_t i = 0; i < first; i++) q->v[at + i] = id0 + (int)i;
+    for (int64_t i = first; i < n; i++) q->v[i - first] = id0 + (int)i;
+    q->len += n;
+    s->dq_len += n;
+}
+
 static void release_batches(sim *s)
 {
     while (s->released < s->scn.work.iterations) {
         int b = s->released;
         if (b - s->version > s->staleness) break;           /* bound */
         if (b > 0 && !s->cut[b - 1] && s->batch_done[b - 1] < (int64_t)ceil(s->partial * s->N - 1e-9)) break;  /* threshold */
+        /* the batch's samples, drawn queued, each with its queue (static
+        ** dispatch: queue k holds the indexes i with ⌊i·queues/N⌋ = k, from
+        ** ⌈k·N/queues⌉ on) */
         eng_draw_batch(s, b);
-        for (int i = 0; i < s->N; i++) {
-            int id = b * s->N + i;
-            eng_smp(s, id)->state = S_QUEUED;
-            /* static dispatch: contiguous equal parts, prompt groups together */
-            eng_smp(s, id)->home = s->nqueues > 1 ? (int)((int64_t)i * s->nqueues / s->N) : 0;
-            eng_dq_push_back(s, id);
+        const int64_t N = s->N, nq = s->nqueues;
+        for (int64_t k = 0; k < nq; k++) {
+            int64_t lo = (k * N + nq - 1) / nq, hi = ((k + 1) * N + nq - 1) / nq;
+            queue_append_run(s, &s->queues[k], b * s->N + (int)lo, hi - lo);
         }
         s->released++;
     }
@@ -147,7 +172,8 @@ static void ctl_poll(sim *s)
 {
     if (s->failed) return;
     if (s->bound_lowered) eng_drop_untrainable(s, s->step_running >= 0 ? s->step_running : s->version);
-    release_batches(s);
+    /* most polls find the next batch beyond the bound: that test first */
+    if (s->released < s->scn.work.iterations && s->released - s->version <= s->staleness) release_batches(s);
     sim_time now = s->now;
     int tp = s->pl.train_pool;
     pool_rt *tr = &s->pr[tp];
