@@ -238,8 +238,8 @@ static void ctl_poll(sim *s)
         }
     }
     /* start idle rollout-only pools (first iteration) */
-    for (int p = 0; p < s->pl.npools; p++) {
-        if (p == tp || !(s->pl.pools[p].roles & ROLE_ROLLOUT)) continue;
+    for (unsigned m = s->gen_only_pools; m; m &= m - 1) {
+        int p = __builtin_ctz(m);
         if (s->pr[p].st == P_IDLE) eng_pool_start_gen(s, p, now);
     }
     /* Instances admit for themselves when a sequence finishes; others are
@@ -249,7 +249,7 @@ static void ctl_poll(sim *s)
         eng_dispatch(s, now, -1);
     }
     if (s->has_hooks && s->hooks.on_rollout_progress) rollout_progress(s);
-    eng_reclass_idle_trainer(s);
+    if (tr->st == P_IDLE) eng_reclass_idle_trainer(s);
     if (s->version >= s->scn.work.iterations && tr->st == P_IDLE) {
         bool busy = false;
         for (int p = 0; p < s->pl.npools; p++)
@@ -327,6 +327,15 @@ static bool sim_process(sim *s, const event *e)
     switch (e->kind) {
     case EV_INST: {
         instance *I = &s->inst[e->a];
+        /* The next event's instance: in a large run the instances' structs
+        ** (four or five cache lines each) have mostly left the cache by the
+        ** time their event comes, and this event's work hides the loading
+        ** of every line of it.  Only a hint: the instance is not read here. */
+        if (s->q.n > 0 && s->q.v[0].kind == EV_INST) {
+            const char *nx = (const char *)&s->inst[s->q.v[0].a];
+            for (size_t o = 0; o < sizeof(instance); o += 64) __builtin_prefetch(nx + o);
+            __builtin_prefetch(nx + sizeof(instance) - 1);
+        }
         if (e->b != I->evgen || !I->scheduled) return true;   /* superseded */
         eng_inst_event(s, I, e->t);
         break;

@@ -21,6 +21,8 @@
 
 /* a sample's instance index has 24 bits (engine_int.h) */
 _Static_assert(FLD_DEVICES_MAX < (1 << 23), "sample.inst: too narrow for FLD_DEVICES_MAX instances");
+/* sim.gen_only_pools has a bit a pool */
+_Static_assert(SCN_POOLS_MAX <= 32, "sim.gen_only_pools: too narrow for SCN_POOLS_MAX pools");
 
 /* ----------------------------------------------------------- memory ledger */
 
@@ -359,6 +361,8 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->queues = xcalloc((size_t)s->nqueues, sizeof *s->queues);
     for (int p = 0; p < s->pl.npools; p++) initial_memory(s, p);
     s->pr[s->pl.train_pool].class_phase = STEP_WAIT;
+    for (int p = 0; p < s->pl.npools; p++)
+        if (p != s->pl.train_pool && (s->pl.pools[p].roles & ROLE_ROLLOUT)) s->gen_only_pools |= 1u << p;
     if (w->warmup == 0) s->st.window_t0 = 0;
     s->st.setup_wall_s = wall_now() - s->wall0;
     return s;
