@@ -223,7 +223,9 @@ static void ctl_poll(sim *s)
             s->chunks_taken = 0;
             ready = eng_chunk_ready(s, s->version);
         } else {
-            ready = eng_trainer_ready(s);
+            /* fewer finished samples than a step: not ready (what
+            ** eng_trainer_ready finds, once "discard" has dropped any) */
+            ready = (s->scn.plan.on_stale == STALE_DISCARD || s->fin_total >= s->N) && eng_trainer_ready(s);
         }
         if (ready) {
             if (tq->colocated && tr->st == P_GEN) eng_switch_to_train(s, tp, now);

@@ -296,13 +296,40 @@ void eng_start_step(sim *s, sim_time now)
 
 /* The step's samples are trained: the lag figures, the version groups, the
 ** tokens, and (for the step's staleness window) the lags by count, the
-** largest and the earliest start, in one pass over the samples, each figure
-** summed in the order of the step's samples. */
+** largest and the earliest start, in one pass over the samples.  The
+** samples come by start version, then batch (take_samples): what is kept
+** per version (its group, its lag's counts) and per batch is added a run
+** at a time, the runs' counts in registers.  Every figure is a sum of
+** integers (the doubles' too, exact far below 2^53) or a least or greatest
+** one, so the grouping gives the very values sample-by-sample adding did. */
 typedef struct {
     int      lagmax;
     int32_t  counts[TRACE_LAGS];
     sim_time first;
 } step_lags;
+
+typedef struct {
+    int      v, n;              /* start version, samples */
+    sim_time t0, t1;            /* their earliest start, latest end */
+} vrun;
+
+static void vrun_flush(sim *s, int step, const vrun *r, double *lag_sum, int *lag_max, int *lagmax, int32_t *counts)
+{
+    if (r->n == 0) return;
+    const int raw = step - r->v;
+    int lag = raw < 0 ? 0 : raw > 64 ? 64 : raw;
+    s->st.lag_hist[lag] += r->n;
+    *lag_sum += (double)lag * r->n;
+    if (lag > *lag_max) *lag_max = lag;
+    if (raw > *lagmax) *lagmax = raw;
+    counts[raw < TRACE_LAGS - 1 ? raw : TRACE_LAGS - 1] += r->n;
+    /* its start version's group, final now (emit_version_groups) */
+    trace_vgroup *g = &s->vg[r->v];
+    if (g->t0 < 0 || r->t0 < g->t0) g->t0 = r->t0;
+    if (r->t1 > g->t1) g->t1 = r->t1;
+    g->samples += r->n;
+    g->trained += r->n;
+}
 
 static void record_trained(sim *s, int step, sim_time now, step_lags *w)
 {
@@ -310,33 +337,36 @@ static void record_trained(sim *s, int step, sim_time now, step_lags *w)
     double tok = 0, lag_sum = st->lag_sum, resp_sum = st->tokens_trained_response;
     int lag_max = st->lag_max, lagmax = 0;
     int64_t mixed = 0;
-    sim_time first = now;
     int32_t counts[TRACE_LAGS] = {0};
     const int *ids = s->step_ids;
+    vrun vr = {-1, 0, 0, 0};
+    int cur_b = -1, nb = 0;
+    sim_time first = now;
     for (int i = 0; i < s->N; i++) {
         sample *x = eng_smp(s, ids[i]);
-        const int v = x->v_start, raw = step - v;
-        int lag = raw;
-        if (lag < 0) lag = 0;
-        if (lag > 64) lag = 64;
-        st->lag_hist[lag]++;
-        lag_sum += lag;
-        if (lag > lag_max) lag_max = lag;
-        if (raw > lagmax) lagmax = raw;
-        counts[raw < TRACE_LAGS - 1 ? raw : TRACE_LAGS - 1]++;
-        if (x->t_start < first) first = x->t_start;
+        const int v = x->v_start;
+        if (v != vr.v) {
+            vrun_flush(s, step, &vr, &lag_sum, &lag_max, &lagmax, counts);
+            if (vr.n && vr.t0 < first) first = vr.t0;
+            vr = (vrun){v, 0, x->t_start, x->t_end};
+        }
+        vr.n++;
+        if (x->t_start < vr.t0) vr.t0 = x->t_start;
+        if (x->t_end > vr.t1) vr.t1 = x->t_end;
+        if (x->batch != cur_b) {
+            if (nb) s->batch_trained[cur_b] += nb;
+            cur_b = x->batch;
+            nb = 0;
+        }
+        nb++;
         x->state = S_TRAINED;
-        s->batch_trained[x->batch]++;
-        /* its start version's group, final now (emit_version_groups) */
-        trace_vgroup *g = &s->vg[v];
-        if (g->t0 < 0 || x->t_start < g->t0) g->t0 = x->t_start;
-        if (x->t_end > g->t1) g->t1 = x->t_end;
-        g->samples++;
-        g->trained++;
         tok += (double)x->prompt + x->resp;
         resp_sum += x->resp;
         mixed += x->v_last > v;
     }
+    vrun_flush(s, step, &vr, &lag_sum, &lag_max, &lagmax, counts);
+    if (vr.n && vr.t0 < first) first = vr.t0;
+    if (nb) s->batch_trained[cur_b] += nb;
     st->lag_sum = lag_sum;
     st->lag_max = lag_max;
     st->tokens_trained_response = resp_sum;
