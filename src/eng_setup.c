@@ -82,20 +82,24 @@ static void draw_lengths(const sim *s, rng_state *r, int b, bool store, double *
     double tot = 0, mx = 0;
     for (int pr = 0; pr < prompts; pr++) {
         int plen = dist_sample(&w->prompt_len, r, 0);
-        int resps[64];
-        for (int k = 0; k < spp; k++) {
-            /* the prompt's responses, up to 64 drawn at a time */
-            if (k % 64 == 0) dist_sample_scaled_n(&w->response_len, r, w->max_response, grow, resps, spp - k < 64 ? spp - k : 64);
-            int resp = resps[k % 64];
-            double L = (double)plen + resp;
-            tot += L;
-            if (L > mx) mx = L;
+        /* the prompt's responses, up to 64 drawn at a time */
+        for (int k0 = 0; k0 < spp; k0 += 64) {
+            int resps[64], m = spp - k0 < 64 ? spp - k0 : 64;
+            dist_sample_scaled_n(&w->response_len, r, w->max_response, grow, resps, m);
+            for (int j = 0; j < m; j++) {
+                double L = (double)plen + resps[j];
+                tot += L;
+                if (L > mx) mx = L;
+            }
             if (!store) continue;
-            int64_t i = (int64_t)pr * spp + k;
-            /* static dispatch: contiguous equal parts, prompt groups together */
-            int home = nq > 1 ? (int)(i * nq / N) : 0;
-            *eng_smp(s, id0 + i) = (sample){.prompt = plen, .resp = resp, .batch = b, .v_start = -1, .v_last = -1,
-                                            .inst = -1, .state = S_QUEUED, .home = home};
+            const int64_t i0 = (int64_t)pr * spp + k0;
+            for (int j = 0; j < m; j++) {
+                const int64_t i = i0 + j;
+                /* static dispatch: contiguous equal parts, prompt groups together */
+                const int home = nq > 1 ? (int)(i * nq / N) : 0;
+                *eng_smp(s, id0 + i) = (sample){.prompt = plen, .resp = resps[j], .batch = b, .v_start = -1,
+                                                .v_last = -1, .inst = -1, .state = S_QUEUED, .home = home};
+            }
         }
     }
     *sum = tot;
