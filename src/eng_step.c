@@ -172,8 +172,8 @@ static void take_samples(sim *s, int step, int off, int count)
                 if (fin[i] > mx) mx = fin[i];
             }
             if ((int64_t)mx - mn == nfin - 1) {
-                int *ids = s->step_ids + off - mn;
-                for (int64_t i = 0; i < nfin; i++) ids[fin[i]] = fin[i];
+                int *ids = s->step_ids + off;
+                for (int64_t i = 0; i < nfin; i++) ids[fin[i] - mn] = fin[i];
                 for (int64_t id = mn; id <= mx; id++) eng_smp(s, id)->state = S_TAKEN;
                 eng_fin_add(s, v, -nfin);
                 s->nfin = 0;
