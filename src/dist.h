@@ -22,6 +22,8 @@ int dist_sample(const scn_dist *d, rng_state *r, int hard_cap);
 /* The same draw with the distribution scaled by `scale` before the caps
 ** (scale 1 is dist_sample exactly). */
 int dist_sample_scaled(const scn_dist *d, rng_state *r, int hard_cap, double scale);
+/* n such draws in a row into out[0..n-1]: the same values, one call. */
+void dist_sample_scaled_n(const scn_dist *d, rng_state *r, int hard_cap, double scale, int *out, int n);
 /* Mean of the distribution (numerically, before hard caps): for docs/check. */
 double dist_mean(const scn_dist *d, int hard_cap);
 

@@ -18,19 +18,44 @@
 
 /* --------------------------------------------------------- batch release */
 
+/* Append ids id0 .. id0 + n - 1 to queue q, in order: what n calls of
+** eng_dq_push_back do (the same growth, doubling from 256 as the queue
+** fills, and the same layout), with one check for room. */
+static void queue_append_run(sim *s, squeue *q, int id0, int64_t n)
+{
+    if (n <= 0) return;
+    s->queue_changed = true;
+    if (q->len + n > q->cap) {
+        int64_t nc = q->cap ? q->cap : 256;
+        while (nc < q->len + n) nc *= 2;
+        int *nd = xmalloc((size_t)nc * sizeof *nd);
+        for (int64_t i = 0; i < q->len; i++) nd[i] = q->v[(q->head + i) % q->cap];
+        free(q->v);
+        q->v = nd;
+        q->head = 0;
+        q->cap = nc;
+    }
+    int64_t at = (q->head + q->len) % q->cap, first = q->cap - at < n ? q->cap - at : n;
+    for (int64_t i = 0; i < first; i++) q->v[at + i] = id0 + (int)i;
+    for (int64_t i = first; i < n; i++) q->v[i - first] = id0 + (int)i;
+    q->len += n;
+    s->dq_len += n;
+}
+
 static void release_batches(sim *s)
 {
     while (s->released < s->scn.work.iterations) {
         int b = s->released;
         if (b - s->version > s->staleness) break;           /* bound */
         if (b > 0 && !s->cut[b - 1] && s->batch_done[b - 1] < (int64_t)ceil(s->partial * s->N - 1e-9)) break;  /* threshold */
+        /* the batch's samples, drawn queued, each with its queue (static
+        ** dispatch: queue k holds the indexes i with ⌊i·queues/N⌋ = k, from
+        ** ⌈k·N/queues⌉ on) */
         eng_draw_batch(s, b);
-        for (int i = 0; i < s->N; i++) {
-            int id = b * s->N + i;
-            eng_smp(s, id)->state = S_QUEUED;
-            /* static dispatch: contiguous equal parts, prompt groups together */
-            eng_smp(s, id)->home = s->nqueues > 1 ? (int)((int64_t)i * s->nqueues / s->N) : 0;
-            eng_dq_push_back(s, id);
+        const int64_t N = s->N, nq = s->nqueues;
+        for (int64_t k = 0; k < nq; k++) {
+            int64_t lo = (k * N + nq - 1) / nq, hi = ((k + 1) * N + nq - 1) / nq;
+            queue_append_run(s, &s->queues[k], b * s->N + (int)lo, hi - lo);
         }
         s->released++;
     }
@@ -143,11 +168,38 @@ static void task_done(sim *s, int p, sim_time now)
     (void)q;
 }
 
+/* Nearly every poll follows an instance's event and finds nothing to do
+** (4 supernodes x 20 steps co-located: 81 of 462,946 changed anything): fewer
+** finished samples than a step, the next batch beyond the bound, every
+** pool busy or generating.  This makes ctl_poll's own tests, cheapest
+** first, for the case where the poll would do nothing but reclassify an
+** idle trainer, and does that; when any test fails it answers false and
+** the whole poll runs.  A rule added to ctl_poll needs its test here. */
+static bool ctl_poll_quiet(sim *s)
+{
+    const int tp = s->pl.train_pool;
+    const pool_rt *tr = &s->pr[tp];
+    if (s->failed || s->bound_lowered || s->step_running >= 0 || s->version >= s->scn.work.iterations) return false;
+    if (s->released < s->scn.work.iterations && s->released - s->version <= s->staleness) return false;   /* release */
+    if (s->streaming && !s->pl.pools[tp].colocated) return false;          /* the streaming start */
+    if (s->scn.plan.on_stale == STALE_DISCARD || s->fin_total >= s->N) return false;   /* eng_trainer_ready */
+    if (s->pl.pools[tp].colocated && tr->st == P_IDLE && !tr->rollout_layout) return false;   /* switch */
+    for (unsigned m = s->gen_only_pools; m; m &= m - 1)
+        if (s->pr[__builtin_ctz(m)].st == P_IDLE) return false;           /* start generating */
+    if (s->queue_changed && s->dq_len > 0) return false;                   /* dispatch */
+    if (s->has_hooks && s->hooks.on_rollout_progress) return false;        /* progress marks */
+    if (tr->st == P_IDLE) eng_reclass_idle_trainer(s);
+    return true;
+}
+
+/* The controller (docs/model.md, section 4); sim_process asks
+** ctl_poll_quiet first. */
 static void ctl_poll(sim *s)
 {
     if (s->failed) return;
     if (s->bound_lowered) eng_drop_untrainable(s, s->step_running >= 0 ? s->step_running : s->version);
-    release_batches(s);
+    /* most polls find the next batch beyond the bound: that test first */
+    if (s->released < s->scn.work.iterations && s->released - s->version <= s->staleness) release_batches(s);
     sim_time now = s->now;
     int tp = s->pl.train_pool;
     pool_rt *tr = &s->pr[tp];
@@ -197,7 +249,9 @@ static void ctl_poll(sim *s)
             s->chunks_taken = 0;
             ready = eng_chunk_ready(s, s->version);
         } else {
-            ready = eng_trainer_ready(s);
+            /* fewer finished samples than a step: not ready (what
+            ** eng_trainer_ready finds, once "discard" has dropped any) */
+            ready = (s->scn.plan.on_stale == STALE_DISCARD || s->fin_total >= s->N) && eng_trainer_ready(s);
         }
         if (ready) {
             if (tq->colocated && tr->st == P_GEN) eng_switch_to_train(s, tp, now);
@@ -212,8 +266,8 @@ static void ctl_poll(sim *s)
         }
     }
     /* start idle rollout-only pools (first iteration) */
-    for (int p = 0; p < s->pl.npools; p++) {
-        if (p == tp || !(s->pl.pools[p].roles & ROLE_ROLLOUT)) continue;
+    for (unsigned m = s->gen_only_pools; m; m &= m - 1) {
+        int p = __builtin_ctz(m);
         if (s->pr[p].st == P_IDLE) eng_pool_start_gen(s, p, now);
     }
     /* Instances admit for themselves when a sequence finishes; others are
@@ -223,7 +277,7 @@ static void ctl_poll(sim *s)
         eng_dispatch(s, now, -1);
     }
     if (s->has_hooks && s->hooks.on_rollout_progress) rollout_progress(s);
-    eng_reclass_idle_trainer(s);
+    if (tr->st == P_IDLE) eng_reclass_idle_trainer(s);
     if (s->version >= s->scn.work.iterations && tr->st == P_IDLE) {
         bool busy = false;
         for (int p = 0; p < s->pl.npools; p++)
@@ -301,6 +355,15 @@ static bool sim_process(sim *s, const event *e)
     switch (e->kind) {
     case EV_INST: {
         instance *I = &s->inst[e->a];
+        /* The next event's instance: in a large run the instances' structs
+        ** (four or five cache lines each) have mostly left the cache by the
+        ** time their event comes, and this event's work hides the loading
+        ** of every line of it.  Only a hint: the instance is not read here. */
+        if (s->q.n > 0 && s->q.v[0].kind == EV_INST) {
+            const char *nx = (const char *)&s->inst[s->q.v[0].a];
+            for (size_t o = 0; o < sizeof(instance); o += 64) __builtin_prefetch(nx + o);
+            __builtin_prefetch(nx + sizeof(instance) - 1);
+        }
         if (e->b != I->evgen || !I->scheduled) return true;   /* superseded */
         eng_inst_event(s, I, e->t);
         break;
@@ -312,7 +375,7 @@ static bool sim_process(sim *s, const event *e)
         break;
     }
     if (s->err.code && !s->failed) s->failed = true;
-    ctl_poll(s);
+    if (!ctl_poll_quiet(s)) ctl_poll(s);
     return !s->finished && !s->failed;
 }
 

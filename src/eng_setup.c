@@ -21,6 +21,8 @@
 
 /* a sample's instance index has 24 bits (engine_int.h) */
 _Static_assert(FLD_DEVICES_MAX < (1 << 23), "sample.inst: too narrow for FLD_DEVICES_MAX instances");
+/* sim.gen_only_pools has a bit a pool */
+_Static_assert(SCN_POOLS_MAX <= 32, "sim.gen_only_pools: too narrow for SCN_POOLS_MAX pools");
 
 /* ----------------------------------------------------------- memory ledger */
 
@@ -65,30 +67,39 @@ double eng_mem_group_total(const sim *s, int g)
 /* Draw batch b's lengths from generator r: one prompt length per prompt,
 ** one response length per sample, scaled by (1 + g)^b for lengths that
 ** drift (docs/model.md, section 4, "Workload lengths").  Into the ring when
-** `store`; their sum and longest either way. */
+** `store`, each sample written whole, queued in its queue (`home`, the
+** queue it waits in: with one queue a part, contiguous and equal, of the
+** batch for each instance's own queue; eng_ctrl.c pushes the ids); their
+** sum and longest either way. */
 static void draw_lengths(const sim *s, rng_state *r, int b, bool store, double *sum, double *max)
 {
     const scn_workload *w = &s->scn.work;
     double grow = w->response_growth != 0 ? pow(1 + w->response_growth, b) : 1.0;
-    int prompts = scn_prompts_per_step(&s->scn);
+    int prompts = scn_prompts_per_step(&s->scn), spp = w->samples_per_prompt;
+    const int nq = s->nqueues;
+    const int64_t N = s->N;
+    const int64_t id0 = (int64_t)b * s->N;
     double tot = 0, mx = 0;
     for (int pr = 0; pr < prompts; pr++) {
         int plen = dist_sample(&w->prompt_len, r, 0);
-        for (int k = 0; k < w->samples_per_prompt; k++) {
-            int resp = dist_sample_scaled(&w->response_len, r, w->max_response, grow);
-            double L = (double)plen + resp;
-            tot += L;
-            if (L > mx) mx = L;
+        /* the prompt's responses, up to 64 drawn at a time */
+        for (int k0 = 0; k0 < spp; k0 += 64) {
+            int resps[64], m = spp - k0 < 64 ? spp - k0 : 64;
+            dist_sample_scaled_n(&w->response_len, r, w->max_response, grow, resps, m);
+            for (int j = 0; j < m; j++) {
+                double L = (double)plen + resps[j];
+                tot += L;
+                if (L > mx) mx = L;
+            }
             if (!store) continue;
-            sample *x = eng_smp(s, (int64_t)b * s->N + pr * w->samples_per_prompt + k);
-            memset(x, 0, sizeof *x);
-            x->prompt = plen;
-            x->resp = resp;
-            x->batch = b;
-            x->v_start = -1;
-            x->v_last = -1;
-            x->inst = -1;
-            x->state = S_WAIT;
+            const int64_t i0 = (int64_t)pr * spp + k0;
+            for (int j = 0; j < m; j++) {
+                const int64_t i = i0 + j;
+                /* static dispatch: contiguous equal parts, prompt groups together */
+                const int home = nq > 1 ? (int)(i * nq / N) : 0;
+                *eng_smp(s, id0 + i) = (sample){.prompt = plen, .resp = resps[j], .batch = b, .v_start = -1,
+                                                .v_last = -1, .inst = -1, .state = S_QUEUED, .home = home};
+            }
         }
     }
     *sum = tot;
@@ -135,6 +146,7 @@ static void ring_fit(sim *s, int b)
 
 void eng_draw_batch(sim *s, int b)
 {
+    /* the samples are written queued: the caller queues them at once */
     ring_fit(s, b);
     draw_lengths(s, &s->rng, b, true, &s->len_sum[b], &s->len_max[b]);
 }
@@ -353,6 +365,8 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
     s->queues = xcalloc((size_t)s->nqueues, sizeof *s->queues);
     for (int p = 0; p < s->pl.npools; p++) initial_memory(s, p);
     s->pr[s->pl.train_pool].class_phase = STEP_WAIT;
+    for (int p = 0; p < s->pl.npools; p++)
+        if (p != s->pl.train_pool && (s->pl.pools[p].roles & ROLE_ROLLOUT)) s->gen_only_pools |= 1u << p;
     if (w->warmup == 0) s->st.window_t0 = 0;
     s->st.setup_wall_s = wall_now() - s->wall0;
     return s;

@@ -147,7 +147,8 @@ bool eng_trainer_ready(sim *s)
     int step = s->version;
     if (step >= s->scn.work.iterations || s->step_running >= 0) return false;
     if (s->scn.plan.on_stale == STALE_DISCARD) eng_discard_stale(s, step, s->now);
-    if (eligible_count(s, step) < s->N) return false;
+    /* fewer finished samples than a step: no need to count the eligible */
+    if (s->fin_total < s->N || eligible_count(s, step) < s->N) return false;
     if (mandatory_unfinished(s, step)) return false;
     return true;
 }
@@ -156,30 +157,57 @@ bool eng_trainer_ready(sim *s)
 ** step_ids[off..]. */
 static void take_samples(sim *s, int step, int off, int count)
 {
+    const int64_t nfin = s->nfin;
+    const int *fin = s->fin;
+    /* A synchronous step takes every finished sample, all started with one
+    ** version (the counters say so: that version holds them all) and their
+    ** ids a contiguous run: oldest first is then id order, each id goes to
+    ** its rank, and only the samples' states are written, in id order. */
+    if (count == nfin && nfin > 0) {
+        int v = eng_smp(s, fin[0])->v_start;
+        if (v >= 0 && v < s->nver && s->fin_v[v] == nfin && s->fin_total == nfin && step - v <= s->staleness) {
+            int mn = fin[0], mx = fin[0];
+            for (int64_t i = 1; i < nfin; i++) {
+                if (fin[i] < mn) mn = fin[i];
+                if (fin[i] > mx) mx = fin[i];
+            }
+            if ((int64_t)mx - mn == nfin - 1) {
+                int *ids = s->step_ids + off;
+                for (int64_t i = 0; i < nfin; i++) ids[fin[i] - mn] = fin[i];
+                for (int64_t id = mn; id <= mx; id++) eng_smp(s, id)->state = S_TAKEN;
+                eng_fin_add(s, v, -nfin);
+                s->nfin = 0;
+                return;
+            }
+        }
+    }
     /* Oldest first: by start version, then batch, then index — a sample's id
     ** is batch·N + index, so the key (version, id) orders all three.  LSD
-    ** radix on 64-bit keys, 11 bits a pass, in scratch kept across steps. */
-    if (s->nfin * 2 > s->take_cap) {
-        s->take_cap = s->nfin * 2;
+    ** radix on 64-bit keys, 11 bits a pass, in scratch kept across steps;
+    ** each finished sample's key is also kept in list order (kf, all ones
+    ** when it is not eligible), so that the ones left are found without
+    ** reading their samples again. */
+    if (nfin * 3 > s->take_cap) {
+        s->take_cap = nfin * 3;
         free(s->take_k);
         s->take_k = xmalloc((size_t)s->take_cap * sizeof *s->take_k);
     }
-    uint64_t *k = s->take_k, *tmp = k + s->nfin;
+    uint64_t *k = s->take_k, *tmp = k + nfin, *kf = tmp + nfin;
     int64_t n = 0;
     uint64_t mx = 0, mn = UINT64_MAX;
-    for (int64_t i = 0; i < s->nfin; i++) {
-        const sample *x = eng_smp(s, s->fin[i]);
+    for (int64_t i = 0; i < nfin; i++) {
+        const sample *x = eng_smp(s, fin[i]);
+        kf[i] = UINT64_MAX;
         if (step - x->v_start <= s->staleness) {
-            k[n] = ((uint64_t)x->v_start << 40) | (uint64_t)s->fin[i];
-            if (k[n] > mx) mx = k[n];
-            if (k[n] < mn) mn = k[n];
-            n++;
+            uint64_t key = ((uint64_t)x->v_start << 40) | (uint64_t)fin[i];
+            k[n++] = kf[i] = key;
+            if (key > mx) mx = key;
+            if (key < mn) mn = key;
         }
     }
     if (n == count && n > 0 && mx - mn == (uint64_t)(n - 1)) {
         /* every eligible sample is taken and their keys are n consecutive
-        ** integers (one start version, ids a contiguous run: a synchronous
-        ** step): the sorted order is known, each key goes to its rank */
+        ** integers: the sorted order is known, each key goes to its rank */
         for (int64_t i = 0; i < n; i++) tmp[k[i] - mn] = k[i];
         k = tmp;
     } else {
@@ -197,16 +225,29 @@ static void take_samples(sim *s, int step, int off, int count)
             memcpy(k, tmp, (size_t)n * sizeof *k);
         }
     }
+    /* the keys taken are sorted by version: one counter update a version */
+    int run_v = -1;
+    int64_t run_n = 0;
     for (int i = 0; i < count; i++) {
         int id = (int)(k[i] & ((1ULL << 40) - 1));
+        int v = (int)(k[i] >> 40);
         s->step_ids[off + i] = id;
         eng_smp(s, id)->state = S_TAKEN;
-        eng_fin_add(s, eng_smp(s, id)->v_start, -1);
+        if (v != run_v) {
+            if (run_n) eng_fin_add(s, run_v, -run_n);
+            run_v = v;
+            run_n = 0;
+        }
+        run_n++;
     }
-    /* keep the rest in the finished list */
-    if (count == s->nfin) { s->nfin = 0; return; }
+    if (run_n) eng_fin_add(s, run_v, -run_n);
+    /* keep the rest in the finished list, in its order: the keys after the
+    ** last one taken (keys are distinct) and the samples not eligible */
+    if (count == nfin) { s->nfin = 0; return; }
+    const uint64_t last = count > 0 ? k[count - 1] : 0;
     int64_t w = 0;
-    for (int64_t i = 0; i < s->nfin; i++) if (eng_smp(s, s->fin[i])->state == S_DONE) s->fin[w++] = s->fin[i];
+    for (int64_t i = 0; i < nfin; i++)
+        if (count == 0 || kf[i] > last) s->fin[w++] = fin[i];
     s->nfin = w;
 }
 
@@ -253,32 +294,89 @@ void eng_start_step(sim *s, sim_time now)
     }
 }
 
-static void record_trained(sim *s, int step)
+/* The step's samples are trained: the lag figures, the version groups, the
+** tokens, and (for the step's staleness window) the lags by count, the
+** largest and the earliest start, in one pass over the samples.  The
+** samples come by start version, then batch (take_samples): what is kept
+** per version (its group, its lag's counts) and per batch is added a run
+** at a time, the runs' counts in registers.  Every figure is a sum of
+** integers (the doubles' too, exact far below 2^53) or a least or greatest
+** one, so the grouping gives the very values sample-by-sample adding did. */
+typedef struct {
+    int      lagmax;
+    int32_t  counts[TRACE_LAGS];
+    sim_time first;
+} step_lags;
+
+typedef struct {
+    int      v, n;              /* start version, samples */
+    sim_time t0, t1;            /* their earliest start, latest end */
+} vrun;
+
+static void vrun_flush(sim *s, int step, const vrun *r, double *lag_sum, int *lag_max, int *lagmax, int32_t *counts)
 {
-    double tok = 0;
+    if (r->n == 0) return;
+    const int raw = step - r->v;
+    int lag = raw < 0 ? 0 : raw > 64 ? 64 : raw;
+    s->st.lag_hist[lag] += r->n;
+    *lag_sum += (double)lag * r->n;
+    if (lag > *lag_max) *lag_max = lag;
+    if (raw > *lagmax) *lagmax = raw;
+    counts[raw < TRACE_LAGS - 1 ? raw : TRACE_LAGS - 1] += r->n;
+    /* its start version's group, final now (emit_version_groups) */
+    trace_vgroup *g = &s->vg[r->v];
+    if (g->t0 < 0 || r->t0 < g->t0) g->t0 = r->t0;
+    if (r->t1 > g->t1) g->t1 = r->t1;
+    g->samples += r->n;
+    g->trained += r->n;
+}
+
+static void record_trained(sim *s, int step, sim_time now, step_lags *w)
+{
+    sim_stats *st = &s->st;
+    double tok = 0, lag_sum = st->lag_sum, resp_sum = st->tokens_trained_response;
+    int lag_max = st->lag_max, lagmax = 0;
+    int64_t mixed = 0;
+    int32_t counts[TRACE_LAGS] = {0};
+    const int *ids = s->step_ids;
+    vrun vr = {-1, 0, 0, 0};
+    int cur_b = -1, nb = 0;
+    sim_time first = now;
     for (int i = 0; i < s->N; i++) {
-        sample *x = eng_smp(s, s->step_ids[i]);
-        int lag = step - x->v_start;
-        if (lag < 0) lag = 0;
-        if (lag > 64) lag = 64;
-        s->st.lag_hist[lag]++;
-        s->st.lag_sum += lag;
-        if (lag > s->st.lag_max) s->st.lag_max = lag;
+        sample *x = eng_smp(s, ids[i]);
+        const int v = x->v_start;
+        if (v != vr.v) {
+            vrun_flush(s, step, &vr, &lag_sum, &lag_max, &lagmax, counts);
+            if (vr.n && vr.t0 < first) first = vr.t0;
+            vr = (vrun){v, 0, x->t_start, x->t_end};
+        }
+        vr.n++;
+        if (x->t_start < vr.t0) vr.t0 = x->t_start;
+        if (x->t_end > vr.t1) vr.t1 = x->t_end;
+        if (x->batch != cur_b) {
+            if (nb) s->batch_trained[cur_b] += nb;
+            cur_b = x->batch;
+            nb = 0;
+        }
+        nb++;
         x->state = S_TRAINED;
-        s->batch_trained[x->batch]++;
-        /* its start version's group, final now (emit_version_groups) */
-        trace_vgroup *g = &s->vg[x->v_start];
-        if (g->t0 < 0 || x->t_start < g->t0) g->t0 = x->t_start;
-        if (x->t_end > g->t1) g->t1 = x->t_end;
-        g->samples++;
-        g->trained++;
         tok += (double)x->prompt + x->resp;
-        s->st.tokens_trained_response += x->resp;
-        s->st.samples_trained++;
-        if (x->v_last > x->v_start) s->st.samples_mixed++;
+        resp_sum += x->resp;
+        mixed += x->v_last > v;
     }
-    s->st.tokens_trained += tok;
-    if (step >= s->scn.work.warmup) s->st.measured_tokens += tok;
+    vrun_flush(s, step, &vr, &lag_sum, &lag_max, &lagmax, counts);
+    if (vr.n && vr.t0 < first) first = vr.t0;
+    if (nb) s->batch_trained[cur_b] += nb;
+    st->lag_sum = lag_sum;
+    st->lag_max = lag_max;
+    st->tokens_trained_response = resp_sum;
+    st->samples_trained += s->N;
+    st->samples_mixed += mixed;
+    st->tokens_trained += tok;
+    if (step >= s->scn.work.warmup) st->measured_tokens += tok;
+    w->lagmax = lagmax;
+    memcpy(w->counts, counts, sizeof counts);
+    w->first = first;
     /* batches wholly trained leave the ring (their slots are reused as later
     ** batches are released) */
     while (s->low < s->released && s->batch_trained[s->low] == s->N) s->low++;
@@ -287,7 +385,8 @@ static void record_trained(sim *s, int step)
 void eng_step_finished(sim *s, sim_time now)
 {
     int step = s->step_running;
-    record_trained(s, step);
+    step_lags lags;
+    record_trained(s, step, now, &lags);
     s->version = step + 1;
     s->st.version = s->version;
     s->st.iterations_done = s->version;
@@ -300,18 +399,8 @@ void eng_step_finished(sim *s, sim_time now)
     if (s->version >= s->scn.work.iterations) s->st.window_t1 = now;
     /* staleness window of this step: the admissible versions [step - s, step];
     ** the oldest version actually trained on is step - lag_max */
-    int lagmax = 0;
-    int32_t counts[TRACE_LAGS] = {0};
-    sim_time first = now;
-    for (int i = 0; i < s->N; i++) {
-        const sample *x = eng_smp(s, s->step_ids[i]);
-        int lag = step - x->v_start;
-        if (lag > lagmax) lagmax = lag;
-        counts[lag < TRACE_LAGS - 1 ? lag : TRACE_LAGS - 1]++;
-        if (x->t_start < first) first = x->t_start;
-    }
-    trace_window wnd = {first, now, step, step - s->staleness < 0 ? 0 : step - s->staleness, step, lagmax, {0}};
-    memcpy(wnd.lag_count, counts, sizeof counts);
+    trace_window wnd = {lags.first, now, step, step - s->staleness < 0 ? 0 : step - s->staleness, step, lags.lagmax, {0}};
+    memcpy(wnd.lag_count, lags.counts, sizeof lags.counts);
     trace_add_window(s->tr, &wnd);
     if (s->has_hooks && s->hooks.on_update) {
         double t0 = wall_now();

@@ -337,6 +337,7 @@ struct sim {
     dtable   dtab[4];           /* decode-step tables, one per link in use */
     int      ndtab;
     int      step_track;
+    unsigned gen_only_pools;    /* bit p: pool p generates and is not the training pool (eng_ctrl.c) */
 
     /* the trainer */
     int      version;           /* = steps trained */

@@ -353,6 +353,54 @@ START_TEST(t_rng_and_dists)
 }
 END_TEST
 
+/* A lognormal length as the draw was first written, with floor() itself:
+** the reference for the draws below. */
+static int lognormal_ref(const scn_dist *d, rng_state *r, int hard_cap, double scale)
+{
+    double v = d->a * exp(d->b * rng_normal(r));
+    v *= scale;
+    if (d->cap > 0 && v > d->cap) v = d->cap;
+    v = floor(v + 0.5);
+    if (hard_cap > 0 && v > hard_cap) v = hard_cap;
+    if (v < 1) v = 1;
+    return (int)v;
+}
+
+/* dist_sample_scaled_n draws what as many dist_sample_scaled calls draw,
+** and leaves the generator where they leave it; the lognormal draws match
+** the floor()-based reference, also far past 2^63 (no cap, a huge median:
+** then with a hard cap, as an int cannot hold such a length) and below 1. */
+START_TEST(t_dist_draws_in_a_row)
+{
+    const scn_dist ds[] = {
+        {.kind = DIST_FIXED, .a = 700},
+        {.kind = DIST_UNIFORM, .a = 10, .b = 20},
+        {.kind = DIST_LOGNORMAL, .a = 2048, .b = 0.85, .cap = 8192},
+        {.kind = DIST_LOGNORMAL, .a = 1e19, .b = 3},
+        {.kind = DIST_LOGNORMAL, .a = 0.7, .b = 1.5},
+        {.kind = DIST_HIST, .nbins = 2, .edge = {0, 100, 200}, .weight = {3, 1}},
+    };
+    const double scales[] = {1.0, 1.37};
+    for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++)
+        for (int sc = 0; sc < 2; sc++)
+            for (int hard = ds[k].a > 1e9 ? 5000 : 0; hard <= 5000; hard += 5000) {
+                rng_state a, b, c;
+                rng_seed(&a, 7 + k);
+                b = a;
+                c = a;
+                int got[100];
+                dist_sample_scaled_n(&ds[k], &a, hard, scales[sc], got, 100);
+                for (int i = 0; i < 100; i++) {
+                    int want = dist_sample_scaled(&ds[k], &b, hard, scales[sc]);
+                    ck_assert_msg(got[i] == want, "dist %zu draw %d: %d in a row, %d alone", k, i, got[i], want);
+                    if (ds[k].kind == DIST_LOGNORMAL)
+                        ck_assert_int_eq(want, lognormal_ref(&ds[k], &c, hard, scales[sc]));
+                }
+                ck_assert_uint_eq(rng_next(&a), rng_next(&b));
+            }
+}
+END_TEST
+
 /* Context parallelism (docs/model.md, section 7): a stage's forward at cp 2
 ** computes half the tokens and half the attention; Ulysses adds four
 ** all-to-alls a layer of each rank's tok/cp tokens at its TP share of the
@@ -496,6 +544,7 @@ static Suite *suite_model(void)
     tcase_add_test(tc, t_overlap);
     tcase_add_test(tc, t_hsdp_levels);
     tcase_add_test(tc, t_rng_and_dists);
+    tcase_add_test(tc, t_dist_draws_in_a_row);
     suite_add_tcase(s, tc);
     return s;
 }
