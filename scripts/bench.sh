@@ -4,8 +4,8 @@
 # (scripts/heap_hold.c, built by `make bench`) for the bare event-queue
 # comparison.  Runs the other scripts/bench_*.sh at the end.
 #
-# Each row runs `fusync run ... --json` BENCH_RUNS times (default 3) and
-# prints medians:
+# Each row runs `fusync run ... --json` BENCH_RUNS times (default 5: a
+# shared virtual machine varies by a third from run to run) and prints medians:
 #   ev/s        events over the simulation's whole wall time (set-up, the
 #               analytic training tasks and the event loop): the honest figure
 #   loop ev/s   events over the event loop's own time (set-up and tasks left
@@ -19,7 +19,7 @@
 set -u
 F=${FUSYNC:?set FUSYNC to the fusync binary}
 cd "$(dirname "$0")/.." || exit 2
-RUNS=${BENCH_RUNS:-3}
+RUNS=${BENCH_RUNS:-5}
 TIME=/usr/bin/time
 [ -x "$TIME" ] || TIME=""
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fusync-bench.XXXXXX")
