@@ -21,54 +21,86 @@
 
 /* --------------------------------------------------------- instance heap */
 
-static void heap_push(instance *I, hent e)
-{
-    int64_t key = e.key;
-    int id = e.id;
-    if (I->hn == I->hcap) {
-        I->hcap = I->hcap ? I->hcap * 2 : 64;
-        I->heap = xrealloc(I->heap, (size_t)I->hcap * sizeof *I->heap);
-    }
-    int i = I->hn++;
-    while (i > 0) {
-        int p = (i - 1) / 2;
-        if (I->heap[p].key < key || (I->heap[p].key == key && I->heap[p].id < id)) break;
-        I->heap[i] = I->heap[p];
-        i = p;
-    }
-    I->heap[i] = e;
-}
+/* The heap's shape (engine_int.h, hent): 4-ary, the root's children 1..3
+** and node i > 0's children 4i..4i+3, so that with the array aligned to 128
+** bytes each node's children are one aligned 128-byte block.  A heap of
+** 256 entries is 5 levels deep instead of a binary heap's 8, and a level
+** costs one block instead of two lines (a binary heap's siblings of 32
+** bytes straddle lines).  (key, id) orders entries strictly, so the
+** sequence of roots is that of any other heap discipline. */
+enum { HEAP_ALIGN = 128 };
+
+static inline int heap_first_child(int i) { return i ? 4 * i : 1; }
+static inline int heap_parent(int j) { return j < 4 ? 0 : j / 4; }
 
 static inline bool hent_less(const hent *a, const hent *b)
 {
     return a->key < b->key || (a->key == b->key && a->id < b->id);
 }
 
-/* Remove the root: its hole walks down the smaller children to a leaf (one
-** comparison a level), then the last entry is sifted up from there (Floyd's
-** bottom-up variant).  (key, id) orders entries strictly, so the sequence of
-** roots is the same as with any other heap discipline. */
-static hent heap_pop(instance *I)
+/* The smallest of node i's children, which exist (first child < n). */
+static inline int heap_min_child(const hent *h, int i, int n)
 {
-    hent top = I->heap[0];
-    int n = --I->hn;
-    if (n == 0) return top;
-    hent last = I->heap[n];
-    int i = 0;
-    for (;;) {
-        int l = 2 * i + 1;
-        if (l >= n) break;
-        int m = l + 1 < n && hent_less(&I->heap[l + 1], &I->heap[l]) ? l + 1 : l;
-        I->heap[i] = I->heap[m];
-        i = m;
-    }
+    int c = heap_first_child(i), end = c + (i ? 4 : 3);
+    if (end > n) end = n;
+    int m = c;
+    for (int j = c + 1; j < end; j++)
+        if (hent_less(&h[j], &h[m])) m = j;
+    return m;
+}
+
+static void heap_grow(instance *I)
+{
+    int cap = I->hcap ? I->hcap * 2 : 64;
+    size_t bytes = (size_t)cap * sizeof *I->heap;   /* a multiple of HEAP_ALIGN: cap is 64·2^k */
+    hent *v = aligned_alloc(HEAP_ALIGN, bytes);
+    if (!v) v = xmalloc(bytes);   /* it reports the shortage (unaligned room would only be slower) */
+    if (I->hn > 0) memcpy(v, I->heap, (size_t)I->hn * sizeof *v);
+    free(I->heap);
+    I->heap = v;
+    I->hcap = cap;
+}
+
+static void heap_push(instance *I, hent e)
+{
+    if (I->hn == I->hcap) heap_grow(I);
+    int i = I->hn++;
     while (i > 0) {
-        int p = (i - 1) / 2;
-        if (!hent_less(&last, &I->heap[p])) break;
+        int p = heap_parent(i);
+        if (hent_less(&I->heap[p], &e)) break;
         I->heap[i] = I->heap[p];
         i = p;
     }
-    I->heap[i] = last;
+    I->heap[i] = e;
+}
+
+/* Remove the root: its hole walks down the smallest children to a leaf,
+** then the last entry is sifted up from there (Floyd's bottom-up variant). */
+static hent heap_pop(instance *I)
+{
+    hent *h = I->heap;
+    hent top = h[0];
+    int n = --I->hn;
+    if (n == 0) return top;
+    hent last = h[n];
+    int i = 0;
+    while (heap_first_child(i) < n) {
+        /* the grandchildren are one contiguous run of 16 entries (4 blocks):
+        ** ask for them while the children are compared */
+        int g = 4 * heap_first_child(i);
+        if (g < n)
+            for (int j = 0; j < 16 && g + j < n; j += 2) __builtin_prefetch(&h[g + j]);
+        int m = heap_min_child(h, i, n);
+        h[i] = h[m];
+        i = m;
+    }
+    while (i > 0) {
+        int p = heap_parent(i);
+        if (!hent_less(&last, &h[p])) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = last;
     return top;
 }
 
@@ -315,6 +347,8 @@ static double prefill_secs(sim *s, instance *I, double tok, double sq)
     return st.total_s;
 }
 
+enum { ADMIT_AHEAD = 4 };
+
 /* Admit what fits; prefill the newcomers; returns the prefill end. */
 static sim_time inst_admit(sim *s, instance *I, sim_time now)
 {
@@ -325,6 +359,12 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
     while (q->len > 0 && I->nactive < p->rollout.max_seqs && (I->quota < 0 || n < I->quota)) {
         int id = eng_sq_peek(q);
         sample *x = eng_smp(s, id);
+        /* the samples queued behind are likely admitted next: ask for the
+        ** one ADMIT_AHEAD places on (a sample struct is a cold line) */
+        if (q->len > ADMIT_AHEAD) {
+            int64_t j = q->head + ADMIT_AHEAD;
+            __builtin_prefetch(eng_smp(s, q->v[j < q->cap ? j : j - q->cap]), 1);
+        }
         /* staleness: a sample of batch b may start on version v only if b - v <= s */
         if (!eng_may_start(s, id, x, I->version)) break;
         double need = sample_reserve(s, x);
@@ -417,14 +457,28 @@ static void inst_compact_order(sim *s, instance *I)
     I->norder = w;
 }
 
+/* A finished sample's instance and flags word: no instance, S_DONE, no
+** re-prefill needed, not preempted (an active sample never is). */
+static inline uint32_t sample_done_flags(void)
+{
+    sample t;
+    t.flags = 0;
+    t.inst = -1;
+    t.state = S_DONE;
+    t.resumed = 0;
+    t.preempted = PRE_NONE;
+    return t.flags;
+}
+
+/* The sample's struct is only written here, never read: what finishing
+** needs is in its heap entry, so its (likely cold) line costs no load. */
 static void sample_finish(sim *s, const hent *h, sim_time now)
 {
     sample *x = eng_smp(s, h->id);
-    x->state = S_DONE;
-    eng_act_add(s, x->v_start, -1);
+    x->flags = sample_done_flags();
+    eng_act_add(s, h->v_start, -1);
     x->gen = h->resp;
     x->t_end = now;
-    x->inst = -1;
     if (s->nfin == s->fin_cap) {
         s->fin_cap = s->fin_cap ? s->fin_cap * 2 : 1024;
         s->fin = xrealloc(s->fin, (size_t)s->fin_cap * sizeof *s->fin);
@@ -440,13 +494,11 @@ static void sample_finish(sim *s, const hent *h, sim_time now)
 /* Restore the heap property over the whole heap (after removals). */
 static void heap_build(instance *I)
 {
-    for (int i = I->hn / 2 - 1; i >= 0; i--) {
+    for (int i = I->hn > 1 ? heap_parent(I->hn - 1) : -1; i >= 0; i--) {
         int c = i;
         hent e = I->heap[c];
-        for (;;) {
-            int l = 2 * c + 1;
-            if (l >= I->hn) break;
-            int m = l + 1 < I->hn && hent_less(&I->heap[l + 1], &I->heap[l]) ? l + 1 : l;
+        while (heap_first_child(c) < I->hn) {
+            int m = heap_min_child(I->heap, c, I->hn);
             if (!hent_less(&I->heap[m], &e)) break;
             I->heap[c] = I->heap[m];
             c = m;
@@ -654,9 +706,9 @@ static void balance_quotas(sim *s)
         if (I->running && s->pr[I->pool].st == P_GEN && I->nactive < max_seqs) h[n++] = disp_key(s, i);
     }
     for (int i = n / 2 - 1; i >= 0; i--) disp_down(h, n, i);
-    int64_t k = 0;
+    int64_t k = 0, at = q->head;     /* at: slot of the k-th queued sample */
     while (n > 0 && k < q->len) {
-        int id = q->v[(q->head + k) % q->cap];
+        int id = q->v[at];
         const sample *x = eng_smp(s, id);
         instance *I = &s->inst[(int)(h[0] & 0xffffffff)];
         double need = sample_reserve(s, x);
@@ -667,6 +719,7 @@ static void balance_quotas(sim *s)
             I->quota_kv += need;
             h[0] += (int64_t)1 << 32;
             k++;
+            if (++at == q->cap) at = 0;
         }
         if (!fits || I->nactive + I->quota >= max_seqs) h[0] = h[--n];
         disp_down(h, n, 0);
