@@ -21,32 +21,30 @@
 
 /* --------------------------------------------------------- instance heap */
 
-/* The heap's shape (engine_int.h, hent): 4-ary, the root's children 1..3
-** and node i > 0's children 4i..4i+3, so that with the array aligned to 128
-** bytes each node's children are one aligned 128-byte block.  A heap of
-** 256 entries is 5 levels deep instead of a binary heap's 8, and a level
-** costs one block instead of two lines (a binary heap's siblings of 32
-** bytes straddle lines).  (key, id) orders entries strictly, so the
-** sequence of roots is that of any other heap discipline. */
+/* The heap's shape (engine_int.h, hent): binary, but the root has one
+** child, 1, and node i > 0 the children 2i and 2i + 1, so that with the
+** array aligned to 128 bytes two siblings are one aligned 64-byte line (an
+** ordinary binary heap's siblings of 32 bytes straddle lines), and the
+** four grandchildren of a node one aligned 128-byte block, which a pop asks
+** for while it compares the children: in a large run the instances' heaps
+** do not stay in the cache from one completion to the next.  (key, id)
+** orders entries strictly, so the sequence of roots is that of any other
+** heap discipline. */
 enum { HEAP_ALIGN = 128 };
 
-static inline int heap_first_child(int i) { return i ? 4 * i : 1; }
-static inline int heap_parent(int j) { return j < 4 ? 0 : j / 4; }
+static inline int heap_first_child(int i) { return i ? 2 * i : 1; }
+static inline int heap_parent(int j) { return j / 2; }
 
 static inline bool hent_less(const hent *a, const hent *b)
 {
     return a->key < b->key || (a->key == b->key && a->id < b->id);
 }
 
-/* The smallest of node i's children, which exist (first child < n). */
+/* The smaller of node i's children, which exist (first child < n). */
 static inline int heap_min_child(const hent *h, int i, int n)
 {
-    int c = heap_first_child(i), end = c + (i ? 4 : 3);
-    if (end > n) end = n;
-    int m = c;
-    for (int j = c + 1; j < end; j++)
-        if (hent_less(&h[j], &h[m])) m = j;
-    return m;
+    int c = heap_first_child(i);
+    return i && c + 1 < n && hent_less(&h[c + 1], &h[c]) ? c + 1 : c;
 }
 
 static void heap_grow(instance *I)
@@ -74,9 +72,11 @@ static void heap_push(instance *I, hent e)
     I->heap[i] = e;
 }
 
-/* Remove the root: its hole walks down the smallest children to a leaf,
-** then the last entry is sifted up from there (Floyd's bottom-up variant). */
-static hent heap_pop(instance *I)
+/* Remove the root: its hole walks down the smaller children to a leaf,
+** then the last entry is sifted up from there (Floyd's bottom-up variant).
+** `ahead`: ask for the grandchildren of each node on the way (see
+** heaps_cold); a constant at each call, so each version is compiled apart. */
+__attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, bool ahead)
 {
     hent *h = I->heap;
     hent top = h[0];
@@ -84,15 +84,19 @@ static hent heap_pop(instance *I)
     if (n == 0) return top;
     hent last = h[n];
     int i = 0;
-    while (heap_first_child(i) < n) {
-        /* the grandchildren are one contiguous run of 16 entries (4 blocks):
-        ** ask for them while the children are compared */
-        int g = 4 * heap_first_child(i);
-        if (g < n)
-            for (int j = 0; j < 16 && g + j < n; j += 2) __builtin_prefetch(&h[g + j]);
-        int m = heap_min_child(h, i, n);
-        h[i] = h[m];
-        i = m;
+    if (n > 1) {
+        h[0] = h[1];    /* the root's only child */
+        i = 1;
+        for (int c = 2; c < n; c = 2 * i) {
+            if (ahead) {
+                /* the grandchildren, one 128-byte block */
+                if (2 * c < n) __builtin_prefetch(&h[2 * c]);
+                if (2 * c + 2 < n) __builtin_prefetch(&h[2 * c + 2]);
+            }
+            int m = c + 1 < n && hent_less(&h[c + 1], &h[c]) ? c + 1 : c;
+            h[i] = h[m];
+            i = m;
+        }
     }
     while (i > 0) {
         int p = heap_parent(i);
@@ -102,6 +106,20 @@ static hent heap_pop(instance *I)
     }
     h[i] = last;
     return top;
+}
+
+/* Are the instances' heaps, all together, likely out of the cache by the
+** time an instance's next completion comes (the instances take turns)?
+** Then a pop asks for each level ahead of its comparisons, which only costs
+** instructions when they are in the cache.  The bound is half the 2 MiB of
+** level-2 cache a core of a current server processor has (Intel Xeon
+** Sapphire Rapids; AMD EPYC Zen 4 has 1 MiB): at 256 sequences an
+** instance, 128 instances and more. */
+enum { HEAPS_COLD_BYTES = 1 << 20 };
+
+static inline bool heaps_cold(const sim *s)
+{
+    return (double)s->ninst * s->scn.plan.rollout.max_seqs * sizeof(hent) > HEAPS_COLD_BYTES;
 }
 
 /* ------------------------------------------------------------ decode time */
@@ -356,12 +374,13 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
     double ptok = 0, psq = 0, pre_tok = 0, swap_tok = 0;
     int n = 0;
     squeue *q = eng_inst_queue(s, I);
+    const bool cold = heaps_cold(s);
     while (q->len > 0 && I->nactive < p->rollout.max_seqs && (I->quota < 0 || n < I->quota)) {
         int id = eng_sq_peek(q);
         sample *x = eng_smp(s, id);
         /* the samples queued behind are likely admitted next: ask for the
         ** one ADMIT_AHEAD places on (a sample struct is a cold line) */
-        if (q->len > ADMIT_AHEAD) {
+        if (cold && q->len > ADMIT_AHEAD) {
             int64_t j = q->head + ADMIT_AHEAD;
             __builtin_prefetch(eng_smp(s, q->v[j < q->cap ? j : j - q->cap]), 1);
         }
@@ -376,8 +395,12 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         }
         if (inst_kv(s, I) + need > kv_admit_cap(s, I) && !(kv_paged(s) && I->nactive == 0 && n == 0)) break;
         eng_sq_pop(s, q);
-        x->state = S_ACTIVE;
+        /* the instance (the word's widest field) first: a bit-field store
+        ** of a byte followed by a read of the whole word would stall the read */
+        const unsigned pre = x->preempted;
         x->inst = (int)(I - s->inst);
+        x->state = S_ACTIVE;
+        x->preempted = PRE_NONE;
         if (x->v_start < 0) { x->v_start = I->version; x->t_start = now; eng_open_add(s, x->v_start, 1); }
         eng_act_add(s, x->v_start, 1);
         x->v_last = I->version;
@@ -393,14 +416,12 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         heap_push(I, (hent){x->adm_step + x->resp, id, x->prompt, x->resp, x->v_start, x->batch, I->norder});
         I->order[I->norder++] = id;
         n++;
-        if (x->preempted == PRE_SWAPPED) {
+        if (pre == PRE_SWAPPED) {
             /* its KV comes back from host memory: no prefill */
             swap_tok += ctx;
-            x->preempted = PRE_NONE;
             continue;
         }
-        if (x->preempted == PRE_RECOMPUTE) pre_tok += ctx;
-        x->preempted = PRE_NONE;
+        if (pre == PRE_RECOMPUTE) pre_tok += ctx;
         ptok += ctx;
         psq += ctx * ctx;
     }
@@ -565,6 +586,15 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
 
 void eng_inst_event(sim *s, instance *I, sim_time now)
 {
+    const bool cold = heaps_cold(s);
+    /* in a large run the next event is most likely another instance's
+    ** completion, whose struct and heap are out of the cache: ask for the
+    ** struct now, and for the top of its heap once the struct is in (below) */
+    const instance *J = NULL;
+    if (cold && s->q.n > 0 && s->q.v[0].kind == EV_INST) {
+        J = &s->inst[s->q.v[0].a];
+        for (size_t o = 0; o < sizeof *J; o += 64) __builtin_prefetch((const char *)J + o);
+    }
     I->scheduled = false;
     /* the sample at the root finishes now, most likely, and its struct is
     ** written below: start loading it while the segment is closed */
@@ -574,13 +604,17 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     /* every entry is an active sample of this instance: an eviction empties
     ** the heap (sim_check_counters verifies it) */
     while (I->hn > 0 && I->heap[0].key <= I->step) {
-        hent h = heap_pop(I);
+        hent h = cold ? heap_pop_impl(I, true) : heap_pop_impl(I, false);
         I->ctx_sum -= (double)h.prompt + h.resp;
         if (!kv_paged(s)) I->kv_used -= (double)h.prompt + s->scn.work.max_response;   /* sample_reserve */
         I->nactive--;
         sample_finish(s, &h, now);
         any = true;
     }
+    /* the next instance's heap, its top four levels (entries 0..7, four
+    ** lines; a heap is never smaller than 64 entries) */
+    if (J && J->hn > 0)
+        for (int j = 0; j < 8; j += 2) __builtin_prefetch(&J->heap[j]);
     /* the admission-order list keeps finished entries until they are half
     ** of it: compacting on every completion would cost O(batch) each */
     if (any && I->norder > 2 * I->nactive + 16) inst_compact_order(s, I);
