@@ -40,11 +40,19 @@ static inline bool hent_less(const hent *a, const hent *b)
     return a->key < b->key || (a->key == b->key && a->id < b->id);
 }
 
+/* hent_less without branches (the flags combined, not short-circuited),
+** for the choice between two siblings, which the branch predictor cannot
+** learn. */
+static inline int hent_less_bits(const hent *a, const hent *b)
+{
+    return (a->key < b->key) | ((a->key == b->key) & (a->id < b->id));
+}
+
 /* The smaller of node i's children, which exist (first child < n). */
 static inline int heap_min_child(const hent *h, int i, int n)
 {
     int c = heap_first_child(i);
-    return i && c + 1 < n && hent_less(&h[c + 1], &h[c]) ? c + 1 : c;
+    return i && c + 1 < n ? c + hent_less_bits(&h[c + 1], &h[c]) : c;
 }
 
 static void heap_grow(instance *I)
@@ -93,7 +101,7 @@ __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, boo
                 if (2 * c < n) __builtin_prefetch(&h[2 * c]);
                 if (2 * c + 2 < n) __builtin_prefetch(&h[2 * c + 2]);
             }
-            int m = c + 1 < n && hent_less(&h[c + 1], &h[c]) ? c + 1 : c;
+            int m = c + 1 < n ? c + hent_less_bits(&h[c + 1], &h[c]) : c;
             h[i] = h[m];
             i = m;
         }
@@ -611,10 +619,13 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
         sample_finish(s, &h, now);
         any = true;
     }
-    /* the next instance's heap, its top four levels (entries 0..7, four
-    ** lines; a heap is never smaller than 64 entries) */
-    if (J && J->hn > 0)
+    /* the next instance's heap: its top four levels (entries 0..7, four
+    ** lines; a heap is never smaller than 64 entries) and its last entry,
+    ** which a pop moves */
+    if (J && J->hn > 0) {
         for (int j = 0; j < 8; j += 2) __builtin_prefetch(&J->heap[j]);
+        __builtin_prefetch(&J->heap[J->hn - 1]);
+    }
     /* the admission-order list keeps finished entries until they are half
     ** of it: compacting on every completion would cost O(batch) each */
     if (any && I->norder > 2 * I->nactive + 16) inst_compact_order(s, I);
