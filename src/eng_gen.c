@@ -720,13 +720,16 @@ static inline int64_t disp_key(const sim *s, int i)
     return (int64_t)(I->nactive + I->quota) << 32 | i;
 }
 
+/* Keys are distinct (each holds its instance's index): the smaller child
+** is picked without a branch (which one is a coin toss to the predictor),
+** then swapped up if it is below the entry. */
 static void disp_down(int64_t *h, int n, int i)
 {
     for (;;) {
-        int l = 2 * i + 1, m = i;
-        if (l < n && h[l] < h[m]) m = l;
-        if (l + 1 < n && h[l + 1] < h[m]) m = l + 1;
-        if (m == i) return;
+        int l = 2 * i + 1;
+        if (l >= n) return;
+        int m = l + 1 < n ? l + (h[l + 1] < h[l]) : l;
+        if (h[m] > h[i]) return;
         int64_t t = h[i]; h[i] = h[m]; h[m] = t;
         i = m;
     }
