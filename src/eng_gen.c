@@ -122,7 +122,7 @@ __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, boo
 ** instructions when they are in the cache.  The bound is half the 2 MiB of
 ** level-2 cache a core of a current server processor has (Intel Xeon
 ** Sapphire Rapids; AMD EPYC Zen 4 has 1 MiB): at 256 sequences an
-** instance, 128 instances and more. */
+** instance, more than 128 instances. */
 enum { HEAPS_COLD_BYTES = 1 << 20 };
 
 static inline bool heaps_cold(const sim *s)

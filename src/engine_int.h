@@ -169,9 +169,8 @@ _Static_assert(sizeof(sample) == 56, "sample: the struct grew beyond 56 bytes");
 ** sample array first (its fields do not change while it is active), and
 ** its entry's position in the instance's admission-order list (eng_gen.c,
 ** inst_compact_order), in what would be the struct's padding.  The heap
-** (eng_gen.c) is 4-ary with a root of three children, its array aligned to
-** 128 bytes: the four children of a node are one aligned 128-byte block,
-** the pair of cache lines the processor fetches together. */
+** (eng_gen.c) is binary with a root of one child, its array aligned to 128
+** bytes: two siblings are one aligned cache line. */
 typedef struct {
     int64_t key;
     int32_t id;
