@@ -21,55 +21,113 @@
 
 /* --------------------------------------------------------- instance heap */
 
-static void heap_push(instance *I, hent e)
-{
-    int64_t key = e.key;
-    int id = e.id;
-    if (I->hn == I->hcap) {
-        I->hcap = I->hcap ? I->hcap * 2 : 64;
-        I->heap = xrealloc(I->heap, (size_t)I->hcap * sizeof *I->heap);
-    }
-    int i = I->hn++;
-    while (i > 0) {
-        int p = (i - 1) / 2;
-        if (I->heap[p].key < key || (I->heap[p].key == key && I->heap[p].id < id)) break;
-        I->heap[i] = I->heap[p];
-        i = p;
-    }
-    I->heap[i] = e;
-}
+/* The heap's shape (engine_int.h, hent): binary, but the root has one
+** child, 1, and node i > 0 the children 2i and 2i + 1, so that with the
+** array aligned to 128 bytes two siblings are one aligned 64-byte line (an
+** ordinary binary heap's siblings of 32 bytes straddle lines), and the
+** four grandchildren of a node one aligned 128-byte block, which a pop asks
+** for while it compares the children: in a large run the instances' heaps
+** do not stay in the cache from one completion to the next.  (key, id)
+** orders entries strictly, so the sequence of roots is that of any other
+** heap discipline. */
+enum { HEAP_ALIGN = 128 };
+
+static inline int heap_first_child(int i) { return i ? 2 * i : 1; }
+static inline int heap_parent(int j) { return j / 2; }
 
 static inline bool hent_less(const hent *a, const hent *b)
 {
     return a->key < b->key || (a->key == b->key && a->id < b->id);
 }
 
-/* Remove the root: its hole walks down the smaller children to a leaf (one
-** comparison a level), then the last entry is sifted up from there (Floyd's
-** bottom-up variant).  (key, id) orders entries strictly, so the sequence of
-** roots is the same as with any other heap discipline. */
-static hent heap_pop(instance *I)
+/* hent_less without branches (the flags combined, not short-circuited),
+** for the choice between two siblings, which the branch predictor cannot
+** learn. */
+static inline int hent_less_bits(const hent *a, const hent *b)
 {
-    hent top = I->heap[0];
-    int n = --I->hn;
-    if (n == 0) return top;
-    hent last = I->heap[n];
-    int i = 0;
-    for (;;) {
-        int l = 2 * i + 1;
-        if (l >= n) break;
-        int m = l + 1 < n && hent_less(&I->heap[l + 1], &I->heap[l]) ? l + 1 : l;
-        I->heap[i] = I->heap[m];
-        i = m;
-    }
+    return (a->key < b->key) | ((a->key == b->key) & (a->id < b->id));
+}
+
+/* The smaller of node i's children, which exist (first child < n). */
+static inline int heap_min_child(const hent *h, int i, int n)
+{
+    int c = heap_first_child(i);
+    return i && c + 1 < n ? c + hent_less_bits(&h[c + 1], &h[c]) : c;
+}
+
+static void heap_grow(instance *I)
+{
+    int cap = I->hcap ? I->hcap * 2 : 64;
+    size_t bytes = (size_t)cap * sizeof *I->heap;   /* a multiple of HEAP_ALIGN: cap is 64·2^k */
+    hent *v = aligned_alloc(HEAP_ALIGN, bytes);
+    if (!v) v = xmalloc(bytes);   /* it reports the shortage (unaligned room would only be slower) */
+    if (I->hn > 0) memcpy(v, I->heap, (size_t)I->hn * sizeof *v);
+    free(I->heap);
+    I->heap = v;
+    I->hcap = cap;
+}
+
+static void heap_push(instance *I, hent e)
+{
+    if (I->hn == I->hcap) heap_grow(I);
+    int i = I->hn++;
     while (i > 0) {
-        int p = (i - 1) / 2;
-        if (!hent_less(&last, &I->heap[p])) break;
+        int p = heap_parent(i);
+        if (hent_less(&I->heap[p], &e)) break;
         I->heap[i] = I->heap[p];
         i = p;
     }
-    I->heap[i] = last;
+    I->heap[i] = e;
+}
+
+/* Remove the root: its hole walks down the smaller children to a leaf,
+** then the last entry is sifted up from there (Floyd's bottom-up variant).
+** `ahead`: ask for the grandchildren of each node on the way (see
+** heaps_cold); a constant at each call, so each version is compiled apart. */
+__attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, bool ahead)
+{
+    hent *h = I->heap;
+    hent top = h[0];
+    int n = --I->hn;
+    if (n == 0) return top;
+    hent last = h[n];
+    int i = 0;
+    if (n > 1) {
+        h[0] = h[1];    /* the root's only child */
+        i = 1;
+        for (int c = 2; c < n; c = 2 * i) {
+            if (ahead) {
+                /* the grandchildren, one 128-byte block */
+                if (2 * c < n) __builtin_prefetch(&h[2 * c]);
+                if (2 * c + 2 < n) __builtin_prefetch(&h[2 * c + 2]);
+            }
+            int m = c + 1 < n ? c + hent_less_bits(&h[c + 1], &h[c]) : c;
+            h[i] = h[m];
+            i = m;
+        }
+    }
+    while (i > 0) {
+        int p = heap_parent(i);
+        if (!hent_less(&last, &h[p])) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = last;
     return top;
+}
+
+/* Are the instances' heaps, all together, likely out of the cache by the
+** time an instance's next completion comes (the instances take turns)?
+** Then a pop asks for each level ahead of its comparisons, which only costs
+** instructions when they are in the cache.  The bound is half the 2 MiB of
+** level-2 cache a core of a current server processor has (Intel Xeon
+** Sapphire Rapids; AMD EPYC Zen 4 has 1 MiB): at 256 sequences an
+** instance, more than 128 instances. */
+enum { HEAPS_COLD_BYTES = 1 << 20 };
+
+static inline bool heaps_cold(const sim *s)
+{
+    return (double)s->ninst * s->scn.plan.rollout.max_seqs * sizeof(hent) > HEAPS_COLD_BYTES;
 }
 
 /* ------------------------------------------------------------ decode time */
@@ -315,6 +373,8 @@ static double prefill_secs(sim *s, instance *I, double tok, double sq)
     return st.total_s;
 }
 
+enum { ADMIT_AHEAD = 4 };
+
 /* Admit what fits; prefill the newcomers; returns the prefill end. */
 static sim_time inst_admit(sim *s, instance *I, sim_time now)
 {
@@ -322,9 +382,16 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
     double ptok = 0, psq = 0, pre_tok = 0, swap_tok = 0;
     int n = 0;
     squeue *q = eng_inst_queue(s, I);
+    const bool cold = heaps_cold(s);
     while (q->len > 0 && I->nactive < p->rollout.max_seqs && (I->quota < 0 || n < I->quota)) {
         int id = eng_sq_peek(q);
         sample *x = eng_smp(s, id);
+        /* the samples queued behind are likely admitted next: ask for the
+        ** one ADMIT_AHEAD places on (a sample struct is a cold line) */
+        if (cold && q->len > ADMIT_AHEAD) {
+            int64_t j = q->head + ADMIT_AHEAD;
+            __builtin_prefetch(eng_smp(s, q->v[j < q->cap ? j : j - q->cap]), 1);
+        }
         /* staleness: a sample of batch b may start on version v only if b - v <= s */
         if (!eng_may_start(s, id, x, I->version)) break;
         double need = sample_reserve(s, x);
@@ -336,8 +403,12 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         }
         if (inst_kv(s, I) + need > kv_admit_cap(s, I) && !(kv_paged(s) && I->nactive == 0 && n == 0)) break;
         eng_sq_pop(s, q);
-        x->state = S_ACTIVE;
+        /* the instance (the word's widest field) first: a bit-field store
+        ** of a byte followed by a read of the whole word would stall the read */
+        const unsigned pre = x->preempted;
         x->inst = (int)(I - s->inst);
+        x->state = S_ACTIVE;
+        x->preempted = PRE_NONE;
         if (x->v_start < 0) { x->v_start = I->version; x->t_start = now; eng_open_add(s, x->v_start, 1); }
         eng_act_add(s, x->v_start, 1);
         x->v_last = I->version;
@@ -353,14 +424,12 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         heap_push(I, (hent){x->adm_step + x->resp, id, x->prompt, x->resp, x->v_start, x->batch, I->norder});
         I->order[I->norder++] = id;
         n++;
-        if (x->preempted == PRE_SWAPPED) {
+        if (pre == PRE_SWAPPED) {
             /* its KV comes back from host memory: no prefill */
             swap_tok += ctx;
-            x->preempted = PRE_NONE;
             continue;
         }
-        if (x->preempted == PRE_RECOMPUTE) pre_tok += ctx;
-        x->preempted = PRE_NONE;
+        if (pre == PRE_RECOMPUTE) pre_tok += ctx;
         ptok += ctx;
         psq += ctx * ctx;
     }
@@ -417,14 +486,28 @@ static void inst_compact_order(sim *s, instance *I)
     I->norder = w;
 }
 
+/* A finished sample's instance and flags word: no instance, S_DONE, no
+** re-prefill needed, not preempted (an active sample never is). */
+static inline uint32_t sample_done_flags(void)
+{
+    sample t;
+    t.flags = 0;
+    t.inst = -1;
+    t.state = S_DONE;
+    t.resumed = 0;
+    t.preempted = PRE_NONE;
+    return t.flags;
+}
+
+/* The sample's struct is only written here, never read: what finishing
+** needs is in its heap entry, so its (likely cold) line costs no load. */
 static void sample_finish(sim *s, const hent *h, sim_time now)
 {
     sample *x = eng_smp(s, h->id);
-    x->state = S_DONE;
-    eng_act_add(s, x->v_start, -1);
+    x->flags = sample_done_flags();
+    eng_act_add(s, h->v_start, -1);
     x->gen = h->resp;
     x->t_end = now;
-    x->inst = -1;
     if (s->nfin == s->fin_cap) {
         s->fin_cap = s->fin_cap ? s->fin_cap * 2 : 1024;
         s->fin = xrealloc(s->fin, (size_t)s->fin_cap * sizeof *s->fin);
@@ -440,13 +523,11 @@ static void sample_finish(sim *s, const hent *h, sim_time now)
 /* Restore the heap property over the whole heap (after removals). */
 static void heap_build(instance *I)
 {
-    for (int i = I->hn / 2 - 1; i >= 0; i--) {
+    for (int i = I->hn > 1 ? heap_parent(I->hn - 1) : -1; i >= 0; i--) {
         int c = i;
         hent e = I->heap[c];
-        for (;;) {
-            int l = 2 * c + 1;
-            if (l >= I->hn) break;
-            int m = l + 1 < I->hn && hent_less(&I->heap[l + 1], &I->heap[l]) ? l + 1 : l;
+        while (heap_first_child(c) < I->hn) {
+            int m = heap_min_child(I->heap, c, I->hn);
             if (!hent_less(&I->heap[m], &e)) break;
             I->heap[c] = I->heap[m];
             c = m;
@@ -513,6 +594,15 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
 
 void eng_inst_event(sim *s, instance *I, sim_time now)
 {
+    const bool cold = heaps_cold(s);
+    /* in a large run the next event is most likely another instance's
+    ** completion, whose struct and heap are out of the cache: ask for the
+    ** struct now, and for the top of its heap once the struct is in (below) */
+    const instance *J = NULL;
+    if (cold && s->q.n > 0 && s->q.v[0].kind == EV_INST) {
+        J = &s->inst[s->q.v[0].a];
+        for (size_t o = 0; o < sizeof *J; o += 64) __builtin_prefetch((const char *)J + o);
+    }
     I->scheduled = false;
     /* the sample at the root finishes now, most likely, and its struct is
     ** written below: start loading it while the segment is closed */
@@ -522,12 +612,19 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     /* every entry is an active sample of this instance: an eviction empties
     ** the heap (sim_check_counters verifies it) */
     while (I->hn > 0 && I->heap[0].key <= I->step) {
-        hent h = heap_pop(I);
+        hent h = cold ? heap_pop_impl(I, true) : heap_pop_impl(I, false);
         I->ctx_sum -= (double)h.prompt + h.resp;
         if (!kv_paged(s)) I->kv_used -= (double)h.prompt + s->scn.work.max_response;   /* sample_reserve */
         I->nactive--;
         sample_finish(s, &h, now);
         any = true;
+    }
+    /* the next instance's heap: its top four levels (entries 0..7, four
+    ** lines; a heap is never smaller than 64 entries) and its last entry,
+    ** which a pop moves */
+    if (J && J->hn > 0) {
+        for (int j = 0; j < 8; j += 2) __builtin_prefetch(&J->heap[j]);
+        __builtin_prefetch(&J->heap[J->hn - 1]);
     }
     /* the admission-order list keeps finished entries until they are half
     ** of it: compacting on every completion would cost O(batch) each */
@@ -623,13 +720,16 @@ static inline int64_t disp_key(const sim *s, int i)
     return (int64_t)(I->nactive + I->quota) << 32 | i;
 }
 
+/* Keys are distinct (each holds its instance's index): the smaller child
+** is picked without a branch (which one is a coin toss to the predictor),
+** then swapped up if it is below the entry. */
 static void disp_down(int64_t *h, int n, int i)
 {
     for (;;) {
-        int l = 2 * i + 1, m = i;
-        if (l < n && h[l] < h[m]) m = l;
-        if (l + 1 < n && h[l + 1] < h[m]) m = l + 1;
-        if (m == i) return;
+        int l = 2 * i + 1;
+        if (l >= n) return;
+        int m = l + 1 < n ? l + (h[l + 1] < h[l]) : l;
+        if (h[m] > h[i]) return;
         int64_t t = h[i]; h[i] = h[m]; h[m] = t;
         i = m;
     }
@@ -654,9 +754,9 @@ static void balance_quotas(sim *s)
         if (I->running && s->pr[I->pool].st == P_GEN && I->nactive < max_seqs) h[n++] = disp_key(s, i);
     }
     for (int i = n / 2 - 1; i >= 0; i--) disp_down(h, n, i);
-    int64_t k = 0;
+    int64_t k = 0, at = q->head;     /* at: slot of the k-th queued sample */
     while (n > 0 && k < q->len) {
-        int id = q->v[(q->head + k) % q->cap];
+        int id = q->v[at];
         const sample *x = eng_smp(s, id);
         instance *I = &s->inst[(int)(h[0] & 0xffffffff)];
         double need = sample_reserve(s, x);
@@ -667,6 +767,7 @@ static void balance_quotas(sim *s)
             I->quota_kv += need;
             h[0] += (int64_t)1 << 32;
             k++;
+            if (++at == q->cap) at = 0;
         }
         if (!fits || I->nactive + I->quota >= max_seqs) h[0] = h[--n];
         disp_down(h, n, 0);

@@ -75,6 +75,18 @@ static inline bool eng_ev_less(const event *x, const event *y)
     return x->t < y->t || (x->t == y->t && x->seq < y->seq);
 }
 
+/* The same without branches: which of two children is earlier is a coin
+** toss to the branch predictor.  (t, seq) compared as one unsigned 128-bit
+** number (gcc and clang have the type), t's sign bit flipped so that its
+** order is kept. */
+static inline int eng_ev_less_bits(const event *x, const event *y)
+{
+    const uint64_t flip = UINT64_C(1) << 63;
+    unsigned __int128 a = (unsigned __int128)((uint64_t)x->t ^ flip) << 64 | x->seq;
+    unsigned __int128 b = (unsigned __int128)((uint64_t)y->t ^ flip) << 64 | y->seq;
+    return a < b;
+}
+
 static inline void eng_evq_push(evq *q, sim_time t, int kind, int a, uint64_t b)
 {
     if (q->n == q->cap) {
@@ -106,7 +118,7 @@ static inline event eng_evq_pop(evq *q)
     for (;;) {
         size_t l = 2 * i + 1;
         if (l >= n) break;
-        size_t m = l + 1 < n && eng_ev_less(&q->v[l + 1], &q->v[l]) ? l + 1 : l;
+        size_t m = l + 1 < n ? l + (size_t)eng_ev_less_bits(&q->v[l + 1], &q->v[l]) : l;
         q->v[i] = q->v[m];
         i = m;
     }
@@ -132,23 +144,33 @@ typedef struct {
     int32_t  v_start;       /* version it started generating with (-1 not yet) */
     int32_t  v_last;
     /* four bytes for the instance and the flags: 56 bytes a sample, not 64
-    ** (the samples of every batch alive are held at once) */
-    signed int   inst : 24;         /* instance index (< 2^23, the devices' bound), -1 none */
-    unsigned int state : 3;         /* S_* */
-    unsigned int resumed : 1;       /* needs a re-prefill of prompt + gen */
-    unsigned int preempted : 2;     /* paged KV: taken off a full cache (PRE_*), not yet readmitted */
+    ** (the samples of every batch alive are held at once).  They are also
+    ** one word, so a completion writes them in one store (eng_gen.c,
+    ** sample_finish) instead of a read-modify-write of a cold line. */
+    union {
+        struct {
+            signed int   inst : 24;     /* instance index (< 2^23, the devices' bound), -1 none */
+            unsigned int state : 3;     /* S_* */
+            unsigned int resumed : 1;   /* needs a re-prefill of prompt + gen */
+            unsigned int preempted : 2; /* paged KV: taken off a full cache (PRE_*), not yet readmitted */
+        };
+        uint32_t flags;
+    };
     int32_t  home;          /* queue it waits in */
     int64_t  adm_step;      /* instance step minus tokens already generated */
     sim_time t_start, t_end;
 } sample;
 _Static_assert(S_TRAINED < 8 && PRE_SWAPPED < 4, "sample: a state or preemption kind beyond its bits");
+_Static_assert(sizeof(sample) == 56, "sample: the struct grew beyond 56 bytes");
 
 /* An instance's active sample, keyed by the instance step at which it
 ** finishes (ties by id).  It carries what finishing the sample reads, so a
 ** completion does not have to load the sample's struct from the large
 ** sample array first (its fields do not change while it is active), and
 ** its entry's position in the instance's admission-order list (eng_gen.c,
-** inst_compact_order), in what would be the struct's padding. */
+** inst_compact_order), in what would be the struct's padding.  The heap
+** (eng_gen.c) is binary with a root of one child, its array aligned to 128
+** bytes: two siblings are one aligned cache line. */
 typedef struct {
     int64_t key;
     int32_t id;
@@ -497,7 +519,7 @@ static inline int eng_sq_peek(const squeue *q) { return q->v[q->head]; }
 
 static inline void eng_sq_pop(sim *s, squeue *q)
 {
-    q->head = (q->head + 1) % q->cap;
+    q->head = q->head + 1 < q->cap ? q->head + 1 : 0;   /* no division: a pop per admission */
     q->len--;
     s->dq_len--;
 }
