@@ -355,15 +355,7 @@ static bool sim_process(sim *s, const event *e)
     switch (e->kind) {
     case EV_INST: {
         instance *I = &s->inst[e->a];
-        /* The next event's instance: in a large run the instances' structs
-        ** (four or five cache lines each) have mostly left the cache by the
-        ** time their event comes, and this event's work hides the loading
-        ** of every line of it.  Only a hint: the instance is not read here. */
-        if (s->q.n > 0 && s->q.v[0].kind == EV_INST) {
-            const char *nx = (const char *)&s->inst[s->q.v[0].a];
-            for (size_t o = 0; o < sizeof(instance); o += 64) __builtin_prefetch(nx + o);
-            __builtin_prefetch(nx + sizeof(instance) - 1);
-        }
+        /* (the next event's instance is asked for ahead in eng_inst_event) */
         if (e->b != I->evgen || !I->scheduled) return true;   /* superseded */
         eng_inst_event(s, I, e->t);
         break;
