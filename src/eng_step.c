@@ -708,10 +708,13 @@ void eng_pool_class(sim *s, int p, pstate next)
     pool_rt *r = &s->pr[p];
     (void)next;
     if (s->now > r->class_t0) {
-        eng_span(s, s->step_track, (trace_phase)r->class_phase, r->class_t0, s->now, s->version, s->version, -1, 0);
+        /* tagged with the version it started under: a training interval
+        ** ends after its step has advanced the version */
+        eng_span(s, s->step_track, (trace_phase)r->class_phase, r->class_t0, s->now, r->class_v, r->class_v, -1, 0);
         account_window(s, r->class_phase, r->class_t0, s->now);
     }
     r->class_t0 = s->now;
+    r->class_v = s->version;
     r->class_phase = class_of(s, p, next);
 }
 

@@ -286,6 +286,7 @@ typedef struct {
     sim_time busy_until;
     sim_time class_t0;          /* start of the current step-track interval */
     int      class_phase;
+    int      class_v;           /* the version when it started: the step it belongs to */
     sim_time inf_t[INF__COUNT][2];  /* the running forward task's parts: [start, end) each */
 } pool_rt;
 

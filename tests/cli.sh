@@ -319,6 +319,13 @@ assert {"X", "C", "M", "i", "b", "e"} <= ph, ph
 xs = [e for e in ev if e["ph"] == "X"]
 assert all("iteration" in e["args"] and "version" in e["args"] for e in xs)
 assert any(e["name"] == "generate" for e in xs) and any(e["name"].startswith("train") for e in xs)
+# the step row's training interval of iteration k ends where "iteration k ends"
+ends = {e["name"].split()[1]: e["ts"] for e in ev if e["ph"] == "i" and e["name"].endswith(" ends")}
+trains = [e for e in xs if e.get("cat") == "step" and e["name"] == "train"]
+assert len(trains) == len(ends) > 0, (len(trains), len(ends))
+for e in trains:
+    k = str(e["args"]["iteration"])
+    assert k in ends and abs(e["ts"] + e["dur"] - ends[k]) < 1e-3, (k, e["ts"] + e["dur"], ends.get(k))
 PY
     "$F" run examples/qwen7b_h100x16.lua --json - --quiet | python3 -c 'import json,sys; json.load(sys.stdin)' && ok || bad "--json - is not JSON on stdout"
     "$F" check examples/qwen7b_h100x16.lua --json - | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["fits"]' && ok || bad "check --json"
