@@ -404,7 +404,6 @@ void sim_free(sim *s)
     free(s->mem_peak_total);
     free(s->mem_peak_t);
     free(s->f_end);
-    free(s->b_end);
     free(s->f_dur);
     free(s->b_dur);
     free(s->pipe_st);

@@ -382,7 +382,7 @@ struct sim {
     int      ngroups;
 
     /* scratch for training */
-    double  *f_end, *b_end, *f_dur, *b_dur;
+    double  *f_end, *f_dur, *b_dur;
     size_t   pipe_cap, pipe_mcap, pipe_pcap;
     pipe_stage *pipe_st;
     pipe_order porder[PIPE_ORDERS];   /* 1F1B op orders by shape, kept */
