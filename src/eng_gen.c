@@ -599,8 +599,9 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     ** completion, whose struct and heap are out of the cache: ask for the
     ** struct now, and for the top of its heap once the struct is in (below) */
     const instance *J = NULL;
-    if (cold && s->q.n > 0 && s->q.v[0].kind == EV_INST) {
-        J = &s->inst[s->q.v[0].a];
+    const event *next = cold ? eng_evq_peek(&s->q) : NULL;
+    if (next && next->kind == EV_INST) {
+        J = &s->inst[next->a];
         for (size_t o = 0; o < sizeof *J; o += 64) __builtin_prefetch((const char *)J + o);
     }
     I->scheduled = false;
