@@ -546,12 +546,16 @@ bool sim_check_counters(const sim *s, fs_err *err)
     for (int i = 0; i < s->ninst && ok; i++) {
         const instance *I = &s->inst[i];
         for (int k = 0; k < I->hn && ok; k++) {
-            const hent *h = &I->heap[k];
-            const sample *x = eng_smp(s, h->id);
-            if (x->state != S_ACTIVE || x->inst != i || h->prompt != x->prompt || h->resp != x->resp ||
-                h->v_start != x->v_start || h->batch != x->batch) {
+            /* the entry is an active sample of this instance, keyed by the
+            ** step it finishes at as the sample is now, and its
+            ** admission-order position holds its id (a completion reads the
+            ** sample's figures from its struct: there is no copy to check) */
+            const hent *e = &I->heap[k];
+            const sample *x = eng_smp(s, e->id);
+            if (x->state != S_ACTIVE || x->inst != i || e->key != x->adm_step + x->resp || e->opos < 0 ||
+                e->opos >= I->norder || I->order[e->opos] != e->id) {
                 fs_err_set(err, 1, "instance %d: heap entry of sample %d is not one of its active samples as they are now",
-                           i, h->id);
+                           i, e->id);
                 ok = false;
             }
         }

@@ -205,20 +205,19 @@ _Static_assert(S_TRAINED < 8 && PRE_SWAPPED < 4, "sample: a state or preemption 
 _Static_assert(sizeof(sample) == 56, "sample: the struct grew beyond 56 bytes");
 
 /* An instance's active sample, keyed by the instance step at which it
-** finishes (ties by id).  It carries what finishing the sample reads, so a
-** completion does not have to load the sample's struct from the large
-** sample array first (its fields do not change while it is active), and
-** its entry's position in the instance's admission-order list (eng_gen.c,
-** inst_compact_order), in what would be the struct's padding.  The heap
-** (eng_gen.c) is binary with a root of one child, its array aligned to 128
-** bytes: two siblings are one aligned cache line. */
+** finishes (ties by id), and its entry's position in the instance's
+** admission-order list (eng_gen.c, inst_compact_order): 16 bytes, so that
+** an instance's heap is half the lines it would be with the sample's
+** figures inline (a completion reads those from the sample's struct, whose
+** line it writes anyway).  The heap (eng_gen.c) is binary with a root of
+** one child, its array aligned to 128 bytes: two siblings share a line and
+** the four grandchildren of a node are one aligned line. */
 typedef struct {
     int64_t key;
     int32_t id;
-    int32_t prompt, resp, v_start, batch;
     int32_t opos;           /* I->order[opos] == id */
 } hent;
-_Static_assert(sizeof(hent) == 32, "hent: an instance heap entry grew beyond 32 bytes");
+_Static_assert(sizeof(hent) == 16, "hent: an instance heap entry grew beyond 16 bytes");
 
 typedef struct {
     int     *v;
