@@ -25,7 +25,7 @@
 ** child, 1, and node i > 0 the children 2i and 2i + 1, so that with the
 ** array aligned to 128 bytes two siblings of 16 bytes are one aligned
 ** 32-byte half line (an ordinary binary heap's siblings straddle lines at
-** every fourth pair), and the four grandchildren of a node one aligned
+** every second pair), and the four grandchildren of a node one aligned
 ** 64-byte line, which a pop asks for while it compares the children: in a
 ** large run the instances' heaps do not stay in the cache from one
 ** completion to the next.  (key, id)
