@@ -373,7 +373,7 @@ static bool sim_process(sim *s, const event *e)
 
 static void sim_begin(sim *s)
 {
-    if (s->st.events == 0 && s->q.n == 0 && !s->finished) {
+    if (s->st.events == 0 && eng_evq_len(&s->q) == 0 && !s->finished) {
         ctl_poll(s);
     }
 }
@@ -382,7 +382,7 @@ static void sim_begin(sim *s)
 ** plan the controller cannot carry on); a finished run is closed once. */
 static bool sim_after(sim *s)
 {
-    if (!s->finished && !s->failed && s->q.n == 0) {
+    if (!s->finished && !s->failed && eng_evq_len(&s->q) == 0) {
         fs_err_set(&s->err, 1, "the run stalled at %.3f s with %d of %d steps trained (nothing left to happen)",
                    sim_secs(s->now), s->version, s->scn.work.iterations);
         s->failed = true;
@@ -398,19 +398,23 @@ static bool sim_after(sim *s)
 bool sim_advance(sim *s, sim_time until)
 {
     sim_begin(s);
-    while (!s->finished && !s->failed && s->q.n > 0 && s->q.v[0].t <= until) {
+    /* each pop leaves its root taken for the handler's push (engine_int.h,
+    ** evq): the queue is settled before its head is compared */
+    while (!s->finished && !s->failed) {
+        eng_evq_settle(&s->q);
+        if (s->q.n == 0 || s->q.v[0].t > until) break;
         event e = eng_evq_pop(&s->q);
         sim_process(s, &e);
     }
     if (!sim_after(s)) return false;
-    if (until > s->now) s->now = until < s->q.v[0].t ? until : s->now;
+    if (until > s->now) s->now = until < eng_evq_peek(&s->q)->t ? until : s->now;
     return true;
 }
 
 bool sim_step_events(sim *s, uint64_t n)
 {
     sim_begin(s);
-    for (uint64_t i = 0; i < n && !s->finished && !s->failed && s->q.n > 0; i++) {
+    for (uint64_t i = 0; i < n && !s->finished && !s->failed && eng_evq_len(&s->q) > 0; i++) {
         event e = eng_evq_pop(&s->q);
         sim_process(s, &e);
     }
@@ -425,7 +429,11 @@ bool sim_run(sim *s)
 
 bool sim_done(const sim *s) { return s->finished || s->failed; }
 sim_time sim_now(const sim *s) { return s->now; }
-sim_time sim_next_event_time(const sim *s) { return s->q.n ? s->q.v[0].t : -1; }
+sim_time sim_next_event_time(const sim *s)
+{
+    const event *e = eng_evq_peek(&s->q);
+    return e ? e->t : -1;
+}
 const fs_err *sim_error(const sim *s) { return s->err.code ? &s->err : NULL; }
 const scn_scenario *sim_scenario(const sim *s) { return &s->scn; }
 const plan *sim_plan(const sim *s) { return &s->pl; }
@@ -538,12 +546,16 @@ bool sim_check_counters(const sim *s, fs_err *err)
     for (int i = 0; i < s->ninst && ok; i++) {
         const instance *I = &s->inst[i];
         for (int k = 0; k < I->hn && ok; k++) {
-            const hent *h = &I->heap[k];
-            const sample *x = eng_smp(s, h->id);
-            if (x->state != S_ACTIVE || x->inst != i || h->prompt != x->prompt || h->resp != x->resp ||
-                h->v_start != x->v_start || h->batch != x->batch) {
+            /* the entry is an active sample of this instance, keyed by the
+            ** step it finishes at as the sample is now, and its
+            ** admission-order position holds its id (a completion reads the
+            ** sample's figures from its struct: there is no copy to check) */
+            const hent *e = &I->heap[k];
+            const sample *x = eng_smp(s, e->id);
+            if (x->state != S_ACTIVE || x->inst != i || e->key != x->adm_step + x->resp || e->opos < 0 ||
+                e->opos >= I->norder || I->order[e->opos] != e->id) {
                 fs_err_set(err, 1, "instance %d: heap entry of sample %d is not one of its active samples as they are now",
-                           i, h->id);
+                           i, e->id);
                 ok = false;
             }
         }
@@ -559,4 +571,4 @@ bool sim_check_counters(const sim *s, fs_err *err)
 }
 
 uint64_t sim_counter_work(const sim *s) { return s->count_work; }
-size_t sim_queue_len(const sim *s) { return s->q.n; }
+size_t sim_queue_len(const sim *s) { return eng_evq_len(&s->q); }

@@ -23,11 +23,12 @@
 
 /* The heap's shape (engine_int.h, hent): binary, but the root has one
 ** child, 1, and node i > 0 the children 2i and 2i + 1, so that with the
-** array aligned to 128 bytes two siblings are one aligned 64-byte line (an
-** ordinary binary heap's siblings of 32 bytes straddle lines), and the
-** four grandchildren of a node one aligned 128-byte block, which a pop asks
-** for while it compares the children: in a large run the instances' heaps
-** do not stay in the cache from one completion to the next.  (key, id)
+** array aligned to 128 bytes two siblings of 16 bytes are one aligned
+** 32-byte half line (an ordinary binary heap's siblings straddle lines at
+** every second pair), and the four grandchildren of a node one aligned
+** 64-byte line, which a pop asks for while it compares the children: in a
+** large run the instances' heaps do not stay in the cache from one
+** completion to the next.  (key, id)
 ** orders entries strictly, so the sequence of roots is that of any other
 ** heap discipline. */
 enum { HEAP_ALIGN = 128 };
@@ -58,7 +59,7 @@ static inline int heap_min_child(const hent *h, int i, int n)
 static void heap_grow(instance *I)
 {
     int cap = I->hcap ? I->hcap * 2 : 64;
-    size_t bytes = (size_t)cap * sizeof *I->heap;   /* a multiple of HEAP_ALIGN: cap is 64·2^k */
+    size_t bytes = (size_t)cap * sizeof *I->heap;   /* a multiple of HEAP_ALIGN: cap is 64·2^k, hent 16 bytes */
     hent *v = aligned_alloc(HEAP_ALIGN, bytes);
     if (!v) v = xmalloc(bytes);   /* it reports the shortage (unaligned room would only be slower) */
     if (I->hn > 0) memcpy(v, I->heap, (size_t)I->hn * sizeof *v);
@@ -96,11 +97,8 @@ __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, boo
         h[0] = h[1];    /* the root's only child */
         i = 1;
         for (int c = 2; c < n; c = 2 * i) {
-            if (ahead) {
-                /* the grandchildren, one 128-byte block */
-                if (2 * c < n) __builtin_prefetch(&h[2 * c]);
-                if (2 * c + 2 < n) __builtin_prefetch(&h[2 * c + 2]);
-            }
+            /* the grandchildren, one 64-byte line */
+            if (ahead && 2 * c < n) __builtin_prefetch(&h[2 * c]);
             int m = c + 1 < n ? c + hent_less_bits(&h[c + 1], &h[c]) : c;
             h[i] = h[m];
             i = m;
@@ -119,11 +117,12 @@ __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, boo
 /* Are the instances' heaps, all together, likely out of the cache by the
 ** time an instance's next completion comes (the instances take turns)?
 ** Then a pop asks for each level ahead of its comparisons, which only costs
-** instructions when they are in the cache.  The bound is half the 2 MiB of
-** level-2 cache a core of a current server processor has (Intel Xeon
-** Sapphire Rapids; AMD EPYC Zen 4 has 1 MiB): at 256 sequences an
-** instance, more than 128 instances. */
-enum { HEAPS_COLD_BYTES = 1 << 20 };
+** instructions when they are in the cache.  The bound is a quarter of the
+** 2 MiB of level-2 cache a core of a current server processor has (Intel
+** Xeon Sapphire Rapids; AMD EPYC Zen 4 has 1 MiB), the heaps sharing it
+** with the structs of the samples that completions read and write: at 256
+** sequences an instance, more than 128 instances. */
+enum { HEAPS_COLD_BYTES = 1 << 19 };
 
 static inline bool heaps_cold(const sim *s)
 {
@@ -421,7 +420,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
             I->ocap = I->ocap ? I->ocap * 2 : 64;
             I->order = xrealloc(I->order, (size_t)I->ocap * sizeof *I->order);
         }
-        heap_push(I, (hent){x->adm_step + x->resp, id, x->prompt, x->resp, x->v_start, x->batch, I->norder});
+        heap_push(I, (hent){x->adm_step + x->resp, id, I->norder});
         I->order[I->norder++] = id;
         n++;
         if (pre == PRE_SWAPPED) {
@@ -499,25 +498,27 @@ static inline uint32_t sample_done_flags(void)
     return t.flags;
 }
 
-/* The sample's struct is only written here, never read: what finishing
-** needs is in its heap entry, so its (likely cold) line costs no load. */
-static void sample_finish(sim *s, const hent *h, sim_time now)
+/* Finishing reads the sample's figures from its struct, whose line it
+** writes anyway (the instance asks for it, for writing, when its event
+** begins): a heap entry that carried them would be twice the size, and a
+** separate array of them one more line a completion. */
+static void sample_finish(sim *s, int id, sample *x, sim_time now)
 {
-    sample *x = eng_smp(s, h->id);
+    const int32_t v_start = x->v_start, resp = x->resp, prompt = x->prompt, batch = x->batch;
     x->flags = sample_done_flags();
-    eng_act_add(s, h->v_start, -1);
-    x->gen = h->resp;
+    eng_act_add(s, v_start, -1);
+    x->gen = resp;
     x->t_end = now;
     if (s->nfin == s->fin_cap) {
         s->fin_cap = s->fin_cap ? s->fin_cap * 2 : 1024;
         s->fin = xrealloc(s->fin, (size_t)s->fin_cap * sizeof *s->fin);
     }
-    s->fin[s->nfin++] = h->id;
-    eng_open_add(s, h->v_start, -1);
-    eng_fin_add(s, h->v_start, 1);
-    s->batch_done[h->batch]++;
+    s->fin[s->nfin++] = id;
+    eng_open_add(s, v_start, -1);
+    eng_fin_add(s, v_start, 1);
+    s->batch_done[batch]++;
     s->st.samples_done++;
-    s->st.dq_rollout_out += ((double)h->prompt + h->resp) * 8.0;   /* token ids + rollout log-probs */
+    s->st.dq_rollout_out += ((double)prompt + resp) * 8.0;   /* token ids + rollout log-probs */
 }
 
 /* Restore the heap property over the whole heap (after removals). */
@@ -599,31 +600,33 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     ** completion, whose struct and heap are out of the cache: ask for the
     ** struct now, and for the top of its heap once the struct is in (below) */
     const instance *J = NULL;
-    if (cold && s->q.n > 0 && s->q.v[0].kind == EV_INST) {
-        J = &s->inst[s->q.v[0].a];
+    const event *next = cold ? eng_evq_peek(&s->q) : NULL;
+    if (next && next->kind == EV_INST) {
+        J = &s->inst[next->a];
         for (size_t o = 0; o < sizeof *J; o += 64) __builtin_prefetch((const char *)J + o);
     }
     I->scheduled = false;
     /* the sample at the root finishes now, most likely, and its struct is
-    ** written below: start loading it while the segment is closed */
+    ** read and written below: start loading it while the segment is closed */
     if (I->hn > 0) __builtin_prefetch(eng_smp(s, I->heap[0].id), 1);
     inst_close_segment(s, I, now, I->target);
     bool any = false;
     /* every entry is an active sample of this instance: an eviction empties
     ** the heap (sim_check_counters verifies it) */
     while (I->hn > 0 && I->heap[0].key <= I->step) {
-        hent h = cold ? heap_pop_impl(I, true) : heap_pop_impl(I, false);
-        I->ctx_sum -= (double)h.prompt + h.resp;
-        if (!kv_paged(s)) I->kv_used -= (double)h.prompt + s->scn.work.max_response;   /* sample_reserve */
+        hent e = cold ? heap_pop_impl(I, true) : heap_pop_impl(I, false);
+        sample *x = eng_smp(s, e.id);
+        I->ctx_sum -= (double)x->prompt + x->resp;
+        if (!kv_paged(s)) I->kv_used -= (double)x->prompt + s->scn.work.max_response;   /* sample_reserve */
         I->nactive--;
-        sample_finish(s, &h, now);
+        sample_finish(s, e.id, x, now);
         any = true;
     }
-    /* the next instance's heap: its top four levels (entries 0..7, four
+    /* the next instance's heap: its top five levels (entries 0..15, four
     ** lines; a heap is never smaller than 64 entries) and its last entry,
     ** which a pop moves */
     if (J && J->hn > 0) {
-        for (int j = 0; j < 8; j += 2) __builtin_prefetch(&J->heap[j]);
+        for (int j = 0; j < 16; j += 4) __builtin_prefetch(&J->heap[j]);
         __builtin_prefetch(&J->heap[J->hn - 1]);
     }
     /* the admission-order list keeps finished entries until they are half

@@ -64,10 +64,21 @@ typedef struct {
     uint64_t b;
 } event;
 
+/* The queue is a binary min-heap by (t, seq).  A pop does not remove the
+** root at once: it copies it out and marks it taken, and the next push, if
+** the root is still taken, puts its event in the root's place (one walk
+** down instead of a walk down for the pop and one up for the push) -- an
+** instance rescheduling itself after its completion pushes at once in
+** almost every event.  Any other reader settles the queue first (removes a
+** taken root) or peeks past it.  `n` counts the slots in use, a taken root
+** included: eng_evq_len is the number of events waiting.  (t, seq) orders
+** events strictly and seq is handed out at each push as before, so the
+** order events come out in is that of any heap discipline. */
 typedef struct {
     event   *v;
     size_t   n, cap;
     uint64_t seq;
+    bool     taken;     /* v[0] was popped: it is no longer an event */
 } evq;
 
 static inline bool eng_ev_less(const event *x, const event *y)
@@ -87,33 +98,11 @@ static inline int eng_ev_less_bits(const event *x, const event *y)
     return a < b;
 }
 
-static inline void eng_evq_push(evq *q, sim_time t, int kind, int a, uint64_t b)
+/* Fill the hole at v[i] (0 here) with `e`: the hole walks down the earlier
+** children to a leaf (one comparison a level), then `e` is sifted up from
+** there (Floyd's bottom-up variant); `n` is the number of slots after. */
+static inline void eng_evq_fill_down(evq *q, size_t n, event e)
 {
-    if (q->n == q->cap) {
-        q->cap = q->cap ? q->cap * 2 : 256;
-        q->v = xrealloc(q->v, q->cap * sizeof *q->v);
-    }
-    event e = {t, q->seq++, kind, a, b};
-    size_t i = q->n++;
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!eng_ev_less(&e, &q->v[p])) break;
-        q->v[i] = q->v[p];
-        i = p;
-    }
-    q->v[i] = e;
-}
-
-/* Take the earliest event.  The hole left at the root walks down the
-** earlier children to a leaf (one comparison a level), then the last event
-** is sifted up from there (Floyd's bottom-up variant); (t, seq) orders
-** events strictly, so the order they come out in is that of any heap. */
-static inline event eng_evq_pop(evq *q)
-{
-    event top = q->v[0];
-    size_t n = --q->n;
-    if (n == 0) return top;
-    event last = q->v[n];
     size_t i = 0;
     for (;;) {
         size_t l = 2 * i + 1;
@@ -124,12 +113,64 @@ static inline event eng_evq_pop(evq *q)
     }
     while (i > 0) {
         size_t p = (i - 1) / 2;
-        if (!eng_ev_less(&last, &q->v[p])) break;
+        if (!eng_ev_less(&e, &q->v[p])) break;
         q->v[i] = q->v[p];
         i = p;
     }
-    q->v[i] = last;
-    return top;
+    q->v[i] = e;
+}
+
+/* Remove a taken root, if there is one. */
+static inline void eng_evq_settle(evq *q)
+{
+    if (!q->taken) return;
+    q->taken = false;
+    size_t n = --q->n;
+    if (n > 0) eng_evq_fill_down(q, n, q->v[n]);
+}
+
+/* Events waiting. */
+static inline size_t eng_evq_len(const evq *q) { return q->n - q->taken; }
+
+/* The earliest event waiting, or NULL, without settling the queue (a taken
+** root's earlier child is the earliest of the rest). */
+static inline const event *eng_evq_peek(const evq *q)
+{
+    if (!q->taken) return q->n ? &q->v[0] : NULL;
+    if (q->n < 2) return NULL;
+    return q->n > 2 && eng_ev_less(&q->v[2], &q->v[1]) ? &q->v[2] : &q->v[1];
+}
+
+static inline void eng_evq_push(evq *q, sim_time t, int kind, int a, uint64_t b)
+{
+    event e = {t, q->seq++, kind, a, b};
+    if (q->taken) {
+        /* in the taken root's place */
+        q->taken = false;
+        eng_evq_fill_down(q, q->n, e);
+        return;
+    }
+    if (q->n == q->cap) {
+        q->cap = q->cap ? q->cap * 2 : 256;
+        q->v = xrealloc(q->v, q->cap * sizeof *q->v);
+    }
+    size_t i = q->n++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!eng_ev_less(&e, &q->v[p])) break;
+        q->v[i] = q->v[p];
+        i = p;
+    }
+    q->v[i] = e;
+}
+
+/* Take the earliest event (there is one: eng_evq_len > 0).  Its slot stays
+** as the taken root until the next push fills it or a reader settles. */
+static inline event eng_evq_pop(evq *q)
+{
+    eng_evq_settle(q);
+    q->taken = true;
+    return q->v[0];
 }
 
 /* --------------------------------------------------------------- samples */
@@ -164,20 +205,19 @@ _Static_assert(S_TRAINED < 8 && PRE_SWAPPED < 4, "sample: a state or preemption 
 _Static_assert(sizeof(sample) == 56, "sample: the struct grew beyond 56 bytes");
 
 /* An instance's active sample, keyed by the instance step at which it
-** finishes (ties by id).  It carries what finishing the sample reads, so a
-** completion does not have to load the sample's struct from the large
-** sample array first (its fields do not change while it is active), and
-** its entry's position in the instance's admission-order list (eng_gen.c,
-** inst_compact_order), in what would be the struct's padding.  The heap
-** (eng_gen.c) is binary with a root of one child, its array aligned to 128
-** bytes: two siblings are one aligned cache line. */
+** finishes (ties by id), and its entry's position in the instance's
+** admission-order list (eng_gen.c, inst_compact_order): 16 bytes, so that
+** an instance's heap is half the lines it would be with the sample's
+** figures inline (a completion reads those from the sample's struct, whose
+** line it writes anyway).  The heap (eng_gen.c) is binary with a root of
+** one child, its array aligned to 128 bytes: two siblings share a line and
+** the four grandchildren of a node are one aligned line. */
 typedef struct {
     int64_t key;
     int32_t id;
-    int32_t prompt, resp, v_start, batch;
     int32_t opos;           /* I->order[opos] == id */
 } hent;
-_Static_assert(sizeof(hent) == 32, "hent: an instance heap entry grew beyond 32 bytes");
+_Static_assert(sizeof(hent) == 16, "hent: an instance heap entry grew beyond 16 bytes");
 
 typedef struct {
     int     *v;
