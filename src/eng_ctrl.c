@@ -25,16 +25,7 @@ static void queue_append_run(sim *s, squeue *q, int id0, int64_t n)
 {
     if (n <= 0) return;
     s->queue_changed = true;
-    if (q->len + n > q->cap) {
-        int64_t nc = q->cap ? q->cap : 256;
-        while (nc < q->len + n) nc *= 2;
-        int *nd = xmalloc((size_t)nc * sizeof *nd);
-        for (int64_t i = 0; i < q->len; i++) nd[i] = q->v[(q->head + i) % q->cap];
-        free(q->v);
-        q->v = nd;
-        q->head = 0;
-        q->cap = nc;
-    }
+    eng_sq_room(q, n);
     int64_t at = (q->head + q->len) % q->cap, first = q->cap - at < n ? q->cap - at : n;
     for (int64_t i = 0; i < first; i++) q->v[at + i] = id0 + (int)i;
     for (int64_t i = first; i < n; i++) q->v[i - first] = id0 + (int)i;

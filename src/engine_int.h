@@ -518,10 +518,13 @@ static inline void eng_span(sim *s, int track, trace_phase ph, sim_time t0, sim_
 ** "static": the batch is cut into equal parts up front, as verl does). */
 static inline squeue *eng_queue_of(sim *s, int id) { return &s->queues[eng_smp(s, id)->home]; }
 
-static inline void eng_sq_reserve(squeue *q)
+/* Room for n more ids: the capacity doubles (from 256) until they fit, and
+** the ids move to the front of the new array in queue order. */
+static inline void eng_sq_room(squeue *q, int64_t n)
 {
-    if (q->len < q->cap) return;
-    int64_t nc = q->cap ? q->cap * 2 : 256;
+    if (q->len + n <= q->cap) return;
+    int64_t nc = q->cap ? q->cap : 256;
+    while (nc < q->len + n) nc *= 2;
     int *nd = xmalloc((size_t)nc * sizeof *nd);
     for (int64_t i = 0; i < q->len; i++) nd[i] = q->v[(q->head + i) % q->cap];
     free(q->v);
@@ -529,6 +532,8 @@ static inline void eng_sq_reserve(squeue *q)
     q->head = 0;
     q->cap = nc;
 }
+
+static inline void eng_sq_reserve(squeue *q) { eng_sq_room(q, 1); }
 
 static inline void eng_dq_push_back(sim *s, int id)
 {

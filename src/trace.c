@@ -341,6 +341,64 @@ void trace_add_span_in(trace *t, const trace_span *s, sim_time w0, sim_time open
     if (t->has_sink && t->sink.on_span) t->sink.on_span(t->sink.ud, t, s);
 }
 
+/* A batch's spans after its first, summed or queued in order (headless, no
+** span sink): the queue being filled is held in locals — a task's spans are
+** all of one pool — and put back when another pool's span comes, and at
+** the end (batch_end). */
+typedef struct {
+    trace     *t;
+    sim_time   w0, open, lo;
+    bool       settled, early;
+    pool_sum  *cur;
+    wait_span *data;
+    size_t     len, cap, pushed;
+} span_batch;
+
+static inline __attribute__((always_inline)) void batch_add(span_batch *b, pool_sum *ps, const wait_span *w)
+{
+    if (ps != b->cur) {
+        if (b->cur) b->cur->wait.len = b->len;
+        b->cur = ps;
+        b->data = ps->wait.data;
+        b->len = ps->wait.len;
+        b->cap = ps->wait.cap;
+    }
+    if (ps->head == b->len) {
+        if (b->settled && w->t1 <= b->open) {
+            sum_span(&ps->busy, &ps->comp, w, b->w0, w->t1);
+            return;
+        }
+        if (b->early && w->t1 <= b->lo) {
+            sum_span(&ps->busy0, &ps->comp0, w, 0, w->t1);
+            ps->floor = b->lo;
+            return;
+        }
+        if (w->t1 < b->t->due) b->t->due = w->t1;   /* queue_push's, for the front */
+    }
+    if (b->len == b->cap) {
+        ps->wait.len = b->len;
+        vec_reserve(&ps->wait, b->cap ? b->cap * 2 : 16);
+        b->data = ps->wait.data;
+        b->cap = ps->wait.cap;
+    }
+    b->data[b->len++] = *w;
+    b->pushed++;
+}
+
+static inline void batch_end(span_batch *b)
+{
+    if (b->cur) b->cur->wait.len = b->len;
+    trace *t = b->t;
+    t->waiting += b->pushed;
+    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
+}
+
+static inline span_batch batch_begin(trace *t, sim_time w0, sim_time open, sim_time lo)
+{
+    const bool settled = w0 >= 0 && open >= 0;
+    return (span_batch){t, w0, open, lo, settled, !settled && lo >= 0 && open >= 0, NULL, NULL, 0, 0, 0};
+}
+
 void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, sim_time open, sim_time lo)
 {
     if (!t->drop || (t->has_sink && t->sink.on_span)) {
@@ -358,54 +416,20 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
         i++;
         break;
     }
-    const bool settled = w0 >= 0 && open >= 0, early = !settled && lo >= 0 && open >= 0;
     const size_t ntracks = t->tracks.len;
     const track_sum *tsum = t->tsum;
-    size_t pushed = 0;
-    /* the queue being filled, held in locals (a task's spans are all of
-    ** one pool) and put back when another pool's span comes, and at the end */
-    pool_sum *cur = NULL;
-    wait_span *data = NULL;
-    size_t len = 0, cap = 0;
+    span_batch b = batch_begin(t, w0, open, lo);
     for (; i < n; i++) {
         const trace_span *sp = &s[i];
         if (sp->track < 0 || (size_t)sp->track >= ntracks) continue;
         const track_sum ts = tsum[sp->track];
         if (ts.pool < 0) continue;
-        pool_sum *ps = &t->psum[ts.pool];
-        if (ps != cur) {
-            if (cur) cur->wait.len = len;
-            cur = ps;
-            data = ps->wait.data;
-            len = ps->wait.len;
-            cap = ps->wait.cap;
-        }
         const wait_span w = {sp->t0, sp->t1, ts.devices, trace_phase_is_compute((trace_phase)sp->phase)};
-        if (ps->head == len) {
-            if (settled && sp->t1 <= open) {
-                sum_span(&ps->busy, &ps->comp, &w, w0, sp->t1);
-                continue;
-            }
-            if (early && sp->t1 <= lo) {
-                sum_span(&ps->busy0, &ps->comp0, &w, 0, sp->t1);
-                ps->floor = lo;
-                continue;
-            }
-            if (w.t1 < t->due) t->due = w.t1;           /* queue_push's, for the front */
-        }
-        if (len == cap) {
-            ps->wait.len = len;
-            vec_reserve(&ps->wait, cap ? cap * 2 : 16);
-            data = ps->wait.data;
-            cap = ps->wait.cap;
-        }
-        data[len++] = w;
-        pushed++;
+        batch_add(&b, &t->psum[ts.pool], &w);
     }
-    if (cur) cur->wait.len = len;
-    t->waiting += pushed;
-    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
+    batch_end(&b);
 }
+
 
 void trace_add_runs_in(trace *t, const trace_run *r, size_t n, sim_time w0, sim_time open, sim_time lo)
 {
@@ -429,50 +453,18 @@ void trace_add_runs_in(trace *t, const trace_run *r, size_t n, sim_time w0, sim_
         i++;
         break;
     }
-    const bool settled = w0 >= 0 && open >= 0, early = !settled && lo >= 0 && open >= 0;
-    size_t pushed = 0;
-    pool_sum *cur = NULL;
-    wait_span *data = NULL;
-    size_t len = 0, cap = 0;
+    span_batch b = batch_begin(t, w0, open, lo);
     for (; i < n; i++) {
         const trace_run *sp = &r[i];
         if (sp->track < 0 || (size_t)sp->track >= ntracks) continue;
         const track_sum ts = tsum[sp->track];
         if (ts.pool < 0) continue;
-        pool_sum *ps = &t->psum[ts.pool];
-        if (ps != cur) {
-            if (cur) cur->wait.len = len;
-            cur = ps;
-            data = ps->wait.data;
-            len = ps->wait.len;
-            cap = ps->wait.cap;
-        }
         const wait_span w = {sp->t0, sp->t1, ts.devices, true};
-        if (ps->head == len) {
-            if (settled && sp->t1 <= open) {
-                sum_span(&ps->busy, &ps->comp, &w, w0, sp->t1);
-                continue;
-            }
-            if (early && sp->t1 <= lo) {
-                sum_span(&ps->busy0, &ps->comp0, &w, 0, sp->t1);
-                ps->floor = lo;
-                continue;
-            }
-            if (w.t1 < t->due) t->due = w.t1;
-        }
-        if (len == cap) {
-            ps->wait.len = len;
-            vec_reserve(&ps->wait, cap ? cap * 2 : 16);
-            data = ps->wait.data;
-            cap = ps->wait.cap;
-        }
-        data[len++] = w;
-        pushed++;
+        batch_add(&b, &t->psum[ts.pool], &w);
     }
-    if (cur) cur->wait.len = len;
-    t->waiting += pushed;
-    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
+    batch_end(&b);
 }
+
 
 void trace_add_span_at(trace *t, const trace_span *s, sim_time w0, sim_time open)
 {

@@ -44,6 +44,19 @@ char *test_tmpdir(char *buf, size_t n, const char *tag)
     return mkdtemp(buf);
 }
 
+sim *test_example_new(const char *name, const char *const *sets, int nsets, int keep)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/%s", test_root(), name);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    ck_assert_msg(lscn_load(path, sets, nsets, &sc, &err), "%s: %s", name, err.msg);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "sim_new: %s", err.msg);
+    if (keep >= 0) trace_keep(sim_trace_mut(s), keep != 0);
+    return s;
+}
+
 sim *test_sim_text(const char *lua, const char *const *sets, int nsets)
 {
     char *path = test_tmpfile(".lua", lua);

@@ -607,14 +607,7 @@ END_TEST
 ** trace stores its spans or, as a headless run's, only sums them. */
 static sim *example_sim_kept(const char *name, const char *const *sets, int nsets, bool keep)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/examples/%s", test_root(), name);
-    scn_scenario sc;
-    fs_err err = {0, ""};
-    ck_assert_msg(lscn_load(path, sets, nsets, &sc, &err), "%s: %s", name, err.msg);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "sim_new: %s", err.msg);
-    trace_keep(sim_trace_mut(s), keep);
+    sim *s = test_example_new(name, sets, nsets, keep);
     sim_run(s);
     return s;
 }
@@ -622,13 +615,7 @@ static sim *example_sim_kept(const char *name, const char *const *sets, int nset
 /* An example run with --set options, checked to have loaded and run. */
 static sim *example_sim(const char *name, const char *const *sets, int nsets)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/examples/%s", test_root(), name);
-    scn_scenario sc;
-    fs_err err = {0, ""};
-    ck_assert_msg(lscn_load(path, sets, nsets, &sc, &err), "%s: %s", name, err.msg);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "sim_new: %s", err.msg);
+    sim *s = test_example_new(name, sets, nsets, -1);
     ck_assert_msg(sim_run(s), "%s did not run", name);
     return s;
 }

@@ -16,15 +16,7 @@
 
 static sim *load(const char *name, const char *const *sets, int nsets, bool keep)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/examples/%s", test_root(), name);
-    scn_scenario sc;
-    fs_err err = {0, ""};
-    ck_assert_msg(lscn_load(path, sets, nsets, &sc, &err), "%s: %s", name, err.msg);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "sim_new: %s", err.msg);
-    trace_keep(sim_trace_mut(s), keep);
-    return s;
+    return test_example_new(name, sets, nsets, keep);
 }
 
 /* Both runs advanced by the same events: the same clock, the same totals

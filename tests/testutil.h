@@ -26,6 +26,10 @@ char *test_tmpdir(char *buf, size_t n, const char *tag);
 ** loaded with the `--set` overrides, set up); fails the test on an error. */
 struct sim;
 struct sim *test_sim_text(const char *lua, const char *const *sets, int nsets);
+/* A simulation of examples/NAME with the `--set` overrides, set up, not run;
+** keep 1 stores the trace's spans, 0 only sums them (a headless run's),
+** -1 leaves the default.  Fails the test on an error. */
+struct sim *test_example_new(const char *name, const char *const *sets, int nsets, int keep);
 /* Path of the fusync binary under test ($FUSYNC, else build/fusync). */
 const char *test_fusync(void);
 /* Run a shell command; capture stdout+stderr (malloc'd) and the exit status. */
