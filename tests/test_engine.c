@@ -879,6 +879,25 @@ START_TEST(t_headless_memory_bounded)
 }
 END_TEST
 
+/* The report's per-pool sums over the stored spans of a run as it stands
+** (report.c's window: its start so far, its end or the clock). */
+static void stored_span_sums(const sim *s, double *busy, double *comp)
+{
+    const trace *t = sim_trace(s);
+    const sim_stats *k = sim_get_stats(s);
+    sim_time w0 = k->window_t0, w1 = k->window_t1 > 0 ? k->window_t1 : sim_now(s);
+    const trace_span *sp = trace_spans(t);
+    for (size_t i = 0; i < trace_nspans(t); i++) {
+        const trace_track *tk = trace_track_at(t, sp[i].track);
+        if (tk->pool < 0 || tk->kind == TRK_HOSTLINK || tk->kind == TRK_STEP) continue;
+        sim_time a = sp[i].t0 > w0 ? sp[i].t0 : w0, b = sp[i].t1 < w1 ? sp[i].t1 : w1;
+        if (b <= a) continue;
+        double dev_s = sim_secs(b - a) * tk->devices;
+        busy[tk->pool] += dev_s;
+        if (trace_phase_is_compute((trace_phase)sp[i].phase)) comp[tk->pool] += dev_s;
+    }
+}
+
 /* The running totals equal, bit for bit, the sums over the stored spans
 ** that the report made before (the same spans in the same order), on every
 ** example in every mode, with and without StaleSync; and a headless run's
@@ -896,16 +915,7 @@ START_TEST(t_totals_equal_span_sums)
                 const sim_stats *k = sim_get_stats(s);
                 sim_time w0 = k->window_t0, w1 = k->window_t1 > 0 ? k->window_t1 : sim_now(s);
                 double busy[SCN_POOLS_MAX] = {0}, comp[SCN_POOLS_MAX] = {0};
-                const trace_span *sp = trace_spans(t);
-                for (size_t i = 0; i < trace_nspans(t); i++) {
-                    const trace_track *tk = trace_track_at(t, sp[i].track);
-                    if (tk->pool < 0 || tk->kind == TRK_HOSTLINK || tk->kind == TRK_STEP) continue;
-                    sim_time a = sp[i].t0 > w0 ? sp[i].t0 : w0, b = sp[i].t1 < w1 ? sp[i].t1 : w1;
-                    if (b <= a) continue;
-                    double dev_s = sim_secs(b - a) * tk->devices;
-                    busy[tk->pool] += dev_s;
-                    if (trace_phase_is_compute((trace_phase)sp[i].phase)) comp[tk->pool] += dev_s;
-                }
+                stored_span_sums(s, busy, comp);
                 int np = sim_plan(s)->npools;
                 double tb[SCN_POOLS_MAX], tc[SCN_POOLS_MAX];
                 trace_window_totals(t, w0, w1, np, tb, tc);
@@ -928,25 +938,6 @@ START_TEST(t_totals_equal_span_sums)
             }
 }
 END_TEST
-
-/* The report's per-pool sums over the stored spans of a run as it stands
-** (report.c's window: its start so far, its end or the clock). */
-static void stored_span_sums(const sim *s, double *busy, double *comp)
-{
-    const trace *t = sim_trace(s);
-    const sim_stats *k = sim_get_stats(s);
-    sim_time w0 = k->window_t0, w1 = k->window_t1 > 0 ? k->window_t1 : sim_now(s);
-    const trace_span *sp = trace_spans(t);
-    for (size_t i = 0; i < trace_nspans(t); i++) {
-        const trace_track *tk = trace_track_at(t, sp[i].track);
-        if (tk->pool < 0 || tk->kind == TRK_HOSTLINK || tk->kind == TRK_STEP) continue;
-        sim_time a = sp[i].t0 > w0 ? sp[i].t0 : w0, b = sp[i].t1 < w1 ? sp[i].t1 : w1;
-        if (b <= a) continue;
-        double dev_s = sim_secs(b - a) * tk->devices;
-        busy[tk->pool] += dev_s;
-        if (trace_phase_is_compute((trace_phase)sp[i].phase)) comp[tk->pool] += dev_s;
-    }
-}
 
 /* During the warm-up the spans that end before the window can start leave
 ** the queue early (trace_add_span_in): a report asked for at any point of
