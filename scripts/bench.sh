@@ -102,7 +102,8 @@ echo
 echo "== 32 supernodes x 20 iterations (12288 NPUs)   target: < 2 s and < 256 MiB"
 row "32 supernodes x 20, colocate" "$P" --mode colocate --set cluster.supernodes=32 --iterations 20
 echo
-echo "== the event queue bare: the engine's binary heap, hold model, at the engine's own mean queue length"
+echo "== the event queue bare: the engine's binary heap, hold model, at the engine's own mean queue length,"
+echo "   and (labelled, beside) at the mean number of pending finishes a flat event set would hold"
 HH=${HEAP_HOLD:-}
 if [ -n "$HH" ] && [ -x "$HH" ]; then
     echo "1 supernode, colocate:"
