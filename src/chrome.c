@@ -16,6 +16,22 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The fixed text of a span's line, by track and by phase, made once: a
+** track's "cat", pid and tid, up to its "ts" key, and a phase's
+** {"name":"NAME; each padded so that it is copied whole in one fixed-size
+** move and the line then goes on from its length. */
+#define TRACK_TEXT 80
+#define NAME_TEXT  32
+typedef struct track_text {
+    char    text[TRACK_TEXT];
+    uint8_t len;
+    uint8_t step;           /* the step track: its phases are trace_step_phase */
+} track_text;
+typedef struct name_text {
+    char    text[NAME_TEXT];
+    uint8_t len;
+} name_text;
+
 struct chrome_writer {
     FILE   *f;
     char   *path, *tmp;
@@ -27,6 +43,9 @@ struct chrome_writer {
     fs_buf  line;
     char   *out;            /* text not yet written, OUT_CAP bytes */
     size_t  olen;
+    track_text *tk;  /* per track, the fixed text of its spans */
+    int     ntk;
+    name_text phase_names[PH__COUNT + 1], step_names[STEP__COUNT + 1];   /* the last: "?" */
 };
 
 /* The trace is written in chunks of this size: one write per megabyte, not
@@ -86,49 +105,102 @@ static const char digit_pairs[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-static char *put_int(char *o, long long v)
+static const uint32_t pow10_32[10] = {
+    1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u
+};
+
+/* Digits of u (one for 0): the bit length gives the count or one less
+** (log10(2) is about 1233 / 4096), one comparison with a power of ten settles
+** which.  u | 1 has the digits of u: it differs only for 0, and no power of
+** ten above 1 is odd. */
+static inline int ndigits32(uint32_t u)
 {
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    if (v < 0) *o++ = '-';
-    int n = 1;
-    for (unsigned long long k = u; k >= 10; k /= 10) n++;
-    char *e = o + n, *p = e;
+    uint32_t v = u | 1;
+    int d = ((32 - __builtin_clz(v)) * 1233) >> 12;
+    return d + (v >= pow10_32[d]);
+}
+
+/* u's digits from p backwards: pairs while two or more are left. */
+static inline void digits_back32(char *p, uint32_t u)
+{
     while (u >= 100) {
-        unsigned d = (unsigned)(u % 100) * 2;
-        u /= 100;
-        *--p = digit_pairs[d + 1];
-        *--p = digit_pairs[d];
+        uint32_t q = u / 100;
+        p -= 2;
+        memcpy(p, digit_pairs + 2 * (u - q * 100), 2);
+        u = q;
     }
-    if (u >= 10) {
-        unsigned d = (unsigned)u * 2;
-        *--p = digit_pairs[d + 1];
-        *--p = digit_pairs[d];
-    } else {
-        *--p = (char)('0' + u);
-    }
+    if (u >= 10) memcpy(p - 2, digit_pairs + 2 * u, 2);
+    else p[-1] = (char)('0' + u);
+}
+
+static inline char *put_u32(char *o, uint32_t u)
+{
+    char *e = o + ndigits32(u);
+    digits_back32(e, u);
     return e;
 }
 
-static char *put_str(char *o, const char *s)
+static char *put_u64(char *o, unsigned long long u)
 {
-    size_t n = strlen(s);
-    memcpy(o, s, n);
-    return o + n;
+    if (u <= UINT32_MAX) return put_u32(o, (uint32_t)u);
+    int n = 10;
+    for (unsigned long long k = u / 10000000000ull; k; k /= 10) n++;
+    char *e = o + n, *p = e;
+    while (u > UINT32_MAX) {
+        unsigned d = (unsigned)(u % 100) * 2;
+        u /= 100;
+        p -= 2;
+        memcpy(p, digit_pairs + d, 2);
+    }
+    /* the rest has exactly p - o digits, leading zeros never: u >= 10^(n-2k) */
+    digits_back32(p, (uint32_t)u);
+    return e;
+}
+
+static inline char *put_i32(char *o, int32_t v)
+{
+    if (v >= 0) return put_u32(o, (uint32_t)v);
+    *o++ = '-';
+    return put_u32(o, 0u - (uint32_t)v);
 }
 
 #define PUT_LIT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
 
 /* Microseconds with nanosecond precision, as ts() prints them ("%lld.%03lld")
 ** for a time at or after zero. */
-static char *put_us(char *o, sim_time t)
+static inline char *put_us(char *o, sim_time t)
 {
-    o = put_int(o, (long long)(t / 1000));
-    int f = (int)(t % 1000);
+    unsigned long long u = (unsigned long long)t, q = u / 1000;
+    unsigned f = (unsigned)(u - q * 1000);
+    o = q <= UINT32_MAX ? put_u32(o, (uint32_t)q) : put_u64(o, q);
+    unsigned h = f / 100;
     o[0] = '.';
-    o[1] = (char)('0' + f / 100);
-    o[2] = (char)('0' + f / 10 % 10);
-    o[3] = (char)('0' + f % 10);
+    o[1] = (char)('0' + h);
+    memcpy(o + 2, digit_pairs + 2 * (f - h * 100), 2);
     return o + 4;
+}
+
+static void name_text_set(name_text *n, const char *name)
+{
+    memset(n->text, 0, sizeof n->text);
+    int len = snprintf(n->text, sizeof n->text, "{\"name\":\"%s", name);
+    n->len = (uint8_t)len;
+}
+
+static void track_texts_update(chrome_writer *w, const trace *t)
+{
+    int n = trace_ntracks(t);
+    if (n <= w->ntk) return;
+    w->tk = xrealloc(w->tk, (size_t)n * sizeof *w->tk);
+    for (int k = w->ntk; k < n; k++) {
+        const trace_track *tk = trace_track_at(t, k);
+        track_text *x = &w->tk[k];
+        memset(x->text, 0, sizeof x->text);
+        x->step = tk->kind == TRK_STEP;
+        x->len = (uint8_t)snprintf(x->text, sizeof x->text, "\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":",
+                                   x->step ? "step" : "device", pid_of(t, k), k);
+    }
+    w->ntk = n;
 }
 
 /* A span is the run's most frequent event: formatted here by hand, digit for
@@ -138,12 +210,13 @@ static void on_span(void *ud, const trace *t, const trace_span *sp)
 {
     chrome_writer *w = ud;
     if (w->failed) return;
-    const trace_track *tk = trace_track_at(t, sp->track);
-    const char *name = tk->kind == TRK_STEP ? trace_step_phase_name((trace_step_phase)sp->phase)
-                                            : trace_phase_name((trace_phase)sp->phase);
-    if (sp->t0 < 0 || sp->t1 < sp->t0) {
-        /* not from the engine (its times start at zero and a span never ends
-        ** before it starts): the general path */
+    if (sp->track >= w->ntk && sp->track >= 0) track_texts_update(w, t);
+    if (sp->t0 < 0 || sp->t1 < sp->t0 || sp->track < 0 || sp->track >= w->ntk) {
+        /* not from the engine (its times start at zero, a span never ends
+        ** before it starts, its tracks are the trace's): the general path */
+        const trace_track *tk = trace_track_at(t, sp->track);
+        const char *name = tk->kind == TRK_STEP ? trace_step_phase_name((trace_step_phase)sp->phase)
+                                                : trace_phase_name((trace_phase)sp->phase);
         fs_buf *b = &w->line;
         buf_printf(b, "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d", name,
                    tk->kind == TRK_STEP ? "step" : "device", pid_of(t, sp->track), sp->track);
@@ -156,32 +229,31 @@ static void on_span(void *ud, const trace *t, const trace_span *sp)
         emit(w);
         return;
     }
+    const track_text *tt = &w->tk[sp->track];
+    const name_text *nt = tt->step ? &w->step_names[sp->phase < STEP__COUNT ? sp->phase : STEP__COUNT]
+                                   : &w->phase_names[sp->phase < PH__COUNT ? sp->phase : PH__COUNT];
     if (w->olen + SPAN_MAX > OUT_CAP) flush_out(w);
     char *o = w->out + w->olen;
     if (!w->first) o = PUT_LIT(o, ",\n");
     w->first = false;
-    o = PUT_LIT(o, "{\"name\":\"");
-    o = put_str(o, name);
-    o = tk->kind == TRK_STEP ? PUT_LIT(o, "\",\"cat\":\"step\",\"ph\":\"X\",\"pid\":")
-                             : PUT_LIT(o, "\",\"cat\":\"device\",\"ph\":\"X\",\"pid\":");
-    o = put_int(o, pid_of(t, sp->track));
-    o = PUT_LIT(o, ",\"tid\":");
-    o = put_int(o, sp->track);
-    o = PUT_LIT(o, ",\"ts\":");
+    memcpy(o, nt->text, NAME_TEXT);
+    o += nt->len;
+    memcpy(o, tt->text, TRACK_TEXT);
+    o += tt->len;
     o = put_us(o, sp->t0);
     o = PUT_LIT(o, ",\"dur\":");
     o = put_us(o, sp->t1 - sp->t0);
     o = PUT_LIT(o, ",\"args\":{\"iteration\":");
-    o = put_int(o, sp->iter);
+    o = put_i32(o, sp->iter);
     o = PUT_LIT(o, ",\"version\":");
-    o = put_int(o, sp->version);
+    o = put_i32(o, sp->version);
     if (sp->mb >= 0) {
         o = sp->phase == PH_GENERATE ? PUT_LIT(o, ",\"batch\":") : PUT_LIT(o, ",\"micro_batch\":");
-        o = put_int(o, sp->mb);
+        o = put_u32(o, (uint32_t)sp->mb);
     }
     if (sp->tokens > 0) {
         o = PUT_LIT(o, ",\"tokens\":");
-        o = put_int(o, sp->tokens);
+        o = put_u32(o, (uint32_t)sp->tokens);
     }
     o = PUT_LIT(o, "}}");
     w->olen = (size_t)(o - w->out);
@@ -334,7 +406,10 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     w->first = true;
     buf_init(&w->line);
     w->out = xmalloc(OUT_CAP);
+    for (int p = 0; p <= PH__COUNT; p++) name_text_set(&w->phase_names[p], trace_phase_name((trace_phase)p));
+    for (int p = 0; p <= STEP__COUNT; p++) name_text_set(&w->step_names[p], trace_step_phase_name((trace_step_phase)p));
     write_header(w);
+    track_texts_update(w, sim_trace(s));
     trace_sink sk = {on_span, on_counter, on_instant, on_window, w, on_vgroup};
     trace_set_sink(sim_trace_mut(s), &sk);
     /* what was recorded before the writer was attached (initial memory) */
@@ -351,6 +426,7 @@ static void writer_free(chrome_writer *w)
 {
     buf_free(&w->line);
     free(w->out);
+    free(w->tk);
     free(w->path);
     free(w->tmp);
     free(w);
