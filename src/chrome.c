@@ -16,6 +16,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,22 +38,52 @@ typedef struct name_text {
     uint8_t len;
 } name_text;
 
+/* Two threads (docs/architecture.md, "The trace writer"): the run's, which
+** hands the events over in blocks of records, and the writer's, which
+** formats them, in the same order, and writes the file.  A block holds
+** records one after the other: a tag byte, then a span as recorded
+** (trace_span), or a length (uint32_t) and that much text already formatted
+** (the rare events).  NBLOCKS blocks go round; the run's thread waits only
+** when all are full.  Without a second thread (it could not be started) the
+** run's thread writes each block itself when it is full. */
+#define BLOCK_CAP (128u << 10)
+#define NBLOCKS   8
+enum { REC_SPAN = 1, REC_EVENT, REC_RAW };   /* REC_EVENT: one line of traceEvents; REC_RAW: text as it is */
+#define SPAN_REC (1 + sizeof(trace_span))
+#define TEXT_REC 5                           /* tag and length, before the text */
+
 struct chrome_writer {
+    /* the run's thread */
+    const sim *s;
+    char   *path, *tmp;
+    bool    direct;         /* writing straight to a device or pipe */
+    bool    by_hand;        /* spans formatted by out_span (else all by printf) */
+    fs_buf  line;           /* a rare event's text, formatted here */
+    char   *blk;            /* the block being filled: blocks[filled % NBLOCKS] */
+    size_t  blen;
+    /* set before the writer's thread starts, read by both */
     FILE   *f;
     int     fd;             /* f's: the chunks are written to it directly, f buffers nothing */
-    off_t   written;        /* bytes written so far */
-    char   *path, *tmp;
-    bool    failed;
-    int     saved_errno;
-    const sim *s;
-    bool    first;
-    bool    direct;         /* writing straight to a device or pipe */
-    fs_buf  line;
-    char   *out;            /* text not yet written, OUT_CAP bytes */
-    size_t  olen;
-    track_text *tk;  /* per track, the fixed text of its spans */
+    track_text *tk;         /* per track, the fixed text of its spans */
     int     ntk;
     name_text phase_names[PH__COUNT + 1], step_names[STEP__COUNT + 1];   /* the last: "?" */
+    char   *blocks[NBLOCKS];
+    /* under mu: blocks handed over (filled) and written (done), their
+    ** lengths; no more to come (closing); stop now (stop) */
+    pthread_mutex_t mu;
+    pthread_cond_t  more, room;
+    unsigned long long filled, done;
+    size_t  lens[NBLOCKS];
+    bool    closing, stop;
+    bool    threaded;
+    pthread_t thread;
+    /* the writer's (the run's thread's again once it has ended) */
+    bool    failed;
+    int     saved_errno;
+    bool    first;
+    off_t   written;        /* bytes written so far */
+    char   *out;            /* text not yet written, OUT_CAP bytes */
+    size_t  olen;
 };
 
 /* The trace is written in chunks of this size: one write per megabyte, not
@@ -107,9 +139,10 @@ static void flush_out(chrome_writer *w)
     w->olen = 0;
 }
 
-static void put(chrome_writer *w, const char *text, size_t n)
+/* The writer's: text as it is, and one line of traceEvents (after the
+** comma that ends the one before). */
+static void out_put(chrome_writer *w, const char *text, size_t n)
 {
-    if (w->failed) return;
     if (w->olen + n > OUT_CAP) {
         flush_out(w);
         if (n > OUT_CAP) {
@@ -121,13 +154,11 @@ static void put(chrome_writer *w, const char *text, size_t n)
     w->olen += n;
 }
 
-static void emit(chrome_writer *w)
+static void out_event(chrome_writer *w, const char *text, size_t n)
 {
-    if (!w->first) put(w, ",\n", 2);
+    if (!w->first) out_put(w, ",\n", 2);
     w->first = false;
-    put(w, w->line.s, w->line.len);
-    w->line.len = 0;
-    if (w->line.s) w->line.s[0] = 0;
+    out_put(w, text, n);
 }
 
 static void ts(fs_buf *b, const char *key, sim_time t)
@@ -262,6 +293,8 @@ static void name_text_set(name_text *n, const char *name)
     n->len = (uint8_t)len;
 }
 
+chrome_span_path chrome_spans = CHROME_SPANS_THREAD;
+
 static void track_texts_update(chrome_writer *w, const trace *t)
 {
     int n = trace_ntracks(t);
@@ -279,31 +312,10 @@ static void track_texts_update(chrome_writer *w, const trace *t)
 }
 
 /* A span is the run's most frequent event: formatted here by hand, digit for
-** digit what the printf format of the other events would give, straight into
-** the output chunk. */
-static void on_span(void *ud, const trace *t, const trace_span *sp)
+** digit what the printf format of the other events would give (on_span's
+** general path), straight into the output chunk.  The writer's. */
+static void out_span(chrome_writer *w, const trace_span *sp)
 {
-    chrome_writer *w = ud;
-    if (w->failed) return;
-    if (sp->track >= w->ntk && sp->track >= 0) track_texts_update(w, t);
-    if (sp->t0 < 0 || sp->t1 < sp->t0 || sp->track < 0 || sp->track >= w->ntk) {
-        /* not from the engine (its times start at zero, a span never ends
-        ** before it starts, its tracks are the trace's): the general path */
-        const trace_track *tk = trace_track_at(t, sp->track);
-        const char *name = tk->kind == TRK_STEP ? trace_step_phase_name((trace_step_phase)sp->phase)
-                                                : trace_phase_name((trace_phase)sp->phase);
-        fs_buf *b = &w->line;
-        buf_printf(b, "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d", name,
-                   tk->kind == TRK_STEP ? "step" : "device", pid_of(t, sp->track), sp->track);
-        ts(b, "ts", sp->t0);
-        ts(b, "dur", sp->t1 - sp->t0);
-        buf_printf(b, ",\"args\":{\"iteration\":%d,\"version\":%d", sp->iter, sp->version);
-        if (sp->mb >= 0) buf_printf(b, ",\"%s\":%d", sp->phase == PH_GENERATE ? "batch" : "micro_batch", sp->mb);
-        if (sp->tokens > 0) buf_printf(b, ",\"tokens\":%lld", (long long)sp->tokens);
-        buf_puts(b, "}}");
-        emit(w);
-        return;
-    }
     const track_text *tt = &w->tk[sp->track];
     const name_text *nt = tt->step ? &w->step_names[sp->phase < STEP__COUNT ? sp->phase : STEP__COUNT]
                                    : &w->phase_names[sp->phase < PH__COUNT ? sp->phase : PH__COUNT];
@@ -332,6 +344,128 @@ static void on_span(void *ud, const trace *t, const trace_span *sp)
     }
     o = PUT_LIT(o, "}}");
     w->olen = (size_t)(o - w->out);
+}
+
+/* The writer's: a block's records, in order. */
+static void consume(chrome_writer *w, const char *p, size_t n)
+{
+    const char *e = p + n;
+    while (p < e && !w->failed) {
+        if (*p == REC_SPAN) {
+            trace_span sp;
+            memcpy(&sp, p + 1, sizeof sp);
+            out_span(w, &sp);
+            p += SPAN_REC;
+            continue;
+        }
+        uint32_t len;
+        memcpy(&len, p + 1, sizeof len);
+        if (*p == REC_EVENT) out_event(w, p + TEXT_REC, len);
+        else out_put(w, p + TEXT_REC, len);
+        p += TEXT_REC + len;
+    }
+}
+
+static void *writer_main(void *arg)
+{
+    chrome_writer *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (w->done == w->filled && !w->closing && !w->stop) pthread_cond_wait(&w->more, &w->mu);
+        if (w->stop || w->done == w->filled) break;
+        size_t k = (size_t)(w->done % NBLOCKS), n = w->lens[k];
+        pthread_mutex_unlock(&w->mu);
+        consume(w, w->blocks[k], n);
+        pthread_mutex_lock(&w->mu);
+        w->done++;
+        pthread_cond_signal(&w->room);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* The run's thread: the block being filled handed over to the writer (or
+** written, without one); then, unless it was the last, the next block to
+** fill, once the writer is done with it. */
+static void hand_over(chrome_writer *w, bool last)
+{
+    if (!w->threaded) {
+        consume(w, w->blk, w->blen);
+        w->blen = 0;
+        return;
+    }
+    pthread_mutex_lock(&w->mu);
+    w->lens[w->filled % NBLOCKS] = w->blen;
+    w->filled++;
+    if (last) w->closing = true;
+    pthread_cond_signal(&w->more);
+    while (!last && w->filled - w->done >= NBLOCKS) pthread_cond_wait(&w->room, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+    w->blk = w->blocks[w->filled % NBLOCKS];
+    w->blen = 0;
+}
+
+static inline void need_room(chrome_writer *w, size_t n)
+{
+    if (w->blen + n > BLOCK_CAP) hand_over(w, false);
+}
+
+/* Text for the writer: REC_EVENT, a line of traceEvents, or REC_RAW; split
+** over blocks when it is longer than one (the pieces after the first as
+** they are). */
+static void send_text(chrome_writer *w, int tag, const char *text, size_t n)
+{
+    do {
+        size_t piece = n < BLOCK_CAP - TEXT_REC ? n : BLOCK_CAP - TEXT_REC;
+        need_room(w, TEXT_REC + piece);
+        char *o = w->blk + w->blen;
+        o[0] = (char)tag;
+        uint32_t len = (uint32_t)piece;
+        memcpy(o + 1, &len, sizeof len);
+        memcpy(o + TEXT_REC, text, piece);
+        w->blen += TEXT_REC + piece;
+        text += piece;
+        n -= piece;
+        tag = REC_RAW;
+    } while (n > 0);
+}
+
+/* The line formatted in w->line, as one event. */
+static void emit(chrome_writer *w)
+{
+    send_text(w, REC_EVENT, w->line.s, w->line.len);
+    w->line.len = 0;
+    if (w->line.s) w->line.s[0] = 0;
+}
+
+static void on_span(void *ud, const trace *t, const trace_span *sp)
+{
+    chrome_writer *w = ud;
+    if (sp->t0 >= 0 && sp->t1 >= sp->t0 && sp->track >= 0 && sp->track < w->ntk && w->by_hand) {
+        /* from the engine (its times start at zero, a span never ends
+        ** before it starts, its tracks are those of the header): as it is,
+        ** for the writer to format */
+        need_room(w, SPAN_REC);
+        char *o = w->blk + w->blen;
+        o[0] = REC_SPAN;
+        memcpy(o + 1, sp, sizeof *sp);
+        w->blen += SPAN_REC;
+        return;
+    }
+    /* the general path */
+    const trace_track *tk = trace_track_at(t, sp->track);
+    const char *name = tk->kind == TRK_STEP ? trace_step_phase_name((trace_step_phase)sp->phase)
+                                            : trace_phase_name((trace_phase)sp->phase);
+    fs_buf *b = &w->line;
+    buf_printf(b, "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d", name,
+               tk->kind == TRK_STEP ? "step" : "device", pid_of(t, sp->track), sp->track);
+    ts(b, "ts", sp->t0);
+    ts(b, "dur", sp->t1 - sp->t0);
+    buf_printf(b, ",\"args\":{\"iteration\":%d,\"version\":%d", sp->iter, sp->version);
+    if (sp->mb >= 0) buf_printf(b, ",\"%s\":%d", sp->phase == PH_GENERATE ? "batch" : "micro_batch", sp->mb);
+    if (sp->tokens > 0) buf_printf(b, ",\"tokens\":%lld", (long long)sp->tokens);
+    buf_puts(b, "}}");
+    emit(w);
 }
 
 static void on_counter(void *ud, const trace *t, const trace_counter *c)
@@ -431,7 +565,7 @@ static void write_header(chrome_writer *w)
     buf_printf(b, ",\"mode\":\"%s\",\"staleness\":%d,\"note\":\"each track stands for the devices that behave alike: "
                "a pipeline stage (all its TP and DP ranks), a rollout instance, a forward-only pool\"},\n\"traceEvents\":[\n",
                scn_mode_name(sc->plan.mode), sc->plan.staleness);
-    put(w, b->s, b->len);
+    send_text(w, REC_RAW, b->s, b->len);
     b->len = 0;
     meta(w, "process_name", 0, 0, "step, versions, staleness windows", 0);
     char nm[160], roles[64];
@@ -446,6 +580,18 @@ static void write_header(chrome_writer *w)
         else snprintf(nm, sizeof nm, "%s [%d devices from #%d]", tk->name, tk->devices, tk->first_device);
         meta(w, "thread_name", pid_of(t, k), k, nm, k);
     }
+}
+
+/* The writer's thread, with every signal blocked: they go to the run's
+** thread, whose loop reads the stop request (util.h). */
+static bool start_writer(chrome_writer *w)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    if (pthread_sigmask(SIG_SETMASK, &all, &old) != 0) return false;
+    bool ok = pthread_create(&w->thread, NULL, writer_main, w) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return ok;
 }
 
 chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
@@ -484,8 +630,15 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     w->out = xmalloc(OUT_CAP);
     for (int p = 0; p <= PH__COUNT; p++) name_text_set(&w->phase_names[p], trace_phase_name((trace_phase)p));
     for (int p = 0; p <= STEP__COUNT; p++) name_text_set(&w->step_names[p], trace_step_phase_name((trace_step_phase)p));
-    write_header(w);
     track_texts_update(w, sim_trace(s));
+    for (int k = 0; k < NBLOCKS; k++) w->blocks[k] = xmalloc(BLOCK_CAP);
+    w->blk = w->blocks[0];
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->more, NULL);
+    pthread_cond_init(&w->room, NULL);
+    w->by_hand = chrome_spans != CHROME_SPANS_PRINTF;
+    w->threaded = chrome_spans == CHROME_SPANS_THREAD && start_writer(w);
+    write_header(w);
     trace_sink sk = {on_span, on_counter, on_instant, on_window, w, on_vgroup};
     trace_set_sink(sim_trace_mut(s), &sk);
     /* what was recorded before the writer was attached (initial memory) */
@@ -498,8 +651,26 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     return w;
 }
 
+/* The writer's thread ended: with what was handed over written (closing),
+** or at once (stop). */
+static void end_writer(chrome_writer *w, bool stop)
+{
+    if (!w->threaded) return;
+    pthread_mutex_lock(&w->mu);
+    if (stop) w->stop = true;
+    w->closing = true;
+    pthread_cond_signal(&w->more);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+    w->threaded = false;
+}
+
 static void writer_free(chrome_writer *w)
 {
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->more);
+    pthread_cond_destroy(&w->room);
+    for (int k = 0; k < NBLOCKS; k++) free(w->blocks[k]);
     buf_free(&w->line);
     free(w->out);
     free(w->tk);
@@ -512,6 +683,7 @@ void chrome_abort(chrome_writer *w)
 {
     if (!w) return;
     trace_set_sink(sim_trace_mut((sim *)w->s), NULL);
+    end_writer(w, true);
     if (w->f) fclose(w->f);
     if (!w->direct) { unlink(w->tmp); fs_tmp_forget(w->tmp); }
     writer_free(w);
@@ -520,7 +692,9 @@ void chrome_abort(chrome_writer *w)
 bool chrome_close(chrome_writer *w, fs_err *err)
 {
     trace_set_sink(sim_trace_mut((sim *)w->s), NULL);
-    put(w, "\n]}\n", 4);
+    send_text(w, REC_RAW, "\n]}\n", 4);
+    hand_over(w, true);
+    end_writer(w, false);
     flush_out(w);
     if (!w->failed && !w->direct && fsync(w->fd) != 0 && errno != EINVAL) { w->failed = true; w->saved_errno = errno; }
     if (fclose(w->f) != 0 && !w->failed) { w->failed = true; w->saved_errno = errno; }
