@@ -37,6 +37,11 @@ typedef struct name_text {
     char    text[NAME_TEXT];
     uint8_t len;
 } name_text;
+/* A memory group's name and pool, for its counters' lines. */
+typedef struct mem_group_name {
+    char    name[sizeof(((trace_memgroup *)0)->name)];
+    int     pool;
+} mem_group_name;
 
 /* Two threads (docs/architecture.md, "The trace writer"): the run's, which
 ** hands the events over in blocks of records, and the writer's, which
@@ -48,8 +53,9 @@ typedef struct name_text {
 ** run's thread writes each block itself when it is full. */
 #define BLOCK_CAP (128u << 10)
 #define NBLOCKS   8
-enum { REC_SPAN = 1, REC_EVENT, REC_RAW };   /* REC_EVENT: one line of traceEvents; REC_RAW: text as it is */
-#define SPAN_REC (1 + sizeof(trace_span))
+enum { REC_SPAN = 1, REC_COUNTER, REC_EVENT, REC_RAW };   /* REC_EVENT: one line of traceEvents; REC_RAW: text as it is */
+#define SPAN_REC    (1 + sizeof(trace_span))
+#define COUNTER_REC (1 + sizeof(trace_counter))
 #define TEXT_REC 5                           /* tag and length, before the text */
 
 struct chrome_writer {
@@ -67,6 +73,8 @@ struct chrome_writer {
     track_text *tk;         /* per track, the fixed text of its spans */
     int     ntk;
     name_text phase_names[PH__COUNT + 1], step_names[STEP__COUNT + 1];   /* the last: "?" */
+    mem_group_name *groups;
+    int     ngroups;
     char   *blocks[NBLOCKS];
     /* under mu: blocks handed over (filled) and written (done), their
     ** lengths; no more to come (closing); stop now (stop) */
@@ -84,6 +92,7 @@ struct chrome_writer {
     off_t   written;        /* bytes written so far */
     char   *out;            /* text not yet written, OUT_CAP bytes */
     size_t  olen;
+    fs_buf  wline;          /* a counter's line */
 };
 
 /* The trace is written in chunks of this size: one write per megabyte, not
@@ -346,6 +355,21 @@ static void out_span(chrome_writer *w, const trace_span *sp)
     w->olen = (size_t)(o - w->out);
 }
 
+/* A memory counter's line: the same on either thread.  Its value's shortest
+** round-trip text is costly (fmt_double), so the writer's thread makes it. */
+static void counter_text(fs_buf *b, const char *group, int pool, const trace_counter *c)
+{
+    buf_puts(b, "{\"name\":");
+    char nm[160];
+    snprintf(nm, sizeof nm, "mem %s %s", group, trace_bucket_name((mem_bucket)c->bucket));
+    json_escape(b, nm);
+    buf_printf(b, ",\"ph\":\"C\",\"pid\":%d", pool + 1);
+    ts(b, "ts", c->t);
+    char v[40];
+    fmt_double(v, sizeof v, c->bytes / (1024.0 * 1024.0 * 1024.0));
+    buf_printf(b, ",\"args\":{\"GiB\":%s}}", v);
+}
+
 /* The writer's: a block's records, in order. */
 static void consume(chrome_writer *w, const char *p, size_t n)
 {
@@ -356,6 +380,16 @@ static void consume(chrome_writer *w, const char *p, size_t n)
             memcpy(&sp, p + 1, sizeof sp);
             out_span(w, &sp);
             p += SPAN_REC;
+            continue;
+        }
+        if (*p == REC_COUNTER) {
+            trace_counter c;
+            memcpy(&c, p + 1, sizeof c);
+            const mem_group_name *g = &w->groups[c.group];
+            counter_text(&w->wline, g->name, g->pool, &c);
+            out_event(w, w->wline.s, w->wline.len);
+            w->wline.len = 0;
+            p += COUNTER_REC;
             continue;
         }
         uint32_t len;
@@ -438,21 +472,11 @@ static void emit(chrome_writer *w)
     if (w->line.s) w->line.s[0] = 0;
 }
 
-static void on_span(void *ud, const trace *t, const trace_span *sp)
+/* A span through the printf formats, on the run's thread: those not from
+** the engine, and every one when the tests ask (CHROME_SPANS_PRINTF).  Out
+** of line, so that on_span's own path stays short. */
+static __attribute__((noinline)) void span_printf(chrome_writer *w, const trace *t, const trace_span *sp)
 {
-    chrome_writer *w = ud;
-    if (sp->t0 >= 0 && sp->t1 >= sp->t0 && sp->track >= 0 && sp->track < w->ntk && w->by_hand) {
-        /* from the engine (its times start at zero, a span never ends
-        ** before it starts, its tracks are those of the header): as it is,
-        ** for the writer to format */
-        need_room(w, SPAN_REC);
-        char *o = w->blk + w->blen;
-        o[0] = REC_SPAN;
-        memcpy(o + 1, sp, sizeof *sp);
-        w->blen += SPAN_REC;
-        return;
-    }
-    /* the general path */
     const trace_track *tk = trace_track_at(t, sp->track);
     const char *name = tk->kind == TRK_STEP ? trace_step_phase_name((trace_step_phase)sp->phase)
                                             : trace_phase_name((trace_phase)sp->phase);
@@ -468,20 +492,37 @@ static void on_span(void *ud, const trace *t, const trace_span *sp)
     emit(w);
 }
 
+static void on_span(void *ud, const trace *t, const trace_span *sp)
+{
+    chrome_writer *w = ud;
+    if (sp->t0 >= 0 && sp->t1 >= sp->t0 && sp->track >= 0 && sp->track < w->ntk && w->by_hand) {
+        /* from the engine (its times start at zero, a span never ends
+        ** before it starts, its tracks are those of the header): as it is,
+        ** for the writer to format */
+        need_room(w, SPAN_REC);
+        char *o = w->blk + w->blen;
+        o[0] = REC_SPAN;
+        memcpy(o + 1, sp, sizeof *sp);
+        w->blen += SPAN_REC;
+        return;
+    }
+    span_printf(w, t, sp);
+}
+
 static void on_counter(void *ud, const trace *t, const trace_counter *c)
 {
     chrome_writer *w = ud;
-    fs_buf *b = &w->line;
+    if (c->group >= 0 && c->group < w->ngroups && w->by_hand) {
+        /* a memory group of the header's time, whose name the writer has */
+        need_room(w, COUNTER_REC);
+        char *o = w->blk + w->blen;
+        o[0] = REC_COUNTER;
+        memcpy(o + 1, c, sizeof *c);
+        w->blen += COUNTER_REC;
+        return;
+    }
     const trace_memgroup *g = trace_memgroup_at(t, c->group);
-    buf_puts(b, "{\"name\":");
-    char nm[160];
-    snprintf(nm, sizeof nm, "mem %s %s", g->name, trace_bucket_name((mem_bucket)c->bucket));
-    json_escape(b, nm);
-    buf_printf(b, ",\"ph\":\"C\",\"pid\":%d", g->pool + 1);
-    ts(b, "ts", c->t);
-    char v[40];
-    fmt_double(v, sizeof v, c->bytes / (1024.0 * 1024.0 * 1024.0));
-    buf_printf(b, ",\"args\":{\"GiB\":%s}}", v);
+    counter_text(&w->line, g->name, g->pool, c);
     emit(w);
 }
 
@@ -631,6 +672,14 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     for (int p = 0; p <= PH__COUNT; p++) name_text_set(&w->phase_names[p], trace_phase_name((trace_phase)p));
     for (int p = 0; p <= STEP__COUNT; p++) name_text_set(&w->step_names[p], trace_step_phase_name((trace_step_phase)p));
     track_texts_update(w, sim_trace(s));
+    w->ngroups = trace_nmemgroups(sim_trace(s));
+    w->groups = xcalloc((size_t)w->ngroups + 1, sizeof *w->groups);
+    for (int g = 0; g < w->ngroups; g++) {
+        const trace_memgroup *mg = trace_memgroup_at(sim_trace(s), g);
+        memcpy(w->groups[g].name, mg->name, sizeof mg->name);
+        w->groups[g].pool = mg->pool;
+    }
+    buf_init(&w->wline);
     for (int k = 0; k < NBLOCKS; k++) w->blocks[k] = xmalloc(BLOCK_CAP);
     w->blk = w->blocks[0];
     pthread_mutex_init(&w->mu, NULL);
@@ -672,6 +721,8 @@ static void writer_free(chrome_writer *w)
     pthread_cond_destroy(&w->room);
     for (int k = 0; k < NBLOCKS; k++) free(w->blocks[k]);
     buf_free(&w->line);
+    buf_free(&w->wline);
+    free(w->groups);
     free(w->out);
     free(w->tk);
     free(w->path);
