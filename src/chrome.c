@@ -46,13 +46,17 @@ typedef struct mem_group_name {
 /* Two threads (docs/architecture.md, "The trace writer"): the run's, which
 ** hands the events over in blocks of records, and the writer's, which
 ** formats them, in the same order, and writes the file.  A block holds
-** records one after the other: a tag byte, then a span as recorded
-** (trace_span), or a length (uint32_t) and that much text already formatted
-** (the rare events).  NBLOCKS blocks go round; the run's thread waits only
-** when all are full.  Without a second thread (it could not be started) the
-** run's thread writes each block itself when it is full. */
+** records one after the other: a tag byte, then a span or a memory counter
+** as recorded (trace_span, trace_counter), or a length (uint32_t) and that
+** much text already formatted (the rarer events).  NBLOCKS blocks go round;
+** the run's thread waits only when all are full.  4 MiB of them hold a
+** training step's burst of pipeline spans (tens of thousands, recorded
+** faster than they are written) while the writer catches up in the next
+** generation phase.  Without a second thread (the tests', or one that could
+** not be started) the run's thread writes each block itself when it is
+** full. */
 #define BLOCK_CAP (128u << 10)
-#define NBLOCKS   8
+#define NBLOCKS   32
 enum { REC_SPAN = 1, REC_COUNTER, REC_EVENT, REC_RAW };   /* REC_EVENT: one line of traceEvents; REC_RAW: text as it is */
 #define SPAN_REC    (1 + sizeof(trace_span))
 #define COUNTER_REC (1 + sizeof(trace_counter))
@@ -680,7 +684,7 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
         w->groups[g].pool = mg->pool;
     }
     buf_init(&w->wline);
-    for (int k = 0; k < NBLOCKS; k++) w->blocks[k] = xmalloc(BLOCK_CAP);
+    for (int k = 0; k < (chrome_spans == CHROME_SPANS_THREAD ? NBLOCKS : 1); k++) w->blocks[k] = xmalloc(BLOCK_CAP);
     w->blk = w->blocks[0];
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->more, NULL);
