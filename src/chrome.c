@@ -103,7 +103,8 @@ struct chrome_writer {
 ** one per event. */
 #define OUT_CAP (1u << 20)
 /* Room an event line of a span needs at most: its fixed text, the longest
-** phase name and nine 20-digit numbers. */
+** phase name and nine 20-digit numbers, and the eight bytes that the number
+** formatter may store past the line's end (put8). */
 #define SPAN_MAX 512
 
 /* n bytes to the file, resuming after a signal or a short write; false
