@@ -37,11 +37,15 @@ typedef struct name_text {
     char    text[NAME_TEXT];
     uint8_t len;
 } name_text;
-/* A memory group's name and pool, for its counters' lines. */
-typedef struct mem_group_name {
-    char    name[sizeof(((trace_memgroup *)0)->name)];
-    int     pool;
-} mem_group_name;
+/* A memory counter's value as text (fmt_double's, costly to make): the run
+** has few distinct values, so the writer keeps the latest ones. */
+#define VALUE_CACHE 64
+typedef struct value_text {
+    uint64_t bits;          /* the value's, as a key: -0 is not 0 */
+    char     text[40];
+    uint8_t  len;
+    bool     set;
+} value_text;
 
 /* Two threads (docs/architecture.md, "The trace writer"): the run's, which
 ** hands the events over in blocks of records, and the writer's, which
@@ -77,7 +81,8 @@ struct chrome_writer {
     track_text *tk;         /* per track, the fixed text of its spans */
     int     ntk;
     name_text phase_names[PH__COUNT + 1], step_names[STEP__COUNT + 1];   /* the last: "?" */
-    mem_group_name *groups;
+    fs_buf  ctr_text;       /* per memory group and bucket, a counter's line up to its "ts" value */
+    size_t *ctr_at;         /* [group * MB__COUNT + bucket]: where in ctr_text, and up to the next */
     int     ngroups;
     char   *blocks[NBLOCKS];
     /* under mu: blocks handed over (filled) and written (done), their
@@ -96,7 +101,7 @@ struct chrome_writer {
     off_t   written;        /* bytes written so far */
     char   *out;            /* text not yet written, OUT_CAP bytes */
     size_t  olen;
-    fs_buf  wline;          /* a counter's line */
+    value_text values[VALUE_CACHE];
 };
 
 /* The trace is written in chunks of this size: one write per megabyte, not
@@ -360,19 +365,43 @@ static void out_span(chrome_writer *w, const trace_span *sp)
     w->olen = (size_t)(o - w->out);
 }
 
-/* A memory counter's line: the same on either thread.  Its value's shortest
-** round-trip text is costly (fmt_double), so the writer's thread makes it. */
-static void counter_text(fs_buf *b, const char *group, int pool, const trace_counter *c)
+/* A memory counter's line up to its "ts" value, and the rest: printf's
+** formats, and what the run's thread makes of a counter the writer's prefixes
+** do not cover. */
+static void counter_head(fs_buf *b, const char *group, int pool, int bucket)
 {
     buf_puts(b, "{\"name\":");
     char nm[160];
-    snprintf(nm, sizeof nm, "mem %s %s", group, trace_bucket_name((mem_bucket)c->bucket));
+    snprintf(nm, sizeof nm, "mem %s %s", group, trace_bucket_name((mem_bucket)bucket));
     json_escape(b, nm);
     buf_printf(b, ",\"ph\":\"C\",\"pid\":%d", pool + 1);
-    ts(b, "ts", c->t);
-    char v[40];
-    fmt_double(v, sizeof v, c->bytes / (1024.0 * 1024.0 * 1024.0));
-    buf_printf(b, ",\"args\":{\"GiB\":%s}}", v);
+}
+
+static void counter_value(char *v, size_t n, double bytes)
+{
+    fmt_double(v, n, bytes / (1024.0 * 1024.0 * 1024.0));
+}
+
+/* The writer's: a counter of a group and bucket that ctr_text covers, at a
+** time at or after zero. */
+static void out_counter(chrome_writer *w, const trace_counter *c)
+{
+    size_t k = (size_t)c->group * MB__COUNT + c->bucket;
+    out_event(w, w->ctr_text.s + w->ctr_at[k], w->ctr_at[k + 1] - w->ctr_at[k]);
+    uint64_t bits;
+    memcpy(&bits, &c->bytes, sizeof bits);
+    value_text *v = &w->values[(bits ^ bits >> 29 ^ bits >> 47) % VALUE_CACHE];
+    if (!v->set || v->bits != bits) {
+        counter_value(v->text, sizeof v->text, c->bytes);
+        v->len = (uint8_t)strlen(v->text);
+        v->bits = bits;
+        v->set = true;
+    }
+    char rest[96], *o = put_us(rest, c->t);
+    o = PUT_LIT(o, ",\"args\":{\"GiB\":");
+    memcpy(o, v->text, v->len);
+    o = PUT_LIT(o + v->len, "}}");
+    out_put(w, rest, (size_t)(o - rest));
 }
 
 /* The writer's: a block's records, in order. */
@@ -390,10 +419,7 @@ static void consume(chrome_writer *w, const char *p, size_t n)
         if (*p == REC_COUNTER) {
             trace_counter c;
             memcpy(&c, p + 1, sizeof c);
-            const mem_group_name *g = &w->groups[c.group];
-            counter_text(&w->wline, g->name, g->pool, &c);
-            out_event(w, w->wline.s, w->wline.len);
-            w->wline.len = 0;
+            out_counter(w, &c);
             p += COUNTER_REC;
             continue;
         }
@@ -517,8 +543,9 @@ static void on_span(void *ud, const trace *t, const trace_span *sp)
 static void on_counter(void *ud, const trace *t, const trace_counter *c)
 {
     chrome_writer *w = ud;
-    if (c->group >= 0 && c->group < w->ngroups && w->by_hand) {
-        /* a memory group of the header's time, whose name the writer has */
+    if (c->group >= 0 && c->group < w->ngroups && c->bucket < MB__COUNT && c->t >= 0 && w->by_hand) {
+        /* a memory group of the header's time and a bucket of the engine's
+        ** (the writer has their text) at one of the engine's times */
         need_room(w, COUNTER_REC);
         char *o = w->blk + w->blen;
         o[0] = REC_COUNTER;
@@ -527,7 +554,12 @@ static void on_counter(void *ud, const trace *t, const trace_counter *c)
         return;
     }
     const trace_memgroup *g = trace_memgroup_at(t, c->group);
-    counter_text(&w->line, g->name, g->pool, c);
+    fs_buf *b = &w->line;
+    counter_head(b, g->name, g->pool, c->bucket);
+    ts(b, "ts", c->t);
+    char v[40];
+    counter_value(v, sizeof v, c->bytes);
+    buf_printf(b, ",\"args\":{\"GiB\":%s}}", v);
     emit(w);
 }
 
@@ -678,13 +710,17 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     for (int p = 0; p <= STEP__COUNT; p++) name_text_set(&w->step_names[p], trace_step_phase_name((trace_step_phase)p));
     track_texts_update(w, sim_trace(s));
     w->ngroups = trace_nmemgroups(sim_trace(s));
-    w->groups = xcalloc((size_t)w->ngroups + 1, sizeof *w->groups);
+    buf_init(&w->ctr_text);
+    w->ctr_at = xmalloc(((size_t)w->ngroups * MB__COUNT + 1) * sizeof *w->ctr_at);
     for (int g = 0; g < w->ngroups; g++) {
         const trace_memgroup *mg = trace_memgroup_at(sim_trace(s), g);
-        memcpy(w->groups[g].name, mg->name, sizeof mg->name);
-        w->groups[g].pool = mg->pool;
+        for (int b = 0; b < MB__COUNT; b++) {
+            w->ctr_at[g * MB__COUNT + b] = w->ctr_text.len;
+            counter_head(&w->ctr_text, mg->name, mg->pool, b);
+            buf_puts(&w->ctr_text, ",\"ts\":");
+        }
     }
-    buf_init(&w->wline);
+    w->ctr_at[(size_t)w->ngroups * MB__COUNT] = w->ctr_text.len;
     for (int k = 0; k < (chrome_spans == CHROME_SPANS_THREAD ? NBLOCKS : 1); k++) w->blocks[k] = xmalloc(BLOCK_CAP);
     w->blk = w->blocks[0];
     pthread_mutex_init(&w->mu, NULL);
@@ -726,8 +762,8 @@ static void writer_free(chrome_writer *w)
     pthread_cond_destroy(&w->room);
     for (int k = 0; k < NBLOCKS; k++) free(w->blocks[k]);
     buf_free(&w->line);
-    buf_free(&w->wline);
-    free(w->groups);
+    buf_free(&w->ctr_text);
+    free(w->ctr_at);
     free(w->out);
     free(w->tk);
     free(w->path);
