@@ -365,9 +365,10 @@ static void out_span(chrome_writer *w, const trace_span *sp)
     w->olen = (size_t)(o - w->out);
 }
 
-/* A memory counter's line up to its "ts" value, and the rest: printf's
-** formats, and what the run's thread makes of a counter the writer's prefixes
-** do not cover. */
+/* A memory counter's line up to its pid, and its value's text, as the
+** printf formats make them: the writer's texts per group and bucket are made
+** with them, and so is the whole line of a counter those do not cover, on the
+** run's thread (on_counter). */
 static void counter_head(fs_buf *b, const char *group, int pool, int bucket)
 {
     buf_puts(b, "{\"name\":");
