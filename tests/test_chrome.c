@@ -29,6 +29,7 @@ static char *slurp(const char *path, size_t *n)
     ck_assert_ptr_nonnull(text);
     ck_assert_uint_eq(fread(text, 1, (size_t)len, f), (size_t)len);
     fclose(f);
+    text[len] = 0;
     *n = (size_t)len;
     return text;
 }
@@ -71,13 +72,13 @@ static void same_three_ways(const char *name, const char *const *sets, int nsets
     for (int k = 0; k < 3; k++) free(t[k]);
 }
 
-/* Many blocks of records (the ring of blocks goes round several times) and
-** every kind of event: spans, memory counters, instants, staleness windows,
-** version groups. */
+/* More blocks of records than go round between the threads (about 6 MiB of
+** them, 4 MiB in the ring) and every kind of event: spans, memory counters,
+** instants, staleness windows, version groups. */
 START_TEST(t_chrome_same_bytes_every_way)
 {
-    const char *sets[] = {"workload.iterations=48"};
-    same_three_ways("qwen7b_h100x16.lua", sets, 1, 6u << 20);
+    const char *sets[] = {"workload.iterations=150"};
+    same_three_ways("qwen7b_h100x16.lua", sets, 1, 20u << 20);
     const char *modes[] = {"plan.mode=colocate", "plan.staleness=2"};
     same_three_ways("qwen7b_h100x16.lua", modes, 2, 100000);
 }
