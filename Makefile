@@ -23,13 +23,15 @@ PKG_CFLAGS = $(shell pkg-config --cflags ncursesw lua5.4 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs ncursesw lua5.4 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
+# The Chrome trace is formatted and written on a second thread (src/chrome.c).
+THREADS  := -pthread
 
 # Where `make install` puts lessons and examples: the TUI's lesson menu looks there too.
 DATADIR  := $(PREFIX)/share/fusync
 MANDIR   ?= $(PREFIX)/share/man
 DEFS     := -DFUSYNC_DATADIR='"$(DATADIR)"'
-CFLAGS_ALL = $(WARN) $(OPT) $(SANFLAGS) $(FEATURES) $(DEFS) -Isrc -Iui $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = $(SANFLAGS) $(PKG_LIBS) -lm $(LDFLAGS)
+CFLAGS_ALL = $(WARN) $(OPT) $(SANFLAGS) $(THREADS) $(FEATURES) $(DEFS) -Isrc -Iui $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS_ALL = $(SANFLAGS) $(THREADS) $(PKG_LIBS) -lm $(LDFLAGS)
 
 ifeq ($(V),1)
 Q :=
@@ -131,7 +133,7 @@ FUZZ_RUNS    ?= 300
 FUZZ_MODE    ?= -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1
 FUZZ_BUILD   := build-fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS   = -std=c11 -Wall -Wextra -Wno-unused-parameter -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+FUZZ_CFLAGS   = -std=c11 -Wall -Wextra -Wno-unused-parameter -O1 -g $(FUZZ_SAN) $(THREADS) -fsanitize=fuzzer-no-link \
                 $(FEATURES) -Isrc -Iui -Itests/fuzz $(PKG_CFLAGS)
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_NAMES   := $(FUZZ_SRC:tests/fuzz/%.c=%)
@@ -147,7 +149,7 @@ $(FUZZ_BUILD)/%.o: %.c
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ) $(wildcard tests/fuzz/*.h)
 	@$(if $(Q),echo "  FUZZLD  $@")
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJ) -o $@ $(PKG_LIBS) -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJ) -o $@ $(THREADS) $(PKG_LIBS) -lm
 
 # Seeds of each target, only read: the shipped scenarios and plugins
 # themselves where a target takes them as they are, tests/fuzz/corpus/ for

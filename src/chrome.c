@@ -9,49 +9,163 @@
 ** buckets are counter tracks named "mem <group> <bucket>" in GiB.  ts/dur in
 ** microseconds with nanosecond precision.
 */
+/* sync_file_range (Linux) is declared only with _GNU_SOURCE; without it the
+** writer does without (write_chunk). */
+#define _GNU_SOURCE
 #include "chrome.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* The fixed text of a span's line, by track and by phase, made once: a
+** track's "cat", pid and tid, up to its "ts" key, and a phase's
+** {"name":"NAME; each padded so that it is copied whole in one fixed-size
+** move and the line then goes on from its length. */
+#define TRACK_TEXT 80
+#define NAME_TEXT  32
+typedef struct track_text {
+    char    text[TRACK_TEXT];
+    uint8_t len;
+    uint8_t step;           /* the step track: its phases are trace_step_phase */
+} track_text;
+typedef struct name_text {
+    char    text[NAME_TEXT];
+    uint8_t len;
+} name_text;
+/* A memory counter's value as text (fmt_double's, costly to make): the run
+** has few distinct values, so the writer keeps the latest ones. */
+#define VALUE_CACHE 64
+typedef struct value_text {
+    uint64_t bits;          /* the value's, as a key: -0 is not 0 */
+    char     text[40];
+    uint8_t  len;
+    bool     set;
+} value_text;
+
+/* Two threads (docs/architecture.md, "The trace writer"): the run's, which
+** hands the events over in blocks of records, and the writer's, which
+** formats them, in the same order, and writes the file.  A block holds
+** records one after the other: a tag byte, then a span or a memory counter
+** as recorded (trace_span, trace_counter), or a length (uint32_t) and that
+** much text already formatted (the rarer events).  NBLOCKS blocks go round;
+** the run's thread waits only when all are full.  4 MiB of them hold a
+** training step's burst of pipeline spans (tens of thousands, recorded
+** faster than they are written) while the writer catches up in the next
+** generation phase.  Without a second thread (the tests', or one that could
+** not be started) the run's thread writes each block itself when it is
+** full. */
+#define BLOCK_CAP (128u << 10)
+#define NBLOCKS   32
+enum { REC_SPAN = 1, REC_COUNTER, REC_EVENT, REC_RAW };   /* REC_EVENT: one line of traceEvents; REC_RAW: text as it is */
+#define SPAN_REC    (1 + sizeof(trace_span))
+#define COUNTER_REC (1 + sizeof(trace_counter))
+#define TEXT_REC 5                           /* tag and length, before the text */
+
 struct chrome_writer {
-    FILE   *f;
+    /* the run's thread */
+    const sim *s;
     char   *path, *tmp;
+    bool    direct;         /* writing straight to a device or pipe */
+    bool    by_hand;        /* spans formatted by out_span (else all by printf) */
+    fs_buf  line;           /* a rare event's text, formatted here */
+    char   *blk;            /* the block being filled: blocks[filled % NBLOCKS] */
+    size_t  blen;
+    /* set before the writer's thread starts, read by both */
+    FILE   *f;
+    int     fd;             /* f's: the chunks are written to it directly, f buffers nothing */
+    track_text *tk;         /* per track, the fixed text of its spans */
+    int     ntk;
+    name_text phase_names[PH__COUNT + 1], step_names[STEP__COUNT + 1];   /* the last: "?" */
+    fs_buf  ctr_text;       /* per memory group and bucket, a counter's line up to its "ts" value */
+    size_t *ctr_at;         /* [group * MB__COUNT + bucket]: where in ctr_text, and up to the next */
+    int     ngroups;
+    char   *blocks[NBLOCKS];
+    /* under mu: blocks handed over (filled) and written (done), their
+    ** lengths; no more to come (closing); stop now (stop) */
+    pthread_mutex_t mu;
+    pthread_cond_t  more, room;
+    unsigned long long filled, done;
+    size_t  lens[NBLOCKS];
+    bool    closing, stop;
+    bool    threaded;
+    pthread_t thread;
+    /* the writer's (the run's thread's again once it has ended) */
     bool    failed;
     int     saved_errno;
-    const sim *s;
     bool    first;
-    bool    direct;         /* writing straight to a device or pipe */
-    fs_buf  line;
+    off_t   written;        /* bytes written so far */
     char   *out;            /* text not yet written, OUT_CAP bytes */
     size_t  olen;
+    value_text values[VALUE_CACHE];
 };
 
 /* The trace is written in chunks of this size: one write per megabyte, not
 ** one per event. */
 #define OUT_CAP (1u << 20)
 /* Room an event line of a span needs at most: its fixed text, the longest
-** phase name and nine 20-digit numbers. */
+** phase name and nine 20-digit numbers, and the eight bytes that the number
+** formatter may store past the line's end (put8). */
 #define SPAN_MAX 512
+
+/* n bytes to the file, resuming after a signal or a short write; false
+** with errno when the file cannot take them (a full disk). */
+static bool write_all_fd(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t r = write(fd, p, n);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        if (r == 0) {
+            errno = ENOSPC;
+            return false;
+        }
+        p += r;
+        n -= (size_t)r;
+    }
+    return true;
+}
+
+/* A chunk written, and the kernel asked to start writing it back to the disk
+** now (Linux's sync_file_range, SYNC_FILE_RANGE_WRITE: it starts the write
+** and does not wait for it), so that the fsync before the rename
+** (chrome_close) finds little left to do; where there is no such call the
+** fsync does it all.  Not for devices and pipes. */
+static void write_chunk(chrome_writer *w, const char *p, size_t n)
+{
+    if (w->failed || n == 0) return;
+    if (!write_all_fd(w->fd, p, n)) {
+        w->failed = true;
+        w->saved_errno = errno;
+        return;
+    }
+#ifdef SYNC_FILE_RANGE_WRITE
+    /* advisory: a failure to start the write-back shows at the fsync */
+    if (!w->direct) (void)sync_file_range(w->fd, w->written, (off_t)n, SYNC_FILE_RANGE_WRITE);
+#endif
+    w->written += (off_t)n;
+}
 
 static void flush_out(chrome_writer *w)
 {
-    if (w->olen && !w->failed && fwrite(w->out, 1, w->olen, w->f) != w->olen) {
-        w->failed = true;
-        w->saved_errno = errno;
-    }
+    write_chunk(w, w->out, w->olen);
     w->olen = 0;
 }
 
-static void put(chrome_writer *w, const char *text, size_t n)
+/* The writer's: text as it is, and one line of traceEvents (after the
+** comma that ends the one before). */
+static void out_put(chrome_writer *w, const char *text, size_t n)
 {
-    if (w->failed) return;
     if (w->olen + n > OUT_CAP) {
         flush_out(w);
         if (n > OUT_CAP) {
-            if (!w->failed && fwrite(text, 1, n, w->f) != n) { w->failed = true; w->saved_errno = errno; }
+            write_chunk(w, text, n);
             return;
         }
     }
@@ -59,13 +173,11 @@ static void put(chrome_writer *w, const char *text, size_t n)
     w->olen += n;
 }
 
-static void emit(chrome_writer *w)
+static void out_event(chrome_writer *w, const char *text, size_t n)
 {
-    if (!w->first) put(w, ",\n", 2);
+    if (!w->first) out_put(w, ",\n", 2);
     w->first = false;
-    put(w, w->line.s, w->line.len);
-    w->line.len = 0;
-    if (w->line.s) w->line.s[0] = 0;
+    out_put(w, text, n);
 }
 
 static void ts(fs_buf *b, const char *key, sim_time t)
@@ -79,127 +191,375 @@ static int pid_of(const trace *t, int track)
     return tk->pool < 0 ? 0 : tk->pool + 1;
 }
 
-/* Decimal digits of v, as printf's %lld writes them: two at a time from a
-** table of the pairs 00..99, written from the last. */
+/* Decimal digits, as printf's %u / %llu write them.  Eight at a time, with
+** no division chain: a number below 10^8 is split into its two halves of
+** four digits (one division by a constant), then the lanes of one 64-bit
+** word are split again, all at once, into pairs and then into single digits,
+** dividing by 100 and by 10 as a multiplication by a scaled reciprocal and a
+** shift, exact for the lanes' ranges (below 10^4: x * 10486 >> 20 is x / 100;
+** below 100: x * 103 >> 10 is x / 10).  The word's bytes are then the eight
+** digit values, the first in the lowest byte (store8 puts that byte first);
+** ASCII adds '0' to each (DIGITS8_ASCII). */
+static inline uint64_t digits8(uint32_t x)
+{
+    uint64_t hi = x / 10000, lo = x - hi * 10000;
+    uint64_t v = hi | lo << 32;                                      /* abcd | efgh */
+    uint64_t h = (v * 10486) >> 20 & 0x0000007F0000007Full;           /* ab, ef */
+    v = h | (v - h * 100) << 16;                                     /* ab cd ef gh */
+    uint64_t t = (v * 103) >> 10 & 0x000F000F000F000Full;             /* a c e g */
+    return t | (v - t * 10) << 8;                                    /* a b c d e f g h */
+}
+#define DIGITS8_ASCII 0x3030303030303030ull
+
+/* Leading zeros among digits8's eight digits, at most 7 (for 0 too). */
+static inline int lead_zeros8(uint64_t d)
+{
+    return __builtin_ctzll(d | 1ull << 56) >> 3;
+}
+
+/* The word's lowest byte first: as it is in memory on a little-endian
+** machine (x86, ARM as configured by every common system). */
+static inline void store8(char *o, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(o, &v, 8);
+}
+
+/* The pairs 00..99, for the small numbers (an iteration, a version). */
 static const char digit_pairs[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-static char *put_int(char *o, long long v)
+/* x < 10^8 without its leading zeros.  The callers leave room: eight bytes
+** are stored wherever fewer are kept. */
+static inline char *put8(char *o, uint32_t x)
 {
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    if (v < 0) *o++ = '-';
-    int n = 1;
-    for (unsigned long long k = u; k >= 10; k /= 10) n++;
-    char *e = o + n, *p = e;
-    while (u >= 100) {
-        unsigned d = (unsigned)(u % 100) * 2;
-        u /= 100;
-        *--p = digit_pairs[d + 1];
-        *--p = digit_pairs[d];
+    if (x < 100) {
+        if (x < 10) {
+            *o = (char)('0' + x);
+            return o + 1;
+        }
+        memcpy(o, digit_pairs + 2 * x, 2);
+        return o + 2;
     }
-    if (u >= 10) {
-        unsigned d = (unsigned)u * 2;
-        *--p = digit_pairs[d + 1];
-        *--p = digit_pairs[d];
-    } else {
-        *--p = (char)('0' + u);
-    }
-    return e;
+    uint64_t d = digits8(x);
+    int z = lead_zeros8(d);
+    store8(o, (d | DIGITS8_ASCII) >> 8 * z);
+    return o + 8 - z;
 }
 
-static char *put_str(char *o, const char *s)
+static inline char *put_u64(char *o, uint64_t u)
 {
-    size_t n = strlen(s);
-    memcpy(o, s, n);
-    return o + n;
+    if (u < 100000000u) return put8(o, (uint32_t)u);
+    uint64_t hi = u / 100000000u;
+    uint32_t lo = (uint32_t)(u - hi * 100000000u);
+    if (hi < 100000000u) {
+        o = put8(o, (uint32_t)hi);
+    } else {
+        uint64_t top = hi / 100000000u;                  /* below 10^4: u < 2^64 */
+        o = put8(o, (uint32_t)top);
+        store8(o, digits8((uint32_t)(hi - top * 100000000u)) | DIGITS8_ASCII);
+        o += 8;
+    }
+    store8(o, digits8(lo) | DIGITS8_ASCII);
+    return o + 8;
+}
+
+static inline char *put_u32(char *o, uint32_t u)
+{
+    return u < 100000000u ? put8(o, u) : put_u64(o, u);
+}
+
+static inline char *put_i32(char *o, int32_t v)
+{
+    if (v >= 0) return put_u32(o, (uint32_t)v);
+    *o++ = '-';
+    return put_u32(o, 0u - (uint32_t)v);
 }
 
 #define PUT_LIT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
 
 /* Microseconds with nanosecond precision, as ts() prints them ("%lld.%03lld")
-** for a time at or after zero. */
-static char *put_us(char *o, sim_time t)
+** for a time at or after zero: the nanoseconds' digits with a point before
+** the last three, and at least one digit before it. */
+static inline char *put_us(char *o, sim_time t)
 {
-    o = put_int(o, (long long)(t / 1000));
-    int f = (int)(t % 1000);
-    o[0] = '.';
-    o[1] = (char)('0' + f / 100);
-    o[2] = (char)('0' + f / 10 % 10);
-    o[3] = (char)('0' + f % 10);
-    return o + 4;
+    uint64_t u = (uint64_t)t;
+    if (u < 100000000u) {
+        /* eight digits "iiiiifff", zeros leading; of the five before the
+        ** point, those after the leading zeros, or the last */
+        uint64_t d = digits8((uint32_t)u) | DIGITS8_ASCII;
+        int z = lead_zeros8(d ^ DIGITS8_ASCII), k = z < 5 ? 5 - z : 1;
+        store8(o, d >> 8 * (5 - k));
+        store8(o + k, '.' | d >> 40 << 8);
+        return o + k + 4;
+    }
+    uint64_t hi = u / 100000000u;
+    o = put_u64(o, hi);
+    uint64_t d = digits8((uint32_t)(u - hi * 100000000u)) | DIGITS8_ASCII;
+    store8(o, d);
+    store8(o + 5, '.' | d >> 40 << 8);
+    return o + 9;
+}
+
+static void name_text_set(name_text *n, const char *name)
+{
+    memset(n->text, 0, sizeof n->text);
+    int len = snprintf(n->text, sizeof n->text, "{\"name\":\"%s", name);
+    n->len = (uint8_t)len;
+}
+
+chrome_span_path chrome_spans = CHROME_SPANS_THREAD;
+
+static void track_texts_update(chrome_writer *w, const trace *t)
+{
+    int n = trace_ntracks(t);
+    if (n <= w->ntk) return;
+    w->tk = xrealloc(w->tk, (size_t)n * sizeof *w->tk);
+    for (int k = w->ntk; k < n; k++) {
+        const trace_track *tk = trace_track_at(t, k);
+        track_text *x = &w->tk[k];
+        memset(x->text, 0, sizeof x->text);
+        x->step = tk->kind == TRK_STEP;
+        x->len = (uint8_t)snprintf(x->text, sizeof x->text, "\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":",
+                                   x->step ? "step" : "device", pid_of(t, k), k);
+    }
+    w->ntk = n;
 }
 
 /* A span is the run's most frequent event: formatted here by hand, digit for
-** digit what the printf format of the other events would give, straight into
-** the output chunk. */
-static void on_span(void *ud, const trace *t, const trace_span *sp)
+** digit what the printf format of the other events would give (on_span's
+** general path), straight into the output chunk.  The writer's. */
+static void out_span(chrome_writer *w, const trace_span *sp)
 {
-    chrome_writer *w = ud;
-    if (w->failed) return;
-    const trace_track *tk = trace_track_at(t, sp->track);
-    const char *name = tk->kind == TRK_STEP ? trace_step_phase_name((trace_step_phase)sp->phase)
-                                            : trace_phase_name((trace_phase)sp->phase);
-    if (sp->t0 < 0 || sp->t1 < sp->t0) {
-        /* not from the engine (its times start at zero and a span never ends
-        ** before it starts): the general path */
-        fs_buf *b = &w->line;
-        buf_printf(b, "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d", name,
-                   tk->kind == TRK_STEP ? "step" : "device", pid_of(t, sp->track), sp->track);
-        ts(b, "ts", sp->t0);
-        ts(b, "dur", sp->t1 - sp->t0);
-        buf_printf(b, ",\"args\":{\"iteration\":%d,\"version\":%d", sp->iter, sp->version);
-        if (sp->mb >= 0) buf_printf(b, ",\"%s\":%d", sp->phase == PH_GENERATE ? "batch" : "micro_batch", sp->mb);
-        if (sp->tokens > 0) buf_printf(b, ",\"tokens\":%lld", (long long)sp->tokens);
-        buf_puts(b, "}}");
-        emit(w);
-        return;
-    }
+    const track_text *tt = &w->tk[sp->track];
+    const name_text *nt = tt->step ? &w->step_names[sp->phase < STEP__COUNT ? sp->phase : STEP__COUNT]
+                                   : &w->phase_names[sp->phase < PH__COUNT ? sp->phase : PH__COUNT];
     if (w->olen + SPAN_MAX > OUT_CAP) flush_out(w);
     char *o = w->out + w->olen;
     if (!w->first) o = PUT_LIT(o, ",\n");
     w->first = false;
-    o = PUT_LIT(o, "{\"name\":\"");
-    o = put_str(o, name);
-    o = tk->kind == TRK_STEP ? PUT_LIT(o, "\",\"cat\":\"step\",\"ph\":\"X\",\"pid\":")
-                             : PUT_LIT(o, "\",\"cat\":\"device\",\"ph\":\"X\",\"pid\":");
-    o = put_int(o, pid_of(t, sp->track));
-    o = PUT_LIT(o, ",\"tid\":");
-    o = put_int(o, sp->track);
-    o = PUT_LIT(o, ",\"ts\":");
+    memcpy(o, nt->text, NAME_TEXT);
+    o += nt->len;
+    memcpy(o, tt->text, TRACK_TEXT);
+    o += tt->len;
     o = put_us(o, sp->t0);
     o = PUT_LIT(o, ",\"dur\":");
     o = put_us(o, sp->t1 - sp->t0);
     o = PUT_LIT(o, ",\"args\":{\"iteration\":");
-    o = put_int(o, sp->iter);
+    o = put_i32(o, sp->iter);
     o = PUT_LIT(o, ",\"version\":");
-    o = put_int(o, sp->version);
+    o = put_i32(o, sp->version);
     if (sp->mb >= 0) {
         o = sp->phase == PH_GENERATE ? PUT_LIT(o, ",\"batch\":") : PUT_LIT(o, ",\"micro_batch\":");
-        o = put_int(o, sp->mb);
+        o = put_u32(o, (uint32_t)sp->mb);
     }
     if (sp->tokens > 0) {
         o = PUT_LIT(o, ",\"tokens\":");
-        o = put_int(o, sp->tokens);
+        o = put_u32(o, (uint32_t)sp->tokens);
     }
     o = PUT_LIT(o, "}}");
     w->olen = (size_t)(o - w->out);
 }
 
+/* A memory counter's line up to its pid, and its value's text, as the
+** printf formats make them: the writer's texts per group and bucket are made
+** with them, and so is the whole line of a counter those do not cover, on the
+** run's thread (on_counter). */
+static void counter_head(fs_buf *b, const char *group, int pool, int bucket)
+{
+    buf_puts(b, "{\"name\":");
+    char nm[160];
+    snprintf(nm, sizeof nm, "mem %s %s", group, trace_bucket_name((mem_bucket)bucket));
+    json_escape(b, nm);
+    buf_printf(b, ",\"ph\":\"C\",\"pid\":%d", pool + 1);
+}
+
+static void counter_value(char *v, size_t n, double bytes)
+{
+    fmt_double(v, n, bytes / (1024.0 * 1024.0 * 1024.0));
+}
+
+/* The writer's: a counter of a group and bucket that ctr_text covers, at a
+** time at or after zero. */
+static void out_counter(chrome_writer *w, const trace_counter *c)
+{
+    size_t k = (size_t)c->group * MB__COUNT + c->bucket;
+    out_event(w, w->ctr_text.s + w->ctr_at[k], w->ctr_at[k + 1] - w->ctr_at[k]);
+    uint64_t bits;
+    memcpy(&bits, &c->bytes, sizeof bits);
+    value_text *v = &w->values[(bits ^ bits >> 29 ^ bits >> 47) % VALUE_CACHE];
+    if (!v->set || v->bits != bits) {
+        counter_value(v->text, sizeof v->text, c->bytes);
+        v->len = (uint8_t)strlen(v->text);
+        v->bits = bits;
+        v->set = true;
+    }
+    char rest[96], *o = put_us(rest, c->t);
+    o = PUT_LIT(o, ",\"args\":{\"GiB\":");
+    memcpy(o, v->text, v->len);
+    o = PUT_LIT(o + v->len, "}}");
+    out_put(w, rest, (size_t)(o - rest));
+}
+
+/* The writer's: a block's records, in order. */
+static void consume(chrome_writer *w, const char *p, size_t n)
+{
+    const char *e = p + n;
+    while (p < e && !w->failed) {
+        if (*p == REC_SPAN) {
+            trace_span sp;
+            memcpy(&sp, p + 1, sizeof sp);
+            out_span(w, &sp);
+            p += SPAN_REC;
+            continue;
+        }
+        if (*p == REC_COUNTER) {
+            trace_counter c;
+            memcpy(&c, p + 1, sizeof c);
+            out_counter(w, &c);
+            p += COUNTER_REC;
+            continue;
+        }
+        uint32_t len;
+        memcpy(&len, p + 1, sizeof len);
+        if (*p == REC_EVENT) out_event(w, p + TEXT_REC, len);
+        else out_put(w, p + TEXT_REC, len);
+        p += TEXT_REC + len;
+    }
+}
+
+static void *writer_main(void *arg)
+{
+    chrome_writer *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (w->done == w->filled && !w->closing && !w->stop) pthread_cond_wait(&w->more, &w->mu);
+        if (w->stop || w->done == w->filled) break;
+        size_t k = (size_t)(w->done % NBLOCKS), n = w->lens[k];
+        pthread_mutex_unlock(&w->mu);
+        consume(w, w->blocks[k], n);
+        pthread_mutex_lock(&w->mu);
+        w->done++;
+        pthread_cond_signal(&w->room);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* The run's thread: the block being filled handed over to the writer (or
+** written, without one); then, unless it was the last, the next block to
+** fill, once the writer is done with it. */
+static void hand_over(chrome_writer *w, bool last)
+{
+    if (!w->threaded) {
+        consume(w, w->blk, w->blen);
+        w->blen = 0;
+        return;
+    }
+    pthread_mutex_lock(&w->mu);
+    w->lens[w->filled % NBLOCKS] = w->blen;
+    w->filled++;
+    if (last) w->closing = true;
+    pthread_cond_signal(&w->more);
+    while (!last && w->filled - w->done >= NBLOCKS) pthread_cond_wait(&w->room, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+    w->blk = w->blocks[w->filled % NBLOCKS];
+    w->blen = 0;
+}
+
+static inline void need_room(chrome_writer *w, size_t n)
+{
+    if (w->blen + n > BLOCK_CAP) hand_over(w, false);
+}
+
+/* Text for the writer: REC_EVENT, a line of traceEvents, or REC_RAW; split
+** over blocks when it is longer than one (the pieces after the first as
+** they are). */
+static void send_text(chrome_writer *w, int tag, const char *text, size_t n)
+{
+    do {
+        size_t piece = n < BLOCK_CAP - TEXT_REC ? n : BLOCK_CAP - TEXT_REC;
+        need_room(w, TEXT_REC + piece);
+        char *o = w->blk + w->blen;
+        o[0] = (char)tag;
+        uint32_t len = (uint32_t)piece;
+        memcpy(o + 1, &len, sizeof len);
+        memcpy(o + TEXT_REC, text, piece);
+        w->blen += TEXT_REC + piece;
+        text += piece;
+        n -= piece;
+        tag = REC_RAW;
+    } while (n > 0);
+}
+
+/* The line formatted in w->line, as one event. */
+static void emit(chrome_writer *w)
+{
+    send_text(w, REC_EVENT, w->line.s, w->line.len);
+    w->line.len = 0;
+    if (w->line.s) w->line.s[0] = 0;
+}
+
+/* A span through the printf formats, on the run's thread: those not from
+** the engine, and every one when the tests ask (CHROME_SPANS_PRINTF).  Out
+** of line, so that on_span's own path stays short. */
+static __attribute__((noinline)) void span_printf(chrome_writer *w, const trace *t, const trace_span *sp)
+{
+    const trace_track *tk = trace_track_at(t, sp->track);
+    const char *name = tk->kind == TRK_STEP ? trace_step_phase_name((trace_step_phase)sp->phase)
+                                            : trace_phase_name((trace_phase)sp->phase);
+    fs_buf *b = &w->line;
+    buf_printf(b, "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d", name,
+               tk->kind == TRK_STEP ? "step" : "device", pid_of(t, sp->track), sp->track);
+    ts(b, "ts", sp->t0);
+    ts(b, "dur", sp->t1 - sp->t0);
+    buf_printf(b, ",\"args\":{\"iteration\":%d,\"version\":%d", sp->iter, sp->version);
+    if (sp->mb >= 0) buf_printf(b, ",\"%s\":%d", sp->phase == PH_GENERATE ? "batch" : "micro_batch", sp->mb);
+    if (sp->tokens > 0) buf_printf(b, ",\"tokens\":%lld", (long long)sp->tokens);
+    buf_puts(b, "}}");
+    emit(w);
+}
+
+static void on_span(void *ud, const trace *t, const trace_span *sp)
+{
+    chrome_writer *w = ud;
+    if (sp->t0 >= 0 && sp->t1 >= sp->t0 && sp->track >= 0 && sp->track < w->ntk && w->by_hand) {
+        /* from the engine (its times start at zero, a span never ends
+        ** before it starts, its tracks are those of the header): as it is,
+        ** for the writer to format */
+        need_room(w, SPAN_REC);
+        char *o = w->blk + w->blen;
+        o[0] = REC_SPAN;
+        memcpy(o + 1, sp, sizeof *sp);
+        w->blen += SPAN_REC;
+        return;
+    }
+    span_printf(w, t, sp);
+}
+
 static void on_counter(void *ud, const trace *t, const trace_counter *c)
 {
     chrome_writer *w = ud;
-    fs_buf *b = &w->line;
+    if (c->group >= 0 && c->group < w->ngroups && c->bucket < MB__COUNT && c->t >= 0 && w->by_hand) {
+        /* a memory group of the header's time and a bucket of the engine's
+        ** (the writer has their text) at one of the engine's times */
+        need_room(w, COUNTER_REC);
+        char *o = w->blk + w->blen;
+        o[0] = REC_COUNTER;
+        memcpy(o + 1, c, sizeof *c);
+        w->blen += COUNTER_REC;
+        return;
+    }
     const trace_memgroup *g = trace_memgroup_at(t, c->group);
-    buf_puts(b, "{\"name\":");
-    char nm[160];
-    snprintf(nm, sizeof nm, "mem %s %s", g->name, trace_bucket_name((mem_bucket)c->bucket));
-    json_escape(b, nm);
-    buf_printf(b, ",\"ph\":\"C\",\"pid\":%d", g->pool + 1);
+    fs_buf *b = &w->line;
+    counter_head(b, g->name, g->pool, c->bucket);
     ts(b, "ts", c->t);
     char v[40];
-    fmt_double(v, sizeof v, c->bytes / (1024.0 * 1024.0 * 1024.0));
+    counter_value(v, sizeof v, c->bytes);
     buf_printf(b, ",\"args\":{\"GiB\":%s}}", v);
     emit(w);
 }
@@ -284,7 +644,7 @@ static void write_header(chrome_writer *w)
     buf_printf(b, ",\"mode\":\"%s\",\"staleness\":%d,\"note\":\"each track stands for the devices that behave alike: "
                "a pipeline stage (all its TP and DP ranks), a rollout instance, a forward-only pool\"},\n\"traceEvents\":[\n",
                scn_mode_name(sc->plan.mode), sc->plan.staleness);
-    put(w, b->s, b->len);
+    send_text(w, REC_RAW, b->s, b->len);
     b->len = 0;
     meta(w, "process_name", 0, 0, "step, versions, staleness windows", 0);
     char nm[160], roles[64];
@@ -299,6 +659,18 @@ static void write_header(chrome_writer *w)
         else snprintf(nm, sizeof nm, "%s [%d devices from #%d]", tk->name, tk->devices, tk->first_device);
         meta(w, "thread_name", pid_of(t, k), k, nm, k);
     }
+}
+
+/* The writer's thread, with every signal blocked: they go to the run's
+** thread, whose loop reads the stop request (util.h). */
+static bool start_writer(chrome_writer *w)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    if (pthread_sigmask(SIG_SETMASK, &all, &old) != 0) return false;
+    bool ok = pthread_create(&w->thread, NULL, writer_main, w) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return ok;
 }
 
 chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
@@ -330,10 +702,33 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
         free(w);
         return NULL;
     }
+    w->fd = fileno(w->f);
     w->s = s;
     w->first = true;
     buf_init(&w->line);
     w->out = xmalloc(OUT_CAP);
+    for (int p = 0; p <= PH__COUNT; p++) name_text_set(&w->phase_names[p], trace_phase_name((trace_phase)p));
+    for (int p = 0; p <= STEP__COUNT; p++) name_text_set(&w->step_names[p], trace_step_phase_name((trace_step_phase)p));
+    track_texts_update(w, sim_trace(s));
+    w->ngroups = trace_nmemgroups(sim_trace(s));
+    buf_init(&w->ctr_text);
+    w->ctr_at = xmalloc(((size_t)w->ngroups * MB__COUNT + 1) * sizeof *w->ctr_at);
+    for (int g = 0; g < w->ngroups; g++) {
+        const trace_memgroup *mg = trace_memgroup_at(sim_trace(s), g);
+        for (int b = 0; b < MB__COUNT; b++) {
+            w->ctr_at[g * MB__COUNT + b] = w->ctr_text.len;
+            counter_head(&w->ctr_text, mg->name, mg->pool, b);
+            buf_puts(&w->ctr_text, ",\"ts\":");
+        }
+    }
+    w->ctr_at[(size_t)w->ngroups * MB__COUNT] = w->ctr_text.len;
+    for (int k = 0; k < (chrome_spans == CHROME_SPANS_THREAD ? NBLOCKS : 1); k++) w->blocks[k] = xmalloc(BLOCK_CAP);
+    w->blk = w->blocks[0];
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->more, NULL);
+    pthread_cond_init(&w->room, NULL);
+    w->by_hand = chrome_spans != CHROME_SPANS_PRINTF;
+    w->threaded = chrome_spans == CHROME_SPANS_THREAD && start_writer(w);
     write_header(w);
     trace_sink sk = {on_span, on_counter, on_instant, on_window, w, on_vgroup};
     trace_set_sink(sim_trace_mut(s), &sk);
@@ -347,10 +742,31 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     return w;
 }
 
+/* The writer's thread ended: with what was handed over written (closing),
+** or at once (stop). */
+static void end_writer(chrome_writer *w, bool stop)
+{
+    if (!w->threaded) return;
+    pthread_mutex_lock(&w->mu);
+    if (stop) w->stop = true;
+    w->closing = true;
+    pthread_cond_signal(&w->more);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+    w->threaded = false;
+}
+
 static void writer_free(chrome_writer *w)
 {
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->more);
+    pthread_cond_destroy(&w->room);
+    for (int k = 0; k < NBLOCKS; k++) free(w->blocks[k]);
     buf_free(&w->line);
+    buf_free(&w->ctr_text);
+    free(w->ctr_at);
     free(w->out);
+    free(w->tk);
     free(w->path);
     free(w->tmp);
     free(w);
@@ -360,6 +776,7 @@ void chrome_abort(chrome_writer *w)
 {
     if (!w) return;
     trace_set_sink(sim_trace_mut((sim *)w->s), NULL);
+    end_writer(w, true);
     if (w->f) fclose(w->f);
     if (!w->direct) { unlink(w->tmp); fs_tmp_forget(w->tmp); }
     writer_free(w);
@@ -368,10 +785,11 @@ void chrome_abort(chrome_writer *w)
 bool chrome_close(chrome_writer *w, fs_err *err)
 {
     trace_set_sink(sim_trace_mut((sim *)w->s), NULL);
-    put(w, "\n]}\n", 4);
+    send_text(w, REC_RAW, "\n]}\n", 4);
+    hand_over(w, true);
+    end_writer(w, false);
     flush_out(w);
-    if (!w->failed && fflush(w->f) != 0) { w->failed = true; w->saved_errno = errno; }
-    if (!w->failed && !w->direct && fsync(fileno(w->f)) != 0 && errno != EINVAL) { w->failed = true; w->saved_errno = errno; }
+    if (!w->failed && !w->direct && fsync(w->fd) != 0 && errno != EINVAL) { w->failed = true; w->saved_errno = errno; }
     if (fclose(w->f) != 0 && !w->failed) { w->failed = true; w->saved_errno = errno; }
     w->f = NULL;
     if (!w->failed && !w->direct && rename(w->tmp, w->path) != 0) { w->failed = true; w->saved_errno = errno; }

@@ -19,6 +19,13 @@ bool chrome_close(chrome_writer *w, fs_err *err);
 /* Give up: remove the partial file.  Frees the writer. */
 void chrome_abort(chrome_writer *w);
 
+/* How a writer opened from now on writes the spans: formatted by hand on a
+** second thread (the default), by hand on the caller's thread, or through
+** the printf formats of the other events, on the caller's thread.  The same
+** bytes each way; the tests compare them. */
+typedef enum { CHROME_SPANS_THREAD, CHROME_SPANS_INLINE, CHROME_SPANS_PRINTF } chrome_span_path;
+extern chrome_span_path chrome_spans;
+
 /* Write a whole finished trace at once (the terminal front end's export). */
 bool chrome_write_trace(const sim *s, const char *path, fs_err *err);
 

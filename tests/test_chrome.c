@@ -1,0 +1,174 @@
+/*
+** test_chrome.c — the Chrome trace writer (src/chrome.c): the spans
+** formatted by hand on the writer's thread give the bytes of the printf
+** formats on the run's thread, for whole runs; a write that fails reports it
+** and leaves no file.
+*/
+#include "testutil.h"
+#include "chrome.h"
+#include "engine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The whole file, malloc'd; *n its length. */
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+    long len = ftell(f);
+    ck_assert_int_ge(len, 0);
+    rewind(f);
+    char *text = malloc((size_t)len + 1);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_uint_eq(fread(text, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    text[len] = 0;
+    *n = (size_t)len;
+    return text;
+}
+
+/* examples/NAME run headless (the spans streamed, not stored) with its
+** trace written the way `how` says; the trace's bytes. */
+static char *trace_of(const char *name, const char *const *sets, int nsets, chrome_span_path how, size_t *n)
+{
+    sim *s = test_example_new(name, sets, nsets, 0);
+    char *path = test_tmpfile(".json", "");
+    ck_assert_ptr_nonnull(path);
+    fs_err err = {0, ""};
+    chrome_spans = how;
+    chrome_writer *w = chrome_open(s, path, &err);
+    chrome_spans = CHROME_SPANS_THREAD;
+    ck_assert_msg(w != NULL, "chrome_open: %s", err.msg);
+    ck_assert(sim_run(s));
+    ck_assert_msg(chrome_close(w, &err), "chrome_close: %s", err.msg);
+    char *text = slurp(path, n);
+    unlink(path);
+    free(path);
+    sim_free(s);
+    return text;
+}
+
+static void same_three_ways(const char *name, const char *const *sets, int nsets, size_t at_least)
+{
+    size_t n[3];
+    char *t[3];
+    static const chrome_span_path how[3] = {CHROME_SPANS_PRINTF, CHROME_SPANS_INLINE, CHROME_SPANS_THREAD};
+    for (int k = 0; k < 3; k++) t[k] = trace_of(name, sets, nsets, how[k], &n[k]);
+    ck_assert_msg(n[0] >= at_least, "%s: a trace of %zu bytes, fewer than the %zu wanted", name, n[0], at_least);
+    ck_assert_msg(n[0] > 4 && memcmp(t[0] + n[0] - 4, "\n]}\n", 4) == 0, "%s: the trace does not end", name);
+    for (int k = 1; k < 3; k++) {
+        size_t i = 0;
+        while (i < n[0] && i < n[k] && t[0][i] == t[k][i]) i++;
+        ck_assert_msg(n[k] == n[0] && i == n[0], "%s, %s: %zu bytes against printf's %zu, first difference at byte %zu: ...%.80s",
+                      name, k == 1 ? "by hand" : "on the writer's thread", n[k], n[0], i, t[k] + (i > 40 ? i - 40 : 0));
+    }
+    for (int k = 0; k < 3; k++) free(t[k]);
+}
+
+/* More blocks of records than go round between the threads (about 6 MiB of
+** them, 4 MiB in the ring) and every kind of event: spans, memory counters,
+** instants, staleness windows, version groups. */
+START_TEST(t_chrome_same_bytes_every_way)
+{
+    const char *sets[] = {"workload.iterations=150"};
+    same_three_ways("qwen7b_h100x16.lua", sets, 1, 20u << 20);
+    const char *modes[] = {"plan.mode=colocate", "plan.staleness=2"};
+    same_three_ways("qwen7b_h100x16.lua", modes, 2, 100000);
+}
+END_TEST
+
+/* The writer must fail the trace when the disk does: a device that is always
+** full. */
+START_TEST(t_chrome_full_device)
+{
+    if (access("/dev/full", W_OK) != 0) return;
+    sim *s = test_example_new("qwen7b_h100x16.lua", NULL, 0, 0);
+    fs_err err = {0, ""};
+    chrome_writer *w = chrome_open(s, "/dev/full", &err);
+    ck_assert_msg(w != NULL, "chrome_open: %s", err.msg);
+    ck_assert(sim_run(s));
+    ck_assert(!chrome_close(w, &err));
+    ck_assert_int_eq(err.code, 2);
+    ck_assert_msg(strstr(err.msg, "/dev/full: writing the trace failed: ") && strstr(err.msg, strerror(ENOSPC)) &&
+                  strstr(err.msg, "(no trace written)"), "%s", err.msg);
+    sim_free(s);
+}
+END_TEST
+
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+    closedir(d);
+    return n;
+}
+
+/* The folder of the trace removed during the run: the rename fails, the
+** error says so, nothing is left; and an aborted trace leaves nothing. */
+START_TEST(t_chrome_folder_vanishes)
+{
+    char dir[512], path[600];
+    ck_assert_ptr_nonnull(test_tmpdir(dir, sizeof dir, "chrome"));
+    snprintf(path, sizeof path, "%s/t.json", dir);
+    sim *s = test_example_new("qwen7b_h100x16.lua", NULL, 0, 0);
+    fs_err err = {0, ""};
+    chrome_writer *w = chrome_open(s, path, &err);
+    ck_assert_msg(w != NULL, "chrome_open: %s", err.msg);
+    ck_assert_int_eq(entries(dir), 1);          /* the temporary file */
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    struct dirent *e;
+    char tmp[1200] = "";
+    while ((e = readdir(d)))
+        if (strncmp(e->d_name, "t.json.tmp.", 11) == 0) snprintf(tmp, sizeof tmp, "%s/%s", dir, e->d_name);
+    closedir(d);
+    ck_assert_msg(*tmp, "no temporary file in %s", dir);
+    ck_assert_int_eq(unlink(tmp), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+    ck_assert(sim_run(s));
+    ck_assert(!chrome_close(w, &err));
+    ck_assert_int_eq(err.code, 2);
+    ck_assert_msg(strstr(err.msg, "t.json: writing the trace failed: ") && strstr(err.msg, "(no trace written)"), "%s",
+                  err.msg);
+    struct stat st;
+    ck_assert_int_ne(stat(path, &st), 0);
+    ck_assert_int_ne(stat(dir, &st), 0);
+    sim_free(s);
+
+    /* given up half way: the partial file goes */
+    ck_assert_ptr_nonnull(test_tmpdir(dir, sizeof dir, "chrome"));
+    snprintf(path, sizeof path, "%s/t.json", dir);
+    s = test_example_new("qwen7b_h100x16.lua", NULL, 0, 0);
+    w = chrome_open(s, path, &err);
+    ck_assert_msg(w != NULL, "chrome_open: %s", err.msg);
+    ck_assert(sim_step_events(s, 2000));      /* not over yet */
+    chrome_abort(w);
+    ck_assert_int_eq(entries(dir), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+    sim_free(s);
+}
+END_TEST
+
+static Suite *suite_chrome(void)
+{
+    Suite *s = suite_create("chrome");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, t_chrome_same_bytes_every_way);
+    tcase_add_test(tc, t_chrome_full_device);
+    tcase_add_test(tc, t_chrome_folder_vanishes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+TEST_SUITE(suite_chrome)
