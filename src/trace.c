@@ -454,13 +454,37 @@ void trace_add_runs_in(trace *t, const trace_run *r, size_t n, sim_time w0, sim_
         break;
     }
     span_batch b = batch_begin(t, w0, open, lo);
-    for (; i < n; i++) {
+    while (i < n) {
         const trace_run *sp = &r[i];
-        if (sp->track < 0 || (size_t)sp->track >= ntracks) continue;
+        if (sp->track < 0 || (size_t)sp->track >= ntracks) { i++; continue; }
         const track_sum ts = tsum[sp->track];
-        if (ts.pool < 0) continue;
+        if (ts.pool < 0) { i++; continue; }
+        pool_sum *ps = &t->psum[ts.pool];
+        if (ps == b.cur && ps->head < b.len) {
+            /* the queue being filled does not start here: every run of its
+            ** pool that follows joins it as it comes, with no test on its
+            ** ends (batch_add's path for a queue that is not empty) */
+            if (b.len + (n - i) > b.cap) {
+                ps->wait.len = b.len;
+                vec_reserve(&ps->wait, b.len + (n - i) > 2 * b.cap ? b.len + (n - i) : 2 * b.cap);
+                b.data = ps->wait.data;
+                b.cap = ps->wait.cap;
+            }
+            wait_span *d = b.data + b.len;
+            size_t k = i;
+            for (; k < n; k++) {
+                const int32_t tk = r[k].track;
+                if (tk < 0 || (size_t)tk >= ntracks || tsum[tk].pool != ts.pool) break;
+                *d++ = (wait_span){r[k].t0, r[k].t1, tsum[tk].devices, true};
+            }
+            b.len += k - i;
+            b.pushed += k - i;
+            i = k;
+            continue;
+        }
         const wait_span w = {sp->t0, sp->t1, ts.devices, true};
-        batch_add(&b, &t->psum[ts.pool], &w);
+        batch_add(&b, ps, &w);
+        i++;
     }
     batch_end(&b);
 }
