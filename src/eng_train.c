@@ -515,10 +515,8 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     pipe_stage *stg = s->pipe_st;
     double mult = mdl_bwd_mult(s->scn.plan.train.recompute);   /* bwd = 2 fwd (+1 recompute) */
     mdl_stage sc = stage_setup(s, m, q);
-    for (int i = 0; i < M; i++) {
-        fd[i] = mdl_stage_fwd(m, &s->scn.cluster.device, s->scn.eff.link, &sc, tok[i], ms->sq[i], s->scn.eff.train);
-        bd[i] = backward ? fd[i] * mult : 0;
-    }
+    mdl_stage_fwd_n(m, &s->scn.cluster.device, s->scn.eff.link, &sc, tok, ms->sq, s->scn.eff.train, fd, M);
+    for (int i = 0; i < M; i++) bd[i] = backward ? fd[i] * mult : 0;
     if (lean) {
         for (int i = 0; i < M; i++) {
             dd[2 * i] = fd[i];
