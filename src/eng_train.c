@@ -127,6 +127,8 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
         }
     }
     int worst;
+    /* one replica: it takes every sequence */
+    const bool one = dp == 1;
     /* Loads are whole tokens, exact in a double below 2^53: when (load,
     ** index) also fits one 64-bit key, the load shifted above the index bits,
     ** replicas are ordered by one integer comparison, the same order (the
@@ -140,7 +142,9 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     ** least loaded replica is the one the heap below would pick. */
     int rbits = 0;
     while (rbits < 32 && (UINT64_C(1) << rbits) < (uint64_t)dp) rbits++;
-    if (rbits < 32 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
+    if (one) {
+        worst = 0;
+    } else if (rbits < 32 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
         uint64_t *ring = s->mbw_heap;
         const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
         const int span = RING_SPAN * dp;
@@ -228,7 +232,8 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
             if (heap[r].load > wl || (heap[r].load == wl && heap[r].r < worst)) { worst = heap[r].r; wl = heap[r].load; }
     }
     int cnt = 0;
-    for (int i = 0; i < n; i++) cnt += owner[i] == worst;
+    if (one) cnt = n;
+    else for (int i = 0; i < n; i++) cnt += owner[i] == worst;
     /* the result goes to a free memo entry, or over the oldest one */
     int slot = s->nmbm < MB_MEMO ? s->nmbm++ : (s->mbm_next++ % MB_MEMO);
     mb_memo *c = &s->mbm[slot];
@@ -245,15 +250,15 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     }
     memset(c->tok, 0, (size_t)c->m * sizeof *c->tok);
     memset(c->sq, 0, (size_t)c->m * sizeof *c->sq);
-    c->max_len = 0;
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (owner[i] != worst) continue;
-        int mb = (k++) % c->m;                  /* interleave long and short */
-        c->tok[mb] += len[i];
-        c->sq[mb] += len[i] * len[i];
-        if (len[i] > c->max_len) c->max_len = len[i];
+    double *ctok = c->tok, *csq = c->sq, mx = 0;
+    for (int i = 0, mb = 0; i < n; i++) {
+        if (!one && owner[i] != worst) continue;
+        ctok[mb] += len[i];                     /* interleave long and short: round robin */
+        csq[mb] += len[i] * len[i];
+        if (len[i] > mx) mx = len[i];
+        if (++mb == c->m) mb = 0;
     }
+    c->max_len = mx;
     return (mb_set){c->m, c->tok, c->sq, c->max_len};
 }
 
@@ -413,10 +418,11 @@ static inline void lean_draw(span_buf *sb, int track, sim_time a, sim_time b)
     sb->runs[sb->n++] = (trace_run){a, b, track};
 }
 
-static inline double lean_op(span_buf *sb, int track, lean_stage *g, double ready, double d)
+/* An op that cannot start when stage g is free (ready > f, its free time):
+** it opens a new run, unless its start rounds to the nanosecond the open
+** run ends at. */
+static inline double lean_wait(span_buf *sb, int track, lean_stage *g, double ready, double f, double d)
 {
-    const double f = g->free_at;
-    if (ready <= f) return g->free_at = f + d;          /* starts at f: joins the run */
     const sim_time a = sb->t0 + sim_from_secs(ready);
     if (f >= 0) {
         const sim_time b = sb->t0 + sim_from_secs(f);
@@ -428,6 +434,13 @@ static inline double lean_op(span_buf *sb, int track, lean_stage *g, double read
         g->a = a;
     }
     return g->free_at = ready + d;
+}
+
+static inline double lean_op(span_buf *sb, int track, lean_stage *g, double ready, double d)
+{
+    const double f = g->free_at;
+    if (ready <= f) return g->free_at = f + d;          /* starts at f: joins the run */
+    return lean_wait(sb, track, g, ready, f, d);
 }
 
 static inline void lean_flush(span_buf *sb, int track, const lean_stage *g)
@@ -447,7 +460,8 @@ static inline void lean_flush(span_buf *sb, int track, const lean_stage *g)
 ** ends, row P + 1 + st its backward ends.  An op is four words: its stage
 ** times 2 (+ 1 for a backward), its micro-batch, the table entry it waits
 ** for (the previous stage's forward; the next stage's backward, or for the
-** last stage its own forward) and the one it writes. */
+** last stage its own forward) and the one it writes.  The micro-batch is
+** given as 2i (+ 1 for a backward): the lean pass's index of its duration. */
 static const pipe_order *order_1f1b(sim *s, int P, int M)
 {
     for (int k = 0; k < PIPE_ORDERS; k++)
@@ -476,7 +490,7 @@ static const pipe_order *order_1f1b(sim *s, int P, int M)
                     if (st > 0 && nf[st - 1] <= nf[st]) break;          /* its input is not there yet */
                     const uint32_t i = (uint32_t)nf[st]++;
                     op[0] = ust * 2;
-                    op[1] = i;
+                    op[1] = 2 * i;
                     op[2] = ust * um + i;
                     op[3] = (ust + 1) * um + i;
                 } else {
@@ -484,7 +498,7 @@ static const pipe_order *order_1f1b(sim *s, int P, int M)
                     if (st == P - 1 ? nf[st] <= nb[st] : nb[st + 1] <= nb[st]) break;   /* its gradient is not */
                     const uint32_t i = (uint32_t)nb[st]++;
                     op[0] = ust * 2 + 1;
-                    op[1] = i;
+                    op[1] = 2 * i + 1;
                     op[2] = (st == P - 1 ? (uint32_t)P : (uint32_t)P + 2 + ust) * um + i;
                     op[3] = ((uint32_t)P + 1 + ust) * um + i;
                 }
@@ -495,6 +509,42 @@ static const pipe_order *order_1f1b(sim *s, int P, int M)
     }
     free(nf);
     return o;
+}
+
+/* A stage's forwards in the lean forward-only pass, one after the other:
+** the stage's state is held in locals, so that each op's end waits only
+** for the previous op's, not for its trip through memory. */
+static __attribute__((noinline)) void lean_fwd(span_buf *sb, int track, lean_stage *g, const double *fprev, double *fes,
+                                               const double *fd, int M)
+{
+    lean_stage st = *g;
+    for (int i = 0; i < M; i++) fes[i] = lean_op(sb, track, &st, fprev[i], fd[i]);
+    *g = st;
+}
+
+/* The lean pass over a training pipeline's ops in the order of order_1f1b,
+** apart from run_1f1b so that its state stays in registers.  A forward
+** mostly waits for its input (the stage idles), a backward mostly starts
+** as the stage frees: the two tests are kept apart, each taken the same way
+** most of the time. */
+static __attribute__((noinline)) void lean_1f1b(span_buf *sb, const uint32_t *op, const uint32_t *op_end, double *T,
+                                                const double *dd, lean_stage *ls, int track0)
+{
+    for (; op < op_end; op += 4) {
+        const uint32_t c = op[0];
+        const int st = (int)(c >> 1);
+        lean_stage *g = &ls[st];
+        const double ready = T[op[2]], d = dd[op[1]], f = g->free_at;
+        double e;
+        if (c & 1) {
+            if (__builtin_expect(ready <= f, 1)) e = g->free_at = f + d;
+            else e = lean_wait(sb, track0 + st, g, ready, f, d);
+        } else {
+            if (__builtin_expect(ready > f, 1)) e = lean_wait(sb, track0 + st, g, ready, f, d);
+            else e = g->free_at = f + d;
+        }
+        T[op[3]] = e;
+    }
 }
 
 static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim_time t0, int iter,
@@ -545,7 +595,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
             double *fes = T + (size_t)(st + 1) * M;
             const double *fprev = T + (size_t)st * M;
             if (lean)
-                for (int i = 0; i < M; i++) fes[i] = lean_op(&sb, track0 + st, &ls[st], fprev[i], fd[i]);
+                lean_fwd(&sb, track0 + st, &ls[st], fprev, fes, fd, M);
             else
                 for (int i = 0; i < M; i++) fes[i] = op_run(&sb, track0 + st, g, fph, fprev[i], fd[i], i, (int64_t)tok[i]);
             g->nf = M;
@@ -561,14 +611,10 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
         memset(T, 0, (size_t)M * sizeof *T);
         const uint32_t *op = o->ops, *op_end = o->ops + (size_t)4 * o->n;
         if (lean) {
-            for (; op < op_end; op += 4) {
-                const uint32_t c = op[0];
-                const int st = (int)(c >> 1);
-                T[op[3]] = lean_op(&sb, track0 + st, &ls[st], T[op[2]], dd[2 * op[1] + (c & 1)]);
-            }
+            lean_1f1b(&sb, op, op_end, T, dd, ls, track0);
         } else {
             for (; op < op_end; op += 4) {
-                const uint32_t c = op[0], i = op[1];
+                const uint32_t c = op[0], i = op[1] >> 1;
                 const int st = (int)(c >> 1);
                 const bool b = c & 1;
                 T[op[3]] = op_run(&sb, track0 + st, &stg[st], b ? bph : fph, T[op[2]], b ? bd[i] : fd[i], (int)i, (int64_t)tok[i]);
