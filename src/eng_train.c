@@ -412,22 +412,28 @@ typedef struct {
     sim_time a;             /* the open run's start */
 } lean_stage;
 
-static inline void lean_draw(span_buf *sb, int track, sim_time a, sim_time b)
+/* The lean passes count their runs in *n, a local of theirs (sb->n is set
+** when the buffer is handed over, and when a pass ends). */
+static inline void lean_draw(span_buf *sb, int *n, int track, sim_time a, sim_time b)
 {
-    if (sb->n == PIPE_SPANS) spans_flush(sb);
-    sb->runs[sb->n++] = (trace_run){a, b, track};
+    if (*n == PIPE_SPANS) {
+        sb->n = *n;
+        spans_flush(sb);
+        *n = 0;
+    }
+    sb->runs[(*n)++] = (trace_run){a, b, track};
 }
 
 /* An op that cannot start when stage g is free (ready > f, its free time):
 ** it opens a new run, unless its start rounds to the nanosecond the open
 ** run ends at. */
-static inline double lean_wait(span_buf *sb, int track, lean_stage *g, double ready, double f, double d)
+static inline double lean_wait(span_buf *sb, int *n, int track, lean_stage *g, double ready, double f, double d)
 {
     const sim_time a = sb->t0 + sim_from_secs(ready);
     if (f >= 0) {
         const sim_time b = sb->t0 + sim_from_secs(f);
         if (a != b) {                                   /* else the same nanosecond: joins */
-            lean_draw(sb, track, g->a, b);
+            lean_draw(sb, n, track, g->a, b);
             g->a = a;
         }
     } else {
@@ -436,16 +442,11 @@ static inline double lean_wait(span_buf *sb, int track, lean_stage *g, double re
     return g->free_at = ready + d;
 }
 
-static inline double lean_op(span_buf *sb, int track, lean_stage *g, double ready, double d)
-{
-    const double f = g->free_at;
-    if (ready <= f) return g->free_at = f + d;          /* starts at f: joins the run */
-    return lean_wait(sb, track, g, ready, f, d);
-}
-
 static inline void lean_flush(span_buf *sb, int track, const lean_stage *g)
 {
-    if (g->free_at >= 0) lean_draw(sb, track, g->a, sb->t0 + sim_from_secs(g->free_at));
+    int n = sb->n;
+    if (g->free_at >= 0) lean_draw(sb, &n, track, g->a, sb->t0 + sim_from_secs(g->free_at));
+    sb->n = n;
 }
 
 /* The order in which the 1F1B pass below resolves a training pipeline's
@@ -518,7 +519,13 @@ static __attribute__((noinline)) void lean_fwd(span_buf *sb, int track, lean_sta
                                                const double *fd, int M)
 {
     lean_stage st = *g;
-    for (int i = 0; i < M; i++) fes[i] = lean_op(sb, track, &st, fprev[i], fd[i]);
+    int n = sb->n;
+    for (int i = 0; i < M; i++) {
+        const double ready = fprev[i], f = st.free_at;
+        if (ready <= f) fes[i] = st.free_at = f + fd[i];        /* starts at f: joins the run */
+        else fes[i] = lean_wait(sb, &n, track, &st, ready, f, fd[i]);
+    }
+    sb->n = n;
     *g = st;
 }
 
@@ -530,6 +537,7 @@ static __attribute__((noinline)) void lean_fwd(span_buf *sb, int track, lean_sta
 static __attribute__((noinline)) void lean_1f1b(span_buf *sb, const uint32_t *op, const uint32_t *op_end, double *T,
                                                 const double *dd, lean_stage *ls, int track0)
 {
+    int n = sb->n;
     for (; op < op_end; op += 4) {
         const uint32_t c = op[0];
         const int st = (int)(c >> 1);
@@ -538,13 +546,14 @@ static __attribute__((noinline)) void lean_1f1b(span_buf *sb, const uint32_t *op
         double e;
         if (c & 1) {
             if (__builtin_expect(ready <= f, 1)) e = g->free_at = f + d;
-            else e = lean_wait(sb, track0 + st, g, ready, f, d);
+            else e = lean_wait(sb, &n, track0 + st, g, ready, f, d);
         } else {
-            if (__builtin_expect(ready > f, 1)) e = lean_wait(sb, track0 + st, g, ready, f, d);
+            if (__builtin_expect(ready > f, 1)) e = lean_wait(sb, &n, track0 + st, g, ready, f, d);
             else e = g->free_at = f + d;
         }
         T[op[3]] = e;
     }
+    sb->n = n;
 }
 
 static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim_time t0, int iter,

@@ -470,13 +470,15 @@ void trace_add_runs_in(trace *t, const trace_run *r, size_t n, sim_time w0, sim_
                 b.data = ps->wait.data;
                 b.cap = ps->wait.cap;
             }
+            /* the tracks next to this one of the same pool and devices (a
+            ** pipeline's stages): a run on one of them needs no look-up */
+            int32_t tlo = sp->track, thi = sp->track;
+            while (tlo > 0 && tsum[tlo - 1].pool == ts.pool && tsum[tlo - 1].devices == ts.devices) tlo--;
+            while ((size_t)thi + 1 < ntracks && tsum[thi + 1].pool == ts.pool && tsum[thi + 1].devices == ts.devices) thi++;
+            const uint32_t tspan = (uint32_t)(thi - tlo);
             wait_span *d = b.data + b.len;
             size_t k = i;
-            for (; k < n; k++) {
-                const int32_t tk = r[k].track;
-                if (tk < 0 || (size_t)tk >= ntracks || tsum[tk].pool != ts.pool) break;
-                *d++ = (wait_span){r[k].t0, r[k].t1, tsum[tk].devices, true};
-            }
+            for (; k < n && (uint32_t)r[k].track - (uint32_t)tlo <= tspan; k++) *d++ = (wait_span){r[k].t0, r[k].t1, ts.devices, true};
             b.len += k - i;
             b.pushed += k - i;
             i = k;
