@@ -47,6 +47,9 @@ static void sort_lengths_desc(uint32_t *v, uint32_t *tmp, int n)
 
 /* A replica in the balancing heap: ordered by load, then index. */
 #define RING_SPAN 4             /* the sorted ring of keys: slots per replica */
+#define RING_MIN 256            /* and at least this many, so that few replicas seldom move the window back */
+
+static inline size_t ring_slots(size_t dp) { return dp * RING_SPAN > RING_MIN ? dp * RING_SPAN : RING_MIN; }
 typedef struct { double load; int r; } rep;
 
 static inline bool rep_less(const rep *a, const rep *b)
@@ -78,9 +81,9 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     if ((size_t)dp > s->mbw_dp) {
         s->mbw_dp = (size_t)dp;
         free(s->mbw_heap);
-        /* dp pairs for the heap, or the sorted ring of keys below: RING_SPAN
-        ** keys for each replica */
-        size_t keys = s->mbw_dp * RING_SPAN * sizeof(uint64_t), pairs = s->mbw_dp * sizeof(rep);
+        /* dp pairs for the heap, or the sorted ring of keys below (RING_SPAN
+        ** keys for each replica, RING_MIN at least) and each replica's count */
+        size_t keys = ring_slots(s->mbw_dp) * sizeof(uint64_t) + s->mbw_dp * sizeof(int), pairs = s->mbw_dp * sizeof(rep);
         s->mbw_heap = xmalloc(keys > pairs ? keys : pairs);
     }
     uint32_t *len = s->mbw_len;
@@ -126,7 +129,7 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
             sort_lengths_desc(len, len + n, n);
         }
     }
-    int worst;
+    int worst, cnt = -1;        /* the most loaded replica, its sequences (-1: counted below) */
     /* one replica: it takes every sequence */
     const bool one = dp == 1;
     /* Loads are whole tokens, exact in a double below 2^53: when (load,
@@ -147,9 +150,13 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     } else if (rbits < 32 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
         uint64_t *ring = s->mbw_heap;
         const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
-        const int span = RING_SPAN * dp;
+        const int span = (int)ring_slots((size_t)dp);
+        int *rc = (int *)(ring + ring_slots(s->mbw_dp));   /* sequences each replica took */
         int lo = 0;
-        for (int r = 0; r < dp; r++) ring[r] = (uint64_t)r;
+        for (int r = 0; r < dp; r++) {
+            ring[r] = (uint64_t)r;
+            rc[r] = 0;
+        }
         for (int i = 0; i < n; i++) {
             if (lo + dp == span) {              /* the window at the ring's end */
                 memmove(ring, ring + lo, (size_t)dp * sizeof *ring);
@@ -157,6 +164,7 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
             }
             uint64_t top = ring[lo] + ((uint64_t)len[i] << rbits);
             owner[i] = (int)(top & rmask);
+            rc[owner[i]]++;
             if (dp <= 32) {
                 /* few replicas: a scan from the nearer end, moving the keys
                 ** it passes one slot as it goes.  At most half the keys are
@@ -198,6 +206,7 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
             int ir = (int)(hk[r] & rmask);
             if (lr > wl || (lr == wl && ir < worst)) { worst = ir; wl = lr; }
         }
+        cnt = rc[worst];
     } else {
         /* a min-heap of replicas by (load, index), the root always the least
         ** loaded: O(n log dp).  (load, index) orders replicas strictly, so which
@@ -231,9 +240,8 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
         for (int r = 1; r < dp; r++)
             if (heap[r].load > wl || (heap[r].load == wl && heap[r].r < worst)) { worst = heap[r].r; wl = heap[r].load; }
     }
-    int cnt = 0;
     if (one) cnt = n;
-    else for (int i = 0; i < n; i++) cnt += owner[i] == worst;
+    else if (cnt < 0) for (int i = cnt = 0; i < n; i++) cnt += owner[i] == worst;
     /* the result goes to a free memo entry, or over the oldest one */
     int slot = s->nmbm < MB_MEMO ? s->nmbm++ : (s->mbm_next++ % MB_MEMO);
     mb_memo *c = &s->mbm[slot];
