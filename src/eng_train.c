@@ -27,22 +27,41 @@ typedef struct {
 ** tokens; qsort was the hot spot of large runs), 11 bits a pass, or 8 for a
 ** short list, where clearing and summing 2048 counters would cost more than
 ** the list.  Equal lengths are equal values: any digit width gives the same
-** sequence. */
+** sequence.  A digit's counts do not depend on the order, so one read counts
+** every pass's digits, and the passes go back and forth between v and tmp. */
 static void sort_lengths_desc(uint32_t *v, uint32_t *tmp, int n)
 {
     uint32_t mx = 0;
     for (int i = 0; i < n; i++) if (v[i] > mx) mx = v[i];
     const int bits = n < 2048 ? 8 : 11;
     const uint32_t top = (1u << bits) - 1;
-    for (int shift = 0; shift < 32 && (mx >> shift) > 0; shift += bits) {
-        int cnt[2048];
-        memset(cnt, 0, (top + 1) * sizeof cnt[0]);
-        for (int i = 0; i < n; i++) cnt[top - ((v[i] >> shift) & top)]++;   /* descending */
-        int pos = 0;
-        for (uint32_t b = 0; b <= top; b++) { int c = cnt[b]; cnt[b] = pos; pos += c; }
-        for (int i = 0; i < n; i++) tmp[cnt[top - ((v[i] >> shift) & top)]++] = v[i];
-        memcpy(v, tmp, (size_t)n * sizeof *v);
+    int np = 0;                 /* passes: the digits mx has */
+    while (np * bits < 32 && (mx >> (np * bits)) > 0) np++;
+    if (np == 0) return;
+    int cnt[4][2048];
+    memset(cnt, 0, sizeof cnt[0] * (size_t)np);
+    if (np == 1) {
+        for (int i = 0; i < n; i++) cnt[0][top - (v[i] & top)]++;                  /* descending */
+    } else if (np == 2) {
+        for (int i = 0; i < n; i++) {
+            cnt[0][top - (v[i] & top)]++;
+            cnt[1][top - ((v[i] >> bits) & top)]++;
+        }
+    } else {
+        for (int i = 0; i < n; i++)
+            for (int p = 0; p < np; p++) cnt[p][top - ((v[i] >> (p * bits)) & top)]++;
     }
+    uint32_t *src = v, *dst = tmp;
+    for (int p = 0; p < np; p++) {
+        int *c = cnt[p], pos = 0;
+        for (uint32_t b = 0; b <= top; b++) { int k = c[b]; c[b] = pos; pos += k; }
+        const int shift = p * bits;
+        for (int i = 0; i < n; i++) dst[c[top - ((src[i] >> shift) & top)]++] = src[i];
+        uint32_t *w = src;
+        src = dst;
+        dst = w;
+    }
+    if (src != v) memcpy(v, src, (size_t)n * sizeof *v);
 }
 
 /* A replica in the balancing heap: ordered by load, then index. */

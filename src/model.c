@@ -225,6 +225,7 @@ typedef struct {
     double mm2;                 /* 2 · matmul parameters */
     double pe;                  /* peak flops · efficiency */
     double tp, cp, hidden, ea;
+    double tp_inv;              /* 1/tp when tp is a power of two (then x·(1/tp) is x/tp to the bit), else 0 */
     double ar_f, ar_bw, ar_lat; /* TP all-reduce (mdl_allreduce): bytes factor, bandwidth, latency */
     double l2, l2m;             /* 2 · layers of the stage, and times the MoE share */
     double a2a_f, a2a_bw, a2a_lat;  /* EP all-to-all (mdl_alltoall), efold > 1 */
@@ -240,6 +241,7 @@ static stage_fwd_k stage_fwd_prep(const scn_model *m, const scn_device *d, doubl
     k.mm2 = 2.0 * mdl_matmul_params(m);
     k.pe = d->peak_flops * eff;
     k.tp = c->tp;
+    k.tp_inv = c->tp > 0 && (c->tp & (c->tp - 1)) == 0 ? 1.0 / c->tp : 0.0;
     k.cp = cp;
     k.hidden = m->hidden;
     k.ea = m->experts_active;
@@ -266,19 +268,25 @@ static stage_fwd_k stage_fwd_prep(const scn_model *m, const scn_device *d, doubl
     return k;
 }
 
-static inline double stage_fwd_one(const scn_model *m, double link_eff, const mdl_stage *c, const stage_fwd_k *k,
+/* x/tp and x/cp: IEEE division and multiplication both round the exact
+** quotient, so a division by a power of two is the product by its inverse,
+** and one by 1 is x itself */
+static inline double by_tp(const stage_fwd_k *k, double x) { return k->tp_inv > 0 ? x * k->tp_inv : x / k->tp; }
+static inline double by_cp(const stage_fwd_k *k, double x) { return k->cp == 1 ? x : x / k->cp; }
+
+static inline __attribute__((always_inline)) double stage_fwd_one(const scn_model *m, double link_eff, const mdl_stage *c, const stage_fwd_k *k,
                                    double tok, double sq)
 {
     double attn = k->attn * sq;
     double flops = k->mm2 * tok + attn;
     /* context parallelism: each rank computes 1/cp of the tokens and of the
     ** attention (the load-balanced split of causal attention) */
-    double comp = flops * c->sh / k->tp / k->cp / k->pe;
+    double comp = by_cp(k, by_tp(k, flops * c->sh)) / k->pe;
     double t = comp;
-    double act = tok / k->cp * k->hidden * 2.0;
+    double act = by_cp(k, tok) * k->hidden * 2.0;
     double ttp = 0, tep = 0;
     if (c->tp > 1) ttp = k->l2 * (k->ar_f * act / k->ar_bw + k->ar_lat);
-    if (m->experts > 0) tep = k->l2m * (c->efold > 1 ? k->a2a_f * (act * k->ea / k->tp) / k->a2a_bw + k->a2a_lat : 0.0);
+    if (m->experts > 0) tep = k->l2m * (c->efold > 1 ? k->a2a_f * by_tp(k, act * k->ea) / k->a2a_bw + k->a2a_lat : 0.0);
     /* the shares run concurrently with the compute are hidden, together,
     ** while it lasts; the rest is exposed (docs/model.md, section 7) */
     t += (1.0 - c->o_tp) * ttp;
@@ -287,7 +295,7 @@ static inline double stage_fwd_one(const scn_model *m, double link_eff, const md
     if (conc > comp) t += conc - comp;
     if (c->cp > 1) t += c->lps * mdl_cp_layer(c, tok, attn / m->layers / k->tp / k->cp / k->pe, link_eff);
     /* pipeline send of the activations to the next stage */
-    if (c->pp > 1) t += act / k->tp / k->pp_bw + k->pp_lat;
+    if (c->pp > 1) t += by_tp(k, act) / k->pp_bw + k->pp_lat;
     return t;
 }
 
