@@ -312,6 +312,12 @@ static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *
 
 static inline double later(double a, double b) { return a > b ? a : b; }   /* fmax of two times >= 0 */
 
+/* The pipeline table's rows (below) are M entries and one cache line more
+** apart: at M a multiple of 512, rows M apart would be a multiple of 4 KiB
+** apart, and the same micro-batch's entries of every row, which the pass
+** reaches together, would all fall in one set of the first-level cache. */
+static inline size_t pipe_stride(int M) { return (size_t)M + 8; }
+
 /* Scratch of the pipeline: op end times per stage and micro-batch (the
 ** 1F1B pass's rows, below), per micro-batch op durations, per stage state;
 ** grown, never shrunk. */
@@ -483,7 +489,8 @@ static inline void lean_flush(span_buf *sb, int track, const lean_stage *g)
 ** kept (a few shapes occur in a run); the timed pass then follows it with no
 ** decisions, and emits its spans in the same order.
 **
-** The pass keeps every op's end in one table of 2P + 1 rows of M: row 0
+** The pass keeps every op's end in one table of 2P + 1 rows of M (at
+** pipe_stride apart): row 0
 ** zeros (what stage 0's forwards wait for), row 1 + st stage st's forward
 ** ends, row P + 1 + st its backward ends.  An op is four words: its stage
 ** times 2 (+ 1 for a backward), its micro-batch, the table entry it waits
@@ -502,7 +509,7 @@ static const pipe_order *order_1f1b(sim *s, int P, int M)
     o->n = 0;
     int *nf = xcalloc((size_t)P * 2, sizeof *nf), *nb = nf + P;
     int total = 2 * P * M;
-    const uint32_t um = (uint32_t)M;
+    const uint32_t um = (uint32_t)pipe_stride(M);
     while (o->n < total) {
         int done0 = o->n;
         for (int st = 0; st < P; st++) {
@@ -592,7 +599,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     const bool lean = !trace_spans_read(s->tr) && trace_phase_is_compute(fph) && trace_phase_is_compute(bph);
     /* the table; for the lean pass also each micro-batch's forward and
     ** backward durations side by side, and the stages (lean_stage) */
-    const size_t table = (size_t)(2 * P + 1) * M;
+    const size_t stride = pipe_stride(M), table = (size_t)(2 * P + 1) * stride;
     ensure_pipe(s, table + (lean ? (size_t)2 * M + (size_t)2 * P : 0), (size_t)M, (size_t)P);
     double *T = s->f_end, *fd = s->f_dur, *bd = s->b_dur;
     double *dd = T + table;
@@ -628,8 +635,8 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
         memset(T, 0, (size_t)M * sizeof *T);
         for (int st = 0; st < P; st++) {
             pipe_stage *g = &stg[st];
-            double *fes = T + (size_t)(st + 1) * M;
-            const double *fprev = T + (size_t)st * M;
+            double *fes = T + (size_t)(st + 1) * stride;
+            const double *fprev = T + (size_t)st * stride;
             if (lean)
                 lean_fwd(&sb, track0 + st, &ls[st], fprev, fes, fd, M);
             else
