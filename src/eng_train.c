@@ -349,7 +349,8 @@ static void ensure_pipe(sim *s, size_t ops, size_t m, size_t p)
 ** warm-up and drain bubbles, waits on a neighbour — stays exact. */
 /* A pipeline's spans, gathered and handed to the trace a few hundred at a
 ** time, in the order they are drawn (trace_add_spans_in): a task is computed
-** at one instant, so they all see the same window. */
+** at one instant, so they all see the same window.  The lean pass (below)
+** hands its runs over one by one as it draws them (trace_runs_add). */
 enum { PIPE_SPANS = 256 };
 typedef struct {
     sim       *s;
@@ -357,17 +358,16 @@ typedef struct {
     int        iter;
     int        n;
     sim_time   w0, open, lo;
-    bool       lean;        /* the lean pass (below): its spans in runs */
+    bool       lean;        /* the lean pass: its spans in runs, to w */
     union {
         trace_span buf[PIPE_SPANS];
-        trace_run  runs[PIPE_SPANS];
+        trace_runs w;
     };
 } span_buf;
 
 static void spans_flush(span_buf *sb)
 {
-    if (sb->lean) trace_add_runs_in(sb->s->tr, sb->runs, (size_t)sb->n, sb->w0, sb->open, sb->lo);
-    else trace_add_spans_in(sb->s->tr, sb->buf, (size_t)sb->n, sb->w0, sb->open, sb->lo);
+    trace_add_spans_in(sb->s->tr, sb->buf, (size_t)sb->n, sb->w0, sb->open, sb->lo);
     sb->n = 0;
 }
 
@@ -447,26 +447,21 @@ typedef struct {
 
 /* The lean passes count their runs in *n, a local of theirs (sb->n is set
 ** when the buffer is handed over, and when a pass ends). */
-static inline void lean_draw(span_buf *sb, int *n, int track, sim_time a, sim_time b)
+static inline void lean_draw(span_buf *sb, int track, sim_time a, sim_time b)
 {
-    if (*n == PIPE_SPANS) {
-        sb->n = *n;
-        spans_flush(sb);
-        *n = 0;
-    }
-    sb->runs[(*n)++] = (trace_run){a, b, track};
+    trace_runs_add(&sb->w, a, b, track);
 }
 
 /* An op that cannot start when stage g is free (ready > f, its free time):
 ** it opens a new run, unless its start rounds to the nanosecond the open
 ** run ends at. */
-static inline double lean_wait(span_buf *sb, int *n, int track, lean_stage *g, double ready, double f, double d)
+static inline double lean_wait(span_buf *sb, int track, lean_stage *g, double ready, double f, double d)
 {
     const sim_time a = sb->t0 + sim_from_secs(ready);
     if (f >= 0) {
         const sim_time b = sb->t0 + sim_from_secs(f);
         if (a != b) {                                   /* else the same nanosecond: joins */
-            lean_draw(sb, n, track, g->a, b);
+            lean_draw(sb, track, g->a, b);
             g->a = a;
         }
     } else {
@@ -477,9 +472,7 @@ static inline double lean_wait(span_buf *sb, int *n, int track, lean_stage *g, d
 
 static inline void lean_flush(span_buf *sb, int track, const lean_stage *g)
 {
-    int n = sb->n;
-    if (g->free_at >= 0) lean_draw(sb, &n, track, g->a, sb->t0 + sim_from_secs(g->free_at));
-    sb->n = n;
+    if (g->free_at >= 0) lean_draw(sb, track, g->a, sb->t0 + sim_from_secs(g->free_at));
 }
 
 /* The order in which the 1F1B pass below resolves a training pipeline's
@@ -553,13 +546,11 @@ static __attribute__((noinline)) void lean_fwd(span_buf *sb, int track, lean_sta
                                                const double *fd, int M)
 {
     lean_stage st = *g;
-    int n = sb->n;
     for (int i = 0; i < M; i++) {
         const double ready = fprev[i], f = st.free_at;
         if (ready <= f) fes[i] = st.free_at = f + fd[i];        /* starts at f: joins the run */
-        else fes[i] = lean_wait(sb, &n, track, &st, ready, f, fd[i]);
+        else fes[i] = lean_wait(sb, track, &st, ready, f, fd[i]);
     }
-    sb->n = n;
     *g = st;
 }
 
@@ -571,7 +562,6 @@ static __attribute__((noinline)) void lean_fwd(span_buf *sb, int track, lean_sta
 static __attribute__((noinline)) void lean_1f1b(span_buf *sb, const uint32_t *op, const uint32_t *op_end, double *T,
                                                 const double *dd, lean_stage *ls, int track0)
 {
-    int n = sb->n;
     for (; op < op_end; op += 4) {
         const uint32_t c = op[0];
         const int st = (int)(c >> 1);
@@ -580,14 +570,13 @@ static __attribute__((noinline)) void lean_1f1b(span_buf *sb, const uint32_t *op
         double e;
         if (c & 1) {
             if (__builtin_expect(ready <= f, 1)) e = g->free_at = f + d;
-            else e = lean_wait(sb, &n, track0 + st, g, ready, f, d);
+            else e = lean_wait(sb, track0 + st, g, ready, f, d);
         } else {
-            if (__builtin_expect(ready > f, 1)) e = lean_wait(sb, &n, track0 + st, g, ready, f, d);
+            if (__builtin_expect(ready > f, 1)) e = lean_wait(sb, track0 + st, g, ready, f, d);
             else e = g->free_at = f + d;
         }
         T[op[3]] = e;
     }
-    sb->n = n;
 }
 
 static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim_time t0, int iter,
@@ -628,6 +617,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     double end = 0;
     uint64_t done = 0;
     sb.lean = lean;
+    if (lean) trace_runs_begin(s->tr, &sb.w, sb.w0, sb.open, sb.lo);
     if (!backward) {
         /* forward only: stage st's i-th forward waits for stage st-1's, so
         ** each stage runs all its forwards in turn, in one pass, in row
@@ -674,7 +664,8 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
             run_flush(&sb, track0 + st, &stg[st]);
         }
     }
-    spans_flush(&sb);
+    if (lean) trace_runs_end(&sb.w);
+    else spans_flush(&sb);
     s->st.pipeline_ops += done;
     if (act_per_mb) {
         double layer = mdl_act_bytes_layer(m, ms->max_len, 1, q->tp, s->scn.plan.train.recompute);

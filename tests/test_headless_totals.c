@@ -108,10 +108,10 @@ START_TEST(t_runs_equal_spans)
     for (int step = 0; step < 400; step++) {
         sim_time now = (sim_time)step * 1000;
         sim_time w0 = step < 150 ? -1 : 150000, open = step < 380 ? now : -1, lo = step < 150 ? now - 2000 : -1;
-        trace_run runs[40];
-        trace_span spans[40];
+        trace_run runs[160];
+        trace_span spans[160];
         x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-        int n = (int)((x >> 33) % 40);
+        int n = (int)((x >> 33) % 160);   /* past the room a queue's tail is given at once */
         for (int i = 0; i < n; i++) {
             x = x * 6364136223846793005ULL + 1442695040888963407ULL;
             sim_time t0 = now - 3000 + (sim_time)(x >> 40) % 6000, t1 = t0 + (sim_time)(x >> 20) % 2500;
