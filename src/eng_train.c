@@ -64,11 +64,13 @@ static void sort_lengths_desc(uint32_t *v, uint32_t *tmp, int n)
     if (src != v) memcpy(v, src, (size_t)n * sizeof *v);
 }
 
-/* A replica in the balancing heap: ordered by load, then index. */
-#define RING_SPAN 4             /* the sorted ring of keys: slots per replica */
-#define RING_MIN 256            /* and at least this many, so that few replicas seldom move the window back */
-
+/* The sorted ring of keys (build_microbatches): RING_SPAN slots a replica,
+** and RING_MIN at least, so that few replicas seldom move the window back. */
+#define RING_SPAN 4
+#define RING_MIN 256
 static inline size_t ring_slots(size_t dp) { return dp * RING_SPAN > RING_MIN ? dp * RING_SPAN : RING_MIN; }
+
+/* A replica in the balancing heap: ordered by load, then index. */
 typedef struct { double load; int r; } rep;
 
 static inline bool rep_less(const rep *a, const rep *b)
@@ -445,8 +447,7 @@ typedef struct {
     sim_time a;             /* the open run's start */
 } lean_stage;
 
-/* The lean passes count their runs in *n, a local of theirs (sb->n is set
-** when the buffer is handed over, and when a pass ends). */
+/* A run of the lean pass goes to the running totals as it is drawn. */
 static inline void lean_draw(span_buf *sb, int track, sim_time a, sim_time b)
 {
     trace_runs_add(&sb->w, a, b, track);
@@ -482,14 +483,14 @@ static inline void lean_flush(span_buf *sb, int track, const lean_stage *g)
 ** kept (a few shapes occur in a run); the timed pass then follows it with no
 ** decisions, and emits its spans in the same order.
 **
-** The pass keeps every op's end in one table of 2P + 1 rows of M (at
-** pipe_stride apart): row 0
-** zeros (what stage 0's forwards wait for), row 1 + st stage st's forward
-** ends, row P + 1 + st its backward ends.  An op is four words: its stage
-** times 2 (+ 1 for a backward), its micro-batch, the table entry it waits
-** for (the previous stage's forward; the next stage's backward, or for the
-** last stage its own forward) and the one it writes.  The micro-batch is
-** given as 2i (+ 1 for a backward): the lean pass's index of its duration. */
+** The pass keeps every op's end in one table of 2P + 1 rows of M entries
+** (pipe_stride apart): row 0 zeros (what stage 0's forwards wait for), row
+** 1 + st stage st's forward ends, row P + 1 + st its backward ends.  An op
+** is four words: its stage times 2 (+ 1 for a backward), its micro-batch,
+** the table entry it waits for (the previous stage's forward; the next
+** stage's backward, or for the last stage its own forward) and the one it
+** writes.  The micro-batch is given as 2i (+ 1 for a backward): the lean
+** pass's index of its duration. */
 static const pipe_order *order_1f1b(sim *s, int P, int M)
 {
     for (int k = 0; k < PIPE_ORDERS; k++)
