@@ -171,7 +171,7 @@ void trace_add_runs_in(trace *t, const trace_run *r, size_t n, sim_time w0, sim_
 typedef struct {
     sim_time t0, t1;
     int32_t  devices;
-    int32_t  compute;
+    uint8_t  compute;
 } trace_wait;
 
 /* Runs of computation handed over one by one as they are drawn, all with
