@@ -27,26 +27,50 @@ typedef struct {
 ** tokens; qsort was the hot spot of large runs), 11 bits a pass, or 8 for a
 ** short list, where clearing and summing 2048 counters would cost more than
 ** the list.  Equal lengths are equal values: any digit width gives the same
-** sequence. */
+** sequence.  A digit's counts do not depend on the order, so one read counts
+** every pass's digits, and the passes go back and forth between v and tmp. */
 static void sort_lengths_desc(uint32_t *v, uint32_t *tmp, int n)
 {
     uint32_t mx = 0;
     for (int i = 0; i < n; i++) if (v[i] > mx) mx = v[i];
     const int bits = n < 2048 ? 8 : 11;
     const uint32_t top = (1u << bits) - 1;
-    for (int shift = 0; shift < 32 && (mx >> shift) > 0; shift += bits) {
-        int cnt[2048];
-        memset(cnt, 0, (top + 1) * sizeof cnt[0]);
-        for (int i = 0; i < n; i++) cnt[top - ((v[i] >> shift) & top)]++;   /* descending */
-        int pos = 0;
-        for (uint32_t b = 0; b <= top; b++) { int c = cnt[b]; cnt[b] = pos; pos += c; }
-        for (int i = 0; i < n; i++) tmp[cnt[top - ((v[i] >> shift) & top)]++] = v[i];
-        memcpy(v, tmp, (size_t)n * sizeof *v);
+    int np = 0;                 /* passes: the digits mx has */
+    while (np * bits < 32 && (mx >> (np * bits)) > 0) np++;
+    if (np == 0) return;
+    int cnt[4][2048];
+    memset(cnt, 0, sizeof cnt[0] * (size_t)np);
+    if (np == 1) {
+        for (int i = 0; i < n; i++) cnt[0][top - (v[i] & top)]++;                  /* descending */
+    } else if (np == 2) {
+        for (int i = 0; i < n; i++) {
+            cnt[0][top - (v[i] & top)]++;
+            cnt[1][top - ((v[i] >> bits) & top)]++;
+        }
+    } else {
+        for (int i = 0; i < n; i++)
+            for (int p = 0; p < np; p++) cnt[p][top - ((v[i] >> (p * bits)) & top)]++;
     }
+    uint32_t *src = v, *dst = tmp;
+    for (int p = 0; p < np; p++) {
+        int *c = cnt[p], pos = 0;
+        for (uint32_t b = 0; b <= top; b++) { int k = c[b]; c[b] = pos; pos += k; }
+        const int shift = p * bits;
+        for (int i = 0; i < n; i++) dst[c[top - ((src[i] >> shift) & top)]++] = src[i];
+        uint32_t *w = src;
+        src = dst;
+        dst = w;
+    }
+    if (src != v) memcpy(v, src, (size_t)n * sizeof *v);
 }
 
+/* The sorted ring of keys (build_microbatches): RING_SPAN slots a replica,
+** and RING_MIN at least, so that few replicas seldom move the window back. */
+#define RING_SPAN 4
+#define RING_MIN 256
+static inline size_t ring_slots(size_t dp) { return dp * RING_SPAN > RING_MIN ? dp * RING_SPAN : RING_MIN; }
+
 /* A replica in the balancing heap: ordered by load, then index. */
-#define RING_SPAN 4             /* the sorted ring of keys: slots per replica */
 typedef struct { double load; int r; } rep;
 
 static inline bool rep_less(const rep *a, const rep *b)
@@ -78,9 +102,9 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     if ((size_t)dp > s->mbw_dp) {
         s->mbw_dp = (size_t)dp;
         free(s->mbw_heap);
-        /* dp pairs for the heap, or the sorted ring of keys below: RING_SPAN
-        ** keys for each replica */
-        size_t keys = s->mbw_dp * RING_SPAN * sizeof(uint64_t), pairs = s->mbw_dp * sizeof(rep);
+        /* dp pairs for the heap, or the sorted ring of keys below (RING_SPAN
+        ** keys for each replica, RING_MIN at least) and each replica's count */
+        size_t keys = ring_slots(s->mbw_dp) * sizeof(uint64_t) + s->mbw_dp * sizeof(int), pairs = s->mbw_dp * sizeof(rep);
         s->mbw_heap = xmalloc(keys > pairs ? keys : pairs);
     }
     uint32_t *len = s->mbw_len;
@@ -126,7 +150,9 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
             sort_lengths_desc(len, len + n, n);
         }
     }
-    int worst;
+    int worst, cnt = -1;        /* the most loaded replica, its sequences (-1: counted below) */
+    /* one replica: it takes every sequence */
+    const bool one = dp == 1;
     /* Loads are whole tokens, exact in a double below 2^53: when (load,
     ** index) also fits one 64-bit key, the load shifted above the index bits,
     ** replicas are ordered by one integer comparison, the same order (the
@@ -140,12 +166,18 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     ** least loaded replica is the one the heap below would pick. */
     int rbits = 0;
     while (rbits < 32 && (UINT64_C(1) << rbits) < (uint64_t)dp) rbits++;
-    if (rbits < 32 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
+    if (one) {
+        worst = 0;
+    } else if (rbits < 32 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
         uint64_t *ring = s->mbw_heap;
         const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
-        const int span = RING_SPAN * dp;
+        const int span = (int)ring_slots((size_t)dp);
+        int *rc = (int *)(ring + ring_slots(s->mbw_dp));   /* sequences each replica took */
         int lo = 0;
-        for (int r = 0; r < dp; r++) ring[r] = (uint64_t)r;
+        for (int r = 0; r < dp; r++) {
+            ring[r] = (uint64_t)r;
+            rc[r] = 0;
+        }
         for (int i = 0; i < n; i++) {
             if (lo + dp == span) {              /* the window at the ring's end */
                 memmove(ring, ring + lo, (size_t)dp * sizeof *ring);
@@ -153,6 +185,7 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
             }
             uint64_t top = ring[lo] + ((uint64_t)len[i] << rbits);
             owner[i] = (int)(top & rmask);
+            rc[owner[i]]++;
             if (dp <= 32) {
                 /* few replicas: a scan from the nearer end, moving the keys
                 ** it passes one slot as it goes.  At most half the keys are
@@ -194,6 +227,7 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
             int ir = (int)(hk[r] & rmask);
             if (lr > wl || (lr == wl && ir < worst)) { worst = ir; wl = lr; }
         }
+        cnt = rc[worst];
     } else {
         /* a min-heap of replicas by (load, index), the root always the least
         ** loaded: O(n log dp).  (load, index) orders replicas strictly, so which
@@ -227,8 +261,8 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
         for (int r = 1; r < dp; r++)
             if (heap[r].load > wl || (heap[r].load == wl && heap[r].r < worst)) { worst = heap[r].r; wl = heap[r].load; }
     }
-    int cnt = 0;
-    for (int i = 0; i < n; i++) cnt += owner[i] == worst;
+    if (one) cnt = n;
+    else if (cnt < 0) for (int i = cnt = 0; i < n; i++) cnt += owner[i] == worst;
     /* the result goes to a free memo entry, or over the oldest one */
     int slot = s->nmbm < MB_MEMO ? s->nmbm++ : (s->mbm_next++ % MB_MEMO);
     mb_memo *c = &s->mbm[slot];
@@ -245,15 +279,15 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     }
     memset(c->tok, 0, (size_t)c->m * sizeof *c->tok);
     memset(c->sq, 0, (size_t)c->m * sizeof *c->sq);
-    c->max_len = 0;
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (owner[i] != worst) continue;
-        int mb = (k++) % c->m;                  /* interleave long and short */
-        c->tok[mb] += len[i];
-        c->sq[mb] += len[i] * len[i];
-        if (len[i] > c->max_len) c->max_len = len[i];
+    double *ctok = c->tok, *csq = c->sq, mx = 0;
+    for (int i = 0, mb = 0; i < n; i++) {
+        if (!one && owner[i] != worst) continue;
+        ctok[mb] += len[i];                     /* interleave long and short: round robin */
+        csq[mb] += len[i] * len[i];
+        if (len[i] > mx) mx = len[i];
+        if (++mb == c->m) mb = 0;
     }
+    c->max_len = mx;
     return (mb_set){c->m, c->tok, c->sq, c->max_len};
 }
 
@@ -279,6 +313,12 @@ static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *
 }
 
 static inline double later(double a, double b) { return a > b ? a : b; }   /* fmax of two times >= 0 */
+
+/* The pipeline table's rows (below) are M entries and one cache line more
+** apart: at M a multiple of 512, rows M apart would be a multiple of 4 KiB
+** apart, and the same micro-batch's entries of every row, which the pass
+** reaches together, would all fall in one set of the first-level cache. */
+static inline size_t pipe_stride(int M) { return (size_t)M + 8; }
 
 /* Scratch of the pipeline: op end times per stage and micro-batch (the
 ** 1F1B pass's rows, below), per micro-batch op durations, per stage state;
@@ -311,7 +351,8 @@ static void ensure_pipe(sim *s, size_t ops, size_t m, size_t p)
 ** warm-up and drain bubbles, waits on a neighbour — stays exact. */
 /* A pipeline's spans, gathered and handed to the trace a few hundred at a
 ** time, in the order they are drawn (trace_add_spans_in): a task is computed
-** at one instant, so they all see the same window. */
+** at one instant, so they all see the same window.  The lean pass (below)
+** hands its runs over one by one as it draws them (trace_runs_add). */
 enum { PIPE_SPANS = 256 };
 typedef struct {
     sim       *s;
@@ -319,17 +360,16 @@ typedef struct {
     int        iter;
     int        n;
     sim_time   w0, open, lo;
-    bool       lean;        /* the lean pass (below): its spans in runs */
+    bool       lean;        /* the lean pass: its spans in runs, to w */
     union {
         trace_span buf[PIPE_SPANS];
-        trace_run  runs[PIPE_SPANS];
+        trace_runs w;
     };
 } span_buf;
 
 static void spans_flush(span_buf *sb)
 {
-    if (sb->lean) trace_add_runs_in(sb->s->tr, sb->runs, (size_t)sb->n, sb->w0, sb->open, sb->lo);
-    else trace_add_spans_in(sb->s->tr, sb->buf, (size_t)sb->n, sb->w0, sb->open, sb->lo);
+    trace_add_spans_in(sb->s->tr, sb->buf, (size_t)sb->n, sb->w0, sb->open, sb->lo);
     sb->n = 0;
 }
 
@@ -407,16 +447,17 @@ typedef struct {
     sim_time a;             /* the open run's start */
 } lean_stage;
 
+/* A run of the lean pass goes to the running totals as it is drawn. */
 static inline void lean_draw(span_buf *sb, int track, sim_time a, sim_time b)
 {
-    if (sb->n == PIPE_SPANS) spans_flush(sb);
-    sb->runs[sb->n++] = (trace_run){a, b, track};
+    trace_runs_add(&sb->w, a, b, track);
 }
 
-static inline double lean_op(span_buf *sb, int track, lean_stage *g, double ready, double d)
+/* An op that cannot start when stage g is free (ready > f, its free time):
+** it opens a new run, unless its start rounds to the nanosecond the open
+** run ends at. */
+static inline double lean_wait(span_buf *sb, int track, lean_stage *g, double ready, double f, double d)
 {
-    const double f = g->free_at;
-    if (ready <= f) return g->free_at = f + d;          /* starts at f: joins the run */
     const sim_time a = sb->t0 + sim_from_secs(ready);
     if (f >= 0) {
         const sim_time b = sb->t0 + sim_from_secs(f);
@@ -442,12 +483,14 @@ static inline void lean_flush(span_buf *sb, int track, const lean_stage *g)
 ** kept (a few shapes occur in a run); the timed pass then follows it with no
 ** decisions, and emits its spans in the same order.
 **
-** The pass keeps every op's end in one table of 2P + 1 rows of M: row 0
-** zeros (what stage 0's forwards wait for), row 1 + st stage st's forward
-** ends, row P + 1 + st its backward ends.  An op is four words: its stage
-** times 2 (+ 1 for a backward), its micro-batch, the table entry it waits
-** for (the previous stage's forward; the next stage's backward, or for the
-** last stage its own forward) and the one it writes. */
+** The pass keeps every op's end in one table of 2P + 1 rows of M entries
+** (pipe_stride apart): row 0 zeros (what stage 0's forwards wait for), row
+** 1 + st stage st's forward ends, row P + 1 + st its backward ends.  An op
+** is four words: its stage times 2 (+ 1 for a backward), its micro-batch,
+** the table entry it waits for (the previous stage's forward; the next
+** stage's backward, or for the last stage its own forward) and the one it
+** writes.  The micro-batch is given as 2i (+ 1 for a backward): the lean
+** pass's index of its duration. */
 static const pipe_order *order_1f1b(sim *s, int P, int M)
 {
     for (int k = 0; k < PIPE_ORDERS; k++)
@@ -460,7 +503,7 @@ static const pipe_order *order_1f1b(sim *s, int P, int M)
     o->n = 0;
     int *nf = xcalloc((size_t)P * 2, sizeof *nf), *nb = nf + P;
     int total = 2 * P * M;
-    const uint32_t um = (uint32_t)M;
+    const uint32_t um = (uint32_t)pipe_stride(M);
     while (o->n < total) {
         int done0 = o->n;
         for (int st = 0; st < P; st++) {
@@ -476,7 +519,7 @@ static const pipe_order *order_1f1b(sim *s, int P, int M)
                     if (st > 0 && nf[st - 1] <= nf[st]) break;          /* its input is not there yet */
                     const uint32_t i = (uint32_t)nf[st]++;
                     op[0] = ust * 2;
-                    op[1] = i;
+                    op[1] = 2 * i;
                     op[2] = ust * um + i;
                     op[3] = (ust + 1) * um + i;
                 } else {
@@ -484,7 +527,7 @@ static const pipe_order *order_1f1b(sim *s, int P, int M)
                     if (st == P - 1 ? nf[st] <= nb[st] : nb[st + 1] <= nb[st]) break;   /* its gradient is not */
                     const uint32_t i = (uint32_t)nb[st]++;
                     op[0] = ust * 2 + 1;
-                    op[1] = i;
+                    op[1] = 2 * i + 1;
                     op[2] = (st == P - 1 ? (uint32_t)P : (uint32_t)P + 2 + ust) * um + i;
                     op[3] = ((uint32_t)P + 1 + ust) * um + i;
                 }
@@ -497,6 +540,46 @@ static const pipe_order *order_1f1b(sim *s, int P, int M)
     return o;
 }
 
+/* A stage's forwards in the lean forward-only pass, one after the other:
+** the stage's state is held in locals, so that each op's end waits only
+** for the previous op's, not for its trip through memory. */
+static __attribute__((noinline)) void lean_fwd(span_buf *sb, int track, lean_stage *g, const double *fprev, double *fes,
+                                               const double *fd, int M)
+{
+    lean_stage st = *g;
+    for (int i = 0; i < M; i++) {
+        const double ready = fprev[i], f = st.free_at;
+        if (ready <= f) fes[i] = st.free_at = f + fd[i];        /* starts at f: joins the run */
+        else fes[i] = lean_wait(sb, track, &st, ready, f, fd[i]);
+    }
+    *g = st;
+}
+
+/* The lean pass over a training pipeline's ops in the order of order_1f1b,
+** apart from run_1f1b so that its state stays in registers.  A forward
+** mostly waits for its input (the stage idles), a backward mostly starts
+** as the stage frees: the two tests are kept apart, each taken the same way
+** most of the time. */
+static __attribute__((noinline)) void lean_1f1b(span_buf *sb, const uint32_t *op, const uint32_t *op_end, double *T,
+                                                const double *dd, lean_stage *ls, int track0)
+{
+    for (; op < op_end; op += 4) {
+        const uint32_t c = op[0];
+        const int st = (int)(c >> 1);
+        lean_stage *g = &ls[st];
+        const double ready = T[op[2]], d = dd[op[1]], f = g->free_at;
+        double e;
+        if (c & 1) {
+            if (__builtin_expect(ready <= f, 1)) e = g->free_at = f + d;
+            else e = lean_wait(sb, track0 + st, g, ready, f, d);
+        } else {
+            if (__builtin_expect(ready > f, 1)) e = lean_wait(sb, track0 + st, g, ready, f, d);
+            else e = g->free_at = f + d;
+        }
+        T[op[3]] = e;
+    }
+}
+
 static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim_time t0, int iter,
                        trace_phase fph, trace_phase bph, bool backward, double *act_per_mb)
 {
@@ -506,7 +589,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     const bool lean = !trace_spans_read(s->tr) && trace_phase_is_compute(fph) && trace_phase_is_compute(bph);
     /* the table; for the lean pass also each micro-batch's forward and
     ** backward durations side by side, and the stages (lean_stage) */
-    const size_t table = (size_t)(2 * P + 1) * M;
+    const size_t stride = pipe_stride(M), table = (size_t)(2 * P + 1) * stride;
     ensure_pipe(s, table + (lean ? (size_t)2 * M + (size_t)2 * P : 0), (size_t)M, (size_t)P);
     double *T = s->f_end, *fd = s->f_dur, *bd = s->b_dur;
     double *dd = T + table;
@@ -515,10 +598,8 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     pipe_stage *stg = s->pipe_st;
     double mult = mdl_bwd_mult(s->scn.plan.train.recompute);   /* bwd = 2 fwd (+1 recompute) */
     mdl_stage sc = stage_setup(s, m, q);
-    for (int i = 0; i < M; i++) {
-        fd[i] = mdl_stage_fwd(m, &s->scn.cluster.device, s->scn.eff.link, &sc, tok[i], ms->sq[i], s->scn.eff.train);
-        bd[i] = backward ? fd[i] * mult : 0;
-    }
+    mdl_stage_fwd_n(m, &s->scn.cluster.device, s->scn.eff.link, &sc, tok, ms->sq, s->scn.eff.train, fd, M);
+    for (int i = 0; i < M; i++) bd[i] = backward ? fd[i] * mult : 0;
     if (lean) {
         for (int i = 0; i < M; i++) {
             dd[2 * i] = fd[i];
@@ -537,6 +618,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     double end = 0;
     uint64_t done = 0;
     sb.lean = lean;
+    if (lean) trace_runs_begin(s->tr, &sb.w, sb.w0, sb.open, sb.lo);
     if (!backward) {
         /* forward only: stage st's i-th forward waits for stage st-1's, so
         ** each stage runs all its forwards in turn, in one pass, in row
@@ -544,10 +626,10 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
         memset(T, 0, (size_t)M * sizeof *T);
         for (int st = 0; st < P; st++) {
             pipe_stage *g = &stg[st];
-            double *fes = T + (size_t)(st + 1) * M;
-            const double *fprev = T + (size_t)st * M;
+            double *fes = T + (size_t)(st + 1) * stride;
+            const double *fprev = T + (size_t)st * stride;
             if (lean)
-                for (int i = 0; i < M; i++) fes[i] = lean_op(&sb, track0 + st, &ls[st], fprev[i], fd[i]);
+                lean_fwd(&sb, track0 + st, &ls[st], fprev, fes, fd, M);
             else
                 for (int i = 0; i < M; i++) fes[i] = op_run(&sb, track0 + st, g, fph, fprev[i], fd[i], i, (int64_t)tok[i]);
             g->nf = M;
@@ -563,14 +645,10 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
         memset(T, 0, (size_t)M * sizeof *T);
         const uint32_t *op = o->ops, *op_end = o->ops + (size_t)4 * o->n;
         if (lean) {
-            for (; op < op_end; op += 4) {
-                const uint32_t c = op[0];
-                const int st = (int)(c >> 1);
-                T[op[3]] = lean_op(&sb, track0 + st, &ls[st], T[op[2]], dd[2 * op[1] + (c & 1)]);
-            }
+            lean_1f1b(&sb, op, op_end, T, dd, ls, track0);
         } else {
             for (; op < op_end; op += 4) {
-                const uint32_t c = op[0], i = op[1];
+                const uint32_t c = op[0], i = op[1] >> 1;
                 const int st = (int)(c >> 1);
                 const bool b = c & 1;
                 T[op[3]] = op_run(&sb, track0 + st, &stg[st], b ? bph : fph, T[op[2]], b ? bd[i] : fd[i], (int)i, (int64_t)tok[i]);
@@ -587,7 +665,8 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
             run_flush(&sb, track0 + st, &stg[st]);
         }
     }
-    spans_flush(&sb);
+    if (lean) trace_runs_end(&sb.w);
+    else spans_flush(&sb);
     s->st.pipeline_ops += done;
     if (act_per_mb) {
         double layer = mdl_act_bytes_layer(m, ms->max_len, 1, q->tp, s->scn.plan.train.recompute);

@@ -216,31 +216,101 @@ mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_
     return c;
 }
 
-double mdl_stage_fwd(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, double tok,
-                     double sq, double eff)
+/* What mdl_stage_fwd computes the same for every micro-batch of a pipeline:
+** each factor is the very subexpression the formula below evaluates first
+** (the same operations in the same order), so a value out of the loop is
+** the value the formula would have worked out for each micro-batch. */
+typedef struct {
+    double attn;                /* 0.5 · layers · attention pair flops (mdl_attn_flops_causal) */
+    double mm2;                 /* 2 · matmul parameters */
+    double pe;                  /* peak flops · efficiency */
+    double tp, cp, hidden, ea;
+    double tp_inv;              /* 1/tp when tp is a power of two (then x·(1/tp) is x/tp to the bit), else 0 */
+    double ar_f, ar_bw, ar_lat; /* TP all-reduce (mdl_allreduce): bytes factor, bandwidth, latency */
+    double l2, l2m;             /* 2 · layers of the stage, and times the MoE share */
+    double a2a_f, a2a_bw, a2a_lat;  /* EP all-to-all (mdl_alltoall), efold > 1 */
+    double pp_bw, pp_lat;       /* send to the next stage (mdl_broadcast) */
+} stage_fwd_k;
+
+static stage_fwd_k stage_fwd_prep(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c,
+                                  double eff)
 {
+    stage_fwd_k k = {0};
     int cp = c->cp > 1 ? c->cp : 1;
-    double attn = mdl_attn_flops_causal(m, sq);
-    double flops = 2.0 * mdl_matmul_params(m) * tok + attn;
+    k.attn = 0.5 * m->layers * mdl_attn_pair_flops(m, false);
+    k.mm2 = 2.0 * mdl_matmul_params(m);
+    k.pe = d->peak_flops * eff;
+    k.tp = c->tp;
+    k.tp_inv = c->tp > 0 && (c->tp & (c->tp - 1)) == 0 ? 1.0 / c->tp : 0.0;
+    k.cp = cp;
+    k.hidden = m->hidden;
+    k.ea = m->experts_active;
+    k.l2 = 2.0 * c->lps;
+    if (c->tp > 1) {
+        const int n = c->tp;
+        k.ar_f = 2.0 * (n - 1) / n;
+        k.ar_bw = c->ltp->bw * link_eff;
+        k.ar_lat = 2 * (n - 1) * c->ltp->latency_s;
+    }
+    if (m->experts > 0) {
+        k.l2m = 2.0 * c->lps * c->moe_frac;
+        if (c->efold > 1) {
+            const int n = c->efold;
+            k.a2a_f = (double)(n - 1) / n;
+            k.a2a_bw = c->lep->bw * link_eff;
+            k.a2a_lat = 1 * c->lep->latency_s;
+        }
+    }
+    if (c->pp > 1) {
+        k.pp_bw = c->lpp->bw * link_eff;
+        k.pp_lat = 1 * c->lpp->latency_s;
+    }
+    return k;
+}
+
+/* x/tp and x/cp: IEEE division and multiplication both round the exact
+** quotient, so a division by a power of two is the product by its inverse,
+** and one by 1 is x itself */
+static inline double by_tp(const stage_fwd_k *k, double x) { return k->tp_inv > 0 ? x * k->tp_inv : x / k->tp; }
+static inline double by_cp(const stage_fwd_k *k, double x) { return k->cp == 1 ? x : x / k->cp; }
+
+static inline __attribute__((always_inline)) double stage_fwd_one(const scn_model *m, double link_eff, const mdl_stage *c, const stage_fwd_k *k,
+                                   double tok, double sq)
+{
+    double attn = k->attn * sq;
+    double flops = k->mm2 * tok + attn;
     /* context parallelism: each rank computes 1/cp of the tokens and of the
     ** attention (the load-balanced split of causal attention) */
-    double comp = flops * c->sh / c->tp / cp / (d->peak_flops * eff);
+    double comp = by_cp(k, by_tp(k, flops * c->sh)) / k->pe;
     double t = comp;
-    double act = tok / cp * m->hidden * 2.0;
+    double act = by_cp(k, tok) * k->hidden * 2.0;
     double ttp = 0, tep = 0;
-    if (c->tp > 1) ttp = 2.0 * c->lps * mdl_allreduce(act, c->tp, c->ltp, link_eff);
-    if (m->experts > 0)
-        tep = 2.0 * c->lps * c->moe_frac * mdl_alltoall(act * m->experts_active / c->tp, c->efold, c->lep, link_eff);
+    if (c->tp > 1) ttp = k->l2 * (k->ar_f * act / k->ar_bw + k->ar_lat);
+    if (m->experts > 0) tep = k->l2m * (c->efold > 1 ? k->a2a_f * by_tp(k, act * k->ea) / k->a2a_bw + k->a2a_lat : 0.0);
     /* the shares run concurrently with the compute are hidden, together,
     ** while it lasts; the rest is exposed (docs/model.md, section 7) */
     t += (1.0 - c->o_tp) * ttp;
     t += (1.0 - c->o_ep) * tep;
     double conc = c->o_tp * ttp + c->o_ep * tep;
     if (conc > comp) t += conc - comp;
-    if (cp > 1) t += c->lps * mdl_cp_layer(c, tok, attn / m->layers / c->tp / cp / (d->peak_flops * eff), link_eff);
+    if (c->cp > 1) t += c->lps * mdl_cp_layer(c, tok, attn / m->layers / k->tp / k->cp / k->pe, link_eff);
     /* pipeline send of the activations to the next stage */
-    if (c->pp > 1) t += mdl_broadcast(act / c->tp, c->lpp, link_eff);
+    if (c->pp > 1) t += by_tp(k, act) / k->pp_bw + k->pp_lat;
     return t;
+}
+
+double mdl_stage_fwd(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, double tok,
+                     double sq, double eff)
+{
+    const stage_fwd_k k = stage_fwd_prep(m, d, link_eff, c, eff);
+    return stage_fwd_one(m, link_eff, c, &k, tok, sq);
+}
+
+void mdl_stage_fwd_n(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, const double *tok,
+                     const double *sq, double eff, double *out, int n)
+{
+    const stage_fwd_k k = stage_fwd_prep(m, d, link_eff, c, eff);
+    for (int i = 0; i < n; i++) out[i] = stage_fwd_one(m, link_eff, c, &k, tok[i], sq[i]);
 }
 
 double mdl_bwd_mult(scn_recompute rc) { return rc == RECOMPUTE_FULL ? 3.0 : 2.0; }

@@ -104,6 +104,10 @@ mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_
 ** the next stage. */
 double mdl_stage_fwd(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, double tok,
                      double sq, double eff);
+/* The same for n micro-batches (tok[i], sq[i]) into out[i]: the value
+** mdl_stage_fwd gives for each, its per-pipeline factors worked out once. */
+void   mdl_stage_fwd_n(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c,
+                       const double *tok, const double *sq, double eff, double *out, int n);
 /* Context parallelism and overlap on a stage (docs/model.md, section 7):
 ** cp ranks a sequence is split over (link lcp joins them), ring attention
 ** or Ulysses (scn_cp_kind), and the shares o_tp, o_ep of the TP all-reduces

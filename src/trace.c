@@ -8,11 +8,7 @@
 #include <string.h>
 
 /* A span that waits for the measured window to settle (trace_add_span_at). */
-typedef struct {
-    sim_time t0, t1;
-    int32_t  devices;
-    uint8_t  compute;
-} wait_span;
+typedef trace_wait wait_span;
 
 /* Per pool: the running sums and the spans not yet in them, oldest first.
 ** While the window's start is not known, the spans that end before it
@@ -431,40 +427,101 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
 }
 
 
-void trace_add_runs_in(trace *t, const trace_run *r, size_t n, sim_time w0, sim_time open, sim_time lo)
+void trace_runs_begin(trace *t, trace_runs *w, sim_time w0, sim_time open, sim_time lo)
 {
-    if (trace_spans_read(t)) {
-        for (size_t i = 0; i < n; i++) {
-            const trace_span sp = {r[i].t0, r[i].t1, r[i].track, PH_TRAIN_1F1B, -1, -1, -1, 0};
-            trace_add_span_in(t, &sp, w0, open, lo);
-        }
-        return;
-    }
-    /* as trace_add_spans_in's headless path: the window moves only at the
-    ** first span, then the spans are summed or queued, in order */
-    t->recorded += n;
-    const size_t ntracks = t->tracks.len;
-    const track_sum *tsum = t->tsum;
-    size_t i = 0;
-    for (; i < n; i++) {
-        if (r[i].track < 0 || (size_t)r[i].track >= ntracks || tsum[r[i].track].pool < 0) continue;
-        const trace_span sp = {r[i].t0, r[i].t1, r[i].track, PH_TRAIN_1F1B, -1, -1, -1, 0};
-        total_span(t, &sp, w0, open, lo);
-        i++;
-        break;
-    }
-    span_batch b = batch_begin(t, w0, open, lo);
-    for (; i < n; i++) {
-        const trace_run *sp = &r[i];
-        if (sp->track < 0 || (size_t)sp->track >= ntracks) continue;
-        const track_sum ts = tsum[sp->track];
-        if (ts.pool < 0) continue;
-        const wait_span w = {sp->t0, sp->t1, ts.devices, true};
-        batch_add(&b, &t->psum[ts.pool], &w);
-    }
-    batch_end(&b);
+    *w = (trace_runs){NULL, NULL, 0, 0, 0, NULL, t, w0, open, lo, 0, 0, -1, true};
 }
 
+/* The runs written at the queue's tail since the room was given join it. */
+static inline void runs_commit(trace_runs *w)
+{
+    if (w->at == w->from) return;
+    const size_t k = (size_t)(w->at - w->from);
+    w->t->psum[w->pool].wait.len += k;
+    w->n += k;
+    w->pushed += k;
+    w->from = w->at;
+}
+
+void trace_runs_take(trace_runs *w, sim_time a, sim_time b, int32_t track)
+{
+    trace *t = w->t;
+    runs_commit(w);
+    if (trace_spans_read(t)) {
+        /* spans are stored or watched: the run is made whole */
+        const trace_span sp = {a, b, track, PH_TRAIN_1F1B, -1, -1, -1, 0};
+        trace_add_span_in(t, &sp, w->w0, w->open, w->wlo);
+        return;
+    }
+    w->n++;
+    w->at = w->end = w->from = NULL;
+    if (track < 0 || (size_t)track >= t->tracks.len) return;
+    const track_sum ts = t->tsum[track];
+    if (ts.pool < 0) return;
+    pool_sum *ps = &t->psum[ts.pool];
+    if (w->first) {
+        /* the window moves only here (total_span, by the letter) */
+        const trace_span sp = {a, b, track, PH_TRAIN_1F1B, -1, -1, -1, 0};
+        total_span(t, &sp, w->w0, w->open, w->wlo);
+        w->first = false;
+    } else {
+        /* batch_add's path for one span */
+        const wait_span ws = {a, b, ts.devices, 1};
+        const bool settled = w->w0 >= 0 && w->open >= 0, early = !settled && w->wlo >= 0 && w->open >= 0;
+        if (ps->head == ps->wait.len) {
+            if (settled && b <= w->open) {
+                sum_span(&ps->busy, &ps->comp, &ws, w->w0, b);
+                return;
+            }
+            if (early && b <= w->wlo) {
+                sum_span(&ps->busy0, &ps->comp0, &ws, 0, b);
+                ps->floor = w->wlo;
+                return;
+            }
+            if (b < t->due) t->due = b;         /* queue_push's, for the front */
+        }
+        fs_vec *v = &ps->wait;
+        if (v->len == v->cap) vec_reserve(v, v->cap ? v->cap * 2 : 16);
+        ((wait_span *)v->data)[v->len++] = ws;
+        w->pushed++;
+    }
+    if (ps->head == ps->wait.len) return;
+    /* the queue waits: room at its tail for the runs that follow on the
+    ** tracks next to this one of the same pool and devices (a pipeline's
+    ** stages), which join it with no test on their ends */
+    fs_vec *v = &ps->wait;
+    if (v->cap - v->len < 64) vec_reserve(v, v->cap * 2 > v->len + 64 ? v->cap * 2 : v->len + 64);
+    const track_sum *tsum = t->tsum;
+    const size_t ntracks = t->tracks.len;
+    int32_t tlo = track, thi = track;
+    while (tlo > 0 && tsum[tlo - 1].pool == ts.pool && tsum[tlo - 1].devices == ts.devices) tlo--;
+    while ((size_t)thi + 1 < ntracks && tsum[thi + 1].pool == ts.pool && tsum[thi + 1].devices == ts.devices) thi++;
+    w->pool = ts.pool;
+    w->lo = tlo;
+    w->span = (uint32_t)(thi - tlo);
+    w->devices = ts.devices;
+    w->at = w->from = (wait_span *)v->data + v->len;
+    w->end = (wait_span *)v->data + v->cap;
+}
+
+void trace_runs_end(trace_runs *w)
+{
+    runs_commit(w);
+    w->at = w->end = w->from = NULL;
+    trace *t = w->t;
+    t->recorded += w->n;
+    t->waiting += w->pushed;
+    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
+    w->n = w->pushed = 0;
+}
+
+void trace_add_runs_in(trace *t, const trace_run *r, size_t n, sim_time w0, sim_time open, sim_time lo)
+{
+    trace_runs w;
+    trace_runs_begin(t, &w, w0, open, lo);
+    for (size_t i = 0; i < n; i++) trace_runs_add(&w, r[i].t0, r[i].t1, r[i].track);
+    trace_runs_end(&w);
+}
 
 void trace_add_span_at(trace *t, const trace_span *s, sim_time w0, sim_time open)
 {

@@ -164,6 +164,47 @@ typedef struct {
     int32_t  track;
 } trace_run;
 void trace_add_runs_in(trace *t, const trace_run *r, size_t n, sim_time w0, sim_time open, sim_time lo);
+
+/* A span waiting in its pool's queue for the report's window to settle
+** (trace.c): its ends, the devices its track stands for, whether it is
+** computation (1 or 0). */
+typedef struct {
+    sim_time t0, t1;
+    int32_t  devices;
+    uint8_t  compute;
+} trace_wait;
+
+/* Runs of computation handed over one by one as they are drawn, all with
+** the same window (w0, open, lo): the same as trace_add_runs_in of them in
+** that order (which is written with it).  Once a run waits in its pool's
+** queue, the runs that follow on tracks next to its own, of the same pool
+** and devices (lo .. lo + span), go straight to the queue's tail
+** (trace_runs_add); any other goes through trace_runs_take, which also
+** gives the tail its room.  Nothing else may be recorded into the trace
+** between trace_runs_begin and trace_runs_end. */
+typedef struct {
+    trace_wait *at, *end;       /* the queue's tail and the end of its room (NULL: none) */
+    int32_t     lo, devices;
+    uint32_t    span;
+    /* the rest is trace.c's */
+    trace_wait *from;           /* the tail when the room was given */
+    trace      *t;
+    sim_time    w0, open, wlo;
+    size_t      n, pushed;      /* runs taken, and queued, apart from those since from */
+    int         pool;
+    bool        first;          /* no run of a pool yet: the window moves at the first */
+} trace_runs;
+void trace_runs_begin(trace *t, trace_runs *w, sim_time w0, sim_time open, sim_time lo);
+void trace_runs_take(trace_runs *w, sim_time a, sim_time b, int32_t track);
+void trace_runs_end(trace_runs *w);
+static inline void trace_runs_add(trace_runs *w, sim_time a, sim_time b, int32_t track)
+{
+    if (w->at != w->end && (uint32_t)track - (uint32_t)w->lo <= w->span) {
+        *w->at++ = (trace_wait){a, b, w->devices, 1};
+        return;
+    }
+    trace_runs_take(w, a, b, track);
+}
 void trace_add_counter(trace *t, const trace_counter *c);
 void trace_add_instant(trace *t, const trace_instant *i);
 void trace_add_window(trace *t, const trace_window *w);

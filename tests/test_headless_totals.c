@@ -87,15 +87,18 @@ END_TEST
 /* trace_add_runs_in gives the totals of trace_add_spans_in over the same
 ** spans with a computation phase: headless, and when the spans are stored
 ** (then it stores them whole).  A clock moves on; the window's start is
-** unknown, then settled; the spans end before it, at it and after it. */
+** unknown, then settled; the spans end before it, at it and after it; a
+** pool's tracks stand for the same devices or not. */
 START_TEST(t_runs_equal_spans)
 {
     trace *tr[3] = {trace_new(), trace_new(), trace_new()};
     for (int k = 0; k < 3; k++) {
         trace_track a = {"stage 0", TRK_STAGE, 0, 0, 8, -1}, b = {"stage 1", TRK_STAGE, 0, 8, 8, -1},
-                    h = {"host", TRK_HOSTLINK, 0, 0, 2, -1}, c = {"aux", TRK_AUX, 1, 16, 3, -1};
+                    e = {"stage 2", TRK_STAGE, 0, 16, 4, -1}, h = {"host", TRK_HOSTLINK, 0, 0, 2, -1},
+                    c = {"aux", TRK_AUX, 1, 16, 3, -1};
         trace_add_track(tr[k], &a);
         trace_add_track(tr[k], &b);
+        trace_add_track(tr[k], &e);     /* the same pool, other devices */
         trace_add_track(tr[k], &h);
         trace_add_track(tr[k], &c);
         trace_keep(tr[k], k == 0);
@@ -105,14 +108,14 @@ START_TEST(t_runs_equal_spans)
     for (int step = 0; step < 400; step++) {
         sim_time now = (sim_time)step * 1000;
         sim_time w0 = step < 150 ? -1 : 150000, open = step < 380 ? now : -1, lo = step < 150 ? now - 2000 : -1;
-        trace_run runs[40];
-        trace_span spans[40];
+        trace_run runs[160];
+        trace_span spans[160];
         x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-        int n = (int)((x >> 33) % 40);
+        int n = (int)((x >> 33) % 160);   /* past the room a queue's tail is given at once */
         for (int i = 0; i < n; i++) {
             x = x * 6364136223846793005ULL + 1442695040888963407ULL;
             sim_time t0 = now - 3000 + (sim_time)(x >> 40) % 6000, t1 = t0 + (sim_time)(x >> 20) % 2500;
-            int32_t track = (int32_t)((x >> 8) % 5) - (i == 7);   /* also -1 and one past the tracks */
+            int32_t track = (int32_t)((x >> 8) % 6) - (i == 7);   /* also -1 and one past the tracks */
             runs[i] = (trace_run){t0, t1, track};
             spans[i] = (trace_span){t0, t1, track, PH_TRAIN_1F1B, step, 0, -1, 0};
         }

@@ -446,6 +446,75 @@ START_TEST(t_context_parallel_stage)
 }
 END_TEST
 
+/* A stage's forward time as the formula reads (docs/model.md, section 7),
+** each collective through its own function: mdl_stage_fwd and
+** mdl_stage_fwd_n, which work the per-pipeline factors out once, must give
+** these very values, to the bit. */
+static double stage_fwd_ref(const scn_model *m, const scn_device *d, double le, const mdl_stage *c, double tok,
+                            double sq, double eff)
+{
+    int cp = c->cp > 1 ? c->cp : 1;
+    double attn = mdl_attn_flops_causal(m, sq);
+    double flops = 2.0 * mdl_matmul_params(m) * tok + attn;
+    double comp = flops * c->sh / c->tp / cp / (d->peak_flops * eff);
+    double t = comp;
+    double act = tok / cp * m->hidden * 2.0;
+    double ttp = 0, tep = 0;
+    if (c->tp > 1) ttp = 2.0 * c->lps * mdl_allreduce(act, c->tp, c->ltp, le);
+    if (m->experts > 0)
+        tep = 2.0 * c->lps * c->moe_frac * mdl_alltoall(act * m->experts_active / c->tp, c->efold, c->lep, le);
+    t += (1.0 - c->o_tp) * ttp;
+    t += (1.0 - c->o_ep) * tep;
+    double conc = c->o_tp * ttp + c->o_ep * tep;
+    if (conc > comp) t += conc - comp;
+    if (cp > 1) t += c->lps * mdl_cp_layer(c, tok, attn / m->layers / c->tp / cp / (d->peak_flops * eff), le);
+    if (c->pp > 1) t += mdl_broadcast(act / c->tp, c->lpp, le);
+    return t;
+}
+
+START_TEST(t_stage_fwd_exact)
+{
+    scn_model dense = {.layers = 28, .hidden = 3584, .heads = 28, .kv_heads = 4, .head_dim = 128,
+                       .ffn = 18944, .vocab = 152064};
+    scn_model_derive(&dense);
+    const scn_model *moe = presets_model_find("qwen3_30b_a3b");
+    ck_assert_ptr_nonnull(moe);
+    const scn_model *models[2] = {&dense, moe};
+    scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
+    scn_link ltp = {450e9, 2e-6}, lep = {200e9, 3e-6}, lpp = {50e9, 7e-6}, lcp = {100e9, 5e-6};
+    const int tps[] = {1, 2, 3, 4, 6, 8}, cps[] = {1, 2, 3};
+    uint64_t x = 99;
+    int checked = 0;
+    for (int mi = 0; mi < 2; mi++)
+        for (size_t ti = 0; ti < sizeof tps / sizeof tps[0]; ti++)
+            for (int pp = 1; pp <= 3; pp += 2)
+                for (int ep = 1; ep <= 8; ep *= 8)
+                    for (size_t ci = 0; ci < sizeof cps / sizeof cps[0]; ci++) {
+                        const scn_model *m = models[mi];
+                        mdl_stage c = mdl_stage_setup(m, tps[ti], pp, ep, &ltp, &lep, &lpp);
+                        mdl_stage_par(&c, m, cps[ci], ci == 2 ? CP_ULYSSES : CP_RING, &lcp, ci ? 0.5 : 0, 0.25 * mi);
+                        double tok[16], sq[16], got[16];
+                        for (int i = 0; i < 16; i++) {
+                            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                            double len = 1 + (double)((x >> 40) % 9000);
+                            tok[i] = len * (1 + i % 3);
+                            sq[i] = len * len * (1 + i % 3);
+                        }
+                        double eff = 0.17 + 0.01 * (double)ti, le = 0.6 + 0.05 * ci;
+                        mdl_stage_fwd_n(m, &d, le, &c, tok, sq, eff, got, 16);
+                        for (int i = 0; i < 16; i++) {
+                            double want = stage_fwd_ref(m, &d, le, &c, tok[i], sq[i], eff);
+                            double one = mdl_stage_fwd(m, &d, le, &c, tok[i], sq[i], eff);
+                            ck_assert_msg(memcmp(&got[i], &want, sizeof want) == 0 && memcmp(&one, &want, sizeof want) == 0,
+                                          "model %d tp %d pp %d ep %d cp %d: %.17g, %.17g vs %.17g", mi, tps[ti], pp, ep,
+                                          cps[ci], got[i], one, want);
+                            checked++;
+                        }
+                    }
+    ck_assert_int_eq(checked, 2 * 6 * 2 * 2 * 3 * 16);
+}
+END_TEST
+
 /* Compute/communication overlap (docs/model.md, section 7): a share o of a
 ** collective runs concurrently with the compute and is hidden while the
 ** compute lasts; TP and EP share that compute. */
@@ -541,6 +610,7 @@ static Suite *suite_model(void)
     tcase_add_test(tc, t_grad_fp32);
     tcase_add_test(tc, t_tiers);
     tcase_add_test(tc, t_context_parallel_stage);
+    tcase_add_test(tc, t_stage_fwd_exact);
     tcase_add_test(tc, t_overlap);
     tcase_add_test(tc, t_hsdp_levels);
     tcase_add_test(tc, t_rng_and_dists);
