@@ -641,6 +641,9 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
         return;
     }
     I->seg_t0 = inst_admit(s, I, now);
+    /* the top of the next instance's heap has come in meanwhile: ask for the
+    ** struct of the sample it names, which that event reads and writes first */
+    if (J && J->hn > 0) __builtin_prefetch(eng_smp(s, J->heap[0].id), 1);
     I->seg_step0 = I->step;
     inst_schedule(s, I);
 }
