@@ -343,16 +343,16 @@ static bool sim_process(sim *s, const event *e)
         s->failed = true;
         return false;
     }
-    switch (e->kind) {
+    switch (eng_ev_kind(e)) {
     case EV_INST: {
-        instance *I = &s->inst[e->a];
+        instance *I = &s->inst[eng_ev_a(e)];
         /* (the next event's instance is asked for ahead in eng_inst_event) */
-        if (e->b != I->evgen || !I->scheduled) return true;   /* superseded */
+        if (!I->scheduled || eng_ev_seq(e) != I->evseq) return true;   /* superseded */
         eng_inst_event(s, I, e->t);
         break;
     }
     case EV_TASK:
-        task_done(s, e->a, e->t);
+        task_done(s, eng_ev_a(e), e->t);
         break;
     default:
         break;

@@ -325,7 +325,6 @@ static double swap_secs(const sim *s, const instance *I, double tokens)
 
 static void inst_schedule(sim *s, instance *I)
 {
-    I->evgen++;
     I->scheduled = false;
     if (I->nactive == 0 || !I->running) return;
     int64_t k = I->heap[0].key - I->step;
@@ -339,7 +338,7 @@ static void inst_schedule(sim *s, instance *I)
     double dt = decode_time(s, I, k);
     I->target = I->step + k;
     I->scheduled = true;
-    eng_evq_push(&s->q, I->seg_t0 + sim_from_secs(dt), EV_INST, (int)(I - s->inst), I->evgen);
+    I->evseq = eng_evq_push(&s->q, I->seg_t0 + sim_from_secs(dt), EV_INST, (int)(I - s->inst));
 }
 
 /* The prefill of `tok` tokens whose lengths' squares sum to `sq`, on the
@@ -601,8 +600,8 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     ** struct now, and for the top of its heap once the struct is in (below) */
     const instance *J = NULL;
     const event *next = cold ? eng_evq_peek(&s->q) : NULL;
-    if (next && next->kind == EV_INST) {
-        J = &s->inst[next->a];
+    if (next && eng_ev_kind(next) == EV_INST) {
+        J = &s->inst[eng_ev_a(next)];
         for (size_t o = 0; o < sizeof *J; o += 64) __builtin_prefetch((const char *)J + o);
     }
     I->scheduled = false;
@@ -682,7 +681,6 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
         int64_t k = decode_steps_within(s, I, sim_secs(now - I->seg_t0), I->target - I->step);
         inst_close_segment(s, I, now, I->step + k);
     }
-    I->evgen++;
     I->scheduled = false;
     I->running = false;
     if (!evict) return;

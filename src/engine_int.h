@@ -48,6 +48,7 @@
 
 #include "engine.h"
 #include "dist.h"
+#include "fields.h"
 #include "model.h"
 
 #include <stdlib.h>
@@ -56,13 +57,28 @@
 
 typedef enum { EV_INST, EV_TASK, EV_AUX } ev_kind;
 
+/* An event is 16 bytes, four to a cache line: its time and one word that
+** holds its insertion number above its kind and its subject (an instance or
+** a pool index: fewer than 2^20 devices, FLD_DEVICES_MAX, so fewer than
+** EV_A_LIMIT instances).  Ordered by (t, word) the events are ordered by
+** (t, insertion number), each number being handed out once.  40 bits of
+** insertion numbers are 10^12 pushes, days of simulation at the engine's
+** rate.  An instance knows its live event by that number (instance.evseq):
+** an event it has since replaced is superseded. */
+enum { EV_A_BITS = 22, EV_KIND_BITS = 2, EV_SEQ_SHIFT = EV_A_BITS + EV_KIND_BITS };
+#define EV_A_LIMIT (1 << EV_A_BITS)
+_Static_assert(EV_AUX < (1 << EV_KIND_BITS), "event: a kind beyond its bits");
+_Static_assert(FLD_DEVICES_MAX <= EV_A_LIMIT, "event: an instance index beyond its bits");
+
 typedef struct {
     sim_time t;
-    uint64_t seq;
-    int32_t  kind;
-    int32_t  a;
-    uint64_t b;
+    uint64_t w;         /* seq << EV_SEQ_SHIFT | kind << EV_A_BITS | a */
 } event;
+_Static_assert(sizeof(event) == 16, "event: grew beyond 16 bytes");
+
+static inline int eng_ev_kind(const event *e) { return (int)(e->w >> EV_A_BITS & ((1u << EV_KIND_BITS) - 1)); }
+static inline int eng_ev_a(const event *e) { return (int)(e->w & (EV_A_LIMIT - 1)); }
+static inline uint64_t eng_ev_seq(const event *e) { return e->w >> EV_SEQ_SHIFT; }
 
 /* The queue is a binary min-heap by (t, seq).  A pop does not remove the
 ** root at once: it copies it out and marks it taken, and the next push, if
@@ -83,18 +99,18 @@ typedef struct {
 
 static inline bool eng_ev_less(const event *x, const event *y)
 {
-    return x->t < y->t || (x->t == y->t && x->seq < y->seq);
+    return x->t < y->t || (x->t == y->t && x->w < y->w);
 }
 
 /* The same without branches: which of two children is earlier is a coin
-** toss to the branch predictor.  (t, seq) compared as one unsigned 128-bit
+** toss to the branch predictor.  (t, w) compared as one unsigned 128-bit
 ** number (gcc and clang have the type), t's sign bit flipped so that its
 ** order is kept. */
 static inline int eng_ev_less_bits(const event *x, const event *y)
 {
     const uint64_t flip = UINT64_C(1) << 63;
-    unsigned __int128 a = (unsigned __int128)((uint64_t)x->t ^ flip) << 64 | x->seq;
-    unsigned __int128 b = (unsigned __int128)((uint64_t)y->t ^ flip) << 64 | y->seq;
+    unsigned __int128 a = (unsigned __int128)((uint64_t)x->t ^ flip) << 64 | x->w;
+    unsigned __int128 b = (unsigned __int128)((uint64_t)y->t ^ flip) << 64 | y->w;
     return a < b;
 }
 
@@ -141,14 +157,17 @@ static inline const event *eng_evq_peek(const evq *q)
     return q->n > 2 && eng_ev_less(&q->v[2], &q->v[1]) ? &q->v[2] : &q->v[1];
 }
 
-static inline void eng_evq_push(evq *q, sim_time t, int kind, int a, uint64_t b)
+/* Queue an event of `kind` about `a` (0 <= a < EV_A_LIMIT) at t; returns
+** its insertion number. */
+static inline uint64_t eng_evq_push(evq *q, sim_time t, int kind, int a)
 {
-    event e = {t, q->seq++, kind, a, b};
+    const uint64_t seq = q->seq++;
+    event e = {t, seq << EV_SEQ_SHIFT | (uint64_t)kind << EV_A_BITS | (uint64_t)a};
     if (q->taken) {
         /* in the taken root's place */
         q->taken = false;
         eng_evq_fill_down(q, q->n, e);
-        return;
+        return seq;
     }
     if (q->n == q->cap) {
         q->cap = q->cap ? q->cap * 2 : 256;
@@ -162,6 +181,7 @@ static inline void eng_evq_push(evq *q, sim_time t, int kind, int a, uint64_t b)
         i = p;
     }
     q->v[i] = e;
+    return seq;
 }
 
 /* Take the earliest event (there is one: eng_evq_len > 0).  Its slot stays
@@ -239,7 +259,7 @@ typedef struct {
     double   c0, cslope, m0, mslope, fixed;   /* compute and HBM time: a + slope·context */
     int      dtab;          /* its decode-step table in sim.dtab, -1 not yet known */
     const scn_link *link;   /* the link its devices talk over, NULL not yet looked up */
-    uint64_t evgen;
+    uint64_t evseq;         /* insertion number of its live event (evq), if scheduled */
     bool     scheduled;
     bool     running;       /* allowed to generate (weights loaded, not paused) */
     int      version;
@@ -611,7 +631,7 @@ static inline int64_t eng_open_upto(sim *s, int v) { return eng_bit_upto(s, s->o
 static inline void eng_sched_task(sim *s, int p, sim_time at)
 {
     s->pr[p].busy_until = at;
-    eng_evq_push(&s->q, at, EV_TASK, p, 0);
+    eng_evq_push(&s->q, at, EV_TASK, p);
 }
 
 /* ------------------------------------------------ functions across files */
