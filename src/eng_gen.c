@@ -388,7 +388,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         ** one ADMIT_AHEAD places on (a sample struct is a cold line) */
         if (cold && q->len > ADMIT_AHEAD) {
             int64_t j = q->head + ADMIT_AHEAD;
-            __builtin_prefetch(eng_smp(s, q->v[j < q->cap ? j : j - q->cap]), 1);
+            eng_smp_prefetch(s, q->v[j < q->cap ? j : j - q->cap]);
         }
         /* staleness: a sample of batch b may start on version v only if b - v <= s */
         if (!eng_may_start(s, id, x, I->version)) break;
@@ -513,8 +513,7 @@ static void sample_finish(sim *s, int id, sample *x, sim_time now)
         s->fin = xrealloc(s->fin, (size_t)s->fin_cap * sizeof *s->fin);
     }
     s->fin[s->nfin++] = id;
-    eng_open_add(s, v_start, -1);
-    eng_fin_add(s, v_start, 1);
+    eng_open_to_fin(s, v_start);
     s->batch_done[batch]++;
     s->st.samples_done++;
     s->st.dq_rollout_out += ((double)prompt + resp) * 8.0;   /* token ids + rollout log-probs */
@@ -607,7 +606,7 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     I->scheduled = false;
     /* the sample at the root finishes now, most likely, and its struct is
     ** read and written below: start loading it while the segment is closed */
-    if (I->hn > 0) __builtin_prefetch(eng_smp(s, I->heap[0].id), 1);
+    if (I->hn > 0) eng_smp_prefetch(s, I->heap[0].id);
     inst_close_segment(s, I, now, I->target);
     bool any = false;
     /* every entry is an active sample of this instance: an eviction empties
@@ -642,7 +641,7 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     I->seg_t0 = inst_admit(s, I, now);
     /* the top of the next instance's heap has come in meanwhile: ask for the
     ** struct of the sample it names, which that event reads and writes first */
-    if (J && J->hn > 0) __builtin_prefetch(eng_smp(s, J->heap[0].id), 1);
+    if (J && J->hn > 0) eng_smp_prefetch(s, J->heap[0].id);
     I->seg_step0 = I->step;
     inst_schedule(s, I);
 }

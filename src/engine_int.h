@@ -466,6 +466,16 @@ struct sim {
 /* Sample `id` (a live one: released, not in a batch wholly trained). */
 static inline sample *eng_smp(const sim *s, int64_t id) { return &s->smp[id & s->smask]; }
 
+/* Ask for sample `id`'s struct, to be written: both lines, as a 56-byte
+** struct in the ring straddles two 64-byte lines at six of its eight
+** offsets. */
+static inline void eng_smp_prefetch(const sim *s, int64_t id)
+{
+    const char *x = (const char *)eng_smp(s, id);
+    __builtin_prefetch(x, 1);
+    __builtin_prefetch(x + sizeof(sample) - 1, 1);
+}
+
 /* Sample `id` if it is still active on instance `inst`, else NULL.  An
 ** instance's admission-order list keeps the ids of samples that finished
 ** until it is compacted; such an id's slot may since hold a sample of a
@@ -620,6 +630,20 @@ static inline void eng_open_add(sim *s, int v, int64_t d)
     s->open_v[v] += d;
     s->open_total += d;
     eng_bit_add(s->open_bit, s->nver, v, d);
+}
+
+/* A sample started with version v finishes: one fewer open, one more
+** finished, the two trees walked together (the same nodes: eng_bit_add). */
+static inline void eng_open_to_fin(sim *s, int v)
+{
+    s->open_v[v]--;
+    s->open_total--;
+    s->fin_v[v]++;
+    s->fin_total++;
+    for (int i = v + 1; i <= s->nver; i += i & -i) {
+        s->open_bit[i]--;
+        s->fin_bit[i]++;
+    }
 }
 
 static inline void eng_act_add(sim *s, int v, int64_t d) { s->act_v[v] += d; }
