@@ -497,6 +497,12 @@ void sim_step_lengths(const sim *s, int step, double *sum, double *max)
     eng_preview_lengths(s, step, sum, max);
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 bool sim_check_counters(const sim *s, fs_err *err)
 {
     int nv = s->nver;
@@ -536,20 +542,27 @@ bool sim_check_counters(const sim *s, fs_err *err)
     }
     for (int i = 0; i < s->ninst && ok; i++) {
         const instance *I = &s->inst[i];
+        /* the admission-order list, sorted, to look the heap's ids up in */
+        int *ord = xmalloc(((size_t)I->norder + 1) * sizeof *ord);
+        memcpy(ord, I->order, (size_t)I->norder * sizeof *ord);
+        qsort(ord, (size_t)I->norder, sizeof *ord, cmp_int);
         for (int k = 0; k < I->hn && ok; k++) {
             /* the entry is an active sample of this instance, keyed by the
-            ** step it finishes at as the sample is now, and its
-            ** admission-order position holds its id (a completion reads the
+            ** step it finishes at as the sample is now (not before the
+            ** instance's step, counted from its kbase in 32 bits), and its
+            ** id is in the admission-order list (a completion reads the
             ** sample's figures from its struct: there is no copy to check) */
-            const hent *e = &I->heap[k];
-            const sample *x = eng_smp(s, e->id);
-            if (x->state != S_ACTIVE || x->inst != i || e->key != x->adm_step + x->resp || e->opos < 0 ||
-                e->opos >= I->norder || I->order[e->opos] != e->id) {
+            const int32_t id = hent_id(I->heap[k]);
+            const int64_t at = I->kbase + (int64_t)(I->heap[k] >> 32);
+            const sample *x = eng_smp(s, id);
+            if (id < 0 || x->state != S_ACTIVE || x->inst != i || at != x->adm_step + x->resp || at < I->step ||
+                !bsearch(&id, ord, (size_t)I->norder, sizeof *ord, cmp_int)) {
                 fs_err_set(err, 1, "instance %d: heap entry of sample %d is not one of its active samples as they are now",
-                           i, e->id);
+                           i, id);
                 ok = false;
             }
         }
+        free(ord);
     }
     if (ok && (s->fin_total != cf || s->open_total != co)) {
         fs_err_set(err, 1, "totals %lld finished / %lld open, recounted %lld / %lld", (long long)s->fin_total,

@@ -23,12 +23,11 @@
 
 /* The heap's shape (engine_int.h, hent): binary, but the root has one
 ** child, 1, and node i > 0 the children 2i and 2i + 1, so that with the
-** array aligned to 128 bytes two siblings of 16 bytes are one aligned
-** 32-byte half line (an ordinary binary heap's siblings straddle lines at
-** every second pair), and the four grandchildren of a node one aligned
-** 64-byte line, which a pop asks for while it compares the children: in a
-** large run the instances' heaps do not stay in the cache from one
-** completion to the next.  (key, id)
+** array aligned to 128 bytes two siblings of 8 bytes are one aligned 16
+** bytes (an ordinary binary heap's siblings straddle lines), and the eight
+** great-grandchildren of a node one aligned 64-byte line, which a pop asks
+** for while it compares the children: in a large run the instances' heaps
+** do not stay in the cache from one completion to the next.  (step, id)
 ** orders entries strictly, so the sequence of roots is that of any other
 ** heap discipline. */
 enum { HEAP_ALIGN = 128 };
@@ -36,30 +35,21 @@ enum { HEAP_ALIGN = 128 };
 static inline int heap_first_child(int i) { return i ? 2 * i : 1; }
 static inline int heap_parent(int j) { return j / 2; }
 
-static inline bool hent_less(const hent *a, const hent *b)
-{
-    return a->key < b->key || (a->key == b->key && a->id < b->id);
-}
+/* The step at which entry e's sample finishes. */
+static inline int64_t hent_step(const instance *I, hent e) { return I->kbase + (int64_t)(e >> 32); }
 
-/* hent_less without branches (the flags combined, not short-circuited),
-** for the choice between two siblings, which the branch predictor cannot
-** learn. */
-static inline int hent_less_bits(const hent *a, const hent *b)
-{
-    return (a->key < b->key) | ((a->key == b->key) & (a->id < b->id));
-}
-
-/* The smaller of node i's children, which exist (first child < n). */
+/* The smaller of node i's children, which exist (first child < n); which
+** one is a coin toss to the branch predictor, so the choice is a sum. */
 static inline int heap_min_child(const hent *h, int i, int n)
 {
     int c = heap_first_child(i);
-    return i && c + 1 < n ? c + hent_less_bits(&h[c + 1], &h[c]) : c;
+    return i && c + 1 < n ? c + (h[c + 1] < h[c]) : c;
 }
 
 static void heap_grow(instance *I)
 {
     int cap = I->hcap ? I->hcap * 2 : 64;
-    size_t bytes = (size_t)cap * sizeof *I->heap;   /* a multiple of HEAP_ALIGN: cap is 64·2^k, hent 16 bytes */
+    size_t bytes = (size_t)cap * sizeof *I->heap;   /* a multiple of HEAP_ALIGN: cap is 64·2^k, hent 8 bytes */
     hent *v = aligned_alloc(HEAP_ALIGN, bytes);
     if (!v) v = xmalloc(bytes);   /* it reports the shortage (unaligned room would only be slower) */
     if (I->hn > 0) memcpy(v, I->heap, (size_t)I->hn * sizeof *v);
@@ -68,13 +58,29 @@ static void heap_grow(instance *I)
     I->hcap = cap;
 }
 
-static void heap_push(instance *I, hent e)
+/* The entries count from the instance's step from now on: every sample on
+** the heap finishes at or after that step (the instance never decodes past
+** its earliest finish), so each count only shrinks, by the same amount,
+** and the order stays. */
+static void heap_rebase(instance *I)
 {
+    const uint64_t d = (uint64_t)(I->step - I->kbase) << 32;
+    for (int k = 0; k < I->hn; k++) I->heap[k] -= d;
+    I->kbase = I->step;
+}
+
+/* Sample `id`, finishing at instance step `at` (not before the instance's
+** step), onto the heap. */
+static void heap_push(instance *I, int64_t at, int id)
+{
+    if (I->hn == 0) I->kbase = I->step;
+    else if (I->step - I->kbase >= HENT_REL_SPAN) heap_rebase(I);
     if (I->hn == I->hcap) heap_grow(I);
+    const hent e = (uint64_t)(at - I->kbase) << 32 | (uint32_t)id;
     int i = I->hn++;
     while (i > 0) {
         int p = heap_parent(i);
-        if (hent_less(&I->heap[p], &e)) break;
+        if (I->heap[p] < e) break;
         I->heap[i] = I->heap[p];
         i = p;
     }
@@ -83,7 +89,7 @@ static void heap_push(instance *I, hent e)
 
 /* Remove the root: its hole walks down the smaller children to a leaf,
 ** then the last entry is sifted up from there (Floyd's bottom-up variant).
-** `ahead`: ask for the grandchildren of each node on the way (see
+** `ahead`: ask for the great-grandchildren of each node on the way (see
 ** heaps_cold); a constant at each call, so each version is compiled apart. */
 __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, bool ahead)
 {
@@ -97,16 +103,16 @@ __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, boo
         h[0] = h[1];    /* the root's only child */
         i = 1;
         for (int c = 2; c < n; c = 2 * i) {
-            /* the grandchildren, one 64-byte line */
-            if (ahead && 2 * c < n) __builtin_prefetch(&h[2 * c]);
-            int m = c + 1 < n ? c + hent_less_bits(&h[c + 1], &h[c]) : c;
+            /* the great-grandchildren, one 64-byte line */
+            if (ahead && 4 * c < n) __builtin_prefetch(&h[4 * c]);
+            int m = c + 1 < n ? c + (h[c + 1] < h[c]) : c;
             h[i] = h[m];
             i = m;
         }
     }
     while (i > 0) {
         int p = heap_parent(i);
-        if (!hent_less(&last, &h[p])) break;
+        if (!(last < h[p])) break;
         h[i] = h[p];
         i = p;
     }
@@ -121,7 +127,7 @@ __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, boo
 ** 2 MiB of level-2 cache a core of a current server processor has (Intel
 ** Xeon Sapphire Rapids; AMD EPYC Zen 4 has 1 MiB), the heaps sharing it
 ** with the structs of the samples that completions read and write: at 256
-** sequences an instance, more than 128 instances. */
+** sequences an instance, more than 256 instances. */
 enum { HEAPS_COLD_BYTES = 1 << 19 };
 
 static inline bool heaps_cold(const sim *s)
@@ -327,7 +333,7 @@ static void inst_schedule(sim *s, instance *I)
 {
     I->scheduled = false;
     if (I->nactive == 0 || !I->running) return;
-    int64_t k = I->heap[0].key - I->step;
+    int64_t k = hent_step(I, I->heap[0]) - I->step;
     if (k < 0) k = 0;
     if (kv_paged(s)) {
         /* the step at which the cache fills: an event like a completion */
@@ -419,7 +425,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
             I->ocap = I->ocap ? I->ocap * 2 : 64;
             I->order = xrealloc(I->order, (size_t)I->ocap * sizeof *I->order);
         }
-        heap_push(I, (hent){x->adm_step + x->resp, id, I->norder});
+        heap_push(I, x->adm_step + x->resp, id);
         I->order[I->norder++] = id;
         n++;
         if (pre == PRE_SWAPPED) {
@@ -460,26 +466,39 @@ static void inst_close_segment(sim *s, instance *I, sim_time now, int64_t upto)
 }
 
 /* Keep the admission-order entries of the samples active on the instance:
-** exactly the entries its heap points at (each heap entry carries its
-** entry's position, opos).  A scratch array kept by the simulation maps each
-** position to its heap entry, or -1, so neither the samples' structs (a
-** cache miss apiece in a large run) nor a set of ids is consulted; the
-** heap entries learn their new positions as the list closes up. */
+** exactly the ids its heap holds.  An id is in the list once (a sample
+** taken off an instance leaves it only through inst_preempt, which
+** compacts, or an eviction, which empties the list; a finished sample never
+** comes back), so the list is filtered by a set of the heap's ids, an
+** open-addressed table (Fibonacci hashing, linear probing: Knuth, TAOCP
+** vol. 3, section 6.4) in scratch kept by the simulation: neither the
+** samples' structs (a cache miss apiece in a large run) nor anything a
+** completion would have to keep up is consulted. */
 static void inst_compact_order(sim *s, instance *I)
 {
-    if (I->norder > s->idset_cap) {
-        s->idset_cap = I->norder;
+    int bits = 4;
+    while ((1 << bits) < 2 * I->hn) bits++;
+    const int size = 1 << bits;
+    if (size > s->idset_cap) {
+        s->idset_cap = size;
         free(s->idset);
         s->idset = xmalloc((size_t)s->idset_cap * sizeof *s->idset);
     }
-    int32_t *at = s->idset;
-    for (int i = 0; i < I->norder; i++) at[i] = -1;
-    for (int k = 0; k < I->hn; k++) at[I->heap[k].opos] = k;
+    int32_t *set = s->idset;
+    const uint32_t mask = (uint32_t)size - 1;
+    for (int i = 0; i < size; i++) set[i] = -1;
+    for (int k = 0; k < I->hn; k++) {
+        const int32_t id = hent_id(I->heap[k]);
+        uint32_t h = (uint32_t)id * 0x9E3779B1u >> (32 - bits);
+        while (set[h] >= 0) h = (h + 1) & mask;
+        set[h] = id;
+    }
     int w = 0;
     for (int i = 0; i < I->norder; i++) {
-        if (at[i] < 0) continue;
-        I->heap[at[i]].opos = w;
-        I->order[w++] = I->order[i];
+        const int32_t id = I->order[i];
+        uint32_t h = (uint32_t)id * 0x9E3779B1u >> (32 - bits);
+        while (set[h] >= 0 && set[h] != id) h = (h + 1) & mask;
+        if (set[h] == id) I->order[w++] = id;
     }
     I->norder = w;
 }
@@ -527,7 +546,7 @@ static void heap_build(instance *I)
         hent e = I->heap[c];
         while (heap_first_child(c) < I->hn) {
             int m = heap_min_child(I->heap, c, I->hn);
-            if (!hent_less(&I->heap[m], &e)) break;
+            if (!(I->heap[m] < e)) break;
             I->heap[c] = I->heap[m];
             c = m;
         }
@@ -575,7 +594,7 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
     /* drop the taken samples from the heap (they are no longer active here) */
     int w = 0;
     for (int k = 0; k < I->hn; k++) {
-        const sample *x = eng_smp(s, I->heap[k].id);
+        const sample *x = eng_smp(s, hent_id(I->heap[k]));
         if (x->state == S_ACTIVE && x->inst == self) I->heap[w++] = I->heap[k];
     }
     I->hn = w;
@@ -606,25 +625,25 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     I->scheduled = false;
     /* the sample at the root finishes now, most likely, and its struct is
     ** read and written below: start loading it while the segment is closed */
-    if (I->hn > 0) eng_smp_prefetch(s, I->heap[0].id);
+    if (I->hn > 0) eng_smp_prefetch(s, hent_id(I->heap[0]));
     inst_close_segment(s, I, now, I->target);
     bool any = false;
     /* every entry is an active sample of this instance: an eviction empties
     ** the heap (sim_check_counters verifies it) */
-    while (I->hn > 0 && I->heap[0].key <= I->step) {
-        hent e = cold ? heap_pop_impl(I, true) : heap_pop_impl(I, false);
-        sample *x = eng_smp(s, e.id);
+    while (I->hn > 0 && hent_step(I, I->heap[0]) <= I->step) {
+        const int id = hent_id(cold ? heap_pop_impl(I, true) : heap_pop_impl(I, false));
+        sample *x = eng_smp(s, id);
         I->ctx_sum -= (double)x->prompt + x->resp;
         if (!kv_paged(s)) I->kv_used -= (double)x->prompt + s->scn.work.max_response;   /* sample_reserve */
         I->nactive--;
-        sample_finish(s, e.id, x, now);
+        sample_finish(s, id, x, now);
         any = true;
     }
-    /* the next instance's heap: its top five levels (entries 0..15, four
+    /* the next instance's heap: its top six levels (entries 0..31, four
     ** lines; a heap is never smaller than 64 entries) and its last entry,
     ** which a pop moves */
     if (J && J->hn > 0) {
-        for (int j = 0; j < 16; j += 4) __builtin_prefetch(&J->heap[j]);
+        for (int j = 0; j < 32; j += 8) __builtin_prefetch(&J->heap[j]);
         __builtin_prefetch(&J->heap[J->hn - 1]);
     }
     /* the admission-order list keeps finished entries until they are half
@@ -641,7 +660,7 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     I->seg_t0 = inst_admit(s, I, now);
     /* the top of the next instance's heap has come in meanwhile: ask for the
     ** struct of the sample it names, which that event reads and writes first */
-    if (J && J->hn > 0) eng_smp_prefetch(s, J->heap[0].id);
+    if (J && J->hn > 0) eng_smp_prefetch(s, hent_id(J->heap[0]));
     I->seg_step0 = I->step;
     inst_schedule(s, I);
 }

@@ -224,20 +224,23 @@ typedef struct {
 _Static_assert(S_TRAINED < 8 && PRE_SWAPPED < 4, "sample: a state or preemption kind beyond its bits");
 _Static_assert(sizeof(sample) == 56, "sample: the struct grew beyond 56 bytes");
 
-/* An instance's active sample, keyed by the instance step at which it
-** finishes (ties by id), and its entry's position in the instance's
-** admission-order list (eng_gen.c, inst_compact_order): 16 bytes, so that
-** an instance's heap is half the lines it would be with the sample's
-** figures inline (a completion reads those from the sample's struct, whose
-** line it writes anyway).  The heap (eng_gen.c) is binary with a root of
-** one child, its array aligned to 128 bytes: two siblings share a line and
-** the four grandchildren of a node are one aligned line. */
-typedef struct {
-    int64_t key;
-    int32_t id;
-    int32_t opos;           /* I->order[opos] == id */
-} hent;
-_Static_assert(sizeof(hent) == 16, "hent: an instance heap entry grew beyond 16 bytes");
+/* An instance's active sample in its heap (eng_gen.c): one 64-bit word,
+** the instance step at which it finishes, counted from the instance's
+** kbase, above its id (ids are not negative), so that one unsigned
+** comparison orders entries by (step, id).  Eight bytes: an instance's heap
+** is a quarter of the lines it would be with the sample's figures inline (a
+** completion reads those from the sample's struct, whose line it writes
+** anyway).  The heap is binary with a root of one child, its array aligned
+** to 128 bytes: two siblings share 16 bytes and the eight
+** great-grandchildren of a node are one aligned line.  A finishing step is
+** at most FLD_TOKENS_MAX past the instance's step, and kbase is moved up
+** before the step is 2^31 past it (eng_gen.c, heap_push), so the count
+** from kbase fits its 32 bits. */
+typedef uint64_t hent;
+#define HENT_REL_SPAN (INT64_C(1) << 31)
+_Static_assert((uint64_t)HENT_REL_SPAN + FLD_TOKENS_MAX <= UINT32_MAX, "hent: a finishing step beyond its 32 bits");
+
+static inline int32_t hent_id(hent e) { return (int32_t)(uint32_t)e; }
 
 typedef struct {
     int     *v;
@@ -248,6 +251,7 @@ typedef struct {
     int      pool, track, index;
     hent    *heap;
     int      hn, hcap;
+    int64_t  kbase;         /* the step its heap entries count from (hent) */
     int      nactive;
     int64_t  step;
     double   ctx_sum;
@@ -387,7 +391,7 @@ struct sim {
     int64_t  dq_len;            /* samples queued in all of them */
     int     *fin;               /* finished, untrained */
     int64_t  nfin, fin_cap;
-    int32_t *idset;             /* scratch of an instance's order compaction (eng_gen.c): heap index by order position */
+    int32_t *idset;             /* scratch of an instance's order compaction (eng_gen.c): a hash set of its active ids */
     int      idset_cap;
     uint64_t *take_k;           /* scratch of take_samples: keys and their sort buffer */
     int64_t  take_cap;
