@@ -384,7 +384,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
 {
     const scn_plan *p = &s->scn.plan;
     double ptok = 0, psq = 0, pre_tok = 0, swap_tok = 0;
-    int n = 0;
+    int n = 0, last = -1;     /* admitted, the last of them */
     squeue *q = eng_inst_queue(s, I);
     const bool cold = heaps_cold(s);
     while (q->len > 0 && I->nactive < p->rollout.max_seqs && (I->quota < 0 || n < I->quota)) {
@@ -421,12 +421,9 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         I->ctx_sum += ctx;
         if (!kv_paged(s)) I->kv_used += need;
         I->nactive++;
-        if (I->norder == I->ocap) {
-            I->ocap = I->ocap ? I->ocap * 2 : 64;
-            I->order = xrealloc(I->order, (size_t)I->ocap * sizeof *I->order);
-        }
+        x->admseq = I->nadmit++;
         heap_push(I, x->adm_step + x->resp, id);
-        I->order[I->norder++] = id;
+        last = id;
         n++;
         if (pre == PRE_SWAPPED) {
             /* its KV comes back from host memory: no prefill */
@@ -449,7 +446,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
     sim_time t1 = t0 + sim_from_secs(pre_s);
     /* recompute: the share of the prefill spent on preempted contexts */
     if (pre_tok > 0) s->st.preempt_cost_s += pre_s * pre_tok / ptok;
-    eng_span(s, I->track, PH_PREFILL, t0, t1, eng_smp(s, I->order[I->norder - 1])->batch, I->version, -1, (int64_t)ptok);
+    eng_span(s, I->track, PH_PREFILL, t0, t1, eng_smp(s, last)->batch, I->version, -1, (int64_t)ptok);
     return t1;
 }
 
@@ -465,42 +462,33 @@ static void inst_close_segment(sim *s, instance *I, sim_time now, int64_t upto)
     }
 }
 
-/* Keep the admission-order entries of the samples active on the instance:
-** exactly the ids its heap holds.  An id is in the list once (a sample
-** taken off an instance leaves it only through inst_preempt, which
-** compacts, or an eviction, which empties the list; a finished sample never
-** comes back), so the list is filtered by a set of the heap's ids, an
-** open-addressed table (Fibonacci hashing, linear probing: Knuth, TAOCP
-** vol. 3, section 6.4) in scratch kept by the simulation: neither the
-** samples' structs (a cache miss apiece in a large run) nor anything a
-** completion would have to keep up is consulted. */
-static void inst_compact_order(sim *s, instance *I)
+/* The samples active on the instance, newest admission first, into s->adm
+** (each: its age in admissions above its id); returns how many.  The heap
+** holds exactly them, and each struct holds the instance's admission count
+** when it was admitted: counted modulo 2^32, the ages of the samples active
+** at once are right while fewer than 2^31 admissions separate the oldest
+** from now.  Only preemption and eviction ask, and they read the structs
+** anyway. */
+static int cmp_u64(const void *a, const void *b)
 {
-    int bits = 4;
-    while ((1 << bits) < 2 * I->hn) bits++;
-    const int size = 1 << bits;
-    if (size > s->idset_cap) {
-        s->idset_cap = size;
-        free(s->idset);
-        s->idset = xmalloc((size_t)s->idset_cap * sizeof *s->idset);
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int inst_newest_first(sim *s, const instance *I)
+{
+    if (I->hn > s->adm_cap) {
+        s->adm_cap = I->hn;
+        free(s->adm);
+        s->adm = xmalloc((size_t)s->adm_cap * sizeof *s->adm);
     }
-    int32_t *set = s->idset;
-    const uint32_t mask = (uint32_t)size - 1;
-    for (int i = 0; i < size; i++) set[i] = -1;
     for (int k = 0; k < I->hn; k++) {
         const int32_t id = hent_id(I->heap[k]);
-        uint32_t h = (uint32_t)id * 0x9E3779B1u >> (32 - bits);
-        while (set[h] >= 0) h = (h + 1) & mask;
-        set[h] = id;
+        const uint32_t age = I->nadmit - eng_smp(s, id)->admseq;
+        s->adm[k] = (uint64_t)age << 32 | (uint32_t)id;
     }
-    int w = 0;
-    for (int i = 0; i < I->norder; i++) {
-        const int32_t id = I->order[i];
-        uint32_t h = (uint32_t)id * 0x9E3779B1u >> (32 - bits);
-        while (set[h] >= 0 && set[h] != id) h = (h + 1) & mask;
-        if (set[h] == id) I->order[w++] = id;
-    }
-    I->norder = w;
+    qsort(s->adm, (size_t)I->hn, sizeof *s->adm, cmp_u64);
+    return I->hn;
 }
 
 /* A finished sample's instance and flags word: no instance, S_DONE, no
@@ -567,10 +555,10 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
     int self = (int)(I - s->inst);
     int count = 0;
     double tokens = 0;
-    for (int i = I->norder - 1; i >= 0 && inst_kv(s, I) + I->nactive > I->kv_cap; i--) {
-        int id = I->order[i];
-        sample *x = eng_smp_active_on(s, id, self);
-        if (!x) continue;
+    const int na = inst_newest_first(s, I);
+    for (int i = 0; i < na && inst_kv(s, I) + I->nactive > I->kv_cap; i++) {
+        const int id = (int32_t)(uint32_t)s->adm[i];
+        sample *x = eng_smp(s, id);
         if (I->nactive == 1) {
             fs_err_set(&s->err, 1, "rollout instance %d cannot hold one sequence of %.0f tokens (KV room %.0f)",
                        I->index, (double)x->prompt + x->resp + kv_slack(s), I->kv_cap);
@@ -599,7 +587,6 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
     }
     I->hn = w;
     heap_build(I);
-    inst_compact_order(s, I);
     s->st.preemptions += count;
     s->st.preempt_tokens += tokens;
     trace_instant in = {now, INST_PREEMPT, s->version, I->version, I->track, count, (int64_t)tokens};
@@ -627,7 +614,6 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     ** read and written below: start loading it while the segment is closed */
     if (I->hn > 0) eng_smp_prefetch(s, hent_id(I->heap[0]));
     inst_close_segment(s, I, now, I->target);
-    bool any = false;
     /* every entry is an active sample of this instance: an eviction empties
     ** the heap (sim_check_counters verifies it) */
     while (I->hn > 0 && hent_step(I, I->heap[0]) <= I->step) {
@@ -637,7 +623,6 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
         if (!kv_paged(s)) I->kv_used -= (double)x->prompt + s->scn.work.max_response;   /* sample_reserve */
         I->nactive--;
         sample_finish(s, id, x, now);
-        any = true;
     }
     /* the next instance's heap: its top six levels (entries 0..31, four
     ** lines; a heap is never smaller than 64 entries) and its last entry,
@@ -646,9 +631,6 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
         for (int j = 0; j < 32; j += 8) __builtin_prefetch(&J->heap[j]);
         __builtin_prefetch(&J->heap[J->hn - 1]);
     }
-    /* the admission-order list keeps finished entries until they are half
-    ** of it: compacting on every completion would cost O(batch) each */
-    if (any && I->norder > 2 * I->nactive + 16) inst_compact_order(s, I);
     if (I->nactive == 0) { I->ctx_sum = 0; I->kv_used = 0; }
     /* a full paged cache preempts, and admits nothing in the same step */
     if (kv_paged(s) && I->nactive > 0 && inst_kv(s, I) + I->nactive > I->kv_cap) {
@@ -702,12 +684,11 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
     I->scheduled = false;
     I->running = false;
     if (!evict) return;
-    int self = (int)(I - s->inst);
     /* newest first back to the queue front, so the oldest resumes first */
-    for (int i = I->norder - 1; i >= 0; i--) {
-        int id = I->order[i];
-        sample *x = eng_smp_active_on(s, id, self);
-        if (!x) continue;
+    const int na = inst_newest_first(s, I);
+    for (int i = 0; i < na; i++) {
+        const int id = (int32_t)(uint32_t)s->adm[i];
+        sample *x = eng_smp(s, id);
         int64_t g = I->step - x->adm_step;
         if (g > x->resp) g = x->resp;
         x->gen = (int32_t)g;
@@ -723,7 +704,6 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
         x->resumed = x->gen > 0;
         eng_dq_push_front(s, id);
     }
-    I->norder = 0;
     I->hn = 0;
     I->nactive = 0;
     I->ctx_sum = 0;

@@ -217,7 +217,7 @@ typedef struct {
         };
         uint32_t flags;
     };
-    int32_t  home;          /* queue it waits in */
+    uint32_t admseq;        /* its instance's admission count (instance.nadmit) when admitted: the admission order */
     int64_t  adm_step;      /* instance step minus tokens already generated */
     sim_time t_start, t_end;
 } sample;
@@ -267,8 +267,7 @@ typedef struct {
     bool     scheduled;
     bool     running;       /* allowed to generate (weights loaded, not paused) */
     int      version;
-    int     *order;         /* active sample ids in admission order */
-    int      norder, ocap;
+    uint32_t nadmit;        /* samples admitted so far, modulo 2^32 (sample.admseq) */
     int      quota;         /* balanced dispatch: samples it may admit now, -1 no limit */
     double   quota_kv;      /* KV the dispatcher has counted for them */
     double   slow;          /* time factor of this instance (plan.rollout.speed_spread; 1 alike) */
@@ -391,8 +390,8 @@ struct sim {
     int64_t  dq_len;            /* samples queued in all of them */
     int     *fin;               /* finished, untrained */
     int64_t  nfin, fin_cap;
-    int32_t *idset;             /* scratch of an instance's order compaction (eng_gen.c): a hash set of its active ids */
-    int      idset_cap;
+    uint64_t *adm;              /* scratch of an instance's active samples, newest first (eng_gen.c, inst_newest_first) */
+    int      adm_cap;
     uint64_t *take_k;           /* scratch of take_samples: keys and their sort buffer */
     int64_t  take_cap;
     int64_t *batch_done;        /* finished samples per batch */
@@ -550,7 +549,12 @@ static inline void eng_span(sim *s, int track, trace_phase ph, sim_time t0, sim_
 ** router gives it to the least-loaded instance, eng_dispatch; "queue": the
 ** instances take from it in index order) or its instance's own (dispatch
 ** "static": the batch is cut into equal parts up front, as verl does). */
-static inline squeue *eng_queue_of(sim *s, int id) { return &s->queues[eng_smp(s, id)->home]; }
+static inline squeue *eng_queue_of(sim *s, int id)
+{
+    /* static dispatch: queue k holds the indexes i with ⌊i·queues/N⌋ = k */
+    const int64_t i = id % s->N;
+    return &s->queues[s->nqueues > 1 ? (int)(i * s->nqueues / s->N) : 0];
+}
 
 /* Room for n more ids: the capacity doubles (from 256) until they fit, and
 ** the ids move to the front of the new array in queue order. */
