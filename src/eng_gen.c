@@ -749,14 +749,49 @@ static void balance_quotas(sim *s)
     const int max_seqs = s->scn.plan.rollout.max_seqs;
     int64_t *h = s->disp;
     int n = 0;
+    bool alike = true;      /* every instance in the round has the same number active */
     for (int i = 0; i < s->ninst; i++) {
         instance *I = &s->inst[i];
         I->quota = 0;
         I->quota_kv = 0;
-        if (I->running && s->pr[I->pool].st == P_GEN && I->nactive < max_seqs) h[n++] = disp_key(s, i);
+        if (I->running && s->pr[I->pool].st == P_GEN && I->nactive < max_seqs) {
+            alike = alike && (n == 0 || I->nactive == s->inst[(int)(h[0] & 0xffffffff)].nactive);
+            h[n++] = disp_key(s, i);
+        }
+    }
+    int64_t k = 0, at = q->head;     /* at: slot of the k-th queued sample */
+    if (alike) {
+        /* As when a pool starts generating from empty: the order below then
+        ** hands the samples round the instances in index order, one each a
+        ** round (an instance given one goes behind every instance not yet
+        ** given one this round), an instance leaving the round where it
+        ** takes no more.  The same turns without the heap's walks: h holds
+        ** the instances in index order, r is whose turn it is. */
+        int r = 0;
+        while (n > 0 && k < q->len) {
+            int id = q->v[at];
+            const sample *x = eng_smp(s, id);
+            instance *I = &s->inst[(int)(h[r] & 0xffffffff)];
+            double need = sample_reserve(s, x);
+            bool fits = eng_may_start(s, id, x, I->version) &&
+                        (inst_kv(s, I) + I->quota_kv + need <= kv_admit_cap(s, I) || I->nactive + I->quota == 0);
+            if (fits) {
+                I->quota++;
+                I->quota_kv += need;
+                k++;
+                if (++at == q->cap) at = 0;
+            }
+            if (!fits || I->nactive + I->quota >= max_seqs) {
+                memmove(&h[r], &h[r + 1], (size_t)(n - r - 1) * sizeof *h);
+                n--;
+            } else {
+                r++;
+            }
+            if (r >= n) r = 0;
+        }
+        return;
     }
     for (int i = n / 2 - 1; i >= 0; i--) disp_down(h, n, i);
-    int64_t k = 0, at = q->head;     /* at: slot of the k-th queued sample */
     while (n > 0 && k < q->len) {
         int id = q->v[at];
         const sample *x = eng_smp(s, id);
