@@ -114,18 +114,30 @@ static inline int eng_ev_less_bits(const event *x, const event *y)
     return a < b;
 }
 
-/* Fill the hole at v[i] (0 here) with `e`: the hole walks down the earlier
+/* Fill the hole at v[0] with `e`: the hole walks down the earlier
 ** children to a leaf (one comparison a level), then `e` is sifted up from
-** there (Floyd's bottom-up variant); `n` is the number of slots after. */
+** there (Floyd's bottom-up variant); `n` is the number of slots after.
+** Every node above the last node's parent has two children, so the walk
+** takes those levels without asking whether it has reached a leaf (a
+** fixed count of turns, which the branch predictor learns), and asks once,
+** at the last node's depth less one. */
 static inline void eng_evq_fill_down(evq *q, size_t n, event e)
 {
     size_t i = 0;
-    for (;;) {
+    if (n > 1) {
+        const int depth = 63 - __builtin_clzll((unsigned long long)n);   /* of node n - 1 */
+        for (int d = 1; d < depth; d++) {
+            size_t l = 2 * i + 1;
+            size_t m = l + (size_t)eng_ev_less_bits(&q->v[l + 1], &q->v[l]);
+            q->v[i] = q->v[m];
+            i = m;
+        }
         size_t l = 2 * i + 1;
-        if (l >= n) break;
-        size_t m = l + 1 < n ? l + (size_t)eng_ev_less_bits(&q->v[l + 1], &q->v[l]) : l;
-        q->v[i] = q->v[m];
-        i = m;
+        if (l < n) {
+            size_t m = l + 1 < n ? l + (size_t)eng_ev_less_bits(&q->v[l + 1], &q->v[l]) : l;
+            q->v[i] = q->v[m];
+            i = m;
+        }
     }
     while (i > 0) {
         size_t p = (i - 1) / 2;
