@@ -487,7 +487,7 @@ static int inst_newest_first(sim *s, const instance *I)
         const uint32_t age = I->nadmit - eng_smp(s, id)->admseq;
         s->adm[k] = (uint64_t)age << 32 | (uint32_t)id;
     }
-    qsort(s->adm, (size_t)I->hn, sizeof *s->adm, cmp_u64);
+    if (I->hn > 1) qsort(s->adm, (size_t)I->hn, sizeof *s->adm, cmp_u64);
     return I->hn;
 }
 
