@@ -491,16 +491,6 @@ static inline void eng_smp_prefetch(const sim *s, int64_t id)
     __builtin_prefetch(x + sizeof(sample) - 1, 1);
 }
 
-/* Sample `id` if it is still active on instance `inst`, else NULL.  An
-** instance's admission-order list keeps the ids of samples that finished
-** until it is compacted; such an id's slot may since hold a sample of a
-** later batch, which its batch tells apart (the ring holds whole batches). */
-static inline sample *eng_smp_active_on(const sim *s, int64_t id, int inst)
-{
-    sample *x = eng_smp(s, id);
-    return x->state == S_ACTIVE && x->inst == inst && x->batch == id / s->N ? x : NULL;
-}
-
 static inline const scn_model *eng_actor(const sim *s) { return &s->scn.actor; }
 
 /* May sample x start on an instance at version v?  Its batch b must satisfy
