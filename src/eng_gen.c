@@ -466,7 +466,7 @@ static void inst_close_segment(sim *s, instance *I, sim_time now, int64_t upto)
 ** (each: its age in admissions above its id); returns how many.  The heap
 ** holds exactly them, and each struct holds the instance's admission count
 ** when it was admitted: counted modulo 2^32, the ages of the samples active
-** at once are right while fewer than 2^31 admissions separate the oldest
+** at once are right while fewer than 2^32 admissions separate the oldest
 ** from now.  Only preemption and eviction ask, and they read the structs
 ** anyway. */
 static int cmp_u64(const void *a, const void *b)
