@@ -24,10 +24,11 @@
 /* The heap's shape (engine_int.h, hent): binary, but the root has one
 ** child, 1, and node i > 0 the children 2i and 2i + 1, so that with the
 ** array aligned to 128 bytes two siblings of 8 bytes are one aligned 16
-** bytes (an ordinary binary heap's siblings straddle lines), and the eight
-** great-grandchildren of a node one aligned 64-byte line, which a pop asks
-** for while it compares the children: in a large run the instances' heaps
-** do not stay in the cache from one completion to the next.  (step, id)
+** bytes (an ordinary binary heap's siblings straddle lines), and the
+** sixteen descendants of a node three levels down one aligned 128 bytes,
+** two lines, which a pop asks for while it compares the children: in a
+** large run the instances' heaps do not stay in the cache from one
+** completion to the next.  (step, id)
 ** orders entries strictly, so the sequence of roots is that of any other
 ** heap discipline. */
 enum { HEAP_ALIGN = 128 };
@@ -89,8 +90,10 @@ static void heap_push(instance *I, int64_t at, int id)
 
 /* Remove the root: its hole walks down the smaller children to a leaf,
 ** then the last entry is sifted up from there (Floyd's bottom-up variant).
-** `ahead`: ask for the great-grandchildren of each node on the way (see
-** heaps_cold); a constant at each call, so each version is compiled apart. */
+** `ahead`: ask for the descendants three levels below each node on the
+** way, so that each level's pair has been asked for three comparisons
+** before (see heaps_cold); a constant at each call, so each version is
+** compiled apart. */
 __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, bool ahead)
 {
     hent *h = I->heap;
@@ -103,8 +106,11 @@ __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, boo
         h[0] = h[1];    /* the root's only child */
         i = 1;
         for (int c = 2; c < n; c = 2 * i) {
-            /* the great-grandchildren, one 64-byte line */
-            if (ahead && 4 * c < n) __builtin_prefetch(&h[4 * c]);
+            /* node i's descendants three levels down, two 64-byte lines */
+            if (ahead && 8 * c < n) {
+                __builtin_prefetch(&h[8 * c]);
+                __builtin_prefetch(&h[8 * c + 8]);
+            }
             int m = c + 1 < n ? c + (h[c + 1] < h[c]) : c;
             h[i] = h[m];
             i = m;

@@ -243,8 +243,8 @@ _Static_assert(sizeof(sample) == 56, "sample: the struct grew beyond 56 bytes");
 ** is a quarter of the lines it would be with the sample's figures inline (a
 ** completion reads those from the sample's struct, whose line it writes
 ** anyway).  The heap is binary with a root of one child, its array aligned
-** to 128 bytes: two siblings share 16 bytes and the eight
-** great-grandchildren of a node are one aligned line.  A finishing step is
+** to 128 bytes: two siblings share 16 bytes and the sixteen descendants of
+** a node three levels down are two aligned lines.  A finishing step is
 ** at most FLD_TOKENS_MAX past the instance's step, and kbase is moved up
 ** before the step is 2^31 past it (eng_gen.c, heap_push), so the count
 ** from kbase fits its 32 bits. */
