@@ -43,14 +43,14 @@ static uint64_t next_rand(void)
 static double hold_rate(size_t n, uint64_t *check)
 {
     evq q = {0};
-    for (size_t i = 0; i < n; i++) eng_evq_push(&q, (sim_time)(next_rand() % 1000000000ULL), EV_INST, (int)i, 0);
+    for (size_t i = 0; i < n; i++) eng_evq_push(&q, (sim_time)(next_rand() % 1000000000ULL), EV_INST, (int)i);
     uint64_t ops = 0, sum = 0;
     double t0 = wall_now(), el = 0;
     do {
         for (int k = 0; k < 100000; k++) {
             event e = eng_evq_pop(&q);
-            sum += (uint64_t)e.a;
-            eng_evq_push(&q, e.t + 1 + (sim_time)(next_rand() % 2000000ULL), e.kind, e.a, e.b);
+            sum += (uint64_t)eng_ev_a(&e);
+            eng_evq_push(&q, e.t + 1 + (sim_time)(next_rand() % 2000000ULL), eng_ev_kind(&e), eng_ev_a(&e));
         }
         ops += 100000;
         el = wall_now() - t0;

@@ -146,10 +146,7 @@ static void task_done(sim *s, int p, sim_time now)
             I->version = s->version;
             /* samples generating on: each version they decode with is in
             ** [v_start, v_last] (updates come one version at a time) */
-            for (int k = 0; k < I->norder; k++) {
-                sample *x = eng_smp_active_on(s, I->order[k], r->inst0 + i);
-                if (x) x->v_last = s->version;
-            }
+            for (int k = 0; k < I->hn; k++) eng_smp(s, hent_id(I->heap[k]))->v_last = s->version;
         }
         eng_pool_start_gen(s, p, now);
         break;
@@ -321,12 +318,12 @@ static void finish_up(sim *s)
     }
     for (int i = 0; i < s->ninst; i++) {
         instance *I = &s->inst[i];
-        for (int k = 0; k < I->norder; k++) {
-            const sample *x = eng_smp_active_on(s, I->order[k], i);
-            if (x) {
-                int64_t g = I->step - x->adm_step;
-                inflight += (double)(g < x->resp ? g : x->resp);
-            }
+        /* its heap holds exactly its active samples (integers: the sum is
+        ** exact in any order) */
+        for (int k = 0; k < I->hn; k++) {
+            const sample *x = eng_smp(s, hent_id(I->heap[k]));
+            int64_t g = I->step - x->adm_step;
+            inflight += (double)(g < x->resp ? g : x->resp);
         }
     }
     s->st.tokens_in_flight = inflight;
@@ -343,16 +340,16 @@ static bool sim_process(sim *s, const event *e)
         s->failed = true;
         return false;
     }
-    switch (e->kind) {
+    switch (eng_ev_kind(e)) {
     case EV_INST: {
-        instance *I = &s->inst[e->a];
+        instance *I = &s->inst[eng_ev_a(e)];
         /* (the next event's instance is asked for ahead in eng_inst_event) */
-        if (e->b != I->evgen || !I->scheduled) return true;   /* superseded */
+        if (!I->scheduled || eng_ev_seq(e) != I->evseq) return true;   /* superseded */
         eng_inst_event(s, I, e->t);
         break;
     }
     case EV_TASK:
-        task_done(s, e->a, e->t);
+        task_done(s, eng_ev_a(e), e->t);
         break;
     default:
         break;
@@ -497,6 +494,12 @@ void sim_step_lengths(const sim *s, int step, double *sum, double *max)
     eng_preview_lengths(s, step, sum, max);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
 bool sim_check_counters(const sim *s, fs_err *err)
 {
     int nv = s->nver;
@@ -536,20 +539,37 @@ bool sim_check_counters(const sim *s, fs_err *err)
     }
     for (int i = 0; i < s->ninst && ok; i++) {
         const instance *I = &s->inst[i];
+        if (I->hn != I->nactive) {
+            fs_err_set(err, 1, "instance %d: %d heap entries for %d active samples", i, I->hn, I->nactive);
+            ok = false;
+            break;
+        }
+        /* the heap's admission counts, to see that they are distinct */
+        uint32_t *adm = xmalloc(((size_t)I->hn + 1) * sizeof *adm);
         for (int k = 0; k < I->hn && ok; k++) {
             /* the entry is an active sample of this instance, keyed by the
-            ** step it finishes at as the sample is now, and its
-            ** admission-order position holds its id (a completion reads the
-            ** sample's figures from its struct: there is no copy to check) */
-            const hent *e = &I->heap[k];
-            const sample *x = eng_smp(s, e->id);
-            if (x->state != S_ACTIVE || x->inst != i || e->key != x->adm_step + x->resp || e->opos < 0 ||
-                e->opos >= I->norder || I->order[e->opos] != e->id) {
+            ** step it finishes at as the sample is now (not before the
+            ** instance's step, counted from its kbase in 32 bits), admitted
+            ** before now (a completion reads the sample's figures from its
+            ** struct: there is no copy to check) */
+            const int32_t id = hent_id(I->heap[k]);
+            const int64_t at = I->kbase + (int64_t)(I->heap[k] >> 32);
+            const sample *x = eng_smp(s, id);
+            adm[k] = I->nadmit - x->admseq;
+            if (id < 0 || x->state != S_ACTIVE || x->inst != i || at != x->adm_step + x->resp || at < I->step ||
+                adm[k] == 0) {
                 fs_err_set(err, 1, "instance %d: heap entry of sample %d is not one of its active samples as they are now",
-                           i, e->id);
+                           i, id);
                 ok = false;
             }
         }
+        qsort(adm, (size_t)I->hn, sizeof *adm, cmp_u32);
+        for (int k = 1; k < I->hn && ok; k++)
+            if (adm[k] == adm[k - 1]) {
+                fs_err_set(err, 1, "instance %d: two active samples admitted %u admissions ago", i, adm[k]);
+                ok = false;
+            }
+        free(adm);
     }
     if (ok && (s->fin_total != cf || s->open_total != co)) {
         fs_err_set(err, 1, "totals %lld finished / %lld open, recounted %lld / %lld", (long long)s->fin_total,

@@ -23,12 +23,12 @@
 
 /* The heap's shape (engine_int.h, hent): binary, but the root has one
 ** child, 1, and node i > 0 the children 2i and 2i + 1, so that with the
-** array aligned to 128 bytes two siblings of 16 bytes are one aligned
-** 32-byte half line (an ordinary binary heap's siblings straddle lines at
-** every second pair), and the four grandchildren of a node one aligned
-** 64-byte line, which a pop asks for while it compares the children: in a
+** array aligned to 128 bytes two siblings of 8 bytes are one aligned 16
+** bytes (an ordinary binary heap's siblings straddle lines), and the
+** sixteen descendants of a node three levels down one aligned 128 bytes,
+** two lines, which a pop asks for while it compares the children: in a
 ** large run the instances' heaps do not stay in the cache from one
-** completion to the next.  (key, id)
+** completion to the next.  (step, id)
 ** orders entries strictly, so the sequence of roots is that of any other
 ** heap discipline. */
 enum { HEAP_ALIGN = 128 };
@@ -36,30 +36,21 @@ enum { HEAP_ALIGN = 128 };
 static inline int heap_first_child(int i) { return i ? 2 * i : 1; }
 static inline int heap_parent(int j) { return j / 2; }
 
-static inline bool hent_less(const hent *a, const hent *b)
-{
-    return a->key < b->key || (a->key == b->key && a->id < b->id);
-}
+/* The step at which entry e's sample finishes. */
+static inline int64_t hent_step(const instance *I, hent e) { return I->kbase + (int64_t)(e >> 32); }
 
-/* hent_less without branches (the flags combined, not short-circuited),
-** for the choice between two siblings, which the branch predictor cannot
-** learn. */
-static inline int hent_less_bits(const hent *a, const hent *b)
-{
-    return (a->key < b->key) | ((a->key == b->key) & (a->id < b->id));
-}
-
-/* The smaller of node i's children, which exist (first child < n). */
+/* The smaller of node i's children, which exist (first child < n); which
+** one is a coin toss to the branch predictor, so the choice is a sum. */
 static inline int heap_min_child(const hent *h, int i, int n)
 {
     int c = heap_first_child(i);
-    return i && c + 1 < n ? c + hent_less_bits(&h[c + 1], &h[c]) : c;
+    return i && c + 1 < n ? c + (h[c + 1] < h[c]) : c;
 }
 
 static void heap_grow(instance *I)
 {
     int cap = I->hcap ? I->hcap * 2 : 64;
-    size_t bytes = (size_t)cap * sizeof *I->heap;   /* a multiple of HEAP_ALIGN: cap is 64·2^k, hent 16 bytes */
+    size_t bytes = (size_t)cap * sizeof *I->heap;   /* a multiple of HEAP_ALIGN: cap is 64·2^k, hent 8 bytes */
     hent *v = aligned_alloc(HEAP_ALIGN, bytes);
     if (!v) v = xmalloc(bytes);   /* it reports the shortage (unaligned room would only be slower) */
     if (I->hn > 0) memcpy(v, I->heap, (size_t)I->hn * sizeof *v);
@@ -68,13 +59,29 @@ static void heap_grow(instance *I)
     I->hcap = cap;
 }
 
-static void heap_push(instance *I, hent e)
+/* The entries count from the instance's step from now on: every sample on
+** the heap finishes at or after that step (the instance never decodes past
+** its earliest finish), so each count only shrinks, by the same amount,
+** and the order stays. */
+static void heap_rebase(instance *I)
 {
+    const uint64_t d = (uint64_t)(I->step - I->kbase) << 32;
+    for (int k = 0; k < I->hn; k++) I->heap[k] -= d;
+    I->kbase = I->step;
+}
+
+/* Sample `id`, finishing at instance step `at` (not before the instance's
+** step), onto the heap. */
+static void heap_push(instance *I, int64_t at, int id)
+{
+    if (I->hn == 0) I->kbase = I->step;
+    else if (I->step - I->kbase >= HENT_REL_SPAN) heap_rebase(I);
     if (I->hn == I->hcap) heap_grow(I);
+    const hent e = (uint64_t)(at - I->kbase) << 32 | (uint32_t)id;
     int i = I->hn++;
     while (i > 0) {
         int p = heap_parent(i);
-        if (hent_less(&I->heap[p], &e)) break;
+        if (I->heap[p] < e) break;
         I->heap[i] = I->heap[p];
         i = p;
     }
@@ -83,8 +90,10 @@ static void heap_push(instance *I, hent e)
 
 /* Remove the root: its hole walks down the smaller children to a leaf,
 ** then the last entry is sifted up from there (Floyd's bottom-up variant).
-** `ahead`: ask for the grandchildren of each node on the way (see
-** heaps_cold); a constant at each call, so each version is compiled apart. */
+** `ahead`: ask for the descendants three levels below each node on the
+** way, so that each level's pair has been asked for three comparisons
+** before (see heaps_cold); a constant at each call, so each version is
+** compiled apart. */
 __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, bool ahead)
 {
     hent *h = I->heap;
@@ -97,16 +106,19 @@ __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, boo
         h[0] = h[1];    /* the root's only child */
         i = 1;
         for (int c = 2; c < n; c = 2 * i) {
-            /* the grandchildren, one 64-byte line */
-            if (ahead && 2 * c < n) __builtin_prefetch(&h[2 * c]);
-            int m = c + 1 < n ? c + hent_less_bits(&h[c + 1], &h[c]) : c;
+            /* node i's descendants three levels down, two 64-byte lines */
+            if (ahead && 8 * c < n) {
+                __builtin_prefetch(&h[8 * c]);
+                __builtin_prefetch(&h[8 * c + 8]);
+            }
+            int m = c + 1 < n ? c + (h[c + 1] < h[c]) : c;
             h[i] = h[m];
             i = m;
         }
     }
     while (i > 0) {
         int p = heap_parent(i);
-        if (!hent_less(&last, &h[p])) break;
+        if (!(last < h[p])) break;
         h[i] = h[p];
         i = p;
     }
@@ -121,7 +133,7 @@ __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, boo
 ** 2 MiB of level-2 cache a core of a current server processor has (Intel
 ** Xeon Sapphire Rapids; AMD EPYC Zen 4 has 1 MiB), the heaps sharing it
 ** with the structs of the samples that completions read and write: at 256
-** sequences an instance, more than 128 instances. */
+** sequences an instance, more than 256 instances. */
 enum { HEAPS_COLD_BYTES = 1 << 19 };
 
 static inline bool heaps_cold(const sim *s)
@@ -325,10 +337,9 @@ static double swap_secs(const sim *s, const instance *I, double tokens)
 
 static void inst_schedule(sim *s, instance *I)
 {
-    I->evgen++;
     I->scheduled = false;
     if (I->nactive == 0 || !I->running) return;
-    int64_t k = I->heap[0].key - I->step;
+    int64_t k = hent_step(I, I->heap[0]) - I->step;
     if (k < 0) k = 0;
     if (kv_paged(s)) {
         /* the step at which the cache fills: an event like a completion */
@@ -339,7 +350,7 @@ static void inst_schedule(sim *s, instance *I)
     double dt = decode_time(s, I, k);
     I->target = I->step + k;
     I->scheduled = true;
-    eng_evq_push(&s->q, I->seg_t0 + sim_from_secs(dt), EV_INST, (int)(I - s->inst), I->evgen);
+    I->evseq = eng_evq_push(&s->q, I->seg_t0 + sim_from_secs(dt), EV_INST, (int)(I - s->inst));
 }
 
 /* The prefill of `tok` tokens whose lengths' squares sum to `sq`, on the
@@ -379,7 +390,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
 {
     const scn_plan *p = &s->scn.plan;
     double ptok = 0, psq = 0, pre_tok = 0, swap_tok = 0;
-    int n = 0;
+    int n = 0, last = -1;     /* admitted, the last of them */
     squeue *q = eng_inst_queue(s, I);
     const bool cold = heaps_cold(s);
     while (q->len > 0 && I->nactive < p->rollout.max_seqs && (I->quota < 0 || n < I->quota)) {
@@ -389,7 +400,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         ** one ADMIT_AHEAD places on (a sample struct is a cold line) */
         if (cold && q->len > ADMIT_AHEAD) {
             int64_t j = q->head + ADMIT_AHEAD;
-            __builtin_prefetch(eng_smp(s, q->v[j < q->cap ? j : j - q->cap]), 1);
+            eng_smp_prefetch(s, q->v[j < q->cap ? j : j - q->cap]);
         }
         /* staleness: a sample of batch b may start on version v only if b - v <= s */
         if (!eng_may_start(s, id, x, I->version)) break;
@@ -416,12 +427,9 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         I->ctx_sum += ctx;
         if (!kv_paged(s)) I->kv_used += need;
         I->nactive++;
-        if (I->norder == I->ocap) {
-            I->ocap = I->ocap ? I->ocap * 2 : 64;
-            I->order = xrealloc(I->order, (size_t)I->ocap * sizeof *I->order);
-        }
-        heap_push(I, (hent){x->adm_step + x->resp, id, I->norder});
-        I->order[I->norder++] = id;
+        x->admseq = I->nadmit++;
+        heap_push(I, x->adm_step + x->resp, id);
+        last = id;
         n++;
         if (pre == PRE_SWAPPED) {
             /* its KV comes back from host memory: no prefill */
@@ -444,7 +452,7 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
     sim_time t1 = t0 + sim_from_secs(pre_s);
     /* recompute: the share of the prefill spent on preempted contexts */
     if (pre_tok > 0) s->st.preempt_cost_s += pre_s * pre_tok / ptok;
-    eng_span(s, I->track, PH_PREFILL, t0, t1, eng_smp(s, I->order[I->norder - 1])->batch, I->version, -1, (int64_t)ptok);
+    eng_span(s, I->track, PH_PREFILL, t0, t1, eng_smp(s, last)->batch, I->version, -1, (int64_t)ptok);
     return t1;
 }
 
@@ -460,29 +468,33 @@ static void inst_close_segment(sim *s, instance *I, sim_time now, int64_t upto)
     }
 }
 
-/* Keep the admission-order entries of the samples active on the instance:
-** exactly the entries its heap points at (each heap entry carries its
-** entry's position, opos).  A scratch array kept by the simulation maps each
-** position to its heap entry, or -1, so neither the samples' structs (a
-** cache miss apiece in a large run) nor a set of ids is consulted; the
-** heap entries learn their new positions as the list closes up. */
-static void inst_compact_order(sim *s, instance *I)
+/* The samples active on the instance, newest admission first, into s->adm
+** (each: its age in admissions above its id); returns how many.  The heap
+** holds exactly them, and each struct holds the instance's admission count
+** when it was admitted: counted modulo 2^32, the ages of the samples active
+** at once are right while fewer than 2^32 admissions separate the oldest
+** from now.  Only preemption and eviction ask, and they read the structs
+** anyway. */
+static int cmp_u64(const void *a, const void *b)
 {
-    if (I->norder > s->idset_cap) {
-        s->idset_cap = I->norder;
-        free(s->idset);
-        s->idset = xmalloc((size_t)s->idset_cap * sizeof *s->idset);
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int inst_newest_first(sim *s, const instance *I)
+{
+    if (I->hn > s->adm_cap) {
+        s->adm_cap = I->hn;
+        free(s->adm);
+        s->adm = xmalloc((size_t)s->adm_cap * sizeof *s->adm);
     }
-    int32_t *at = s->idset;
-    for (int i = 0; i < I->norder; i++) at[i] = -1;
-    for (int k = 0; k < I->hn; k++) at[I->heap[k].opos] = k;
-    int w = 0;
-    for (int i = 0; i < I->norder; i++) {
-        if (at[i] < 0) continue;
-        I->heap[at[i]].opos = w;
-        I->order[w++] = I->order[i];
+    for (int k = 0; k < I->hn; k++) {
+        const int32_t id = hent_id(I->heap[k]);
+        const uint32_t age = I->nadmit - eng_smp(s, id)->admseq;
+        s->adm[k] = (uint64_t)age << 32 | (uint32_t)id;
     }
-    I->norder = w;
+    if (I->hn > 1) qsort(s->adm, (size_t)I->hn, sizeof *s->adm, cmp_u64);
+    return I->hn;
 }
 
 /* A finished sample's instance and flags word: no instance, S_DONE, no
@@ -514,8 +526,7 @@ static void sample_finish(sim *s, int id, sample *x, sim_time now)
         s->fin = xrealloc(s->fin, (size_t)s->fin_cap * sizeof *s->fin);
     }
     s->fin[s->nfin++] = id;
-    eng_open_add(s, v_start, -1);
-    eng_fin_add(s, v_start, 1);
+    eng_open_to_fin(s, v_start);
     s->batch_done[batch]++;
     s->st.samples_done++;
     s->st.dq_rollout_out += ((double)prompt + resp) * 8.0;   /* token ids + rollout log-probs */
@@ -529,7 +540,7 @@ static void heap_build(instance *I)
         hent e = I->heap[c];
         while (heap_first_child(c) < I->hn) {
             int m = heap_min_child(I->heap, c, I->hn);
-            if (!hent_less(&I->heap[m], &e)) break;
+            if (!(I->heap[m] < e)) break;
             I->heap[c] = I->heap[m];
             c = m;
         }
@@ -550,10 +561,10 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
     int self = (int)(I - s->inst);
     int count = 0;
     double tokens = 0;
-    for (int i = I->norder - 1; i >= 0 && inst_kv(s, I) + I->nactive > I->kv_cap; i--) {
-        int id = I->order[i];
-        sample *x = eng_smp_active_on(s, id, self);
-        if (!x) continue;
+    const int na = inst_newest_first(s, I);
+    for (int i = 0; i < na && inst_kv(s, I) + I->nactive > I->kv_cap; i++) {
+        const int id = (int32_t)(uint32_t)s->adm[i];
+        sample *x = eng_smp(s, id);
         if (I->nactive == 1) {
             fs_err_set(&s->err, 1, "rollout instance %d cannot hold one sequence of %.0f tokens (KV room %.0f)",
                        I->index, (double)x->prompt + x->resp + kv_slack(s), I->kv_cap);
@@ -577,12 +588,11 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
     /* drop the taken samples from the heap (they are no longer active here) */
     int w = 0;
     for (int k = 0; k < I->hn; k++) {
-        const sample *x = eng_smp(s, I->heap[k].id);
+        const sample *x = eng_smp(s, hent_id(I->heap[k]));
         if (x->state == S_ACTIVE && x->inst == self) I->heap[w++] = I->heap[k];
     }
     I->hn = w;
     heap_build(I);
-    inst_compact_order(s, I);
     s->st.preemptions += count;
     s->st.preempt_tokens += tokens;
     trace_instant in = {now, INST_PREEMPT, s->version, I->version, I->track, count, (int64_t)tokens};
@@ -601,37 +611,32 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     ** struct now, and for the top of its heap once the struct is in (below) */
     const instance *J = NULL;
     const event *next = cold ? eng_evq_peek(&s->q) : NULL;
-    if (next && next->kind == EV_INST) {
-        J = &s->inst[next->a];
+    if (next && eng_ev_kind(next) == EV_INST) {
+        J = &s->inst[eng_ev_a(next)];
         for (size_t o = 0; o < sizeof *J; o += 64) __builtin_prefetch((const char *)J + o);
     }
     I->scheduled = false;
     /* the sample at the root finishes now, most likely, and its struct is
     ** read and written below: start loading it while the segment is closed */
-    if (I->hn > 0) __builtin_prefetch(eng_smp(s, I->heap[0].id), 1);
+    if (I->hn > 0) eng_smp_prefetch(s, hent_id(I->heap[0]));
     inst_close_segment(s, I, now, I->target);
-    bool any = false;
     /* every entry is an active sample of this instance: an eviction empties
     ** the heap (sim_check_counters verifies it) */
-    while (I->hn > 0 && I->heap[0].key <= I->step) {
-        hent e = cold ? heap_pop_impl(I, true) : heap_pop_impl(I, false);
-        sample *x = eng_smp(s, e.id);
+    while (I->hn > 0 && hent_step(I, I->heap[0]) <= I->step) {
+        const int id = hent_id(cold ? heap_pop_impl(I, true) : heap_pop_impl(I, false));
+        sample *x = eng_smp(s, id);
         I->ctx_sum -= (double)x->prompt + x->resp;
         if (!kv_paged(s)) I->kv_used -= (double)x->prompt + s->scn.work.max_response;   /* sample_reserve */
         I->nactive--;
-        sample_finish(s, e.id, x, now);
-        any = true;
+        sample_finish(s, id, x, now);
     }
-    /* the next instance's heap: its top five levels (entries 0..15, four
+    /* the next instance's heap: its top six levels (entries 0..31, four
     ** lines; a heap is never smaller than 64 entries) and its last entry,
     ** which a pop moves */
     if (J && J->hn > 0) {
-        for (int j = 0; j < 16; j += 4) __builtin_prefetch(&J->heap[j]);
+        for (int j = 0; j < 32; j += 8) __builtin_prefetch(&J->heap[j]);
         __builtin_prefetch(&J->heap[J->hn - 1]);
     }
-    /* the admission-order list keeps finished entries until they are half
-    ** of it: compacting on every completion would cost O(batch) each */
-    if (any && I->norder > 2 * I->nactive + 16) inst_compact_order(s, I);
     if (I->nactive == 0) { I->ctx_sum = 0; I->kv_used = 0; }
     /* a full paged cache preempts, and admits nothing in the same step */
     if (kv_paged(s) && I->nactive > 0 && inst_kv(s, I) + I->nactive > I->kv_cap) {
@@ -641,6 +646,9 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
         return;
     }
     I->seg_t0 = inst_admit(s, I, now);
+    /* the top of the next instance's heap has come in meanwhile: ask for the
+    ** struct of the sample it names, which that event reads and writes first */
+    if (J && J->hn > 0) eng_smp_prefetch(s, hent_id(J->heap[0]));
     I->seg_step0 = I->step;
     inst_schedule(s, I);
 }
@@ -679,16 +687,14 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
         int64_t k = decode_steps_within(s, I, sim_secs(now - I->seg_t0), I->target - I->step);
         inst_close_segment(s, I, now, I->step + k);
     }
-    I->evgen++;
     I->scheduled = false;
     I->running = false;
     if (!evict) return;
-    int self = (int)(I - s->inst);
     /* newest first back to the queue front, so the oldest resumes first */
-    for (int i = I->norder - 1; i >= 0; i--) {
-        int id = I->order[i];
-        sample *x = eng_smp_active_on(s, id, self);
-        if (!x) continue;
+    const int na = inst_newest_first(s, I);
+    for (int i = 0; i < na; i++) {
+        const int id = (int32_t)(uint32_t)s->adm[i];
+        sample *x = eng_smp(s, id);
         int64_t g = I->step - x->adm_step;
         if (g > x->resp) g = x->resp;
         x->gen = (int32_t)g;
@@ -704,7 +710,6 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
         x->resumed = x->gen > 0;
         eng_dq_push_front(s, id);
     }
-    I->norder = 0;
     I->hn = 0;
     I->nactive = 0;
     I->ctx_sum = 0;
@@ -750,14 +755,49 @@ static void balance_quotas(sim *s)
     const int max_seqs = s->scn.plan.rollout.max_seqs;
     int64_t *h = s->disp;
     int n = 0;
+    bool alike = true;      /* every instance in the round has the same number active */
     for (int i = 0; i < s->ninst; i++) {
         instance *I = &s->inst[i];
         I->quota = 0;
         I->quota_kv = 0;
-        if (I->running && s->pr[I->pool].st == P_GEN && I->nactive < max_seqs) h[n++] = disp_key(s, i);
+        if (I->running && s->pr[I->pool].st == P_GEN && I->nactive < max_seqs) {
+            alike = alike && (n == 0 || I->nactive == s->inst[(int)(h[0] & 0xffffffff)].nactive);
+            h[n++] = disp_key(s, i);
+        }
+    }
+    int64_t k = 0, at = q->head;     /* at: slot of the k-th queued sample */
+    if (alike) {
+        /* As when a pool starts generating from empty: the order below then
+        ** hands the samples round the instances in index order, one each a
+        ** round (an instance given one goes behind every instance not yet
+        ** given one this round), an instance leaving the round where it
+        ** takes no more.  The same turns without the heap's walks: h holds
+        ** the instances in index order, r is whose turn it is. */
+        int r = 0;
+        while (n > 0 && k < q->len) {
+            int id = q->v[at];
+            const sample *x = eng_smp(s, id);
+            instance *I = &s->inst[(int)(h[r] & 0xffffffff)];
+            double need = sample_reserve(s, x);
+            bool fits = eng_may_start(s, id, x, I->version) &&
+                        (inst_kv(s, I) + I->quota_kv + need <= kv_admit_cap(s, I) || I->nactive + I->quota == 0);
+            if (fits) {
+                I->quota++;
+                I->quota_kv += need;
+                k++;
+                if (++at == q->cap) at = 0;
+            }
+            if (!fits || I->nactive + I->quota >= max_seqs) {
+                memmove(&h[r], &h[r + 1], (size_t)(n - r - 1) * sizeof *h);
+                n--;
+            } else {
+                r++;
+            }
+            if (r >= n) r = 0;
+        }
+        return;
     }
     for (int i = n / 2 - 1; i >= 0; i--) disp_down(h, n, i);
-    int64_t k = 0, at = q->head;     /* at: slot of the k-th queued sample */
     while (n > 0 && k < q->len) {
         int id = q->v[at];
         const sample *x = eng_smp(s, id);

@@ -67,17 +67,15 @@ double eng_mem_group_total(const sim *s, int g)
 /* Draw batch b's lengths from generator r: one prompt length per prompt,
 ** one response length per sample, scaled by (1 + g)^b for lengths that
 ** drift (docs/model.md, section 4, "Workload lengths").  Into the ring when
-** `store`, each sample written whole, queued in its queue (`home`, the
-** queue it waits in: with one queue a part, contiguous and equal, of the
-** batch for each instance's own queue; eng_ctrl.c pushes the ids); their
-** sum and longest either way. */
+** `store`, each sample written whole, queued (the queue it waits in
+** follows from its id, engine_int.h, eng_queue_of: with one queue a part,
+** contiguous and equal, of the batch for each instance's own queue;
+** eng_ctrl.c pushes the ids); their sum and longest either way. */
 static void draw_lengths(const sim *s, rng_state *r, int b, bool store, double *sum, double *max)
 {
     const scn_workload *w = &s->scn.work;
     double grow = w->response_growth != 0 ? pow(1 + w->response_growth, b) : 1.0;
     int prompts = scn_prompts_per_step(&s->scn), spp = w->samples_per_prompt;
-    const int nq = s->nqueues;
-    const int64_t N = s->N;
     const int64_t id0 = (int64_t)b * s->N;
     double tot = 0, mx = 0;
     for (int pr = 0; pr < prompts; pr++) {
@@ -95,10 +93,8 @@ static void draw_lengths(const sim *s, rng_state *r, int b, bool store, double *
             const int64_t i0 = (int64_t)pr * spp + k0;
             for (int j = 0; j < m; j++) {
                 const int64_t i = i0 + j;
-                /* static dispatch: contiguous equal parts, prompt groups together */
-                const int home = nq > 1 ? (int)(i * nq / N) : 0;
                 *eng_smp(s, id0 + i) = (sample){.prompt = plen, .resp = resps[j], .batch = b, .v_start = -1,
-                                                .v_last = -1, .inst = -1, .state = S_QUEUED, .home = home};
+                                                .v_last = -1, .inst = -1, .state = S_QUEUED};
             }
         }
     }
@@ -375,7 +371,7 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
 void sim_free(sim *s)
 {
     if (!s) return;
-    for (int i = 0; i < s->ninst; i++) { free(s->inst[i].heap); free(s->inst[i].order); }
+    for (int i = 0; i < s->ninst; i++) free(s->inst[i].heap);
     free(s->inst);
     free(s->disp);
     for (int i = 0; i < s->ndtab; i++) { free(s->dtab[i].v); free(s->dtab[i].pf); }
@@ -388,7 +384,7 @@ void sim_free(sim *s)
     free(s->queues);
     free(s->fin);
     free(s->take_k);
-    free(s->idset);
+    free(s->adm);
     free(s->batch_done);
     free(s->fin_v);
     free(s->open_v);

@@ -48,6 +48,7 @@
 
 #include "engine.h"
 #include "dist.h"
+#include "fields.h"
 #include "model.h"
 
 #include <stdlib.h>
@@ -56,13 +57,28 @@
 
 typedef enum { EV_INST, EV_TASK, EV_AUX } ev_kind;
 
+/* An event is 16 bytes, four to a cache line: its time and one word that
+** holds its insertion number above its kind and its subject (an instance or
+** a pool index: fewer than 2^20 devices, FLD_DEVICES_MAX, so fewer than
+** EV_A_LIMIT instances).  Ordered by (t, word) the events are ordered by
+** (t, insertion number), each number being handed out once.  40 bits of
+** insertion numbers are 10^12 pushes, days of simulation at the engine's
+** rate.  An instance knows its live event by that number (instance.evseq):
+** an event it has since replaced is superseded. */
+enum { EV_A_BITS = 22, EV_KIND_BITS = 2, EV_SEQ_SHIFT = EV_A_BITS + EV_KIND_BITS };
+#define EV_A_LIMIT (1 << EV_A_BITS)
+_Static_assert(EV_AUX < (1 << EV_KIND_BITS), "event: a kind beyond its bits");
+_Static_assert(FLD_DEVICES_MAX <= EV_A_LIMIT, "event: an instance index beyond its bits");
+
 typedef struct {
     sim_time t;
-    uint64_t seq;
-    int32_t  kind;
-    int32_t  a;
-    uint64_t b;
+    uint64_t w;         /* seq << EV_SEQ_SHIFT | kind << EV_A_BITS | a */
 } event;
+_Static_assert(sizeof(event) == 16, "event: grew beyond 16 bytes");
+
+static inline int eng_ev_kind(const event *e) { return (int)(e->w >> EV_A_BITS & ((1u << EV_KIND_BITS) - 1)); }
+static inline int eng_ev_a(const event *e) { return (int)(e->w & (EV_A_LIMIT - 1)); }
+static inline uint64_t eng_ev_seq(const event *e) { return e->w >> EV_SEQ_SHIFT; }
 
 /* The queue is a binary min-heap by (t, seq).  A pop does not remove the
 ** root at once: it copies it out and marks it taken, and the next push, if
@@ -83,33 +99,45 @@ typedef struct {
 
 static inline bool eng_ev_less(const event *x, const event *y)
 {
-    return x->t < y->t || (x->t == y->t && x->seq < y->seq);
+    return x->t < y->t || (x->t == y->t && x->w < y->w);
 }
 
 /* The same without branches: which of two children is earlier is a coin
-** toss to the branch predictor.  (t, seq) compared as one unsigned 128-bit
+** toss to the branch predictor.  (t, w) compared as one unsigned 128-bit
 ** number (gcc and clang have the type), t's sign bit flipped so that its
 ** order is kept. */
 static inline int eng_ev_less_bits(const event *x, const event *y)
 {
     const uint64_t flip = UINT64_C(1) << 63;
-    unsigned __int128 a = (unsigned __int128)((uint64_t)x->t ^ flip) << 64 | x->seq;
-    unsigned __int128 b = (unsigned __int128)((uint64_t)y->t ^ flip) << 64 | y->seq;
+    unsigned __int128 a = (unsigned __int128)((uint64_t)x->t ^ flip) << 64 | x->w;
+    unsigned __int128 b = (unsigned __int128)((uint64_t)y->t ^ flip) << 64 | y->w;
     return a < b;
 }
 
-/* Fill the hole at v[i] (0 here) with `e`: the hole walks down the earlier
+/* Fill the hole at v[0] with `e`: the hole walks down the earlier
 ** children to a leaf (one comparison a level), then `e` is sifted up from
-** there (Floyd's bottom-up variant); `n` is the number of slots after. */
+** there (Floyd's bottom-up variant); `n` is the number of slots after.
+** Every node above the last node's parent has two children, so the walk
+** takes those levels without asking whether it has reached a leaf (a
+** fixed count of turns, which the branch predictor learns), and asks once,
+** at the last node's depth less one. */
 static inline void eng_evq_fill_down(evq *q, size_t n, event e)
 {
     size_t i = 0;
-    for (;;) {
+    if (n > 1) {
+        const int depth = 63 - __builtin_clzll((unsigned long long)n);   /* of node n - 1 */
+        for (int d = 1; d < depth; d++) {
+            size_t l = 2 * i + 1;
+            size_t m = l + (size_t)eng_ev_less_bits(&q->v[l + 1], &q->v[l]);
+            q->v[i] = q->v[m];
+            i = m;
+        }
         size_t l = 2 * i + 1;
-        if (l >= n) break;
-        size_t m = l + 1 < n ? l + (size_t)eng_ev_less_bits(&q->v[l + 1], &q->v[l]) : l;
-        q->v[i] = q->v[m];
-        i = m;
+        if (l < n) {
+            size_t m = l + 1 < n ? l + (size_t)eng_ev_less_bits(&q->v[l + 1], &q->v[l]) : l;
+            q->v[i] = q->v[m];
+            i = m;
+        }
     }
     while (i > 0) {
         size_t p = (i - 1) / 2;
@@ -141,14 +169,17 @@ static inline const event *eng_evq_peek(const evq *q)
     return q->n > 2 && eng_ev_less(&q->v[2], &q->v[1]) ? &q->v[2] : &q->v[1];
 }
 
-static inline void eng_evq_push(evq *q, sim_time t, int kind, int a, uint64_t b)
+/* Queue an event of `kind` about `a` (0 <= a < EV_A_LIMIT) at t; returns
+** its insertion number. */
+static inline uint64_t eng_evq_push(evq *q, sim_time t, int kind, int a)
 {
-    event e = {t, q->seq++, kind, a, b};
+    const uint64_t seq = q->seq++;
+    event e = {t, seq << EV_SEQ_SHIFT | (uint64_t)kind << EV_A_BITS | (uint64_t)a};
     if (q->taken) {
         /* in the taken root's place */
         q->taken = false;
         eng_evq_fill_down(q, q->n, e);
-        return;
+        return seq;
     }
     if (q->n == q->cap) {
         q->cap = q->cap ? q->cap * 2 : 256;
@@ -162,6 +193,7 @@ static inline void eng_evq_push(evq *q, sim_time t, int kind, int a, uint64_t b)
         i = p;
     }
     q->v[i] = e;
+    return seq;
 }
 
 /* Take the earliest event (there is one: eng_evq_len > 0).  Its slot stays
@@ -197,27 +229,30 @@ typedef struct {
         };
         uint32_t flags;
     };
-    int32_t  home;          /* queue it waits in */
+    uint32_t admseq;        /* its instance's admission count (instance.nadmit) when admitted: the admission order */
     int64_t  adm_step;      /* instance step minus tokens already generated */
     sim_time t_start, t_end;
 } sample;
 _Static_assert(S_TRAINED < 8 && PRE_SWAPPED < 4, "sample: a state or preemption kind beyond its bits");
 _Static_assert(sizeof(sample) == 56, "sample: the struct grew beyond 56 bytes");
 
-/* An instance's active sample, keyed by the instance step at which it
-** finishes (ties by id), and its entry's position in the instance's
-** admission-order list (eng_gen.c, inst_compact_order): 16 bytes, so that
-** an instance's heap is half the lines it would be with the sample's
-** figures inline (a completion reads those from the sample's struct, whose
-** line it writes anyway).  The heap (eng_gen.c) is binary with a root of
-** one child, its array aligned to 128 bytes: two siblings share a line and
-** the four grandchildren of a node are one aligned line. */
-typedef struct {
-    int64_t key;
-    int32_t id;
-    int32_t opos;           /* I->order[opos] == id */
-} hent;
-_Static_assert(sizeof(hent) == 16, "hent: an instance heap entry grew beyond 16 bytes");
+/* An instance's active sample in its heap (eng_gen.c): one 64-bit word,
+** the instance step at which it finishes, counted from the instance's
+** kbase, above its id (ids are not negative), so that one unsigned
+** comparison orders entries by (step, id).  Eight bytes: an instance's heap
+** is a quarter of the lines it would be with the sample's figures inline (a
+** completion reads those from the sample's struct, whose line it writes
+** anyway).  The heap is binary with a root of one child, its array aligned
+** to 128 bytes: two siblings share 16 bytes and the sixteen descendants of
+** a node three levels down are two aligned lines.  A finishing step is
+** at most FLD_TOKENS_MAX past the instance's step, and kbase is moved up
+** before the step is 2^31 past it (eng_gen.c, heap_push), so the count
+** from kbase fits its 32 bits. */
+typedef uint64_t hent;
+#define HENT_REL_SPAN (INT64_C(1) << 31)
+_Static_assert((uint64_t)HENT_REL_SPAN + FLD_TOKENS_MAX <= UINT32_MAX, "hent: a finishing step beyond its 32 bits");
+
+static inline int32_t hent_id(hent e) { return (int32_t)(uint32_t)e; }
 
 typedef struct {
     int     *v;
@@ -228,6 +263,7 @@ typedef struct {
     int      pool, track, index;
     hent    *heap;
     int      hn, hcap;
+    int64_t  kbase;         /* the step its heap entries count from (hent) */
     int      nactive;
     int64_t  step;
     double   ctx_sum;
@@ -239,12 +275,11 @@ typedef struct {
     double   c0, cslope, m0, mslope, fixed;   /* compute and HBM time: a + slope·context */
     int      dtab;          /* its decode-step table in sim.dtab, -1 not yet known */
     const scn_link *link;   /* the link its devices talk over, NULL not yet looked up */
-    uint64_t evgen;
+    uint64_t evseq;         /* insertion number of its live event (evq), if scheduled */
     bool     scheduled;
     bool     running;       /* allowed to generate (weights loaded, not paused) */
     int      version;
-    int     *order;         /* active sample ids in admission order */
-    int      norder, ocap;
+    uint32_t nadmit;        /* samples admitted so far, modulo 2^32 (sample.admseq) */
     int      quota;         /* balanced dispatch: samples it may admit now, -1 no limit */
     double   quota_kv;      /* KV the dispatcher has counted for them */
     double   slow;          /* time factor of this instance (plan.rollout.speed_spread; 1 alike) */
@@ -367,8 +402,8 @@ struct sim {
     int64_t  dq_len;            /* samples queued in all of them */
     int     *fin;               /* finished, untrained */
     int64_t  nfin, fin_cap;
-    int32_t *idset;             /* scratch of an instance's order compaction (eng_gen.c): heap index by order position */
-    int      idset_cap;
+    uint64_t *adm;              /* scratch of an instance's active samples, newest first (eng_gen.c, inst_newest_first) */
+    int      adm_cap;
     uint64_t *take_k;           /* scratch of take_samples: keys and their sort buffer */
     int64_t  take_cap;
     int64_t *batch_done;        /* finished samples per batch */
@@ -446,14 +481,14 @@ struct sim {
 /* Sample `id` (a live one: released, not in a batch wholly trained). */
 static inline sample *eng_smp(const sim *s, int64_t id) { return &s->smp[id & s->smask]; }
 
-/* Sample `id` if it is still active on instance `inst`, else NULL.  An
-** instance's admission-order list keeps the ids of samples that finished
-** until it is compacted; such an id's slot may since hold a sample of a
-** later batch, which its batch tells apart (the ring holds whole batches). */
-static inline sample *eng_smp_active_on(const sim *s, int64_t id, int inst)
+/* Ask for sample `id`'s struct, to be written: both lines, as a 56-byte
+** struct in the ring straddles two 64-byte lines at six of its eight
+** offsets. */
+static inline void eng_smp_prefetch(const sim *s, int64_t id)
 {
-    sample *x = eng_smp(s, id);
-    return x->state == S_ACTIVE && x->inst == inst && x->batch == id / s->N ? x : NULL;
+    const char *x = (const char *)eng_smp(s, id);
+    __builtin_prefetch(x, 1);
+    __builtin_prefetch(x + sizeof(sample) - 1, 1);
 }
 
 static inline const scn_model *eng_actor(const sim *s) { return &s->scn.actor; }
@@ -516,7 +551,12 @@ static inline void eng_span(sim *s, int track, trace_phase ph, sim_time t0, sim_
 ** router gives it to the least-loaded instance, eng_dispatch; "queue": the
 ** instances take from it in index order) or its instance's own (dispatch
 ** "static": the batch is cut into equal parts up front, as verl does). */
-static inline squeue *eng_queue_of(sim *s, int id) { return &s->queues[eng_smp(s, id)->home]; }
+static inline squeue *eng_queue_of(sim *s, int id)
+{
+    /* static dispatch: queue k holds the indexes i with ⌊i·queues/N⌋ = k */
+    const int64_t i = id % s->N;
+    return &s->queues[s->nqueues > 1 ? (int)(i * s->nqueues / s->N) : 0];
+}
 
 /* Room for n more ids: the capacity doubles (from 256) until they fit, and
 ** the ids move to the front of the new array in queue order. */
@@ -602,6 +642,20 @@ static inline void eng_open_add(sim *s, int v, int64_t d)
     eng_bit_add(s->open_bit, s->nver, v, d);
 }
 
+/* A sample started with version v finishes: one fewer open, one more
+** finished, the two trees walked together (the same nodes: eng_bit_add). */
+static inline void eng_open_to_fin(sim *s, int v)
+{
+    s->open_v[v]--;
+    s->open_total--;
+    s->fin_v[v]++;
+    s->fin_total++;
+    for (int i = v + 1; i <= s->nver; i += i & -i) {
+        s->open_bit[i]--;
+        s->fin_bit[i]++;
+    }
+}
+
 static inline void eng_act_add(sim *s, int v, int64_t d) { s->act_v[v] += d; }
 
 static inline int64_t eng_fin_upto(sim *s, int v) { return eng_bit_upto(s, s->fin_bit, v); }
@@ -611,7 +665,7 @@ static inline int64_t eng_open_upto(sim *s, int v) { return eng_bit_upto(s, s->o
 static inline void eng_sched_task(sim *s, int p, sim_time at)
 {
     s->pr[p].busy_until = at;
-    eng_evq_push(&s->q, at, EV_TASK, p, 0);
+    eng_evq_push(&s->q, at, EV_TASK, p);
 }
 
 /* ------------------------------------------------ functions across files */
