@@ -541,6 +541,33 @@ static void on_span(void *ud, const trace *t, const trace_span *sp)
     span_printf(w, t, sp);
 }
 
+/* A batch of spans (a task's pipeline): on_span's, the block's room asked
+** once for as many as it can take. */
+static void on_spans(void *ud, const trace *t, const trace_span *sp, size_t n)
+{
+    chrome_writer *w = ud;
+    const trace_span *e = sp + n;
+    while (sp < e) {
+        if (w->blen + SPAN_REC > BLOCK_CAP) hand_over(w, false);
+        size_t room = (BLOCK_CAP - w->blen) / SPAN_REC;
+        char *o = w->blk + w->blen;
+        for (; room > 0 && sp < e; sp++) {
+            if (!(sp->t0 >= 0 && sp->t1 >= sp->t0 && sp->track >= 0 && sp->track < w->ntk && w->by_hand)) {
+                w->blen = (size_t)(o - w->blk);
+                span_printf(w, t, sp);
+                o = w->blk + w->blen;
+                room = (BLOCK_CAP - w->blen) / SPAN_REC;
+                continue;
+            }
+            o[0] = REC_SPAN;
+            memcpy(o + 1, sp, sizeof *sp);
+            o += SPAN_REC;
+            room--;
+        }
+        w->blen = (size_t)(o - w->blk);
+    }
+}
+
 static void on_counter(void *ud, const trace *t, const trace_counter *c)
 {
     chrome_writer *w = ud;
@@ -730,7 +757,7 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     w->by_hand = chrome_spans != CHROME_SPANS_PRINTF;
     w->threaded = chrome_spans == CHROME_SPANS_THREAD && start_writer(w);
     write_header(w);
-    trace_sink sk = {on_span, on_counter, on_instant, on_window, w, on_vgroup};
+    trace_sink sk = {on_span, on_counter, on_instant, on_window, w, on_vgroup, on_spans};
     trace_set_sink(sim_trace_mut(s), &sk);
     /* what was recorded before the writer was attached (initial memory) */
     const trace *t = sim_trace(s);

@@ -361,6 +361,13 @@ typedef struct {
     int        n;
     sim_time   w0, open, lo;
     bool       lean;        /* the lean pass: its spans in runs, to w */
+    /* the lean pass for a streaming sink (lean_rec, below) */
+    int        track0, M, version;
+    bool       fwd_only;
+    uint8_t    ph[4];       /* a run's phase by the ops it holds: 1 forwards, 2 backwards, 3 both */
+    const int64_t *ptok;    /* [M + 1]: the micro-batches' tokens summed, ptok[i] those before i */
+    uint64_t  *done0;       /* per stage: forwards | backwards << 32 done when its open run started */
+    const uint32_t *warm;   /* per stage: its warm-up forwards (M for a forward-only pass) */
     union {
         trace_span buf[PIPE_SPANS];
         trace_runs w;
@@ -476,6 +483,70 @@ static inline void lean_flush(span_buf *sb, int track, const lean_stage *g)
     if (g->free_at >= 0) lean_draw(sb, track, g->a, sb->t0 + sim_from_secs(g->free_at));
 }
 
+/* The lean pass when the only reader of spans is a streaming sink
+** (trace_spans_streamed: the Chrome trace writer of a headless run): the
+** same ops and runs, each run drawn whole as op_run and run_flush draw it,
+** in the same order, so that the sink sees the spans of the pass above.
+** What only a whole span carries — its merged phase, its micro-batch when
+** it holds one op, its tokens — follows from which of the stage's ops the
+** run holds: a stage's ops come in a fixed order (order_1f1b: w = min(P-st-1,
+** M) warm-up forwards, then a forward and a backward in turn, then the
+** remaining backwards), so the forwards and backwards done when an op starts
+** follow from the op alone — forward i: i forwards and max(0, i - w)
+** backwards; backward j: min(M, w + j + 1) forwards and j backwards — and a
+** run holds the forwards and backwards done between its first op and the
+** first op of the next run.  The loops pay nothing for it; a run drawn does. */
+
+/* Stage st's forwards and backwards done when the op of micro-batch code
+** (2i, + 1 for a backward: order_1f1b's second word) starts, as f | b << 32;
+** code UINT32_MAX: the stage's end. */
+static inline uint64_t rec_done(const span_buf *sb, int st, uint32_t code)
+{
+    const uint32_t M = (uint32_t)sb->M, w = sb->warm[st];
+    if (code == UINT32_MAX) return M | (uint64_t)(sb->fwd_only ? 0 : M) << 32;
+    const uint32_t i = code >> 1;
+    if (!(code & 1)) return i | (uint64_t)(i > w ? i - w : 0) << 32;
+    return (w + i + 1 < M ? w + i + 1 : M) | (uint64_t)i << 32;
+}
+
+/* Stage st's open run, drawn from a to b; the next one opens with the op of
+** micro-batch code. */
+static __attribute__((noinline)) void rec_draw(span_buf *sb, int st, uint32_t code, sim_time a, sim_time b)
+{
+    const uint64_t d0 = sb->done0[st], d1 = rec_done(sb, st, code);
+    sb->done0[st] = d1;
+    const uint32_t f0 = (uint32_t)d0, f1 = (uint32_t)d1, b0 = (uint32_t)(d0 >> 32), b1 = (uint32_t)(d1 >> 32);
+    const uint32_t nf = f1 - f0, nb = b1 - b0;
+    const int mb = nf + nb == 1 ? (int)(nf ? f0 : b0) : -1;
+    const int64_t *pt = sb->ptok;
+    const int64_t tok = pt[f1] - pt[f0] + pt[b1] - pt[b0];
+    if (sb->n == PIPE_SPANS) spans_flush(sb);
+    sb->buf[sb->n++] = eng_span_make(sb->track0 + st, (trace_phase)sb->ph[(nf != 0) | (nb != 0) << 1], a, b, sb->iter,
+                                     sb->version, mb, tok);
+}
+
+/* lean_wait's, for an op of micro-batch code on stage st. */
+static inline double rec_wait(span_buf *sb, int st, lean_stage *g, double ready, double f, double d, uint32_t code)
+{
+    const sim_time a = sb->t0 + sim_from_secs(ready);
+    if (f >= 0) {
+        const sim_time b = sb->t0 + sim_from_secs(f);
+        if (a != b) {                                   /* else the same nanosecond: joins */
+            rec_draw(sb, st, code, g->a, b);
+            g->a = a;
+        }
+    } else {
+        g->a = a;
+        sb->done0[st] = rec_done(sb, st, code);
+    }
+    return g->free_at = ready + d;
+}
+
+static inline void rec_flush(span_buf *sb, int st, const lean_stage *g)
+{
+    if (g->free_at >= 0) rec_draw(sb, st, UINT32_MAX, g->a, sb->t0 + sim_from_secs(g->free_at));
+}
+
 /* The order in which the 1F1B pass below resolves a training pipeline's
 ** ops: stage by stage, each stage as far as it can go, over and over until
 ** every op is done.  It depends only on (P, M) — whether an op can run is a
@@ -555,6 +626,18 @@ static __attribute__((noinline)) void lean_fwd(span_buf *sb, int track, lean_sta
     *g = st;
 }
 
+static __attribute__((noinline)) void rec_fwd(span_buf *sb, int stage, lean_stage *g, const double *fprev, double *fes,
+                                              const double *fd, int M)
+{
+    lean_stage st = *g;
+    for (int i = 0; i < M; i++) {
+        const double ready = fprev[i], f = st.free_at;
+        if (ready <= f) fes[i] = st.free_at = f + fd[i];
+        else fes[i] = rec_wait(sb, stage, &st, ready, f, fd[i], 2 * (uint32_t)i);
+    }
+    *g = st;
+}
+
 /* The lean pass over a training pipeline's ops in the order of order_1f1b,
 ** apart from run_1f1b so that its state stays in registers.  A forward
 ** mostly waits for its input (the stage idles), a backward mostly starts
@@ -580,17 +663,43 @@ static __attribute__((noinline)) void lean_1f1b(span_buf *sb, const uint32_t *op
     }
 }
 
+/* The same for a streaming sink (rec_wait's runs). */
+static __attribute__((noinline)) void rec_1f1b(span_buf *sb, const uint32_t *op, const uint32_t *op_end, double *T,
+                                               const double *dd, lean_stage *ls)
+{
+    for (; op < op_end; op += 4) {
+        const uint32_t c = op[0];
+        const int st = (int)(c >> 1);
+        lean_stage *g = &ls[st];
+        const double ready = T[op[2]], d = dd[op[1]], f = g->free_at;
+        double e;
+        if (c & 1) {
+            if (__builtin_expect(ready <= f, 1)) e = g->free_at = f + d;
+            else e = rec_wait(sb, st, g, ready, f, d, op[1]);
+        } else {
+            if (__builtin_expect(ready > f, 1)) e = rec_wait(sb, st, g, ready, f, d, op[1]);
+            else e = g->free_at = f + d;
+        }
+        T[op[3]] = e;
+    }
+}
+
 static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim_time t0, int iter,
                        trace_phase fph, trace_phase bph, bool backward, double *act_per_mb)
 {
     const plan_pool *q = &s->pl.pools[p0];
     pool_rt *r = &s->pr[p0];
     int P = q->pp, M = ms->m;
-    const bool lean = !trace_spans_read(s->tr) && trace_phase_is_compute(fph) && trace_phase_is_compute(bph);
+    /* the lean pass when nothing reads spans one by one, or only a sink
+    ** streaming them (then rec: its runs drawn whole) */
+    const bool rec = trace_spans_streamed(s->tr);
+    const bool lean = (!trace_spans_read(s->tr) || rec) && trace_phase_is_compute(fph) && trace_phase_is_compute(bph);
     /* the table; for the lean pass also each micro-batch's forward and
-    ** backward durations side by side, and the stages (lean_stage) */
+    ** backward durations side by side, and the stages (lean_stage); for
+    ** rec the tokens summed (M + 1), each stage's done0 and warm */
     const size_t stride = pipe_stride(M), table = (size_t)(2 * P + 1) * stride;
-    ensure_pipe(s, table + (lean ? (size_t)2 * M + (size_t)2 * P : 0), (size_t)M, (size_t)P);
+    ensure_pipe(s, table + (lean ? (size_t)2 * M + (size_t)2 * P + (rec ? (size_t)M + 1 + (size_t)2 * P : 0) : 0), (size_t)M,
+                (size_t)P);
     double *T = s->f_end, *fd = s->f_dur, *bd = s->b_dur;
     double *dd = T + table;
     lean_stage *ls = (lean_stage *)(dd + 2 * (size_t)M);
@@ -617,9 +726,25 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     eng_span_window(s, &sb.w0, &sb.open, &sb.lo);
     double end = 0;
     uint64_t done = 0;
-    sb.lean = lean;
-    if (lean) trace_runs_begin(s->tr, &sb.w, sb.w0, sb.open, sb.lo);
-    if (!backward) {
+    sb.lean = lean && !rec;
+    if (sb.lean) trace_runs_begin(s->tr, &sb.w, sb.w0, sb.open, sb.lo);
+    if (lean && rec) {
+        int64_t *pt = (int64_t *)(ls + P);
+        pt[0] = 0;
+        for (int i = 0; i < M; i++) pt[i + 1] = pt[i] + (int64_t)tok[i];
+        sb.ptok = pt;
+        sb.done0 = (uint64_t *)(pt + M + 1);
+        uint32_t *wm = (uint32_t *)(sb.done0 + P);
+        for (int st = 0; st < P; st++) wm[st] = (uint32_t)(backward && P - st - 1 < M ? P - st - 1 : M);
+        sb.warm = wm;
+        sb.track0 = track0;
+        sb.M = M;
+        sb.version = s->version;
+        sb.fwd_only = !backward;
+        sb.ph[0] = sb.ph[1] = (uint8_t)fph;
+        sb.ph[2] = (uint8_t)bph;
+        sb.ph[3] = (uint8_t)(fph == bph ? fph : PH_TRAIN_1F1B);
+    }    if (!backward) {
         /* forward only: stage st's i-th forward waits for stage st-1's, so
         ** each stage runs all its forwards in turn, in one pass, in row
         ** 1 + st of the table (row 0: zeros) */
@@ -628,7 +753,9 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
             pipe_stage *g = &stg[st];
             double *fes = T + (size_t)(st + 1) * stride;
             const double *fprev = T + (size_t)st * stride;
-            if (lean)
+            if (lean && rec)
+                rec_fwd(&sb, st, &ls[st], fprev, fes, fd, M);
+            else if (lean)
                 lean_fwd(&sb, track0 + st, &ls[st], fprev, fes, fd, M);
             else
                 for (int i = 0; i < M; i++) fes[i] = op_run(&sb, track0 + st, g, fph, fprev[i], fd[i], i, (int64_t)tok[i]);
@@ -644,7 +771,9 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
         const pipe_order *o = order_1f1b(s, P, M);
         memset(T, 0, (size_t)M * sizeof *T);
         const uint32_t *op = o->ops, *op_end = o->ops + (size_t)4 * o->n;
-        if (lean) {
+        if (lean && rec) {
+            rec_1f1b(&sb, op, op_end, T, dd, ls);
+        } else if (lean) {
             lean_1f1b(&sb, op, op_end, T, dd, ls, track0);
         } else {
             for (; op < op_end; op += 4) {
@@ -659,13 +788,14 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     for (int st = 0; st < P; st++) {
         if (lean) {
             if (ls[st].free_at > end) end = ls[st].free_at;
-            lean_flush(&sb, track0 + st, &ls[st]);
+            if (rec) rec_flush(&sb, st, &ls[st]);
+            else lean_flush(&sb, track0 + st, &ls[st]);
         } else {
             if (stg[st].free_at > end) end = stg[st].free_at;
             run_flush(&sb, track0 + st, &stg[st]);
         }
     }
-    if (lean) trace_runs_end(&sb.w);
+    if (sb.lean) trace_runs_end(&sb.w);
     else spans_flush(&sb);
     s->st.pipeline_ops += done;
     if (act_per_mb) {

@@ -137,6 +137,7 @@ void trace_keep(trace *t, bool keep)
 
 bool trace_keeps(const trace *t) { return !t->drop; }
 bool trace_spans_read(const trace *t) { return !t->drop || (t->has_sink && t->sink.on_span); }
+bool trace_spans_streamed(const trace *t) { return t->drop && t->has_sink && t->sink.on_span; }
 
 int trace_add_track(trace *t, const trace_track *tk)
 {
@@ -397,12 +398,14 @@ static inline span_batch batch_begin(trace *t, sim_time w0, sim_time open, sim_t
 
 void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, sim_time open, sim_time lo)
 {
-    if (!t->drop || (t->has_sink && t->sink.on_span)) {
+    if (!t->drop) {
         for (size_t i = 0; i < n; i++) trace_add_span_in(t, &s[i], w0, open, lo);
         return;
     }
-    /* headless with no span sink: the running totals are all there is, and
-    ** the window moves only at the first span (total_span, by the letter) */
+    /* headless: the running totals, and the sink if one watches spans, are
+    ** all there is.  The sink reads no totals, so it is handed the batch
+    ** after them; the window moves only at the first span (total_span, by
+    ** the letter) */
     t->recorded += n;
     size_t i = 0;
     for (; i < n; i++) {
@@ -424,6 +427,10 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
         batch_add(&b, &t->psum[ts.pool], &w);
     }
     batch_end(&b);
+    if (t->has_sink && t->sink.on_span) {
+        if (t->sink.on_spans) t->sink.on_spans(t->sink.ud, t, s, n);
+        else for (size_t k = 0; k < n; k++) t->sink.on_span(t->sink.ud, t, &s[k]);
+    }
 }
 
 

@@ -131,6 +131,9 @@ typedef struct {
     void (*on_window)(void *ud, const trace *t, const trace_window *w);
     void *ud;
     void (*on_vgroup)(void *ud, const trace *t, const trace_vgroup *g);   /* optional */
+    /* optional: n spans recorded one after the other, the same as n calls
+    ** of on_span (a task's pipeline hands its spans over in batches) */
+    void (*on_spans)(void *ud, const trace *t, const trace_span *s, size_t n);
 } trace_sink;
 
 trace *trace_new(void);
@@ -221,6 +224,11 @@ bool trace_keeps(const trace *t);
 ** not, only their running totals are kept, which read a span's track, ends
 ** and whether its phase is computation, nothing else (trace_add_spans_in). */
 bool trace_spans_read(const trace *t);
+/* Whether the only reader of spans one by one is the sink, streaming them
+** as they come (none stored): a producer may then make its spans in
+** batches its own way, so long as the sink sees the same spans in the same
+** order (eng_train.c's lean 1F1B pass). */
+bool trace_spans_streamed(const trace *t);
 /* Spans recorded in all, stored or not; spans waiting for the window to
 ** settle now, and the most that ever waited (what a run holds of its spans
 ** when it stores none). */

@@ -12,6 +12,7 @@
 #include "trace.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static sim *load(const char *name, const char *const *sets, int nsets, bool keep)
@@ -146,6 +147,96 @@ START_TEST(t_runs_equal_spans)
 }
 END_TEST
 
+/* A sink that keeps the spans it is handed, one by one or in batches. */
+typedef struct {
+    trace_span *v;
+    size_t      n, cap;
+    size_t      batches;
+} span_log;
+
+static void log_span(void *ud, const trace *t, const trace_span *sp)
+{
+    (void)t;
+    span_log *l = ud;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 1024;
+        l->v = realloc(l->v, l->cap * sizeof *l->v);
+        ck_assert_ptr_nonnull(l->v);
+    }
+    l->v[l->n++] = *sp;
+}
+
+static void log_spans(void *ud, const trace *t, const trace_span *sp, size_t n)
+{
+    ((span_log *)ud)->batches++;
+    for (size_t i = 0; i < n; i++) log_span(ud, t, &sp[i]);
+}
+
+static void log_counter(void *ud, const trace *t, const trace_counter *c) { (void)ud, (void)t, (void)c; }
+static void log_instant(void *ud, const trace *t, const trace_instant *i) { (void)ud, (void)t, (void)i; }
+static void log_window(void *ud, const trace *t, const trace_window *w) { (void)ud, (void)t, (void)w; }
+
+/* A headless run whose spans only a sink reads (the Chrome trace writer's
+** case) draws its pipelines by the lean pass, each run whole
+** (eng_train.c, rec_draw): the sink must be handed the very spans, field
+** for field and in the same order, that the same run stores when it keeps
+** them (drawn op by op), whether it takes batches or one span at a time. */
+static void same_spans(const char *name, const char *const *sets, int nsets)
+{
+    for (int batched = 0; batched < 2; batched++) {
+        sim *k = load(name, sets, nsets, true), *h = load(name, sets, nsets, false);
+        span_log l = {NULL, 0, 0, 0};
+        trace_sink sk = {log_span, log_counter, log_instant, log_window, &l, NULL, batched ? log_spans : NULL};
+        trace_set_sink(sim_trace_mut(h), &sk);
+        ck_assert(trace_spans_streamed(sim_trace(h)));
+        ck_assert(!trace_spans_streamed(sim_trace(k)));
+        ck_assert(sim_run(k));
+        ck_assert(sim_run(h));
+        ck_assert(sim_get_stats(h)->pipeline_ops > 0);
+        const trace *tk = sim_trace(k);
+        const trace_span *ks = trace_spans(tk);
+        ck_assert_uint_eq(trace_nspans_recorded(sim_trace(h)), trace_nspans(tk));
+        ck_assert_msg(l.n == trace_nspans(tk), "%s %s: the sink saw %zu spans, the stored run has %zu", name, sets[0], l.n,
+                      trace_nspans(tk));
+        ck_assert(!batched || l.batches > 0);
+        for (size_t i = 0; i < l.n; i++) {
+            const trace_span *a = &ks[i], *b = &l.v[i];
+            ck_assert_msg(a->t0 == b->t0 && a->t1 == b->t1 && a->track == b->track && a->phase == b->phase &&
+                              a->iter == b->iter && a->version == b->version && a->mb == b->mb && a->tokens == b->tokens,
+                          "%s %s: span %zu stored {%lld %lld track %d %s iter %d v%d mb %d tok %d}, streamed "
+                          "{%lld %lld track %d %s iter %d v%d mb %d tok %d}",
+                          name, sets[0], i, (long long)a->t0, (long long)a->t1, a->track, trace_phase_name((trace_phase)a->phase),
+                          a->iter, a->version, a->mb, a->tokens, (long long)b->t0, (long long)b->t1, b->track,
+                          trace_phase_name((trace_phase)b->phase), b->iter, b->version, b->mb, b->tokens);
+        }
+        free(l.v);
+        sim_free(k);
+        sim_free(h);
+    }
+}
+
+START_TEST(t_sink_spans_every_mode)
+{
+    static const char *const ex[] = {"qwen7b_h100x16.lua", "pangu718b_cm384.lua"};
+    static const char *const modes[] = {"plan.mode=separate", "plan.mode=colocate", "plan.mode=full"};
+    for (size_t e = 0; e < sizeof ex / sizeof *ex; e++)
+        for (int m = 0; m < 3; m++) {
+            const char *sets[] = {modes[m], "plan.staleness=1", "workload.warmup=1", "workload.iterations=3"};
+            same_spans(ex[e], sets, 4);
+        }
+    /* a critic (PH_CRITIC_TRAIN both ways), pipeline stages, more
+    ** micro-batches than stages and fewer */
+    const char *critic[] = {"plan.mode=separate", "models.critic=true", "workload.algorithm=ppo", "plan.train.pp=2",
+                            "workload.warmup=1", "workload.iterations=3"};
+    same_spans("qwen7b_h100x16.lua", critic, 6);
+    const char *deep[] = {"plan.mode=separate", "plan.train.pp=4", "workload.iterations=2"};
+    same_spans("qwen7b_h100x16.lua", deep, 3);
+    /* two micro-batches on four stages: the first stages' warm-up is cut at M */
+    const char *few[] = {"plan.mode=separate", "plan.train.pp=4", "plan.train.micro_batch=128", "workload.iterations=2"};
+    same_spans("qwen7b_h100x16.lua", few, 4);
+}
+END_TEST
+
 static Suite *suite_headless_totals(void)
 {
     Suite *s = suite_create("headless_totals");
@@ -154,6 +245,7 @@ static Suite *suite_headless_totals(void)
     tcase_add_test(tc, t_headless_totals_every_mode);
     tcase_add_test(tc, t_headless_totals_critic_pp);
     tcase_add_test(tc, t_runs_equal_spans);
+    tcase_add_test(tc, t_sink_spans_every_mode);
     suite_add_tcase(s, tc);
     return s;
 }
