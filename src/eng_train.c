@@ -368,14 +368,18 @@ typedef struct {
     const int64_t *ptok;    /* [M + 1]: the micro-batches' tokens summed, ptok[i] those before i */
     uint64_t  *done0;       /* per stage: forwards | backwards << 32 done when its open run started */
     const uint32_t *warm;   /* per stage: its warm-up forwards (M for a forward-only pass) */
-    union {
-        trace_span buf[PIPE_SPANS];
-        trace_runs w;
-    };
+    trace_runs w;
+    trace_span buf[PIPE_SPANS];
 } span_buf;
 
 static void spans_flush(span_buf *sb)
 {
+    if (sb->lean) {
+        /* rec's spans: their runs went to the totals as they were drawn */
+        trace_stream_spans(sb->s->tr, sb->buf, (size_t)sb->n);
+        sb->n = 0;
+        return;
+    }
     trace_add_spans_in(sb->s->tr, sb->buf, (size_t)sb->n, sb->w0, sb->open, sb->lo);
     sb->n = 0;
 }
@@ -520,9 +524,18 @@ static __attribute__((noinline)) void rec_draw(span_buf *sb, int st, uint32_t co
     const int mb = nf + nb == 1 ? (int)(nf ? f0 : b0) : -1;
     const int64_t *pt = sb->ptok;
     const int64_t tok = pt[f1] - pt[f0] + pt[b1] - pt[b0];
+    const int32_t track = sb->track0 + st;
+    trace_runs_add(&sb->w, a, b, track);
     if (sb->n == PIPE_SPANS) spans_flush(sb);
-    sb->buf[sb->n++] = eng_span_make(sb->track0 + st, (trace_phase)sb->ph[(nf != 0) | (nb != 0) << 1], a, b, sb->iter,
-                                     sb->version, mb, tok);
+    trace_span *o = &sb->buf[sb->n++];           /* eng_span_make's, b being at or after a */
+    o->t0 = a;
+    o->t1 = b;
+    o->track = track;
+    o->phase = sb->ph[(nf != 0) | (nb != 0) << 1];
+    o->iter = sb->iter;
+    o->version = sb->version;
+    o->mb = mb;
+    o->tokens = tok > INT32_MAX ? INT32_MAX : (int32_t)tok;
 }
 
 /* lean_wait's, for an op of micro-batch code on stage st. */
@@ -726,8 +739,9 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     eng_span_window(s, &sb.w0, &sb.open, &sb.lo);
     double end = 0;
     uint64_t done = 0;
-    sb.lean = lean && !rec;
-    if (sb.lean) trace_runs_begin(s->tr, &sb.w, sb.w0, sb.open, sb.lo);
+    sb.lean = lean;
+    if (lean && rec) trace_runs_begin_streamed(s->tr, &sb.w, sb.w0, sb.open, sb.lo);
+    else if (lean) trace_runs_begin(s->tr, &sb.w, sb.w0, sb.open, sb.lo);
     if (lean && rec) {
         int64_t *pt = (int64_t *)(ls + P);
         pt[0] = 0;
@@ -795,7 +809,8 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
             run_flush(&sb, track0 + st, &stg[st]);
         }
     }
-    if (sb.lean) trace_runs_end(&sb.w);
+    if (lean && rec && sb.n > 0) spans_flush(&sb);
+    if (lean) trace_runs_end(&sb.w);
     else spans_flush(&sb);
     s->st.pipeline_ops += done;
     if (act_per_mb) {

@@ -436,7 +436,20 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
 
 void trace_runs_begin(trace *t, trace_runs *w, sim_time w0, sim_time open, sim_time lo)
 {
-    *w = (trace_runs){NULL, NULL, 0, 0, 0, NULL, t, w0, open, lo, 0, 0, -1, true};
+    *w = (trace_runs){NULL, NULL, 0, 0, 0, NULL, t, w0, open, lo, 0, 0, -1, true, false};
+}
+
+void trace_runs_begin_streamed(trace *t, trace_runs *w, sim_time w0, sim_time open, sim_time lo)
+{
+    trace_runs_begin(t, w, w0, open, lo);
+    w->streamed = trace_spans_streamed(t);
+}
+
+void trace_stream_spans(trace *t, const trace_span *s, size_t n)
+{
+    if (!(t->has_sink && t->sink.on_span)) return;
+    if (t->sink.on_spans) t->sink.on_spans(t->sink.ud, t, s, n);
+    else for (size_t k = 0; k < n; k++) t->sink.on_span(t->sink.ud, t, &s[k]);
 }
 
 /* The runs written at the queue's tail since the room was given join it. */
@@ -454,7 +467,7 @@ void trace_runs_take(trace_runs *w, sim_time a, sim_time b, int32_t track)
 {
     trace *t = w->t;
     runs_commit(w);
-    if (trace_spans_read(t)) {
+    if (trace_spans_read(t) && !w->streamed) {
         /* spans are stored or watched: the run is made whole */
         const trace_span sp = {a, b, track, PH_TRAIN_1F1B, -1, -1, -1, 0};
         trace_add_span_in(t, &sp, w->w0, w->open, w->wlo);

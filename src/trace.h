@@ -196,8 +196,15 @@ typedef struct {
     size_t      n, pushed;      /* runs taken, and queued, apart from those since from */
     int         pool;
     bool        first;          /* no run of a pool yet: the window moves at the first */
+    bool        streamed;       /* the caller hands the sink the spans (trace_stream_spans) */
 } trace_runs;
 void trace_runs_begin(trace *t, trace_runs *w, sim_time w0, sim_time open, sim_time lo);
+/* The same for a trace whose spans only its sink reads (trace_spans_streamed):
+** the runs go to the running totals alone, and the caller hands the sink
+** the same runs drawn whole, in the same order, by trace_stream_spans before
+** trace_runs_end. */
+void trace_runs_begin_streamed(trace *t, trace_runs *w, sim_time w0, sim_time open, sim_time lo);
+void trace_stream_spans(trace *t, const trace_span *s, size_t n);
 void trace_runs_take(trace_runs *w, sim_time a, sim_time b, int32_t track);
 void trace_runs_end(trace_runs *w);
 static inline void trace_runs_add(trace_runs *w, sim_time a, sim_time b, int32_t track)

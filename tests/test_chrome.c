@@ -34,11 +34,12 @@ static char *slurp(const char *path, size_t *n)
     return text;
 }
 
-/* examples/NAME run headless (the spans streamed, not stored) with its
-** trace written the way `how` says; the trace's bytes. */
-static char *trace_of(const char *name, const char *const *sets, int nsets, chrome_span_path how, size_t *n)
+/* examples/NAME run headless (the spans streamed, not stored), or storing
+** its spans (keep), with its trace written the way `how` says; the trace's
+** bytes. */
+static char *trace_of(const char *name, const char *const *sets, int nsets, chrome_span_path how, bool keep, size_t *n)
 {
-    sim *s = test_example_new(name, sets, nsets, 0);
+    sim *s = test_example_new(name, sets, nsets, keep);
     char *path = test_tmpfile(".json", "");
     ck_assert_ptr_nonnull(path);
     fs_err err = {0, ""};
@@ -55,21 +56,24 @@ static char *trace_of(const char *name, const char *const *sets, int nsets, chro
     return text;
 }
 
+/* Three ways of writing, and a fourth run that stores its spans: its
+** pipelines are drawn op by op, where a headless run's are drawn by the
+** lean pass, each run whole (eng_train.c, rec_draw). */
 static void same_three_ways(const char *name, const char *const *sets, int nsets, size_t at_least)
 {
-    size_t n[3];
-    char *t[3];
-    static const chrome_span_path how[3] = {CHROME_SPANS_PRINTF, CHROME_SPANS_INLINE, CHROME_SPANS_THREAD};
-    for (int k = 0; k < 3; k++) t[k] = trace_of(name, sets, nsets, how[k], &n[k]);
+    size_t n[4];
+    char *t[4];
+    static const chrome_span_path how[4] = {CHROME_SPANS_PRINTF, CHROME_SPANS_INLINE, CHROME_SPANS_THREAD, CHROME_SPANS_THREAD};
+    for (int k = 0; k < 4; k++) t[k] = trace_of(name, sets, nsets, how[k], k == 3, &n[k]);
     ck_assert_msg(n[0] >= at_least, "%s: a trace of %zu bytes, fewer than the %zu wanted", name, n[0], at_least);
     ck_assert_msg(n[0] > 4 && memcmp(t[0] + n[0] - 4, "\n]}\n", 4) == 0, "%s: the trace does not end", name);
-    for (int k = 1; k < 3; k++) {
+    for (int k = 1; k < 4; k++) {
         size_t i = 0;
         while (i < n[0] && i < n[k] && t[0][i] == t[k][i]) i++;
         ck_assert_msg(n[k] == n[0] && i == n[0], "%s, %s: %zu bytes against printf's %zu, first difference at byte %zu: ...%.80s",
-                      name, k == 1 ? "by hand" : "on the writer's thread", n[k], n[0], i, t[k] + (i > 40 ? i - 40 : 0));
+                      name, k == 1 ? "by hand" : k == 2 ? "on the writer's thread" : "storing the spans", n[k], n[0], i, t[k] + (i > 40 ? i - 40 : 0));
     }
-    for (int k = 0; k < 3; k++) free(t[k]);
+    for (int k = 0; k < 4; k++) free(t[k]);
 }
 
 /* More blocks of records than go round between the threads (about 6 MiB of
@@ -81,6 +85,8 @@ START_TEST(t_chrome_same_bytes_every_way)
     same_three_ways("qwen7b_h100x16.lua", sets, 1, 20u << 20);
     const char *modes[] = {"plan.mode=colocate", "plan.staleness=2"};
     same_three_ways("qwen7b_h100x16.lua", modes, 2, 100000);
+    const char *pp[] = {"plan.mode=separate", "plan.train.pp=2", "workload.iterations=4"};
+    same_three_ways("qwen7b_h100x16.lua", pp, 3, 100000);
 }
 END_TEST
 
