@@ -361,7 +361,7 @@ typedef struct {
     int        n;
     sim_time   w0, open, lo;
     bool       lean;        /* the lean pass: its spans in runs, to w */
-    /* the lean pass for a streaming sink (lean_rec, below) */
+    /* the lean pass for a streaming sink (rec_draw, below) */
     int        track0, M, version;
     bool       fwd_only;
     uint8_t    ph[4];       /* a run's phase by the ops it holds: 1 forwards, 2 backwards, 3 both */
@@ -527,9 +527,9 @@ static __attribute__((noinline)) void rec_draw(span_buf *sb, int st, uint32_t co
     const int32_t track = sb->track0 + st;
     trace_runs_add(&sb->w, a, b, track);
     if (sb->n == PIPE_SPANS) spans_flush(sb);
-    trace_span *o = &sb->buf[sb->n++];           /* eng_span_make's, b being at or after a */
+    trace_span *o = &sb->buf[sb->n++];           /* eng_span_make's */
     o->t0 = a;
-    o->t1 = b;
+    o->t1 = b < a ? a : b;
     o->track = track;
     o->phase = sb->ph[(nf != 0) | (nb != 0) << 1];
     o->iter = sb->iter;
