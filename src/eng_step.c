@@ -14,6 +14,7 @@
 */
 #include "engine_int.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -153,6 +154,68 @@ bool eng_trainer_ready(sim *s)
     return true;
 }
 
+/* Sort n 64-bit keys ascending: LSD radix over the bits in which they
+** differ (those above the highest and below the lowest such bit are alike
+** in all), in passes of at most 11 bits (8 for a short list, where clearing
+** and summing 2048 counters would cost more than the list) split evenly.
+** A radix sort is stable and exact: with distinct keys its order is the
+** only ascending one, qsort's included.  tmp holds n keys; the result is in
+** k. */
+void eng_sort_u64(uint64_t *k, int64_t n, uint64_t *tmp)
+{
+    if (n < 2) return;
+    uint64_t diff = 0;
+    for (int64_t i = 1; i < n; i++) diff |= k[i] ^ k[0];
+    if (diff == 0) return;
+    const int lo = __builtin_ctzll(diff), width = 64 - __builtin_clzll(diff) - lo;
+    const int maxb = n < 2048 ? 8 : 11;
+    const int np = (width + maxb - 1) / maxb, bits = (width + np - 1) / np;
+    const uint64_t dm = (1ULL << bits) - 1;
+    uint64_t *src = k, *dst = tmp;
+    int64_t cnt[2048];
+    for (int p = 0; p < np; p++) {
+        const int shift = lo + p * bits;
+        memset(cnt, 0, (size_t)(dm + 1) * sizeof cnt[0]);
+        for (int64_t i = 0; i < n; i++) cnt[(src[i] >> shift) & dm]++;
+        int64_t pos = 0;
+        for (uint64_t b = 0; b <= dm; b++) { const int64_t c = cnt[b]; cnt[b] = pos; pos += c; }
+        for (int64_t i = 0; i < n; i++) dst[cnt[(src[i] >> shift) & dm]++] = src[i];
+        uint64_t *w = src;
+        src = dst;
+        dst = w;
+    }
+    if (src != k) memcpy(k, src, (size_t)n * sizeof *k);
+}
+
+/* Sort n keys ascending by placing each at the slot its high 32 bits name,
+** counted from their least: when those are distinct, that is the keys'
+** order, found in one pass over the keys and one over the slots.  Returns
+** false, k untouched, when they span more than nslots values, repeat, or a
+** key is all ones (the empty slot's mark): the caller sorts otherwise. */
+bool eng_place_hi(uint64_t *k, int64_t n, uint64_t *slots, int64_t nslots)
+{
+    if (n < 2) return true;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const uint32_t h = (uint32_t)(k[i] >> 32);
+        if (h < lo) lo = h;
+        if (h > hi) hi = h;
+        if (k[i] == UINT64_MAX) return false;
+    }
+    const int64_t span = (int64_t)hi - lo + 1;
+    if (span > nslots) return false;
+    memset(slots, 0xff, (size_t)span * sizeof *slots);
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t *d = &slots[(uint32_t)(k[i] >> 32) - lo];
+        if (*d != UINT64_MAX) return false;
+        *d = k[i];
+    }
+    int64_t w = 0;
+    for (int64_t j = 0; j < span; j++)
+        if (slots[j] != UINT64_MAX) k[w++] = slots[j];
+    return true;
+}
+
 /* Move the `count` oldest eligible finished samples into the step, at
 ** step_ids[off..]. */
 static void take_samples(sim *s, int step, int off, int count)
@@ -195,6 +258,7 @@ static void take_samples(sim *s, int step, int off, int count)
     uint64_t *k = s->take_k, *tmp = k + nfin, *kf = tmp + nfin;
     int64_t n = 0;
     uint64_t mx = 0, mn = UINT64_MAX;
+    int imin = INT_MAX, imax = -1;
     for (int64_t i = 0; i < nfin; i++) {
         const sample *x = eng_smp(s, fin[i]);
         kf[i] = UINT64_MAX;
@@ -203,6 +267,8 @@ static void take_samples(sim *s, int step, int off, int count)
             k[n++] = kf[i] = key;
             if (key > mx) mx = key;
             if (key < mn) mn = key;
+            if (fin[i] < imin) imin = fin[i];
+            if (fin[i] > imax) imax = fin[i];
         }
     }
     if (n == count && n > 0 && mx - mn == (uint64_t)(n - 1)) {
@@ -210,20 +276,31 @@ static void take_samples(sim *s, int step, int off, int count)
         ** integers: the sorted order is known, each key goes to its rank */
         for (int64_t i = 0; i < n; i++) tmp[k[i] - mn] = k[i];
         k = tmp;
-    } else {
-        /* keys are distinct: any digit width gives the same order; 8 bits
-        ** for a short list, where 2048 counters would cost more than it */
-        const int bits = n < 2048 ? 8 : 11;
-        const uint64_t dm = (1u << bits) - 1;
-        for (int shift = 0; shift < 64 && (mx >> shift) > 0; shift += bits) {
-            int64_t cnt[2048];
-            memset(cnt, 0, (size_t)(dm + 1) * sizeof cnt[0]);
-            for (int64_t i = 0; i < n; i++) cnt[(k[i] >> shift) & dm]++;
-            int64_t pos = 0;
-            for (uint64_t b = 0; b <= dm; b++) { int64_t c = cnt[b]; cnt[b] = pos; pos += c; }
-            for (int64_t i = 0; i < n; i++) tmp[cnt[(k[i] >> shift) & dm]++] = k[i];
-            memcpy(k, tmp, (size_t)n * sizeof *k);
+    } else if (count > 0 && n > 0) {
+        /* Only the `count` smallest keys are read (the rest stay listed in
+        ** their order, below): with few start versions among the eligible,
+        ** a count a version finds the last version taken from, and keys of
+        ** later versions are left out of the sort.  The keys sorted are
+        ** (version - its least, id - its least), the id's bits as few as
+        ** its range needs: the same order in fewer radix passes. */
+        const int vmin = (int)(mn >> 40), vmax = (int)(mx >> 40);
+        const uint64_t idm = (1ULL << 40) - 1;
+        const int ib = imax > imin ? 64 - __builtin_clzll((uint64_t)(imax - imin)) : 0;
+        int vt = vmax;
+        if (count < n && vmax - vmin < 64) {
+            int64_t cv[64] = {0}, cum = 0;
+            for (int64_t i = 0; i < n; i++) cv[(int)(k[i] >> 40) - vmin]++;
+            for (vt = vmin; (cum += cv[vt - vmin]) < count; vt++) {}
         }
+        int64_t m = 0;
+        for (int64_t i = 0; i < n; i++) {
+            const int v = (int)(k[i] >> 40);
+            if (v <= vt) k[m++] = (uint64_t)(v - vmin) << ib | ((k[i] & idm) - (uint64_t)imin);
+        }
+        eng_sort_u64(k, m, tmp);
+        const uint64_t im = ib ? (UINT64_MAX >> (64 - ib)) : 0;
+        for (int64_t i = 0; i < count; i++)
+            k[i] = (uint64_t)((int)(k[i] >> ib) + vmin) << 40 | ((k[i] & im) + (uint64_t)imin);
     }
     /* the keys taken are sorted by version: one counter update a version */
     int run_v = -1;
