@@ -55,6 +55,7 @@ static void drop_stale(sim *s, int step)
             x->resumed = 0;
             eng_dq_push_front(s, s->fin[i]);
             s->fin[i] = s->fin[--s->nfin];
+            s->fin_stamp++;
         } else i++;
     }
 }
@@ -245,63 +246,65 @@ static void take_samples(sim *s, int step, int off, int count)
         }
     }
     /* Oldest first: by start version, then batch, then index — a sample's id
-    ** is batch·N + index, so the key (version, id) orders all three.  LSD
-    ** radix on 64-bit keys, 11 bits a pass, in scratch kept across steps;
-    ** each finished sample's key is also kept in list order (kf, all ones
-    ** when it is not eligible), so that the ones left are found without
-    ** reading their samples again. */
-    if (nfin * 3 > s->take_cap) {
-        s->take_cap = nfin * 3;
+    ** is batch·N + index, so the key (version, id) orders all three.  Each
+    ** finished sample's key is kept in list order (kf, all ones when it is
+    ** not eligible), so that the ones left are found without reading their
+    ** samples again.  Scratch kept across steps, four regions of R keys:
+    ** the keys, the sort's buffer, kf, and the eligible keys left over,
+    ** sorted.  A step taken in chunks takes them one after another from
+    ** the same finished samples when none finished or was dropped meanwhile
+    ** (fin_stamp): the next chunk is then the head of what was left over,
+    ** and kf the last call's, compacted with the list. */
+    int64_t R = s->take_cap / 4;
+    if (nfin > R) {
+        R = nfin;
+        s->take_cap = 4 * R;
         free(s->take_k);
         s->take_k = xmalloc((size_t)s->take_cap * sizeof *s->take_k);
+        s->take_ok = false;
     }
-    uint64_t *k = s->take_k, *tmp = k + nfin, *kf = tmp + nfin;
+    uint64_t *k = s->take_k, *tmp = k + R, *kf = tmp + R, *left = kf + R;
     int64_t n = 0;
-    uint64_t mx = 0, mn = UINT64_MAX;
-    int imin = INT_MAX, imax = -1;
-    for (int64_t i = 0; i < nfin; i++) {
-        const sample *x = eng_smp(s, fin[i]);
-        kf[i] = UINT64_MAX;
-        if (step - x->v_start <= s->staleness) {
-            uint64_t key = ((uint64_t)x->v_start << 40) | (uint64_t)fin[i];
-            k[n++] = kf[i] = key;
-            if (key > mx) mx = key;
-            if (key < mn) mn = key;
-            if (fin[i] < imin) imin = fin[i];
-            if (fin[i] > imax) imax = fin[i];
+    if (s->take_ok && s->take_stamp == s->fin_stamp && s->take_step == step && s->take_stale == s->staleness
+        && s->take_nfin == nfin && count > 0 && count <= s->take_cn) {
+        k = left + s->take_c0;
+        n = s->take_cn;
+    } else {
+        uint64_t mx = 0, mn = UINT64_MAX;
+        int imin = INT_MAX, imax = -1;
+        for (int64_t i = 0; i < nfin; i++) {
+            const sample *x = eng_smp(s, fin[i]);
+            kf[i] = UINT64_MAX;
+            if (step - x->v_start <= s->staleness) {
+                uint64_t key = ((uint64_t)x->v_start << 40) | (uint64_t)fin[i];
+                k[n++] = kf[i] = key;
+                if (key > mx) mx = key;
+                if (key < mn) mn = key;
+                if (fin[i] < imin) imin = fin[i];
+                if (fin[i] > imax) imax = fin[i];
+            }
+        }
+        if (n == count && n > 0 && mx - mn == (uint64_t)(n - 1)) {
+            /* every eligible sample is taken and their keys are n consecutive
+            ** integers: the sorted order is known, each key goes to its rank */
+            for (int64_t i = 0; i < n; i++) tmp[k[i] - mn] = k[i];
+            k = tmp;
+        } else if (count > 0 && n > 0) {
+            /* The keys sorted are (version - its least, id - its least), the
+            ** id's bits as few as its range needs: the same order in fewer
+            ** radix passes.  All are sorted, the next chunk's too. */
+            const int vmin = (int)(mn >> 40);
+            const uint64_t idm = (1ULL << 40) - 1;
+            const int ib = imax > imin ? 64 - __builtin_clzll((uint64_t)(imax - imin)) : 0;
+            for (int64_t i = 0; i < n; i++)
+                k[i] = (uint64_t)((int)(k[i] >> 40) - vmin) << ib | ((k[i] & idm) - (uint64_t)imin);
+            eng_sort_u64(k, n, tmp);
+            const uint64_t im = ib ? (UINT64_MAX >> (64 - ib)) : 0;
+            for (int64_t i = 0; i < n; i++)
+                k[i] = (uint64_t)((int)(k[i] >> ib) + vmin) << 40 | ((k[i] & im) + (uint64_t)imin);
         }
     }
-    if (n == count && n > 0 && mx - mn == (uint64_t)(n - 1)) {
-        /* every eligible sample is taken and their keys are n consecutive
-        ** integers: the sorted order is known, each key goes to its rank */
-        for (int64_t i = 0; i < n; i++) tmp[k[i] - mn] = k[i];
-        k = tmp;
-    } else if (count > 0 && n > 0) {
-        /* Only the `count` smallest keys are read (the rest stay listed in
-        ** their order, below): with few start versions among the eligible,
-        ** a count a version finds the last version taken from, and keys of
-        ** later versions are left out of the sort.  The keys sorted are
-        ** (version - its least, id - its least), the id's bits as few as
-        ** its range needs: the same order in fewer radix passes. */
-        const int vmin = (int)(mn >> 40), vmax = (int)(mx >> 40);
-        const uint64_t idm = (1ULL << 40) - 1;
-        const int ib = imax > imin ? 64 - __builtin_clzll((uint64_t)(imax - imin)) : 0;
-        int vt = vmax;
-        if (count < n && vmax - vmin < 64) {
-            int64_t cv[64] = {0}, cum = 0;
-            for (int64_t i = 0; i < n; i++) cv[(int)(k[i] >> 40) - vmin]++;
-            for (vt = vmin; (cum += cv[vt - vmin]) < count; vt++) {}
-        }
-        int64_t m = 0;
-        for (int64_t i = 0; i < n; i++) {
-            const int v = (int)(k[i] >> 40);
-            if (v <= vt) k[m++] = (uint64_t)(v - vmin) << ib | ((k[i] & idm) - (uint64_t)imin);
-        }
-        eng_sort_u64(k, m, tmp);
-        const uint64_t im = ib ? (UINT64_MAX >> (64 - ib)) : 0;
-        for (int64_t i = 0; i < count; i++)
-            k[i] = (uint64_t)((int)(k[i] >> ib) + vmin) << 40 | ((k[i] & im) + (uint64_t)imin);
-    }
+    s->take_ok = false;
     /* the keys taken are sorted by version: one counter update a version */
     int run_v = -1;
     int64_t run_n = 0;
@@ -324,8 +327,25 @@ static void take_samples(sim *s, int step, int off, int count)
     const uint64_t last = count > 0 ? k[count - 1] : 0;
     int64_t w = 0;
     for (int64_t i = 0; i < nfin; i++)
-        if (count == 0 || kf[i] > last) s->fin[w++] = fin[i];
+        if (count == 0 || kf[i] > last) {
+            s->fin[w] = fin[i];
+            kf[w++] = kf[i];
+        }
     s->nfin = w;
+    /* what the next chunk takes from, unless the list changes meanwhile */
+    if (count > 0 && count < n) {
+        if (k == left + s->take_c0) s->take_c0 += count;
+        else {
+            memcpy(left, k + count, (size_t)(n - count) * sizeof *k);
+            s->take_c0 = 0;
+        }
+        s->take_cn = n - count;
+        s->take_ok = true;
+        s->take_stamp = s->fin_stamp;
+        s->take_step = step;
+        s->take_stale = s->staleness;
+        s->take_nfin = w;
+    }
 }
 
 /* Does pool p run a forward pass for each step? */

@@ -404,8 +404,16 @@ struct sim {
     int64_t  nfin, fin_cap;
     uint64_t *adm;              /* scratch of an instance's active samples, newest first (eng_gen.c, inst_newest_first) */
     int      adm_cap;
-    uint64_t *take_k;           /* scratch of take_samples: keys and their sort buffer */
+    uint64_t *take_k;           /* scratch of take_samples: keys, their sort buffer, kf, the leftover sorted */
     int64_t  take_cap;
+    uint64_t fin_stamp;         /* changes whenever a sample joins or leaves fin other than by take_samples */
+    /* take_samples' eligible keys left over (take_k's fourth region, from
+    ** take_c0, take_cn of them), valid while take_ok and fin, the step and
+    ** the bound are as they were then */
+    bool     take_ok;
+    int      take_step, take_stale;
+    uint64_t take_stamp;
+    int64_t  take_c0, take_cn, take_nfin;
     int64_t *batch_done;        /* finished samples per batch */
     int16_t *progress_mark;     /* per batch: the last on_rollout_progress mark called (eng_ctrl.c) */
     /* Staleness counters, by the version a sample started with: finished
