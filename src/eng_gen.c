@@ -481,7 +481,7 @@ static void inst_close_segment(sim *s, instance *I, sim_time now, int64_t upto)
 static int inst_newest_first(sim *s, const instance *I)
 {
     const int n = I->hn;
-    if (5 * n + 64 > s->adm_cap) {      /* the keys and 4n + 64 slots */
+    if (5 * n + 64 > s->adm_cap) {      /* the keys and 4n + 64 slots (bitmap included) */
         s->adm_cap = 5 * n + 64;
         free(s->adm);
         s->adm = xmalloc((size_t)s->adm_cap * sizeof *s->adm);

@@ -190,9 +190,12 @@ void eng_sort_u64(uint64_t *k, int64_t n, uint64_t *tmp)
 
 /* Sort n keys ascending by placing each at the slot its high 32 bits name,
 ** counted from their least: when those are distinct, that is the keys'
-** order, found in one pass over the keys and one over the slots.  Returns
-** false, k untouched, when they span more than nslots values, repeat, or a
-** key is all ones (the empty slot's mark): the caller sorts otherwise. */
+** order, found in one pass over the keys and one over a bitmap of the
+** slots taken (cleared a word for 64 slots; the slots themselves are not
+** cleared, only those marked are read).  slots holds the bitmap, then the
+** slots.  Returns false, k untouched, when the high halves repeat or span
+** more values than nslots holds with their bitmap: the caller sorts
+** otherwise. */
 bool eng_place_hi(uint64_t *k, int64_t n, uint64_t *slots, int64_t nslots)
 {
     if (n < 2) return true;
@@ -201,19 +204,21 @@ bool eng_place_hi(uint64_t *k, int64_t n, uint64_t *slots, int64_t nslots)
         const uint32_t h = (uint32_t)(k[i] >> 32);
         if (h < lo) lo = h;
         if (h > hi) hi = h;
-        if (k[i] == UINT64_MAX) return false;
     }
-    const int64_t span = (int64_t)hi - lo + 1;
-    if (span > nslots) return false;
-    memset(slots, 0xff, (size_t)span * sizeof *slots);
+    const int64_t span = (int64_t)hi - lo + 1, nw = (span + 63) / 64;
+    if (span > nslots - nw) return false;
+    uint64_t *bits = slots, *val = slots + nw;
+    memset(bits, 0, (size_t)nw * sizeof *bits);
     for (int64_t i = 0; i < n; i++) {
-        uint64_t *d = &slots[(uint32_t)(k[i] >> 32) - lo];
-        if (*d != UINT64_MAX) return false;
-        *d = k[i];
+        const uint32_t j = (uint32_t)(k[i] >> 32) - lo;
+        const uint64_t b = 1ULL << (j & 63);
+        if (bits[j >> 6] & b) return false;
+        bits[j >> 6] |= b;
+        val[j] = k[i];
     }
     int64_t w = 0;
-    for (int64_t j = 0; j < span; j++)
-        if (slots[j] != UINT64_MAX) k[w++] = slots[j];
+    for (int64_t q = 0; q < nw; q++)
+        for (uint64_t m = bits[q]; m; m &= m - 1) k[w++] = val[q * 64 + __builtin_ctzll(m)];
     return true;
 }
 

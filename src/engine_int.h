@@ -704,8 +704,8 @@ void eng_queue_by_batch(sim *s);
 bool eng_chunk_ready(sim *s, int step);
 /* Sorting 64-bit keys ascending (eng_step.c; tests/test_engsort.c checks
 ** both against qsort): a radix sort, tmp holding n keys; a placement by the
-** keys' high 32 bits when those are distinct and span at most nslots values
-** (false otherwise, k untouched). */
+** keys' high 32 bits when those are distinct and their span and its bitmap
+** (a word for 64 values) fit nslots (false otherwise, k untouched). */
 void eng_sort_u64(uint64_t *k, int64_t n, uint64_t *tmp);
 bool eng_place_hi(uint64_t *k, int64_t n, uint64_t *slots, int64_t nslots);
 bool eng_trainer_ready(sim *s);

@@ -5,7 +5,7 @@
 ** bit, in their low or high bits only, sorted, reversed, repeated, lists
 ** either side of the radix digit's switch from 8 to 11 bits; and the
 ** placement declines, leaving the keys as they were, when the high halves
-** repeat or span more than its slots (docs/architecture.md, "The event
+** repeat or span more than its slots and their bitmap hold (docs/architecture.md, "The event
 ** loop's costs").
 */
 #include "testutil.h"
@@ -132,6 +132,9 @@ static void distinct_hi(uint64_t *k, int64_t n, int64_t span, uint32_t base, uin
     free(p);
 }
 
+/* the slots a span of values needs, its bitmap included */
+static int64_t slots_for(int64_t span) { return span + (span + 63) / 64; }
+
 START_TEST(t_place)
 {
     uint64_t st = 777;
@@ -142,18 +145,20 @@ START_TEST(t_place)
         distinct_hi(k, n, 3 * n, 1000, &st);
         ck_assert(check_place(k, n, 4 * n + 64, "ages of eviction's shape") || n < 2);
         distinct_hi(k, n, n, 0, &st);                                   /* every slot used */
-        ck_assert(check_place(k, n, n, "dense from 0") || n < 2);
+        ck_assert(check_place(k, n, slots_for(n), "dense from 0") || n < 2);
         distinct_hi(k, n, n + 5, UINT32_MAX - (uint32_t)(n + 4), &st);  /* up to the top value */
-        for (int64_t i = 0; i < n; i++) k[i] &= ~1ULL;                  /* never all ones */
-        ck_assert(check_place(k, n, n + 5, "high halves at the top") || n < 2);
+        int64_t top = 0;                                                /* and one key all ones */
+        for (int64_t i = 0; i < n; i++) if (k[i] >> 32 == UINT32_MAX) top = i;
+        k[top] = UINT64_MAX;
+        ck_assert(check_place(k, n, slots_for(n + 5), "high halves at the top") || n < 2);
         if (n < 2) continue;
         for (int64_t i = 0; i < n; i++) k[i] = (uint64_t)(7 + 4 * (n - 1 - i)) << 32 | (uint32_t)rnd(&st);
         ck_assert(!check_place(k, n, 2 * n, "span over the slots"));   /* 4n - 3 values */
+        ck_assert(!check_place(k, n, 4 * n - 3, "no room for the bitmap"));
+        ck_assert(check_place(k, n, slots_for(4 * n - 3), "room for both"));
+        distinct_hi(k, n, 3 * n, 7, &st);
         k[n - 1] = (k[0] & 0xffffffff00000000ULL) | 3;                  /* a repeated age */
         ck_assert(!check_place(k, n, 4 * n + 64, "repeated high half"));
-        distinct_hi(k, n, n, 0, &st);
-        k[n / 2] = UINT64_MAX;                                          /* the empty mark */
-        ck_assert(!check_place(k, n, (int64_t)UINT32_MAX + 2, "an all-ones key"));
     }
     free(k);
 }
