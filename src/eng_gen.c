@@ -525,7 +525,6 @@ static void sample_finish(sim *s, int id, sample *x, sim_time now)
         s->fin = xrealloc(s->fin, (size_t)s->fin_cap * sizeof *s->fin);
     }
     s->fin[s->nfin++] = id;
-    s->fin_stamp++;             /* take_samples' leftover keys are out of date */
     eng_open_to_fin(s, v_start);
     s->batch_done[batch]++;
     s->st.samples_done++;

@@ -257,9 +257,10 @@ static void take_samples(sim *s, int step, int off, int count)
     ** samples again.  Scratch kept across steps, four regions of R keys:
     ** the keys, the sort's buffer, kf, and the eligible keys left over,
     ** sorted.  A step taken in chunks takes them one after another from
-    ** the same finished samples when none finished or was dropped meanwhile
-    ** (fin_stamp): the next chunk is then the head of what was left over,
-    ** and kf the last call's, compacted with the list. */
+    ** the same finished samples when none finished (the list is as long as
+    ** the last call left it: samples join only at its end, sample_finish)
+    ** or was dropped (fin_stamp) meanwhile: the next chunk is then the head
+    ** of what was left over, and kf the last call's, compacted with it. */
     int64_t R = s->take_cap / 4;
     if (nfin > R) {
         R = nfin;

@@ -406,7 +406,7 @@ struct sim {
     int      adm_cap;
     uint64_t *take_k;           /* scratch of take_samples: keys, their sort buffer, kf, the leftover sorted */
     int64_t  take_cap;
-    uint64_t fin_stamp;         /* changes whenever a sample joins or leaves fin other than by take_samples */
+    uint64_t fin_stamp;         /* changes whenever a sample leaves fin other than by take_samples (one joining changes nfin) */
     /* take_samples' eligible keys left over (take_k's fourth region, from
     ** take_c0, take_cn of them), valid while take_ok and fin, the step and
     ** the bound are as they were then */
