@@ -474,27 +474,26 @@ static void inst_close_segment(sim *s, instance *I, sim_time now, int64_t upto)
 ** when it was admitted: counted modulo 2^32, the ages of the samples active
 ** at once are right while fewer than 2^32 admissions separate the oldest
 ** from now.  Only preemption and eviction ask, and they read the structs
-** anyway. */
-static int cmp_u64(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
+** anyway.  The ages are distinct (one admission each) and span little more
+** than the samples (the oldest active one was admitted a few batches ago):
+** each key goes to the slot its age names (eng_place_hi), or when they
+** span too far, a radix sort orders them. */
 static int inst_newest_first(sim *s, const instance *I)
 {
-    if (I->hn > s->adm_cap) {
-        s->adm_cap = I->hn;
+    const int n = I->hn;
+    if (5 * n + 64 > s->adm_cap) {      /* the keys and 4n + 64 slots (bitmap included) */
+        s->adm_cap = 5 * n + 64;
         free(s->adm);
         s->adm = xmalloc((size_t)s->adm_cap * sizeof *s->adm);
     }
-    for (int k = 0; k < I->hn; k++) {
+    for (int k = 0; k < n; k++) {
         const int32_t id = hent_id(I->heap[k]);
         const uint32_t age = I->nadmit - eng_smp(s, id)->admseq;
         s->adm[k] = (uint64_t)age << 32 | (uint32_t)id;
     }
-    if (I->hn > 1) qsort(s->adm, (size_t)I->hn, sizeof *s->adm, cmp_u64);
-    return I->hn;
+    uint64_t *slots = s->adm + n;
+    if (!eng_place_hi(s->adm, n, slots, s->adm_cap - n)) eng_sort_u64(s->adm, n, slots);
+    return n;
 }
 
 /* A finished sample's instance and flags word: no instance, S_DONE, no

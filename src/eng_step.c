@@ -14,6 +14,7 @@
 */
 #include "engine_int.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -54,6 +55,7 @@ static void drop_stale(sim *s, int step)
             x->resumed = 0;
             eng_dq_push_front(s, s->fin[i]);
             s->fin[i] = s->fin[--s->nfin];
+            s->fin_stamp++;
         } else i++;
     }
 }
@@ -153,6 +155,73 @@ bool eng_trainer_ready(sim *s)
     return true;
 }
 
+/* Sort n 64-bit keys ascending: LSD radix over the bits in which they
+** differ (those above the highest and below the lowest such bit are alike
+** in all), in passes of at most 11 bits (8 for a short list, where clearing
+** and summing 2048 counters would cost more than the list) split evenly.
+** A radix sort is stable and exact: with distinct keys its order is the
+** only ascending one, qsort's included.  tmp holds n keys; the result is in
+** k. */
+void eng_sort_u64(uint64_t *k, int64_t n, uint64_t *tmp)
+{
+    if (n < 2) return;
+    uint64_t diff = 0;
+    for (int64_t i = 1; i < n; i++) diff |= k[i] ^ k[0];
+    if (diff == 0) return;
+    const int lo = __builtin_ctzll(diff), width = 64 - __builtin_clzll(diff) - lo;
+    const int maxb = n < 2048 ? 8 : 11;
+    const int np = (width + maxb - 1) / maxb, bits = (width + np - 1) / np;
+    const uint64_t dm = (1ULL << bits) - 1;
+    uint64_t *src = k, *dst = tmp;
+    int64_t cnt[2048];
+    for (int p = 0; p < np; p++) {
+        const int shift = lo + p * bits;
+        memset(cnt, 0, (size_t)(dm + 1) * sizeof cnt[0]);
+        for (int64_t i = 0; i < n; i++) cnt[(src[i] >> shift) & dm]++;
+        int64_t pos = 0;
+        for (uint64_t b = 0; b <= dm; b++) { const int64_t c = cnt[b]; cnt[b] = pos; pos += c; }
+        for (int64_t i = 0; i < n; i++) dst[cnt[(src[i] >> shift) & dm]++] = src[i];
+        uint64_t *w = src;
+        src = dst;
+        dst = w;
+    }
+    if (src != k) memcpy(k, src, (size_t)n * sizeof *k);
+}
+
+/* Sort n keys ascending by placing each at the slot its high 32 bits name,
+** counted from their least: when those are distinct, that is the keys'
+** order, found in one pass over the keys and one over a bitmap of the
+** slots taken (cleared a word for 64 slots; the slots themselves are not
+** cleared, only those marked are read).  slots holds the bitmap, then the
+** slots.  Returns false, k untouched, when the high halves repeat or span
+** more values than nslots holds with their bitmap: the caller sorts
+** otherwise. */
+bool eng_place_hi(uint64_t *k, int64_t n, uint64_t *slots, int64_t nslots)
+{
+    if (n < 2) return true;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const uint32_t h = (uint32_t)(k[i] >> 32);
+        if (h < lo) lo = h;
+        if (h > hi) hi = h;
+    }
+    const int64_t span = (int64_t)hi - lo + 1, nw = (span + 63) / 64;
+    if (span > nslots - nw) return false;
+    uint64_t *bits = slots, *val = slots + nw;
+    memset(bits, 0, (size_t)nw * sizeof *bits);
+    for (int64_t i = 0; i < n; i++) {
+        const uint32_t j = (uint32_t)(k[i] >> 32) - lo;
+        const uint64_t b = 1ULL << (j & 63);
+        if (bits[j >> 6] & b) return false;
+        bits[j >> 6] |= b;
+        val[j] = k[i];
+    }
+    int64_t w = 0;
+    for (int64_t q = 0; q < nw; q++)
+        for (uint64_t m = bits[q]; m; m &= m - 1) k[w++] = val[q * 64 + __builtin_ctzll(m)];
+    return true;
+}
+
 /* Move the `count` oldest eligible finished samples into the step, at
 ** step_ids[off..]. */
 static void take_samples(sim *s, int step, int off, int count)
@@ -182,49 +251,66 @@ static void take_samples(sim *s, int step, int off, int count)
         }
     }
     /* Oldest first: by start version, then batch, then index — a sample's id
-    ** is batch·N + index, so the key (version, id) orders all three.  LSD
-    ** radix on 64-bit keys, 11 bits a pass, in scratch kept across steps;
-    ** each finished sample's key is also kept in list order (kf, all ones
-    ** when it is not eligible), so that the ones left are found without
-    ** reading their samples again. */
-    if (nfin * 3 > s->take_cap) {
-        s->take_cap = nfin * 3;
+    ** is batch·N + index, so the key (version, id) orders all three.  Each
+    ** finished sample's key is kept in list order (kf, all ones when it is
+    ** not eligible), so that the ones left are found without reading their
+    ** samples again.  Scratch kept across steps, four regions of R keys:
+    ** the keys, the sort's buffer, kf, and the eligible keys left over,
+    ** sorted.  A step taken in chunks takes them one after another from
+    ** the same finished samples when none finished (the list is as long as
+    ** the last call left it: samples join only at its end, sample_finish)
+    ** or was dropped (fin_stamp) meanwhile: the next chunk is then the head
+    ** of what was left over, and kf the last call's, compacted with it. */
+    int64_t R = s->take_cap / 4;
+    if (nfin > R) {
+        R = nfin;
+        s->take_cap = 4 * R;
         free(s->take_k);
         s->take_k = xmalloc((size_t)s->take_cap * sizeof *s->take_k);
+        s->take_ok = false;
     }
-    uint64_t *k = s->take_k, *tmp = k + nfin, *kf = tmp + nfin;
+    uint64_t *k = s->take_k, *tmp = k + R, *kf = tmp + R, *left = kf + R;
     int64_t n = 0;
-    uint64_t mx = 0, mn = UINT64_MAX;
-    for (int64_t i = 0; i < nfin; i++) {
-        const sample *x = eng_smp(s, fin[i]);
-        kf[i] = UINT64_MAX;
-        if (step - x->v_start <= s->staleness) {
-            uint64_t key = ((uint64_t)x->v_start << 40) | (uint64_t)fin[i];
-            k[n++] = kf[i] = key;
-            if (key > mx) mx = key;
-            if (key < mn) mn = key;
-        }
-    }
-    if (n == count && n > 0 && mx - mn == (uint64_t)(n - 1)) {
-        /* every eligible sample is taken and their keys are n consecutive
-        ** integers: the sorted order is known, each key goes to its rank */
-        for (int64_t i = 0; i < n; i++) tmp[k[i] - mn] = k[i];
-        k = tmp;
+    if (s->take_ok && s->take_stamp == s->fin_stamp && s->take_step == step && s->take_stale == s->staleness
+        && s->take_nfin == nfin && count > 0 && count <= s->take_cn) {
+        k = left + s->take_c0;
+        n = s->take_cn;
     } else {
-        /* keys are distinct: any digit width gives the same order; 8 bits
-        ** for a short list, where 2048 counters would cost more than it */
-        const int bits = n < 2048 ? 8 : 11;
-        const uint64_t dm = (1u << bits) - 1;
-        for (int shift = 0; shift < 64 && (mx >> shift) > 0; shift += bits) {
-            int64_t cnt[2048];
-            memset(cnt, 0, (size_t)(dm + 1) * sizeof cnt[0]);
-            for (int64_t i = 0; i < n; i++) cnt[(k[i] >> shift) & dm]++;
-            int64_t pos = 0;
-            for (uint64_t b = 0; b <= dm; b++) { int64_t c = cnt[b]; cnt[b] = pos; pos += c; }
-            for (int64_t i = 0; i < n; i++) tmp[cnt[(k[i] >> shift) & dm]++] = k[i];
-            memcpy(k, tmp, (size_t)n * sizeof *k);
+        uint64_t mx = 0, mn = UINT64_MAX;
+        int imin = INT_MAX, imax = -1;
+        for (int64_t i = 0; i < nfin; i++) {
+            const sample *x = eng_smp(s, fin[i]);
+            kf[i] = UINT64_MAX;
+            if (step - x->v_start <= s->staleness) {
+                uint64_t key = ((uint64_t)x->v_start << 40) | (uint64_t)fin[i];
+                k[n++] = kf[i] = key;
+                if (key > mx) mx = key;
+                if (key < mn) mn = key;
+                if (fin[i] < imin) imin = fin[i];
+                if (fin[i] > imax) imax = fin[i];
+            }
+        }
+        if (n == count && n > 0 && mx - mn == (uint64_t)(n - 1)) {
+            /* every eligible sample is taken and their keys are n consecutive
+            ** integers: the sorted order is known, each key goes to its rank */
+            for (int64_t i = 0; i < n; i++) tmp[k[i] - mn] = k[i];
+            k = tmp;
+        } else if (count > 0 && n > 0) {
+            /* The keys sorted are (version - its least, id - its least), the
+            ** id's bits as few as its range needs: the same order in fewer
+            ** radix passes.  All are sorted, the next chunk's too. */
+            const int vmin = (int)(mn >> 40);
+            const uint64_t idm = (1ULL << 40) - 1;
+            const int ib = imax > imin ? 64 - __builtin_clzll((uint64_t)(imax - imin)) : 0;
+            for (int64_t i = 0; i < n; i++)
+                k[i] = (uint64_t)((int)(k[i] >> 40) - vmin) << ib | ((k[i] & idm) - (uint64_t)imin);
+            eng_sort_u64(k, n, tmp);
+            const uint64_t im = ib ? (UINT64_MAX >> (64 - ib)) : 0;
+            for (int64_t i = 0; i < n; i++)
+                k[i] = (uint64_t)((int)(k[i] >> ib) + vmin) << 40 | ((k[i] & im) + (uint64_t)imin);
         }
     }
+    s->take_ok = false;
     /* the keys taken are sorted by version: one counter update a version */
     int run_v = -1;
     int64_t run_n = 0;
@@ -247,8 +333,25 @@ static void take_samples(sim *s, int step, int off, int count)
     const uint64_t last = count > 0 ? k[count - 1] : 0;
     int64_t w = 0;
     for (int64_t i = 0; i < nfin; i++)
-        if (count == 0 || kf[i] > last) s->fin[w++] = fin[i];
+        if (count == 0 || kf[i] > last) {
+            s->fin[w] = fin[i];
+            kf[w++] = kf[i];
+        }
     s->nfin = w;
+    /* what the next chunk takes from, unless the list changes meanwhile */
+    if (count > 0 && count < n) {
+        if (k == left + s->take_c0) s->take_c0 += count;
+        else {
+            memcpy(left, k + count, (size_t)(n - count) * sizeof *k);
+            s->take_c0 = 0;
+        }
+        s->take_cn = n - count;
+        s->take_ok = true;
+        s->take_stamp = s->fin_stamp;
+        s->take_step = step;
+        s->take_stale = s->staleness;
+        s->take_nfin = w;
+    }
 }
 
 /* Does pool p run a forward pass for each step? */

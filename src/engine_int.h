@@ -404,8 +404,16 @@ struct sim {
     int64_t  nfin, fin_cap;
     uint64_t *adm;              /* scratch of an instance's active samples, newest first (eng_gen.c, inst_newest_first) */
     int      adm_cap;
-    uint64_t *take_k;           /* scratch of take_samples: keys and their sort buffer */
+    uint64_t *take_k;           /* scratch of take_samples: keys, their sort buffer, kf, the leftover sorted */
     int64_t  take_cap;
+    uint64_t fin_stamp;         /* changes whenever a sample leaves fin other than by take_samples (one joining changes nfin) */
+    /* take_samples' eligible keys left over (take_k's fourth region, from
+    ** take_c0, take_cn of them), valid while take_ok and fin, the step and
+    ** the bound are as they were then */
+    bool     take_ok;
+    int      take_step, take_stale;
+    uint64_t take_stamp;
+    int64_t  take_c0, take_cn, take_nfin;
     int64_t *batch_done;        /* finished samples per batch */
     int16_t *progress_mark;     /* per batch: the last on_rollout_progress mark called (eng_ctrl.c) */
     /* Staleness counters, by the version a sample started with: finished
@@ -694,6 +702,12 @@ void eng_discard_stale(sim *s, int step, sim_time now);
 void eng_drop_untrainable(sim *s, int step);
 void eng_queue_by_batch(sim *s);
 bool eng_chunk_ready(sim *s, int step);
+/* Sorting 64-bit keys ascending (eng_step.c; tests/test_engsort.c checks
+** both against qsort): a radix sort, tmp holding n keys; a placement by the
+** keys' high 32 bits when those are distinct and their span and its bitmap
+** (a word for 64 values) fit nslots (false otherwise, k untouched). */
+void eng_sort_u64(uint64_t *k, int64_t n, uint64_t *tmp);
+bool eng_place_hi(uint64_t *k, int64_t n, uint64_t *slots, int64_t nslots);
 bool eng_trainer_ready(sim *s);
 bool eng_pool_infers(const sim *s, int p);
 void eng_take_chunk(sim *s);
