@@ -742,6 +742,22 @@ static void disp_down(int64_t *h, int n, int i)
     }
 }
 
+/* Can instance I take sample id on top of the quota it was given so far
+** (staleness at admission, KV reservation, or nothing active nor promised)?
+** If so, the sample joins its quota. */
+static inline bool quota_take(sim *s, int id, instance *I)
+{
+    const sample *x = eng_smp(s, id);
+    const double need = sample_reserve(s, x);
+    const bool fits = eng_may_start(s, id, x, I->version) &&
+                      (inst_kv(s, I) + I->quota_kv + need <= kv_admit_cap(s, I) || I->nactive + I->quota == 0);
+    if (fits) {
+        I->quota++;
+        I->quota_kv += need;
+    }
+    return fits;
+}
+
 /* Least outstanding requests (docs/model.md, section 5, Dispatch): walk the
 ** shared queue from its head and give each sample to the generating
 ** instance with the fewest outstanding sequences that can take it (batch
@@ -774,15 +790,9 @@ static void balance_quotas(sim *s)
         ** the instances in index order, r is whose turn it is. */
         int r = 0;
         while (n > 0 && k < q->len) {
-            int id = q->v[at];
-            const sample *x = eng_smp(s, id);
             instance *I = &s->inst[(int)(h[r] & 0xffffffff)];
-            double need = sample_reserve(s, x);
-            bool fits = eng_may_start(s, id, x, I->version) &&
-                        (inst_kv(s, I) + I->quota_kv + need <= kv_admit_cap(s, I) || I->nactive + I->quota == 0);
+            const bool fits = quota_take(s, q->v[at], I);
             if (fits) {
-                I->quota++;
-                I->quota_kv += need;
                 k++;
                 if (++at == q->cap) at = 0;
             }
@@ -798,15 +808,9 @@ static void balance_quotas(sim *s)
     }
     for (int i = n / 2 - 1; i >= 0; i--) disp_down(h, n, i);
     while (n > 0 && k < q->len) {
-        int id = q->v[at];
-        const sample *x = eng_smp(s, id);
         instance *I = &s->inst[(int)(h[0] & 0xffffffff)];
-        double need = sample_reserve(s, x);
-        bool fits = eng_may_start(s, id, x, I->version) &&
-                    (inst_kv(s, I) + I->quota_kv + need <= kv_admit_cap(s, I) || I->nactive + I->quota == 0);
+        const bool fits = quota_take(s, q->v[at], I);
         if (fits) {
-            I->quota++;
-            I->quota_kv += need;
             h[0] += (int64_t)1 << 32;
             k++;
             if (++at == q->cap) at = 0;
