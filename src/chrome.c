@@ -92,6 +92,7 @@ struct chrome_writer {
     unsigned long long filled, done;
     size_t  lens[NBLOCKS];
     bool    closing, stop;
+    bool    exited;         /* the writer's thread has returned */
     bool    threaded;
     pthread_t thread;
     /* the writer's (the run's thread's again once it has ended) */
@@ -446,8 +447,29 @@ static void *writer_main(void *arg)
         w->done++;
         pthread_cond_signal(&w->room);
     }
+    w->exited = true;
+    pthread_cond_signal(&w->room);
     pthread_mutex_unlock(&w->mu);
     return NULL;
+}
+
+/* The run's thread waiting for the writer (under mu) for room or for its
+** end.  The writer blocks the stop signals and may itself be blocked in
+** write(2): on a pipe whose reader has stopped reading, for ever.  So the
+** wait is in slices of a tenth of a second, and once a stop signal (Ctrl-C,
+** SIGTERM) has been pending for a second the process ends as at a second
+** Ctrl-C: the temporary files removed, status 130 (util.c, fs_fatal_exit).
+** A writer that is only slow (a regular file) ends well within that second
+** when it is told to stop, and the run is aborted cleanly instead. */
+static void wait_writer(chrome_writer *w, int *slices)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 100000000L;
+    if (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
+    pthread_cond_timedwait(&w->room, &w->mu, &ts);
+    if (!fs_stop_signal) { *slices = 0; return; }
+    if (++*slices >= 10) fs_fatal_exit(fs_stop_status(), "\nfusync: interrupted (the trace's reader stopped reading)\n");
 }
 
 /* The run's thread: the block being filled handed over to the writer (or
@@ -465,7 +487,8 @@ static void hand_over(chrome_writer *w, bool last)
     w->filled++;
     if (last) w->closing = true;
     pthread_cond_signal(&w->more);
-    while (!last && w->filled - w->done >= NBLOCKS) pthread_cond_wait(&w->room, &w->mu);
+    int slices = 0;
+    while (!last && w->filled - w->done >= NBLOCKS) wait_writer(w, &slices);
     pthread_mutex_unlock(&w->mu);
     w->blk = w->blocks[w->filled % NBLOCKS];
     w->blen = 0;
@@ -778,6 +801,8 @@ static void end_writer(chrome_writer *w, bool stop)
     if (stop) w->stop = true;
     w->closing = true;
     pthread_cond_signal(&w->more);
+    int slices = 0;
+    while (!w->exited) wait_writer(w, &slices);
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->thread, NULL);
     w->threaded = false;

@@ -406,6 +406,29 @@ if [ "${FUSYNC_SAN:-0}" != 1 ]; then
     elif [ "$st" -eq 130 ] && grep -q "interrupted; no output written" "$T/int.err" \
          && [ ! -e "$T/int.json" ] && [ -z "$(ls "$T" | grep "int.json.tmp")" ]; then ok
     else bad "interrupted run: status $st ($(head -2 "$T/int.err")), files: $(ls "$T" | tr '\n' ' ')"; fi
+    # The trace into a pipe whose reader never reads: the writer's thread is
+    # blocked in write(2) for ever, and one Ctrl-C must still end the run
+    # (status 130).  The killer only bounds a run that would hang: it then
+    # dies of SIGKILL (137), a failure.
+    mkfifo "$T/stall.json"
+    sleep 300 <"$T/stall.json" >/dev/null 2>&1 &
+    reader=$!
+    "$F" run examples/pangu718b_cm384.lua --set cluster.supernodes=8 --iterations 200 \
+        --trace "$T/stall.json" --quiet >/dev/null 2>"$T/stall.err" &
+    pid=$!
+    ( sleep 60; kill -KILL "$pid" 2>/dev/null ) >/dev/null 2>&1 &
+    killer=$!
+    i=0
+    while ! ls -l /proc/"$pid"/fd 2>/dev/null | grep -q "stall.json" && kill -0 "$pid" 2>/dev/null && [ $i -lt 600 ]; do
+        sleep 0.05; i=$((i + 1))
+    done
+    kill -INT "$pid" 2>/dev/null
+    wait "$pid"
+    st=$?
+    kill "$killer" "$reader" 2>/dev/null
+    wait "$reader" 2>/dev/null
+    if [ "$st" -eq 130 ] && grep -q "interrupted" "$T/stall.err"; then ok
+    else bad "interrupted run into a stalled pipe: status $st ($(head -2 "$T/stall.err"))"; fi
 fi
 
 # --- hardening: code from other people cannot hang, escape or garble ---------
