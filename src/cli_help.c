@@ -36,7 +36,7 @@ static const opt_help OPTS[] = {
     {"markdown", NULL, "print markdown tables (as in docs/scenarios.md)"},
     {"fit", "KNOB,...", "efficiency knobs to fit (default train,prefill,decode,hbm,decode_overhead_ms)"},
     {"map", "FILE", "column mapping for names fusync does not know: COLUMN = TARGET [ms|s]"},
-    {"quiet", NULL, "no progress, summary or infeasible line on standard error"},
+    {"quiet", NULL, "no progress or summary lines; sweep, plan, merge: no table either (use --csv/--json)"},
     {"no-color", NULL, "no colour (also off when NO_COLOR is set or the output is no terminal)"},
     {"ascii", NULL, "draw lines and blocks in ASCII"},
     {"no-mouse", NULL, "no mouse reporting"},

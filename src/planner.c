@@ -690,7 +690,7 @@ static void run_line(const planner *P, const plan_cand *c, int iterations, fs_bu
 void planner_cols(const planner *P, rtable *t)
 {
     static const char *const cols[] = {
-        "id", "mode", "pools", "supernodes", "train_tp", "train_pp", "train_dp", "train_ep", "micro_batch",
+        "id", "mode", "pools", "supernodes", "train_tp", "train_pp", "train_dp", "train_ep", "train_cp", "micro_batch",
         "rollout_tp", "rollout_ep", "max_seqs", "staleness", "partial_rollout", "dispatch", "simulated_iterations",
         "estimate_tokens_per_s", "figure", "score", NULL
     };
@@ -729,6 +729,7 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
     row_set_int(r, rtable_col(t, "train_pp"), s.plan.train.pp);
     row_set_int(r, rtable_col(t, "train_dp"), tq ? tq->dp : 0);
     row_set_int(r, rtable_col(t, "train_ep"), s.plan.train.ep);
+    row_set_int(r, rtable_col(t, "train_cp"), s.plan.train.cp);
     row_set_int(r, rtable_col(t, "micro_batch"), s.plan.train.micro_batch);
     row_set_int(r, rtable_col(t, "rollout_tp"), s.plan.rollout.tp);
     row_set_int(r, rtable_col(t, "rollout_ep"), s.plan.rollout.ep);

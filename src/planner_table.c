@@ -63,8 +63,10 @@ static const char *ctext(const rtable *t, const row *r, const char *col) { retur
 static void print_row(const rtable *t, const row *r, const char *label, FILE *f)
 {
     char a[40], b2[40], st[32], tp[32], est[32], pd[32];
-    snprintf(a, sizeof a, "%s/%s/%s/%s", ctext(t, r, "train_tp"), ctext(t, r, "train_pp"), ctext(t, r, "train_ep"),
-             ctext(t, r, "micro_batch"));
+    /* context parallelism, where a plan has it, after the four: "1/4/1/1 cp4" */
+    const char *cp = ctext(t, r, "train_cp");
+    snprintf(a, sizeof a, "%s/%s/%s/%s%s%s", ctext(t, r, "train_tp"), ctext(t, r, "train_pp"), ctext(t, r, "train_ep"),
+             ctext(t, r, "micro_batch"), cp[0] && strcmp(cp, "1") ? " cp" : "", cp[0] && strcmp(cp, "1") ? cp : "");
     snprintf(b2, sizeof b2, "%s/%s/%s", ctext(t, r, "rollout_tp"), ctext(t, r, "rollout_ep"), ctext(t, r, "max_seqs"));
     fmt_si(tp, sizeof tp, cnum(t, r, "throughput_tokens_per_s"));
     fmt_si(est, sizeof est, cnum(t, r, "estimate_tokens_per_s"));
@@ -147,7 +149,7 @@ static void explain(const rtable *t, const row *best, const row *second, FILE *f
                 x < y - 1e-9 ? "-" : x > y + 1e-9 ? "+" : " ", fabs(x - y) > 1e-9 ? d : "same");
     }
     const char *diff[] = {"mode", "pools", "staleness", "partial_rollout", "dispatch", "train_tp", "train_pp", "train_ep",
-                          "micro_batch", "rollout_tp", "rollout_ep", "max_seqs", NULL};
+                          "train_cp", "micro_batch", "rollout_tp", "rollout_ep", "max_seqs", NULL};
     fprintf(f, "  they differ in:");
     int nd = 0;
     for (int i = 0; diff[i]; i++)
@@ -208,7 +210,13 @@ void plan_print(const rtable *t, int top, FILE *f)
                 print_row(t, &t->rows[i], row_true(&t->rows[i], fc) ? lab : "-", f);
                 if (!row_true(&t->rows[i], fc)) fprintf(f, "       baseline infeasible: %s\n", ctext(t, &t->rows[i], "reason"));
             }
-    fprintf(f, "  (sim tok/s: simulated throughput; estimate: the closed form that chose what to simulate)\n\n");
+    bool any_cp = false;    /* a listed plan with context parallelism: say what "cpN" is */
+    for (int i = 0; i < t->nrows; i++) {
+        const char *cp = ctext(t, &t->rows[i], "train_cp");
+        any_cp |= cp[0] && strcmp(cp, "1") != 0;
+    }
+    fprintf(f, "  (sim tok/s: simulated throughput; estimate: the closed form that chose what to simulate%s)\n\n",
+            any_cp ? "; cpN: N-way context parallelism in training" : "");
     if (shown > 1) explain(t, listed[0], listed[1], f);
     fprintf(f, "Reproduce:\n");
     for (int i = 0; i < shown; i++)

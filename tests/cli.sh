@@ -514,6 +514,9 @@ expect 2 "--json: the value is empty" "$F" run $Q --json ""
 expect 2 "--trace: '-' (stdout) is not supported" "$F" run $Q --trace - --quiet
 expect 2 "--target: 'nan'" "$F" plan $Q --target nan
 expect 2 "--target: 'inf'" "$F" plan $Q --target inf
+# a long-sequence plan: the context-parallel degree is shown and in the table
+expect 0 "1/4/1/1 cp4 " "$F" plan $Q --set workload.max_response=16384 --top 3 --iterations 2
+expect 0 "train_ep,train_cp,micro_batch" "$F" plan $Q --set workload.max_response=16384 --top 1 --iterations 2 --csv - --quiet
 mkfifo "$T/fifo.lua"
 expect_fast 2 "fifo.lua: is not a regular file" 5 "$F" run $Q --set "plan.policy=$T/fifo.lua"
 printf 'function place(ctx) os.execute("true") end\n' > "$T/osx.lua"
