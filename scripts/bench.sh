@@ -112,6 +112,37 @@ echo
 echo "== 32 supernodes x 20 iterations (12288 NPUs)   target: < 2 s and < 256 MiB"
 row "32 supernodes x 20, colocate" "$P" --mode colocate --set cluster.supernodes=32 --iterations 20
 echo
+echo "== linearity: simulation wall time against the work (events), colocate, medians of ${LIN_RUNS:-3} runs"
+echo "   target: linear in supernodes and iterations (the exponent of wall time against events 1.00)"
+# lin LABEL ARGS...: the median sim_wall_s, the events, ns an event, and the
+# exponent against the row before (log of the wall ratio over log of the
+# events ratio) within each series
+lin_prev_w=0; lin_prev_e=0
+lin() {
+    label=$1
+    shift
+    : >"$tmp/lw"
+    i=0
+    while [ $i -lt "${LIN_RUNS:-3}" ]; do
+        i=$((i + 1))
+        "$F" run "$@" --quiet --json "$tmp/l.json" >/dev/null 2>&1 || { printf '%-30s failed\n' "$label"; return; }
+        sed -n 's/^ *"sim_wall_s": *\([0-9.e+-]*\).*/\1/p' "$tmp/l.json" | head -n 1 >>"$tmp/lw"
+    done
+    w=$(median <"$tmp/lw")
+    e=$(sed -n 's/^ *"events": *\([0-9]*\).*/\1/p' "$tmp/l.json" | head -n 1)
+    awk -v l="$label" -v w="$w" -v e="$e" -v pw="$lin_prev_w" -v pe="$lin_prev_e" 'BEGIN {
+        x = (pw > 0 && pe > 0 && e != pe) ? sprintf("%5.2f", log(w / pw) / log(e / pe)) : "    -"
+        printf "%-30s %9.3f s %10d events %6.0f ns/event   exponent vs the row above %s\n", l, w, e, w / e * 1e9, x }'
+    lin_prev_w=$w; lin_prev_e=$e
+}
+for sn in 2 4 8 16 32; do
+    lin "$sn supernodes x 20" "$P" --mode colocate --set cluster.supernodes=$sn --iterations 20
+done
+lin_prev_w=0; lin_prev_e=0
+for it in 10 20 40 80; do
+    lin "4 supernodes x $it" "$P" --mode colocate --set cluster.supernodes=4 --iterations $it
+done
+echo
 echo "== the event queue bare: the engine's binary heap, hold model, at the engine's own mean queue length,"
 echo "   and (labelled, beside) at the mean number of pending finishes a flat event set would hold"
 HH=${HEAP_HOLD:-}
