@@ -8,7 +8,9 @@
 **    (superseded instance events still waiting included).
 ** 2. Runs it again whole, headless, five times: events over the run's
 **    whole wall time (set-up, analytic tasks and event loop), the median;
-**    in a warm process, as the planner's and a what-if's re-runs are.
+**    in a warm process, as the planner's and a what-if's re-runs are.  With
+**    the lengths drawn ahead on their own thread as `fusync run` draws them
+**    (src/eng_draw.c), and, printed beside, all in the run's thread.
 ** 3. Times the classic "hold" model of event-set benchmarks (D. W. Jones,
 **    "An empirical comparison of priority-queue and event-set
 **    implementations", CACM 29(4), 1986) on the engine's own binary heap
@@ -76,6 +78,48 @@ static double hold_rate(size_t n, uint64_t *check)
     return rates[SLICES / 2];
 }
 
+/* The engine's whole-run wall time, headless, the median of five runs
+** with sim_draw_ahead at `ahead`; its events and event-loop time; -1 on an
+** error.  sim_draw_ahead_used: whether the lengths went to the thread. */
+static bool sim_draw_ahead_used;
+
+static double engine_wall(const scn_scenario *sc, int ahead, double *ev, double *loop)
+{
+    enum { RUNS = 5 };
+    double walls[RUNS], loops[RUNS];
+    fs_err err = {0, ""};
+    sim_draw_ahead = ahead;
+    for (int r = 0; r < RUNS; r++) {
+        sim *s = sim_new(sc, &err);
+        if (!s) {
+            fprintf(stderr, "heap_hold: %s\n", err.msg);
+            return -1;
+        }
+        trace_keep(sim_trace_mut(s), false);
+        sim_run(s);
+        if (ahead != 0) sim_draw_ahead_used = sim_draws_ahead(s);
+        *ev = (double)sim_get_stats(s)->events;
+        walls[r] = sim_wall_seconds(s);
+        loops[r] = walls[r] - sim_get_stats(s)->task_wall_s - sim_get_stats(s)->setup_wall_s;
+        sim_free(s);
+    }
+    sim_draw_ahead = -1;
+    qsort(walls, RUNS, sizeof walls[0], cmp_double);
+    qsort(loops, RUNS, sizeof loops[0], cmp_double);
+    *loop = loops[RUNS / 2];
+    return walls[RUNS / 2];
+}
+
+/* "<pre><v with one decimal><post>" in a static buffer (one use a call). */
+static const char *fmt_pct(const char *pre, double v, const char *post)
+{
+    static char b[2][64];
+    static int k;
+    k ^= 1;
+    snprintf(b[k], sizeof b[k], "%s%.1f%s", pre, v, post);
+    return b[k];
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -113,44 +157,41 @@ int main(int argc, char **argv)
     if (flen < 1) flen = 1;
 
     /* 2. the engine, whole run, headless as `fusync run` runs it (no span
-    ** stored: the report's running totals only), the median of five runs.
-    ** The process is warm by then (step 1 ran the scenario): the planner's
-    ** and a what-if's re-runs are like that; a fresh `fusync run` pays its
-    ** page faults on top, and `make bench`'s rows show that figure. */
-    enum { RUNS = 5 };
-    double walls[RUNS], loops[RUNS], ev = 0;
-    for (int r = 0; r < RUNS; r++) {
-        s = sim_new(&sc, &err);
-        if (!s) {
-            fprintf(stderr, "heap_hold: %s\n", err.msg);
-            return 2;
-        }
-        trace_keep(sim_trace_mut(s), false);
-        sim_run(s);
-        ev = (double)sim_get_stats(s)->events;
-        walls[r] = sim_wall_seconds(s);
-        loops[r] = walls[r] - sim_get_stats(s)->task_wall_s - sim_get_stats(s)->setup_wall_s;
-        sim_free(s);
-    }
-    qsort(walls, RUNS, sizeof walls[0], cmp_double);
-    qsort(loops, RUNS, sizeof loops[0], cmp_double);
-    const double wall = walls[RUNS / 2], loop = loops[RUNS / 2];
+    ** stored: the report's running totals only), the median of five runs,
+    ** with the lengths drawn ahead on their own thread as `fusync run` does
+    ** where a step is large enough (src/eng_draw.c), and again all in one
+    ** thread, as the bare heap runs.  The process is warm by then (step 1 ran
+    ** the scenario): the planner's and a what-if's re-runs are like that; a
+    ** fresh `fusync run` pays its page faults on top, and `make bench`'s rows
+    ** show that figure. */
+    double ev = 0, loop = 0, loop1 = 0;
+    const double wall = engine_wall(&sc, -1, &ev, &loop);
+    const double wall1 = engine_wall(&sc, 0, &ev, &loop1);
+    if (wall < 0 || wall1 < 0) return 2;
+    const bool ahead = sim_draw_ahead_used;
 
     /* 3. the bare heap at that length; 4. at the flat event set's */
     uint64_t sum = 0;
     double hold = hold_rate(qlen, &sum);
     double flat = hold_rate(flen, &sum);
-    double rate = wall > 0 ? ev / wall : 0;
+    double rate = wall > 0 ? ev / wall : 0, rate1 = wall1 > 0 ? ev / wall1 : 0;
     printf("  event queue: mean length %zu (max %zu) over %.0f events\n", qlen, qmax, ev);
-    printf("  engine, whole run:     %8.3f M events/s  (%.0f events in %.3f s, median of 5 in this process; loop alone %.3f M/s)\n",
-           rate / 1e6, ev, wall, loop > 0 ? ev / loop / 1e6 : 0);
+    printf("  engine, whole run:     %8.3f M events/s  (%.0f events in %.3f s, median of 5 in this process; loop alone %.3f M/s;\n"
+           "                                            %s)\n",
+           rate / 1e6, ev, wall, loop > 0 ? ev / loop / 1e6 : 0,
+           ahead ? "lengths drawn ahead on a second thread, as fusync run draws them" : "one thread: the run is too small to draw ahead");
+    if (ahead)
+        printf("  engine, one thread:    %8.3f M events/s  (the same with the lengths drawn in the run's thread, %.3f s; loop alone %.3f M/s)\n",
+               rate1 / 1e6, wall1, loop1 > 0 ? ev / loop1 / 1e6 : 0);
     printf("  bare heap hold:        %8.3f M ops/s     (pop + push at length %zu, median of 7 slices; checksum %llu)\n", hold / 1e6, qlen,
            (unsigned long long)(sum % 1000));
     printf("  ratio bare/engine:     %8.1f             (queue operations one simulated event costs: the engine's\n"
-           "                                            whole-run rate is %.1f%% of the bare heap's; target >= 20%%)\n",
-           rate > 0 ? hold / rate : 0, hold > 0 ? 100 * rate / hold : 0);
+           "                                            whole-run rate is %.1f%% of the bare heap's%s; target >= 20%%)\n",
+           rate > 0 ? hold / rate : 0, hold > 0 ? 100 * rate / hold : 0,
+           ahead ? (hold > 0 ? fmt_pct(" (one thread: ", 100 * rate1 / hold, "%)") : "") : "");
     printf("  bare heap, flat set:   %8.3f M ops/s     (at length %zu, the mean number of pending finishes: one event per\n"
-           "                                            generating sample; the engine's rate is %.1f%% of it)\n",
-           flat / 1e6, flen, flat > 0 ? 100 * rate / flat : 0);
+           "                                            generating sample; the engine's rate is %.1f%% of it%s)\n",
+           flat / 1e6, flen, flat > 0 ? 100 * rate / flat : 0,
+           ahead ? (flat > 0 ? fmt_pct(", one thread ", 100 * rate1 / flat, "%") : "") : "");
     return 0;
 }

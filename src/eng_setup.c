@@ -64,42 +64,21 @@ double eng_mem_group_total(const sim *s, int g)
 
 /* ------------------------------------------------------------ samples */
 
-/* Draw batch b's lengths from generator r: one prompt length per prompt,
-** one response length per sample, scaled by (1 + g)^b for lengths that
-** drift (docs/model.md, section 4, "Workload lengths").  Into the ring when
-** `store`, each sample written whole, queued (the queue it waits in
-** follows from its id, engine_int.h, eng_queue_of: with one queue a part,
-** contiguous and equal, of the batch for each instance's own queue;
-** eng_ctrl.c pushes the ids); their sum and longest either way. */
-static void draw_lengths(const sim *s, rng_state *r, int b, bool store, double *sum, double *max)
+/* Batch b's samples into the ring, each written whole, queued (the queue
+** it waits in follows from its id, engine_int.h, eng_queue_of: with one
+** queue a part, contiguous and equal, of the batch for each instance's own
+** queue; eng_ctrl.c pushes the ids), from its drawn lengths: one prompt
+** length per prompt, one response length per sample (eng_draw.c). */
+static void store_batch(sim *s, int b, const int32_t *plen, const int32_t *resp)
 {
-    const scn_workload *w = &s->scn.work;
-    double grow = w->response_growth != 0 ? pow(1 + w->response_growth, b) : 1.0;
-    int prompts = scn_prompts_per_step(&s->scn), spp = w->samples_per_prompt;
+    const int prompts = scn_prompts_per_step(&s->scn), spp = s->scn.work.samples_per_prompt;
     const int64_t id0 = (int64_t)b * s->N;
-    double tot = 0, mx = 0;
     for (int pr = 0; pr < prompts; pr++) {
-        int plen = dist_sample(&w->prompt_len, r, 0);
-        /* the prompt's responses, up to 64 drawn at a time */
-        for (int k0 = 0; k0 < spp; k0 += 64) {
-            int resps[64], m = spp - k0 < 64 ? spp - k0 : 64;
-            dist_sample_scaled_n(&w->response_len, r, w->max_response, grow, resps, m);
-            for (int j = 0; j < m; j++) {
-                double L = (double)plen + resps[j];
-                tot += L;
-                if (L > mx) mx = L;
-            }
-            if (!store) continue;
-            const int64_t i0 = (int64_t)pr * spp + k0;
-            for (int j = 0; j < m; j++) {
-                const int64_t i = i0 + j;
-                *eng_smp(s, id0 + i) = (sample){.prompt = plen, .resp = resps[j], .batch = b, .v_start = -1,
-                                                .v_last = -1, .inst = -1, .state = S_QUEUED};
-            }
-        }
+        const int64_t i0 = (int64_t)pr * spp;
+        for (int j = 0; j < spp; j++)
+            *eng_smp(s, id0 + i0 + j) = (sample){.prompt = plen[pr], .resp = resp[i0 + j], .batch = b, .v_start = -1,
+                                                 .v_last = -1, .inst = -1, .state = S_QUEUED};
     }
-    *sum = tot;
-    *max = mx;
 }
 
 /* The sample ring, zeroed.  A large one is laid on 2 MiB pages where the
@@ -140,17 +119,22 @@ static void ring_fit(sim *s, int b)
     s->smask = cap - 1;
 }
 
+/* Batch b's lengths (drawn from the one generator, in batch order, here or
+** ahead on the drawer's thread: eng_draw.c) into the ring; the samples are
+** written queued: the caller queues them at once. */
 void eng_draw_batch(sim *s, int b)
 {
-    /* the samples are written queued: the caller queues them at once */
     ring_fit(s, b);
-    draw_lengths(s, &s->rng, b, true, &s->len_sum[b], &s->len_max[b]);
+    int32_t *plen, *resp;
+    eng_drawer_take(s, b, &plen, &resp, &s->len_sum[b], &s->len_max[b]);
+    store_batch(s, b, plen, resp);
+    eng_drawer_done(s, b);
 }
 
 void eng_preview_lengths(const sim *s, int b, double *sum, double *max)
 {
     rng_state r = s->rng;
-    for (int k = s->released; k <= b; k++) draw_lengths(s, &r, k, false, sum, max);
+    for (int k = s->released; k <= b; k++) eng_draw_into(&s->scn, &r, k, NULL, NULL, sum, max);
 }
 
 int64_t sim_sample_slots(const sim *s) { return s->smask + 1; }
@@ -371,6 +355,7 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
 void sim_free(sim *s)
 {
     if (!s) return;
+    eng_drawer_free(s);
     for (int i = 0; i < s->ninst; i++) free(s->inst[i].heap);
     free(s->inst);
     free(s->disp);

@@ -88,6 +88,13 @@ typedef struct {
 
 sim  *sim_new(const scn_scenario *s, fs_err *err);
 void  sim_free(sim *s);
+/* The workload's lengths are drawn ahead of their release on a thread of
+** their own in a run of at least 2,048 samples a step (-1, the default);
+** 0: always in the run's thread; 1: on the thread in every run.  The
+** lengths and every result are the same either way (src/eng_draw.c). */
+extern int sim_draw_ahead;
+/* Whether this run's lengths are being drawn on that thread. */
+bool sim_draws_ahead(const sim *s);
 void  sim_set_hooks(sim *s, const sim_hooks *h);
 
 /* Process every event at or before `until`.  Returns false when the run is

@@ -392,6 +392,7 @@ struct sim {
     int64_t  nsmp;              /* samples in the run: N · iterations */
     int      N;                 /* samples per step */
     int      released;          /* batches released into the queue (and drawn) */
+    struct drawer *draw;        /* batches drawn ahead on a thread of their own (eng_draw.c), or NULL */
     int      low;               /* the oldest batch with a sample not yet trained */
     int32_t *batch_trained;     /* trained samples per batch */
     double  *len_sum, *len_max; /* per drawn batch: Σ(prompt+response), the longest */
@@ -681,6 +682,13 @@ static inline void eng_sched_task(sim *s, int p, sim_time at)
 /* eng_setup.c: draw the lengths of batch b (the next one) into the ring,
 ** making room first; called as the batch is released. */
 void   eng_draw_batch(sim *s, int b);
+/* eng_draw.c: a batch's lengths into arrays (one prompt length per prompt,
+** one response length per sample), their sum and longest, from generator r;
+** and the thread that draws the batches ahead of their release. */
+void   eng_draw_into(const scn_scenario *scn, rng_state *r, int b, int32_t *plen, int32_t *resp, double *sum, double *max);
+void   eng_drawer_take(sim *s, int b, int32_t **plen, int32_t **resp, double *sum, double *max);
+void   eng_drawer_done(sim *s, int b);
+void   eng_drawer_free(sim *s);
 /* eng_setup.c: the lengths batch b (not yet drawn) will have: Σ(prompt +
 ** response) and the longest, drawn from a copy of the generator. */
 void   eng_preview_lengths(const sim *s, int b, double *sum, double *max);

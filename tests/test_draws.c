@@ -1,0 +1,108 @@
+/*
+** test_draws.c — the workload's lengths drawn ahead on a thread of their own
+** (src/eng_draw.c) are those the run's thread draws: the same run both ways
+** gives the same clock, counts, token sums, the same lengths of every step
+** already drawn and the same preview of the steps not yet drawn (which
+** starts from the generator's state), at every point of the run, bit for
+** bit.
+*/
+#include "testutil.h"
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    sim_time now;
+    int64_t  samples_done;
+    double   tokens, sum0, max0, sum_last, max_last;
+} mark;
+
+/* The run to its end, a mark every 97 events; returns the marks (*n). */
+static mark *run_marks(const char *name, const char *const *sets, int nsets, int ahead, bool *threaded, int *n)
+{
+    sim_draw_ahead = ahead;
+    sim *s = test_example_new(name, sets, nsets, 0);
+    const int last = sim_scenario(s)->work.iterations - 1;
+    int cap = 1024;
+    mark *m = malloc((size_t)cap * sizeof *m);
+    *n = 0;
+    *threaded = false;
+    while (!sim_done(s)) {
+        sim_step_events(s, 97);
+        *threaded |= sim_draws_ahead(s);
+        if (*n == cap) m = realloc(m, (size_t)(cap *= 2) * sizeof *m);
+        mark *k = &m[(*n)++];
+        memset(k, 0, sizeof *k);
+        k->now = sim_now(s);
+        k->samples_done = sim_get_stats(s)->samples_done;
+        k->tokens = sim_get_stats(s)->tokens_generated;
+        sim_step_lengths(s, 0, &k->sum0, &k->max0);
+        sim_step_lengths(s, last, &k->sum_last, &k->max_last);
+    }
+    sim_free(s);
+    sim_draw_ahead = -1;
+    return m;
+}
+
+static void same_both_ways(const char *name, const char *const *sets, int nsets)
+{
+    int na, nb;
+    bool ta, tb;
+    mark *a = run_marks(name, sets, nsets, 0, &ta, &na), *b = run_marks(name, sets, nsets, 1, &tb, &nb);
+    ck_assert_msg(!ta && tb, "%s: drawn on the thread: %d off, %d forced", name, ta, tb);
+    ck_assert_int_eq(na, nb);
+    ck_assert_int_gt(na, 10);
+    for (int i = 0; i < na; i++)
+        ck_assert_msg(memcmp(&a[i], &b[i], sizeof a[i]) == 0,
+                      "%s %s: mark %d differs: t %lld/%lld, done %lld/%lld, tokens %.17g/%.17g, last step %.17g/%.17g",
+                      name, nsets ? sets[0] : "", i, (long long)a[i].now, (long long)b[i].now,
+                      (long long)a[i].samples_done, (long long)b[i].samples_done, a[i].tokens, b[i].tokens,
+                      a[i].sum_last, b[i].sum_last);
+    free(a);
+    free(b);
+}
+
+START_TEST(t_draw_ahead_same_runs)
+{
+    static const char *const ex[] = {"qwen7b_h100x16.lua", "pangu718b_cm384.lua"};
+    for (size_t e = 0; e < sizeof ex / sizeof *ex; e++) {
+        /* synchronous, StaleSync (batches released two ahead, in bursts),
+        ** lengths that grow from step to step */
+        const char *s0[] = {"plan.mode=colocate", "workload.iterations=5"};
+        const char *s1[] = {"plan.mode=separate", "plan.staleness=2", "plan.partial_rollout=0.6", "workload.iterations=6"};
+        const char *s2[] = {"plan.mode=full", "workload.response_growth=0.05", "workload.iterations=4"};
+        same_both_ways(ex[e], s0, 2);
+        same_both_ways(ex[e], s1, 4);
+        same_both_ways(ex[e], s2, 3);
+    }
+}
+END_TEST
+
+/* The default draws ahead only where it pays: a run of few samples a step
+** draws in the run's thread. */
+START_TEST(t_draw_ahead_default)
+{
+    const char *big[] = {"workload.iterations=3"};
+    const char *small[] = {"workload.iterations=3", "workload.prompts_per_step=8"};
+    int n;
+    bool t;
+    free(run_marks("pangu718b_cm384.lua", big, 1, -1, &t, &n));
+    ck_assert_msg(t, "a one-supernode run of the large example draws ahead by default");
+    free(run_marks("pangu718b_cm384.lua", small, 2, -1, &t, &n));
+    ck_assert_msg(!t, "a run of 8 prompts a step draws in the run's thread");
+}
+END_TEST
+
+static Suite *suite_draws(void)
+{
+    Suite *s = suite_create("draws");
+    TCase *tc = tcase_create("draw_ahead");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, t_draw_ahead_same_runs);
+    tcase_add_test(tc, t_draw_ahead_default);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TEST_SUITE(suite_draws)
