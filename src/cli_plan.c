@@ -4,6 +4,7 @@
 ** workers that simulate the selected candidates, the table and its ranking.
 */
 #include "cli.h"
+#include "engine.h"
 #include "lua_scenario.h"
 #include "planner.h"
 #include "policy.h"
@@ -60,6 +61,9 @@ static bool halve(planner *P, const cli_opts *o, rtable *t, long *sims, fs_err *
         rung_job job = {P, ids, P->rung_iters[r]};
         char label[32];
         snprintf(label, sizeof label, "plan %d/%d", r + 1, P->nrungs);
+        /* worker processes fill the cores: each draws its runs' lengths in its
+        ** own thread (src/eng_draw.c) */
+        if (o->jobs > 1) sim_draw_ahead = 0;
         ok = pool_run(&rt[r], n, o->jobs, rung_item, &job, o->quiet ? NULL : label, err);
         *sims += n;
         for (int k = 0; ok && k < rt[r].nrows; k++) {

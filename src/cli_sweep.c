@@ -8,6 +8,7 @@
 ** the same bytes, so merging shards gives exactly the unsharded output.
 */
 #include "cli.h"
+#include "engine.h"
 #include "planner.h"
 #include "plugin.h"
 #include "rtable.h"
@@ -124,6 +125,9 @@ int cmd_sweep(cli_opts *o)
         if (!o->shard_n || k % o->shard_n == o->shard_i - 1) ids[n++] = k;
     sweep_ctx c = {o, &w, ids, 0, NULL};
     int rc = 0;
+    /* worker processes fill the cores: each draws its runs' lengths in its
+    ** own thread (src/eng_draw.c) */
+    if (o->jobs > 1) sim_draw_ahead = 0;
     if (!pool_run(&t, n, o->jobs, sweep_one, &c, o->quiet ? NULL : "sweep", &err)) rc = cli_fail(&err);
     if (!rc) {
         rc = cli_write_table(o, &t);
