@@ -309,14 +309,24 @@ static inline __attribute__((always_inline)) void total_span(trace *t, const tra
         t->last_lo = lo;
     }
     pool_sum *ps = &t->psum[ts.pool];
-    wait_span w = {s->t0, s->t1, ts.devices, trace_phase_is_compute((trace_phase)s->phase)};
+    /* The span's ends read as two 8-byte loads, not one of 16: a caller
+    ** that has just stored them one by one (the engine builds its spans on
+    ** the stack) would make a 16-byte load wait for both stores to reach
+    ** the cache, as a load that spans two stores is not forwarded from
+    ** them (Intel 64 and IA-32 Architectures Optimization Reference Manual,
+    ** "Store Forwarding").  The empty asm keeps the compiler from merging
+    ** the two. */
+    sim_time t0 = s->t0;
+    const sim_time t1 = s->t1;
+    __asm__("" : "+r"(t0));
+    wait_span w = {t0, t1, ts.devices, trace_phase_is_compute((trace_phase)s->phase)};
     if (ps->head == ps->wait.len) {
-        if (settled && s->t1 <= open) {
-            sum_span(&ps->busy, &ps->comp, &w, w0, s->t1);
+        if (settled && t1 <= open) {
+            sum_span(&ps->busy, &ps->comp, &w, w0, t1);
             return;
         }
-        if (early && s->t1 <= lo) {
-            sum_span(&ps->busy0, &ps->comp0, &w, 0, s->t1);
+        if (early && t1 <= lo) {
+            sum_span(&ps->busy0, &ps->comp0, &w, 0, t1);
             ps->floor = lo;
             return;
         }
