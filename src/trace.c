@@ -34,7 +34,8 @@ typedef struct {
 struct trace {
     fs_vec tracks, groups, spans, counters, instants, windows, vgroups;
     bool    drop;               /* store no spans, counters, instants */
-    size_t  recorded, waiting, waiting_peak;
+    size_t  recorded, waiting;
+    size_t  waiting_peak;       /* the most that waited before the last time some left (peak_mark) */
     pool_sum *psum;
     int     npsum;
     track_sum *tsum;            /* per track */
@@ -176,7 +177,9 @@ static inline void *push_filled(fs_vec *v)
     return (char *)v->data + v->len++ * v->item;
 }
 
-static const bool phase_compute[PH__COUNT] = {
+/* Indexed by a span's phase byte, any value of it: no test of its range
+** on a span's path (phases past the last are not computation). */
+static const bool phase_compute[256] = {
     [PH_GENERATE] = true, [PH_PREFILL] = true, [PH_LOGPROB] = true, [PH_REF] = true, [PH_REWARD] = true,
     [PH_CRITIC_FWD] = true, [PH_TRAIN_FWD] = true, [PH_TRAIN_BWD] = true, [PH_TRAIN_1F1B] = true,
     [PH_OPTIMIZER] = true, [PH_CRITIC_TRAIN] = true,
@@ -197,6 +200,13 @@ static inline void sum_span(double *busy, double *comp, const wait_span *w, sim_
     double dev_s = sim_secs(b - a) * w->devices;
     *busy += dev_s;
     if (w->compute) *comp += dev_s;
+}
+
+/* The count of waiting spans only grows between the times some leave: its
+** most is taken then (and when asked), not at every span that joins. */
+static inline void peak_mark(trace *t)
+{
+    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
 }
 
 /* Gives back the queue's settled front (a whole queue settled starts over). */
@@ -223,6 +233,7 @@ static void settle(trace *t, pool_sum *ps, sim_time w0, sim_time open)
         sum_span(&busy, &comp, &v[h], w0, v[h].t1);
         h++;
     }
+    peak_mark(t);
     t->waiting -= h - ps->head;
     ps->head = h;
     ps->busy = busy;
@@ -244,6 +255,7 @@ static void drop_early(trace *t, pool_sum *ps, sim_time lo)
         sum_span(&busy0, &comp0, &v[h], 0, v[h].t1);
         h++;
     }
+    peak_mark(t);
     t->waiting -= h - ps->head;
     ps->head = h;
     ps->busy0 = busy0;
@@ -293,7 +305,7 @@ static __attribute__((noinline)) void drop_early_all(trace *t, sim_time lo)
 
 static inline __attribute__((always_inline)) void total_span(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo)
 {
-    if (s->track < 0 || (size_t)s->track >= t->tracks.len) return;
+    if ((uint32_t)s->track >= t->tracks.len) return;      /* a negative track too */
     const track_sum ts = t->tsum[s->track];
     if (ts.pool < 0) return;
     bool settled = w0 >= 0 && open >= 0;
@@ -319,7 +331,7 @@ static inline __attribute__((always_inline)) void total_span(trace *t, const tra
     sim_time t0 = s->t0;
     const sim_time t1 = s->t1;
     __asm__("" : "+r"(t0));
-    wait_span w = {t0, t1, ts.devices, trace_phase_is_compute((trace_phase)s->phase)};
+    wait_span w = {t0, t1, ts.devices, phase_compute[s->phase]};
     if (ps->head == ps->wait.len) {
         if (settled && t1 <= open) {
             sum_span(&ps->busy, &ps->comp, &w, w0, t1);
@@ -332,7 +344,7 @@ static inline __attribute__((always_inline)) void total_span(trace *t, const tra
         }
     }
     queue_push(t, ps, &w);
-    if (++t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
+    t->waiting++;
 }
 
 void trace_add_span_in(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo)
@@ -397,7 +409,6 @@ static inline void batch_end(span_batch *b)
     if (b->cur) b->cur->wait.len = b->len;
     trace *t = b->t;
     t->waiting += b->pushed;
-    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
 }
 
 static inline span_batch batch_begin(trace *t, sim_time w0, sim_time open, sim_time lo)
@@ -433,7 +444,7 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
         if (sp->track < 0 || (size_t)sp->track >= ntracks) continue;
         const track_sum ts = tsum[sp->track];
         if (ts.pool < 0) continue;
-        const wait_span w = {sp->t0, sp->t1, ts.devices, trace_phase_is_compute((trace_phase)sp->phase)};
+        const wait_span w = {sp->t0, sp->t1, ts.devices, phase_compute[sp->phase]};
         batch_add(&b, &t->psum[ts.pool], &w);
     }
     batch_end(&b);
@@ -541,7 +552,6 @@ void trace_runs_end(trace_runs *w)
     trace *t = w->t;
     t->recorded += w->n;
     t->waiting += w->pushed;
-    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
     w->n = w->pushed = 0;
 }
 
@@ -581,7 +591,7 @@ void trace_window_totals(const trace *t, sim_time w0, sim_time w1, int npools, d
 
 size_t trace_nspans_recorded(const trace *t) { return t->recorded; }
 size_t trace_nspans_waiting(const trace *t) { return t->waiting; }
-size_t trace_nspans_waiting_peak(const trace *t) { return t->waiting_peak; }
+size_t trace_nspans_waiting_peak(const trace *t) { return t->waiting > t->waiting_peak ? t->waiting : t->waiting_peak; }
 
 void trace_add_counter(trace *t, const trace_counter *c)
 {
