@@ -347,13 +347,25 @@ static inline __attribute__((always_inline)) void total_span(trace *t, const tra
     t->waiting++;
 }
 
+/* A span stored field by field, each read at its own width: the engine
+** has just written them so (total_span), and a wider load of several
+** fresh stores waits for them to reach the cache. */
+static inline void span_store(trace_span *d, const trace_span *s)
+{
+    sim_time t0 = s->t0, t1 = s->t1;
+    int32_t track = s->track, iter = s->iter, version = s->version, mb = s->mb, tokens = s->tokens;
+    uint8_t phase = s->phase;
+    __asm__("" : "+r"(t0), "+r"(t1), "+r"(track), "+r"(iter), "+r"(version), "+r"(mb), "+r"(tokens));
+    *d = (trace_span){t0, t1, track, phase, iter, version, mb, tokens};
+}
+
 void trace_add_span_in(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo)
 {
     t->recorded++;
     total_span(t, s, w0, open, lo);
     if (!t->drop) {
         uint32_t idx = (uint32_t)t->spans.len;
-        memcpy(push_filled(&t->spans), s, sizeof *s);
+        span_store(push_filled(&t->spans), s);
         if (s->track >= 0 && (size_t)s->track < t->ntrack_idx)
             *(uint32_t *)push_filled(&t->track_idx[s->track]) = idx;
     }
