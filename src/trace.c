@@ -34,7 +34,8 @@ typedef struct {
 struct trace {
     fs_vec tracks, groups, spans, counters, instants, windows, vgroups;
     bool    drop;               /* store no spans, counters, instants */
-    size_t  recorded, waiting, waiting_peak;
+    size_t  recorded, waiting;
+    size_t  waiting_peak;       /* the most that waited before the last time some left (peak_mark) */
     pool_sum *psum;
     int     npsum;
     track_sum *tsum;            /* per track */
@@ -176,7 +177,9 @@ static inline void *push_filled(fs_vec *v)
     return (char *)v->data + v->len++ * v->item;
 }
 
-static const bool phase_compute[PH__COUNT] = {
+/* Indexed by a span's phase byte, any value of it: no test of its range
+** on a span's path (phases past the last are not computation). */
+static const bool phase_compute[256] = {
     [PH_GENERATE] = true, [PH_PREFILL] = true, [PH_LOGPROB] = true, [PH_REF] = true, [PH_REWARD] = true,
     [PH_CRITIC_FWD] = true, [PH_TRAIN_FWD] = true, [PH_TRAIN_BWD] = true, [PH_TRAIN_1F1B] = true,
     [PH_OPTIMIZER] = true, [PH_CRITIC_TRAIN] = true,
@@ -197,6 +200,13 @@ static inline void sum_span(double *busy, double *comp, const wait_span *w, sim_
     double dev_s = sim_secs(b - a) * w->devices;
     *busy += dev_s;
     if (w->compute) *comp += dev_s;
+}
+
+/* The count of waiting spans only grows between the times some leave: its
+** most is taken then (and when asked), not at every span that joins. */
+static inline void peak_mark(trace *t)
+{
+    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
 }
 
 /* Gives back the queue's settled front (a whole queue settled starts over). */
@@ -223,6 +233,7 @@ static void settle(trace *t, pool_sum *ps, sim_time w0, sim_time open)
         sum_span(&busy, &comp, &v[h], w0, v[h].t1);
         h++;
     }
+    peak_mark(t);
     t->waiting -= h - ps->head;
     ps->head = h;
     ps->busy = busy;
@@ -244,6 +255,7 @@ static void drop_early(trace *t, pool_sum *ps, sim_time lo)
         sum_span(&busy0, &comp0, &v[h], 0, v[h].t1);
         h++;
     }
+    peak_mark(t);
     t->waiting -= h - ps->head;
     ps->head = h;
     ps->busy0 = busy0;
@@ -293,7 +305,7 @@ static __attribute__((noinline)) void drop_early_all(trace *t, sim_time lo)
 
 static inline __attribute__((always_inline)) void total_span(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo)
 {
-    if (s->track < 0 || (size_t)s->track >= t->tracks.len) return;
+    if ((uint32_t)s->track >= t->tracks.len) return;      /* a negative track too */
     const track_sum ts = t->tsum[s->track];
     if (ts.pool < 0) return;
     bool settled = w0 >= 0 && open >= 0;
@@ -309,20 +321,42 @@ static inline __attribute__((always_inline)) void total_span(trace *t, const tra
         t->last_lo = lo;
     }
     pool_sum *ps = &t->psum[ts.pool];
-    wait_span w = {s->t0, s->t1, ts.devices, trace_phase_is_compute((trace_phase)s->phase)};
+    /* The span's ends read as two 8-byte loads, not one of 16: a caller
+    ** that has just stored them one by one (the engine builds its spans on
+    ** the stack) would make a 16-byte load wait for both stores to reach
+    ** the cache, as a load that spans two stores is not forwarded from
+    ** them (Intel 64 and IA-32 Architectures Optimization Reference Manual,
+    ** "Store Forwarding").  The empty asm keeps the compiler from merging
+    ** the two. */
+    sim_time t0 = s->t0;
+    const sim_time t1 = s->t1;
+    __asm__("" : "+r"(t0));
+    wait_span w = {t0, t1, ts.devices, phase_compute[s->phase]};
     if (ps->head == ps->wait.len) {
-        if (settled && s->t1 <= open) {
-            sum_span(&ps->busy, &ps->comp, &w, w0, s->t1);
+        if (settled && t1 <= open) {
+            sum_span(&ps->busy, &ps->comp, &w, w0, t1);
             return;
         }
-        if (early && s->t1 <= lo) {
-            sum_span(&ps->busy0, &ps->comp0, &w, 0, s->t1);
+        if (early && t1 <= lo) {
+            sum_span(&ps->busy0, &ps->comp0, &w, 0, t1);
             ps->floor = lo;
             return;
         }
     }
     queue_push(t, ps, &w);
-    if (++t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
+    t->waiting++;
+}
+
+/* A span stored field by field, each read at its own width: the engine
+** has just written them so (total_span), and a wider load of several
+** fresh stores waits for them to reach the cache. */
+static inline void span_store(trace_span *d, const trace_span *s)
+{
+    sim_time t0 = s->t0, t1 = s->t1;
+    int32_t track = s->track, iter = s->iter, version = s->version, mb = s->mb, tokens = s->tokens;
+    uint8_t phase = s->phase;
+    __asm__("" : "+r"(t0), "+r"(t1), "+r"(track), "+r"(iter), "+r"(version), "+r"(mb), "+r"(tokens));
+    *d = (trace_span){t0, t1, track, phase, iter, version, mb, tokens};
 }
 
 void trace_add_span_in(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo)
@@ -331,7 +365,7 @@ void trace_add_span_in(trace *t, const trace_span *s, sim_time w0, sim_time open
     total_span(t, s, w0, open, lo);
     if (!t->drop) {
         uint32_t idx = (uint32_t)t->spans.len;
-        memcpy(push_filled(&t->spans), s, sizeof *s);
+        span_store(push_filled(&t->spans), s);
         if (s->track >= 0 && (size_t)s->track < t->ntrack_idx)
             *(uint32_t *)push_filled(&t->track_idx[s->track]) = idx;
     }
@@ -387,7 +421,6 @@ static inline void batch_end(span_batch *b)
     if (b->cur) b->cur->wait.len = b->len;
     trace *t = b->t;
     t->waiting += b->pushed;
-    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
 }
 
 static inline span_batch batch_begin(trace *t, sim_time w0, sim_time open, sim_time lo)
@@ -423,7 +456,7 @@ void trace_add_spans_in(trace *t, const trace_span *s, size_t n, sim_time w0, si
         if (sp->track < 0 || (size_t)sp->track >= ntracks) continue;
         const track_sum ts = tsum[sp->track];
         if (ts.pool < 0) continue;
-        const wait_span w = {sp->t0, sp->t1, ts.devices, trace_phase_is_compute((trace_phase)sp->phase)};
+        const wait_span w = {sp->t0, sp->t1, ts.devices, phase_compute[sp->phase]};
         batch_add(&b, &t->psum[ts.pool], &w);
     }
     batch_end(&b);
@@ -531,7 +564,6 @@ void trace_runs_end(trace_runs *w)
     trace *t = w->t;
     t->recorded += w->n;
     t->waiting += w->pushed;
-    if (t->waiting > t->waiting_peak) t->waiting_peak = t->waiting;
     w->n = w->pushed = 0;
 }
 
@@ -571,7 +603,7 @@ void trace_window_totals(const trace *t, sim_time w0, sim_time w1, int npools, d
 
 size_t trace_nspans_recorded(const trace *t) { return t->recorded; }
 size_t trace_nspans_waiting(const trace *t) { return t->waiting; }
-size_t trace_nspans_waiting_peak(const trace *t) { return t->waiting_peak; }
+size_t trace_nspans_waiting_peak(const trace *t) { return t->waiting > t->waiting_peak ? t->waiting : t->waiting_peak; }
 
 void trace_add_counter(trace *t, const trace_counter *c)
 {

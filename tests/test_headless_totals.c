@@ -237,6 +237,82 @@ START_TEST(t_sink_spans_every_mode)
 }
 END_TEST
 
+/* The spans waiting, and the most that ever waited, against a model of
+** the queue's rule: a span waits when spans wait before it or its share is
+** not known yet (the window's start unsettled, or its end past the clock);
+** the front leaves as the clock, or the bound the window starts at or
+** after, passes its ends.  The most is taken only when some leave
+** (trace.c), so it is asked after every span.  The totals at the end are
+** the stored spans' sums over the window, in order, bit for bit. */
+START_TEST(t_waiting_counts)
+{
+    for (int keep = 0; keep < 2; keep++) {
+        trace *tr = trace_new();
+        trace_track a = {"inst 0", TRK_INSTANCE, 0, 0, 8, -1}, h = {"host", TRK_HOSTLINK, 0, 0, 2, -1};
+        trace_add_track(tr, &a);
+        trace_add_track(tr, &h);
+        trace_keep(tr, keep);
+        enum { NSPANS = 6000 };
+        static trace_span all[NSPANS];
+        static sim_time q[NSPANS];      /* the model's queue: the waiting spans' ends */
+        size_t qh = 0, qn = 0, peak = 0, n = 0;
+        sim_time last_w0 = -1, last_open = -1, last_lo = -1;
+        sim_time W0 = -1;
+        uint64_t x = 987654321;
+        sim_time now = 0;
+        for (int i = 0; i < NSPANS; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            now += 100 + (sim_time)(x >> 56);
+            /* warm-up (the start known to come no earlier than lo), then
+            ** settled, then the window's end set: nothing more is known */
+            const int phase = i < 2000 ? 0 : i < 5500 ? 1 : 2;
+            if (i == 2000) W0 = now;    /* at or after every bound before */
+            const sim_time w0 = phase ? W0 : -1, open = phase < 2 ? now : -1, lo = phase ? -1 : now - 700;
+            sim_time t0 = now - (sim_time)(x >> 40) % 900, t1 = t0 + (sim_time)(x >> 20) % 1400;
+            const bool long_one = i == 1000 || i == 3000;
+            /* a long span now and then: the spans after it pile up, more
+            ** each time, and leave at once */
+            if (long_one) t1 += i * 60;
+            const int track = !long_one && (x >> 8) % 5 == 0;    /* a host link's spans count nowhere */
+            const trace_span sp = {t0, t1, track, (x >> 12) % 3 ? PH_GENERATE : PH_QUEUE, 0, 0, -1, 0};
+            trace_add_span_in(tr, &sp, w0, open, lo);
+            all[n++] = sp;
+            if (track == 0) {
+                const bool settled = w0 >= 0 && open >= 0, early = !settled && lo >= 0 && open >= 0;
+                if (settled && (w0 != last_w0 || open != last_open)) {
+                    while (qh < qn && q[qh] <= open) qh++;
+                    last_w0 = w0;
+                    last_open = open;
+                }
+                if (early && lo != last_lo) {
+                    while (qh < qn && q[qh] <= lo) qh++;
+                    last_lo = lo;
+                }
+                if (!(qh == qn && ((settled && t1 <= open) || (early && t1 <= lo)))) q[qn++] = t1;
+            }
+            if (qn - qh > peak) peak = qn - qh;
+            ck_assert_uint_eq(trace_nspans_waiting(tr), qn - qh);
+            ck_assert_uint_eq(trace_nspans_waiting_peak(tr), peak);
+        }
+        ck_assert_msg(peak > 400 && qn - qh > 300, "peak %zu, waiting %zu", peak, qn - qh);
+        double b[1], c[1], sb = 0, sc = 0;
+        trace_window_totals(tr, W0, now, 1, b, c);
+        for (size_t i = 0; i < n; i++) {
+            if (all[i].track != 0) continue;
+            sim_time lo_ = all[i].t0 > W0 ? all[i].t0 : W0, hi = all[i].t1 < now ? all[i].t1 : now;
+            if (hi <= lo_) continue;
+            double d = sim_secs(hi - lo_) * 8;
+            sb += d;
+            if (all[i].phase == PH_GENERATE) sc += d;
+        }
+        ck_assert_msg(memcmp(&b[0], &sb, sizeof sb) == 0 && memcmp(&c[0], &sc, sizeof sc) == 0, "busy %.17g vs %.17g, compute %.17g vs %.17g",
+                      b[0], sb, c[0], sc);
+        ck_assert(sb > 0 && sc > 0 && sc < sb);
+        trace_free(tr);
+    }
+}
+END_TEST
+
 static Suite *suite_headless_totals(void)
 {
     Suite *s = suite_create("headless_totals");
@@ -246,6 +322,7 @@ static Suite *suite_headless_totals(void)
     tcase_add_test(tc, t_headless_totals_critic_pp);
     tcase_add_test(tc, t_runs_equal_spans);
     tcase_add_test(tc, t_sink_spans_every_mode);
+    tcase_add_test(tc, t_waiting_counts);
     suite_add_tcase(s, tc);
     return s;
 }
