@@ -64,18 +64,84 @@ static void sort_lengths_desc(uint32_t *v, uint32_t *tmp, int n)
     if (src != v) memcpy(v, src, (size_t)n * sizeof *v);
 }
 
-/* The sorted ring of keys (build_microbatches): RING_SPAN slots a replica,
-** and RING_MIN at least, so that few replicas seldom move the window back. */
-#define RING_SPAN 4
-#define RING_MIN 256
-static inline size_t ring_slots(size_t dp) { return dp * RING_SPAN > RING_MIN ? dp * RING_SPAN : RING_MIN; }
-
 /* A replica in the balancing heap: ordered by load, then index. */
 typedef struct { double load; int r; } rep;
 
 static inline bool rep_less(const rep *a, const rep *b)
 {
     return a->load < b->load || (a->load == b->load && a->r < b->r);
+}
+
+/* Longest-processing-time spreading (build_microbatches) on 64-bit keys,
+** a replica's load above its index in rbits bits: each sequence, longest
+** first, goes to the replica of the least key and adds its length to that
+** load.  Keys are distinct, so the least is unique at every turn and any
+** structure that finds it gives the same assignment.
+**
+** Here a tournament tree of losers (Knuth, The Art of Computer Programming
+** vol. 3, section 5.4.1).  Its L = 2^h leaves are the replicas' keys, padded
+** with UINT64_MAX (real keys stay below 2^62); internal node k in [1, L)
+** holds the greater of the two keys that met there (the loser), node 0 the
+** least key of all.  A turn grows the least key and replays its leaf's path
+** to the root: at each node the lesser of the key carried and the one held
+** goes on up, the greater stays — h comparisons, no branch on the keys and
+** no moves (a window of keys kept sorted moved a third of them a turn, 35 of
+** 96 at 32 supernodes, and a scan of a dozen mispredicted where it stopped).
+** The tree's slots hold every key once.  With h a constant each path's
+** levels are unrolled (eng_lpt_tree).  Fills owner[i] (the replica of sequence
+** i) and rc[r] (the sequences replica r took); returns the least key. */
+static inline __attribute__((always_inline))
+uint64_t lpt_turns(uint64_t *t, const int h, int rbits, const uint32_t *len, int n, int *owner, int *rc)
+{
+    const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
+    const size_t L = (size_t)1 << h;
+    uint64_t least = 0;         /* node 0, kept here */
+    for (int i = 0; i < n; i++) {
+        const int r = (int)(least & rmask);
+        owner[i] = r;
+        rc[r]++;
+        uint64_t cur = least + ((uint64_t)len[i] << rbits);
+        const size_t leaf = L + (size_t)r;
+#pragma GCC unroll 16
+        for (int d = 1; d <= h; d++) {
+            uint64_t *node = t + (leaf >> d);
+            const uint64_t o = *node;
+            const bool up = o < cur;
+            *node = up ? cur : o;
+            cur = up ? o : cur;
+        }
+        least = cur;
+    }
+    return least;
+}
+
+/* Every replica's final key is in t[0, L): returns L.  Not static: the
+** test of the engine's sorts (tests/test_engsort.c) checks it against a
+** scan for the least loaded. */
+int eng_lpt_tree(uint64_t *t, int dp, int rbits, const uint32_t *len, int n, int *owner, int *rc)
+{
+    int L = 1, h = 0;
+    while (L < dp) { L <<= 1; h++; }
+    /* all loads 0: a subtree's least key is its first leaf's, so the loser
+    ** at node k is the first leaf of k's right half (or padding) */
+    for (int d = 0, w = L; w > 1; d++, w >>= 1)
+        for (int k = 1 << d; k < 2 << d; k++) {
+            int j = (k - (1 << d)) * w + w / 2;
+            t[k] = j < dp ? (uint64_t)j : UINT64_MAX;
+        }
+    for (int r = 0; r < dp; r++) rc[r] = 0;
+    switch (h) {    /* 2 to 256 replicas, and the rest */
+    case 1: t[0] = lpt_turns(t, 1, rbits, len, n, owner, rc); break;
+    case 2: t[0] = lpt_turns(t, 2, rbits, len, n, owner, rc); break;
+    case 3: t[0] = lpt_turns(t, 3, rbits, len, n, owner, rc); break;
+    case 4: t[0] = lpt_turns(t, 4, rbits, len, n, owner, rc); break;
+    case 5: t[0] = lpt_turns(t, 5, rbits, len, n, owner, rc); break;
+    case 6: t[0] = lpt_turns(t, 6, rbits, len, n, owner, rc); break;
+    case 7: t[0] = lpt_turns(t, 7, rbits, len, n, owner, rc); break;
+    case 8: t[0] = lpt_turns(t, 8, rbits, len, n, owner, rc); break;
+    default: t[0] = lpt_turns(t, h, rbits, len, n, owner, rc); break;
+    }
+    return L;
 }
 
 /* Spread sequences over DP replicas, longest first onto the least loaded
@@ -102,9 +168,9 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     if ((size_t)dp > s->mbw_dp) {
         s->mbw_dp = (size_t)dp;
         free(s->mbw_heap);
-        /* dp pairs for the heap, or the sorted ring of keys below (RING_SPAN
-        ** keys for each replica, RING_MIN at least) and each replica's count */
-        size_t keys = ring_slots(s->mbw_dp) * sizeof(uint64_t) + s->mbw_dp * sizeof(int), pairs = s->mbw_dp * sizeof(rep);
+        /* dp pairs for the heap, or the tournament of keys below (dp
+        ** rounded up to a power of two, under 2 dp) and each replica's count */
+        size_t keys = 2 * s->mbw_dp * sizeof(uint64_t) + s->mbw_dp * sizeof(int), pairs = s->mbw_dp * sizeof(rep);
         s->mbw_heap = xmalloc(keys > pairs ? keys : pairs);
     }
     uint32_t *len = s->mbw_len;
@@ -156,76 +222,24 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     /* Loads are whole tokens, exact in a double below 2^53: when (load,
     ** index) also fits one 64-bit key, the load shifted above the index bits,
     ** replicas are ordered by one integer comparison, the same order (the
-    ** common case); else the heap of (load, index) pairs below.  The keys
-    ** are kept sorted ascending in a window [lo, lo + dp) sliding up a ring
-    ** of RING_SPAN * dp slots: the least loaded replica is the window's first
-    ** key, taken by moving lo up one; its new key, its load grown by the
-    ** longest sequence left, is placed by a search by halves and the keys
-    ** above it move up one slot (one short memmove: at 32 supernodes, 96
-    ** replicas, about 35 keys a turn).  Keys are distinct, so each turn's
-    ** least loaded replica is the one the heap below would pick. */
+    ** common case, eng_lpt_tree); else the heap of (load, index) pairs below. */
     int rbits = 0;
     while (rbits < 32 && (UINT64_C(1) << rbits) < (uint64_t)dp) rbits++;
     if (one) {
         worst = 0;
-    } else if (rbits < 32 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
-        uint64_t *ring = s->mbw_heap;
-        const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
-        const int span = (int)ring_slots((size_t)dp);
-        int *rc = (int *)(ring + ring_slots(s->mbw_dp));   /* sequences each replica took */
-        int lo = 0;
-        for (int r = 0; r < dp; r++) {
-            ring[r] = (uint64_t)r;
-            rc[r] = 0;
-        }
-        for (int i = 0; i < n; i++) {
-            if (lo + dp == span) {              /* the window at the ring's end */
-                memmove(ring, ring + lo, (size_t)dp * sizeof *ring);
-                lo = 0;
-            }
-            uint64_t top = ring[lo] + ((uint64_t)len[i] << rbits);
-            owner[i] = (int)(top & rmask);
-            rc[owner[i]]++;
-            if (dp <= 32) {
-                /* few replicas: a scan from the nearer end, moving the keys
-                ** it passes one slot as it goes.  At most half the keys are
-                ** below top: they move down one into the least loaded's
-                ** slot; else at most half are above: they move up one and
-                ** the window with them.  The middle key stops either scan. */
-                int k;
-                if (top < ring[lo + dp / 2]) {
-                    for (k = lo + 1; ring[k] < top; k++) ring[k - 1] = ring[k];
-                    ring[k - 1] = top;
-                } else {
-                    for (k = lo + dp; ring[k - 1] > top; k--) ring[k] = ring[k - 1];
-                    ring[k] = top;
-                    lo++;
-                }
-                continue;
-            }
-            /* the first key above top in [lo + 1, lo + dp): a search by
-            ** halves without branches on the keys */
-            const uint64_t *b = ring + lo + 1;
-            int w = dp - 1;
-            while (w > 0) {
-                int h = w / 2;
-                bool up = b[h] < top;
-                b += up ? h + 1 : 0;
-                w = up ? w - h - 1 : h;
-            }
-            int j = (int)(b - ring);
-            memmove(ring + j + 1, ring + j, (size_t)(lo + dp - j) * sizeof *ring);
-            ring[j] = top;
-            lo++;
-        }
+    } else if (rbits <= 30 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
+        uint64_t *hk = s->mbw_heap;
+        int *rc = (int *)(hk + 2 * s->mbw_dp);     /* sequences each replica took */
+        const int nk = eng_lpt_tree(hk, dp, rbits, len, n, owner, rc);
         /* the most loaded, the lowest index among equals */
-        const uint64_t *hk = ring + lo;
-        uint64_t wl = hk[0] >> rbits;
-        worst = (int)(hk[0] & rmask);
-        for (int r = 1; r < dp; r++) {
+        const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
+        uint64_t wl = 0;
+        worst = dp;
+        for (int r = 0; r < nk; r++) {
+            if (hk[r] == UINT64_MAX) continue;
             uint64_t lr = hk[r] >> rbits;
             int ir = (int)(hk[r] & rmask);
-            if (lr > wl || (lr == wl && ir < worst)) { worst = ir; wl = lr; }
+            if (worst == dp || lr > wl || (lr == wl && ir < worst)) { worst = ir; wl = lr; }
         }
         cnt = rc[worst];
     } else {
