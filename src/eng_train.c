@@ -191,7 +191,10 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
         for (int i = 0; i < n; i++) total += len[i];
     } else {
         uint32_t mx = 0;
+        /* the samples' structs lie scattered over the ring (a step's ids
+        ** are in the order they finished): each is asked for 48 ahead */
         for (int i = 0; i < n; i++) {
+            if (i + 48 < n) __builtin_prefetch(eng_smp(s, ids[i + 48]));
             len[i] = (uint32_t)(eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp);
             total += len[i];
             if (len[i] > mx) mx = len[i];
