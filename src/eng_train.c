@@ -668,13 +668,24 @@ static __attribute__((noinline)) void rec_fwd(span_buf *sb, int stage, lean_stag
     *g = st;
 }
 
+/* An op that waits (lean_wait), or for a streaming sink (rec) rec_wait:
+** rec is a constant in each caller (ops_1f1b's two), which keeps one of
+** the two.  who is the op's track for lean_wait, its stage for rec_wait;
+** code is order_1f1b's second word. */
+static inline __attribute__((always_inline)) double any_wait(span_buf *sb, int who, lean_stage *g, double ready, double f,
+                                                             double d, uint32_t code, const bool rec)
+{
+    return rec ? rec_wait(sb, who, g, ready, f, d, code) : lean_wait(sb, who, g, ready, f, d);
+}
+
 /* The lean pass over a training pipeline's ops in the order of order_1f1b,
 ** apart from run_1f1b so that its state stays in registers.  A forward
 ** mostly waits for its input (the stage idles), a backward mostly starts
 ** as the stage frees: the two tests are kept apart, each taken the same way
-** most of the time. */
-static __attribute__((noinline)) void lean_1f1b(span_buf *sb, const uint32_t *op, const uint32_t *op_end, double *T,
-                                                const double *dd, lean_stage *ls, int track0)
+** most of the time.  rec: for a streaming sink (rec_wait's runs). */
+static inline __attribute__((always_inline)) void ops_1f1b(span_buf *sb, const uint32_t *op, const uint32_t *op_end,
+                                                           double *T, const double *dd, lean_stage *ls, int track0,
+                                                           const bool rec)
 {
     for (; op < op_end; op += 4) {
         const uint32_t c = op[0];
@@ -684,34 +695,25 @@ static __attribute__((noinline)) void lean_1f1b(span_buf *sb, const uint32_t *op
         double e;
         if (c & 1) {
             if (__builtin_expect(ready <= f, 1)) e = g->free_at = f + d;
-            else e = lean_wait(sb, track0 + st, g, ready, f, d);
+            else e = any_wait(sb, rec ? st : track0 + st, g, ready, f, d, op[1], rec);
         } else {
-            if (__builtin_expect(ready > f, 1)) e = lean_wait(sb, track0 + st, g, ready, f, d);
+            if (__builtin_expect(ready > f, 1)) e = any_wait(sb, rec ? st : track0 + st, g, ready, f, d, op[1], rec);
             else e = g->free_at = f + d;
         }
         T[op[3]] = e;
     }
 }
 
-/* The same for a streaming sink (rec_wait's runs). */
+static __attribute__((noinline)) void lean_1f1b(span_buf *sb, const uint32_t *op, const uint32_t *op_end, double *T,
+                                                const double *dd, lean_stage *ls, int track0)
+{
+    ops_1f1b(sb, op, op_end, T, dd, ls, track0, false);
+}
+
 static __attribute__((noinline)) void rec_1f1b(span_buf *sb, const uint32_t *op, const uint32_t *op_end, double *T,
                                                const double *dd, lean_stage *ls)
 {
-    for (; op < op_end; op += 4) {
-        const uint32_t c = op[0];
-        const int st = (int)(c >> 1);
-        lean_stage *g = &ls[st];
-        const double ready = T[op[2]], d = dd[op[1]], f = g->free_at;
-        double e;
-        if (c & 1) {
-            if (__builtin_expect(ready <= f, 1)) e = g->free_at = f + d;
-            else e = rec_wait(sb, st, g, ready, f, d, op[1]);
-        } else {
-            if (__builtin_expect(ready > f, 1)) e = rec_wait(sb, st, g, ready, f, d, op[1]);
-            else e = g->free_at = f + d;
-        }
-        T[op[3]] = e;
-    }
+    ops_1f1b(sb, op, op_end, T, dd, ls, 0, true);
 }
 
 static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim_time t0, int iter,
