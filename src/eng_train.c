@@ -76,20 +76,72 @@ static inline bool rep_less(const rep *a, const rep *b)
 ** a replica's load above its index in rbits bits: each sequence, longest
 ** first, goes to the replica of the least key and adds its length to that
 ** load.  Keys are distinct, so the least is unique at every turn and any
-** structure that finds it gives the same assignment.
-**
-** Here a tournament tree of losers (Knuth, The Art of Computer Programming
-** vol. 3, section 5.4.1).  Its L = 2^h leaves are the replicas' keys, padded
-** with UINT64_MAX (real keys stay below 2^62); internal node k in [1, L)
-** holds the greater of the two keys that met there (the loser), node 0 the
-** least key of all.  A turn grows the least key and replays its leaf's path
-** to the root: at each node the lesser of the key carried and the one held
-** goes on up, the greater stays — h comparisons, no branch on the keys and
-** no moves (a window of keys kept sorted moved a third of them a turn, 35 of
-** 96 at 32 supernodes, and a scan of a dozen mispredicted where it stopped).
-** The tree's slots hold every key once.  With h a constant each path's
-** levels are unrolled (eng_lpt_tree).  Fills owner[i] (the replica of sequence
-** i) and rc[r] (the sequences replica r took); returns the least key. */
+** structure that finds it gives the same assignment.  Both below fill
+** owner[i] (the replica of sequence i) and rc[r] (the sequences replica r
+** took).  Per sequence, on the lengths of examples/pangu718b_cm384.lua's
+** steps at 4 to 43 supernodes (12 to 129 replicas; a step's whole set and
+** one mini-batch's): the scan takes 5-11 ns at 12 and 24 replicas, the
+** tree 9-12; the two meet at about 48 (11-12 ns each); at 96 the tree
+** takes 12-13 ns, the scan 13-18, and at 129 14 against 17-21. */
+
+/* Few replicas (dp <= RING_SCAN_MAX): the keys kept sorted ascending in a
+** window [lo, lo + dp) sliding up a ring of ring_slots(dp) slots (RING_SPAN
+** a replica, RING_MIN at least, so that the window seldom moves back).  The
+** least is the window's first key, taken by moving lo up one, so the next
+** turn's least is known at once; the new key is placed by a scan from the
+** nearer end, which moves the keys it passes one slot as it goes.  Returns
+** the window: every replica's final key. */
+#define RING_SCAN_MAX 48
+#define RING_SPAN 4
+#define RING_MIN 256
+static inline size_t ring_slots(size_t dp) { return dp * RING_SPAN > RING_MIN ? dp * RING_SPAN : RING_MIN; }
+
+static const uint64_t *lpt_ring(uint64_t *ring, int dp, int rbits, const uint32_t *len, int n, int *owner, int *rc)
+{
+    const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
+    const int span = (int)ring_slots((size_t)dp);
+    int lo = 0;
+    for (int r = 0; r < dp; r++) {
+        ring[r] = (uint64_t)r;
+        rc[r] = 0;
+    }
+    for (int i = 0; i < n; i++) {
+        if (lo + dp == span) {              /* the window at the ring's end */
+            memmove(ring, ring + lo, (size_t)dp * sizeof *ring);
+            lo = 0;
+        }
+        const uint64_t top = ring[lo] + ((uint64_t)len[i] << rbits);
+        owner[i] = (int)(top & rmask);
+        rc[owner[i]]++;
+        /* At most half the keys are below top: they move down one into the
+        ** least loaded's slot; else at most half are above: they move up one
+        ** and the window with them.  The middle key stops either scan. */
+        int k;
+        if (top < ring[lo + dp / 2]) {
+            for (k = lo + 1; ring[k] < top; k++) ring[k - 1] = ring[k];
+            ring[k - 1] = top;
+        } else {
+            for (k = lo + dp; ring[k - 1] > top; k--) ring[k] = ring[k - 1];
+            ring[k] = top;
+            lo++;
+        }
+    }
+    return ring + lo;
+}
+
+/* More replicas: a tournament tree of losers (Knuth, The Art of Computer
+** Programming vol. 3, section 5.4.1).  Its L = 2^h leaves are the
+** replicas' keys, padded with UINT64_MAX (real keys stay below 2^62);
+** internal node k in [1, L) holds the greater of the two keys that met
+** there (the loser), node 0 the least key of all.  A turn grows the least
+** key and replays its leaf's path to the root: at each node the lesser of
+** the key carried and the one held goes on up, the greater stays — h
+** comparisons, no branch on the keys and no moves, where the window above
+** moves a third of the keys a turn (35 of 96 at 32 supernodes; a search by
+** halves and a memmove did no better).  The next turn waits for the root,
+** so a turn costs about h compare-and-select steps.  The tree's slots hold
+** every key once.  With h a constant each path's levels are unrolled
+** (eng_lpt_tree).  Returns the least key. */
 static inline __attribute__((always_inline))
 uint64_t lpt_turns(uint64_t *t, const int h, int rbits, const uint32_t *len, int n, int *owner, int *rc)
 {
@@ -168,9 +220,10 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     if ((size_t)dp > s->mbw_dp) {
         s->mbw_dp = (size_t)dp;
         free(s->mbw_heap);
-        /* dp pairs for the heap, or the tournament of keys below (dp
-        ** rounded up to a power of two, under 2 dp) and each replica's count */
-        size_t keys = 2 * s->mbw_dp * sizeof(uint64_t) + s->mbw_dp * sizeof(int), pairs = s->mbw_dp * sizeof(rep);
+        /* dp pairs for the heap, or the keys below (lpt_ring's ring, more
+        ** than the 2 dp slots of eng_lpt_tree's tournament) and each
+        ** replica's count */
+        size_t keys = ring_slots(s->mbw_dp) * sizeof(uint64_t) + s->mbw_dp * sizeof(int), pairs = s->mbw_dp * sizeof(rep);
         s->mbw_heap = xmalloc(keys > pairs ? keys : pairs);
     }
     uint32_t *len = s->mbw_len;
@@ -225,15 +278,19 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     /* Loads are whole tokens, exact in a double below 2^53: when (load,
     ** index) also fits one 64-bit key, the load shifted above the index bits,
     ** replicas are ordered by one integer comparison, the same order (the
-    ** common case, eng_lpt_tree); else the heap of (load, index) pairs below. */
+    ** common case: lpt_ring, eng_lpt_tree); else the heap of (load, index)
+    ** pairs below. */
     int rbits = 0;
     while (rbits < 32 && (UINT64_C(1) << rbits) < (uint64_t)dp) rbits++;
     if (one) {
         worst = 0;
     } else if (rbits <= 30 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
-        uint64_t *hk = s->mbw_heap;
-        int *rc = (int *)(hk + 2 * s->mbw_dp);     /* sequences each replica took */
-        const int nk = eng_lpt_tree(hk, dp, rbits, len, n, owner, rc);
+        uint64_t *keys = s->mbw_heap;
+        int *rc = (int *)(keys + ring_slots(s->mbw_dp));   /* sequences each replica took */
+        const uint64_t *hk = keys;      /* every replica's final key, and padding (UINT64_MAX) */
+        int nk = dp;
+        if (dp <= RING_SCAN_MAX) hk = lpt_ring(keys, dp, rbits, len, n, owner, rc);
+        else nk = eng_lpt_tree(keys, dp, rbits, len, n, owner, rc);
         /* the most loaded, the lowest index among equals */
         const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
         uint64_t wl = 0;

@@ -6,10 +6,10 @@
 ** either side of the radix digit's switch from 8 to 11 bits; and the
 ** placement declines, leaving the keys as they were, when the high halves
 ** repeat or span more than its slots and their bitmap hold (docs/architecture.md, "The event
-** loop's costs").  The tournament that spreads a step's sequences over the
-** data-parallel replicas (src/eng_train.c: eng_lpt_tree) makes the choices of
-** a plain scan for the least loaded, lowest index among equals, and ends
-** holding every replica's load once.
+** loop's costs").  The tournament that spreads a step's sequences over more
+** than 48 data-parallel replicas (src/eng_train.c: eng_lpt_tree; tried here
+** from 2) makes the choices of a plain scan for the least loaded, lowest
+** index among equals, and ends holding every replica's load once.
 */
 #include "testutil.h"
 #include "engine_int.h"
