@@ -64,18 +64,136 @@ static void sort_lengths_desc(uint32_t *v, uint32_t *tmp, int n)
     if (src != v) memcpy(v, src, (size_t)n * sizeof *v);
 }
 
-/* The sorted ring of keys (build_microbatches): RING_SPAN slots a replica,
-** and RING_MIN at least, so that few replicas seldom move the window back. */
-#define RING_SPAN 4
-#define RING_MIN 256
-static inline size_t ring_slots(size_t dp) { return dp * RING_SPAN > RING_MIN ? dp * RING_SPAN : RING_MIN; }
-
 /* A replica in the balancing heap: ordered by load, then index. */
 typedef struct { double load; int r; } rep;
 
 static inline bool rep_less(const rep *a, const rep *b)
 {
     return a->load < b->load || (a->load == b->load && a->r < b->r);
+}
+
+/* Longest-processing-time spreading (build_microbatches) on 64-bit keys,
+** a replica's load above its index in rbits bits: each sequence, longest
+** first, goes to the replica of the least key and adds its length to that
+** load.  Keys are distinct, so the least is unique at every turn and any
+** structure that finds it gives the same assignment.  Both below fill
+** owner[i] (the replica of sequence i) and rc[r] (the sequences replica r
+** took).  Per sequence, on the lengths of examples/pangu718b_cm384.lua's
+** steps at 4 to 43 supernodes (12 to 129 replicas; a step's whole set and
+** one mini-batch's): the scan takes 5-11 ns at 12 and 24 replicas, the
+** tree 9-12; the two meet at about 48 (11-12 ns each); at 96 the tree
+** takes 12-13 ns, the scan 13-18, and at 129 14 against 17-21. */
+
+/* Few replicas (dp <= RING_SCAN_MAX): the keys kept sorted ascending in a
+** window [lo, lo + dp) sliding up a ring of ring_slots(dp) slots (RING_SPAN
+** a replica, RING_MIN at least, so that the window seldom moves back).  The
+** least is the window's first key, taken by moving lo up one, so the next
+** turn's least is known at once; the new key is placed by a scan from the
+** nearer end, which moves the keys it passes one slot as it goes.  Returns
+** the window: every replica's final key. */
+#define RING_SCAN_MAX 48
+#define RING_SPAN 4
+#define RING_MIN 256
+static inline size_t ring_slots(size_t dp) { return dp * RING_SPAN > RING_MIN ? dp * RING_SPAN : RING_MIN; }
+
+static const uint64_t *lpt_ring(uint64_t *ring, int dp, int rbits, const uint32_t *len, int n, int *owner, int *rc)
+{
+    const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
+    const int span = (int)ring_slots((size_t)dp);
+    int lo = 0;
+    for (int r = 0; r < dp; r++) {
+        ring[r] = (uint64_t)r;
+        rc[r] = 0;
+    }
+    for (int i = 0; i < n; i++) {
+        if (lo + dp == span) {              /* the window at the ring's end */
+            memmove(ring, ring + lo, (size_t)dp * sizeof *ring);
+            lo = 0;
+        }
+        const uint64_t top = ring[lo] + ((uint64_t)len[i] << rbits);
+        owner[i] = (int)(top & rmask);
+        rc[owner[i]]++;
+        /* At most half the keys are below top: they move down one into the
+        ** least loaded's slot; else at most half are above: they move up one
+        ** and the window with them.  The middle key stops either scan. */
+        int k;
+        if (top < ring[lo + dp / 2]) {
+            for (k = lo + 1; ring[k] < top; k++) ring[k - 1] = ring[k];
+            ring[k - 1] = top;
+        } else {
+            for (k = lo + dp; ring[k - 1] > top; k--) ring[k] = ring[k - 1];
+            ring[k] = top;
+            lo++;
+        }
+    }
+    return ring + lo;
+}
+
+/* More replicas: a tournament tree of losers (Knuth, The Art of Computer
+** Programming vol. 3, section 5.4.1).  Its L = 2^h leaves are the
+** replicas' keys, padded with UINT64_MAX (real keys stay below 2^62);
+** internal node k in [1, L) holds the greater of the two keys that met
+** there (the loser), node 0 the least key of all.  A turn grows the least
+** key and replays its leaf's path to the root: at each node the lesser of
+** the key carried and the one held goes on up, the greater stays — h
+** comparisons, no branch on the keys and no moves, where the window above
+** moves a third of the keys a turn (35 of 96 at 32 supernodes; a search by
+** halves and a memmove did no better).  The next turn waits for the root,
+** so a turn costs about h compare-and-select steps.  The tree's slots hold
+** every key once.  With h a constant each path's levels are unrolled
+** (eng_lpt_tree).  Returns the least key. */
+static inline __attribute__((always_inline))
+uint64_t lpt_turns(uint64_t *t, const int h, int rbits, const uint32_t *len, int n, int *owner, int *rc)
+{
+    const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
+    const size_t L = (size_t)1 << h;
+    uint64_t least = 0;         /* node 0, kept here */
+    for (int i = 0; i < n; i++) {
+        const int r = (int)(least & rmask);
+        owner[i] = r;
+        rc[r]++;
+        uint64_t cur = least + ((uint64_t)len[i] << rbits);
+        const size_t leaf = L + (size_t)r;
+#pragma GCC unroll 16
+        for (int d = 1; d <= h; d++) {
+            uint64_t *node = t + (leaf >> d);
+            const uint64_t o = *node;
+            const bool up = o < cur;
+            *node = up ? cur : o;
+            cur = up ? o : cur;
+        }
+        least = cur;
+    }
+    return least;
+}
+
+/* Every replica's final key is in t[0, L): returns L.  Not static: the
+** test of the engine's sorts (tests/test_engsort.c) checks it against a
+** scan for the least loaded. */
+int eng_lpt_tree(uint64_t *t, int dp, int rbits, const uint32_t *len, int n, int *owner, int *rc)
+{
+    int L = 1, h = 0;
+    while (L < dp) { L <<= 1; h++; }
+    /* all loads 0: a subtree's least key is its first leaf's, so the loser
+    ** at node k is the first leaf of k's right half (or padding) */
+    for (int d = 0, w = L; w > 1; d++, w >>= 1)
+        for (int k = 1 << d; k < 2 << d; k++) {
+            int j = (k - (1 << d)) * w + w / 2;
+            t[k] = j < dp ? (uint64_t)j : UINT64_MAX;
+        }
+    for (int r = 0; r < dp; r++) rc[r] = 0;
+    switch (h) {    /* 2 to 256 replicas, and the rest */
+    case 1: t[0] = lpt_turns(t, 1, rbits, len, n, owner, rc); break;
+    case 2: t[0] = lpt_turns(t, 2, rbits, len, n, owner, rc); break;
+    case 3: t[0] = lpt_turns(t, 3, rbits, len, n, owner, rc); break;
+    case 4: t[0] = lpt_turns(t, 4, rbits, len, n, owner, rc); break;
+    case 5: t[0] = lpt_turns(t, 5, rbits, len, n, owner, rc); break;
+    case 6: t[0] = lpt_turns(t, 6, rbits, len, n, owner, rc); break;
+    case 7: t[0] = lpt_turns(t, 7, rbits, len, n, owner, rc); break;
+    case 8: t[0] = lpt_turns(t, 8, rbits, len, n, owner, rc); break;
+    default: t[0] = lpt_turns(t, h, rbits, len, n, owner, rc); break;
+    }
+    return L;
 }
 
 /* Spread sequences over DP replicas, longest first onto the least loaded
@@ -102,8 +220,9 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     if ((size_t)dp > s->mbw_dp) {
         s->mbw_dp = (size_t)dp;
         free(s->mbw_heap);
-        /* dp pairs for the heap, or the sorted ring of keys below (RING_SPAN
-        ** keys for each replica, RING_MIN at least) and each replica's count */
+        /* dp pairs for the heap, or the keys below (lpt_ring's ring, more
+        ** than the 2 dp slots of eng_lpt_tree's tournament) and each
+        ** replica's count */
         size_t keys = ring_slots(s->mbw_dp) * sizeof(uint64_t) + s->mbw_dp * sizeof(int), pairs = s->mbw_dp * sizeof(rep);
         s->mbw_heap = xmalloc(keys > pairs ? keys : pairs);
     }
@@ -125,7 +244,10 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
         for (int i = 0; i < n; i++) total += len[i];
     } else {
         uint32_t mx = 0;
+        /* the samples' structs lie scattered over the ring (a step's ids
+        ** are in the order they finished): each is asked for 48 ahead */
         for (int i = 0; i < n; i++) {
+            if (i + 48 < n) __builtin_prefetch(eng_smp(s, ids[i + 48]));
             len[i] = (uint32_t)(eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp);
             total += len[i];
             if (len[i] > mx) mx = len[i];
@@ -156,76 +278,28 @@ static mb_set build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     /* Loads are whole tokens, exact in a double below 2^53: when (load,
     ** index) also fits one 64-bit key, the load shifted above the index bits,
     ** replicas are ordered by one integer comparison, the same order (the
-    ** common case); else the heap of (load, index) pairs below.  The keys
-    ** are kept sorted ascending in a window [lo, lo + dp) sliding up a ring
-    ** of RING_SPAN * dp slots: the least loaded replica is the window's first
-    ** key, taken by moving lo up one; its new key, its load grown by the
-    ** longest sequence left, is placed by a search by halves and the keys
-    ** above it move up one slot (one short memmove: at 32 supernodes, 96
-    ** replicas, about 35 keys a turn).  Keys are distinct, so each turn's
-    ** least loaded replica is the one the heap below would pick. */
+    ** common case: lpt_ring, eng_lpt_tree); else the heap of (load, index)
+    ** pairs below. */
     int rbits = 0;
     while (rbits < 32 && (UINT64_C(1) << rbits) < (uint64_t)dp) rbits++;
     if (one) {
         worst = 0;
-    } else if (rbits < 32 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
-        uint64_t *ring = s->mbw_heap;
-        const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
-        const int span = (int)ring_slots((size_t)dp);
-        int *rc = (int *)(ring + ring_slots(s->mbw_dp));   /* sequences each replica took */
-        int lo = 0;
-        for (int r = 0; r < dp; r++) {
-            ring[r] = (uint64_t)r;
-            rc[r] = 0;
-        }
-        for (int i = 0; i < n; i++) {
-            if (lo + dp == span) {              /* the window at the ring's end */
-                memmove(ring, ring + lo, (size_t)dp * sizeof *ring);
-                lo = 0;
-            }
-            uint64_t top = ring[lo] + ((uint64_t)len[i] << rbits);
-            owner[i] = (int)(top & rmask);
-            rc[owner[i]]++;
-            if (dp <= 32) {
-                /* few replicas: a scan from the nearer end, moving the keys
-                ** it passes one slot as it goes.  At most half the keys are
-                ** below top: they move down one into the least loaded's
-                ** slot; else at most half are above: they move up one and
-                ** the window with them.  The middle key stops either scan. */
-                int k;
-                if (top < ring[lo + dp / 2]) {
-                    for (k = lo + 1; ring[k] < top; k++) ring[k - 1] = ring[k];
-                    ring[k - 1] = top;
-                } else {
-                    for (k = lo + dp; ring[k - 1] > top; k--) ring[k] = ring[k - 1];
-                    ring[k] = top;
-                    lo++;
-                }
-                continue;
-            }
-            /* the first key above top in [lo + 1, lo + dp): a search by
-            ** halves without branches on the keys */
-            const uint64_t *b = ring + lo + 1;
-            int w = dp - 1;
-            while (w > 0) {
-                int h = w / 2;
-                bool up = b[h] < top;
-                b += up ? h + 1 : 0;
-                w = up ? w - h - 1 : h;
-            }
-            int j = (int)(b - ring);
-            memmove(ring + j + 1, ring + j, (size_t)(lo + dp - j) * sizeof *ring);
-            ring[j] = top;
-            lo++;
-        }
+    } else if (rbits <= 30 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
+        uint64_t *keys = s->mbw_heap;
+        int *rc = (int *)(keys + ring_slots(s->mbw_dp));   /* sequences each replica took */
+        const uint64_t *hk = keys;      /* every replica's final key, and padding (UINT64_MAX) */
+        int nk = dp;
+        if (dp <= RING_SCAN_MAX) hk = lpt_ring(keys, dp, rbits, len, n, owner, rc);
+        else nk = eng_lpt_tree(keys, dp, rbits, len, n, owner, rc);
         /* the most loaded, the lowest index among equals */
-        const uint64_t *hk = ring + lo;
-        uint64_t wl = hk[0] >> rbits;
-        worst = (int)(hk[0] & rmask);
-        for (int r = 1; r < dp; r++) {
+        const uint64_t rmask = (UINT64_C(1) << rbits) - 1;
+        uint64_t wl = 0;
+        worst = dp;
+        for (int r = 0; r < nk; r++) {
+            if (hk[r] == UINT64_MAX) continue;
             uint64_t lr = hk[r] >> rbits;
             int ir = (int)(hk[r] & rmask);
-            if (lr > wl || (lr == wl && ir < worst)) { worst = ir; wl = lr; }
+            if (worst == dp || lr > wl || (lr == wl && ir < worst)) { worst = ir; wl = lr; }
         }
         cnt = rc[worst];
     } else {
@@ -651,13 +725,24 @@ static __attribute__((noinline)) void rec_fwd(span_buf *sb, int stage, lean_stag
     *g = st;
 }
 
+/* An op that waits (lean_wait), or for a streaming sink (rec) rec_wait:
+** rec is a constant in each caller (ops_1f1b's two), which keeps one of
+** the two.  who is the op's track for lean_wait, its stage for rec_wait;
+** code is order_1f1b's second word. */
+static inline __attribute__((always_inline)) double any_wait(span_buf *sb, int who, lean_stage *g, double ready, double f,
+                                                             double d, uint32_t code, const bool rec)
+{
+    return rec ? rec_wait(sb, who, g, ready, f, d, code) : lean_wait(sb, who, g, ready, f, d);
+}
+
 /* The lean pass over a training pipeline's ops in the order of order_1f1b,
 ** apart from run_1f1b so that its state stays in registers.  A forward
 ** mostly waits for its input (the stage idles), a backward mostly starts
 ** as the stage frees: the two tests are kept apart, each taken the same way
-** most of the time. */
-static __attribute__((noinline)) void lean_1f1b(span_buf *sb, const uint32_t *op, const uint32_t *op_end, double *T,
-                                                const double *dd, lean_stage *ls, int track0)
+** most of the time.  rec: for a streaming sink (rec_wait's runs). */
+static inline __attribute__((always_inline)) void ops_1f1b(span_buf *sb, const uint32_t *op, const uint32_t *op_end,
+                                                           double *T, const double *dd, lean_stage *ls, int track0,
+                                                           const bool rec)
 {
     for (; op < op_end; op += 4) {
         const uint32_t c = op[0];
@@ -667,34 +752,25 @@ static __attribute__((noinline)) void lean_1f1b(span_buf *sb, const uint32_t *op
         double e;
         if (c & 1) {
             if (__builtin_expect(ready <= f, 1)) e = g->free_at = f + d;
-            else e = lean_wait(sb, track0 + st, g, ready, f, d);
+            else e = any_wait(sb, rec ? st : track0 + st, g, ready, f, d, op[1], rec);
         } else {
-            if (__builtin_expect(ready > f, 1)) e = lean_wait(sb, track0 + st, g, ready, f, d);
+            if (__builtin_expect(ready > f, 1)) e = any_wait(sb, rec ? st : track0 + st, g, ready, f, d, op[1], rec);
             else e = g->free_at = f + d;
         }
         T[op[3]] = e;
     }
 }
 
-/* The same for a streaming sink (rec_wait's runs). */
+static __attribute__((noinline)) void lean_1f1b(span_buf *sb, const uint32_t *op, const uint32_t *op_end, double *T,
+                                                const double *dd, lean_stage *ls, int track0)
+{
+    ops_1f1b(sb, op, op_end, T, dd, ls, track0, false);
+}
+
 static __attribute__((noinline)) void rec_1f1b(span_buf *sb, const uint32_t *op, const uint32_t *op_end, double *T,
                                                const double *dd, lean_stage *ls)
 {
-    for (; op < op_end; op += 4) {
-        const uint32_t c = op[0];
-        const int st = (int)(c >> 1);
-        lean_stage *g = &ls[st];
-        const double ready = T[op[2]], d = dd[op[1]], f = g->free_at;
-        double e;
-        if (c & 1) {
-            if (__builtin_expect(ready <= f, 1)) e = g->free_at = f + d;
-            else e = rec_wait(sb, st, g, ready, f, d, op[1]);
-        } else {
-            if (__builtin_expect(ready > f, 1)) e = rec_wait(sb, st, g, ready, f, d, op[1]);
-            else e = g->free_at = f + d;
-        }
-        T[op[3]] = e;
-    }
+    ops_1f1b(sb, op, op_end, T, dd, ls, 0, true);
 }
 
 static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim_time t0, int iter,

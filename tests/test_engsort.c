@@ -6,7 +6,10 @@
 ** either side of the radix digit's switch from 8 to 11 bits; and the
 ** placement declines, leaving the keys as they were, when the high halves
 ** repeat or span more than its slots and their bitmap hold (docs/architecture.md, "The event
-** loop's costs").
+** loop's costs").  The tournament that spreads a step's sequences over more
+** than 48 data-parallel replicas (src/eng_train.c: eng_lpt_tree; tried here
+** from 2) makes the choices of a plain scan for the least loaded, lowest
+** index among equals, and ends holding every replica's load once.
 */
 #include "testutil.h"
 #include "engine_int.h"
@@ -164,6 +167,77 @@ START_TEST(t_place)
 }
 END_TEST
 
+/* src/eng_train.c; declared here, the one caller outside its file */
+int eng_lpt_tree(uint64_t *t, int dp, int rbits, const uint32_t *len, int n, int *owner, int *rc);
+
+static int cmp_u32_desc(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x < y) - (x > y);
+}
+
+/* eng_lpt_tree against a scan of every replica at every turn */
+static void check_lpt(const uint32_t *len, int n, int dp, const char *what)
+{
+    int rbits = 0;
+    while ((1 << rbits) < dp) rbits++;
+    uint64_t *t = malloc(2 * (size_t)dp * sizeof *t), *load = calloc((size_t)dp, sizeof *load);
+    int *owner = malloc((size_t)(n ? n : 1) * sizeof *owner), *rc = malloc((size_t)dp * sizeof *rc);
+    int *want_rc = calloc((size_t)dp, sizeof *want_rc);
+    const int L = eng_lpt_tree(t, dp, rbits, len, n, owner, rc);
+    ck_assert_msg(L >= dp && L < 2 * dp + (dp == 1) && (L & (L - 1)) == 0, "%s, dp %d: %d leaves", what, dp, L);
+    for (int i = 0; i < n; i++) {
+        int best = 0;
+        for (int r = 1; r < dp; r++) if (load[r] < load[best]) best = r;   /* the first of the least */
+        ck_assert_msg(owner[i] == best, "%s, dp %d, n %d: sequence %d (length %u) went to replica %d, the least loaded is %d",
+                      what, dp, n, i, len[i], owner[i], best);
+        load[best] += len[i];
+        want_rc[best]++;
+    }
+    int pads = 0;
+    for (int r = 0; r < dp; r++) ck_assert_msg(rc[r] == want_rc[r], "%s, dp %d: replica %d took %d, not %d", what, dp, r, rc[r], want_rc[r]);
+    for (int k = 0; k < L; k++) {
+        if (t[k] == UINT64_MAX) { pads++; continue; }
+        const int r = (int)(t[k] & ((UINT64_C(1) << rbits) - 1));
+        ck_assert_msg(r < dp && t[k] >> rbits == load[r], "%s, dp %d: slot %d holds %llx, replica %d's load is %llu",
+                      what, dp, k, (unsigned long long)t[k], r, (unsigned long long)load[r < dp ? r : 0]);
+        load[r] = UINT64_MAX;   /* each replica once */
+    }
+    ck_assert_msg(pads == L - dp, "%s, dp %d: %d padding slots of %d", what, dp, pads, L - dp);
+    free(t);
+    free(load);
+    free(owner);
+    free(rc);
+    free(want_rc);
+}
+
+START_TEST(t_lpt_tree)
+{
+    static const int dps[] = {2, 3, 4, 5, 7, 8, 9, 12, 31, 32, 33, 64, 96, 127, 128, 129, 256, 257, 300, 600};
+    uint64_t st = 0x2545f4914f6cdd1dULL;
+    enum { NMAX = 4000 };
+    uint32_t *len = malloc(NMAX * sizeof *len);
+    for (size_t z = 0; z < sizeof dps / sizeof dps[0]; z++) {
+        const int dp = dps[z];
+        const int ns[] = {0, 1, dp - 1, dp, dp + 1, 5 * dp + 3, NMAX};
+        for (size_t y = 0; y < sizeof ns / sizeof ns[0]; y++) {
+            const int n = ns[y] < NMAX ? ns[y] : NMAX;
+            for (int i = 0; i < n; i++) len[i] = 1 + (uint32_t)(rnd(&st) % 32768);
+            qsort(len, (size_t)n, sizeof *len, cmp_u32_desc);           /* longest first, as the engine */
+            check_lpt(len, n, dp, "sorted lengths");
+            for (int i = 0; i < n; i++) len[i] = 1 + (uint32_t)(rnd(&st) % 32768);
+            check_lpt(len, n, dp, "unsorted lengths");
+            for (int i = 0; i < n; i++) len[i] = 1 + (uint32_t)(rnd(&st) % 3);     /* many equal loads */
+            qsort(len, (size_t)n, sizeof *len, cmp_u32_desc);
+            check_lpt(len, n, dp, "lengths 1 to 3");
+            for (int i = 0; i < n; i++) len[i] = 4096;
+            check_lpt(len, n, dp, "equal lengths");
+        }
+    }
+    free(len);
+}
+END_TEST
+
 static Suite *suite_engsort(void)
 {
     Suite *s = suite_create("engsort");
@@ -171,6 +245,7 @@ static Suite *suite_engsort(void)
     tcase_add_test(tc, t_radix_random);
     tcase_add_test(tc, t_radix_adversarial);
     tcase_add_test(tc, t_place);
+    tcase_add_test(tc, t_lpt_tree);
     suite_add_tcase(s, tc);
     return s;
 }
