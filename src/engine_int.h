@@ -259,6 +259,13 @@ typedef struct {
     int64_t  head, len, cap;
 } squeue;
 
+/* The decode step's roofline lines at one batch size (eng_gen.c):
+** compute and HBM time, each a + slope·context, and the rest. */
+typedef struct {
+    double c0, cslope, m0, mslope, fixed;
+    bool   known;
+} dline;
+
 typedef struct {
     int      pool, track, index;
     hent    *heap;
@@ -271,9 +278,9 @@ typedef struct {
     sim_time seg_t0;        /* decode segment start (after any prefill) */
     int64_t  seg_step0;
     int64_t  target;        /* step at the scheduled event */
-    int      cache_b;       /* batch the decode-step lines below are for */
-    double   c0, cslope, m0, mslope, fixed;   /* compute and HBM time: a + slope·context */
     int      dtab;          /* its decode-step table in sim.dtab, -1 not yet known */
+    int      own_b;         /* with no table (dtab < 0 once looked up): the batch of */
+    dline    own;           /* the lines it computed last */
     const scn_link *link;   /* the link its devices talk over, NULL not yet looked up */
     uint64_t evseq;         /* insertion number of its live event (evq), if scheduled */
     bool     scheduled;
@@ -284,12 +291,6 @@ typedef struct {
     double   quota_kv;      /* KV the dispatcher has counted for them */
     double   slow;          /* time factor of this instance (plan.rollout.speed_spread; 1 alike) */
 } instance;
-
-/* The decode step's roofline lines at one batch size (eng_gen.c). */
-typedef struct {
-    double c0, cslope, m0, mslope, fixed;
-    bool   known;
-} dline;
 
 /* Lines by batch size 0..n-1 for the instances on one link: every input of
 ** the roofline but the batch is the same for them (model, device, rollout
@@ -512,6 +513,26 @@ static inline bool eng_may_start(const sim *s, int id, const sample *x, int v)
 {
     if (x->batch - v > s->staleness) return false;
     return !s->share_on || (int64_t)id < (int64_t)(v + s->staleness) * s->N + s->share_n;
+}
+
+/* The same test made as two comparisons with bounds worked out once for a
+** version, for a loop over samples (eng_gen.c, inst_admit): x->batch - v >
+** staleness is x->batch > v + staleness (no overflow in 64 bits), and with
+** no stale share every id passes. */
+typedef struct {
+    int64_t batch_max, id_lim;
+} eng_start_bound;
+
+static inline eng_start_bound eng_start_bound_at(const sim *s, int v)
+{
+    eng_start_bound b = {(int64_t)v + s->staleness, INT64_MAX};
+    if (s->share_on) b.id_lim = (int64_t)(v + s->staleness) * s->N + s->share_n;
+    return b;
+}
+
+static inline bool eng_start_ok(eng_start_bound b, int id, const sample *x)
+{
+    return x->batch <= b.batch_max && (int64_t)id < b.id_lim;
 }
 
 /* The link joining pool q's devices k, k + stride, … (k counts within the
