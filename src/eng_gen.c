@@ -149,9 +149,17 @@ __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, boo
 ** sequences an instance, more than 256 instances. */
 enum { HEAPS_COLD_BYTES = 1 << 19 };
 
-static inline bool heaps_cold(const sim *s)
+static __attribute__((noinline)) bool heaps_cold_find(sim *s)
 {
-    return (double)s->ninst * s->scn.plan.rollout.max_seqs * sizeof(hent) > HEAPS_COLD_BYTES;
+    const bool cold = (double)s->ninst * s->scn.plan.rollout.max_seqs * sizeof(hent) > HEAPS_COLD_BYTES;
+    s->heaps_cold = cold ? 2 : 1;
+    return cold;
+}
+
+/* Worked out once (the instances and max_seqs are fixed for the run). */
+static inline bool heaps_cold(sim *s)
+{
+    return s->heaps_cold ? s->heaps_cold == 2 : heaps_cold_find(s);
 }
 
 /* ------------------------------------------------------------ decode time */

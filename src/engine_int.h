@@ -445,6 +445,7 @@ struct sim {
     int      ndtab;
     int      step_track;
     unsigned gen_only_pools;    /* bit p: pool p generates and is not the training pool (eng_ctrl.c) */
+    int8_t   heaps_cold;        /* eng_gen.c, heaps_cold: 0 not yet worked out, 1 no, 2 yes */
 
     /* the trainer */
     int      version;           /* = steps trained */
