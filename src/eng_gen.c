@@ -401,6 +401,7 @@ static void inst_schedule(sim *s, instance *I)
     }
     double dt = k > 0 ? decode_time_of(s, I, k) : 0;
     I->target = I->step + k;
+    I->root_hint = hent_id(I->heap[0]);
     I->scheduled = true;
     I->evseq = eng_evq_push(&s->q, I->seg_t0 + sim_from_secs(dt), EV_INST, (int)(I - s->inst));
 }
@@ -728,13 +729,17 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
 {
     const bool cold = heaps_cold(s);
     /* in a large run the next event is most likely another instance's
-    ** completion, whose struct and heap are out of the cache: ask for the
-    ** struct now, and for the top of its heap once the struct is in (below) */
+    ** completion, whose struct, heap and finishing sample are out of the
+    ** cache: ask for the struct and, by the hint it left when it scheduled
+    ** that event (its root's sample then, which the event reads and writes
+    ** first), for the sample now; for the top of its heap once the struct
+    ** is in (below) */
     const instance *J = NULL;
     const event *next = cold ? eng_evq_peek(&s->q) : NULL;
     if (next && eng_ev_kind(next) == EV_INST) {
         J = &s->inst[eng_ev_a(next)];
         for (size_t o = 0; o < sizeof *J; o += 64) __builtin_prefetch((const char *)J + o);
+        eng_smp_prefetch(s, J->root_hint);
     }
     I->scheduled = false;
     /* the sample at the root finishes now, most likely, and its struct is
@@ -767,9 +772,6 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
         return;
     }
     I->seg_t0 = inst_admit(s, I, now, cold);
-    /* the top of the next instance's heap has come in meanwhile: ask for the
-    ** struct of the sample it names, which that event reads and writes first */
-    if (J && J->hn > 0) eng_smp_prefetch(s, hent_id(J->heap[0]));
     I->seg_step0 = I->step;
     inst_schedule(s, I);
 }

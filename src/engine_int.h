@@ -272,6 +272,7 @@ typedef struct {
     int      hn, hcap;
     int64_t  kbase;         /* the step its heap entries count from (hent) */
     int      nactive;
+    int32_t  root_hint;     /* its heap's root's sample when it last scheduled its event (eng_gen.c): a prefetch's hint */
     int64_t  step;
     double   ctx_sum;
     double   kv_used, kv_cap;
