@@ -491,6 +491,7 @@ static __attribute__((noinline)) sim_time inst_admit_some(sim *s, instance *I, s
     uint32_t nadmit = I->nadmit;
     double ptok = 0, psq = 0, pre_tok = 0, swap_tok = 0;
     int n = 0, last_batch = 0;     /* admitted, the batch of the last of them */
+    int opened = 0;                 /* of them starting (with this version): eng_open_add once */
     while (len > 0 && nactive < max_seqs && (quota < 0 || n < quota)) {
         const int id = qv[head];
         sample *x = &smp[id & smask];
@@ -517,7 +518,7 @@ static __attribute__((noinline)) sim_time inst_admit_some(sim *s, instance *I, s
         const unsigned pre = x->preempted;
         x->flags = (flags & keep) | active;
         int v_start = x->v_start;
-        if (v_start < 0) { x->v_start = v_start = version; x->t_start = now; eng_open_add(s, v_start, 1); }
+        if (v_start < 0) { x->v_start = v_start = version; x->t_start = now; opened++; }
         eng_act_add(s, v_start, 1);
         x->v_last = version;
         const int32_t gen = x->gen;
@@ -547,6 +548,7 @@ static __attribute__((noinline)) sim_time inst_admit_some(sim *s, instance *I, s
     I->kv_used = kv_used;
     I->nactive = nactive;
     I->nadmit = nadmit;
+    if (opened > 0) eng_open_add(s, version, opened);
     if (n == 0) return now;
     sim_time t0 = now;
     if (swap_tok > 0) {
@@ -869,12 +871,27 @@ static void disp_down(int64_t *h, int n, int i)
 /* Can instance I take sample id on top of the quota it was given so far
 ** (staleness at admission, KV reservation, or nothing active nor promised)?
 ** If so, the sample joins its quota. */
-static inline bool quota_take(sim *s, int id, instance *I)
+typedef struct {
+    bool   paged;
+    double slack, max_response;     /* kv_slack, the scenario's max_response */
+} kv_rule;
+
+static inline kv_rule kv_rule_of(const sim *s)
+{
+    return (kv_rule){kv_paged(s), kv_slack(s), s->scn.work.max_response};
+}
+
+/* (inst_kv, sample_reserve and kv_admit_cap with the run's rule `kr`
+** loaded once: the quota's stores would make the compiler load it again
+** for each sample) */
+static inline bool quota_take(sim *s, const kv_rule *kr, int id, instance *I)
 {
     const sample *x = eng_smp(s, id);
-    const double need = sample_reserve(s, x);
+    const double need = kr->paged ? (double)x->prompt + x->gen + kr->slack : (double)x->prompt + kr->max_response;
+    const double held = kr->paged ? I->ctx_sum + I->nactive * kr->slack : I->kv_used;
+    const double cap = kr->paged ? I->kv_cap * (1 - KV_WATERMARK) : I->kv_cap;
     const bool fits = eng_may_start(s, id, x, I->version) &&
-                      (inst_kv(s, I) + I->quota_kv + need <= kv_admit_cap(s, I) || I->nactive + I->quota == 0);
+                      (held + I->quota_kv + need <= cap || I->nactive + I->quota == 0);
     if (fits) {
         I->quota++;
         I->quota_kv += need;
@@ -892,6 +909,7 @@ static void balance_quotas(sim *s)
 {
     const squeue *q = &s->queues[0];
     const int max_seqs = s->scn.plan.rollout.max_seqs;
+    const kv_rule kr = kv_rule_of(s);
     int64_t *h = s->disp;
     int n = 0;
     bool alike = true;      /* every instance in the round has the same number active */
@@ -915,7 +933,7 @@ static void balance_quotas(sim *s)
         int r = 0;
         while (n > 0 && k < q->len) {
             instance *I = &s->inst[(int)(h[r] & 0xffffffff)];
-            const bool fits = quota_take(s, q->v[at], I);
+            const bool fits = quota_take(s, &kr, q->v[at], I);
             if (fits) {
                 k++;
                 if (++at == q->cap) at = 0;
@@ -933,7 +951,7 @@ static void balance_quotas(sim *s)
     for (int i = n / 2 - 1; i >= 0; i--) disp_down(h, n, i);
     while (n > 0 && k < q->len) {
         instance *I = &s->inst[(int)(h[0] & 0xffffffff)];
-        const bool fits = quota_take(s, q->v[at], I);
+        const bool fits = quota_take(s, &kr, q->v[at], I);
         if (fits) {
             h[0] += (int64_t)1 << 32;
             k++;
