@@ -444,13 +444,21 @@ enum { ADMIT_AHEAD = 4 };
 ** register: the struct's line is written with one store. */
 static inline uint32_t sample_active_flags(int inst)
 {
+    /* the constant part and the instance field's bits, each folded at
+    ** compile time; inst (0 <= inst < 2^23) goes in as the bit-field would
+    ** store it, shifted by the field's lowest bit (mask & -mask): storing
+    ** into the word on the stack field by field made the compiler read it
+    ** back over a byte store, a stall on store forwarding */
     sample t;
     t.flags = 0;
-    t.inst = inst;
     t.state = S_ACTIVE;
     t.resumed = 0;
     t.preempted = PRE_NONE;
-    return t.flags;
+    const uint32_t base = t.flags;
+    t.flags = 0;
+    t.inst = -1;
+    const uint32_t mask = t.flags;
+    return base | ((uint32_t)inst * (mask & -mask) & mask);
 }
 
 static inline uint32_t sample_resumed_bit(void)
