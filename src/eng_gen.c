@@ -78,14 +78,15 @@ static void heap_push(instance *I, int64_t at, int id)
     else if (I->step - I->kbase >= HENT_REL_SPAN) heap_rebase(I);
     if (I->hn == I->hcap) heap_grow(I);
     const hent e = (uint64_t)(at - I->kbase) << 32 | (uint32_t)id;
-    int i = I->hn++;
+    hent *h = I->heap;
+    size_t i = (size_t)I->hn++;
     while (i > 0) {
-        int p = heap_parent(i);
-        if (I->heap[p] < e) break;
-        I->heap[i] = I->heap[p];
+        const size_t p = i / 2;     /* heap_parent */
+        if (h[p] < e) break;
+        h[i] = h[p];
         i = p;
     }
-    I->heap[i] = e;
+    h[i] = e;
 }
 
 /* Remove the root: its hole walks down the smaller children to a leaf,
