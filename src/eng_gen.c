@@ -749,7 +749,8 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     const event *next = cold ? eng_evq_peek(&s->q) : NULL;
     if (next && eng_ev_kind(next) == EV_INST) {
         J = &s->inst[eng_ev_a(next)];
-        for (size_t o = 0; o < sizeof *J; o += 64) __builtin_prefetch((const char *)J + o);
+        for (size_t o = 0; o < INST_HOT_BYTES; o += 64) __builtin_prefetch((const char *)J + o);
+        __builtin_prefetch((const char *)J + INST_HOT_BYTES - 1);     /* the struct is not aligned to a line */
         eng_smp_prefetch(s, J->root_hint);
     }
     I->scheduled = false;

@@ -51,6 +51,7 @@
 #include "fields.h"
 #include "model.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 /* ---------------------------------------------------------------- events */
@@ -267,31 +268,38 @@ typedef struct {
 } dline;
 
 typedef struct {
-    int      pool, track, index;
+    /* what an event reads and writes, first (128 bytes): a large run's
+    ** event finds the next instance out of the cache (eng_gen.c,
+    ** eng_inst_event, asks for these lines ahead) */
     hent    *heap;
-    int      hn, hcap;
+    int      hn, nactive;
     int64_t  kbase;         /* the step its heap entries count from (hent) */
-    int      nactive;
-    int32_t  root_hint;     /* its heap's root's sample when it last scheduled its event (eng_gen.c): a prefetch's hint */
     int64_t  step;
     double   ctx_sum;
     double   kv_used, kv_cap;
     sim_time seg_t0;        /* decode segment start (after any prefill) */
     int64_t  seg_step0;
     int64_t  target;        /* step at the scheduled event */
-    int      dtab;          /* its decode-step table in sim.dtab, -1 not yet known */
-    int      own_b;         /* with no table (dtab < 0 once looked up): the batch of */
-    dline    own;           /* the lines it computed last */
-    const scn_link *link;   /* the link its devices talk over, NULL not yet looked up */
     uint64_t evseq;         /* insertion number of its live event (evq), if scheduled */
-    bool     scheduled;
-    bool     running;       /* allowed to generate (weights loaded, not paused) */
+    double   slow;          /* time factor of this instance (plan.rollout.speed_spread; 1 alike) */
+    int32_t  root_hint;     /* its heap's root's sample when it last scheduled its event (eng_gen.c): a prefetch's hint */
+    int      dtab;          /* its decode-step table in sim.dtab, -1 not yet known */
     int      version;
     uint32_t nadmit;        /* samples admitted so far, modulo 2^32 (sample.admseq) */
     int      quota;         /* balanced dispatch: samples it may admit now, -1 no limit */
+    int      track;
+    bool     scheduled;
+    bool     running;       /* allowed to generate (weights loaded, not paused) */
+    /* the rest: admission, dispatch, and what is looked up once */
+    int      hcap;
+    int      pool, index;
     double   quota_kv;      /* KV the dispatcher has counted for them */
-    double   slow;          /* time factor of this instance (plan.rollout.speed_spread; 1 alike) */
+    const scn_link *link;   /* the link its devices talk over, NULL not yet looked up */
+    int      own_b;         /* with no table (dtab < 0 once looked up): the batch of */
+    dline    own;           /* the lines it computed last */
 } instance;
+enum { INST_HOT_BYTES = 128 };
+_Static_assert(offsetof(instance, hcap) <= INST_HOT_BYTES, "instance: what an event reads grew beyond its 128 bytes");
 
 /* Lines by batch size 0..n-1 for the instances on one link: every input of
 ** the roofline but the batch is the same for them (model, device, rollout
