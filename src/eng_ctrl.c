@@ -563,6 +563,13 @@ bool sim_check_counters(const sim *s, fs_err *err)
                 ok = false;
             }
         }
+        /* the heap's order (eng_gen.c): no entry below its parent, node j's
+        ** parent being j / 2 (the root's one child is 1) */
+        for (int k = 1; k < I->hn && ok; k++)
+            if (I->heap[k] < I->heap[k / 2]) {
+                fs_err_set(err, 1, "instance %d: heap entry %d is below its parent %d", i, k, k / 2);
+                ok = false;
+            }
         qsort(adm, (size_t)I->hn, sizeof *adm, cmp_u32);
         for (int k = 1; k < I->hn && ok; k++)
             if (adm[k] == adm[k - 1]) {

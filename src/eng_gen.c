@@ -78,14 +78,15 @@ static void heap_push(instance *I, int64_t at, int id)
     else if (I->step - I->kbase >= HENT_REL_SPAN) heap_rebase(I);
     if (I->hn == I->hcap) heap_grow(I);
     const hent e = (uint64_t)(at - I->kbase) << 32 | (uint32_t)id;
-    int i = I->hn++;
+    hent *h = I->heap;
+    size_t i = (size_t)I->hn++;
     while (i > 0) {
-        int p = heap_parent(i);
-        if (I->heap[p] < e) break;
-        I->heap[i] = I->heap[p];
+        const size_t p = i / 2;     /* heap_parent */
+        if (h[p] < e) break;
+        h[i] = h[p];
         i = p;
     }
-    I->heap[i] = e;
+    h[i] = e;
 }
 
 /* Remove the root: its hole walks down the smaller children to a leaf,
@@ -101,23 +102,36 @@ __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, boo
     int n = --I->hn;
     if (n == 0) return top;
     hent last = h[n];
-    int i = 0;
+    size_t i = 0;
     if (n > 1) {
         h[0] = h[1];    /* the root's only child */
         i = 1;
-        for (int c = 2; c < n; c = 2 * i) {
+        /* The nodes of depth d below node 1 are 2^d .. 2^(d+1) - 1, the
+        ** last node n - 1 is at depth D: every node above depth D - 1 (each
+        ** below 2^(D-1)) has both children, so the walk takes those levels
+        ** without asking, and asks once, at depth D - 1, as eng_evq_fill_down
+        ** does (engine_int.h). */
+        const size_t half = (size_t)1 << (31 - __builtin_clz((unsigned)(n - 1))) >> 1;
+        while (i < half) {
+            const size_t c = 2 * i;
             /* node i's descendants three levels down, two 64-byte lines */
-            if (ahead && 8 * c < n) {
+            if (ahead && 8 * c < (size_t)n) {
                 __builtin_prefetch(&h[8 * c]);
                 __builtin_prefetch(&h[8 * c + 8]);
             }
-            int m = c + 1 < n ? c + (h[c + 1] < h[c]) : c;
+            const size_t m = c + (h[c + 1] < h[c]);
+            h[i] = h[m];
+            i = m;
+        }
+        const size_t c = 2 * i;
+        if (c < (size_t)n) {
+            const size_t m = c + 1 < (size_t)n ? c + (h[c + 1] < h[c]) : c;
             h[i] = h[m];
             i = m;
         }
     }
     while (i > 0) {
-        int p = heap_parent(i);
+        size_t p = i / 2;
         if (!(last < h[p])) break;
         h[i] = h[p];
         i = p;
@@ -136,22 +150,28 @@ __attribute__((always_inline)) static inline hent heap_pop_impl(instance *I, boo
 ** sequences an instance, more than 256 instances. */
 enum { HEAPS_COLD_BYTES = 1 << 19 };
 
-static inline bool heaps_cold(const sim *s)
+static __attribute__((noinline)) bool heaps_cold_find(sim *s)
 {
-    return (double)s->ninst * s->scn.plan.rollout.max_seqs * sizeof(hent) > HEAPS_COLD_BYTES;
+    const bool cold = (double)s->ninst * s->scn.plan.rollout.max_seqs * sizeof(hent) > HEAPS_COLD_BYTES;
+    s->heaps_cold = cold ? 2 : 1;
+    return cold;
+}
+
+/* Worked out once (the instances and max_seqs are fixed for the run). */
+static inline bool heaps_cold(sim *s)
+{
+    return s->heaps_cold ? s->heaps_cold == 2 : heaps_cold_find(s);
 }
 
 /* ------------------------------------------------------------ decode time */
 
 /* Sum over j = 0..k-1 of max(f(j), g(j)) for two lines given by their values
-** at j = 0 and j = k-1: exact, so a segment of any length costs O(1). */
-static double sum_max_lines(double f0, double f1, double g0, double g1, int64_t k)
+** at j = 0 and j = k-1: exact, so a segment of any length costs O(1).  Here
+** for k >= 2 and lines that cross (d0, d1: f - g at the two ends, of
+** opposite signs), the sum of each piece's ends. */
+static __attribute__((noinline)) double sum_max_crossing(double f0, double f1, double g0, double g1, int64_t k,
+                                                          double d0, double d1)
 {
-    if (k <= 0) return 0;
-    if (k == 1) return fmax(f0, g0);
-    double d0 = f0 - g0, d1 = f1 - g1;
-    if (d0 >= 0 && d1 >= 0) return k * (f0 + f1) / 2;
-    if (d0 <= 0 && d1 <= 0) return k * (g0 + g1) / 2;
     double jc = d0 / (d0 - d1) * (double)(k - 1);  /* where the lines cross */
     int64_t J = (int64_t)floor(jc) + 1;             /* first index of the 2nd piece */
     if (J < 1) J = 1;
@@ -162,6 +182,19 @@ static double sum_max_lines(double f0, double f1, double g0, double g1, int64_t 
     double b_first = d0 > 0 ? g0 + gs * J : f0 + fs * J;
     double b_last = d0 > 0 ? g1 : f1;
     return J * (a_first + a_last) / 2 + (k - J) * (b_first + b_last) / 2;
+}
+
+/* The sum over j = 0..k-1 of max(f(j), g(j)), inlined where a segment is
+** timed: one line above the other throughout (nearly always) is a sum of
+** two ends; lines that cross go to sum_max_crossing. */
+static inline double sum_max_lines(double f0, double f1, double g0, double g1, int64_t k)
+{
+    if (k <= 0) return 0;
+    if (k == 1) return fmax(f0, g0);
+    double d0 = f0 - g0, d1 = f1 - g1;
+    if (d0 >= 0 && d1 >= 0) return k * (f0 + f1) / 2;
+    if (d0 <= 0 && d1 <= 0) return k * (g0 + g1) / 2;
+    return sum_max_crossing(f0, f1, g0, g1, k, d0, d1);
 }
 
 /* The link an instance's devices talk over: fixed for the run, looked up once. */
@@ -244,33 +277,51 @@ static dline *dtable_at(dtable *t, int b)
     return &t->v[b];
 }
 
-static void decode_lines(sim *s, instance *I)
+/* The lines at the instance's batch size, computed if they are not yet
+** known: the entry of its link's table, or its own when it has none
+** (more links in use than the tables). */
+static __attribute__((noinline)) const dline *decode_line_fill(sim *s, instance *I)
 {
-    if (I->cache_b == I->nactive) return;
     if (I->dtab < 0) I->dtab = inst_dtable(s, I);
-    dline tmp, *d = &tmp;
     if (I->dtab >= 0) {
-        d = dtable_at(&s->dtab[I->dtab], I->nactive);
+        dline *d = dtable_at(&s->dtab[I->dtab], I->nactive);
         if (!d->known) line_compute(s, s->dtab[I->dtab].link, I->nactive, d);
-    } else {
-        line_compute(s, inst_link(s, I), I->nactive, d);
+        return d;
     }
-    I->c0 = d->c0;
-    I->m0 = d->m0;
-    I->cslope = d->cslope;
-    I->mslope = d->mslope;
-    I->fixed = d->fixed;
-    I->cache_b = I->nactive;
+    if (!I->own.known || I->own_b != I->nactive) {
+        line_compute(s, inst_link(s, I), I->nactive, &I->own);
+        I->own_b = I->nactive;
+    }
+    return &I->own;
+}
+
+/* The lines at the instance's batch size: read from the table where the
+** size has occurred before (nearly always), no copy kept. */
+static inline const dline *decode_line(sim *s, instance *I)
+{
+    const int b = I->nactive;
+    if (I->dtab >= 0) {
+        const dtable *t = &s->dtab[I->dtab];
+        if (b < t->n && t->v[b].known) return &t->v[b];
+    }
+    return decode_line_fill(s, I);
+}
+
+/* Inlined into inst_schedule, once an event; k > 0 and a batch to decode
+** are the caller's to check. */
+__attribute__((always_inline)) static inline double decode_time_of(sim *s, instance *I, int64_t k)
+{
+    const dline *d = decode_line(s, I);
+    double B = I->nactive, x0 = I->ctx_sum, x1 = I->ctx_sum + B * (double)(k - 1);
+    /* the lines are shared by batch size; a straggler's factor applies to its own time */
+    return (sum_max_lines(d->c0 + d->cslope * x0, d->c0 + d->cslope * x1, d->m0 + d->mslope * x0,
+                          d->m0 + d->mslope * x1, k) + d->fixed * (double)k) * I->slow;
 }
 
 static double decode_time(sim *s, instance *I, int64_t k)
 {
     if (k <= 0 || I->nactive <= 0) return 0;
-    decode_lines(s, I);
-    double B = I->nactive, x0 = I->ctx_sum, x1 = I->ctx_sum + B * (double)(k - 1);
-    /* the lines are shared by batch size; a straggler's factor applies to its own time */
-    return (sum_max_lines(I->c0 + I->cslope * x0, I->c0 + I->cslope * x1, I->m0 + I->mslope * x0,
-                          I->m0 + I->mslope * x1, k) + I->fixed * (double)k) * I->slow;
+    return decode_time_of(s, I, k);
 }
 
 /* Steps completed within `dt` seconds of decoding (binary search). */
@@ -338,17 +389,20 @@ static double swap_secs(const sim *s, const instance *I, double tokens)
 static void inst_schedule(sim *s, instance *I)
 {
     I->scheduled = false;
-    if (I->nactive == 0 || !I->running) return;
+    const int na = I->nactive;
+    if (na == 0 || !I->running) return;
     int64_t k = hent_step(I, I->heap[0]) - I->step;
     if (k < 0) k = 0;
     if (kv_paged(s)) {
-        /* the step at which the cache fills: an event like a completion */
-        double room = I->kv_cap - inst_kv(s, I);
-        int64_t kf = room > 0 ? (int64_t)floor(room / I->nactive) : 0;
+        /* the step at which the cache fills: an event like a completion
+        ** (inst_kv's sum; room / na > 0, so truncation is its floor) */
+        double room = I->kv_cap - (I->ctx_sum + na * kv_slack(s));
+        int64_t kf = room > 0 ? (int64_t)(room / na) : 0;
         if (kf < k) k = kf;
     }
-    double dt = decode_time(s, I, k);
+    double dt = k > 0 ? decode_time_of(s, I, k) : 0;
     I->target = I->step + k;
+    I->root_hint = hent_id(I->heap[0]);
     I->scheduled = true;
     I->evseq = eng_evq_push(&s->q, I->seg_t0 + sim_from_secs(dt), EV_INST, (int)(I - s->inst));
 }
@@ -385,51 +439,107 @@ static double prefill_secs(sim *s, instance *I, double tok, double sq)
 
 enum { ADMIT_AHEAD = 4 };
 
-/* Admit what fits; prefill the newcomers; returns the prefill end. */
-static sim_time inst_admit(sim *s, instance *I, sim_time now)
+/* A sample's flags word once admitted to instance `inst`: active there, no
+** longer preempted, its re-prefill bit (resumed) kept.  The word is
+** (old & sample_resumed_bit()) | sample_active_flags(inst), worked out in a
+** register: the struct's line is written with one store. */
+static inline uint32_t sample_active_flags(int inst)
+{
+    /* the constant part and the instance field's bits, each folded at
+    ** compile time; inst (0 <= inst < 2^23) goes in as the bit-field would
+    ** store it, shifted by the field's lowest bit (mask & -mask): storing
+    ** into the word on the stack field by field made the compiler read it
+    ** back over a byte store, a stall on store forwarding */
+    sample t;
+    t.flags = 0;
+    t.state = S_ACTIVE;
+    t.resumed = 0;
+    t.preempted = PRE_NONE;
+    const uint32_t base = t.flags;
+    t.flags = 0;
+    t.inst = -1;
+    const uint32_t mask = t.flags;
+    return base | ((uint32_t)inst * (mask & -mask) & mask);
+}
+
+static inline uint32_t sample_resumed_bit(void)
+{
+    sample t;
+    t.flags = 0;
+    t.resumed = 1;
+    return t.flags;
+}
+
+/* Admit what fits; prefill the newcomers; returns the prefill end.  `cold`:
+** heaps_cold(s), which the caller knows.  inst_admit below makes the
+** loop's first test, which about half the events fail, before the call.
+** The loop keeps the instance's
+** and the queue's figures in locals and stores them once at the end:
+** its stores into sample structs (64-bit fields among them) would
+** otherwise make the compiler load them again after each.  The sums are
+** the same operations in the same order as one sample at a time
+** (inst_kv, sample_reserve, kv_admit_cap, eng_may_start). */
+static __attribute__((noinline)) sim_time inst_admit_some(sim *s, instance *I, sim_time now, bool cold)
 {
     const scn_plan *p = &s->scn.plan;
-    double ptok = 0, psq = 0, pre_tok = 0, swap_tok = 0;
-    int n = 0, last = -1;     /* admitted, the last of them */
     squeue *q = eng_inst_queue(s, I);
-    const bool cold = heaps_cold(s);
-    while (q->len > 0 && I->nactive < p->rollout.max_seqs && (I->quota < 0 || n < I->quota)) {
-        int id = eng_sq_peek(q);
-        sample *x = eng_smp(s, id);
+    const int max_seqs = p->rollout.max_seqs, quota = I->quota;
+    int nactive = I->nactive;
+    const bool paged = kv_paged(s);
+    const double slack = kv_slack(s), admit_cap = kv_admit_cap(s, I), kv_cap = I->kv_cap;
+    const int32_t max_response = s->scn.work.max_response;
+    const int self = (int)(I - s->inst), version = I->version;
+    const uint32_t active = sample_active_flags(self), keep = sample_resumed_bit();
+    const int64_t step = I->step, qcap = q->cap;
+    const eng_start_bound bound = eng_start_bound_at(s, version);
+    sample *const smp = s->smp;
+    const int64_t smask = s->smask;
+    const int *const qv = q->v;
+    int64_t head = q->head, len = q->len;
+    double ctx_sum = I->ctx_sum, kv_used = I->kv_used;
+    uint32_t nadmit = I->nadmit;
+    double ptok = 0, psq = 0, pre_tok = 0, swap_tok = 0;
+    int n = 0, last_batch = 0;     /* admitted, the batch of the last of them */
+    int opened = 0;                 /* of them starting (with this version): eng_open_add once */
+    while (len > 0 && nactive < max_seqs && (quota < 0 || n < quota)) {
+        const int id = qv[head];
+        sample *x = &smp[id & smask];
         /* the samples queued behind are likely admitted next: ask for the
         ** one ADMIT_AHEAD places on (a sample struct is a cold line) */
-        if (cold && q->len > ADMIT_AHEAD) {
-            int64_t j = q->head + ADMIT_AHEAD;
-            eng_smp_prefetch(s, q->v[j < q->cap ? j : j - q->cap]);
+        if (cold && len > ADMIT_AHEAD) {
+            int64_t j = head + ADMIT_AHEAD;
+            eng_smp_prefetch(s, qv[j < qcap ? j : j - qcap]);
         }
         /* staleness: a sample of batch b may start on version v only if b - v <= s */
-        if (!eng_may_start(s, id, x, I->version)) break;
-        double need = sample_reserve(s, x);
-        if (I->nactive == 0 && n == 0 && sample_most(s, x) > I->kv_cap) {
+        if (!eng_start_ok(bound, id, x)) break;
+        const double need = paged ? (double)x->prompt + x->gen + slack : (double)x->prompt + max_response;
+        if (nactive == 0 && n == 0 && (double)x->prompt + max_response + slack > kv_cap) {
             /* cannot hold even one sequence: the plan is infeasible */
             fs_err_set(&s->err, 1, "rollout instance %d cannot hold one sequence of %.0f tokens (KV room %.0f)",
-                       I->index, sample_most(s, x), I->kv_cap);
+                       I->index, sample_most(s, x), kv_cap);
             break;
         }
-        if (inst_kv(s, I) + need > kv_admit_cap(s, I) && !(kv_paged(s) && I->nactive == 0 && n == 0)) break;
-        eng_sq_pop(s, q);
-        /* the instance (the word's widest field) first: a bit-field store
-        ** of a byte followed by a read of the whole word would stall the read */
+        const double held = paged ? ctx_sum + nactive * slack : kv_used;
+        if (held + need > admit_cap && !(paged && nactive == 0 && n == 0)) break;
+        head = head + 1 < qcap ? head + 1 : 0;      /* eng_sq_pop, the counts stored below */
+        len--;
+        const uint32_t flags = x->flags;
         const unsigned pre = x->preempted;
-        x->inst = (int)(I - s->inst);
-        x->state = S_ACTIVE;
-        x->preempted = PRE_NONE;
-        if (x->v_start < 0) { x->v_start = I->version; x->t_start = now; eng_open_add(s, x->v_start, 1); }
-        eng_act_add(s, x->v_start, 1);
-        x->v_last = I->version;
-        x->adm_step = I->step - x->gen;
-        double ctx = (double)x->prompt + x->gen;
-        I->ctx_sum += ctx;
-        if (!kv_paged(s)) I->kv_used += need;
-        I->nactive++;
-        x->admseq = I->nadmit++;
-        heap_push(I, x->adm_step + x->resp, id);
-        last = id;
+        x->flags = (flags & keep) | active;
+        int v_start = x->v_start;
+        if (v_start < 0) { x->v_start = v_start = version; x->t_start = now; opened++; }
+        eng_act_add(s, v_start, 1);
+        x->v_last = version;
+        const int32_t gen = x->gen;
+        const int64_t adm_step = step - gen;
+        x->adm_step = adm_step;
+        double ctx = (double)x->prompt + gen;
+        ctx_sum += ctx;
+        if (!paged) kv_used += need;
+        nactive++;
+        x->admseq = nadmit++;
+        heap_push(I, adm_step + x->resp, id);
+        last_batch = x->batch;
         n++;
         if (pre == PRE_SWAPPED) {
             /* its KV comes back from host memory: no prefill */
@@ -440,6 +550,14 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
         ptok += ctx;
         psq += ctx * ctx;
     }
+    q->head = head;
+    s->dq_len -= q->len - len;
+    q->len = len;
+    I->ctx_sum = ctx_sum;
+    I->kv_used = kv_used;
+    I->nactive = nactive;
+    I->nadmit = nadmit;
+    if (opened > 0) eng_open_add(s, version, opened);
     if (n == 0) return now;
     sim_time t0 = now;
     if (swap_tok > 0) {
@@ -452,20 +570,36 @@ static sim_time inst_admit(sim *s, instance *I, sim_time now)
     sim_time t1 = t0 + sim_from_secs(pre_s);
     /* recompute: the share of the prefill spent on preempted contexts */
     if (pre_tok > 0) s->st.preempt_cost_s += pre_s * pre_tok / ptok;
-    eng_span(s, I->track, PH_PREFILL, t0, t1, eng_smp(s, last)->batch, I->version, -1, (int64_t)ptok);
+    eng_span(s, I->track, PH_PREFILL, t0, t1, last_batch, I->version, -1, (int64_t)ptok);
     return t1;
 }
 
-/* Close the decode segment at the instance's target step (event time). */
-static void inst_close_segment(sim *s, instance *I, sim_time now, int64_t upto)
+/* Admit what fits (inst_admit_some), if the queue, the batch and the
+** dispatcher's share leave room for one. */
+static inline sim_time inst_admit(sim *s, instance *I, sim_time now, bool cold)
+{
+    if (eng_inst_queue(s, I)->len == 0 || I->nactive >= s->scn.plan.rollout.max_seqs || I->quota == 0) return now;
+    return inst_admit_some(s, I, now, cold);
+}
+
+/* Close the decode segment at the instance's target step (event time).
+** Inlined into eng_inst_event, which closes one each event. */
+__attribute__((always_inline)) static inline void inst_close_segment_in(sim *s, instance *I, sim_time now, int64_t upto)
 {
     int64_t k = upto - I->step;
     if (k > 0) {
-        eng_span(s, I->track, PH_GENERATE, I->seg_t0, now, s->version, I->version, I->nactive, (int64_t)I->nactive * k);
-        s->st.tokens_generated += (double)I->nactive * (double)k;
-        I->ctx_sum += (double)I->nactive * (double)k;
+        const int na = I->nactive;
+        const double tok = (double)na * (double)k;
+        eng_span(s, I->track, PH_GENERATE, I->seg_t0, now, s->version, I->version, na, (int64_t)na * k);
+        s->st.tokens_generated += tok;
+        I->ctx_sum += tok;
         I->step = upto;
     }
+}
+
+static void inst_close_segment(sim *s, instance *I, sim_time now, int64_t upto)
+{
+    inst_close_segment_in(s, I, now, upto);
 }
 
 /* The samples active on the instance, newest admission first, into s->adm
@@ -606,19 +740,24 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
 {
     const bool cold = heaps_cold(s);
     /* in a large run the next event is most likely another instance's
-    ** completion, whose struct and heap are out of the cache: ask for the
-    ** struct now, and for the top of its heap once the struct is in (below) */
+    ** completion, whose struct, heap and finishing sample are out of the
+    ** cache: ask for the struct and, by the hint it left when it scheduled
+    ** that event (its root's sample then, which the event reads and writes
+    ** first), for the sample now; for the top of its heap once the struct
+    ** is in (below) */
     const instance *J = NULL;
     const event *next = cold ? eng_evq_peek(&s->q) : NULL;
     if (next && eng_ev_kind(next) == EV_INST) {
         J = &s->inst[eng_ev_a(next)];
-        for (size_t o = 0; o < sizeof *J; o += 64) __builtin_prefetch((const char *)J + o);
+        for (size_t o = 0; o < INST_HOT_BYTES; o += 64) __builtin_prefetch((const char *)J + o);
+        __builtin_prefetch((const char *)J + INST_HOT_BYTES - 1);     /* the struct is not aligned to a line */
+        eng_smp_prefetch(s, J->root_hint);
     }
     I->scheduled = false;
     /* the sample at the root finishes now, most likely, and its struct is
     ** read and written below: start loading it while the segment is closed */
     if (I->hn > 0) eng_smp_prefetch(s, hent_id(I->heap[0]));
-    inst_close_segment(s, I, now, I->target);
+    inst_close_segment_in(s, I, now, I->target);
     /* every entry is an active sample of this instance: an eviction empties
     ** the heap (sim_check_counters verifies it) */
     while (I->hn > 0 && hent_step(I, I->heap[0]) <= I->step) {
@@ -644,10 +783,7 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
         if (!s->err.code) inst_schedule(s, I);
         return;
     }
-    I->seg_t0 = inst_admit(s, I, now);
-    /* the top of the next instance's heap has come in meanwhile: ask for the
-    ** struct of the sample it names, which that event reads and writes first */
-    if (J && J->hn > 0) eng_smp_prefetch(s, hent_id(J->heap[0]));
+    I->seg_t0 = inst_admit(s, I, now, cold);
     I->seg_step0 = I->step;
     inst_schedule(s, I);
 }
@@ -673,7 +809,7 @@ void eng_inst_kick(sim *s, instance *I, sim_time now)
         int64_t k = decode_steps_within(s, I, sim_secs(now - I->seg_t0), I->target - I->step);
         inst_close_segment(s, I, now, I->step + k);
     }
-    I->seg_t0 = inst_admit(s, I, now > I->seg_t0 ? now : I->seg_t0);
+    I->seg_t0 = inst_admit(s, I, now > I->seg_t0 ? now : I->seg_t0, heaps_cold(s));
     I->seg_step0 = I->step;
     inst_schedule(s, I);
 }
@@ -745,12 +881,27 @@ static void disp_down(int64_t *h, int n, int i)
 /* Can instance I take sample id on top of the quota it was given so far
 ** (staleness at admission, KV reservation, or nothing active nor promised)?
 ** If so, the sample joins its quota. */
-static inline bool quota_take(sim *s, int id, instance *I)
+typedef struct {
+    bool   paged;
+    double slack, max_response;     /* kv_slack, the scenario's max_response */
+} kv_rule;
+
+static inline kv_rule kv_rule_of(const sim *s)
+{
+    return (kv_rule){kv_paged(s), kv_slack(s), s->scn.work.max_response};
+}
+
+/* (inst_kv, sample_reserve and kv_admit_cap with the run's rule `kr`
+** loaded once: the quota's stores would make the compiler load it again
+** for each sample) */
+static inline bool quota_take(sim *s, const kv_rule *kr, int id, instance *I)
 {
     const sample *x = eng_smp(s, id);
-    const double need = sample_reserve(s, x);
+    const double need = kr->paged ? (double)x->prompt + x->gen + kr->slack : (double)x->prompt + kr->max_response;
+    const double held = kr->paged ? I->ctx_sum + I->nactive * kr->slack : I->kv_used;
+    const double cap = kr->paged ? I->kv_cap * (1 - KV_WATERMARK) : I->kv_cap;
     const bool fits = eng_may_start(s, id, x, I->version) &&
-                      (inst_kv(s, I) + I->quota_kv + need <= kv_admit_cap(s, I) || I->nactive + I->quota == 0);
+                      (held + I->quota_kv + need <= cap || I->nactive + I->quota == 0);
     if (fits) {
         I->quota++;
         I->quota_kv += need;
@@ -768,6 +919,7 @@ static void balance_quotas(sim *s)
 {
     const squeue *q = &s->queues[0];
     const int max_seqs = s->scn.plan.rollout.max_seqs;
+    const kv_rule kr = kv_rule_of(s);
     int64_t *h = s->disp;
     int n = 0;
     bool alike = true;      /* every instance in the round has the same number active */
@@ -791,7 +943,7 @@ static void balance_quotas(sim *s)
         int r = 0;
         while (n > 0 && k < q->len) {
             instance *I = &s->inst[(int)(h[r] & 0xffffffff)];
-            const bool fits = quota_take(s, q->v[at], I);
+            const bool fits = quota_take(s, &kr, q->v[at], I);
             if (fits) {
                 k++;
                 if (++at == q->cap) at = 0;
@@ -809,7 +961,7 @@ static void balance_quotas(sim *s)
     for (int i = n / 2 - 1; i >= 0; i--) disp_down(h, n, i);
     while (n > 0 && k < q->len) {
         instance *I = &s->inst[(int)(h[0] & 0xffffffff)];
-        const bool fits = quota_take(s, q->v[at], I);
+        const bool fits = quota_take(s, &kr, q->v[at], I);
         if (fits) {
             h[0] += (int64_t)1 << 32;
             k++;

@@ -51,6 +51,7 @@
 #include "fields.h"
 #include "model.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 /* ---------------------------------------------------------------- events */
@@ -259,37 +260,46 @@ typedef struct {
     int64_t  head, len, cap;
 } squeue;
 
+/* The decode step's roofline lines at one batch size (eng_gen.c):
+** compute and HBM time, each a + slope·context, and the rest. */
 typedef struct {
-    int      pool, track, index;
+    double c0, cslope, m0, mslope, fixed;
+    bool   known;
+} dline;
+
+typedef struct {
+    /* what an event reads and writes, first (128 bytes): a large run's
+    ** event finds the next instance out of the cache (eng_gen.c,
+    ** eng_inst_event, asks for these lines ahead) */
     hent    *heap;
-    int      hn, hcap;
+    int      hn, nactive;
     int64_t  kbase;         /* the step its heap entries count from (hent) */
-    int      nactive;
     int64_t  step;
     double   ctx_sum;
     double   kv_used, kv_cap;
     sim_time seg_t0;        /* decode segment start (after any prefill) */
     int64_t  seg_step0;
     int64_t  target;        /* step at the scheduled event */
-    int      cache_b;       /* batch the decode-step lines below are for */
-    double   c0, cslope, m0, mslope, fixed;   /* compute and HBM time: a + slope·context */
-    int      dtab;          /* its decode-step table in sim.dtab, -1 not yet known */
-    const scn_link *link;   /* the link its devices talk over, NULL not yet looked up */
     uint64_t evseq;         /* insertion number of its live event (evq), if scheduled */
-    bool     scheduled;
-    bool     running;       /* allowed to generate (weights loaded, not paused) */
+    double   slow;          /* time factor of this instance (plan.rollout.speed_spread; 1 alike) */
+    int32_t  root_hint;     /* its heap's root's sample when it last scheduled its event (eng_gen.c): a prefetch's hint */
+    int      dtab;          /* its decode-step table in sim.dtab, -1 not yet known */
     int      version;
     uint32_t nadmit;        /* samples admitted so far, modulo 2^32 (sample.admseq) */
     int      quota;         /* balanced dispatch: samples it may admit now, -1 no limit */
+    int      track;
+    bool     scheduled;
+    bool     running;       /* allowed to generate (weights loaded, not paused) */
+    /* the rest: admission, dispatch, and what is looked up once */
+    int      hcap;
+    int      pool, index;
     double   quota_kv;      /* KV the dispatcher has counted for them */
-    double   slow;          /* time factor of this instance (plan.rollout.speed_spread; 1 alike) */
+    const scn_link *link;   /* the link its devices talk over, NULL not yet looked up */
+    int      own_b;         /* with no table (dtab < 0 once looked up): the batch of */
+    dline    own;           /* the lines it computed last */
 } instance;
-
-/* The decode step's roofline lines at one batch size (eng_gen.c). */
-typedef struct {
-    double c0, cslope, m0, mslope, fixed;
-    bool   known;
-} dline;
+enum { INST_HOT_BYTES = 128 };
+_Static_assert(offsetof(instance, hcap) <= INST_HOT_BYTES, "instance: what an event reads grew beyond its 128 bytes");
 
 /* Lines by batch size 0..n-1 for the instances on one link: every input of
 ** the roofline but the batch is the same for them (model, device, rollout
@@ -445,6 +455,7 @@ struct sim {
     int      ndtab;
     int      step_track;
     unsigned gen_only_pools;    /* bit p: pool p generates and is not the training pool (eng_ctrl.c) */
+    int8_t   heaps_cold;        /* eng_gen.c, heaps_cold: 0 not yet worked out, 1 no, 2 yes */
 
     /* the trainer */
     int      version;           /* = steps trained */
@@ -513,6 +524,26 @@ static inline bool eng_may_start(const sim *s, int id, const sample *x, int v)
 {
     if (x->batch - v > s->staleness) return false;
     return !s->share_on || (int64_t)id < (int64_t)(v + s->staleness) * s->N + s->share_n;
+}
+
+/* The same test made as two comparisons with bounds worked out once for a
+** version, for a loop over samples (eng_gen.c, inst_admit): x->batch - v >
+** staleness is x->batch > v + staleness (no overflow in 64 bits), and with
+** no stale share every id passes. */
+typedef struct {
+    int64_t batch_max, id_lim;
+} eng_start_bound;
+
+static inline eng_start_bound eng_start_bound_at(const sim *s, int v)
+{
+    eng_start_bound b = {(int64_t)v + s->staleness, INT64_MAX};
+    if (s->share_on) b.id_lim = (int64_t)(v + s->staleness) * s->N + s->share_n;
+    return b;
+}
+
+static inline bool eng_start_ok(eng_start_bound b, int id, const sample *x)
+{
+    return x->batch <= b.batch_max && (int64_t)id < b.id_lim;
 }
 
 /* The link joining pool q's devices k, k + stride, … (k counts within the
