@@ -747,6 +747,12 @@ bool eng_chunk_ready(sim *s, int step);
 ** (a word for 64 values) fit nslots (false otherwise, k untouched). */
 void eng_sort_u64(uint64_t *k, int64_t n, uint64_t *tmp);
 bool eng_place_hi(uint64_t *k, int64_t n, uint64_t *slots, int64_t nslots);
+/* eng_train.c: n sequences (lengths longest first) spread over dp > 1
+** replicas, each to the least loaded, through a tournament tree of the keys
+** (load << rbits | replica) in t (2 dp slots): each one's replica in
+** owner, each replica's count in rc; every replica's final key is in
+** t[0, L), and it returns L. */
+int  eng_lpt_tree(uint64_t *t, int dp, int rbits, const uint32_t *len, int n, int *owner, int *rc);
 bool eng_trainer_ready(sim *s);
 bool eng_pool_infers(const sim *s, int p);
 void eng_take_chunk(sim *s);

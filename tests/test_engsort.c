@@ -167,9 +167,6 @@ START_TEST(t_place)
 }
 END_TEST
 
-/* src/eng_train.c; declared here, the one caller outside its file */
-int eng_lpt_tree(uint64_t *t, int dp, int rbits, const uint32_t *len, int n, int *owner, int *rc);
-
 static int cmp_u32_desc(const void *a, const void *b)
 {
     const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
