@@ -30,8 +30,12 @@
 **   eng_step.c   the training step: which samples it takes and when, the
 **                DistQueue reads, the end of a step, co-located switching,
 **                weight transfer to separate pools, and the step track
-**   eng_train.c  the analytic tasks: forward passes, micro-batches, the 1F1B
-**                pipeline, gradient reduction and optimizer
+**   eng_train.c  the analytic tasks: forward passes, the 1F1B pipeline,
+**                gradient reduction and optimizer
+**   eng_dispatch.c  the generation queue shared out among a pool's instances
+**   eng_mb.c     a step's samples cut into micro-batches (token balancing
+**                over the data-parallel replicas)
+**   eng_draw.c   the workload's lengths, drawn ahead on a thread of their own
 **   eng_setup.c  sim_new/sim_free (workload, tracks, memory groups) and the
 **                memory ledger
 ** This header holds the state they share (struct sim and its parts), the
@@ -320,7 +324,7 @@ typedef struct {
 } dtable;
 
 /* Micro-batches of the most loaded replica for a set of samples of the
-** running step (eng_train.c). */
+** running step (eng_mb.c). */
 enum { MB_MEMO = 8 };
 typedef struct {
     const int *ids;         /* the samples: a range of step_ids */
@@ -482,13 +486,13 @@ struct sim {
     pipe_stage *pipe_st;
     pipe_order porder[PIPE_ORDERS];   /* 1F1B op orders by shape, kept */
     int      porder_next;
-    mb_memo  mbm[MB_MEMO];      /* micro-batch sets of the running step (eng_train.c) */
+    mb_memo  mbm[MB_MEMO];      /* micro-batch sets of the running step (eng_mb.c) */
     int      nmbm, mbm_next;
     uint32_t *mbw_len;          /* scratch of the micro-batch builder */
     int     *mbw_owner;
     void    *mbw_heap;
     size_t   mbw_cap, mbw_dp;
-    /* eng_train.c: the running step's lengths, longest first, per
+    /* eng_mb.c: the running step's lengths, longest first, per
     ** mini-batch of mb_per samples, from the one sort of the whole step
     ** (kept after the builder's scratch in mbw_len); mb_sorted says they
     ** are there (eng_mb_forget clears it) */
@@ -728,12 +732,28 @@ void   eng_mem_set(sim *s, int g, mem_bucket b, double bytes, sim_time t);
 void   eng_mem_pool(sim *s, int p, mem_bucket b, double bytes, sim_time t);
 double eng_mem_group_total(const sim *s, int g);
 
+/* KV accounting (docs/model.md, section 5, KV cache).  "reserve": admission
+** holds prompt + max_response for the sample until it finishes, and the
+** cache is never full.  "paged": a sequence holds the blocks of the context
+** it has; counting its last block as full, it holds ctx + block − 1 tokens,
+** and every decode step adds one token per sequence (eng_gen.c,
+** eng_dispatch.c). */
+static inline bool kv_paged(const sim *s) { return s->scn.plan.rollout.kv == KV_PAGED; }
+static inline double kv_slack(const sim *s) { return kv_paged(s) ? s->scn.plan.rollout.kv_block - 1 : 0; }
+
+/* Paged admission leaves this share of the blocks free, as vLLM's block
+** manager keeps a watermark (1% of the blocks by default) so that a newly
+** admitted sequence does not force a preemption at once. */
+#define KV_WATERMARK 0.01
+
 /* eng_gen.c: rollout instances. */
 void eng_inst_event(sim *s, instance *I, sim_time now);
 bool eng_inst_can_admit(const sim *s, const instance *I);
 void eng_inst_kick(sim *s, instance *I, sim_time now);
-void eng_dispatch(sim *s, sim_time now, int pool);
 void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart);
+/* eng_dispatch.c: the queue shared out among a pool's instances; a pool's
+** instances started on a generation phase. */
+void eng_dispatch(sim *s, sim_time now, int pool);
 void eng_pool_start_gen(sim *s, int p, sim_time now);
 
 /* eng_step.c: taking samples into the step. */
@@ -747,7 +767,7 @@ bool eng_chunk_ready(sim *s, int step);
 ** (a word for 64 values) fit nslots (false otherwise, k untouched). */
 void eng_sort_u64(uint64_t *k, int64_t n, uint64_t *tmp);
 bool eng_place_hi(uint64_t *k, int64_t n, uint64_t *slots, int64_t nslots);
-/* eng_train.c: n sequences (lengths longest first) spread over dp > 1
+/* eng_mb.c: n sequences (lengths longest first) spread over dp > 1
 ** replicas, each to the least loaded, through a tournament tree of the keys
 ** (load << rbits | replica) in t (2 dp slots): each one's replica in
 ** owner, each replica's count in rc; every replica's final key is in
@@ -773,7 +793,15 @@ void eng_reclass_idle_trainer(sim *s);
 /* eng_train.c: the analytic tasks, timed apart from the event loop. */
 void eng_start_infer_on(sim *s, int p, sim_time now);
 void eng_start_train(sim *s, int p, sim_time now, int e0, int e1, int mb0, int mb1);
-/* eng_train.c: a new step's samples: forget the micro-batch sets kept. */
+/* eng_mb.c: the micro-batches of the most loaded of dp replicas for the
+** samples ids[0..n) (kept for the running step); a new step's samples:
+** forget the sets kept. */
+typedef struct {
+    int     m;              /* micro-batches of the representative replica */
+    double *tok, *sq;       /* per micro-batch tokens and sum of squared lengths */
+    double  max_len;
+} mb_set;
+mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs);
 void eng_mb_forget(sim *s);
 
 #endif

@@ -7,7 +7,7 @@
 ** placement declines, leaving the keys as they were, when the high halves
 ** repeat or span more than its slots and their bitmap hold (docs/architecture.md, "The event
 ** loop's costs").  The tournament that spreads a step's sequences over more
-** than 48 data-parallel replicas (src/eng_train.c: eng_lpt_tree; tried here
+** than 48 data-parallel replicas (src/eng_mb.c: eng_lpt_tree; tried here
 ** from 2) makes the choices of a plain scan for the least loaded, lowest
 ** index among equals, and ends holding every replica's load once.
 */
