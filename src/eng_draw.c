@@ -35,8 +35,7 @@ int sim_draw_ahead = -1;
 enum { DRAW_AHEAD = 2, DRAW_MIN = 2048 };
 
 typedef struct {
-    int       b;                /* the batch in the slot, or -1 */
-    bool      ready;            /* drawn, not yet taken */
+    int       b;                /* the batch drawn into the slot, or -1 */
     int32_t  *plen, *resp;      /* per prompt, per sample */
     double    sum, max;
     rng_state after;            /* the generator after the batch */
@@ -98,7 +97,6 @@ static void *drawer_main(void *arg)
         sl->after = d->rng;
         pthread_mutex_lock(&d->mu);
         sl->b = b;
-        sl->ready = true;
         d->next = b + 1;
         pthread_cond_broadcast(&d->cv);
     }
@@ -159,7 +157,7 @@ void eng_drawer_take(sim *s, int b, int32_t **plen, int32_t **resp, double *sum,
     }
     draw_slot *sl = &d->slot[b % DRAW_AHEAD];
     pthread_mutex_lock(&d->mu);
-    while (!(sl->ready && sl->b == b)) pthread_cond_wait(&d->cv, &d->mu);
+    while (sl->b != b) pthread_cond_wait(&d->cv, &d->mu);
     pthread_mutex_unlock(&d->mu);
     *plen = sl->plen;
     *resp = sl->resp;
@@ -173,7 +171,6 @@ void eng_drawer_done(sim *s, int b)
     struct drawer *d = s->draw;
     if (!d->threaded) return;
     pthread_mutex_lock(&d->mu);
-    d->slot[b % DRAW_AHEAD].ready = false;
     d->taken = b + 1;
     pthread_cond_broadcast(&d->cv);
     pthread_mutex_unlock(&d->mu);

@@ -524,16 +524,10 @@ static inline const scn_model *eng_actor(const sim *s) { return &s->scn.actor; }
 ** (v + 1 + s_scenario + f)·N, verl's fully async budget of
 ** (1 + staleness_threshold) sync windows of samples (section 4, "Fractional
 ** staleness"). */
-static inline bool eng_may_start(const sim *s, int id, const sample *x, int v)
-{
-    if (x->batch - v > s->staleness) return false;
-    return !s->share_on || (int64_t)id < (int64_t)(v + s->staleness) * s->N + s->share_n;
-}
-
-/* The same test made as two comparisons with bounds worked out once for a
-** version, for a loop over samples (eng_gen.c, inst_admit): x->batch - v >
-** staleness is x->batch > v + staleness (no overflow in 64 bits), and with
-** no stale share every id passes. */
+/* The test as two comparisons with bounds worked out once for a version
+** (a loop over samples, eng_gen.c, inst_admit, takes them once): b - v <= s
+** is b <= v + s (no overflow in 64 bits), and with no stale share every id
+** passes. */
 typedef struct {
     int64_t batch_max, id_lim;
 } eng_start_bound;
@@ -548,6 +542,11 @@ static inline eng_start_bound eng_start_bound_at(const sim *s, int v)
 static inline bool eng_start_ok(eng_start_bound b, int id, const sample *x)
 {
     return x->batch <= b.batch_max && (int64_t)id < b.id_lim;
+}
+
+static inline bool eng_may_start(const sim *s, int id, const sample *x, int v)
+{
+    return eng_start_ok(eng_start_bound_at(s, v), id, x);
 }
 
 /* The link joining pool q's devices k, k + stride, … (k counts within the
