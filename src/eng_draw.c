@@ -39,6 +39,7 @@ typedef struct {
     int32_t  *plen, *resp;      /* per prompt, per sample */
     double    sum, max;
     rng_state after;            /* the generator after the batch */
+    mb_pre   *pre;              /* the batch's micro-batch sets (eng_mb_pre_fill), or NULL */
 } draw_slot;
 
 struct drawer {
@@ -53,6 +54,7 @@ struct drawer {
     pthread_cond_t  cv;
     pthread_t th;
     draw_slot slot[DRAW_AHEAD];
+    mb_scratch mbw;             /* the thread's, for eng_mb_pre_fill */
 };
 
 void eng_draw_into(const scn_scenario *scn, rng_state *r, int b, int32_t *plen, int32_t *resp, double *sum, double *max)
@@ -95,6 +97,7 @@ static void *drawer_main(void *arg)
         pthread_mutex_unlock(&d->mu);
         eng_draw_into(d->scn, &d->rng, b, sl->plen, sl->resp, &sl->sum, &sl->max);
         sl->after = d->rng;
+        if (sl->pre) eng_mb_pre_fill(sl->pre, &d->mbw, b, sl->plen, sl->resp);
         pthread_mutex_lock(&d->mu);
         sl->b = b;
         d->next = b + 1;
@@ -127,6 +130,7 @@ static struct drawer *drawer_get(sim *s)
     }
     s->draw = d;
     if (nslots == 1) return d;
+    for (int k = 0; k < nslots; k++) d->slot[k].pre = eng_mb_pre_new(s);
     pthread_mutex_init(&d->mu, NULL);
     pthread_cond_init(&d->cv, NULL);
     sigset_t all, old;
@@ -164,6 +168,7 @@ void eng_drawer_take(sim *s, int b, int32_t **plen, int32_t **resp, double *sum,
     *sum = sl->sum;
     *max = sl->max;
     s->rng = sl->after;
+    if (sl->pre) eng_mb_pre_keep(s, &sl->pre, b);
 }
 
 void eng_drawer_done(sim *s, int b)
@@ -191,7 +196,8 @@ void eng_drawer_free(sim *s)
         pthread_mutex_destroy(&d->mu);
         pthread_cond_destroy(&d->cv);
     }
-    for (int k = 0; k < DRAW_AHEAD; k++) { free(d->slot[k].plen); free(d->slot[k].resp); }
+    for (int k = 0; k < DRAW_AHEAD; k++) { free(d->slot[k].plen); free(d->slot[k].resp); eng_mb_pre_free(d->slot[k].pre); }
+    eng_mb_scratch_free(&d->mbw);
     free(d);
     s->draw = NULL;
 }

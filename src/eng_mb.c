@@ -183,82 +183,45 @@ int eng_lpt_tree(uint64_t *t, int dp, int rbits, const uint32_t *len, int n, int
     return L;
 }
 
-/* Spread sequences over DP replicas, longest first onto the least loaded
-** (token balancing), and cut the most loaded replica into micro-batches:
-** the whole step waits for it at the gradient reduction.  The result depends
-** only on the samples and (dp, mbs): a step's forward passes and its
-** training (each epoch, actor and critic) ask for the same sets, so results
-** are kept for the running step (eng_mb_forget clears them when a step
-** starts), and the scratch arrays are kept across calls. */
-mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
+/* Scratch for n sequences over dp replicas: dp pairs for the heap, or the
+** keys (lpt_ring's ring, more than the 2 dp slots of eng_lpt_tree's
+** tournament) and each replica's count.  True when the lengths' regions
+** were made anew (what they held is gone). */
+static bool scratch_fit(mb_scratch *w, size_t n, size_t dp)
 {
-    for (int e = 0; e < s->nmbm; e++) {
-        const mb_memo *c = &s->mbm[e];
-        if (c->ids == ids && c->n == n && c->dp == dp && c->mbs == mbs)
-            return (mb_set){c->m, c->tok, c->sq, c->max_len};
+    bool fresh = false;
+    if (n > w->cap) {
+        w->cap = n;
+        w->len = xrealloc(w->len, w->cap * 3 * sizeof *w->len);
+        w->owner = xrealloc(w->owner, w->cap * sizeof *w->owner);
+        fresh = true;
     }
-    if ((size_t)n > s->mbw_cap) {
-        s->mbw_cap = (size_t)n;
-        /* the lengths, the sort's buffer, the step's sorted mini-batches */
-        s->mbw_len = xrealloc(s->mbw_len, s->mbw_cap * 3 * sizeof *s->mbw_len);
-        s->mbw_owner = xrealloc(s->mbw_owner, s->mbw_cap * sizeof *s->mbw_owner);
-        s->mb_sorted = false;
+    if (dp > w->dp) {
+        w->dp = dp;
+        free(w->heap);
+        size_t keys = ring_slots(w->dp) * sizeof(uint64_t) + w->dp * sizeof(int), pairs = w->dp * sizeof(rep);
+        w->heap = xmalloc(keys > pairs ? keys : pairs);
     }
-    if ((size_t)dp > s->mbw_dp) {
-        s->mbw_dp = (size_t)dp;
-        free(s->mbw_heap);
-        /* dp pairs for the heap, or the keys below (lpt_ring's ring, more
-        ** than the 2 dp slots of eng_lpt_tree's tournament) and each
-        ** replica's count */
-        size_t keys = ring_slots(s->mbw_dp) * sizeof(uint64_t) + s->mbw_dp * sizeof(int), pairs = s->mbw_dp * sizeof(rep);
-        s->mbw_heap = xmalloc(keys > pairs ? keys : pairs);
-    }
-    uint32_t *len = s->mbw_len;
-    int *owner = s->mbw_owner;
-    rep *heap = s->mbw_heap;
-    uint64_t total = 0;
-    /* A step's forward passes take its samples whole, its training one
-    ** mini-batch (a quarter, say) at a time: the one sort of the whole step
-    ** also gives each mini-batch's lengths in order, kept for the step.  A
-    ** key is the length above the mini-batch's number; a mini-batch's keys
-    ** come out in the whole step's order, longest first, and equal lengths
-    ** are equal values, so its lengths are those its own sort would give. */
-    const int nmb = s->scn.work.minibatches, per = nmb > 0 ? s->N / nmb : 0;
-    const ptrdiff_t at = ids - s->step_ids;
-    uint32_t *sorted = s->mbw_len + 2 * s->mbw_cap;
-    if (s->mb_sorted && n == s->mb_per && at >= 0 && at % n == 0 && at / n < nmb) {
-        memcpy(len, sorted + at, (size_t)n * sizeof *len);
-        for (int i = 0; i < n; i++) total += len[i];
-    } else {
-        uint32_t mx = 0;
-        /* the samples' structs lie scattered over the ring (a step's ids
-        ** are in the order they finished): each is asked for 48 ahead */
-        for (int i = 0; i < n; i++) {
-            if (i + 48 < n) __builtin_prefetch(eng_smp(s, ids[i + 48]));
-            len[i] = (uint32_t)(eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp);
-            total += len[i];
-            if (len[i] > mx) mx = len[i];
-        }
-        int mbits = 0;          /* mini-batch numbers 0 .. nmb (nmb: samples after the last) */
-        while (mbits < 31 && (1 << mbits) <= nmb) mbits++;
-        if (at == 0 && n == s->N && nmb > 1 && per > 0 && mbits < 31 && mx < (UINT32_C(1) << (32 - mbits))) {
-            for (int m = 0, i = 0; m <= nmb; m++)
-                for (const int end = m < nmb ? (m + 1) * per : n; i < end; i++) len[i] = len[i] << mbits | (uint32_t)m;
-            sort_lengths_desc(len, len + n, n);
-            int *fill = owner;  /* scratch here: each mini-batch's next slot */
-            for (int m = 0; m < nmb; m++) fill[m] = m * per;
-            const uint32_t mmask = (UINT32_C(1) << mbits) - 1;
-            for (int i = 0; i < n; i++) {
-                const uint32_t m = len[i] & mmask, v = len[i] >> mbits;
-                if (m < (uint32_t)nmb) sorted[fill[m]++] = v;
-                len[i] = v;
-            }
-            s->mb_sorted = true;
-            s->mb_per = per;
-        } else {
-            sort_lengths_desc(len, len + n, n);
-        }
-    }
+    return fresh;
+}
+
+void eng_mb_scratch_free(mb_scratch *w)
+{
+    free(w->len);
+    free(w->owner);
+    free(w->heap);
+    *w = (mb_scratch){0};
+}
+
+/* Spread n sequences, their lengths len[] longest first (total: their sum),
+** over DP replicas, longest first onto the least loaded (token balancing),
+** and cut the most loaded replica into micro-batches of up to mbs: the whole
+** step waits for it at the gradient reduction.  The result depends only on
+** the lengths and (dp, mbs).  w: scratch for n and dp (scratch_fit). */
+static void mb_layout(mb_scratch *w, const uint32_t *len, int n, uint64_t total, int dp, int mbs, mb_res *c)
+{
+    int *owner = w->owner;
+    rep *heap = w->heap;
     int worst, cnt = -1;        /* the most loaded replica, its sequences (-1: counted below) */
     /* one replica: it takes every sequence */
     const bool one = dp == 1;
@@ -272,8 +235,8 @@ mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     if (one) {
         worst = 0;
     } else if (rbits <= 30 && total < (UINT64_C(1) << 53) && total < (UINT64_C(1) << (62 - rbits))) {
-        uint64_t *keys = s->mbw_heap;
-        int *rc = (int *)(keys + ring_slots(s->mbw_dp));   /* sequences each replica took */
+        uint64_t *keys = w->heap;
+        int *rc = (int *)(keys + ring_slots(w->dp));   /* sequences each replica took */
         const uint64_t *hk = keys;      /* every replica's final key, and padding (UINT64_MAX) */
         int nk = dp;
         if (dp <= RING_SCAN_MAX) hk = lpt_ring(keys, dp, rbits, len, n, owner, rc);
@@ -324,13 +287,6 @@ mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     }
     if (one) cnt = n;
     else if (cnt < 0) for (int i = cnt = 0; i < n; i++) cnt += owner[i] == worst;
-    /* the result goes to a free memo entry, or over the oldest one */
-    int slot = s->nmbm < MB_MEMO ? s->nmbm++ : (s->mbm_next++ % MB_MEMO);
-    mb_memo *c = &s->mbm[slot];
-    c->ids = ids;
-    c->n = n;
-    c->dp = dp;
-    c->mbs = mbs;
     c->m = (cnt + mbs - 1) / mbs;
     if (c->m < 1) c->m = 1;
     if (c->m > c->cap) {
@@ -349,8 +305,239 @@ mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
         if (++mb == c->m) mb = 0;
     }
     c->max_len = mx;
-    return (mb_set){c->m, c->tok, c->sq, c->max_len};
 }
+
+/* The bits a mini-batch's number takes (0 .. nmb, nmb: the samples after
+** the last), and whether a whole step's lengths (longest mx) can carry it
+** below them in 32 bits for the one sort. */
+static int mb_bits(int nmb)
+{
+    int mbits = 0;
+    while (mbits < 31 && (1 << mbits) <= nmb) mbits++;
+    return mbits;
+}
+
+static bool mb_tagged(int nmb, int per, uint32_t mx)
+{
+    const int mbits = mb_bits(nmb);
+    return nmb > 1 && per > 0 && mbits < 31 && mx < (UINT32_C(1) << (32 - mbits));
+}
+
+/* A step's n lengths (len, unsorted, longest mx) sorted longest first, and
+** with the same sort each mini-batch's (per of them, nmb) into sorted[]
+** (mini-batch m from m·per): a key is the length above the mini-batch's
+** number; a mini-batch's keys come out in the whole step's order, longest
+** first, and equal lengths are equal values, so its lengths are those its
+** own sort would give.  tmp: n more; fill: nmb more. */
+static void sort_tagged(uint32_t *len, uint32_t *tmp, uint32_t *sorted, int *fill, int n, int nmb, int per)
+{
+    const int mbits = mb_bits(nmb);
+    for (int m = 0, i = 0; m <= nmb; m++)
+        for (const int end = m < nmb ? (m + 1) * per : n; i < end; i++) len[i] = len[i] << mbits | (uint32_t)m;
+    sort_lengths_desc(len, tmp, n);
+    for (int m = 0; m < nmb; m++) fill[m] = m * per;     /* each mini-batch's next slot */
+    const uint32_t mmask = (UINT32_C(1) << mbits) - 1;
+    for (int i = 0; i < n; i++) {
+        const uint32_t m = len[i] & mmask, v = len[i] >> mbits;
+        if (m < (uint32_t)nmb) sorted[fill[m]++] = v;
+        len[i] = v;
+    }
+}
+
+/* ------------------------------------------------- worked out ahead */
+
+/* A batch's sets: for each data-parallel size dp[d], the whole batch
+** (res[d · (1 + nmb)]) and mini-batch k (res[d · (1 + nmb) + 1 + k]).  The
+** plan's figures are copied in, for the drawer's thread reads nothing of the
+** sim. */
+enum { MB_PRE_DP = 4 };
+struct mb_pre {
+    int     b;                  /* the batch, or -1 */
+    int     n, spp, nmb, per, mbs;
+    int     ndp, dp[MB_PRE_DP], dpmax;
+    mb_res *res;
+};
+
+mb_pre *eng_mb_pre_new(const sim *s)
+{
+    const int nmb = s->scn.work.minibatches, mbs = s->scn.plan.train.micro_batch;
+    if (s->N <= 0 || nmb <= 0 || s->N / nmb <= 0 || mbs <= 0) return NULL;
+    mb_pre *p = xcalloc(1, sizeof *p);
+    p->b = -1;
+    p->n = s->N;
+    p->spp = s->scn.work.samples_per_prompt;
+    p->nmb = nmb;
+    p->per = s->N / nmb;
+    p->mbs = mbs;
+    /* the sizes fwd_pass and training ask for: pools in the training
+    ** layout (aux_tp 0) that train or run a forward-only model */
+    for (int q = 0; q < s->pl.npools; q++) {
+        const plan_pool *pp = &s->pl.pools[q];
+        if (pp->aux_tp > 0 || !(pp->roles & (ROLE_TRAIN | ROLE_CRITIC | ROLE_REF | ROLE_REWARD)) || pp->dp < 1) continue;
+        bool have = false;
+        for (int d = 0; d < p->ndp; d++) have |= p->dp[d] == pp->dp;
+        if (have || p->ndp == MB_PRE_DP) continue;
+        p->dp[p->ndp++] = pp->dp;
+        if (pp->dp > p->dpmax) p->dpmax = pp->dp;
+    }
+    if (p->ndp == 0 || p->spp <= 0) {
+        free(p);
+        return NULL;
+    }
+    p->res = xcalloc((size_t)p->ndp * (size_t)(1 + nmb), sizeof *p->res);
+    return p;
+}
+
+void eng_mb_pre_free(mb_pre *p)
+{
+    if (!p) return;
+    for (int k = 0; k < p->ndp * (1 + p->nmb); k++) { free(p->res[k].tok); free(p->res[k].sq); }
+    free(p->res);
+    free(p);
+}
+
+/* The drawer's: batch b's lengths as drawn (sample i of the batch: prompt
+** plen[i / spp], response resp[i], as store_batch puts them in the sample
+** structs) sorted as eng_build_microbatches sorts a step's, and laid out at
+** each size. */
+void eng_mb_pre_fill(mb_pre *p, mb_scratch *w, int b, const int32_t *plen, const int32_t *resp)
+{
+    const int n = p->n, nmb = p->nmb, per = p->per;
+    scratch_fit(w, (size_t)n, (size_t)p->dpmax);
+    uint32_t *len = w->len, *tmp = w->len + w->cap, *sorted = w->len + 2 * w->cap;
+    uint64_t total = 0;
+    uint32_t mx = 0;
+    for (int i = 0; i < n; i++) {
+        len[i] = (uint32_t)(plen[i / p->spp] + resp[i]);
+        total += len[i];
+        if (len[i] > mx) mx = len[i];
+    }
+    if (mb_tagged(nmb, per, mx)) {
+        sort_tagged(len, tmp, sorted, w->owner, n, nmb, per);
+    } else {
+        for (int k = 0; k < nmb; k++) {
+            memcpy(sorted + (size_t)k * per, len + (size_t)k * per, (size_t)per * sizeof *len);
+            sort_lengths_desc(sorted + (size_t)k * per, tmp, per);
+        }
+        sort_lengths_desc(len, tmp, n);
+    }
+    for (int d = 0; d < p->ndp; d++) {
+        mb_res *r = p->res + (size_t)d * (1 + nmb);
+        mb_layout(w, len, n, total, p->dp[d], p->mbs, &r[0]);
+        for (int k = 0; k < nmb; k++) {
+            const uint32_t *l = sorted + (size_t)k * per;
+            uint64_t t = 0;
+            for (int i = 0; i < per; i++) t += l[i];
+            mb_layout(w, l, per, t, p->dp[d], p->mbs, &r[1 + k]);
+        }
+    }
+    p->b = b;
+}
+
+/* The run's thread: *p, if filled for batch b, kept at the batch's place;
+** what was there (an older batch's, or a new one) goes back to be filled,
+** and the running step's sets taken from it are forgotten. */
+void eng_mb_pre_keep(sim *s, mb_pre **p, int b)
+{
+    if ((*p)->b != b) return;
+    mb_pre **at = &s->mbpre[(*p)->b % MB_PRE_KEEP], *old = *at;
+    if (!old) old = eng_mb_pre_new(s);
+    else
+        for (int e = 0; e < s->nmbm; e++)
+            if (s->mbm[e].from == old) s->mbm[e].ids = NULL;
+    *at = *p;
+    if (old) old->b = -1;
+    *p = old;
+}
+
+/* The set worked out ahead for ids[0..n) at (dp, mbs), or NULL: the ids must
+** be exactly a kept batch's, or one of its mini-batches', in order (the
+** sets depend only on the lengths: a set of samples of those lengths). */
+static const mb_pre *pre_find(const sim *s, const int *ids, int n, int dp, int mbs, const mb_res **res)
+{
+    if (n <= 0 || ids[0] < 0 || s->N <= 0) return NULL;
+    const int64_t id0 = ids[0], b = id0 / s->N, off = id0 % s->N;
+    const mb_pre *p = s->mbpre[b % MB_PRE_KEEP];
+    if (!p || p->b != b || p->mbs != mbs || p->n != s->N) return NULL;
+    int k;
+    if (off == 0 && n == p->n) k = 0;
+    else if (n == p->per && off % p->per == 0 && off / p->per < p->nmb) k = 1 + (int)(off / p->per);
+    else return NULL;
+    int d = 0;
+    while (d < p->ndp && p->dp[d] != dp) d++;
+    if (d == p->ndp) return NULL;
+    for (int i = 1; i < n; i++)
+        if (ids[i] != id0 + i) return NULL;
+    *res = &p->res[(size_t)d * (1 + p->nmb) + k];
+    return p;
+}
+
+/* The micro-batches of the most loaded of dp replicas for the samples
+** ids[0..n) (mb_layout).  A step's forward passes and its training (each
+** epoch, actor and critic) ask for the same sets, so results are kept for
+** the running step (eng_mb_forget clears them when a step starts), and the
+** scratch arrays are kept across calls; a set the drawer worked out for a
+** released batch (eng_mb_pre_fill) is taken as it is. */
+mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
+{
+    for (int e = 0; e < s->nmbm; e++) {
+        const mb_memo *c = &s->mbm[e];
+        if (c->ids == ids && c->n == n && c->dp == dp && c->mbs == mbs)
+            return (mb_set){c->m, (double *)c->tok, (double *)c->sq, c->max_len};
+    }
+    /* the result goes to a free memo entry, or over the oldest one */
+    int slot = s->nmbm < MB_MEMO ? s->nmbm++ : (s->mbm_next++ % MB_MEMO);
+    mb_memo *c = &s->mbm[slot];
+    c->ids = ids;
+    c->n = n;
+    c->dp = dp;
+    c->mbs = mbs;
+    const mb_res *r = NULL;
+    c->from = pre_find(s, ids, n, dp, mbs, &r);
+    s->mbpre_taken += c->from != NULL;
+    if (!c->from) {
+        r = &c->own;
+        if (scratch_fit(&s->mbw, (size_t)n, (size_t)dp)) s->mb_sorted = false;
+        uint32_t *len = s->mbw.len;
+        uint64_t total = 0;
+        /* A step's forward passes take its samples whole, its training one
+        ** mini-batch (a quarter, say) at a time: the one sort of the whole
+        ** step also gives each mini-batch's lengths in order, kept for the
+        ** step (sort_tagged). */
+        const int nmb = s->scn.work.minibatches, per = nmb > 0 ? s->N / nmb : 0;
+        const ptrdiff_t at = ids - s->step_ids;
+        uint32_t *sorted = s->mbw.len + 2 * s->mbw.cap;
+        if (s->mb_sorted && n == s->mb_per && at >= 0 && at % n == 0 && at / n < nmb) {
+            memcpy(len, sorted + at, (size_t)n * sizeof *len);
+            for (int i = 0; i < n; i++) total += len[i];
+        } else {
+            uint32_t mx = 0;
+            /* the samples' structs lie scattered over the ring (a step's ids
+            ** are in the order they finished): each is asked for 48 ahead */
+            for (int i = 0; i < n; i++) {
+                if (i + 48 < n) __builtin_prefetch(eng_smp(s, ids[i + 48]));
+                len[i] = (uint32_t)(eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp);
+                total += len[i];
+                if (len[i] > mx) mx = len[i];
+            }
+            if (at == 0 && n == s->N && mb_tagged(nmb, per, mx)) {
+                sort_tagged(len, len + n, sorted, s->mbw.owner, n, nmb, per);
+                s->mb_sorted = true;
+                s->mb_per = per;
+            } else {
+                sort_lengths_desc(len, len + n, n);
+            }
+        }
+        mb_layout(&s->mbw, len, n, total, dp, mbs, &c->own);
+    }
+    c->m = r->m;
+    c->tok = r->tok;
+    c->sq = r->sq;
+    c->max_len = r->max_len;
+    return (mb_set){c->m, (double *)c->tok, (double *)c->sq, c->max_len};
+}
+
+int64_t sim_mb_sets_ahead(const sim *s) { return s->mbpre_taken; }
 
 void eng_mb_forget(sim *s)
 {
@@ -358,4 +545,3 @@ void eng_mb_forget(sim *s)
     s->mbm_next = 0;
     s->mb_sorted = false;
 }
-

@@ -389,10 +389,9 @@ void sim_free(sim *s)
     free(s->b_dur);
     free(s->pipe_st);
     for (int i = 0; i < PIPE_ORDERS; i++) free(s->porder[i].ops);
-    for (int i = 0; i < MB_MEMO; i++) { free(s->mbm[i].tok); free(s->mbm[i].sq); }
-    free(s->mbw_len);
-    free(s->mbw_owner);
-    free(s->mbw_heap);
+    for (int i = 0; i < MB_MEMO; i++) { free(s->mbm[i].own.tok); free(s->mbm[i].own.sq); }
+    eng_mb_scratch_free(&s->mbw);
+    for (int i = 0; i < MB_PRE_KEEP; i++) eng_mb_pre_free(s->mbpre[i]);
     free(s->q.v);
     trace_free(s->tr);
     free(s);

@@ -93,8 +93,11 @@ void  sim_free(sim *s);
 ** 0: always in the run's thread; 1: on the thread in every run.  The
 ** lengths and every result are the same either way (src/eng_draw.c). */
 extern int sim_draw_ahead;
-/* Whether this run's lengths are being drawn on that thread. */
+/* Whether this run's lengths are being drawn on that thread; how many
+** micro-batch sets the run has taken as that thread worked them out for
+** its batches (src/eng_mb.c: the same sets as the run's thread makes). */
 bool sim_draws_ahead(const sim *s);
+int64_t sim_mb_sets_ahead(const sim *s);
 void  sim_set_hooks(sim *s, const sim_hooks *h);
 
 /* Process every event at or before `until`.  Returns false when the run is

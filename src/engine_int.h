@@ -323,16 +323,41 @@ typedef struct {
     pfent *pf;              /* direct-mapped prefill times, NULL until first used */
 } dtable;
 
-/* Micro-batches of the most loaded replica for a set of samples of the
-** running step (eng_mb.c). */
+/* Micro-batches of the most loaded replica for a set of samples (eng_mb.c):
+** their count, per micro-batch tokens and sum of squared lengths, the
+** longest sequence; the arrays' room kept (cap). */
+typedef struct {
+    int     m, cap;
+    double *tok, *sq;
+    double  max_len;
+} mb_res;
+
+/* The micro-batch builder's scratch (eng_mb.c): the lengths (three regions
+** of cap: the lengths, the sort's buffer, a step's sorted mini-batches),
+** each sequence's replica, and the replicas' keys or heap (for dp). */
+typedef struct {
+    uint32_t *len;
+    int      *owner;
+    void     *heap;
+    size_t    cap, dp;
+} mb_scratch;
+
+/* A released batch's micro-batches, worked out on the drawer's thread
+** (eng_mb.c, eng_draw.c). */
+typedef struct mb_pre mb_pre;
+enum { MB_PRE_KEEP = 8 };
+
+/* The running step's micro-batch sets, by the samples asked for: worked
+** out here (own), or a batch's from the drawer (from). */
 enum { MB_MEMO = 8 };
 typedef struct {
-    const int *ids;         /* the samples: a range of step_ids */
+    const int *ids;         /* the samples: a range of step_ids (NULL: none) */
     int     n, dp, mbs;
-    int     m;              /* micro-batches */
-    double *tok, *sq;       /* per micro-batch tokens and sum of squared lengths */
+    const double *tok, *sq; /* own's, or from's */
+    int     m;
     double  max_len;
-    int     cap;
+    mb_res  own;
+    const mb_pre *from;
 } mb_memo;
 
 /* The 1F1B pipeline (eng_train.c): a stage's run of back-to-back ops being
@@ -488,13 +513,12 @@ struct sim {
     int      porder_next;
     mb_memo  mbm[MB_MEMO];      /* micro-batch sets of the running step (eng_mb.c) */
     int      nmbm, mbm_next;
-    uint32_t *mbw_len;          /* scratch of the micro-batch builder */
-    int     *mbw_owner;
-    void    *mbw_heap;
-    size_t   mbw_cap, mbw_dp;
+    mb_scratch mbw;             /* scratch of the micro-batch builder */
+    mb_pre  *mbpre[MB_PRE_KEEP];  /* batches' micro-batches from the drawer, at b % MB_PRE_KEEP */
+    int64_t  mbpre_taken;       /* sets taken from them (sim_mb_sets_ahead) */
     /* eng_mb.c: the running step's lengths, longest first, per
     ** mini-batch of mb_per samples, from the one sort of the whole step
-    ** (kept after the builder's scratch in mbw_len); mb_sorted says they
+    ** (kept after the builder's scratch in mbw.len); mb_sorted says they
     ** are there (eng_mb_forget clears it) */
     bool     mb_sorted;
     int      mb_per;
@@ -802,5 +826,17 @@ typedef struct {
 } mb_set;
 mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs);
 void eng_mb_forget(sim *s);
+/* eng_mb.c: a batch's micro-batch sets worked out ahead, on the drawer's
+** thread, from its lengths as drawn: for the whole batch and each of its
+** mini-batches, at the data-parallel sizes of the pools that run forward
+** passes or training.  eng_mb_pre_new: an empty one for the sim's plan (NULL
+** when none applies); eng_mb_pre_fill: the drawer's (its own scratch);
+** eng_mb_pre_keep: the run's thread keeps one filled for batch b and hands
+** back one to fill again. */
+mb_pre *eng_mb_pre_new(const sim *s);
+void eng_mb_pre_fill(mb_pre *p, mb_scratch *w, int b, const int32_t *plen, const int32_t *resp);
+void eng_mb_pre_keep(sim *s, mb_pre **p, int b);
+void eng_mb_pre_free(mb_pre *p);
+void eng_mb_scratch_free(mb_scratch *w);
 
 #endif

@@ -4,7 +4,9 @@
 ** gives the same clock, counts, token sums, the same lengths of every step
 ** already drawn and the same preview of the steps not yet drawn (which
 ** starts from the generator's state), at every point of the run, bit for
-** bit.
+** bit.  Drawing ahead, the drawer also works out each batch's micro-batch
+** sets (src/eng_mb.c, eng_mb_pre_fill): the clock, which the training
+** tasks' times move, shows they are those of the run's thread.
 */
 #include "testutil.h"
 #include "engine.h"
@@ -14,6 +16,7 @@
 
 typedef struct {
     sim_time now;
+    int64_t  sets_ahead;    /* micro-batch sets the drawer worked out, taken (apart: not compared) */
     int64_t  samples_done;
     double   tokens, sum0, max0, sum_last, max_last;
 } mark;
@@ -36,6 +39,7 @@ static mark *run_marks(const char *name, const char *const *sets, int nsets, int
         memset(k, 0, sizeof *k);
         k->now = sim_now(s);
         k->samples_done = sim_get_stats(s)->samples_done;
+        k->sets_ahead = sim_mb_sets_ahead(s);
         k->tokens = sim_get_stats(s)->tokens_generated;
         sim_step_lengths(s, 0, &k->sum0, &k->max0);
         sim_step_lengths(s, last, &k->sum_last, &k->max_last);
@@ -45,7 +49,9 @@ static mark *run_marks(const char *name, const char *const *sets, int nsets, int
     return m;
 }
 
-static void same_both_ways(const char *name, const char *const *sets, int nsets)
+/* sets_ahead: at least that many micro-batch sets taken from the drawer
+** when it draws (none when the run's thread does) */
+static void same_both_ways(const char *name, const char *const *sets, int nsets, int64_t sets_ahead)
 {
     int na, nb;
     bool ta, tb;
@@ -53,12 +59,17 @@ static void same_both_ways(const char *name, const char *const *sets, int nsets)
     ck_assert_msg(!ta && tb, "%s: drawn on the thread: %d off, %d forced", name, ta, tb);
     ck_assert_int_eq(na, nb);
     ck_assert_int_gt(na, 10);
-    for (int i = 0; i < na; i++)
+    ck_assert_msg(a[na - 1].sets_ahead == 0 && b[nb - 1].sets_ahead >= sets_ahead,
+                  "%s %s: micro-batch sets from the drawer: %lld drawing in the run's thread, %lld drawing ahead (want >= %lld)",
+                  name, nsets ? sets[0] : "", (long long)a[na - 1].sets_ahead, (long long)b[nb - 1].sets_ahead, (long long)sets_ahead);
+    for (int i = 0; i < na; i++) {
+        a[i].sets_ahead = b[i].sets_ahead = 0;
         ck_assert_msg(memcmp(&a[i], &b[i], sizeof a[i]) == 0,
                       "%s %s: mark %d differs: t %lld/%lld, done %lld/%lld, tokens %.17g/%.17g, last step %.17g/%.17g",
                       name, nsets ? sets[0] : "", i, (long long)a[i].now, (long long)b[i].now,
                       (long long)a[i].samples_done, (long long)b[i].samples_done, a[i].tokens, b[i].tokens,
                       a[i].sum_last, b[i].sum_last);
+    }
     free(a);
     free(b);
 }
@@ -72,9 +83,12 @@ START_TEST(t_draw_ahead_same_runs)
         const char *s0[] = {"plan.mode=colocate", "workload.iterations=5"};
         const char *s1[] = {"plan.mode=separate", "plan.staleness=2", "plan.partial_rollout=0.6", "workload.iterations=6"};
         const char *s2[] = {"plan.mode=full", "workload.response_growth=0.05", "workload.iterations=4"};
-        same_both_ways(ex[e], s0, 2);
-        same_both_ways(ex[e], s1, 4);
-        same_both_ways(ex[e], s2, 3);
+        /* a synchronous step's every set comes from the drawer: the whole
+        ** step's and each of its four mini-batches'; under StaleSync only
+        ** those whose samples are one batch's own, in order */
+        same_both_ways(ex[e], s0, 2, 5 * 5);
+        same_both_ways(ex[e], s1, 4, 1);
+        same_both_ways(ex[e], s2, 3, 4 * 5);
     }
 }
 END_TEST

@@ -1,0 +1,24 @@
+build-tsan/src/plugin.o: src/plugin.c src/plugin_lua.h src/plugin.h \
+ src/scenario.h src/util.h src/engine.h src/plan.h src/trace.h \
+ src/report.h /usr/include/lua5.4/lua.h /usr/include/lua5.4/luaconf.h \
+ /usr/include/lua5.4/lauxlib.h /usr/include/lua5.4/lua.h \
+ src/lua_sandbox.h src/lua_scenario.h src/fields_lua.h src/fields.h \
+ src/report_fields.h /usr/include/lua5.4/lualib.h
+src/plugin_lua.h:
+src/plugin.h:
+src/scenario.h:
+src/util.h:
+src/engine.h:
+src/plan.h:
+src/trace.h:
+src/report.h:
+/usr/include/lua5.4/lua.h:
+/usr/include/lua5.4/luaconf.h:
+/usr/include/lua5.4/lauxlib.h:
+/usr/include/lua5.4/lua.h:
+src/lua_sandbox.h:
+src/lua_scenario.h:
+src/fields_lua.h:
+src/fields.h:
+src/report_fields.h:
+/usr/include/lua5.4/lualib.h:

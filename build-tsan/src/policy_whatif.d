@@ -1,0 +1,17 @@
+build-tsan/src/policy_whatif.o: src/policy_whatif.c src/plugin_lua.h \
+ src/plugin.h src/scenario.h src/util.h src/engine.h src/plan.h \
+ src/trace.h src/report.h /usr/include/lua5.4/lua.h \
+ /usr/include/lua5.4/luaconf.h /usr/include/lua5.4/lauxlib.h \
+ /usr/include/lua5.4/lua.h
+src/plugin_lua.h:
+src/plugin.h:
+src/scenario.h:
+src/util.h:
+src/engine.h:
+src/plan.h:
+src/trace.h:
+src/report.h:
+/usr/include/lua5.4/lua.h:
+/usr/include/lua5.4/luaconf.h:
+/usr/include/lua5.4/lauxlib.h:
+/usr/include/lua5.4/lua.h:

@@ -1,0 +1,14 @@
+build-tsan/tests/test_harden.o: tests/test_harden.c tests/testutil.h \
+ src/engine.h src/scenario.h src/util.h src/plan.h src/trace.h \
+ src/lua_scenario.h src/plugin.h src/engine.h src/report.h src/policy.h
+tests/testutil.h:
+src/engine.h:
+src/scenario.h:
+src/util.h:
+src/plan.h:
+src/trace.h:
+src/lua_scenario.h:
+src/plugin.h:
+src/engine.h:
+src/report.h:
+src/policy.h:

@@ -1,0 +1,25 @@
+build-tsan/tests/test_tui_screen.o: tests/test_tui_screen.c \
+ tests/testutil.h ui/app.h src/cli.h src/scenario.h src/util.h \
+ ui/layout.h ui/canvas.h ui/run.h src/engine.h src/plan.h src/trace.h \
+ src/report.h src/engine.h src/runner.h src/plugin.h src/report.h \
+ ui/pane.h ui/app.h ui/render.h ui/term.h
+tests/testutil.h:
+ui/app.h:
+src/cli.h:
+src/scenario.h:
+src/util.h:
+ui/layout.h:
+ui/canvas.h:
+ui/run.h:
+src/engine.h:
+src/plan.h:
+src/trace.h:
+src/report.h:
+src/engine.h:
+src/runner.h:
+src/plugin.h:
+src/report.h:
+ui/pane.h:
+ui/app.h:
+ui/render.h:
+ui/term.h:

@@ -1,0 +1,19 @@
+build-tsan/ui/keymap.o: ui/keymap.c ui/app.h src/cli.h src/scenario.h \
+ src/util.h ui/layout.h ui/canvas.h ui/run.h src/engine.h src/plan.h \
+ src/trace.h src/report.h src/engine.h src/runner.h src/plugin.h \
+ src/report.h
+ui/app.h:
+src/cli.h:
+src/scenario.h:
+src/util.h:
+ui/layout.h:
+ui/canvas.h:
+ui/run.h:
+src/engine.h:
+src/plan.h:
+src/trace.h:
+src/report.h:
+src/engine.h:
+src/runner.h:
+src/plugin.h:
+src/report.h:

@@ -1,0 +1,22 @@
+build-tsan/ui/lesson_play.o: ui/lesson_play.c ui/lesson_play.h ui/app.h \
+ src/cli.h src/scenario.h src/util.h ui/layout.h ui/canvas.h ui/run.h \
+ src/engine.h src/plan.h src/trace.h src/report.h src/engine.h \
+ src/runner.h src/plugin.h src/report.h src/lesson.h ui/pane.h
+ui/lesson_play.h:
+ui/app.h:
+src/cli.h:
+src/scenario.h:
+src/util.h:
+ui/layout.h:
+ui/canvas.h:
+ui/run.h:
+src/engine.h:
+src/plan.h:
+src/trace.h:
+src/report.h:
+src/engine.h:
+src/runner.h:
+src/plugin.h:
+src/report.h:
+src/lesson.h:
+ui/pane.h:

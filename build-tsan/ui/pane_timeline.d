@@ -1,0 +1,22 @@
+build-tsan/ui/pane_timeline.o: ui/pane_timeline.c ui/pane.h ui/app.h \
+ src/cli.h src/scenario.h src/util.h ui/layout.h ui/canvas.h ui/run.h \
+ src/engine.h src/plan.h src/trace.h src/report.h src/engine.h \
+ src/runner.h src/plugin.h src/report.h ui/style.h src/trace.h
+ui/pane.h:
+ui/app.h:
+src/cli.h:
+src/scenario.h:
+src/util.h:
+ui/layout.h:
+ui/canvas.h:
+ui/run.h:
+src/engine.h:
+src/plan.h:
+src/trace.h:
+src/report.h:
+src/engine.h:
+src/runner.h:
+src/plugin.h:
+src/report.h:
+ui/style.h:
+src/trace.h:
