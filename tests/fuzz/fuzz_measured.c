@@ -9,10 +9,8 @@
 ** positive; an accepted measured file must have at least 3 rows and only
 ** finite, non-negative times.
 **
-**   clang -fsanitize=fuzzer,address,undefined -Isrc $(pkg-config --cflags lua5.4) \
-**       tests/fuzz/fuzz_measured.c $(ls src/*.c | grep -v src/main.c) \
-**       $(pkg-config --libs lua5.4 ncursesw) -lm -o fuzz_measured
-**   ./fuzz_measured -max_total_time=60 tests/fuzz/corpus/measured tests/fuzz/corpus/hfconfig
+**   make fuzz    # builds build-fuzz/fuzz_* and runs each FUZZ_SECONDS; then, longer:
+**   ./build-fuzz/fuzz_measured -max_total_time=60 tests/fuzz/corpus/measured tests/fuzz/corpus/hfconfig
 ** Seeds: tests/fuzz/corpus/hfconfig/ (byte 'h', then a config.json of
 ** tests/data/hf/), tests/fuzz/corpus/measured/ (byte 'm', then measured files
 ** as tests/model_calibrate.sh writes them).

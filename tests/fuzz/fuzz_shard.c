@@ -5,10 +5,8 @@
 ** CSV and JSON.  An accepted shard must read back from its own JSON as the
 ** same table (the bytes of a second write equal the first).
 **
-**   clang -fsanitize=fuzzer,address,undefined -Isrc $(pkg-config --cflags lua5.4) \
-**       tests/fuzz/fuzz_shard.c $(ls src/*.c | grep -v src/main.c) \
-**       $(pkg-config --libs lua5.4 ncursesw) -lm -o fuzz_shard
-**   ./fuzz_shard -max_total_time=60 tests/fuzz/corpus/shard
+**   make fuzz    # builds build-fuzz/fuzz_* and runs each FUZZ_SECONDS; then, longer:
+**   ./build-fuzz/fuzz_shard -max_total_time=60 tests/fuzz/corpus/shard
 ** Seeds: tests/fuzz/corpus/shard/ holds shards written by
 ** `fusync sweep|plan ... --shard I/N --json FILE`.
 */
