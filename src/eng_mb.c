@@ -483,7 +483,7 @@ mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     for (int e = 0; e < s->nmbm; e++) {
         const mb_memo *c = &s->mbm[e];
         if (c->ids == ids && c->n == n && c->dp == dp && c->mbs == mbs)
-            return (mb_set){c->m, (double *)c->tok, (double *)c->sq, c->max_len};
+            return (mb_set){c->res->m, c->res->tok, c->res->sq, c->res->max_len};
     }
     /* the result goes to a free memo entry, or over the oldest one */
     int slot = s->nmbm < MB_MEMO ? s->nmbm++ : (s->mbm_next++ % MB_MEMO);
@@ -492,11 +492,10 @@ mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     c->n = n;
     c->dp = dp;
     c->mbs = mbs;
-    const mb_res *r = NULL;
-    c->from = pre_find(s, ids, n, dp, mbs, &r);
+    c->from = pre_find(s, ids, n, dp, mbs, &c->res);
     s->mbpre_taken += c->from != NULL;
     if (!c->from) {
-        r = &c->own;
+        c->res = &c->own;
         if (scratch_fit(&s->mbw, (size_t)n, (size_t)dp)) s->mb_sorted = false;
         uint32_t *len = s->mbw.len;
         uint64_t total = 0;
@@ -530,11 +529,7 @@ mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
         }
         mb_layout(&s->mbw, len, n, total, dp, mbs, &c->own);
     }
-    c->m = r->m;
-    c->tok = r->tok;
-    c->sq = r->sq;
-    c->max_len = r->max_len;
-    return (mb_set){c->m, (double *)c->tok, (double *)c->sq, c->max_len};
+    return (mb_set){c->res->m, c->res->tok, c->res->sq, c->res->max_len};
 }
 
 int64_t sim_mb_sets_ahead(const sim *s) { return s->mbpre_taken; }

@@ -353,9 +353,7 @@ enum { MB_MEMO = 8 };
 typedef struct {
     const int *ids;         /* the samples: a range of step_ids (NULL: none) */
     int     n, dp, mbs;
-    const double *tok, *sq; /* own's, or from's */
-    int     m;
-    double  max_len;
+    const mb_res *res;      /* &own, or a set of from's */
     mb_res  own;
     const mb_pre *from;
 } mb_memo;
@@ -821,7 +819,7 @@ void eng_start_train(sim *s, int p, sim_time now, int e0, int e1, int mb0, int m
 ** forget the sets kept. */
 typedef struct {
     int     m;              /* micro-batches of the representative replica */
-    double *tok, *sq;       /* per micro-batch tokens and sum of squared lengths */
+    const double *tok, *sq; /* per micro-batch tokens and sum of squared lengths */
     double  max_len;
 } mb_set;
 mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs);
