@@ -361,7 +361,10 @@ struct mb_pre {
 mb_pre *eng_mb_pre_new(const sim *s)
 {
     const int nmb = s->scn.work.minibatches, mbs = s->scn.plan.train.micro_batch;
-    if (s->N <= 0 || nmb <= 0 || s->N / nmb <= 0 || mbs <= 0) return NULL;
+    /* a streaming (StaleSync) step takes what has finished, oldest version
+    ** first, a mini-batch at a time: few of its sets are one batch's range,
+    ** and working out the rest would only load the other core */
+    if (s->streaming || s->N <= 0 || nmb <= 0 || s->N / nmb <= 0 || mbs <= 0) return NULL;
     mb_pre *p = xcalloc(1, sizeof *p);
     p->b = -1;
     p->n = s->N;
