@@ -6,17 +6,20 @@
 **
 ** 1. Runs the scenario event by event to learn the queue's mean length
 **    (superseded instance events still waiting included).
-** 2. Runs it again whole, headless, five times: events over the run's
-**    whole wall time (set-up, analytic tasks and event loop), the median;
-**    in a warm process, as the planner's and a what-if's re-runs are.  With
-**    the lengths drawn ahead on their own thread as `fusync run` draws them
-**    (src/eng_draw.c), and, printed beside, all in the run's thread.
+** 2. Runs it again whole, headless: events over the run's whole wall time
+**    (set-up, analytic tasks and event loop), in a warm process, as the
+**    planner's and a what-if's re-runs are.  With the lengths drawn ahead on
+**    their own thread as `fusync run` draws them (src/eng_draw.c), and,
+**    printed beside, all in the run's thread.
 ** 3. Times the classic "hold" model of event-set benchmarks (D. W. Jones,
 **    "An empirical comparison of priority-queue and event-set
 **    implementations", CACM 29(4), 1986) on the engine's own binary heap
 **    (eng_evq_pop/eng_evq_push from src/engine_int.h) at that mean length:
 **    take the earliest event, put it back a random interval later.
 ** The ratio says how many bare queue operations one simulated event costs.
+** Steps 2 to 4 go in seven rounds, one of each a round, so that both meet the
+** machine in the same moments; the figures and the ratios (each a round's
+** own) are the medians over the rounds.
 ** 4. Times the same hold model at the mean number of pending finishes: the
 **    engine keeps each instance's active samples in a heap of its own and
 **    only the instances' next events in its queue; a flat event set (one
@@ -47,67 +50,65 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Hold operations per second on the engine's binary heap at length n: the
-** median of seven slices of at least 0.05 s each (a shared machine's rate
-** moves from moment to moment); *check collects a sum so the work is not
-** optimised away. */
-static double hold_rate(size_t n, uint64_t *check)
+/* The engine's binary heap at a fixed length, for hold slices. */
+typedef struct {
+    evq      q;
+    uint64_t sum;           /* a sum of what the pops give, so the work is not optimised away */
+} bare_heap;
+
+static void bare_init(bare_heap *h, size_t n)
 {
-    evq q = {0};
-    for (size_t i = 0; i < n; i++) eng_evq_push(&q, (sim_time)(next_rand() % 1000000000ULL), EV_INST, (int)i);
-    enum { SLICES = 7 };
-    double rates[SLICES];
-    uint64_t sum = 0;
-    for (int sl = 0; sl < SLICES; sl++) {
-        uint64_t ops = 0;
-        double t0 = wall_now(), el = 0;
-        do {
-            for (int k = 0; k < 50000; k++) {
-                event e = eng_evq_pop(&q);
-                sum += (uint64_t)eng_ev_a(&e);
-                eng_evq_push(&q, e.t + 1 + (sim_time)(next_rand() % 2000000ULL), eng_ev_kind(&e), eng_ev_a(&e));
-            }
-            ops += 50000;
-            el = wall_now() - t0;
-        } while (el < 0.05);
-        rates[sl] = (double)ops / el;
-    }
-    free(q.v);
-    *check += sum;
-    qsort(rates, SLICES, sizeof rates[0], cmp_double);
-    return rates[SLICES / 2];
+    *h = (bare_heap){0};
+    for (size_t i = 0; i < n; i++) eng_evq_push(&h->q, (sim_time)(next_rand() % 1000000000ULL), EV_INST, (int)i);
 }
 
-/* The engine's whole-run wall time, headless, the median of five runs
-** with sim_draw_ahead at `ahead`; its events and event-loop time; -1 on an
-** error.  sim_draw_ahead_used: whether the lengths went to the thread. */
+/* Hold operations per second over one slice of at least 0.05 s. */
+static double bare_slice(bare_heap *h)
+{
+    uint64_t ops = 0;
+    double t0 = wall_now(), el = 0;
+    do {
+        for (int k = 0; k < 50000; k++) {
+            event e = eng_evq_pop(&h->q);
+            h->sum += (uint64_t)eng_ev_a(&e);
+            eng_evq_push(&h->q, e.t + 1 + (sim_time)(next_rand() % 2000000ULL), eng_ev_kind(&e), eng_ev_a(&e));
+        }
+        ops += 50000;
+        el = wall_now() - t0;
+    } while (el < 0.05);
+    return (double)ops / el;
+}
+
+/* One whole run of the engine, headless, with sim_draw_ahead at `ahead`:
+** its wall time (-1 on an error), events and event-loop time.
+** sim_draw_ahead_used: whether the lengths went to the thread. */
 static bool sim_draw_ahead_used;
 
-static double engine_wall(const scn_scenario *sc, int ahead, double *ev, double *loop)
+static double engine_run(const scn_scenario *sc, int ahead, double *ev, double *loop)
 {
-    enum { RUNS = 5 };
-    double walls[RUNS], loops[RUNS];
     fs_err err = {0, ""};
     sim_draw_ahead = ahead;
-    for (int r = 0; r < RUNS; r++) {
-        sim *s = sim_new(sc, &err);
-        if (!s) {
-            fprintf(stderr, "heap_hold: %s\n", err.msg);
-            return -1;
-        }
-        trace_keep(sim_trace_mut(s), false);
-        sim_run(s);
-        if (ahead != 0) sim_draw_ahead_used = sim_draws_ahead(s);
-        *ev = (double)sim_get_stats(s)->events;
-        walls[r] = sim_wall_seconds(s);
-        loops[r] = walls[r] - sim_get_stats(s)->task_wall_s - sim_get_stats(s)->setup_wall_s;
-        sim_free(s);
+    sim *s = sim_new(sc, &err);
+    if (!s) {
+        sim_draw_ahead = -1;
+        fprintf(stderr, "heap_hold: %s\n", err.msg);
+        return -1;
     }
+    trace_keep(sim_trace_mut(s), false);
+    sim_run(s);
+    if (ahead != 0) sim_draw_ahead_used = sim_draws_ahead(s);
+    *ev = (double)sim_get_stats(s)->events;
+    const double wall = sim_wall_seconds(s);
+    *loop = wall - sim_get_stats(s)->task_wall_s - sim_get_stats(s)->setup_wall_s;
+    sim_free(s);
     sim_draw_ahead = -1;
-    qsort(walls, RUNS, sizeof walls[0], cmp_double);
-    qsort(loops, RUNS, sizeof loops[0], cmp_double);
-    *loop = loops[RUNS / 2];
-    return walls[RUNS / 2];
+    return wall;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
 }
 
 /* "<pre><v with one decimal><post>" in a static buffer (one use a call). */
@@ -156,42 +157,61 @@ int main(int argc, char **argv)
     size_t flen = nq ? (size_t)(fsum / (double)nq + 0.5) : 1;
     if (flen < 1) flen = 1;
 
-    /* 2. the engine, whole run, headless as `fusync run` runs it (no span
-    ** stored: the report's running totals only), the median of five runs,
-    ** with the lengths drawn ahead on their own thread as `fusync run` does
-    ** where a step is large enough (src/eng_draw.c), and again all in one
-    ** thread, as the bare heap runs.  The process is warm by then (step 1 ran
-    ** the scenario): the planner's and a what-if's re-runs are like that; a
-    ** fresh `fusync run` pays its page faults on top, and `make bench`'s rows
-    ** show that figure. */
-    double ev = 0, loop = 0, loop1 = 0;
-    const double wall = engine_wall(&sc, -1, &ev, &loop);
-    const double wall1 = engine_wall(&sc, 0, &ev, &loop1);
-    if (wall < 0 || wall1 < 0) return 2;
+    /* 2-4, in rounds, so that the engine and the bare heap meet the
+    ** machine in the same moments (a shared machine's rate moves from one
+    ** to the next): each round runs the engine whole, headless as `fusync
+    ** run` runs it (no span stored: the report's running totals only), with
+    ** the lengths drawn ahead on their own thread as `fusync run` does where
+    ** a step is large enough (src/eng_draw.c), and again all in one thread,
+    ** as the bare heap runs; then one slice of the bare heap at the queue's
+    ** length and one at the flat event set's.  Each figure is the median
+    ** over the rounds, and so is each ratio (of a round's own figures).  The
+    ** process is warm by then (step 1 ran the scenario): the planner's and a
+    ** what-if's re-runs are like that; a fresh `fusync run` pays its page
+    ** faults on top, and `make bench`'s rows show that figure. */
+    enum { ROUNDS = 7 };
+    double walls[ROUNDS], loops[ROUNDS], walls1[ROUNDS], loops1[ROUNDS], holds[ROUNDS], flats[ROUNDS];
+    double r_hold[ROUNDS], r_hold1[ROUNDS], r_flat[ROUNDS], r_flat1[ROUNDS];
+    double ev = 0;
+    bare_heap hq, hf;
+    bare_init(&hq, qlen);
+    bare_init(&hf, flen);
+    for (int r = 0; r < ROUNDS; r++) {
+        walls[r] = engine_run(&sc, -1, &ev, &loops[r]);
+        walls1[r] = engine_run(&sc, 0, &ev, &loops1[r]);
+        if (walls[r] <= 0 || walls1[r] <= 0) return 2;
+        holds[r] = bare_slice(&hq);
+        flats[r] = bare_slice(&hf);
+        r_hold[r] = 100 * ev / walls[r] / holds[r];
+        r_hold1[r] = 100 * ev / walls1[r] / holds[r];
+        r_flat[r] = 100 * ev / walls[r] / flats[r];
+        r_flat1[r] = 100 * ev / walls1[r] / flats[r];
+    }
     const bool ahead = sim_draw_ahead_used;
-
-    /* 3. the bare heap at that length; 4. at the flat event set's */
-    uint64_t sum = 0;
-    double hold = hold_rate(qlen, &sum);
-    double flat = hold_rate(flen, &sum);
+    const double wall = median(walls, ROUNDS), loop = median(loops, ROUNDS), wall1 = median(walls1, ROUNDS),
+                 loop1 = median(loops1, ROUNDS), hold = median(holds, ROUNDS), flat = median(flats, ROUNDS);
+    const double pct = median(r_hold, ROUNDS), pct1 = median(r_hold1, ROUNDS), pctf = median(r_flat, ROUNDS),
+                 pctf1 = median(r_flat1, ROUNDS);
+    const uint64_t sum = hq.sum + hf.sum;
+    free(hq.q.v);
+    free(hf.q.v);
     double rate = wall > 0 ? ev / wall : 0, rate1 = wall1 > 0 ? ev / wall1 : 0;
     printf("  event queue: mean length %zu (max %zu) over %.0f events\n", qlen, qmax, ev);
-    printf("  engine, whole run:     %8.3f M events/s  (%.0f events in %.3f s, median of 5 in this process; loop alone %.3f M/s;\n"
+    printf("  engine, whole run:     %8.3f M events/s  (%.0f events in %.3f s, median of %d rounds in this process; loop alone %.3f M/s;\n"
            "                                            %s)\n",
-           rate / 1e6, ev, wall, loop > 0 ? ev / loop / 1e6 : 0,
+           rate / 1e6, ev, wall, ROUNDS, loop > 0 ? ev / loop / 1e6 : 0,
            ahead ? "lengths drawn ahead on a second thread, as fusync run draws them" : "one thread: the run is too small to draw ahead");
     if (ahead)
         printf("  engine, one thread:    %8.3f M events/s  (the same with the lengths drawn in the run's thread, %.3f s; loop alone %.3f M/s)\n",
                rate1 / 1e6, wall1, loop1 > 0 ? ev / loop1 / 1e6 : 0);
-    printf("  bare heap hold:        %8.3f M ops/s     (pop + push at length %zu, median of 7 slices; checksum %llu)\n", hold / 1e6, qlen,
-           (unsigned long long)(sum % 1000));
+    printf("  bare heap hold:        %8.3f M ops/s     (pop + push at length %zu, a slice of 0.05 s a round; checksum %llu)\n", hold / 1e6,
+           qlen, (unsigned long long)(sum % 1000));
     printf("  ratio bare/engine:     %8.1f             (queue operations one simulated event costs: the engine's\n"
-           "                                            whole-run rate is %.1f%% of the bare heap's%s; target >= 20%%)\n",
-           rate > 0 ? hold / rate : 0, hold > 0 ? 100 * rate / hold : 0,
-           ahead ? (hold > 0 ? fmt_pct(" (one thread: ", 100 * rate1 / hold, "%)") : "") : "");
+           "                                            whole-run rate is %.1f%% of the bare heap's%s; target >= 20%%;\n"
+           "                                            each the median of the rounds' own ratios)\n",
+           100 / pct, pct, ahead ? fmt_pct(" (one thread: ", pct1, "%)") : "");
     printf("  bare heap, flat set:   %8.3f M ops/s     (at length %zu, the mean number of pending finishes: one event per\n"
            "                                            generating sample; the engine's rate is %.1f%% of it%s)\n",
-           flat / 1e6, flen, flat > 0 ? 100 * rate / flat : 0,
-           ahead ? (flat > 0 ? fmt_pct(", one thread ", 100 * rate1 / flat, "%") : "") : "");
+           flat / 1e6, flen, pctf, ahead ? fmt_pct(", one thread ", pctf1, "%") : "");
     return 0;
 }

@@ -1,4 +1,0 @@
-build-tsan/src/model.o: src/model.c src/model.h src/scenario.h src/util.h
-src/model.h:
-src/scenario.h:
-src/util.h:
