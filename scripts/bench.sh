@@ -108,6 +108,41 @@ row "  the same, into a new file each run" "$P" --mode colocate \
     --set cluster.supernodes=4 --iterations 20 --trace "$tmp/trace-new.json"
 ROW_PRE=
 ls -l "$tmp/trace.json" 2>/dev/null | awk '{ printf "  (a trace of %.0f MiB)\n", $5 / 1048576 }'
+# The rows above time the runs minutes apart, and this machine's rate moves
+# from one minute to the next: the ratio itself is taken in rounds of three
+# runs back to back (without, replacing the last trace, into a new file),
+# each round's own ratios, their median over TRACE_ROUNDS rounds.
+tr_run() { "$F" run "$P" --mode colocate --set cluster.supernodes=4 --iterations 20 --quiet --json "$tmp/t.json" "$@" >/dev/null 2>&1; }
+: >"$tmp/tr"
+i=0
+while [ $i -lt "${TRACE_ROUNDS:-7}" ]; do
+    i=$((i + 1))
+    t0=$(now_ns); tr_run; t1=$(now_ns)
+    tr_run --trace "$tmp/trace.json"; t2=$(now_ns)
+    rm -f "$tmp/trace-new.json"
+    t3=$(now_ns); tr_run --trace "$tmp/trace-new.json"; t4=$(now_ns)
+    echo "$(((t1 - t0) / 1000)) $(((t2 - t1) / 1000)) $(((t4 - t3) / 1000))" >>"$tmp/tr"
+done
+awk '{ r1 = $2 / $1; r2 = $3 / $1; print r1, r2, $1, $2, $3 }' "$tmp/tr" >"$tmp/trr"
+tr_med() { awk -v c="$1" '{ print $c }' "$tmp/trr" | median; }
+awk -v a="$(tr_med 1)" -v b="$(tr_med 2)" -v u="$(tr_med 3)" -v r="$(tr_med 4)" -v n="$(tr_med 5)" -v k="${TRACE_ROUNDS:-7}" 'BEGIN {
+    printf "  in %d rounds of three runs back to back (the command'"'"'s wall time, medians): without %.0f ms, replacing\n", k, u / 1000
+    printf "  the last trace %.0f ms, into a new file %.0f ms; the traced run over the untraced one, each round'"'"'s\n", r / 1000, n / 1000
+    printf "  own ratio, median: %.2fx replacing, %.2fx into a new file   (target < 2x)\n", a, b }'
+# The disk's own share: a file of the trace's size written and synced as the
+# writer does (1 MiB writes, fsync), then removed, as replacing a trace
+# removes the last one.  A traced run cannot end before its trace is on the
+# disk: this is the floor under it.
+mib=$(ls -l "$tmp/trace.json" 2>/dev/null | awk '{ printf "%d", $5 / 1048576 + 0.5 }')
+if [ -n "$mib" ] && [ "$mib" -gt 0 ]; then
+    t0=$(now_ns)
+    dd if=/dev/zero of="$tmp/disk.bin" bs=1M count="$mib" conv=fsync 2>/dev/null
+    t1=$(now_ns)
+    rm -f "$tmp/disk.bin"
+    t2=$(now_ns)
+    printf '  this disk alone: %s MiB written in 1 MiB writes and synced in %.0f ms, removed in %.0f ms\n' \
+        "$mib" "$(((t1 - t0) / 1000000))" "$(((t2 - t1) / 1000000))"
+fi
 echo
 echo "== 32 supernodes x 20 iterations (12288 NPUs)   target: < 2 s and < 256 MiB"
 row "32 supernodes x 20, colocate" "$P" --mode colocate --set cluster.supernodes=32 --iterations 20
