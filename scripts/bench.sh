@@ -198,6 +198,8 @@ if [ -n "$HH" ] && [ -x "$HH" ]; then
     "$HH" "$P" plan.mode=colocate
     echo "4 supernodes x 20, colocate:"
     "$HH" "$P" plan.mode=colocate cluster.supernodes=4 workload.iterations=20
+    echo "32 supernodes x 5, colocate:"
+    "$HH" "$P" plan.mode=colocate cluster.supernodes=32 workload.iterations=5
 else
     echo "heap_hold: not built (make bench builds build/heap_hold and passes it as HEAP_HOLD)"
 fi
