@@ -4,7 +4,10 @@
 ** data-parallel replicas each to the least loaded (token balancing), and the
 ** most loaded replica, which the whole step waits for at the gradient
 ** reduction, cut into micro-batches (docs/model.md, section 7).  The tasks
-** that use them are in eng_train.c.  Shared state and helpers: engine_int.h.
+** that use them are in eng_train.c.  A synchronous step's sets are worked
+** out ahead, on the drawer's thread, from its batch's lengths as drawn
+** (eng_mb_pre_fill; src/eng_draw.c; docs/architecture.md, "Headless runs").
+** Shared state and helpers: engine_int.h.
 */
 #include "engine_int.h"
 
