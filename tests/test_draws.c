@@ -90,6 +90,11 @@ START_TEST(t_draw_ahead_same_runs)
         same_both_ways(ex[e], s1, 4, 0);
         same_both_ways(ex[e], s2, 3, 4 * 5);
     }
+    /* more than 48 data-parallel replicas (60; the step kept at one
+    ** supernode's 6,144 samples): the sets laid out through the tournament
+    ** tree (eng_lpt_tree) on both threads */
+    const char *wide[] = {"plan.mode=colocate", "cluster.supernodes=20", "workload.batch_per_supernode=false", "workload.iterations=3"};
+    same_both_ways("pangu718b_cm384.lua", wide, 4, 3 * 5);
 }
 END_TEST
 
