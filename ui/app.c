@@ -451,18 +451,6 @@ static void export_run(tui_app *a)
 
 /* ----------------------------------------------------------- requests */
 
-static int visible_panes(const tui_app *a, int *ids)
-{
-    int n = 0;
-    if (a->ls.zoom >= 0) { ids[n++] = a->ls.zoom; return n; }
-    ids[n++] = PANE_TIMELINE;
-    if (a->ls.compare) { ids[n++] = PANE_COMPARE; return n; }
-    ids[n++] = PANE_MEMORY;
-    ids[n++] = PANE_STALENESS;
-    ids[n++] = PANE_STATS;
-    return n;
-}
-
 static void cursor_move(tui_app *a, int cols)
 {
     sim_time t0, t1;
@@ -564,7 +552,9 @@ int app_request(tui_app *a, tui_req req)
         app_message(a, false, "Rate x%g (simulated seconds per second).", a->rate);
         return RE_REDRAW;
     case REQ_FOCUS_NEXT: case REQ_FOCUS_PREV: {
-        int ids[PANE__COUNT], n = visible_panes(a, ids), k = 0, was = a->focus;
+        /* among the panes shown, in their rows' order (pane_list.h) */
+        int ids[PANE__COUNT], n = 0, k = 0, was = a->focus;
+        for (int i = 0; i < PANE__COUNT; i++) if (layout_pane_shown(&a->ls, i)) ids[n++] = i;
         for (int i = 0; i < n; i++) if (ids[i] == a->focus) k = i;
         k = (k + (req == REQ_FOCUS_NEXT ? 1 : n - 1)) % n;
         a->focus = ids[k];

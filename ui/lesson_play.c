@@ -169,13 +169,6 @@ static bool apply_sets(tui_app *a, const lesson_step *st, fs_err *err)
     return ok;
 }
 
-static int pane_named(const char *s)
-{
-    static const char *names[PANE__COUNT] = {"timeline", "memory", "staleness", "stats", "compare"};
-    for (int i = 0; i < PANE__COUNT; i++) if (!strcmp(s, names[i])) return i;
-    return -1;
-}
-
 /* Open the pool of the first track whose name holds `row`. */
 static void open_row(tui_app *a, const char *row)
 {
@@ -239,7 +232,7 @@ static void apply_step(tui_app *a, int i, bool show)
         a->focus = PANE_TIMELINE;
         open_row(a, st->row);
     }
-    if (st->pane[0]) a->focus = pane_named(st->pane);
+    if (st->pane[0]) a->focus = layout_pane_named(st->pane);
     if (st->has_at) {
         sim_time t = sim_from_secs(st->at), now = run_now(a->run);
         a->cursor = t < now ? t : now;
@@ -553,7 +546,7 @@ void lesson_draw(tui_app *a, tui_canvas *cv, const tui_layout *L)
     int maxh = L->body.h - 3 > 5 ? L->body.h - 3 : L->body.h;
     if (h > maxh) h = maxh;
     /* away from what the step points at: on top when it is a lower pane */
-    bool top = st && st->pane[0] && strcmp(st->pane, "timeline") != 0 && !ls->over;
+    bool top = st && st->pane[0] && layout_pane_where(layout_pane_named(st->pane)) != LAYOUT_TOP && !ls->over;
     tui_rect r = {top ? L->body.y : L->body.y + L->body.h - h, L->body.x, h, w};
     cv_fill(cv, r, ' ', ST_NORMAL);
     char title[200];
