@@ -61,7 +61,6 @@ static inline sim_time sim_from_secs(double s)
     X(PH_TRAIN_1F1B,   "train_1f1b",   "train",          'T', 1, "#e15759", BLACK,   YELLOW,  NORMAL,       BOLD)   \
     X(PH_GRAD_SYNC,    "grad_sync",    "grad sync",      'S', 0, "#ff9d9a", BLACK,   WHITE,   NORMAL,       NORMAL) \
     X(PH_OPTIMIZER,    "optimizer",    "optimizer",      'O', 1, "#79706e", WHITE,   RED,     NORMAL,       BOLD)   \
-    X(PH_OPTIMIZER_HOST, "optimizer_host", "host optimizer", 'H', 0, "#8c6d31", RED, WHITE,   NORMAL,       NORMAL) \
     X(PH_CRITIC_TRAIN, "critic_train", "critic train",   'C', 1, "#d37295", RED,     YELLOW,  NORMAL,       BOLD)   \
     X(PH_OFFLOAD,      "offload",      "offload",        'v', 0, "#b07aa1", CYAN,    BLUE,    NORMAL,       NORMAL) \
     X(PH_ONLOAD,       "onload",       "onload",         '^', 0, "#d4a6c8", BLUE,    CYAN,    NORMAL,       NORMAL) \
