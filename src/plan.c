@@ -19,14 +19,17 @@
 
 #define GiB (1024.0 * 1024.0 * 1024.0)
 
+const char *const plan_role_names[] = {"rollout", "train", "ref", "reward", "critic", NULL};
+_Static_assert(ROLE_CRITIC << 1 == 1u << (sizeof plan_role_names / sizeof plan_role_names[0] - 1),
+               "a name for every ROLE_ bit, in bit order");
+
 const char *plan_roles_str(unsigned roles, char *buf, size_t n)
 {
-    static const char *names[] = {"rollout", "train", "ref", "reward", "critic"};
     buf[0] = 0;
     size_t len = 0;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; plan_role_names[i]; i++) {
         if (!(roles & (1u << i))) continue;
-        int w = snprintf(buf + len, n - len, "%s%s", len ? "+" : "", names[i]);
+        int w = snprintf(buf + len, n - len, "%s%s", len ? "+" : "", plan_role_names[i]);
         if (w < 0 || (size_t)w >= n - len) break;
         len += (size_t)w;
     }

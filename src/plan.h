@@ -108,6 +108,12 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
 double plan_rollout_weights(const scn_scenario *s, const plan_pool *pp);
 /* Text of the plan for `fusync check` and the report. */
 void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out);
+/* The roles' names, plan_role_names[k] for the bit 1u << k (ROLE_* in
+** scenario.h), NULL after the last: the one spelling of a role that the
+** scenario's plan.pools[].roles, the reports, the exports and the plugins
+** read and write. */
+extern const char *const plan_role_names[];
+/* The roles set in `roles` as "rollout+train" into buf (size n). */
 const char *plan_roles_str(unsigned roles, char *buf, size_t n);
 
 #endif

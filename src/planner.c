@@ -647,8 +647,8 @@ static void run_line(const planner *P, const plan_cand *c, int iterations, fs_bu
             buf_printf(b, " --set plan.pools.%d.name=", i + 1);
             shell_word(b, sh->pools[i].name);
             buf_printf(b, " --set plan.pools.%d.devices=%d", i + 1, sh->pools[i].devices);
-            for (int k = 0, n = 0; ROLE_NAMES[k]; k++)
-                if (sh->pools[i].roles & (1u << k)) buf_printf(b, " --set plan.pools.%d.roles.%d=%s", i + 1, ++n, ROLE_NAMES[k]);
+            for (int k = 0, n = 0; plan_role_names[k]; k++)
+                if (sh->pools[i].roles & (1u << k)) buf_printf(b, " --set plan.pools.%d.roles.%d=%s", i + 1, ++n, plan_role_names[k]);
             if (sh->pools[i].where != WHERE_PACKED)
                 buf_printf(b, " --set plan.pools.%d.where=%s", i + 1,
                            fields_enum_name(fields_find(FIELDS_POOL, "where"), (int)sh->pools[i].where));

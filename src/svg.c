@@ -20,18 +20,17 @@
 #define ROW_GAP 3
 #define PAD 16
 
-/* One colour per phase, per step phase and per memory bucket; chosen to
-** stay apart when printed and on a projector. */
+/* One colour per phase and per step phase (their tables in trace.h) and
+** per memory bucket; chosen to stay apart when printed and on a projector. */
 static const char *const PHASE_RGB[PH__COUNT] = {
-    [PH_GENERATE] = "#4e79a7", [PH_PREFILL] = "#a0cbe8", [PH_LOGPROB] = "#f28e2b", [PH_REF] = "#ffbe7d",
-    [PH_REWARD] = "#8cd17d", [PH_CRITIC_FWD] = "#b6992d", [PH_TRAIN_FWD] = "#59a14f", [PH_TRAIN_BWD] = "#499894",
-    [PH_TRAIN_1F1B] = "#e15759", [PH_GRAD_SYNC] = "#ff9d9a", [PH_OPTIMIZER] = "#79706e",
-    [PH_CRITIC_TRAIN] = "#d37295", [PH_OFFLOAD] = "#b07aa1", [PH_ONLOAD] = "#d4a6c8", [PH_RESHARD] = "#9d7660",
-    [PH_WEIGHT_SYNC] = "#d7b5a6", [PH_QUEUE] = "#bab0ac", [PH_IDLE] = "#eeeeee",
+#define X(id, name, label, letter, compute, rgb, fg, bg, attr, mono) [id] = rgb,
+    TRACE_PHASES(X)
+#undef X
 };
 static const char *const STEP_RGB[STEP__COUNT] = {
-    [STEP_GENERATE] = "#4e79a7", [STEP_SWITCH] = "#9d7660", [STEP_WEIGHT_SYNC] = "#d7b5a6",
-    [STEP_INFER] = "#f28e2b", [STEP_TRAIN] = "#e15759", [STEP_WAIT] = "#dddddd",
+#define X(id, name, label, letter, as, rgb, fg, bg, attr, mono) [id] = rgb,
+    TRACE_STEP_PHASES(X)
+#undef X
 };
 static const char *const BUCKET_RGB[MB__COUNT] = {
     [MB_WEIGHTS] = "#4e79a7", [MB_GRADS] = "#f28e2b", [MB_OPTIMIZER] = "#e15759", [MB_ACTIVATIONS] = "#76b7b2",

@@ -49,10 +49,10 @@ struct trace {
     bool    has_sink;
 };
 
-static const char *phase_names[PH__COUNT] = {
-    "generate", "prefill", "logprob", "reference", "reward", "critic_fwd",
-    "train_fwd", "train_bwd", "train_1f1b", "grad_sync", "optimizer", "critic_train",
-    "offload", "onload", "reshard", "weight_sync", "queue", "idle"
+static const char *const phase_names[PH__COUNT] = {
+#define X(id, name, label, letter, compute, rgb, fg, bg, attr, mono) [id] = name,
+    TRACE_PHASES(X)
+#undef X
 };
 
 const char *trace_phase_name(trace_phase p)
@@ -60,8 +60,10 @@ const char *trace_phase_name(trace_phase p)
     return (unsigned)p < PH__COUNT ? phase_names[p] : "?";
 }
 
-static const char *step_names[STEP__COUNT] = {
-    "generate", "switch", "weight_sync", "inference", "train", "wait"
+static const char *const step_names[STEP__COUNT] = {
+#define X(id, name, label, letter, as, rgb, fg, bg, attr, mono) [id] = name,
+    TRACE_STEP_PHASES(X)
+#undef X
 };
 
 const char *trace_step_phase_name(trace_step_phase p)
@@ -180,9 +182,9 @@ static inline void *push_filled(fs_vec *v)
 /* Indexed by a span's phase byte, any value of it: no test of its range
 ** on a span's path (phases past the last are not computation). */
 static const bool phase_compute[256] = {
-    [PH_GENERATE] = true, [PH_PREFILL] = true, [PH_LOGPROB] = true, [PH_REF] = true, [PH_REWARD] = true,
-    [PH_CRITIC_FWD] = true, [PH_TRAIN_FWD] = true, [PH_TRAIN_BWD] = true, [PH_TRAIN_1F1B] = true,
-    [PH_OPTIMIZER] = true, [PH_CRITIC_TRAIN] = true,
+#define X(id, name, label, letter, compute, rgb, fg, bg, attr, mono) [id] = compute,
+    TRACE_PHASES(X)
+#undef X
 };
 
 bool trace_phase_is_compute(trace_phase p)

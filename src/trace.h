@@ -30,17 +30,70 @@ static inline sim_time sim_from_secs(double s)
     return (double)t < ns ? t + 1 : t;
 }
 
+/* The phases a span of a device track is in: one row each, and every
+** reader expands these rows (the trace's names and compute flags, the
+** Chrome trace, the SVG, the terminal's letters, legends and colours), so a
+** new phase is one row here plus the engine code that records it
+** (docs/architecture.md, "Adding a phase").  The columns:
+**   id       the trace_phase constant; the rows' order is the enum's
+**   name     as the report, the Chrome trace and the SVG's legend write it
+**   label    as the terminal's legends show it
+**   letter   the terminal's glyph: lower case for rollout-side work, upper
+**            case for training, symbols for moving data, so that a screen
+**            without colour still tells the phases apart
+**   compute  1 for computation, 0 for moving data or waiting (the report's
+**            compute share counts the first)
+**   rgb      the SVG's fill
+**   fg, bg   the terminal's colour pair (curses COLOR_<fg> on COLOR_<bg>,
+**            DEFAULT for the terminal's own); no two phases share a pair, so
+**            a legend's colour names one phase
+**   attr     the attribute with colour, mono the one without (NORMAL, BOLD,
+**            DIM, UNDERLINE, BOLD_REVERSE, BOLD_UNDERLINE) */
+#define TRACE_PHASES(X) \
+    X(PH_GENERATE,     "generate",     "generate",       'g', 1, "#4e79a7", BLACK,   GREEN,   NORMAL,       NORMAL) \
+    X(PH_PREFILL,      "prefill",      "prefill",        'p', 1, "#a0cbe8", BLACK,   CYAN,    NORMAL,       NORMAL) \
+    X(PH_LOGPROB,      "logprob",      "log-prob",       'l', 1, "#f28e2b", WHITE,   BLUE,    NORMAL,       NORMAL) \
+    X(PH_REF,          "reference",    "reference",      'r', 1, "#ffbe7d", BLACK,   MAGENTA, NORMAL,       NORMAL) \
+    X(PH_REWARD,       "reward",       "reward",         'w', 1, "#8cd17d", WHITE,   MAGENTA, NORMAL,       NORMAL) \
+    X(PH_CRITIC_FWD,   "critic_fwd",   "critic fwd",     'c', 1, "#b6992d", BLUE,    WHITE,   NORMAL,       NORMAL) \
+    X(PH_TRAIN_FWD,    "train_fwd",    "forward",        'F', 1, "#59a14f", YELLOW,  BLUE,    NORMAL,       BOLD)   \
+    X(PH_TRAIN_BWD,    "train_bwd",    "backward",       'B', 1, "#499894", YELLOW,  RED,     NORMAL,       BOLD)   \
+    X(PH_TRAIN_1F1B,   "train_1f1b",   "train",          'T', 1, "#e15759", BLACK,   YELLOW,  NORMAL,       BOLD)   \
+    X(PH_GRAD_SYNC,    "grad_sync",    "grad sync",      'S', 0, "#ff9d9a", BLACK,   WHITE,   NORMAL,       NORMAL) \
+    X(PH_OPTIMIZER,    "optimizer",    "optimizer",      'O', 1, "#79706e", WHITE,   RED,     NORMAL,       BOLD)   \
+    X(PH_CRITIC_TRAIN, "critic_train", "critic train",   'C', 1, "#d37295", RED,     YELLOW,  NORMAL,       BOLD)   \
+    X(PH_OFFLOAD,      "offload",      "offload",        'v', 0, "#b07aa1", CYAN,    BLUE,    NORMAL,       NORMAL) \
+    X(PH_ONLOAD,       "onload",       "onload",         '^', 0, "#d4a6c8", BLUE,    CYAN,    NORMAL,       NORMAL) \
+    X(PH_RESHARD,      "reshard",      "switch/reshard", 'x', 0, "#9d7660", WHITE,   BLACK,   BOLD_REVERSE, NORMAL) \
+    X(PH_WEIGHT_SYNC,  "weight_sync",  "weight sync",    'W', 0, "#d7b5a6", YELLOW,  MAGENTA, NORMAL,       NORMAL) \
+    X(PH_QUEUE,        "queue",        "queue",          'q', 0, "#bab0ac", MAGENTA, WHITE,   NORMAL,       NORMAL) \
+    X(PH_IDLE,         "idle",         "idle",           '.', 0, "#eeeeee", DEFAULT, DEFAULT, DIM,          DIM)
+
 typedef enum {
-    PH_GENERATE, PH_PREFILL, PH_LOGPROB, PH_REF, PH_REWARD, PH_CRITIC_FWD,
-    PH_TRAIN_FWD, PH_TRAIN_BWD, PH_TRAIN_1F1B, PH_GRAD_SYNC, PH_OPTIMIZER, PH_CRITIC_TRAIN,
-    PH_OFFLOAD, PH_ONLOAD, PH_RESHARD, PH_WEIGHT_SYNC, PH_QUEUE, PH_IDLE,
+#define TRACE_PHASE_ID(id, name, label, letter, compute, rgb, fg, bg, attr, mono) id,
+    TRACE_PHASES(TRACE_PHASE_ID)
+#undef TRACE_PHASE_ID
     PH__COUNT
 } trace_phase;
 const char *trace_phase_name(trace_phase p);
 
-/* Step-level phase categories for the step-time split. */
+/* The step track's phases, for the step-time split, in the same columns
+** but for `as`: a step phase that is one trace phase (its id, else -1) is
+** drawn on the terminal with that phase's glyph and colours, so the step
+** row, the track rows and the legend agree; its own letter and colours
+** serve only when `as` is -1. */
+#define TRACE_STEP_PHASES(X) \
+    X(STEP_GENERATE,    "generate",    "generate",    'g', PH_GENERATE,    "#4e79a7", BLACK,   WHITE,   NORMAL,         NORMAL)    \
+    X(STEP_SWITCH,      "switch",      "switch",      'x', PH_RESHARD,     "#9d7660", BLACK,   WHITE,   NORMAL,         NORMAL)    \
+    X(STEP_WEIGHT_SYNC, "weight_sync", "weight sync", 'W', PH_WEIGHT_SYNC, "#d7b5a6", BLACK,   WHITE,   NORMAL,         NORMAL)    \
+    X(STEP_INFER,       "inference",   "inference",   'i', -1,             "#f28e2b", MAGENTA, DEFAULT, BOLD_UNDERLINE, UNDERLINE) \
+    X(STEP_TRAIN,       "train",       "train",       'T', PH_TRAIN_1F1B,  "#e15759", BLACK,   WHITE,   NORMAL,         NORMAL)    \
+    X(STEP_WAIT,        "wait",        "wait",        '.', -1,             "#dddddd", DEFAULT, DEFAULT, DIM,            DIM)
+
 typedef enum {
-    STEP_GENERATE, STEP_SWITCH, STEP_WEIGHT_SYNC, STEP_INFER, STEP_TRAIN, STEP_WAIT,
+#define TRACE_STEP_PHASE_ID(id, name, label, letter, as, rgb, fg, bg, attr, mono) id,
+    TRACE_STEP_PHASES(TRACE_STEP_PHASE_ID)
+#undef TRACE_STEP_PHASE_ID
     STEP__COUNT
 } trace_step_phase;
 const char *trace_step_phase_name(trace_step_phase p);

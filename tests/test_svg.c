@@ -11,7 +11,6 @@
 #include "testutil.h"
 #include "app.h"
 #include "svg.h"
-#include "svg_export.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,9 +2,16 @@
 ** test_tui_layout.c — the screen layout as a pure function: at every size
 ** from 1x1 to 400x200 and in every state, panes stay inside the body, never
 ** overlap and are never empty; below 80x24 only the "too small" message.
+** The pane rows (pane_list.h): each pane shown, focused and named as they say.
 */
 #include "testutil.h"
 #include "layout.h"
+#include "lesson.h"
+#include "pane.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 static bool inside(tui_rect in, tui_rect out)
 {
@@ -108,6 +115,35 @@ START_TEST(wide_puts_three_panes_in_a_row)
 }
 END_TEST
 
+/* Every row of pane_list.h: a name of its own that finds it again, its
+** ops, shown in the states its `where` says, and a name a lesson file may
+** give (src/plugin_lesson.c checks the names on its own). */
+START_TEST(pane_rows)
+{
+    layout_state plain = {-1, false, false, false}, cmp = {-1, true, false, false};
+    for (int id = 0; id < PANE__COUNT; id++) {
+        const char *name = layout_pane_name(id);
+        ck_assert_msg(name[0] && layout_pane_named(name) == id, "pane %d: name '%s'", id, name);
+        ck_assert_msg(pane_get(id) && pane_get(id)->draw && pane_title(id)[0], "pane %s: no ops", name);
+        layout_where w = layout_pane_where(id);
+        ck_assert_msg(layout_pane_shown(&plain, id) == (w != LAYOUT_COMPARE), "pane %s shown alone", name);
+        ck_assert_msg(layout_pane_shown(&cmp, id) == (w != LAYOUT_LOWER), "pane %s shown comparing", name);
+        layout_state z = {id, w == LAYOUT_COMPARE, false, false};
+        for (int j = 0; j < PANE__COUNT; j++) ck_assert(layout_pane_shown(&z, j) == (j == id));
+        char text[256];
+        snprintf(text, sizeof text, "return {title='t', scenario='x.lua', steps={{caption='c', pane='%s'}}}", name);
+        char *path = test_tmpfile(".lua", text);
+        fs_err err = {0, ""};
+        lesson *l = lesson_open(path, &err);
+        ck_assert_msg(l != NULL, "a lesson may not name pane '%s': %s", name, err.msg);
+        lesson_close(l);
+        unlink(path);
+        free(path);
+    }
+    ck_assert_int_eq(layout_pane_named("nope"), -1);
+}
+END_TEST
+
 static Suite *tui_layout_suite(void)
 {
     Suite *s = suite_create("tui_layout");
@@ -116,6 +152,7 @@ static Suite *tui_layout_suite(void)
     tcase_add_test(tc, every_size_every_state);
     tcase_add_test(tc, odd_inputs);
     tcase_add_test(tc, wide_puts_three_panes_in_a_row);
+    tcase_add_test(tc, pane_rows);
     suite_add_tcase(s, tc);
     return s;
 }

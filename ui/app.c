@@ -7,7 +7,6 @@
 #include "style.h"
 #include "fields.h"
 #include "svg_export.h"
-#include "lesson_play.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -134,7 +133,10 @@ bool app_open(tui_app *a, const cli_opts *o, fs_err *err)
 
 void app_close(tui_app *a)
 {
-    lesson_free(a);
+    if (a->lesson && a->lesson_drop) a->lesson_drop(a->lesson);
+    a->lesson = NULL;
+    free(a->menu);
+    a->menu = NULL;
     run_free(a->run);
     run_free(a->snap[0]);
     run_free(a->snap[1]);
@@ -449,19 +451,35 @@ static void export_run(tui_app *a)
                 fell_back ? " (the scenario's folder is not writable)" : "");
 }
 
-/* ----------------------------------------------------------- requests */
-
-static int visible_panes(const tui_app *a, int *ids)
+bool app_export_svg(tui_app *a, char *out, size_t n)
 {
-    int n = 0;
-    if (a->ls.zoom >= 0) { ids[n++] = a->ls.zoom; return n; }
-    ids[n++] = PANE_TIMELINE;
-    if (a->ls.compare) { ids[n++] = PANE_COMPARE; return n; }
-    ids[n++] = PANE_MEMORY;
-    ids[n++] = PANE_STALENESS;
-    ids[n++] = PANE_STATS;
-    return n;
+    svg_run runs[2];
+    char labels[2][200];
+    int nr = 0;
+    svg_view v = {0, 0, 0, 0};
+    bool pair = a->ls.compare && (a->snap[0] || a->snap[1]);
+    if (pair) {
+        /* both on one axis, each as far as it has run */
+        for (int i = 0; i < 2; i++) {
+            const tui_run *sr = a->snap[i];
+            if (!sr) continue;
+            snprintf(labels[i], sizeof labels[i], "%c: %s", "AB"[i], sr->label);
+            runs[nr++] = (svg_run){sr->s, labels[i], sr->report_ready && !sr->rep.feasible ? sr->rep.why : NULL};
+        }
+    } else {
+        const tui_run *lr = a->run;
+        runs[nr++] = (svg_run){lr->s, NULL, lr->report_ready && !lr->rep.feasible ? lr->rep.why : NULL};
+        app_window(a, &v.t0, &v.t1);
+    }
+    bool done = pair ? (!a->snap[0] || run_over(a->snap[0])) && (!a->snap[1] || run_over(a->snap[1])) : run_over(a->run);
+    svg_export_job j = {a->opts.scenario, a->opts.out_dir, runs, nr, &v, pair, done};
+    char msg[sizeof a->msg];
+    bool ok = svg_export_write(&j, out, n, msg, sizeof msg);
+    app_message(a, !ok, "%s", msg);
+    return ok;
 }
+
+/* ----------------------------------------------------------- requests */
 
 static void cursor_move(tui_app *a, int cols)
 {
@@ -564,7 +582,9 @@ int app_request(tui_app *a, tui_req req)
         app_message(a, false, "Rate x%g (simulated seconds per second).", a->rate);
         return RE_REDRAW;
     case REQ_FOCUS_NEXT: case REQ_FOCUS_PREV: {
-        int ids[PANE__COUNT], n = visible_panes(a, ids), k = 0, was = a->focus;
+        /* among the panes shown, in their rows' order (pane_list.h) */
+        int ids[PANE__COUNT], n = 0, k = 0, was = a->focus;
+        for (int i = 0; i < PANE__COUNT; i++) if (layout_pane_shown(&a->ls, i)) ids[n++] = i;
         for (int i = 0; i < n; i++) if (ids[i] == a->focus) k = i;
         k = (k + (req == REQ_FOCUS_NEXT ? 1 : n - 1)) % n;
         a->focus = ids[k];
@@ -614,7 +634,12 @@ int app_request(tui_app *a, tui_req req)
         return RE_REDRAW;
     case REQ_EXPORT: export_run(a); return RE_REDRAW;
     case REQ_EXPORT_SVG: app_export_svg(a, NULL, 0); return RE_REDRAW;
-    case REQ_LESSONS: return lesson_menu_open(a);
+    case REQ_LESSONS: {
+        char why[512];
+        if (!a->menu) a->menu = xcalloc(1, sizeof *a->menu);
+        if (!lesson_menu_open(a->menu, a->opts.scenario, why, sizeof why)) app_message(a, true, "%s", why);
+        return RE_REDRAW;
+    }
     case REQ_HELP: a->ls.help = !a->ls.help; a->v.help_top = 0; return RE_REDRAW;
     case REQ_REDRAW: return RE_REPAINT;
     case REQ_QUIT: a->quit = true; return RE_QUIT;

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "layout.h"
+#include "lesson_menu.h"
 #include "run.h"
 
 /* Keys that are not characters (term.c maps curses codes to these). */
@@ -133,7 +134,12 @@ typedef struct tui_app {
     bool       quit;
     bool       utf8, color, mouse;
 
-    struct tui_lesson *lesson;  /* a guided lesson and its menu (lesson_play.c), or NULL */
+    /* A guided lesson drives the app from above (lesson_play.c) and keeps
+    ** its state here, or NULL; the app knows no more of it than how to let
+    ** it go when it closes: lesson_drop(lesson). */
+    void      *lesson;
+    void     (*lesson_drop)(void *lesson);
+    lesson_menu *menu;          /* the lessons `o` lists, or NULL */
 } tui_app;
 
 /* Load the scenario and build the first run.  False with err (nothing taken). */
@@ -167,6 +173,12 @@ int  app_complete(tui_app *a);
 ** rounded to 1, 2 or 5 times a power of ten. */
 double app_rate_for(double step_s, double wall_s);
 void app_message(tui_app *a, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* `E`: the view as an SVG picture (svg_export.h), the A/B pair when the
+** comparison is shown; the message bar says where it went.  The path
+** written goes to `out` (size n) when given, "" on failure.  True when a
+** file was written. */
+bool app_export_svg(tui_app *a, char *out, size_t n);
 
 /* The timeline's visible time window. */
 void app_window(const tui_app *a, sim_time *t0, sim_time *t1);

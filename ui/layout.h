@@ -8,15 +8,21 @@
 
 #include <stdbool.h>
 #include "canvas.h"
+#include "pane_list.h"
 
 #define LAYOUT_MIN_ROWS 24
 #define LAYOUT_MIN_COLS 80
 #define LAYOUT_WIDE_COLS 150    /* three lower panes side by side from here */
 
 typedef enum {
-    PANE_TIMELINE, PANE_MEMORY, PANE_STALENESS, PANE_STATS, PANE_COMPARE,
+#define LAYOUT_PANE_ID(id, name, ops, where, column) id,
+    PANE_LIST(LAYOUT_PANE_ID)
+#undef LAYOUT_PANE_ID
     PANE__COUNT
 } pane_id;
+
+/* Where a pane goes (pane_list.h's `where`). */
+typedef enum { LAYOUT_TOP, LAYOUT_LOWER, LAYOUT_COMPARE } layout_where;
 
 typedef struct {
     int  zoom;          /* a pane_id shown alone, or -1 */
@@ -39,5 +45,13 @@ typedef struct {
 } tui_layout;
 
 void layout_compute(int rows, int cols, const layout_state *st, tui_layout *out);
+/* Whether pane id is shown in state st (NULL: the default state): the
+** zoomed pane alone, else by its `where`.  layout_compute shows exactly
+** these (on a screen large enough), and the focus moves among them. */
+bool layout_pane_shown(const layout_state *st, int id);
+/* The pane a lesson names (pane_list.h's `name`), or -1; a pane's name ("" past the last). */
+int  layout_pane_named(const char *name);
+const char *layout_pane_name(int id);
+layout_where layout_pane_where(int id);
 
 #endif

@@ -5,17 +5,9 @@
 #include "lesson.h"
 #include "pane.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#ifndef FUSYNC_DATADIR
-#define FUSYNC_DATADIR "/usr/local/share/fusync"
-#endif
-
-#define MENU_MAX 32
 
 typedef struct tui_lesson {
     lesson *l;
@@ -28,36 +20,45 @@ typedef struct tui_lesson {
     char    fset[2][LESSON_SETS_MAX][200];  /* what-ifs loaded as --set (see apply_sets) */
     int     scn_k;
     int     base_nsets;         /* the command line's own --set count */
-    /* menu */
-    bool    menu;
-    int     nmenu, menu_sel;
-    char    menu_dir[1024];
-    char    menu_file[MENU_MAX][1024];
-    char    menu_title[MENU_MAX][128];
 } tui_lesson;
+
+/* The lesson's state rides on the app, which lets it go through drop when
+** it closes (app.h): the app calls nothing here. */
+static void drop(void *p)
+{
+    tui_lesson *ls = p;
+    lesson_close(ls->l);
+    free(ls);
+}
 
 static tui_lesson *state(tui_app *a)
 {
-    if (!a->lesson) a->lesson = xcalloc(1, sizeof(tui_lesson));
+    if (!a->lesson) {
+        a->lesson = xcalloc(1, sizeof(tui_lesson));
+        a->lesson_drop = drop;
+    }
     return a->lesson;
 }
 
-bool lesson_active(const tui_app *a) { return a->lesson && a->lesson->active; }
-bool lesson_finished(const tui_app *a) { return a->lesson && a->lesson->over; }
-const char *lesson_caption_text(const tui_app *a) { return a->lesson ? a->lesson->caption : ""; }
-const char *lesson_warning(const tui_app *a) { return a->lesson ? a->lesson->warn : ""; }
+static const tui_lesson *peek(const tui_app *a) { return a->lesson; }
+
+bool lesson_active(const tui_app *a) { return peek(a) && peek(a)->active; }
+bool lesson_finished(const tui_app *a) { return peek(a) && peek(a)->over; }
+const char *lesson_caption_text(const tui_app *a) { return peek(a) ? peek(a)->caption : ""; }
+const char *lesson_warning(const tui_app *a) { return peek(a) ? peek(a)->warn : ""; }
 
 int lesson_current(const tui_app *a, int *nsteps)
 {
-    if (nsteps) *nsteps = a->lesson && a->lesson->l ? lesson_nsteps(a->lesson->l) : 0;
-    return a->lesson ? a->lesson->cur : 0;
+    const tui_lesson *ls = peek(a);
+    if (nsteps) *nsteps = ls && ls->l ? lesson_nsteps(ls->l) : 0;
+    return ls ? ls->cur : 0;
 }
 
-void lesson_free(tui_app *a)
+/* Let the lesson go now (app_close would, later). */
+static void lesson_free(tui_app *a)
 {
     if (!a->lesson) return;
-    lesson_close(a->lesson->l);
-    free(a->lesson);
+    drop(a->lesson);
     a->lesson = NULL;
 }
 
@@ -98,6 +99,7 @@ static bool reopen(tui_app *a, const char *path, const lesson_step *st, fs_err *
             if (a->opts.sets[i] == na->opts.owned[j]) { a->opts.sets[i] = a->opts.owned[j]; break; }
     free(na);
     a->lesson = ls;
+    a->lesson_drop = drop;
     ls->scn_k = k;
     return true;
 }
@@ -169,13 +171,6 @@ static bool apply_sets(tui_app *a, const lesson_step *st, fs_err *err)
     return ok;
 }
 
-static int pane_named(const char *s)
-{
-    static const char *names[PANE__COUNT] = {"timeline", "memory", "staleness", "stats", "compare"};
-    for (int i = 0; i < PANE__COUNT; i++) if (!strcmp(s, names[i])) return i;
-    return -1;
-}
-
 /* Open the pool of the first track whose name holds `row`. */
 static void open_row(tui_app *a, const char *row)
 {
@@ -239,7 +234,7 @@ static void apply_step(tui_app *a, int i, bool show)
         a->focus = PANE_TIMELINE;
         open_row(a, st->row);
     }
-    if (st->pane[0]) a->focus = pane_named(st->pane);
+    if (st->pane[0]) a->focus = layout_pane_named(st->pane);
     if (st->has_at) {
         sim_time t = sim_from_secs(st->at), now = run_now(a->run);
         a->cursor = t < now ? t : now;
@@ -291,7 +286,7 @@ static bool begin(tui_app *a, lesson *l, fs_err *err)
     tui_lesson *ls = state(a);
     lesson_close(ls->l);
     ls->l = l;
-    ls->menu = false;
+    if (a->menu) a->menu->open = false;
     ls->over = false;
     ls->cur = -1;
     ls->active = false;
@@ -330,89 +325,28 @@ bool lesson_start(tui_app *a, const char *file, fs_err *err)
 {
     lesson *l = lesson_open(file, err);
     if (!l) return false;
-    if (!a->lesson || !a->lesson->l) state(a)->base_nsets = a->opts.nsets;
+    if (!peek(a) || !peek(a)->l) state(a)->base_nsets = a->opts.nsets;
     return begin(a, l, err);
 }
 
 /* ----------------------------------------------------------- menu */
 
-static int cmp_str(const void *x, const void *y) { return strcmp((const char *)x, (const char *)y); }
-
-/* The first folder with lessons: $FUSYNC_LESSONS, ./lessons, lessons beside
-** the scenario's folder, share/fusync/lessons beside the installed binary
-** (PREFIX/bin/fusync), the PREFIX the binary was built for. */
-static int find_lessons(tui_lesson *ls, const char *scenario)
-{
-    char cands[5][1024];
-    int nc = 0;
-    const char *env = getenv("FUSYNC_LESSONS");
-    if (env && *env) snprintf(cands[nc++], sizeof cands[0], "%s", env);
-    snprintf(cands[nc++], sizeof cands[0], "lessons");
-    const char *slash = scenario ? strrchr(scenario, '/') : NULL;
-    if (slash) snprintf(cands[nc++], sizeof cands[0], "%.*s/../lessons", (int)(slash - scenario), scenario);
-    char exe[1024];
-    ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (el > 0) {
-        exe[el] = 0;
-        char *s1 = strrchr(exe, '/');
-        if (s1) {
-            *s1 = 0;
-            snprintf(cands[nc++], sizeof cands[0], "%.900s/../share/fusync/lessons", exe);
-        }
-    }
-    snprintf(cands[nc++], sizeof cands[0], "%s/lessons", FUSYNC_DATADIR);
-    for (int c = 0; c < nc; c++) {
-        DIR *d = opendir(cands[c]);
-        if (!d) continue;
-        ls->nmenu = 0;
-        struct dirent *e;
-        while ((e = readdir(d)) && ls->nmenu < MENU_MAX) {
-            size_t n = strlen(e->d_name);
-            if (n < 5 || strcmp(e->d_name + n - 4, ".lua") || e->d_name[0] == '.') continue;
-            snprintf(ls->menu_file[ls->nmenu++], sizeof ls->menu_file[0], "%s/%s", cands[c], e->d_name);
-        }
-        closedir(d);
-        if (!ls->nmenu) continue;
-        qsort(ls->menu_file, (size_t)ls->nmenu, sizeof ls->menu_file[0], cmp_str);
-        snprintf(ls->menu_dir, sizeof ls->menu_dir, "%s", cands[c]);
-        for (int i = 0; i < ls->nmenu; i++) {
-            fs_err err = {0, ""};
-            lesson *l = lesson_open(ls->menu_file[i], &err);
-            snprintf(ls->menu_title[i], sizeof ls->menu_title[i], "%s", l ? lesson_title(l) : "(does not load; Enter says why)");
-            lesson_close(l);
-        }
-        return ls->nmenu;
-    }
-    return 0;
-}
-
-int lesson_menu_open(tui_app *a)
-{
-    tui_lesson *ls = state(a);
-    if (!find_lessons(ls, a->opts.scenario)) {
-        app_message(a, true, "No lessons found: looked in $FUSYNC_LESSONS, ./lessons, beside the scenario's folder, "
-                    "share/fusync/lessons beside the program and %s/lessons", FUSYNC_DATADIR);
-        return RE_REDRAW;
-    }
-    ls->menu = true;
-    ls->menu_sel = 0;
-    return RE_REDRAW;
-}
-
 static int menu_key(tui_app *a, int key)
 {
-    tui_lesson *ls = a->lesson;
-    if (key == TK_UP || key == 'k') { if (ls->menu_sel > 0) ls->menu_sel--; return RE_REDRAW; }
-    if (key == TK_DOWN || key == 'j') { if (ls->menu_sel + 1 < ls->nmenu) ls->menu_sel++; return RE_REDRAW; }
-    if (key >= '1' && key <= '9' && key - '1' < ls->nmenu) { ls->menu_sel = key - '1'; key = TK_ENTER; }
+    lesson_menu *m = a->menu;
+    if (key == TK_UP || key == 'k') { if (m->sel > 0) m->sel--; return RE_REDRAW; }
+    if (key == TK_DOWN || key == 'j') { if (m->sel + 1 < m->n) m->sel++; return RE_REDRAW; }
+    if (key >= '1' && key <= '9' && key - '1' < m->n) { m->sel = key - '1'; key = TK_ENTER; }
     if (key == TK_ENTER) {
         fs_err err = {0, ""};
-        ls->menu = false;
-        if (!lesson_start(a, ls->menu_file[ls->menu_sel], &err)) app_message(a, true, "lesson: %s", err.msg);
+        char file[sizeof m->file[0]];
+        snprintf(file, sizeof file, "%s", m->file[m->sel]);     /* the lesson's app replaces this one, menu and all */
+        m->open = false;
+        if (!lesson_start(a, file, &err)) app_message(a, true, "lesson: %s", err.msg);
         return RE_REDRAW;
     }
     if (key == TK_CTRL('l')) return RE_REPAINT;
-    ls->menu = false;       /* Esc, q, any other key closes it */
+    m->open = false;        /* Esc, q, any other key closes it */
     return RE_REDRAW;
 }
 
@@ -421,9 +355,9 @@ static int menu_key(tui_app *a, int key)
 int lesson_event(tui_app *a, const tui_event *ev)
 {
     tui_lesson *ls = a->lesson;
-    if (!ls || ev->key == TK_RESIZE || ev->key == TK_MOUSE || ev->key == TK_NONE) return RE_NONE;
-    if (ls->menu) return menu_key(a, ev->key);
-    if (!ls->active || a->cmdline || a->ls.help) return RE_NONE;
+    if (ev->key == TK_RESIZE || ev->key == TK_MOUSE || ev->key == TK_NONE) return RE_NONE;
+    if (a->menu && a->menu->open) return menu_key(a, ev->key);
+    if (!ls || !ls->active || a->cmdline || a->ls.help) return RE_NONE;
     int n = lesson_nsteps(ls->l);
     switch (ev->key) {
     case ' ': case TK_ENTER:
@@ -503,28 +437,12 @@ static bool highlight_row(tui_app *a, tui_canvas *cv, const tui_layout *L, const
     return false;
 }
 
-static void draw_menu(tui_lesson *ls, tui_canvas *cv, const tui_layout *L)
-{
-    int w = L->body.w - 4 < 76 ? L->body.w - 4 : 76, h = ls->nmenu + 4;
-    if (h > L->body.h) h = L->body.h;
-    tui_rect r = {L->body.y + (L->body.h - h) / 2, L->body.x + (L->body.w - w) / 2, h, w};
-    cv_fill(cv, r, ' ', ST_NORMAL);
-    char title[96];
-    snprintf(title, sizeof title, "Guided lessons (%s)", ls->menu_dir);
-    cv_box(cv, r, ST_BORDER_FOCUS, title, ST_TITLE_FOCUS);
-    tui_rect in = rect_inner(r);
-    for (int i = 0; i < ls->nmenu && i < in.h - 1; i++)
-        cv_printf(cv, in.y + i, in.x + 1, in.w - 2, i == ls->menu_sel ? ST_SELECT : ST_NORMAL, "%d  %s", i + 1,
-                  ls->menu_title[i]);
-    cv_text(cv, in.y + in.h - 1, in.x + 1, in.w - 2, ST_DIM, "Up/Down choose, Enter starts, Esc closes");
-}
-
 void lesson_draw(tui_app *a, tui_canvas *cv, const tui_layout *L)
 {
     tui_lesson *ls = a->lesson;
-    if (!ls || L->too_small) return;
-    if (ls->menu) { draw_menu(ls, cv, L); return; }
-    if (!ls->active || a->ls.help) return;
+    if (L->too_small) return;
+    if (a->menu && a->menu->open) { lesson_menu_draw(a->menu, cv, L); return; }
+    if (!ls || !ls->active || a->ls.help) return;
     const lesson_step *st = lesson_step_at(ls->l, ls->cur);
     bool found = !st || !st->row[0] || ls->over || highlight_row(a, cv, L, st);
     int n = lesson_nsteps(ls->l);
@@ -553,7 +471,7 @@ void lesson_draw(tui_app *a, tui_canvas *cv, const tui_layout *L)
     int maxh = L->body.h - 3 > 5 ? L->body.h - 3 : L->body.h;
     if (h > maxh) h = maxh;
     /* away from what the step points at: on top when it is a lower pane */
-    bool top = st && st->pane[0] && strcmp(st->pane, "timeline") != 0 && !ls->over;
+    bool top = st && st->pane[0] && layout_pane_where(layout_pane_named(st->pane)) != LAYOUT_TOP && !ls->over;
     tui_rect r = {top ? L->body.y : L->body.y + L->body.h - h, L->body.x, h, w};
     cv_fill(cv, r, ' ', ST_NORMAL);
     char title[200];

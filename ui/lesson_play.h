@@ -5,7 +5,9 @@
 ** caption drawn in a box over the panes, and the lesson waits for a key:
 ** space or Enter goes on, Backspace goes back a step, Esc leaves the lesson
 ** with the run as it is.  `o` opens a menu of the lessons found
-** (docs/lessons.md says where it looks).
+** (lesson_menu.h), whose keys come here.  The player drives the app; the
+** app calls nothing here (it lets the lesson's state go through the
+** pointer the player leaves with it).
 */
 #ifndef FUSYNC_UI_LESSON_PLAY_H
 #define FUSYNC_UI_LESSON_PLAY_H
@@ -20,16 +22,12 @@
 bool lesson_open_app(tui_app *a, const cli_opts *o, fs_err *err);
 /* Start the lesson in `file` in an app already open (the menu). */
 bool lesson_start(tui_app *a, const char *file, fs_err *err);
-/* Free the lesson state (app_close calls it). */
-void lesson_free(tui_app *a);
 
 /* A key for the lesson or its menu: RE_* flags, RE_NONE when it is not
 ** theirs (the app takes it). */
 int  lesson_event(tui_app *a, const tui_event *ev);
 /* Draw the caption box, the highlight and the menu over a rendered frame. */
 void lesson_draw(tui_app *a, tui_canvas *cv, const tui_layout *L);
-/* Open the menu of lessons (REQ_LESSONS). */
-int  lesson_menu_open(tui_app *a);
 
 /* For tests and the headless run: is a lesson playing, which step (0-based),
 ** how many, the caption shown and a claim that did not hold ("" if none). */

@@ -20,7 +20,10 @@ typedef struct {
     int  (*click)(tui_app *a, tui_rect inner, int y, int x, int button);
 } pane_ops;
 
-extern const pane_ops pane_timeline, pane_memory, pane_staleness, pane_stats, pane_compare;
+/* Each pane's file defines its ops, named in its row of pane_list.h. */
+#define PANE_OPS_DECL(id, name, ops, where, column) extern const pane_ops ops;
+PANE_LIST(PANE_OPS_DECL)
+#undef PANE_OPS_DECL
 const pane_ops *pane_get(int id);
 
 /* Shared drawing helpers. */

@@ -1,5 +1,6 @@
 /*
-** panes.c — the pane registry (pane id to its operations, see pane.h) and
+** panes.c — the pane table (pane id to its operations, from the rows of
+** pane_list.h; see pane.h) and
 ** the drawing helpers the panes share.
 */
 #include "pane.h"
@@ -10,8 +11,9 @@
 const pane_ops *pane_get(int id)
 {
     static const pane_ops *const all[PANE__COUNT] = {
-        [PANE_TIMELINE] = &pane_timeline, [PANE_MEMORY] = &pane_memory, [PANE_STALENESS] = &pane_staleness,
-        [PANE_STATS] = &pane_stats, [PANE_COMPARE] = &pane_compare
+#define X(id, name, ops, where, column) [id] = &ops,
+        PANE_LIST(X)
+#undef X
     };
     return id >= 0 && id < PANE__COUNT ? all[id] : NULL;
 }

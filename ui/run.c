@@ -7,18 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* As report.c counts it: moving data and waiting are not compute. */
-static bool is_compute(trace_phase p)
-{
-    switch (p) {
-    case PH_GRAD_SYNC: case PH_OFFLOAD: case PH_ONLOAD: case PH_RESHARD: case PH_WEIGHT_SYNC:
-    case PH_QUEUE: case PH_IDLE:
-        return false;
-    default:
-        return true;
-    }
-}
-
 tui_run *run_new(const runner_spec *spec, const char *label, fs_err *err)
 {
     runner *rn = runner_open(spec, err);
@@ -120,7 +108,7 @@ static void add_span_time(tui_run *r, const trace *t, const trace_span *sp, sim_
     }
     if (tk->pool < 0 || tk->pool >= SCN_POOLS_MAX || tk->kind == TRK_HOSTLINK) return;
     busy[tk->pool] += secs * tk->devices;
-    if (is_compute((trace_phase)sp->phase)) comp[tk->pool] += secs * tk->devices;
+    if (trace_phase_is_compute((trace_phase)sp->phase)) comp[tk->pool] += secs * tk->devices;
     (void)r;
 }
 

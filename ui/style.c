@@ -1,5 +1,6 @@
 /*
-** style.c — letters and labels for phases, steps and buckets.
+** style.c — letters and labels for phases, steps (from their tables in
+** trace.h) and buckets.
 */
 #include "style.h"
 
@@ -10,17 +11,31 @@ _Static_assert(STEP__COUNT <= ST_BUCKET0 - ST_STEP0, "canvas.h: too few step sty
 _Static_assert(MB__COUNT <= ST__COUNT - ST_BUCKET0, "canvas.h: too few bucket styles");
 _Static_assert(ST__COUNT < 256, "styles fit a byte");
 
-/* Lower case for rollout-side work, upper case for training, symbols for
-** moving data: a monochrome screen still tells the phases apart. */
+/* Phases and step phases: their rows in trace.h. */
 static const char phase_letters[PH__COUNT] = {
-    [PH_GENERATE] = 'g', [PH_PREFILL] = 'p', [PH_LOGPROB] = 'l', [PH_REF] = 'r', [PH_REWARD] = 'w',
-    [PH_CRITIC_FWD] = 'c', [PH_TRAIN_FWD] = 'F', [PH_TRAIN_BWD] = 'B', [PH_TRAIN_1F1B] = 'T',
-    [PH_GRAD_SYNC] = 'S', [PH_OPTIMIZER] = 'O', [PH_CRITIC_TRAIN] = 'C', [PH_OFFLOAD] = 'v',
-    [PH_ONLOAD] = '^', [PH_RESHARD] = 'x', [PH_WEIGHT_SYNC] = 'W', [PH_QUEUE] = 'q', [PH_IDLE] = '.'
+#define X(id, name, label, letter, compute, rgb, fg, bg, attr, mono) [id] = letter,
+    TRACE_PHASES(X)
+#undef X
+};
+static const char *const phase_labels[PH__COUNT] = {
+#define X(id, name, label, letter, compute, rgb, fg, bg, attr, mono) [id] = label,
+    TRACE_PHASES(X)
+#undef X
 };
 static const char step_letters[STEP__COUNT] = {
-    [STEP_GENERATE] = 'g', [STEP_SWITCH] = 'x', [STEP_WEIGHT_SYNC] = 'W', [STEP_INFER] = 'i',
-    [STEP_TRAIN] = 'T', [STEP_WAIT] = '.'
+#define X(id, name, label, letter, as, rgb, fg, bg, attr, mono) [id] = letter,
+    TRACE_STEP_PHASES(X)
+#undef X
+};
+static const char *const step_labels[STEP__COUNT] = {
+#define X(id, name, label, letter, as, rgb, fg, bg, attr, mono) [id] = label,
+    TRACE_STEP_PHASES(X)
+#undef X
+};
+static const int step_as_phase[STEP__COUNT] = {
+#define X(id, name, label, letter, as, rgb, fg, bg, attr, mono) [id] = as,
+    TRACE_STEP_PHASES(X)
+#undef X
 };
 static const char bucket_letters[MB__COUNT] = {
     [MB_WEIGHTS] = 'W', [MB_GRADS] = 'G', [MB_OPTIMIZER] = 'O', [MB_ACTIVATIONS] = 'A',
@@ -34,7 +49,7 @@ static const char *bucket_short[MB__COUNT] = {
     [MB_HOST_OFFLOAD] = "host-off", [MB_HOST_MODELS] = "host-models"
 };
 
-/* A category the engine added after this table was written still gets a mark. */
+/* A value past the tables (a span's byte is not checked) still gets a mark. */
 char style_phase_letter(trace_phase p)
 {
     return (unsigned)p < PH__COUNT && phase_letters[p] ? phase_letters[p] : '#';
@@ -43,11 +58,6 @@ char style_step_letter(trace_step_phase p)
 {
     return (unsigned)p < STEP__COUNT && step_letters[p] ? step_letters[p] : '#';
 }
-static const int step_as_phase[STEP__COUNT] = {
-    [STEP_GENERATE] = PH_GENERATE, [STEP_SWITCH] = PH_RESHARD, [STEP_WEIGHT_SYNC] = PH_WEIGHT_SYNC,
-    [STEP_INFER] = -1, [STEP_TRAIN] = PH_TRAIN_1F1B, [STEP_WAIT] = -1
-};
-
 int style_step(trace_step_phase p)
 {
     if ((unsigned)p < STEP__COUNT && step_as_phase[p] >= 0) return style_phase((trace_phase)step_as_phase[p]);
@@ -56,24 +66,12 @@ int style_step(trace_step_phase p)
 
 const char *style_phase_label(trace_phase p)
 {
-    static const char *names[PH__COUNT] = {
-        [PH_GENERATE] = "generate", [PH_PREFILL] = "prefill", [PH_LOGPROB] = "log-prob", [PH_REF] = "reference",
-        [PH_REWARD] = "reward", [PH_CRITIC_FWD] = "critic fwd", [PH_TRAIN_FWD] = "forward",
-        [PH_TRAIN_BWD] = "backward", [PH_TRAIN_1F1B] = "train", [PH_GRAD_SYNC] = "grad sync",
-        [PH_OPTIMIZER] = "optimizer", [PH_CRITIC_TRAIN] = "critic train", [PH_OFFLOAD] = "offload",
-        [PH_ONLOAD] = "onload", [PH_RESHARD] = "switch/reshard", [PH_WEIGHT_SYNC] = "weight sync",
-        [PH_QUEUE] = "queue", [PH_IDLE] = "idle"
-    };
-    return (unsigned)p < PH__COUNT && names[p] ? names[p] : trace_phase_name(p);
+    return (unsigned)p < PH__COUNT && phase_labels[p] ? phase_labels[p] : trace_phase_name(p);
 }
 
 const char *style_step_label(trace_step_phase p)
 {
-    static const char *names[STEP__COUNT] = {
-        [STEP_GENERATE] = "generate", [STEP_SWITCH] = "switch", [STEP_WEIGHT_SYNC] = "weight sync",
-        [STEP_INFER] = "inference", [STEP_TRAIN] = "train", [STEP_WAIT] = "wait"
-    };
-    return (unsigned)p < STEP__COUNT && names[p] ? names[p] : trace_step_phase_name(p);
+    return (unsigned)p < STEP__COUNT && step_labels[p] ? step_labels[p] : trace_step_phase_name(p);
 }
 
 char style_bucket_letter(mem_bucket b)

@@ -2,15 +2,29 @@
 ** svg_export.h — `E` in the terminal front end: the current view as an SVG
 ** picture for slides (src/svg.h), or the A/B pair when the comparison is
 ** shown.  Written beside the scenario (or to --out DIR); where that folder
-** cannot be written, to the current folder; the message bar says where.
+** cannot be written, to the current folder.  The app (app_export_svg)
+** says which runs and which window; this file knows no app.
 */
 #ifndef FUSYNC_UI_SVG_EXPORT_H
 #define FUSYNC_UI_SVG_EXPORT_H
 
-#include "app.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include "svg.h"
 
-/* Export and say so on the message bar; the path written goes to `out`
-** (size n) when given, "" on failure.  True when a file was written. */
-bool app_export_svg(tui_app *a, char *out, size_t n);
+typedef struct {
+    const char    *scenario;    /* its name names the file, its folder holds it (NULL: "fusync") */
+    const char    *out_dir;     /* --out DIR, or NULL */
+    const svg_run *runs;
+    int            nruns;
+    const svg_view *view;
+    bool           pair;        /* the A/B pair: NAME.ab.svg */
+    bool           done;        /* every run drawn is over */
+} svg_export_job;
+
+/* Write the picture.  True when a file was written: its path in `path`
+** (size n) and the message bar's line in `msg` (size mn); false with the
+** error in `msg` and "" in `path`. */
+bool svg_export_write(const svg_export_job *j, char *path, size_t n, char *msg, size_t mn);
 
 #endif

@@ -38,38 +38,47 @@ struct term {
 
 typedef struct { short fg, bg; attr_t a; } color_spec;
 
+/* The words of the colour and attribute columns of trace.h's phase tables. */
+#define TERM_C_DEFAULT          (-1)
+#define TERM_C_BLACK            COLOR_BLACK
+#define TERM_C_RED              COLOR_RED
+#define TERM_C_GREEN            COLOR_GREEN
+#define TERM_C_YELLOW           COLOR_YELLOW
+#define TERM_C_BLUE             COLOR_BLUE
+#define TERM_C_MAGENTA          COLOR_MAGENTA
+#define TERM_C_CYAN             COLOR_CYAN
+#define TERM_C_WHITE            COLOR_WHITE
+#define TERM_A_NORMAL           A_NORMAL
+#define TERM_A_BOLD             A_BOLD
+#define TERM_A_DIM              A_DIM
+#define TERM_A_UNDERLINE        A_UNDERLINE
+#define TERM_A_BOLD_REVERSE     (A_BOLD | A_REVERSE)
+#define TERM_A_BOLD_UNDERLINE   (A_BOLD | A_UNDERLINE)
+
 static color_spec color_of(int st)
 {
     color_spec c = {-1, -1, A_NORMAL};
     if (st >= ST_PHASE0 && st < ST_STEP0) {
-        /* one (foreground, background) pair per phase, none shared, so the
-        ** legend's colour names one phase; the step row uses the same
-        ** styles (style.c), so a colour means the same thing everywhere */
-        static const short fgbg[PH__COUNT][2] = {
-            [PH_GENERATE] = {COLOR_BLACK, COLOR_GREEN}, [PH_PREFILL] = {COLOR_BLACK, COLOR_CYAN},
-            [PH_LOGPROB] = {COLOR_WHITE, COLOR_BLUE}, [PH_REF] = {COLOR_BLACK, COLOR_MAGENTA},
-            [PH_REWARD] = {COLOR_WHITE, COLOR_MAGENTA}, [PH_CRITIC_FWD] = {COLOR_BLUE, COLOR_WHITE},
-            [PH_TRAIN_FWD] = {COLOR_YELLOW, COLOR_BLUE}, [PH_TRAIN_BWD] = {COLOR_YELLOW, COLOR_RED},
-            [PH_TRAIN_1F1B] = {COLOR_BLACK, COLOR_YELLOW}, [PH_GRAD_SYNC] = {COLOR_BLACK, COLOR_WHITE},
-            [PH_OPTIMIZER] = {COLOR_WHITE, COLOR_RED}, [PH_CRITIC_TRAIN] = {COLOR_RED, COLOR_YELLOW},
-            [PH_OFFLOAD] = {COLOR_CYAN, COLOR_BLUE}, [PH_ONLOAD] = {COLOR_BLUE, COLOR_CYAN},
-            [PH_RESHARD] = {COLOR_WHITE, COLOR_BLACK}, [PH_WEIGHT_SYNC] = {COLOR_YELLOW, COLOR_MAGENTA},
-            [PH_QUEUE] = {COLOR_MAGENTA, COLOR_WHITE}, [PH_IDLE] = {-1, -1},
+        /* the phase's row in trace.h; the step row uses the same styles
+        ** (style.c), so a colour means the same thing everywhere */
+        static const color_spec phase[PH__COUNT] = {
+#define X(id, name, label, letter, compute, rgb, fg, bg, attr, mono) [id] = {TERM_C_##fg, TERM_C_##bg, TERM_A_##attr},
+            TRACE_PHASES(X)
+#undef X
         };
         int p = st - ST_PHASE0;
-        c.fg = p < PH__COUNT ? fgbg[p][0] : COLOR_BLACK;
-        c.bg = p < PH__COUNT ? fgbg[p][1] : COLOR_WHITE;
-        if (p == PH_RESHARD) c.a = A_BOLD | A_REVERSE;
-        if (p == PH_IDLE) c.a = A_DIM;
-        return c;
+        return p < PH__COUNT ? phase[p] : (color_spec){COLOR_BLACK, COLOR_WHITE, A_NORMAL};
     }
     if (st >= ST_STEP0 && st < ST_BUCKET0) {
-        /* only the step phases with no trace phase of their own (style.c) */
+        /* only the step phases with no trace phase of their own are drawn
+        ** in these (style.c) */
+        static const color_spec step[STEP__COUNT] = {
+#define X(id, name, label, letter, as, rgb, fg, bg, attr, mono) [id] = {TERM_C_##fg, TERM_C_##bg, TERM_A_##attr},
+            TRACE_STEP_PHASES(X)
+#undef X
+        };
         int p = st - ST_STEP0;
-        if (p == STEP_INFER) { c.fg = COLOR_MAGENTA; c.a = A_BOLD | A_UNDERLINE; }
-        else if (p == STEP_WAIT) c.a = A_DIM;
-        else { c.fg = COLOR_BLACK; c.bg = COLOR_WHITE; }
-        return c;
+        return p < STEP__COUNT ? step[p] : (color_spec){COLOR_BLACK, COLOR_WHITE, A_NORMAL};
     }
     if (st >= ST_BUCKET0) {
         static const short bg[MB__COUNT] = {
@@ -111,15 +120,23 @@ static color_spec color_of(int st)
 static attr_t mono_of(int st)
 {
     if (st >= ST_PHASE0 && st < ST_STEP0) {
+        static const attr_t phase[PH__COUNT] = {
+#define X(id, name, label, letter, compute, rgb, fg, bg, attr, mono) [id] = TERM_A_##mono,
+            TRACE_PHASES(X)
+#undef X
+        };
         int p = st - ST_PHASE0;
-        switch (p) {
-        case PH_TRAIN_FWD: case PH_TRAIN_BWD: case PH_TRAIN_1F1B: case PH_OPTIMIZER: case PH_CRITIC_TRAIN:
-            return A_BOLD;
-        case PH_IDLE: return A_DIM;
-        default: return A_NORMAL;
-        }
+        return p < PH__COUNT ? phase[p] : A_NORMAL;
     }
-    if (st >= ST_STEP0 && st < ST_BUCKET0) return st - ST_STEP0 == STEP_INFER ? A_UNDERLINE : st - ST_STEP0 == STEP_WAIT ? A_DIM : A_NORMAL;
+    if (st >= ST_STEP0 && st < ST_BUCKET0) {
+        static const attr_t step[STEP__COUNT] = {
+#define X(id, name, label, letter, as, rgb, fg, bg, attr, mono) [id] = TERM_A_##mono,
+            TRACE_STEP_PHASES(X)
+#undef X
+        };
+        int p = st - ST_STEP0;
+        return p < STEP__COUNT ? step[p] : A_NORMAL;
+    }
     if (st >= ST_BUCKET0) return A_NORMAL;
     switch (st) {
     case ST_DIM: case ST_AXIS: case ST_FREE: case ST_FUTURE: return A_DIM;
