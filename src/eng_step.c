@@ -627,10 +627,10 @@ double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
         if (sp->dq_hierarchical && q->tp * q->pp > 1)
             t += mdl_broadcast(per_replica, eng_pool_link(s, q, 0, 1, q->devices), s->scn.eff.link);
     }
-    s->st.queue_bytes_padded += padded * per_token;
-    s->st.queue_bytes_packed += sum * per_token;
-    s->st.queue_reads_flat += (double)q->devices * mbs;
-    s->st.queue_reads_hier += (double)q->dp * mbs;
+    s->st.dq_bytes_padded += padded * per_token;
+    s->st.dq_bytes_packed += sum * per_token;
+    s->st.dq_reads_flat += (double)q->devices * mbs;
+    s->st.dq_reads_hier += (double)q->dp * mbs;
     s->st.queue_time_s += t;
     s->st.dq_train_in += bytes;
     pool_rt *r = &s->pr[p];
