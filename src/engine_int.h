@@ -782,7 +782,7 @@ void eng_discard_stale(sim *s, int step, sim_time now);
 void eng_drop_untrainable(sim *s, int step);
 void eng_queue_by_batch(sim *s);
 bool eng_chunk_ready(sim *s, int step);
-/* Sorting 64-bit keys ascending (eng_step.c; tests/test_engsort.c checks
+/* eng_sort.c: sorting 64-bit keys ascending (tests/test_engsort.c checks
 ** both against qsort): a radix sort, tmp holding n keys; a placement by the
 ** keys' high 32 bits when those are distinct and their span and its bitmap
 ** (a word for 64 values) fit nslots (false otherwise, k untouched). */
