@@ -166,8 +166,8 @@ static void take_samples(sim *s, int step, int off, int count)
     ** ids a contiguous run: oldest first is then id order, each id goes to
     ** its rank, and only the samples' states are written, in id order.
     ** The list holds each sample once, so its ranks are filled in id order
-    ** too, with no read of the list (in finishing order, its writes went
-    ** all over the step's ids, a cache miss each in a large step). */
+    ** too, with no read of the list (in finishing order, its writes would
+    ** go all over the step's ids, a cache miss each in a large step). */
     if (count == nfin && nfin > 0) {
         int v = eng_smp(s, fin[0])->v_start;
         if (v >= 0 && v < s->nver && s->fin_v[v] == nfin && s->fin_total == nfin && step - v <= s->staleness) {
@@ -342,7 +342,8 @@ void eng_start_step(sim *s, sim_time now)
 ** per version (its group, its lag's counts) and per batch is added a run
 ** at a time, the runs' counts in registers.  Every figure is a sum of
 ** integers (the doubles' too, exact far below 2^53) or a least or greatest
-** one, so the grouping gives the very values sample-by-sample adding did. */
+** one, so the grouping gives the very values adding sample by sample
+** gives: an exact sum does not depend on its order. */
 typedef struct {
     int      lagmax;
     int32_t  counts[TRACE_LAGS];
