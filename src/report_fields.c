@@ -120,8 +120,11 @@ static void w_bounds(const report *r, fs_json *j, const char *key)
 **     DERIVED(f)       the number f(r), f defined above (RV_NUM)
 **     NAMED(f)         an object of named numbers: f(r, i, &name, &v), above
 **     WRITER(f)        a JSON value written by f(r, j, key), above
-** A new figure is one row here; a new engine counter is a member of
-** SIM_STATS_MEMBERS (src/engine.h) and then a MEMBER row. */
+** A new figure is one row here (then `make docs` for docs/cli.md's table).
+** A new engine counter is a member of SIM_STATS_MEMBERS (src/engine.h),
+** counted where it happens, and then a MEMBER row; a figure that needs the
+** run itself (its trace, plan or clock) is a member of the report that
+** report_compute (report.c) fills, and a MEMBER row. */
 #define REPORT_ROWS(X) \
     X("scenario", NULL, NOCOL, TEXT(scenario), NULL, "the scenario's name") \
     X("mode", NULL, NOCOL, TEXT(mode), NULL, "deployment mode") \

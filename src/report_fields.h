@@ -46,7 +46,8 @@ void report_fields_json(const report *r, fs_json *j);
 ** put(ud, column, kind, number, text) for each (r NULL: names only, for
 ** the header).  RV_INT/RV_BOOL/RV_NUM carry the number, RV_STR the text.
 ** The order is the rows' order, save that a row with column_after comes
-** right after that column (and any that follow it in turn). */
+** after that column: each column is followed by the rows placed after it,
+** in row order, each with the rows placed after it in turn. */
 void report_fields_columns(const report *r,
                            void (*put)(void *ud, const char *col, rvkind k, double v, const char *s),
                            void *ud);
