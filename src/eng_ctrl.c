@@ -156,13 +156,13 @@ static void task_done(sim *s, int p, sim_time now)
     (void)q;
 }
 
-/* Nearly every poll follows an instance's event and finds nothing to do
-** (4 supernodes x 20 steps co-located: 81 of 462,946 changed anything): fewer
-** finished samples than a step, the next batch beyond the bound, every
+/* Nearly every poll follows an instance's event and finds nothing to do:
+** fewer finished samples than a step, the next batch beyond the bound, every
 ** pool busy or generating.  This makes ctl_poll's own tests, cheapest
 ** first, for the case where the poll would do nothing but reclassify an
 ** idle trainer, and does that; when any test fails it answers false and
-** the whole poll runs.  A rule added to ctl_poll needs its test here. */
+** the whole poll runs, so a run takes the same steps with or without it.
+** A rule added to ctl_poll needs its test here. */
 static bool ctl_poll_quiet(sim *s)
 {
     const int tp = s->pl.train_pool;

@@ -4,8 +4,8 @@
 ** A batch's lengths (one prompt length per prompt, one response length per
 ** sample: docs/model.md, section 4, "Workload lengths") come from the run's
 ** one generator in batch order, and a batch is drawn when the controller
-** releases it.  The draws are a sixth of a large run's instructions — the
-** logarithm, cosine and exponential of each lognormal draw (dist.c) — and
+** releases it.  The draws — the logarithm, cosine and exponential of each
+** lognormal draw (dist.c) — are a large part of a large run's work and
 ** depend on nothing the simulation does: only on the generator's state and
 ** the batch's number.  So a thread of their own draws the next batches
 ** while the run simulates the current ones, DRAW_AHEAD ahead, each into a
@@ -19,7 +19,7 @@
 ** The thread is started at the first batch of a run that draws at least
 ** DRAW_MIN samples a step over two or more steps (below that, starting it
 ** costs more than it saves; the run's thread draws into the same arrays),
-** has every signal blocked (Ctrl-C reaches the run's thread as before), and
+** has every signal blocked (Ctrl-C reaches the run's thread), and
 ** is stopped and joined by sim_free.  sim_draw_ahead (engine.h) turns it
 ** off or forces it on.
 */

@@ -434,9 +434,9 @@ static inline uint32_t sample_active_flags(int inst)
 {
     /* the constant part and the instance field's bits, each folded at
     ** compile time; inst (0 <= inst < 2^23) goes in as the bit-field would
-    ** store it, shifted by the field's lowest bit (mask & -mask): storing
-    ** into the word on the stack field by field made the compiler read it
-    ** back over a byte store, a stall on store forwarding */
+    ** store it, shifted by the field's lowest bit (mask & -mask): the word
+    ** is built whole, never stored field by field and read back (a byte
+    ** store read as a word cannot be forwarded) */
     sample t;
     t.flags = 0;
     t.state = S_ACTIVE;
@@ -459,9 +459,9 @@ static inline uint32_t sample_resumed_bit(void)
 
 /* Admit what fits; prefill the newcomers; returns the prefill end.  `cold`:
 ** heaps_cold(s), which the caller knows.  inst_admit below makes the
-** loop's first test, which about half the events fail, before the call.
-** The loop keeps the instance's
-** and the queue's figures in locals and stores them once at the end:
+** loop's first test, which many events fail, before the call.  The loop
+** keeps the instance's and the queue's figures in locals and stores them
+** once at the end:
 ** its stores into sample structs (64-bit fields among them) would
 ** otherwise make the compiler load them again after each.  The sums are
 ** the same operations in the same order as one sample at a time

@@ -14,11 +14,11 @@
 #include <string.h>
 
 /* Sort lengths longest first: LSD radix on 32-bit keys (lengths are whole
-** tokens; qsort was the hot spot of large runs), 11 bits a pass, or 8 for a
-** short list, where clearing and summing 2048 counters would cost more than
-** the list.  Equal lengths are equal values: any digit width gives the same
-** sequence.  A digit's counts do not depend on the order, so one read counts
-** every pass's digits, and the passes go back and forth between v and tmp. */
+** tokens), 11 bits a pass, or 8 for a short list, where clearing and
+** summing 2048 counters would cost more than the list.  Equal lengths are
+** equal values: any digit width gives the same sequence.  A digit's counts
+** do not depend on the order, so one read counts every pass's digits, and
+** the passes go back and forth between v and tmp. */
 static void sort_lengths_desc(uint32_t *v, uint32_t *tmp, int n)
 {
     uint32_t mx = 0;
@@ -68,11 +68,10 @@ static inline bool rep_less(const rep *a, const rep *b)
 ** load.  Keys are distinct, so the least is unique at every turn and any
 ** structure that finds it gives the same assignment.  Both below fill
 ** owner[i] (the replica of sequence i) and rc[r] (the sequences replica r
-** took).  Per sequence, on the lengths of examples/pangu718b_cm384.lua's
-** steps at 4 to 43 supernodes (12 to 129 replicas; a step's whole set and
-** one mini-batch's): the scan takes 5-11 ns at 12 and 24 replicas, the
-** tree 9-12; the two meet at about 48 (11-12 ns each); at 96 the tree
-** takes 12-13 ns, the scan 13-18, and at 129 14 against 17-21. */
+** took), the same assignment either way; which one runs (RING_SCAN_MAX)
+** is a matter of speed only: a scan's moves grow with the replicas, the
+** tree's turn with their logarithm (docs/performance.md has the figures
+** behind the threshold). */
 
 /* Few replicas (dp <= RING_SCAN_MAX): the keys kept sorted ascending in a
 ** window [lo, lo + dp) sliding up a ring of ring_slots(dp) slots (RING_SPAN
@@ -127,8 +126,7 @@ static const uint64_t *lpt_ring(uint64_t *ring, int dp, int rbits, const uint32_
 ** key and replays its leaf's path to the root: at each node the lesser of
 ** the key carried and the one held goes on up, the greater stays — h
 ** comparisons, no branch on the keys and no moves, where the window above
-** moves a third of the keys a turn (35 of 96 at 32 supernodes; a search by
-** halves and a memmove did no better).  The next turn waits for the root,
+** moves a share of its keys every turn.  The next turn waits for the root,
 ** so a turn costs about h compare-and-select steps.  The tree's slots hold
 ** every key once.  With h a constant each path's levels are unrolled
 ** (eng_lpt_tree).  Returns the least key. */

@@ -155,73 +155,6 @@ bool eng_trainer_ready(sim *s)
     return true;
 }
 
-/* Sort n 64-bit keys ascending: LSD radix over the bits in which they
-** differ (those above the highest and below the lowest such bit are alike
-** in all), in passes of at most 11 bits (8 for a short list, where clearing
-** and summing 2048 counters would cost more than the list) split evenly.
-** A radix sort is stable and exact: with distinct keys its order is the
-** only ascending one, qsort's included.  tmp holds n keys; the result is in
-** k. */
-void eng_sort_u64(uint64_t *k, int64_t n, uint64_t *tmp)
-{
-    if (n < 2) return;
-    uint64_t diff = 0;
-    for (int64_t i = 1; i < n; i++) diff |= k[i] ^ k[0];
-    if (diff == 0) return;
-    const int lo = __builtin_ctzll(diff), width = 64 - __builtin_clzll(diff) - lo;
-    const int maxb = n < 2048 ? 8 : 11;
-    const int np = (width + maxb - 1) / maxb, bits = (width + np - 1) / np;
-    const uint64_t dm = (1ULL << bits) - 1;
-    uint64_t *src = k, *dst = tmp;
-    int64_t cnt[2048];
-    for (int p = 0; p < np; p++) {
-        const int shift = lo + p * bits;
-        memset(cnt, 0, (size_t)(dm + 1) * sizeof cnt[0]);
-        for (int64_t i = 0; i < n; i++) cnt[(src[i] >> shift) & dm]++;
-        int64_t pos = 0;
-        for (uint64_t b = 0; b <= dm; b++) { const int64_t c = cnt[b]; cnt[b] = pos; pos += c; }
-        for (int64_t i = 0; i < n; i++) dst[cnt[(src[i] >> shift) & dm]++] = src[i];
-        uint64_t *w = src;
-        src = dst;
-        dst = w;
-    }
-    if (src != k) memcpy(k, src, (size_t)n * sizeof *k);
-}
-
-/* Sort n keys ascending by placing each at the slot its high 32 bits name,
-** counted from their least: when those are distinct, that is the keys'
-** order, found in one pass over the keys and one over a bitmap of the
-** slots taken (cleared a word for 64 slots; the slots themselves are not
-** cleared, only those marked are read).  slots holds the bitmap, then the
-** slots.  Returns false, k untouched, when the high halves repeat or span
-** more values than nslots holds with their bitmap: the caller sorts
-** otherwise. */
-bool eng_place_hi(uint64_t *k, int64_t n, uint64_t *slots, int64_t nslots)
-{
-    if (n < 2) return true;
-    uint32_t lo = UINT32_MAX, hi = 0;
-    for (int64_t i = 0; i < n; i++) {
-        const uint32_t h = (uint32_t)(k[i] >> 32);
-        if (h < lo) lo = h;
-        if (h > hi) hi = h;
-    }
-    const int64_t span = (int64_t)hi - lo + 1, nw = (span + 63) / 64;
-    if (span > nslots - nw) return false;
-    uint64_t *bits = slots, *val = slots + nw;
-    memset(bits, 0, (size_t)nw * sizeof *bits);
-    for (int64_t i = 0; i < n; i++) {
-        const uint32_t j = (uint32_t)(k[i] >> 32) - lo;
-        const uint64_t b = 1ULL << (j & 63);
-        if (bits[j >> 6] & b) return false;
-        bits[j >> 6] |= b;
-        val[j] = k[i];
-    }
-    int64_t w = 0;
-    for (int64_t q = 0; q < nw; q++)
-        for (uint64_t m = bits[q]; m; m &= m - 1) k[w++] = val[q * 64 + __builtin_ctzll(m)];
-    return true;
-}
-
 /* Move the `count` oldest eligible finished samples into the step, at
 ** step_ids[off..]. */
 static void take_samples(sim *s, int step, int off, int count)
@@ -233,8 +166,8 @@ static void take_samples(sim *s, int step, int off, int count)
     ** ids a contiguous run: oldest first is then id order, each id goes to
     ** its rank, and only the samples' states are written, in id order.
     ** The list holds each sample once, so its ranks are filled in id order
-    ** too, with no read of the list (in finishing order, its writes went
-    ** all over the step's ids, a cache miss each in a large step). */
+    ** too, with no read of the list (in finishing order, its writes would
+    ** go all over the step's ids, a cache miss each in a large step). */
     if (count == nfin && nfin > 0) {
         int v = eng_smp(s, fin[0])->v_start;
         if (v >= 0 && v < s->nver && s->fin_v[v] == nfin && s->fin_total == nfin && step - v <= s->staleness) {
@@ -409,7 +342,8 @@ void eng_start_step(sim *s, sim_time now)
 ** per version (its group, its lag's counts) and per batch is added a run
 ** at a time, the runs' counts in registers.  Every figure is a sum of
 ** integers (the doubles' too, exact far below 2^53) or a least or greatest
-** one, so the grouping gives the very values sample-by-sample adding did. */
+** one, so the grouping gives the very values adding sample by sample
+** gives: an exact sum does not depend on its order. */
 typedef struct {
     int      lagmax;
     int32_t  counts[TRACE_LAGS];
@@ -627,10 +561,10 @@ double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
         if (sp->dq_hierarchical && q->tp * q->pp > 1)
             t += mdl_broadcast(per_replica, eng_pool_link(s, q, 0, 1, q->devices), s->scn.eff.link);
     }
-    s->st.queue_bytes_padded += padded * per_token;
-    s->st.queue_bytes_packed += sum * per_token;
-    s->st.queue_reads_flat += (double)q->devices * mbs;
-    s->st.queue_reads_hier += (double)q->dp * mbs;
+    s->st.dq_bytes_padded += padded * per_token;
+    s->st.dq_bytes_packed += sum * per_token;
+    s->st.dq_reads_flat += (double)q->devices * mbs;
+    s->st.dq_reads_hier += (double)q->dp * mbs;
     s->st.queue_time_s += t;
     s->st.dq_train_in += bytes;
     pool_rt *r = &s->pr[p];

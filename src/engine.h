@@ -33,47 +33,55 @@ enum { SIM_BOUND_LOG = 32 };
 typedef enum { INF_QUEUE, INF_LOGPROB, INF_REF, INF_REWARD, INF_CRITIC, INF__COUNT } sim_infer_part;
 const char *sim_infer_part_name(sim_infer_part k);
 
-typedef struct {
-    uint64_t events;            /* events taken off the queue */
-    uint64_t pipeline_ops;      /* 1F1B forward/backward ops resolved */
-    int      iterations_done;
-    int      version;           /* current policy version (= steps trained) */
-    int64_t  samples_total, samples_done, samples_trained, samples_discarded;
-    int64_t  samples_mixed;     /* trained samples decoded with more than one version */
-    double   tokens_generated;  /* response tokens decoded */
-    double   tokens_trained;    /* prompt + response tokens trained on */
-    double   tokens_trained_response;  /* of which response tokens */
-    double   tokens_wasted;     /* decoded then thrown away */
-    int64_t  preemptions;       /* paged KV: sequences taken off a full cache */
-    double   preempt_tokens;    /* their context when taken off (prompt + decoded) */
-    double   preempt_cost_s;    /* instance time it cost: re-prefills (recompute) or host transfers (swap) */
-    double   tokens_in_flight;  /* decoded, not yet trained or wasted */
-    double   measured_tokens;   /* trained tokens in the measured window */
-    sim_time window_t0, window_t1;
-    sim_time step_phase_ns[STEP__COUNT];  /* in the measured window */
-    sim_time infer_part_ns[INF__COUNT];   /* STEP_INFER split by part, same window */
-    int64_t  lag_hist[65];      /* trained samples by lag t − v */
-    int      lag_max;
-    double   lag_sum;
-    double   queue_bytes_padded, queue_bytes_packed;
-    double   queue_reads_flat, queue_reads_hier;
-    double   queue_time_s;      /* DistQueue reads by the training pool, all steps */
-    /* DistQueue bytes between stages, all steps: rollout -> queue (token ids
-    ** and rollout log-probs), queue -> reference/reward pools (token ids),
-    ** reference/reward -> queue (log-probs, rewards), queue -> training */
-    double   dq_rollout_out, dq_aux_in, dq_aux_out, dq_train_in;
-    double   dq_aux_time_s;     /* reads by the reference/reward pools, all steps */
-    double   plugin_time_s;
-    double   task_wall_s;       /* wall time computing training and forward-pass tasks (bench only) */
-    double   setup_wall_s;      /* wall time of sim_new: sampling the workload, building tracks */
-    sim_overflow overflow;
-    /* The staleness bound as hooks changed it: the first SIM_BOUND_LOG
-    ** changes (the step about to be trained when it changed, the new
-    ** bound), how many there were, and the largest bound the run had. */
-    int      bound_changes;
-    int      bound_step[SIM_BOUND_LOG], bound_value[SIM_BOUND_LOG];
+/* The engine's counters, as a member list: sim_stats is these members,
+** and the report (report.h) holds them by the same names, taken in one
+** copy when the run is read, so a counter the engine adds here is a member
+** of the report too and a row of src/report_fields.c can name it. */
+#define SIM_STATS_MEMBERS \
+    uint64_t events;            /* events taken off the queue */ \
+    uint64_t pipeline_ops;      /* 1F1B forward/backward ops resolved */ \
+    int      iterations_done; \
+    int      version;           /* current policy version (= steps trained) */ \
+    int64_t  samples_total, samples_done, samples_trained, samples_discarded; \
+    int64_t  samples_mixed;     /* trained samples decoded with more than one version */ \
+    double   tokens_generated;  /* response tokens decoded */ \
+    double   tokens_trained;    /* prompt + response tokens trained on */ \
+    double   tokens_trained_response;  /* of which response tokens */ \
+    double   tokens_wasted;     /* decoded then thrown away */ \
+    int64_t  preemptions;       /* paged KV: sequences taken off a full cache */ \
+    double   preempt_tokens;    /* their context when taken off (prompt + decoded) */ \
+    double   preempt_cost_s;    /* instance time it cost: re-prefills (recompute) or host transfers (swap) */ \
+    double   tokens_in_flight;  /* decoded, not yet trained or wasted */ \
+    double   measured_tokens;   /* trained tokens in the measured window */ \
+    sim_time window_t0, window_t1; \
+    sim_time step_phase_ns[STEP__COUNT];  /* in the measured window */ \
+    sim_time infer_part_ns[INF__COUNT];   /* STEP_INFER split by part, same window */ \
+    int64_t  lag_hist[SCN_STALENESS_MAX + 1];   /* trained samples by lag t - v */ \
+    int      lag_max; \
+    double   lag_sum; \
+    /* DistQueue bytes of the training pool's reads, every step's batch \
+    ** padded and packed, and those reads counted without and with \
+    ** hierarchical transfer */ \
+    double   dq_bytes_padded, dq_bytes_packed; \
+    double   dq_reads_flat, dq_reads_hier; \
+    double   queue_time_s;      /* DistQueue reads by the training pool, all steps */ \
+    /* DistQueue bytes between stages, all steps: rollout -> queue (token ids \
+    ** and rollout log-probs), queue -> reference/reward pools (token ids), \
+    ** reference/reward -> queue (log-probs, rewards), queue -> training */ \
+    double   dq_rollout_out, dq_aux_in, dq_aux_out, dq_train_in; \
+    double   dq_aux_time_s;     /* reads by the reference/reward pools, all steps */ \
+    double   plugin_time_s; \
+    double   task_wall_s;       /* wall time computing training and forward-pass tasks (bench only) */ \
+    double   setup_wall_s;      /* wall time of sim_new: sampling the workload, building tracks */ \
+    sim_overflow overflow; \
+    /* The staleness bound as hooks changed it: the first SIM_BOUND_LOG \
+    ** changes (the step about to be trained when it changed, the new \
+    ** bound), how many there were, and the largest bound the run had. */ \
+    int      bound_changes; \
+    int      bound_step[SIM_BOUND_LOG], bound_value[SIM_BOUND_LOG]; \
     int      bound_max;
-} sim_stats;
+
+typedef struct { SIM_STATS_MEMBERS } sim_stats;
 
 /* Hooks a plugin host may install (all optional).  They run between events
 ** and may change the staleness bound and the partial-rollout threshold only

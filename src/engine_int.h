@@ -66,9 +66,9 @@ typedef enum { EV_INST, EV_TASK, EV_AUX } ev_kind;
 ** holds its insertion number above its kind and its subject (an instance or
 ** a pool index: fewer than 2^20 devices, FLD_DEVICES_MAX, so fewer than
 ** EV_A_LIMIT instances).  Ordered by (t, word) the events are ordered by
-** (t, insertion number), each number being handed out once.  40 bits of
-** insertion numbers are 10^12 pushes, days of simulation at the engine's
-** rate.  An instance knows its live event by that number (instance.evseq):
+** (t, insertion number), each number being handed out once; 40 bits of
+** insertion numbers are 10^12 pushes.  An instance knows its live event by
+** that number (instance.evseq):
 ** an event it has since replaced is superseded. */
 enum { EV_A_BITS = 22, EV_KIND_BITS = 2, EV_SEQ_SHIFT = EV_A_BITS + EV_KIND_BITS };
 #define EV_A_LIMIT (1 << EV_A_BITS)
@@ -93,8 +93,8 @@ static inline uint64_t eng_ev_seq(const event *e) { return e->w >> EV_SEQ_SHIFT;
 ** almost every event.  Any other reader settles the queue first (removes a
 ** taken root) or peeks past it.  `n` counts the slots in use, a taken root
 ** included: eng_evq_len is the number of events waiting.  (t, seq) orders
-** events strictly and seq is handed out at each push as before, so the
-** order events come out in is that of any heap discipline. */
+** events strictly and seq is handed out at each push, into the taken root
+** or not, so the order events come out in is that of any heap discipline. */
 typedef struct {
     event   *v;
     size_t   n, cap;
@@ -423,7 +423,7 @@ struct sim {
     ** power of two) slots, holding the batches alive: released and not yet
     ** wholly trained, from batch `low` up to `released`.  A batch's lengths
     ** are drawn when it is released, in batch order, from the one generator,
-    ** so a run draws exactly what drawing every batch up front drew. */
+    ** so a run draws exactly what drawing every batch up front would. */
     sample  *smp;
     int64_t  smask;
     int64_t  nsmp;              /* samples in the run: N · iterations */
@@ -782,7 +782,7 @@ void eng_discard_stale(sim *s, int step, sim_time now);
 void eng_drop_untrainable(sim *s, int step);
 void eng_queue_by_batch(sim *s);
 bool eng_chunk_ready(sim *s, int step);
-/* Sorting 64-bit keys ascending (eng_step.c; tests/test_engsort.c checks
+/* eng_sort.c: sorting 64-bit keys ascending (tests/test_engsort.c checks
 ** both against qsort): a radix sort, tmp holding n keys; a placement by the
 ** keys' high 32 bits when those are distinct and their span and its bitmap
 ** (a word for 64 values) fit nslots (false otherwise, k untouched). */

@@ -8,26 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* DistQueue figures come from the engine (eng_queue_transfer in eng_step.c):
-** bytes of every step's batch padded and packed, and the reads served with
-** and without hierarchical transfer. */
-static void distqueue(const sim *s, report *r)
-{
-    const sim_stats *st = sim_get_stats(s);
-    r->dq_bytes_padded = st->queue_bytes_padded;
-    r->dq_bytes_packed = st->queue_bytes_packed;
-    r->dq_reads_flat = st->queue_reads_flat;
-    r->dq_reads_hier = st->queue_reads_hier;
-    r->dq_load_factor = st->queue_reads_flat > 0 ? st->queue_reads_hier / st->queue_reads_flat : 0;
-    int steps = st->iterations_done;
-    r->dq_time_s = steps > 0 ? st->queue_time_s / steps : 0;
-    r->dq_aux_time_s = steps > 0 ? st->dq_aux_time_s / steps : 0;
-    r->dq_rollout_out = st->dq_rollout_out;
-    r->dq_aux_in = st->dq_aux_in;
-    r->dq_aux_out = st->dq_aux_out;
-    r->dq_train_in = st->dq_train_in;
-}
-
+/* The figures a table row cannot read from one member: those that need the
+** run itself (its scenario, plan, trace and clock) and the summaries other
+** code reads by name.  The engine's counters are copied whole. */
 void report_compute(const sim *s, report *r)
 {
     memset(r, 0, sizeof *r);
@@ -35,27 +18,15 @@ void report_compute(const sim *s, report *r)
     const plan *pl = sim_plan(s);
     const sim_stats *st = sim_get_stats(s);
     const trace *t = sim_trace(s);
+    r->stats = *st;
     snprintf(r->scenario, sizeof r->scenario, "%s", sc->name);
     snprintf(r->mode, sizeof r->mode, "%s", scn_mode_name(sc->plan.mode));
     r->iterations = sc->work.iterations;
     r->warmup = sc->work.warmup;
     r->devices = pl->used_devices;
-    r->events = st->events;
-    r->pipeline_ops = st->pipeline_ops;
     r->sim_wall_s = sim_wall_seconds(s);
     r->sim_loop_wall_s = r->sim_wall_s - st->task_wall_s - st->setup_wall_s;
     r->sim_time_s = sim_secs(sim_now(s));
-    r->tokens_generated = st->tokens_generated;
-    r->tokens_trained = st->tokens_trained;
-    r->tokens_wasted = st->tokens_wasted;
-    r->tokens_in_flight = st->tokens_in_flight;
-    r->preemptions = st->preemptions;
-    r->preempt_tokens = st->preempt_tokens;
-    r->preempt_cost_s = st->preempt_cost_s;
-    r->samples_trained = st->samples_trained;
-    r->samples_discarded = st->samples_discarded;
-    r->samples_mixed = st->samples_mixed;
-    r->plugin_time_s = st->plugin_time_s;
     r->staleness_bound = sc->plan.staleness;
     r->stale_share = sc->plan.stale_share;
     sim_time w0 = st->window_t0, w1 = st->window_t1 > 0 ? st->window_t1 : sim_now(s);
@@ -130,21 +101,18 @@ void report_compute(const sim *s, report *r)
         r->feasible = false;
         snprintf(r->why, sizeof r->why, "%s", sim_error(s)->msg);
     }
-    /* staleness */
+    /* staleness: the bound hooks left, the mean lag trained */
     int64_t n = 0;
-    for (int k = 0; k <= SCN_STALENESS_MAX; k++) { r->lag_hist[k] = st->lag_hist[k]; n += st->lag_hist[k]; }
-    r->lag_max = st->lag_max;
+    for (int k = 0; k <= SCN_STALENESS_MAX; k++) n += st->lag_hist[k];
     r->lag_mean = n ? st->lag_sum / n : 0;
-    r->bound_changes = st->bound_changes;
-    for (int k = 0; k < st->bound_changes && k < SIM_BOUND_LOG; k++) {
-        r->bound_step[k] = st->bound_step[k];
-        r->bound_value[k] = st->bound_value[k];
-    }
     r->bound_final = sim_get_staleness(s);
-    r->bound_max = st->bound_max;
-    r->lag_top = r->bound_max > r->lag_max ? r->bound_max : r->lag_max;
+    r->lag_top = st->bound_max > st->lag_max ? st->bound_max : st->lag_max;
     if (r->lag_top > SCN_STALENESS_MAX) r->lag_top = SCN_STALENESS_MAX;
-    distqueue(s, r);
+    /* DistQueue (eng_queue_transfer in eng_step.c): reads served with
+    ** hierarchical transfer per read without, the training pool's read time
+    ** per step */
+    r->dq_load_factor = st->dq_reads_flat > 0 ? st->dq_reads_hier / st->dq_reads_flat : 0;
+    r->dq_time_s = st->iterations_done > 0 ? st->queue_time_s / st->iterations_done : 0;
 }
 
 /* ---------------------------------------------------------------- text */

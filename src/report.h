@@ -16,11 +16,21 @@ typedef struct {
     double idle;            /* 1 - busy */
 } report_pool;
 
+/* A finished run's figures.  The engine's counters come whole (`stats`,
+** and by their own names: r->tokens_generated is r->stats.tokens_generated);
+** the members below them are what report_compute derives from the run: the
+** measured window, the pools' time, memory, feasibility, the lag summary.
+** Which of these a report shows, and under what names, is the table of
+** src/report_fields.c. */
 typedef struct {
+    union {
+        sim_stats stats;
+        struct { SIM_STATS_MEMBERS };
+    };
     char   scenario[SCN_NAME_MAX];
     char   mode[16];
     bool   feasible;
-    char   why[512];            /* when not feasible */
+    char   why[512];            /* when not feasible; "" otherwise */
     double throughput;          /* tokens/s in the measured window */
     double throughput_per_device;
     double step_time_s;
@@ -37,26 +47,16 @@ typedef struct {
     double host_peak, host_capacity;
     int    iterations, warmup, devices;
     double window_s;
-    uint64_t events, pipeline_ops;
     double sim_wall_s;
     double sim_loop_wall_s;     /* sim_wall_s less set-up and the analytic training tasks */
     double sim_time_s;
-    double tokens_generated, tokens_trained, tokens_wasted, tokens_in_flight;
-    int64_t preemptions;        /* paged KV: sequences taken off a full cache */
-    double preempt_tokens, preempt_cost_s;
-    int64_t samples_trained, samples_discarded, samples_mixed;
     int    staleness_bound;     /* the scenario's */
     double stale_share;         /* plan.stale_share */
-    int    bound_changes;       /* how many times hooks changed it */
-    int    bound_step[SIM_BOUND_LOG], bound_value[SIM_BOUND_LOG];   /* the first changes: from step, new bound */
-    int    bound_final, bound_max;
+    int    bound_final;         /* the bound at the end, as hooks left it */
     int    lag_top;             /* the histogram runs 0..lag_top: max(largest bound, largest lag) */
-    int    lag_max;
     double lag_mean;
-    int64_t lag_hist[SCN_STALENESS_MAX + 1];
-    double dq_bytes_padded, dq_bytes_packed, dq_load_factor, dq_reads_flat, dq_reads_hier, dq_time_s;
-    double dq_rollout_out, dq_aux_in, dq_aux_out, dq_train_in, dq_aux_time_s;
-    double plugin_time_s;
+    double dq_load_factor;      /* hierarchical / flat reads */
+    double dq_time_s;           /* the training pool's DistQueue reads per step */
 } report;
 
 void report_compute(const sim *s, report *r);

@@ -1,62 +1,28 @@
 /*
 ** report_fields.c — the table of the report (see report_fields.h) and the
 ** writers it drives: the JSON report, the sweep/plan columns and the docs
-** table.  Row order is the JSON report's key order; column_at orders the
-** table columns (their layout predates this table and is kept).
+** table.  Row order is the JSON report's key order and the columns' order,
+** save the columns the sweep and plan tables place elsewhere (COL_AFTER:
+** their layout predates this table and is kept).
 */
 #include "report_fields.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#define GET(name, expr) static double name(const report *r) { return (double)(expr); }
+/* ------------------------------------------------- derived figures */
 
-GET(g_devices, r->devices)
-GET(g_feasible, r->feasible)
-GET(g_tput, r->throughput)
-GET(g_tput_dev, r->throughput_per_device)
-GET(g_step, r->step_time_s)
-GET(g_mem_cap, r->mem_capacity)
-GET(g_host_peak, r->host_peak)
-GET(g_host_cap, r->host_capacity)
-GET(g_iter, r->iterations)
-GET(g_warmup, r->warmup)
-GET(g_window, r->window_s)
-GET(g_tok_gen, r->tokens_generated)
-GET(g_tok_train, r->tokens_trained)
-GET(g_tok_waste, r->tokens_wasted)
-GET(g_tok_flight, r->tokens_in_flight)
-GET(g_preempt, r->preemptions)
-GET(g_preempt_cost, r->preempt_cost_s)
-GET(g_samples, r->samples_trained)
-GET(g_bound, r->staleness_bound)
-GET(g_share, r->stale_share)
-GET(g_lag_max, r->lag_max)
-GET(g_mixed, r->samples_mixed)
-GET(g_lag_mean, r->lag_mean)
-GET(g_dq_pad, r->dq_bytes_padded)
-GET(g_dq_pack, r->dq_bytes_packed)
-GET(g_dq_saving, r->dq_bytes_padded > 0 ? 1 - r->dq_bytes_packed / r->dq_bytes_padded : 0)
-GET(g_dq_flat, r->dq_reads_flat)
-GET(g_dq_hier, r->dq_reads_hier)
-GET(g_dq_load, r->dq_load_factor)
-GET(g_dq_time, r->dq_time_s)
-GET(g_dq_aux_time, r->dq_aux_time_s)
-GET(g_dq_r2q, r->dq_rollout_out)
-GET(g_dq_q2a, r->dq_aux_in)
-GET(g_dq_a2q, r->dq_aux_out)
-GET(g_dq_q2t, r->dq_train_in)
-GET(g_events, r->events)
-GET(g_ops, r->pipeline_ops)
-GET(g_sim_time, r->sim_time_s)
-GET(g_plugin_time, r->plugin_time_s)
-GET(g_wall, r->sim_wall_s)
-GET(g_loop_wall, r->sim_loop_wall_s)
-GET(g_mem_total, r->mem_peak_total)
+static double d_dq_saving(const report *r)
+{
+    return r->dq_bytes_padded > 0 ? 1 - r->dq_bytes_packed / r->dq_bytes_padded : 0;
+}
 
-static const char *s_scenario(const report *r) { return r->scenario; }
-static const char *s_mode(const report *r) { return r->mode; }
-static const char *s_why(const report *r) { return r->feasible ? "" : r->why; }
+static double d_dq_aux_per_step(const report *r)
+{
+    return r->iterations_done > 0 ? r->dq_aux_time_s / r->iterations_done : 0;
+}
+
 static bool infeasible(const report *r) { return !r->feasible; }
 
 static bool i_phase(const report *r, int i, const char **name, double *v)
@@ -139,86 +105,134 @@ static void w_bounds(const report *r, fs_json *j, const char *key)
     json_arr_end(j);
 }
 
-#define NUMF(json, plug, col, at, fn, unit, doc) {json, plug, col, at, RV_NUM, fn, NULL, NULL, NULL, NULL, unit, doc}
-#define INTF(json, plug, col, at, fn, unit, doc) {json, plug, col, at, RV_INT, fn, NULL, NULL, NULL, NULL, unit, doc}
+/* ------------------------------------------------------------ rows */
 
-const rfield REPORT_FIELDS[] = {
-    {"scenario", NULL, NULL, 0, RV_STR, NULL, s_scenario, NULL, NULL, NULL, NULL, "the scenario's name"},
-    {"mode", NULL, NULL, 0, RV_STR, NULL, s_mode, NULL, NULL, NULL, NULL, "deployment mode"},
-    INTF("devices", "devices", "devices", 5, g_devices, NULL, "devices the plan uses"),
-    {"feasible", "feasible", "feasible", 1, RV_BOOL, g_feasible, NULL, NULL, NULL, NULL, NULL,
-     "false when something ran out of memory"},
-    {"infeasible_reason", "why", "reason", 2, RV_STR, NULL, s_why, infeasible, NULL, NULL, NULL,
-     "what did not fit: group, devices, bucket, time, bytes over"},
-    NUMF("throughput_tokens_per_s", "throughput_tokens_per_s", "throughput_tokens_per_s", 3, g_tput, "tokens/s",
-         "tokens trained per second in the measured window"),
-    NUMF("throughput_tokens_per_s_per_device", "throughput_tokens_per_s_per_device",
-         "throughput_tokens_per_s_per_device", 4, g_tput_dev, "tokens/s", "the same per device"),
-    NUMF("step_time_s", "step_time_s", "step_time_s", 6, g_step, "s", "mean step time in the window"),
-    {"phase_time_s", "phase_time_s", "%s_s", 7, RV_NAMED, NULL, NULL, NULL, i_phase, NULL, "s",
-     "mean seconds per step in each step phase (generate, switch, weight_sync, inference, train, wait)"},
-    {"inference_time_s", NULL, NULL, 0, RV_NAMED, NULL, NULL, NULL, i_infer, NULL, "s",
-     "the inference phase by part: DistQueue read (queue), old log-probs (logprob), reference, reward (model, or the rule on the hosts), critic values; they sum to phase_time_s.inference"},
-    {"utilization", NULL, NULL, 0, RV_NAMED, NULL, NULL, NULL, i_util, NULL, NULL,
-     "per pool: compute share of device-time in the window"},
-    {"idle_ratio", NULL, NULL, 0, RV_NAMED, NULL, NULL, NULL, i_idle, NULL, NULL,
-     "per pool: share of device-time with nothing running"},
-    {"pools", NULL, NULL, 0, RV_CUSTOM, NULL, NULL, NULL, NULL, w_pools, NULL,
-     "per pool: name, devices, roles, utilization, busy"},
-    {"memory_peak_bytes", NULL, NULL, 0, RV_NAMED, NULL, NULL, NULL, i_mem, NULL, "bytes",
-     "per bucket: the largest per-device peak over device groups"},
-    NUMF("memory_peak_bytes.total", "memory_peak_bytes", "memory_peak_bytes", 8, g_mem_total, "bytes",
-         "the largest device total"),
-    NUMF("memory_capacity_bytes", "memory_capacity_bytes", "memory_capacity_bytes", 9, g_mem_cap, "bytes",
-         "device memory"),
-    NUMF("host_memory_peak_bytes", "host_memory_peak_bytes", "host_memory_peak_bytes", 10, g_host_peak, "bytes",
-         "host memory peak per node"),
-    NUMF("host_memory_capacity_bytes", NULL, NULL, 0, g_host_cap, "bytes", "host memory per node"),
-    INTF("iterations", "iterations", "iterations", 20, g_iter, NULL, "steps simulated"),
-    INTF("warmup", NULL, "warmup", 21, g_warmup, NULL, "steps left out of the window"),
-    NUMF("window_s", "window_s", NULL, 0, g_window, "s", "length of the measured window"),
-    NUMF("tokens_generated", "tokens_generated", "tokens_generated", 14, g_tok_gen, "tokens", "response tokens decoded"),
-    NUMF("tokens_trained", "tokens_trained", "tokens_trained", 15, g_tok_train, "tokens",
-         "prompt + response tokens trained"),
-    NUMF("wasted_tokens", "wasted_tokens", "wasted_tokens", 16, g_tok_waste, "tokens",
-         "tokens decoded and then discarded or restarted"),
-    NUMF("tokens_in_flight", NULL, NULL, 0, g_tok_flight, "tokens", "tokens decoded but not trained at the end"),
-    INTF("kv_cache.preemptions", "preemptions", NULL, 0, g_preempt, NULL,
-         "sequences taken off a full paged KV cache (plan.rollout.kv = paged)"),
-    NUMF("kv_cache.preemption_cost_s", "preemption_cost_s", NULL, 0, g_preempt_cost, "s",
-         "instance time preemption cost, all steps: re-prefill of the preempted contexts (recompute) or their host transfers (swap)"),
-    INTF("samples_trained", NULL, "samples_trained", 17, g_samples, NULL, "samples trained"),
-    INTF("staleness.bound", "staleness_bound", "staleness_bound", 11, g_bound, "versions", "the StaleSync bound"),
-    NUMF("staleness.share", NULL, NULL, 0, g_share, "steps",
-         "plan.stale_share: the fractional bound on top of the whole one (samples of a further step the rollout may start)"),
-    INTF("staleness.max", "staleness_max", "staleness_max", 12, g_lag_max, "versions", "the largest lag trained"),
-    INTF("staleness.samples_decoded_with_several_versions", NULL, NULL, 0, g_mixed, NULL,
-         "samples whose decode spanned a weight update"),
-    NUMF("staleness.mean", "staleness_mean", "staleness_mean", 13, g_lag_mean, "versions", "mean lag trained"),
-    {"staleness.histogram", NULL, NULL, 0, RV_CUSTOM, NULL, NULL, NULL, NULL, w_hist, NULL,
-     "samples trained at lag 0, 1, ... up to the largest bound the run had or the largest lag, whichever is more"},
-    {"staleness.bound_changes", NULL, NULL, 0, RV_CUSTOM, NULL, NULL, NULL, NULL, w_bounds, NULL,
-     "the bound as hooks changed it: from which step, the new bound (the first 32 changes; empty if none)"},
-    NUMF("distqueue.bytes_padded", NULL, NULL, 0, g_dq_pad, "bytes", "DistQueue bytes, padded"),
-    NUMF("distqueue.bytes_packed", NULL, NULL, 0, g_dq_pack, "bytes", "DistQueue bytes, packed"),
-    NUMF("distqueue.padding_saving", NULL, NULL, 0, g_dq_saving, NULL, "1 - packed / padded"),
-    NUMF("distqueue.reads_flat", NULL, NULL, 0, g_dq_flat, NULL, "reads without hierarchy"),
-    NUMF("distqueue.reads_hierarchical", NULL, NULL, 0, g_dq_hier, NULL, "reads with hierarchy"),
-    NUMF("distqueue.load_factor", NULL, NULL, 0, g_dq_load, NULL, "hierarchical / flat reads"),
-    NUMF("distqueue.transfer_s_per_step", NULL, NULL, 0, g_dq_time, "s", "queue transfer per step"),
-    NUMF("distqueue.aux_transfer_s_per_step", NULL, NULL, 0, g_dq_aux_time, "s",
-         "reference/reward reads per step"),
-    NUMF("distqueue.bytes_by_stage.rollout_to_queue", NULL, NULL, 0, g_dq_r2q, "bytes", "rollout to queue"),
-    NUMF("distqueue.bytes_by_stage.queue_to_ref_reward", NULL, NULL, 0, g_dq_q2a, "bytes", "queue to reference/reward"),
-    NUMF("distqueue.bytes_by_stage.ref_reward_to_queue", NULL, NULL, 0, g_dq_a2q, "bytes", "reference/reward to queue"),
-    NUMF("distqueue.bytes_by_stage.queue_to_train", NULL, NULL, 0, g_dq_q2t, "bytes", "queue to training"),
-    INTF("events", NULL, "events", 22, g_events, NULL, "simulator events"),
-    INTF("pipeline_ops", NULL, NULL, 0, g_ops, NULL, "1F1B operations resolved analytically"),
-    NUMF("sim_time_s", NULL, NULL, 0, g_sim_time, "s", "simulated time"),
-    NUMF("plugin_time_s", NULL, NULL, 0, g_plugin_time, "s", "wall time in plugin hooks"),
-    NUMF("sim_wall_s", NULL, NULL, 0, g_wall, "s", "wall time of the simulation"),
-    NUMF("sim_loop_wall_s", NULL, NULL, 0, g_loop_wall, "s", "the same less set-up and analytic training tasks"),
-};
+/* The rows, in the JSON report's key order, each
+**     X(json, plugin, column, source, unit, doc)
+** json: its path in the JSON report (NULL: not there); plugin: its key in a
+** plugin's report table (NULL: not there); column: NOCOL, COL(name), or
+** COL_AFTER(name, prev) to place it right after column prev; source:
+**     MEMBER(m)        the report's member m (the engine's counters are
+**                      members too: report.h); a double is RV_NUM, a bool
+**                      RV_BOOL, an integer RV_INT
+**     TEXT(m)          the report's string member m (RV_STR)
+**     TEXT_IF(m, p)    the same, in the JSON and plugin report only when p(r)
+**     DERIVED(f)       the number f(r), f defined above (RV_NUM)
+**     NAMED(f)         an object of named numbers: f(r, i, &name, &v), above
+**     WRITER(f)        a JSON value written by f(r, j, key), above
+** A new figure is one row here (then `make docs` for docs/cli.md's table).
+** A new engine counter is a member of SIM_STATS_MEMBERS (src/engine.h),
+** counted where it happens, and then a MEMBER row; a figure that needs the
+** run itself (its trace, plan or clock) is a member of the report that
+** report_compute (report.c) fills, and a MEMBER row. */
+#define REPORT_ROWS(X) \
+    X("scenario", NULL, NOCOL, TEXT(scenario), NULL, "the scenario's name") \
+    X("mode", NULL, NOCOL, TEXT(mode), NULL, "deployment mode") \
+    X("devices", "devices", COL_AFTER("devices", "throughput_tokens_per_s_per_device"), MEMBER(devices), NULL, \
+      "devices the plan uses") \
+    X("feasible", "feasible", COL("feasible"), MEMBER(feasible), NULL, "false when something ran out of memory") \
+    X("infeasible_reason", "why", COL("reason"), TEXT_IF(why, infeasible), NULL, \
+      "what did not fit: group, devices, bucket, time, bytes over") \
+    X("throughput_tokens_per_s", "throughput_tokens_per_s", COL("throughput_tokens_per_s"), MEMBER(throughput), \
+      "tokens/s", "tokens trained per second in the measured window") \
+    X("throughput_tokens_per_s_per_device", "throughput_tokens_per_s_per_device", \
+      COL("throughput_tokens_per_s_per_device"), MEMBER(throughput_per_device), "tokens/s", "the same per device") \
+    X("step_time_s", "step_time_s", COL("step_time_s"), MEMBER(step_time_s), "s", "mean step time in the window") \
+    X("phase_time_s", "phase_time_s", COL("%s_s"), NAMED(i_phase), "s", \
+      "mean seconds per step in each step phase (generate, switch, weight_sync, inference, train, wait)") \
+    X("inference_time_s", NULL, NOCOL, NAMED(i_infer), "s", \
+      "the inference phase by part: DistQueue read (queue), old log-probs (logprob), reference, reward (model, or the rule on the hosts), critic values; they sum to phase_time_s.inference") \
+    X("utilization", NULL, NOCOL, NAMED(i_util), NULL, "per pool: compute share of device-time in the window") \
+    X("idle_ratio", NULL, NOCOL, NAMED(i_idle), NULL, "per pool: share of device-time with nothing running") \
+    X("pools", NULL, NOCOL, WRITER(w_pools), NULL, "per pool: name, devices, roles, utilization, busy") \
+    X("memory_peak_bytes", NULL, NOCOL, NAMED(i_mem), "bytes", \
+      "per bucket: the largest per-device peak over device groups") \
+    X("memory_peak_bytes.total", "memory_peak_bytes", COL("memory_peak_bytes"), MEMBER(mem_peak_total), "bytes", \
+      "the largest device total") \
+    X("memory_capacity_bytes", "memory_capacity_bytes", COL("memory_capacity_bytes"), MEMBER(mem_capacity), "bytes", \
+      "device memory") \
+    X("host_memory_peak_bytes", "host_memory_peak_bytes", COL("host_memory_peak_bytes"), MEMBER(host_peak), "bytes", \
+      "host memory peak per node") \
+    X("host_memory_capacity_bytes", NULL, NOCOL, MEMBER(host_capacity), "bytes", "host memory per node") \
+    X("iterations", "iterations", COL_AFTER("iterations", "samples_trained"), MEMBER(iterations), NULL, \
+      "steps simulated") \
+    X("warmup", NULL, COL_AFTER("warmup", "iterations"), MEMBER(warmup), NULL, "steps left out of the window") \
+    X("window_s", "window_s", NOCOL, MEMBER(window_s), "s", "length of the measured window") \
+    X("tokens_generated", "tokens_generated", COL("tokens_generated"), MEMBER(tokens_generated), "tokens", \
+      "response tokens decoded") \
+    X("tokens_trained", "tokens_trained", COL("tokens_trained"), MEMBER(tokens_trained), "tokens", \
+      "prompt + response tokens trained") \
+    X("wasted_tokens", "wasted_tokens", COL("wasted_tokens"), MEMBER(tokens_wasted), "tokens", \
+      "tokens decoded and then discarded or restarted") \
+    X("tokens_in_flight", NULL, NOCOL, MEMBER(tokens_in_flight), "tokens", "tokens decoded but not trained at the end") \
+    X("kv_cache.preemptions", "preemptions", NOCOL, MEMBER(preemptions), NULL, \
+      "sequences taken off a full paged KV cache (plan.rollout.kv = paged)") \
+    X("kv_cache.preemption_cost_s", "preemption_cost_s", NOCOL, MEMBER(preempt_cost_s), "s", \
+      "instance time preemption cost, all steps: re-prefill of the preempted contexts (recompute) or their host transfers (swap)") \
+    X("samples_trained", NULL, COL("samples_trained"), MEMBER(samples_trained), NULL, "samples trained") \
+    X("staleness.bound", "staleness_bound", COL_AFTER("staleness_bound", "host_memory_peak_bytes"), \
+      MEMBER(staleness_bound), "versions", "the StaleSync bound") \
+    X("staleness.share", NULL, NOCOL, MEMBER(stale_share), "steps", \
+      "plan.stale_share: the fractional bound on top of the whole one (samples of a further step the rollout may start)") \
+    X("staleness.max", "staleness_max", COL_AFTER("staleness_max", "staleness_bound"), MEMBER(lag_max), \
+      "versions", "the largest lag trained") \
+    X("staleness.samples_decoded_with_several_versions", NULL, NOCOL, MEMBER(samples_mixed), NULL, \
+      "samples whose decode spanned a weight update") \
+    X("staleness.mean", "staleness_mean", COL_AFTER("staleness_mean", "staleness_max"), MEMBER(lag_mean), \
+      "versions", "mean lag trained") \
+    X("staleness.histogram", NULL, NOCOL, WRITER(w_hist), NULL, \
+      "samples trained at lag 0, 1, ... up to the largest bound the run had or the largest lag, whichever is more") \
+    X("staleness.bound_changes", NULL, NOCOL, WRITER(w_bounds), NULL, \
+      "the bound as hooks changed it: from which step, the new bound (the first 32 changes; empty if none)") \
+    X("distqueue.bytes_padded", NULL, NOCOL, MEMBER(dq_bytes_padded), "bytes", "DistQueue bytes, padded") \
+    X("distqueue.bytes_packed", NULL, NOCOL, MEMBER(dq_bytes_packed), "bytes", "DistQueue bytes, packed") \
+    X("distqueue.padding_saving", NULL, NOCOL, DERIVED(d_dq_saving), NULL, "1 - packed / padded") \
+    X("distqueue.reads_flat", NULL, NOCOL, MEMBER(dq_reads_flat), NULL, "reads without hierarchy") \
+    X("distqueue.reads_hierarchical", NULL, NOCOL, MEMBER(dq_reads_hier), NULL, "reads with hierarchy") \
+    X("distqueue.load_factor", NULL, NOCOL, MEMBER(dq_load_factor), NULL, "hierarchical / flat reads") \
+    X("distqueue.transfer_s_per_step", NULL, NOCOL, MEMBER(dq_time_s), "s", "queue transfer per step") \
+    X("distqueue.aux_transfer_s_per_step", NULL, NOCOL, DERIVED(d_dq_aux_per_step), "s", \
+      "reference/reward reads per step") \
+    X("distqueue.bytes_by_stage.rollout_to_queue", NULL, NOCOL, MEMBER(dq_rollout_out), "bytes", "rollout to queue") \
+    X("distqueue.bytes_by_stage.queue_to_ref_reward", NULL, NOCOL, MEMBER(dq_aux_in), "bytes", \
+      "queue to reference/reward") \
+    X("distqueue.bytes_by_stage.ref_reward_to_queue", NULL, NOCOL, MEMBER(dq_aux_out), "bytes", \
+      "reference/reward to queue") \
+    X("distqueue.bytes_by_stage.queue_to_train", NULL, NOCOL, MEMBER(dq_train_in), "bytes", "queue to training") \
+    X("events", NULL, COL("events"), MEMBER(events), NULL, "simulator events") \
+    X("pipeline_ops", NULL, NOCOL, MEMBER(pipeline_ops), NULL, "1F1B operations resolved analytically") \
+    X("sim_time_s", NULL, NOCOL, MEMBER(sim_time_s), "s", "simulated time") \
+    X("plugin_time_s", NULL, NOCOL, MEMBER(plugin_time_s), "s", "wall time in plugin hooks") \
+    X("sim_wall_s", NULL, NOCOL, MEMBER(sim_wall_s), "s", "wall time of the simulation") \
+    X("sim_loop_wall_s", NULL, NOCOL, MEMBER(sim_loop_wall_s), "s", "the same less set-up and analytic training tasks")
+
+#define NOCOL               NULL, NULL
+#define COL(name)           name, NULL
+#define COL_AFTER(name, prev) name, prev
+
+/* First pass: the getter of each member row (the readers call f->num(r)
+** or f->str(r)).  A member named by two rows would define its getter
+** twice: the compiler says so. */
+#define RF_GET_MEMBER(m)     static double rf_num_##m(const report *r) { return (double)r->m; }
+#define RF_GET_TEXT(m)       static const char *rf_str_##m(const report *r) { return r->m; }
+#define RF_GET_TEXT_IF(m, p) RF_GET_TEXT(m)
+#define RF_GET_DERIVED(f)
+#define RF_GET_NAMED(f)
+#define RF_GET_WRITER(f)
+#define RF_GETTER(json, plugin, column, source, unit, doc) RF_GET_##source
+REPORT_ROWS(RF_GETTER)
+
+/* Second pass: the rows.  A member's kind follows its C type. */
+#define RF_KIND(m) _Generic(((report *)0)->m, bool: RV_BOOL, double: RV_NUM, default: RV_INT)
+#define RF_SRC_MEMBER(m)     RF_KIND(m), rf_num_##m, NULL, NULL, NULL, NULL
+#define RF_SRC_TEXT(m)       RV_STR, NULL, rf_str_##m, NULL, NULL, NULL
+#define RF_SRC_TEXT_IF(m, p) RV_STR, NULL, rf_str_##m, p, NULL, NULL
+#define RF_SRC_DERIVED(f)    RV_NUM, f, NULL, NULL, NULL, NULL
+#define RF_SRC_NAMED(f)      RV_NAMED, NULL, NULL, NULL, f, NULL
+#define RF_SRC_WRITER(f)     RV_CUSTOM, NULL, NULL, NULL, NULL, f
+#define RF_ROW(json, plugin, column, source, unit, doc) {json, plugin, column, unit, doc, RF_SRC_##source},
+
+const rfield REPORT_FIELDS[] = {REPORT_ROWS(RF_ROW)};
 const int REPORT_NFIELDS = (int)(sizeof REPORT_FIELDS / sizeof REPORT_FIELDS[0]);
 
 /* ------------------------------------------------------------- JSON */
@@ -292,37 +306,42 @@ void report_fields_json(const report *r, fs_json *j)
 
 /* ------------------------------------------------------------ columns */
 
+/* One row's columns (a named row has one per item), then those of the rows
+** placed right after it. */
+static void put_columns(const report *r, const rfield *f,
+                        void (*put)(void *ud, const char *col, rvkind k, double v, const char *s), void *ud)
+{
+    if (f->kind == RV_NAMED) {
+        const char *name;
+        double v;
+        report dummy;
+        const report *src = r;
+        if (!src) {
+            memset(&dummy, 0, sizeof dummy);
+            src = &dummy;
+        }
+        for (int k = 0; f->item(src, k, &name, &v); k++) {
+            char col[96];
+            snprintf(col, sizeof col, f->column, name);
+            put(ud, col, RV_NUM, v, NULL);
+        }
+    } else if (f->kind == RV_STR) {
+        put(ud, f->column, RV_STR, 0, r ? f->str(r) : "");
+    } else {
+        put(ud, f->column, f->kind, r ? f->num(r) : 0, NULL);
+    }
+    for (int i = 0; i < REPORT_NFIELDS; i++) {
+        const rfield *g = &REPORT_FIELDS[i];
+        if (g->column && g->column_after && !strcmp(g->column_after, f->column)) put_columns(r, g, put, ud);
+    }
+}
+
 void report_fields_columns(const report *r,
-                           void (*cell)(void *ud, const char *col, rvkind k, double v, const char *s),
+                           void (*put)(void *ud, const char *col, rvkind k, double v, const char *s),
                            void *ud)
 {
-    int maxat = 0;
     for (int i = 0; i < REPORT_NFIELDS; i++)
-        if (REPORT_FIELDS[i].column && REPORT_FIELDS[i].column_at > maxat) maxat = REPORT_FIELDS[i].column_at;
-    for (int at = 1; at <= maxat; at++)
-        for (int i = 0; i < REPORT_NFIELDS; i++) {
-            const rfield *f = &REPORT_FIELDS[i];
-            if (!f->column || f->column_at != at) continue;
-            if (f->kind == RV_NAMED) {
-                const char *name;
-                double v;
-                report dummy;
-                const report *src = r;
-                if (!src) {
-                    memset(&dummy, 0, sizeof dummy);
-                    src = &dummy;
-                }
-                for (int k = 0; f->item(src, k, &name, &v); k++) {
-                    char col[96];
-                    snprintf(col, sizeof col, f->column, name);
-                    cell(ud, col, RV_NUM, v, NULL);
-                }
-            } else if (f->kind == RV_STR) {
-                cell(ud, f->column, RV_STR, 0, r ? f->str(r) : "");
-            } else {
-                cell(ud, f->column, f->kind, r ? f->num(r) : 0, NULL);
-            }
-        }
+        if (REPORT_FIELDS[i].column && !REPORT_FIELDS[i].column_after) put_columns(r, &REPORT_FIELDS[i], put, ud);
 }
 
 /* --------------------------------------------------------------- docs */

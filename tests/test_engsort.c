@@ -1,5 +1,5 @@
 /*
-** test_engsort.c — the engine's key sorts (src/eng_step.c: eng_sort_u64, a
+** test_engsort.c — the engine's key sorts (src/eng_sort.c: eng_sort_u64, a
 ** radix sort; eng_place_hi, a placement by the keys' high halves) give
 ** qsort's order on random and adversarial keys: keys alike in all but one
 ** bit, in their low or high bits only, sorted, reversed, repeated, lists
