@@ -5,7 +5,6 @@
 */
 #include "cli.h"
 #include "engine.h"
-#include "lua_scenario.h"
 #include "planner.h"
 #include "policy.h"
 #include "plugin.h"
@@ -129,7 +128,7 @@ int cmd_plan(cli_opts *o)
     int rc = 0;
     /* the base scenario without place(): the planner chooses the plan */
     scn_scenario base;
-    if (!lscn_load(o->scenario, o->sets, o->nsets, &base, &err)) { rc = cli_fail(&err); goto out; }
+    if (!cli_load_scenario(o, false, &base, &err)) { rc = cli_fail(&err); goto out; }
     planner_opts po = {
         .objective = !o->objective || !strcmp(o->objective, "throughput") ? PLAN_OBJ_THROUGHPUT
                    : !strcmp(o->objective, "tokens-per-device") ? PLAN_OBJ_PER_DEVICE : PLAN_OBJ_DEVICES,

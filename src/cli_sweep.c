@@ -94,7 +94,7 @@ int cmd_sweep(cli_opts *o)
     }
     scn_scenario base;
     fs_err err = {0, ""};
-    if (!cli_load_scenario(o, &base, &err)) return cli_fail(&err);
+    if (!cli_load_scenario(o, true, &base, &err)) return cli_fail(&err);
     pool_signals(true);
     whatif_list w;
     if (!whatif_load(o->whatif, &base, &w, &err)) { pool_signals(false); return cli_fail(&err); }
