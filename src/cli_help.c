@@ -276,7 +276,20 @@ int cmd_completion(cli_opts *o)
     bool first = true;
     for (int i = 0; i < CLI_NOPTIONS; i++)
         if (CLI_OPTIONS[i].arg) { fprintf(out, "%s--%s", first ? "" : "|", CLI_OPTIONS[i].name); first = false; }
-    fprintf(out, ") ((i++)) ;;\n        -*) ;;\n        *) cmd=${COMP_WORDS[i]}; break ;;\n        esac\n    done\n"
+    /* bash splits words at '=' (COMP_WORDBREAKS): "--set" "cluster.device"
+    ** "=" "h1" is a value of a --set path, "--mode" "=" "col" a value of --mode */
+    fprintf(out, ") [[ ${COMP_WORDS[i+1]} == = ]] && ((i += 2)) || ((i++)) ;;\n        =) ((i++)) ;;\n        -*) ;;\n"
+            "        *) cmd=${COMP_WORDS[i]}; break ;;\n"
+            "        esac\n    done\n"
+            "    local key=\n"
+            "    if [[ $cur == = ]]; then key=$prev; prev=${COMP_WORDS[COMP_CWORD-2]}; cur=\n"
+            "    elif [[ $prev == = ]]; then key=${COMP_WORDS[COMP_CWORD-2]}; prev=${COMP_WORDS[COMP_CWORD-3]}\n"
+            "    fi\n"
+            "    if [[ $prev == --set && -n $key ]]; then\n"
+            "        local w; COMPREPLY=()\n"
+            "        for w in $_fusync_set_words; do [[ $w == \"$key=$cur\"* && $w != \"$key=\" ]] && COMPREPLY+=(\"${w#\"$key=\"}\"); done\n"
+            "        return\n    fi\n"
+            "    [[ -n $key && $key == --* ]] && prev=$key\n"
             "    case $prev in\n"
             "    --set) compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W \"$_fusync_set_words\" -- \"$cur\")); return ;;\n"
             "    --mode) COMPREPLY=($(compgen -W 'separate colocate full' -- \"$cur\")); return ;;\n"
