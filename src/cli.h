@@ -89,6 +89,9 @@ const cli_command *cli_command_find(const char *name);
 const cli_option  *cli_option_find(const char *name);
 /* Whether command c takes option `name`. */
 bool cli_takes(const cli_command *c, const char *name);
+/* "sweep, plan": the commands that take option `name` ("every command"
+** for --help and --version), in out[0..n). */
+void cli_option_takers(const char *name, char *out, size_t n);
 /* The nearest name within two edits, or NULL. */
 const char *cli_command_suggest(const char *name);
 const char *cli_option_suggest(const char *name);
@@ -123,7 +126,6 @@ int cmd_completion(cli_opts *o);    /* src/cli_help.c */
 ** example.  0, or 2 with a message when `cmd` is not a command. */
 void cli_usage(FILE *out);
 int  cli_help_command(const char *cmd, FILE *out);
-bool cli_help_known(const char *cmd);
 
 /* Print "fusync: message" to stderr and return the error's code. */
 int cli_fail(const fs_err *e);

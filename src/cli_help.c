@@ -28,19 +28,6 @@ static void opt_lhs(const cli_option *d, char *out, size_t n)
     else snprintf(out, n, "--%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
 }
 
-static void takers(const char *name, char *out, size_t n)
-{
-    size_t len = 0;
-    out[0] = 0;
-    if (!strcmp(name, "help") || !strcmp(name, "version")) { snprintf(out, n, "every command"); return; }
-    for (int i = 0; i < CLI_NCOMMANDS; i++) {
-        if (!cli_takes(&CLI_COMMANDS[i], name)) continue;
-        int w = snprintf(out + len, n - len, "%s%s", len ? ", " : "", CLI_COMMANDS[i].name);
-        if (w < 0 || (size_t)w >= n - len) break;
-        len += (size_t)w;
-    }
-}
-
 void cli_usage(FILE *out)
 {
     fprintf(out, "Usage: fusync COMMAND [ARGS] [OPTIONS]\n"
@@ -64,8 +51,6 @@ void cli_usage(FILE *out)
             "Documentation: 'fusync help COMMAND', man fusync, docs/ (cli.md, model.md,\n"
             "calibration.md, scenarios.md, tui.md, lessons.md, plugins.md, cluster.md).\n");
 }
-
-bool cli_help_known(const char *cmd) { return cli_command_find(cmd) != NULL; }
 
 int cli_help_command(const char *cmd, FILE *out)
 {
@@ -139,7 +124,7 @@ static void md_options(FILE *out)
         if (d->hidden) continue;
         char lhs[64], who[256];
         opt_lhs(d, lhs, sizeof lhs);
-        takers(d->name, who, sizeof who);
+        cli_option_takers(d->name, who, sizeof who);
         fputs("| `", out);
         md_cell(out, lhs);
         fputs("` | ", out);
@@ -198,7 +183,7 @@ static void man_options(FILE *out)
         const cli_option *d = &CLI_OPTIONS[i];
         if (d->hidden) continue;
         char who[256];
-        takers(d->name, who, sizeof who);
+        cli_option_takers(d->name, who, sizeof who);
         fputs(".TP\n", out);
         if (d->short_name) fprintf(out, ".BR \\-%c \", \" \\-\\-", d->short_name);
         else fputs(".B \\-\\-", out);
@@ -263,8 +248,9 @@ static void completion_set_words(FILE *out)
 
 int cmd_completion(cli_opts *o)
 {
-    if (strcmp(o->scenario, "bash") != 0)
-        return cli_usage_error("completion: '%s' is not a shell fusync writes completion for (bash)", o->scenario);
+    if (!o->scenario || strcmp(o->scenario, "bash") != 0)
+        return cli_usage_error("completion: '%s' is not a shell fusync writes completion for (bash)",
+                               o->scenario ? o->scenario : "");
     FILE *out = stdout;
     fprintf(out, "# bash completion for fusync, written by `fusync completion bash` from its\n"
             "# command and option tables and the scenario format; regenerate, do not edit.\n"

@@ -287,6 +287,20 @@ bool cli_takes(const cli_command *c, const char *name)
     return false;
 }
 
+void cli_option_takers(const char *name, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = 0;
+    if (!strcmp(name, "help") || !strcmp(name, "version")) { snprintf(out, n, "every command"); return; }
+    for (int i = 0; i < CLI_NCOMMANDS; i++) {
+        if (!cli_takes(&CLI_COMMANDS[i], name)) continue;
+        int w = snprintf(out + len, n - len, "%s%s", len ? ", " : "", CLI_COMMANDS[i].name);
+        if (w < 0 || (size_t)w >= n - len) break;
+        len += (size_t)w;
+    }
+    if (!len) snprintf(out, n, "no command");
+}
+
 const char *cli_command_suggest(const char *name)
 {
     const char *best = NULL;

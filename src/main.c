@@ -20,19 +20,6 @@ typedef struct {
     const char       *as_given;     /* "--jobs", "-h": for messages */
 } given_opt;
 
-/* "sweep, plan": the commands that take option `name`. */
-static void takers(const char *name, char *out, size_t n)
-{
-    size_t len = 0;
-    out[0] = 0;
-    for (int i = 0; i < CLI_NCOMMANDS; i++) {
-        if (!cli_takes(&CLI_COMMANDS[i], name)) continue;
-        int w = snprintf(out + len, n - len, "%s%s", len ? ", " : "", CLI_COMMANDS[i].name);
-        if (w < 0 || (size_t)w >= n - len) break;
-        len += (size_t)w;
-    }
-}
-
 /* The options, in the order given, and the positionals.  Options may come
 ** before or after the command: which ones take a value is the same for
 ** every command, so the command is found first and the options checked
@@ -106,8 +93,8 @@ static int run_cli(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.jobs = 1;
     o.top = 10;
+    /* --help and --version win over everything else given */
     for (int i = 0; i < ngiven; i++) {
-        if (given[i].opt->apply == NULL) continue;
         if (!strcmp(given[i].opt->name, "help")) o.help = true;
         if (!strcmp(given[i].opt->name, "version")) o.version = true;
     }
@@ -131,9 +118,9 @@ static int run_cli(int argc, char **argv)
         const cli_option *d = given[i].opt;
         if (cli_takes(c, d->name)) continue;
         char who[256];
-        takers(d->name, who, sizeof who);
+        cli_option_takers(d->name, who, sizeof who);
         fprintf(stderr, "fusync: %s: --%s is taken by %s, not by %s\nTry 'fusync help %s' for its options.\n",
-                c->name, d->name, who[0] ? who : "no command", c->name, c->name);
+                c->name, d->name, who, c->name, c->name);
         return 2;
     }
     int nargs = npos - 1;
