@@ -63,7 +63,8 @@ typedef struct {
     const char *about;      /* `fusync help NAME`: lines, each ending in \n */
     const char *opts;       /* the options it takes, space-separated, no dashes */
     const char *example;    /* runnable from the source tree's root; "\n" between commands */
-    int         example_status;     /* what the example exits with */
+    int         example_status;     /* what the example exits with: 0, or 1 (an
+                                    ** infeasible plan); the help says so */
 } cli_command;
 
 /* One option: --name, or -c for the short one (0 when none).  `arg` is the

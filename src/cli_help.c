@@ -79,7 +79,8 @@ int cli_help_command(const char *cmd, FILE *out)
         opt_lhs(d, lhs, sizeof lhs);
         fprintf(out, "  %-22s %s\n", lhs, d->help);
     }
-    fprintf(out, "\nExample:\n");
+    if (c->example_status) fprintf(out, "\nExample (exit status %d):\n", c->example_status);
+    else fprintf(out, "\nExample:\n");
     for (const char *p = c->example; ; ) {
         size_t k = strcspn(p, "\n");
         fprintf(out, "  %.*s\n", (int)k, p);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # help.sh — the command line's own help: for every command the binary lists,
 # `fusync help CMD` and `fusync CMD --help` print that command's options (and
-# only its own: the parser takes each of them) and an example that runs;
+# only its own: the parser takes each of them) and an example that runs and
+# exits as the help says (0 unless "Example (exit status N)");
 # a command given an option it does not take names the commands that take it;
 # docs/cli.md and docs/fusync.1 copy the tables (gen-docs.sh --check); stdout
 # on /dev/full is an error; the bash completion loads and completes;
@@ -50,7 +51,8 @@ for c in $CMDS; do
         case $out in *"is taken by"*|*"unknown option"*) bad "$c --$o: listed in its help but refused: $out" ;; *) ok ;; esac
     done
     # the example runs, from a folder that has the tree's examples, lessons, plugins
-    ex=$(printf '%s\n' "$a" | sed -n '/^Example:/,/^$/p' | sed -n 's/^  fusync //p')
+    ex=$(printf '%s\n' "$a" | sed -n '/^Example/,/^$/p' | sed -n 's/^  fusync //p')
+    want=$(printf '%s\n' "$a" | sed -n 's/^Example (exit status \([0-9]*\)):$/\1/p')
     [ -n "$ex" ] && ok || bad "help $c prints no example"
     printf '%s\n' "$ex" > "$TMP/example"
     while IFS= read -r line; do
@@ -62,7 +64,7 @@ for c in $CMDS; do
                 || bad "example of help $c: fusync $line: status $rc: $out"
         else
             out=$(cd "$TMP/ex" && eval "\"\$FUSYNC\" $line" 2>&1 >/dev/null); rc=$?
-            [ $rc -le 1 ] && ok || bad "example of help $c: fusync $line: status $rc: $(printf '%s' "$out" | head -c 400)"
+            [ $rc -eq "${want:-0}" ] && ok || bad "example of help $c: fusync $line: status $rc (the help says ${want:-0}): $(printf '%s' "$out" | head -c 400)"
         fi
     done < "$TMP/example"
 done
