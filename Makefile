@@ -29,6 +29,8 @@ THREADS  := -pthread
 # Where `make install` puts lessons and examples: the TUI's lesson menu looks there too.
 DATADIR  := $(PREFIX)/share/fusync
 MANDIR   ?= $(PREFIX)/share/man
+# The bash completion script, written by `fusync completion bash` from its tables.
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 DEFS     := -DFUSYNC_DATADIR='"$(DATADIR)"'
 CFLAGS_ALL = $(WARN) $(OPT) $(SANFLAGS) $(THREADS) $(FEATURES) $(DEFS) -Isrc -Iui $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(SANFLAGS) $(THREADS) $(PKG_LIBS) -lm $(LDFLAGS)
@@ -216,9 +218,11 @@ install: $(BIN)
 	install -m 644 examples/*.lua $(DESTDIR)$(DATADIR)/examples/
 	install -m 644 lessons/*.lua $(DESTDIR)$(DATADIR)/lessons/
 	install -m 644 docs/fusync.1 $(DESTDIR)$(MANDIR)/man1/fusync.1
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	$(BIN) completion bash > $(DESTDIR)$(COMPLETIONDIR)/fusync
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/fusync $(DESTDIR)$(MANDIR)/man1/fusync.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/fusync $(DESTDIR)$(MANDIR)/man1/fusync.1 $(DESTDIR)$(COMPLETIONDIR)/fusync
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:

@@ -4,9 +4,8 @@
 ** from main.c so the test runner and the front end link it too.
 */
 #include "cli.h"
-#include "lua_scenario.h"
-#include "policy.h"
 #include "rtable.h"
+#include "runner.h"
 
 #include <stdio.h>
 
@@ -16,11 +15,21 @@ int cli_fail(const fs_err *e)
     return e->code ? e->code : 2;
 }
 
-bool cli_load_scenario(const cli_opts *o, scn_scenario *out, fs_err *err)
+int cli_usage_error(const char *fmt, const char *arg)
 {
-    if (!lscn_load(o->scenario, o->sets, o->nsets, out, err)) return false;
-    const char *pol = o->policy ? o->policy : (out->plan.policy[0] ? out->plan.policy : NULL);
-    if (pol && !policy_apply(pol, out, err)) return false;
+    fprintf(stderr, "fusync: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'fusync --help' for more information.\n");
+    return 2;
+}
+
+bool cli_load_scenario(const cli_opts *o, bool place, scn_scenario *out, fs_err *err)
+{
+    runner_spec spec = {.path = o->scenario, .sets = o->sets, .nsets = o->nsets, .policy = o->policy,
+                        .no_place = !place};
+    char replaced[512];
+    if (!runner_load(&spec, out, replaced, sizeof replaced, err)) return false;
+    if (replaced[0]) fprintf(stderr, "fusync: %s: the policy's place() replaced --set %s\n", o->cmd ? o->cmd : "load", replaced);
     return true;
 }
 

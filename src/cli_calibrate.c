@@ -6,7 +6,6 @@
 */
 #include "calibrate.h"
 #include "cli.h"
-#include "runner.h"
 
 #include <limits.h>
 #include <math.h>
@@ -98,8 +97,6 @@ int cmd_calibrate(cli_opts *o)
                 "Try 'fusync --help' for more information.\n");
         return 2;
     }
-    if (o->csv_path) { fprintf(stderr, "fusync: calibrate: --csv applies to sweep and plan; use --json\n"); return 2; }
-    if (o->trace_path) { fprintf(stderr, "fusync: calibrate: --trace applies to run\n"); return 2; }
     fs_err err = {0, ""};
     if (o->out_dir) {
         char a[PATH_MAX], b[PATH_MAX];
@@ -114,11 +111,8 @@ int cmd_calibrate(cli_opts *o)
     cal_data d;
     if (!cal_read(o->whatif, o->map_path, &d, &err)) return cli_fail(&err);
 
-    runner_spec spec = {.path = o->scenario, .sets = o->sets, .nsets = o->nsets, .policy = o->policy};
-    runner *run = runner_open(&spec, &err);
-    if (!run) { cal_data_free(&d); return cli_fail(&err); }
-    scn_scenario placed = *runner_scenario(run);
-    runner_free(run);
+    scn_scenario placed;
+    if (!cli_load_scenario(o, true, &placed, &err)) { cal_data_free(&d); return cli_fail(&err); }
 
     cal_result res;
     bool show = !o->quiet && isatty(STDERR_FILENO);
@@ -241,10 +235,9 @@ int cmd_calibrate(cli_opts *o)
         fs_buf tb;
         buf_init(&tb);
         buf_put_term(&tb, b.s);
-        fputs(tb.s, stdout);
+        fputs(tb.s, stdout);    /* main() checks that stdout took it */
         buf_free(&tb);
         buf_free(&b);
-        if (fflush(stdout) != 0) { fprintf(stderr, "fusync: writing to stdout failed\n"); rc = 2; }
     }
     cal_data_free(&d);
     return rc;

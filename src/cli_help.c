@@ -1,167 +1,322 @@
 /*
-** cli_help.c — each command's own help: `fusync help CMD` and
-** `fusync CMD --help` print its synopsis, what it does and the options it
-** takes (docs/cli.md has the long form; docs/fusync.1 is the manual page).
+** cli_help.c — everything printed from the command and option tables
+** (src/cli_table.c): the usage, each command's own help (`fusync help CMD`,
+** `fusync CMD --help`), the lists of docs/cli.md (`fusync help --markdown
+** PART`) and docs/fusync.1 (`fusync help --man PART`) that scripts/gen-docs.sh
+** writes, and the bash completion script (`fusync completion bash`).
 */
 #include "cli.h"
+#include "fields.h"
+#include "presets.h"
 #include "util.h"
 
 #include <stdio.h>
 #include <string.h>
 
-typedef struct {
-    const char *name;       /* without the dashes */
-    const char *arg;        /* "N", "FILE", ... or NULL */
-    const char *help;
-} opt_help;
-
-static const opt_help OPTS[] = {
-    {"mode", "M", "deployment mode: separate, colocate or full (plan.mode)"},
-    {"staleness", "N", "staleness bound, a whole number 0..64 (plan.staleness)"},
-    {"iterations", "N", "training steps to simulate, 1..100000 (workload.iterations)"},
-    {"seed", "N", "seed of the workload's random lengths (workload.seed)"},
-    {"set", "PATH=VALUE", "override any scenario field; repeatable (fusync fields lists them)"},
-    {"policy", "FILE.lua", "placement policy plugin, instead of the scenario's plan.policy"},
-    {"json", "FILE|-", "write the result as JSON ('-': standard output)"},
-    {"csv", "FILE|-", "write the result table as CSV ('-': standard output)"},
-    {"trace", "FILE", "write the run's timeline as a Chrome trace-event file (Perfetto)"},
-    {"svg", "FILE", "write the run's timeline, legend, axis and memory buckets as an SVG picture"},
-    {"out", "DIR", "where exports go (default: beside the scenario, else the current folder)"},
-    {"lesson", "FILE", "play a guided lesson (lessons/*.lua; the lesson names its scenario)"},
-    {"jobs", "N", "worker processes, 1..1024 (default 1)"},
-    {"shard", "I/N", "run only share I of N; fusync merge joins the shards"},
-    {"objective", "O", "rank by throughput, tokens-per-device or devices"},
-    {"target", "TOKENS_PER_S", "a throughput the candidates must reach (with --objective devices)"},
-    {"top", "K", "candidates to print, 1..10000 (default 10)"},
-    {"markdown", NULL, "print markdown tables (as in docs/scenarios.md)"},
-    {"fit", "KNOB,...", "efficiency knobs to fit (default train,prefill,decode,hbm,decode_overhead_ms)"},
-    {"map", "FILE", "column mapping for names fusync does not know: COLUMN = TARGET [ms|s]"},
-    {"quiet", NULL, "no progress or summary lines; sweep, plan, merge: no table either (use --csv/--json)"},
-    {"no-color", NULL, "no colour (also off when NO_COLOR is set or the output is no terminal)"},
-    {"ascii", NULL, "draw lines and blocks in ASCII"},
-    {"no-mouse", NULL, "no mouse reporting"},
-    {"help", NULL, "this help"},
-    {NULL, NULL, NULL}
-};
-
-#define SCENARIO_OPTS "mode", "staleness", "iterations", "seed", "set", "policy"
-
-typedef struct {
-    const char *name;
-    const char *synopsis;
-    const char *what;       /* lines, each ending in \n */
-    const char *opts[24];
-    const char *example;
-} cmd_help;
-
-static const cmd_help CMDS[] = {
-    {"run", "fusync run SCENARIO [OPTIONS]",
-     "Simulate the scenario headless and print the report: throughput, step time\n"
-     "and its split, memory peaks, staleness, utilization per pool.\n"
-     "Status 1 when the plan turns out infeasible (the report says why).\n",
-     {SCENARIO_OPTS, "json", "trace", "svg", "quiet", "no-color", "help"},
-     "fusync run examples/qwen7b_h100x16.lua --mode colocate --svg run.svg"},
-    {"tui", "fusync tui SCENARIO [OPTIONS]\n       fusync tui --lesson FILE [OPTIONS]",
-     "The interactive terminal front end: device timelines, memory buckets,\n"
-     "staleness windows, the plan editable while it runs (keys: ? in the front\n"
-     "end, docs/tui.md).  With --lesson, a guided lesson drives it (docs/lessons.md).\n",
-     {SCENARIO_OPTS, "lesson", "out", "no-color", "ascii", "no-mouse", "help"},
-     "fusync tui --lesson lessons/colocation.lua"},
-    {"check", "fusync check SCENARIO [OPTIONS]",
-     "Validate the scenario and show the plan and its memory fit, without\n"
-     "simulating.  Status 1 when the plan does not fit.\n",
-     {SCENARIO_OPTS, "json", "help"},
-     "fusync check examples/pangu718b_cm384.lua --set cluster.supernodes=2"},
-    {"sweep", "fusync sweep SCENARIO WHATIF.lua [OPTIONS]",
-     "Run every variant a what-if file describes against the scenario, one row\n"
-     "per variant (docs/plugins.md).  Without --csv or --json the CSV goes to\n"
-     "standard output.\n",
-     {SCENARIO_OPTS, "csv", "json", "jobs", "shard", "quiet", "help"},
-     "fusync sweep examples/qwen7b_h100x16.lua examples/whatif_staleness.lua --csv -"},
-    {"plan", "fusync plan SCENARIO [OPTIONS]",
-     "Search placements and layouts for the scenario's models, workload and\n"
-     "cluster, simulate the best and rank them.  Status 1 when none is feasible.\n",
-     {SCENARIO_OPTS, "objective", "target", "top", "csv", "json", "jobs", "shard", "quiet", "help"},
-     "fusync plan examples/qwen7b_h100x16.lua --top 5 --jobs 2"},
-    {"merge", "fusync merge FILE... [OPTIONS]",
-     "Join the JSON files the shards of one sweep or plan wrote (--shard I/N\n"
-     "--json FILE) into the whole table; for a plan, print the ranking.  Files\n"
-     "that are not shards of one run are refused and nothing is written.\n",
-     {"csv", "json", "quiet", "help"},
-     "fusync merge s1.json s2.json s3.json --csv sweep.csv"},
-    {"presets", "fusync presets",
-     "List the built-in devices (fusync.devices.KEY) and models\n"
-     "(fusync.models.KEY) a scenario can name, and the distribution helpers.\n",
-     {"help"},
-     "fusync presets"},
-    {"fields", "fusync fields [TABLE] [--markdown]",
-     "List every scenario field (or one table's, e.g. plan.rollout): path, type,\n"
-     "unit, range, default and meaning.  `fusync fields report` lists the\n"
-     "report's figures.\n",
-     {"markdown", "help"},
-     "fusync fields plan.rollout"},
-    {"model", "fusync model CONFIG.json [--json FILE|-]",
-     "Read a Hugging Face config.json and print what fusync derives from it:\n"
-     "layers, hidden, heads, KV heads, head dims, experts, MLA ranks, vocabulary,\n"
-     "total and active parameters, KV bytes per token.  A scenario uses the same\n"
-     "file with fusync.hf_config(\"config.json\").\n",
-     {"json", "help"},
-     "fusync model examples/hf/configs/DeepSeek-V3.config.json"},
-    {"calibrate", "fusync calibrate SCENARIO MEASURED.csv|.jsonl [OPTIONS]",
-     "Fit the scenario's efficiency knobs to the per-phase step times of a\n"
-     "measured run (CSV, JSON lines or verl's console log; verl's timing_s/* and\n"
-     "response_length/* columns are known), by least squares; print the knobs,\n"
-     "each phase's residual, the leave-one-out error and the knobs the data\n"
-     "cannot pin down; --out writes a calibrated scenario.\n",
-     {"fit", "map", "out", "json", "quiet", "help"},
-     "fusync calibrate my_run.lua measured.jsonl --out my_run_calibrated.lua"},
-    {"help", "fusync help [COMMAND]",
-     "Print the usage, or one command's synopsis and options.\n",
-     {NULL},
-     "fusync help plan"},
-};
-#define NCMDS ((int)(sizeof CMDS / sizeof CMDS[0]))
-
-static const opt_help *find_opt(const char *name)
+/* The synopsis's first form without " [OPTIONS]": the usage's column. */
+static void short_form(const cli_command *c, char *out, size_t n)
 {
-    for (const opt_help *o = OPTS; o->name; o++) if (!strcmp(o->name, name)) return o;
-    return NULL;
+    size_t k = strcspn(c->synopsis, "\n");
+    snprintf(out, n, "%s%s%.*s", c->name, k ? " " : "", (int)k, c->synopsis);
+    char *o = strstr(out, " [OPTIONS]");
+    if (o) memmove(o, o + 10, strlen(o + 10) + 1);
 }
 
-bool cli_help_known(const char *cmd)
+static void opt_lhs(const cli_option *d, char *out, size_t n)
 {
-    for (int i = 0; i < NCMDS; i++) if (!strcmp(CMDS[i].name, cmd)) return true;
-    return false;
+    if (d->short_name) snprintf(out, n, "-%c, --%s%s%s", d->short_name, d->name, d->arg ? " " : "", d->arg ? d->arg : "");
+    else snprintf(out, n, "--%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
+}
+
+void cli_usage(FILE *out)
+{
+    fprintf(out, "Usage: fusync COMMAND [ARGS] [OPTIONS]\n"
+            "Simulate, show and plan RL post-training of LLMs on accelerator clusters.\n\nCommands:\n");
+    for (int i = 0; i < CLI_NCOMMANDS; i++) {
+        char f[128];
+        short_form(&CLI_COMMANDS[i], f, sizeof f);
+        if (strlen(f) > 28) fprintf(out, "  %s\n  %-28s %s\n", f, "", CLI_COMMANDS[i].what);
+        else fprintf(out, "  %-28s %s\n", f, CLI_COMMANDS[i].what);
+    }
+    fprintf(out, "\nOptions (each command takes its own; 'fusync help COMMAND' lists them):\n");
+    for (int i = 0; i < CLI_NOPTIONS; i++) {
+        const cli_option *d = &CLI_OPTIONS[i];
+        if (d->hidden) continue;
+        char lhs[64];
+        opt_lhs(d, lhs, sizeof lhs);
+        fprintf(out, "  %-28s %s\n", lhs, d->help);
+    }
+    fprintf(out, "\nExit status: 0 success, 1 infeasible plan, 2 bad input, usage, or an output that cannot be written.\n"
+            "Exit status 130: interrupted (Ctrl-C, SIGTERM); nothing half-written is left.\n"
+            "Documentation: 'fusync help COMMAND', man fusync, docs/ (cli.md, model.md,\n"
+            "calibration.md, scenarios.md, tui.md, lessons.md, plugins.md, cluster.md).\n");
 }
 
 int cli_help_command(const char *cmd, FILE *out)
 {
-    const cmd_help *c = NULL;
-    for (int i = 0; i < NCMDS; i++) if (!strcmp(CMDS[i].name, cmd)) c = &CMDS[i];
+    const cli_command *c = cli_command_find(cmd);
     if (!c) {
-        const char *best = NULL;
-        int bd = 3;
-        for (int i = 0; i < NCMDS; i++) {
-            int d = str_distance(cmd, CMDS[i].name);
-            if (d < bd) { bd = d; best = CMDS[i].name; }
-        }
-        fprintf(stderr, "fusync: help: unknown command '%s'%s%s%s\nCommands: run, tui, check, sweep, plan, merge, "
-                "presets, fields, help.\n", cmd, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+        const char *best = cli_command_suggest(cmd);
+        fprintf(stderr, "fusync: help: unknown command '%s'%s%s%s\nCommands:", cmd, best ? "; did you mean '" : "",
+                best ? best : "", best ? "'?" : "");
+        for (int i = 0; i < CLI_NCOMMANDS; i++) fprintf(stderr, "%s %s", i ? "," : "", CLI_COMMANDS[i].name);
+        fprintf(stderr, ".\n");
         return 2;
     }
-    fprintf(out, "Usage: %s\n\n%s", c->synopsis, c->what);
-    if (c->opts[0]) {
-        fprintf(out, "\nOptions:\n");
-        for (int k = 0; c->opts[k]; k++) {
-            const opt_help *o = find_opt(c->opts[k]);
-            if (!o) continue;
-            char lhs[64];
-            snprintf(lhs, sizeof lhs, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-            fprintf(out, "  %-22s %s\n", lhs, o->help);
-        }
+    fprintf(out, "Usage:");
+    for (const char *p = c->synopsis; ; ) {
+        size_t k = strcspn(p, "\n");
+        fprintf(out, " fusync %s%s%.*s\n", c->name, k ? " " : "", (int)k, p);
+        if (!p[k]) break;
+        p += k + 1;
+        fprintf(out, "      ");
     }
-    fprintf(out, "\nExample:\n  %s\n", c->example);
+    fprintf(out, "\n%s\nOptions:\n", c->about);
+    for (int i = 0; i < CLI_NOPTIONS; i++) {
+        const cli_option *d = &CLI_OPTIONS[i];
+        if (d->hidden || !cli_takes(c, d->name) || !strcmp(d->name, "version")) continue;
+        char lhs[64];
+        opt_lhs(d, lhs, sizeof lhs);
+        fprintf(out, "  %-22s %s\n", lhs, d->help);
+    }
+    if (c->example_status) fprintf(out, "\nExample (exit status %d):\n", c->example_status);
+    else fprintf(out, "\nExample:\n");
+    for (const char *p = c->example; ; ) {
+        size_t k = strcspn(p, "\n");
+        fprintf(out, "  %.*s\n", (int)k, p);
+        if (!p[k]) break;
+        p += k + 1;
+    }
     fprintf(out, "\nMore: docs/cli.md, man fusync.  Exit status: 0 success, 1 infeasible, 2 bad input, "
             "130 interrupted.\n");
-    return ferror(out) ? 2 : 0;
+    return 0;
+}
+
+/* ------------------------------------------------- docs: markdown, roff */
+
+/* Markdown table cells: a | would end the cell. */
+static void md_cell(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|') fputs("\\|", out);
+        else fputc(*s, out);
+    }
+}
+
+static void md_commands(FILE *out)
+{
+    fprintf(out, "| command | what it does |\n|---|---|\n");
+    for (int i = 0; i < CLI_NCOMMANDS; i++) {
+        char f[128];
+        short_form(&CLI_COMMANDS[i], f, sizeof f);
+        fputs("| `", out);
+        md_cell(out, f);
+        fputs("` | ", out);
+        md_cell(out, CLI_COMMANDS[i].what);
+        fputs(" |\n", out);
+    }
+}
+
+static void md_options(FILE *out)
+{
+    fprintf(out, "| option | commands | what it does |\n|---|---|---|\n");
+    for (int i = 0; i < CLI_NOPTIONS; i++) {
+        const cli_option *d = &CLI_OPTIONS[i];
+        if (d->hidden) continue;
+        char lhs[64], who[256];
+        opt_lhs(d, lhs, sizeof lhs);
+        cli_option_takers(d->name, who, sizeof who);
+        fputs("| `", out);
+        md_cell(out, lhs);
+        fputs("` | ", out);
+        md_cell(out, who);
+        fputs(" | ", out);
+        md_cell(out, d->help);
+        fputs(" |\n", out);
+    }
+}
+
+/* Roff text: backslashes and dashes escaped, a line never starting with a
+** control character. */
+static void roff_text(FILE *out, const char *s)
+{
+    bool bol = true;
+    for (; *s; s++) {
+        if (bol && (*s == '.' || *s == '\'')) fputs("\\&", out);
+        bol = *s == '\n';
+        if (*s == '\\') fputs("\\e", out);
+        else if (*s == '-') fputs("\\-", out);
+        else fputc(*s, out);
+    }
+}
+
+static void man_synopsis(FILE *out)
+{
+    for (int i = 0; i < CLI_NCOMMANDS; i++) {
+        const cli_command *c = &CLI_COMMANDS[i];
+        for (const char *p = c->synopsis; ; ) {
+            size_t k = strcspn(p, "\n");
+            char form[256];
+            snprintf(form, sizeof form, "%.*s", (int)k, p);
+            fprintf(out, "%s.B fusync %s\n", i || p != c->synopsis ? ".br\n" : "", c->name);
+            if (form[0]) {
+                fputs(".I ", out);
+                roff_text(out, form);
+                fputc('\n', out);
+            }
+            if (!p[k]) break;
+            p += k + 1;
+        }
+    }
+}
+
+static void man_commands(FILE *out)
+{
+    for (int i = 0; i < CLI_NCOMMANDS; i++) {
+        fprintf(out, ".TP\n.B %s\n", CLI_COMMANDS[i].name);
+        roff_text(out, CLI_COMMANDS[i].about);
+    }
+}
+
+static void man_options(FILE *out)
+{
+    for (int i = 0; i < CLI_NOPTIONS; i++) {
+        const cli_option *d = &CLI_OPTIONS[i];
+        if (d->hidden) continue;
+        char who[256];
+        cli_option_takers(d->name, who, sizeof who);
+        fputs(".TP\n", out);
+        if (d->short_name) fprintf(out, ".BR \\-%c \", \" \\-\\-", d->short_name);
+        else fputs(".B \\-\\-", out);
+        roff_text(out, d->name);
+        if (d->arg) {
+            fputs("\n.I ", out);
+            roff_text(out, d->arg);
+        }
+        fputc('\n', out);
+        roff_text(out, d->help);
+        fputs(" (", out);
+        roff_text(out, who);
+        fputs(").\n", out);
+    }
+}
+
+int cmd_help(cli_opts *o)
+{
+    if (o->markdown || o->man) {
+        static const char *const parts[] = {"synopsis", "commands", "options"};
+        const char *part = o->scenario ? o->scenario : "";
+        int k = -1;
+        for (int i = 0; i < 3; i++) if (!strcmp(part, parts[i])) k = i;
+        if (k < 0 || (o->markdown && k == 0))
+            return cli_usage_error("help: --markdown and --man print a part of the docs: '%s' is not commands, "
+                                   "options (or synopsis, --man)", part);
+        if (o->markdown) (k == 1 ? md_commands : md_options)(stdout);
+        else (k == 0 ? man_synopsis : k == 1 ? man_commands : man_options)(stdout);
+        return 0;
+    }
+    if (!o->scenario) { cli_usage(stdout); return 0; }
+    return cli_help_command(o->scenario, stdout);
+}
+
+/* ------------------------------------------------------ bash completion */
+
+/* The --set words: every field path with '=', and path=KEY for the
+** preset keys of a device or model field (the listing's TYPE column). */
+static void completion_set_words(FILE *out)
+{
+    fs_buf b;
+    buf_init(&b);
+    fields_describe_under(&b, false, "");
+    const char *line = b.s ? strchr(b.s, '\n') : NULL;     /* past the header */
+    while (line && line[1]) {
+        line++;
+        char path[160], type[32];
+        if (sscanf(line, "%159s %31s", path, type) == 2) {
+            fprintf(out, " %s=", path);
+            if (!strcmp(type, "device"))
+                for (int i = 0; i < presets_device_count(); i++) fprintf(out, " %s=%s", path, presets_device_key(i));
+            if (!strcmp(type, "model"))
+                for (int i = 0; i < presets_model_count(); i++) fprintf(out, " %s=%s", path, presets_model_key(i));
+        }
+        line = strchr(line, '\n');
+    }
+    buf_free(&b);
+}
+
+/* Options whose value is no file name and has no list to offer. */
+#define NO_FILE_OPTS " staleness iterations seed jobs shard target top fit "
+
+int cmd_completion(cli_opts *o)
+{
+    if (!o->scenario || strcmp(o->scenario, "bash") != 0)
+        return cli_usage_error("completion: '%s' is not a shell fusync writes completion for (bash)",
+                               o->scenario ? o->scenario : "");
+    FILE *out = stdout;
+    fprintf(out, "# bash completion for fusync, written by `fusync completion bash` from its\n"
+            "# command and option tables and the scenario format; regenerate, do not edit.\n"
+            "_fusync_set_words='");
+    completion_set_words(out);
+    fprintf(out, "'\n_fusync()\n{\n    local cur prev cmd i opts\n"
+            "    cur=${COMP_WORDS[COMP_CWORD]}\n    prev=${COMP_WORDS[COMP_CWORD-1]}\n    cmd=\n"
+            "    for ((i = 1; i < COMP_CWORD; i++)); do\n        case ${COMP_WORDS[i]} in\n        ");
+    bool first = true;
+    for (int i = 0; i < CLI_NOPTIONS; i++)
+        if (CLI_OPTIONS[i].arg) { fprintf(out, "%s--%s", first ? "" : "|", CLI_OPTIONS[i].name); first = false; }
+    /* bash splits words at '=' (COMP_WORDBREAKS): "--set" "cluster.device"
+    ** "=" "h1" is a value of a --set path, "--mode" "=" "col" a value of --mode */
+    fprintf(out, ") [[ ${COMP_WORDS[i+1]} == = ]] && ((i += 2)) || ((i++)) ;;\n        =) ((i++)) ;;\n        -*) ;;\n"
+            "        *) cmd=${COMP_WORDS[i]}; break ;;\n"
+            "        esac\n    done\n"
+            "    local key=\n"
+            "    if [[ $cur == = ]]; then key=$prev; prev=${COMP_WORDS[COMP_CWORD-2]}; cur=\n"
+            "    elif [[ $prev == = ]]; then key=${COMP_WORDS[COMP_CWORD-2]}; prev=${COMP_WORDS[COMP_CWORD-3]}\n"
+            "    fi\n"
+            "    if [[ $prev == --set && -n $key ]]; then\n"
+            "        local w; COMPREPLY=()\n"
+            "        for w in $_fusync_set_words; do [[ $w == \"$key=$cur\"* && $w != \"$key=\" ]] && COMPREPLY+=(\"${w#\"$key=\"}\"); done\n"
+            "        return\n    fi\n"
+            "    [[ -n $key && $key == --* ]] && prev=$key\n"
+            "    case $prev in\n"
+            "    --set) compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W \"$_fusync_set_words\" -- \"$cur\")); return ;;\n"
+            "    --mode) COMPREPLY=($(compgen -W 'separate colocate full' -- \"$cur\")); return ;;\n"
+            "    --objective) COMPREPLY=($(compgen -W 'throughput tokens-per-device devices' -- \"$cur\")); return ;;\n"
+            "    --staleness|--iterations|--seed|--jobs|--shard|--target|--top|--fit) return ;;\n"  /* NO_FILE_OPTS */
+            "    ");
+    first = true;
+    for (int i = 0; i < CLI_NOPTIONS; i++) {
+        const char *n = CLI_OPTIONS[i].name;
+        if (!CLI_OPTIONS[i].arg || !strcmp(n, "set") || !strcmp(n, "mode") || !strcmp(n, "objective")) continue;
+        char pad[40];
+        snprintf(pad, sizeof pad, " %s ", n);
+        if (strstr(NO_FILE_OPTS, pad)) continue;
+        fprintf(out, "%s--%s", first ? "" : "|", n);
+        first = false;
+    }
+    fprintf(out, ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n    esac\n"
+            "    case $cmd in\n"
+            "    '') opts='--help --version'\n"
+            "        if [[ $cur != -* ]]; then COMPREPLY=($(compgen -W '");
+    for (int i = 0; i < CLI_NCOMMANDS; i++) fprintf(out, "%s%s", i ? " " : "", CLI_COMMANDS[i].name);
+    fprintf(out, "' -- \"$cur\")); return; fi ;;\n");
+    for (int i = 0; i < CLI_NCOMMANDS; i++) {
+        const cli_command *c = &CLI_COMMANDS[i];
+        fprintf(out, "    %s) opts='", c->name);
+        bool sp = false;
+        for (int k = 0; k < CLI_NOPTIONS; k++) {
+            const cli_option *d = &CLI_OPTIONS[k];
+            if (d->hidden || !cli_takes(c, d->name)) continue;
+            fprintf(out, "%s--%s", sp ? " " : "", d->name);
+            sp = true;
+        }
+        fprintf(out, "' ;;\n");
+    }
+    fprintf(out, "    *) opts= ;;\n    esac\n"
+            "    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\")); return; fi\n"
+            "    case $cmd in\n    help) COMPREPLY=($(compgen -W '");
+    for (int i = 0; i < CLI_NCOMMANDS; i++) fprintf(out, "%s%s", i ? " " : "", CLI_COMMANDS[i].name);
+    fprintf(out, "' -- \"$cur\")) ;;\n    completion) COMPREPLY=($(compgen -W 'bash' -- \"$cur\")) ;;\n"
+            "    presets) ;;\n    *) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n    esac\n}\n"
+            "complete -o filenames -F _fusync fusync\n");
+    return 0;
 }

@@ -17,10 +17,6 @@ int cmd_model(cli_opts *o)
                 "Try 'fusync --help' for more information.\n");
         return 2;
     }
-    if (o->csv_path) {
-        fprintf(stderr, "fusync: model: --csv applies to sweep and plan; use --json\n");
-        return 2;
-    }
     scn_model m;
     hf_info in;
     fs_err err = {0, ""};
@@ -108,9 +104,8 @@ int cmd_model(cli_opts *o)
     fs_buf tb;
     buf_init(&tb);
     buf_put_term(&tb, b.s);
-    fputs(tb.s, stdout);
+    fputs(tb.s, stdout);    /* main() checks that stdout took it */
     buf_free(&tb);
     buf_free(&b);
-    if (fflush(stdout) != 0) { fprintf(stderr, "fusync: writing to stdout failed\n"); rc = 2; }
     return rc;
 }

@@ -5,7 +5,6 @@
 */
 #include "cli.h"
 #include "engine.h"
-#include "lua_scenario.h"
 #include "planner.h"
 #include "policy.h"
 #include "plugin.h"
@@ -78,12 +77,12 @@ static bool halve(planner *P, const cli_opts *o, rtable *t, long *sims, fs_err *
         if (where_rung[id] < 0) continue;
         if (o->shard_n && id % o->shard_n != o->shard_i - 1) continue;
         rtable *src = &rt[where_rung[id]];
-        row *r = &src->rows[where_row[id]];
+        rt_row *r = &src->rows[where_row[id]];
         int m = 0;
         double x = planner_extrapolate(P, id, &m);
         if (isfinite(x) && !P->has_score) {
-            row_set_num(r, rtable_col(src, "score"), x);
-            row_set_str(r, rtable_col(src, "figure"), "extrapolated");
+            rt_row_set_num(r, rtable_col(src, "score"), x);
+            rt_row_set_str(r, rtable_col(src, "figure"), "extrapolated");
         }
         rtable_move_row(t, src, where_row[id]);
     }
@@ -100,17 +99,17 @@ static bool halve(planner *P, const cli_opts *o, rtable *t, long *sims, fs_err *
 static void plan_hash(const cli_opts *o, const char *pol, const rtable *t, char *out, size_t n)
 {
     uint64_t h = 1469598103934665603ULL;
-    h = hash_str(h, "plan");
-    h = hash_file(h, o->scenario);
-    if (pol) h = hash_file(h, pol);
-    for (int i = 0; i < o->nsets; i++) h = hash_str(h, o->sets[i]);
-    h = hash_str(h, t->objective);
+    h = rt_hash_str(h, "plan");
+    h = rt_hash_file(h, o->scenario);
+    if (pol) h = rt_hash_file(h, pol);
+    for (int i = 0; i < o->nsets; i++) h = rt_hash_str(h, o->sets[i]);
+    h = rt_hash_str(h, t->objective);
     char tg[48];
     fmt_double(tg, sizeof tg, t->target);
-    h = hash_str(h, tg);
+    h = rt_hash_str(h, tg);
     char top[16];
     snprintf(top, sizeof top, "%d", o->top);
-    h = hash_str(h, top);
+    h = rt_hash_str(h, top);
     snprintf(out, n, "%016llx", (unsigned long long)h);
 }
 
@@ -129,7 +128,7 @@ int cmd_plan(cli_opts *o)
     int rc = 0;
     /* the base scenario without place(): the planner chooses the plan */
     scn_scenario base;
-    if (!lscn_load(o->scenario, o->sets, o->nsets, &base, &err)) { rc = cli_fail(&err); goto out; }
+    if (!cli_load_scenario(o, false, &base, &err)) { rc = cli_fail(&err); goto out; }
     planner_opts po = {
         .objective = !o->objective || !strcmp(o->objective, "throughput") ? PLAN_OBJ_THROUGHPUT
                    : !strcmp(o->objective, "tokens-per-device") ? PLAN_OBJ_PER_DEVICE : PLAN_OBJ_DEVICES,
@@ -203,7 +202,7 @@ int cmd_plan(cli_opts *o)
                     wall_now() - t_start, o->jobs, o->jobs == 1 ? "" : "s");
         if (!rc) {
             int fc = rtable_col(&t, "feasible"), nf = 0;
-            for (int i = 0; i < t.nrows; i++) if (row_true(&t.rows[i], fc)) nf++;
+            for (int i = 0; i < t.nrows; i++) if (rt_row_true(&t.rows[i], fc)) nf++;
             if (nf == 0 && !o->shard_n) rc = 1;
         }
     }

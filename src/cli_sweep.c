@@ -37,14 +37,14 @@ static bool sweep_one(void *ud, rtable *t, int item, fs_err *unused)
     sweep_ctx *c = ud;
     int id = c->ids[item];
     const whatif_variant *v = &c->w->v[id];
-    row *r = rtable_new_row(t, id);
-    row_set_int(r, rtable_col(t, "id"), id);
-    row_set_str(r, rtable_col(t, "name"), v->name);
+    rt_row *r = rtable_new_row(t, id);
+    rt_row_set_int(r, rtable_col(t, "id"), id);
+    rt_row_set_str(r, rtable_col(t, "name"), v->name);
     for (int k = 0; k < v->nsets; k++) {
         const char *eq = strchr(v->sets[k], '=');
         char path[256];
         snprintf(path, sizeof path, "%.*s", (int)(eq - v->sets[k]), v->sets[k]);
-        row_set_value(r, rtable_col(t, path), eq + 1);
+        rt_row_set_value(r, rtable_col(t, path), eq + 1);
     }
     cli_opts o = *c->o;
     fs_err err = {0, ""};
@@ -56,15 +56,15 @@ static bool sweep_one(void *ud, rtable *t, int item, fs_err *unused)
     if (!err.code && (run = runner_open(&spec, &err)) != NULL) {
         /* a swept value the policy's place() replaced is said, not hidden */
         int oc = rtable_col(t, "policy_replaced");
-        if (oc >= 0) row_set_str(r, oc, runner_overrides(run));
-        if (runner_close(run, &rep, &err)) metrics_fill(t, r, &rep);
+        if (oc >= 0) rt_row_set_str(r, oc, runner_overrides(run));
+        if (runner_close(run, &rep, &err)) rt_metrics_fill(t, r, &rep);
     }
     runner_free(run);
     if (err.code) {
-        row_set_bool(r, rtable_col(t, "feasible"), false);
+        rt_row_set_bool(r, rtable_col(t, "feasible"), false);
         char *nl = strchr(err.msg, '\n');     /* the message, not the traceback */
         if (nl) *nl = 0;
-        row_set_str(r, rtable_col(t, "reason"), err.msg);
+        rt_row_set_str(r, rtable_col(t, "reason"), err.msg);
     }
     return true;
 }
@@ -73,16 +73,16 @@ static bool sweep_one(void *ud, rtable *t, int item, fs_err *unused)
 static void run_hash(const cli_opts *o, const char *kind, const scn_scenario *sc, char *out, size_t n)
 {
     uint64_t h = 1469598103934665603ULL;
-    h = hash_str(h, kind);
-    h = hash_file(h, o->scenario);
-    if (o->whatif) h = hash_file(h, o->whatif);
+    h = rt_hash_str(h, kind);
+    h = rt_hash_file(h, o->scenario);
+    if (o->whatif) h = rt_hash_file(h, o->whatif);
     const char *pol = o->policy ? o->policy : sc->plan.policy;
-    if (pol && *pol) h = hash_file(h, pol);
-    for (int i = 0; i < o->nsets; i++) h = hash_str(h, o->sets[i]);
-    h = hash_str(h, o->objective ? o->objective : "");
+    if (pol && *pol) h = rt_hash_file(h, pol);
+    for (int i = 0; i < o->nsets; i++) h = rt_hash_str(h, o->sets[i]);
+    h = rt_hash_str(h, o->objective ? o->objective : "");
     char tg[48];
     fmt_double(tg, sizeof tg, o->target);
-    h = hash_str(h, tg);
+    h = rt_hash_str(h, tg);
     snprintf(out, n, "%016llx", (unsigned long long)h);
 }
 
@@ -94,7 +94,7 @@ int cmd_sweep(cli_opts *o)
     }
     scn_scenario base;
     fs_err err = {0, ""};
-    if (!cli_load_scenario(o, &base, &err)) return cli_fail(&err);
+    if (!cli_load_scenario(o, true, &base, &err)) return cli_fail(&err);
     pool_signals(true);
     whatif_list w;
     if (!whatif_load(o->whatif, &base, &w, &err)) { pool_signals(false); return cli_fail(&err); }
@@ -117,7 +117,7 @@ int cmd_sweep(cli_opts *o)
             rtable_add_col(&t, path);
         }
     if (base.plan.policy[0]) rtable_add_col(&t, "policy_replaced");
-    metrics_add_cols(&t);
+    rt_metrics_add_cols(&t);
 
     int *ids = xmalloc((size_t)w.nvariants * sizeof *ids);
     int n = 0;

@@ -696,14 +696,14 @@ void planner_cols(const planner *P, rtable *t)
     };
     for (int i = 0; cols[i]; i++) rtable_add_col(t, cols[i]);
     if (P->objective == PLAN_OBJ_DEVICES) rtable_add_col(t, "meets_target");
-    metrics_add_cols(t);
+    rt_metrics_add_cols(t);
     rtable_add_col(t, "run_with");
 }
 
-double planner_row_figure(const rtable *t, const row *r)
+double planner_row_figure(const rtable *t, const rt_row *r)
 {
-    if (!row_true(r, rtable_col(t, "feasible"))) return -INFINITY;
-    double v = row_num(r, rtable_col(t, "score"));
+    if (!rt_row_true(r, rtable_col(t, "feasible"))) return -INFINITY;
+    double v = rt_row_num(r, rtable_col(t, "score"));
     return isfinite(v) ? v : -INFINITY;
 }
 
@@ -713,37 +713,37 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
     scn_scenario s;
     planner_apply(P, c, &s);
     s.work.iterations = iterations;
-    row *r = rtable_new_row(t, id);
-    row_set_int(r, rtable_col(t, "id"), id);
+    rt_row *r = rtable_new_row(t, id);
+    rt_row_set_int(r, rtable_col(t, "id"), id);
     plan pl;
     fs_err e = {0, ""};
     if (!plan_build(&s, &pl, &e)) memset(&pl, 0, sizeof pl);
     char pools[256];
     pools_text(&pl, pools, sizeof pools);
     const plan_pool *tq = planner_train_pool(&pl);
-    row_set_str(r, rtable_col(t, "mode"), c->mode >= 0 ? planner_mode_name(c->mode)
+    rt_row_set_str(r, rtable_col(t, "mode"), c->mode >= 0 ? planner_mode_name(c->mode)
                 : c->explicit_idx < 0 ? "baseline" : "listed");
-    row_set_str(r, rtable_col(t, "pools"), pools);
-    row_set_int(r, rtable_col(t, "supernodes"), s.cluster.supernodes);
-    row_set_int(r, rtable_col(t, "train_tp"), s.plan.train.tp);
-    row_set_int(r, rtable_col(t, "train_pp"), s.plan.train.pp);
-    row_set_int(r, rtable_col(t, "train_dp"), tq ? tq->dp : 0);
-    row_set_int(r, rtable_col(t, "train_ep"), s.plan.train.ep);
-    row_set_int(r, rtable_col(t, "train_cp"), s.plan.train.cp);
-    row_set_int(r, rtable_col(t, "micro_batch"), s.plan.train.micro_batch);
-    row_set_int(r, rtable_col(t, "rollout_tp"), s.plan.rollout.tp);
-    row_set_int(r, rtable_col(t, "rollout_ep"), s.plan.rollout.ep);
-    row_set_int(r, rtable_col(t, "max_seqs"), s.plan.rollout.max_seqs);
-    row_set_int(r, rtable_col(t, "staleness"), s.plan.staleness);
-    row_set_num(r, rtable_col(t, "partial_rollout"), s.plan.partial_rollout);
-    row_set_str(r, rtable_col(t, "dispatch"), dispatch_name(dispatch_of(&s)));
-    row_set_int(r, rtable_col(t, "simulated_iterations"), iterations);
-    row_set_str(r, rtable_col(t, "figure"), "simulated");
-    row_set_num(r, rtable_col(t, "estimate_tokens_per_s"), c->est);
+    rt_row_set_str(r, rtable_col(t, "pools"), pools);
+    rt_row_set_int(r, rtable_col(t, "supernodes"), s.cluster.supernodes);
+    rt_row_set_int(r, rtable_col(t, "train_tp"), s.plan.train.tp);
+    rt_row_set_int(r, rtable_col(t, "train_pp"), s.plan.train.pp);
+    rt_row_set_int(r, rtable_col(t, "train_dp"), tq ? tq->dp : 0);
+    rt_row_set_int(r, rtable_col(t, "train_ep"), s.plan.train.ep);
+    rt_row_set_int(r, rtable_col(t, "train_cp"), s.plan.train.cp);
+    rt_row_set_int(r, rtable_col(t, "micro_batch"), s.plan.train.micro_batch);
+    rt_row_set_int(r, rtable_col(t, "rollout_tp"), s.plan.rollout.tp);
+    rt_row_set_int(r, rtable_col(t, "rollout_ep"), s.plan.rollout.ep);
+    rt_row_set_int(r, rtable_col(t, "max_seqs"), s.plan.rollout.max_seqs);
+    rt_row_set_int(r, rtable_col(t, "staleness"), s.plan.staleness);
+    rt_row_set_num(r, rtable_col(t, "partial_rollout"), s.plan.partial_rollout);
+    rt_row_set_str(r, rtable_col(t, "dispatch"), dispatch_name(dispatch_of(&s)));
+    rt_row_set_int(r, rtable_col(t, "simulated_iterations"), iterations);
+    rt_row_set_str(r, rtable_col(t, "figure"), "simulated");
+    rt_row_set_num(r, rtable_col(t, "estimate_tokens_per_s"), c->est);
     fs_buf b;
     buf_init(&b);
     run_line(P, c, iterations, &b);
-    row_set_str(r, rtable_col(t, "run_with"), b.s);
+    rt_row_set_str(r, rtable_col(t, "run_with"), b.s);
     buf_free(&b);
 
     /* the scenario as built, with the policy's run hooks (the same plugin) */
@@ -753,23 +753,23 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
     bool ran = run && runner_close(run, &rep, &e);
     bool ok = true;
     if (ran) {
-        metrics_fill(t, r, &rep);
+        rt_metrics_fill(t, r, &rep);
         double score = P->objective == PLAN_OBJ_PER_DEVICE ? rep.throughput_per_device : rep.throughput;
         char why[256] = "";
         if (rep.feasible && P->has_score) ok = policy_score(P->pl, &s, &rep, &score, why, sizeof why, err);
         if (ok && rep.feasible && isnan(score)) {      /* the policy marked it infeasible */
-            row_set_bool(r, rtable_col(t, "feasible"), false);
-            row_set_str(r, rtable_col(t, "reason"), why);
+            rt_row_set_bool(r, rtable_col(t, "feasible"), false);
+            rt_row_set_str(r, rtable_col(t, "reason"), why);
             rep.feasible = false;
         }
-        row_set_num(r, rtable_col(t, "score"), rep.feasible ? score : 0);
-        if (P->objective == PLAN_OBJ_DEVICES) row_set_bool(r, rtable_col(t, "meets_target"), rep.feasible && rep.throughput >= P->target);
+        rt_row_set_num(r, rtable_col(t, "score"), rep.feasible ? score : 0);
+        if (P->objective == PLAN_OBJ_DEVICES) rt_row_set_bool(r, rtable_col(t, "meets_target"), rep.feasible && rep.throughput >= P->target);
     } else {
-        row_set_bool(r, rtable_col(t, "feasible"), false);
+        rt_row_set_bool(r, rtable_col(t, "feasible"), false);
         char *nl = strchr(e.msg, '\n');     /* the message, not the traceback */
         if (nl) *nl = 0;
-        row_set_str(r, rtable_col(t, "reason"), e.msg);
-        if (P->objective == PLAN_OBJ_DEVICES) row_set_bool(r, rtable_col(t, "meets_target"), false);
+        rt_row_set_str(r, rtable_col(t, "reason"), e.msg);
+        if (P->objective == PLAN_OBJ_DEVICES) rt_row_set_bool(r, rtable_col(t, "meets_target"), false);
     }
     runner_free(run);
     c->figure = planner_row_figure(t, r);

@@ -176,7 +176,7 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
 double planner_extrapolate(const planner *P, int id, int *n);
 /* The figure a row of a rung scored (objective or score()), -inf when
 ** infeasible. */
-double planner_row_figure(const rtable *t, const row *r);
+double planner_row_figure(const rtable *t, const rt_row *r);
 
 /* Rank a plan table best first (feasible, longest window, meets the target,
 ** fewest devices, score, id) and print the top K with why #1 beats #2. */

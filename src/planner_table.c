@@ -16,24 +16,24 @@
 
 /* ---------------------------------------------------------------- ranking */
 
-static int rank_cmp(const rtable *t, const row *a, const row *b)
+static int rank_cmp(const rtable *t, const rt_row *a, const rt_row *b)
 {
     int fc = rtable_col(t, "feasible"), mc = rtable_col(t, "meets_target"), wc = rtable_col(t, "simulated_iterations");
-    int fa = row_true(a, fc), fb = row_true(b, fc);
+    int fa = rt_row_true(a, fc), fb = rt_row_true(b, fc);
     if (fa != fb) return fb - fa;
     if (fa) {
         /* a longer window first: the rung a candidate reached */
-        double wa = wc >= 0 ? row_num(a, wc) : 0, wb = wc >= 0 ? row_num(b, wc) : 0;
+        double wa = wc >= 0 ? rt_row_num(a, wc) : 0, wb = wc >= 0 ? rt_row_num(b, wc) : 0;
         if (wa == wa && wb == wb && wa != wb) return wa > wb ? -1 : 1;
         if (mc >= 0) {
-            int ma = row_true(a, mc), mb = row_true(b, mc);
+            int ma = rt_row_true(a, mc), mb = rt_row_true(b, mc);
             if (ma != mb) return mb - ma;
             if (ma) {
-                double da = row_num(a, rtable_col(t, "devices")), db = row_num(b, rtable_col(t, "devices"));
+                double da = rt_row_num(a, rtable_col(t, "devices")), db = rt_row_num(b, rtable_col(t, "devices"));
                 if (da != db) return da < db ? -1 : 1;
             }
         }
-        double sa = row_num(a, rtable_col(t, "score")), sb = row_num(b, rtable_col(t, "score"));
+        double sa = rt_row_num(a, rtable_col(t, "score")), sb = rt_row_num(b, rtable_col(t, "score"));
         if (sa != sb) return sa > sb ? -1 : 1;
     }
     return (a->id > b->id) - (a->id < b->id);
@@ -43,7 +43,7 @@ static int rank_cmp(const rtable *t, const row *a, const row *b)
 void plan_sort(rtable *t)
 {
     int n = t->nrows;
-    row *tmp = xmalloc((size_t)(n ? n : 1) * sizeof *tmp);
+    rt_row *tmp = xmalloc((size_t)(n ? n : 1) * sizeof *tmp);
     for (int w = 1; w < n; w *= 2) {
         for (int lo = 0; lo < n; lo += 2 * w) {
             int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
@@ -57,10 +57,10 @@ void plan_sort(rtable *t)
     free(tmp);
 }
 
-static double cnum(const rtable *t, const row *r, const char *col) { return row_num(r, rtable_col(t, col)); }
-static const char *ctext(const rtable *t, const row *r, const char *col) { return row_text(r, rtable_col(t, col)); }
+static double cnum(const rtable *t, const rt_row *r, const char *col) { return rt_row_num(r, rtable_col(t, col)); }
+static const char *ctext(const rtable *t, const rt_row *r, const char *col) { return rt_row_text(r, rtable_col(t, col)); }
 
-static void print_row(const rtable *t, const row *r, const char *label, FILE *f)
+static void print_row(const rtable *t, const rt_row *r, const char *label, FILE *f)
 {
     char a[40], b2[40], st[32], tp[32], est[32], pd[32];
     /* context parallelism, where a plan has it, after the four: "1/4/1/1 cp4" */
@@ -84,7 +84,7 @@ static void print_rungs(const rtable *t, FILE *f)
     long w[PLANNER_RUNGS_MAX * 4];
     int nw = 0;
     for (int i = 0; i < t->nrows && wc >= 0; i++) {
-        long x = (long)row_num(&t->rows[i], wc);
+        long x = (long)rt_row_num(&t->rows[i], wc);
         bool dup = false;
         for (int k = 0; k < nw; k++) dup |= w[k] == x;
         if (!dup && nw < (int)(sizeof w / sizeof w[0])) w[nw++] = x;
@@ -94,7 +94,7 @@ static void print_rungs(const rtable *t, FILE *f)
     fprintf(f, "  simulated:%s", nw ? "" : " none");
     for (int k = 0; k < nw; k++) {
         int n = 0;
-        for (int i = 0; i < t->nrows; i++) n += row_num(&t->rows[i], wc) >= w[k];
+        for (int i = 0; i < t->nrows; i++) n += rt_row_num(&t->rows[i], wc) >= w[k];
         fprintf(f, "%s %d over %ld iterations", k ? "," : "", n, w[k]);
     }
     fprintf(f, "%s\n", nw > 1 ? " (successive halving: each rung keeps the best quarter of every staleness bound)" : "");
@@ -102,7 +102,7 @@ static void print_rungs(const rtable *t, FILE *f)
 
 /* Why #1 ranks above #2: tokens/s is tokens per step over the step time,
 ** so say which of the two moved and which parts of the step did. */
-static void explain(const rtable *t, const row *best, const row *second, FILE *f)
+static void explain(const rtable *t, const rt_row *best, const rt_row *second, FILE *f)
 {
     char a[40], b2[40];
     double t1 = cnum(t, best, "throughput_tokens_per_s"), t2 = cnum(t, second, "throughput_tokens_per_s");
@@ -121,7 +121,7 @@ static void explain(const rtable *t, const row *best, const row *second, FILE *f
             k2 > 0 ? 100 * (k1 / k2 - 1) : 0, a, b2, s2 > 0 ? 100 * (s1 / s2 - 1) : 0);
     int mc = rtable_col(t, "meets_target");
     double d1 = cnum(t, best, "devices"), d2 = cnum(t, second, "devices");
-    bool m1 = mc >= 0 && row_true(best, mc), m2 = mc >= 0 && row_true(second, mc);
+    bool m1 = mc >= 0 && rt_row_true(best, mc), m2 = mc >= 0 && rt_row_true(second, mc);
     if (mc >= 0 && m1 && !m2)
         fprintf(f, "  #1 reaches the target of %.0f tokens/s, #2 does not\n", t->target);
     else if (mc >= 0 && m1 && d1 < d2)
@@ -163,7 +163,7 @@ void plan_print(const rtable *t, int top, FILE *f)
 {
     int fc = rtable_col(t, "feasible"), wc = rtable_col(t, "simulated_iterations");
     int nfeas = 0;
-    for (int i = 0; i < t->nrows; i++) if (row_true(&t->rows[i], fc)) nfeas++;
+    for (int i = 0; i < t->nrows; i++) if (rt_row_true(&t->rows[i], fc)) nfeas++;
     fprintf(f, "Plan search: %s (%s)\n", t->scenario, t->input);
     fprintf(f, "  %ld candidates enumerated, %ld pruned (do not divide, or miss the memory fit by over %.0f%%), %ld estimated, "
             "%d simulated, %d feasible in simulation (run's memory ledger)\n", t->evaluated, t->pruned, 100 * PLANNER_FIT_SLACK, t->estimated, t->total, nfeas);
@@ -183,14 +183,14 @@ void plan_print(const rtable *t, int top, FILE *f)
             "train tp/pp/ep/mb", "rollout tp/ep/seqs", "s", "part", "dispatch", "sim tok/s", "estimate", "per dev", "step");
     int shown = 0;
     bool base_shown = false;
-    const row **listed = xcalloc((size_t)top + 2, sizeof *listed);
+    const rt_row **listed = xcalloc((size_t)top + 2, sizeof *listed);
     char lab[16];
     double dev_seen[64];
     int ndev = 0;
     for (int i = 0; i < t->nrows && shown < top; i++) {
-        const row *r = &t->rows[i];
-        if (!row_true(r, fc)) continue;
-        if (wc >= 0 && (int)row_num(r, wc) != t->iterations) continue;    /* not a finalist */
+        const rt_row *r = &t->rows[i];
+        if (!rt_row_true(r, fc)) continue;
+        if (wc >= 0 && (int)rt_row_num(r, wc) != t->iterations) continue;    /* not a finalist */
         if (devices) {      /* one plan per cluster size: the best of each */
             double d = cnum(t, r, "devices");
             bool dup = false;
@@ -207,8 +207,8 @@ void plan_print(const rtable *t, int top, FILE *f)
         for (int i = 0; i < t->nrows; i++)
             if (!strcmp(ctext(t, &t->rows[i], "mode"), "baseline")) {
                 snprintf(lab, sizeof lab, "(%d)", i + 1);
-                print_row(t, &t->rows[i], row_true(&t->rows[i], fc) ? lab : "-", f);
-                if (!row_true(&t->rows[i], fc)) fprintf(f, "       baseline infeasible: %s\n", ctext(t, &t->rows[i], "reason"));
+                print_row(t, &t->rows[i], rt_row_true(&t->rows[i], fc) ? lab : "-", f);
+                if (!rt_row_true(&t->rows[i], fc)) fprintf(f, "       baseline infeasible: %s\n", ctext(t, &t->rows[i], "reason"));
             }
     bool any_cp = false;    /* a listed plan with context parallelism: say what "cpN" is */
     for (int i = 0; i < t->nrows; i++) {

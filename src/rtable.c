@@ -18,7 +18,7 @@ void rtable_init(rtable *t, const char *kind)
     snprintf(t->kind, sizeof t->kind, "%s", kind);
 }
 
-static void row_free(const rtable *t, row *r)
+static void rt_row_free(const rtable *t, rt_row *r)
 {
     for (int i = 0; i < t->ncols; i++) free(r->c[i].text);
     free(r->c);
@@ -26,7 +26,7 @@ static void row_free(const rtable *t, row *r)
 
 void rtable_free(rtable *t)
 {
-    for (int i = 0; i < t->nrows; i++) row_free(t, &t->rows[i]);
+    for (int i = 0; i < t->nrows; i++) rt_row_free(t, &t->rows[i]);
     free(t->rows);
     for (int i = 0; i < t->ncols; i++) free(t->cols[i]);
     free(t->cols);
@@ -46,19 +46,19 @@ int rtable_col(const rtable *t, const char *name)
     return -1;
 }
 
-row *rtable_new_row(rtable *t, int id)
+rt_row *rtable_new_row(rtable *t, int id)
 {
     if (t->nrows == t->caprows) {
         t->caprows = t->caprows ? t->caprows * 2 : 64;
         t->rows = xrealloc(t->rows, (size_t)t->caprows * sizeof *t->rows);
     }
-    row *r = &t->rows[t->nrows++];
+    rt_row *r = &t->rows[t->nrows++];
     r->id = id;
     r->c = xcalloc((size_t)(t->ncols ? t->ncols : 1), sizeof *r->c);
     return r;
 }
 
-static void cell_set(row *r, int col, cell_kind k, const char *text)
+static void cell_set(rt_row *r, int col, rt_cell_kind k, const char *text)
 {
     if (col < 0) return;
     free(r->c[col].text);
@@ -66,59 +66,59 @@ static void cell_set(row *r, int col, cell_kind k, const char *text)
     r->c[col].text = text ? xstrdup(text) : NULL;
 }
 
-void row_set_num(row *r, int col, double v)
+void rt_row_set_num(rt_row *r, int col, double v)
 {
     char b[48];
     fmt_double(b, sizeof b, v);
-    cell_set(r, col, isfinite(v) ? CELL_NUM : CELL_NONE, isfinite(v) ? b : NULL);
+    cell_set(r, col, isfinite(v) ? RT_CELL_NUM : RT_CELL_NONE, isfinite(v) ? b : NULL);
 }
 
-void row_set_int(row *r, int col, long long v)
+void rt_row_set_int(rt_row *r, int col, long long v)
 {
     char b[32];
     snprintf(b, sizeof b, "%lld", v);
-    cell_set(r, col, CELL_NUM, b);
+    cell_set(r, col, RT_CELL_NUM, b);
 }
 
-void row_set_str(row *r, int col, const char *s) { cell_set(r, col, CELL_STR, s); }
-void row_set_bool(row *r, int col, bool v) { cell_set(r, col, CELL_BOOL, v ? "true" : "false"); }
+void rt_row_set_str(rt_row *r, int col, const char *s) { cell_set(r, col, RT_CELL_STR, s); }
+void rt_row_set_bool(rt_row *r, int col, bool v) { cell_set(r, col, RT_CELL_BOOL, v ? "true" : "false"); }
 
 /* A value typed in a what-if file is a JSON number only when it reads back
 ** as the same text (json_number_len is the grammar exactly). */
-void row_set_value(row *r, int col, const char *text)
+void rt_row_set_value(rt_row *r, int col, const char *text)
 {
-    if (!strcmp(text, "true") || !strcmp(text, "false")) cell_set(r, col, CELL_BOOL, text);
-    else if (*text && json_number_len(text) == strlen(text)) cell_set(r, col, CELL_NUM, text);
-    else cell_set(r, col, CELL_STR, text);
+    if (!strcmp(text, "true") || !strcmp(text, "false")) cell_set(r, col, RT_CELL_BOOL, text);
+    else if (*text && json_number_len(text) == strlen(text)) cell_set(r, col, RT_CELL_NUM, text);
+    else cell_set(r, col, RT_CELL_STR, text);
 }
 
-double row_num(const row *r, int col)
+double rt_row_num(const rt_row *r, int col)
 {
-    if (col < 0 || r->c[col].k != CELL_NUM) return NAN;
+    if (col < 0 || r->c[col].k != RT_CELL_NUM) return NAN;
     return strtod(r->c[col].text, NULL);
 }
 
-bool row_true(const row *r, int col)
+bool rt_row_true(const rt_row *r, int col)
 {
-    return col >= 0 && r->c[col].k == CELL_BOOL && !strcmp(r->c[col].text, "true");
+    return col >= 0 && r->c[col].k == RT_CELL_BOOL && !strcmp(r->c[col].text, "true");
 }
 
-const char *row_text(const row *r, int col)
+const char *rt_row_text(const rt_row *r, int col)
 {
     return col >= 0 && r->c[col].text ? r->c[col].text : "";
 }
 
 void rtable_drop_last(rtable *t)
 {
-    if (t->nrows > 0) row_free(t, &t->rows[--t->nrows]);
+    if (t->nrows > 0) rt_row_free(t, &t->rows[--t->nrows]);
 }
 
 void rtable_move_row(rtable *dst, rtable *src, int k)
 {
-    row *r = rtable_new_row(dst, src->rows[k].id);
+    rt_row *r = rtable_new_row(dst, src->rows[k].id);
     free(r->c);
     r->c = src->rows[k].c;
-    src->rows[k].c = xcalloc((size_t)(src->ncols ? src->ncols : 1), sizeof(cell));
+    src->rows[k].c = xcalloc((size_t)(src->ncols ? src->ncols : 1), sizeof(rt_cell));
 }
 
 
@@ -143,16 +143,16 @@ void rtable_csv(const rtable *t, fs_buf *out)
     }
     buf_putc(out, '\n');
     for (int k = 0; k < t->nrows; k++) {
-        const row *r = &t->rows[k];
+        const rt_row *r = &t->rows[k];
         for (int i = 0; i < t->ncols; i++) {
             if (i) buf_putc(out, ',');
-            if (r->c[i].k != CELL_NONE) csv_text(out, r->c[i].text);
+            if (r->c[i].k != RT_CELL_NONE) csv_text(out, r->c[i].text);
         }
         buf_putc(out, '\n');
     }
 }
 
-void row_json(const rtable *t, const row *r, fs_buf *out)
+void rt_row_json(const rtable *t, const rt_row *r, fs_buf *out)
 {
     buf_putc(out, '{');
     for (int i = 0; i < t->ncols; i++) {
@@ -160,8 +160,8 @@ void row_json(const rtable *t, const row *r, fs_buf *out)
         json_escape(out, t->cols[i]);
         buf_puts(out, ": ");
         switch (r->c[i].k) {
-        case CELL_NONE: buf_puts(out, "null"); break;
-        case CELL_STR: json_escape(out, r->c[i].text); break;
+        case RT_CELL_NONE: buf_puts(out, "null"); break;
+        case RT_CELL_STR: json_escape(out, r->c[i].text); break;
         default: buf_puts(out, r->c[i].text); break;
         }
     }
@@ -225,11 +225,11 @@ void rtable_json(const rtable *t, fs_buf *out)
         int k = 0;
         for (int i = 0; i < t->nrows; i++) {
             if (rtable_is_plan(t)) {
-                bool feas = row_true(&t->rows[i], fc);     /* no column: none feasible */
+                bool feas = rt_row_true(&t->rows[i], fc);     /* no column: none feasible */
                 if (feas != (pass == 0)) continue;
             }
             buf_puts(out, k++ ? ",\n    " : "\n    ");
-            row_json(t, &t->rows[i], out);
+            rt_row_json(t, &t->rows[i], out);
         }
         buf_puts(out, k ? "\n  ]" : "]");
     }
@@ -262,22 +262,22 @@ static bool row_from_jv(rtable *t, const jv *o, const char **why)
     if (o->t != J_OBJ || o->n != t->ncols) { *why = "a row does not have the table's columns"; return false; }
     long id;
     if (!jv_int(o, "id", 0, RTABLE_ROWS_MAX - 1, &id)) { *why = "a row has no valid id"; return false; }
-    row *r = rtable_new_row(t, (int)id);
+    rt_row *r = rtable_new_row(t, (int)id);
     for (int i = 0; i < t->ncols; i++) {
         if (strcmp(o->keys[i], t->cols[i]) != 0) { *why = "a row's fields are not the table's columns"; rtable_drop_last(t); return false; }
         const jv *v = &o->items[i];
         switch (v->t) {
         case J_NULL: break;
-        case J_NUM: cell_set(r, i, CELL_NUM, v->text); break;
-        case J_STR: cell_set(r, i, CELL_STR, v->text); break;
-        case J_BOOL: cell_set(r, i, CELL_BOOL, v->text); break;
+        case J_NUM: cell_set(r, i, RT_CELL_NUM, v->text); break;
+        case J_STR: cell_set(r, i, RT_CELL_STR, v->text); break;
+        case J_BOOL: cell_set(r, i, RT_CELL_BOOL, v->text); break;
         default: *why = "a row holds a nested value"; rtable_drop_last(t); return false;
         }
     }
     return true;
 }
 
-bool row_read_json(rtable *t, const char *text, fs_err *err)
+bool rt_row_read_json(rtable *t, const char *text, fs_err *err)
 {
     jv v;
     char why[160];
@@ -402,14 +402,14 @@ static void add_col(void *ud, const char *col, rvkind k, double v, const char *s
     rtable_add_col(ud, col);
 }
 
-void metrics_add_cols(rtable *t)
+void rt_metrics_add_cols(rtable *t)
 {
     report_fields_columns(NULL, add_col, t);
 }
 
 typedef struct {
     const rtable *t;
-    row *r;
+    rt_row *r;
 } fill_ud;
 
 static void set_cell(void *ud, const char *col, rvkind k, double v, const char *str)
@@ -417,14 +417,14 @@ static void set_cell(void *ud, const char *col, rvkind k, double v, const char *
     fill_ud *u = ud;
     int c = rtable_col(u->t, col);
     switch (k) {
-    case RV_INT: row_set_int(u->r, c, (long long)v); break;
-    case RV_BOOL: row_set_bool(u->r, c, v != 0); break;
-    case RV_STR: row_set_str(u->r, c, str); break;
-    default: row_set_num(u->r, c, v); break;
+    case RV_INT: rt_row_set_int(u->r, c, (long long)v); break;
+    case RV_BOOL: rt_row_set_bool(u->r, c, v != 0); break;
+    case RV_STR: rt_row_set_str(u->r, c, str); break;
+    default: rt_row_set_num(u->r, c, v); break;
     }
 }
 
-void metrics_fill(const rtable *t, row *r, const report *rep)
+void rt_metrics_fill(const rtable *t, rt_row *r, const report *rep)
 {
     fill_ud u = {t, r};
     report_fields_columns(rep, set_cell, &u);
@@ -432,20 +432,20 @@ void metrics_fill(const rtable *t, row *r, const report *rep)
 
 /* ================================================================ hashing */
 
-uint64_t hash_str(uint64_t h, const char *s)
+uint64_t rt_hash_str(uint64_t h, const char *s)
 {
     for (; *s; s++) { h ^= (unsigned char)*s; h *= 1099511628211ULL; }
     h ^= 0xff;      /* separator, so "ab"+"c" differs from "a"+"bc" */
     return h * 1099511628211ULL;
 }
 
-uint64_t hash_file(uint64_t h, const char *path)
+uint64_t rt_hash_file(uint64_t h, const char *path)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return hash_str(h, path);
+    if (!f) return rt_hash_str(h, path);
     int c;
     while ((c = getc(f)) != EOF) { h ^= (unsigned char)c; h *= 1099511628211ULL; }
     fclose(f);
-    return hash_str(h, "");
+    return rt_hash_str(h, "");
 }
 

@@ -40,7 +40,17 @@ typedef struct {
     ** the trace stores none, only streams them to a sink and sums them for
     ** the report (trace_keep), so memory stays bounded in iterations. */
     bool headless;
+    /* runner_load only: the file and its overrides, no place() (the
+    ** planner chooses the plan itself). */
+    bool no_place;
 } runner_spec;
+
+/* The one scenario loader of every command: the file with its overrides,
+** then its policy's place() (spec->policy, else the scenario's
+** plan.policy), exactly as runner_open loads it.  `overrides` (n bytes, may
+** be NULL) receives the --set values place() replaced, as
+** runner_overrides says them.  False with err when anything is refused. */
+bool runner_load(const runner_spec *spec, scn_scenario *out, char *overrides, size_t n, fs_err *err);
 
 /* Load, place, build.  NULL with err (code 2: bad input) when the scenario,
 ** the plugin or the plan is refused. */

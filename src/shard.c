@@ -174,7 +174,7 @@ bool shard_check_set(const rtable *sh, int n, char *const *names, fs_err *err)
 
 static int cmp_row_id(const void *a, const void *b)
 {
-    const row *x = a, *y = b;
+    const rt_row *x = a, *y = b;
     return (x->id > y->id) - (x->id < y->id);
 }
 

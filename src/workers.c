@@ -74,7 +74,7 @@ static void worker_main(rtable *t, int n, int jobs, int w, pool_fn fn, void *ud,
             _exit(0);
         }
         if (t->nrows == before) { fprintf(out, "%d -\n", i); continue; }
-        row_json(t, &t->rows[t->nrows - 1], &b);
+        rt_row_json(t, &t->rows[t->nrows - 1], &b);
         fprintf(out, "%d %s\n", i, b.s);
         rtable_drop_last(t);
     }
@@ -112,7 +112,7 @@ static bool take_lines(rtable *tmp, worker *wk, int *slot, int n, int *done, fs_
             return false;
         }
         if (*sp != '-') {
-            if (!row_read_json(tmp, sp, err)) return false;
+            if (!rt_row_read_json(tmp, sp, err)) return false;
             slot[item] = tmp->nrows - 1;
         }
         (*done)++;

@@ -3,7 +3,7 @@
 ** (sweep variants, plan candidates), and the stop flag that SIGINT/SIGTERM
 ** set while such a pool runs.
 **
-** Rows come back over pipes as row_json lines and are appended to the table
+** Rows come back over pipes as rt_row_json lines and are appended to the table
 ** in item order, so the table is the same bytes whatever --jobs is.
 */
 #ifndef FUSYNC_WORKERS_H

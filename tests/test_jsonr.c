@@ -125,9 +125,9 @@ static char *shard_text(int i, int n)
     rtable_add_col(&t, "id");
     rtable_add_col(&t, "x");
     for (int k = i - 1; k < 9; k += n) {
-        row *r = rtable_new_row(&t, k);
-        row_set_int(r, 0, k);
-        row_set_num(r, 1, k * 1.5);
+        rt_row *r = rtable_new_row(&t, k);
+        rt_row_set_int(r, 0, k);
+        rt_row_set_num(r, 1, k * 1.5);
     }
     fs_buf b;
     buf_init(&b);

@@ -381,34 +381,34 @@ START_TEST(t_select_and_rank)
     /* rows of made-up figures too: infeasible ones and ties */
     int fc = rtable_col(&t, "feasible"), sc = rtable_col(&t, "score");
     for (int k = 0; k < 6; k++) {
-        row *r = rtable_new_row(&t, 100 + k);
-        row_set_int(r, rtable_col(&t, "id"), 100 + k);
-        row_set_bool(r, fc, k % 3 != 0);
-        row_set_int(r, rtable_col(&t, "simulated_iterations"), P.iterations);
-        row_set_num(r, sc, k % 3 != 0 ? 1000.0 * (k % 2) : 0);
+        rt_row *r = rtable_new_row(&t, 100 + k);
+        rt_row_set_int(r, rtable_col(&t, "id"), 100 + k);
+        rt_row_set_bool(r, fc, k % 3 != 0);
+        rt_row_set_int(r, rtable_col(&t, "simulated_iterations"), P.iterations);
+        rt_row_set_num(r, sc, k % 3 != 0 ? 1000.0 * (k % 2) : 0);
     }
     plan_sort(&t);
     int nfeas = 0;
-    for (int i = 0; i < t.nrows; i++) nfeas += row_true(&t.rows[i], fc);
+    for (int i = 0; i < t.nrows; i++) nfeas += rt_row_true(&t.rows[i], fc);
     ck_assert_int_ge(nfeas, 4);
     for (int i = 1; i < t.nrows; i++) {
-        const row *a = &t.rows[i - 1], *b = &t.rows[i];
-        ck_assert_msg(row_true(a, fc) >= row_true(b, fc), "an infeasible row ranks above a feasible one at %d", i);
-        if (row_true(a, fc) && row_true(b, fc)) {
-            double sa = row_num(a, sc), sb = row_num(b, sc);
+        const rt_row *a = &t.rows[i - 1], *b = &t.rows[i];
+        ck_assert_msg(rt_row_true(a, fc) >= rt_row_true(b, fc), "an infeasible row ranks above a feasible one at %d", i);
+        if (rt_row_true(a, fc) && rt_row_true(b, fc)) {
+            double sa = rt_row_num(a, sc), sb = rt_row_num(b, sc);
             ck_assert_msg(sa > sb || (sa == sb && a->id < b->id), "rows %d (%g, id %d) and %d (%g, id %d) out of order",
                           i - 1, sa, a->id, i, sb, b->id);
-        } else if (!row_true(a, fc) && !row_true(b, fc)) {
+        } else if (!rt_row_true(a, fc) && !rt_row_true(b, fc)) {
             ck_assert_int_lt(a->id, b->id);
         }
     }
     /* a simulated feasible row scores its throughput (objective throughput) */
     for (int i = 0; i < t.nrows; i++) {
-        const row *r = &t.rows[i];
-        if (r->id >= 100 || !row_true(r, fc)) continue;
-        double tp = row_num(r, rtable_col(&t, "throughput_tokens_per_s"));
+        const rt_row *r = &t.rows[i];
+        if (r->id >= 100 || !rt_row_true(r, fc)) continue;
+        double tp = rt_row_num(r, rtable_col(&t, "throughput_tokens_per_s"));
         ck_assert(tp > 0 && isfinite(tp));
-        ck_assert(row_num(r, sc) == tp);
+        ck_assert(rt_row_num(r, sc) == tp);
     }
     rtable_free(&t);
     planner_free(&P);

@@ -1,0 +1,325 @@
+/*
+** cli_table.c — the command line's two tables: every command (name,
+** handler, arity, synopsis, what it does, the options it takes, an example)
+** and every option (name, short name, argument, help, how it is stored).
+** The parser (src/main.c), the help, docs/cli.md's and docs/fusync.1's lists
+** (`make docs`) and the bash completion (src/cli_help.c) all read these and
+** nothing else; adding a command is one row here and its handler (cli.h).
+*/
+#include "cli.h"
+#include "rtable.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ options */
+
+static bool add_set(cli_opts *o, const char *path, const char *value)
+{
+    if (o->nsets >= CLI_SETS_MAX) return false;
+    if (value) {
+        char *dst = o->owned[o->nsets];
+        snprintf(dst, sizeof o->owned[0], "%s=%s", path, value);
+        o->sets[o->nsets++] = dst;
+    } else {
+        o->sets[o->nsets++] = path;
+    }
+    return true;
+}
+
+static bool parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+static int opt_mode(cli_opts *o, const char *v)
+{
+    scn_mode m;
+    if (!scn_mode_parse(v, &m)) return cli_usage_error("--mode: '%s' is not one of separate, colocate, full", v);
+    return add_set(o, "plan.mode", v) ? 0 : cli_usage_error("--mode: too many overrides (%s)", "max 256");
+}
+
+static int opt_staleness(cli_opts *o, const char *v)
+{
+    long n;
+    if (!parse_int(v, 0, SCN_STALENESS_MAX, &n)) return cli_usage_error("--staleness: '%s' is not a whole number in 0..64", v);
+    return add_set(o, "plan.staleness", v) ? 0 : cli_usage_error("--staleness: too many overrides (%s)", "max 256");
+}
+
+static int opt_iterations(cli_opts *o, const char *v)
+{
+    long n;
+    if (!parse_int(v, 1, 100000, &n)) return cli_usage_error("--iterations: '%s' is not a whole number in 1..100000", v);
+    return add_set(o, "workload.iterations", v) ? 0 : cli_usage_error("--iterations: too many overrides (%s)", "max 256");
+}
+
+static int opt_seed(cli_opts *o, const char *v)
+{
+    long n;
+    if (!parse_int(v, 0, 2147483647L, &n)) return cli_usage_error("--seed: '%s' is not a whole number >= 0", v);
+    return add_set(o, "workload.seed", v) ? 0 : cli_usage_error("--seed: too many overrides (%s)", "max 256");
+}
+
+static int opt_set(cli_opts *o, const char *v)
+{
+    if (!strchr(v, '=') || v[0] == '=') return cli_usage_error("--set: '%s' is not PATH=VALUE", v);
+    return add_set(o, v, NULL) ? 0 : cli_usage_error("--set: too many overrides (%s)", "max 256");
+}
+
+static int opt_policy(cli_opts *o, const char *v) { o->policy = v; return 0; }
+static int opt_json(cli_opts *o, const char *v) { o->json_path = v; return 0; }
+static int opt_csv(cli_opts *o, const char *v) { o->csv_path = v; return 0; }
+static int opt_trace(cli_opts *o, const char *v) { o->trace_path = v; return 0; }
+static int opt_svg(cli_opts *o, const char *v) { o->svg_path = v; return 0; }
+static int opt_lesson(cli_opts *o, const char *v) { o->lesson_path = v; return 0; }
+static int opt_out(cli_opts *o, const char *v) { o->out_dir = v; return 0; }
+static int opt_fit(cli_opts *o, const char *v) { o->fit = v; return 0; }
+static int opt_map(cli_opts *o, const char *v) { o->map_path = v; return 0; }
+
+static int opt_objective(cli_opts *o, const char *v)
+{
+    if (strcmp(v, "throughput") && strcmp(v, "tokens-per-device") && strcmp(v, "devices"))
+        return cli_usage_error("--objective: '%s' is not one of throughput, tokens-per-device, devices", v);
+    o->objective = v;
+    return 0;
+}
+
+static int opt_target(cli_opts *o, const char *v)
+{
+    char *end;
+    o->target = strtod(v, &end);
+    if (end == v || *end || !(o->target > 0 && o->target < 1e30))
+        return cli_usage_error("--target: '%s' is not a positive number of tokens/s", v);
+    return 0;
+}
+
+static int opt_top(cli_opts *o, const char *v)
+{
+    long n;
+    if (!parse_int(v, 1, 10000, &n)) return cli_usage_error("--top: '%s' is not a whole number in 1..10000", v);
+    o->top = (int)n;
+    return 0;
+}
+
+static int opt_jobs(cli_opts *o, const char *v)
+{
+    long n;
+    if (!parse_int(v, 1, 1024, &n)) return cli_usage_error("--jobs: '%s' is not a whole number in 1..1024", v);
+    o->jobs = (int)n;
+    return 0;
+}
+
+static int opt_shard(cli_opts *o, const char *v)
+{
+    /* whole numbers read as such: "1/99999999999" must not wrap */
+    const char *slash = strchr(v, '/');
+    char first[32];
+    long i, k;
+    if (!slash || (size_t)(slash - v) >= sizeof first) return cli_usage_error("--shard: '%s' is not I/N with 1 <= I <= N", v);
+    snprintf(first, sizeof first, "%.*s", (int)(slash - v), v);
+    if (!parse_int(first, 1, LONG_MAX, &i) || !parse_int(slash + 1, 1, LONG_MAX, &k) || i > k)
+        return cli_usage_error("--shard: '%s' is not I/N with 1 <= I <= N", v);
+    if (k > RTABLE_SHARDS_MAX) {
+        fprintf(stderr, "fusync: --shard: '%s': at most %d shards; use fewer shards, each with more work\n"
+                "Try 'fusync --help' for more information.\n", v, RTABLE_SHARDS_MAX);
+        return 2;
+    }
+    o->shard_i = (int)i;
+    o->shard_n = (int)k;
+    return 0;
+}
+
+static int opt_no_color(cli_opts *o, const char *v) { (void)v; o->no_color = true; return 0; }
+static int opt_quiet(cli_opts *o, const char *v) { (void)v; o->quiet = true; return 0; }
+static int opt_ascii(cli_opts *o, const char *v) { (void)v; o->ascii = true; return 0; }
+static int opt_no_mouse(cli_opts *o, const char *v) { (void)v; o->no_mouse = true; return 0; }
+static int opt_markdown(cli_opts *o, const char *v) { (void)v; o->markdown = true; return 0; }
+static int opt_man(cli_opts *o, const char *v) { (void)v; o->man = true; return 0; }
+static int opt_help(cli_opts *o, const char *v) { (void)v; o->help = true; return 0; }
+static int opt_version(cli_opts *o, const char *v) { (void)v; o->version = true; return 0; }
+
+/* In the order the help lists them. */
+const cli_option CLI_OPTIONS[] = {
+    {"mode", 0, "M", "deployment mode: separate, colocate or full (plan.mode)", opt_mode, false},
+    {"staleness", 0, "N", "staleness bound, a whole number 0..64 (plan.staleness)", opt_staleness, false},
+    {"iterations", 0, "N", "training steps to simulate, 1..100000 (workload.iterations)", opt_iterations, false},
+    {"seed", 0, "N", "seed of the workload's random lengths, 0..2147483647 (workload.seed)", opt_seed, false},
+    {"set", 0, "PATH=VALUE", "override any scenario field; repeatable (fusync fields lists them)", opt_set, false},
+    {"policy", 0, "FILE.lua", "placement policy plugin, instead of the scenario's plan.policy", opt_policy, false},
+    {"json", 0, "FILE|-", "write the result as JSON ('-': standard output, instead of the text)", opt_json, false},
+    {"csv", 0, "FILE|-", "write the result table as CSV ('-': standard output)", opt_csv, false},
+    {"trace", 0, "FILE", "write the run's timeline as a Chrome trace-event file (Perfetto)", opt_trace, false},
+    {"svg", 0, "FILE", "write the run's timeline, legend, axis and memory buckets as an SVG picture", opt_svg, false},
+    {"out", 0, "PATH", "tui: the folder exports go to (default: beside the scenario); calibrate: the "
+     "calibrated scenario to write", opt_out, false},
+    {"lesson", 0, "FILE", "play a guided lesson (lessons/*.lua; the lesson names its scenario)", opt_lesson, false},
+    {"jobs", 0, "N", "worker processes, 1..1024 (default 1)", opt_jobs, false},
+    {"shard", 0, "I/N", "run only share I of N; fusync merge joins the shards", opt_shard, false},
+    {"objective", 0, "O", "rank by throughput, tokens-per-device or devices", opt_objective, false},
+    {"target", 0, "TOKENS_PER_S", "a throughput the candidates must reach (with --objective devices)", opt_target, false},
+    {"top", 0, "K", "candidates to print, 1..10000 (default 10)", opt_top, false},
+    {"fit", 0, "KNOB,...", "efficiency knobs to fit (default train,prefill,decode,hbm,decode_overhead_ms)", opt_fit, false},
+    {"map", 0, "FILE", "column mapping for names fusync does not know: COLUMN = TARGET [ms|s]", opt_map, false},
+    {"markdown", 0, NULL, "print markdown tables (as in docs/scenarios.md)", opt_markdown, false},
+    {"quiet", 0, NULL, "no progress or summary lines; sweep, plan, merge: no table either (use --csv/--json)", opt_quiet, false},
+    {"no-color", 0, NULL, "no colour (also off when NO_COLOR is set or the output is no terminal)", opt_no_color, false},
+    {"ascii", 0, NULL, "draw lines and blocks in ASCII", opt_ascii, false},
+    {"no-mouse", 0, NULL, "no mouse reporting", opt_no_mouse, false},
+    {"man", 0, NULL, "print roff for the manual page (make docs)", opt_man, true},
+    {"help", 'h', NULL, "the usage, or with a command that command's help", opt_help, false},
+    {"version", 'V', NULL, "print the version", opt_version, false},
+};
+const int CLI_NOPTIONS = (int)(sizeof CLI_OPTIONS / sizeof CLI_OPTIONS[0]);
+
+/* ----------------------------------------------------------- commands */
+
+/* --help and --version are taken by every command (cli_takes). */
+#define SCENARIO_OPTS "mode staleness iterations seed set policy "
+
+const cli_command CLI_COMMANDS[] = {
+    {"run", cmd_run, 1, 1, "SCENARIO [OPTIONS]", "simulate headless, print the report",
+     "Simulate the scenario headless and print the report: throughput, step time\n"
+     "and its split, memory peaks, staleness, utilization per pool.\n"
+     "Status 1 when the plan turns out infeasible (the report says why).\n",
+     SCENARIO_OPTS "json trace svg quiet no-color",
+     "fusync run examples/qwen7b_h100x16.lua --mode colocate --svg run.svg", 0},
+    {"tui", cmd_tui, 0, 1, "SCENARIO [OPTIONS]\n--lesson FILE [OPTIONS]", "interactive terminal front end",
+     "The interactive terminal front end: device timelines, memory buckets,\n"
+     "staleness windows, the plan editable while it runs (keys: ? in the front\n"
+     "end, docs/tui.md).  With --lesson, a guided lesson drives it (docs/lessons.md).\n",
+     SCENARIO_OPTS "lesson out no-color ascii no-mouse",
+     "fusync tui --lesson lessons/1_colocation.lua", 0},
+    {"check", cmd_check, 1, 1, "SCENARIO [OPTIONS]", "validate, show the plan and its memory fit",
+     "Validate the scenario and show the plan and its memory fit, without\n"
+     "simulating.  Status 1 when the plan does not fit.\n",
+     SCENARIO_OPTS "json",
+     "fusync check examples/pangu718b_cm384.lua --set cluster.supernodes=2", 0},
+    {"sweep", cmd_sweep, 2, 2, "SCENARIO WHATIF.lua [OPTIONS]", "run a what-if sweep, one row per variant",
+     "Run every variant a what-if file describes against the scenario, one row\n"
+     "per variant (docs/plugins.md).  Without --csv or --json the CSV goes to\n"
+     "standard output.\n",
+     SCENARIO_OPTS "csv json jobs shard quiet",
+     "fusync sweep examples/qwen7b_h100x16.lua examples/whatif_staleness.lua --csv -", 0},
+    {"plan", cmd_plan, 1, 1, "SCENARIO [OPTIONS]", "search placements and layouts, rank them",
+     "Search placements and layouts for the scenario's models, workload and\n"
+     "cluster, simulate the best and rank them.  Status 1 when none is feasible.\n",
+     SCENARIO_OPTS "objective target top csv json jobs shard quiet",
+     "fusync plan examples/qwen7b_h100x16.lua --top 5 --jobs 2", 0},
+    {"merge", cmd_merge, 1, -1, "FILE... [OPTIONS]", "join the outputs of sharded sweeps or plans",
+     "Join the JSON files the shards of one sweep or plan wrote (--shard I/N\n"
+     "--json FILE) into the whole table; for a plan, print the ranking.  Files\n"
+     "that are not shards of one run are refused and nothing is written.\n",
+     "csv json top quiet",
+     "fusync sweep examples/qwen7b_h100x16.lua examples/whatif_staleness.lua --shard 1/2 --json s1.json\n"
+     "fusync sweep examples/qwen7b_h100x16.lua examples/whatif_staleness.lua --shard 2/2 --json s2.json\n"
+     "fusync merge s1.json s2.json --csv sweep.csv", 0},
+    {"presets", cmd_presets, 0, 0, "", "list built-in devices and models",
+     "List the built-in devices (fusync.devices.KEY) and models\n"
+     "(fusync.models.KEY) a scenario can name, and the distribution helpers.\n",
+     "",
+     "fusync presets", 0},
+    {"model", cmd_model, 1, 1, "CONFIG.json [--json FILE|-]", "what fusync derives from a Hugging Face config.json",
+     "Read a Hugging Face config.json and print what fusync derives from it:\n"
+     "layers, hidden, heads, KV heads, head dims, experts, MLA ranks, vocabulary,\n"
+     "total and active parameters, KV bytes per token.  A scenario uses the same\n"
+     "file with fusync.hf_config(\"config.json\").\n",
+     "json",
+     "fusync model examples/hf/configs/DeepSeek-V3.config.json", 0},
+    {"calibrate", cmd_calibrate, 2, 2, "SCENARIO MEASURED.csv|.jsonl [OPTIONS]",
+     "fit efficiency knobs to measured step times",
+     "Fit the scenario's efficiency knobs to the per-phase step times of a\n"
+     "measured run (CSV, JSON lines or verl's console log; verl's timing_s/* and\n"
+     "response_length/* columns are known), by least squares; print the knobs,\n"
+     "each phase's residual, the leave-one-out error and the knobs the data\n"
+     "cannot pin down; --out writes a calibrated scenario.\n",
+     SCENARIO_OPTS "fit map out json quiet",
+     "fusync calibrate examples/qwen7b_h100x16.lua examples/measured_qwen7b.csv --fit train,hbm --out calibrated.lua", 0},
+    {"fields", cmd_fields, 0, 1, "[TABLE] [--markdown]", "every scenario field: type, unit, range, default",
+     "List every scenario field (or one table's, e.g. plan.rollout): path, type,\n"
+     "unit, range, default and meaning.  `fusync fields report` lists the\n"
+     "report's figures.\n",
+     "markdown",
+     "fusync fields plan.rollout", 0},
+    {"completion", cmd_completion, 1, 1, "bash", "the shell completion script",
+     "Print a bash completion script for fusync: the commands, each command's\n"
+     "options, the --set paths of the scenario format and the preset names.\n"
+     "make install puts it in share/bash-completion/completions/fusync.\n",
+     "",
+     "fusync completion bash", 0},
+    {"help", cmd_help, 0, 1, "[COMMAND]", "the usage, or one command's options",
+     "Print the usage, or one command's synopsis, options and an example\n"
+     "('fusync COMMAND --help' too).\n",
+     "markdown man",
+     "fusync help plan", 0},
+};
+const int CLI_NCOMMANDS = (int)(sizeof CLI_COMMANDS / sizeof CLI_COMMANDS[0]);
+
+const cli_command *cli_command_find(const char *name)
+{
+    for (int i = 0; i < CLI_NCOMMANDS; i++) if (!strcmp(CLI_COMMANDS[i].name, name)) return &CLI_COMMANDS[i];
+    return NULL;
+}
+
+const cli_option *cli_option_find(const char *name)
+{
+    for (int i = 0; i < CLI_NOPTIONS; i++) if (!strcmp(CLI_OPTIONS[i].name, name)) return &CLI_OPTIONS[i];
+    return NULL;
+}
+
+bool cli_takes(const cli_command *c, const char *name)
+{
+    if (!strcmp(name, "help") || !strcmp(name, "version")) return true;
+    size_t n = strlen(name);
+    for (const char *p = c->opts; *p; ) {
+        while (*p == ' ') p++;
+        size_t k = strcspn(p, " ");
+        if (k == n && !strncmp(p, name, n)) return true;
+        p += k;
+    }
+    return false;
+}
+
+void cli_option_takers(const char *name, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = 0;
+    if (!strcmp(name, "help") || !strcmp(name, "version")) { snprintf(out, n, "every command"); return; }
+    for (int i = 0; i < CLI_NCOMMANDS; i++) {
+        if (!cli_takes(&CLI_COMMANDS[i], name)) continue;
+        int w = snprintf(out + len, n - len, "%s%s", len ? ", " : "", CLI_COMMANDS[i].name);
+        if (w < 0 || (size_t)w >= n - len) break;
+        len += (size_t)w;
+    }
+    if (!len) snprintf(out, n, "no command");
+}
+
+const char *cli_command_suggest(const char *name)
+{
+    const char *best = NULL;
+    int bd = 3;
+    for (int i = 0; i < CLI_NCOMMANDS; i++) {
+        int d = str_distance(name, CLI_COMMANDS[i].name);
+        if (d < bd) { bd = d; best = CLI_COMMANDS[i].name; }
+    }
+    return best;
+}
+
+const char *cli_option_suggest(const char *name)
+{
+    const char *best = NULL;
+    int bd = 3;
+    for (int i = 0; i < CLI_NOPTIONS; i++) {
+        if (CLI_OPTIONS[i].hidden) continue;
+        int d = str_distance(name, CLI_OPTIONS[i].name);
+        if (d < bd) { bd = d; best = CLI_OPTIONS[i].name; }
+    }
+    return best;
+}
