@@ -42,9 +42,10 @@ mkdir -p "$T/blocks"
 for doc in README.md docs/*.md; do
     awk -v dir="$T/blocks" -v doc="$doc" -v start="$(ls "$T/blocks" | wc -l)" '
         BEGIN { n = start }
-        /^```/ && inb { inb = 0; close(out); next }
-        /^```(sh|lua)[[:space:]]*$/ && !inb {
-            inb = 1; lang = substr($0, 4); sub(/[[:space:]]+$/, "", lang)
+        # A fence may be indented (a block inside a list item); so may its lines.
+        /^[[:space:]]*```/ && inb { inb = 0; close(out); next }
+        /^[[:space:]]*```(sh|lua)[[:space:]]*$/ && !inb {
+            inb = 1; lang = $0; sub(/^[[:space:]]*```/, "", lang); sub(/[[:space:]]+$/, "", lang)
             n++
             out = dir "/" sprintf("%04d", n) "." (prev ~ /^<!-- fragment/ ? "fragment" : lang)
             printf "%s:%d\n", doc, NR > dir "/" sprintf("%04d", n) ".where"
@@ -52,9 +53,9 @@ for doc in README.md docs/*.md; do
             printf "" > out
             next
         }
-        /^```/ && !inb { inb = 2; next }
-        inb == 1 { print > out }
-        { prev = $0 }
+        /^[[:space:]]*```/ && !inb { inb = 2; next }
+        inb == 1 { line = $0; sub(/^[[:space:]]+/, "", line); print line > out }
+        { prev = $0; sub(/^[[:space:]]+/, "", prev) }
     ' "$ROOT/$doc"
 done
 
