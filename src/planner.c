@@ -4,10 +4,8 @@
 ** the table's ranking and text planner_table.c.
 */
 #include "planner.h"
-#include "dist.h"
 #include "engine.h"
 #include "fields.h"
-#include "model.h"
 #include "runner.h"
 
 #include <math.h>

@@ -19,7 +19,6 @@
 */
 #include "plugin_lua.h"
 #include "lua_sandbox.h"
-#include "lua_scenario.h"
 #include "fields_lua.h"
 #include "report_fields.h"
 

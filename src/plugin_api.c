@@ -11,11 +11,12 @@
 ** the host hands it the slot where it keeps the scenario of the last ctx —,
 ** only the scenario format, the plan and the estimate.
 */
-#include "plugin_lua.h"
+#include "plugin_api.h"
 #include "estimate.h"
 #include "fields_lua.h"
 #include "plan.h"
 
+#include <lauxlib.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -9,6 +9,7 @@
 #define FUSYNC_PLUGIN_LUA_H
 
 #include "plugin.h"
+#include "plugin_api.h"     /* plugin_read_plan, below the host */
 
 #include <lua.h>
 #include <lauxlib.h>
@@ -54,18 +55,5 @@ bool plugin_ctx(plugin *p, const scn_scenario *s, fs_err *err);
 void plugin_set_current(plugin *p, const scn_scenario *s);
 const scn_scenario *plugin_current(const plugin *p);
 
-/* ---------------------------------------------------------------- below
-** the host (plugin_api.c): what it lends a plugin from the layers below. */
-
-/* Read a plan table (the scenario's `plan` format) at stack index idx into
-** s->plan: fields present override, `pools` replaces the pools, `mode`
-** without `pools` drops them.  Unknown keys and bad types are errors naming
-** the field ("place() returned plan.train.tp: ...").  Must run protected. */
-void plugin_read_plan(lua_State *L, int idx, scn_scenario *s, const char *what);
-
-/* Install the `fusync` table of a plugin's state L: fusync.fits(plan) and
-** fusync.estimate(plan), over the scenario *current holds when they are
-** called (the host's slot for the scenario of the last ctx; NULL before). */
-void plugin_open_api(lua_State *L, scn_scenario *const *current);
 
 #endif
