@@ -53,7 +53,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/fusync
 TESTBIN  := $(BUILD)/fusync-tests
 
-.PHONY: all deps deps-run deps-test deps-bench run test test-unit test-cli test-san test-fuzz fuzz validate bench docs install uninstall clean
+.PHONY: all deps deps-run deps-test deps-bench run test test-unit test-cli test-san test-fuzz fuzz validate bench docs install uninstall clean layer-check
 
 all: $(BIN)
 
@@ -210,6 +210,22 @@ bench: deps-bench
 	$(Q)$(MAKE) --no-print-directory all $(HEAP_HOLD)
 	$(Q)FUSYNC=$(abspath $(BIN)) HEAP_HOLD=$(abspath $(HEAP_HOLD)) sh scripts/bench.sh
 
+# The layers (scripts/layers.sh): every module group's includes against the
+# groups it may include, then the engine core's objects linked with a tiny
+# main (scripts/engine_alone.c) and no Lua or curses library: a call from the
+# core into either fails the link.  tests/layers.sh runs it under test-cli.
+ENGINE_ALONE_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(shell sh scripts/layers.sh --engine-sources))
+ENGINE_ALONE     := $(BUILD)/engine_alone
+
+$(ENGINE_ALONE): $(BUILD)/scripts/engine_alone.o $(ENGINE_ALONE_OBJ)
+	@$(if $(Q),echo "  LD      $@ (no Lua, no curses)")
+	$(Q)$(CC) -o $@ $^ $(SANFLAGS) $(THREADS) -lm $(LDFLAGS)
+
+layer-check:
+	$(Q)sh scripts/layers.sh
+	$(Q)$(MAKE) --no-print-directory $(ENGINE_ALONE)
+	$(Q)./$(ENGINE_ALONE)
+
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/plugins $(DESTDIR)$(DATADIR)/examples \
 		$(DESTDIR)$(DATADIR)/lessons $(DESTDIR)$(MANDIR)/man1
@@ -228,4 +244,4 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz fusync
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/scripts/heap_hold.d $(UI_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/scripts/heap_hold.d $(BUILD)/scripts/engine_alone.d $(UI_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)

@@ -62,7 +62,6 @@ static const struct {
 
 static const int DEFAULT_KNOBS[] = {0, 1, 2, 3, 6};   /* the efficiencies of compute and HBM, the decode overhead */
 
-int cal_knob_count(void) { return NKNOBS; }
 const char *cal_knob_name(int k) { return k >= 0 && k < NKNOBS ? KNOBS[k].name : NULL; }
 
 double cal_knob_get(const scn_scenario *s, int k)

@@ -68,7 +68,6 @@ bool cal_parse(const char *text, size_t len, const char *name, const char *map_t
 void cal_data_free(cal_data *d);
 
 /* The knobs: efficiency fields, in the scenario's units. */
-int         cal_knob_count(void);
 const char *cal_knob_name(int k);        /* "train", "decode_overhead_ms", ... */
 double      cal_knob_get(const scn_scenario *s, int k);
 void        cal_knob_set(scn_scenario *s, int k, double v);

@@ -682,21 +682,14 @@ static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, i
                     eng_mem_set(s, r->group0 + g, MB_ACTIVATIONS, plan_act_peak_model(&s->scn, q, m, g), cur);
                 sim_time pend = cur + sim_from_secs(tp);
                 eng_mem_pool(s, p, MB_ACTIVATIONS, 0, pend);
-                /* gradient reduction over DP (dense) and expert-DP (experts);
-                ** under ZeRO-2/3 also the exposed per-micro-batch collectives,
-                ** drawn with it as one span after the pipeline */
-                double sh = mdl_stage_share(m->layers, q->pp);
-                double psi_d = m->params_dense * sh / q->tp;
-                double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
-                /* the end-of-mini-batch reduction may run in buckets
-                ** during the last micro-batch's backward (overlap_grad) */
-                double tg_grad, tg_after;
-                double tg = plan_zero_comm(&s->scn, q, m, ms.m, true, &tg_grad, &tg_after);
-                tg += mdl_exposed(tg_grad, s->scn.plan.train.overlap_grad, s->b_dur[ms.m - 1]) + tg_after;
-                /* Adam touches ~30 bytes per local parameter: fp32 master, m, v
-                ** read and written, bf16 grads read, bf16 weights written. */
-                double to = mdl_optimizer(&s->scn.cluster.device, &s->scn.eff, s->scn.plan.train.zero, q->shard, q->eshard,
-                                          psi_d, psi_e);
+                /* the tail (plan_train_tail, the estimate's too): gradient
+                ** reduction over DP (dense) and expert-DP (experts), under
+                ** ZeRO-2/3 also the exposed per-micro-batch collectives,
+                ** drawn with it as one span after the pipeline (the
+                ** end-of-mini-batch reduction may run in buckets during the
+                ** last micro-batch's backward); then the optimizer */
+                double tg, to;
+                plan_train_tail(&s->scn, q, m, ms.m, s->b_dur[ms.m - 1], &tg, &to);
                 sim_time g1 = pend + sim_from_secs(tg), o1 = g1 + sim_from_secs(to);
                 for (int k = 0; k < r->ntracks; k++) {
                     if (tg > 0) eng_span(s, r->track0 + k, PH_GRAD_SYNC, pend, g1, s->step_running, s->version, -1, 0);

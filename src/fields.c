@@ -9,7 +9,6 @@
 ** person writes (GB, GB/s, ms); `scale` turns it into SI (bytes, B/s, s).
 */
 #include "fields.h"
-#include "fields_lua.h"
 
 #include <float.h>
 #include <limits.h>
@@ -52,20 +51,20 @@ static const int PREEMPT_VALS[] = {PREEMPT_RECOMPUTE, PREEMPT_SWAP};
 
 /* Row builders.  S is the enclosing struct, M the member. */
 #define MEM(S, M)   offsetof(S, M), sizeof(((S *)0)->M)
-#define INT(n, S, M, lo, hi, u, d)      {n, FK_INT, MEM(S, M), 1, lo, hi, 0, NULL, NULL, NULL, NULL, NULL, u, d}
-#define INTF(n, S, M, lo, hi, fl, u, d) {n, FK_INT, MEM(S, M), 1, lo, hi, fl, NULL, NULL, NULL, NULL, NULL, u, d}
-#define NUM(n, S, M, sc, lo, hi, fl, u, d) {n, FK_NUM, MEM(S, M), sc, lo, hi, fl, NULL, NULL, NULL, NULL, NULL, u, d}
-#define BOOL(n, S, M, d)                {n, FK_BOOL, MEM(S, M), 1, 0, 1, 0, NULL, NULL, NULL, NULL, NULL, NULL, d}
-#define STR(n, S, M, d)                 {n, FK_STR, MEM(S, M), 1, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, d}
-#define ENUM(n, S, M, names, vals, d)   {n, FK_ENUM, MEM(S, M), 1, 0, 0, 0, names, vals, NULL, NULL, NULL, NULL, d}
+#define INT(n, S, M, lo, hi, u, d)      {n, FK_INT, MEM(S, M), 1, lo, hi, 0, NULL, NULL, NULL, FC_ROWS, u, d}
+#define INTF(n, S, M, lo, hi, fl, u, d) {n, FK_INT, MEM(S, M), 1, lo, hi, fl, NULL, NULL, NULL, FC_ROWS, u, d}
+#define NUM(n, S, M, sc, lo, hi, fl, u, d) {n, FK_NUM, MEM(S, M), sc, lo, hi, fl, NULL, NULL, NULL, FC_ROWS, u, d}
+#define BOOL(n, S, M, d)                {n, FK_BOOL, MEM(S, M), 1, 0, 1, 0, NULL, NULL, NULL, FC_ROWS, NULL, d}
+#define STR(n, S, M, d)                 {n, FK_STR, MEM(S, M), 1, 0, 0, 0, NULL, NULL, NULL, FC_ROWS, NULL, d}
+#define ENUM(n, S, M, names, vals, d)   {n, FK_ENUM, MEM(S, M), 1, 0, 0, 0, names, vals, NULL, FC_ROWS, NULL, d}
 /* A record whose members sit directly in the enclosing struct (offset 0). */
-#define FLAT(n, sub, rd, d)             {n, FK_REC, 0, 0, 1, 0, 0, 0, NULL, NULL, sub, rd, NULL, NULL, d}
-#define REC(n, S, M, sub, d)            {n, FK_REC, MEM(S, M), 1, 0, 0, 0, NULL, NULL, sub, NULL, NULL, NULL, d}
-#define END {NULL, FK_INT, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
+#define FLAT(n, sub, cd, d)             {n, FK_REC, 0, 0, 1, 0, 0, 0, NULL, NULL, sub, cd, NULL, d}
+#define REC(n, S, M, sub, d)            {n, FK_REC, MEM(S, M), 1, 0, 0, 0, NULL, NULL, sub, FC_ROWS, NULL, d}
+#define END {NULL, FK_INT, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, FC_ROWS, NULL, NULL}
 
 /* A fraction in (0, 1]; below 0.001 no figure of the model means anything
 ** (an efficiency of 1e-300 makes every time infinite). */
-#define FRACN(n, S, M, d) {n, FK_NUM, MEM(S, M), 1, 1e-3, 1, FF_LO_OPEN, NULL, NULL, NULL, NULL, NULL, NULL, d}
+#define FRACN(n, S, M, d) {n, FK_NUM, MEM(S, M), 1, 1e-3, 1, FF_LO_OPEN, NULL, NULL, NULL, FC_ROWS, NULL, d}
 
 const fdesc FIELDS_DEVICE[] = {
     STR("name", scn_device, name, "display name (default \"custom device\")"),
@@ -98,7 +97,7 @@ static const fdesc FIELDS_LINKS[] = {
 
 static const fdesc FIELDS_CLUSTER[] = {
     {"device", FK_DEVICE, MEM(scn_cluster, device), 1, 0, 0, FF_REQUIRED | FF_NO_PLACE, NULL, NULL,
-     FIELDS_DEVICE, fr_device, NULL, NULL, "the accelerator, one kind for the whole cluster"},
+     FIELDS_DEVICE, FC_DEVICE, NULL, "the accelerator, one kind for the whole cluster"},
     INT("devices_per_node", scn_cluster, devices_per_node, 1, 1024, NULL, "accelerators per node (share a host)"),
     INT("nodes_per_supernode", scn_cluster, nodes_per_supernode, 1, 65536, NULL,
         "nodes joined by the intra-supernode tier"),
@@ -107,7 +106,7 @@ static const fdesc FIELDS_CLUSTER[] = {
         "a cluster without supernodes: its nodes, joined by the intra_supernode tier (the scale-out "
         "network); sets nodes_per_supernode = nodes and supernodes = 1 (0: not used)"),
     NUM("host_mem_gb", scn_cluster, host_mem_bytes, GiB, 1e-3, 1e8, 0, "GiB", "host memory per node (offload target)"),
-    FLAT("links", FIELDS_LINKS, fr_links, "bandwidth and latency of the three link tiers"),
+    FLAT("links", FIELDS_LINKS, FC_LINKS, "bandwidth and latency of the three link tiers"),
     INT("devices_per_host_link", scn_cluster, devices_per_host_link, 1, 1024, NULL,
         "devices sharing one host uplink (a PCIe switch's); transfers every device makes at once (a co-located switch's offload and onload, full co-location's model loads) get host_gbps ÷ this each (1: a link per device)"),
     NUM("scaleout_oversubscription", scn_cluster, scaleout_oversub, 1, 1, 1024, 0, NULL,
@@ -140,21 +139,21 @@ const fdesc FIELDS_MODEL[] = {
 
 static const fdesc FIELDS_MODELS[] = {
     {"actor", FK_MODEL, MEM(scn_scenario, actor), 1, 0, 0, FF_REQUIRED, NULL, NULL, FIELDS_MODEL,
-     NULL, NULL, NULL, "the policy being trained and generating rollouts"},
+     FC_ROWS, NULL, "the policy being trained and generating rollouts"},
     {"reference", FK_MODEL, MEM(scn_scenario, ref), 1, 0, 0, 0, NULL, NULL, FIELDS_MODEL,
-     NULL, NULL, NULL, "frozen reference for the KL term; true = same as the actor; false/absent: no reference forward"},
+     FC_ROWS, NULL, "frozen reference for the KL term; true = same as the actor; false/absent: no reference forward"},
     {"reward", FK_MODEL, MEM(scn_scenario, reward), 1, 0, 0, 0, NULL, NULL, FIELDS_MODEL,
-     NULL, NULL, NULL, "a rule-based reward (cost efficiency.reward_rule_ms per sample, off-device) or a reward model's forward"},
+     FC_ROWS, NULL, "a rule-based reward (cost efficiency.reward_rule_ms per sample, off-device) or a reward model's forward"},
     {"critic", FK_MODEL, MEM(scn_scenario, critic), 1, 0, 0, 0, NULL, NULL, FIELDS_MODEL,
-     NULL, NULL, NULL, "value model; PPO needs one"},
+     FC_ROWS, NULL, "value model; PPO needs one"},
     END
 };
 
 static const fdesc FIELDS_NUM_ELEM[] = {{"", FK_NUM, 0, sizeof(double), 1, 0, 1e9, 0, NULL, NULL, NULL,
-                                         NULL, NULL, NULL, NULL}, END};
+                                         FC_ROWS, NULL, NULL}, END};
 
 const fdesc FIELDS_DIST[] = {
-    {"kind", FK_STR, 0, 0, 1, 0, 0, 0, DIST_NAMES, NULL, NULL, NULL, NULL, NULL,
+    {"kind", FK_STR, 0, 0, 1, 0, 0, 0, DIST_NAMES, NULL, NULL, FC_ROWS, NULL,
      "fixed, uniform, lognormal or histogram"},
     NUM("value", scn_dist, a, 1, 1, FLD_TOKENS_MAX, 0, "tokens", "fixed: the length"),
     NUM("lo", scn_dist, a, 1, 1, FLD_TOKENS_MAX, 0, "tokens", "uniform: lowest"),
@@ -164,9 +163,9 @@ const fdesc FIELDS_DIST[] = {
         "lognormal: the mean instead of the median (median = mean * exp(-sigma^2/2), before the cap)"),
     NUM("sigma", scn_dist, b, 1, 0, 5, 0, NULL, "lognormal: sigma of the log"),
     NUM("cap", scn_dist, cap, 1, 0, FLD_TOKENS_MAX, 0, "tokens", "clip lengths to [1, cap] (0: none)"),
-    {"edges", FK_ARR, 0, 0, 1, 0, 0, 0, NULL, NULL, FIELDS_NUM_ELEM, NULL, NULL, "tokens",
+    {"edges", FK_ARR, 0, 0, 1, 0, 0, 0, NULL, NULL, FIELDS_NUM_ELEM, FC_ROWS, "tokens",
      "histogram: bin edges, increasing"},
-    {"weights", FK_ARR, 0, 0, 1, 0, 0, 0, NULL, NULL, FIELDS_NUM_ELEM, NULL, NULL, NULL,
+    {"weights", FK_ARR, 0, 0, 1, 0, 0, 0, NULL, NULL, FIELDS_NUM_ELEM, FC_ROWS, NULL,
      "histogram: bin weights"},
     END
 };
@@ -178,15 +177,15 @@ static const fdesc FIELDS_WORKLOAD[] = {
     INT("minibatches", scn_workload, minibatches, 1, 1 << 20, NULL, "optimizer steps per epoch; must divide prompts·samples"),
     INT("epochs", scn_workload, epochs, 1, 1024, NULL, "passes over a step's samples"),
     {"prompt_len", FK_DIST, MEM(scn_workload, prompt_len), 1, 0, 0, 0, NULL, NULL, FIELDS_DIST,
-     fr_dist, fp_dist, "tokens", "prompt length, tokens"},
+     FC_DIST, "tokens", "prompt length, tokens"},
     {"response_len", FK_DIST, MEM(scn_workload, response_len), 1, 0, 0, 0, NULL, NULL, FIELDS_DIST,
-     fr_dist, fp_dist, "tokens", "response length, tokens, before max_response"},
+     FC_DIST, "tokens", "response length, tokens, before max_response"},
     INT("max_response", scn_workload, max_response, 1, FLD_TOKENS_MAX, "tokens", "hard cap on a response (the generation limit)"),
     NUM("response_growth", scn_workload, response_growth, 1, -0.5, 1, 0, "per step",
         "drift of the response lengths: step t draws from response_len scaled by (1 + g)^t, before its cap and max_response (0: every step alike)"),
     INT("iterations", scn_workload, iterations, 1, FLD_ITERATIONS_MAX, NULL, "RL steps simulated"),
     INT("warmup", scn_workload, warmup, 0, FLD_ITERATIONS_MAX - 1, NULL, "leading steps left out of the measured window"),
-    {"seed", FK_INT, MEM(scn_workload, seed), 1, 0, 9007199254740991.0, 0, NULL, NULL, NULL, NULL, NULL,
+    {"seed", FK_INT, MEM(scn_workload, seed), 1, 0, 9007199254740991.0, 0, NULL, NULL, NULL, FC_ROWS,
      NULL, "random seed of the length sampling"},
     BOOL("recompute_logprob", scn_workload, recompute_logprob, "an actor forward for the old log-probs (verl style)"),
     BOOL("batch_per_supernode", scn_workload, batch_per_supernode,
@@ -194,27 +193,27 @@ static const fdesc FIELDS_WORKLOAD[] = {
     END
 };
 
-static const fdesc FIELDS_ROLE_ELEM[] = {{"", FK_STR, 0, 0, 1, 0, 0, 0, ROLE_NAMES, NULL, NULL, NULL, NULL,
+static const fdesc FIELDS_ROLE_ELEM[] = {{"", FK_STR, 0, 0, 1, 0, 0, 0, ROLE_NAMES, NULL, NULL, FC_ROWS,
                                           NULL, NULL}, END};
 
-/* a pool's ranges: a list of {first, last} device numbers (fr_pools reads them) */
+/* a pool's ranges: a list of {first, last} device numbers (the pools' reader reads them) */
 static const fdesc FIELDS_DEVNUM_ELEM[] = {{"", FK_INT, 0, sizeof(int), 1, 0, FLD_DEVICES_MAX - 1, 0, NULL, NULL, NULL,
-                                            NULL, NULL, NULL, NULL}, END};
-static const fdesc FIELDS_RANGE_ELEM[] = {{"", FK_ARR, 0, 0, 1, 2, 2, 0, NULL, NULL, FIELDS_DEVNUM_ELEM, NULL, NULL,
+                                            FC_ROWS, NULL, NULL}, END};
+static const fdesc FIELDS_RANGE_ELEM[] = {{"", FK_ARR, 0, 0, 1, 2, 2, 0, NULL, NULL, FIELDS_DEVNUM_ELEM, FC_ROWS,
                                            NULL, NULL}, END};
 
 const fdesc FIELDS_POOL[] = {
     STR("name", scn_pool, name, "default pool1, pool2, …"),
     INTF("devices", scn_pool, devices, 1, FLD_DEVICES_MAX, 0, NULL, "devices in the pool (required unless ranges gives them); the pools' sum must not exceed the cluster"),
     ENUM("where", scn_pool, where, WHERE_NAMES, WHERE_VALS, "placement of a pool without ranges: the lowest devices no other pool holds (packed), the same share of every supernode (spread: devices = 192 on two supernodes is the first 96 free devices of each), or of every node (spread_nodes)"),
-    {"ranges", FK_ARR, 0, 0, 1, 1, SCN_RANGES_MAX, 0, NULL, NULL, FIELDS_RANGE_ELEM, NULL, NULL, NULL,
+    {"ranges", FK_ARR, 0, 0, 1, 1, SCN_RANGES_MAX, 0, NULL, NULL, FIELDS_RANGE_ELEM, FC_ROWS, NULL,
      "explicit devices: a list of inclusive {first, last} device numbers, e.g. {{0, 95}, {384, 479}}; placed before the other pools"},
-    {"roles", FK_ARR, 0, 0, 1, 0, 0, FF_REQUIRED, ROLE_NAMES, NULL, FIELDS_ROLE_ELEM, NULL, NULL, NULL,
+    {"roles", FK_ARR, 0, 0, 1, 0, 0, FF_REQUIRED, ROLE_NAMES, NULL, FIELDS_ROLE_ELEM, FC_ROWS, NULL,
      "what runs there: \"rollout\", \"train\" (actor training and old log-probs), \"ref\" (or \"reference\"), \"reward\", \"critic\""},
     END
 };
 static const fdesc FIELDS_POOL_ELEM[] = {{"", FK_REC, 0, sizeof(scn_pool), 1, 0, 0, 0, NULL, NULL,
-                                          FIELDS_POOL, NULL, NULL, NULL, NULL}, END};
+                                          FIELDS_POOL, FC_ROWS, NULL, NULL}, END};
 
 static const fdesc FIELDS_TRAIN[] = {
     INT("tp", scn_train_layout, tp, 1, FLD_PARALLEL_MAX, NULL, "tensor parallel; divides the heads"),
@@ -284,12 +283,12 @@ const fdesc FIELDS_PLAN[] = {
     FRACN("rollout_fraction", scn_plan, rollout_fraction, "separate, when rollout_devices is 0: share of the cluster that generates, rounded to whole rollout instances (so it scales with cluster.supernodes)"),
     INT("aux_devices", scn_plan, aux_devices, 0, FLD_DEVICES_MAX, NULL, "colocate: devices of the reference/reward pool"),
     {"pools", FK_ARR, MEM(scn_plan, pools), 1, 0, SCN_POOLS_MAX, 0, NULL, NULL, FIELDS_POOL_ELEM,
-     fr_pools, fp_pools, NULL, "explicit pools (policies use this)"},
+     FC_POOLS, NULL, "explicit pools (policies use this)"},
     REC("train", scn_plan, train, FIELDS_TRAIN, "training layout"),
     REC("rollout", scn_plan, rollout, FIELDS_ROLLOUT, "rollout layout"),
     INT("aux_tp", scn_plan, aux_tp, 1, FLD_PARALLEL_MAX, NULL, "TP of the forward-only models (reference, reward) on a pool that does not train; the critic always runs on the training pool"),
-    FLAT("offload", FIELDS_OFFLOAD, NULL, "what co-located training moves to the host during rollout"),
-    FLAT("distqueue", FIELDS_DISTQUEUE, NULL, "DistQueue transfer"),
+    FLAT("offload", FIELDS_OFFLOAD, FC_ROWS, "what co-located training moves to the host during rollout"),
+    FLAT("distqueue", FIELDS_DISTQUEUE, FC_ROWS, "DistQueue transfer"),
     ENUM("controller", scn_plan, controller, CONTROLLER_NAMES, CONTROLLER_VALS,
          "how a step's samples reach the trainer: through the DistQueue (queue), or gathered into one driver process over its NIC and scattered back to the trainer, as single-controller frameworks do (driver)"),
     INT("reward_workers", scn_plan, reward_workers, 0, 1 << 20, NULL,
@@ -307,7 +306,7 @@ const fdesc FIELDS_PLAN[] = {
          "in-flight samples at a weight update: keep generating on the old weights, or abort and re-prefill on the new"),
     ENUM("on_stale", scn_plan, on_stale, ONSTALE_NAMES, ONSTALE_VALS,
          "a sample that would exceed the staleness bound: hold the trainer back, or drop the sample"),
-    {"policy", FK_STR, MEM(scn_plan, policy), 1, 0, 0, FF_NO_PLACE, NULL, NULL, NULL, NULL, NULL, NULL,
+    {"policy", FK_STR, MEM(scn_plan, policy), 1, 0, 0, FF_NO_PLACE, NULL, NULL, NULL, FC_ROWS, NULL,
      "a policy plugin's path, stored as given (relative paths are relative to the working directory)"},
     END
 };
@@ -330,9 +329,9 @@ static const fdesc FIELDS_EFFICIENCY[] = {
 
 const fdesc FIELDS_TOP[] = {
     STR("name", scn_scenario, name, "shown in reports (default: the file's name)"),
-    {"cluster", FK_REC, MEM(scn_scenario, cluster), 1, 0, 0, FF_REQUIRED, NULL, NULL, FIELDS_CLUSTER, NULL, NULL,
+    {"cluster", FK_REC, MEM(scn_scenario, cluster), 1, 0, 0, FF_REQUIRED, NULL, NULL, FIELDS_CLUSTER, FC_ROWS,
      NULL, "devices and links"},
-    {"models", FK_REC, 0, 0, 1, 0, 0, FF_REQUIRED, NULL, NULL, FIELDS_MODELS, fr_models, fp_models, NULL,
+    {"models", FK_REC, 0, 0, 1, 0, 0, FF_REQUIRED, NULL, NULL, FIELDS_MODELS, FC_MODELS, NULL,
      "actor, reference, reward, critic"},
     REC("workload", scn_scenario, work, FIELDS_WORKLOAD, "the RL step"),
     REC("plan", scn_scenario, plan, FIELDS_PLAN, "placement, layouts, StaleSync"),
@@ -418,16 +417,6 @@ const char *fields_enum_name(const fdesc *f, int value)
     return "?";
 }
 
-const char *fields_roles_str(unsigned roles, char *buf, size_t n)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int b = 0; ROLE_NAMES[b] && used < n; b++)
-        if (roles & (1u << b))
-            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "+" : "", ROLE_NAMES[b]);
-    return buf;
-}
-
 /* ---------------------------------------------------------- comparison */
 
 static bool num_equal(double a, double b)
@@ -463,7 +452,7 @@ static bool rec_equal(const fdesc *rec, const void *a, const void *b, const char
             if (f->size) ok = strcmp(fields_cat(f, a), fields_cat(f, b)) == 0;
             break;
         case FK_DEVICE: case FK_MODEL: case FK_REC:
-            if (f->sub && f->size == 0 && f->read == fr_models) {
+            if (f->sub && f->size == 0 && f->codec == FC_MODELS) {
                 const scn_scenario *sa = a, *sb = b;
                 ok = sa->has_ref == sb->has_ref && sa->reward_is_model == sb->reward_is_model &&
                      sa->has_critic == sb->has_critic;
@@ -476,7 +465,7 @@ static bool rec_equal(const fdesc *rec, const void *a, const void *b, const char
             ok = dist_equal(fields_cat(f, a), fields_cat(f, b));
             break;
         case FK_ARR:
-            if (f->read == fr_pools) {
+            if (f->codec == FC_POOLS) {
                 const scn_plan *pa = a, *pb = b;
                 ok = pa->npools == pb->npools;
                 for (int i = 0; ok && i < pa->npools; i++)
@@ -639,11 +628,6 @@ static void describe_rec(fs_buf *out, bool md, const fdesc *rec, const char *pat
             !(f->kind == FK_MODEL && strcmp(f->name, "actor") != 0))
             describe_rec(out, md, f->sub, f->kind == FK_MODEL ? "models.ROLE" : sub, NULL, false);
     }
-}
-
-void fields_describe(fs_buf *out, bool markdown)
-{
-    fields_describe_under(out, markdown, "");
 }
 
 /* The default scenario's member for a path, or NULL where defaults mean

@@ -35,8 +35,20 @@ typedef enum {
 #define FF_NO_PLACE  0x04u  /* place() may not set it (the run decides it) */
 #define FF_DERIVED   0x08u  /* computed; written to plugins, never read */
 
-struct freader;
-struct lua_State;
+/* A field whose reading or writing is more than its rows (defaults drawn
+** from a sibling, cross-field checks, presets, a list of pools): which one.
+** The Lua side keys its readers and writers by it (fields_lua.c,
+** fields_lua_push.c); every other field is read and written through its
+** rows (sub) or as a leaf. */
+typedef enum {
+    FC_ROWS,        /* no codec of its own */
+    FC_DEVICE,      /* cluster.device: a record or a preset name */
+    FC_LINKS,       /* cluster.links: tiers defaulted from the device */
+    FC_MODELS,      /* models: the roles, presets, true and "rule" */
+    FC_DIST,        /* a length distribution: a record or a number */
+    FC_POOLS,       /* plan.pools: names, roles, ranges */
+    FC__COUNT
+} fcodec;
 
 typedef struct fdesc {
     const char *name;
@@ -49,20 +61,14 @@ typedef struct fdesc {
     const char *const *enames;  /* FK_ENUM: names, NULL-ended */
     const int  *evals;          /* FK_ENUM: C values (NULL: the name's index) */
     const struct fdesc *sub;    /* FK_REC, FK_ARR, FK_DEVICE, FK_MODEL, FK_DIST */
-    /* A record whose reading is more than its fields (defaults drawn from a
-    ** sibling, cross-field checks, presets).  Called even when the field is
-    ** absent (v == 0), so it can require it or fill defaults.  base is the
-    ** enclosing record's C struct. */
-    void (*read)(struct freader *r, int v, const char *path, const struct fdesc *f, void *base);
-    /* Push the field's value in the file's form, or nothing (returns false). */
-    bool (*push)(struct lua_State *L, const struct fdesc *f, const void *base);
+    fcodec      codec;
     const char *unit;       /* shown in docs: "GB", "ms", "tokens" … */
     const char *doc;
 } fdesc;
 
 /* Limits shared by every reader of the format. */
 #define FLD_PARALLEL_MAX   65536        /* tp, pp, ep, dp of one layout */
-#define FLD_DEVICES_MAX    (1 << 20)    /* devices of a whole cluster */
+#define FLD_DEVICES_MAX    SCN_DEVICES_MAX  /* devices of a whole cluster (scenario.h) */
 #define FLD_SEQS_MAX       (1 << 20)    /* sequences an instance may batch */
 #define FLD_TOKENS_MAX     (1 << 21)    /* one sequence's prompt or response */
 #define FLD_PROMPTS_MAX    (1 << 20)    /* prompts of one step */
@@ -80,7 +86,6 @@ extern const fdesc FIELDS_DIST[];
 ** "ref" by every reader. */
 extern const char *const ROLE_NAMES[];
 extern const char *const DIST_NAMES[];
-const char *fields_roles_str(unsigned roles, char *buf, size_t n);
 
 /* The row named `key` in a NULL-ended record, or NULL. */
 const fdesc *fields_find(const fdesc *rec, const char *key);
@@ -106,11 +111,10 @@ const char *fields_enum_name(const fdesc *f, int value);
 ** equal; otherwise names the first differing field in `where`. */
 bool fields_equal(const scn_scenario *a, const scn_scenario *b, char *where, size_t n);
 
-/* The field list for people: one row per leaf with its path, type, unit,
-** range, default and doc; markdown (a table) or plain text. */
-void fields_describe(fs_buf *out, bool markdown);
-/* The same for the direct fields of one record ("plan.train"), the way
-** each section of docs/scenarios.md shows them. */
+/* The field list for people: one row per direct field of one record
+** ("plan.train"; "" the top) with its path, type, unit, range, default and
+** doc, the way each section of docs/scenarios.md shows them; markdown (a
+** table) or plain text. */
 void fields_describe_under(fs_buf *out, bool markdown, const char *prefix);
 
 #endif

@@ -380,6 +380,17 @@ static void read_leaf(freader *r, int v, const char *path, const fdesc *f, void 
     }
 }
 
+/* The readers of the fields with a codec of their own (fields.h, fcodec),
+** keyed by it.  Each is called even when its field is absent (v == 0), so it
+** can require the field or fill defaults; base is the enclosing record's C
+** struct. */
+typedef void fr_codec(freader *r, int v, const char *path, const fdesc *f, void *base);
+static fr_codec fr_device, fr_links, fr_models, fr_dist, fr_pools;
+static fr_codec *const READERS[FC__COUNT] = {
+    [FC_DEVICE] = fr_device, [FC_LINKS] = fr_links, [FC_MODELS] = fr_models, [FC_DIST] = fr_dist,
+    [FC_POOLS] = fr_pools,
+};
+
 void fr_record(freader *r, int t, const char *path, const fdesc *rec, void *base)
 {
     lua_State *L = r->L;
@@ -390,7 +401,8 @@ void fr_record(freader *r, int t, const char *path, const fdesc *rec, void *base
         fields_join_path(where, path, f->name);
         int ty = rawfield(L, t, f->name);
         int v = ty == LUA_TNIL ? 0 : lua_gettop(L);
-        if (!v && f->kind == FK_REC && !f->read && (f->flags & FF_REQUIRED)) {
+        fr_codec *read = READERS[f->codec];
+        if (!v && f->kind == FK_REC && !read && (f->flags & FF_REQUIRED)) {
             /* a required record: read as empty, so its own required fields speak */
             lua_pop(L, 1);
             lua_newtable(L);
@@ -406,8 +418,8 @@ void fr_record(freader *r, int t, const char *path, const fdesc *rec, void *base
             }
             fr_fail(r, where, "set by the run, not by a policy; leave it out");
         }
-        if (f->read) {
-            f->read(r, v, where, f, base);
+        if (read) {
+            read(r, v, where, f, base);
         } else if (!v) {
             if (f->flags & FF_REQUIRED) fr_fail(r, where, "required");
         } else if (f->kind == FK_REC) {
@@ -423,7 +435,7 @@ void fr_record(freader *r, int t, const char *path, const fdesc *rec, void *base
 
 /* ------------------------------------------------------ custom readers */
 
-void fr_device(freader *r, int v, const char *path, const fdesc *f, void *base)
+static void fr_device(freader *r, int v, const char *path, const fdesc *f, void *base)
 {
     lua_State *L = r->L;
     scn_device *d = fields_at(f, base);
@@ -455,7 +467,7 @@ void fr_device(freader *r, int v, const char *path, const fdesc *f, void *base)
 }
 
 /* Links default to the device's own links; read after the device. */
-void fr_links(freader *r, int v, const char *path, const fdesc *f, void *base)
+static void fr_links(freader *r, int v, const char *path, const fdesc *f, void *base)
 {
     scn_cluster *cl = base;
     const scn_device *d = &cl->device;
@@ -547,7 +559,7 @@ static bool read_role(freader *r, int models, const fdesc *f, scn_model *m, cons
     return has;
 }
 
-void fr_models(freader *r, int v, const char *path, const fdesc *f, void *base)
+static void fr_models(freader *r, int v, const char *path, const fdesc *f, void *base)
 {
     scn_scenario *s = base;
     char got[64];
@@ -582,7 +594,7 @@ static void read_num_array(freader *r, int t, const char *path, const char *key,
     if (ty != LUA_TTABLE) fr_fail(r, where, "expected a table, got %s", fields_got_text(L, -1, got, sizeof got));
     int a = lua_gettop(L);
     lua_Integer len = check_array(r, a, where, max);
-    static const fdesc elem = {"", FK_NUM, 0, sizeof(double), 1, 0, 1e9, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    static const fdesc elem = {"", FK_NUM, 0, sizeof(double), 1, 0, 1e9, 0, NULL, NULL, NULL, FC_ROWS, NULL, NULL};
     for (lua_Integer i = 1; i <= len; i++) {
         lua_rawgeti(L, a, i);
         fields_index_path(item, where, (long long)i);
@@ -607,7 +619,7 @@ static bool dist_num(freader *r, int v, const char *path, const char *key, doubl
     return true;
 }
 
-void fr_dist(freader *r, int v, const char *path, const fdesc *f, void *base)
+static void fr_dist(freader *r, int v, const char *path, const fdesc *f, void *base)
 {
     lua_State *L = r->L;
     char where[FLD_PATH_MAX], got[64], list[128];
@@ -745,7 +757,7 @@ static void read_ranges(freader *r, int t, const char *path, scn_pool *pl)
     lua_pop(L, 1);
 }
 
-void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *base)
+static void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *base)
 {
     lua_State *L = r->L;
     scn_plan *p = base;

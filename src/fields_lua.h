@@ -37,16 +37,6 @@ void fields_read_scenario(freader *r, int t);
 /* A plan as place()/candidates() return it, over the plan already in p. */
 void fields_read_plan(freader *r, int t, scn_plan *p);
 
-/* Custom readers and writers named in the table. */
-void fr_device(freader *r, int v, const char *path, const fdesc *f, void *base);
-void fr_links(freader *r, int v, const char *path, const fdesc *f, void *base);
-void fr_models(freader *r, int v, const char *path, const fdesc *f, void *base);
-void fr_dist(freader *r, int v, const char *path, const fdesc *f, void *base);
-void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *base);
-bool fp_dist(struct lua_State *L, const fdesc *f, const void *base);
-bool fp_pools(struct lua_State *L, const fdesc *f, const void *base);
-bool fp_models(struct lua_State *L, const fdesc *f, const void *base);
-
 /* Writers: push a table in the scenario file's form. */
 void fields_push_record(struct lua_State *L, const fdesc *rec, const void *base);
 void fields_push_scenario(struct lua_State *L, const scn_scenario *s);

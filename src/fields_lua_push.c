@@ -11,6 +11,13 @@
 
 /* ------------------------------------------------------------- writers */
 
+/* The writers of the fields with a codec of their own (fields.h, fcodec),
+** keyed by it: push the field's value in the file's form, or nothing
+** (returns false).  The others are written through their rows. */
+typedef bool fp_codec(lua_State *L, const fdesc *f, const void *base);
+static fp_codec fp_dist, fp_pools, fp_models;
+static fp_codec *const WRITERS[FC__COUNT] = {[FC_DIST] = fp_dist, [FC_POOLS] = fp_pools, [FC_MODELS] = fp_models};
+
 static void push_leaf(lua_State *L, const fdesc *f, const void *base)
 {
     const void *p = fields_cat(f, base);
@@ -35,8 +42,8 @@ void fields_push_record(lua_State *L, const fdesc *rec, const void *base)
     luaL_checkstack(L, 4, "pushing a record");
     lua_createtable(L, 0, n);
     for (const fdesc *f = rec; f->name; f++) {
-        if (f->push) {
-            if (!f->push(L, f, base)) continue;
+        if (WRITERS[f->codec]) {
+            if (!WRITERS[f->codec](L, f, base)) continue;
         } else if (f->kind == FK_REC || f->kind == FK_DEVICE || f->kind == FK_MODEL) {
             if (!f->sub) continue;
             fields_push_record(L, f->sub, (f->size || f->off) ? fields_cat(f, base) : base);
@@ -80,13 +87,13 @@ void fields_push_dist(lua_State *L, const scn_dist *d)
     if (d->cap > 0) { lua_pushnumber(L, d->cap); lua_setfield(L, -2, "cap"); }
 }
 
-bool fp_dist(lua_State *L, const fdesc *f, const void *base)
+static bool fp_dist(lua_State *L, const fdesc *f, const void *base)
 {
     fields_push_dist(L, fields_cat(f, base));
     return true;
 }
 
-bool fp_pools(lua_State *L, const fdesc *f, const void *base)
+static bool fp_pools(lua_State *L, const fdesc *f, const void *base)
 {
     (void)f;
     const scn_plan *p = base;
@@ -129,7 +136,7 @@ bool fp_pools(lua_State *L, const fdesc *f, const void *base)
     return true;
 }
 
-bool fp_models(lua_State *L, const fdesc *f, const void *base)
+static bool fp_models(lua_State *L, const fdesc *f, const void *base)
 {
     (void)f;
     const scn_scenario *s = base;

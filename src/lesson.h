@@ -60,7 +60,6 @@ typedef struct lesson lesson;
 lesson *lesson_open(const char *path, fs_err *err);
 void    lesson_close(lesson *l);
 const char *lesson_title(const lesson *l);
-const char *lesson_file(const lesson *l);
 const char *lesson_scenario(const lesson *l);   /* resolved */
 int     lesson_nsteps(const lesson *l);
 const lesson_step *lesson_step_at(const lesson *l, int i);

@@ -177,6 +177,21 @@ double plan_zero_comm(const scn_scenario *s, const plan_pool *q, const scn_model
                          train, grad, after);
 }
 
+void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro, double last_bwd,
+                     double *grad_s, double *opt_s)
+{
+    const scn_train_layout *tl = &s->plan.train;
+    double sh = mdl_stage_share(m->layers, q->pp);
+    double psi_d = m->params_dense * sh / q->tp;
+    double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    double grad, after;
+    double tg = plan_zero_comm(s, q, m, micro, true, &grad, &after);
+    *grad_s = tg + (mdl_exposed(grad, tl->overlap_grad, last_bwd) + after);
+    /* Adam touches ~30 bytes per local parameter: fp32 master, m, v read
+    ** and written, bf16 grads read, bf16 weights written (mdl_optimizer) */
+    *opt_s = mdl_optimizer(&s->cluster.device, &s->eff, tl->zero, q->shard, q->eshard, psi_d, psi_e);
+}
+
 /* ------------------------------------------------------------ memory */
 
 void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3])

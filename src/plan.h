@@ -90,6 +90,16 @@ void plan_grad_allreduce(const scn_scenario *s, const plan_pool *q, const scn_mo
 ** the planner's estimate both call this. */
 double plan_zero_comm(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro, bool train,
                       double *grad, double *after);
+/* The tail of one training mini-batch of model m on pool q after its 1F1B
+** pipeline of `micro` micro-batches: *grad_s the data-parallel
+** communication (plan_zero_comm's exposed per-micro-batch part, the
+** gradient reduction — plan.train.overlap_grad runs a share of it during the
+** last backward, `last_bwd` seconds — and ZeRO-1/2's parameter all-gather),
+** *opt_s the optimizer step over the ZeRO shard groups.  The engine
+** (src/eng_train.c) and the estimate (src/estimate.c) both call this: the
+** same operations in the same order, so they agree to the bit. */
+void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro, double last_bwd,
+                     double *grad_s, double *opt_s);
 /* Nodes the pool's devices touch, and the most it has on one node. */
 int plan_nodes(const scn_cluster *c, const plan_pool *q, int *most);
 

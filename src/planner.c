@@ -1,13 +1,11 @@
 /*
 ** planner.c — the plan search (planner.h): axes, candidates, selection,
-** simulation of one candidate.  The estimate is in planner_estimate.c, the
-** table's ranking and text in planner_table.c.
+** simulation of one candidate.  The estimate it ranks by is src/estimate.c,
+** the table's ranking and text planner_table.c.
 */
 #include "planner.h"
-#include "dist.h"
 #include "engine.h"
 #include "fields.h"
-#include "model.h"
 #include "runner.h"
 
 #include <math.h>
@@ -265,7 +263,7 @@ static void consider(planner *P, plan_cand *c)
     c->devices = scn_total_devices(&s.cluster);
     c->near = !pl.fits;
     if (!sweep_stale) {
-        c->est = planner_estimate(P, &s, &pl);
+        c->est = est_throughput(&P->len, &s, &pl);
         P->estimated++;
         push_cand(P, c);
         return;
@@ -276,7 +274,7 @@ static void consider(planner *P, plan_cand *c)
         for (int k = 0; k < np; k++) {
             s.plan.staleness = (int)P->ax.staleness.v[i];
             s.plan.partial_rollout = s.plan.staleness == 0 ? 1.0 : P->ax.partial_pct.v[k] / 100.0;
-            double e = planner_estimate(P, &s, &pl);
+            double e = est_throughput(&P->len, &s, &pl);
             P->estimated++;
             if (e > best) best = e;
         }
@@ -411,7 +409,7 @@ static void expand(planner *P, int *cap, const plan_cand *c)
             s.plan.staleness = x.stale;
             s.plan.partial_rollout = x.partial_pct / 100.0;
             if (x.dispatch >= 0) set_dispatch(&s, x.dispatch);
-            x.est = built ? planner_estimate(P, &s, &pl) : 0;
+            x.est = built ? est_throughput(&P->len, &s, &pl) : 0;
             push_sel(P, cap, &x);
         }
     }
@@ -720,7 +718,7 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
     if (!plan_build(&s, &pl, &e)) memset(&pl, 0, sizeof pl);
     char pools[256];
     pools_text(&pl, pools, sizeof pools);
-    const plan_pool *tq = planner_train_pool(&pl);
+    const plan_pool *tq = pl.train_pool >= 0 ? &pl.pools[pl.train_pool] : NULL;
     rt_row_set_str(r, rtable_col(t, "mode"), c->mode >= 0 ? planner_mode_name(c->mode)
                 : c->explicit_idx < 0 ? "baseline" : "listed");
     rt_row_set_str(r, rtable_col(t, "pools"), pools);
@@ -776,49 +774,6 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
     return ok;
 }
 
-static void quantiles(planner *P)
-{
-    const scn_workload *w = &P->base.work;
-    enum { NS = 4096 };
-    double *v = xmalloc(NS * sizeof *v);
-    rng_state r;
-    rng_seed(&r, w->seed);
-    for (int i = 0; i < NS; i++) v[i] = dist_sample(&w->response_len, &r, w->max_response);
-    for (int i = 1; i < NS; i++) {      /* insertion sort: small, once */
-        double x = v[i];
-        int k = i - 1;
-        while (k >= 0 && v[k] > x) { v[k + 1] = v[k]; k--; }
-        v[k + 1] = x;
-    }
-    for (int q = 0; q <= 100; q++) P->rq[q] = v[q == 100 ? NS - 1 : q * NS / 100];
-    P->pm = dist_mean(&w->prompt_len, 0);
-    P->rm = dist_mean(&w->response_len, w->max_response);
-    /* E[(prompt + response)^2], the attention term of a forward pass: the
-    ** responses drawn above with prompts of the same seed's second stream */
-    rng_state rp;
-    rng_seed(&rp, w->seed + 1);
-    double l2 = 0;
-    for (int i = 0; i < NS; i++) {
-        double L = dist_sample(&w->prompt_len, &rp, 0) + v[i];
-        l2 += L * L;
-    }
-    P->l2m = l2 / NS;
-    double r2 = 0;
-    for (int i = 0; i < NS; i++) r2 += (v[i] - P->rm) * (v[i] - P->rm);
-    P->rsd = sqrt(r2 / NS);
-    free(v);
-}
-
-double planner_estimate_scenario(const scn_scenario *s, const plan *pl)
-{
-    planner *P = xcalloc(1, sizeof *P);
-    P->base = *s;
-    quantiles(P);
-    double e = planner_estimate(P, s, pl);
-    free(P);
-    return e;
-}
-
 /* ---------------------------------------------------------------- set-up */
 
 bool planner_init(planner *P, const scn_scenario *base, plugin *pl, const planner_opts *po, fs_err *err)
@@ -841,7 +796,7 @@ bool planner_init(planner *P, const scn_scenario *base, plugin *pl, const planne
     default_axes(&P->base, &P->ax);
     if (P->objective == PLAN_OBJ_DEVICES) device_axes(&P->base, &P->ax);
     if (pl && !policy_candidates(pl, &P->base, &P->ax, &P->plans, &P->nplans, err)) return false;
-    quantiles(P);
+    est_lengths_of(&P->base.work, &P->len);
     return true;
 }
 

@@ -10,7 +10,7 @@
 **      divide its pool or does not fit in memory is pruned with all its
 **      variants (staleness, partial rollout, dispatch);
 **   2. the variants of the rest get a closed-form estimate of throughput
-**      from the engine's own cost formulas (model.h) — microseconds each;
+**      from the engine's own cost formulas (estimate.h) — microseconds each;
 **   3. the best layouts by estimate (each mode's and cluster size's best
 **      first, the scenario's own plan always) are simulated with every
 **      variant over a short window; the best quarter of each staleness bound
@@ -28,16 +28,14 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "estimate.h"
 #include "plan.h"
+#include "plan_axes.h"
 #include "plugin.h"
 #include "rtable.h"
 #include "scenario.h"
 
-/* Search modes: "hybrid" is a rollout-only pool beside a co-located one;
-** "shape" is a pool shape a policy's candidates() gave (split: its index);
-** "spread" is separate with the rollout pool on the same share of every
-** supernode (plan.pools[].where = "spread"; two supernodes or more). */
-enum { PLANNER_SEPARATE, PLANNER_COLOCATE, PLANNER_FULL, PLANNER_HYBRID, PLANNER_SHAPE, PLANNER_SPREAD, PLANNER__MODES };
+/* The search modes (PLANNER_*) and axes are plan_axes.h's. */
 const char *planner_mode_name(int mode);
 
 typedef enum { PLAN_OBJ_THROUGHPUT, PLAN_OBJ_PER_DEVICE, PLAN_OBJ_DEVICES } plan_objective;
@@ -87,11 +85,7 @@ typedef struct {
     plan_axes     ax;
     scn_scenario *plans;        /* listed by candidates(ctx) */
     int           nplans;
-    /* response-length quantiles and means, for the tail estimate */
-    double        rq[101];
-    double        pm, rm;
-    double        l2m;          /* mean of (prompt + response)^2 */
-    double        rsd;          /* standard deviation of the response length */
+    est_lengths   len;          /* the workload's length figures, for the estimate */
     /* stage 1-2: every candidate that fits, in enumeration order until
     ** planner_select sorts them by estimate */
     plan_cand    *c;
@@ -143,25 +137,6 @@ bool planner_keeps(const scn_scenario *s, const plan *pl);
 
 /* The scenario a candidate stands for. */
 void planner_apply(const planner *P, const plan_cand *c, scn_scenario *out);
-/* Closed-form tokens/s of a built plan of scenario s: a guide to which
-** candidates are worth simulating, not the engine. */
-double planner_estimate(const planner *P, const scn_scenario *s, const plan *p);
-
-/* The estimate's parts, for the tests that hold them to the engine's: the
-** forward time of one micro-batch of mean-length samples on a stage of
-** pool q, a forward pass over a step's chunk (the whole batch unless it
-** streams) and one mini-batch's training (1F1B, gradient reduction,
-** optimizer) of model m; a decode step of a rollout instance of pool q
-** holding `batch` sequences of mean context `ctx`. */
-double planner_decode_step(const scn_scenario *s, const plan_pool *q, double batch, double ctx);
-double planner_stage_fwd(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m);
-double planner_fwd_pass(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m);
-double planner_train_minibatch(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m);
-
-/* The same for a scenario alone (fusync.estimate): the length quantiles
-** drawn from its workload first. */
-double planner_estimate_scenario(const scn_scenario *s, const plan *pl);
-
 /* The columns of a plan table, and one row: simulate P->sel[id] over
 ** `iterations` iterations (the scenario's warm-up) and set its figure. */
 void planner_cols(const planner *P, rtable *t);
@@ -182,11 +157,5 @@ double planner_row_figure(const rtable *t, const rt_row *r);
 ** fewest devices, score, id) and print the top K with why #1 beats #2. */
 void plan_sort(rtable *t);
 void plan_print(const rtable *t, int top, FILE *f);
-
-/* The pool that trains the actor, or NULL. */
-static inline const plan_pool *planner_train_pool(const plan *p)
-{
-    return p->train_pool >= 0 ? &p->pools[p->train_pool] : NULL;
-}
 
 #endif

@@ -3,10 +3,7 @@
 ** plan_sort and plan_print, shared by `fusync plan` and `fusync merge`.
 */
 #include "planner.h"
-#include "dist.h"
 #include "engine.h"
-#include "fields.h"
-#include "model.h"
 #include "runner.h"
 
 #include <math.h>

@@ -19,7 +19,6 @@
 */
 #include "plugin_lua.h"
 #include "lua_sandbox.h"
-#include "lua_scenario.h"
 #include "fields_lua.h"
 #include "report_fields.h"
 
@@ -49,7 +48,6 @@ struct plugin {
     char          dead_msg[512];
     bool          has[NHOOKS];
     int           hooks_ref;        /* registry ref of the table of hooks */
-    double        seconds;
     scn_scenario *cur;              /* the scenario of the last ctx (fusync.fits), or NULL */
 };
 
@@ -193,7 +191,7 @@ static int open_main(lua_State *L)
     plugin *p = u->p;
     lua_settop(L, 0);
     open_sandbox(L);
-    plugin_open_api(L, p);
+    plugin_open_api(L, &p->cur);
     u->status = luaL_loadfilex(L, p->path, "t");
     if (u->status != LUA_OK) return lua_error(L);
     lua_pushcfunction(L, lsb_msghandler);
@@ -273,9 +271,7 @@ plugin *plugin_open(const char *path, const plugin_limits *lim, fs_err *err)
     open_ud u = {p, LUA_OK};
     lua_pushcfunction(L, open_main);
     lua_pushlightuserdata(L, &u);
-    double t0 = wall_now();
     int st = lua_pcall(L, 1, 0, 0);
-    p->seconds += wall_now() - t0;
     if (st != LUA_OK) {
         const char *m = lua_tostring(L, -1);
         if (u.status == LUA_ERRFILE) {
@@ -311,7 +307,6 @@ void plugin_set_current(plugin *p, const scn_scenario *s)
 const scn_scenario *plugin_current(const plugin *p) { return p->cur; }
 
 const char *plugin_path(const plugin *p) { return p->path; }
-double plugin_seconds(const plugin *p) { return p->seconds; }
 
 void plugin_run_reset(plugin *p)
 {
@@ -357,9 +352,7 @@ bool plugin_pcall(plugin *p, const char *what, int nargs, int nres, fs_err *err)
     lua_pushcfunction(L, lsb_msghandler);
     lua_insert(L, base);
     lsb_call_begin(&p->b, L, what, false);
-    double t0 = wall_now();
     int st = lua_pcall(L, nargs, nres, base);
-    p->seconds += wall_now() - t0;
     lsb_call_end(&p->b);
     note_refusal(p);
     if (st == LUA_OK && p->b.stop) st = LUA_ERRRUN;   /* out of memory, caught inside */
@@ -462,11 +455,6 @@ static void add_model_figures(lua_State *L, const scn_model *m)
     set_num(L, "params_dense", m->params_dense);
     set_num(L, "kv_bytes_per_token", m->kv_bytes_per_token);
     set_num(L, "weights_gb", 2.0 * m->params_total / GiB);     /* BF16 */
-}
-
-void plugin_push_plan(lua_State *L, const scn_plan *p)
-{
-    fields_push_plan(L, p);
 }
 
 /* ctx: the scenario in its file's form (fields.h, one writer for every

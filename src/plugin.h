@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include "scenario.h"
 #include "engine.h"
+#include "plan_axes.h"
 #include "report.h"
 #include "util.h"
 
@@ -54,8 +55,6 @@ void    plugin_close(plugin *p);
 const char *plugin_path(const plugin *p);
 /* Does the plugin define `name` as a function?  (Checked once at open.) */
 bool    plugin_has(const plugin *p, const char *name);
-/* Wall seconds spent inside the plugin's calls so far. */
-double  plugin_seconds(const plugin *p);
 /* Start a run: the run's instruction and wall-clock budgets count from here
 ** (a plugin's run starts when it is opened). */
 void    plugin_run_reset(plugin *p);
@@ -101,30 +100,10 @@ void whatif_free(whatif_list *w);
 ** (policy_search.c) */
 
 /* candidates(ctx): a list of plan tables (each applied like place()'s answer
-** to a copy of `base`), or a table of allowed values per search axis.
-** The result is written to *plans (malloc'd scenarios, *nplans of them) or
-** to the axes table (see cli_plan.c); exactly one is filled. */
-typedef struct {
-    int  n;
-    long v[32];
-} plan_axis;
-
-typedef struct {
-    plan_axis modes;            /* 0 separate, 1 colocate, 2 full, 3 hybrid */
-    plan_axis train_tp, train_pp, train_ep, micro_batch;
-    plan_axis train_cp;         /* context parallel (ring or the scenario's cp_kind) */
-    plan_axis rollout_tp, rollout_ep, max_seqs;
-    plan_axis staleness;
-    plan_axis partial_pct;      /* partial rollout threshold in percent */
-    plan_axis rollout_share_pct;/* separate/hybrid: rollout-only share of devices */
-    plan_axis supernodes, nodes_per_supernode;
-    plan_axis dispatch;         /* plan.rollout.dispatch: the field's enum value */
-    /* pool shapes from candidates() (`pools = {shape, ...}`): each a plan
-    ** whose pools (and mode) are searched with the layout axes; malloc'd */
-    scn_plan *shapes;
-    int       nshapes;
-} plan_axes;
-
+** to a copy of `base`), or a table of allowed values per search axis
+** (plan_axes.h).  The result is written to *plans (malloc'd scenarios,
+** *nplans of them) or to the axes table (see cli_plan.c); exactly one is
+** filled. */
 bool policy_candidates(plugin *p, const scn_scenario *base, plan_axes *axes,
                        scn_scenario **plans, int *nplans, fs_err *err);
 /* score(ctx, report) → number, higher is better; or nil and a reason: the

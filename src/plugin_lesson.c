@@ -242,7 +242,6 @@ void lesson_close(lesson *l)
 }
 
 const char *lesson_title(const lesson *l) { return l->title; }
-const char *lesson_file(const lesson *l) { return l->file; }
 const char *lesson_scenario(const lesson *l) { return l->scenario; }
 int lesson_nsteps(const lesson *l) { return l->nsteps; }
 const lesson_step *lesson_step_at(const lesson *l, int i) { return i >= 0 && i < l->nsteps ? &l->steps[i] : NULL; }

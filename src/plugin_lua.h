@@ -2,13 +2,14 @@
 ** plugin_lua.h — the inside of the plugin layer, for plugin.c and the
 ** policy_*.c modules only: the Lua state of a plugin, protected calls, the
 ** context tables handed to plugins and the reading of their answers.
-** Nothing outside src/plugin.c, src/plugin_lesson.c (lesson files) and
-** src/policy_*.c includes this.
+** Nothing outside src/plugin.c, src/plugin_api.c, src/plugin_lesson.c
+** (lesson files) and src/policy_*.c includes this.
 */
 #ifndef FUSYNC_PLUGIN_LUA_H
 #define FUSYNC_PLUGIN_LUA_H
 
 #include "plugin.h"
+#include "plugin_api.h"     /* plugin_read_plan, below the host */
 
 #include <lua.h>
 #include <lauxlib.h>
@@ -22,7 +23,7 @@ bool plugin_push_fn(plugin *p, const char *name);
 void plugin_push_field(plugin *p, const char *name);
 
 /* Call the function under its `nargs` arguments on the stack with the
-** instruction budget, a traceback handler and the time counted.  On success
+** instruction and wall-clock budgets and a traceback handler.  On success
 ** leaves `nres` results; on failure leaves nothing and fills err (code 2,
 ** FILE:LINE, traceback).  `what` names the call for messages ("place()"). */
 bool plugin_pcall(plugin *p, const char *what, int nargs, int nres, fs_err *err);
@@ -44,23 +45,15 @@ void plugin_answer_error(plugin *p, const char *fn, fs_err *err, const char *fmt
 ** ctx = {scenario=, cluster=, models=, workload=, plan=}.  Models carry their
 ** derived figures (params_total, params_active, kv_bytes_per_token, ...). */
 void plugin_push_ctx(lua_State *L, const scn_scenario *s);
-void plugin_push_plan(lua_State *L, const scn_plan *p);
 void plugin_push_report(lua_State *L, const report *r);
 /* Push plugin_push_ctx(s) on the plugin's stack, built in protected mode. */
 bool plugin_ctx(plugin *p, const scn_scenario *s, fs_err *err);
 
-/* Read a plan table (the scenario's `plan` format) at stack index idx into
-** s->plan: fields present override, `pools` replaces the pools, `mode`
-** without `pools` drops them.  Unknown keys and bad types are errors naming
-** the field ("place() returned plan.train.tp: ...").  Must run protected. */
-void plugin_read_plan(lua_State *L, int idx, scn_scenario *s, const char *what);
 
 /* The scenario the plugin's last ctx was made from (place, candidates,
 ** score, variants): what fusync.fits(plan) fits a plan to.  NULL before. */
 void plugin_set_current(plugin *p, const scn_scenario *s);
 const scn_scenario *plugin_current(const plugin *p);
 
-/* (policy_api.c) The `fusync` table of a plugin: fusync.fits(plan). */
-void plugin_open_api(lua_State *L, plugin *p);
 
 #endif

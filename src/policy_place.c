@@ -7,47 +7,12 @@
 #include "plugin_lua.h"
 #include "policy.h"
 #include "plan.h"
-#include "fields_lua.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Errors of a policy's answer: "WHAT PATH: message" (the caller adds the
-** file and the function). */
-static void answer_fail(freader *r, const char *path, const char *msg)
-{
-    luaL_error(r->L, "%s %s: %s", (const char *)r->ud, path, msg);
-}
-
-/* A plan in the scenario's `plan` format, read by the format's one reader
-** (fields_lua.c) over the plan already in s: what the answer leaves out is
-** kept, except that a mode without pools drops the pools (they belong to
-** the mode that was replaced). */
-void plugin_read_plan(lua_State *L, int idx, scn_scenario *s, const char *what)
-{
-    freader r = {.L = L, .fail = answer_fail, .ud = (void *)what, .out = s, .place = true};
-    scn_plan *p = &s->plan;
-    int pt = lua_absindex(L, idx);
-    if (!lua_istable(L, pt)) {
-        char got[64];
-        const char *g = fields_got_text(L, pt, got, sizeof got);
-        luaL_error(L, "%s %s%s instead of a plan table {pools=, train=, rollout=, ...}", what,
-                   lua_type(L, pt) == LUA_TNUMBER ? "the number " : lua_type(L, pt) == LUA_TSTRING ? "the " : "a ", g);
-    }
-    bool mode_set = false, pools_set = false;
-    if (lua_istable(L, pt)) {
-        lua_pushliteral(L, "mode");
-        mode_set = lua_rawget(L, pt) != LUA_TNIL;
-        lua_pushliteral(L, "pools");
-        pools_set = lua_rawget(L, pt) != LUA_TNIL;
-        lua_pop(L, 2);
-    }
-    fields_read_plan(&r, pt, p);
-    if (mode_set && !pools_set) p->npools = 0;
-}
 
 /* ------------------------------------------------------------ place() */
 

@@ -8,7 +8,7 @@
 */
 #include "plugin_lua.h"
 #include "fields.h"
-#include "planner.h"
+#include "plan_axes.h"
 
 #include <limits.h>
 #include <math.h>

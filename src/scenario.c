@@ -4,7 +4,6 @@
 ** the formulas are named next to each term.
 */
 #include "scenario.h"
-#include "fields.h"
 
 #include <math.h>
 #include <string.h>
@@ -231,9 +230,9 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (c->nodes_per_supernode < 1) BAD("%s: cluster.nodes_per_supernode: must be at least 1", f);
     if (c->supernodes < 1 || c->supernodes > 4096) BAD("%s: cluster.supernodes: must be in 1..4096", f);
     long long cluster_devices = (long long)c->devices_per_node * c->nodes_per_supernode * c->supernodes;
-    if (cluster_devices > FLD_DEVICES_MAX)
+    if (cluster_devices > SCN_DEVICES_MAX)
         BAD("%s: cluster: %lld devices (supernodes x nodes_per_supernode x devices_per_node), at most %d; "
-            "lower one of them", f, cluster_devices, FLD_DEVICES_MAX);
+            "lower one of them", f, cluster_devices, SCN_DEVICES_MAX);
     if (c->host_mem_bytes <= 0) BAD("%s: cluster.host_mem_gb: must be positive", f);
     if (c->devices_per_host_link > c->devices_per_node)
         BAD("%s: cluster.devices_per_host_link: %d devices cannot share one host uplink in a node of %d; "

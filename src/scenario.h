@@ -13,6 +13,10 @@
 #define SCN_NAME_MAX 48
 #define SCN_HIST_MAX 64
 #define SCN_POOLS_MAX 8
+/* Devices of a whole cluster: the engine's event and sample words hold an
+** instance index below it (engine_int.h, eng_setup.c assert so); the
+** format's FLD_DEVICES_MAX is this. */
+#define SCN_DEVICES_MAX (1 << 20)
 /* Largest StaleSync bound: samples may lag at most this many versions. */
 #define SCN_STALENESS_MAX 64
 

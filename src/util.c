@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 
@@ -376,13 +375,6 @@ double wall_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-long peak_rss_kib(void)
-{
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) != 0) return -1;
-    return ru.ru_maxrss;
 }
 
 /* ------------------------------------------------------------ temporaries */

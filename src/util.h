@@ -142,7 +142,6 @@ void buf_put_term(fs_buf *b, const char *s);
 int  str_distance(const char *a, const char *b);
 
 double wall_now(void);          /* monotonic seconds, for sim_wall_s only */
-long   peak_rss_kib(void);
 
 /* "s" unless n is 1, for counts in messages: "%d device%s", n, fs_s(n). */
 static inline const char *fs_s(long n) { return n == 1 ? "" : "s"; }

@@ -231,10 +231,10 @@ START_TEST(t_estimate_zero3_placed)
         if (sp[i].phase >= PH_LOGPROB && sp[i].phase <= PH_REF) { a = fmin(a, t0); b = fmax(b, t1); }
         if (sp[i].phase >= PH_TRAIN_FWD && sp[i].phase <= PH_OPTIMIZER) { ta = fmin(ta, t0); tb = fmax(tb, t1); }
     }
-    double want = planner_fwd_pass(&P, &P.base, tq, &P.base.actor) + planner_fwd_pass(&P, &P.base, tq, &P.base.ref);
+    double want = est_fwd_pass(&P.len, &P.base, tq, &P.base.actor) + est_fwd_pass(&P.len, &P.base, tq, &P.base.ref);
     ck_assert_msg(isfinite(a) && fabs((b - a) - want) <= 1e-6 * want, "forward passes: engine %.9g s, estimate %.9g s",
                   b - a, want);
-    want = P.base.work.minibatches * P.base.work.epochs * planner_train_minibatch(&P, &P.base, tq, &P.base.actor);
+    want = P.base.work.minibatches * P.base.work.epochs * est_train_minibatch(&P.len, &P.base, tq, &P.base.actor);
     ck_assert_msg(isfinite(ta) && fabs((tb - ta) - want) <= 1e-6 * want, "training: engine %.9g s, estimate %.9g s",
                   tb - ta, want);
     sim_free(s);

@@ -209,16 +209,16 @@ START_TEST(t_estimate_direct)
     plan pl;
     fs_err err = {0, ""};
     ck_assert_msg(plan_build(&s, &pl, &err), "%s", err.msg);
-    double e0 = planner_estimate(&P, &s, &pl);
+    double e0 = est_throughput(&P.len, &s, &pl);
     ck_assert(e0 > 0 && isfinite(e0));
     /* a staleness bound lets generation overlap training: never slower, as
     ** long as the step does not stream (at s >= 1 with several mini-batches
     ** the engine runs the forward passes per mini-batch, each paying its
     ** pipeline fill: that may cost more than the overlap gains) */
     s.work.minibatches = 1;
-    e0 = planner_estimate(&P, &s, &pl);
+    e0 = est_throughput(&P.len, &s, &pl);
     s.plan.staleness = 1;
-    double e1 = planner_estimate(&P, &s, &pl);
+    double e1 = est_throughput(&P.len, &s, &pl);
     ck_assert(e1 > 0 && isfinite(e1));
     ck_assert_msg(e1 >= e0 * (1 - 1e-12), "staleness 1 estimated slower: %g < %g", e1, e0);
     /* what a higher bound buys tells the bounds apart: separate pools, the
@@ -233,7 +233,7 @@ START_TEST(t_estimate_direct)
     double prev = 0;
     for (int b = 1; b <= 3; b++) {
         sp.plan.staleness = b;
-        double e = planner_estimate(&P, &sp, &pls);
+        double e = est_throughput(&P.len, &sp, &pls);
         ck_assert_msg(e > prev, "staleness %d estimated %g, not above %g", b, e, prev);
         prev = e;
     }
@@ -301,13 +301,13 @@ static void estimate_parts_case(const char *const *sets, int nsets)
     ck_assert(w->recompute_logprob);
     double a, b;
     extent(tr, PH_LOGPROB, PH_REF, -1, &a, &b);
-    double want = planner_fwd_pass(&P, &P.base, tq, &P.base.actor) + planner_fwd_pass(&P, &P.base, tq, &P.base.ref);
+    double want = est_fwd_pass(&P.len, &P.base, tq, &P.base.actor) + est_fwd_pass(&P.len, &P.base, tq, &P.base.ref);
     ck_assert_msg(isfinite(a) && fabs((b - a) - want) <= 1e-6 * want, "forward passes: engine %.9g s, estimate %.9g s", b - a, want);
     /* training: the step's mini-batches back to back, 1F1B to optimizer */
     extent(tr, PH_TRAIN_FWD, PH_TRAIN_1F1B, -1, &a, &b);
     double a2, b2;
     extent(tr, PH_OPTIMIZER, PH_OPTIMIZER, -1, &a2, &b2);
-    want = w->minibatches * w->epochs * planner_train_minibatch(&P, &P.base, tq, &P.base.actor);
+    want = w->minibatches * w->epochs * est_train_minibatch(&P.len, &P.base, tq, &P.base.actor);
     ck_assert_msg(isfinite(a) && fabs((b2 - a) - want) <= 1e-6 * want, "training: engine %.9g s, estimate %.9g s", b2 - a, want);
     /* decode: 8 sequences an instance, all admitted at once, 512 steps from
     ** context 256 to 767: the mean step at context 256 + 511/2 */
@@ -319,7 +319,7 @@ static void estimate_parts_case(const char *const *sets, int nsets)
     int track = -1;
     for (size_t i = 0; i < trace_nspans(tr) && track < 0; i++) if (sp[i].phase == PH_GENERATE) track = sp[i].track;
     extent(tr, PH_GENERATE, PH_GENERATE, track, &a, &b);
-    want = 512 * planner_decode_step(&P.base, rq, 8, 256 + 511 / 2.0);
+    want = 512 * est_decode_step(&P.base, rq, 8, 256 + 511 / 2.0);
     ck_assert_msg(isfinite(a) && fabs((b - a) - want) <= 1e-6 * want, "decode: engine %.9g s, estimate %.9g s", b - a, want);
     sim_free(s);
     planner_free(&P);

@@ -1,16 +1,60 @@
 /*
-** policy_api.c — the `fusync` table a plugin sees (docs/plugins.md,
-** "fusync.fits"): fusync.fits(plan) fits a plan table to the scenario of the
-** call it is made in, with the same reader, checks and memory fit as
-** `fusync check` (scn_validate, plan_build); fusync.estimate(plan) is the
-** planner's closed-form throughput of it (planner.h).
+** plugin_api.c — what the plugin host lends a plugin from the layers below
+** it: the reading of a plan table in the scenario's `plan` format (one
+** reader, fields_lua.c) and the `fusync` table a plugin sees
+** (docs/plugins.md, "fusync.fits"): fusync.fits(plan) fits a plan table to
+** the scenario of the call it is made in, with the same reader, checks and
+** memory fit as `fusync check` (scn_validate, plan_build);
+** fusync.estimate(plan) is the closed-form throughput of it (estimate.h).
+**
+** Below plugin.c: it calls nothing of the host or of the policy modules —
+** the host hands it the slot where it keeps the scenario of the last ctx —,
+** only the scenario format, the plan and the estimate.
 */
-#include "plugin_lua.h"
+#include "plugin_api.h"
+#include "estimate.h"
+#include "fields_lua.h"
 #include "plan.h"
-#include "planner.h"
 
+#include <lauxlib.h>
 #include <stdio.h>
 #include <string.h>
+
+/* Errors of a plan table: "WHAT PATH: message" (the caller adds the file
+** and the function). */
+static void answer_fail(freader *r, const char *path, const char *msg)
+{
+    luaL_error(r->L, "%s %s: %s", (const char *)r->ud, path, msg);
+}
+
+/* A plan in the scenario's `plan` format, read by the format's one reader
+** (fields_lua.c) over the plan already in s: what the answer leaves out is
+** kept, except that a mode without pools drops the pools (they belong to
+** the mode that was replaced). */
+void plugin_read_plan(lua_State *L, int idx, scn_scenario *s, const char *what)
+{
+    freader r = {.L = L, .fail = answer_fail, .ud = (void *)what, .out = s, .place = true};
+    scn_plan *p = &s->plan;
+    int pt = lua_absindex(L, idx);
+    if (!lua_istable(L, pt)) {
+        char got[64];
+        const char *g = fields_got_text(L, pt, got, sizeof got);
+        luaL_error(L, "%s %s%s instead of a plan table {pools=, train=, rollout=, ...}", what,
+                   lua_type(L, pt) == LUA_TNUMBER ? "the number " : lua_type(L, pt) == LUA_TSTRING ? "the " : "a ", g);
+    }
+    bool mode_set = false, pools_set = false;
+    if (lua_istable(L, pt)) {
+        lua_pushliteral(L, "mode");
+        mode_set = lua_rawget(L, pt) != LUA_TNIL;
+        lua_pushliteral(L, "pools");
+        pools_set = lua_rawget(L, pt) != LUA_TNIL;
+        lua_pop(L, 2);
+    }
+    fields_read_plan(&r, pt, p);
+    if (mode_set && !pools_set) p->npools = 0;
+}
+
+/* ------------------------------------------------------------ fusync */
 
 static void push_gib(lua_State *L, const char *key, double bytes)
 {
@@ -23,8 +67,8 @@ static void push_gib(lua_State *L, const char *key, double bytes)
 ** live in Lua's memory, so an error in the plan table frees them. */
 static bool build_trial(lua_State *L, const char *fn, scn_scenario **trial, plan **pl)
 {
-    plugin *p = lua_touserdata(L, lua_upvalueindex(1));
-    const scn_scenario *cur = plugin_current(p);
+    scn_scenario *const *slot = lua_touserdata(L, lua_upvalueindex(1));
+    const scn_scenario *cur = *slot;
     if (!cur)
         luaL_error(L, "%s: there is no scenario yet; call it from place(), candidates(), score() or variants()", fn);
     *trial = lua_newuserdatauv(L, sizeof **trial, 0);
@@ -55,7 +99,7 @@ static int l_estimate(lua_State *L)
         lua_replace(L, -3);
         return 2;
     }
-    lua_pushnumber(L, planner_estimate_scenario(trial, pl));
+    lua_pushnumber(L, est_scenario_throughput(trial, pl));
     return 1;
 }
 
@@ -99,13 +143,13 @@ static int l_fits(lua_State *L)
     return 3;
 }
 
-void plugin_open_api(lua_State *L, plugin *p)
+void plugin_open_api(lua_State *L, scn_scenario *const *current)
 {
     lua_createtable(L, 0, 2);
-    lua_pushlightuserdata(L, p);
+    lua_pushlightuserdata(L, (void *)current);
     lua_pushcclosure(L, l_fits, 1);
     lua_setfield(L, -2, "fits");
-    lua_pushlightuserdata(L, p);
+    lua_pushlightuserdata(L, (void *)current);
     lua_pushcclosure(L, l_estimate, 1);
     lua_setfield(L, -2, "estimate");
     lua_setglobal(L, "fusync");

@@ -1,21 +1,51 @@
 /*
-** planner_estimate.c — the planner's closed-form estimate of a candidate
-** (planner.h): the engine's own cost functions (src/model.c) for a decode
-** step, a forward pass, a 1F1B stage, a switch and a weight sync, put
-** together over one step; what a closed form cannot see (the long tail,
-** staleness dynamics) is modelled in docs/plugins.md's terms.
+** estimate.c — the closed-form estimate of a built plan (estimate.h): the
+** engine's own cost functions (src/model.c, and plan_train_tail of
+** src/plan.c) for a decode step, a forward pass, a 1F1B stage, a switch and
+** a weight sync, put together over one step; what a closed form cannot see
+** (the long tail, staleness dynamics) is modelled in docs/plugins.md's terms.
 */
-#include "planner.h"
+#include "estimate.h"
 #include "dist.h"
-#include "engine.h"
-#include "fields.h"
 #include "model.h"
-#include "runner.h"
+#include "util.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+
+/* ---------------------------------------------------------------- lengths */
+
+void est_lengths_of(const scn_workload *w, est_lengths *out)
+{
+    enum { NS = 4096 };
+    double *v = xmalloc(NS * sizeof *v);
+    rng_state r;
+    rng_seed(&r, w->seed);
+    for (int i = 0; i < NS; i++) v[i] = dist_sample(&w->response_len, &r, w->max_response);
+    for (int i = 1; i < NS; i++) {      /* insertion sort: small, once */
+        double x = v[i];
+        int k = i - 1;
+        while (k >= 0 && v[k] > x) { v[k + 1] = v[k]; k--; }
+        v[k + 1] = x;
+    }
+    for (int q = 0; q <= 100; q++) out->rq[q] = v[q == 100 ? NS - 1 : q * NS / 100];
+    out->pm = dist_mean(&w->prompt_len, 0);
+    out->rm = dist_mean(&w->response_len, w->max_response);
+    /* E[(prompt + response)^2], the attention term of a forward pass: the
+    ** responses drawn above with prompts of the same seed's second stream */
+    rng_state rp;
+    rng_seed(&rp, w->seed + 1);
+    double l2 = 0;
+    for (int i = 0; i < NS; i++) {
+        double L = dist_sample(&w->prompt_len, &rp, 0) + v[i];
+        l2 += L * L;
+    }
+    out->l2m = l2 / NS;
+    double r2 = 0;
+    for (int i = 0; i < NS; i++) r2 += (v[i] - out->rm) * (v[i] - out->rm);
+    out->rsd = sqrt(r2 / NS);
+    free(v);
+}
 
 /* ---------------------------------------------------------------- estimate */
 
@@ -34,10 +64,10 @@ static const scn_link *group_link(const scn_scenario *s, const plan_pool *q, int
 ** nor more than its share of the pool's `n` samples.  *busy: instances that
 ** generate — all of them, except that one shared queue filled in instance
 ** order (dispatch "queue") fills each to the brim before the next. */
-static double admitted(const planner *P, const scn_scenario *s, const plan_pool *q, double n, double *busy)
+static double admitted(const est_lengths *len, const scn_scenario *s, const plan_pool *q, double n, double *busy)
 {
     const scn_rollout_layout *r = &s->plan.rollout;
-    double held = r->kv == KV_PAGED ? P->pm + P->rm / 2 + (r->kv_block - 1) : P->pm + s->work.max_response;
+    double held = r->kv == KV_PAGED ? len->pm + len->rm / 2 + (r->kv_block - 1) : len->pm + s->work.max_response;
     double kv = q->kv_tokens_per_instance * (r->kv == KV_PAGED ? 0.99 : 1.0);
     double c = kv / held;
     if (c > r->max_seqs) c = r->max_seqs;
@@ -50,7 +80,7 @@ static double admitted(const planner *P, const scn_scenario *s, const plan_pool 
 
 /* The engine's decode step (mdl_decode_step, overhead included once) for a
 ** pool's instance holding `batch` sequences of mean context `ctx`. */
-double planner_decode_step(const scn_scenario *s, const plan_pool *q, double batch, double ctx)
+double est_decode_step(const scn_scenario *s, const plan_pool *q, double batch, double ctx)
 {
     const scn_link *lk = group_link(s, q, 0, 1, q->inst_devices);
     const scn_rollout_layout *r = &s->plan.rollout;
@@ -70,25 +100,25 @@ double planner_decode_step(const scn_scenario *s, const plan_pool *q, double bat
 /* Generation of a rollout pool taking `share` of the step's samples: its
 ** steady rate (tokens/s), the time of a decode step in the long tail (an
 ** eighth of the batch left, at full length) and the prefill of its share. */
-static void pool_gen(const planner *P, const scn_scenario *s, const plan_pool *q, double share, double *rate,
+static void pool_gen(const est_lengths *len, const scn_scenario *s, const plan_pool *q, double share, double *rate,
                      double *t_tail, double *prefill)
 {
-    double busy, c = admitted(P, s, q, (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share, &busy);
-    *rate = busy * c / planner_decode_step(s, q, c, P->pm + P->rm / 2);
+    double busy, c = admitted(len, s, q, (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share, &busy);
+    *rate = busy * c / est_decode_step(s, q, c, len->pm + len->rm / 2);
     /* Static dispatch cuts the batch into equal parts up front: the pool
     ** waits for its most loaded instance, whose k samples' response tokens
     ** exceed the mean by about σ·sqrt(2 ln I)/sqrt(k) of it (the largest of
     ** I sums of k lengths, taken as normal); the other ways of dispatching
     ** hand work to whichever instance is free. */
     double k = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share / q->instances;
-    if (s->plan.rollout.dispatch == DISPATCH_STATIC && q->instances > 1 && k >= 1 && P->rm > 0)
-        *rate /= 1 + P->rsd / P->rm * sqrt(2 * log((double)q->instances) / k);
+    if (s->plan.rollout.dispatch == DISPATCH_STATIC && q->instances > 1 && k >= 1 && len->rm > 0)
+        *rate /= 1 + len->rsd / len->rm * sqrt(2 * log((double)q->instances) / k);
     double small = c / 8 < 1 ? 1 : c / 8;
-    *t_tail = planner_decode_step(s, q, small, P->pm + P->rm);
+    *t_tail = est_decode_step(s, q, small, len->pm + len->rm);
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share;
     const scn_link *lk = group_link(s, q, 0, 1, q->inst_devices);
     mdl_step pf = mdl_prefill(&s->actor, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
-                              n * P->pm / q->instances, P->pm);
+                              n * len->pm / q->instances, len->pm);
     *prefill = pf.total_s;
 }
 
@@ -106,11 +136,11 @@ static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const pl
     return c;
 }
 
-double planner_stage_fwd(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m)
+double est_stage_fwd(const est_lengths *len, const scn_scenario *s, const plan_pool *q, const scn_model *m)
 {
     mdl_stage st = train_stage(s, m, q);
     double mb = s->plan.train.micro_batch;
-    return mdl_stage_fwd(m, &s->cluster.device, s->eff.link, &st, mb * (P->pm + P->rm), mb * P->l2m, s->eff.train);
+    return mdl_stage_fwd(m, &s->cluster.device, s->eff.link, &st, mb * (len->pm + len->rm), mb * len->l2m, s->eff.train);
 }
 
 /* Micro-batches of the most loaded DP replica for `samples` samples. */
@@ -126,58 +156,53 @@ static int chunks_of(const scn_scenario *s)
     return s->plan.staleness > 0 && s->work.minibatches > 1 ? s->work.minibatches : 1;
 }
 
-double planner_fwd_pass(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m)
+double est_fwd_pass(const est_lengths *len, const scn_scenario *s, const plan_pool *q, const scn_model *m)
 {
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt / chunks_of(s);
     if (q->aux_tp > 0)
         return mdl_aux_fwd(m, &s->cluster.device, &s->eff, group_link(s, q, 0, 1, q->aux_tp), q->devices, q->aux_tp,
-                           q->aux_replicas, n * (P->pm + P->rm), n * P->l2m);
+                           q->aux_replicas, n * (len->pm + len->rm), n * len->l2m);
     /* a ZeRO-3 model gathers its parameters for every micro-batch, as the
     ** engine's forward pass (plan_zero_comm) */
     int micro = micro_count(s, q, n);
-    return mdl_1f1b(q->pp, micro, planner_stage_fwd(P, s, q, m), 0) + plan_zero_comm(s, q, m, micro, false, NULL, NULL);
+    return mdl_1f1b(q->pp, micro, est_stage_fwd(len, s, q, m), 0) + plan_zero_comm(s, q, m, micro, false, NULL, NULL);
 }
 
-double planner_train_minibatch(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m)
+double est_train_minibatch(const est_lengths *len, const scn_scenario *s, const plan_pool *q, const scn_model *m)
 {
     const scn_train_layout *tl = &s->plan.train;
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt / s->work.minibatches;
-    double f = planner_stage_fwd(P, s, q, m), b = f * mdl_bwd_mult(tl->recompute);
+    double f = est_stage_fwd(len, s, q, m), b = f * mdl_bwd_mult(tl->recompute);
     int micro = micro_count(s, q, n);
     double t = mdl_1f1b(q->pp, micro, f, b);
-    double sh = mdl_stage_share(m->layers, q->pp);
-    double psi_d = m->params_dense * sh / q->tp, psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
-    /* the engine's data-parallel communication (plan_zero_comm, src/eng_train.c):
-    ** ZeRO's per-micro-batch collectives, the gradient reduction (over the
-    ** shard group and, under HSDP, across its replicas) partly during the
-    ** last backward, ZeRO-1/2's parameter all-gather; the optimizer over the
-    ** ZeRO shard group, as the engine books it */
-    double grad, after, tz = plan_zero_comm(s, q, m, micro, true, &grad, &after);
-    tz += mdl_exposed(grad, tl->overlap_grad, b) + after;
-    return t + tz + mdl_optimizer(&s->cluster.device, &s->eff, tl->zero, q->shard, q->eshard, psi_d, psi_e);
+    /* the engine's own tail (src/eng_train.c calls the same function), with
+    ** a mean micro-batch's backward as the last one */
+    double grad, opt;
+    plan_train_tail(s, q, m, micro, b, &grad, &opt);
+    return t + grad + opt;
 }
 
 /* The forward passes of a step on pool q (src/eng_train.c, in turn: old
 ** log-probs, reference, reward model, critic; a model swapped in from the
 ** host for each use; the rule-based reward on the hosts). */
-static double pool_infer(const planner *P, const scn_scenario *s, const plan_pool *q)
+static double pool_infer(const est_lengths *len, const scn_scenario *s, const plan_pool *q)
 {
     int chunks = chunks_of(s);
     double t = 0, n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
     double hostbw = mdl_host_bw_shared(&s->cluster, s->eff.host_link);
-    if ((q->roles & ROLE_TRAIN) && s->work.recompute_logprob) t += chunks * planner_fwd_pass(P, s, q, &s->actor);
+    if ((q->roles & ROLE_TRAIN) && s->work.recompute_logprob) t += chunks * est_fwd_pass(len, s, q, &s->actor);
     const scn_model *aux[2] = {s->has_ref && (q->roles & ROLE_REF) ? &s->ref : NULL,
                                s->reward_is_model && (q->roles & ROLE_REWARD) ? &s->reward : NULL};
     mem_bucket ab[2] = {MB_REF_WEIGHTS, MB_REWARD_WEIGHTS};
     for (int a = 0; a < 2; a++) {
         if (!aux[a]) continue;
-        t += chunks * planner_fwd_pass(P, s, q, aux[a]);
+        t += chunks * est_fwd_pass(len, s, q, aux[a]);
         if (q->swap_aux) {
             double bytes = q->train_mem[ab[a]] > 0 ? q->train_mem[ab[a]] : 2.0 * aux[a]->params_total / (q->tp * q->pp);
             t += chunks * bytes / hostbw;
         }
     }
-    if (s->has_critic && (q->roles & ROLE_CRITIC)) t += chunks * planner_fwd_pass(P, s, q, &s->critic);
+    if (s->has_critic && (q->roles & ROLE_CRITIC)) t += chunks * est_fwd_pass(len, s, q, &s->critic);
     if (!s->reward_is_model && (q->roles & ROLE_TRAIN))
         t += mdl_reward_cpu(n, s->eff.reward_rule_s, s->plan.reward_workers > 0 ? s->plan.reward_workers : q->devices);
     return t;
@@ -198,25 +223,27 @@ static double pool_switches(const scn_scenario *s, const plan_pool *q)
     return 2 * (fmax(re, off / hostbw) + s->eff.switch_overhead_s);
 }
 
-/* Closed-form tokens/s of a built plan from the engine's own per-phase
-** times (model.h): not the engine — it sees neither the long tail's shape
-** nor the staleness dynamics —, a guide to which candidates are worth
-** simulating. */
-double planner_estimate(const planner *P, const scn_scenario *s, const plan *p)
+/* The pool that trains the actor, or NULL. */
+static const plan_pool *train_pool(const plan *p)
 {
-    const plan_pool *tq = planner_train_pool(p);
+    return p->train_pool >= 0 ? &p->pools[p->train_pool] : NULL;
+}
+
+double est_throughput(const est_lengths *len, const scn_scenario *s, const plan *p)
+{
+    const plan_pool *tq = train_pool(p);
     if (!tq) return 0;
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
-    double tokens = n * (P->pm + P->rm);
+    double tokens = n * (len->pm + len->rm);
     /* training: every epoch's mini-batches, actor and critic */
     double train = 0;
-    double per_mb = planner_train_minibatch(P, s, tq, &s->actor);
-    if (s->has_critic && (tq->roles & ROLE_CRITIC)) per_mb += planner_train_minibatch(P, s, tq, &s->critic);
+    double per_mb = est_train_minibatch(len, s, tq, &s->actor);
+    if (s->has_critic && (tq->roles & ROLE_CRITIC)) per_mb += est_train_minibatch(len, s, tq, &s->critic);
     train = per_mb * s->work.minibatches * s->work.epochs;
     /* forward passes: the training pool's and the aux pools' side by side */
-    double infer = pool_infer(P, s, tq);
+    double infer = pool_infer(len, s, tq);
     for (int i = 0; i < p->npools; i++)
-        if (i != p->train_pool && p->pools[i].aux_tp > 0) infer = fmax(infer, pool_infer(P, s, &p->pools[i]));
+        if (i != p->train_pool && p->pools[i].aux_tp > 0) infer = fmax(infer, pool_infer(len, s, &p->pools[i]));
     /* generation: rollout pools share the samples by instance count */
     double inst = 0;
     for (int i = 0; i < p->npools; i++)
@@ -226,7 +253,7 @@ double planner_estimate(const planner *P, const scn_scenario *s, const plan *p)
         const plan_pool *q = &p->pools[i];
         if (!(q->roles & ROLE_ROLLOUT)) continue;
         double r, tt, pf;
-        pool_gen(P, s, q, inst > 0 ? q->instances / inst : 1, &r, &tt, &pf);
+        pool_gen(len, s, q, inst > 0 ? q->instances / inst : 1, &r, &tt, &pf);
         if (q->colocated) rate_mixed += r;
         else {
             rate_only += r;
@@ -241,8 +268,8 @@ double planner_estimate(const planner *P, const scn_scenario *s, const plan *p)
     }
     double pr = s->plan.staleness > 0 ? s->plan.partial_rollout : 1.0;
     int qi = (int)lround(pr * 100);
-    double tail = P->rq[qi < 0 ? 0 : qi > 100 ? 100 : qi] * t_tail;
-    double work = n * P->rm;
+    double tail = len->rq[qi < 0 ? 0 : qi > 100 ? 100 : qi] * t_tail;
+    double work = n * len->rm;
     double sw = tq->colocated ? pool_switches(s, tq) : 0;
     double busy = train + infer + sw;     /* the training pool, per step */
     double step, gen, sync_step;
@@ -257,7 +284,7 @@ double planner_estimate(const planner *P, const scn_scenario *s, const plan *p)
         double g = fmax((work - ahead) / (rate_only + rate_mixed), 0);
         gen = fmax(g, tail) + prefill;
         step = gen + busy + (rate_only > 0 ? wsync : 0);
-        sync_step = fmax(work / (rate_only + rate_mixed), fmax(P->rq[100] * t_tail, tail)) + prefill + busy
+        sync_step = fmax(work / (rate_only + rate_mixed), fmax(len->rq[100] * t_tail, tail)) + prefill + busy
                   + (rate_only > 0 ? wsync : 0);
     }
     /* What a higher bound buys: generation and training overlap through a
@@ -271,3 +298,9 @@ double planner_estimate(const planner *P, const scn_scenario *s, const plan *p)
     return step > 0 ? tokens / step : 0;
 }
 
+double est_scenario_throughput(const scn_scenario *s, const plan *p)
+{
+    est_lengths len;
+    est_lengths_of(&s->work, &len);
+    return est_throughput(&len, s, p);
+}
