@@ -144,6 +144,21 @@ int cmd_calibrate(cli_opts *o)
         write_lua(o, &res, &l);
         if (!write_file_atomic(o->out_dir, l.s, l.len, &err)) rc = cli_fail(&err);
         buf_free(&l);
+        /* the written file loads the original with fusync.scenario, which
+        ** reads only under the new file's folder, the shipped examples and
+        ** --data-dir folders (docs/security.md): say when it needs one */
+        char od[PATH_MAX], sr[PATH_MAX], dir[PATH_MAX];
+        const char *slash = strrchr(o->out_dir, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - o->out_dir) + 1 : 1, slash ? o->out_dir : ".");
+        if (rc == 0 && realpath(dir, od) && realpath(o->scenario, sr)) {
+            size_t n = strlen(od);
+            if (!(strncmp(sr, od, n) == 0 && (sr[n] == '/' || od[n - 1] == '/'))) {
+                char *ss = strrchr(sr, '/');
+                if (ss) *ss = '\0';
+                fprintf(stderr, "fusync: note: %s loads %s from outside its folder: run it with --data-dir %s\n",
+                        o->out_dir, o->scenario, sr);
+            }
+        }
     }
     if (o->json_path) {
         fs_buf j;

@@ -283,7 +283,7 @@ static const optdef opts[] = {
     {"mode", true}, {"staleness", true}, {"policy", true}, {"set", true}, {"iterations", true},
     {"seed", true}, {"json", true}, {"trace", true}, {"svg", true}, {"lesson", true}, {"csv", true}, {"out", true},
     {"jobs", true}, {"shard", true}, {"objective", true}, {"target", true}, {"top", true}, {"fit", true},
-    {"map", true},
+    {"map", true}, {"data-dir", true},
     {"no-color", false}, {"quiet", false}, {"ascii", false}, {"no-mouse", false}, {"markdown", false},
     {"help", false}, {"version", false}, {NULL, false}
 };
@@ -328,6 +328,10 @@ static int apply_opt(cli_opts *o, const char *name, const char *val)
     } else if (!strcmp(name, "top")) {
         if (!parse_int(val, 1, 10000, &n)) return usage_error("--top: '%s' is not a whole number in 1..10000", val);
         o->top = (int)n;
+    } else if (!strcmp(name, "data-dir")) {
+        /* a folder a scenario's helpers may also read (docs/security.md) */
+        fs_err e = {0, ""};
+        if (!lscn_allow_dir(val, &e)) return usage_error("%s", e.msg);
     } else if (!strcmp(name, "jobs")) {
         if (!parse_int(val, 1, 1024, &n)) return usage_error("--jobs: '%s' is not a whole number in 1..1024", val);
         o->jobs = (int)n;

@@ -336,12 +336,59 @@ START_TEST(temp_file_never_follows_a_link)
 }
 END_TEST
 
+/* ------------------------------------------------------- scenario paths */
+
+static void probe(const char *name, fs_err *err)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/hostile/%s", test_root(), name);
+    scn_scenario s;
+    ck_assert(!lscn_load(path, NULL, 0, &s, err));
+}
+
+/* A scenario tries fusync.scenario, fusync.hf_config and
+** fusync.dist.from_file on files outside its folder: each is refused with
+** the message a missing file gets, and nothing of the files' text or size
+** reaches the message a pcall keeps; allowed (--data-dir), an included
+** file runs in its own globals and no message quotes the file either. */
+START_TEST(scenario_reads_only_its_tree)
+{
+    fs_err err = {0, ""};
+    probe("probe_outside.lua", &err);
+    ck_assert_msg(strstr(err.msg, ": SAME fusync.scenario: "), "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "cannot read it: no such file under the scenario's folder"), "%s", err.msg);
+    ck_assert_msg(!strstr(err.msg, "hunter2"), "%s", err.msg);
+
+    char data[1024];
+    snprintf(data, sizeof data, "%s/tests/data/outside", test_root());
+    ck_assert_msg(lscn_allow_dir(data, &err), "%s", err.msg);
+    probe("probe_allowed.lua", &err);
+    lscn_allow_reset();
+    ck_assert_msg(!strstr(err.msg, "hunter2"), "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "fusync.scenario: ") && strstr(err.msg, "does not load as a scenario (line 2)"),
+                  "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "|global nil|"), "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "fusync.hf_config: ../outside/config.json: not a config.json fusync reads"),
+                  "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "fusync.dist.from_file: ") && strstr(err.msg, ":2: not a length in tokens"),
+                  "%s", err.msg);
+    struct stat st;
+    char cfg[1100], size[32];
+    snprintf(cfg, sizeof cfg, "%s/config.json", data);
+    ck_assert_int_eq(stat(cfg, &st), 0);
+    snprintf(size, sizeof size, "%lld", (long long)st.st_size);
+    ck_assert_msg(!strstr(err.msg, size), "%s", err.msg);
+    ck_assert(!lscn_allow_dir("/no/such/folder", &err));
+}
+END_TEST
+
 Suite *suite_harden(void)
 {
     Suite *s = suite_create("harden");
     TCase *tc = tcase_create("lua");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, whatif_many_axes);
+    tcase_add_test(tc, scenario_reads_only_its_tree);
     tcase_add_test(tc, whatif_bytes_capped);
     tcase_add_test(tc, error_object_table);
     tcase_add_test(tc, xpcall_handler_cannot_escape);
