@@ -12,6 +12,12 @@
 #include "lua_scenario.h"
 #include "plugin.h"
 #include "policy.h"
+#include "planner.h"
+#include "workers.h"
+
+#include <signal.h>
+#include <sched.h>
+#include <sys/wait.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,6 +388,136 @@ START_TEST(scenario_reads_only_its_tree)
 }
 END_TEST
 
+/* candidates() returning 11 axes of 32 values: about 10^16 layouts, refused
+** with the axes named instead of enumerated for months */
+START_TEST(candidate_axes_product_capped)
+{
+    scn_scenario s;
+    load_qwen(&s);
+    char *path = test_tmpfile(".lua", "function candidates(ctx)\n"
+                                      "  local v = {} for i = 1, 32 do v[i] = i end\n"
+                                      "  return {train_tp = v, train_pp = v, micro_batch = v, train_cp = v,\n"
+                                      "          rollout_tp = v, max_seqs = v, supernodes = v,\n"
+                                      "          nodes_per_supernode = v, train_ep = v, rollout_ep = v}\n"
+                                      "end\n");
+    fs_err err = {0, ""};
+    plugin *p = plugin_open(path, NULL, &err);
+    ck_assert_msg(p, "%s", err.msg);
+    planner *P = calloc(1, sizeof *P);
+    planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT};
+    ck_assert(!planner_init(P, &s, p, &po, &err));
+    ck_assert_msg(strstr(err.msg, "layouts (") && strstr(err.msg, "train_tp 32") && strstr(err.msg, "rollout_ep 32")
+                  && strstr(err.msg, "give fewer values"), "%s", err.msg);
+    planner_free(P);
+    free(P);
+    plugin_close(p);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
+/* ------------------------------------------------------------ the pool */
+
+typedef struct { int raise_at, sig, fd; } pool_probe;
+
+static bool probe_item(void *ud, rtable *t, int item, fs_err *err)
+{
+    pool_probe *pp = ud;
+    if (pp->fd >= 0) {
+        /* in a worker: say who we are, then wait to be ended */
+        pid_t me = getpid();
+        if (write(pp->fd, &me, sizeof me) != sizeof me) return false;
+        for (;;) pause();
+    }
+    if (item == pp->raise_at) raise(pp->sig);
+    return true;
+}
+
+/* A child process: pool_run of 50 items, a stop signal at item 3; exits
+** with the error's code. */
+static int pool_stop_status(int sig, int jobs)
+{
+    pid_t c = fork();
+    ck_assert(c >= 0);
+    if (c == 0) {
+        fs_signals_install();
+        pool_signals(true);
+        rtable t;
+        rtable_init(&t, "sweep");
+        pool_probe pp = {3, sig, -1};
+        fs_err err = {0, ""};
+        /* with jobs > 1 the signal comes from the parent's side: raise it now */
+        if (jobs > 1) raise(sig);
+        bool ok = pool_run(&t, 50, jobs, probe_item, &pp, NULL, &err);
+        _exit(ok ? 0 : err.code);
+    }
+    int st = 0;
+    ck_assert(waitpid(c, &st, 0) == c);
+    ck_assert_msg(WIFEXITED(st), "ended by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    return WEXITSTATUS(st);
+}
+
+/* SIGHUP and SIGQUIT stop a sweep or plan as SIGINT and SIGTERM do, with
+** 128 + the signal */
+START_TEST(pool_stops_on_every_stop_signal)
+{
+    ck_assert_int_eq(pool_stop_status(SIGINT, 1), 130);
+    ck_assert_int_eq(pool_stop_status(SIGTERM, 1), 130);
+    ck_assert_int_eq(pool_stop_status(SIGHUP, 1), 129);
+    ck_assert_int_eq(pool_stop_status(SIGQUIT, 1), 131);
+    ck_assert_int_eq(pool_stop_status(SIGHUP, 2), 129);
+}
+END_TEST
+
+/* pid exists and is not a zombie waiting for a reaper */
+static bool process_runs(pid_t pid)
+{
+    if (kill(pid, 0) != 0) return false;
+    char path[64], buf[256];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *rp = strrchr(buf, ')');
+    return !(rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X'));
+}
+
+/* Workers die with their parent: the parent of two workers is killed
+** (SIGKILL: nothing of its own runs), and both workers end. */
+START_TEST(workers_die_with_parent)
+{
+    int fds[2];
+    ck_assert(pipe(fds) == 0);
+    pid_t c = fork();
+    ck_assert(c >= 0);
+    if (c == 0) {
+        close(fds[0]);
+        rtable t;
+        rtable_init(&t, "sweep");
+        pool_probe pp = {-1, 0, fds[1]};
+        fs_err err = {0, ""};
+        pool_run(&t, 2, 2, probe_item, &pp, NULL, &err);
+        _exit(0);
+    }
+    close(fds[1]);
+    pid_t w[2];
+    for (int i = 0; i < 2; i++) ck_assert(read(fds[0], &w[i], sizeof w[i]) == sizeof w[i]);
+    kill(c, SIGKILL);
+    int st;
+    waitpid(c, &st, 0);
+    /* the workers are not our children: kill(pid, 0) fails once each is
+    ** gone (reaped by init); wait for that, without a clock */
+    for (int i = 0; i < 2; i++) {
+        long spins = 0;
+        while (process_runs(w[i]) && spins < 200000000L) { spins++; sched_yield(); }
+        ck_assert_msg(!process_runs(w[i]), "worker %d outlived its parent", (int)w[i]);
+    }
+    close(fds[0]);
+}
+END_TEST
+
 Suite *suite_harden(void)
 {
     Suite *s = suite_create("harden");
@@ -395,6 +531,9 @@ Suite *suite_harden(void)
     tcase_add_test(tc, library_work_is_charged);
     tcase_add_test(tc, run_budget);
     tcase_add_test(tc, candidates_bytes_capped);
+    tcase_add_test(tc, candidate_axes_product_capped);
+    tcase_add_test(tc, pool_stops_on_every_stop_signal);
+    tcase_add_test(tc, workers_die_with_parent);
     tcase_add_test(tc, no_addresses_and_clear_refusals);
     tcase_add_test(tc, plugin_not_regular_file);
     tcase_add_test(tc, scenario_stops_are_final);
