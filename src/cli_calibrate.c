@@ -83,12 +83,15 @@ static void write_lua(const cli_opts *o, const cal_result *res, fs_buf *b)
 }
 
 /* A progress line on a terminal's stderr, at most ten times a second. */
+typedef struct { double last; long bound; } cal_prog;
+
 static void progress(int sims, void *ud)
 {
-    double *last = ud, now = wall_now();
-    if (now - *last < 0.1) return;
-    *last = now;
-    fprintf(stderr, "\r  calibrating: %d simulated steps ", sims);
+    cal_prog *p = ud;
+    double now = wall_now();
+    if (now - p->last < 0.1) return;
+    p->last = now;
+    fprintf(stderr, "\r  calibrating: %d of at most %ld simulated steps ", sims, p->bound);
 }
 
 int cmd_calibrate(cli_opts *o)
@@ -122,8 +125,12 @@ int cmd_calibrate(cli_opts *o)
 
     cal_result res;
     bool show = !o->quiet && isatty(STDERR_FILENO);
-    double last = wall_now();
-    bool ok = cal_fit_progress(&placed, &d, knobs, nknobs, show ? progress : NULL, &last, &res, &err);
+    cal_prog pr = {wall_now(), cal_sims_bound(d.nrows, nknobs)};
+    /* the work up front: the bound is linear in the measured steps */
+    if (!o->quiet)
+        fprintf(stderr, "fusync: calibrate: %d measured steps, %d knob%s: at most %ld simulated steps\n", d.nrows,
+                nknobs, nknobs == 1 ? "" : "s", pr.bound);
+    bool ok = cal_fit_progress(&placed, &d, knobs, nknobs, show ? progress : NULL, &pr, &res, &err);
     if (show) fprintf(stderr, "\r\033[K");
     if (!ok && fs_stop_signal) {
         cal_data_free(&d);

@@ -490,8 +490,27 @@ void fs_on_stop_signal(int sig)
     fs_stop_signal = sig;
 }
 
+static double budget_seconds, budget_deadline;
+
+void fs_budget_start(void)
+{
+    const char *e = getenv("FUSYNC_COMMAND_SECONDS");
+    double v = e ? atof(e) : 0;
+    budget_seconds = v > 0 && isfinite(v) ? v : FS_COMMAND_SECONDS;
+    budget_deadline = wall_now() + budget_seconds;
+}
+
+bool fs_budget_spent(fs_err *err)
+{
+    if (!(budget_deadline > 0) || wall_now() <= budget_deadline) return false;
+    fs_err_set(err, 2, "the command ran past its budget of %g s of wall clock (FUSYNC_COMMAND_SECONDS "
+               "raises it; docs/security.md); no output written", budget_seconds);
+    return true;
+}
+
 void fs_signals_install(void)
 {
+    fs_budget_start();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = fs_on_stop_signal;

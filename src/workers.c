@@ -73,6 +73,12 @@ static void worker_main(rtable *t, int n, int jobs, int w, pool_fn fn, void *ud,
     signal(SIGHUP, SIG_IGN);
     signal(SIGQUIT, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
+    /* pool_run blocked the stop signals across fork: a SIGTERM sent before
+    ** now is pending and ends us here, not in the parent's handler */
+    sigset_t all;
+    sigemptyset(&all);
+    for (int i = 0; i < NSTOP_SIGS; i++) sigaddset(&all, STOP_SIGS[i]);
+    sigprocmask(SIG_UNBLOCK, &all, NULL);
 #ifdef __linux__
     /* die with the parent (prctl(2)); the check after it covers a parent
     ** that died before the call, the loop's check other systems */
@@ -87,7 +93,7 @@ static void worker_main(rtable *t, int n, int jobs, int w, pool_fn fn, void *ud,
         if (getppid() != parent) _exit(3);
         fs_err err = {0, ""};
         int before = t->nrows;
-        bool ok = fn(ud, t, i, &err);
+        bool ok = !fs_budget_spent(&err) && fn(ud, t, i, &err);
         b.len = 0;
         if (b.s) b.s[0] = 0;
         if (!ok) {
@@ -151,9 +157,13 @@ bool pool_run(rtable *t, int n, int jobs, pool_fn fn, void *ud, const char *prog
     bool show = progress && isatty(STDERR_FILENO);
     double last = 0;
     if (jobs > n) jobs = n;
+    /* the work up front: a sweep or a plan's rung says how many runs it has */
+    if (progress) fprintf(stderr, "fusync: %s: %d run%s with %d job%s\n", progress, n, n == 1 ? "" : "s",
+                          jobs > 1 ? jobs : 1, jobs > 1 ? "s" : "");
     if (jobs <= 1) {
         for (int i = 0; i < n; i++) {
             if (pool_interrupted()) { fs_err_set(err, stop_code(), "interrupted; no output written"); return false; }
+            if (fs_budget_spent(err)) return false;
             if (!fn(ud, t, i, err)) return false;
             if (show && wall_now() - last > 0.1) { last = wall_now(); progress_draw(progress, i + 1, n); }
         }
@@ -169,7 +179,12 @@ bool pool_run(rtable *t, int n, int jobs, pool_fn fn, void *ud, const char *prog
     for (int w = 0; w < jobs; w++) {
         int fds[2];
         if (pipe(fds) != 0) { fs_err_set(err, 2, "cannot start workers: %s", strerror(errno)); ok = false; break; }
+        sigset_t stops, was;
+        sigemptyset(&stops);
+        for (int i = 0; i < NSTOP_SIGS; i++) sigaddset(&stops, STOP_SIGS[i]);
+        sigprocmask(SIG_BLOCK, &stops, &was);
         pid_t pid = fork();
+        if (pid != 0) sigprocmask(SIG_SETMASK, &was, NULL);
         if (pid < 0) {
             close(fds[0]);
             close(fds[1]);
@@ -198,6 +213,7 @@ bool pool_run(rtable *t, int n, int jobs, pool_fn fn, void *ud, const char *prog
     struct pollfd *pf = xcalloc((size_t)jobs, sizeof *pf);
     while (ok && open > 0) {
         if (pool_interrupted()) { fs_err_set(err, stop_code(), "interrupted; no output written"); ok = false; break; }
+        if (fs_budget_spent(err)) { ok = false; break; }
         int np = 0;
         for (int w = 0; w < started; w++) if (wk[w].open) { pf[np].fd = wk[w].fd; pf[np].events = POLLIN; pf[np].revents = 0; np++; }
         int r = poll(pf, (nfds_t)np, 200);

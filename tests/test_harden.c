@@ -12,6 +12,8 @@
 #include "lua_scenario.h"
 #include "plugin.h"
 #include "policy.h"
+#include "calibrate.h"
+#include "runner.h"
 #include "planner.h"
 #include "workers.h"
 
@@ -484,6 +486,40 @@ static bool process_runs(pid_t pid)
     return !(rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X'));
 }
 
+/* The command's budget ends a sweep's pool (FUSYNC_COMMAND_SECONDS), in
+** serial and with workers; a budget already spent is the deterministic case. */
+START_TEST(command_budget_stops_the_pool)
+{
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        int fds[2];
+        ck_assert(pipe(fds) == 0);
+        pid_t c = fork();
+        ck_assert(c >= 0);
+        if (c == 0) {
+            close(fds[0]);
+            setenv("FUSYNC_COMMAND_SECONDS", "1e-9", 1);
+            fs_budget_start();
+            rtable t;
+            rtable_init(&t, "sweep");
+            pool_probe pp = {-1, 0, -1};
+            fs_err err = {0, ""};
+            bool ok = pool_run(&t, 8, jobs, probe_item, &pp, NULL, &err);
+            if (write(fds[1], err.msg, strlen(err.msg) + 1) < 0) _exit(3);
+            _exit(ok ? 0 : err.code);
+        }
+        close(fds[1]);
+        char msg[1024] = "";
+        ssize_t got = read(fds[0], msg, sizeof msg - 1);
+        msg[got > 0 ? got : 0] = 0;
+        close(fds[0]);
+        int st = 0;
+        waitpid(c, &st, 0);
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "jobs %d: status %d: %s", jobs, st, msg);
+        ck_assert_msg(strstr(msg, "budget of 1e-09 s") && strstr(msg, "FUSYNC_COMMAND_SECONDS"), "%s", msg);
+    }
+}
+END_TEST
+
 /* Workers die with their parent: the parent of two workers is killed
 ** (SIGKILL: nothing of its own runs), and both workers end. */
 START_TEST(workers_die_with_parent)
@@ -518,6 +554,55 @@ START_TEST(workers_die_with_parent)
 }
 END_TEST
 
+/* ------------------------------------------------------------ calibrate */
+
+/* Measured train times of n steps with prompt lengths varied, made by the
+** engine at train efficiency 0.3: the fit of `train` alone. */
+static int calibrate_sims(const scn_scenario *base, int n)
+{
+    cal_data d;
+    memset(&d, 0, sizeof d);
+    d.nrows = n;
+    d.t = calloc((size_t)n * CP__COUNT, sizeof(double));
+    d.has[CP_TRAIN] = true;
+    for (int i = 0; i < n; i++) {
+        scn_scenario s = *base;
+        s.work.iterations = s.work.warmup + 1;
+        s.eff.train = 0.3 * (1 + 0.01 * (i % 5));      /* a little noise */
+        runner_spec spec = {.scn = &s, .headless = true};
+        fs_err err = {0, ""};
+        runner *r = runner_open(&spec, &err);
+        ck_assert_msg(r != NULL, "%s", err.msg);
+        report rep;
+        ck_assert(runner_close(r, &rep, &err));
+        runner_free(r);
+        for (int p = 0; p < CP__COUNT; p++) d.t[i * CP__COUNT + p] = NAN;
+        d.t[i * CP__COUNT + CP_TRAIN] = rep.phase_s[STEP_TRAIN];
+    }
+    int k[CAL_KNOBS_MAX], nk;
+    fs_err err = {0, ""};
+    ck_assert(cal_knobs_parse("train", k, &nk, &err));
+    cal_result res;
+    ck_assert_msg(cal_fit(base, &d, k, nk, &res, &err), "%s", err.msg);
+    ck_assert(res.loo_error > 0 && res.loo_error < 0.05);
+    ck_assert(res.simulations <= cal_sims_bound(n, nk));
+    free(d.t);
+    return res.simulations;
+}
+
+/* Twice the measured steps cost about twice the simulated steps, not four
+** times (leave-one-out refitted once per row over all the others). */
+START_TEST(calibrate_cost_is_linear)
+{
+    scn_scenario s;
+    load_qwen(&s);
+    s.work.prompts_per_step = 8;
+    int a = calibrate_sims(&s, 12), b = calibrate_sims(&s, 24);
+    ck_assert_msg(b < 2.6 * a, "12 steps: %d simulations, 24 steps: %d", a, b);
+    ck_assert(cal_sims_bound(2000, 5) < 30 * cal_sims_bound(100, 5));
+}
+END_TEST
+
 Suite *suite_harden(void)
 {
     Suite *s = suite_create("harden");
@@ -531,9 +616,11 @@ Suite *suite_harden(void)
     tcase_add_test(tc, library_work_is_charged);
     tcase_add_test(tc, run_budget);
     tcase_add_test(tc, candidates_bytes_capped);
+    tcase_add_test(tc, calibrate_cost_is_linear);
     tcase_add_test(tc, candidate_axes_product_capped);
     tcase_add_test(tc, pool_stops_on_every_stop_signal);
     tcase_add_test(tc, workers_die_with_parent);
+
     tcase_add_test(tc, no_addresses_and_clear_refusals);
     tcase_add_test(tc, plugin_not_regular_file);
     tcase_add_test(tc, scenario_stops_are_final);
@@ -541,6 +628,7 @@ Suite *suite_harden(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("output");
     tcase_add_test(tc, messages_are_terminal_safe);
+    tcase_add_test(tc, command_budget_stops_the_pool);
     tcase_add_test(tc, temp_file_never_follows_a_link);
     suite_add_tcase(s, tc);
     return s;
