@@ -203,6 +203,14 @@ static bool prepare_rows(model *m)
         double want = d->has_resp_mean ? d->resp_mean[r]
                     : d->has_resp_tokens ? d->resp_tokens[r] / ((double)scn_prompts_per_step(s) * s->work.samples_per_prompt)
                     : NAN;
+        if (want > s->work.max_response) {
+            /* the scaled distribution would be clipped at the cap and every
+            ** knob pushed to a bound to make up the missing tokens */
+            fs_err_set(m->err, 2, "calibrate: row %d: a mean response of %.0f tokens is above the scenario's "
+                       "workload.max_response (%d); raise it or give response_length/max", r + 1, want,
+                       s->work.max_response);
+            return false;
+        }
         if (want >= 1) {
             double dm = dist_mean(&s->work.response_len, s->work.max_response);
             if (dm > 0) scale_dist(&s->work.response_len, want / dm);
@@ -617,6 +625,18 @@ bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs
         }
         free(use);
         res->loo_error = cnt ? sqrt(ss / cnt) : 0;
+    }
+    /* a knob the fit could not determine is an error, never a silent default
+    ** (nor a `null` in --out or --json) */
+    for (int i = 0; ok && i < nknobs; i++)
+        if (!isfinite(res->value[i])) {
+            fs_err_set(err, 2, "calibrate: the fit left %s undetermined (no finite value); check the measured "
+                       "times", cal_knob_name(knobs[i]));
+            ok = false;
+        }
+    if (ok && !isfinite(res->loo_error)) {
+        fs_err_set(err, 2, "calibrate: the cross-validation error is not finite; check the measured times");
+        ok = false;
     }
     res->simulations = m.sims;
     free(fitset);

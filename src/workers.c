@@ -157,8 +157,9 @@ bool pool_run(rtable *t, int n, int jobs, pool_fn fn, void *ud, const char *prog
     bool show = progress && isatty(STDERR_FILENO);
     double last = 0;
     if (jobs > n) jobs = n;
-    /* the work up front: a sweep or a plan's rung says how many runs it has */
-    if (progress) fprintf(stderr, "fusync: %s: %d run%s with %d job%s\n", progress, n, n == 1 ? "" : "s",
+    /* the work up front, on a terminal as the progress bar: a sweep or a
+    ** plan's rung says how many runs it has */
+    if (show) fprintf(stderr, "fusync: %s: %d run%s with %d job%s\n", progress, n, n == 1 ? "" : "s",
                           jobs > 1 ? jobs : 1, jobs > 1 ? "s" : "");
     if (jobs <= 1) {
         for (int i = 0; i < n; i++) {

@@ -12,6 +12,7 @@
 #include "lua_scenario.h"
 #include "plugin.h"
 #include "policy.h"
+#include "plan.h"
 #include "calibrate.h"
 #include "runner.h"
 #include "planner.h"
@@ -21,6 +22,7 @@
 #include <sched.h>
 #include <sys/wait.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -603,6 +605,61 @@ START_TEST(calibrate_cost_is_linear)
 }
 END_TEST
 
+/* Two pools of one name: refused where the plan is built (check, run, a
+** plugin's plan), not counted as one pool with "inf PiB" of host memory */
+START_TEST(duplicate_pool_names_refused)
+{
+    scn_scenario s;
+    load_qwen(&s);
+    char *path = test_tmpfile(".lua", "");
+    char text[2048], ex[PATH_MAX];
+    ck_assert(realpath(example("qwen7b_h100x16.lua"), ex) != NULL);
+    snprintf(text, sizeof text, "local s = fusync.scenario(%s%s%s)\n"
+             "s.plan.mode = 'separate'\n"
+             "s.plan.pools = { { name = 'p', devices = 8, roles = { 'rollout' } },\n"
+             "                 { name = 'p', devices = 8, roles = { 'train', 'ref' } } }\n"
+             "return s\n", "\"", ex, "\"");
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, NULL, 0, &s, &err);
+    plan pl;
+    if (ok) ok = plan_build(&s, &pl, &err);
+    ck_assert(!ok);
+    ck_assert_msg(strstr(err.msg, "plan.pools[2]: the name 'p' is also pools[1]'s"), "%s", err.msg);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
+/* Measured cells outside their field's range are refused with the row and
+** column named: a time of 1e-200 s made every knob NaN (exit 0, `= null`),
+** 1e300 s printed 300-digit ratios, 2^31 tokens wrapped through an int. */
+START_TEST(calibrate_cells_in_range)
+{
+    static const struct { const char *csv, *want; } cases[] = {
+        {"train_s\n1\n1e-200\n1\n", "row 2: column 'train_s': 1e-200 s is outside 1e-06..1e+06 s (or 0)"},
+        {"train_s\n1\n1e300\n1\n", "row 2: column 'train_s': 1e+300 s is outside"},
+        {"train_s,response_length/mean\n1,500\n1,2147483648\n1,500\n",
+         "row 2: column 'response_length/mean': 2.147e+09 tokens is outside 1..2.09715e+06 tokens"},
+        {"train_s,response_length/mean\n1,500\n1,0.5\n1,500\n", "is outside 1..2.09715e+06 tokens"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cal_data d;
+        fs_err err = {0, ""};
+        bool ok = cal_parse(cases[i].csv, strlen(cases[i].csv), "m.csv", NULL, NULL, &d, &err);
+        if (ok) cal_data_free(&d);
+        ck_assert_msg(!ok && strstr(err.msg, cases[i].want), "case %zu: %s", i, ok ? "accepted" : err.msg);
+    }
+    /* 0 is a phase that did not happen: accepted */
+    cal_data d;
+    fs_err err = {0, ""};
+    ck_assert_msg(cal_parse("train_s,generate_s\n1,0\n1,0\n1,0\n", 31, "m.csv", NULL, NULL, &d, &err), "%s", err.msg);
+    cal_data_free(&d);
+}
+END_TEST
+
 Suite *suite_harden(void)
 {
     Suite *s = suite_create("harden");
@@ -628,6 +685,8 @@ Suite *suite_harden(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("output");
     tcase_add_test(tc, messages_are_terminal_safe);
+    tcase_add_test(tc, calibrate_cells_in_range);
+    tcase_add_test(tc, duplicate_pool_names_refused);
     tcase_add_test(tc, command_budget_stops_the_pool);
     tcase_add_test(tc, temp_file_never_follows_a_link);
     suite_add_tcase(s, tc);
