@@ -12,6 +12,7 @@
 #include "lua_scenario.h"
 #include "plugin.h"
 #include "policy.h"
+#include "jsonr.h"
 #include "plan.h"
 #include "calibrate.h"
 #include "runner.h"
@@ -20,6 +21,7 @@
 
 #include <signal.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <limits.h>
@@ -660,6 +662,54 @@ START_TEST(calibrate_cells_in_range)
 }
 END_TEST
 
+/* The JSON reader's budget: more values than it takes is an error with a
+** message, and an allocation that fails (a memory limit) is one too, where
+** the process used to abort (status 134). */
+START_TEST(json_reader_bounded)
+{
+    /* first, while the heap holds no freed memory to reuse under the limit */
+#if !defined(__SANITIZE_ADDRESS__)
+    pid_t c = fork();
+    ck_assert(c >= 0);
+    if (c == 0) {
+        /* a 64 MiB string under an address-space limit 32 MiB past what is in use */
+        size_t big = (size_t)64 << 20;
+        char *t = malloc(big + 3);
+        if (!t) _exit(3);
+        t[0] = '"';
+        memset(t + 1, 'a', big);
+        t[big + 1] = '"';
+        t[big + 2] = 0;
+        FILE *f = fopen("/proc/self/statm", "r");
+        unsigned long pages = 0;
+        if (!f || fscanf(f, "%lu", &pages) != 1) _exit(4);
+        fclose(f);
+        struct rlimit rl = {(rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)32 << 20), RLIM_INFINITY};
+        rl.rlim_max = rl.rlim_cur;
+        if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(5);
+        jv w;
+        char m[200];
+        bool ok = jsonr_parse(t, big + 2, &w, m, sizeof m);
+        _exit(!ok && strstr(m, "out of memory") ? 0 : 6);
+    }
+    int st = 0;
+    waitpid(c, &st, 0);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+#endif
+    size_t n = (size_t)JSONR_NODES_MAX + 10, len = 2 * n + 1;
+    char *text = malloc(len + 1);
+    text[0] = '[';
+    for (size_t i = 0; i < n; i++) { text[1 + 2 * i] = '1'; text[2 + 2 * i] = ','; }
+    text[len - 1] = ']';
+    text[len] = 0;
+    jv v;
+    char why[200];
+    ck_assert(!jsonr_parse(text, len, &v, why, sizeof why));
+    ck_assert_msg(strstr(why, "more values than the reader takes"), "%s", why);
+    free(text);
+}
+END_TEST
+
 Suite *suite_harden(void)
 {
     Suite *s = suite_create("harden");
@@ -684,7 +734,9 @@ Suite *suite_harden(void)
     tcase_add_test(tc, scenario_memory_stops_soon);
     suite_add_tcase(s, tc);
     tc = tcase_create("output");
+    tcase_set_timeout(tc, 120);
     tcase_add_test(tc, messages_are_terminal_safe);
+    tcase_add_test(tc, json_reader_bounded);
     tcase_add_test(tc, calibrate_cells_in_range);
     tcase_add_test(tc, duplicate_pool_names_refused);
     tcase_add_test(tc, command_budget_stops_the_pool);
