@@ -12,6 +12,7 @@
 #include "lua_scenario.h"
 #include "plugin.h"
 #include "policy.h"
+#include "rtable.h"
 #include "jsonr.h"
 #include "plan.h"
 #include "calibrate.h"
@@ -21,6 +22,7 @@
 
 #include <signal.h>
 #include <sched.h>
+#include <pty.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -710,6 +712,44 @@ START_TEST(json_reader_bounded)
 }
 END_TEST
 
+/* `--csv -` on a terminal (plan, sweep, merge): a name holding an escape
+** sequence (a crafted shard, a candidates() pool) reaches the terminal
+** escaped.  The child writes through a pseudo-terminal. */
+START_TEST(csv_to_terminal_is_escaped)
+{
+    int master;
+    pid_t c = forkpty(&master, NULL, NULL, NULL);
+    ck_assert(c >= 0);
+    if (c == 0) {
+        rtable t;
+        rtable_init(&t, "plan");
+        rtable_add_col(&t, "id");
+        rtable_add_col(&t, "name");
+        row *r = rtable_new_row(&t, 0);
+        row_set_int(r, 0, 0);
+        row_set_str(r, 1, "x\033]0;PWN\007y");
+        fs_err err = {0, ""};
+        bool ok = rtable_write(&t, "-", NULL, &err);
+        fflush(stdout);
+        _exit(ok ? 0 : 2);
+    }
+    char buf[4096];
+    size_t n = 0;
+    for (;;) {
+        ssize_t got = read(master, buf + n, sizeof buf - 1 - n);
+        if (got <= 0) break;
+        n += (size_t)got;
+    }
+    buf[n] = 0;
+    int st = 0;
+    waitpid(c, &st, 0);
+    close(master);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ck_assert_msg(strstr(buf, "x\\x1b]0;PWN\\x07y"), "%s", buf);
+    ck_assert(!strchr(buf, '\033'));
+}
+END_TEST
+
 Suite *suite_harden(void)
 {
     Suite *s = suite_create("harden");
@@ -736,6 +776,7 @@ Suite *suite_harden(void)
     tc = tcase_create("output");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, messages_are_terminal_safe);
+    tcase_add_test(tc, csv_to_terminal_is_escaped);
     tcase_add_test(tc, json_reader_bounded);
     tcase_add_test(tc, calibrate_cells_in_range);
     tcase_add_test(tc, duplicate_pool_names_refused);
