@@ -295,7 +295,11 @@ void fmt_secs(char *out, size_t n, double s)
 void fmt_si(char *out, size_t n, double v)
 {
     double a = fabs(v);
-    if (a >= 1e12) snprintf(out, n, "%.2fT", v / 1e12);
+    /* past exa, and for inf/nan, the number itself: "%.2fE" would grow without end */
+    if (!isfinite(v) || a >= 1e21) snprintf(out, n, "%.3g", v);
+    else if (a >= 1e18) snprintf(out, n, "%.2fE", v / 1e18);
+    else if (a >= 1e15) snprintf(out, n, "%.2fP", v / 1e15);
+    else if (a >= 1e12) snprintf(out, n, "%.2fT", v / 1e12);
     else if (a >= 1e9) snprintf(out, n, "%.2fG", v / 1e9);
     else if (a >= 1e6) snprintf(out, n, "%.2fM", v / 1e6);
     else if (a >= 1e4) snprintf(out, n, "%.1fk", v / 1e3);

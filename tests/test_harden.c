@@ -750,6 +750,21 @@ START_TEST(csv_to_terminal_is_escaped)
 }
 END_TEST
 
+/* The SI formatter goes past T (it printed 8827056097.60T) */
+START_TEST(si_formatter_past_tera)
+{
+    char b[64];
+    fmt_si(b, sizeof b, 8.82705609760e21);
+    ck_assert_str_eq(b, "8.83e+21");
+    fmt_si(b, sizeof b, 2.5e15);
+    ck_assert_str_eq(b, "2.50P");
+    fmt_si(b, sizeof b, 3e18);
+    ck_assert_str_eq(b, "3.00E");
+    fmt_si(b, sizeof b, 4.2e12);
+    ck_assert_str_eq(b, "4.20T");
+}
+END_TEST
+
 Suite *suite_harden(void)
 {
     Suite *s = suite_create("harden");
@@ -776,6 +791,7 @@ Suite *suite_harden(void)
     tc = tcase_create("output");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, messages_are_terminal_safe);
+    tcase_add_test(tc, si_formatter_past_tera);
     tcase_add_test(tc, csv_to_terminal_is_escaped);
     tcase_add_test(tc, json_reader_bounded);
     tcase_add_test(tc, calibrate_cells_in_range);
