@@ -12,6 +12,7 @@
 #include "lua_scenario.h"
 #include "plugin.h"
 #include "policy.h"
+#include "lesson.h"
 #include "rtable.h"
 #include "jsonr.h"
 #include "plan.h"
@@ -765,6 +766,68 @@ START_TEST(si_formatter_past_tera)
 }
 END_TEST
 
+/* ------------------------------------------------------------ the engine */
+
+/* Every run trains all its steps, over staleness x partial rollout x
+** dispatch x KV admission x on_stale x mini-batches x answer tails, drawn
+** from a fixed seed, separate pools.  It stalled with staleness 2-4,
+** partial_rollout <= 0.05, paged KV, "wait", two or more mini-batches and
+** long-tailed answers: more samples started on old versions than a step
+** holds, and the step waited for room it could never have. */
+START_TEST(separate_runs_never_stall)
+{
+    static const double partial[] = {0.01, 0.05, 0.3, 1};
+    static const double sigma[] = {0.9, 1.5, 2.0};
+    static const int mbs[] = {2, 4, 8};
+    uint64_t x = 0x9e3779b97f4a7c15ULL;
+    int stalled = 0;
+    char first[600] = "";
+    for (int k = 0; k < 28; k++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        scn_scenario s;
+        load_qwen(&s);
+        s.plan.mode = MODE_SEPARATE;
+        s.work.iterations = 10;
+        s.plan.staleness = 1 + (int)(x % 4);
+        s.plan.partial_rollout = partial[(x >> 8) % 4];
+        s.plan.rollout.dispatch = (scn_dispatch)((x >> 16) % 3);
+        s.plan.rollout.kv = (x >> 24) % 4 ? KV_PAGED : KV_RESERVE;
+        s.plan.on_stale = (x >> 32) % 4 ? STALE_WAIT : STALE_DISCARD;
+        s.work.minibatches = mbs[(x >> 40) % 3];
+        s.work.response_len.b = sigma[(x >> 48) % 3];     /* lognormal sigma */
+        runner_spec spec = {.scn = &s, .headless = true};
+        fs_err err = {0, ""};
+        runner *r = runner_open(&spec, &err);
+        ck_assert_msg(r != NULL, "%s", err.msg);
+        report rep;
+        bool ok = runner_close(r, &rep, &err);
+        runner_free(r);
+        if (!ok || !rep.feasible) {
+            if (!stalled++)
+                snprintf(first, sizeof first, "staleness %d partial %g dispatch %d kv %d on_stale %d mb %d sigma %g: %s",
+                         s.plan.staleness, s.plan.partial_rollout, (int)s.plan.rollout.dispatch, (int)s.plan.rollout.kv,
+                         (int)s.plan.on_stale, s.work.minibatches, s.work.response_len.b, ok ? rep.why : err.msg);
+        }
+    }
+    ck_assert_msg(stalled == 0, "%d of 28 runs did not train every step; the first: %s", stalled, first);
+}
+END_TEST
+
+/* A lesson whose steps table has a __len returning 1.5: the error names the
+** file (it said "object length is not an integer"); found by fuzz_lesson */
+START_TEST(lesson_len_names_the_file)
+{
+    char *path = test_tmpfile(".lua", "local steps = setmetatable({}, { __len = function() return 1.5 end })\n"
+                                      "return { title = 'len', scenario = 'x.lua', steps = steps }\n");
+    fs_err err = {0, ""};
+    lesson *l = lesson_open(path, &err);
+    ck_assert(l == NULL);
+    ck_assert_msg(err.code == 2 && strstr(err.msg, path) && strstr(err.msg, "steps"), "%s", err.msg);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
 Suite *suite_harden(void)
 {
     Suite *s = suite_create("harden");
@@ -791,6 +854,8 @@ Suite *suite_harden(void)
     tc = tcase_create("output");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, messages_are_terminal_safe);
+    tcase_add_test(tc, lesson_len_names_the_file);
+    tcase_add_test(tc, separate_runs_never_stall);
     tcase_add_test(tc, si_formatter_past_tera);
     tcase_add_test(tc, csv_to_terminal_is_escaped);
     tcase_add_test(tc, json_reader_bounded);
