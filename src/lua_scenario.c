@@ -795,6 +795,12 @@ bool lscn_load(const char *path, const char *const *sets, int nsets,
     }
     scn_defaults(out);
     snprintf(out->path, sizeof out->path, "%s", path);
+    /* a FIFO, a device or /dev/stdin would block the read (plugins are
+    ** refused the same way): refused at once */
+    if (path_is_special(path)) {
+        fs_err_set(err, 2, "%s: not a regular file (a pipe, device or folder); give the scenario file itself", path);
+        return false;
+    }
 
     lctx c = {
         .file = path, .sets = sets, .nsets = sets ? nsets : 0, .out = out,

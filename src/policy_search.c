@@ -289,7 +289,8 @@ static int read_score(lua_State *L)
     if (lua_type(L, 2) != LUA_TNUMBER)
         luaL_error(L, "returned a %s; expected a number (higher is better), or nil and a reason", luaL_typename(L, 2));
     u->score = lua_tonumber(L, 2);
-    if (!isfinite(u->score)) luaL_error(L, "returned %f; expected a finite number", u->score);
+    if (!isfinite(u->score))
+        luaL_error(L, "returned %s; expected a finite number", isnan(u->score) ? "NaN" : u->score > 0 ? "inf" : "-inf");
     return 0;
 }
 

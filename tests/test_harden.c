@@ -828,6 +828,50 @@ START_TEST(lesson_len_names_the_file)
 }
 END_TEST
 
+/* Small ones: a FIFO as a scenario is refused at once (it waited 4 s, then
+** blamed a library function); charging a library call never turns its
+** argument error into a final budget stop; score() returning NaN is told
+** as NaN, not "-nan". */
+START_TEST(small_refusals)
+{
+    char fifo[256];
+    snprintf(fifo, sizeof fifo, "%s/fusync-fifo-%d.lua", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    unlink(fifo);
+    ck_assert(mkfifo(fifo, 0600) == 0);
+    scn_scenario s;
+    fs_err err = {0, ""};
+    ck_assert(!lscn_load(fifo, NULL, 0, &s, &err));
+    ck_assert_msg(strstr(err.msg, "not a regular file"), "%s", err.msg);
+    unlink(fifo);
+
+    char text[4096], ex[PATH_MAX];
+    ck_assert(realpath(example("qwen7b_h100x16.lua"), ex) != NULL);
+    snprintf(text, sizeof text,
+             "assert(not pcall(table.unpack, {}, 1, 1e8))\n"
+             "assert(not pcall(table.concat, {}, '', 1, 1e9))\n"
+             "assert(not pcall(table.concat, {'a', 'b'}, '', 1, 1e9))\n"
+             "return fusync.scenario(\"%s\")\n", ex);
+    char *path = test_tmpfile(".lua", text);
+    ck_assert_msg(lscn_load(path, NULL, 0, &s, &err), "%s", err.msg);
+    unlink(path);
+    free(path);
+
+    load_qwen(&s);
+    path = test_tmpfile(".lua", "function score(ctx, r) return 0/0 end\n");
+    plugin *p = plugin_open(path, NULL, &err);
+    ck_assert_msg(p, "%s", err.msg);
+    report rep;
+    memset(&rep, 0, sizeof rep);
+    double sc;
+    char why[128];
+    ck_assert(!policy_score(p, &s, &rep, &sc, why, sizeof why, &err));
+    ck_assert_msg(strstr(err.msg, "returned NaN; expected a finite number"), "%s", err.msg);
+    plugin_close(p);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
 Suite *suite_harden(void)
 {
     Suite *s = suite_create("harden");
@@ -854,6 +898,7 @@ Suite *suite_harden(void)
     tc = tcase_create("output");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, messages_are_terminal_safe);
+    tcase_add_test(tc, small_refusals);
     tcase_add_test(tc, lesson_len_names_the_file);
     tcase_add_test(tc, separate_runs_never_stall);
     tcase_add_test(tc, si_formatter_past_tera);
