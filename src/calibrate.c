@@ -39,11 +39,6 @@
 ** which step over those ripples, then refines with 3%. */
 static const double FD_STEPS[] = {0.10, 0.03};
 
-static const char *const PHASE_NAMES[CP__COUNT] = {
-    "generate", "generate_with_switch", "inference", "train", "switch", "weight_sync", "step"
-};
-
-const char *cal_phase_name(cal_phase p) { return p < CP__COUNT ? PHASE_NAMES[p] : "?"; }
 
 /* --------------------------------------------------------------- knobs */
 

@@ -19,6 +19,15 @@
 
 /* ------------------------------------------------------------- columns */
 
+/* The phase names live with the reader, which matches columns against
+** them; the fit (calibrate.c) uses them too, so the dependency runs one
+** way: calibrate.c on calibrate_read.c, never back. */
+static const char *const PHASE_NAMES[CP__COUNT] = {
+    "generate", "generate_with_switch", "inference", "train", "switch", "weight_sync", "step"
+};
+
+const char *cal_phase_name(cal_phase p) { return p < CP__COUNT ? PHASE_NAMES[p] : "?"; }
+
 enum { T_RESP_MEAN = CP__COUNT, T_RESP_MAX, T_PROMPT_MEAN, T_RESP_TOKENS, T_IGNORE, T__COUNT };
 
 static const char *target_name(int t)
