@@ -161,6 +161,8 @@ FUZZ_SEEDS_fuzz_whatif   := examples plugins
 FUZZ_SEEDS_fuzz_set      := tests/fuzz/corpus/fuzz_set
 FUZZ_SEEDS_fuzz_shard    := tests/fuzz/corpus/shard
 FUZZ_SEEDS_fuzz_measured := tests/fuzz/corpus/measured tests/fuzz/corpus/hfconfig
+FUZZ_SEEDS_fuzz_json     := tests/fuzz/corpus/shard tests/fuzz/corpus/hfconfig
+FUZZ_SEEDS_fuzz_lesson   := lessons tests/fuzz/corpus/lesson
 
 # one target's run: NAME, libFuzzer's limit (-max_total_time=S or -runs=N),
 # the folder for what it finds (the seeds are only read)

@@ -25,17 +25,20 @@
 
 #define CAL_ITER_MAX 40
 #define CAL_LOO_ITER_MAX 12
+/* The cost stays linear in the measured steps: the least-squares fit and its
+** cross-validation use at most CAL_FIT_ROWS rows, evenly spaced over the
+** run, and the cross-validation CAL_FOLDS groups of them (leave-one-out
+** when there are no more rows than groups); every row is still prepared,
+** predicted and reported.  CAL_SIMS_MAX caps the simulated steps of one fit. */
+#define CAL_FIT_ROWS 64
+#define CAL_FOLDS 10
+#define CAL_SIMS_MAX 400000
 /* Difference steps, in units of a knob's scale.  The simulated times are
 ** not smooth at every scale (a decode overhead changes which samples join
 ** which batch), so the fit first follows differences over 10% of a knob,
 ** which step over those ripples, then refines with 3%. */
 static const double FD_STEPS[] = {0.10, 0.03};
 
-static const char *const PHASE_NAMES[CP__COUNT] = {
-    "generate", "generate_with_switch", "inference", "train", "switch", "weight_sync", "step"
-};
-
-const char *cal_phase_name(cal_phase p) { return p < CP__COUNT ? PHASE_NAMES[p] : "?"; }
 
 /* --------------------------------------------------------------- knobs */
 
@@ -146,6 +149,11 @@ static bool simulate(model *m, const scn_scenario *s, report *rep)
         fs_err_set(m->err, fs_stop_status(), "interrupted; no output written");
         return false;
     }
+    if (fs_budget_spent(m->err)) return false;
+    if (m->sims >= CAL_SIMS_MAX) {
+        fs_err_set(m->err, 2, "calibrate: more than %d simulated steps; fit fewer knobs (--fit)", CAL_SIMS_MAX);
+        return false;
+    }
     runner_spec spec = {.scn = s, .headless = true};
     runner *r = runner_open(&spec, m->err);
     if (!r) return false;
@@ -189,6 +197,14 @@ static bool prepare_rows(model *m)
         double want = d->has_resp_mean ? d->resp_mean[r]
                     : d->has_resp_tokens ? d->resp_tokens[r] / ((double)scn_prompts_per_step(s) * s->work.samples_per_prompt)
                     : NAN;
+        if (want > s->work.max_response) {
+            /* the scaled distribution would be clipped at the cap and every
+            ** knob pushed to a bound to make up the missing tokens */
+            fs_err_set(m->err, 2, "calibrate: row %d: a mean response of %.0f tokens is above the scenario's "
+                       "workload.max_response (%d); raise it or give response_length/max", r + 1, want,
+                       s->work.max_response);
+            return false;
+        }
         if (want >= 1) {
             double dm = dist_mean(&s->work.response_len, s->work.max_response);
             if (dm > 0) scale_dist(&s->work.response_len, want / dm);
@@ -418,6 +434,20 @@ static void jacobi_eigen(int K, double *A, double *w, double *V)
     for (int i = 0; i < K; i++) w[i] = A[i * K + i];
 }
 
+static int fit_rows(int nrows) { return nrows < CAL_FIT_ROWS ? nrows : CAL_FIT_ROWS; }
+
+long cal_sims_bound(int nrows, int nknobs)
+{
+    long F = fit_rows(nrows), G = F < CAL_FOLDS ? F : CAL_FOLDS, K = nknobs;
+    /* lengths: up to 6 runs a row; the start and the final evaluation; per
+    ** Levenberg–Marquardt iteration a Jacobian (K runs a row) and about two
+    ** tries; the flat-direction Jacobian over every row; each fold's refit */
+    long n = 6L * nrows + 2L * nrows + K * nrows;
+    n += (long)(sizeof FD_STEPS / sizeof FD_STEPS[0]) * CAL_ITER_MAX * (K + 2) * F;
+    n += G * (CAL_LOO_ITER_MAX * (K + 2) * (F - F / G) + F / G + 1);
+    return n < CAL_SIMS_MAX ? n : CAL_SIMS_MAX;
+}
+
 bool cal_fit(const scn_scenario *s, const cal_data *d, const int *knobs, int nknobs, cal_result *res, fs_err *err)
 {
     return cal_fit_progress(s, d, knobs, nknobs, NULL, NULL, res, err);
@@ -484,10 +514,19 @@ bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs
             ok = false;
         }
     }
+    /* the rows the fit uses: all, or CAL_FIT_ROWS evenly spaced */
+    int nfit = fit_rows(d->nrows);
+    bool *fitset = NULL;
+    int *fitrow = xmalloc(sizeof(int) * (size_t)nfit);
+    if (nfit < d->nrows) fitset = xcalloc((size_t)d->nrows, sizeof(bool));
+    for (int j = 0; j < nfit; j++) {
+        fitrow[j] = (int)((long)j * d->nrows / nfit);
+        if (fitset) fitset[fitrow[j]] = true;
+    }
     for (size_t i = 0; ok && i < sizeof FD_STEPS / sizeof FD_STEPS[0]; i++) {
         int it = 0;
         m.fd = FD_STEPS[i];
-        ok = lm(&m, u, NULL, CAL_ITER_MAX, &it);
+        ok = lm(&m, u, fitset, CAL_ITER_MAX, &it);
         res->iterations += it;
     }
     int n = 0;
@@ -557,17 +596,20 @@ bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs
             if (u[i] < 1e-3) res->uncertainty[i] = INFINITY;   /* at zero: no relative figure */
         }
     }
-    /* leave one out: refit without each row from the fit, predict it */
+    /* cross-validation: refit without each group of the fit's rows (row j
+    ** of them in group j mod G), predict the group */
     if (ok) {
         bool *use = xmalloc(sizeof(bool) * (size_t)d->nrows);
         double ss = 0;
-        int cnt = 0;
-        for (int out = 0; out < d->nrows && ok; out++) {
-            for (int row = 0; row < d->nrows; row++) use[row] = row != out;
+        int cnt = 0, G = nfit < CAL_FOLDS ? nfit : CAL_FOLDS;
+        for (int out = 0; out < G && ok; out++) {
+            memset(use, 0, sizeof(bool) * (size_t)d->nrows);
+            for (int j = 0; j < nfit; j++) use[fitrow[j]] = j % G != out;
             double v[CAL_KNOBS_MAX];
             memcpy(v, u, sizeof v);
             ok = lm(&m, v, use, CAL_LOO_ITER_MAX, NULL);
-            for (int row = 0; row < d->nrows; row++) use[row] = row == out;
+            memset(use, 0, sizeof(bool) * (size_t)d->nrows);
+            for (int j = 0; j < nfit; j++) use[fitrow[j]] = j % G == out;
             if (ok) ok = eval_rows(&m, v, use, mod);
             if (ok) {
                 int k = residuals(&m, mod, use, r);
@@ -578,7 +620,21 @@ bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs
         free(use);
         res->loo_error = cnt ? sqrt(ss / cnt) : 0;
     }
+    /* a knob the fit could not determine is an error, never a silent default
+    ** (nor a `null` in --out or --json) */
+    for (int i = 0; ok && i < nknobs; i++)
+        if (!isfinite(res->value[i])) {
+            fs_err_set(err, 2, "calibrate: the fit left %s undetermined (no finite value); check the measured "
+                       "times", cal_knob_name(knobs[i]));
+            ok = false;
+        }
+    if (ok && !isfinite(res->loo_error)) {
+        fs_err_set(err, 2, "calibrate: the cross-validation error is not finite; check the measured times");
+        ok = false;
+    }
     res->simulations = m.sims;
+    free(fitset);
+    free(fitrow);
     free(mod);
     free(r);
     free(J);

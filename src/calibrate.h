@@ -105,6 +105,10 @@ bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs
                       cal_progress_fn progress, void *ud, cal_result *res, fs_err *err);
 /* The scenario with the fitted values. */
 void cal_apply(scn_scenario *s, const cal_result *res);
+/* An upper bound of the simulated steps a fit of nknobs knobs to nrows
+** measured steps takes: linear in nrows (the fit and its cross-validation
+** use at most 64 rows), and never past the fit's cap. */
+long cal_sims_bound(int nrows, int nknobs);
 
 /* Small text helpers shared by the reader and the fit: blanks off both
 ** ends (in place); "a, b, c" lists in a fixed buffer. */

@@ -5,6 +5,7 @@
 ** is in calibrate.c.
 */
 #include "calibrate.h"
+#include "fields.h"
 #include "dist.h"
 #include "jsonr.h"
 #include "runner.h"
@@ -17,6 +18,15 @@
 #include <string.h>
 
 /* ------------------------------------------------------------- columns */
+
+/* The phase names live with the reader, which matches columns against
+** them; the fit (calibrate.c) uses them too, so the dependency runs one
+** way: calibrate.c on calibrate_read.c, never back. */
+static const char *const PHASE_NAMES[CP__COUNT] = {
+    "generate", "generate_with_switch", "inference", "train", "switch", "weight_sync", "step"
+};
+
+const char *cal_phase_name(cal_phase p) { return p < CP__COUNT ? PHASE_NAMES[p] : "?"; }
 
 enum { T_RESP_MEAN = CP__COUNT, T_RESP_MAX, T_PROMPT_MEAN, T_RESP_TOKENS, T_IGNORE, T__COUNT };
 
@@ -449,6 +459,24 @@ bool cal_parse(const char *text, size_t len, const char *name, const char *map_t
                 goto out;
             }
             v *= scale[c];
+            /* each cell within its field's range (docs/calibration.md): a
+            ** phase 0 (absent) or 1 us .. 1e6 s, a length 1 .. FLD_TOKENS_MAX
+            ** tokens (the range of workload.max_response and the
+            ** distributions), a step's response tokens up to that times the
+            ** largest batch; outside, the fit would divide by 0 or overflow */
+            {
+                double lo = 0, hi = 0;
+                const char *unit = "s";
+                if (tg < CP__COUNT) { lo = 1e-6; hi = 1e6; }
+                else if (tg == T_RESP_TOKENS) { lo = 1; hi = (double)FLD_TOKENS_MAX * FLD_PROMPTS_MAX * 64; unit = "tokens"; }
+                else { lo = 1; hi = FLD_TOKENS_MAX; unit = "tokens"; }
+                if (!(tg < CP__COUNT && v == 0) && !(v >= lo && v <= hi)) {
+                    fs_err_set(err, 2, "%s: row %d: column '%s': %.4g %s is outside %g..%g %s%s", name, r + 1,
+                               t.names[c], v, unit, lo, hi, unit, tg < CP__COUNT ? " (or 0)" : "");
+                    ok = false;
+                    goto out;
+                }
+            }
             if (tg < CP__COUNT) {
                 double *slot = &d->t[r * CP__COUNT + tg];
                 *slot = isnan(*slot) ? v : *slot + v;

@@ -82,12 +82,15 @@ static void write_lua(const cli_opts *o, const cal_result *res, fs_buf *b)
 }
 
 /* A progress line on a terminal's stderr, at most ten times a second. */
+typedef struct { double last; long bound; } cal_prog;
+
 static void progress(int sims, void *ud)
 {
-    double *last = ud, now = wall_now();
-    if (now - *last < 0.1) return;
-    *last = now;
-    fprintf(stderr, "\r  calibrating: %d simulated steps ", sims);
+    cal_prog *p = ud;
+    double now = wall_now();
+    if (now - p->last < 0.1) return;
+    p->last = now;
+    fprintf(stderr, "\r  calibrating: %d of at most %ld simulated steps ", sims, p->bound);
 }
 
 int cmd_calibrate(cli_opts *o)
@@ -116,8 +119,12 @@ int cmd_calibrate(cli_opts *o)
 
     cal_result res;
     bool show = !o->quiet && isatty(STDERR_FILENO);
-    double last = wall_now();
-    bool ok = cal_fit_progress(&placed, &d, knobs, nknobs, show ? progress : NULL, &last, &res, &err);
+    cal_prog pr = {wall_now(), cal_sims_bound(d.nrows, nknobs)};
+    /* the work up front: the bound is linear in the measured steps */
+    if (!o->quiet)
+        fprintf(stderr, "fusync: calibrate: %d measured steps, %d knob%s: at most %ld simulated steps\n", d.nrows,
+                nknobs, nknobs == 1 ? "" : "s", pr.bound);
+    bool ok = cal_fit_progress(&placed, &d, knobs, nknobs, show ? progress : NULL, &pr, &res, &err);
     if (show) fprintf(stderr, "\r\033[K");
     if (!ok && fs_stop_signal) {
         cal_data_free(&d);
@@ -138,6 +145,21 @@ int cmd_calibrate(cli_opts *o)
         write_lua(o, &res, &l);
         if (!write_file_atomic(o->out_dir, l.s, l.len, &err)) rc = cli_fail(&err);
         buf_free(&l);
+        /* the written file loads the original with fusync.scenario, which
+        ** reads only under the new file's folder, the shipped examples and
+        ** --data-dir folders (docs/security.md): say when it needs one */
+        char od[PATH_MAX], sr[PATH_MAX], dir[PATH_MAX];
+        const char *slash = strrchr(o->out_dir, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - o->out_dir) + 1 : 1, slash ? o->out_dir : ".");
+        if (rc == 0 && realpath(dir, od) && realpath(o->scenario, sr)) {
+            size_t n = strlen(od);
+            if (!(strncmp(sr, od, n) == 0 && (sr[n] == '/' || od[n - 1] == '/'))) {
+                char *ss = strrchr(sr, '/');
+                if (ss) *ss = '\0';
+                fprintf(stderr, "fusync: note: %s loads %s from outside its folder: run it with --data-dir %s\n",
+                        o->out_dir, o->scenario, sr);
+            }
+        }
     }
     if (o->json_path) {
         fs_buf j;

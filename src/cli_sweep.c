@@ -183,7 +183,22 @@ int cmd_merge(cli_opts *o)
         if (is_plan) plan_sort(&m);
         rc = cli_write_table(o, &m);
         bool to_stdout = (o->json_path && !strcmp(o->json_path, "-")) || (o->csv_path && !strcmp(o->csv_path, "-"));
-        if (!rc && is_plan && !o->quiet && !to_stdout) plan_print(&m, o->top, stdout);
+        if (!rc && is_plan && !o->quiet && !to_stdout) {
+            /* pool names come from shards: the ranking is shown terminal-safe, as plan's is */
+            char *text = NULL;
+            size_t tn = 0;
+            FILE *mf = open_memstream(&text, &tn);
+            if (mf) {
+                plan_print(&m, o->top, mf);
+                fclose(mf);
+                fs_buf tb;
+                buf_init(&tb);
+                buf_put_term(&tb, text ? text : "");
+                if (tb.s) fputs(tb.s, stdout);
+                buf_free(&tb);
+                free(text);
+            }
+        }
         else if (!rc && !o->quiet)
             fprintf(stderr, "fusync: merged %d shard%s: %d %s%s\n", nf, fs_s(nf), m.nrows, is_plan ? "candidate" : "row",
                     fs_s(m.nrows));

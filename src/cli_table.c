@@ -7,6 +7,7 @@
 ** nothing else; adding a command is one row here and its handler (cli.h).
 */
 #include "cli.h"
+#include "lua_scenario.h"
 #include "rtable.h"
 #include "util.h"
 
@@ -83,6 +84,14 @@ static int opt_lesson(cli_opts *o, const char *v) { o->lesson_path = v; return 0
 static int opt_out(cli_opts *o, const char *v) { o->out_dir = v; return 0; }
 static int opt_fit(cli_opts *o, const char *v) { o->fit = v; return 0; }
 static int opt_map(cli_opts *o, const char *v) { o->map_path = v; return 0; }
+
+/* A folder a scenario's helpers may also read (docs/security.md). */
+static int opt_data_dir(cli_opts *o, const char *v)
+{
+    (void)o;
+    fs_err e = {0, ""};
+    return lscn_allow_dir(v, &e) ? 0 : cli_usage_error("%s", e.msg);
+}
 
 static int opt_objective(cli_opts *o, const char *v)
 {
@@ -168,6 +177,8 @@ const cli_option CLI_OPTIONS[] = {
     {"top", 0, "K", "candidates to print, 1..10000 (default 10)", opt_top, false},
     {"fit", 0, "KNOB,...", "efficiency knobs to fit (default train,prefill,decode,hbm,decode_overhead_ms)", opt_fit, false},
     {"map", 0, "FILE", "column mapping for names fusync does not know: COLUMN = TARGET [ms|s]", opt_map, false},
+    {"data-dir", 0, "DIR", "a folder the scenario's helpers may also read (a model cache); repeatable", opt_data_dir,
+     false},
     {"markdown", 0, NULL, "print markdown tables (as in docs/scenarios.md)", opt_markdown, false},
     {"quiet", 0, NULL, "no progress or summary lines; sweep, plan, merge: no table either (use --csv/--json)", opt_quiet, false},
     {"no-color", 0, NULL, "no colour (also off when NO_COLOR is set or the output is no terminal)", opt_no_color, false},
@@ -182,7 +193,7 @@ const int CLI_NOPTIONS = (int)(sizeof CLI_OPTIONS / sizeof CLI_OPTIONS[0]);
 /* ----------------------------------------------------------- commands */
 
 /* --help and --version are taken by every command (cli_takes). */
-#define SCENARIO_OPTS "mode staleness iterations seed set policy "
+#define SCENARIO_OPTS "mode staleness iterations seed set policy data-dir "
 
 const cli_command CLI_COMMANDS[] = {
     {"run", cmd_run, 1, 1, "SCENARIO [OPTIONS]", "simulate headless, print the report",

@@ -131,6 +131,11 @@ static int64_t must_take(sim *s, int step, int64_t *finished)
 ** policy) room left in the step for every sample that must be in it. */
 bool eng_chunk_ready(sim *s, int step)
 {
+    /* "wait": after the overflow rule below took a chunk without waiting,
+    ** samples then in flight can finish too stale for any step (a later
+    ** step sees them staler); they are generated again.  "wait" leaves
+    ** none otherwise, so this changes no run that did not stall. */
+    if (s->scn.plan.on_stale == STALE_WAIT && eng_fin_upto(s, step - s->staleness - 1) > 0) drop_stale(s, step);
     if (eligible_count(s, step) < s->chunk_n) return false;
     if (s->scn.plan.on_stale != STALE_WAIT) return true;
     /* after a hook lowered the bound, samples released under the old one can
@@ -139,6 +144,12 @@ bool eng_chunk_ready(sim *s, int step)
     if (s->bound_lowered) return true;
     int64_t fin, inflight = must_take(s, step, &fin);
     int left_after = (s->nchunks - s->chunks_taken - 1) * s->chunk_n;
+    /* More samples must be in this step than it can still hold (with a
+    ** small partial_rollout, samples started on old versions pile up):
+    ** their count only grows while the step waits, so waiting for room would
+    ** wait for ever.  The chunk is taken now; what the step cannot hold is
+    ** recycled after it, as the samples left over always are (drop_stale). */
+    if (inflight + fin > (int64_t)left_after + s->chunk_n) return true;
     if (left_after == 0) return inflight == 0;
     int64_t rest = fin > s->chunk_n ? fin - s->chunk_n : 0;
     return inflight + rest <= left_after;

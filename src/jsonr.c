@@ -14,7 +14,23 @@ typedef struct {
     size_t i, n;
     const char *err;
     int depth;
+    long nodes;         /* values made so far (JSONR_NODES_MAX) */
+    size_t bytes;       /* what the tree holds on the heap (JSONR_BYTES_MAX) */
 } jp;
+
+/* The tree's memory, counted as it grows, within the reader's budget; an
+** allocation that fails is an error of the parse, never an abort. */
+static void *jalloc(jp *p, void *old, size_t n, size_t was)
+{
+    if (n > was && p->bytes + (n - was) > JSONR_BYTES_MAX) {
+        p->err = "the file's values need more than the reader's memory budget (" JSONR_BYTES_TEXT ")";
+        return NULL;
+    }
+    void *q = realloc(old, n ? n : 1);
+    if (!q) { p->err = "out of memory"; return NULL; }
+    p->bytes = p->bytes + n - was;
+    return q;
+}
 
 void jv_free(jv *v)
 {
@@ -77,51 +93,59 @@ static long hex4(jp *p)
 
 static bool jstring(jp *p, char **out)
 {
-    fs_buf b;
-    buf_init(&b);
+    /* the decoded text is never longer than the raw text: allocate that */
+    size_t j = p->i + 1;
+    while (j < p->n && p->s[j] != '"') j += p->s[j] == '\\' ? 2 : 1;
+    size_t raw = j > p->n ? p->n - p->i : j - p->i, k = 0;
+    char *b = jalloc(p, NULL, raw + 1, 0);
+    if (!b) return false;
+#define PUT(ch) (b[k++] = (char)(ch))
+#define FAIL_STR(msg) do { p->err = (msg); free(b); return false; } while (0)
     p->i++;     /* opening quote */
     while (p->i < p->n && p->s[p->i] != '"') {
         char c = p->s[p->i++];
-        if ((unsigned char)c < 0x20) { p->err = "control character in a string"; buf_free(&b); return false; }
-        if (c != '\\') { buf_putc(&b, c); continue; }
+        if ((unsigned char)c < 0x20) FAIL_STR("control character in a string");
+        if (c != '\\') { PUT(c); continue; }
         if (p->i >= p->n) break;
         c = p->s[p->i++];
         switch (c) {
-        case '"': case '\\': case '/': buf_putc(&b, c); break;
-        case 'n': buf_putc(&b, '\n'); break;
-        case 't': buf_putc(&b, '\t'); break;
-        case 'r': buf_putc(&b, '\r'); break;
-        case 'b': buf_putc(&b, '\b'); break;
-        case 'f': buf_putc(&b, '\f'); break;
+        case '"': case '\\': case '/': PUT(c); break;
+        case 'n': PUT('\n'); break;
+        case 't': PUT('\t'); break;
+        case 'r': PUT('\r'); break;
+        case 'b': PUT('\b'); break;
+        case 'f': PUT('\f'); break;
         case 'u': {
             long v = hex4(p);
-            if (v < 0) { p->err = "bad \\u escape"; buf_free(&b); return false; }
-            if (v == 0) { p->err = "\\u0000 in a string"; buf_free(&b); return false; }
+            if (v < 0) FAIL_STR("bad \\u escape");
+            if (v == 0) FAIL_STR("\\u0000 in a string");
             /* RFC 8259 section 7: a character outside the Basic Multilingual
             ** Plane is written as a UTF-16 surrogate pair, high (D800-DBFF)
             ** then low (DC00-DFFF); a lone half is not a character. */
-            if (v >= 0xdc00 && v <= 0xdfff) { p->err = "lone low surrogate in a \\u escape"; buf_free(&b); return false; }
+            if (v >= 0xdc00 && v <= 0xdfff) FAIL_STR("lone low surrogate in a \\u escape");
             if (v >= 0xd800 && v <= 0xdbff) {
                 long lo = (p->i + 1 < p->n && p->s[p->i] == '\\' && p->s[p->i + 1] == 'u') ? (p->i += 2, hex4(p)) : -1;
-                if (lo < 0xdc00 || lo > 0xdfff) { p->err = "high surrogate without its low half in a \\u escape"; buf_free(&b); return false; }
+                if (lo < 0xdc00 || lo > 0xdfff) FAIL_STR("high surrogate without its low half in a \\u escape");
                 v = 0x10000 + ((v - 0xd800) << 10) + (lo - 0xdc00);
             }
-            if (v < 0x80) buf_putc(&b, (char)v);
-            else if (v < 0x800) { buf_putc(&b, (char)(0xc0 | (v >> 6))); buf_putc(&b, (char)(0x80 | (v & 0x3f))); }
-            else if (v < 0x10000) { buf_putc(&b, (char)(0xe0 | (v >> 12))); buf_putc(&b, (char)(0x80 | ((v >> 6) & 0x3f))); buf_putc(&b, (char)(0x80 | (v & 0x3f))); }
+            if (v < 0x80) PUT(v);
+            else if (v < 0x800) { PUT(0xc0 | (v >> 6)); PUT(0x80 | (v & 0x3f)); }
+            else if (v < 0x10000) { PUT(0xe0 | (v >> 12)); PUT(0x80 | ((v >> 6) & 0x3f)); PUT(0x80 | (v & 0x3f)); }
             else {
-                buf_putc(&b, (char)(0xf0 | (v >> 18))); buf_putc(&b, (char)(0x80 | ((v >> 12) & 0x3f)));
-                buf_putc(&b, (char)(0x80 | ((v >> 6) & 0x3f))); buf_putc(&b, (char)(0x80 | (v & 0x3f)));
+                PUT(0xf0 | (v >> 18)); PUT(0x80 | ((v >> 12) & 0x3f));
+                PUT(0x80 | ((v >> 6) & 0x3f)); PUT(0x80 | (v & 0x3f));
             }
             break;
         }
-        default: p->err = "bad escape in a string"; buf_free(&b); return false;
+        default: FAIL_STR("bad escape in a string");
         }
     }
-    if (p->i >= p->n) { p->err = "unterminated string"; buf_free(&b); return false; }
+#undef PUT
+#undef FAIL_STR
+    if (p->i >= p->n) { p->err = "unterminated string"; free(b); return false; }
     p->i++;
-    if (!b.s) buf_puts(&b, "");
-    *out = b.s;
+    b[k] = 0;
+    *out = b;
     return true;
 }
 
@@ -136,9 +160,16 @@ static bool jlist(jp *p, jv *v, bool obj)
     if (p->i < p->n && p->s[p->i] == close) { p->i++; return true; }
     for (;;) {
         if (v->n == cap) {
-            cap = cap ? cap * 2 : 8;
-            v->items = xrealloc(v->items, (size_t)cap * sizeof *v->items);
-            if (obj) v->keys = xrealloc(v->keys, (size_t)cap * sizeof *v->keys);
+            int nc = cap ? cap * 2 : 8;
+            jv *items = jalloc(p, v->items, (size_t)nc * sizeof *v->items, (size_t)cap * sizeof *v->items);
+            if (!items) return false;
+            v->items = items;
+            if (obj) {
+                char **keys = jalloc(p, v->keys, (size_t)nc * sizeof *v->keys, (size_t)cap * sizeof *v->keys);
+                if (!keys) return false;
+                v->keys = keys;
+            }
+            cap = nc;
         }
         jws(p);
         memset(&v->items[v->n], 0, sizeof v->items[v->n]);
@@ -175,13 +206,21 @@ static bool jvalue(jp *p, jv *v)
     jws(p);
     if (p->i >= p->n) { p->err = "unexpected end of file"; return false; }
     if (++p->depth > JSONR_DEPTH_MAX) { p->err = "nested too deeply"; return false; }
+    if (++p->nodes > JSONR_NODES_MAX) { p->err = "more values than the reader takes (" JSONR_NODES_TEXT ")"; return false; }
     char c = p->s[p->i];
     bool ok = true;
     if (c == '{') { v->t = J_OBJ; ok = jlist(p, v, true); }
     else if (c == '[') { v->t = J_ARR; ok = jlist(p, v, false); }
     else if (c == '"') { v->t = J_STR; ok = jstring(p, &v->text); }
-    else if (lit(p, "true")) { v->t = J_BOOL; v->text = xstrdup("true"); p->i += 4; }
-    else if (lit(p, "false")) { v->t = J_BOOL; v->text = xstrdup("false"); p->i += 5; }
+    else if (lit(p, "true") || lit(p, "false")) {
+        size_t k = p->s[p->i] == 't' ? 4 : 5;
+        v->t = J_BOOL;
+        if ((v->text = jalloc(p, NULL, k + 1, 0))) {
+            memcpy(v->text, p->s + p->i, k);
+            v->text[k] = 0;
+            p->i += k;
+        } else ok = false;
+    }
     else if (lit(p, "null")) { v->t = J_NULL; p->i += 4; }
     else {
         /* text[len] is 0, so the scan stops at the end */
@@ -189,10 +228,11 @@ static bool jvalue(jp *p, jv *v)
         if (!len) { p->err = "unexpected character"; ok = false; }
         else {
             v->t = J_NUM;
-            v->text = xmalloc(len + 1);
-            memcpy(v->text, p->s + p->i, len);
-            v->text[len] = 0;
-            p->i += len;
+            if ((v->text = jalloc(p, NULL, len + 1, 0))) {
+                memcpy(v->text, p->s + p->i, len);
+                v->text[len] = 0;
+                p->i += len;
+            } else ok = false;
         }
     }
     p->depth--;
@@ -201,7 +241,7 @@ static bool jvalue(jp *p, jv *v)
 
 bool jsonr_parse(const char *text, size_t len, jv *out, char *why, size_t nwhy)
 {
-    jp p = {text, 0, len, NULL, 0};
+    jp p = {text, 0, len, NULL, 0, 0, 0};
     bool ok;
     const char *nul = memchr(text, 0, len);
     if (nul) {

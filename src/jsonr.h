@@ -14,6 +14,13 @@
 #include <stddef.h>
 
 #define JSONR_DEPTH_MAX 32
+/* The tree's budget: values and heap bytes (a 256 MiB shard of small values
+** would otherwise take about 36 times its size).  Past either, or when an
+** allocation fails, the parse fails with a message: never an abort. */
+#define JSONR_NODES_MAX 4000000L
+#define JSONR_NODES_TEXT "4 million"
+#define JSONR_BYTES_MAX ((size_t)768 << 20)
+#define JSONR_BYTES_TEXT "768 MiB"
 
 typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jtype;
 

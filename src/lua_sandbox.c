@@ -290,16 +290,31 @@ static int charged_remove(lua_State *L)
     return call_original(L);
 }
 
-static int charged_range(lua_State *L, int first_arg)
+/* The work of concat/unpack over t[i..j], charged before the call.  Only
+** work the call will do is charged: an argument error must stay an
+** ordinary error (pcall catches it), not a final budget stop.  concat stops
+** at the first item that is no string or number, at most one past the
+** table's border when the hole is there; unpack refuses more results than
+** a Lua stack holds. */
+static int charged_range(lua_State *L, int first_arg, bool unpack)
 {
     lua_Integer i = luaL_optinteger(L, first_arg, 1);
     lua_Integer j = lua_isnoneornil(L, first_arg + 1) ? len_of(L, 1) : luaL_checkinteger(L, first_arg + 1);
-    if (j >= i) lsb_charge(L, (double)j - (double)i + 1);
+    if (j >= i) {
+        double n = (double)j - (double)i + 1;
+        if (unpack && n >= 1000000) n = 0;          /* LUAI_MAXSTACK: "too many results" */
+        if (!unpack && lua_type(L, 1) == LUA_TTABLE) {
+            double held = (double)lua_rawlen(L, 1) - (double)i + 2;
+            if (held < n && !luaL_getmetafield(L, 1, "__index")) n = held > 1 ? held : 1;
+            else if (held < n) lua_pop(L, 1);
+        }
+        lsb_charge(L, n);
+    }
     return call_original(L);
 }
 
-static int charged_concat(lua_State *L) { return charged_range(L, 3); }
-static int charged_unpack(lua_State *L) { return charged_range(L, 2); }
+static int charged_concat(lua_State *L) { return charged_range(L, 3, false); }
+static int charged_unpack(lua_State *L) { return charged_range(L, 2, true); }
 
 static int charged_sort(lua_State *L)
 {

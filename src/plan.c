@@ -632,6 +632,15 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
     unsigned aux = (s->has_ref ? ROLE_REF : 0) | (s->reward_is_model ? ROLE_REWARD : 0);
     unsigned critic = s->has_critic ? ROLE_CRITIC : 0;
     if (sp->npools > 0) {
+        /* pools are told apart by name (memory per pool, reports, hooks):
+        ** two of one name would be counted as one */
+        for (int i = 0; i < sp->npools; i++)
+            for (int j = 0; j < i; j++)
+                if (strcmp(sp->pools[i].name, sp->pools[j].name) == 0) {
+                    fs_err_set(err, 2, "%s: plan.pools[%d]: the name '%s' is also pools[%d]'s; give each pool "
+                               "its own name", f, i + 1, sp->pools[i].name, j + 1);
+                    return false;
+                }
         for (int i = 0; i < sp->npools; i++)
             add_pool(p, sp->pools[i].name, sp->pools[i].devices, sp->pools[i].roles);
     } else {

@@ -353,6 +353,8 @@ void planner_enumerate(planner *P)
                 if (!rollout_ok(&b->actor, ax->rollout_tp.v[rt], ax->rollout_ep.v[re])) continue;
                 /* a context-parallel group stays inside a node with its TP ranks */
                 if (ax->train_cp.v[cq] > 1 && ax->train_tp.v[a] * ax->train_cp.v[cq] > b->cluster.devices_per_node) continue;
+                /* a stop request ends the enumeration; the pool then reports it */
+                if (fs_stop_signal) return;
                 for (int ms = 0; ms < ax->max_seqs.n; ms++) {
                     plan_cand c = {
                         .mode = mode, .split = sp[k], .supernodes = sn, .nodes = nodes,

@@ -206,7 +206,9 @@ static int read_lesson(lua_State *L)
     copy_str(L, 3, "scenario", rel, sizeof rel, l);
     resolve(l, rel, l->scenario, sizeof l->scenario);
     if (!lua_istable(L, 4)) luaL_error(L, "%s: steps: a list of steps (table)", l->file);
-    lua_Integer n = luaL_len(L, 4);
+    /* raw: a __len of the lesson's own could return a non-integer, and the
+    ** error would name no file */
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 4);
     if (n < 1) luaL_error(L, "%s: steps: the lesson has no step", l->file);
     if (n > LESSON_STEPS_MAX) luaL_error(L, "%s: steps: at most %d steps", l->file, LESSON_STEPS_MAX);
     for (int i = 0; i < (int)n; i++) {

@@ -195,6 +195,38 @@ static int read_candidates(lua_State *L)
     return 0;
 }
 
+/* The layouts the planner's enumeration visits are the product of the axes
+** (src/planner.c, planner_enumerate); each costs an analytic estimate.  The
+** axes are capped one by one at 32 values, and their product here: past it
+** the search would run for days (docs/security.md, budgets per command). */
+#define CANDIDATE_LAYOUTS_MAX 2000000.0
+
+static bool axes_product_ok(const plan_axes *ax, fs_err *err)
+{
+    char names[700] = "";
+    size_t k = 0;
+    double prod = 1;
+    for (size_t i = 0; i < NAXES; i++) {
+        const plan_axis *a = (const plan_axis *)((const char *)ax + AXES[i].off);
+        /* staleness and partial rollout vary the selected layouts only */
+        if (a->n <= 1 || a == &ax->staleness || a == &ax->partial_pct) continue;
+        prod *= a->n;
+        k += (size_t)snprintf(names + k, k < sizeof names ? sizeof names - k : 0, "%s%s %d",
+                              k ? " x " : "", AXES[i].key, a->n);
+        if (k >= sizeof names) k = sizeof names - 1;
+    }
+    int nm = ax->modes.n + ax->nshapes;
+    if (nm > 1) {
+        prod *= nm;
+        k += (size_t)snprintf(names + k, k < sizeof names ? sizeof names - k : 0, "%smodes and pools %d",
+                              k ? " x " : "", nm);
+    }
+    if (prod <= CANDIDATE_LAYOUTS_MAX) return true;
+    fs_err_set(err, 2, "returned search axes of %.3g layouts (%s); the planner enumerates at most %.0f: "
+               "give fewer values on some axes", prod, names, CANDIDATE_LAYOUTS_MAX);
+    return false;
+}
+
 bool policy_candidates(plugin *p, const scn_scenario *base, plan_axes *axes,
                        scn_scenario **plans, int *nplans, fs_err *err)
 {
@@ -215,6 +247,11 @@ bool policy_candidates(plugin *p, const scn_scenario *base, plan_axes *axes,
     if (!ok) {
         free(u.plans);
         plugin_answer_error(p, "candidates", err, "%s", e2.msg);
+        return false;
+    }
+    fs_err e3 = {0, ""};
+    if (u.nplans == 0 && !axes_product_ok(axes, &e3)) {
+        plugin_answer_error(p, "candidates", err, "%s", e3.msg);
         return false;
     }
     for (int i = 0; i < u.nplans; i++)
@@ -252,7 +289,8 @@ static int read_score(lua_State *L)
     if (lua_type(L, 2) != LUA_TNUMBER)
         luaL_error(L, "returned a %s; expected a number (higher is better), or nil and a reason", luaL_typename(L, 2));
     u->score = lua_tonumber(L, 2);
-    if (!isfinite(u->score)) luaL_error(L, "returned %f; expected a finite number", u->score);
+    if (!isfinite(u->score))
+        luaL_error(L, "returned %s; expected a finite number", isnan(u->score) ? "NaN" : u->score > 0 ? "inf" : "-inf");
     return 0;
 }
 

@@ -294,7 +294,11 @@ void fmt_secs(char *out, size_t n, double s)
 void fmt_si(char *out, size_t n, double v)
 {
     double a = fabs(v);
-    if (a >= 1e12) snprintf(out, n, "%.2fT", v / 1e12);
+    /* past exa, and for inf/nan, the number itself: "%.2fE" would grow without end */
+    if (!isfinite(v) || a >= 1e21) snprintf(out, n, "%.3g", v);
+    else if (a >= 1e18) snprintf(out, n, "%.2fE", v / 1e18);
+    else if (a >= 1e15) snprintf(out, n, "%.2fP", v / 1e15);
+    else if (a >= 1e12) snprintf(out, n, "%.2fT", v / 1e12);
     else if (a >= 1e9) snprintf(out, n, "%.2fG", v / 1e9);
     else if (a >= 1e6) snprintf(out, n, "%.2fM", v / 1e6);
     else if (a >= 1e4) snprintf(out, n, "%.1fk", v / 1e3);
@@ -482,8 +486,27 @@ void fs_on_stop_signal(int sig)
     fs_stop_signal = sig;
 }
 
+static double budget_seconds, budget_deadline;
+
+void fs_budget_start(void)
+{
+    const char *e = getenv("FUSYNC_COMMAND_SECONDS");
+    double v = e ? atof(e) : 0;
+    budget_seconds = v > 0 && isfinite(v) ? v : FS_COMMAND_SECONDS;
+    budget_deadline = wall_now() + budget_seconds;
+}
+
+bool fs_budget_spent(fs_err *err)
+{
+    if (!(budget_deadline > 0) || wall_now() <= budget_deadline) return false;
+    fs_err_set(err, 2, "the command ran past its budget of %g s of wall clock (FUSYNC_COMMAND_SECONDS "
+               "raises it; docs/security.md); no output written", budget_seconds);
+    return true;
+}
+
 void fs_signals_install(void)
 {
+    fs_budget_start();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = fs_on_stop_signal;

@@ -119,6 +119,15 @@ void fs_set_terminal_restore(void (*fn)(void));
 ** terminal back, remove tracked temporaries, write msg to stderr, _exit. */
 _Noreturn void fs_fatal_exit(int status, const char *msg);
 
+/* The budget of one command (docs/security.md): sweep, plan and calibrate
+** stop with status 2 once the command has run FS_COMMAND_SECONDS of wall
+** clock (FUSYNC_COMMAND_SECONDS sets it), whatever its plugins' per-call and
+** per-run budgets allow.  fs_signals_install starts it; forked workers
+** inherit the deadline.  fs_budget_spent fills err when it is spent. */
+#define FS_COMMAND_SECONDS 3600.0
+void fs_budget_start(void);
+bool fs_budget_spent(fs_err *err);
+
 /* Wall-clock watchdog for a call into code from other people.  The caller's
 ** own check (the Lua count hook) stops the call at its deadline and calls
 ** fs_watch_tick as it goes.  A call that has not ticked for `stuck` seconds

@@ -13,6 +13,9 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 /* The one piece of mutable static state: a signal handler may only set a
 ** flag (the main loop and the worker pool poll it). */
@@ -24,23 +27,33 @@ static void on_stop(int sig)
     fs_on_stop_signal(sig);     /* so a Lua call under way stops too */
 }
 
+/* The four stop signals of docs/security.md, as fs_signals_install has them. */
+static const int STOP_SIGS[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define NSTOP_SIGS (int)(sizeof STOP_SIGS / sizeof STOP_SIGS[0])
+
 void pool_signals(bool on)
 {
-    static struct sigaction old_int, old_term;
+    static struct sigaction old[NSTOP_SIGS];
     if (on) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_stop;
         sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, &old_int);
-        sigaction(SIGTERM, &sa, &old_term);
+        for (int i = 0; i < NSTOP_SIGS; i++) sigaddset(&sa.sa_mask, STOP_SIGS[i]);
+        for (int i = 0; i < NSTOP_SIGS; i++) sigaction(STOP_SIGS[i], &sa, &old[i]);
     } else {
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
+        for (int i = 0; i < NSTOP_SIGS; i++) sigaction(STOP_SIGS[i], &old[i], NULL);
     }
 }
 
-bool pool_interrupted(void) { return stop_requested != 0; }
+bool pool_interrupted(void) { return stop_requested != 0 || fs_stop_signal != 0; }
+
+/* The status of a stop: 130 for SIGINT and SIGTERM, 128 + the signal else. */
+static int stop_code(void)
+{
+    int c = fs_stop_status();
+    return c ? c : 130;
+}
 
 /* ================================================================ workers */
 
@@ -53,18 +66,34 @@ static void progress_draw(const char *label, int done, int n)
     fflush(stderr);
 }
 
-static void worker_main(rtable *t, int n, int jobs, int w, pool_fn fn, void *ud, int fd)
+static void worker_main(rtable *t, int n, int jobs, int w, pool_fn fn, void *ud, int fd, pid_t parent)
 {
-    signal(SIGINT, SIG_IGN);    /* the parent decides; it ends us with SIGTERM */
+    /* the parent decides; it ends us with SIGTERM */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    signal(SIGQUIT, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
+    /* pool_run blocked the stop signals across fork: a SIGTERM sent before
+    ** now is pending and ends us here, not in the parent's handler */
+    sigset_t all;
+    sigemptyset(&all);
+    for (int i = 0; i < NSTOP_SIGS; i++) sigaddset(&all, STOP_SIGS[i]);
+    sigprocmask(SIG_UNBLOCK, &all, NULL);
+#ifdef __linux__
+    /* die with the parent (prctl(2)); the check after it covers a parent
+    ** that died before the call, the loop's check other systems */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+    if (getppid() != parent) _exit(3);
     FILE *out = fdopen(fd, "w");
     if (!out) _exit(3);
     fs_buf b;
     buf_init(&b);
     for (int i = w; i < n; i += jobs) {
+        if (getppid() != parent) _exit(3);
         fs_err err = {0, ""};
         int before = t->nrows;
-        bool ok = fn(ud, t, i, &err);
+        bool ok = !fs_budget_spent(&err) && fn(ud, t, i, &err);
         b.len = 0;
         if (b.s) b.s[0] = 0;
         if (!ok) {
@@ -128,9 +157,14 @@ bool pool_run(rtable *t, int n, int jobs, pool_fn fn, void *ud, const char *prog
     bool show = progress && isatty(STDERR_FILENO);
     double last = 0;
     if (jobs > n) jobs = n;
+    /* the work up front, on a terminal as the progress bar: a sweep or a
+    ** plan's rung says how many runs it has */
+    if (show) fprintf(stderr, "fusync: %s: %d run%s with %d job%s\n", progress, n, n == 1 ? "" : "s",
+                          jobs > 1 ? jobs : 1, jobs > 1 ? "s" : "");
     if (jobs <= 1) {
         for (int i = 0; i < n; i++) {
-            if (pool_interrupted()) { fs_err_set(err, 130, "interrupted; no output written"); return false; }
+            if (pool_interrupted()) { fs_err_set(err, stop_code(), "interrupted; no output written"); return false; }
+            if (fs_budget_spent(err)) return false;
             if (!fn(ud, t, i, err)) return false;
             if (show && wall_now() - last > 0.1) { last = wall_now(); progress_draw(progress, i + 1, n); }
         }
@@ -140,12 +174,18 @@ bool pool_run(rtable *t, int n, int jobs, pool_fn fn, void *ud, const char *prog
     fflush(stdout);
     fflush(stderr);
     worker *wk = xcalloc((size_t)jobs, sizeof *wk);
+    pid_t parent = getpid();
     int started = 0;
     bool ok = true;
     for (int w = 0; w < jobs; w++) {
         int fds[2];
         if (pipe(fds) != 0) { fs_err_set(err, 2, "cannot start workers: %s", strerror(errno)); ok = false; break; }
+        sigset_t stops, was;
+        sigemptyset(&stops);
+        for (int i = 0; i < NSTOP_SIGS; i++) sigaddset(&stops, STOP_SIGS[i]);
+        sigprocmask(SIG_BLOCK, &stops, &was);
         pid_t pid = fork();
+        if (pid != 0) sigprocmask(SIG_SETMASK, &was, NULL);
         if (pid < 0) {
             close(fds[0]);
             close(fds[1]);
@@ -156,7 +196,7 @@ bool pool_run(rtable *t, int n, int jobs, pool_fn fn, void *ud, const char *prog
         if (pid == 0) {
             close(fds[0]);
             for (int k = 0; k < w; k++) close(wk[k].fd);
-            worker_main(t, n, jobs, w, fn, ud, fds[1]);
+            worker_main(t, n, jobs, w, fn, ud, fds[1], parent);
         }
         close(fds[1]);
         wk[w].pid = pid;
@@ -173,7 +213,8 @@ bool pool_run(rtable *t, int n, int jobs, pool_fn fn, void *ud, const char *prog
     int done = 0, open = started;
     struct pollfd *pf = xcalloc((size_t)jobs, sizeof *pf);
     while (ok && open > 0) {
-        if (pool_interrupted()) { fs_err_set(err, 130, "interrupted; no output written"); ok = false; break; }
+        if (pool_interrupted()) { fs_err_set(err, stop_code(), "interrupted; no output written"); ok = false; break; }
+        if (fs_budget_spent(err)) { ok = false; break; }
         int np = 0;
         for (int w = 0; w < started; w++) if (wk[w].open) { pf[np].fd = wk[w].fd; pf[np].events = POLLIN; pf[np].revents = 0; np++; }
         int r = poll(pf, (nfds_t)np, 200);

@@ -180,7 +180,7 @@ if "$F" calibrate "$S" "$T/noisy.csv" --fit train,hbm,decode_overhead_ms --json 
     loo=$(jnum loo_error "$T/noisy.json")
     awk -v e="$loo" 'BEGIN { exit !(e != "" && e > 0.002 && e < 0.05) }' && ok || bad "calibrate (1% noise): loo_error $loo, want 0.2%..5%"
     # the calibrated scenario reproduces a measured step (row 2: median 800, prompts x8)
-    if "$F" run "$T/cal.lua" --iterations 2 --set workload.response_len.median=800 \
+    if "$F" run "$T/cal.lua" --data-dir tests/data/calib --iterations 2 --set workload.response_len.median=800 \
            --set workload.prompt_len.lo=1600 --set workload.prompt_len.hi=4800 --json "$T/re.json" > /dev/null 2>&1; then
         model=$(awk '{ gsub(/[",]/, "") } $1 == "generate:" || $1 == "switch:" || $1 == "inference:" || $1 == "train:" { s += $2 } END { print s }' "$T/re.json")
         meas=$(awk -F, 'NR == 3 { print $2 + $3 + $4 + $5 }' "$T/noisy.csv")

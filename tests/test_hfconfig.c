@@ -227,7 +227,14 @@ START_TEST(t_scenario_helpers)
     char *p = test_tmpfile(".lua", text);
     scn_scenario s;
     fs_err err = {0, ""};
+    /* tests/data lies outside the temporary file's folder: named as --data-dir names it */
+    char data[PATH_MAX];
+    snprintf(data, sizeof data, "%s/tests/data", test_root());
+    ck_assert(!lscn_load(p, NULL, 0, &s, &err));
+    ck_assert_msg(strstr(err.msg, "cannot read it: no such file under the scenario's folder"), "%s", err.msg);
+    ck_assert_msg(lscn_allow_dir(data, &err), "%s", err.msg);
     ck_assert_msg(lscn_load(p, NULL, 0, &s, &err), "%s", err.msg);
+    lscn_allow_reset();
     ck_assert_str_eq(s.actor.name, "Qwen2.5-7B");
     ck_assert(s.has_ref);
     ck_assert_double_eq(s.eff.train, 0.25);

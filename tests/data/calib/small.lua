@@ -4,7 +4,7 @@ local f = fusync
 return {
   name = "calib_small",
   cluster = { device = f.devices.h100, devices_per_node = 8, nodes_per_supernode = 1, supernodes = 1 },
-  models = { actor = f.hf_config("../hf/Qwen2.5-7B.config.json"), reward = "rule" },
+  models = { actor = f.hf_config("Qwen2.5-7B.config.json"), reward = "rule" },
   workload = {
     algorithm = "grpo", prompts_per_step = 32, samples_per_prompt = 8, minibatches = 2,
     prompt_len = f.dist.uniform(200, 600),
