@@ -29,6 +29,7 @@ typedef struct {
     const char *objective;
     const char *fit;            /* calibrate: --fit KNOB,KNOB... */
     const char *map_path;       /* calibrate: --map FILE (column mapping) */
+    const char *step;           /* sensitivity: --step FRACTION, checked there */
     double      target;
     int         top;
     int         jobs;
@@ -55,6 +56,7 @@ int cmd_merge(cli_opts *o);     /* src/cli_sweep.c */
 int cmd_fields(cli_opts *o);    /* src/cli_fields.c */
 int cmd_model(cli_opts *o);     /* src/cli_model.c */
 int cmd_calibrate(cli_opts *o); /* src/cli_calibrate.c */
+int cmd_sensitivity(cli_opts *o); /* src/cli_sensitivity.c */
 
 /* (src/cli_help.c) Each command's own help on `out`: synopsis, what it
 ** does, its options.  0, or 2 with a message when `cmd` is not a command. */

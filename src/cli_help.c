@@ -33,6 +33,7 @@ static const opt_help OPTS[] = {
     {"objective", "O", "rank by throughput, tokens-per-device or devices"},
     {"target", "TOKENS_PER_S", "a throughput the candidates must reach (with --objective devices)"},
     {"top", "K", "candidates to print, 1..10000 (default 10)"},
+    {"step", "FRACTION", "sensitivity: relative step of each input, in (0, 1) (default 0.1: 10%)"},
     {"markdown", NULL, "print markdown tables (as in docs/scenarios.md)"},
     {"fit", "KNOB,...", "efficiency knobs to fit (default train,prefill,decode,hbm,decode_overhead_ms)"},
     {"map", "FILE", "column mapping for names fusync does not know: COLUMN = TARGET [ms|s]"},
@@ -115,6 +116,14 @@ static const cmd_help CMDS[] = {
      "cannot pin down; --out writes a calibrated scenario.\n",
      {"fit", "map", "out", "json", "quiet", "help"},
      "fusync calibrate my_run.lua measured.jsonl --out my_run_calibrated.lua"},
+    {"sensitivity", "fusync sensitivity SCENARIO [OPTIONS]",
+     "Move each input the answer can hang on (efficiency, workload, device and\n"
+     "link figures, plan knobs; enums to their neighbours, booleans flipped) down\n"
+     "and up by --step, simulate every variant, and rank the inputs by their\n"
+     "effect on throughput, with the change of peak device memory, the variants\n"
+     "that make the plan infeasible, and the inputs with no effect.\n",
+     {SCENARIO_OPTS, "step", "csv", "json", "jobs", "quiet", "help"},
+     "fusync sensitivity examples/qwen7b_h100x16.lua --iterations 3 --jobs 2"},
     {"help", "fusync help [COMMAND]",
      "Print the usage, or one command's synopsis and options.\n",
      {NULL},

@@ -36,6 +36,7 @@ static const char *usage_text =
     "  model CONFIG.json          what fusync derives from a Hugging Face config.json\n"
     "  calibrate SCENARIO MEASURED.csv|.jsonl  fit efficiency knobs to measured step times\n"
     "  fields [TABLE] [--markdown]  every scenario field: type, unit, range, default\n"
+    "  sensitivity SCENARIO       rank the inputs by their effect on the throughput\n"
     "  help [COMMAND]             a command's own options ('fusync COMMAND --help' too)\n"
     "\n"
     "Options:\n"
@@ -283,7 +284,7 @@ static const optdef opts[] = {
     {"mode", true}, {"staleness", true}, {"policy", true}, {"set", true}, {"iterations", true},
     {"seed", true}, {"json", true}, {"trace", true}, {"svg", true}, {"lesson", true}, {"csv", true}, {"out", true},
     {"jobs", true}, {"shard", true}, {"objective", true}, {"target", true}, {"top", true}, {"fit", true},
-    {"map", true},
+    {"map", true}, {"step", true},
     {"no-color", false}, {"quiet", false}, {"ascii", false}, {"no-mouse", false}, {"markdown", false},
     {"help", false}, {"version", false}, {NULL, false}
 };
@@ -316,6 +317,7 @@ static int apply_opt(cli_opts *o, const char *name, const char *val)
     else if (!strcmp(name, "csv")) o->csv_path = val;
     else if (!strcmp(name, "fit")) o->fit = val;
     else if (!strcmp(name, "map")) o->map_path = val;
+    else if (!strcmp(name, "step")) o->step = val;
     else if (!strcmp(name, "out")) o->out_dir = val;
     else if (!strcmp(name, "objective")) {
         if (strcmp(val, "throughput") && strcmp(val, "tokens-per-device") && strcmp(val, "devices"))
@@ -449,6 +451,7 @@ int main(int argc, char **argv)
     if (!strcmp(o.cmd, "fields")) return cmd_fields(&o);
     if (!strcmp(o.cmd, "model")) return cmd_model(&o);
     if (!strcmp(o.cmd, "calibrate")) return cmd_calibrate(&o);
+    if (!strcmp(o.cmd, "sensitivity")) return cmd_sensitivity(&o);
     const char *cmds[] = {"run", "tui", "check", "sweep", "plan", "merge", "presets", "fields", "model", "calibrate",
                           "help"};
     const char *best = NULL;
