@@ -40,6 +40,7 @@ typedef struct {
     const char *objective;
     const char *fit;            /* calibrate: --fit KNOB,KNOB... */
     const char *map_path;       /* calibrate: --map FILE (column mapping) */
+    const char *step;           /* sensitivity: --step FRACTION, checked there */
     double      target;
     int         top;
     int         jobs;
@@ -119,6 +120,7 @@ int cmd_merge(cli_opts *o);     /* src/cli_sweep.c */
 int cmd_fields(cli_opts *o);    /* src/cli_fields.c */
 int cmd_model(cli_opts *o);     /* src/cli_model.c */
 int cmd_calibrate(cli_opts *o); /* src/cli_calibrate.c */
+int cmd_sensitivity(cli_opts *o); /* src/cli_sensitivity.c */
 int cmd_help(cli_opts *o);      /* src/cli_help.c */
 int cmd_completion(cli_opts *o);    /* src/cli_help.c */
 

@@ -84,6 +84,7 @@ static int opt_lesson(cli_opts *o, const char *v) { o->lesson_path = v; return 0
 static int opt_out(cli_opts *o, const char *v) { o->out_dir = v; return 0; }
 static int opt_fit(cli_opts *o, const char *v) { o->fit = v; return 0; }
 static int opt_map(cli_opts *o, const char *v) { o->map_path = v; return 0; }
+static int opt_step(cli_opts *o, const char *v) { o->step = v; return 0; }
 
 /* A folder a scenario's helpers may also read (docs/security.md). */
 static int opt_data_dir(cli_opts *o, const char *v)
@@ -177,6 +178,7 @@ const cli_option CLI_OPTIONS[] = {
     {"top", 0, "K", "candidates to print, 1..10000 (default 10)", opt_top, false},
     {"fit", 0, "KNOB,...", "efficiency knobs to fit (default train,prefill,decode,hbm,decode_overhead_ms)", opt_fit, false},
     {"map", 0, "FILE", "column mapping for names fusync does not know: COLUMN = TARGET [ms|s]", opt_map, false},
+    {"step", 0, "FRACTION", "sensitivity: relative step of each input, in (0, 1) (default 0.1: 10%)", opt_step, false},
     {"data-dir", 0, "DIR", "a folder the scenario's helpers may also read (a model cache); repeatable", opt_data_dir,
      false},
     {"markdown", 0, NULL, "print markdown tables (as in docs/scenarios.md)", opt_markdown, false},
@@ -253,6 +255,14 @@ const cli_command CLI_COMMANDS[] = {
      "cannot pin down; --out writes a calibrated scenario.\n",
      SCENARIO_OPTS "fit map out json quiet",
      "fusync calibrate examples/qwen7b_h100x16.lua examples/measured_qwen7b.csv --fit train,hbm --out calibrated.lua", 0},
+    {"sensitivity", cmd_sensitivity, 1, 1, "SCENARIO [OPTIONS]", "rank the inputs by their effect on the throughput",
+     "Move each input the answer can hang on (efficiency, workload, device and\n"
+     "link figures, plan knobs; enums to their neighbours, booleans flipped) down\n"
+     "and up by --step, simulate every variant, and rank the inputs by their\n"
+     "effect on throughput, with the change of peak device memory, the variants\n"
+     "that make the plan infeasible, and the inputs with no effect.\n",
+     SCENARIO_OPTS "step csv json jobs quiet",
+     "fusync sensitivity examples/qwen7b_h100x16.lua --iterations 3 --jobs 2", 0},
     {"fields", cmd_fields, 0, 1, "[TABLE] [--markdown]", "every scenario field: type, unit, range, default",
      "List every scenario field (or one table's, e.g. plan.rollout): path, type,\n"
      "unit, range, default and meaning.  `fusync fields report` lists the\n"
