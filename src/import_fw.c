@@ -338,6 +338,74 @@ static const imp_keydef NEMO[] = {
     {NULL, NULL, N, NULL}
 };
 
+/* ------------------------------------------------ one-to-one rules (both ways) */
+
+#define R(k, f, c, g, fl) {k, f, IMP_C_##c, IMP_G_##g, fl}
+
+static const imp_rule VERL_RULES[] = {
+    R("trainer.n_gpus_per_node", "cluster.devices_per_node", NUM, ALL, 0),
+    R("trainer.nnodes", "cluster.nodes", NUM, ALL, 0),
+    R("data.train_batch_size", "workload.prompts_per_step", NUM, ALL, 0),
+    R("actor_rollout_ref.rollout.n", "workload.samples_per_prompt", NUM, ALL, 0),
+    R("actor_rollout_ref.actor.ppo_epochs", "workload.epochs", NUM, ALL, 0),
+    R("actor_rollout_ref.rollout.tensor_model_parallel_size", "plan.rollout.tp", NUM, ALL, 0),
+    R("actor_rollout_ref.rollout.expert_parallel_size", "plan.rollout.ep", NUM, ALL, IMP_R_GT1),
+    R("actor_rollout_ref.rollout.max_num_seqs", "plan.rollout.max_seqs", NUM, ALL, 0),
+    R("actor_rollout_ref.rollout.gpu_memory_utilization", "plan.rollout.mem_util", NUM, ALL, 0),
+    R("actor_rollout_ref.actor.megatron.tensor_model_parallel_size", "plan.train.tp", NUM, MEGATRON, 0),
+    R("actor_rollout_ref.actor.megatron.pipeline_model_parallel_size", "plan.train.pp", NUM, MEGATRON, 0),
+    R("actor_rollout_ref.actor.megatron.expert_model_parallel_size", "plan.train.ep", NUM, MEGATRON, 0),
+    R("actor_rollout_ref.actor.megatron.context_parallel_size", "plan.train.cp", NUM, MEGATRON, 0),
+    R("actor_rollout_ref.actor.megatron.use_distributed_optimizer", "plan.train.zero", ZERO1, MEGATRON, 0),
+    R("actor_rollout_ref.actor.megatron.optimizer_offload", "plan.offload.optimizer", BOOL, MEGATRON, 0),
+    R("actor_rollout_ref.actor.megatron.grad_offload", "plan.offload.grads", BOOL, MEGATRON, 0),
+    R("actor_rollout_ref.actor.fsdp_config.fsdp_size", "plan.train.shard_group", SHARD, FSDP, 0),
+    R("actor_rollout_ref.actor.fsdp_config.optimizer_offload", "plan.offload.optimizer", BOOL, FSDP, 0),
+    R("actor_rollout_ref.model.enable_gradient_checkpointing", "plan.train.recompute", RECOMP, FSDP, 0),
+    {NULL, NULL, IMP_C_NUM, IMP_G_ALL, 0}
+};
+
+static const imp_rule ORLHF_RULES[] = {
+    R("actor.num_gpus_per_node", "cluster.devices_per_node", NUM, ALL, 0),
+    R("rollout.batch_size", "workload.prompts_per_step", NUM, ALL, 0),
+    R("rollout.n_samples_per_prompt", "workload.samples_per_prompt", NUM, ALL, 0),
+    R("train.max_epochs", "workload.epochs", NUM, ALL, 0),
+    R("vllm.tensor_parallel_size", "plan.rollout.tp", NUM, ALL, 0),
+    R("vllm.gpu_memory_utilization", "plan.rollout.mem_util", NUM, ALL, 0),
+    R("ds.zero_stage", "plan.train.zero", NUM, ALL, 0),
+    R("ds.tensor_parallel_size", "plan.train.tp", NUM, ALL, 0),
+    R("actor.gradient_checkpointing_enable", "plan.train.recompute", RECOMP, ALL, 0),
+    {NULL, NULL, IMP_C_NUM, IMP_G_ALL, 0}
+};
+
+static const imp_rule NEMO_RULES[] = {
+    R("cluster.gpus_per_node", "cluster.devices_per_node", NUM, ALL, 0),
+    R("cluster.num_nodes", "cluster.nodes", NUM, ALL, 0),
+    R("grpo.num_prompts_per_step", "workload.prompts_per_step", NUM, ALL, 0),
+    R("grpo.num_generations_per_prompt", "workload.samples_per_prompt", NUM, ALL, 0),
+    R("env.math.num_workers", "plan.reward_workers", NUM, ALL, 0),
+    R("policy.megatron_cfg.tensor_model_parallel_size", "plan.train.tp", NUM, MEGATRON, 0),
+    R("policy.megatron_cfg.pipeline_model_parallel_size", "plan.train.pp", NUM, MEGATRON, 0),
+    R("policy.megatron_cfg.expert_model_parallel_size", "plan.train.ep", NUM, MEGATRON, 0),
+    R("policy.megatron_cfg.context_parallel_size", "plan.train.cp", NUM, MEGATRON, 0),
+    R("policy.megatron_cfg.optimizer.use_distributed_optimizer", "plan.train.zero", ZERO1, MEGATRON, 0),
+    R("policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32", "plan.train.grad_dtype", FP32, MEGATRON, 0),
+    R("policy.dtensor_cfg.tensor_parallel_size", "plan.train.tp", NUM, FSDP, 0),
+    R("policy.dtensor_cfg.context_parallel_size", "plan.train.cp", NUM, FSDP, 0),
+    R("policy.dtensor_cfg.activation_checkpointing", "plan.train.recompute", RECOMP, FSDP, 0),
+    R("policy.generation.vllm_cfg.tensor_parallel_size", "plan.rollout.tp", NUM, ALL, 0),
+    R("policy.generation.vllm_cfg.expert_parallel_size", "plan.rollout.ep", NUM, ALL, IMP_R_GT1),
+    R("policy.generation.vllm_cfg.gpu_memory_utilization", "plan.rollout.mem_util", NUM, ALL, 0),
+    {NULL, NULL, IMP_C_NUM, IMP_G_ALL, 0}
+};
+
+#undef R
+
+const imp_rule *imp_fw_rules(imp_framework fw)
+{
+    return fw == IMP_VERL ? VERL_RULES : fw == IMP_OPENRLHF ? ORLHF_RULES : NEMO_RULES;
+}
+
 static const imp_keydef *table(imp_framework fw)
 {
     return fw == IMP_VERL ? VERL : fw == IMP_OPENRLHF ? ORLHF : NEMO;

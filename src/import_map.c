@@ -240,6 +240,22 @@ static void lua_str(char *out, size_t n, const char *s)
     out[k] = 0;
 }
 
+/* The model record, named by the config's own path or hub id (what export
+** writes back; a longer name is cut to the scenario's SCN_NAME_MAX). */
+static void model_record(mctx *m, const char *mp, const char *src, const char *id, const scn_model *mm)
+{
+    char name[SCN_NAME_MAX * 2 + 4];
+    char cut[SCN_NAME_MAX];
+    snprintf(cut, sizeof cut, "%s", id);
+    lua_str(name, sizeof name, cut);
+    set(m, mp, src, "{ name = %s, layers = %d, dense_layers = %d, hidden = %d, heads = %d, kv_heads = %d, "
+        "head_dim = %d, mla_latent = %d, mla_rope = %d, mla_q_latent = %d, ffn = %d, expert_ffn = %d, "
+        "experts = %d, experts_active = %d, shared_experts = %d, vocab = %d, tied_embeddings = %s }",
+        name, mm->layers, mm->dense_layers, mm->hidden, mm->heads, mm->kv_heads, mm->head_dim, mm->mla_latent,
+        mm->mla_rope, mm->mla_q_latent, mm->ffn, mm->expert_ffn, mm->experts, mm->experts_active, mm->shared_experts,
+        mm->vocab, mm->tied_embeddings ? "true" : "false");
+}
+
 static bool model(mctx *m, const char *role, const char *key)
 {
     char id[1024], src[320];
@@ -272,18 +288,10 @@ static bool model(mctx *m, const char *role, const char *key)
             m->failed = true;
             return false;
         }
-        char name[160];
-        const char *base = strrchr(id, '/');
-        lua_str(name, sizeof name, base && base[1] ? base + 1 : id);
         /* the shape is written; where it was read is a comment, not a path the scenario depends on */
         char with[sizeof full + 64];
         snprintf(with, sizeof with, "%s; shape from its config.json", full);
-        set(m, mp, with, "{ name = %s, layers = %d, dense_layers = %d, hidden = %d, heads = %d, kv_heads = %d, "
-            "head_dim = %d, mla_latent = %d, mla_rope = %d, mla_q_latent = %d, ffn = %d, expert_ffn = %d, "
-            "experts = %d, experts_active = %d, shared_experts = %d, vocab = %d, tied_embeddings = %s }",
-            name, mm.layers, mm.dense_layers, mm.hidden, mm.heads, mm.kv_heads, mm.head_dim, mm.mla_latent,
-            mm.mla_rope, mm.mla_q_latent, mm.ffn, mm.expert_ffn, mm.experts, mm.experts_active, mm.shared_experts,
-            mm.vocab, mm.tied_embeddings ? "true" : "false");
+        model_record(m, mp, with, id, &mm);
         return true;
     }
     const char *base = strrchr(idx, '/');
@@ -291,8 +299,8 @@ static bool model(mctx *m, const char *role, const char *key)
     for (int i = 0; i < presets_model_count(); i++) {
         if (strcasecmp(presets_model(i)->name, base) && strcasecmp(presets_model_key(i), base)) continue;
         char with[sizeof full + 64];
-        snprintf(with, sizeof with, "%s; fusync's preset of that name", full);
-        set(m, mp, with, "f.models.%s", presets_model_key(i));
+        snprintf(with, sizeof with, "%s; the shape of fusync's preset f.models.%s", full, presets_model_key(i));
+        model_record(m, mp, with, id, presets_model(i));
         return true;
     }
     fs_err_set(m->err, 2, "%s = %s: no config.json found (looked for it as a file, a model folder and in the Hugging "
@@ -342,6 +350,33 @@ static bool minibatches(mctx *m, double samples, double per_opt, const char *src
     return true;
 }
 
+/* The one-to-one rules of import_fw.c whose guard is g; import_export.c
+** reads the same rows the other way. */
+static bool rules(mctx *m, imp_guard g)
+{
+    for (const imp_rule *r = imp_fw_rules(m->fw); r->key; r++) {
+        if (r->guard != g) continue;
+        char s[320];
+        double d;
+        bool b;
+        if (r->conv == IMP_C_NUM || r->conv == IMP_C_SHARD) {
+            if (!gnum(m, r->key, &d, NULL, s, sizeof s)) return false;
+            if ((r->flags & IMP_R_GT1) && d <= 1) continue;
+            set(m, r->field, s, "%g", r->conv == IMP_C_SHARD && d < 0 ? 0 : d);
+            continue;
+        }
+        if (!gbool(m, r->key, &b, s, sizeof s)) return false;
+        switch (r->conv) {
+        case IMP_C_BOOL: set(m, r->field, s, "%s", b ? "true" : "false"); break;
+        case IMP_C_ZERO1: set(m, r->field, s, "%d", b ? 1 : 0); break;
+        case IMP_C_RECOMP: set(m, r->field, s, "\"%s\"", b ? "full" : "none"); break;
+        case IMP_C_FP32: set(m, r->field, s, "\"%s\"", b ? "fp32" : "bf16"); break;
+        default: break;
+        }
+    }
+    return true;
+}
+
 /* ------------------------------------------------------------------ verl */
 
 static bool map_verl(mctx *m)
@@ -352,10 +387,8 @@ static bool map_verl(mctx *m)
     char cn[256];
     get(m, "hydra.config_name", cn, sizeof cn, NULL, 0);
     bool megatron_cfg = strstr(cn, "megatron") != NULL;
-    if (!gnum(m, "trainer.n_gpus_per_node", &d, NULL, s, sizeof s)) return false;
-    set(m, "cluster.devices_per_node", s, "%g", d);
+    if (!rules(m, IMP_G_ALL)) return false;
     if (m->o->nodes) set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
-    else if (gnum(m, "trainer.nnodes", &d, NULL, s, sizeof s)) set(m, "cluster.nodes", s, "%g", d);
     if (!model(m, "actor", "actor_rollout_ref.model.path")) return false;
 
     bool kl_loss, kl_reward;
@@ -380,15 +413,11 @@ static bool map_verl(mctx *m)
     }
 
     double prompts, n, mini;
-    if (!gnum(m, "data.train_batch_size", &prompts, NULL, s, sizeof s)) return false;
-    set(m, "workload.prompts_per_step", s, "%g", prompts);
-    if (!gnum(m, "actor_rollout_ref.rollout.n", &n, NULL, s, sizeof s)) return false;
-    set(m, "workload.samples_per_prompt", s, "%g", n);
+    if (!gnum(m, "data.train_batch_size", &prompts, NULL, NULL, 0)) return false;
+    if (!gnum(m, "actor_rollout_ref.rollout.n", &n, NULL, NULL, 0)) return false;
     if (!gnum(m, "actor_rollout_ref.actor.ppo_mini_batch_size", &mini, NULL, s, sizeof s)) return false;
     if (!minibatches(m, prompts * n, mini * n, s, "ppo_mini_batch_size counts prompts, verl multiplies it by rollout.n"))
         return false;
-    if (!gnum(m, "actor_rollout_ref.actor.ppo_epochs", &d, NULL, s, sizeof s)) return false;
-    set(m, "workload.epochs", s, "%g", d);
     double mp, mr;
     if (!gnum(m, "data.max_prompt_length", &mp, NULL, s, sizeof s)) return false;
     if (!gnum(m, "data.max_response_length", &mr, NULL, s2, sizeof s2)) return false;
@@ -418,27 +447,12 @@ static bool map_verl(mctx *m)
     char strat[64];
     get(m, "actor_rollout_ref.actor.strategy", strat, sizeof strat, s, sizeof s);
     if (!imp_cfg_get(m->c, "actor_rollout_ref.actor.strategy") && megatron_cfg) snprintf(strat, sizeof strat, "megatron");
-    bool gc;
     if (!strcmp(strat, "megatron")) {
-        const char *tk[] = {"tensor_model_parallel_size", "pipeline_model_parallel_size",
-                            "expert_model_parallel_size", "context_parallel_size"};
-        const char *fk[] = {"plan.train.tp", "plan.train.pp", "plan.train.ep", "plan.train.cp"};
-        for (int i = 0; i < 4; i++) {
-            char key[160];
-            snprintf(key, sizeof key, "actor_rollout_ref.actor.megatron.%s", tk[i]);
-            if (!gnum(m, key, &d, NULL, s, sizeof s)) return false;
-            set(m, fk[i], s, "%g", d);
-        }
-        if (!gbool(m, "actor_rollout_ref.actor.megatron.use_distributed_optimizer", &b, s, sizeof s)) return false;
-        set(m, "plan.train.zero", s, "%d", b ? 1 : 0);
+        if (!rules(m, IMP_G_MEGATRON)) return false;
         get(m, "actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity", v, sizeof v, s, sizeof s);
         set(m, "plan.train.recompute", s, "\"%s\"", is_null(v) ? "none" : !strcmp(v, "selective") ? "selective" : "full");
-        bool po, go, oo;
-        if (!gbool(m, "actor_rollout_ref.actor.megatron.param_offload", &po, s, sizeof s) ||
-            !gbool(m, "actor_rollout_ref.actor.megatron.grad_offload", &go, s2, sizeof s2) ||
-            !gbool(m, "actor_rollout_ref.actor.megatron.optimizer_offload", &oo, why, sizeof why)) return false;
-        set(m, "plan.offload.optimizer", why, "%s", oo ? "true" : "false");
-        set(m, "plan.offload.grads", s2, "%s", go ? "true" : "false");
+        bool po;
+        if (!gbool(m, "actor_rollout_ref.actor.megatron.param_offload", &po, s, sizeof s)) return false;
         if (po) warn(m, "actor_rollout_ref.actor.megatron.param_offload = true: parameter offload is not modelled; "
                         "fusync holds the parameters on the device (memory over-counted)");
     } else {
@@ -446,24 +460,18 @@ static bool map_verl(mctx *m)
         set(m, "plan.train.zero", why, "3");
         set(m, "plan.train.tp", why, "1");
         set(m, "plan.train.pp", why, "1");
-        if (!gnum(m, "actor_rollout_ref.actor.fsdp_config.fsdp_size", &d, NULL, s, sizeof s)) return false;
-        snprintf(why, sizeof why, "%s: the shard group (-1: all ranks)", s);
-        set(m, "plan.train.shard_group", why, "%g", d < 0 ? 0 : d);
+        if (!rules(m, IMP_G_FSDP)) return false;
         if (!gnum(m, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", &d, NULL, s, sizeof s)) return false;
         if (d > 1) {
             set(m, "plan.train.cp", s, "%g", d);
             set(m, "plan.train.cp_kind", s, "\"ulysses\"");
         }
-        bool po, oo;
-        if (!gbool(m, "actor_rollout_ref.actor.fsdp_config.param_offload", &po, s, sizeof s) ||
-            !gbool(m, "actor_rollout_ref.actor.fsdp_config.optimizer_offload", &oo, s2, sizeof s2)) return false;
-        set(m, "plan.offload.optimizer", s2, "%s", oo ? "true" : "false");
+        bool po;
+        if (!gbool(m, "actor_rollout_ref.actor.fsdp_config.param_offload", &po, s, sizeof s)) return false;
         set(m, "plan.offload.grads", "verl frees the gradients after the optimizer step: none held during rollout", "true");
         if (po) warn(m, "actor_rollout_ref.actor.fsdp_config.param_offload = true: parameter offload is not modelled; "
                         "fusync holds the parameter shards on the device (memory over-counted, no transfer time)");
     }
-    if (!gbool(m, "actor_rollout_ref.model.enable_gradient_checkpointing", &gc, s, sizeof s)) return false;
-    if (strcmp(strat, "megatron")) set(m, "plan.train.recompute", s, "\"%s\"", gc ? "full" : "none");
     bool dyn;
     if (!gbool(m, "actor_rollout_ref.actor.use_dynamic_bsz", &dyn, s, sizeof s)) return false;
     if (dyn) {
@@ -486,15 +494,6 @@ static bool map_verl(mctx *m)
     if (!b) warn(m, "actor_rollout_ref.model.use_remove_padding = false: verl then trains padded sequences; fusync "
                     "counts real tokens only (training time under-counted)");
 
-    /* rollout */
-    if (!gnum(m, "actor_rollout_ref.rollout.tensor_model_parallel_size", &d, NULL, s, sizeof s)) return false;
-    set(m, "plan.rollout.tp", s, "%g", d);
-    if (!gnum(m, "actor_rollout_ref.rollout.expert_parallel_size", &d, NULL, s, sizeof s)) return false;
-    if (d > 1) set(m, "plan.rollout.ep", s, "%g", d);
-    if (!gnum(m, "actor_rollout_ref.rollout.max_num_seqs", &d, NULL, s, sizeof s)) return false;
-    set(m, "plan.rollout.max_seqs", s, "%g", d);
-    if (!gnum(m, "actor_rollout_ref.rollout.gpu_memory_utilization", &d, NULL, s, sizeof s)) return false;
-    set(m, "plan.rollout.mem_util", s, "%g", d);
     return true;
 }
 
@@ -518,8 +517,8 @@ static bool map_openrlhf(mctx *m)
     double d;
     bool b, nul;
     double gpn;
-    if (!gnum(m, "actor.num_gpus_per_node", &gpn, NULL, s, sizeof s)) return false;
-    set(m, "cluster.devices_per_node", s, "%g", gpn);
+    if (!gnum(m, "actor.num_gpus_per_node", &gpn, NULL, NULL, 0)) return false;
+    if (!rules(m, IMP_G_ALL)) return false;
     if (!model(m, "actor", "actor.model_name_or_path")) return false;
 
     double kl;
@@ -547,14 +546,10 @@ static bool map_openrlhf(mctx *m)
     }
 
     double prompts, n, tb;
-    if (!gnum(m, "rollout.batch_size", &prompts, NULL, s, sizeof s)) return false;
-    set(m, "workload.prompts_per_step", s, "%g", prompts);
-    if (!gnum(m, "rollout.n_samples_per_prompt", &n, NULL, s, sizeof s)) return false;
-    set(m, "workload.samples_per_prompt", s, "%g", n);
+    if (!gnum(m, "rollout.batch_size", &prompts, NULL, NULL, 0)) return false;
+    if (!gnum(m, "rollout.n_samples_per_prompt", &n, NULL, NULL, 0)) return false;
     if (!gnum(m, "train.batch_size", &tb, NULL, s, sizeof s)) return false;
     if (!minibatches(m, prompts * n, tb, s, "train.batch_size counts samples")) return false;
-    if (!gnum(m, "train.max_epochs", &d, NULL, s, sizeof s)) return false;
-    set(m, "workload.epochs", s, "%g", d);
     double maxlen, mnt;
     if (!gnum(m, "data.max_len", &maxlen, NULL, s, sizeof s)) return false;
     if (!gnum(m, "rollout.max_new_tokens", &mnt, &nul, s2, sizeof s2)) return false;
@@ -586,8 +581,7 @@ static bool map_openrlhf(mctx *m)
         m->failed = true;
         return false;
     }
-    if (!gnum(m, "vllm.tensor_parallel_size", &vtp, NULL, s, sizeof s)) return false;
-    set(m, "plan.rollout.tp", s, "%g", vtp);
+    if (!gnum(m, "vllm.tensor_parallel_size", &vtp, NULL, NULL, 0)) return false;
     set(m, "plan.controller", "OpenRLHF's PPO trainer gathers each step's experiences in the driver", "\"driver\"");
     set(m, "plan.reward_workers", "guess: the rule or remote reward scored one request at a time", "1");
     double total;
@@ -655,19 +649,10 @@ static bool map_openrlhf(mctx *m)
         snprintf(rs, sizeof rs, "every pool's GPUs (%g) over %s", total, "actor.num_gpus_per_node");
         set(m, "cluster.nodes", rs, "%g", ceil(total / gpn));
     }
-    if (!gnum(m, "vllm.gpu_memory_utilization", &d, NULL, s, sizeof s)) return false;
-    set(m, "plan.rollout.mem_util", s, "%g", d);
     set(m, "plan.rollout.max_seqs", "vLLM's default max_num_seqs (OpenRLHF does not set it)", "256");
 
-    double z;
-    if (!gnum(m, "ds.zero_stage", &z, NULL, s, sizeof s)) return false;
-    set(m, "plan.train.zero", s, "%g", z);
-    if (!gnum(m, "ds.tensor_parallel_size", &d, NULL, s, sizeof s)) return false;
-    set(m, "plan.train.tp", s, "%g", d);
     if (!gnum(m, "ds.ring_attn_size", &d, NULL, s, sizeof s)) return false;
     if (d > 1) { set(m, "plan.train.cp", s, "%g", d); set(m, "plan.train.cp_kind", s, "\"ring\""); }
-    if (!gbool(m, "actor.gradient_checkpointing_enable", &b, s, sizeof s)) return false;
-    set(m, "plan.train.recompute", s, "\"%s\"", b ? "full" : "none");
     bool dyn;
     if (!gbool(m, "train.dynamic_batch_enable", &dyn, s, sizeof s)) return false;
     if (dyn) {
@@ -702,11 +687,10 @@ static bool map_nemo(mctx *m)
     char s[320], s2[320], why[900];
     double d, gpn, nodes;
     bool b;
-    if (!gnum(m, "cluster.gpus_per_node", &gpn, NULL, s, sizeof s)) return false;
-    set(m, "cluster.devices_per_node", s, "%g", gpn);
-    if (!gnum(m, "cluster.num_nodes", &nodes, NULL, s, sizeof s)) return false;
+    if (!gnum(m, "cluster.gpus_per_node", &gpn, NULL, NULL, 0)) return false;
+    if (!gnum(m, "cluster.num_nodes", &nodes, NULL, NULL, 0)) return false;
+    if (!rules(m, IMP_G_ALL)) return false;
     if (m->o->nodes) set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
-    else set(m, "cluster.nodes", s, "%g", nodes);
     if (!model(m, "actor", "policy.model_name")) return false;
     if (!gnum(m, "loss_fn.reference_policy_kl_penalty", &d, NULL, s, sizeof s)) return false;
     snprintf(why, sizeof why, "%s: reference log-probs are computed when the KL penalty is not 0", s);
@@ -714,10 +698,8 @@ static bool map_nemo(mctx *m)
     set(m, "models.reward", "the environment's verifier (env)", "\"rule\"");
     set(m, "workload.algorithm", "NeMo RL's grpo_train", "\"grpo\"");
     double prompts, n, gbs;
-    if (!gnum(m, "grpo.num_prompts_per_step", &prompts, NULL, s, sizeof s)) return false;
-    set(m, "workload.prompts_per_step", s, "%g", prompts);
-    if (!gnum(m, "grpo.num_generations_per_prompt", &n, NULL, s, sizeof s)) return false;
-    set(m, "workload.samples_per_prompt", s, "%g", n);
+    if (!gnum(m, "grpo.num_prompts_per_step", &prompts, NULL, NULL, 0)) return false;
+    if (!gnum(m, "grpo.num_generations_per_prompt", &n, NULL, NULL, 0)) return false;
     if (!gnum(m, "policy.train_global_batch_size", &gbs, NULL, s, sizeof s)) return false;
     if (!minibatches(m, prompts * n, gbs, s, "train_global_batch_size counts samples")) return false;
     set(m, "workload.epochs", "NeMo RL trains each step's samples once", "1");
@@ -731,7 +713,6 @@ static bool map_nemo(mctx *m)
     lengths(m, mp, fmin(mnt, total - mp), ps, rs);
     set(m, "workload.recompute_logprob", "NeMo RL recomputes the old log-probs with the policy (get_logprobs)", "true");
     set(m, "plan.controller", "NeMo RL's single controller gathers each step's batch in the driver", "\"driver\"");
-    if (gnum(m, "env.math.num_workers", &d, NULL, s, sizeof s)) set(m, "plan.reward_workers", s, "%g", d);
 
     if (!gbool(m, "policy.generation.colocated.enabled", &b, s, sizeof s)) return false;
     if (b) {
@@ -755,36 +736,19 @@ static bool map_nemo(mctx *m)
     bool meg;
     if (!gbool(m, "policy.megatron_cfg.enabled", &meg, s, sizeof s)) return false;
     if (meg) {
-        const char *tk[] = {"tensor_model_parallel_size", "pipeline_model_parallel_size",
-                            "expert_model_parallel_size", "context_parallel_size"};
-        const char *fk[] = {"plan.train.tp", "plan.train.pp", "plan.train.ep", "plan.train.cp"};
-        for (int i = 0; i < 4; i++) {
-            char key[160];
-            snprintf(key, sizeof key, "policy.megatron_cfg.%s", tk[i]);
-            if (!gnum(m, key, &d, NULL, s, sizeof s)) return false;
-            set(m, fk[i], s, "%g", d);
-        }
-        if (!gbool(m, "policy.megatron_cfg.optimizer.use_distributed_optimizer", &b, s, sizeof s)) return false;
-        set(m, "plan.train.zero", s, "%d", b ? 1 : 0);
+        if (!rules(m, IMP_G_MEGATRON)) return false;
         if (!gbool(m, "policy.megatron_cfg.activation_checkpointing", &b, s, sizeof s)) return false;
         char g[64];
         get(m, "policy.megatron_cfg.recompute_granularity", g, sizeof g, s2, sizeof s2);
         snprintf(why, sizeof why, "%s with %s", s, s2);
         set(m, "plan.train.recompute", why, "\"%s\"", !b ? "none" : !strcmp(g, "selective") ? "selective" : "full");
-        if (!gbool(m, "policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32", &b, s, sizeof s)) return false;
-        set(m, "plan.train.grad_dtype", s, "\"%s\"", b ? "fp32" : "bf16");
         if (!gbool(m, "policy.megatron_cfg.optimizer.optimizer_cpu_offload", &b, s, sizeof s)) return false;
         if (b) warn(m, "policy.megatron_cfg.optimizer.optimizer_cpu_offload = true: a CPU optimizer step is not modelled");
     } else {
         if (!gbool(m, "policy.dtensor_cfg.enabled", &b, s, sizeof s)) return false;
         snprintf(why, sizeof why, "%s: DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)", s);
         set(m, "plan.train.zero", why, "3");
-        if (!gnum(m, "policy.dtensor_cfg.tensor_parallel_size", &d, NULL, s, sizeof s)) return false;
-        set(m, "plan.train.tp", s, "%g", d);
-        if (!gnum(m, "policy.dtensor_cfg.context_parallel_size", &d, NULL, s, sizeof s)) return false;
-        set(m, "plan.train.cp", s, "%g", d);
-        if (!gbool(m, "policy.dtensor_cfg.activation_checkpointing", &b, s, sizeof s)) return false;
-        set(m, "plan.train.recompute", s, "\"%s\"", b ? "full" : "none");
+        if (!rules(m, IMP_G_FSDP)) return false;
         if (!gbool(m, "policy.dtensor_cfg.cpu_offload", &b, s, sizeof s)) return false;
         if (b) warn(m, "policy.dtensor_cfg.cpu_offload = true: parameter and optimizer CPU offload is not modelled; "
                        "fusync holds them on the device and offloads the optimizer across rollout");
@@ -805,12 +769,6 @@ static bool map_nemo(mctx *m)
         if (!gnum(m, "policy.train_micro_batch_size", &d, NULL, s, sizeof s)) return false;
         set(m, "plan.train.micro_batch", s, "%g", d);
     }
-    if (!gnum(m, "policy.generation.vllm_cfg.tensor_parallel_size", &d, NULL, s, sizeof s)) return false;
-    set(m, "plan.rollout.tp", s, "%g", d);
-    if (!gnum(m, "policy.generation.vllm_cfg.expert_parallel_size", &d, NULL, s, sizeof s)) return false;
-    if (d > 1) set(m, "plan.rollout.ep", s, "%g", d);
-    if (!gnum(m, "policy.generation.vllm_cfg.gpu_memory_utilization", &d, NULL, s, sizeof s)) return false;
-    set(m, "plan.rollout.mem_util", s, "%g", d);
     set(m, "plan.rollout.max_seqs", "vLLM's default max_num_seqs (NeMo RL does not set it)", "256");
     if (!gbool(m, "grpo.async_grpo.enabled", &b, s, sizeof s)) return false;
     if (b) {

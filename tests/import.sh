@@ -48,7 +48,7 @@ noperf() {
 # --- verl, FSDP, hybrid engine: shell variables, ${VAR:-default}, $((...)), "$@"
 imp vf verl "$D/verl_qwen3_8b_fsdp.sh" --device h100
 field vf 'devices_per_node = 8,  -- trainer.n_gpus_per_node'
-field vf 'actor = { name = "Qwen3-8B", layers = 36,'
+field vf 'actor = { name = "Qwen/Qwen3-8B", layers = 36,'
 field vf 'reference = true,  -- actor_rollout_ref.actor.use_kl_loss'
 field vf 'prompts_per_step = 512,  -- data.train_batch_size'
 field vf 'samples_per_prompt = 5,  -- actor_rollout_ref.rollout.n'
@@ -75,7 +75,8 @@ field vf2 'samples_per_prompt = 8,'
 # --- verl, Megatron (--config-name picks the Megatron defaults), preset model
 imp vm verl "$D/verl_qwen25_7b_megatron.sh"
 field vm 'nodes = 2,  -- trainer.nnodes'
-field vm 'actor = f.models.qwen2_5_7b,'
+field vm 'actor = { name = "Qwen/Qwen2.5-7B", layers = 28,'
+field vm "the shape of fusync's preset f.models.qwen2_5_7b"
 field vm 'tp = 2,  -- actor_rollout_ref.actor.megatron.tensor_model_parallel_size'
 field vm 'pp = 2,  -- actor_rollout_ref.actor.megatron.pipeline_model_parallel_size'
 field vm 'zero = 1,  -- actor_rollout_ref.actor.megatron.use_distributed_optimizer'
@@ -86,8 +87,8 @@ check vm 0 "Memory fit: fits"
 imp oh openrlhf "$D/openrlhf_llama8b_hybrid.sh"
 field oh 'algorithm = "ppo",  -- algo.advantage.estimator'
 field oh 'mode = "full",  -- train.colocate_all'
-field oh 'reward = { name = "Llama-3.1-8B"'
-field oh 'critic = { name = "Llama-3.1-8B"'
+field oh 'reward = { name = "meta-llama/Llama-3.1-8B"'
+field oh 'critic = { name = "meta-llama/Llama-3.1-8B"'
 field oh 'minibatches = 8,  -- train.batch_size'          # 1024 x 1 / 128
 field oh 'zero = 3,  -- ds.zero_stage'
 field oh 'micro_batch = 8,  -- train.max_tokens_per_gpu'    # 16384 / 2048
