@@ -24,7 +24,8 @@ static const char *usage =
     "  --response-mean N   mean response length, tokens, e.g. from a run's logs\n"
     "  --model-dir DIR     where model folders or the Hugging Face cache are (default $HF_HOME/hub)\n"
     "  --set PATH=VALUE    set a scenario field in the written scenario (repeatable)\n"
-    "  --out SCENARIO.lua  write there (atomically) instead of stdout\n";
+    "  --out SCENARIO.lua  write there (atomically) instead of stdout\n"
+    "  --keys              print the mapped keys the input sets and the mapping reads (key=value) instead\n";
 
 static int uerr(const char *msg, const char *arg)
 {
@@ -60,13 +61,14 @@ int cli_import_main(int argc, char **argv)
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     int nfiles = 0;
     const char *out = NULL;
+    bool keys = false;
     int rc = 0;
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
         if (!strncmp(a, "--", 2) && a[2]) {
             const char *names[] = {"device", "nodes", "host-mem", "prompt-mean", "response-mean", "model-dir", "set",
-                                   "out", "help", NULL};
+                                   "out", "help", "keys", NULL};
             char name[32];
             const char *eq = strchr(a, '=');
             snprintf(name, sizeof name, "%.*s", (int)(eq ? (size_t)(eq - a - 2) : strlen(a + 2)), a + 2);
@@ -74,6 +76,7 @@ int cli_import_main(int argc, char **argv)
             while (names[k] && strcmp(names[k], name)) k++;
             if (!names[k]) { rc = uerr("unknown option '%s'", a); break; }
             if (!strcmp(name, "help")) { fputs(usage, stdout); free(sets); free(files); return 0; }
+            if (!strcmp(name, "keys")) { keys = true; continue; }
             if (eq) val = eq + 1;
             else if (i + 1 < argc) val = argv[++i];
             else { rc = uerr("option '%s' needs a value", a); break; }
@@ -128,7 +131,7 @@ int cli_import_main(int argc, char **argv)
     if (ok) {
         o.sets = sets;
         o.inputs = names.s;
-        ok = imp_map(fw, &c, &o, &text, &err);
+        ok = keys ? imp_keys(fw, &c, &o, &text, &err) : imp_map(fw, &c, &o, &text, &err);
     }
     if (ok) {
         if (out) ok = write_file_atomic(out, text.s, text.len, &err);

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include "util.h"
+#include "scenario.h"
 
 typedef enum { IMP_VERL, IMP_OPENRLHF, IMP_NEMORL } imp_framework;
 
@@ -71,6 +72,21 @@ typedef struct {
 ** key the framework does not have, a value that does not read, or a model
 ** that cannot be found. */
 bool imp_map(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_buf *out, fs_err *err);
+
+/* The keys the input sets that the mapping reads for this config (mapped
+** keys of import_fw.c, IMP_K_MAP, that imp_map consults: not the keys of a
+** backend the config turns off), their values resolved (${...}, defaults
+** chains), one "key=value" a line in input order: what a round trip must
+** give back.  Runs imp_map (so it fails where imp_map does). */
+bool imp_keys(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_buf *out, fs_err *err);
+
+/* (import_export.c) A loaded scenario as the framework's settings: verl
+** Hydra overrides (key=value a line), OpenRLHF arguments (--key value a
+** line), NeMo RL a YAML overrides file; the reverse of imp_map through the
+** same rule table.  Fails (code 2) naming the field the framework cannot
+** express; what it has no knob for is a comment.  source names the input in
+** the header. */
+bool imp_export(imp_framework fw, const scn_scenario *s, const char *source, fs_buf *out, fs_err *err);
 
 bool imp_framework_parse(const char *s, imp_framework *fw);
 const char *imp_framework_name(imp_framework fw);

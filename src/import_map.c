@@ -35,6 +35,7 @@ typedef struct {
     fs_buf         perf;    /* warnings: affect performance, not modelled */
     fs_err        *err;
     bool           failed;
+    bool          *used;    /* non-NULL: marks each input key the mapping reads (imp_keys) */
 } mctx;
 
 /* ---------------------------------------------------------------- values */
@@ -46,6 +47,7 @@ static const char *raw(mctx *m, const char *key, const imp_kv **from)
 {
     const imp_kv *k = imp_cfg_get(m->c, key);
     if (from) *from = k;
+    if (k && m->used) m->used[k - (const imp_kv *)m->c->kv.data] = true;
     if (k) return k->value;
     return imp_fw_default(m->fw, key);
 }
@@ -832,9 +834,38 @@ static bool apply_set(mctx *m, const char *s)
     return true;
 }
 
+static bool map_run(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_buf *out, fs_err *err, bool *used);
+
+bool imp_keys(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_buf *out, fs_err *err)
+{
+    bool *used = calloc(c->kv.len + 1, sizeof *used);
+    fs_buf scratch;
+    buf_init(&scratch);
+    bool ok = used && map_run(fw, c, o, &scratch, err, used);
+    imp_opts none;
+    memset(&none, 0, sizeof none);
+    mctx m = {.fw = fw, .c = c, .o = &none, .err = err, .failed = false};
+    const imp_kv *k = c->kv.data;
+    for (size_t i = 0; ok && i < c->kv.len; i++) {
+        const imp_keydef *d = imp_fw_key(fw, k[i].key);
+        if (!used[i] || !d || d->cls != IMP_K_MAP) continue;
+        char v[1024];
+        if (!get(&m, k[i].key, v, sizeof v, NULL, 0)) ok = false;
+        else buf_printf(out, "%s=%s\n", k[i].key, v);
+    }
+    buf_free(&scratch);
+    free(used);
+    return ok;
+}
+
 bool imp_map(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_buf *out, fs_err *err)
 {
-    mctx m = {.fw = fw, .c = c, .o = o, .err = err, .failed = false};
+    return map_run(fw, c, o, out, err, NULL);
+}
+
+static bool map_run(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_buf *out, fs_err *err, bool *used)
+{
+    mctx m = {.fw = fw, .c = c, .o = o, .err = err, .failed = false, .used = used};
     vec_init(&m.out, sizeof(entry));
     buf_init(&m.perf);
     fs_buf noperf;

@@ -426,6 +426,7 @@ int main(int argc, char **argv)
     o.top = 10;
     bool help = false, version = false;
     if (argc > 1 && !strcmp(argv[1], "import")) { extern int cli_import_main(int, char **); return cli_import_main(argc - 2, argv + 2); }
+    if (argc > 1 && !strcmp(argv[1], "export")) { extern int cli_export_main(int, char **); return cli_export_main(argc - 2, argv + 2); }
     int rc = parse_args(argc, argv, &o, &help, &version);
     if (rc) return rc;
     if (version) { printf("fusync %s\n", FUSYNC_VERSION_STR); return 0; }

@@ -132,6 +132,92 @@ field nn 'zero = 3,  -- policy.dtensor_cfg.enabled'
 warned nn 'policy.sequence_packing.enabled = true'
 check nn 0 "Memory fit: fits"
 
+# --- round trip: import, then export, gives back every mapped key the config
+# sets (key=value sets compared order-free; numbers as numbers, booleans in
+# any case).  The export is read back through the importer's own readers
+# (a launch line for verl and OpenRLHF, a YAML file for NeMo RL).  LOSSY
+# names the keys a scenario cannot carry (docs/frameworks.md, "Export"):
+# token-budget batching becomes a fixed micro-batch; CPU Adam is not modelled.
+norm() {
+    awk -F= '{ k = $1; v = substr($0, length($1) + 2); v = tolower(v); sub(/\.yaml$/, "", v)
+               if (v ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/) v = sprintf("%.12g", v + 0)
+               print k "=" v }' "$1" | sort
+}
+# rt NAME FW CONFIG LOSSY...: NAME.lua exists (imported above)
+rt() {
+    name=$1 fw=$2 cfg=$3; shift 3
+    if ! "$FUSYNC" export "$fw" "$TMP/$name.lua" --out "$TMP/$name.exp" 2>"$TMP/$name.experr"; then
+        bad "$name: export failed: $(cat "$TMP/$name.experr")"; return; fi
+    ok
+    "$FUSYNC" import "$fw" "$cfg" --model-dir "$HUB" --keys >"$TMP/$name.want" 2>&1 || bad "$name: import --keys: $(cat "$TMP/$name.want")"
+    case $fw in
+    nemo-rl) cp "$TMP/$name.exp" "$TMP/$name.exp.yaml"; back="$TMP/$name.exp.yaml" ;;
+    verl) { echo 'python3 -m verl.trainer.main_ppo \'; grep -v '^#' "$TMP/$name.exp" | sed 's/$/ \\/'; echo; } >"$TMP/$name.exp.sh"
+          back="$TMP/$name.exp.sh" ;;
+    *) { echo 'python3 -m openrlhf.cli.train_ppo_ray \'; grep -v '^#' "$TMP/$name.exp" | sed 's/$/ \\/'; echo; } >"$TMP/$name.exp.sh"
+       back="$TMP/$name.exp.sh" ;;
+    esac
+    if ! "$FUSYNC" import "$fw" "$back" --model-dir "$HUB" --keys >"$TMP/$name.got" 2>&1; then bad "$name: the export does not read back: $(cat "$TMP/$name.got")"; return; fi
+    norm "$TMP/$name.want" >"$TMP/$name.w"
+    norm "$TMP/$name.got" >"$TMP/$name.g"
+    miss=""
+    while IFS= read -r kv; do
+        k=${kv%%=*}
+        skip=0
+        for l in "$@"; do [ "$l" = "$k" ] && skip=1; done
+        [ $skip = 1 ] && continue
+        grep -qxF -- "$kv" "$TMP/$name.g" || miss="$miss $kv (export: $(grep "^$k=" "$TMP/$name.g" || echo none))"
+    done <"$TMP/$name.w"
+    if [ -z "$miss" ]; then ok; else bad "$name: round trip lost:$miss"; fi
+    # and a key listed as lossy must really be one the config sets (the list stays honest)
+    for l in "$@"; do grep -q "^$l=" "$TMP/$name.w" && ok || bad "$name: LOSSY $l is not a key the config sets"; done
+}
+rt vf verl "$D/verl_qwen3_8b_fsdp.sh"
+rt vm verl "$D/verl_qwen25_7b_megatron.sh"
+rt oh openrlhf "$D/openrlhf_llama8b_hybrid.sh" train.dynamic_batch_enable train.max_tokens_per_gpu
+rt op openrlhf "$D/openrlhf_llama8b_pools.sh" ds.adam_offload
+rt nm nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml"
+rt nn nemo-rl "$D/nemorl/grpo-llama8b-1n8g-noncolocated.yaml" policy.sequence_packing.enabled policy.sequence_packing.train_mb_tokens
+
+# --- export: what the framework cannot run is exit 2 naming the field; what it
+# has no knob for is a comment; the options of a plan's Reproduce line apply
+xrefuse() {
+    name=$1 text=$2; shift 2
+    out=$("$FUSYNC" export "$@" 2>&1); rc=$?
+    if [ "$rc" = 2 ] && printf '%s\n' "$out" | grep -qF -- "$text"; then ok
+    else bad "export $name: status $rc (want 2), no '$text' in: $out"; fi
+}
+xhas() {
+    name=$1 text=$2; shift 2
+    out=$("$FUSYNC" export "$@" 2>&1); rc=$?
+    if [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -qxF -- "$text"; then ok
+    else bad "export $name: status $rc, no line '$text' in: $out"; fi
+}
+xrefuse fsdp-pp "plan.train.pp = 2 with plan.train.zero = 3" verl "$TMP/vf.lua" --set plan.train.pp=2 --iterations 8
+xrefuse verl-stale "plan.staleness = 1: verl's main_ppo trainer is synchronous" verl "$TMP/vf.lua" --set plan.staleness=1
+xrefuse verl-pools 'plan.mode = "separate"' verl "$TMP/vf.lua" --mode separate
+xrefuse verl-zero2 "plan.train.zero = 2" verl "$TMP/vm.lua" --set plan.train.zero=2
+xrefuse selective 'plan.train.recompute = "selective"' verl "$TMP/vf.lua" --set plan.train.recompute=selective
+xrefuse orlhf-ulysses 'cp_kind "ulysses"' openrlhf "$TMP/op.lua" --set plan.train.cp=2 --set plan.train.cp_kind=ulysses
+xrefuse orlhf-pp "plan.train.pp = 2: OpenRLHF's DeepSpeed" openrlhf "$TMP/oh.lua" --set plan.train.pp=2
+xrefuse nemo-ppo 'workload.algorithm = "ppo"' nemo-rl "$TMP/oh.lua"
+xrefuse partial "plan.partial_rollout = 0.5" nemo-rl "$TMP/nm.lua" --set plan.partial_rollout=0.5
+xrefuse minibatch "workload.minibatches = 5: actor_rollout_ref.actor.ppo_mini_batch_size counts prompts" verl "$TMP/vf.lua" --set workload.minibatches=5
+xrefuse framework "not one of verl, openrlhf, nemo-rl" slime "$TMP/vf.lua"
+xrefuse noscen "missing SCENARIO" verl
+xhas controller '#   plan.controller = "queue": verl gathers each step'"'"'s batch in its driver; there is no queue to choose' \
+    verl "$TMP/vf.lua" --set plan.controller=queue
+xhas ulysses 'actor_rollout_ref.actor.ulysses_sequence_parallel_size=2' verl "$TMP/vf.lua" --set plan.train.cp=2 \
+    --set plan.train.cp_kind=ulysses
+xhas async '    max_trajectory_age_steps: 2' nemo-rl "$TMP/nm.lua" --set plan.staleness=2 --set plan.on_update=continue
+xhas inflight '    in_flight_weight_updates: true' nemo-rl "$TMP/nm.lua" --set plan.staleness=2 --set plan.on_update=continue
+xhas orlhf-async '--train.async_queue_size 2' openrlhf "$TMP/op.lua" --set plan.staleness=2
+xhas nemo-split '        gpus_per_node: 2' nemo-rl "$TMP/nn.lua" --set plan.rollout_devices=2
+# a Megatron plan out of an FSDP import: the Megatron defaults and the layout
+xhas to-megatron '--config-name=ppo_megatron_trainer' verl "$TMP/vf.lua" --set plan.train.zero=1 --set plan.train.tp=2
+xhas to-megatron-tp 'actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2' verl "$TMP/vf.lua" \
+    --set plan.train.zero=1 --set plan.train.tp=2
+
 # --- stdout without --out; --set lands in the scenario
 out=$("$FUSYNC" import verl "$D/verl_qwen25_7b_megatron.sh" --set plan.rollout.max_seqs=128 2>&1)
 if printf '%s\n' "$out" | grep -qF 'max_seqs = 128,  -- --set'; then ok; else bad "--set to stdout: $out"; fi
