@@ -132,6 +132,27 @@ field nn 'zero = 3,  -- policy.dtensor_cfg.enabled'
 warned nn 'policy.sequence_packing.enabled = true'
 check nn 0 "Memory fit: fits"
 
+# --- verl, the composed config Hydra saves in a run's folder (.hydra/config.yaml):
+# nested YAML, interpolations as written
+mkdir -p "$TMP/run/.hydra"
+cp "$D/verl_hydra/config.yaml" "$TMP/run/.hydra/config.yaml"
+imp vh verl "$TMP/run/.hydra/config.yaml" --device h100
+field vh 'nodes = 2,  -- trainer.nnodes (' 
+field vh 'prompts_per_step = 256,  -- data.train_batch_size'
+field vh 'samples_per_prompt = 8,  -- actor_rollout_ref.rollout.n'
+field vh 'minibatches = 4,  -- actor_rollout_ref.actor.ppo_mini_batch_size'   # 256 / 64
+field vh 'cp = 2,  -- actor_rollout_ref.actor.ulysses_sequence_parallel_size'
+field vh 'cp_kind = "ulysses",'
+field vh 'tp = 4,  -- actor_rollout_ref.rollout.tensor_model_parallel_size'
+field vh 'max_seqs = 512,  -- actor_rollout_ref.rollout.max_num_seqs'
+field vh 'mem_util = 0.7,'
+field vh 'micro_batch = 4,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu'
+warned vh 'actor_rollout_ref.ref.fsdp_config.param_offload = true'
+warned vh 'trainer.test_freq = 5'
+noperf vh 'actor_rollout_ref.actor.optim.lr'
+noperf vh 'actor_rollout_ref.rollout.prompt_length'
+check vh 0 "Memory fit: fits"
+
 # --- round trip: import, then export, gives back every mapped key the config
 # sets (key=value sets compared order-free; numbers as numbers, booleans in
 # any case).  The export is read back through the importer's own readers
@@ -174,6 +195,7 @@ rt() {
 }
 rt vf verl "$D/verl_qwen3_8b_fsdp.sh"
 rt vm verl "$D/verl_qwen25_7b_megatron.sh"
+rt vh verl "$TMP/run/.hydra/config.yaml"
 rt oh openrlhf "$D/openrlhf_llama8b_hybrid.sh" train.dynamic_batch_enable train.max_tokens_per_gpu
 rt op openrlhf "$D/openrlhf_llama8b_pools.sh" ds.adam_offload
 rt nm nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml"
