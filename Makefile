@@ -4,7 +4,7 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
-PKGS    := ncursesw lua5.4 check
+PKGS    := ncursesw lua5.4 yaml-0.1 check
 
 ifeq ($(SAN),1)
 BUILD   := build-san
@@ -19,8 +19,8 @@ endif
 # Feature macros live here and only here.
 FEATURES := -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE_EXTENDED -D_DEFAULT_SOURCE
 WARN     := -std=c11 -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wno-format-truncation
-PKG_CFLAGS = $(shell pkg-config --cflags ncursesw lua5.4 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs ncursesw lua5.4 2>/dev/null)
+PKG_CFLAGS = $(shell pkg-config --cflags ncursesw lua5.4 yaml-0.1 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs ncursesw lua5.4 yaml-0.1 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 # The Chrome trace is formatted and written on a second thread (src/chrome.c).

@@ -41,6 +41,11 @@ typedef struct {
     const char *fit;            /* calibrate: --fit KNOB,KNOB... */
     const char *map_path;       /* calibrate: --map FILE (column mapping) */
     const char *step;           /* sensitivity: --step FRACTION, checked there */
+    /* import: what a framework's config does not hold (import.h, imp_opts) */
+    const char *device, *model_dir;
+    int         nodes;
+    double      host_mem_gb, prompt_mean, response_mean;
+    bool        keys;           /* import: print the mapped keys instead */
     double      target;
     int         top;
     int         jobs;
@@ -121,6 +126,8 @@ int cmd_fields(cli_opts *o);    /* src/cli_fields.c */
 int cmd_model(cli_opts *o);     /* src/cli_model.c */
 int cmd_calibrate(cli_opts *o); /* src/cli_calibrate.c */
 int cmd_sensitivity(cli_opts *o); /* src/cli_sensitivity.c */
+int cmd_import(cli_opts *o);    /* src/cli_import.c */
+int cmd_export(cli_opts *o);    /* src/cli_export.c */
 int cmd_help(cli_opts *o);      /* src/cli_help.c */
 int cmd_completion(cli_opts *o);    /* src/cli_help.c */
 

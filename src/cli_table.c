@@ -85,6 +85,33 @@ static int opt_out(cli_opts *o, const char *v) { o->out_dir = v; return 0; }
 static int opt_fit(cli_opts *o, const char *v) { o->fit = v; return 0; }
 static int opt_map(cli_opts *o, const char *v) { o->map_path = v; return 0; }
 static int opt_step(cli_opts *o, const char *v) { o->step = v; return 0; }
+static int opt_device(cli_opts *o, const char *v) { o->device = v; return 0; }
+static int opt_model_dir(cli_opts *o, const char *v) { o->model_dir = v; return 0; }
+static int opt_keys(cli_opts *o, const char *v) { (void)v; o->keys = true; return 0; }
+
+static int opt_nodes(cli_opts *o, const char *v)
+{
+    long n;
+    if (!parse_int(v, 1, 65536, &n)) return cli_usage_error("--nodes: '%s' is not a whole number in 1..65536", v);
+    o->nodes = (int)n;
+    return 0;
+}
+
+/* A positive figure below 1e9 (GB, tokens). */
+static int positive(const char *opt, const char *v, double *out)
+{
+    char *end;
+    double d = strtod(v, &end);
+    if (end == v || *end || !(d > 0 && d < 1e9)) {
+        fprintf(stderr, "fusync: --%s: '%s' is not a positive number\n", opt, v);
+        return 2;
+    }
+    *out = d;
+    return 0;
+}
+static int opt_host_mem(cli_opts *o, const char *v) { return positive("host-mem", v, &o->host_mem_gb); }
+static int opt_prompt_mean(cli_opts *o, const char *v) { return positive("prompt-mean", v, &o->prompt_mean); }
+static int opt_response_mean(cli_opts *o, const char *v) { return positive("response-mean", v, &o->response_mean); }
 
 /* A folder a scenario's helpers may also read (docs/security.md). */
 static int opt_data_dir(cli_opts *o, const char *v)
@@ -179,6 +206,18 @@ const cli_option CLI_OPTIONS[] = {
     {"fit", 0, "KNOB,...", "efficiency knobs to fit (default train,prefill,decode,hbm,decode_overhead_ms)", opt_fit, false},
     {"map", 0, "FILE", "column mapping for names fusync does not know: COLUMN = TARGET [ms|s]", opt_map, false},
     {"step", 0, "FRACTION", "sensitivity: relative step of each input, in (0, 1) (default 0.1: 10%)", opt_step, false},
+    {"device", 0, "NAME", "import: the accelerator preset (fusync presets; default h100, a stated guess)", opt_device,
+     false},
+    {"nodes", 0, "N", "import: nodes, 1..65536 (default: the config's)", opt_nodes, false},
+    {"host-mem", 0, "GB", "import: host memory per node (default 1024, a stated guess)", opt_host_mem, false},
+    {"prompt-mean", 0, "N", "import: mean prompt length in tokens (default: a guess from the limits)", opt_prompt_mean,
+     false},
+    {"response-mean", 0, "N", "import: mean response length in tokens, e.g. from a run's logs", opt_response_mean,
+     false},
+    {"model-dir", 0, "DIR", "import: where model folders or the Hugging Face cache are (default $HF_HOME/hub)",
+     opt_model_dir, false},
+    {"keys", 0, NULL, "import: print the mapped keys the input sets (key=value) instead of the scenario", opt_keys,
+     false},
     {"data-dir", 0, "DIR", "a folder the scenario's helpers may also read (a model cache); repeatable", opt_data_dir,
      false},
     {"markdown", 0, NULL, "print markdown tables (as in docs/scenarios.md)", opt_markdown, false},
@@ -263,6 +302,24 @@ const cli_command CLI_COMMANDS[] = {
      "that make the plan infeasible, and the inputs with no effect.\n",
      SCENARIO_OPTS "step csv json jobs quiet",
      "fusync sensitivity examples/qwen7b_h100x16.lua --iterations 3 --jobs 2", 0},
+    {"import", cmd_import, 2, -1, "verl|openrlhf|nemo-rl FILE... [KEY=VALUE...] [OPTIONS]",
+     "a framework's launch script or config as a scenario",
+     "Write a scenario from a verl or OpenRLHF launch script (.sh), a composed\n"
+     "config (verl's .hydra/config.yaml) or a NeMo RL recipe (.yaml, its defaults:\n"
+     "chain followed).  KEY=VALUE after the files: Hydra-style overrides.  Every\n"
+     "field names its source key; what no config holds is a stated guess; a\n"
+     "warnings block lists the keys fusync does not model (docs/frameworks.md).\n",
+     "device nodes host-mem prompt-mean response-mean model-dir set out keys",
+     "fusync import verl examples/import/verl_qwen25_7b_megatron.sh --device h100", 0},
+    {"export", cmd_export, 2, 2, "verl|openrlhf|nemo-rl SCENARIO [OPTIONS]",
+     "a scenario's plan as a framework's settings",
+     "Write the scenario's plan as the framework's settings: verl Hydra overrides,\n"
+     "OpenRLHF train_ppo_ray arguments, a NeMo RL YAML overrides file; the\n"
+     "reverse of import through the same rules.  The options are a plan's\n"
+     "Reproduce line: replace 'fusync run' by 'fusync export FRAMEWORK'.  Status 2\n"
+     "naming the field the framework cannot express (docs/frameworks.md).\n",
+     SCENARIO_OPTS "out",
+     "fusync export verl examples/qwen7b_h100x16.lua --mode full", 0},
     {"fields", cmd_fields, 0, 1, "[TABLE] [--markdown]", "every scenario field: type, unit, range, default",
      "List every scenario field (or one table's, e.g. plan.rollout): path, type,\n"
      "unit, range, default and meaning.  `fusync fields report` lists the\n"

@@ -27,8 +27,13 @@ enum {
     F_DEEPSEEK = 1 << 5,    /* deepseek_v2, deepseek_v3: MLA, shared experts, leading dense layers */
     F_MIXTRAL  = 1 << 6,    /* mixtral: intermediate_size is the expert's */
     F_GEMMA    = 1 << 7,    /* gemma, gemma2, gemma3_text: tied embeddings by default */
-    F_ALL      = 0xff,
-    F_MOE      = F_QWEN2MOE | F_QWEN3MOE | F_DEEPSEEK | F_MIXTRAL
+    F_GPTOSS   = 1 << 8,    /* gpt_oss: Mixtral's shape (intermediate_size is the expert's), q/k/v/o and
+                            ** expert biases and attention sinks (not counted, < 0.01%) */
+    F_GLM4MOE  = 1 << 9,    /* glm4_moe (GLM-4.5, 4.6): DeepSeek's MoE keys with GQA attention, q/k/v
+                            ** biases (not counted, < 0.01%), MTP layers */
+    F_ALL      = 0x3ff,
+    F_MOE      = F_QWEN2MOE | F_QWEN3MOE | F_DEEPSEEK | F_MIXTRAL | F_GPTOSS | F_GLM4MOE,
+    F_BIASED   = F_GPTOSS | F_GLM4MOE   /* attention_bias true read, the biases not counted */
 };
 
 static const struct { const char *type; unsigned fam; } FAMILIES[] = {
@@ -38,6 +43,10 @@ static const struct { const char *type; unsigned fam; } FAMILIES[] = {
     {"deepseek_v2", F_DEEPSEEK}, {"deepseek_v3", F_DEEPSEEK},
     {"mixtral", F_MIXTRAL},
     {"gemma", F_GEMMA}, {"gemma2", F_GEMMA}, {"gemma3_text", F_GEMMA},
+    {"gpt_oss", F_GPTOSS}, {"glm4_moe", F_GLM4MOE},
+    /* the text models of vision-language configs (their text_config) */
+    {"qwen2_vl_text", F_QWEN2}, {"qwen2_5_vl_text", F_QWEN2}, {"qwen3_vl_text", F_QWEN3},
+    {"qwen3_vl_moe_text", F_QWEN3MOE},
 };
 #define NFAMILIES ((int)(sizeof FAMILIES / sizeof FAMILIES[0]))
 
@@ -51,17 +60,18 @@ static const struct { const char *key; unsigned fam; } READ[] = {
     {"head_dim", F_ALL},        /* DeepSeek: transformers writes the rope dim here; its MLA keys are read */
     {"sliding_window", F_ALL}, {"use_sliding_window", F_ALL},
     {"num_experts_per_tok", F_MOE},
-    {"moe_intermediate_size", F_QWEN2MOE | F_QWEN3MOE | F_DEEPSEEK},
+    {"moe_intermediate_size", F_QWEN2MOE | F_QWEN3MOE | F_DEEPSEEK | F_GLM4MOE},
     {"num_experts", F_QWEN2MOE | F_QWEN3MOE},
     {"decoder_sparse_step", F_QWEN2MOE | F_QWEN3MOE},
     {"mlp_only_layers", F_QWEN2MOE | F_QWEN3MOE},
     {"shared_expert_intermediate_size", F_QWEN2MOE},
-    {"num_local_experts", F_MIXTRAL},
-    {"n_routed_experts", F_DEEPSEEK}, {"n_shared_experts", F_DEEPSEEK},
-    {"first_k_dense_replace", F_DEEPSEEK}, {"moe_layer_freq", F_DEEPSEEK},
+    {"num_local_experts", F_MIXTRAL | F_GPTOSS},
+    {"experts_per_token", F_GPTOSS},
+    {"n_routed_experts", F_DEEPSEEK | F_GLM4MOE}, {"n_shared_experts", F_DEEPSEEK | F_GLM4MOE},
+    {"first_k_dense_replace", F_DEEPSEEK | F_GLM4MOE}, {"moe_layer_freq", F_DEEPSEEK},
     {"kv_lora_rank", F_DEEPSEEK}, {"q_lora_rank", F_DEEPSEEK},
     {"qk_rope_head_dim", F_DEEPSEEK}, {"qk_nope_head_dim", F_DEEPSEEK}, {"v_head_dim", F_DEEPSEEK},
-    {"num_nextn_predict_layers", F_DEEPSEEK},
+    {"num_nextn_predict_layers", F_DEEPSEEK | F_GLM4MOE},
 };
 #define NREAD ((int)(sizeof READ / sizeof READ[0]))
 
@@ -79,7 +89,13 @@ static const char *const IGNORED[] = {
     "topk_group", "ep_size", "attn_logit_softcapping", "final_logit_softcapping",
     "query_pre_attn_scalar", "cache_implementation", "attn_implementation", "use_bfloat16",
     "torchscript", "return_dict", "output_hidden_states", "output_attentions", "tokenizer_class",
-    "use_bidirectional_attention", "model_name", NULL
+    "use_bidirectional_attention", "model_name",
+    /* gpt_oss: the activation clamp and the context length it was trained at */
+    "swiglu_limit", "initial_context_length",
+    /* glm4_moe: rope on part of each head; q/k RMSNorm (< 0.001%, as qwen3's) */
+    "partial_rotary_factor", "use_qk_norm",
+    /* a vision-language text_config: the tokens that stand for images and video */
+    "image_token_id", "video_token_id", "vision_start_token_id", "vision_end_token_id", "vision_token_id", NULL
 };
 
 static bool ignored_key(const char *k)
@@ -96,7 +112,8 @@ static int read_index(const char *k)
 
 typedef struct {
     const char *file;
-    const jv *o;
+    const jv *o;        /* the model's keys: the file, or its text_config */
+    const jv *outer;    /* a vision-language file around its text_config; NULL otherwise */
     fs_err *err;
 } hctx;
 
@@ -106,6 +123,8 @@ typedef struct {
 static const jv *member(const hctx *c, const char *key)
 {
     const jv *v = jv_get(c->o, key);
+    /* vision-language files may keep the output embedding's tying beside text_config */
+    if (!v && c->outer && !strcmp(key, "tie_word_embeddings")) v = jv_get(c->outer, key);
     return v && v->t != J_NULL ? v : NULL;
 }
 
@@ -163,22 +182,35 @@ static bool parse_model(hctx *c, scn_model *m, hf_info *info)
 {
     const jv *o = c->o;
     if (o->t != J_OBJ) FAIL("%s: expected a JSON object (a model's config.json)", c->file);
-    if (jv_get(o, "text_config"))
-        FAIL("%s: text_config: a multimodal configuration; fusync models the language model alone: "
-             "give it a config.json of the text model's keys (model_type of the text model)", c->file);
+    const jv *tc = jv_get(o, "text_config");
+    if (tc) {
+        /* A vision-language model: fusync models its language model, the text_config; the vision
+        ** encoder's parameters and the image tokens are not counted (hf_info.vision). */
+        if (tc->t != J_OBJ) FAIL("%s: text_config: expected an object (the text model's keys)", c->file);
+        if (!jv_get(tc, "model_type"))
+            FAIL("%s: text_config: no model_type; fusync reads the text model by its family", c->file);
+        jv_str(o, "model_type", info->outer_model_type, sizeof info->outer_model_type);
+        info->vision = jv_get(o, "vision_config") != NULL;
+        c->outer = o;
+        c->o = o = tc;
+    }
+    if (jv_str(o, "model_type", info->model_type, sizeof info->model_type) && !strcmp(info->model_type, "qwen3_next"))
+        FAIL("%s: model_type 'qwen3_next': three of every four layers are linear attention (Gated DeltaNet: "
+             "linear_num_value_heads, linear_key_head_dim, ...; full_attention_interval), which fusync's "
+             "transformer does not have; describe the model as a table instead (docs/scenarios.md, models)", c->file);
     if (!jv_str(o, "model_type", info->model_type, sizeof info->model_type))
         FAIL("%s: model_type: missing or not a string; fusync reads the families %s", c->file,
-             "llama, mistral, qwen2, qwen3, qwen2_moe, qwen3_moe, deepseek_v2, deepseek_v3, mixtral, gemma, gemma2, gemma3_text");
+             "llama, mistral, qwen2, qwen3, qwen2_moe, qwen3_moe, deepseek_v2, deepseek_v3, mixtral, gemma, gemma2, gemma3_text, gpt_oss, glm4_moe");
     unsigned fam = 0;
     for (int i = 0; i < NFAMILIES; i++) if (!strcmp(info->model_type, FAMILIES[i].type)) fam = FAMILIES[i].fam;
     if (!fam) {
         char shown[200];
         fs_term_escape(shown, sizeof shown, info->model_type);
         FAIL("%s: model_type '%s' is not a family fusync reads (llama, mistral, qwen2, qwen3, qwen2_moe, "
-             "qwen3_moe, deepseek_v2, deepseek_v3, mixtral, gemma, gemma2, gemma3_text); describe the model "
+             "qwen3_moe, deepseek_v2, deepseek_v3, mixtral, gemma, gemma2, gemma3_text, gpt_oss, glm4_moe); describe the model "
              "as a table instead (docs/scenarios.md, models)", c->file, shown);
     }
-    const jv *arch = jv_get(o, "architectures");
+    const jv *arch = jv_get(c->outer ? c->outer : o, "architectures");
     if (arch && arch->t == J_ARR && arch->n > 0 && arch->items[0].t == J_STR)
         snprintf(info->architecture, sizeof info->architecture, "%s", arch->items[0].text);
 
@@ -217,7 +249,7 @@ static bool parse_model(hctx *c, scn_model *m, hf_info *info)
     bool tied, bias;
     if (!get_bool(c, "tie_word_embeddings", fam == F_GEMMA, &tied)) return false;
     if (!get_bool(c, "attention_bias", false, &bias)) return false;
-    if (bias) FAIL("%s: attention_bias: true is not modelled (fusync counts no attention biases); "
+    if (bias && !(fam & F_BIASED)) FAIL("%s: attention_bias: true is not modelled (fusync counts no attention biases); "
                    "describe the model as a table, or remove the key if the biases do not matter to you", c->file);
     if (!get_bool(c, "mlp_bias", false, &bias)) return false;
     if (bias) FAIL("%s: mlp_bias: true is not modelled (fusync counts no FFN biases); "
@@ -264,7 +296,7 @@ static bool parse_model(hctx *c, scn_model *m, hf_info *info)
 
     bool moe = false;
     long experts = 0, topk = 0, effn = 0, shared = 0, dense = 0;
-    if (fam == F_MIXTRAL) {
+    if (fam == F_MIXTRAL || fam == F_GPTOSS) {
         if (!get_int(c, "num_local_experts", 1, 1 << 16, true, 0, &experts)) return false;
         if (!get_int(c, "intermediate_size", 1, 1 << 22, true, 0, &effn)) return false;
         ffn = effn;
@@ -300,7 +332,7 @@ static bool parse_model(hctx *c, scn_model *m, hf_info *info)
             shared = sffn / effn;
         }
         moe = true;
-    } else if (fam == F_DEEPSEEK) {
+    } else if (fam == F_DEEPSEEK || fam == F_GLM4MOE) {
         if (!get_int(c, "n_routed_experts", 0, 1 << 16, false, 0, &experts)) return false;
         if (!get_int(c, "intermediate_size", 1, 1 << 22, true, 0, &ffn)) return false;
         if (experts > 0) {
@@ -320,7 +352,9 @@ static bool parse_model(hctx *c, scn_model *m, hf_info *info)
         if (!get_int(c, "intermediate_size", 1, 1 << 22, true, 0, &ffn)) return false;
     }
     if (moe) {
-        if (!get_int(c, "num_experts_per_tok", 1, experts, true, 0, &topk)) return false;
+        /* gpt_oss files name the top-k twice (experts_per_token too); either is read */
+        const char *tk = fam == F_GPTOSS && !member(c, "num_experts_per_tok") ? "experts_per_token" : "num_experts_per_tok";
+        if (!get_int(c, tk, 1, experts, true, 0, &topk)) return false;
         m->experts = (int)experts;
         m->experts_active = (int)topk;
         m->expert_ffn = (int)effn;

@@ -1,8 +1,11 @@
 /*
 ** hfconfig.h — a model from a Hugging Face `config.json`: the fields of the
 ** families people train with RL (Llama 3.x and Mistral, Qwen2/2.5, Qwen2-MoE,
-** Qwen3 dense and MoE, DeepSeek-V2/V3/R1, Mixtral, Gemma 1/2/3 text) mapped
-** onto an scn_model, derived figures filled.
+** Qwen3 dense and MoE, DeepSeek-V2/V3/R1, Mixtral, Gemma 1/2/3 text,
+** gpt-oss, GLM-4.5/4.6 MoE) mapped onto an scn_model, derived figures
+** filled.  A vision-language config (Qwen2.5-VL, Qwen3-VL, Gemma 3, ...) is
+** read by its language model, the `text_config`; the vision encoder is not
+** counted.
 **
 ** Every key of the file is either read, or on a documented list of keys
 ** that do not change the parameter count (rope scaling, dropout, token ids,
@@ -29,6 +32,8 @@ typedef struct {
     int    mtp_layers;          /* DeepSeek-V3 multi-token-prediction modules */
     double params_mtp;          /* their parameters: not in params_total */
     int    sliding_window;      /* 0: none read (KV per token counts every layer in full) */
+    char   outer_model_type[48];/* a vision-language file read by its text_config: its model_type */
+    bool   vision;              /* ... with a vision encoder (vision_config), not counted */
 } hf_info;
 
 /* Map the text of a config.json (text[len] == 0) onto *m and derive it.

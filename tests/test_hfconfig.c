@@ -153,7 +153,11 @@ START_TEST(t_refusals)
     refused("{" LLAMA_CORE ", \"hidden_size\": 0}", "hidden_size: given twice");
     refused("{\"model_type\": \"llama\", \"hidden_size\": 0, \"num_hidden_layers\": 2, \"num_attention_heads\": 4, "
             "\"intermediate_size\": 128, \"vocab_size\": 100}", "hidden_size: expected a whole number");
-    refused("{\"model_type\": \"gemma3\", \"text_config\": {}}", "text_config: a multimodal configuration");
+    refused("{\"model_type\": \"gemma3\", \"text_config\": {}}", "text_config: no model_type");
+    refused("{\"model_type\": \"gemma3\", \"text_config\": 3}", "text_config: expected an object");
+    /* a vision-language text_config is read like the file itself: its unknown keys are refused too */
+    refused("{\"model_type\": \"gemma3\", \"text_config\": {" LLAMA_CORE ", \"new_thing\": 3}}",
+            "new_thing: a key fusync does not know");
     refused("{" DS_CORE ", \"v_head_dim\": 32}", "v_head_dim: 32 differs from qk_nope_head_dim (16)");
     refused("{" DS_CORE ", \"v_head_dim\": 16, \"moe_layer_freq\": 2}", "moe_layer_freq: 2");
     refused("{" DS_CORE ", \"v_head_dim\": 16, \"num_experts_per_tok\": 9}", "num_experts_per_tok: given twice");
@@ -165,6 +169,69 @@ START_TEST(t_refusals)
             "\"shared_expert_intermediate_size\": 40}", "is not a multiple of moe_intermediate_size");
     refused("[1, 2]", "expected a JSON object");
     refused("{" LLAMA_CORE ",}", "not valid JSON");
+}
+END_TEST
+
+/* Families recent RL recipes train (gpt-oss, GLM-4.5 MoE) and vision-language
+** models read by their text model; the figures are the model cards'. */
+START_TEST(t_recent_families)
+{
+    scn_model m, q;
+    hf_info in, qi;
+    fs_err err = {0, ""};
+    /* gpt-oss-20b: 20.9B total, 3.6B active; the card's active figure leaves out the (untied) input
+    ** embedding, a lookup */
+    ck_assert_msg(load("gpt-oss-20b", &m, &in, &err), "%s", err.msg);
+    ck_assert_str_eq(in.model_type, "gpt_oss");
+    ck_assert_int_eq(m.experts, 32);
+    ck_assert_int_eq(m.experts_active, 4);
+    ck_assert_int_eq(m.expert_ffn, 2880);
+    ck_assert_int_eq(m.head_dim, 64);
+    ck_assert_int_eq(in.sliding_window, 128);
+    ck_assert_msg(fabs(m.params_total / 20.9e9 - 1) <= 0.02, "gpt-oss-20b total %.4g", m.params_total);
+    double lookup = (double)m.vocab * m.hidden;
+    ck_assert_msg(fabs((m.params_active - lookup) / 3.6e9 - 1) <= 0.02, "gpt-oss-20b active %.4g", m.params_active - lookup);
+    /* its biases are read, not counted; a Llama's are still refused (t_refusals) */
+    ck_assert(!m.dense_layers);
+    /* GLM-4.5: 355B total, 32B active (whole billions on the card), 3 dense layers first, one MTP layer */
+    ck_assert_msg(load("GLM-4.5", &m, &in, &err), "%s", err.msg);
+    ck_assert_str_eq(in.model_type, "glm4_moe");
+    ck_assert_int_eq(m.dense_layers, 3);
+    ck_assert_int_eq(m.experts, 160);
+    ck_assert_int_eq(m.shared_experts, 1);
+    ck_assert_int_eq(m.kv_heads, 8);
+    ck_assert_int_eq(m.mla_latent, 0);
+    ck_assert_int_eq(in.mtp_layers, 1);
+    ck_assert_msg(fabs(m.params_total / 355e9 - 1) <= 0.02, "GLM-4.5 total %.4g", m.params_total);
+    lookup = (double)m.vocab * m.hidden;
+    ck_assert_msg(fabs((m.params_active - lookup) / 32e9 - 1) <= 0.03, "GLM-4.5 active %.4g", m.params_active - lookup);
+    /* Qwen2.5-VL-7B: its language model is Qwen2.5-7B's shape; the vision encoder is not counted */
+    ck_assert_msg(load("Qwen2.5-VL-7B-Instruct", &m, &in, &err), "%s", err.msg);
+    ck_assert_msg(load("Qwen2.5-7B", &q, &qi, &err), "%s", err.msg);
+    ck_assert(in.vision);
+    ck_assert_str_eq(in.outer_model_type, "qwen2_5_vl");
+    ck_assert_str_eq(in.model_type, "qwen2_5_vl_text");
+    ck_assert_str_eq(in.architecture, "Qwen2_5_VLForConditionalGeneration");
+    ck_assert_int_eq(in.sliding_window, 0);     /* use_sliding_window false in its text_config */
+    ck_assert_int_eq(m.layers, q.layers);
+    ck_assert_int_eq(m.kv_heads, q.kv_heads);
+    ck_assert(!m.tied_embeddings);              /* tie_word_embeddings beside the text_config */
+    ck_assert_double_eq_tol(m.params_total, q.params_total, 1);
+    ck_assert_str_eq(m.name, "Qwen2.5-VL-7B-Instruct");
+    /* gpt_oss naming its top-k only as experts_per_token */
+    ck_assert_msg(hf_parse("{\"model_type\": \"gpt_oss\", \"hidden_size\": 64, \"num_hidden_layers\": 2, "
+                           "\"num_attention_heads\": 4, \"vocab_size\": 100, \"intermediate_size\": 32, "
+                           "\"num_local_experts\": 8, \"experts_per_token\": 2, \"attention_bias\": true}",
+                           strlen("{\"model_type\": \"gpt_oss\", \"hidden_size\": 64, \"num_hidden_layers\": 2, "
+                                  "\"num_attention_heads\": 4, \"vocab_size\": 100, \"intermediate_size\": 32, "
+                                  "\"num_local_experts\": 8, \"experts_per_token\": 2, \"attention_bias\": true}"),
+                           "t.json", &m, &in, &err), "%s", err.msg);
+    ck_assert_int_eq(m.experts_active, 2);
+    /* Qwen3-Next: linear-attention layers fusync does not have, refused by name */
+    ck_assert(!load("Qwen3-Next-80B-A3B", &m, &in, &err));
+    ck_assert_msg(strstr(err.msg, "model_type 'qwen3_next'") && strstr(err.msg, "linear attention"), "%s", err.msg);
+    /* a GLM key in a Llama file is still a mix of families */
+    refused("{" LLAMA_CORE ", \"first_k_dense_replace\": 1}", "first_k_dense_replace: not a field of model_type 'llama'");
 }
 END_TEST
 
@@ -277,6 +344,7 @@ static Suite *hfconfig_suite(void)
     tcase_add_test(tc, t_family_details);
     tcase_add_test(tc, t_refusals);
     tcase_add_test(tc, t_leading_dense_block);
+    tcase_add_test(tc, t_recent_families);
     tcase_add_test(tc, t_file_limits);
     tcase_add_test(tc, t_scenario_helpers);
     suite_add_tcase(s, tc);

@@ -1,0 +1,459 @@
+/*
+** import_fw.c — what fusync knows of each framework's keys: the framework's
+** own default (so a key a script leaves out gets the framework's value, not
+** fusync's), and whether the key is mapped, affects performance without
+** being modelled, or does not affect performance.
+**
+** The defaults are facts read from the frameworks' public default config
+** files, at the versions named in imp_fw_source():
+**   verl       verl/trainer/config/_generated_ppo_trainer.yaml and
+**              _generated_ppo_megatron_trainer.yaml (the composed defaults)
+**   OpenRLHF   openrlhf/cli/train_ppo_ray.py (its argparse defaults)
+**   NeMo RL    examples/configs/grpo_math_1B.yaml (the base every GRPO
+**              recipe's defaults chain ends in)
+** A key is looked up exactly first, then against the patterns (fnmatch, `*`
+** crossing dots) in table order; docs/frameworks.md has the rules.
+*/
+#include "import_fw.h"
+
+#include <fnmatch.h>
+#include <string.h>
+
+#define M IMP_K_MAP
+#define P IMP_K_PERF
+#define N IMP_K_NOPERF
+
+/* ------------------------------------------------------------------ verl */
+
+static const imp_keydef VERL[] = {
+    {"hydra.config_name", "ppo_trainer", M, NULL},
+    {"hydra.config_path", NULL, N, NULL},
+    {"trainer.nnodes", "1", M, NULL},
+    {"trainer.n_gpus_per_node", "8", M, NULL},
+    {"data.train_batch_size", "1024", M, NULL},
+    {"data.max_prompt_length", "512", M, NULL},
+    {"data.max_response_length", "512", M, NULL},
+    {"actor_rollout_ref.hybrid_engine", "true", M, NULL},
+    {"actor_rollout_ref.model.path", "~/models/deepseek-llm-7b-chat", M, NULL},
+    {"actor_rollout_ref.model.enable_gradient_checkpointing", "true", M, NULL},
+    {"actor_rollout_ref.model.use_remove_padding", "true", M, NULL},
+    {"actor_rollout_ref.model.enable_activation_offload", "false", P,
+     "activation offload to host memory: not modelled; fusync keeps activations on the device (recompute as set)"},
+    {"actor_rollout_ref.model.lora_rank", "0", P,
+     "LoRA: not modelled; fusync trains every parameter (optimizer and gradient memory over-counted)"},
+    {"actor_rollout_ref.model.use_liger", "false", P, "fused kernels: not modelled; fold into efficiency.train"},
+    {"actor_rollout_ref.model.use_fused_kernels", "false", P, "fused kernels: not modelled; fold into efficiency.train"},
+    {"actor_rollout_ref.model.*", NULL, N, NULL},
+    {"actor_rollout_ref.actor.strategy", "fsdp", M, NULL},
+    {"actor_rollout_ref.actor.ppo_mini_batch_size", "256", M, NULL},
+    {"actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", "null", M, NULL},
+    {"actor_rollout_ref.actor.ppo_micro_batch_size", "null", P,
+     "the global micro-batch (deprecated): fusync reads ppo_micro_batch_size_per_gpu only"},
+    {"actor_rollout_ref.actor.use_dynamic_bsz", "false", M, NULL},
+    {"actor_rollout_ref.actor.ppo_max_token_len_per_gpu", "16384", M, NULL},
+    {"actor_rollout_ref.actor.ppo_epochs", "1", M, NULL},
+    {"actor_rollout_ref.actor.use_kl_loss", "false", M, NULL},
+    {"actor_rollout_ref.actor.ulysses_sequence_parallel_size", "1", M, NULL},
+    {"actor_rollout_ref.actor.fsdp_config.fsdp_size", "-1", M, NULL},
+    {"actor_rollout_ref.actor.fsdp_config.param_offload", "false", M, NULL},
+    {"actor_rollout_ref.actor.fsdp_config.optimizer_offload", "false", M, NULL},
+    {"actor_rollout_ref.actor.fsdp_config.offload_policy", "false", P,
+     "FSDP2 CPU offload policy: not modelled (parameters counted on the device)"},
+    {"actor_rollout_ref.actor.fsdp_config.reshard_after_forward", "true", P,
+     "fusync's ZeRO-3 gathers parameters for the forward and again for the backward, as reshard_after_forward true"},
+    {"actor_rollout_ref.actor.fsdp_config.forward_prefetch", "false", P,
+     "prefetch: fusync hides plan.train.overlap (0.5) of the gathers whatever this says"},
+    {"actor_rollout_ref.actor.fsdp_config.*", NULL, N, NULL},
+    {"actor_rollout_ref.actor.megatron.tensor_model_parallel_size", "1", M, NULL},
+    {"actor_rollout_ref.actor.megatron.pipeline_model_parallel_size", "1", M, NULL},
+    {"actor_rollout_ref.actor.megatron.expert_model_parallel_size", "1", M, NULL},
+    {"actor_rollout_ref.actor.megatron.context_parallel_size", "1", M, NULL},
+    {"actor_rollout_ref.actor.megatron.use_distributed_optimizer", "true", M, NULL},
+    {"actor_rollout_ref.actor.megatron.param_offload", "false", M, NULL},
+    {"actor_rollout_ref.actor.megatron.grad_offload", "false", M, NULL},
+    {"actor_rollout_ref.actor.megatron.optimizer_offload", "false", M, NULL},
+    {"actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity", "null", M, NULL},
+    {"actor_rollout_ref.actor.megatron.virtual_pipeline_model_parallel_size", "null", P,
+     "interleaved (virtual) pipeline stages: not modelled; fusync's pipeline bubble is the plain 1F1B one"},
+    {"actor_rollout_ref.actor.megatron.expert_tensor_parallel_size", "null", P,
+     "expert tensor parallelism: not modelled; experts split by ep only"},
+    {"actor_rollout_ref.actor.megatron.sequence_parallel", "true", P,
+     "Megatron sequence parallelism: fusync's TP activations are those of sequence parallelism on"},
+    {"actor_rollout_ref.actor.megatron.override_transformer_config.*", NULL, P,
+     "a Megatron transformer setting: not modelled; fold into efficiency.train"},
+    {"actor_rollout_ref.actor.megatron.*", NULL, N, NULL},
+    {"actor_rollout_ref.actor.optim.*", NULL, N, NULL},
+    /* the actor's other keys (losses, clipping, seeds): named one by one, so a misspelt key is refused */
+    {"actor_rollout_ref.actor.clip_ratio*", NULL, N, NULL}, {"actor_rollout_ref.actor.tau_*", NULL, N, NULL},
+    {"actor_rollout_ref.actor.policy_loss.*", NULL, N, NULL}, {"actor_rollout_ref.actor.checkpoint.*", NULL, N, NULL},
+    {"actor_rollout_ref.actor.profiler.*", NULL, N, NULL}, {"actor_rollout_ref.actor.router_replay.*", NULL, N, NULL},
+    {"actor_rollout_ref.actor.entropy_coeff", NULL, N, NULL}, {"actor_rollout_ref.actor.kl_loss_coef", NULL, N, NULL},
+    {"actor_rollout_ref.actor.kl_loss_type", NULL, N, NULL}, {"actor_rollout_ref.actor.loss_agg_mode", NULL, N, NULL},
+    {"actor_rollout_ref.actor.loss_scale_factor", NULL, N, NULL}, {"actor_rollout_ref.actor.calculate_entropy", NULL, N, NULL},
+    {"actor_rollout_ref.actor.shuffle", NULL, N, NULL}, {"actor_rollout_ref.actor.data_loader_seed", NULL, N, NULL},
+    {"actor_rollout_ref.actor.grad_clip", NULL, N, NULL}, {"actor_rollout_ref.actor.rollout_n", NULL, N, NULL},
+    {"actor_rollout_ref.actor._target_", NULL, N, NULL}, {"actor_rollout_ref.actor.freeze_vision_tower", NULL, N, NULL},
+    {"actor_rollout_ref.actor.use_torch_compile", NULL, N, NULL}, {"actor_rollout_ref.actor.use_fused_kernels", NULL, N, NULL},
+    {"actor_rollout_ref.actor.use_remove_padding", NULL, N, NULL}, {"actor_rollout_ref.actor.use_prefix_grouper", NULL, N, NULL},
+    {"actor_rollout_ref.actor.entropy_from_logits_with_chunking", NULL, N, NULL},
+    {"actor_rollout_ref.actor.entropy_checkpointing", NULL, N, NULL}, {"actor_rollout_ref.actor.load_weight", NULL, N, NULL},
+    {"actor_rollout_ref.actor.calculate_sum_pi_squared", NULL, N, NULL},
+    {"actor_rollout_ref.actor.sum_pi_squared_checkpointing", NULL, N, NULL},
+    {"actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu", "null", P,
+     "fusync runs the reference forward with the training micro-batch"},
+    {"actor_rollout_ref.ref.fsdp_config.param_offload", "false", P,
+     "reference parameter offload: not modelled; the reference is held on the device"},
+    {"actor_rollout_ref.ref.megatron.*", NULL, P, "fusync runs the reference with the actor's training layout"},
+    {"actor_rollout_ref.ref.*", NULL, N, NULL},
+    {"actor_rollout_ref.rollout.n", "1", M, NULL},
+    {"actor_rollout_ref.rollout.tensor_model_parallel_size", "2", M, NULL},
+    {"actor_rollout_ref.rollout.expert_parallel_size", "1", M, NULL},
+    {"actor_rollout_ref.rollout.gpu_memory_utilization", "0.5", M, NULL},
+    {"actor_rollout_ref.rollout.max_num_seqs", "256", M, NULL},
+    {"actor_rollout_ref.rollout.name", "???", N, NULL},
+    {"actor_rollout_ref.rollout.mode", "async", N, NULL},
+    {"actor_rollout_ref.rollout.data_parallel_size", "1", P, "inference data parallelism inside one engine: fusync counts instances of tp devices instead"},
+    {"actor_rollout_ref.rollout.pipeline_model_parallel_size", "1", P, "inference pipeline stages: not modelled"},
+    {"actor_rollout_ref.rollout.max_num_batched_tokens", "8192", P,
+     "the prefill token budget: fusync prefills a sequence whole on admission"},
+    {"actor_rollout_ref.rollout.enable_chunked_prefill", "true", P, "chunked prefill: not modelled"},
+    {"actor_rollout_ref.rollout.enable_prefix_caching", "true", P,
+     "prefix caching: not modelled; each of a prompt's n samples prefills the prompt"},
+    {"actor_rollout_ref.rollout.free_cache_engine", "true", P,
+     "fusync frees the KV cache at the switch to training, as free_cache_engine true"},
+    {"actor_rollout_ref.rollout.enforce_eager", "false", P, "CUDA graphs off: fold into efficiency.decode_overhead_ms"},
+    {"actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", "null", P,
+     "fusync runs the old-log-prob forward with the training micro-batch"},
+    {"actor_rollout_ref.rollout.multi_turn.enable", "false", P, "multi-turn rollouts: fusync generates one turn"},
+    {"actor_rollout_ref.rollout.calculate_log_probs", "false", N, NULL},
+    {"actor_rollout_ref.rollout.*", NULL, N, NULL},
+    {"actor_rollout_ref.nccl_timeout", NULL, N, NULL},
+    {"algorithm.adv_estimator", "gae", M, NULL},
+    {"algorithm.use_kl_in_reward", "false", M, NULL},
+    {"algorithm.*", NULL, N, NULL},
+    {"critic.strategy", "fsdp", M, NULL},
+    {"critic.model.path", "~/models/deepseek-llm-7b-chat", M, NULL},
+    {"critic.model.*", NULL, N, NULL},
+    {"critic.ppo_micro_batch_size_per_gpu", "null", P, "fusync trains the critic with the actor's micro-batch and layout"},
+    {"critic.megatron.*", NULL, P, "fusync trains the critic with the actor's layout"},
+    {"critic.*", NULL, N, NULL},
+    {"reward_model.enable", "false", M, NULL},
+    {"reward_model.model.path", "~/models/FsfairX-LLaMA3-RM-v0.1", M, NULL},
+    {"reward_model.reward_manager", "naive", M, NULL},
+    {"reward_model.micro_batch_size_per_gpu", "null", P, "fusync runs the reward model's forward with the training micro-batch"},
+    {"reward_model.*", NULL, N, NULL},
+    {"reward_manager.*", NULL, N, NULL},
+    {"trainer.balance_batch", "true", P, "fusync balances tokens across data-parallel ranks always, as balance_batch true"},
+    {"trainer.test_freq", "-1", P, "validation passes are not simulated"},
+    {"trainer.save_freq", "-1", P, "checkpoint saves are not simulated"},
+    {"trainer.*", NULL, N, NULL},
+    {"data.*", NULL, N, NULL},
+    {"custom_reward_function.*", NULL, N, NULL},
+    {"global_profiler.*", NULL, N, NULL},
+    {"ray_kwargs.*", NULL, N, NULL},
+    {"transfer_queue.*", NULL, N, NULL},
+    {"critic", NULL, N, NULL},
+    {NULL, NULL, N, NULL}
+};
+
+/* -------------------------------------------------------------- OpenRLHF */
+
+static const imp_keydef ORLHF[] = {
+    {"actor.num_nodes", "1", M, NULL}, {"actor.num_gpus_per_node", "8", M, NULL},
+    {"ref.num_nodes", "1", M, NULL}, {"ref.num_gpus_per_node", "8", M, NULL},
+    {"reward.num_nodes", "1", M, NULL}, {"reward.num_gpus_per_node", "8", M, NULL},
+    {"critic.num_nodes", "1", M, NULL}, {"critic.num_gpus_per_node", "8", M, NULL},
+    {"train.colocate_all", "false", M, NULL},
+    {"train.colocate_actor_ref", "false", M, NULL},
+    {"train.colocate_critic_reward", "false", M, NULL},
+    {"vllm.num_engines", "null", M, NULL},
+    {"vllm.tensor_parallel_size", "1", M, NULL},
+    {"vllm.gpu_memory_utilization", "0.95", M, NULL},
+    {"vllm.enable_sleep", "false", M, NULL},
+    {"ds.enable_sleep", "false", M, NULL},
+    {"train.async_enable", "false", M, NULL},
+    {"train.async_queue_size", "1", M, NULL},
+    {"train.partial_rollout_enable", "false", M, NULL},
+    {"ds.zero_stage", "2", M, NULL},
+    {"ds.tensor_parallel_size", "1", M, NULL},
+    {"ds.ring_attn_size", "1", M, NULL},
+    {"ds.adam_offload", "false", M, NULL},
+    {"ds.packing_samples", "false", M, NULL},
+    {"train.dynamic_batch_enable", "false", M, NULL},
+    {"train.max_tokens_per_gpu", "16192", M, NULL},
+    {"actor.gradient_checkpointing_enable", "false", M, NULL},
+    {"rollout.batch_size", "1024", M, NULL},
+    {"rollout.n_samples_per_prompt", "1", M, NULL},
+    {"train.batch_size", "128", M, NULL},
+    {"train.micro_batch_size", "1", M, NULL},
+    {"train.max_epochs", "1", M, NULL},
+    {"data.max_len", "2048", M, NULL},
+    {"rollout.max_new_tokens", "null", M, NULL},
+    {"algo.kl.init_coef", "0.01", M, NULL},
+    {"algo.kl.use_loss", "false", M, NULL},
+    {"algo.advantage.estimator", "gae", M, NULL},
+    {"actor.model_name_or_path", "null", M, NULL},
+    {"reward.model_name_or_path", "null", M, NULL},
+    {"reward.remote_url", "null", M, NULL},
+    {"critic.model_name_or_path", "null", M, NULL},
+    {"ref.offload", "false", P, "reference offload: not modelled; the reference is held on the device"},
+    {"reward.offload", "false", P, "reward-model offload: not modelled; the reward model is held on the device"},
+    {"rollout.micro_batch_size", "1", P, "fusync runs the experience forwards with the training micro-batch"},
+    {"rollout.vllm_generate_batch_size", "null", P, "over-sampling: fusync generates exactly a step's samples"},
+    {"vllm.enforce_eager", "false", P, "CUDA graphs off: fold into efficiency.decode_overhead_ms"},
+    {"vllm.enable_prefix_caching", "false", P, "prefix caching: not modelled"},
+    {"vllm.sync_with_ray", "false", P, "weight sync through Ray's object store: fusync syncs over the fabric"},
+    {"vllm.sync_backend", "nccl", N, NULL},
+    {"ds.overlap_comm", "false", P, "fusync hides plan.train.overlap (0.5) of the ZeRO collectives whatever this says"},
+    {"ds.zpg", "1", P, "ZeRO++ hierarchical partitioning: not modelled"},
+    {"ds.deepcompile", "false", P, "DeepCompile: not modelled; fold into efficiency.train"},
+    {"ds.use_liger_kernel", "false", P, "fused kernels: not modelled; fold into efficiency.train"},
+    {"ds.lora.rank", "0", P, "LoRA: not modelled; fusync trains every parameter"},
+    {"ds.load_in_4bit", "false", P, "4-bit weights: not modelled; BF16 weights counted"},
+    {"ds.param_dtype", "bf16", P, "fusync counts BF16 parameters and FP32 optimizer states"},
+    {"ds.grad_accum_dtype", "null", P, "fusync's plan.train.grad_dtype is fp32, DeepSpeed's default"},
+    {"ds.attn_implementation", "flash_attention_2", P, "fusync's attention cost is that of a fused (flash) kernel"},
+    {"train.enable_ema", "false", P, "an EMA copy of the actor: not counted in memory"},
+    {"train.agent_func_path", "null", P, "agent environments: fusync generates one turn"},
+    {"algo.dynamic_filtering_enable", "false", P, "dynamic filtering re-samples prompts: fusync generates one batch a step"},
+    {"eval.steps", "-1", P, "evaluation passes are not simulated"},
+    {"ckpt.save_steps", "-1", P, "checkpoint saves are not simulated"},
+    {"ckpt.*", NULL, N, NULL}, {"logger.*", NULL, N, NULL}, {"eval.*", NULL, N, NULL},
+    {"data.*", NULL, N, NULL}, {"actor.adam.*", NULL, N, NULL}, {"critic.adam.*", NULL, N, NULL},
+    {"actor.muon.*", NULL, N, NULL}, {"critic.muon.*", NULL, N, NULL},
+    {"actor.optim", NULL, N, NULL}, {"critic.optim", NULL, N, NULL},
+    {"*.lr_scheduler", NULL, N, NULL}, {"*.lr_warmup_ratio", NULL, N, NULL}, {"*.min_lr_ratio", NULL, N, NULL},
+    {"*.max_norm", NULL, N, NULL}, {"actor.eps_clip*", NULL, N, NULL}, {"actor.dual_clip", NULL, N, NULL},
+    {"critic.value_clip", NULL, N, NULL}, {"algo.*", NULL, N, NULL}, {"reward.normalize_enable", NULL, N, NULL},
+    {"reward.clip_range", NULL, N, NULL}, {"reward.overlong*", NULL, N, NULL},
+    {"reward.stop_properly_penalty_coef", NULL, N, NULL}, {"rollout.top_p", NULL, N, NULL},
+    {"rollout.temperature", NULL, N, NULL}, {"train.seed", NULL, N, NULL},
+    {"train.full_determinism_enable", NULL, N, NULL}, {"train.num_episodes", NULL, N, NULL},
+    {"train.ema_beta", NULL, N, NULL}, {"critic.freezing_steps", NULL, N, NULL},
+    {"critic.save_value_network", NULL, N, NULL}, {"actor.policy_loss_type", NULL, N, NULL},
+    {"actor.aux_loss_coef", NULL, N, NULL}, {"actor.entropy_coef", NULL, N, NULL},
+    {"actor.gradient_checkpointing_reentrant", NULL, N, NULL}, {"actor.freeze_visual_encoder", NULL, N, NULL},
+    {"ds.value_head_prefix", NULL, N, NULL}, {"ds.use_universal_ckpt", NULL, N, NULL},
+    {"ds.experts_implementation", NULL, N, NULL}, {"ds.ring_attn_head_stride", NULL, N, NULL},
+    {"ds.lora.*", NULL, N, NULL}, {"local_rank", NULL, N, NULL}, {"use_ms", NULL, N, NULL},
+    {NULL, NULL, N, NULL}
+};
+
+/* argparse store_true options of train_ppo_ray.py: they take no value */
+static const char *const ORLHF_FLAGS[] = {
+    "train.colocate_actor_ref", "train.colocate_critic_reward", "train.colocate_all", "vllm.sync_with_ray",
+    "vllm.enable_prefix_caching", "vllm.enforce_eager", "vllm.enable_sleep", "algo.advantage.is_correction_enable",
+    "train.async_enable", "train.partial_rollout_enable", "ckpt.save_hf", "ckpt.disable_ds", "ckpt.load_enable",
+    "ds.use_universal_ckpt", "actor.gradient_checkpointing_enable", "ds.deepcompile", "train.enable_ema",
+    "ds.adam_offload", "ds.use_liger_kernel", "ds.overlap_comm", "actor.gradient_checkpointing_reentrant",
+    "data.disable_fast_tokenizer", "ds.enable_sleep", "ds.packing_samples", "train.dynamic_batch_enable",
+    "ds.load_in_4bit", "reward.normalize_enable", "train.full_determinism_enable", "critic.save_value_network",
+    "actor.muon.nesterov", "critic.muon.nesterov", "actor.muon.no_nesterov", "critic.muon.no_nesterov",
+    "algo.kl.use_loss", "algo.advantage.no_std_norm", "ref.offload", "reward.offload", "data.apply_chat_template",
+    "algo.dynamic_filtering_enable", "actor.freeze_visual_encoder", "use_ms", NULL
+};
+
+/* --------------------------------------------------------------- NeMo RL */
+
+static const imp_keydef NEMO[] = {
+    {"grpo.num_prompts_per_step", "32", M, NULL},
+    {"grpo.num_generations_per_prompt", "16", M, NULL},
+    {"grpo.async_grpo.enabled", "false", M, NULL},
+    {"grpo.async_grpo.max_trajectory_age_steps", "1", M, NULL},
+    {"grpo.async_grpo.in_flight_weight_updates", "false", M, NULL},
+    {"grpo.max_rollout_turns", "1", P, "multi-turn rollouts: fusync generates one turn"},
+    {"grpo.val_period", "10", P, "validation passes are not simulated"},
+    {"grpo.use_dynamic_sampling", "false", P, "dynamic sampling re-generates batches: fusync generates one a step"},
+    {"grpo.*", NULL, N, NULL},
+    {"policy.model_name", "Qwen/Qwen2.5-1.5B", M, NULL},
+    {"policy.train_global_batch_size", "512", M, NULL},
+    {"policy.train_micro_batch_size", "4", M, NULL},
+    {"policy.max_total_sequence_length", "512", M, NULL},
+    {"policy.logprob_batch_size", "${policy.train_micro_batch_size}", P,
+     "fusync runs the log-prob forwards with the training micro-batch"},
+    {"policy.precision", "bfloat16", P, "fusync counts BF16 parameters and FP32 optimizer states"},
+    {"policy.dtensor_cfg.enabled", "true", M, NULL},
+    {"policy.dtensor_cfg.cpu_offload", "false", M, NULL},
+    {"policy.dtensor_cfg.activation_checkpointing", "false", M, NULL},
+    {"policy.dtensor_cfg.tensor_parallel_size", "1", M, NULL},
+    {"policy.dtensor_cfg.context_parallel_size", "1", M, NULL},
+    {"policy.dtensor_cfg.sequence_parallel", "false", P, "sequence parallelism: fusync's TP activations are those with it on"},
+    {"policy.dtensor_cfg.lora_cfg.enabled", "false", P, "LoRA: not modelled; fusync trains every parameter"},
+    {"policy.dtensor_cfg.*", NULL, N, NULL},
+    {"policy.megatron_cfg.enabled", "false", M, NULL},
+    {"policy.megatron_cfg.activation_checkpointing", "false", M, NULL},
+    {"policy.megatron_cfg.recompute_granularity", "full", M, NULL},
+    {"policy.megatron_cfg.tensor_model_parallel_size", "1", M, NULL},
+    {"policy.megatron_cfg.pipeline_model_parallel_size", "1", M, NULL},
+    {"policy.megatron_cfg.expert_model_parallel_size", "1", M, NULL},
+    {"policy.megatron_cfg.context_parallel_size", "1", M, NULL},
+    {"policy.megatron_cfg.optimizer.use_distributed_optimizer", "true", M, NULL},
+    {"policy.megatron_cfg.optimizer.optimizer_cpu_offload", "false", M, NULL},
+    {"policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32", "false", M, NULL},
+    {"policy.megatron_cfg.distributed_data_parallel_config.overlap_grad_reduce", "true", P,
+     "overlapped gradient reduction: fusync's plan.train.overlap_grad stays at its default unless set"},
+    {"policy.megatron_cfg.distributed_data_parallel_config.overlap_param_gather", "true", P,
+     "overlapped parameter gathers: fusync's plan.train.overlap covers them"},
+    {"policy.megatron_cfg.empty_unused_memory_level", "1", P, "allocator cache release: not modelled"},
+    {"policy.megatron_cfg.sequence_parallel", "false", P, "sequence parallelism: fusync's TP activations are those with it on"},
+    {"policy.megatron_cfg.optimizer.*", NULL, N, NULL},
+    {"policy.megatron_cfg.scheduler.*", NULL, N, NULL},
+    {"policy.megatron_cfg.checkpoint.*", NULL, N, NULL},
+    {"policy.megatron_cfg.*", NULL, P, "a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train"},
+    {"policy.sequence_packing.enabled", "true", M, NULL},
+    {"policy.sequence_packing.train_mb_tokens", "${mul:${policy.max_total_sequence_length}, ${policy.train_micro_batch_size}}", M, NULL},
+    {"policy.dynamic_batching.enabled", "false", M, NULL},
+    {"policy.dynamic_batching.train_mb_tokens", "${mul:${policy.max_total_sequence_length}, ${policy.train_micro_batch_size}}", M, NULL},
+    {"policy.sequence_packing.*", NULL, N, NULL},
+    {"policy.dynamic_batching.*", NULL, N, NULL},
+    {"policy.generation.backend", "vllm", N, NULL},
+    {"policy.generation.max_new_tokens", "${policy.max_total_sequence_length}", M, NULL},
+    {"policy.generation.vllm_cfg.tensor_parallel_size", "1", M, NULL},
+    {"policy.generation.vllm_cfg.expert_parallel_size", "1", M, NULL},
+    {"policy.generation.vllm_cfg.gpu_memory_utilization", "0.6", M, NULL},
+    {"policy.generation.vllm_cfg.pipeline_parallel_size", "1", P, "inference pipeline stages: not modelled"},
+    {"policy.generation.vllm_cfg.async_engine", "false", P, "vLLM's async engine: fusync's engine admits sequences continuously either way"},
+    {"policy.generation.vllm_cfg.enforce_eager", "false", P, "CUDA graphs off: fold into efficiency.decode_overhead_ms"},
+    {"policy.generation.vllm_cfg.*", NULL, N, NULL},
+    {"policy.generation.colocated.enabled", "true", M, NULL},
+    {"policy.generation.colocated.resources.gpus_per_node", "null", M, NULL},
+    {"policy.generation.colocated.resources.num_nodes", "null", M, NULL},
+    {"policy.generation.mcore_generation_config.*", NULL, P, "Megatron inference engine settings: not modelled"},
+    {"policy.generation.*", NULL, N, NULL},
+    {"policy.draft.enabled", "false", P, "a draft model for speculative decoding: see plan.rollout.spec_tokens"},
+    {"policy.*", NULL, N, NULL},
+    {"cluster.gpus_per_node", "1", M, NULL},
+    {"cluster.num_nodes", "1", M, NULL},
+    {"cluster.*", NULL, N, NULL},
+    {"loss_fn.reference_policy_kl_penalty", "0.01", M, NULL},
+    {"loss_fn.*", NULL, N, NULL},
+    {"env.math.num_workers", "8", M, NULL},
+    {"env.*", NULL, N, NULL},
+    {"data_plane.enabled", "false", P, "the transfer-queue data plane: fusync's plan.controller stays the driver"},
+    {"data_plane.*", NULL, N, NULL},
+    {"checkpointing.save_period", "10", P, "checkpoint saves are not simulated"},
+    {"checkpointing.*", NULL, N, NULL},
+    {"logger.*", NULL, N, NULL}, {"data.*", NULL, N, NULL}, {"reward_penalties.*", NULL, N, NULL},
+    {"on_policy_distillation", NULL, N, NULL},
+    {NULL, NULL, N, NULL}
+};
+
+/* ------------------------------------------------ one-to-one rules (both ways) */
+
+#define R(k, f, c, g, fl) {k, f, IMP_C_##c, IMP_G_##g, fl}
+
+static const imp_rule VERL_RULES[] = {
+    R("trainer.n_gpus_per_node", "cluster.devices_per_node", NUM, ALL, 0),
+    R("trainer.nnodes", "cluster.nodes", NUM, ALL, 0),
+    R("data.train_batch_size", "workload.prompts_per_step", NUM, ALL, 0),
+    R("actor_rollout_ref.rollout.n", "workload.samples_per_prompt", NUM, ALL, 0),
+    R("actor_rollout_ref.actor.ppo_epochs", "workload.epochs", NUM, ALL, 0),
+    R("actor_rollout_ref.rollout.tensor_model_parallel_size", "plan.rollout.tp", NUM, ALL, 0),
+    R("actor_rollout_ref.rollout.expert_parallel_size", "plan.rollout.ep", NUM, ALL, IMP_R_GT1),
+    R("actor_rollout_ref.rollout.max_num_seqs", "plan.rollout.max_seqs", NUM, ALL, 0),
+    R("actor_rollout_ref.rollout.gpu_memory_utilization", "plan.rollout.mem_util", NUM, ALL, 0),
+    R("actor_rollout_ref.actor.megatron.tensor_model_parallel_size", "plan.train.tp", NUM, MEGATRON, 0),
+    R("actor_rollout_ref.actor.megatron.pipeline_model_parallel_size", "plan.train.pp", NUM, MEGATRON, 0),
+    R("actor_rollout_ref.actor.megatron.expert_model_parallel_size", "plan.train.ep", NUM, MEGATRON, 0),
+    R("actor_rollout_ref.actor.megatron.context_parallel_size", "plan.train.cp", NUM, MEGATRON, 0),
+    R("actor_rollout_ref.actor.megatron.use_distributed_optimizer", "plan.train.zero", ZERO1, MEGATRON, 0),
+    R("actor_rollout_ref.actor.megatron.optimizer_offload", "plan.offload.optimizer", BOOL, MEGATRON, 0),
+    R("actor_rollout_ref.actor.megatron.grad_offload", "plan.offload.grads", BOOL, MEGATRON, 0),
+    R("actor_rollout_ref.actor.fsdp_config.fsdp_size", "plan.train.shard_group", SHARD, FSDP, 0),
+    R("actor_rollout_ref.actor.fsdp_config.optimizer_offload", "plan.offload.optimizer", BOOL, FSDP, 0),
+    R("actor_rollout_ref.model.enable_gradient_checkpointing", "plan.train.recompute", RECOMP, FSDP, 0),
+    {NULL, NULL, IMP_C_NUM, IMP_G_ALL, 0}
+};
+
+static const imp_rule ORLHF_RULES[] = {
+    R("actor.num_gpus_per_node", "cluster.devices_per_node", NUM, ALL, 0),
+    R("rollout.batch_size", "workload.prompts_per_step", NUM, ALL, 0),
+    R("rollout.n_samples_per_prompt", "workload.samples_per_prompt", NUM, ALL, 0),
+    R("train.max_epochs", "workload.epochs", NUM, ALL, 0),
+    R("vllm.tensor_parallel_size", "plan.rollout.tp", NUM, ALL, 0),
+    R("vllm.gpu_memory_utilization", "plan.rollout.mem_util", NUM, ALL, 0),
+    R("ds.zero_stage", "plan.train.zero", NUM, ALL, 0),
+    R("ds.tensor_parallel_size", "plan.train.tp", NUM, ALL, 0),
+    R("actor.gradient_checkpointing_enable", "plan.train.recompute", RECOMP, ALL, 0),
+    {NULL, NULL, IMP_C_NUM, IMP_G_ALL, 0}
+};
+
+static const imp_rule NEMO_RULES[] = {
+    R("cluster.gpus_per_node", "cluster.devices_per_node", NUM, ALL, 0),
+    R("cluster.num_nodes", "cluster.nodes", NUM, ALL, 0),
+    R("grpo.num_prompts_per_step", "workload.prompts_per_step", NUM, ALL, 0),
+    R("grpo.num_generations_per_prompt", "workload.samples_per_prompt", NUM, ALL, 0),
+    R("env.math.num_workers", "plan.reward_workers", NUM, ALL, 0),
+    R("policy.megatron_cfg.tensor_model_parallel_size", "plan.train.tp", NUM, MEGATRON, 0),
+    R("policy.megatron_cfg.pipeline_model_parallel_size", "plan.train.pp", NUM, MEGATRON, 0),
+    R("policy.megatron_cfg.expert_model_parallel_size", "plan.train.ep", NUM, MEGATRON, 0),
+    R("policy.megatron_cfg.context_parallel_size", "plan.train.cp", NUM, MEGATRON, 0),
+    R("policy.megatron_cfg.optimizer.use_distributed_optimizer", "plan.train.zero", ZERO1, MEGATRON, 0),
+    R("policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32", "plan.train.grad_dtype", FP32, MEGATRON, 0),
+    R("policy.dtensor_cfg.tensor_parallel_size", "plan.train.tp", NUM, FSDP, 0),
+    R("policy.dtensor_cfg.context_parallel_size", "plan.train.cp", NUM, FSDP, 0),
+    R("policy.dtensor_cfg.activation_checkpointing", "plan.train.recompute", RECOMP, FSDP, 0),
+    R("policy.generation.vllm_cfg.tensor_parallel_size", "plan.rollout.tp", NUM, ALL, 0),
+    R("policy.generation.vllm_cfg.expert_parallel_size", "plan.rollout.ep", NUM, ALL, IMP_R_GT1),
+    R("policy.generation.vllm_cfg.gpu_memory_utilization", "plan.rollout.mem_util", NUM, ALL, 0),
+    {NULL, NULL, IMP_C_NUM, IMP_G_ALL, 0}
+};
+
+#undef R
+
+const imp_rule *imp_fw_rules(imp_framework fw)
+{
+    return fw == IMP_VERL ? VERL_RULES : fw == IMP_OPENRLHF ? ORLHF_RULES : NEMO_RULES;
+}
+
+static const imp_keydef *table(imp_framework fw)
+{
+    return fw == IMP_VERL ? VERL : fw == IMP_OPENRLHF ? ORLHF : NEMO;
+}
+
+const imp_keydef *imp_fw_key(imp_framework fw, const char *key)
+{
+    const imp_keydef *t = table(fw);
+    for (const imp_keydef *d = t; d->key; d++) if (!strchr(d->key, '*') && !strcmp(d->key, key)) return d;
+    for (const imp_keydef *d = t; d->key; d++) if (strchr(d->key, '*') && fnmatch(d->key, key, 0) == 0) return d;
+    return NULL;
+}
+
+const char *imp_fw_default(imp_framework fw, const char *key)
+{
+    const imp_keydef *d = imp_fw_key(fw, key);
+    return d && !strchr(d->key, '*') ? d->dflt : NULL;
+}
+
+bool imp_fw_flag(imp_framework fw, const char *key)
+{
+    if (fw != IMP_OPENRLHF) return false;
+    for (int i = 0; ORLHF_FLAGS[i]; i++) if (!strcmp(ORLHF_FLAGS[i], key)) return true;
+    return false;
+}
+
+const char *imp_fw_source(imp_framework fw)
+{
+    switch (fw) {
+    case IMP_VERL:
+        return "verl 0.8.0.dev, commit b178a3c (v0.7.0+125): verl/trainer/config/_generated_ppo_trainer.yaml, "
+               "_generated_ppo_megatron_trainer.yaml";
+    case IMP_OPENRLHF: return "OpenRLHF v0.11.0, commit 3c3be62: openrlhf/cli/train_ppo_ray.py";
+    case IMP_NEMORL: return "NeMo RL main, commit 7ea279a (2026-08, past v0.7.0): examples/configs/grpo_math_1B.yaml";
+    }
+    return "";
+}
+
+bool imp_framework_parse(const char *s, imp_framework *fw)
+{
+    if (!strcmp(s, "verl")) *fw = IMP_VERL;
+    else if (!strcmp(s, "openrlhf")) *fw = IMP_OPENRLHF;
+    else if (!strcmp(s, "nemo-rl") || !strcmp(s, "nemorl")) *fw = IMP_NEMORL;
+    else return false;
+    return true;
+}
+
+const char *imp_framework_name(imp_framework fw)
+{
+    return fw == IMP_VERL ? "verl" : fw == IMP_OPENRLHF ? "openrlhf" : "nemo-rl";
+}

@@ -1,0 +1,64 @@
+/*
+** import_fw.h — each framework's keys: its default and what fusync does with
+** the key (import_fw.c has the sources).
+*/
+#ifndef FUSYNC_IMPORT_FW_H
+#define FUSYNC_IMPORT_FW_H
+
+#include "import.h"
+
+typedef enum {
+    IMP_K_MAP,      /* mapped onto a scenario field */
+    IMP_K_PERF,     /* affects performance, not modelled: a warning with its note */
+    IMP_K_NOPERF    /* does not affect performance */
+} imp_kclass;
+
+typedef struct {
+    const char *key;    /* an exact key, or an fnmatch pattern with '*' */
+    const char *dflt;   /* the framework's default as text; NULL: none recorded */
+    imp_kclass  cls;
+    const char *note;   /* IMP_K_PERF: what it does and how fusync approximates it */
+} imp_keydef;
+
+/* A key that maps one-to-one onto a scenario field: the importer reads the
+** key into the field and the exporter writes the field back into the key
+** from this same row, so the two directions cannot drift.  Rules that join
+** several keys (mini-batches, pools, lengths, the reference model) are code
+** in both directions, import_map.c and import_export.c, each citing the
+** other; docs/frameworks.md lists them. */
+typedef enum {
+    IMP_C_NUM,      /* a number, both sides */
+    IMP_C_BOOL,     /* a boolean, both sides */
+    IMP_C_ZERO1,    /* true: ZeRO stage 1 (a distributed optimizer), false: 0 */
+    IMP_C_RECOMP,   /* true: recompute "full", false: "none" ("selective" has no key) */
+    IMP_C_FP32,     /* true: grad_dtype "fp32", false: "bf16" */
+    IMP_C_SHARD     /* -1 (every rank): shard_group 0; else the same number */
+} imp_conv;
+
+typedef enum {
+    IMP_G_ALL,      /* every layout */
+    IMP_G_MEGATRON, /* the Megatron training backend only */
+    IMP_G_FSDP      /* the FSDP / DTensor backend only */
+} imp_guard;
+
+#define IMP_R_GT1 0x1u  /* import sets the field only above 1 (else fusync's default, 1) */
+
+typedef struct {
+    const char *key;    /* the framework's key */
+    const char *field;  /* the scenario field path (fields.h) */
+    imp_conv    conv;
+    imp_guard   guard;
+    unsigned    flags;
+} imp_rule;
+
+/* The one-to-one rules of a framework, ended by a NULL key. */
+const imp_rule *imp_fw_rules(imp_framework fw);
+
+/* The entry for key (exact first, then the patterns in order); NULL: unknown. */
+const imp_keydef *imp_fw_key(imp_framework fw, const char *key);
+/* The framework's default of an exact key; NULL when none is recorded. */
+const char *imp_fw_default(imp_framework fw, const char *key);
+/* The version and files the defaults come from. */
+const char *imp_fw_source(imp_framework fw);
+
+#endif

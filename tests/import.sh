@@ -1,0 +1,274 @@
+#!/bin/sh
+# import.sh — `fusync import`: each launch configuration under
+# tests/data/import/ (written in the frameworks' formats) gives a scenario
+# whose fields match the config key by key, names the source of each,
+# carries the warnings block, and that `fusync check` reads; bad inputs are
+# refused with the file, line and key.
+FUSYNC=${FUSYNC:-build/fusync}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+case $FUSYNC in /*) ;; *) FUSYNC="$(pwd)/$FUSYNC" ;; esac
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/fusync-import.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT INT TERM
+D=$ROOT/tests/data/import
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "import.sh: FAIL: $*"; }
+# a Hugging Face cache of the two models the configs name
+HUB=$TMP/hub
+mkdir -p "$HUB/models--meta-llama--Llama-3.1-8B/snapshots/0123abc" "$HUB/models--Qwen--Qwen3-8B/snapshots/fe01"
+cp "$ROOT/tests/data/hf/Llama-3.1-8B.config.json" "$HUB/models--meta-llama--Llama-3.1-8B/snapshots/0123abc/config.json"
+cp "$ROOT/tests/data/hf/Qwen3-8B.config.json" "$HUB/models--Qwen--Qwen3-8B/snapshots/fe01/config.json"
+
+# imp NAME FW FILE...: import into $TMP/NAME.lua
+imp() {
+    name=$1; shift
+    if "$FUSYNC" import "$@" --model-dir "$HUB" --out "$TMP/$name.lua" 2>"$TMP/$name.err"; then ok
+    else bad "$name: import failed: $(cat "$TMP/$name.err")"; fi
+}
+# field NAME TEXT: the written scenario has a line with TEXT (a field = value and its source)
+field() {
+    if grep -qF -- "$2" "$TMP/$1.lua"; then ok; else bad "$1: no '$2' in the scenario"; fi
+}
+# check NAME STATUS [TEXT]: fusync check exits with STATUS (and prints TEXT)
+check() {
+    out=$("$FUSYNC" check "$TMP/$1.lua" 2>&1); rc=$?
+    if [ "$rc" = "$2" ] && { [ -z "$3" ] || printf '%s\n' "$out" | grep -qF -- "$3"; }; then ok
+    else bad "$1: check status $rc (want $2) $3: $(printf '%s' "$out" | tail -5)"; fi
+}
+# warned NAME TEXT: TEXT is in the warnings block (after its heading)
+warned() {
+    if sed -n '/^-- Warnings:/,/^-- Keys read that do not/p' "$TMP/$1.lua" | grep -qF -- "$2"; then ok
+    else bad "$1: '$2' not in the warnings block"; fi
+}
+noperf() {
+    if sed -n '/^-- Keys read that do not/,$p' "$TMP/$1.lua" | grep -qF -- "$2"; then ok
+    else bad "$1: '$2' not among the keys that do not affect performance"; fi
+}
+
+# --- verl, FSDP, hybrid engine: shell variables, ${VAR:-default}, $((...)), "$@"
+imp vf verl "$D/verl_qwen3_8b_fsdp.sh" --device h100
+field vf 'devices_per_node = 8,  -- trainer.n_gpus_per_node'
+field vf 'actor = { name = "Qwen/Qwen3-8B", layers = 36,'
+field vf 'reference = true,  -- actor_rollout_ref.actor.use_kl_loss'
+field vf 'prompts_per_step = 512,  -- data.train_batch_size'
+field vf 'samples_per_prompt = 5,  -- actor_rollout_ref.rollout.n'
+field vf 'minibatches = 4,  -- actor_rollout_ref.actor.ppo_mini_batch_size'   # 512 / (512/4)
+field vf 'max_response = 2048,  -- data.max_response_length'
+field vf 'mode = "full",  -- actor_rollout_ref.hybrid_engine'
+field vf 'controller = "driver"'
+field vf 'reward_workers = 1,  -- reward_model.reward_manager'
+field vf 'zero = 3,  -- actor_rollout_ref.actor.strategy'
+field vf 'shard_group = 0,  -- actor_rollout_ref.actor.fsdp_config.fsdp_size'
+field vf 'micro_batch = 16,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu'
+field vf 'recompute = "full",  -- actor_rollout_ref.model.enable_gradient_checkpointing'
+field vf 'tp = 2,  -- actor_rollout_ref.rollout.tensor_model_parallel_size'
+field vf 'mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization'
+field vf 'device = f.devices.h100,  -- --device'
+warned vf 'actor_rollout_ref.ref.fsdp_config.param_offload = True'
+warned vf 'trainer.test_freq = 5'
+noperf vf 'trainer.project_name'
+check vf 0 "Memory fit: fits"
+# the run's own override after the script replaces its value
+imp vf2 verl "$D/verl_qwen3_8b_fsdp.sh" actor_rollout_ref.rollout.n=8
+field vf2 'samples_per_prompt = 8,'
+
+# --- verl, Megatron (--config-name picks the Megatron defaults), preset model
+imp vm verl "$D/verl_qwen25_7b_megatron.sh"
+field vm 'nodes = 2,  -- trainer.nnodes'
+field vm 'actor = { name = "Qwen/Qwen2.5-7B", layers = 28,'
+field vm "the shape of fusync's preset f.models.qwen2_5_7b"
+field vm 'tp = 2,  -- actor_rollout_ref.actor.megatron.tensor_model_parallel_size'
+field vm 'pp = 2,  -- actor_rollout_ref.actor.megatron.pipeline_model_parallel_size'
+field vm 'zero = 1,  -- actor_rollout_ref.actor.megatron.use_distributed_optimizer'
+field vm 'minibatches = 4,'
+check vm 0 "Memory fit: fits"
+
+# --- OpenRLHF with the hybrid engine (colocate_all, sleep modes)
+imp oh openrlhf "$D/openrlhf_llama8b_hybrid.sh"
+field oh 'algorithm = "ppo",  -- algo.advantage.estimator'
+field oh 'mode = "full",  -- train.colocate_all'
+field oh 'reward = { name = "meta-llama/Llama-3.1-8B"'
+field oh 'critic = { name = "meta-llama/Llama-3.1-8B"'
+field oh 'minibatches = 8,  -- train.batch_size'          # 1024 x 1 / 128
+field oh 'zero = 3,  -- ds.zero_stage'
+field oh 'micro_batch = 8,  -- train.max_tokens_per_gpu'    # 16384 / 2048
+field oh 'optimizer = true,  -- ds.enable_sleep'
+warned oh 'train.dynamic_batch_enable = true'
+warned oh 'vllm.enforce_eager = true'
+warned oh 'data.max_len = 2048 caps prompt + response'
+check oh 0 "Memory fit: fits"
+
+# --- OpenRLHF on separate Ray pools (ray job submit -- python3 -m ...)
+imp op openrlhf "$D/openrlhf_llama8b_pools.sh"
+field op 'nodes = 4,'   # 8 + 4 + 4 GPUs, 4 a node
+field op '{ name = "vllm", devices = 8, roles = { "rollout" } }'
+field op '{ name = "actor", devices = 4, roles = { "train", "ref", "critic" } }'
+field op '{ name = "critic_reward", devices = 4, roles = { "reward" } }'
+field op 'micro_batch = 8,  -- train.micro_batch_size'
+warned op 'ds.adam_offload = true'
+warned op 'OpenRLHF trains the critic on GPUs of its own'
+# fusync trains the critic on the actor's pool and has no CPU Adam: the
+# actor's 4 GPUs then hold actor and critic states, which do not fit
+check op 1 "DOES NOT FIT"
+
+# --- NeMo RL, Megatron, co-located; a recipe over its defaults file
+imp nm nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml"
+field nm 'nodes = 2,  -- cluster.num_nodes'
+field nm 'prompts_per_step = 64,  -- grpo.num_prompts_per_step'
+field nm 'samples_per_prompt = 32,'
+field nm 'minibatches = 4,  -- policy.train_global_batch_size'
+field nm 'pp = 2,  -- policy.megatron_cfg.pipeline_model_parallel_size'
+field nm 'grad_dtype = "bf16",'
+field nm 'reward_workers = 8,  -- env.math.num_workers'
+field nm 'mode = "full",  -- policy.generation.colocated.enabled'
+field nm 'reference = true,  -- loss_fn.reference_policy_kl_penalty'
+check nm 0 "Memory fit: fits"
+
+# --- NeMo RL, not co-located, a defaults chain two files deep
+imp nn nemo-rl "$D/nemorl/grpo-llama8b-1n8g-noncolocated.yaml"
+field nn 'mode = "separate",'
+field nn 'rollout_devices = 4,'
+field nn 'zero = 3,  -- policy.dtensor_cfg.enabled'
+warned nn 'policy.sequence_packing.enabled = true'
+check nn 0 "Memory fit: fits"
+
+# --- verl, the composed config Hydra saves in a run's folder (.hydra/config.yaml):
+# nested YAML, interpolations as written
+mkdir -p "$TMP/run/.hydra"
+cp "$D/verl_hydra/config.yaml" "$TMP/run/.hydra/config.yaml"
+imp vh verl "$TMP/run/.hydra/config.yaml" --device h100
+field vh 'nodes = 2,  -- trainer.nnodes (' 
+field vh 'prompts_per_step = 256,  -- data.train_batch_size'
+field vh 'samples_per_prompt = 8,  -- actor_rollout_ref.rollout.n'
+field vh 'minibatches = 4,  -- actor_rollout_ref.actor.ppo_mini_batch_size'   # 256 / 64
+field vh 'cp = 2,  -- actor_rollout_ref.actor.ulysses_sequence_parallel_size'
+field vh 'cp_kind = "ulysses",'
+field vh 'tp = 4,  -- actor_rollout_ref.rollout.tensor_model_parallel_size'
+field vh 'max_seqs = 512,  -- actor_rollout_ref.rollout.max_num_seqs'
+field vh 'mem_util = 0.7,'
+field vh 'micro_batch = 4,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu'
+warned vh 'actor_rollout_ref.ref.fsdp_config.param_offload = true'
+warned vh 'trainer.test_freq = 5'
+noperf vh 'actor_rollout_ref.actor.optim.lr'
+noperf vh 'actor_rollout_ref.rollout.prompt_length'
+check vh 0 "Memory fit: fits"
+
+# --- round trip: import, then export, gives back every mapped key the config
+# sets (key=value sets compared order-free; numbers as numbers, booleans in
+# any case).  The export is read back through the importer's own readers
+# (a launch line for verl and OpenRLHF, a YAML file for NeMo RL).  LOSSY
+# names the keys a scenario cannot carry (docs/frameworks.md, "Export"):
+# token-budget batching becomes a fixed micro-batch; CPU Adam is not modelled.
+norm() {
+    awk -F= '{ k = $1; v = substr($0, length($1) + 2); v = tolower(v); sub(/\.yaml$/, "", v)
+               if (v ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/) v = sprintf("%.12g", v + 0)
+               print k "=" v }' "$1" | sort
+}
+# rt NAME FW CONFIG LOSSY...: NAME.lua exists (imported above)
+rt() {
+    name=$1 fw=$2 cfg=$3; shift 3
+    if ! "$FUSYNC" export "$fw" "$TMP/$name.lua" --out "$TMP/$name.exp" 2>"$TMP/$name.experr"; then
+        bad "$name: export failed: $(cat "$TMP/$name.experr")"; return; fi
+    ok
+    "$FUSYNC" import "$fw" "$cfg" --model-dir "$HUB" --keys >"$TMP/$name.want" 2>&1 || bad "$name: import --keys: $(cat "$TMP/$name.want")"
+    case $fw in
+    nemo-rl) cp "$TMP/$name.exp" "$TMP/$name.exp.yaml"; back="$TMP/$name.exp.yaml" ;;
+    verl) { echo 'python3 -m verl.trainer.main_ppo \'; grep -v '^#' "$TMP/$name.exp" | sed 's/$/ \\/'; echo; } >"$TMP/$name.exp.sh"
+          back="$TMP/$name.exp.sh" ;;
+    *) { echo 'python3 -m openrlhf.cli.train_ppo_ray \'; grep -v '^#' "$TMP/$name.exp" | sed 's/$/ \\/'; echo; } >"$TMP/$name.exp.sh"
+       back="$TMP/$name.exp.sh" ;;
+    esac
+    if ! "$FUSYNC" import "$fw" "$back" --model-dir "$HUB" --keys >"$TMP/$name.got" 2>&1; then bad "$name: the export does not read back: $(cat "$TMP/$name.got")"; return; fi
+    norm "$TMP/$name.want" >"$TMP/$name.w"
+    norm "$TMP/$name.got" >"$TMP/$name.g"
+    miss=""
+    while IFS= read -r kv; do
+        k=${kv%%=*}
+        skip=0
+        for l in "$@"; do [ "$l" = "$k" ] && skip=1; done
+        [ $skip = 1 ] && continue
+        grep -qxF -- "$kv" "$TMP/$name.g" || miss="$miss $kv (export: $(grep "^$k=" "$TMP/$name.g" || echo none))"
+    done <"$TMP/$name.w"
+    if [ -z "$miss" ]; then ok; else bad "$name: round trip lost:$miss"; fi
+    # and a key listed as lossy must really be one the config sets (the list stays honest)
+    for l in "$@"; do grep -q "^$l=" "$TMP/$name.w" && ok || bad "$name: LOSSY $l is not a key the config sets"; done
+}
+rt vf verl "$D/verl_qwen3_8b_fsdp.sh"
+rt vm verl "$D/verl_qwen25_7b_megatron.sh"
+rt vh verl "$TMP/run/.hydra/config.yaml"
+rt oh openrlhf "$D/openrlhf_llama8b_hybrid.sh" train.dynamic_batch_enable train.max_tokens_per_gpu
+rt op openrlhf "$D/openrlhf_llama8b_pools.sh" ds.adam_offload
+rt nm nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml"
+rt nn nemo-rl "$D/nemorl/grpo-llama8b-1n8g-noncolocated.yaml" policy.sequence_packing.enabled policy.sequence_packing.train_mb_tokens
+
+# --- export: what the framework cannot run is exit 2 naming the field; what it
+# has no knob for is a comment; the options of a plan's Reproduce line apply
+xrefuse() {
+    name=$1 text=$2; shift 2
+    out=$("$FUSYNC" export "$@" 2>&1); rc=$?
+    if [ "$rc" = 2 ] && printf '%s\n' "$out" | grep -qF -- "$text"; then ok
+    else bad "export $name: status $rc (want 2), no '$text' in: $out"; fi
+}
+xhas() {
+    name=$1 text=$2; shift 2
+    out=$("$FUSYNC" export "$@" 2>&1); rc=$?
+    if [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -qxF -- "$text"; then ok
+    else bad "export $name: status $rc, no line '$text' in: $out"; fi
+}
+xrefuse fsdp-pp "plan.train.pp = 2 with plan.train.zero = 3" verl "$TMP/vf.lua" --set plan.train.pp=2 --iterations 8
+xrefuse verl-stale "plan.staleness = 1: verl's main_ppo trainer is synchronous" verl "$TMP/vf.lua" --set plan.staleness=1
+xrefuse verl-pools 'plan.mode = "separate"' verl "$TMP/vf.lua" --mode separate
+xrefuse verl-zero2 "plan.train.zero = 2" verl "$TMP/vm.lua" --set plan.train.zero=2
+xrefuse selective 'plan.train.recompute = "selective"' verl "$TMP/vf.lua" --set plan.train.recompute=selective
+xrefuse orlhf-ulysses 'cp_kind "ulysses"' openrlhf "$TMP/op.lua" --set plan.train.cp=2 --set plan.train.cp_kind=ulysses
+xrefuse orlhf-pp "plan.train.pp = 2: OpenRLHF's DeepSpeed" openrlhf "$TMP/oh.lua" --set plan.train.pp=2
+xrefuse nemo-ppo 'workload.algorithm = "ppo"' nemo-rl "$TMP/oh.lua"
+xrefuse partial "plan.partial_rollout = 0.5" nemo-rl "$TMP/nm.lua" --set plan.partial_rollout=0.5
+xrefuse minibatch "workload.minibatches = 5: actor_rollout_ref.actor.ppo_mini_batch_size counts prompts" verl "$TMP/vf.lua" --set workload.minibatches=5
+xrefuse framework "not one of verl, openrlhf, nemo-rl" slime "$TMP/vf.lua"
+xrefuse noscen "missing SCENARIO" verl
+xhas controller '#   plan.controller = "queue": verl gathers each step'"'"'s batch in its driver; there is no queue to choose' \
+    verl "$TMP/vf.lua" --set plan.controller=queue
+xhas ulysses 'actor_rollout_ref.actor.ulysses_sequence_parallel_size=2' verl "$TMP/vf.lua" --set plan.train.cp=2 \
+    --set plan.train.cp_kind=ulysses
+xhas async '    max_trajectory_age_steps: 2' nemo-rl "$TMP/nm.lua" --set plan.staleness=2 --set plan.on_update=continue
+xhas inflight '    in_flight_weight_updates: true' nemo-rl "$TMP/nm.lua" --set plan.staleness=2 --set plan.on_update=continue
+xhas orlhf-async '--train.async_queue_size 2' openrlhf "$TMP/op.lua" --set plan.staleness=2
+xhas nemo-split '        gpus_per_node: 2' nemo-rl "$TMP/nn.lua" --set plan.rollout_devices=2
+# a Megatron plan out of an FSDP import: the Megatron defaults and the layout
+xhas to-megatron '--config-name=ppo_megatron_trainer' verl "$TMP/vf.lua" --set plan.train.zero=1 --set plan.train.tp=2
+xhas to-megatron-tp 'actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2' verl "$TMP/vf.lua" \
+    --set plan.train.zero=1 --set plan.train.tp=2
+
+# --- stdout without --out; --set lands in the scenario
+out=$("$FUSYNC" import verl "$D/verl_qwen25_7b_megatron.sh" --set plan.rollout.max_seqs=128 2>&1)
+if printf '%s\n' "$out" | grep -qF 'max_seqs = 128,  -- --set'; then ok; else bad "--set to stdout: $out"; fi
+
+# --- bad inputs: the file, line and key
+refuse() {
+    name=$1 text=$2; shift 2
+    out=$("$FUSYNC" import "$@" --model-dir "$HUB" 2>&1); rc=$?
+    if [ "$rc" = 2 ] && printf '%s\n' "$out" | grep -qF -- "$text"; then ok
+    else bad "$name: status $rc (want 2), no '$text' in: $out"; fi
+}
+printf 'python3 -m verl.trainer.main_ppo \\\n  data.train_batch_size=8 \\\n  actor_rollout_ref.actor.ppo_mini_batchsize=4\n' >"$TMP/unknown.sh"
+refuse unknown-key "unknown.sh:3: actor_rollout_ref.actor.ppo_mini_batchsize: not a verl key" verl "$TMP/unknown.sh"
+printf 'X=1\npython3 -m verl.trainer.main_ppo \\\n  trainer.project_name="abc \\\n' >"$TMP/quote.sh"
+refuse unterminated "quote.sh:3: unterminated double quote" verl "$TMP/quote.sh"
+printf 'grpo:\n  num_prompts_per_step: 8\n policy: [\n' >"$TMP/bad.yaml"
+refuse yaml-error "bad.yaml:3: YAML:" nemo-rl "$TMP/bad.yaml"
+printf 'python3 -m openrlhf.cli.train_ppo_ray --algo.advantage.estimator group_norm --actor.model_name_or_path meta-llama/Llama-3.1-8B --rollout.batch_size ten\n' >"$TMP/num.sh"
+refuse not-a-number "rollout.batch_size = 'ten': not a number" openrlhf "$TMP/num.sh"
+printf 'python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=acme/NoSuchModel-9B\n' >"$TMP/nomodel.sh"
+refuse no-model "huggingface.co/acme/NoSuchModel-9B/resolve/main/config.json" verl "$TMP/nomodel.sh"
+printf 'python3 -m verl.trainer.main_ppo data.train_batch_size=$(cat n)\n' >"$TMP/subst.sh"
+refuse subst "subst.sh:1: command substitution" verl "$TMP/subst.sh"
+printf 'python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.train_batch_size=100 actor_rollout_ref.actor.ppo_mini_batch_size=30 actor_rollout_ref.model.path=Qwen/Qwen3-8B\n' >"$TMP/div.sh"
+refuse minibatch "not a whole number of optimizer steps" verl "$TMP/div.sh"
+refuse framework "not one of verl, openrlhf, nemo-rl" slime "$TMP/div.sh"
+# nothing written on failure
+"$FUSYNC" import verl "$TMP/unknown.sh" --out "$TMP/none.lua" 2>/dev/null
+if [ ! -e "$TMP/none.lua" ]; then ok; else bad "a failed import left --out behind"; fi
+
+echo "import.sh: $pass passed, $fail failed"
+[ "$fail" = 0 ]
