@@ -43,6 +43,8 @@ static const char *const CONTROLLER_NAMES[] = {"queue", "driver", NULL};
 static const int CONTROLLER_VALS[] = {CTRL_QUEUE, CTRL_DRIVER};
 static const char *const ONSTALE_NAMES[] = {"wait", "discard", NULL};
 static const int ONSTALE_VALS[] = {STALE_WAIT, STALE_DISCARD};
+static const char *const COLL_NAMES[] = {"nccl", "ring", "tree", "flat", NULL};
+static const int COLL_VALS[] = {COLL_NCCL, COLL_RING, COLL_TREE, COLL_FLAT};
 static const char *const DISPATCH_NAMES[] = {"balanced", "queue", "static", NULL};
 static const int DISPATCH_VALS[] = {DISPATCH_BALANCED, DISPATCH_QUEUE, DISPATCH_STATIC};
 static const char *const KV_NAMES[] = {"paged", "reserve", NULL};
@@ -114,6 +116,8 @@ static const fdesc FIELDS_CLUSTER[] = {
         "scale-out (inter_supernode) fabric oversubscription: a collective in which every device crosses supernodes at once gets inter_supernode bandwidth ÷ this per device (1: non-blocking, every NIC at full rate)"),
     INT("devices_per_nic", scn_cluster, devices_per_nic, 1, 1024, NULL,
         "devices sharing one scale-out NIC (the intra_supernode and inter_supernode tiers' bandwidth is one NIC's); flows every device of a node makes at once across nodes (gradient and ZeRO collectives, weight sync, reshard, DistQueue reads) get the tier's bandwidth ÷ this each (1: a NIC per device)"),
+    ENUM("collectives", scn_cluster, collectives, COLL_NAMES, COLL_VALS,
+         "how a collective whose group spans nodes is priced (docs/model.md, section 2): \"nccl\" the cheaper of ring and tree for its size, as NCCL's tuner picks, the node's NICs driven as parallel rails; \"ring\" or \"tree\" always that one; \"flat\" one ring in which every step pays the slowest tier at one device's bandwidth (the model before rails and hierarchy)"),
     END
 };
 

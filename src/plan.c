@@ -78,6 +78,18 @@ scn_link plan_pool_link_shared(const scn_cluster *c, const plan_pool *q, int k, 
     return mdl_tier_link_shared(c, plan_group_tier(c, q, k, stride, count));
 }
 
+scn_link plan_group_link(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, bool shared)
+{
+    if (q->nranges <= 1) return mdl_group_link(c, q->first + k, stride, count, shared);
+    int tier = plan_group_tier(c, q, k, stride, count);
+    if (tier == 0) return shared ? mdl_tier_link_shared(c, 0) : c->intra_node;
+    /* members on the first member's node (supernode across supernodes) */
+    int unit = tier == 1 ? c->devices_per_node : c->devices_per_node * c->nodes_per_supernode;
+    int u0 = plan_dev(q, k) / unit, loc = 0;
+    while (loc < count && plan_dev(q, k + loc * stride) / unit == u0) loc++;
+    return mdl_link_hier(c, tier, loc, shared);
+}
+
 double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, double bytes,
                             double eff)
 {
@@ -86,8 +98,11 @@ double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int
     int tier = plan_group_tier(c, q, k, stride, count);
     /* the links as every device of a node sees them when all cross at once
     ** (mdl_tier_link_shared: NICs shared, the scale-out fabric oversubscribed) */
-    scn_link l = mdl_tier_link_shared(c, tier);
-    if (tier < 2) return mdl_allreduce(bytes, count, &l, eff);
+    if (tier < 2) {
+        scn_link g = plan_group_link(c, q, k, stride, count, true);
+        return mdl_allreduce(bytes, count, &g, eff);
+    }
+    scn_link l = mdl_link_hier(c, 2, 1, true);
     /* across supernodes: reduce-scatter inside each supernode the members
     ** touch, all-reduce of the share across them, all-gather inside */
     int per_sn = c->devices_per_node * c->nodes_per_supernode;
@@ -99,7 +114,7 @@ double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int
     }
     int inner = count / span_sn;
     if (inner < 1) inner = 1;
-    scn_link li = mdl_tier_link_shared(c, plan_group_tier(c, q, k, stride, inner));
+    scn_link li = plan_group_link(c, q, k, stride, inner, true);
     return mdl_allgather(bytes, inner, &li, eff) * 2 + mdl_allreduce(bytes / inner, span_sn, &l, eff);
 }
 

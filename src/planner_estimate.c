@@ -22,9 +22,9 @@
 
 /* The link joining pool q's devices k, k + stride, … (as the engine's
 ** eng_pool_link: the pool's placement decides the tier). */
-static const scn_link *group_link(const scn_scenario *s, const plan_pool *q, int k, int stride, int count)
+static scn_link group_link(const scn_scenario *s, const plan_pool *q, int k, int stride, int count)
 {
-    return mdl_tier_link(&s->cluster, plan_group_tier(&s->cluster, q, k, stride, count));
+    return plan_group_link(&s->cluster, q, k, stride, count, false);
 }
 
 /* Sequences a rollout instance holds at once, by the engine's admission
@@ -52,7 +52,7 @@ static double admitted(const planner *P, const scn_scenario *s, const plan_pool 
 ** pool's instance holding `batch` sequences of mean context `ctx`. */
 double planner_decode_step(const scn_scenario *s, const plan_pool *q, double batch, double ctx)
 {
-    const scn_link *lk = group_link(s, q, 0, 1, q->inst_devices);
+    const scn_link lk_v = group_link(s, q, 0, 1, q->inst_devices), *lk = &lk_v;
     const scn_rollout_layout *r = &s->plan.rollout;
     if (r->spec_tokens > 0) {
         /* speculative decoding as src/eng_gen.c prices it (docs/model.md,
@@ -86,7 +86,7 @@ static void pool_gen(const planner *P, const scn_scenario *s, const plan_pool *q
     double small = c / 8 < 1 ? 1 : c / 8;
     *t_tail = planner_decode_step(s, q, small, P->pm + P->rm);
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share;
-    const scn_link *lk = group_link(s, q, 0, 1, q->inst_devices);
+    const scn_link lk_v = group_link(s, q, 0, 1, q->inst_devices), *lk = &lk_v;
     mdl_step pf = mdl_prefill(&s->actor, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
                               n * P->pm / q->instances, P->pm);
     *prefill = pf.total_s;
@@ -96,13 +96,13 @@ static void pool_gen(const planner *P, const scn_scenario *s, const plan_pool *q
 ** src/eng_train.c sets them up. */
 static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const plan_pool *q)
 {
-    const scn_link *ltp = group_link(s, q, 0, 1, q->tp), *lep = NULL, *lpp = NULL;
+    scn_link ltp = group_link(s, q, 0, 1, q->tp), lep = {0}, lpp = {0}, lcp = {0};
     if (m->experts > 0) lep = group_link(s, q, 0, 1, q->tp > q->ep ? q->tp : q->ep);
     if (q->pp > 1) lpp = group_link(s, q, 0, q->tp * q->gdp, 2);
-    mdl_stage c = mdl_stage_setup(m, q->tp, q->pp, q->ep, ltp, lep, lpp);
+    mdl_stage c = mdl_stage_setup(m, q->tp, q->pp, q->ep, &ltp, m->experts > 0 ? &lep : NULL, q->pp > 1 ? &lpp : NULL);
     const scn_train_layout *tl = &s->plan.train;
-    const scn_link *lcp = q->cp > 1 ? group_link(s, q, 0, q->tp, q->cp) : NULL;
-    mdl_stage_par(&c, m, q->cp, tl->cp_kind, lcp, tl->overlap_tp, tl->overlap_ep);
+    if (q->cp > 1) lcp = group_link(s, q, 0, q->tp, q->cp);
+    mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);
     return c;
 }
 
@@ -129,9 +129,11 @@ static int chunks_of(const scn_scenario *s)
 double planner_fwd_pass(const planner *P, const scn_scenario *s, const plan_pool *q, const scn_model *m)
 {
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt / chunks_of(s);
-    if (q->aux_tp > 0)
-        return mdl_aux_fwd(m, &s->cluster.device, &s->eff, group_link(s, q, 0, 1, q->aux_tp), q->devices, q->aux_tp,
-                           q->aux_replicas, n * (P->pm + P->rm), n * P->l2m);
+    if (q->aux_tp > 0) {
+        const scn_link l = group_link(s, q, 0, 1, q->aux_tp);
+        return mdl_aux_fwd(m, &s->cluster.device, &s->eff, &l, q->devices, q->aux_tp, q->aux_replicas,
+                           n * (P->pm + P->rm), n * P->l2m);
+    }
     /* a ZeRO-3 model gathers its parameters for every micro-batch, as the
     ** engine's forward pass (plan_zero_comm) */
     int micro = micro_count(s, q, n);

@@ -23,6 +23,7 @@ void scn_defaults(scn_scenario *s)
     c->scaleout_oversub = 1.0;
     c->devices_per_host_link = 1;
     c->devices_per_nic = 1;
+    c->collectives = COLL_NCCL;
 
     scn_workload *w = &s->work;
     w->algo = ALGO_GRPO;

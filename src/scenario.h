@@ -29,9 +29,21 @@ typedef struct {
     double host_bw;         /* B/s device<->host link (PCIe) */
 } scn_device;
 
+/* How a collective over a group spanning nodes is priced (docs/model.md,
+** section 2): as NCCL chooses, the cheaper of ring and tree for the size;
+** always ring; always tree; or one flat ring on the slowest tier (the
+** model before hierarchy and rails). */
+typedef enum { COLL_NCCL, COLL_RING, COLL_TREE, COLL_FLAT } scn_coll_algo;
+
 typedef struct {
     double bw;              /* B/s per device, one way */
     double latency_s;       /* per message / collective step */
+    /* A group whose members sit on several nodes (mdl_group_link fills
+    ** these; a tier's own link leaves them 0 and is priced flat): */
+    int    local;           /* the group's members per node (per supernode across supernodes) */
+    int    algo;            /* scn_coll_algo */
+    double rails;           /* the node's bandwidth out, in units of bw: the rails its members drive at once */
+    double in_bw, in_lat;   /* the link joining the members of one node */
 } scn_link;
 
 typedef struct {
@@ -48,6 +60,7 @@ typedef struct {
     double   scaleout_oversub; /* scale-out fabric oversubscription (1: non-blocking) */
     int      devices_per_host_link; /* devices sharing one host (PCIe) uplink */
     int      devices_per_nic;  /* devices sharing one scale-out NIC */
+    scn_coll_algo collectives; /* how groups across nodes are priced (default COLL_NCCL) */
 } scn_cluster;
 
 /* A transformer, dense or MoE.  Derived figures are filled by scn_model_derive(). */
