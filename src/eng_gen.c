@@ -228,9 +228,9 @@ static void line_compute(const sim *s, const scn_link *l, int nb, dline *d)
         double w = k + 1, E = 0, ak = 1;
         for (int i = 0; i <= k; i++) { E += ak; ak *= p->rollout.spec_accept; }
         const scn_device *dv = &s->scn.cluster.device;
-        mdl_step a = mdl_decode_step(&s->roll_model, dv, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, w * B, 0);
-        mdl_step c = mdl_decode_step(&s->roll_model, dv, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, w * B, w * X);
-        mdl_step m = mdl_decode_step(&s->roll_model, dv, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, w * B, X);
+        mdl_step a = mdl_decode_step_eng(&s->roll_model, dv, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, w * B, 0);
+        mdl_step c = mdl_decode_step_eng(&s->roll_model, dv, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, w * B, w * X);
+        mdl_step m = mdl_decode_step_eng(&s->roll_model, dv, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, w * B, X);
         d->c0 = a.compute_s / E;
         d->m0 = a.memory_s / E;
         d->cslope = (c.compute_s - a.compute_s) / X / E;   /* attention of k + 1 queries */
@@ -239,13 +239,13 @@ static void line_compute(const sim *s, const scn_link *l, int nb, dline *d)
         d->known = true;
         return;
     }
-    mdl_step a = mdl_decode_step(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, 0);
-    mdl_step b = mdl_decode_step(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, X);
+    mdl_step a = mdl_decode_step_eng(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, B, 0);
+    mdl_step b = mdl_decode_step_eng(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, B, X);
     d->c0 = a.compute_s;
     d->m0 = a.memory_s;
     d->cslope = (b.compute_s - a.compute_s) / X;
     d->mslope = (b.memory_s - a.memory_s) / X;
-    d->fixed = a.total_s - fmax(a.compute_s, a.memory_s);      /* communication + overhead */
+    d->fixed = a.total_s - fmax(a.compute_s, a.memory_s);      /* communication + the engine's fixed cost */
     d->known = true;
 }
 

@@ -51,6 +51,8 @@ static const char *const KV_NAMES[] = {"paged", "reserve", NULL};
 static const int KV_VALS[] = {KV_PAGED, KV_RESERVE};
 static const char *const PREEMPT_NAMES[] = {"recompute", "swap", NULL};
 static const int PREEMPT_VALS[] = {PREEMPT_RECOMPUTE, PREEMPT_SWAP};
+static const char *const ENGINE_NAMES[] = {"vllm", "sglang", "hybrid", "eager", NULL};
+static const int ENGINE_VALS[] = {ENGINE_VLLM, ENGINE_SGLANG, ENGINE_HYBRID, ENGINE_EAGER};
 
 /* Row builders.  S is the enclosing struct, M the member. */
 #define MEM(S, M)   offsetof(S, M), sizeof(((S *)0)->M)
@@ -264,6 +266,12 @@ static const fdesc FIELDS_ROLLOUT[] = {
         "speculative decoding or multi-token prediction: draft tokens k verified per decode step, a step k + 1 tokens wide yielding 1 + α + … + α^k tokens (0: none)"),
     NUM("spec_accept", scn_rollout_layout, spec_accept, 1, 0, 1, 0, NULL,
         "speculative decoding: acceptance rate α of each draft token (used when spec_tokens > 0)"),
+    ENUM("engine", scn_rollout_layout, engine, ENGINE_NAMES, ENGINE_VALS,
+         "the inference engine, for the decode step's fixed cost (docs/model.md, section 5): kernel launches per layer, CUDA graphs, scheduler and sampler CPU time per sequence; vllm, sglang (overlapped scheduler), hybrid (a DeepSpeed-style hybrid engine: eager kernels, a Python generate loop) or eager (vLLM under enforce_eager)"),
+    BOOL("cuda_graphs", scn_rollout_layout, cuda_graphs,
+         "decode steps of at most graph_max_batch sequences replay captured CUDA graphs (false: enforce_eager; the hybrid and eager engines never capture)"),
+    INT("graph_max_batch", scn_rollout_layout, graph_max_batch, 0, FLD_SEQS_MAX, "sequences",
+        "largest batch captured as a CUDA graph; larger steps launch eagerly (0: the engine's default, 512 for vllm and sglang)"),
     END
 };
 
@@ -324,7 +332,9 @@ static const fdesc FIELDS_EFFICIENCY[] = {
     FRACN("link", scn_efficiency, link, "achieved ÷ link bandwidth (collectives, weight sync)"),
     FRACN("host_link", scn_efficiency, host_link, "achieved ÷ host-link bandwidth (offload)"),
     NUM("decode_overhead_ms", scn_efficiency, decode_overhead_s, 1e-3, 0, 1e5, 0, "ms",
-        "fixed per decode step (launch, scheduling)"),
+        "flat time added to every decode step on top of the engine's fixed cost (with decode_overhead_scale = 0: the one fitted scalar of the model before it)"),
+    NUM("decode_overhead_scale", scn_efficiency, decode_overhead_scale, 1, 0, 1000, 0, NULL,
+        "multiplier of the engine's software fixed cost of a decode step — kernel launches and scheduler CPU time (docs/model.md, section 5); the calibration knob that carries across batch, TP and model size"),
     NUM("train_overhead_ms", scn_efficiency, train_overhead_s, 1e-3, 0, 1e7, 0, "ms", "fixed per optimizer step"),
     NUM("switch_overhead_s", scn_efficiency, switch_overhead_s, 1, 0, 1e5, 0, "s",
         "fixed per co-located switch (allocator, graph capture)"),

@@ -307,6 +307,75 @@ mdl_step mdl_decode_step(const scn_model *m, const scn_device *d, const scn_effi
     return st;
 }
 
+/* Engine profiles (docs/model.md, section 5, "The decode step's fixed
+** cost", gives the source of each figure).  A kernel inside a replayed
+** CUDA graph costs the GPU's gap between dependent kernels, about 1 µs
+** (NVIDIA, "Getting Started with CUDA Graphs"); launched eagerly from
+** PyTorch, the driver's 4–6 µs plus the Python module and dispatcher's
+** share, taken as 10 µs.  The scheduler's CPU time: vLLM's profile of
+** Llama 3 8B on one H100 found scheduling and output processing beside the
+** GPU's 38% (vLLM v0.6.0 blog); V1's persistent batch leaves about 15 µs a
+** sequence exposed; SGLang's overlap scheduler hides most of it behind the
+** GPU (SGLang v0.4 blog, zero-overhead batch scheduler); a hybrid engine's
+** Python generate loop pays it all. */
+static const mdl_engine ENGINES[] = {
+    [ENGINE_VLLM]   = {"vllm",   1e-6, 10e-6, 0.3e-3, 15e-6, 512},
+    [ENGINE_SGLANG] = {"sglang", 1e-6, 10e-6, 0.1e-3, 3e-6, 512},
+    [ENGINE_HYBRID] = {"hybrid", 1e-6, 10e-6, 1.0e-3, 30e-6, 0},
+    [ENGINE_EAGER]  = {"eager",  1e-6, 10e-6, 0.3e-3, 15e-6, 0},
+};
+
+const mdl_engine *mdl_engine_of(scn_engine e)
+{
+    return (int)e >= 0 && (int)e < (int)(sizeof ENGINES / sizeof ENGINES[0]) ? &ENGINES[e] : &ENGINES[0];
+}
+
+/* Kernels of one decode layer as vLLM's fused model code launches them:
+** dense — norm, QKV GEMM, rotary, KV-cache write, attention, output GEMM,
+** norm, gate-up GEMM, activation, down GEMM; an MoE layer replaces the MLP's
+** three by router GEMM, top-k, token alignment, two grouped GEMMs,
+** activation, combine, and the shared expert's three; each TP all-reduce
+** and EP all-to-all is one more (docs/model.md, section 5). */
+#define KERNELS_DENSE 10
+#define KERNELS_MOE   16
+#define KERNELS_STEP  6             /* embedding, final norm, LM head, sampler */
+
+mdl_fixed mdl_decode_fixed(const scn_model *m, const scn_efficiency *e, const scn_rollout_layout *r,
+                           const scn_link *link, int tp, int ep, double batch)
+{
+    mdl_fixed f = {0};
+    f.flat_s = e->decode_overhead_s;
+    double moe = m->experts > 0 ? m->layers - m->dense_layers : 0, dense = m->layers - moe;
+    int inst = imax(tp, ep);
+    /* the collectives of step_roofline: 2 TP all-reduces a layer, the EP
+    ** dispatch and combine on MoE layers */
+    double n_ar = tp > 1 ? 2.0 * m->layers : 0, n_a2a = ep > 1 ? 2.0 * moe : 0;
+    if (tp > 1) f.sync_s += n_ar * mdl_allreduce(0, tp, link, e->link);
+    if (ep > 1 && inst > 1) f.sync_s += n_a2a * mdl_alltoall(0, ep, link, e->link);
+    if (!r) {
+        f.total_s = f.flat_s;
+        return f;
+    }
+    const mdl_engine *g = mdl_engine_of(r->engine);
+    int cap = r->graph_max_batch > 0 ? r->graph_max_batch : g->graph_max;
+    f.graphed = r->cuda_graphs && g->graph_max > 0 && batch <= cap;
+    f.kernels = dense * KERNELS_DENSE + moe * KERNELS_MOE + n_ar + n_a2a + KERNELS_STEP;
+    double s = e->decode_overhead_scale;
+    f.launch_s = s * f.kernels * (f.graphed ? g->launch_graph_s : g->launch_eager_s);
+    f.sched_s = s * (g->step_cpu_s + batch * g->seq_cpu_s);
+    f.total_s = f.launch_s + f.sched_s + f.flat_s;
+    return f;
+}
+
+mdl_step mdl_decode_step_eng(const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                             const scn_rollout_layout *r, const scn_link *link, int tp, int ep, double batch,
+                             double ctx_tokens)
+{
+    mdl_step st = mdl_decode_step(m, d, e, link, tp, ep, batch, ctx_tokens);
+    if (r) st.total_s += mdl_decode_fixed(m, e, r, link, tp, ep, batch).total_s - e->decode_overhead_s;
+    return st;
+}
+
 mdl_step mdl_prefill(const scn_model *m, const scn_device *d, const scn_efficiency *e,
                      const scn_link *link, int tp, int ep, double tokens, double seq)
 {

@@ -46,6 +46,40 @@ typedef struct {
 } mdl_step;
 mdl_step mdl_decode_step(const scn_model *m, const scn_device *d, const scn_efficiency *e,
                          const scn_link *link, int tp, int ep, double batch, double ctx_tokens);
+/* The same with the engine's fixed cost of the step (mdl_decode_fixed) in
+** total_s; r NULL: efficiency.decode_overhead_ms alone, as before it. */
+mdl_step mdl_decode_step_eng(const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                             const scn_rollout_layout *r, const scn_link *link, int tp, int ep, double batch,
+                             double ctx_tokens);
+
+/* The fixed cost of a decode step of `batch` sequences on an instance
+** (docs/model.md, section 5): the kernel launches of every layer (a
+** captured CUDA graph's gap per kernel when the engine replays one for
+** this batch, an eager launch otherwise), the scheduler's and sampler's
+** CPU time (per step and per sequence), both times
+** efficiency.decode_overhead_scale, plus efficiency.decode_overhead_ms.
+** sync_s is the latency-bound part of the step's TP and EP collectives
+** (mdl_allreduce / mdl_alltoall of zero bytes, 2 a layer each): shown for
+** the breakdown, already in the step's communication, not in total_s. */
+typedef struct {
+    double kernels;             /* kernel launches of a step */
+    bool   graphed;             /* the step replays a captured CUDA graph */
+    double launch_s, sched_s, flat_s, sync_s;
+    double total_s;             /* launch_s + sched_s + flat_s */
+} mdl_fixed;
+mdl_fixed mdl_decode_fixed(const scn_model *m, const scn_efficiency *e, const scn_rollout_layout *r,
+                           const scn_link *link, int tp, int ep, double batch);
+/* An engine's profile: the constants of mdl_decode_fixed (docs/model.md,
+** section 5, where each comes from). */
+typedef struct {
+    const char *name;
+    double launch_graph_s;      /* per kernel inside a replayed CUDA graph */
+    double launch_eager_s;      /* per kernel launched from Python */
+    double step_cpu_s;          /* scheduler + sampler per step, exposed */
+    double seq_cpu_s;           /* scheduler + sampler + detokenizer per sequence, exposed */
+    int    graph_max;           /* default largest captured batch (0: never captures) */
+} mdl_engine;
+const mdl_engine *mdl_engine_of(scn_engine e);
 /* Prefill of `tokens` prompt tokens (in sequences of mean length seq). */
 mdl_step mdl_prefill(const scn_model *m, const scn_device *d, const scn_efficiency *e,
                      const scn_link *link, int tp, int ep, double tokens, double seq);

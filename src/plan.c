@@ -744,6 +744,16 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             buf_printf(out, "    rollout   %d instance%s of %d device%s (TP%d EP%d), max %d seqs, KV room %s tokens/instance\n",
                        q->instances, fs_s(q->instances), q->inst_devices, fs_s(q->inst_devices), s->plan.rollout.tp, s->plan.rollout.ep,
                        s->plan.rollout.max_seqs, b1);
+            /* the decode step's fixed cost as the engine and the planner's
+            ** estimate charge it (mdl_decode_fixed), at a full batch */
+            const scn_rollout_layout *r = &s->plan.rollout;
+            scn_link lk = plan_group_link(&s->cluster, q, 0, 1, q->inst_devices, false);
+            mdl_fixed fx = mdl_decode_fixed(&s->actor, &s->eff, r, &lk, r->tp, r->ep, r->max_seqs);
+            buf_printf(out, "    decode    fixed %.2f ms a step at %d seqs (%s%s): %.0f launches %.2f ms, scheduler %.2f ms",
+                       fx.total_s * 1e3, r->max_seqs, mdl_engine_of(r->engine)->name,
+                       fx.graphed ? ", CUDA graphs" : ", eager", fx.kernels, fx.launch_s * 1e3, fx.sched_s * 1e3);
+            if (fx.flat_s > 0) buf_printf(out, ", flat %.2f ms", fx.flat_s * 1e3);
+            buf_printf(out, "; TP/EP sync latency %.2f ms in the communication\n", fx.sync_s * 1e3);
         }
         if (q->aux_tp > 0)
             buf_printf(out, "    forward   %d replicas of TP%d\n", q->aux_replicas, q->aux_tp);

@@ -48,7 +48,7 @@ static double admitted(const planner *P, const scn_scenario *s, const plan_pool 
     return c < 1 ? 1 : c;
 }
 
-/* The engine's decode step (mdl_decode_step, overhead included once) for a
+/* The engine's decode step (mdl_decode_step_eng, its fixed cost included once) for a
 ** pool's instance holding `batch` sequences of mean context `ctx`. */
 double planner_decode_step(const scn_scenario *s, const plan_pool *q, double batch, double ctx)
 {
@@ -60,11 +60,11 @@ double planner_decode_step(const scn_scenario *s, const plan_pool *q, double bat
         ** context, the KV read once, yielding E = 1 + α + … + α^k tokens */
         double w = r->spec_tokens + 1, E = 0, ak = 1;
         for (int i = 0; i <= r->spec_tokens; i++) { E += ak; ak *= r->spec_accept; }
-        mdl_step c = mdl_decode_step(&s->actor, &s->cluster.device, &s->eff, lk, r->tp, r->ep, w * batch, w * batch * ctx);
-        mdl_step m = mdl_decode_step(&s->actor, &s->cluster.device, &s->eff, lk, r->tp, r->ep, w * batch, batch * ctx);
+        mdl_step c = mdl_decode_step_eng(&s->actor, &s->cluster.device, &s->eff, r, lk, r->tp, r->ep, w * batch, w * batch * ctx);
+        mdl_step m = mdl_decode_step_eng(&s->actor, &s->cluster.device, &s->eff, r, lk, r->tp, r->ep, w * batch, batch * ctx);
         return (fmax(c.compute_s, m.memory_s) + c.total_s - fmax(c.compute_s, c.memory_s)) / E;
     }
-    return mdl_decode_step(&s->actor, &s->cluster.device, &s->eff, lk, r->tp, r->ep, batch, batch * ctx).total_s;
+    return mdl_decode_step_eng(&s->actor, &s->cluster.device, &s->eff, r, lk, r->tp, r->ep, batch, batch * ctx).total_s;
 }
 
 /* Generation of a rollout pool taking `share` of the step's samples: its

@@ -64,6 +64,9 @@ void scn_defaults(scn_scenario *s)
     p->rollout.spec_tokens = 0;
     p->rollout.spec_accept = 0.7;
     p->rollout.preempt = PREEMPT_RECOMPUTE;
+    p->rollout.engine = ENGINE_VLLM;
+    p->rollout.cuda_graphs = true;
+    p->rollout.graph_max_batch = 0;
     p->aux_tp = 1;
     p->offload_optimizer = true;
     p->offload_grads = true;
@@ -91,7 +94,10 @@ void scn_defaults(scn_scenario *s)
     e->hbm = 0.75;
     e->link = 0.70;
     e->host_link = 0.80;
-    e->decode_overhead_s = 2e-3;
+    /* the decode step's fixed cost is the engine's (mdl_decode_fixed);
+    ** decode_overhead_ms adds a flat term on top, the model before it */
+    e->decode_overhead_s = 0;
+    e->decode_overhead_scale = 1.0;
     e->train_overhead_s = 0.1;
     e->switch_overhead_s = 1.0;
     e->reward_rule_s = 1e-3;

@@ -135,6 +135,10 @@ typedef enum { DISPATCH_BALANCED, DISPATCH_QUEUE, DISPATCH_STATIC } scn_dispatch
 typedef enum { KV_PAGED, KV_RESERVE } scn_kv_admission;
 typedef enum { PREEMPT_RECOMPUTE, PREEMPT_SWAP } scn_preempt;
 typedef enum { CTRL_QUEUE, CTRL_DRIVER } scn_controller;
+/* The inference engine a rollout instance runs (docs/model.md, section 5,
+** the decode step's fixed cost): its kernel launches, CUDA graphs and
+** scheduler CPU time per step; ENGINE_EAGER is vLLM under enforce_eager. */
+typedef enum { ENGINE_VLLM, ENGINE_SGLANG, ENGINE_HYBRID, ENGINE_EAGER } scn_engine;
 
 /* Role bits a device pool can hold. */
 enum {
@@ -173,6 +177,9 @@ typedef struct {
     double ep_imbalance;        /* CV of the tokens routed to each EP rank (0: uniform routing) */
     int    spec_tokens;         /* speculative decoding: draft tokens per step (0: none) */
     double spec_accept;         /* each draft token's acceptance rate α */
+    scn_engine engine;          /* the decode step's fixed cost: launches, graphs, scheduler (mdl_decode_fixed) */
+    bool   cuda_graphs;         /* decode steps replay captured CUDA graphs up to graph_max_batch */
+    int    graph_max_batch;     /* largest captured batch (0: the engine's default) */
 } scn_rollout_layout;
 
 /* Where a pool's devices lie (docs/model.md, section 2): the lowest free
@@ -226,7 +233,8 @@ typedef struct {
     double hbm;             /* achieved fraction of HBM bandwidth */
     double link;            /* achieved fraction of link bandwidth */
     double host_link;       /* achieved fraction of host-link bandwidth */
-    double decode_overhead_s;   /* fixed per decode step (launch, scheduling) */
+    double decode_overhead_s;   /* flat per decode step, added to the engine's fixed cost (0 by default) */
+    double decode_overhead_scale; /* multiplier of the engine's software fixed cost (mdl_decode_fixed) */
     double train_overhead_s;    /* fixed per optimizer step */
     double switch_overhead_s;   /* fixed per co-located switch (allocator, graph) */
     double reward_rule_s;       /* rule-based reward, per sample, off-device */
