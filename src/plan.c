@@ -749,10 +749,14 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             const scn_rollout_layout *r = &s->plan.rollout;
             scn_link lk = plan_group_link(&s->cluster, q, 0, 1, q->inst_devices, false);
             mdl_fixed fx = mdl_decode_fixed(&s->actor, &s->eff, r, &lk, r->tp, r->ep, r->max_seqs);
-            buf_printf(out, "    decode    fixed %.2f ms a step at %d seqs (%s%s): %.0f launches %.2f ms, scheduler %.2f ms",
-                       fx.total_s * 1e3, r->max_seqs, mdl_engine_of(r->engine)->name,
-                       fx.graphed ? ", CUDA graphs" : ", eager", fx.kernels, fx.launch_s * 1e3, fx.sched_s * 1e3);
-            if (fx.flat_s > 0) buf_printf(out, ", flat %.2f ms", fx.flat_s * 1e3);
+            if (s->eff.decode_overhead_scale > 0) {
+                buf_printf(out, "    decode    fixed %.2f ms a step at %d seqs (%s%s): %.0f launches %.2f ms, scheduler %.2f ms",
+                           fx.total_s * 1e3, r->max_seqs, mdl_engine_of(r->engine)->name,
+                           fx.graphed ? ", CUDA graphs" : ", eager", fx.kernels, fx.launch_s * 1e3, fx.sched_s * 1e3);
+                if (fx.flat_s > 0) buf_printf(out, ", flat %.2f ms", fx.flat_s * 1e3);
+            } else {
+                buf_printf(out, "    decode    fixed %.2f ms a step (flat: efficiency.decode_overhead_scale 0)", fx.flat_s * 1e3);
+            }
             buf_printf(out, "; TP/EP sync latency %.2f ms in the communication\n", fx.sync_s * 1e3);
         }
         if (q->aux_tp > 0)

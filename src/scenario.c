@@ -94,10 +94,12 @@ void scn_defaults(scn_scenario *s)
     e->hbm = 0.75;
     e->link = 0.70;
     e->host_link = 0.80;
-    /* the decode step's fixed cost is the engine's (mdl_decode_fixed);
-    ** decode_overhead_ms adds a flat term on top, the model before it */
-    e->decode_overhead_s = 0;
-    e->decode_overhead_scale = 1.0;
+    /* the decode step's fixed cost: a flat 2 ms, the model before the
+    ** engine's structured cost (mdl_decode_fixed), which a scenario turns
+    ** on with decode_overhead_scale > 0 (docs/model.md, section 5; on by
+    ** default once the validation systems are re-fitted with it) */
+    e->decode_overhead_s = 2e-3;
+    e->decode_overhead_scale = 0;
     e->train_overhead_s = 0.1;
     e->switch_overhead_s = 1.0;
     e->reward_rule_s = 1e-3;
