@@ -6,7 +6,7 @@
 -- lognormal around 2k tokens, capped at 8k.
 --
 --   fusync run examples/pangu718b_cm384.lua --mode separate   # ~14.0k tokens/s
---   fusync run examples/pangu718b_cm384.lua --mode colocate   # ~25.1k tokens/s (+78.8%)
+--   fusync run examples/pangu718b_cm384.lua --mode colocate   # ~25.1k tokens/s (+78.9%)
 --   fusync run examples/pangu718b_cm384.lua --mode colocate --staleness 2 \
 --       --set plan.partial_rollout=0.6                         # StaleSync: ~33.7k (34.7k with --iterations 24)
 --
@@ -56,7 +56,7 @@ return {
   efficiency = {
     train = 0.17,               -- RL training: micro-batch 1, variable lengths (pre-training reached 30-41%)
     prefill = 0.45, decode = 0.40, hbm = 0.60, link = 0.60, host_link = 0.80,
-    decode_overhead_ms = 26,    -- per decode step: scheduling, launch, MoE dispatch software (guess)
+    decode_overhead_ms = 27,    -- per decode step: scheduling, launch, MoE dispatch software (guess)
     train_overhead_ms = 500, switch_overhead_s = 2, reward_rule_ms = 5,
   },
 }

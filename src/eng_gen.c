@@ -202,9 +202,10 @@ static const scn_link *inst_link(const sim *s, instance *I)
 {
     if (!I->link) {
         const plan_pool *pp = &s->pl.pools[I->pool];
-        I->link = eng_pool_link(s, pp, I->index * pp->inst_devices, 1, pp->inst_devices);
+        I->lk = eng_pool_link(s, pp, I->index * pp->inst_devices, 1, pp->inst_devices);
+        I->link = &I->lk;
     }
-    return I->link;
+    return &I->lk;
 }
 
 /* The decode step's compute and HBM times are linear in the context held:
@@ -227,9 +228,9 @@ static void line_compute(const sim *s, const scn_link *l, int nb, dline *d)
         double w = k + 1, E = 0, ak = 1;
         for (int i = 0; i <= k; i++) { E += ak; ak *= p->rollout.spec_accept; }
         const scn_device *dv = &s->scn.cluster.device;
-        mdl_step a = mdl_decode_step(&s->roll_model, dv, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, w * B, 0);
-        mdl_step c = mdl_decode_step(&s->roll_model, dv, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, w * B, w * X);
-        mdl_step m = mdl_decode_step(&s->roll_model, dv, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, w * B, X);
+        mdl_step a = mdl_decode_step_eng(&s->roll_model, dv, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, w * B, 0);
+        mdl_step c = mdl_decode_step_eng(&s->roll_model, dv, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, w * B, w * X);
+        mdl_step m = mdl_decode_step_eng(&s->roll_model, dv, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, w * B, X);
         d->c0 = a.compute_s / E;
         d->m0 = a.memory_s / E;
         d->cslope = (c.compute_s - a.compute_s) / X / E;   /* attention of k + 1 queries */
@@ -238,25 +239,31 @@ static void line_compute(const sim *s, const scn_link *l, int nb, dline *d)
         d->known = true;
         return;
     }
-    mdl_step a = mdl_decode_step(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, 0);
-    mdl_step b = mdl_decode_step(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, B, X);
+    mdl_step a = mdl_decode_step_eng(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, B, 0);
+    mdl_step b = mdl_decode_step_eng(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, B, X);
     d->c0 = a.compute_s;
     d->m0 = a.memory_s;
     d->cslope = (b.compute_s - a.compute_s) / X;
     d->mslope = (b.memory_s - a.memory_s) / X;
-    d->fixed = a.total_s - fmax(a.compute_s, a.memory_s);      /* communication + overhead */
+    d->fixed = a.total_s - fmax(a.compute_s, a.memory_s);      /* communication + the engine's fixed cost */
     d->known = true;
+}
+
+static bool link_same(const scn_link *a, const scn_link *b)
+{
+    return a->bw == b->bw && a->latency_s == b->latency_s && a->local == b->local && a->algo == b->algo &&
+           a->rails == b->rails && a->in_bw == b->in_bw && a->in_lat == b->in_lat;
 }
 
 static int inst_dtable(sim *s, instance *I)
 {
     const scn_link *l = inst_link(s, I);
     for (int i = 0; i < s->ndtab; i++)
-        if (s->dtab[i].link == l) return i;
-    /* a link is one of the cluster's tiers: there are at most that many */
+        if (link_same(&s->dtab[i].link, l)) return i;
+    /* instances of a pool share a shape: their links are few */
     if (s->ndtab == (int)(sizeof s->dtab / sizeof s->dtab[0])) return -1;
     dtable *t = &s->dtab[s->ndtab];
-    t->link = l;
+    t->link = *l;
     t->n = 0;
     t->v = NULL;
     t->pf = NULL;
@@ -285,7 +292,7 @@ static __attribute__((noinline)) const dline *decode_line_fill(sim *s, instance 
     if (I->dtab < 0) I->dtab = inst_dtable(s, I);
     if (I->dtab >= 0) {
         dline *d = dtable_at(&s->dtab[I->dtab], I->nactive);
-        if (!d->known) line_compute(s, s->dtab[I->dtab].link, I->nactive, d);
+        if (!d->known) line_compute(s, &s->dtab[I->dtab].link, I->nactive, d);
         return d;
     }
     if (!I->own.known || I->own_b != I->nactive) {

@@ -507,7 +507,10 @@ double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
         int nr = mdl_nic_readers(&s->scn.cluster, sp->dq_hierarchical ? q->aux_tp : 1, readers);
         t = fmax(fmax(readers * per_replica / serve, nr * per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
         if (sp->dq_hierarchical && q->aux_tp > 1)
-            t += mdl_broadcast(per_replica, eng_pool_link(s, q, 0, 1, q->aux_tp), s->scn.eff.link);
+            {
+                const scn_link l = eng_pool_link(s, q, 0, 1, q->aux_tp);
+                t += mdl_broadcast(per_replica, &l, s->scn.eff.link);
+            }
     }
     s->st.dq_aux_in += tok * 4.0;
     if (s->scn.has_ref && (q->roles & ROLE_REF)) s->st.dq_aux_out += tok * 4.0;
@@ -570,7 +573,10 @@ double eng_queue_transfer(sim *s, int p, sim_time now, const int *ids, int n)
         int nr = mdl_nic_readers(&s->scn.cluster, sp->dq_hierarchical ? q->tp * q->pp : 1, readers);
         t = fmax(fmax(readers * per_replica / serve, nr * per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
         if (sp->dq_hierarchical && q->tp * q->pp > 1)
-            t += mdl_broadcast(per_replica, eng_pool_link(s, q, 0, 1, q->devices), s->scn.eff.link);
+            {
+                const scn_link l = eng_pool_link(s, q, 0, 1, q->devices);
+                t += mdl_broadcast(per_replica, &l, s->scn.eff.link);
+            }
     }
     s->st.dq_bytes_padded += padded * per_token;
     s->st.dq_bytes_packed += sum * per_token;

@@ -21,13 +21,13 @@
 ** mdl_stage_fwd): fixed for a task, worked out once per pipeline. */
 static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *q)
 {
-    const scn_link *ltp = eng_pool_link(s, q, 0, 1, q->tp), *lep = NULL, *lpp = NULL;
+    scn_link ltp = eng_pool_link(s, q, 0, 1, q->tp), lep = {0}, lpp = {0}, lcp = {0};
     if (m->experts > 0) lep = eng_pool_link(s, q, 0, 1, q->tp > q->ep ? q->tp : q->ep);
     if (q->pp > 1) lpp = eng_pool_link(s, q, 0, q->tp * q->gdp, 2);
-    mdl_stage c = mdl_stage_setup(m, q->tp, q->pp, q->ep, ltp, lep, lpp);
+    mdl_stage c = mdl_stage_setup(m, q->tp, q->pp, q->ep, &ltp, m->experts > 0 ? &lep : NULL, q->pp > 1 ? &lpp : NULL);
     const scn_train_layout *tl = &s->scn.plan.train;
-    const scn_link *lcp = q->cp > 1 ? eng_pool_link(s, q, 0, q->tp, q->cp) : NULL;
-    mdl_stage_par(&c, m, q->cp, tl->cp_kind, lcp, tl->overlap_tp, tl->overlap_ep);
+    if (q->cp > 1) lcp = eng_pool_link(s, q, 0, q->tp, q->cp);
+    mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);
     return c;
 }
 
@@ -554,8 +554,8 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
             tok += L;
             sq += L * L;
         }
-        const scn_link *l = eng_pool_link(s, q, 0, 1, q->aux_tp);
-        double t = mdl_aux_fwd(m, &s->scn.cluster.device, &s->scn.eff, l, q->devices, q->aux_tp, q->aux_replicas, tok, sq);
+        const scn_link l = eng_pool_link(s, q, 0, 1, q->aux_tp);
+        double t = mdl_aux_fwd(m, &s->scn.cluster.device, &s->scn.eff, &l, q->devices, q->aux_tp, q->aux_replicas, tok, sq);
         eng_span(s, r->track0, ph, t0, t0 + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)tok);
         return t;
     }

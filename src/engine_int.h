@@ -298,7 +298,8 @@ typedef struct {
     int      hcap;
     int      pool, index;
     double   quota_kv;      /* KV the dispatcher has counted for them */
-    const scn_link *link;   /* the link its devices talk over, NULL not yet looked up */
+    const scn_link *link;   /* the link its devices talk over (&lk), NULL not yet looked up */
+    scn_link lk;
     int      own_b;         /* with no table (dtab < 0 once looked up): the batch of */
     dline    own;           /* the lines it computed last */
 } instance;
@@ -317,7 +318,7 @@ typedef struct {
 } pfent;
 
 typedef struct {
-    const scn_link *link;
+    scn_link link;          /* a copy: instances with equal links share the table */
     dline *v;
     int    n;
     pfent *pf;              /* direct-mapped prefill times, NULL until first used */
@@ -573,9 +574,9 @@ static inline bool eng_may_start(const sim *s, int id, const sample *x, int v)
 
 /* The link joining pool q's devices k, k + stride, … (k counts within the
 ** pool: plan_dev gives the device number). */
-static inline const scn_link *eng_pool_link(const sim *s, const plan_pool *q, int k, int stride, int count)
+static inline scn_link eng_pool_link(const sim *s, const plan_pool *q, int k, int stride, int count)
 {
-    return mdl_tier_link(&s->scn.cluster, plan_group_tier(&s->scn.cluster, q, k, stride, count));
+    return plan_group_link(&s->scn.cluster, q, k, stride, count, false);
 }
 
 /* A span as the trace records it: its end not before its start, its tokens

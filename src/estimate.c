@@ -52,9 +52,9 @@ void est_lengths_of(const scn_workload *w, est_lengths *out)
 
 /* The link joining pool q's devices k, k + stride, … (as the engine's
 ** eng_pool_link: the pool's placement decides the tier). */
-static const scn_link *group_link(const scn_scenario *s, const plan_pool *q, int k, int stride, int count)
+static scn_link group_link(const scn_scenario *s, const plan_pool *q, int k, int stride, int count)
 {
-    return mdl_tier_link(&s->cluster, plan_group_tier(&s->cluster, q, k, stride, count));
+    return plan_group_link(&s->cluster, q, k, stride, count, false);
 }
 
 /* Sequences a rollout instance holds at once, by the engine's admission
@@ -78,11 +78,11 @@ static double admitted(const est_lengths *len, const scn_scenario *s, const plan
     return c < 1 ? 1 : c;
 }
 
-/* The engine's decode step (mdl_decode_step, overhead included once) for a
+/* The engine's decode step (mdl_decode_step_eng, its fixed cost included once) for a
 ** pool's instance holding `batch` sequences of mean context `ctx`. */
 double est_decode_step(const scn_scenario *s, const plan_pool *q, double batch, double ctx)
 {
-    const scn_link *lk = group_link(s, q, 0, 1, q->inst_devices);
+    const scn_link lk_v = group_link(s, q, 0, 1, q->inst_devices), *lk = &lk_v;
     const scn_rollout_layout *r = &s->plan.rollout;
     if (r->spec_tokens > 0) {
         /* speculative decoding as src/eng_gen.c prices it (docs/model.md,
@@ -90,11 +90,11 @@ double est_decode_step(const scn_scenario *s, const plan_pool *q, double batch, 
         ** context, the KV read once, yielding E = 1 + α + … + α^k tokens */
         double w = r->spec_tokens + 1, E = 0, ak = 1;
         for (int i = 0; i <= r->spec_tokens; i++) { E += ak; ak *= r->spec_accept; }
-        mdl_step c = mdl_decode_step(&s->actor, &s->cluster.device, &s->eff, lk, r->tp, r->ep, w * batch, w * batch * ctx);
-        mdl_step m = mdl_decode_step(&s->actor, &s->cluster.device, &s->eff, lk, r->tp, r->ep, w * batch, batch * ctx);
+        mdl_step c = mdl_decode_step_eng(&s->actor, &s->cluster.device, &s->eff, r, lk, r->tp, r->ep, w * batch, w * batch * ctx);
+        mdl_step m = mdl_decode_step_eng(&s->actor, &s->cluster.device, &s->eff, r, lk, r->tp, r->ep, w * batch, batch * ctx);
         return (fmax(c.compute_s, m.memory_s) + c.total_s - fmax(c.compute_s, c.memory_s)) / E;
     }
-    return mdl_decode_step(&s->actor, &s->cluster.device, &s->eff, lk, r->tp, r->ep, batch, batch * ctx).total_s;
+    return mdl_decode_step_eng(&s->actor, &s->cluster.device, &s->eff, r, lk, r->tp, r->ep, batch, batch * ctx).total_s;
 }
 
 /* Generation of a rollout pool taking `share` of the step's samples: its
@@ -116,7 +116,7 @@ static void pool_gen(const est_lengths *len, const scn_scenario *s, const plan_p
     double small = c / 8 < 1 ? 1 : c / 8;
     *t_tail = est_decode_step(s, q, small, len->pm + len->rm);
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share;
-    const scn_link *lk = group_link(s, q, 0, 1, q->inst_devices);
+    const scn_link lk_v = group_link(s, q, 0, 1, q->inst_devices), *lk = &lk_v;
     mdl_step pf = mdl_prefill(&s->actor, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
                               n * len->pm / q->instances, len->pm);
     *prefill = pf.total_s;
@@ -126,13 +126,13 @@ static void pool_gen(const est_lengths *len, const scn_scenario *s, const plan_p
 ** src/eng_train.c sets them up. */
 static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const plan_pool *q)
 {
-    const scn_link *ltp = group_link(s, q, 0, 1, q->tp), *lep = NULL, *lpp = NULL;
+    scn_link ltp = group_link(s, q, 0, 1, q->tp), lep = {0}, lpp = {0}, lcp = {0};
     if (m->experts > 0) lep = group_link(s, q, 0, 1, q->tp > q->ep ? q->tp : q->ep);
     if (q->pp > 1) lpp = group_link(s, q, 0, q->tp * q->gdp, 2);
-    mdl_stage c = mdl_stage_setup(m, q->tp, q->pp, q->ep, ltp, lep, lpp);
+    mdl_stage c = mdl_stage_setup(m, q->tp, q->pp, q->ep, &ltp, m->experts > 0 ? &lep : NULL, q->pp > 1 ? &lpp : NULL);
     const scn_train_layout *tl = &s->plan.train;
-    const scn_link *lcp = q->cp > 1 ? group_link(s, q, 0, q->tp, q->cp) : NULL;
-    mdl_stage_par(&c, m, q->cp, tl->cp_kind, lcp, tl->overlap_tp, tl->overlap_ep);
+    if (q->cp > 1) lcp = group_link(s, q, 0, q->tp, q->cp);
+    mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);
     return c;
 }
 
@@ -159,9 +159,11 @@ static int chunks_of(const scn_scenario *s)
 double est_fwd_pass(const est_lengths *len, const scn_scenario *s, const plan_pool *q, const scn_model *m)
 {
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt / chunks_of(s);
-    if (q->aux_tp > 0)
-        return mdl_aux_fwd(m, &s->cluster.device, &s->eff, group_link(s, q, 0, 1, q->aux_tp), q->devices, q->aux_tp,
-                           q->aux_replicas, n * (len->pm + len->rm), n * len->l2m);
+    if (q->aux_tp > 0) {
+        const scn_link l = group_link(s, q, 0, 1, q->aux_tp);
+        return mdl_aux_fwd(m, &s->cluster.device, &s->eff, &l, q->devices, q->aux_tp, q->aux_replicas,
+                           n * (len->pm + len->rm), n * len->l2m);
+    }
     /* a ZeRO-3 model gathers its parameters for every micro-batch, as the
     ** engine's forward pass (plan_zero_comm) */
     int micro = micro_count(s, q, n);

@@ -42,12 +42,16 @@ static const char *const CONTROLLER_NAMES[] = {"queue", "driver", NULL};
 static const int CONTROLLER_VALS[] = {CTRL_QUEUE, CTRL_DRIVER};
 static const char *const ONSTALE_NAMES[] = {"wait", "discard", NULL};
 static const int ONSTALE_VALS[] = {STALE_WAIT, STALE_DISCARD};
+static const char *const COLL_NAMES[] = {"nccl", "ring", "tree", "flat", NULL};
+static const int COLL_VALS[] = {COLL_NCCL, COLL_RING, COLL_TREE, COLL_FLAT};
 static const char *const DISPATCH_NAMES[] = {"balanced", "queue", "static", NULL};
 static const int DISPATCH_VALS[] = {DISPATCH_BALANCED, DISPATCH_QUEUE, DISPATCH_STATIC};
 static const char *const KV_NAMES[] = {"paged", "reserve", NULL};
 static const int KV_VALS[] = {KV_PAGED, KV_RESERVE};
 static const char *const PREEMPT_NAMES[] = {"recompute", "swap", NULL};
 static const int PREEMPT_VALS[] = {PREEMPT_RECOMPUTE, PREEMPT_SWAP};
+static const char *const ENGINE_NAMES[] = {"vllm", "sglang", "hybrid", "eager", NULL};
+static const int ENGINE_VALS[] = {ENGINE_VLLM, ENGINE_SGLANG, ENGINE_HYBRID, ENGINE_EAGER};
 
 /* Row builders.  S is the enclosing struct, M the member. */
 #define MEM(S, M)   offsetof(S, M), sizeof(((S *)0)->M)
@@ -113,6 +117,8 @@ static const fdesc FIELDS_CLUSTER[] = {
         "scale-out (inter_supernode) fabric oversubscription: a collective in which every device crosses supernodes at once gets inter_supernode bandwidth ÷ this per device (1: non-blocking, every NIC at full rate)"),
     INT("devices_per_nic", scn_cluster, devices_per_nic, 1, 1024, NULL,
         "devices sharing one scale-out NIC (the intra_supernode and inter_supernode tiers' bandwidth is one NIC's); flows every device of a node makes at once across nodes (gradient and ZeRO collectives, weight sync, reshard, DistQueue reads) get the tier's bandwidth ÷ this each (1: a NIC per device)"),
+    ENUM("collectives", scn_cluster, collectives, COLL_NAMES, COLL_VALS,
+         "how a collective whose group spans nodes is priced (docs/model.md, section 2): \"nccl\" the cheaper of ring and tree for its size, as NCCL's tuner picks, the node's NICs driven as parallel rails; \"ring\" or \"tree\" always that one; \"flat\" one ring in which every step pays the slowest tier at one device's bandwidth (the model before rails and hierarchy)"),
     END
 };
 
@@ -259,6 +265,12 @@ static const fdesc FIELDS_ROLLOUT[] = {
         "speculative decoding or multi-token prediction: draft tokens k verified per decode step, a step k + 1 tokens wide yielding 1 + α + … + α^k tokens (0: none)"),
     NUM("spec_accept", scn_rollout_layout, spec_accept, 1, 0, 1, 0, NULL,
         "speculative decoding: acceptance rate α of each draft token (used when spec_tokens > 0)"),
+    ENUM("engine", scn_rollout_layout, engine, ENGINE_NAMES, ENGINE_VALS,
+         "the inference engine, for the decode step's fixed cost (docs/model.md, section 5): kernel launches per layer, CUDA graphs, scheduler and sampler CPU time per sequence; vllm, sglang (overlapped scheduler), hybrid (a DeepSpeed-style hybrid engine: eager kernels, a Python generate loop) or eager (vLLM under enforce_eager)"),
+    BOOL("cuda_graphs", scn_rollout_layout, cuda_graphs,
+         "decode steps of at most graph_max_batch sequences replay captured CUDA graphs (false: enforce_eager; the hybrid and eager engines never capture)"),
+    INT("graph_max_batch", scn_rollout_layout, graph_max_batch, 0, FLD_SEQS_MAX, "sequences",
+        "largest batch captured as a CUDA graph; larger steps launch eagerly (0: the engine's default, 512 for vllm and sglang)"),
     END
 };
 
@@ -319,7 +331,9 @@ static const fdesc FIELDS_EFFICIENCY[] = {
     FRACN("link", scn_efficiency, link, "achieved ÷ link bandwidth (collectives, weight sync)"),
     FRACN("host_link", scn_efficiency, host_link, "achieved ÷ host-link bandwidth (offload)"),
     NUM("decode_overhead_ms", scn_efficiency, decode_overhead_s, 1e-3, 0, 1e5, 0, "ms",
-        "fixed per decode step (launch, scheduling)"),
+        "flat time added to every decode step, on top of the engine's fixed cost when decode_overhead_scale > 0 (with the scale 0, the default: the one fitted scalar a step)"),
+    NUM("decode_overhead_scale", scn_efficiency, decode_overhead_scale, 1, 0, 1000, 0, NULL,
+        "multiplier of the engine's software fixed cost of a decode step — kernel launches and scheduler CPU time (docs/model.md, section 5); the calibration knob that carries across batch, TP and model size (0, the default: off, decode_overhead_ms alone)"),
     NUM("train_overhead_ms", scn_efficiency, train_overhead_s, 1e-3, 0, 1e7, 0, "ms", "fixed per optimizer step"),
     NUM("switch_overhead_s", scn_efficiency, switch_overhead_s, 1, 0, 1e5, 0, "s",
         "fixed per co-located switch (allocator, graph capture)"),

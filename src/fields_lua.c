@@ -471,9 +471,9 @@ static void fr_links(freader *r, int v, const char *path, const fdesc *f, void *
 {
     scn_cluster *cl = base;
     const scn_device *d = &cl->device;
-    cl->intra_node = (scn_link){d->scaleup_bw, DEFAULT_LAT_INTRA_NODE};
-    cl->intra_supernode = (scn_link){d->scaleout_bw, DEFAULT_LAT_INTRA_SUPERNODE};
-    cl->inter_supernode = (scn_link){d->scaleout_bw, DEFAULT_LAT_INTER_SUPERNODE};
+    cl->intra_node = (scn_link){.bw = d->scaleup_bw, .latency_s = DEFAULT_LAT_INTRA_NODE};
+    cl->intra_supernode = (scn_link){.bw = d->scaleout_bw, .latency_s = DEFAULT_LAT_INTRA_SUPERNODE};
+    cl->inter_supernode = (scn_link){.bw = d->scaleout_bw, .latency_s = DEFAULT_LAT_INTER_SUPERNODE};
     if (!v) return;
     char got[64];
     if (lua_type(r->L, v) != LUA_TTABLE)

@@ -74,21 +74,123 @@ static double coll(double factor_bytes, int steps, const scn_link *l, double eff
     return factor_bytes / (l->bw * eff) + steps * l->latency_s;
 }
 
+/* A group across nodes (docs/model.md, section 2): n members, `loc` on
+** each of `nodes` nodes.  Inside a node they talk over the in-link, across
+** nodes each member over its share of the node's rails.  A ring's
+** bandwidth is the slower of the node's link and its rails together (NCCL
+** runs one channel per rail, each crossing the node boundary on its own
+** NIC); a ring step pays the in-link's latency except the steps that cross
+** a node boundary, two per node for an all-reduce, one for a gather. */
+typedef struct {
+    int    n, loc, nodes;
+    double b_ring;          /* B/s a ring runs at, η applied */
+    double b_out;           /* B/s one member has across nodes, η applied */
+    double b_in;            /* B/s inside a node, η applied */
+    double a_in, a_out;
+    bool   one_fabric;      /* the two tiers give a device the same bandwidth: one set of ports */
+} hier;
+
+/* false: price flat (a tier's own link, or the group fits one node: then
+** *h describes the in-link alone with nodes 1) */
+static bool hier_of(const scn_link *l, int n, double eff, hier *h)
+{
+    if (l->local <= 0 || l->algo == COLL_FLAT) return false;
+    h->n = n;
+    h->loc = l->local < n ? l->local : n;
+    h->nodes = (n + h->loc - 1) / h->loc;
+    h->b_in = l->in_bw * eff;
+    h->a_in = l->in_lat;
+    h->a_out = l->latency_s;
+    h->one_fabric = l->in_bw == l->bw;
+    double rails = l->rails > 0 ? l->rails : 1.0;
+    if (rails > h->loc) rails = h->loc;
+    h->b_out = l->bw * eff * rails / h->loc;
+    double out = l->bw * eff * rails;
+    h->b_ring = h->loc > 1 && h->b_in < out ? h->b_in : out;
+    return true;
+}
+
+static double ilog2_ceil(int n)
+{
+    int k = 0;
+    while ((1 << k) < n) k++;
+    return k;
+}
+
+/* All-reduce over nodes (NCCL's ring and tree, docs/model.md, section 2):
+**   ring  2(n−1)/n·S/B_ring + (2(n−1) − 2N)·α_in + 2N·α_out
+**   tree  2·S/B_ring + 2·((loc−1)·α_in + ⌈log2 N⌉·α_out)
+** (a chain inside each node, a double binary tree across nodes: up and
+** down, the whole buffer each way). */
+static double hier_allreduce(double bytes, const hier *h, int algo)
+{
+    int n = h->n, N = h->nodes;
+    int inter = 2 * N < 2 * (n - 1) ? 2 * N : 2 * (n - 1);
+    double ring = 2.0 * (n - 1) / n * bytes / h->b_ring + (2 * (n - 1) - inter) * h->a_in + inter * h->a_out;
+    if (algo == COLL_RING) return ring;
+    double tree = 2.0 * bytes / h->b_ring + 2.0 * ((h->loc - 1) * h->a_in + ilog2_ceil(N) * h->a_out);
+    if (algo == COLL_TREE) return tree;
+    return ring < tree ? ring : tree;
+}
+
+/* All-gather or reduce-scatter over nodes: ring (n−1)/n·S/B_ring +
+** (n−1−N)·α_in + N·α_out; with one member per node NCCL also has PAT
+** (NCCL 2.23: log-depth, Bruck-like), (n−1)/n·S/B_out + ⌈log2 n⌉·α_out. */
+static double hier_allgather(double bytes, const hier *h, int algo)
+{
+    int n = h->n, N = h->nodes;
+    int inter = N < n - 1 ? N : n - 1;
+    double ring = (double)(n - 1) / n * bytes / h->b_ring + (n - 1 - inter) * h->a_in + inter * h->a_out;
+    if (h->loc > 1 || algo == COLL_RING) return ring;
+    double pat = (double)(n - 1) / n * bytes / h->b_out + ilog2_ceil(n) * h->a_out;
+    if (algo == COLL_TREE) return pat;
+    return ring < pat ? ring : pat;
+}
+
+/* All-to-all over nodes: each member sends S/n to every other; the
+** (loc−1)/n share inside its node, (n−loc)/n across it over its share of
+** the rails, concurrently (NVLink and the NICs are separate ports): the
+** slower of the two, one latency of the slower tier.  When the two tiers
+** are one fabric (the same bandwidth a device: UB, an NVL72 domain) the
+** device's ports carry both shares: their sum. */
+static double hier_alltoall(double bytes, const hier *h)
+{
+    double ti = (double)(h->loc - 1) / h->n * bytes / h->b_in;
+    double to = (double)(h->n - h->loc) / h->n * bytes / h->b_out;
+    double t = h->one_fabric ? ti + to : fmax(ti, to);
+    return t + fmax(h->a_in, h->a_out);
+}
+
 double mdl_allreduce(double bytes, int n, const scn_link *l, double eff)
 {
     if (n <= 1) return 0.0;
+    hier h;
+    if (hier_of(l, n, eff, &h)) {
+        if (h.nodes > 1) return hier_allreduce(bytes, &h, l->algo);
+        return 2.0 * (n - 1) / n * bytes / h.b_in + 2 * (n - 1) * h.a_in;
+    }
     return coll(2.0 * (n - 1) / n * bytes, 2 * (n - 1), l, eff);
 }
 
 double mdl_allgather(double bytes, int n, const scn_link *l, double eff)
 {
     if (n <= 1) return 0.0;
+    hier h;
+    if (hier_of(l, n, eff, &h)) {
+        if (h.nodes > 1) return hier_allgather(bytes, &h, l->algo);
+        return (double)(n - 1) / n * bytes / h.b_in + (n - 1) * h.a_in;
+    }
     return coll((double)(n - 1) / n * bytes, n - 1, l, eff);
 }
 
 double mdl_alltoall(double bytes, int n, const scn_link *l, double eff)
 {
     if (n <= 1) return 0.0;
+    hier h;
+    if (hier_of(l, n, eff, &h)) {
+        if (h.nodes > 1) return hier_alltoall(bytes, &h);
+        return (double)(n - 1) / n * bytes / h.b_in + h.a_in;
+    }
     return coll((double)(n - 1) / n * bytes, 1, l, eff);
 }
 
@@ -97,25 +199,55 @@ double mdl_broadcast(double bytes, const scn_link *l, double eff)
     return coll(bytes, 1, l, eff);
 }
 
+scn_link mdl_link_hier(const scn_cluster *c, int tier, int local, bool shared)
+{
+    scn_link l = shared ? mdl_tier_link_shared(c, tier) : *mdl_tier_link(c, tier);
+    if (tier <= 0 || c->collectives == COLL_FLAT || local < 1) return l;
+    const scn_link *in = tier == 1 ? &c->intra_node : &c->intra_supernode;
+    l.local = local;
+    l.algo = c->collectives;
+    /* shared: every device of the node crosses at once, the tier's
+    ** bandwidth is already each one's share of its NIC, and the group's
+    ** members drive `local` such shares; alone, its members sit behind
+    ** ⌈local / devices_per_nic⌉ NICs, each at the tier's bandwidth */
+    int dpn = mdl_nic_share(c);
+    l.rails = shared ? local : (local + dpn - 1) / dpn;
+    l.in_bw = in->bw;
+    l.in_lat = in->latency_s;
+    return l;
+}
+
+scn_link mdl_group_link(const scn_cluster *c, int first, int stride, int count, bool shared)
+{
+    int tier = mdl_group_tier(c, first, stride, count);
+    if (tier == 0) return shared ? mdl_tier_link_shared(c, 0) : c->intra_node;
+    int unit = tier == 1 ? c->devices_per_node : c->devices_per_node * c->nodes_per_supernode;
+    int u0 = first / unit, loc = 0;
+    while (loc < count && (first + loc * stride) / unit == u0) loc++;
+    return mdl_link_hier(c, tier, loc, shared);
+}
+
 double mdl_allreduce_group(const scn_cluster *c, int first, int stride, int count, double bytes, double eff)
 {
     if (count <= 1) return 0.0;
     int tier = mdl_group_tier(c, first, stride, count);
     /* every group of the pool runs the same collective at once: across
     ** nodes the devices of a node share its NICs (mdl_tier_link_shared) */
-    scn_link l = mdl_tier_link_shared(c, tier);
-    if (tier < 2) return mdl_allreduce(bytes, count, &l, eff);
+    if (tier < 2) {
+        scn_link l = mdl_group_link(c, first, stride, count, true);
+        return mdl_allreduce(bytes, count, &l, eff);
+    }
     int per_sn = c->devices_per_node * c->nodes_per_supernode;
     /* members per supernode (the group is spread evenly by construction) */
     int span_sn = (stride * (count - 1)) / per_sn + 1;
     if (span_sn > count) span_sn = count;
     int inner = count / span_sn;
     if (inner < 1) inner = 1;
-    int itier = mdl_group_tier(c, first, stride, inner);
-    scn_link li = mdl_tier_link_shared(c, itier);
+    scn_link li = mdl_group_link(c, first, stride, inner, true);
     /* every member crosses the scale-out fabric at the same time: its share
-    ** of an oversubscribed fabric and of its node's NICs (mdl_scaleout_shared) */
-    scn_link lo = mdl_scaleout_shared(c);
+    ** of an oversubscribed fabric and of its node's NICs (mdl_scaleout_shared);
+    ** the all-reduce of the shares has one member per supernode */
+    scn_link lo = mdl_link_hier(c, 2, 1, true);
     return mdl_allgather(bytes, inner, &li, eff) * 2          /* reduce-scatter + all-gather */
          + mdl_allreduce(bytes / inner, span_sn, &lo, eff);
 }
@@ -175,6 +307,75 @@ mdl_step mdl_decode_step(const scn_model *m, const scn_device *d, const scn_effi
     return st;
 }
 
+/* Engine profiles (docs/model.md, section 5, "The decode step's fixed
+** cost", gives the source of each figure).  A kernel inside a replayed
+** CUDA graph costs the GPU's gap between dependent kernels, about 1 µs
+** (NVIDIA, "Getting Started with CUDA Graphs"); launched eagerly from
+** PyTorch, the driver's 4–6 µs plus the Python module and dispatcher's
+** share, taken as 10 µs.  The scheduler's CPU time: vLLM's profile of
+** Llama 3 8B on one H100 found scheduling and output processing beside the
+** GPU's 38% (vLLM v0.6.0 blog); V1's persistent batch leaves about 15 µs a
+** sequence exposed; SGLang's overlap scheduler hides most of it behind the
+** GPU (SGLang v0.4 blog, zero-overhead batch scheduler); a hybrid engine's
+** Python generate loop pays it all. */
+static const mdl_engine ENGINES[] = {
+    [ENGINE_VLLM]   = {"vllm",   1e-6, 10e-6, 0.3e-3, 15e-6, 512},
+    [ENGINE_SGLANG] = {"sglang", 1e-6, 10e-6, 0.1e-3, 3e-6, 512},
+    [ENGINE_HYBRID] = {"hybrid", 1e-6, 10e-6, 1.0e-3, 30e-6, 0},
+    [ENGINE_EAGER]  = {"eager",  1e-6, 10e-6, 0.3e-3, 15e-6, 0},
+};
+
+const mdl_engine *mdl_engine_of(scn_engine e)
+{
+    return (int)e >= 0 && (int)e < (int)(sizeof ENGINES / sizeof ENGINES[0]) ? &ENGINES[e] : &ENGINES[0];
+}
+
+/* Kernels of one decode layer as vLLM's fused model code launches them:
+** dense — norm, QKV GEMM, rotary, KV-cache write, attention, output GEMM,
+** norm, gate-up GEMM, activation, down GEMM; an MoE layer replaces the MLP's
+** three by router GEMM, top-k, token alignment, two grouped GEMMs,
+** activation, combine, and the shared expert's three; each TP all-reduce
+** and EP all-to-all is one more (docs/model.md, section 5). */
+#define KERNELS_DENSE 10
+#define KERNELS_MOE   16
+#define KERNELS_STEP  6             /* embedding, final norm, LM head, sampler */
+
+mdl_fixed mdl_decode_fixed(const scn_model *m, const scn_efficiency *e, const scn_rollout_layout *r,
+                           const scn_link *link, int tp, int ep, double batch)
+{
+    mdl_fixed f = {0};
+    f.flat_s = e->decode_overhead_s;
+    double moe = m->experts > 0 ? m->layers - m->dense_layers : 0, dense = m->layers - moe;
+    int inst = imax(tp, ep);
+    /* the collectives of step_roofline: 2 TP all-reduces a layer, the EP
+    ** dispatch and combine on MoE layers */
+    double n_ar = tp > 1 ? 2.0 * m->layers : 0, n_a2a = ep > 1 ? 2.0 * moe : 0;
+    if (tp > 1) f.sync_s += n_ar * mdl_allreduce(0, tp, link, e->link);
+    if (ep > 1 && inst > 1) f.sync_s += n_a2a * mdl_alltoall(0, ep, link, e->link);
+    if (!r) {
+        f.total_s = f.flat_s;
+        return f;
+    }
+    const mdl_engine *g = mdl_engine_of(r->engine);
+    int cap = r->graph_max_batch > 0 ? r->graph_max_batch : g->graph_max;
+    f.graphed = r->cuda_graphs && g->graph_max > 0 && batch <= cap;
+    f.kernels = dense * KERNELS_DENSE + moe * KERNELS_MOE + n_ar + n_a2a + KERNELS_STEP;
+    double s = e->decode_overhead_scale;
+    f.launch_s = s * f.kernels * (f.graphed ? g->launch_graph_s : g->launch_eager_s);
+    f.sched_s = s * (g->step_cpu_s + batch * g->seq_cpu_s);
+    f.total_s = f.launch_s + f.sched_s + f.flat_s;
+    return f;
+}
+
+mdl_step mdl_decode_step_eng(const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                             const scn_rollout_layout *r, const scn_link *link, int tp, int ep, double batch,
+                             double ctx_tokens)
+{
+    mdl_step st = mdl_decode_step(m, d, e, link, tp, ep, batch, ctx_tokens);
+    if (r) st.total_s += mdl_decode_fixed(m, e, r, link, tp, ep, batch).total_s - e->decode_overhead_s;
+    return st;
+}
+
 mdl_step mdl_prefill(const scn_model *m, const scn_device *d, const scn_efficiency *e,
                      const scn_link *link, int tp, int ep, double tokens, double seq)
 {
@@ -206,7 +407,9 @@ const scn_link *mdl_tier_link(const scn_cluster *c, int tier)
 mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_link *ltp, const scn_link *lep,
                           const scn_link *lpp)
 {
-    mdl_stage c = {tp, pp, 0, 0, 0, 0, ltp, lep, lpp, 1, CP_RING, 0, 0, 0, 0, NULL};
+    static const scn_link none;
+    mdl_stage c = {.tp = tp, .pp = pp, .ltp = ltp ? *ltp : none, .lep = lep ? *lep : none, .lpp = lpp ? *lpp : none,
+                   .cp = 1, .cp_kind = CP_RING};
     c.sh = mdl_stage_share(m->layers, pp);
     c.lps = (double)((m->layers + pp - 1) / pp);
     if (m->experts > 0) {
@@ -230,6 +433,7 @@ typedef struct {
     double l2, l2m;             /* 2 · layers of the stage, and times the MoE share */
     double a2a_f, a2a_bw, a2a_lat;  /* EP all-to-all (mdl_alltoall), efold > 1 */
     double pp_bw, pp_lat;       /* send to the next stage (mdl_broadcast) */
+    bool   ar_hier, a2a_hier;   /* the TP or EP group spans nodes: priced by mdl_allreduce / mdl_alltoall */
 } stage_fwd_k;
 
 static stage_fwd_k stage_fwd_prep(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c,
@@ -249,21 +453,23 @@ static stage_fwd_k stage_fwd_prep(const scn_model *m, const scn_device *d, doubl
     if (c->tp > 1) {
         const int n = c->tp;
         k.ar_f = 2.0 * (n - 1) / n;
-        k.ar_bw = c->ltp->bw * link_eff;
-        k.ar_lat = 2 * (n - 1) * c->ltp->latency_s;
+        k.ar_bw = c->ltp.bw * link_eff;
+        k.ar_lat = 2 * (n - 1) * c->ltp.latency_s;
+        k.ar_hier = c->ltp.local > 0;
     }
     if (m->experts > 0) {
         k.l2m = 2.0 * c->lps * c->moe_frac;
         if (c->efold > 1) {
             const int n = c->efold;
             k.a2a_f = (double)(n - 1) / n;
-            k.a2a_bw = c->lep->bw * link_eff;
-            k.a2a_lat = 1 * c->lep->latency_s;
+            k.a2a_bw = c->lep.bw * link_eff;
+            k.a2a_lat = 1 * c->lep.latency_s;
+            k.a2a_hier = c->lep.local > 0;
         }
     }
     if (c->pp > 1) {
-        k.pp_bw = c->lpp->bw * link_eff;
-        k.pp_lat = 1 * c->lpp->latency_s;
+        k.pp_bw = c->lpp.bw * link_eff;
+        k.pp_lat = 1 * c->lpp.latency_s;
     }
     return k;
 }
@@ -285,8 +491,11 @@ static inline __attribute__((always_inline)) double stage_fwd_one(const scn_mode
     double t = comp;
     double act = by_cp(k, tok) * k->hidden * 2.0;
     double ttp = 0, tep = 0;
-    if (c->tp > 1) ttp = k->l2 * (k->ar_f * act / k->ar_bw + k->ar_lat);
-    if (m->experts > 0) tep = k->l2m * (c->efold > 1 ? k->a2a_f * by_tp(k, act * k->ea) / k->a2a_bw + k->a2a_lat : 0.0);
+    if (c->tp > 1)
+        ttp = k->l2 * (k->ar_hier ? mdl_allreduce(act, c->tp, &c->ltp, link_eff) : k->ar_f * act / k->ar_bw + k->ar_lat);
+    if (m->experts > 0 && c->efold > 1)
+        tep = k->l2m * (k->a2a_hier ? mdl_alltoall(by_tp(k, act * k->ea), c->efold, &c->lep, link_eff)
+                                    : k->a2a_f * by_tp(k, act * k->ea) / k->a2a_bw + k->a2a_lat);
     /* the shares run concurrently with the compute are hidden, together,
     ** while it lasts; the rest is exposed (docs/model.md, section 7) */
     t += (1.0 - c->o_tp) * ttp;
@@ -360,7 +569,8 @@ void mdl_stage_par(mdl_stage *c, const scn_model *m, int cp, int cp_kind, const 
 {
     c->cp = cp > 1 ? cp : 1;
     c->cp_kind = cp_kind;
-    c->lcp = lcp;
+    static const scn_link none;
+    c->lcp = lcp && c->cp > 1 ? *lcp : none;
     c->o_tp = o_tp;
     c->o_ep = o_ep;
     double hd = m->head_dim > 0 ? m->head_dim : (m->heads > 0 ? (double)m->hidden / m->heads : 0);
@@ -378,12 +588,12 @@ double mdl_exposed(double comm, double o, double compute)
 
 double mdl_cp_layer(const mdl_stage *c, double tok, double attn_s, double link_eff)
 {
-    if (c->cp <= 1 || !c->lcp) return 0.0;
+    if (c->cp <= 1 || c->lcp.bw <= 0) return 0.0;
     double local = tok / c->cp * 2.0 / c->tp;       /* bf16 bytes per unit of width, this rank's tokens */
     if (c->cp_kind == CP_ULYSSES)
-        return 2.0 * mdl_alltoall(local * c->qdim, c->cp, c->lcp, link_eff)          /* Q in, output back */
-             + 2.0 * mdl_alltoall(local * c->kvdim, c->cp, c->lcp, link_eff);        /* K, V */
-    double send = mdl_broadcast(2.0 * local * c->kvdim, c->lcp, link_eff);           /* the K and V block */
+        return 2.0 * mdl_alltoall(local * c->qdim, c->cp, &c->lcp, link_eff)          /* Q in, output back */
+             + 2.0 * mdl_alltoall(local * c->kvdim, c->cp, &c->lcp, link_eff);        /* K, V */
+    double send = mdl_broadcast(2.0 * local * c->kvdim, &c->lcp, link_eff);           /* the K and V block */
     double block = attn_s / c->cp;
     return (c->cp - 1) * (send > block ? send - block : 0.0);
 }

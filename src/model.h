@@ -46,6 +46,40 @@ typedef struct {
 } mdl_step;
 mdl_step mdl_decode_step(const scn_model *m, const scn_device *d, const scn_efficiency *e,
                          const scn_link *link, int tp, int ep, double batch, double ctx_tokens);
+/* The same with the engine's fixed cost of the step (mdl_decode_fixed) in
+** total_s; r NULL: efficiency.decode_overhead_ms alone, as before it. */
+mdl_step mdl_decode_step_eng(const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                             const scn_rollout_layout *r, const scn_link *link, int tp, int ep, double batch,
+                             double ctx_tokens);
+
+/* The fixed cost of a decode step of `batch` sequences on an instance
+** (docs/model.md, section 5): the kernel launches of every layer (a
+** captured CUDA graph's gap per kernel when the engine replays one for
+** this batch, an eager launch otherwise), the scheduler's and sampler's
+** CPU time (per step and per sequence), both times
+** efficiency.decode_overhead_scale, plus efficiency.decode_overhead_ms.
+** sync_s is the latency-bound part of the step's TP and EP collectives
+** (mdl_allreduce / mdl_alltoall of zero bytes, 2 a layer each): shown for
+** the breakdown, already in the step's communication, not in total_s. */
+typedef struct {
+    double kernels;             /* kernel launches of a step */
+    bool   graphed;             /* the step replays a captured CUDA graph */
+    double launch_s, sched_s, flat_s, sync_s;
+    double total_s;             /* launch_s + sched_s + flat_s */
+} mdl_fixed;
+mdl_fixed mdl_decode_fixed(const scn_model *m, const scn_efficiency *e, const scn_rollout_layout *r,
+                           const scn_link *link, int tp, int ep, double batch);
+/* An engine's profile: the constants of mdl_decode_fixed (docs/model.md,
+** section 5, where each comes from). */
+typedef struct {
+    const char *name;
+    double launch_graph_s;      /* per kernel inside a replayed CUDA graph */
+    double launch_eager_s;      /* per kernel launched from Python */
+    double step_cpu_s;          /* scheduler + sampler per step, exposed */
+    double seq_cpu_s;           /* scheduler + sampler + detokenizer per sequence, exposed */
+    int    graph_max;           /* default largest captured batch (0: never captures) */
+} mdl_engine;
+const mdl_engine *mdl_engine_of(scn_engine e);
 /* Prefill of `tokens` prompt tokens (in sequences of mean length seq). */
 mdl_step mdl_prefill(const scn_model *m, const scn_device *d, const scn_efficiency *e,
                      const scn_link *link, int tp, int ep, double tokens, double seq);
@@ -56,11 +90,25 @@ double mdl_expert_touch(int experts, int k, double batch);
 
 /* α–β collectives (nccl-tests PERFORMANCE.md): all-reduce 2(n−1)/n·S/B,
 ** all-gather / reduce-scatter / all-to-all (n−1)/n·S/B, broadcast S/B,
-** plus a latency per step. */
+** plus a latency per step, on a tier's own link.  On a group link across
+** nodes (mdl_group_link) NCCL's ring and tree with the node's rails, the
+** cheaper for the size (docs/model.md, section 2). */
 double mdl_allreduce(double bytes, int n, const scn_link *l, double eff);
 double mdl_allgather(double bytes, int n, const scn_link *l, double eff);
 double mdl_alltoall(double bytes, int n, const scn_link *l, double eff);
 double mdl_broadcast(double bytes, const scn_link *l, double eff);
+
+/* The link of a group whose members sit `local` to a node on tier `tier`
+** (1: across nodes, 2: across supernodes, `local` then per supernode):
+** the tier's link (mdl_tier_link, or mdl_tier_link_shared when every
+** device of the node takes part in some group at once) with the in-node
+** link and the rails filled, so that the collectives above price NCCL's
+** ring and tree across nodes (docs/model.md, section 2).  Tier 0, or
+** cluster.collectives = "flat": the tier's own link, priced flat. */
+scn_link mdl_link_hier(const scn_cluster *c, int tier, int local, bool shared);
+/* The same for the group of `count` devices `stride` apart from `first`
+** (its members on the first one's node counted). */
+scn_link mdl_group_link(const scn_cluster *c, int first, int stride, int count, bool shared);
 
 /* All-reduce over a group of `count` ranks `stride` apart from `first`:
 ** flat on the group's tier when it stays inside a supernode; across
@@ -88,13 +136,13 @@ typedef struct {
     int    tp, pp;
     double sh, lps, moe_frac;   /* layer share (mdl_stage_share), layers, MoE share */
     int    efold;
-    const scn_link *ltp, *lep, *lpp;
+    scn_link ltp, lep, lpp;     /* by value: group links (mdl_group_link) are made for the stage; zero when unused */
     /* context parallelism and overlap (mdl_stage_par; cp 1, no overlap:
     ** as mdl_stage_setup leaves them) */
     int    cp, cp_kind;         /* ranks a sequence is split over; scn_cp_kind */
     double qdim, kvdim;         /* query and K/V widths of a layer (heads·head_dim) */
     double o_tp, o_ep;          /* shares of TP and EP communication run concurrently with compute */
-    const scn_link *lcp;
+    scn_link lcp;               /* zero when cp is 1 */
 } mdl_stage;
 mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_link *ltp, const scn_link *lep,
                           const scn_link *lpp);

@@ -81,6 +81,18 @@ scn_link plan_pool_link_shared(const scn_cluster *c, const plan_pool *q, int k, 
     return mdl_tier_link_shared(c, plan_group_tier(c, q, k, stride, count));
 }
 
+scn_link plan_group_link(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, bool shared)
+{
+    if (q->nranges <= 1) return mdl_group_link(c, q->first + k, stride, count, shared);
+    int tier = plan_group_tier(c, q, k, stride, count);
+    if (tier == 0) return shared ? mdl_tier_link_shared(c, 0) : c->intra_node;
+    /* members on the first member's node (supernode across supernodes) */
+    int unit = tier == 1 ? c->devices_per_node : c->devices_per_node * c->nodes_per_supernode;
+    int u0 = plan_dev(q, k) / unit, loc = 0;
+    while (loc < count && plan_dev(q, k + loc * stride) / unit == u0) loc++;
+    return mdl_link_hier(c, tier, loc, shared);
+}
+
 double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, double bytes,
                             double eff)
 {
@@ -89,8 +101,11 @@ double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int
     int tier = plan_group_tier(c, q, k, stride, count);
     /* the links as every device of a node sees them when all cross at once
     ** (mdl_tier_link_shared: NICs shared, the scale-out fabric oversubscribed) */
-    scn_link l = mdl_tier_link_shared(c, tier);
-    if (tier < 2) return mdl_allreduce(bytes, count, &l, eff);
+    if (tier < 2) {
+        scn_link g = plan_group_link(c, q, k, stride, count, true);
+        return mdl_allreduce(bytes, count, &g, eff);
+    }
+    scn_link l = mdl_link_hier(c, 2, 1, true);
     /* across supernodes: reduce-scatter inside each supernode the members
     ** touch, all-reduce of the share across them, all-gather inside */
     int per_sn = c->devices_per_node * c->nodes_per_supernode;
@@ -102,7 +117,7 @@ double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int
     }
     int inner = count / span_sn;
     if (inner < 1) inner = 1;
-    scn_link li = mdl_tier_link_shared(c, plan_group_tier(c, q, k, stride, inner));
+    scn_link li = plan_group_link(c, q, k, stride, inner, true);
     return mdl_allgather(bytes, inner, &li, eff) * 2 + mdl_allreduce(bytes / inner, span_sn, &l, eff);
 }
 
@@ -756,6 +771,20 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             buf_printf(out, "    rollout   %d instance%s of %d device%s (TP%d EP%d), max %d seqs, KV room %s tokens/instance\n",
                        q->instances, fs_s(q->instances), q->inst_devices, fs_s(q->inst_devices), s->plan.rollout.tp, s->plan.rollout.ep,
                        s->plan.rollout.max_seqs, b1);
+            /* the decode step's fixed cost as the engine and the planner's
+            ** estimate charge it (mdl_decode_fixed), at a full batch */
+            const scn_rollout_layout *r = &s->plan.rollout;
+            scn_link lk = plan_group_link(&s->cluster, q, 0, 1, q->inst_devices, false);
+            mdl_fixed fx = mdl_decode_fixed(&s->actor, &s->eff, r, &lk, r->tp, r->ep, r->max_seqs);
+            if (s->eff.decode_overhead_scale > 0) {
+                buf_printf(out, "    decode    fixed %.2f ms a step at %d seqs (%s%s): %.0f launches %.2f ms, scheduler %.2f ms",
+                           fx.total_s * 1e3, r->max_seqs, mdl_engine_of(r->engine)->name,
+                           fx.graphed ? ", CUDA graphs" : ", eager", fx.kernels, fx.launch_s * 1e3, fx.sched_s * 1e3);
+                if (fx.flat_s > 0) buf_printf(out, ", flat %.2f ms", fx.flat_s * 1e3);
+            } else {
+                buf_printf(out, "    decode    fixed %.2f ms a step (flat: efficiency.decode_overhead_scale 0)", fx.flat_s * 1e3);
+            }
+            buf_printf(out, "; TP/EP sync latency %.2f ms in the communication\n", fx.sync_s * 1e3);
         }
         if (q->aux_tp > 0)
             buf_printf(out, "    forward   %d replicas of TP%d\n", q->aux_replicas, q->aux_tp);

@@ -71,6 +71,10 @@ int plan_group_tier(const scn_cluster *c, const plan_pool *q, int k, int stride,
 ** a node transfers at once (a reshard, every group's collective):
 ** mdl_tier_link_shared over plan_group_tier (docs/model.md, section 2). */
 scn_link plan_pool_link_shared(const scn_cluster *c, const plan_pool *q, int k, int stride, int count);
+/* The link of the group of pool q's devices k, k + stride, … as the
+** collectives price it (mdl_group_link: across nodes, its members per node
+** and the node's rails; shared as mdl_tier_link_shared). */
+scn_link plan_group_link(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, bool shared);
 /* mdl_allreduce_group over those devices: the same figure on a contiguous
 ** pool; on a placed one, hierarchical over the supernodes they touch. */
 double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, double bytes,

@@ -22,6 +22,7 @@ void scn_defaults(scn_scenario *s)
     c->scaleout_oversub = 1.0;
     c->devices_per_host_link = 1;
     c->devices_per_nic = 1;
+    c->collectives = COLL_NCCL;
 
     scn_workload *w = &s->work;
     w->algo = ALGO_GRPO;
@@ -62,6 +63,9 @@ void scn_defaults(scn_scenario *s)
     p->rollout.spec_tokens = 0;
     p->rollout.spec_accept = 0.7;
     p->rollout.preempt = PREEMPT_RECOMPUTE;
+    p->rollout.engine = ENGINE_VLLM;
+    p->rollout.cuda_graphs = true;
+    p->rollout.graph_max_batch = 0;
     p->aux_tp = 1;
     p->offload_optimizer = true;
     p->offload_grads = true;
@@ -89,7 +93,12 @@ void scn_defaults(scn_scenario *s)
     e->hbm = 0.75;
     e->link = 0.70;
     e->host_link = 0.80;
+    /* the decode step's fixed cost: a flat 2 ms, the model before the
+    ** engine's structured cost (mdl_decode_fixed), which a scenario turns
+    ** on with decode_overhead_scale > 0 (docs/model.md, section 5; on by
+    ** default once the validation systems are re-fitted with it) */
     e->decode_overhead_s = 2e-3;
+    e->decode_overhead_scale = 0;
     e->train_overhead_s = 0.1;
     e->switch_overhead_s = 1.0;
     e->reward_rule_s = 1e-3;

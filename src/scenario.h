@@ -33,9 +33,21 @@ typedef struct {
     double host_bw;         /* B/s device<->host link (PCIe) */
 } scn_device;
 
+/* How a collective over a group spanning nodes is priced (docs/model.md,
+** section 2): as NCCL chooses, the cheaper of ring and tree for the size;
+** always ring; always tree; or one flat ring on the slowest tier (the
+** model before hierarchy and rails). */
+typedef enum { COLL_NCCL, COLL_RING, COLL_TREE, COLL_FLAT } scn_coll_algo;
+
 typedef struct {
     double bw;              /* B/s per device, one way */
     double latency_s;       /* per message / collective step */
+    /* A group whose members sit on several nodes (mdl_group_link fills
+    ** these; a tier's own link leaves them 0 and is priced flat): */
+    int    local;           /* the group's members per node (per supernode across supernodes) */
+    int    algo;            /* scn_coll_algo */
+    double rails;           /* the node's bandwidth out, in units of bw: the rails its members drive at once */
+    double in_bw, in_lat;   /* the link joining the members of one node */
 } scn_link;
 
 typedef struct {
@@ -52,6 +64,7 @@ typedef struct {
     double   scaleout_oversub; /* scale-out fabric oversubscription (1: non-blocking) */
     int      devices_per_host_link; /* devices sharing one host (PCIe) uplink */
     int      devices_per_nic;  /* devices sharing one scale-out NIC */
+    scn_coll_algo collectives; /* how groups across nodes are priced (default COLL_NCCL) */
 } scn_cluster;
 
 /* A transformer, dense or MoE.  Derived figures are filled by scn_model_derive(). */
@@ -126,6 +139,10 @@ typedef enum { DISPATCH_BALANCED, DISPATCH_QUEUE, DISPATCH_STATIC } scn_dispatch
 typedef enum { KV_PAGED, KV_RESERVE } scn_kv_admission;
 typedef enum { PREEMPT_RECOMPUTE, PREEMPT_SWAP } scn_preempt;
 typedef enum { CTRL_QUEUE, CTRL_DRIVER } scn_controller;
+/* The inference engine a rollout instance runs (docs/model.md, section 5,
+** the decode step's fixed cost): its kernel launches, CUDA graphs and
+** scheduler CPU time per step; ENGINE_EAGER is vLLM under enforce_eager. */
+typedef enum { ENGINE_VLLM, ENGINE_SGLANG, ENGINE_HYBRID, ENGINE_EAGER } scn_engine;
 
 /* Role bits a device pool can hold. */
 enum {
@@ -164,6 +181,9 @@ typedef struct {
     double ep_imbalance;        /* CV of the tokens routed to each EP rank (0: uniform routing) */
     int    spec_tokens;         /* speculative decoding: draft tokens per step (0: none) */
     double spec_accept;         /* each draft token's acceptance rate α */
+    scn_engine engine;          /* the decode step's fixed cost: launches, graphs, scheduler (mdl_decode_fixed) */
+    bool   cuda_graphs;         /* decode steps replay captured CUDA graphs up to graph_max_batch */
+    int    graph_max_batch;     /* largest captured batch (0: the engine's default) */
 } scn_rollout_layout;
 
 /* Where a pool's devices lie (docs/model.md, section 2): the lowest free
@@ -217,7 +237,8 @@ typedef struct {
     double hbm;             /* achieved fraction of HBM bandwidth */
     double link;            /* achieved fraction of link bandwidth */
     double host_link;       /* achieved fraction of host-link bandwidth */
-    double decode_overhead_s;   /* fixed per decode step (launch, scheduling) */
+    double decode_overhead_s;   /* flat per decode step, added to the engine's fixed cost (0 by default) */
+    double decode_overhead_scale; /* multiplier of the engine's software fixed cost (mdl_decode_fixed) */
     double train_overhead_s;    /* fixed per optimizer step */
     double switch_overhead_s;   /* fixed per co-located switch (allocator, graph) */
     double reward_rule_s;       /* rule-based reward, per sample, off-device */

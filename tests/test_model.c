@@ -127,7 +127,7 @@ END_TEST
 
 START_TEST(t_collectives)
 {
-    scn_link l = {100e9, 1e-6};
+    scn_link l = {.bw = 100e9, .latency_s = 1e-6};
     /* all-reduce: 2(n−1)/n · S/B + 2(n−1)·α */
     NEAR(mdl_allreduce(1e9, 8, &l, 1.0), 2.0 * 7 / 8 * 1e9 / 100e9 + 14e-6, 1e-12);
     /* all-gather: (n−1)/n · S/B + (n−1)·α */
@@ -156,7 +156,7 @@ START_TEST(t_decode_roofline)
     scn_model_derive(&m);
     scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
     scn_efficiency e = {.decode = 0.5, .hbm = 0.8, .link = 0.7, .decode_overhead_s = 1e-3};
-    scn_link l = {450e9, 2e-6};
+    scn_link l = {.bw = 450e9, .latency_s = 2e-6};
     double ctx = 1000;
     mdl_step st = mdl_decode_step(&m, &d, &e, &l, 1, 1, 1, ctx);
     /* the untied embedding table is looked up, not streamed or multiplied */
@@ -174,6 +174,72 @@ START_TEST(t_decode_roofline)
 }
 END_TEST
 
+/* The decode step's fixed cost (docs/model.md, section 5), by hand: a dense
+** model of 4 layers at TP2 on a link of 2 µs a step.  Kernels: 4 layers ×
+** 10, 2 all-reduces a layer (8), 6 a step: 54.  vLLM with CUDA graphs at a
+** batch of 64: 54 × 1 µs launches, 0.3 ms + 64 × 15 µs scheduler = 1.314
+** ms.  Eager (cuda_graphs off, or the batch past the 512 captured): 54 ×
+** 10 µs.  The sync latency is 8 all-reduces of 0 bytes, 2 ring steps of 2
+** µs each: 32 µs, reported and not added.  More layers and TP add
+** launches; the scale multiplies launches and scheduler, not the flat
+** term; r NULL keeps the flat term alone (the model before it). */
+START_TEST(t_decode_fixed_cost)
+{
+    scn_model m = {.layers = 4, .hidden = 1024, .heads = 8, .kv_heads = 8, .head_dim = 128, .ffn = 4096, .vocab = 32000};
+    scn_model_derive(&m);
+    scn_efficiency e = {.decode = 0.5, .hbm = 0.8, .link = 0.7, .decode_overhead_scale = 1};
+    scn_link l = {.bw = 450e9, .latency_s = 2e-6};
+    scn_rollout_layout r = {.engine = ENGINE_VLLM, .cuda_graphs = true};
+    mdl_fixed g = mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 64);
+    NEAR(g.kernels, 54, 1e-12);
+    ck_assert(g.graphed);
+    NEAR(g.launch_s, 54e-6, 1e-9);
+    NEAR(g.sched_s, 0.3e-3 + 64 * 15e-6, 1e-9);
+    NEAR(g.total_s, 1.314e-3, 1e-9);
+    NEAR(g.sync_s, 8 * 2 * 2e-6, 1e-9);
+    /* without graphs: eager launches */
+    r.cuda_graphs = false;
+    mdl_fixed x = mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 64);
+    ck_assert(!x.graphed);
+    NEAR(x.total_s, 540e-6 + 1.26e-3, 1e-9);
+    /* graphs captured up to 512: a batch of 1024 launches eagerly, 32 still replays */
+    r.cuda_graphs = true;
+    mdl_fixed big = mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 1024);
+    ck_assert(!big.graphed);
+    NEAR(big.total_s, 540e-6 + 0.3e-3 + 1024 * 15e-6, 1e-9);
+    r.graph_max_batch = 32;
+    ck_assert(!mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 64).graphed);
+    ck_assert(mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 32).graphed);
+    r.graph_max_batch = 0;
+    /* TP1: no all-reduce, 46 kernels; 8 layers at TP2: 80 + 16 + 6 = 102 */
+    NEAR(mdl_decode_fixed(&m, &e, &r, &l, 1, 1, 64).kernels, 46, 1e-12);
+    NEAR(mdl_decode_fixed(&m, &e, &r, &l, 1, 1, 64).sync_s, 0, 1e-12);
+    scn_model m8 = m;
+    m8.layers = 8;
+    scn_model_derive(&m8);
+    NEAR(mdl_decode_fixed(&m8, &e, &r, &l, 2, 1, 64).launch_s, 102e-6, 1e-9);
+    /* the hybrid engine never captures; SGLang's scheduler is overlapped */
+    r.engine = ENGINE_HYBRID;
+    NEAR(mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 64).total_s, 540e-6 + 1e-3 + 64 * 30e-6, 1e-9);
+    r.engine = ENGINE_SGLANG;
+    NEAR(mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 64).total_s, 54e-6 + 0.1e-3 + 64 * 3e-6, 1e-9);
+    r.engine = ENGINE_VLLM;
+    /* the scale multiplies launches and scheduler; the flat term is added */
+    e.decode_overhead_scale = 2;
+    e.decode_overhead_s = 5e-3;
+    NEAR(mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 64).total_s, 2 * 1.314e-3 + 5e-3, 1e-9);
+    /* the step carries it once: the engine's step minus the bare roofline */
+    scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
+    mdl_step a = mdl_decode_step(&m, &d, &e, &l, 2, 1, 64, 64e3);
+    mdl_step b = mdl_decode_step_eng(&m, &d, &e, &r, &l, 2, 1, 64, 64e3);
+    NEAR(b.total_s - a.total_s, 2 * 1.314e-3, 1e-9);
+    NEAR(mdl_decode_step_eng(&m, &d, &e, NULL, &l, 2, 1, 64, 64e3).total_s, a.total_s, 1e-12);
+    /* scale 0: the old model, one flat term */
+    e.decode_overhead_scale = 0;
+    NEAR(mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 64).total_s, 5e-3, 1e-12);
+}
+END_TEST
+
 /* MoE experts split over the TP ranks when EP < TP (docs/model.md, sections
 ** 3 and 5): Qwen3-30B-A3B at rollout TP4 holds and reads the same expert
 ** bytes per device at EP1 as at EP4, a quarter of the whole. */
@@ -187,7 +253,7 @@ START_TEST(t_moe_experts_over_tp)
     NEAR(w1, m->params_dense / 4 + m->params_expert / 4, 1e-12);
     scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
     scn_efficiency e = {.decode = 0.5, .hbm = 0.8, .link = 0.7, .decode_overhead_s = 1e-3};
-    scn_link l = {450e9, 2e-6};
+    scn_link l = {.bw = 450e9, .latency_s = 2e-6};
     mdl_step a = mdl_decode_step(m, &d, &e, &l, 4, 1, 64, 64 * 1000.0);
     mdl_step b = mdl_decode_step(m, &d, &e, &l, 4, 4, 64, 64 * 1000.0);
     NEAR(a.memory_s, b.memory_s, 1e-12);
@@ -215,7 +281,7 @@ START_TEST(t_attention_shapes)
     ** form; prefill of the same tokens the expanded, causal one */
     scn_device d = {.peak_flops = 1e15, .hbm_bw = 3e12};
     scn_efficiency e = {.decode = 0.5, .prefill = 0.5, .hbm = 0.8, .link = 0.7};
-    scn_link l = {400e9, 2e-6};
+    scn_link l = {.bw = 400e9, .latency_s = 2e-6};
     mdl_step st = mdl_decode_step(v3, &d, &e, &l, 1, 1, 1, 1000);
     NEAR(st.compute_s, (2 * mdl_matmul_params(v3) + 61 * 2.0 * 128 * 1088 * 1000) / (1e15 * 0.5), 1e-9);
     mdl_step pf = mdl_prefill(v3, &d, &e, &l, 1, 1, 1000, 1000);
@@ -246,7 +312,7 @@ START_TEST(t_kv_replication)
     ** device is that of 4 heads over 4 ranks, not 8 */
     scn_device d = {.peak_flops = 1e15, .hbm_bw = 3e12};
     scn_efficiency e = {.decode = 0.5, .hbm = 1.0, .link = 0.7};
-    scn_link l = {400e9, 2e-6};
+    scn_link l = {.bw = 400e9, .latency_s = 2e-6};
     mdl_step a = mdl_decode_step(q, &d, &e, &l, 8, 8, 64, 0);
     mdl_step b = mdl_decode_step(q, &d, &e, &l, 8, 8, 64, 64000);
     NEAR(b.memory_s - a.memory_s, 64000 * q->kv_bytes_per_token * 2 / 8 / 3e12, 1e-9);
@@ -294,7 +360,7 @@ START_TEST(t_grad_fp32)
     NEAR(mdl_grad_bytes(&s.plan.train), 2, 1e-12);
     /* the DP all-reduce moves twice the bytes in FP32 */
     scn_cluster c = {.devices_per_node = 8, .nodes_per_supernode = 1, .supernodes = 1,
-                     .intra_node = {100e9, 0}, .intra_supernode = {50e9, 0}, .inter_supernode = {25e9, 0}};
+                     .intra_node = {.bw = 100e9, .latency_s = 0}, .intra_supernode = {.bw = 50e9, .latency_s = 0}, .inter_supernode = {.bw = 25e9, .latency_s = 0}};
     scn_efficiency e = {.link = 1.0};
     double a, r, g4, g2;
     shard_allreduce(&c, e.link, 1, 8, 8, 8, 8, 1e9, &a, &r);
@@ -413,7 +479,7 @@ START_TEST(t_context_parallel_stage)
                    .ffn = 18944, .vocab = 152064};
     scn_model_derive(&m);
     scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
-    scn_link ltp = {450e9, 2e-6}, lcp = {50e9, 5e-6};
+    scn_link ltp = {.bw = 450e9, .latency_s = 2e-6}, lcp = {.bw = 50e9, .latency_s = 5e-6};
     double tok = 65536, sq = tok * tok, eff = 0.5, le = 0.8;
     mdl_stage c1 = mdl_stage_setup(&m, 1, 1, 1, &ltp, NULL, NULL);
     double f1 = mdl_stage_fwd(&m, &d, le, &c1, tok, sq, eff);
@@ -460,15 +526,15 @@ static double stage_fwd_ref(const scn_model *m, const scn_device *d, double le, 
     double t = comp;
     double act = tok / cp * m->hidden * 2.0;
     double ttp = 0, tep = 0;
-    if (c->tp > 1) ttp = 2.0 * c->lps * mdl_allreduce(act, c->tp, c->ltp, le);
+    if (c->tp > 1) ttp = 2.0 * c->lps * mdl_allreduce(act, c->tp, &c->ltp, le);
     if (m->experts > 0)
-        tep = 2.0 * c->lps * c->moe_frac * mdl_alltoall(act * m->experts_active / c->tp, c->efold, c->lep, le);
+        tep = 2.0 * c->lps * c->moe_frac * mdl_alltoall(act * m->experts_active / c->tp, c->efold, &c->lep, le);
     t += (1.0 - c->o_tp) * ttp;
     t += (1.0 - c->o_ep) * tep;
     double conc = c->o_tp * ttp + c->o_ep * tep;
     if (conc > comp) t += conc - comp;
     if (cp > 1) t += c->lps * mdl_cp_layer(c, tok, attn / m->layers / c->tp / cp / (d->peak_flops * eff), le);
-    if (c->pp > 1) t += mdl_broadcast(act / c->tp, c->lpp, le);
+    if (c->pp > 1) t += mdl_broadcast(act / c->tp, &c->lpp, le);
     return t;
 }
 
@@ -481,7 +547,7 @@ START_TEST(t_stage_fwd_exact)
     ck_assert_ptr_nonnull(moe);
     const scn_model *models[2] = {&dense, moe};
     scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
-    scn_link ltp = {450e9, 2e-6}, lep = {200e9, 3e-6}, lpp = {50e9, 7e-6}, lcp = {100e9, 5e-6};
+    scn_link ltp = {.bw = 450e9, .latency_s = 2e-6}, lep = {.bw = 200e9, .latency_s = 3e-6}, lpp = {.bw = 50e9, .latency_s = 7e-6}, lcp = {.bw = 100e9, .latency_s = 5e-6};
     const int tps[] = {1, 2, 3, 4, 6, 8}, cps[] = {1, 2, 3};
     uint64_t x = 99;
     int checked = 0;
@@ -528,7 +594,7 @@ START_TEST(t_overlap)
     const scn_model *m = presets_model_find("qwen3_30b_a3b");
     ck_assert_ptr_nonnull(m);
     scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
-    scn_link l = {900e9, 1e-6};
+    scn_link l = {.bw = 900e9, .latency_s = 1e-6};
     double tok = 16384, sq = 16384.0 * 16384, eff = 0.5;
     mdl_stage c = mdl_stage_setup(m, 4, 1, 8, &l, &l, NULL);
     double comp = (2.0 * mdl_matmul_params(m) * tok + mdl_attn_flops_causal(m, sq)) * c.sh / 4 / (989e12 * eff);
@@ -548,6 +614,59 @@ START_TEST(t_overlap)
 }
 END_TEST
 
+/* Collectives across nodes (docs/model.md, section 2), by hand.  TP16 on
+** two nodes of eight H100-like devices (NVLink 450 GB/s 3 µs, a 400 Gb/s
+** NIC each, 50 GB/s 8 µs).  Ring: 2·15/16·S/min(450, 8·50) + 26·3 µs
+** + 4·8 µs; tree: 2·S/400 GB/s + 2·(7·3 + 1·8) µs.  The old flat ring:
+** 2·15/16·S/50 GB/s + 30·8 µs. */
+START_TEST(t_coll_nodes)
+{
+    scn_cluster c = {.devices_per_node = 8, .nodes_per_supernode = 2, .supernodes = 1, .devices_per_nic = 1,
+                     .intra_node = {.bw = 450e9, .latency_s = 3e-6}, .intra_supernode = {.bw = 50e9, .latency_s = 8e-6},
+                     .inter_supernode = {.bw = 50e9, .latency_s = 8e-6}};
+    scn_link g = mdl_group_link(&c, 0, 1, 16, false);
+    ck_assert_int_eq(g.local, 8);
+    NEAR(g.rails, 8, 1e-15);
+    /* a decode step's all-reduce, 8 KiB: the tree, 58 µs */
+    double small = mdl_allreduce(8192, 16, &g, 1.0);
+    NEAR(small, 2 * 8192 / 400e9 + 58e-6, 1e-15);
+    /* 1 GB: the ring, 4.6875 ms + 110 µs */
+    double big = mdl_allreduce(1e9, 16, &g, 1.0);
+    NEAR(big, 1.875e9 / 400e9 + 110e-6, 1e-12);
+    /* the old flat ring on the cross-node tier: 240 µs, 8x the bandwidth time */
+    double flat_small = mdl_allreduce(8192, 16, &c.intra_supernode, 1.0);
+    NEAR(flat_small, 1.875 * 8192 / 50e9 + 240e-6, 1e-15);
+    ck_assert_msg(small < flat_small / 4 && big < flat_small + 1.875e9 / 50e9 / 7,
+                  "across nodes priced as one flat ring: %.9g / %.9g s", small, big);
+    /* forced algorithms; "flat" gives the tier's own link back */
+    c.collectives = COLL_RING;
+    scn_link gr = mdl_group_link(&c, 0, 1, 16, false);
+    NEAR(mdl_allreduce(8192, 16, &gr, 1.0), 1.875 * 8192 / 400e9 + 110e-6, 1e-15);
+    c.collectives = COLL_FLAT;
+    scn_link gf = mdl_group_link(&c, 0, 1, 16, false);
+    NEAR(mdl_allreduce(8192, 16, &gf, 1.0), flat_small, 1e-18);
+    c.collectives = COLL_NCCL;
+    /* a group inside one node on a group link: the in-node link */
+    NEAR(mdl_allreduce(8192, 4, &g, 1.0), 1.5 * 8192 / 450e9 + 6 * 3e-6, 1e-15);
+    /* all-gather over the 16: ring, 15/16·S/400 GB/s + 13·3 µs + 2·8 µs */
+    NEAR(mdl_allgather(1e9, 16, &g, 1.0), 0.9375e9 / 400e9 + 13 * 3e-6 + 2 * 8e-6, 1e-12);
+    /* all-to-all: 7/16 over NVLink, 8/16 over each member's NIC, at once */
+    NEAR(mdl_alltoall(1.6e7, 16, &g, 1.0), 8e6 / 50e9 + 8e-6, 1e-12);
+    /* a DP group, one member per node (stride 8): 16 nodes of a 16-node
+    ** supernode; PAT for the gather (log2 16 = 4 steps), tree for a small
+    ** all-reduce: 2·S/50 GB/s + 2·4·8 µs */
+    c.nodes_per_supernode = 16;
+    scn_link d = mdl_group_link(&c, 0, 8, 16, true);
+    ck_assert_int_eq(d.local, 1);
+    NEAR(mdl_allgather(8192, 16, &d, 1.0), 0.9375 * 8192 / 50e9 + 4 * 8e-6, 1e-15);
+    NEAR(mdl_allreduce(8192, 16, &d, 1.0), 2 * 8192 / 50e9 + 64e-6, 1e-15);
+    /* two devices share a NIC and all cross at once: half a NIC each */
+    c.devices_per_nic = 2;
+    scn_link h = mdl_group_link(&c, 0, 1, 16, true);
+    NEAR(mdl_allreduce(1e9, 16, &h, 1.0), 1.875e9 / 200e9 + 110e-6, 1e-12);
+}
+END_TEST
+
 /* HSDP (docs/model.md, section 7): with 16 ranks that hold the same
 ** parameters, shard groups of 8 reduce inside a node (A on tier 0) and
 ** all-reduce an eighth across the two groups (R, across nodes); ZeRO-3 at
@@ -555,13 +674,17 @@ END_TEST
 START_TEST(t_hsdp_levels)
 {
     scn_cluster c = {.devices_per_node = 8, .nodes_per_supernode = 4, .supernodes = 1,
-                     .intra_node = {400e9, 2e-6}, .intra_supernode = {50e9, 5e-6}, .inter_supernode = {25e9, 1e-5}};
+                     .intra_node = {.bw = 400e9, .latency_s = 2e-6}, .intra_supernode = {.bw = 50e9, .latency_s = 5e-6}, .inter_supernode = {.bw = 25e9, .latency_s = 1e-5}};
     double a, r, af, rf;
     shard_allreduce(&c, 1.0, 1, 16, 8, 1, 1, 1e9, &a, &r);
     NEAR(a, mdl_allreduce(2e9, 8, &c.intra_node, 1.0), 1e-12);
     NEAR(r, mdl_allreduce(2e9 / 8, 2, &c.intra_supernode, 1.0), 1e-12);
     shard_allreduce(&c, 1.0, 1, 16, 16, 1, 1, 1e9, &af, &rf);
-    NEAR(af, mdl_allreduce(2e9, 16, &c.intra_supernode, 1.0), 1e-12);
+    /* across the two nodes: NCCL's ring over the node's eight rails
+    ** (mdl_link_hier), 2·15/16·2 GB / min(400, 8·50) GB/s + 26·2 µs + 4·5 µs */
+    scn_link g16 = mdl_link_hier(&c, 1, 8, true);
+    NEAR(af, mdl_allreduce(2e9, 16, &g16, 1.0), 1e-12);
+    NEAR(af, 3.75e9 / 400e9 + 26 * 2e-6 + 4 * 5e-6, 1e-12);
     NEAR(rf, 0, 1e-15);
     double g, after;
     /* BF16 gradients (g = 1) */
@@ -603,6 +726,7 @@ static Suite *suite_model(void)
     tcase_add_test(tc, t_collectives);
     tcase_add_test(tc, t_expert_touch);
     tcase_add_test(tc, t_decode_roofline);
+    tcase_add_test(tc, t_decode_fixed_cost);
     tcase_add_test(tc, t_moe_experts_over_tp);
     tcase_add_test(tc, t_attention_shapes);
     tcase_add_test(tc, t_kv_replication);
@@ -613,6 +737,7 @@ static Suite *suite_model(void)
     tcase_add_test(tc, t_stage_fwd_exact);
     tcase_add_test(tc, t_overlap);
     tcase_add_test(tc, t_hsdp_levels);
+    tcase_add_test(tc, t_coll_nodes);
     tcase_add_test(tc, t_rng_and_dists);
     tcase_add_test(tc, t_dist_draws_in_a_row);
     suite_add_tcase(s, tc);

@@ -133,14 +133,14 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_TIMELINE \
     "+ Timeline ----------------------------------------------------------------------------------------+\n" \
     "|0..2m10s fit            |+0-------------------------------+1m-------------------------------+2m---|\n" \
-    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTTTTxggggggg|\n" \
-    "|- all 16 dev            |xpggggggggggggggggggggggggggggggggggggggggxllllrrrrTTTTTTTTTTTTTTpggggggg|\n" \
-    "|  + stage 0 (TP2 x DP8) |x                                         xllllrrrrTTTTTTTTTTTTTTx       |\n" \
-    "|    rollout 0       64% | pgggggggggggggggggggggggggggggggggggggggg                       ppgggggg|\n" \
-    "|    rollout 1       64% | pgggggggggggggggggggggggggggggggggggggggg                       ppgggggg|\n" \
-    "|    rollout 2       50% | pggggggggggggggggggggggggggggg                                  ppgggggg|\n" \
-    "|    rollout 3       65% | pgggggggggggggggggggggggggggggggggggggggg                       pggggggg|\n" \
-    "|t=2m10s (live) g generate  step 2  v1  mb 38  804ms (2m08s-2m09s)  3306 tokens            row 2/20|\n" \
+    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTTTxgggggggg|\n" \
+    "|- all 16 dev            |xpggggggggggggggggggggggggggggggggggggggggxllllrrrrTTTTTTTTTTTTTppggggggg|\n" \
+    "|  + stage 0 (TP2 x DP8) |x                                         xllllrrrrTTTTTTTTTTTTTx        |\n" \
+    "|    rollout 0       66% | pgggggggggggggggggggggggggggggggggggggggg                      ppggggggg|\n" \
+    "|    rollout 1       66% | pgggggggggggggggggggggggggggggggggggggggg                      ppggggggg|\n" \
+    "|    rollout 2       52% | pggggggggggggggggggggggggggggg                                 ppggggggg|\n" \
+    "|    rollout 3       66% | pgggggggggggggggggggggggggggggggggggggggg                      pgggggggg|\n" \
+    "|t=2m10s (live) g generate  step 2  v1  mb 34  1.1s (2m09s-2m10s)  4080 tokens             row 2/20|\n" \
     "|g generate  x switch  i inference (l r w)  T train  p prefill  l log-prob  r reference  w reward  |\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""
@@ -157,7 +157,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS \
     "+ Staleness -------------------------------------+\n" \
     "|bound s=0  lag max 0  mean 0.00  (1024 samples) |\n" \
-    "|in flight: v1:604                               |\n" \
+    "|in flight: v1:540                               |\n" \
     "|trained lags: 0:1024                            |\n" \
     "|step 1     #                            v0..0   |\n" \
     "|                                                |\n" \
@@ -165,17 +165,17 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_STATS \
     "+ Stats -----------------------------------------+\n" \
-    "|tok/s  last step 24.2k  so far 21.5k            |\n" \
+    "|tok/s  last step 24.6k  so far 21.5k            |\n" \
     "|measured after 1 warm-up step                   |\n" \
-    "|progress  step 2/5  t=2m10s  1424 events        |\n" \
+    "|progress  step 2/5  t=2m10s  1488 events        |\n" \
     "|Step split (training pool, so far)              |\n" \
-    "|g generate     66.4% gggggggggggggg....... 1m26s|\n" \
+    "|g generate     67.8% gggggggggggggg....... 1m28s|\n" \
     "|x switch        4.3% x..................... 5.5s|\n" \
     "|i inference    11.0% ii................... 14.3s|\n" \
-    "|T train        18.3% TTTT................. 23.8s|\n" \
+    "|T train        17.0% TTTT................. 22.1s|\n" \
     "|Pool         dev   busy   idle compute          |\n" \
-    "| all           16  92.6%   7.4%   89.8%         |\n" \
-    "|tokens  generated 3.19M  trained 2.79M          |\n" \
+    "| all           16  92.7%   7.3%   91.2%         |\n" \
+    "|tokens  generated 3.31M  trained 2.79M          |\n" \
     "|        wasted 0  in flight 0                   |\n" \
     "|plan  full s=0  partial 1.00  TP1 1SN  5 steps  |\n" \
     "+------------------------------------------------+\n" \
@@ -234,30 +234,30 @@ static bool screen_has(const screen *sc, const char *text)
     "|B: plan.mode=separate                                                                                       |\n" \
     "|now (the live run): plan.mode=separate, step 1/5                                                            |\n" \
     "|0..13m07s           |+0-----------+2m----------+4m----------+6m-----------+8m----------+10m---------+12m----|\n" \
-    "|A step              |ggggggggiiTTTggggggggiiTTTggggggggiiTTTggggggggiiTTTggggggggiiTTT                      |\n" \
-    "|A all               |gggggggggrTTpgggggggggrTTpgggggggggrTTggggggggglrTTpgggggggggrTTT                      |\n" \
+    "|A step              |ggggggggiiTTTggggggggiiTTgggggggggiiTTgggggggggiTTTgggggggggiTTT                       |\n" \
+    "|A all               |gggggggggrTTpgggggggglrTTggggggggglrTTgggggggggrTTTgggggggggrTTT                       |\n" \
     "|B step              |gggggggggiiiTTTTTgggggggggiiiTTTTTggggggggggiiiTTTTggggggggggiiiTTTTTggggggggggiiiTTTTT|\n" \
     "|B rollout           |pggggggggg      pgggggggggg       pggggggggg       pggggggggg       Wpggggggggg       W|\n" \
     "|B train             |         llrTTTTT         llrTTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
     "|now step            |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now rollout         |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now train           |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
-    "|A 1 step            |gggggggggggggggggggggggggggggggggggggxxiiiiiiiiTTTTTTTTTTTT 1m58s                      |\n" \
+    "|A 1 step            |gggggggggggggggggggggggggggggggggggggxxiiiiiiiiTTTTTTTTTTT 1m56s                       |\n" \
     "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m38s  |\n" \
-    "|B-A step +40.7s:  generate +9.98s  switch -3.7s  weight sync +435ms  inference +14.3s  train +19.6s         |\n" \
+    "|B-A step +42.4s:  generate +9.98s  switch -3.7s  weight sync +435ms  inference +14.3s  train +21.3s         |\n" \
     "|A full: devices idle 7% of the time (one pool: no device waits for another pool)                            |\n" \
     "|B separate: train pool idle 54% of the time (51% of all device-time idle)                                   |\n" \
     "|                                        A                       B  B - A                                    |\n" \
-    "|throughput tok/s                    24.3k                   18.0k  -6222 (-25.7%)                           |\n" \
-    "|  per device                         1516                    1127  -389 (-25.7%)                            |\n" \
-    "|step time                           1m58s                   2m38s  +40.7s (+34.5%)                          |\n" \
+    "|throughput tok/s                    24.6k                   18.0k  -6580 (-26.7%)                           |\n" \
+    "|  per device                         1538                    1127  -411 (-26.7%)                            |\n" \
+    "|step time                           1m56s                   2m38s  +42.4s (+36.5%)                          |\n" \
     "|  generate                          1m15s                   1m25s  +9.98s (+13.3%)                          |\n" \
     "|  switch                             3.7s                       -  -3.7s (-100.0%)                          |\n" \
     "|  weight sync                           -                   435ms  +435ms                                   |\n" \
     "|  inference                         14.6s                   28.9s  +14.3s (+97.8%)                          |\n" \
-    "|  train                             24.4s                     44s  +19.6s (+80.4%)                          |\n" \
-    "|idle device-time                     6.5%                   51.2%  +44.6 pt                                 |\n" \
-    "|  all busy                          93.5%                       -                                           |\n" \
+    "|  train                             22.7s                     44s  +21.3s (+94.0%)                          |\n" \
+    "|idle device-time                     6.6%                   51.2%  +44.5 pt                                 |\n" \
+    "|  all busy                          93.4%                       -                                           |\n" \
     "|  rollout busy                          -                   51.4%                                           |\n" \
     "|  train busy                            -                   46.3%                                           |\n" \
     "|memory peak/device               72.0 GiB                73.5 GiB  +1.5 GiB (+2.1%)                         |\n" \
