@@ -19,9 +19,9 @@ int main(void)
     s.cluster.nodes_per_supernode = 2;
     /* the device's own links, as a scenario file without cluster.links gets */
     const scn_device *d = &s.cluster.device;
-    s.cluster.intra_node = (scn_link){d->scaleup_bw, 2e-6};
-    s.cluster.intra_supernode = (scn_link){d->scaleout_bw, 5e-6};
-    s.cluster.inter_supernode = (scn_link){d->scaleout_bw, 1e-5};
+    s.cluster.intra_node = (scn_link){.bw = d->scaleup_bw, .latency_s = 2e-6};
+    s.cluster.intra_supernode = (scn_link){.bw = d->scaleout_bw, .latency_s = 5e-6};
+    s.cluster.inter_supernode = (scn_link){.bw = d->scaleout_bw, .latency_s = 1e-5};
     s.actor = *presets_model_find("qwen2_5_7b");
     scn_model_derive(&s.actor);         /* as the loader does (lua_scenario.c) */
     s.work.prompts_per_step = 16;
