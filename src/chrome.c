@@ -47,7 +47,7 @@ typedef struct value_text {
     bool     set;
 } value_text;
 
-/* Two threads (docs/architecture.md, "The trace writer"): the run's, which
+/* Two threads (docs/performance.md, "The trace writer"): the run's, which
 ** hands the events over in blocks of records, and the writer's, which
 ** formats them, in the same order, and writes the file.  A block holds
 ** records one after the other: a tag byte, then a span or a memory counter

@@ -6,7 +6,7 @@
 ** reduction, cut into micro-batches (docs/model.md, section 7).  The tasks
 ** that use them are in eng_train.c.  A synchronous step's sets are worked
 ** out ahead, on the drawer's thread, from its batch's lengths as drawn
-** (eng_mb_pre_fill; src/eng_draw.c; docs/architecture.md, "Headless runs").
+** (eng_mb_pre_fill; src/eng_draw.c; docs/performance.md, "Headless runs").
 ** Shared state and helpers: engine_int.h.
 */
 #include "engine_int.h"

@@ -206,7 +206,7 @@ void trace_add_span_at(trace *t, const trace_span *s, sim_time w0, sim_time open
 /* The same, with lo a time the window is known to start at or after while
 ** its start is not settled (else -1): a span that ends by lo adds nothing
 ** then, and waits no more — its whole length is kept aside for a run that
-** stops before its warm-up (docs/architecture.md, "Headless runs"). */
+** stops before its warm-up (docs/performance.md, "Headless runs"). */
 void trace_add_span_in(trace *t, const trace_span *s, sim_time w0, sim_time open, sim_time lo);
 /* n spans recorded one after the other with the same window: the same as
 ** n calls of trace_add_span_in (a task's pipeline records its spans so). */
@@ -300,7 +300,7 @@ bool trace_phase_is_compute(trace_phase p);
 /* Per pool, device-seconds of the spans of pool tracks (not host links, not
 ** the step track) inside the window [w0, w1] (the run's final one): all of
 ** them, and those of computation.  The same sums, span by span in the order
-** they were recorded, as report.c's loop over stored spans (docs/architecture.md, "Headless runs"). */
+** they were recorded, as report.c's loop over stored spans (docs/performance.md, "Headless runs"). */
 void trace_window_totals(const trace *t, sim_time w0, sim_time w1, int npools, double *busy, double *comp);
 
 int  trace_ntracks(const trace *t);

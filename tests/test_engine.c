@@ -856,7 +856,7 @@ END_TEST
 
 /* A headless run stores no span and holds only the spans that wait for the
 ** measured window to settle: four times the iterations, four times the spans
-** recorded, no more held (docs/architecture.md, "Headless runs"). */
+** recorded, no more held (docs/performance.md, "Headless runs"). */
 START_TEST(t_headless_memory_bounded)
 {
     const char *few[] = {"workload.iterations=10"}, *many[] = {"workload.iterations=40"};
@@ -944,7 +944,7 @@ END_TEST
 ** it — the run stopped there, the window starting at 0 — and one asked for
 ** later still equal the stored spans' sums bit for bit, in every mode; and a
 ** headless run holds far fewer spans than its warm-up records
-** (docs/architecture.md, "Headless runs"). */
+** (docs/performance.md, "Headless runs"). */
 START_TEST(t_totals_during_warmup)
 {
     static const char *const ex[] = {"qwen7b_h100x16.lua", "pangu718b_cm384.lua"};

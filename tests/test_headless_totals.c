@@ -3,7 +3,7 @@
 ** pipelines without drawing their spans whole (eng_train.c, the lean pass)
 ** and skips the pools' queues when nothing in them is due (trace.c): its
 ** running totals must stay those of the same run storing every span, bit
-** for bit, at every point of the run (docs/architecture.md, "Headless runs").
+** for bit, at every point of the run (docs/performance.md, "Headless runs").
 */
 #include "testutil.h"
 #include "engine.h"
