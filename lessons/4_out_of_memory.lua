@@ -18,11 +18,13 @@ return {
       end,
     },
     {
-      set = { ["cluster.supernodes"] = 2, ["plan.train.zero"] = 3 }, play = "end", pane = "memory", at = 0,
+      set = { ["cluster.supernodes"] = 2, ["plan.train.zero"] = 3, ["plan.train.attention"] = "materialized" },
+      play = "end", pane = "memory", at = 0,
       caption = function(ctx)
         return "Two nodes give DP 2, and ZeRO-3 shards weights, gradients and optimizer over it.  The states "
-          .. "fit now, but training does not: " .. (ctx.run.why or "?") .. ".  Without recomputation every "
-          .. "layer keeps its activations, and the ledger reserves them for the longest sequence the workload "
+          .. "fit now, but training does not: " .. (ctx.run.why or "?") .. ".  Without recomputation and with an "
+          .. "attention kernel that materialises its scores (eager attention, not FlashAttention) every "
+          .. "layer keeps its activations and its a·s² score matrix, and the ledger reserves them for the longest sequence the workload "
           .. "allows, as the fit does, so a layout that fits never meets a longer batch later.  The switch "
           .. "itself offloads the training states before it loads the rollout weights."
       end,

@@ -11,6 +11,7 @@
 */
 #include "engine_int.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Sort lengths longest first: LSD radix on 32-bit keys (lengths are whole
@@ -218,12 +219,18 @@ void eng_mb_scratch_free(mb_scratch *w)
 ** over DP replicas, longest first onto the least loaded (token balancing),
 ** and cut the most loaded replica into micro-batches of up to mbs: the whole
 ** step waits for it at the gradient reduction.  The result depends only on
-** the lengths and (dp, mbs).  w: scratch for n and dp (scratch_fit). */
-static void mb_layout(mb_scratch *w, const uint32_t *len, int n, uint64_t total, int dp, int mbs, mb_res *c)
+** the lengths and (dp, mbs).  w: scratch for n and dp (scratch_fit).
+** budget > 0 (plan.train.max_tokens): as many micro-batches as the replica's
+** tokens need at `budget` tokens each (verl's rearrange_micro_batches),
+** whatever mbs says.  pad: each micro-batch padded to its longest sequence
+** (docs/model.md, section 3). */
+static void mb_layout(mb_scratch *w, const uint32_t *len, int n, uint64_t total, int dp, int mbs, double budget,
+                      bool pad, mb_res *c)
 {
     int *owner = w->owner;
     rep *heap = w->heap;
     int worst, cnt = -1;        /* the most loaded replica, its sequences (-1: counted below) */
+    double wload = (double)total;   /* its tokens */
     /* one replica: it takes every sequence */
     const bool one = dp == 1;
     /* Loads are whole tokens, exact in a double below 2^53: when (load,
@@ -253,6 +260,7 @@ static void mb_layout(mb_scratch *w, const uint32_t *len, int n, uint64_t total,
             if (worst == dp || lr > wl || (lr == wl && ir < worst)) { worst = ir; wl = lr; }
         }
         cnt = rc[worst];
+        wload = (double)wl;
     } else {
         /* a min-heap of replicas by (load, index), the root always the least
         ** loaded: O(n log dp).  (load, index) orders replicas strictly, so which
@@ -285,10 +293,15 @@ static void mb_layout(mb_scratch *w, const uint32_t *len, int n, uint64_t total,
         double wl = heap[0].load;
         for (int r = 1; r < dp; r++)
             if (heap[r].load > wl || (heap[r].load == wl && heap[r].r < worst)) { worst = heap[r].r; wl = heap[r].load; }
+        wload = wl;
     }
     if (one) cnt = n;
     else if (cnt < 0) for (int i = cnt = 0; i < n; i++) cnt += owner[i] == worst;
     c->m = (cnt + mbs - 1) / mbs;
+    if (budget > 0) {
+        double need = ceil(wload / budget);
+        c->m = need < cnt ? (int)need : cnt;
+    }
     if (c->m < 1) c->m = 1;
     if (c->m > c->cap) {
         c->cap = c->m;
@@ -298,6 +311,22 @@ static void mb_layout(mb_scratch *w, const uint32_t *len, int n, uint64_t total,
     memset(c->tok, 0, (size_t)c->m * sizeof *c->tok);
     memset(c->sq, 0, (size_t)c->m * sizeof *c->sq);
     double *ctok = c->tok, *csq = c->sq, mx = 0;
+    if (pad) {
+        /* longest first, round robin: micro-batch k's longest is the
+        ** replica's k-th sequence, and it takes cnt/m (+1 for k < cnt % m) */
+        for (int i = 0, j = 0; i < n && j < c->m; i++) {
+            if (!one && owner[i] != worst) continue;
+            ctok[j++] = len[i];
+        }
+        mx = ctok[0];
+        for (int k = 0; k < c->m; k++) {
+            double L = ctok[k], seqs = cnt / c->m + (k < cnt % c->m);
+            ctok[k] = seqs * L;
+            csq[k] = seqs * L * L;
+        }
+        c->max_len = mx;
+        return;
+    }
     for (int i = 0, mb = 0; i < n; i++) {
         if (!one && owner[i] != worst) continue;
         ctok[mb] += len[i];                     /* interleave long and short: round robin */
@@ -355,6 +384,8 @@ enum { MB_PRE_DP = 4 };
 struct mb_pre {
     int     b;                  /* the batch, or -1 */
     int     n, spp, nmb, per, mbs;
+    double  budget;             /* eng_mb_budget */
+    bool    pad;                /* plan.train.padding = "longest" */
     int     ndp, dp[MB_PRE_DP], dpmax;
     mb_res *res;
 };
@@ -373,6 +404,8 @@ mb_pre *eng_mb_pre_new(const sim *s)
     p->nmb = nmb;
     p->per = s->N / nmb;
     p->mbs = mbs;
+    p->budget = eng_mb_budget(&s->scn);
+    p->pad = s->scn.plan.train.padding == PAD_LONGEST;
     /* the sizes fwd_pass and training ask for: pools in the training
     ** layout (aux_tp 0) that train or run a forward-only model */
     for (int q = 0; q < s->pl.npools; q++) {
@@ -427,12 +460,12 @@ void eng_mb_pre_fill(mb_pre *p, mb_scratch *w, int b, const int32_t *plen, const
     }
     for (int d = 0; d < p->ndp; d++) {
         mb_res *r = p->res + (size_t)d * (1 + nmb);
-        mb_layout(w, len, n, total, p->dp[d], p->mbs, &r[0]);
+        mb_layout(w, len, n, total, p->dp[d], p->mbs, p->budget, p->pad, &r[0]);
         for (int k = 0; k < nmb; k++) {
             const uint32_t *l = sorted + (size_t)k * per;
             uint64_t t = 0;
             for (int i = 0; i < per; i++) t += l[i];
-            mb_layout(w, l, per, t, p->dp[d], p->mbs, &r[1 + k]);
+            mb_layout(w, l, per, t, p->dp[d], p->mbs, p->budget, p->pad, &r[1 + k]);
         }
     }
     p->b = b;
@@ -531,7 +564,8 @@ mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
                 sort_lengths_desc(len, len + n, n);
             }
         }
-        mb_layout(&s->mbw, len, n, total, dp, mbs, &c->own);
+        mb_layout(&s->mbw, len, n, total, dp, mbs, eng_mb_budget(&s->scn), s->scn.plan.train.padding == PAD_LONGEST,
+                  &c->own);
     }
     return (mb_set){c->res->m, c->res->tok, c->res->sq, c->res->max_len};
 }

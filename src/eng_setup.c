@@ -156,7 +156,9 @@ static void add_memgroups(sim *s, int p)
     }
     r->ngroups = n;
     r->host_group = -1;
-    if (q->colocated || q->swap_aux) {
+    /* a host group where the host holds something: offloaded states, swapped
+    ** models, an optimizer on the host (plan.train.optimizer_offload) */
+    if (q->colocated || q->swap_aux || q->host_opt > 0) {
         int dpn = s->scn.cluster.devices_per_node;
         int most, nodes = plan_nodes(&s->scn.cluster, q, &most);
         if (!q->placed) nodes = (q->devices + dpn - 1) / dpn;
@@ -236,6 +238,13 @@ static void initial_memory(sim *s, int p)
     if ((q->roles & ROLE_ROLLOUT) && !q->colocated) {
         eng_mem_pool(s, p, MB_ROLLOUT_WEIGHTS, q->rollout_mem[MB_ROLLOUT_WEIGHTS], 0);
         eng_mem_pool(s, p, MB_KV_CACHE, q->rollout_mem[MB_KV_CACHE], 0);
+    }
+    if (r->host_group >= 0 && q->host_opt > 0) {
+        /* the optimizer's host share, for the whole run: per node, as
+        ** plan.c books it (its fullest node) */
+        int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
+        if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);
+        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, q->host_opt * per_node, 0);
     }
     if (r->host_group >= 0 && q->swap_aux) {
         int dpn = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;

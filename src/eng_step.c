@@ -624,7 +624,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
         eng_span(s, r->track0 + k, PH_RESHARD, to_end, tr_end, s->version, s->version, -1, 0);
     /* offload: the states leave the device as they reach the host */
     if (off > 0) {
-        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, off * per_node, now);
+        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (off + q->host_opt) * per_node, now);
         if (sp->offload_grads) eng_mem_pool(s, p, MB_GRADS, 0, to_end);
         if (sp->offload_optimizer) { eng_mem_pool(s, p, MB_OPTIMIZER, 0, to_end); eng_mem_pool(s, p, MB_CRITIC, 0, to_end); }
     }
@@ -683,7 +683,10 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
         /* onload: room is taken as the transfer starts */
         if (sp->offload_grads) eng_mem_pool(s, p, MB_GRADS, st[1], tr_end);
         if (sp->offload_optimizer) { eng_mem_pool(s, p, MB_OPTIMIZER, st[2], tr_end); eng_mem_pool(s, p, MB_CRITIC, crit, tr_end); }
-        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, 0, to_end);
+        int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
+        if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);
+        /* what stays: the optimizer's host share (plan.train.optimizer_offload) */
+        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, q->host_opt * per_node, to_end);
     }
     r->rollout_layout = false;
     eng_pool_class(s, p, P_SWITCH_T);

@@ -824,6 +824,13 @@ typedef struct {
     double  max_len;
 } mb_set;
 mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs);
+/* Tokens a micro-batch of a data-parallel replica may hold under
+** plan.train.max_tokens (a device's budget times the cp ranks a sequence is
+** split over), 0 without a budget. */
+static inline double eng_mb_budget(const scn_scenario *s)
+{
+    return s->plan.train.max_tokens > 0 ? (double)s->plan.train.max_tokens * (s->plan.train.cp > 1 ? s->plan.train.cp : 1) : 0;
+}
 void eng_mb_forget(sim *s);
 /* eng_mb.c: a batch's micro-batch sets worked out ahead, on the drawer's
 ** thread, from its lengths as drawn: for the whole batch and each of its

@@ -136,17 +136,42 @@ static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const pl
     return c;
 }
 
-double est_stage_fwd(const est_lengths *len, const scn_scenario *s, const plan_pool *q, const scn_model *m)
+/* A stage's forward of a micro-batch of mb mean sequences: packed, their
+** mean tokens; padded (plan.train.padding = "longest"), each as long as the
+** longest of mb draws, the mb/(mb + 1) quantile of the response lengths. */
+static double stage_fwd_mb(const est_lengths *len, const scn_scenario *s, const plan_pool *q, const scn_model *m,
+                           double mb)
 {
     mdl_stage st = train_stage(s, m, q);
-    double mb = s->plan.train.micro_batch;
+    if (s->plan.train.padding == PAD_LONGEST) {
+        int k = (int)(100.0 * mb / (mb + 1.0) + 0.5);
+        double L = len->pm + len->rq[k < 0 ? 0 : k > 100 ? 100 : k];
+        return mdl_stage_fwd(m, &s->cluster.device, s->eff.link, &st, mb * L, mb * L * L, s->eff.train);
+    }
     return mdl_stage_fwd(m, &s->cluster.device, s->eff.link, &st, mb * (len->pm + len->rm), mb * len->l2m, s->eff.train);
 }
 
-/* Micro-batches of the most loaded DP replica for `samples` samples. */
-static int micro_count(const scn_scenario *s, const plan_pool *q, double samples)
+double est_stage_fwd(const est_lengths *len, const scn_scenario *s, const plan_pool *q, const scn_model *m)
+{
+    return stage_fwd_mb(len, s, q, m, s->plan.train.micro_batch);
+}
+
+/* Micro-batches of the most loaded DP replica for `samples` samples, and
+** into *mb the sequences of one: micro_batch, or under a token budget
+** (plan.train.max_tokens) as many micro-batches as the replica's mean
+** tokens need, as the engine cuts them (src/eng_mb.c). */
+static int micro_count(const est_lengths *len, const scn_scenario *s, const plan_pool *q, double samples, double *mb)
 {
     double per = ceil(samples / q->dp - 1e-9);
+    *mb = s->plan.train.micro_batch;
+    if (s->plan.train.max_tokens > 0) {
+        double budget = (double)s->plan.train.max_tokens * q->cp;
+        double m = ceil(per * (len->pm + len->rm) / budget - 1e-9);
+        if (m > per) m = per;
+        if (m < 1) m = 1;
+        *mb = per / m;
+        return (int)m;
+    }
     int m = (int)ceil(per / s->plan.train.micro_batch - 1e-9);
     return m < 1 ? 1 : m;
 }
@@ -166,16 +191,18 @@ double est_fwd_pass(const est_lengths *len, const scn_scenario *s, const plan_po
     }
     /* a ZeRO-3 model gathers its parameters for every micro-batch, as the
     ** engine's forward pass (plan_zero_comm) */
-    int micro = micro_count(s, q, n);
-    return mdl_1f1b(q->pp, micro, est_stage_fwd(len, s, q, m), 0) + plan_zero_comm(s, q, m, micro, false, NULL, NULL);
+    double mb;
+    int micro = micro_count(len, s, q, n, &mb);
+    return mdl_1f1b(q->pp, micro, stage_fwd_mb(len, s, q, m, mb), 0) + plan_zero_comm(s, q, m, micro, false, NULL, NULL);
 }
 
 double est_train_minibatch(const est_lengths *len, const scn_scenario *s, const plan_pool *q, const scn_model *m)
 {
     const scn_train_layout *tl = &s->plan.train;
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt / s->work.minibatches;
-    double f = est_stage_fwd(len, s, q, m), b = f * mdl_bwd_mult(tl->recompute);
-    int micro = micro_count(s, q, n);
+    double mb;
+    int micro = micro_count(len, s, q, n, &mb);
+    double f = stage_fwd_mb(len, s, q, m, mb), b = f * mdl_bwd_mult(tl->recompute);
     double t = mdl_1f1b(q->pp, micro, f, b);
     /* the engine's own tail (src/eng_train.c calls the same function), with
     ** a mean micro-batch's backward as the last one */

@@ -36,6 +36,10 @@ static const char *const CP_KIND_NAMES[] = {"ring", "ulysses", NULL};
 static const int CP_KIND_VALS[] = {CP_RING, CP_ULYSSES};
 static const char *const GRAD_DTYPE_NAMES[] = {"fp32", "bf16", NULL};
 static const int GRAD_DTYPE_VALS[] = {GRAD_FP32, GRAD_BF16};
+static const char *const ATTENTION_NAMES[] = {"fused", "materialized", NULL};
+static const int ATTENTION_VALS[] = {ATTN_FUSED, ATTN_MATERIALIZED};
+static const char *const PADDING_NAMES[] = {"none", "longest", NULL};
+static const int PADDING_VALS[] = {PAD_NONE, PAD_LONGEST};
 static const char *const ONUPDATE_NAMES[] = {"continue", "restart", NULL};
 static const int ONUPDATE_VALS[] = {ONUPD_CONTINUE, ONUPD_RESTART};
 static const char *const CONTROLLER_NAMES[] = {"queue", "driver", NULL};
@@ -110,6 +114,8 @@ static const fdesc FIELDS_CLUSTER[] = {
         "a cluster without supernodes: its nodes, joined by the intra_supernode tier (the scale-out "
         "network); sets nodes_per_supernode = nodes and supernodes = 1 (0: not used)"),
     NUM("host_mem_gb", scn_cluster, host_mem_bytes, GiB, 1e-3, 1e8, 0, "GiB", "host memory per node (offload target)"),
+    NUM("host_mem_gbps", scn_cluster, host_mem_bw, 1e9, 1e-3, 1e6, 0, "GB/s",
+        "host memory bandwidth per node the CPU optimizer achieves (plan.train.optimizer_offload), shared by the node's devices"),
     FLAT("links", FIELDS_LINKS, FC_LINKS, "bandwidth and latency of the three link tiers"),
     INT("devices_per_host_link", scn_cluster, devices_per_host_link, 1, 1024, NULL,
         "devices sharing one host uplink (a PCIe switch's); transfers every device makes at once (a co-located switch's offload and onload, full co-location's model loads) get host_gbps ÷ this each (1: a link per device)"),
@@ -241,6 +247,21 @@ static const fdesc FIELDS_TRAIN[] = {
     ENUM("grad_dtype", scn_train_layout, grad_dtype, GRAD_DTYPE_NAMES, GRAD_DTYPE_VALS,
          "dtype gradients are accumulated and data-parallel reduced in: fp32 (Megatron-LM's default main grads, "
          "4 bytes a parameter held and reduced) or bf16 (2 bytes)"),
+    ENUM("attention", scn_train_layout, attention, ATTENTION_NAMES, ATTENTION_VALS,
+         "the attention kernel under recompute = \"none\": fused (FlashAttention, the default of every RL framework's "
+         "training stack: no score matrix held) or materialized (the a·s² scores, softmax and dropout mask kept for the "
+         "backward, Korthikanti et al.'s 5as/h term)"),
+    NUM("optimizer_offload", scn_train_layout, optimizer_offload, 1, 0, 1, 0, NULL,
+        "share of the optimizer states and FP32 master weights held in host memory for the whole run and stepped on the "
+        "host's cores (DeepSpeed CPU Adam, OpenRLHF --adam_offload, FSDP CPU offload: 1; Megatron's optimizer_cpu_offload "
+        "with optimizer_offload_fraction); gradients go down and parameters come up over the host link every step; 0: none"),
+    INT("max_tokens", scn_train_layout, max_tokens, 0, 1 << 30, "tokens",
+        "token-budget micro-batches: a micro-batch holds as many sequences as fit in this many tokens per device (verl "
+        "use_dynamic_bsz + ppo_max_token_len_per_gpu, OpenRLHF max_tokens_per_gpu, NeMo RL dynamic batching); the "
+        "activations are reserved for this many tokens; 0: micro_batch counts sequences"),
+    ENUM("padding", scn_train_layout, padding, PADDING_NAMES, PADDING_VALS,
+         "how a micro-batch's sequences are laid out: none (packed, remove-padding: each at its real length) or longest "
+         "(every sequence padded to the micro-batch's longest, as a framework without remove-padding does)"),
     BOOL("uneven_layers", scn_train_layout, uneven_layers, "allow a pp that does not divide the layers: stages of ⌈L/pp⌉ and ⌊L/pp⌋ layers; the heaviest paces the pipeline and sets the memory peak"),
     END
 };

@@ -747,3 +747,37 @@ double mdl_grad_bytes(const scn_train_layout *t)
 {
     return t->grad_dtype == GRAD_BF16 ? 2.0 : 4.0;
 }
+
+/* ------------------------------ memory mechanisms of the RL frameworks
+** (docs/model.md, section 3: attention kernel, token budgets; section 7:
+** the optimizer on the host) */
+
+double mdl_act_bytes_tokens(const scn_model *m, double tokens, double seq_max, int tp, scn_recompute rc,
+                            scn_attention attn)
+{
+    double th = tokens * m->hidden;
+    switch (rc) {
+    case RECOMPUTE_FULL: return 2.0 * th / tp;
+    case RECOMPUTE_SELECTIVE: return 34.0 * th / tp;
+    case RECOMPUTE_NONE:
+    default:
+        /* a fused kernel keeps only the softmax statistics, a·s·4 bytes a
+        ** sequence per layer, under 1% of 34sbh for h/a ≥ 64: not counted.
+        ** Materialised, each sequence of length s_i holds 5·a·s_i² bytes;
+        ** Σ s_i² ≤ s_max·Σ s_i bounds a token budget's worst mix. */
+        return th / tp * (34.0 + (attn == ATTN_MATERIALIZED ? 5.0 * m->heads * seq_max / m->hidden : 0.0));
+    }
+}
+
+double mdl_optimizer_host(const scn_cluster *c, double host_link_eff, double psi_shard, double grad_bytes)
+{
+    if (psi_shard <= 0) return 0.0;
+    /* a node's cores step the shards of all its devices: its memory
+    ** bandwidth is split among them */
+    double mem_bw = c->host_mem_bw / (c->devices_per_node > 0 ? c->devices_per_node : 1);
+    double link = mdl_host_bw_shared(c, host_link_eff);
+    double down = grad_bytes * psi_shard, up = 2.0 * psi_shard;
+    /* CPU Adam reads FP32 master, m, v and the FP32 gradient and writes
+    ** master, m, v and the BF16 parameter: 30 bytes a parameter */
+    return down / link + 30.0 * psi_shard / mem_bw + up / link;
+}

@@ -267,4 +267,21 @@ double mdl_kv_replication(const scn_model *m, int tp);
 ** default) or 2 (plan.train.grad_dtype = "bf16"). */
 double mdl_grad_bytes(const scn_train_layout *t);
 
+/* ---- memory mechanisms of the RL frameworks (docs/model.md, sections 3, 7) */
+
+/* Activation bytes one layer holds for a micro-batch of `tokens` tokens
+** whose longest sequence is seq_max (mdl_act_bytes_layer with mb·seq =
+** tokens): recompute none with a fused attention kernel (FlashAttention,
+** Dao et al., arXiv 2205.14135) holds 34·t·h/tp, the same as selective; a
+** materialised one adds the score matrix, 5·a·s_max/h per token. */
+double mdl_act_bytes_tokens(const scn_model *m, double tokens, double seq_max, int tp, scn_recompute rc,
+                            scn_attention attn);
+/* The host's share of an offloaded optimizer step (s) for psi_shard
+** parameters a device's shard puts on the host (ZeRO-Offload, Ren et al.,
+** arXiv 2101.06840): the gradients down over the device's share of the
+** host link (grad_bytes a parameter), CPU Adam's 30 bytes a parameter at
+** the device's share of the node's host memory bandwidth, the BF16
+** parameters up. */
+double mdl_optimizer_host(const scn_cluster *c, double host_link_eff, double psi_shard, double grad_bytes);
+
 #endif

@@ -204,7 +204,31 @@ void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model 
     *grad_s = tg + (mdl_exposed(grad, tl->overlap_grad, last_bwd) + after);
     /* Adam touches ~30 bytes per local parameter: fp32 master, m, v read
     ** and written, bf16 grads read, bf16 weights written (mdl_optimizer) */
-    *opt_s = mdl_optimizer(&s->cluster.device, &s->eff, tl->zero, q->shard, q->eshard, psi_d, psi_e);
+    double f = tl->optimizer_offload;
+    if (f <= 0) {
+        *opt_s = mdl_optimizer(&s->cluster.device, &s->eff, tl->zero, q->shard, q->eshard, psi_d, psi_e);
+        return;
+    }
+    /* the optimizer on the host (docs/model.md, section 7): the device
+    ** steps its 1 − f share, the host's cores the rest after the gradients
+    ** come down; the BF16 parameters go back up.  Not overlapped: DeepSpeed
+    ** and Megatron start the host step once the reduction is done. */
+    *opt_s = mdl_optimizer(&s->cluster.device, &s->eff, tl->zero, q->shard, q->eshard, psi_d * (1 - f), psi_e * (1 - f))
+           + mdl_optimizer_host(&s->cluster, s->eff.host_link, f * (psi_d / q->shard + psi_e / q->eshard),
+                                mdl_grad_bytes(tl));
+}
+
+double plan_host_optimizer(const scn_scenario *s, const plan_pool *pp)
+{
+    double f = s->plan.train.optimizer_offload;
+    if (f <= 0 || !(pp->roles & ROLE_TRAIN)) return 0;
+    const scn_model *m = &s->actor;
+    double sh = mdl_stage_share(m->layers, pp->pp);
+    double shard = m->params_dense * sh / pp->tp / pp->shard
+                 + m->params_expert * sh / (pp->tp > pp->ep ? pp->tp : pp->ep) / pp->eshard;
+    /* FP32 master, m and v (12 bytes) and the FP32 gradient CPU Adam reads
+    ** (4 bytes) for the offloaded share of the shard */
+    return f * 16.0 * shard;
 }
 
 /* ------------------------------------------------------------ memory */
@@ -221,6 +245,8 @@ void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]
     /* mdl_model_states counts 2 bytes a gradient; FP32 gradients take 4 */
     out[1] = (a.grads + b.grads) * mdl_grad_bytes(&s->plan.train) / 2.0;
     out[2] = a.optimizer + b.optimizer;
+    /* plan.train.optimizer_offload: that share lives on the host */
+    if (s->plan.train.optimizer_offload > 0) out[2] *= 1 - s->plan.train.optimizer_offload;
 }
 
 double plan_max_seq(const scn_scenario *s)
@@ -249,7 +275,22 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     if (micro < 1) micro = 1;
     long inflight = pp->pp - stage;
     if (inflight > micro) inflight = micro;
-    double layer = mdl_act_bytes_layer(m, seq, mb, pp->tp, s->plan.train.recompute);
+    const scn_train_layout *tl = &s->plan.train;
+    if (tl->max_tokens > 0) {
+        /* token budget (docs/model.md, section 3): a micro-batch holds at most
+        ** max_tokens tokens a device (cp ranks share a sequence), and at
+        ** most as many micro-batches as the longest sequences would need */
+        double tok = fmax(tl->max_tokens, seq / pp->cp);     /* a longer sequence is a micro-batch alone */
+        long need = (long)ceil((double)per_rep * seq / (tok * pp->cp));
+        long inf = pp->pp - stage;
+        if (inf > need) inf = need;
+        if (inf < 1) inf = 1;
+        double a = inf * mdl_act_bytes_tokens(m, tok, seq, pp->tp, tl->recompute, tl->attention)
+                 * ((m->layers + pp->pp - 1) / pp->pp);
+        if (stage == pp->pp - 1) a += tok * (double)m->vocab / pp->tp * 4.0;
+        return a;
+    }
+    double layer = mdl_act_bytes_tokens(m, seq * mb, seq, pp->tp, tl->recompute, tl->attention);
     double act = inflight * layer * ((m->layers + pp->pp - 1) / pp->pp);
     /* the last stage also holds fp32 logits of a micro-batch: mb·s·V/t·4 */
     if (stage == pp->pp - 1) act += mb * seq * (double)m->vocab / pp->tp * 4.0;
@@ -429,6 +470,8 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
             if (a > q->train_mem[MB_ACTIVATIONS]) q->train_mem[MB_ACTIVATIONS] = a;
         }
     }
+    q->host_opt = plan_host_optimizer(s, q);
+    host += q->host_opt;
     if (!q->swap_aux) {
         q->train_mem[MB_REF_WEIGHTS] = refw;
         q->train_mem[MB_REWARD_WEIGHTS] = rww;
@@ -462,6 +505,9 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
     int per_node = s->cluster.devices_per_node < q->devices ? s->cluster.devices_per_node : q->devices;
     if (q->placed) plan_nodes(&s->cluster, q, &per_node);   /* a spread pool holds part of each node */
     q->host_mem_per_node = host * per_node;
+    q->host_node[0] = q->host_opt * per_node;
+    q->host_node[2] = q->swap_aux ? (refw + rww) * per_node : 0;
+    q->host_node[1] = q->host_mem_per_node - q->host_node[0] - q->host_node[2];
     pool_peak(s, q, refw, rww);
 }
 
@@ -809,6 +855,19 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             fmt_bytes(c, sizeof c, s->cluster.host_mem_bytes);
             buf_printf(out, "      host per node          %s of %s\n", b1, c);
         }
+        /* where the bytes are at the pool's peak (docs/model.md, section 11):
+        ** the device's total in that phase, the host's by what it holds */
+        fmt_bytes(b1, sizeof b1, q->peak);
+        buf_printf(out, "      at the peak            %s per device while %s", b1, q->peak_phase[0] ? q->peak_phase : "idle");
+        const char *hw[3] = {"optimizer (whole run)", "offloaded for rollout", "models waiting"};
+        bool any = false;
+        for (int k = 0; k < 3; k++) {
+            if (q->host_node[k] <= 0) continue;
+            fmt_bytes(b2, sizeof b2, q->host_node[k]);
+            buf_printf(out, "%s%s %s", any ? ", " : "; host per node: ", hw[k], b2);
+            any = true;
+        }
+        buf_printf(out, "\n");
     }
     buf_printf(out, "Memory fit: %s%s\n", p->fits ? "fits" : "DOES NOT FIT: ", p->fits ? "" : p->fit_msg);
 }

@@ -38,6 +38,9 @@ typedef struct {
     double   train_mem[MB__COUNT];
     double   rollout_mem[MB__COUNT];
     double   host_mem_per_node;     /* offloaded states + swapped models */
+    double   host_opt;              /* per device: the optimizer's share on the host for the whole run */
+    double   host_node[3];          /* host_mem_per_node by what it holds: the optimizer (whole run),
+                                    ** states offloaded for rollout, models waiting to be loaded */
     /* the largest total per device the run's memory ledger reaches, over
     ** every phase and switch (docs/model.md, section 11), and the phase */
     double   peak;
@@ -113,6 +116,11 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err);
 ** optimizer), for a ZeRO stage. */
 void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]);
 double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage);
+/* Host bytes a training device's optimizer keeps on the host for the whole
+** run under plan.train.optimizer_offload (docs/model.md, section 7): the
+** offloaded share of its shard's FP32 master, m, v and gradient, 16 bytes a
+** parameter; 0 without offload. */
+double plan_host_optimizer(const scn_scenario *s, const plan_pool *pp);
 /* The longest sequence the workload allows: largest prompt + max_response. */
 double plan_max_seq(const scn_scenario *s);
 /* The same for model m (actor or critic): the activation reservation a stage

@@ -19,6 +19,10 @@ void scn_defaults(scn_scenario *s)
     c->nodes_per_supernode = 1;
     c->supernodes = 1;
     c->host_mem_bytes = 1024 * GiB;
+    /* achieved STREAM-like bandwidth of a two-socket server: 16 DDR5-4800
+    ** channels peak at 614 GB/s, about a third of it achieved by an
+    ** optimizer sharing the node with eight device processes */
+    c->host_mem_bw = 200e9;
     c->scaleout_oversub = 1.0;
     c->devices_per_host_link = 1;
     c->devices_per_nic = 1;
@@ -53,6 +57,10 @@ void scn_defaults(scn_scenario *s)
     p->train.overlap = 0.5;
     p->train.cp = 1;
     p->train.cp_kind = CP_RING;
+    p->train.attention = ATTN_FUSED;
+    p->train.optimizer_offload = 0;
+    p->train.max_tokens = 0;
+    p->train.padding = PAD_NONE;
     p->rollout.tp = 1;
     p->rollout.ep = 1;
     p->rollout.max_seqs = 256;
@@ -330,6 +338,17 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
         BAD("%s: plan.train.cp: Ulysses splits each TP rank's %d heads over the %d context-parallel ranks, and %d does "
             "not divide them (use a cp that divides heads/tp = %d, or plan.train.cp_kind = \"ring\")",
             f, s->actor.heads / t->tp, t->cp, t->cp, s->actor.heads / t->tp);
+    if (!(t->optimizer_offload >= 0 && t->optimizer_offload <= 1))
+        BAD("%s: plan.train.optimizer_offload: %g must be in [0, 1] (the share of the optimizer states on the host)",
+            f, t->optimizer_offload);
+    if (t->optimizer_offload > 0 && t->zero < 1)
+        BAD("%s: plan.train.optimizer_offload: the host optimizer steps a ZeRO shard of the states; set "
+            "plan.train.zero to 1 or more (DeepSpeed's CPU Adam needs ZeRO-1..3)", f);
+    if (t->max_tokens < 0) BAD("%s: plan.train.max_tokens: must not be negative (0: micro_batch counts sequences)", f);
+    if (t->max_tokens > 0 && t->padding == PAD_LONGEST)
+        BAD("%s: plan.train.max_tokens: token-budget micro-batches pack their sequences; set plan.train.padding = "
+            "\"none\" or plan.train.max_tokens = 0", f);
+    if (c->host_mem_bw <= 0) BAD("%s: cluster.host_mem_gbps: must be positive", f);
     const scn_rollout_layout *r = &p->rollout;
     if (r->tp < 1 || r->ep < 1 || r->max_seqs < 1)
         BAD("%s: plan.rollout: tp, ep and max_seqs must be at least 1", f);

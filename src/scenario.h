@@ -61,6 +61,7 @@ typedef struct {
     scn_link intra_supernode;  /* tier 1 */
     scn_link inter_supernode;  /* tier 2 */
     double   host_mem_bytes;   /* per node */
+    double   host_mem_bw;      /* B/s per node the host's cores reach in memory (CPU Adam's bound) */
     double   scaleout_oversub; /* scale-out fabric oversubscription (1: non-blocking) */
     int      devices_per_host_link; /* devices sharing one host (PCIe) uplink */
     int      devices_per_nic;  /* devices sharing one scale-out NIC */
@@ -129,6 +130,13 @@ typedef struct {
 typedef enum { MODE_SEPARATE, MODE_COLOCATE, MODE_FULL } scn_mode;
 typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompute;
 typedef enum { CP_RING, CP_ULYSSES } scn_cp_kind;
+/* Attention kernel as training sees it (docs/model.md, section 3): fused
+** (FlashAttention: no a·s² score matrix held) or materialised (the score
+** matrix, its softmax and dropout mask kept for the backward). */
+typedef enum { ATTN_FUSED, ATTN_MATERIALIZED } scn_attention;
+/* How a micro-batch's sequences are laid out (docs/model.md, section 3):
+** packed (remove-padding: their real lengths) or padded to its longest. */
+typedef enum { PAD_NONE, PAD_LONGEST } scn_padding;
 /* Gradient accumulation and reduction dtype (docs/model.md, sections 3 and 7). */
 typedef enum { GRAD_FP32, GRAD_BF16 } scn_grad_dtype;
 typedef enum { ONUPD_CONTINUE, ONUPD_RESTART } scn_on_update;
@@ -167,6 +175,12 @@ typedef struct {
     double overlap_ep;          /* share of EP all-to-alls run concurrently with the stage's compute */
     double overlap_grad;        /* share of the end-of-mini-batch gradient reduction run during the last backward */
     scn_grad_dtype grad_dtype;  /* gradients held and reduced in FP32 (default) or BF16 */
+    scn_attention attention;    /* fused (default) or materialised score matrix under recompute none */
+    double optimizer_offload;   /* share of the optimizer states and FP32 master weights held and stepped
+                                ** on the host for the whole run (0: none; DeepSpeed CPU Adam 1) */
+    int    max_tokens;          /* token-budget micro-batches: tokens per device a micro-batch may hold
+                                ** (verl ppo_max_token_len_per_gpu); 0: micro_batch counts sequences */
+    scn_padding padding;        /* packed (remove-padding, default) or padded to the longest */
 } scn_train_layout;
 
 typedef struct {

@@ -604,8 +604,8 @@ START_TEST(whatif_edits)
     ck_assert(a->msg_err);
     ck_assert_msg(strstr(a->msg, "no_such_field") != NULL, "message: %s", a->msg);
     ck_assert_ptr_eq(a->run, before);
-    /* an infeasible edit: the same */
-    ck_assert(!app_set(a, "plan.train.recompute", "none"));
+    /* an infeasible edit (activations of 65536-sequence micro-batches): the same */
+    ck_assert(!app_set(a, "plan.train.micro_batch", "65536"));
     ck_assert_msg(strstr(a->msg, "infeasible") != NULL, "message: %s", a->msg);
     ck_assert_ptr_eq(a->run, before);
     /* an unknown command */

@@ -1,0 +1,207 @@
+/*
+** test_memory.c — the memory and batching mechanisms of the RL frameworks
+** (docs/model.md, sections 3 and 7): the optimizer on the host, fused
+** attention under recompute none, token-budget micro-batches and padding.
+** Each test compares a run with the mechanism against one without, so it
+** fails when the mechanism does nothing.
+*/
+#include "testutil.h"
+#include "lua_scenario.h"
+#include "engine.h"
+#include "estimate.h"
+#include "model.h"
+#include "plan.h"
+#include "trace.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One node of 8 H100s training Qwen2.5-7B co-located; the plan's train
+** table is the caller's. */
+static const char *SCN =
+    "local f = fusync\n"
+    "return { name = 'mem',\n"
+    "  cluster = { device = f.devices.h100, devices_per_node = 8, nodes_per_supernode = 1, supernodes = 1,\n"
+    "              host_mem_gb = 2048 },\n"
+    "  models = { actor = f.models.qwen2_5_7b, reference = f.models.qwen2_5_7b, reward = 'rule' },\n"
+    "  workload = { prompts_per_step = 32, samples_per_prompt = 4, minibatches = 2,\n"
+    "    prompt_len = f.dist.fixed(512), response_len = f.dist.uniform(64, 3000),\n"
+    "    max_response = 3072, iterations = 2, warmup = 0, seed = 5 },\n"
+    "  plan = { mode = 'full', rollout = { tp = 1, max_seqs = 64 },\n"
+    "           train = { tp = 1, pp = 1, zero = 3, micro_batch = 2 } },\n"
+    "}\n";
+
+static void load(const char *const *sets, int n, scn_scenario *sc, plan *pl)
+{
+    char *path = test_tmpfile(".lua", SCN);
+    ck_assert_ptr_nonnull(path);
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, sets, n, sc, &err) && scn_validate(sc, &err);
+    unlink(path);
+    free(path);
+    ck_assert_msg(ok, "load: %s", err.msg);
+    ck_assert_msg(plan_build(sc, pl, &err), "plan_build: %s", err.msg);
+}
+
+static double run_time(const char *const *sets, int n)
+{
+    char *path = test_tmpfile(".lua", SCN);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    ck_assert(lscn_load(path, sets, n, &sc, &err));
+    unlink(path);
+    free(path);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    ck_assert(sim_run(s));
+    double t = sim_secs(sim_now(s));
+    sim_free(s);
+    return t;
+}
+
+/* The host's share: states off the device, 16 bytes a parameter of the
+** shard on the host, counted per node; the optimizer step slower by the
+** host's work; the engine books the host bytes for the whole run. */
+START_TEST(t_optimizer_offload)
+{
+    scn_scenario a, b;
+    plan pa, pb;
+    const char *on[] = {"plan.train.optimizer_offload=1"};
+    const char *half[] = {"plan.train.optimizer_offload=0.5"};
+    load(NULL, 0, &a, &pa);
+    load(on, 1, &b, &pb);
+    const plan_pool *qa = &pa.pools[pa.train_pool], *qb = &pb.pools[pb.train_pool];
+    ck_assert_double_gt(qa->train_mem[MB_OPTIMIZER], 0);
+    ck_assert_double_eq(qb->train_mem[MB_OPTIMIZER], 0);
+    double shard = a.actor.params_total / qa->shard;
+    ck_assert_double_eq_tol(qb->host_opt, 16.0 * shard, 1e-6 * shard);
+    ck_assert_double_eq_tol(qb->host_node[0], 8 * qb->host_opt, 1.0);
+    /* what the rollout offloaded before is on the host already */
+    ck_assert_double_ge(qb->host_mem_per_node, 8 * qb->host_opt);
+    ck_assert_double_lt(qb->host_node[1], qa->host_node[1]);
+    scn_scenario c;
+    plan pc;
+    load(half, 1, &c, &pc);
+    ck_assert_double_eq_tol(pc.pools[0].train_mem[MB_OPTIMIZER], qa->train_mem[MB_OPTIMIZER] / 2, 1.0);
+    /* the step: the host's 30 bytes a parameter at its share of the node's
+    ** memory bandwidth, plus the transfers */
+    double ga, oa, gb, ob;
+    plan_train_tail(&a, qa, &a.actor, 4, 0.1, &ga, &oa);
+    plan_train_tail(&b, qb, &b.actor, 4, 0.1, &gb, &ob);
+    ck_assert_double_eq(ga, gb);
+    double host = 30.0 * shard / (b.cluster.host_mem_bw / 8);
+    ck_assert_double_gt(ob - oa, host);
+    /* the engine: the host group holds the share from the start */
+    char *path = test_tmpfile(".lua", SCN);
+    fs_err err = {0, ""};
+    scn_scenario sc;
+    ck_assert(lscn_load(path, on, 1, &sc, &err));
+    unlink(path);
+    free(path);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    ck_assert(sim_run(s));
+    const trace *tr = sim_trace(s);
+    int hg = -1;
+    for (int g = 0; g < trace_nmemgroups(tr); g++)
+        if (trace_memgroup_at(tr, g)->host) hg = g;
+    ck_assert_int_ge(hg, 0);
+    ck_assert_double_ge(sim_mem_peak(s, hg, MB_HOST_OFFLOAD), 8 * qb->host_opt);
+    sim_free(s);
+    ck_assert_double_gt(run_time(on, 1), run_time(NULL, 0));
+}
+END_TEST
+
+/* recompute none: fused attention holds what selective holds; the
+** materialised kernel adds the score matrix, 5as/h a token. */
+START_TEST(t_attention_fused)
+{
+    scn_scenario a, b, c;
+    plan pa, pb, pc;
+    const char *none[] = {"plan.train.recompute=none"};
+    const char *mat[] = {"plan.train.recompute=none", "plan.train.attention=materialized"};
+    load(NULL, 0, &a, &pa);
+    load(none, 1, &b, &pb);
+    load(mat, 2, &c, &pc);
+    double sel = pa.pools[0].train_mem[MB_ACTIVATIONS], fused = pb.pools[0].train_mem[MB_ACTIVATIONS];
+    double mt = pc.pools[0].train_mem[MB_ACTIVATIONS];
+    ck_assert_double_eq(sel, fused);
+    double seq = plan_max_seq(&a), h = a.actor.hidden, heads = a.actor.heads;
+    double layer_sel = mdl_act_bytes_tokens(&a.actor, 2 * seq, seq, 1, RECOMPUTE_SELECTIVE, ATTN_FUSED);
+    double layer_mat = mdl_act_bytes_tokens(&a.actor, 2 * seq, seq, 1, RECOMPUTE_NONE, ATTN_MATERIALIZED);
+    ck_assert_double_eq_tol(layer_mat / layer_sel, (34 + 5 * heads * seq / h) / 34, 1e-9);
+    ck_assert_double_eq_tol(mt - fused, (layer_mat - layer_sel) * a.actor.layers, 1e-6 * mt);
+}
+END_TEST
+
+/* A token budget: the activations are reserved for the budget, not for
+** micro_batch × the longest sequence; fewer micro-batches gather ZeRO-3
+** parameters fewer times, so the run is faster; the estimate follows. */
+START_TEST(t_token_budget)
+{
+    scn_scenario a, b;
+    plan pa, pb;
+    const char *mb1[] = {"plan.train.micro_batch=1"};
+    const char *tb[] = {"plan.train.micro_batch=1", "plan.train.max_tokens=16384"};
+    load(mb1, 1, &a, &pa);
+    load(tb, 2, &b, &pb);
+    double seq = plan_max_seq(&a);
+    double want = mdl_act_bytes_tokens(&b.actor, 16384, seq, 1, RECOMPUTE_SELECTIVE, ATTN_FUSED) * b.actor.layers
+                + 16384.0 * b.actor.vocab * 4.0;
+    ck_assert_double_eq_tol(pb.pools[0].train_mem[MB_ACTIVATIONS], want, 1e-6 * want);
+    ck_assert_double_gt(pb.pools[0].train_mem[MB_ACTIVATIONS], pa.pools[0].train_mem[MB_ACTIVATIONS]);
+    double ta = run_time(mb1, 1), tt = run_time(tb, 2);
+    ck_assert_double_lt(tt, ta);
+    double ea = est_scenario_throughput(&a, &pa), eb = est_scenario_throughput(&b, &pb);
+    ck_assert_double_gt(eb, ea);
+    /* a budget below the longest sequence still reserves that sequence */
+    const char *small[] = {"plan.train.max_tokens=1024"};
+    scn_scenario c;
+    plan pc;
+    load(small, 1, &c, &pc);
+    double least = mdl_act_bytes_tokens(&c.actor, seq, seq, 1, RECOMPUTE_SELECTIVE, ATTN_FUSED) * c.actor.layers;
+    ck_assert_double_ge(pc.pools[0].train_mem[MB_ACTIVATIONS], least);
+}
+END_TEST
+
+/* Padding to the longest makes every micro-batch as long as its longest
+** sequence: more compute than packed sequences of mixed lengths. */
+START_TEST(t_padding_longest)
+{
+    const char *pad[] = {"plan.train.padding=longest"};
+    double packed = run_time(NULL, 0), padded = run_time(pad, 1);
+    ck_assert_double_gt(padded, packed);
+    scn_scenario a, b;
+    plan pa, pb;
+    load(NULL, 0, &a, &pa);
+    load(pad, 1, &b, &pb);
+    ck_assert_double_lt(est_scenario_throughput(&b, &pb), est_scenario_throughput(&a, &pa));
+    /* a token budget packs: the two together are refused, naming the field */
+    char *path = test_tmpfile(".lua", SCN);
+    const char *both[] = {"plan.train.padding=longest", "plan.train.max_tokens=8192"};
+    scn_scenario c;
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, both, 2, &c, &err) && scn_validate(&c, &err);
+    unlink(path);
+    free(path);
+    ck_assert(!ok);
+    ck_assert_msg(strstr(err.msg, "plan.train.max_tokens") != NULL, "%s", err.msg);
+}
+END_TEST
+
+static Suite *memory_suite(void)
+{
+    Suite *s = suite_create("memory");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, t_optimizer_offload);
+    tcase_add_test(tc, t_attention_fused);
+    tcase_add_test(tc, t_token_budget);
+    tcase_add_test(tc, t_padding_longest);
+    suite_add_tcase(s, tc);
+    return s;
+}
+TEST_SUITE(memory_suite)
