@@ -9,6 +9,7 @@
 ** person writes (GB, GB/s, ms); `scale` turns it into SI (bytes, B/s, s).
 */
 #include "fields.h"
+#include "plan.h"
 
 #include <float.h>
 #include <limits.h>
@@ -21,7 +22,6 @@
 #define GiB (1024.0 * 1024.0 * 1024.0)
 #define MiB (1024.0 * 1024.0)
 
-const char *const ROLE_NAMES[] = {"rollout", "train", "ref", "reward", "critic", NULL};
 const char *const DIST_NAMES[] = {"fixed", "uniform", "lognormal", "histogram", NULL};
 
 static const char *const ALGO_NAMES[] = {"grpo", "ppo", NULL};
@@ -205,7 +205,7 @@ static const fdesc FIELDS_WORKLOAD[] = {
     END
 };
 
-static const fdesc FIELDS_ROLE_ELEM[] = {{"", FK_STR, 0, 0, 1, 0, 0, 0, ROLE_NAMES, NULL, NULL, FC_ROWS,
+static const fdesc FIELDS_ROLE_ELEM[] = {{"", FK_STR, 0, 0, 1, 0, 0, 0, plan_role_names, NULL, NULL, FC_ROWS,
                                           NULL, NULL}, END};
 
 /* a pool's ranges: a list of {first, last} device numbers (the pools' reader reads them) */
@@ -220,7 +220,7 @@ const fdesc FIELDS_POOL[] = {
     ENUM("where", scn_pool, where, WHERE_NAMES, WHERE_VALS, "placement of a pool without ranges: the lowest devices no other pool holds (packed), the same share of every supernode (spread: devices = 192 on two supernodes is the first 96 free devices of each), or of every node (spread_nodes)"),
     {"ranges", FK_ARR, 0, 0, 1, 1, SCN_RANGES_MAX, 0, NULL, NULL, FIELDS_RANGE_ELEM, FC_ROWS, NULL,
      "explicit devices: a list of inclusive {first, last} device numbers, e.g. {{0, 95}, {384, 479}}; placed before the other pools"},
-    {"roles", FK_ARR, 0, 0, 1, 0, 0, FF_REQUIRED, ROLE_NAMES, NULL, FIELDS_ROLE_ELEM, FC_ROWS, NULL,
+    {"roles", FK_ARR, 0, 0, 1, 0, 0, FF_REQUIRED, plan_role_names, NULL, FIELDS_ROLE_ELEM, FC_ROWS, NULL,
      "what runs there: \"rollout\", \"train\" (actor training and old log-probs), \"ref\" (or \"reference\"), \"reward\", \"critic\""},
     END
 };

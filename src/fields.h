@@ -82,9 +82,8 @@ extern const fdesc FIELDS_MODEL[];
 extern const fdesc FIELDS_DEVICE[];
 extern const fdesc FIELDS_DIST[];
 
-/* Role names of a pool, in ROLE_* bit order; "reference" is accepted for
-** "ref" by every reader. */
-extern const char *const ROLE_NAMES[];
+/* A pool's roles are spelled as plan_role_names (plan.h); "reference" is
+** accepted for "ref" by every reader.  The length distributions' kinds: */
 extern const char *const DIST_NAMES[];
 
 /* The row named `key` in a NULL-ended record, or NULL. */

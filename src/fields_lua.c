@@ -10,6 +10,7 @@
 ** rule of how the format is read.
 */
 #include "fields_lua.h"
+#include "plan.h"
 #include "presets.h"
 
 #include <lua.h>
@@ -801,7 +802,7 @@ static void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *
             lua_rawgeti(L, rt, k);
             fields_index_path(role, rpath, (long long)k);
             int b = (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "reference") == 0)
-                        ? 2 : want_enum(r, lua_gettop(L), role, ROLE_NAMES);
+                        ? 2 : want_enum(r, lua_gettop(L), role, plan_role_names);
             pl->roles |= 1u << b;
             lua_pop(L, 1);
         }

@@ -5,6 +5,7 @@
 ** it).  The readers are in fields_lua.c.
 */
 #include "fields_lua.h"
+#include "plan.h"
 
 #include <lua.h>
 #include <lauxlib.h>
@@ -108,9 +109,9 @@ static bool fp_pools(lua_State *L, const fdesc *f, const void *base)
         lua_setfield(L, -2, "devices");
         lua_newtable(L);
         int k = 0;
-        for (int b = 0; ROLE_NAMES[b]; b++)
+        for (int b = 0; plan_role_names[b]; b++)
             if (p->pools[i].roles & (1u << b)) {
-                lua_pushstring(L, ROLE_NAMES[b]);
+                lua_pushstring(L, plan_role_names[b]);
                 lua_rawseti(L, -2, ++k);
             }
         lua_setfield(L, -2, "roles");
