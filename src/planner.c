@@ -296,16 +296,17 @@ static bool rollout_ok(const scn_model *m, long tp, long ep)
 ** to four nodes in half and quarter nodes too (a 4:12 split of two nodes of
 ** eight: the rollout pool rarely needs a whole node there, and a split inside
 ** a node keeps both pools' groups whole when the layout's TP divides it;
-** plan_build says when it does not).  A held plan.rollout_devices is the
+** plan_build says when it does not), unless `fine` is false (spread: a
+** supernode's share in whole nodes).  A held plan.rollout_devices is the
 ** only split. */
-static int splits(const planner *P, int total, int unit, int *out)
+static int splits(const planner *P, int total, int unit, bool fine, int *out)
 {
     if (P->fix_rollout_devices > 0) {
         out[0] = P->fix_rollout_devices;
         return P->fix_rollout_devices < total ? 1 : 0;
     }
     int n = 0;
-    int grains[3] = {unit, unit / 2, unit / 4}, ng = total <= 4 * unit ? 3 : 1;
+    int grains[3] = {unit, unit / 2, unit / 4}, ng = fine && total <= 4 * unit ? 3 : 1;
     for (int g = 0; g < ng; g++) {
         if (grains[g] < 1 || (g > 0 && grains[g] * 2 != grains[g - 1])) break;
         for (int i = 0; i < P->ax.rollout_share_pct.n && n < 32; i++) {
@@ -343,7 +344,7 @@ void planner_enumerate(planner *P)
             int mode = mi < ax->modes.n ? (int)ax->modes.v[mi] : PLANNER_SHAPE;
             int sp[32], nsp = 1;
             sp[0] = mi < ax->modes.n ? 0 : mi - ax->modes.n;
-            if (mode == PLANNER_SEPARATE || mode == PLANNER_HYBRID) nsp = splits(P, total, unit, sp);
+            if (mode == PLANNER_SEPARATE || mode == PLANNER_HYBRID) nsp = splits(P, total, unit, true, sp);
             if (mode == PLANNER_SPREAD) {
                 /* the rollout share of each supernode, in whole nodes */
                 if (sn < 2 || unit > total / sn) continue;
@@ -351,7 +352,7 @@ void planner_enumerate(planner *P)
                     sp[0] = P->fix_rollout_devices;
                     nsp = sp[0] < total && sp[0] % sn == 0;
                 } else {
-                    nsp = splits(P, total / sn, unit, sp);
+                    nsp = splits(P, total / sn, unit, false, sp);
                     for (int k = 0; k < nsp; k++) sp[k] *= sn;
                 }
             }
