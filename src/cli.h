@@ -47,6 +47,15 @@ typedef struct {
     double      host_mem_gb, prompt_mean, response_mean;
     bool        keys;           /* import: print the mapped keys instead */
     double      target;
+    /* plan: constraints (--mode and --staleness are also --set shorthands
+    ** for the other commands; *_set is the index + 1 of that --set) */
+    const char *mode_arg;
+    int         mode_set, staleness_set, staleness_arg;
+    double      partial_min;    /* --partial-rollout F; 0: none */
+    double      max_lag;        /* --max-lag L; has_max_lag says whether given */
+    bool        has_max_lag;
+    const char *fixes[CLI_SETS_MAX];    /* --fix PATH=VALUE, in order */
+    int         nfixes;
     int         top;
     int         jobs;
     int         shard_i, shard_n;   /* --shard I/N, 1-based I; 0/0 none */

@@ -31,7 +31,8 @@ static bool rung_item(void *ud, rtable *t, int item, fs_err *err)
 /* Successive halving (planner.h): simulate each rung's candidates on the
 ** workers, keep the best by stratum, and so on to the final rung.  Every
 ** candidate's row is the one of the last rung it reached, moved into t; a
-** candidate dropped early gets the figure extrapolated to the whole window.
+** candidate dropped early keeps its window's figure (what its run_with
+** reproduces), with the whole window's extrapolated in extrapolated_score.
 ** With --shard every shard runs the whole search (each rung depends on all
 ** of the one before) and keeps its share of the rows.  *sims counts
 ** simulations. */
@@ -80,8 +81,10 @@ static bool halve(planner *P, const cli_opts *o, rtable *t, long *sims, fs_err *
         rt_row *r = &src->rows[where_row[id]];
         int m = 0;
         double x = planner_extrapolate(P, id, &m);
+        /* the row keeps what its run_with reproduces (its own window); the
+        ** figure over the whole window is beside it, labelled */
         if (isfinite(x) && !P->has_score) {
-            rt_row_set_num(r, rtable_col(src, "score"), x);
+            rt_row_set_num(r, rtable_col(src, "extrapolated_score"), x);
             rt_row_set_str(r, rtable_col(src, "figure"), "extrapolated");
         }
         rtable_move_row(t, src, where_row[id]);
@@ -103,6 +106,11 @@ static void plan_hash(const cli_opts *o, const char *pol, const rtable *t, char 
     h = rt_hash_file(h, o->scenario);
     if (pol) h = rt_hash_file(h, pol);
     for (int i = 0; i < o->nsets; i++) h = rt_hash_str(h, o->sets[i]);
+    for (int i = 0; i < o->nfixes; i++) h = rt_hash_str(h, o->fixes[i]);
+    char lim[96];
+    snprintf(lim, sizeof lim, "mode=%s stale=%d/%d partial=%g lag=%d/%g", o->mode_arg ? o->mode_arg : "", o->staleness_set > 0,
+             o->staleness_arg, o->partial_min, o->has_max_lag, o->max_lag);
+    h = rt_hash_str(h, lim);
     h = rt_hash_str(h, t->objective);
     char tg[48];
     fmt_double(tg, sizeof tg, t->target);
@@ -126,18 +134,49 @@ int cmd_plan(cli_opts *o)
     plugin *pl = NULL;
     fs_err err = {0, ""};
     int rc = 0;
+    /* The scenario the search starts from: the user's --set and --fix
+    ** (a --fix is a --set that the search holds), without the --mode and
+    ** --staleness shorthands, which are limits here (planner_opts).  A --set
+    ** of a field the search sets is held like --fix, so that no row's
+    ** command contradicts it. */
+    cli_opts lo = *o;
+    lo.nsets = 0;
+    const char *fixes[2 * CLI_SETS_MAX];
+    int nfix = 0;
+    for (int i = 0; i < o->nsets; i++) {
+        if (i + 1 == o->mode_set || i + 1 == o->staleness_set) continue;
+        lo.sets[lo.nsets++] = o->sets[i];
+        if (planner_searches(o->sets[i])) fixes[nfix++] = o->sets[i];
+    }
+    for (int i = 0; i < o->nfixes; i++)
+        if (!planner_fix_ok(o->fixes[i], &err)) { rc = cli_fail(&err); goto out; }
+    for (int i = 0; i < o->nfixes && lo.nsets < CLI_SETS_MAX; i++) {
+        lo.sets[lo.nsets++] = o->fixes[i];
+        fixes[nfix++] = o->fixes[i];
+    }
     /* the base scenario without place(): the planner chooses the plan */
     scn_scenario base;
-    if (!cli_load_scenario(o, false, &base, &err)) { rc = cli_fail(&err); goto out; }
+    if (!cli_load_scenario(&lo, false, &base, &err)) { rc = cli_fail(&err); goto out; }
+    scn_mode mode_only = MODE_FULL;
+    if (o->mode_arg && !scn_mode_parse(o->mode_arg, &mode_only)) { rc = cli_usage_error("--mode: '%s' is not a mode", o->mode_arg); goto out; }
     planner_opts po = {
         .objective = !o->objective || !strcmp(o->objective, "throughput") ? PLAN_OBJ_THROUGHPUT
                    : !strcmp(o->objective, "tokens-per-device") ? PLAN_OBJ_PER_DEVICE : PLAN_OBJ_DEVICES,
         .target = o->target,
         .top = o->top,
         .input = o->scenario,
-        .sets = (const char *const *)o->sets,
-        .nsets = o->nsets,
+        .sets = (const char *const *)lo.sets,
+        .nsets = lo.nsets,
         .policy = o->policy,
+        .has_mode = o->mode_arg != NULL,
+        .mode_only = (int)mode_only,
+        .has_stale_max = o->staleness_set > 0,
+        .stale_max = o->staleness_arg,
+        .partial_min_pct = o->partial_min > 0 ? (int)lround(o->partial_min * 100) : 0,
+        .has_max_lag = o->has_max_lag,
+        .max_lag = o->max_lag,
+        .fixes = fixes,
+        .nfixes = nfix,
     };
     if (po.objective == PLAN_OBJ_DEVICES && po.target <= 0) {
         fprintf(stderr, "fusync: plan: --objective devices needs --target TOKENS_PER_S\n");
@@ -186,7 +225,7 @@ int cmd_plan(cli_opts *o)
             size_t tn = 0;
             FILE *mf = open_memstream(&text, &tn);
             if (mf) {
-                plan_print(&t, o->top, mf);
+                plan_print_searched(&t, o->top, P->searched, mf);
                 fclose(mf);
                 fs_buf tb;
                 buf_init(&tb);

@@ -45,6 +45,8 @@ static int opt_mode(cli_opts *o, const char *v)
 {
     scn_mode m;
     if (!scn_mode_parse(v, &m)) return cli_usage_error("--mode: '%s' is not one of separate, colocate, full", v);
+    o->mode_arg = v;
+    o->mode_set = o->nsets + 1;
     return add_set(o, "plan.mode", v) ? 0 : cli_usage_error("--mode: too many overrides (%s)", "max 256");
 }
 
@@ -52,6 +54,8 @@ static int opt_staleness(cli_opts *o, const char *v)
 {
     long n;
     if (!parse_int(v, 0, SCN_STALENESS_MAX, &n)) return cli_usage_error("--staleness: '%s' is not a whole number in 0..64", v);
+    o->staleness_arg = (int)n;
+    o->staleness_set = o->nsets + 1;
     return add_set(o, "plan.staleness", v) ? 0 : cli_usage_error("--staleness: too many overrides (%s)", "max 256");
 }
 
@@ -73,6 +77,34 @@ static int opt_set(cli_opts *o, const char *v)
 {
     if (!strchr(v, '=') || v[0] == '=') return cli_usage_error("--set: '%s' is not PATH=VALUE", v);
     return add_set(o, v, NULL) ? 0 : cli_usage_error("--set: too many overrides (%s)", "max 256");
+}
+
+/* plan: a field held; checked against the searched axes by the planner */
+static int opt_fix(cli_opts *o, const char *v)
+{
+    if (!strchr(v, '=') || v[0] == '=') return cli_usage_error("--fix: '%s' is not PATH=VALUE", v);
+    if (o->nfixes >= CLI_SETS_MAX) return cli_usage_error("--fix: too many (%s)", "max 256");
+    o->fixes[o->nfixes++] = v;
+    return 0;
+}
+
+static int opt_partial_rollout(cli_opts *o, const char *v)
+{
+    char *end;
+    double d = strtod(v, &end);
+    if (end == v || *end || !(d > 0 && d <= 1))
+        return cli_usage_error("--partial-rollout: '%s' is not a threshold in (0, 1]", v);
+    o->partial_min = d;
+    return 0;
+}
+
+static int opt_max_lag(cli_opts *o, const char *v)
+{
+    long n;
+    if (!parse_int(v, 0, SCN_STALENESS_MAX, &n)) return cli_usage_error("--max-lag: '%s' is not a whole number in 0..64", v);
+    o->max_lag = (double)n;
+    o->has_max_lag = true;
+    return 0;
 }
 
 static int opt_policy(cli_opts *o, const char *v) { o->policy = v; return 0; }
@@ -203,6 +235,11 @@ const cli_option CLI_OPTIONS[] = {
     {"objective", 0, "O", "rank by throughput, tokens-per-device or devices", opt_objective, false},
     {"target", 0, "TOKENS_PER_S", "a throughput the candidates must reach (with --objective devices)", opt_target, false},
     {"top", 0, "K", "candidates to print, 1..10000 (default 10)", opt_top, false},
+    {"fix", 0, "PATH=VALUE", "plan: hold a field at a value in the whole search (and the baseline); repeatable",
+     opt_fix, false},
+    {"partial-rollout", 0, "F", "plan: the smallest partial-rollout threshold searched, in (0, 1] (1: none)",
+     opt_partial_rollout, false},
+    {"max-lag", 0, "L", "plan: rank only plans whose trained samples lag at most L versions", opt_max_lag, false},
     {"fit", 0, "KNOB,...", "efficiency knobs to fit (default train,prefill,decode,hbm,decode_overhead_ms)", opt_fit, false},
     {"map", 0, "FILE", "column mapping for names fusync does not know: COLUMN = TARGET [ms|s]", opt_map, false},
     {"step", 0, "FRACTION", "sensitivity: relative step of each input, in (0, 1) (default 0.1: 10%)", opt_step, false},
@@ -262,8 +299,15 @@ const cli_command CLI_COMMANDS[] = {
      "fusync sweep examples/qwen7b_h100x16.lua examples/whatif_staleness.lua --csv -", 0},
     {"plan", cmd_plan, 1, 1, "SCENARIO [OPTIONS]", "search placements and layouts, rank them",
      "Search placements and layouts for the scenario's models, workload and\n"
-     "cluster, simulate the best and rank them.  Status 1 when none is feasible.\n",
-     SCENARIO_OPTS "objective target top csv json jobs shard quiet",
+     "cluster, simulate the best and rank them.  Status 1 when none is feasible.\n"
+     "Constraints are limits on the search, not changes to the scenario:\n"
+     "--mode M lists only plans of that mode, --staleness N only bounds up to N,\n"
+     "--partial-rollout F only thresholds F..1, --max-lag L only plans whose\n"
+     "samples lag at most L; --fix PATH=VALUE (and a --set of a searched field)\n"
+     "holds a field in every plan and the baseline.  The scenario's own plan is\n"
+     "simulated for comparison, and marked when it is outside them.  A policy's\n"
+     "candidates(ctx) narrows the axes or lists the plans (docs/plugins.md).\n",
+     SCENARIO_OPTS "objective target top fix partial-rollout max-lag csv json jobs shard quiet",
      "fusync plan examples/qwen7b_h100x16.lua --top 5 --jobs 2", 0},
     {"merge", cmd_merge, 1, -1, "FILE... [OPTIONS]", "join the outputs of sharded sweeps or plans",
      "Join the JSON files the shards of one sweep or plan wrote (--shard I/N\n"

@@ -20,6 +20,9 @@ const char *planner_mode_name(int mode)
     return mode >= 0 && mode < PLANNER__MODES ? MODE_LABEL[mode] : "?";
 }
 
+static bool within(const planner *P, const scn_scenario *s, const report *rep, char *why, size_t n);
+static bool path_is(const char *pv, const char *path);
+
 /* ---------------------------------------------------------------- axes */
 
 static void axis_set(plan_axis *a, const long *v, int n)
@@ -289,16 +292,30 @@ static bool rollout_ok(const scn_model *m, long tp, long ep)
     return (ep >= tp && ep % tp == 0) || (tp > ep && tp % ep == 0);
 }
 
-/* Splits of `total` devices: shares in whole nodes (or instances). */
-static int splits(const planner *P, int total, int unit, int *out)
+/* Splits of `total` devices: shares in whole nodes, and on a cluster of up
+** to four nodes in half and quarter nodes too (a 4:12 split of two nodes of
+** eight: the rollout pool rarely needs a whole node there, and a split inside
+** a node keeps both pools' groups whole when the layout's TP divides it;
+** plan_build says when it does not), unless `fine` is false (spread: a
+** supernode's share in whole nodes).  A held plan.rollout_devices is the
+** only split. */
+static int splits(const planner *P, int total, int unit, bool fine, int *out)
 {
+    if (P->fix_rollout_devices > 0) {
+        out[0] = P->fix_rollout_devices;
+        return P->fix_rollout_devices < total ? 1 : 0;
+    }
     int n = 0;
-    for (int i = 0; i < P->ax.rollout_share_pct.n; i++) {
-        int d = (int)lround(total * P->ax.rollout_share_pct.v[i] / 100.0 / unit) * unit;
-        if (d < unit || d >= total) continue;
-        bool dup = false;
-        for (int k = 0; k < n; k++) if (out[k] == d) dup = true;
-        if (!dup) out[n++] = d;
+    int grains[3] = {unit, unit / 2, unit / 4}, ng = fine && total <= 4 * unit ? 3 : 1;
+    for (int g = 0; g < ng; g++) {
+        if (grains[g] < 1 || (g > 0 && grains[g] * 2 != grains[g - 1])) break;
+        for (int i = 0; i < P->ax.rollout_share_pct.n && n < 32; i++) {
+            int d = (int)lround(total * P->ax.rollout_share_pct.v[i] / 100.0 / grains[g]) * grains[g];
+            if (d < grains[g] || d >= total) continue;
+            bool dup = false;
+            for (int k = 0; k < n; k++) if (out[k] == d) dup = true;
+            if (!dup) out[n++] = d;
+        }
     }
     return n;
 }
@@ -327,19 +344,27 @@ void planner_enumerate(planner *P)
             int mode = mi < ax->modes.n ? (int)ax->modes.v[mi] : PLANNER_SHAPE;
             int sp[32], nsp = 1;
             sp[0] = mi < ax->modes.n ? 0 : mi - ax->modes.n;
-            if (mode == PLANNER_SEPARATE || mode == PLANNER_HYBRID) nsp = splits(P, total, unit, sp);
+            if (mode == PLANNER_SEPARATE || mode == PLANNER_HYBRID) nsp = splits(P, total, unit, true, sp);
             if (mode == PLANNER_SPREAD) {
                 /* the rollout share of each supernode, in whole nodes */
                 if (sn < 2 || unit > total / sn) continue;
-                nsp = splits(P, total / sn, unit, sp);
-                for (int k = 0; k < nsp; k++) sp[k] *= sn;
+                if (P->fix_rollout_devices > 0) {
+                    sp[0] = P->fix_rollout_devices;
+                    nsp = sp[0] < total && sp[0] % sn == 0;
+                } else {
+                    nsp = splits(P, total / sn, unit, false, sp);
+                    for (int k = 0; k < nsp; k++) sp[k] *= sn;
+                }
             }
             if (mode == PLANNER_COLOCATE && aux) {
                 /* reference/reward on their own nodes: an eighth or a quarter */
                 int a1 = total / 8 / unit * unit, a2 = total / 4 / unit * unit;
                 nsp = 0;
-                if (a1 >= unit) sp[nsp++] = a1;
-                if (a2 >= unit && a2 != a1) sp[nsp++] = a2;
+                if (P->fix_aux_devices > 0) sp[nsp++] = P->fix_aux_devices;
+                else {
+                    if (a1 >= unit) sp[nsp++] = a1;
+                    if (a2 >= unit && a2 != a1) sp[nsp++] = a2;
+                }
             }
             if (mode == PLANNER_COLOCATE && !aux) continue;   /* the same as full */
             for (int k = 0; k < nsp; k++)
@@ -624,9 +649,15 @@ static void run_line(const planner *P, const plan_cand *c, int iterations, fs_bu
 {
     buf_puts(b, "fusync run ");
     shell_word(b, P->o.input ? P->o.input : P->base.name);
+    /* a searched row sets the searched fields itself: the user's --set and
+    ** --fix of them (held, so equal) would only repeat it; cluster sizes are
+    ** written below only where they differ from the scenario's, so kept */
     for (int i = 0; i < P->o.nsets; i++) {
+        const char *sv = P->o.sets[i];
+        if (c->mode >= 0 && planner_searches(sv) && !path_is(sv, "cluster.supernodes") && !path_is(sv, "cluster.nodes_per_supernode"))
+            continue;
         buf_puts(b, " --set ");
-        shell_word(b, P->o.sets[i]);
+        shell_word(b, sv);
     }
     if (P->o.policy) {
         buf_puts(b, " --policy ");
@@ -692,7 +723,7 @@ void planner_cols(const planner *P, rtable *t)
     static const char *const cols[] = {
         "id", "mode", "pools", "supernodes", "train_tp", "train_pp", "train_dp", "train_ep", "train_cp", "micro_batch",
         "rollout_tp", "rollout_ep", "max_seqs", "staleness", "partial_rollout", "dispatch", "simulated_iterations",
-        "estimate_tokens_per_s", "figure", "score", NULL
+        "estimate_tokens_per_s", "figure", "score", "extrapolated_score", "within", "outside", NULL
     };
     for (int i = 0; cols[i]; i++) rtable_add_col(t, cols[i]);
     if (P->objective == PLAN_OBJ_DEVICES) rtable_add_col(t, "meets_target");
@@ -703,6 +734,8 @@ void planner_cols(const planner *P, rtable *t)
 double planner_row_figure(const rtable *t, const rt_row *r)
 {
     if (!rt_row_true(r, rtable_col(t, "feasible"))) return -INFINITY;
+    int wc = rtable_col(t, "within");
+    if (wc >= 0 && !rt_row_true(r, wc)) return -INFINITY;
     double v = rt_row_num(r, rtable_col(t, "score"));
     return isfinite(v) ? v : -INFINITY;
 }
@@ -763,17 +796,281 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
             rep.feasible = false;
         }
         rt_row_set_num(r, rtable_col(t, "score"), rep.feasible ? score : 0);
+        char out[160];
+        bool in = within(P, &s, &rep, out, sizeof out);
+        rt_row_set_bool(r, rtable_col(t, "within"), in);
+        rt_row_set_str(r, rtable_col(t, "outside"), out);
         if (P->objective == PLAN_OBJ_DEVICES) rt_row_set_bool(r, rtable_col(t, "meets_target"), rep.feasible && rep.throughput >= P->target);
     } else {
         rt_row_set_bool(r, rtable_col(t, "feasible"), false);
         char *nl = strchr(e.msg, '\n');     /* the message, not the traceback */
         if (nl) *nl = 0;
         rt_row_set_str(r, rtable_col(t, "reason"), e.msg);
+        char out[160];
+        rt_row_set_bool(r, rtable_col(t, "within"), within(P, &s, NULL, out, sizeof out));
+        rt_row_set_str(r, rtable_col(t, "outside"), out);
         if (P->objective == PLAN_OBJ_DEVICES) rt_row_set_bool(r, rtable_col(t, "meets_target"), false);
     }
     runner_free(run);
     c->figure = planner_row_figure(t, r);
     return ok;
+}
+
+/* ---------------------------------------------------------------- constraints */
+
+/* The fields the search sets, each with the axis it is (NULL: set apart). */
+static const struct { const char *path; size_t off; int scale; } SEARCHED[] = {
+    {"plan.train.tp", offsetof(plan_axes, train_tp), 1},
+    {"plan.train.pp", offsetof(plan_axes, train_pp), 1},
+    {"plan.train.ep", offsetof(plan_axes, train_ep), 1},
+    {"plan.train.micro_batch", offsetof(plan_axes, micro_batch), 1},
+    {"plan.train.cp", offsetof(plan_axes, train_cp), 1},
+    {"plan.rollout.tp", offsetof(plan_axes, rollout_tp), 1},
+    {"plan.rollout.ep", offsetof(plan_axes, rollout_ep), 1},
+    {"plan.rollout.max_seqs", offsetof(plan_axes, max_seqs), 1},
+    {"plan.staleness", offsetof(plan_axes, staleness), 1},
+    {"plan.partial_rollout", offsetof(plan_axes, partial_pct), 100},
+    {"cluster.supernodes", offsetof(plan_axes, supernodes), 1},
+    {"cluster.nodes_per_supernode", offsetof(plan_axes, nodes_per_supernode), 1},
+};
+#define NSEARCHED (sizeof SEARCHED / sizeof SEARCHED[0])
+/* set apart: the mode, the dispatch, the pool split; the pools and the
+** training DP the search derives */
+static const char *const SEARCHED_OTHER[] = {"plan.mode", "plan.rollout.dispatch", "plan.rollout_devices",
+                                             "plan.aux_devices", "plan.pools", "plan.train.dp", NULL};
+
+/* The path of a PATH=VALUE (its length), "plan.pools.1.devices" counted as
+** under "plan.pools". */
+static bool path_is(const char *pv, const char *path)
+{
+    size_t n = strlen(path);
+    return !strncmp(pv, path, n) && (pv[n] == '=' || pv[n] == 0 || pv[n] == '.');
+}
+
+bool planner_searches(const char *path)
+{
+    for (size_t i = 0; i < NSEARCHED; i++) if (path_is(path, SEARCHED[i].path)) return true;
+    for (int i = 0; SEARCHED_OTHER[i]; i++) if (path_is(path, SEARCHED_OTHER[i])) return true;
+    return false;
+}
+
+bool planner_fix_ok(const char *pv, fs_err *err)
+{
+    const char *eq = strchr(pv, '=');
+    if (!eq || eq == pv) { fs_err_set(err, 2, "--fix: '%s' is not PATH=VALUE", pv); return false; }
+    if (path_is(pv, "plan.pools") || path_is(pv, "plan.train.dp")) {
+        fs_err_set(err, 2, "--fix %s: the search derives %s from the layout; hold the pools with a policy's "
+                   "candidates() (pools = {...}, docs/plugins.md)", pv, path_is(pv, "plan.pools") ? "the pools" : "plan.train.dp");
+        return false;
+    }
+    const char *v = eq + 1;
+    char *end;
+    double d = strtod(v, &end);
+    bool num = end != v && *end == 0 && isfinite(d);
+    for (size_t k = 0; k < NSEARCHED; k++) {
+        if (!path_is(pv, SEARCHED[k].path) || pv[strlen(SEARCHED[k].path)] != '=') continue;
+        double x = d * SEARCHED[k].scale;
+        if (!num || fabs(x - (double)lround(x)) > 1e-6 || x < (SEARCHED[k].scale == 1 && k != 8 ? 1 : 0) || x > 1e7
+            || (SEARCHED[k].scale != 1 && (x <= 0 || x > 100))) {
+            fs_err_set(err, 2, "--fix %s: '%s' is not %s", pv, v, SEARCHED[k].scale == 1 ? "a whole number" : "a threshold in (0, 1] in hundredths");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The planner modes whose plans have scn_mode m. */
+static bool mode_has(int planner_mode, int m)
+{
+    switch (planner_mode) {
+    case PLANNER_SEPARATE: case PLANNER_SPREAD: return m == MODE_SEPARATE;
+    case PLANNER_COLOCATE: case PLANNER_HYBRID: return m == MODE_COLOCATE;
+    case PLANNER_FULL: return m == MODE_FULL;
+    }
+    return false;
+}
+
+static void axis_keep(plan_axis *a, long lo, long hi)
+{
+    int w = 0;
+    for (int i = 0; i < a->n; i++) if (a->v[i] >= lo && a->v[i] <= hi) a->v[w++] = a->v[i];
+    a->n = w;
+}
+
+static void searched_add(planner *P, const char *fmt, const char *a)
+{
+    size_t k = strlen(P->searched);
+    snprintf(P->searched + k, sizeof P->searched - k, fmt, k ? ", " : "", a);
+}
+
+/* Narrow the axes to the constraints (planner_opts) and say what is
+** searched.  An axis left empty is an error naming the constraint. */
+static bool constrain(planner *P, fs_err *err)
+{
+    const planner_opts *o = &P->o;
+    plan_axes *ax = &P->ax;
+    int mode_only = o->has_mode ? o->mode_only : -1;
+    char what[160];
+    for (int i = 0; i < o->nfixes; i++) {
+        const char *pv = o->fixes[i], *eq = strchr(pv, '=');
+        if (!planner_fix_ok(pv, err)) return false;
+        const char *v = eq + 1;
+        char *end;
+        double d = strtod(v, &end);
+        bool num = end != v && *end == 0 && isfinite(d);
+        bool done = false;
+        for (size_t k = 0; k < NSEARCHED && !done; k++) {
+            if (!path_is(pv, SEARCHED[k].path) || pv[strlen(SEARCHED[k].path)] != '=') continue;
+            long iv = lround(d * SEARCHED[k].scale);
+            if (!num || fabs(d * SEARCHED[k].scale - (double)iv) > 1e-6 || iv < 0) {
+                fs_err_set(err, 2, "--fix %s: '%s' is not a %s", pv, v, SEARCHED[k].scale == 1 ? "whole number" : "number in (0, 1] in hundredths");
+                return false;
+            }
+            plan_axis *a = (plan_axis *)((char *)ax + SEARCHED[k].off);
+            a->n = 1;
+            a->v[0] = iv;
+            /* a partial rollout is a staleness bound's: staleness 0 runs whole */
+            if (a == &ax->partial_pct && iv < 100) axis_keep(&ax->staleness, 1, SCN_STALENESS_MAX);
+            done = true;
+        }
+        if (!done && path_is(pv, "plan.mode") && pv[9] == '=') {
+            scn_mode m;
+            if (!scn_mode_parse(v, &m)) { fs_err_set(err, 2, "--fix %s: '%s' is not one of separate, colocate, full", pv, v); return false; }
+            if (mode_only >= 0 && mode_only != (int)m) {
+                fs_err_set(err, 2, "--fix %s contradicts --mode %s", pv, scn_mode_name((scn_mode)mode_only));
+                return false;
+            }
+            mode_only = (int)m;
+            done = true;
+        }
+        if (!done && path_is(pv, "plan.rollout.dispatch") && pv[21] == '=') {
+            const fdesc *f = fields_lookup("plan.rollout.dispatch");
+            int e = f ? fields_enum_value(f, v) : -1;
+            if (e < 0) { fs_err_set(err, 2, "--fix %s: not a value of plan.rollout.dispatch (fusync fields plan.rollout)", pv); return false; }
+            ax->dispatch.n = 1;
+            ax->dispatch.v[0] = e;
+            done = true;
+        }
+        bool rd = path_is(pv, "plan.rollout_devices") && pv[20] == '=', ad = path_is(pv, "plan.aux_devices") && pv[16] == '=';
+        if (!done && (rd || ad)) {
+            if (!num || d < 1 || d != floor(d) || d > 1e6) { fs_err_set(err, 2, "--fix %s: '%s' is not a whole number of devices", pv, v); return false; }
+            if (rd) P->fix_rollout_devices = (int)d;
+            else P->fix_aux_devices = (int)d;
+            done = true;
+        }
+        if (!done && (path_is(pv, "plan.pools") || path_is(pv, "plan.train.dp"))) {
+            fs_err_set(err, 2, "--fix %s: the search derives %s from the layout; hold the pools with a policy's "
+                       "candidates() (pools = {...}, docs/plugins.md)", pv, path_is(pv, "plan.pools") ? "the pools" : "plan.train.dp");
+            return false;
+        }
+        /* any other field: the caller applied it to the scenario, which the
+        ** search never changes */
+        if (!done) searched_add(P, "%s%s", pv);
+    }
+    if (o->has_stale_max) axis_keep(&ax->staleness, 0, o->stale_max);
+    if (o->partial_min_pct > 0) axis_keep(&ax->partial_pct, o->partial_min_pct, 100);
+    if (mode_only >= 0) {
+        int w = 0;
+        for (int i = 0; i < ax->modes.n; i++) if (mode_has((int)ax->modes.v[i], mode_only)) ax->modes.v[w++] = ax->modes.v[i];
+        ax->modes.n = w;
+        int ws = 0;
+        for (int i = 0; i < ax->nshapes; i++) if ((int)ax->shapes[i].mode == mode_only) ax->shapes[ws++] = ax->shapes[i];
+        ax->nshapes = ws;
+    }
+    P->mode_only = mode_only;
+    /* the header: what was searched, axis by axis where narrowed */
+    if (mode_only >= 0) {
+        size_t k = 0;
+        what[0] = 0;
+        for (int i = 0; i < ax->modes.n; i++)
+            k += (size_t)snprintf(what + k, k < sizeof what ? sizeof what - k : 0, "%s%s", i ? "/" : "", planner_mode_name((int)ax->modes.v[i]));
+        if (ax->nshapes) snprintf(what + k, k < sizeof what ? sizeof what - k : 0, "%s%d pool shapes", k ? "/" : "", ax->nshapes);
+        searched_add(P, "%smodes %s", what);
+    }
+    plan_axis *show[] = {&ax->staleness, &ax->partial_pct};
+    const char *sname[] = {"staleness", "partial rollout"};
+    bool sync_only = ax->staleness.n == 1 && ax->staleness.v[0] == 0;
+    for (int j = 0; j < (sync_only ? 1 : 2); j++) {
+        size_t k = 0;
+        what[0] = 0;
+        for (int i = 0; i < show[j]->n; i++)
+            k += (size_t)(j ? snprintf(what + k, k < sizeof what ? sizeof what - k : 0, "%s%g", i ? "," : "", show[j]->v[i] / 100.0)
+                            : snprintf(what + k, k < sizeof what ? sizeof what - k : 0, "%s%ld", i ? "," : "", show[j]->v[i]));
+        char w2[200];
+        snprintf(w2, sizeof w2, "%s {%s}", sname[j], what);
+        searched_add(P, "%s%s", w2);
+    }
+    for (size_t k = 0; k < NSEARCHED; k++) {
+        const plan_axis *a = (const plan_axis *)((const char *)ax + SEARCHED[k].off);
+        if (a->n != 1 || a == &ax->staleness || a == &ax->partial_pct) continue;
+        bool fixed = false;
+        for (int i = 0; i < o->nfixes; i++) fixed |= path_is(o->fixes[i], SEARCHED[k].path);
+        if (!fixed) continue;
+        snprintf(what, sizeof what, "%s=%ld", SEARCHED[k].path, a->v[0]);
+        searched_add(P, "%s%s held", what);
+    }
+    for (int i = 0; i < o->nfixes; i++)
+        if (path_is(o->fixes[i], "plan.rollout.dispatch") || path_is(o->fixes[i], "plan.mode")) searched_add(P, "%s%s held", o->fixes[i]);
+    if (P->fix_rollout_devices) { snprintf(what, sizeof what, "plan.rollout_devices=%d", P->fix_rollout_devices); searched_add(P, "%s%s held", what); }
+    if (P->fix_aux_devices) { snprintf(what, sizeof what, "plan.aux_devices=%d", P->fix_aux_devices); searched_add(P, "%s%s held", what); }
+    if (o->has_max_lag) { snprintf(what, sizeof what, "%g", o->max_lag); searched_add(P, "%smax lag %s", what); }
+    const char *empty = ax->staleness.n == 0 ? "staleness" : ax->partial_pct.n == 0 ? "partial rollout"
+                      : ax->modes.n + ax->nshapes == 0 ? "modes" : NULL;
+    for (size_t k = 0; k < NSEARCHED && !empty; k++) {
+        const plan_axis *a = (const plan_axis *)((const char *)ax + SEARCHED[k].off);
+        if (a->n == 0) empty = SEARCHED[k].path;
+    }
+    if (empty) {
+        fs_err_set(err, 2, "plan: the constraints leave no value of %s to search (searched: %s)", empty, P->searched);
+        return false;
+    }
+    return true;
+}
+
+/* The value of SEARCHED[k] in a scenario, in the axis' units. */
+static long searched_value(const scn_scenario *s, int k)
+{
+    const scn_plan *p = &s->plan;
+    switch (k) {
+    case 0: return p->train.tp;
+    case 1: return p->train.pp;
+    case 2: return p->train.ep;
+    case 3: return p->train.micro_batch;
+    case 4: return p->train.cp > 0 ? p->train.cp : 1;
+    case 5: return p->rollout.tp;
+    case 6: return p->rollout.ep;
+    case 7: return p->rollout.max_seqs;
+    case 8: return p->staleness;
+    case 9: return lround(p->partial_rollout * 100);
+    case 10: return s->cluster.supernodes;
+    default: return s->cluster.nodes_per_supernode;
+    }
+}
+
+/* Whether a simulated scenario is within the constraints; else why not. */
+static bool within(const planner *P, const scn_scenario *s, const report *rep, char *why, size_t n)
+{
+    const planner_opts *o = &P->o;
+    why[0] = 0;
+    if (P->mode_only >= 0 && (int)s->plan.mode != P->mode_only)
+        snprintf(why, n, "mode %s, not %s", scn_mode_name(s->plan.mode), scn_mode_name((scn_mode)P->mode_only));
+    else if (o->has_stale_max && s->plan.staleness > o->stale_max)
+        snprintf(why, n, "staleness %d > %d", s->plan.staleness, o->stale_max);
+    else if (o->partial_min_pct > 0 && s->plan.staleness > 0 && s->plan.partial_rollout * 100 < o->partial_min_pct - 1e-6)
+        snprintf(why, n, "partial rollout %g < %g", s->plan.partial_rollout, o->partial_min_pct / 100.0);
+    else if (rep && o->has_max_lag && rep->lag_max > o->max_lag)
+        snprintf(why, n, "lag %d > %g", rep->lag_max, o->max_lag);
+    else {
+        for (size_t k = 0; k < NSEARCHED && !why[0]; k++) {
+            bool fixed = false;
+            for (int i = 0; i < o->nfixes; i++) fixed |= path_is(o->fixes[i], SEARCHED[k].path) && o->fixes[i][strlen(SEARCHED[k].path)] == '=';
+            const plan_axis *a = (const plan_axis *)((const char *)&P->ax + SEARCHED[k].off);
+            if (!fixed || a->n != 1) continue;
+            long have = searched_value(s, (int)k);
+            if (have != a->v[0]) snprintf(why, n, "%s %ld, held at %ld", SEARCHED[k].path, have, a->v[0]);
+        }
+    }
+    return why[0] == 0;
 }
 
 /* ---------------------------------------------------------------- set-up */
@@ -792,12 +1089,14 @@ bool planner_init(planner *P, const scn_scenario *base, plugin *pl, const planne
         P->has_score = plugin_has(pl, "score");
     }
     P->o = *po;
+    P->mode_only = -1;
     /* the final rung's window: the scenario's own */
     P->iterations = P->base.work.iterations;
     P->warmup = P->base.work.warmup;
     default_axes(&P->base, &P->ax);
     if (P->objective == PLAN_OBJ_DEVICES) device_axes(&P->base, &P->ax);
     if (pl && !policy_candidates(pl, &P->base, &P->ax, &P->plans, &P->nplans, err)) return false;
+    if (!constrain(P, err)) return false;
     est_lengths_of(&P->base.work, &P->len);
     return true;
 }

@@ -72,7 +72,26 @@ typedef struct {
     const char *const *sets;
     int    nsets;
     const char *policy;
+    /* constraints (docs/cli.md, `fusync plan`: "Constraints"): each narrows
+    ** the axes before enumeration, and a simulated row outside them (the
+    ** scenario's own plan, a listed plan, a lag past max_lag) is simulated
+    ** for comparison but never ranked */
+    bool   has_mode, has_stale_max, has_max_lag;   /* false: no such limit */
+    int    mode_only;           /* scn_mode the plans must have */
+    int    stale_max;           /* largest staleness bound */
+    int    partial_min_pct;     /* smallest partial-rollout threshold in percent; 0: any */
+    double max_lag;             /* largest lag a row may train (staleness.max) */
+    const char *const *fixes;   /* PATH=VALUE held: applied to the base and the axis narrowed */
+    int    nfixes;
 } planner_opts;
+
+/* Whether `path` is a field the search sets (an axis of plan_axes, the pool
+** split, the mode): a --set of it on `fusync plan` holds it like --fix, and
+** a row's command sets it itself. */
+bool planner_searches(const char *path);
+/* Whether a --fix PATH=VALUE can be held: a searched axis' value of its
+** kind, not the pools or the DP the search derives (err names the option). */
+bool planner_fix_ok(const char *pv, fs_err *err);
 
 typedef struct {
     scn_scenario  base;         /* place() applied */
@@ -99,6 +118,9 @@ typedef struct {
     int           nrungs;
     int           rung_iters[PLANNER_RUNGS_MAX], rung_n[PLANNER_RUNGS_MAX];
     int           ndispatch;            /* values of plan.rollout.dispatch swept */
+    int           fix_rollout_devices, fix_aux_devices;  /* > 0: the pool split held */
+    int           mode_only;            /* scn_mode of --mode or --fix plan.mode; -1: any */
+    char          searched[512];        /* the constraints as searched, for the header */
     /* optional: told of every layout stage 1 builds, and whether it fits
     ** (before its staleness settings are spread) */
     void        (*visit)(void *ud, const plan_cand *c, bool fits);
@@ -157,5 +179,7 @@ double planner_row_figure(const rtable *t, const rt_row *r);
 ** fewest devices, score, id) and print the top K with why #1 beats #2. */
 void plan_sort(rtable *t);
 void plan_print(const rtable *t, int top, FILE *f);
+/* The same with what was searched (planner.searched) in the header. */
+void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f);
 
 #endif

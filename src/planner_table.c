@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Rows closer than this share of the figure above are marked as ties. */
+#define PLAN_TIE 0.01
+
 /* ---------------------------------------------------------------- ranking */
 
 static int rank_cmp(const rtable *t, const rt_row *a, const rt_row *b)
@@ -18,6 +21,9 @@ static int rank_cmp(const rtable *t, const rt_row *a, const rt_row *b)
     int fc = rtable_col(t, "feasible"), mc = rtable_col(t, "meets_target"), wc = rtable_col(t, "simulated_iterations");
     int fa = rt_row_true(a, fc), fb = rt_row_true(b, fc);
     if (fa != fb) return fb - fa;
+    int ic = rtable_col(t, "within");       /* older tables have no such column: all within */
+    int ia = ic < 0 || rt_row_true(a, ic), ib = ic < 0 || rt_row_true(b, ic);
+    if (ia != ib) return ib - ia;
     if (fa) {
         /* a longer window first: the rung a candidate reached */
         double wa = wc >= 0 ? rt_row_num(a, wc) : 0, wb = wc >= 0 ? rt_row_num(b, wc) : 0;
@@ -69,9 +75,13 @@ static void print_row(const rtable *t, const rt_row *r, const char *label, FILE 
     fmt_si(est, sizeof est, cnum(t, r, "estimate_tokens_per_s"));
     snprintf(pd, sizeof pd, "%.1f", cnum(t, r, "throughput_tokens_per_s_per_device"));
     fmt_secs(st, sizeof st, cnum(t, r, "step_time_s"));
-    fprintf(f, "  %-4s %-9s %-22.22s %5s %-14s %-13s %-2s %-4s %-8.8s %10s %9s %8s %9s\n", label, ctext(t, r, "mode"),
+    char lag[24];
+    double lm = cnum(t, r, "staleness_mean"), lx = cnum(t, r, "staleness_max");
+    if (isfinite(lm) && isfinite(lx)) snprintf(lag, sizeof lag, "%.2f/%.0f", lm, lx);
+    else snprintf(lag, sizeof lag, "-");
+    fprintf(f, "  %-4s %-9s %-22.22s %5s %-14s %-13s %-2s %-4s %-8.8s %-7s %10s %9s %8s %9s\n", label, ctext(t, r, "mode"),
             ctext(t, r, "pools"), ctext(t, r, "devices"), a, b2, ctext(t, r, "staleness"), ctext(t, r, "partial_rollout"),
-            ctext(t, r, "dispatch"), tp, est, pd, st);
+            ctext(t, r, "dispatch"), lag, tp, est, pd, st);
 }
 
 /* How many rows were simulated over at least each window (the rungs). */
@@ -97,9 +107,10 @@ static void print_rungs(const rtable *t, FILE *f)
     fprintf(f, "%s\n", nw > 1 ? " (successive halving: each rung keeps the best quarter of every staleness bound)" : "");
 }
 
-/* Why #1 ranks above #2: tokens/s is tokens per step over the step time,
-** so say which of the two moved and which parts of the step did. */
-static void explain(const rtable *t, const rt_row *best, const rt_row *second, FILE *f)
+/* #1 against the scenario's own plan (or #2 when #1 is it): tokens/s is
+** tokens per step over the step time, so say which of the two moved, which
+** parts of the step did and which settings changed. */
+static void explain(const rtable *t, const rt_row *best, const rt_row *second, const char *who, FILE *f)
 {
     char a[40], b2[40];
     double t1 = cnum(t, best, "throughput_tokens_per_s"), t2 = cnum(t, second, "throughput_tokens_per_s");
@@ -112,8 +123,8 @@ static void explain(const rtable *t, const rt_row *best, const rt_row *second, F
     fmt_si(y2, sizeof y2, k2);
     fmt_secs(a, sizeof a, s1);
     fmt_secs(b2, sizeof b2, s2);
-    fprintf(f, "Why #1 ranks above #2 (simulated): %s against %s tokens/s (%+.1f%%) = tokens per step / step time:\n",
-            x1, x2, t2 > 0 ? 100 * (t1 / t2 - 1) : 0);
+    fprintf(f, "#1 against %s (simulated): %s against %s tokens/s (%+.1f%%) = tokens per step / step time:\n",
+            who, x1, x2, t2 > 0 ? 100 * (t1 / t2 - 1) : 0);
     fprintf(f, "  tokens per step %s against %s (%+.1f%%); step %s against %s (%+.1f%%)\n", y1, y2,
             k2 > 0 ? 100 * (k1 / k2 - 1) : 0, a, b2, s2 > 0 ? 100 * (s1 / s2 - 1) : 0);
     int mc = rtable_col(t, "meets_target");
@@ -147,7 +158,7 @@ static void explain(const rtable *t, const rt_row *best, const rt_row *second, F
     }
     const char *diff[] = {"mode", "pools", "staleness", "partial_rollout", "dispatch", "train_tp", "train_pp", "train_ep",
                           "train_cp", "micro_batch", "rollout_tp", "rollout_ep", "max_seqs", NULL};
-    fprintf(f, "  they differ in:");
+    fprintf(f, "  what changed:");
     int nd = 0;
     for (int i = 0; diff[i]; i++)
         if (strcmp(ctext(t, best, diff[i]), ctext(t, second, diff[i]))) {
@@ -156,12 +167,15 @@ static void explain(const rtable *t, const rt_row *best, const rt_row *second, F
     fprintf(f, "%s\n", nd ? "" : " nothing listed (the same layout)");
 }
 
-void plan_print(const rtable *t, int top, FILE *f)
+void plan_print(const rtable *t, int top, FILE *f) { plan_print_searched(t, top, NULL, f); }
+
+void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f)
 {
     int fc = rtable_col(t, "feasible"), wc = rtable_col(t, "simulated_iterations");
     int nfeas = 0;
     for (int i = 0; i < t->nrows; i++) if (rt_row_true(&t->rows[i], fc)) nfeas++;
     fprintf(f, "Plan search: %s (%s)\n", t->scenario, t->input);
+    if (searched) fprintf(f, "  searched: %s\n", searched[0] ? searched : "every axis");
     fprintf(f, "  %ld candidates enumerated, %ld pruned (do not divide, or miss the memory fit by over %.0f%%), %ld estimated, "
             "%d simulated, %d feasible in simulation (run's memory ledger)\n", t->evaluated, t->pruned, 100 * PLANNER_FIT_SLACK, t->estimated, t->total, nfeas);
     print_rungs(t, f);
@@ -176,17 +190,21 @@ void plan_print(const rtable *t, int top, FILE *f)
                     ctext(t, &t->rows[i], "reason"));
         return;
     }
-    fprintf(f, "  %-4s %-9s %-22s %5s %-14s %-13s %-2s %-4s %-8s %10s %9s %8s %9s\n", "#", "mode", "pools", "dev",
-            "train tp/pp/ep/mb", "rollout tp/ep/seqs", "s", "part", "dispatch", "sim tok/s", "estimate", "per dev", "step");
+    fprintf(f, "  %-4s %-9s %-22s %5s %-14s %-13s %-2s %-4s %-8s %-7s %10s %9s %8s %9s\n", "#", "mode", "pools", "dev",
+            "train tp/pp/ep/mb", "rollout tp/ep/seqs", "s", "part", "dispatch", "lag", "sim tok/s", "estimate", "per dev", "step");
     int shown = 0;
     bool base_shown = false;
     const rt_row **listed = xcalloc((size_t)top + 2, sizeof *listed);
+    const rt_row *base = NULL;
     char lab[16];
     double dev_seen[64];
-    int ndev = 0;
+    int ndev = 0, ic = rtable_col(t, "within"), nties = 0;
+    for (int i = 0; i < t->nrows; i++)
+        if (!strcmp(ctext(t, &t->rows[i], "mode"), "baseline")) base = &t->rows[i];
     for (int i = 0; i < t->nrows && shown < top; i++) {
         const rt_row *r = &t->rows[i];
         if (!rt_row_true(r, fc)) continue;
+        if (ic >= 0 && !rt_row_true(r, ic)) continue;                       /* outside the constraints */
         if (wc >= 0 && (int)rt_row_num(r, wc) != t->iterations) continue;    /* not a finalist */
         if (devices) {      /* one plan per cluster size: the best of each */
             double d = cnum(t, r, "devices");
@@ -195,30 +213,56 @@ void plan_print(const rtable *t, int top, FILE *f)
             if (dup) continue;
             if (ndev < 64) dev_seen[ndev++] = d;
         }
+        /* a tie: within PLAN_TIE of the row above (and the same target answer) */
+        bool tie = false;
+        if (shown > 0 && !devices) {
+            double up = cnum(t, listed[shown - 1], "score"), me = cnum(t, r, "score");
+            tie = up > 0 && fabs(up - me) <= PLAN_TIE * up;
+        }
         listed[shown++] = r;
-        snprintf(lab, sizeof lab, "%d", shown);
+        nties += tie;
+        snprintf(lab, sizeof lab, "%d%s", shown, tie ? "=" : "");
         print_row(t, r, lab, f);
-        if (!strcmp(ctext(t, r, "mode"), "baseline")) base_shown = true;
+        if (r == base) base_shown = true;
     }
-    if (!base_shown)        /* the scenario's own plan, always */
-        for (int i = 0; i < t->nrows; i++)
-            if (!strcmp(ctext(t, &t->rows[i], "mode"), "baseline")) {
-                snprintf(lab, sizeof lab, "(%d)", i + 1);
-                print_row(t, &t->rows[i], rt_row_true(&t->rows[i], fc) ? lab : "-", f);
-                if (!rt_row_true(&t->rows[i], fc)) fprintf(f, "       baseline infeasible: %s\n", ctext(t, &t->rows[i], "reason"));
-            }
+    if (!base_shown && base) {      /* the scenario's own plan, always */
+        snprintf(lab, sizeof lab, "(%d)", (int)(base - t->rows) + 1);
+        bool feas = rt_row_true(base, fc), in = ic < 0 || rt_row_true(base, ic);
+        print_row(t, base, feas && in ? lab : "-", f);
+        if (!feas) fprintf(f, "       baseline infeasible: %s\n", ctext(t, base, "reason"));
+        else if (!in) fprintf(f, "       baseline outside the constraints (not ranked): %s\n", ctext(t, base, "outside"));
+    }
     bool any_cp = false;    /* a listed plan with context parallelism: say what "cpN" is */
     for (int i = 0; i < t->nrows; i++) {
         const char *cp = ctext(t, &t->rows[i], "train_cp");
         any_cp |= cp[0] && strcmp(cp, "1") != 0;
     }
-    fprintf(f, "  (sim tok/s: simulated throughput; estimate: the closed form that chose what to simulate%s)\n\n",
-            any_cp ? "; cpN: N-way context parallelism in training" : "");
-    if (shown > 1) explain(t, listed[0], listed[1], f);
+    fprintf(f, "  (sim tok/s: simulated throughput; estimate: the closed form that chose what to simulate; lag: mean/max "
+            "versions between the policy that generated a trained sample and the one trained%s%s)\n\n",
+            any_cp ? "; cpN: N-way context parallelism in training" : "",
+            nties ? "; N=: a tie, within 1% of the row above" : "");
+    if (shown > 0) {
+        /* does #1 change the algorithm? off-policy: a staleness bound, or a
+        ** partial rollout, the scenario's own plan does not have */
+        double s1 = cnum(t, listed[0], "staleness"), p1 = cnum(t, listed[0], "partial_rollout");
+        double s0 = base ? cnum(t, base, "staleness") : 0, p0 = base ? cnum(t, base, "partial_rollout") : 1;
+        bool off1 = s1 > 0 || p1 < 1, off0 = s0 > 0 || p0 < 1;
+        if (base && (s1 != s0 || p1 != p0))
+            fprintf(f, "Algorithm: #1 trains %s (staleness %.0f, partial rollout %g; max lag %s) where the scenario's own plan "
+                    "trains %s (staleness %.0f, partial rollout %g)%s\n", off1 ? "off-policy" : "on-policy", s1, p1,
+                    ctext(t, listed[0], "staleness_max"), off0 ? "off-policy" : "on-policy", s0, p0,
+                    off1 && !off0 ? ": part of its gain is the algorithm's, not the layout's (--staleness 0 searches on-policy plans only)" : "");
+        else fprintf(f, "Algorithm: #1 keeps the scenario's staleness bound and partial rollout (%s)\n", off1 ? "off-policy" : "on-policy");
+        if (shown > 1 && nties && cnum(t, listed[1], "score") >= (1 - PLAN_TIE) * cnum(t, listed[0], "score"))
+            fprintf(f, "  #1 and #2 are a tie (within 1%%): either is as good a choice\n");
+    }
+    if (shown > 0 && base && listed[0] != base && rt_row_true(base, fc)) explain(t, listed[0], base, "the scenario's own plan", f);
+    else if (shown > 1) explain(t, listed[0], listed[1], "#2", f);
     fprintf(f, "Reproduce:\n");
     for (int i = 0; i < shown; i++)
-        if (i < 3 || !strcmp(ctext(t, listed[i], "mode"), "baseline"))
+        if (i < 3 || listed[i] == base)
             fprintf(f, "  #%d: %s\n", i + 1, ctext(t, listed[i], "run_with"));
+    if (base && !base_shown) fprintf(f, "  baseline: %s\n", ctext(t, base, "run_with"));
     if (shown > 3) fprintf(f, "  (every row's command is in the run_with column of --csv and --json)\n");
     free(listed);
 }

@@ -29,7 +29,9 @@ for S in $SCENARIOS; do
     # the 20 rows: figure, listed (1/0) and the command, one per line
     awk -F, -v seed=7 '
         NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        $col["feasible"] == "true" { n++; fig[n] = $col["score"]; cmd[n] = $NF }
+        $col["feasible"] == "true" && $col["within"] != "false" {
+            # a row dropped early: its whole-window figure is extrapolated_score
+            n++; fig[n] = $col["extrapolated_score"] != "" ? $col["extrapolated_score"] : $col["score"]; cmd[n] = $NF }
         END {
             top = n < 10 ? n : 10
             for (i = 1; i <= top; i++) print fig[i] "\t1\t" cmd[i]

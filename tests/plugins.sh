@@ -149,7 +149,7 @@ expect 2 "wbad.lua" "$F" sweep $Q "$T/wbad.lua"
 expect 2 "usage" "$F" sweep $Q
 
 # --- the planner ----------------------------------------------------------------
-expect 0 "Why #1 ranks above #2" "$F" plan $Q --top 5
+expect 0 "#1 against the scenario's own plan" "$F" plan $Q --top 5
 "$F" plan $Q --top 5 --json "$T/pf.json" --csv "$T/pf.csv" --quiet
 "$F" plan $Q --top 5 --jobs 2 --json "$T/pj.json" --quiet
 same "plan --jobs 2 JSON" "$T/pf.json" "$T/pj.json"

@@ -104,20 +104,80 @@ START_TEST(t_enumeration_count)
     P.visit = check_fit;
     P.visit_ud = &v;
     planner_enumerate(&P);
-    /* 16 devices in nodes of 8: separate and hybrid split 8 + 8 only (25 and
-    ** 50 % round to one node, 75 % to all of them); colocate puts the
-    ** reference on an eighth or a quarter of the cluster, less than a node:
-    ** none.  Layouts: the scenario's own plan + (separate 2 + full 2 +
-    ** hybrid 2), each of the six with 3 staleness settings. */
-    ck_assert_int_eq(v.fit + v.unfit, 7);
+    /* 16 devices in nodes of 8: in whole nodes separate and hybrid split
+    ** 8 + 8 only (25 and 50 % round to one node, 75 % to all of them); two
+    ** nodes are a small cluster, so half nodes too: 4 + 12 and 12 + 4;
+    ** colocate puts the reference on an eighth or a quarter of the
+    ** cluster, less than a node: none.  Layouts: the scenario's own plan +
+    ** (separate 3 x 2 + full 2 + hybrid 3 x 2), each of the fourteen with 3
+    ** staleness settings. */
+    ck_assert_int_eq(v.fit + v.unfit, 15);
     long nd = P.ax.dispatch.n;
-    ck_assert_int_eq(P.evaluated, 1 + 6 * 3 * nd);
+    ck_assert_int_eq(P.evaluated, 1 + 14 * 3 * nd);
     /* layouts kept once each; variants pruned with their layout; every
     ** staleness x partial-rollout variant of a kept layout estimated */
     ck_assert_int_eq(P.nc, v.fit);
     ck_assert_int_eq(P.pruned, (v.unfit) * 3 * nd);
     ck_assert_int_eq(P.estimated, 1 + (v.fit - 1) * 3);
     planner_free(&P);
+}
+END_TEST
+
+/* Constraints narrow the axes before enumeration (planner_opts): a
+** staleness limit keeps the bounds up to it, --mode the planner modes of
+** that plan.mode, a --fix one value of its axis (a partial rollout below 1
+** drops staleness 0, which runs whole); the constraints print as searched;
+** an axis left empty is an error; the baseline outside them says why. */
+START_TEST(t_constraints)
+{
+    scn_scenario base;
+    load_tiny(&base);
+    const char *fixes[] = {"plan.train.tp=2", "plan.partial_rollout=0.8", "plan.rollout.dispatch=queue"};
+    planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT, .top = 10, .input = "tiny.lua",
+                       .has_mode = true, .mode_only = MODE_SEPARATE, .has_stale_max = true, .stale_max = 2,
+                       .fixes = fixes, .nfixes = 3};
+    fs_err err = {0, ""};
+    planner *P = xcalloc(1, sizeof *P);
+    ck_assert_msg(planner_init(P, &base, NULL, &po, &err), "%s", err.msg);
+    ck_assert_int_eq(P->ax.staleness.n, 2);                 /* {1, 2}: 0 runs whole, 3 is past the limit */
+    ck_assert_int_eq(P->ax.staleness.v[0], 1);
+    ck_assert_int_eq(P->ax.staleness.v[1], 2);
+    ck_assert_int_eq(P->ax.train_tp.n, 1);
+    ck_assert_int_eq(P->ax.train_tp.v[0], 2);
+    ck_assert_int_eq(P->ax.partial_pct.n, 1);
+    ck_assert_int_eq(P->ax.partial_pct.v[0], 80);
+    ck_assert_int_eq(P->ax.dispatch.n, 1);
+    for (int i = 0; i < P->ax.modes.n; i++)
+        ck_assert(P->ax.modes.v[i] == PLANNER_SEPARATE || P->ax.modes.v[i] == PLANNER_SPREAD);
+    ck_assert_ptr_nonnull(strstr(P->searched, "staleness {1,2}"));
+    ck_assert_ptr_nonnull(strstr(P->searched, "plan.train.tp=2 held"));
+    planner_enumerate(P);
+    for (long i = 0; i < P->nc; i++) {
+        if (P->c[i].mode < 0) continue;
+        ck_assert(P->c[i].mode == PLANNER_SEPARATE || P->c[i].mode == PLANNER_SPREAD);
+        ck_assert_int_eq(P->c[i].ttp, 2);
+    }
+    planner_select(P, 0);
+    for (int i = 0; i < P->nsel; i++) {
+        if (P->sel[i].mode < 0) continue;
+        ck_assert(P->sel[i].stale >= 1 && P->sel[i].stale <= 2);
+        ck_assert_int_eq(P->sel[i].partial_pct, 80);
+    }
+    planner_free(P);
+    /* nothing left: a limit below every bound a policy could give */
+    const char *none[] = {"plan.staleness=3"};
+    planner_opts p2 = {.objective = PLAN_OBJ_THROUGHPUT, .top = 10, .input = "tiny.lua",
+                       .has_stale_max = true, .stale_max = 1, .fixes = none, .nfixes = 1};
+    ck_assert(!planner_init(P, &base, NULL, &p2, &err));
+    ck_assert_ptr_nonnull(strstr(err.msg, "no value of staleness"));
+    planner_free(P);
+    ck_assert(planner_searches("plan.train.tp=4"));
+    ck_assert(planner_searches("plan.pools.1.devices=8"));
+    ck_assert(!planner_searches("workload.iterations=2"));
+    ck_assert(!planner_fix_ok("plan.train.tp=x", &err));
+    ck_assert(!planner_fix_ok("plan.train.dp=2", &err));
+    ck_assert(planner_fix_ok("workload.seed=3", &err));
+    free(P);
 }
 END_TEST
 
@@ -561,6 +621,7 @@ static Suite *planner_suite(void)
     TCase *tc = tcase_create("search");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, t_enumeration_count);
+    tcase_add_test(tc, t_constraints);
     tcase_add_test(tc, t_cp_axis_for_long_sequences);
     tcase_add_test(tc, t_pruned_do_not_fit);
     tcase_add_test(tc, t_estimate_direct);

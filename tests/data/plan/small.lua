@@ -1,0 +1,27 @@
+-- A space small enough to search exhaustively (tests/plan_limits.sh):
+-- Qwen2.5-7B, GRPO, on two nodes of four H100, short responses, few steps.
+local f = fusync
+return {
+  name = "plan_small",
+  cluster = {
+    device = f.devices.h100,
+    devices_per_node = 4, nodes_per_supernode = 2, supernodes = 1,
+    host_mem_gb = 1024,
+  },
+  models = { actor = f.models.qwen2_5_7b, reference = f.models.qwen2_5_7b, reward = "rule" },
+  workload = {
+    algorithm = "grpo",
+    prompts_per_step = 16, samples_per_prompt = 4,
+    minibatches = 2, epochs = 1,
+    prompt_len = f.dist.uniform(128, 256),
+    response_len = f.dist.lognormal{median = 300, sigma = 0.8, cap = 1024},
+    max_response = 1024,
+    iterations = 4, warmup = 1, seed = 3,
+  },
+  plan = {
+    mode = "colocate", staleness = 1, partial_rollout = 0.8,
+    rollout_devices = 4, aux_devices = 2,
+    train = { tp = 2, pp = 1, ep = 1, micro_batch = 1 },
+    rollout = { tp = 1, max_seqs = 64 },
+  },
+}
