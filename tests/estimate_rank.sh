@@ -5,7 +5,7 @@
 # order, each run with the command of its run_with column over the scenario's
 # own iterations; Spearman's rho between the estimate and the run's tokens/s
 # (0 when the run is infeasible) must reach RHO_MIN (default 0.80; measured
-# 0.83, 0.92 and 0.96 for the three scenarios below, and why Qwen's is the
+# 0.81, 0.92 and 0.95 for the three scenarios below, and why Qwen's is the
 # lowest: docs/cli.md, `fusync plan`).  The estimate is
 # made of the engine's own per-phase times (src/model.h), so what separates
 # the two is what a closed form cannot see: the long tail, staleness dynamics.
