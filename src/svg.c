@@ -207,13 +207,6 @@ static double draw_legend(fs_buf *b, double y, const uint32_t *seen, int width)
     return y + 24;
 }
 
-static void fmt_gib(char *out, size_t n, double bytes)
-{
-    double g = bytes / (1024.0 * 1024 * 1024);
-    if (g >= 1000) snprintf(out, n, "%.1f TiB", g / 1024);
-    else snprintf(out, n, "%.1f GiB", g);
-}
-
 /* A bar per memory group at that group's peak, stacked by bucket against
 ** its capacity; groups of the same shape and peak drawn once with a count. */
 static double draw_memory(const plot *p, const sim *s, double y)
@@ -240,8 +233,8 @@ static double draw_memory(const plot *p, const sim *s, double y)
         }
         double cap = mg->capacity > 0 ? mg->capacity : 1, scale = peak > cap ? peak : cap;
         char label[128], a[32], c[32], tw[32];
-        fmt_gib(a, sizeof a, peak);
-        fmt_gib(c, sizeof c, cap);
+        fmt_bytes_of(a, sizeof a, peak, cap);     /* the report's figures (util.h) */
+        fmt_bytes(c, sizeof c, cap);
         fmt_moment(tw, sizeof tw, sim_secs(when));
         if (same > 1) snprintf(label, sizeof label, "%s (x%d alike)", mg->name, same);
         else snprintf(label, sizeof label, "%s", mg->name);

@@ -120,6 +120,7 @@ done
 expect 1 "INFEASIBLE" "$F" run examples/does_not_fit.lua
 expect 1 "over capacity by" "$F" run examples/does_not_fit.lua
 expect 1 "DOES NOT FIT" "$F" check examples/does_not_fit.lua
+expect 1 "host memory: 1.03 TiB per node > 1.0 TiB" "$F" check examples/does_not_fit.lua
 expect 0 "Memory fit: fits" "$F" check examples/pangu718b_cm384.lua
 expect 0 "staleness 0 + share 0.50" "$F" check examples/qwen7b_h100x16.lua --set plan.stale_share=0.5
 expect 0 "(bound 0 + share 0.25)" "$F" run examples/qwen7b_h100x16.lua --mode separate --set plan.stale_share=0.25 --iterations 3
