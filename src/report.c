@@ -157,11 +157,22 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
                sc->work.algo == ALGO_PPO ? "PPO" : "GRPO", tsafe(t3, sizeof t3, sc->actor.name));
     if (!r->feasible) buf_printf(o, "%sINFEASIBLE%s: %s\n", RED, R, tsafe(t1, sizeof t1, r->why));
     fmt_si(a, sizeof a, r->throughput);
-    buf_printf(o, "\n%sThroughput%s   %s tokens/s   (%.1f per device)   staleness bound %d\n", B, R, a,
-               r->throughput_per_device, r->staleness_bound);
-    fmt_secs(a, sizeof a, r->step_time_s);
-    buf_printf(o, "%sStep time%s    %s   (%d measured step%s after %d warm-up, window %.1f s)\n", B, R, a,
-               r->iterations - r->warmup, fs_s(r->iterations - r->warmup), r->warmup, r->window_s);
+    fmt_secs(b, sizeof b, r->step_time_s);
+    if (r->feasible) {
+        buf_printf(o, "\n%sThroughput%s   %s tokens/s   (%.1f per device)   staleness bound %d\n", B, R, a,
+                   r->throughput_per_device, r->staleness_bound);
+        buf_printf(o, "%sStep time%s    %s   (%d measured step%s after %d warm-up, window %.1f s)\n", B, R, b,
+                   r->iterations - r->warmup, fs_s(r->iterations - r->warmup), r->warmup, r->window_s);
+    } else {
+        /* the run went on past the failure, so its figures exist, but they
+        ** describe a plan that cannot run: none is a headline (the JSON
+        ** keeps them beside "feasible": false) */
+        buf_printf(o, "\n%sThroughput%s   — (infeasible: not valid; %s tokens/s as simulated past the failure)   "
+                   "staleness bound %d\n", B, R, a, r->staleness_bound);
+        buf_printf(o, "%sStep time%s    — (infeasible: not valid; %s as simulated, %d step%s after %d warm-up, "
+                   "window %.1f s)\n", B, R, b, r->iterations - r->warmup, fs_s(r->iterations - r->warmup), r->warmup,
+                   r->window_s);
+    }
     for (int k = 0; k < STEP__COUNT; k++) {
         if (r->phase_s[k] <= 0) continue;
         double f = r->step_time_s > 0 ? r->phase_s[k] / r->step_time_s : 0;

@@ -161,6 +161,9 @@ START_TEST(t_every_overflow_named)
     report_text(s, r, &b, false);
     ck_assert_msg(strstr(b.s, "1.03 TiB of 1.0 TiB per node  OVER CAPACITY"), "%s", b.s);
     ck_assert(!strstr(b.s, "1.0 TiB of 1.0 TiB"));
+    /* no headline throughput or step time for a plan that cannot run */
+    ck_assert_msg(strstr(b.s, "Throughput   — (infeasible: not valid; ") && strstr(b.s, "Step time    — (infeasible"), "%s", b.s);
+    ck_assert(r->throughput > 0);     /* the JSON keeps the figure, beside feasible: false */
     buf_free(&b);
     free(r);
     sim_free(s);
