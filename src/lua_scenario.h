@@ -12,10 +12,12 @@
 #include "scenario.h"
 #include "util.h"
 
-/* The version: `make CFLAGS+=-DFUSYNC_VERSION=1.2.3` sets it (unquoted);
-** FUSYNC_VERSION_STR is its text. */
+/* The version: the Makefile sets it (unquoted) from `git describe --tags`
+** when the checkout has a tag, else from its FUSYNC_VERSION_FALLBACK;
+** FUSYNC_VERSION_STR is its text.  Built by hand, the default below. */
 #ifndef FUSYNC_VERSION
-#define FUSYNC_VERSION 0.1.0
+#define FUSYNC_VERSION 0.2.0
+#endif
 /* Also let scenario helpers (fusync.scenario, fusync.hf_config,
 ** fusync.dist.from_file) read files under dir (--data-dir); besides it they
 ** may read the top scenario's folder tree and the shipped examples/ and
@@ -24,7 +26,6 @@
 bool lscn_allow_dir(const char *dir, fs_err *err);
 void lscn_allow_reset(void);
 
-#endif
 #define FUSYNC_STR_(x) #x
 #define FUSYNC_STR(x) FUSYNC_STR_(x)
 #define FUSYNC_VERSION_STR FUSYNC_STR(FUSYNC_VERSION)

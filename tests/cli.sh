@@ -128,6 +128,10 @@ expect 2 "plan.stale_share" "$F" run examples/qwen7b_h100x16.lua --set plan.stal
 expect 0 "pangu_ultra_moe_718b" "$F" presets
 expect 0 "Usage: fusync" "$F" --help
 expect 0 "fusync " "$F" --version
+# the version is the checkout's tag (git describe), else the Makefile's fallback
+want_v=$(git describe --tags --dirty 2>/dev/null | sed 's/^v//')
+[ -n "$want_v" ] || want_v=$(sed -n 's/^FUSYNC_VERSION_FALLBACK := //p' Makefile)
+expect 0 "^fusync $want_v\$" "$F" --version
 expect 0 "(1 measured step after 2 warm-up" "$F" run examples/pangu718b_cm384.lua --set cluster.supernodes=2 --iterations 3
 
 
