@@ -9,6 +9,7 @@
 */
 #include "cli.h"
 #include "engine.h"
+#include "lua_scenario.h"
 #include "planner.h"
 #include "plugin.h"
 #include "rtable.h"
@@ -97,7 +98,11 @@ int cmd_sweep(cli_opts *o)
     if (!cli_load_scenario(o, true, &base, &err)) return cli_fail(&err);
     pool_signals(true);
     whatif_list w;
-    if (!whatif_load(o->whatif, &base, &w, &err)) { pool_signals(false); return cli_fail(&err); }
+    if (!whatif_load(o->whatif, &base, &w, &err)) {
+        lscn_wrong_kind(o->whatif, LSCN_KIND_WHATIF, &err);
+        pool_signals(false);
+        return cli_fail(&err);
+    }
 
     rtable t;
     rtable_init(&t, "sweep");

@@ -117,6 +117,17 @@ EOF2
             && ok || bad "$what: infeasible, over capacity, staler than the bound, wasted tokens or no throughput: $(grep -E 'feasible|total|capacity_bytes|staleness.(max|bound)|wasted' "$T/ex.flat" | tr '\n' ' ')"
     done
 done
+# a file of the wrong kind: what it is and which command takes it, status 2, no stack trace
+expect 2 "this is a what-if file (it returns \`vary\` or \`variants\`), not a scenario; use it with: fusync sweep SCENARIO" "$F" run examples/whatif_staleness.lua
+expect 2 "this is a lesson (it returns \`steps\`), not a scenario; use it with: fusync tui --lesson" "$F" run lessons/1_colocation.lua
+expect 2 "this is a lesson" "$F" check lessons/3_staleness.lua
+expect 2 "this is a scenario, not a what-if file; use it with: fusync run" "$F" sweep examples/qwen7b_h100x16.lua examples/qwen7b_h100x16.lua
+expect 2 "this is a lesson (it returns \`steps\`), not a what-if file" "$F" sweep examples/qwen7b_h100x16.lua lessons/2_long_tail.lua
+expect 2 "this is a scenario, not a lesson" "$F" tui --lesson examples/qwen7b_h100x16.lua
+out=$("$F" sweep examples/qwen7b_h100x16.lua examples/qwen7b_h100x16.lua 2>&1)
+case $out in *"stack traceback"*|*"attempt to index"*) bad "a scenario given as a what-if: $out" ;; *) ok ;; esac
+# too few iterations for the warm-up: the reason and the two ways out
+expect 2 "1 warm-up step (workload.warmup = N) must be fewer than the 1 iteration (workload.iterations, --iterations); give --set workload.warmup=0 or --iterations 2" "$F" run examples/qwen7b_h100x16.lua --iterations 1
 expect 1 "INFEASIBLE" "$F" run examples/does_not_fit.lua
 expect 1 "over capacity by" "$F" run examples/does_not_fit.lua
 expect 1 "DOES NOT FIT" "$F" check examples/does_not_fit.lua
