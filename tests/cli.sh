@@ -126,6 +126,18 @@ expect 2 "this is a lesson (it returns \`steps\`), not a what-if file" "$F" swee
 expect 2 "this is a scenario, not a lesson" "$F" tui --lesson examples/qwen7b_h100x16.lua
 out=$("$F" sweep examples/qwen7b_h100x16.lua examples/qwen7b_h100x16.lua 2>&1)
 case $out in *"stack traceback"*|*"attempt to index"*) bad "a scenario given as a what-if: $out" ;; *) ok ;; esac
+# sweep: CSV when stdout is no terminal (scripts), a table for people on one
+expect 0 "^id,name,plan.staleness,plan.partial_rollout,feasible" "$F" sweep examples/qwen7b_h100x16.lua examples/whatif_staleness.lua --quiet
+if command -v script >/dev/null 2>&1; then
+    tty_out=$(script -qc "'$F' sweep examples/qwen7b_h100x16.lua examples/whatif_staleness.lua --quiet" /dev/null 2>&1 | tr -d '\r')
+    case $tty_out in
+        *"plan.staleness=2 plan.partial_rollout=0.6"*"tokens/s"*|*"tokens/s"*"plan.staleness=2 plan.partial_rollout=0.6"*) ok ;;
+        *) bad "sweep on a terminal: no table naming its variants: $(echo "$tty_out" | head -3)" ;;
+    esac
+    case $tty_out in *"no-op: the base scenario has these values already"*"no effect here: the same figures as variant 0"*) ok ;;
+        *) bad "sweep on a terminal: no-op variants not said: $(echo "$tty_out" | head -4)" ;; esac
+    case $tty_out in *"24255.26"*) bad "sweep on a terminal: raw CSV figures" ;; *) ok ;; esac
+fi
 # too few iterations for the warm-up: the reason and the two ways out
 expect 2 "1 warm-up step (workload.warmup = N) must be fewer than the 1 iteration (workload.iterations, --iterations); give --set workload.warmup=0 or --iterations 2" "$F" run examples/qwen7b_h100x16.lua --iterations 1
 expect 1 "INFEASIBLE" "$F" run examples/does_not_fit.lua
