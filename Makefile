@@ -32,6 +32,16 @@ MANDIR   ?= $(PREFIX)/share/man
 # The bash completion script, written by `fusync completion bash` from its tables.
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 DEFS     := -DFUSYNC_DATADIR='"$(DATADIR)"'
+# The version `fusync --version` prints: the checkout's tag as `git describe
+# --tags --dirty` gives it (v0.2.0 -> 0.2.0; 0.2.0-3-gabc1234 three commits
+# past it; -dirty with uncommitted changes), else, with no git or no tag,
+# this fallback (the CHANGELOG's latest release).  `make VERSION=x.y.z`
+# overrides both.  A stamp file holding it rebuilds the objects that print
+# it when it changes.
+FUSYNC_VERSION_FALLBACK := 0.2.0
+VERSION ?= $(or $(patsubst v%,%,$(shell git describe --tags --dirty 2>/dev/null)),$(FUSYNC_VERSION_FALLBACK))
+VERSION_STAMP := $(BUILD)/version.stamp
+VERSION_USERS := src/main.c src/cli_sensitivity.c src/import_export.c src/lua_scenario.c
 CFLAGS_ALL = $(WARN) $(OPT) $(SANFLAGS) $(THREADS) $(FEATURES) $(DEFS) -Isrc -Iui $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(SANFLAGS) $(THREADS) $(PKG_LIBS) -lm $(LDFLAGS)
 
@@ -61,6 +71,16 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+# Rewritten only when the version changes, so a new tag or commit rebuilds
+# just the objects that print it.
+$(VERSION_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
+$(VERSION_USERS:%.c=$(BUILD)/%.o): $(VERSION_STAMP)
+$(VERSION_USERS:%.c=$(BUILD)/%.o): DEFS += -DFUSYNC_VERSION=$(VERSION)
+.PHONY: FORCE
+FORCE:
 
 $(BIN): $(MAIN_OBJ) $(LIB_OBJ) $(UI_OBJ)
 	@$(if $(Q),echo "  LD      $@")

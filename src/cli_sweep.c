@@ -9,6 +9,8 @@
 */
 #include "cli.h"
 #include "engine.h"
+#include "fields.h"
+#include "lua_scenario.h"
 #include "planner.h"
 #include "plugin.h"
 #include "rtable.h"
@@ -69,6 +71,71 @@ static bool sweep_one(void *ud, rtable *t, int item, fs_err *unused)
     return true;
 }
 
+/* A variant's name for people: its own, else what it sets
+** ("plan.staleness=2 plan.partial_rollout=0.6"). */
+static void variant_label(const whatif_variant *v, char *out, size_t n)
+{
+    if (v->name[0]) { snprintf(out, n, "%s", v->name); return; }
+    size_t len = 0;
+    out[0] = 0;
+    for (int k = 0; k < v->nsets && len < n; k++)
+        len += (size_t)snprintf(out + len, n - len, "%s%s", k ? " " : "", v->sets[k]);
+    if (!v->nsets) snprintf(out, n, "(the base scenario)");
+}
+
+/* The sweep for a terminal: one line a variant, named by what it sets,
+** the headline figures readable (1.2k tokens/s, 2.0 min), and a note where
+** a variant changes nothing: its fields are the base's already (a no-op),
+** or its figures are those of an earlier variant (no effect here).  The
+** CSV (--csv, or stdout that is not a terminal) keeps every column. */
+static void sweep_print_table(const cli_opts *o, const scn_scenario *base, const whatif_list *w, const rtable *t, FILE *f)
+{
+    int c_feas = rtable_col(t, "feasible"), c_why = rtable_col(t, "reason"), c_tp = rtable_col(t, "throughput_tokens_per_s");
+    int c_st = rtable_col(t, "step_time_s"), c_smax = rtable_col(t, "staleness_max");
+    int c_smean = rtable_col(t, "staleness_mean"), c_waste = rtable_col(t, "wasted_tokens");
+    int lw = 7;
+    char lab[512];
+    for (int i = 0; i < t->nrows; i++) {
+        variant_label(&w->v[t->rows[i].id], lab, sizeof lab);
+        int l = (int)strlen(lab);
+        if (l > lw) lw = l;
+    }
+    if (lw > 60) lw = 60;
+    fprintf(f, "%4s  %-*s  %12s  %10s  %9s  %8s  %s\n", "id", lw, "variant", "tokens/s", "step", "staleness", "wasted",
+            "note");
+    scn_scenario *vs = xmalloc(sizeof *vs);
+    for (int i = 0; i < t->nrows; i++) {
+        const rt_row *r = &t->rows[i];
+        const whatif_variant *v = &w->v[r->id];
+        variant_label(v, lab, sizeof lab);
+        char tp[32] = "-", st[32] = "-", sl[32] = "-", wa[32] = "-", note[600] = "";
+        bool feas = !strcmp(rt_row_text(r, c_feas), "true");
+        if (feas) {
+            fmt_si(tp, sizeof tp, rt_row_num(r, c_tp));
+            fmt_secs(st, sizeof st, rt_row_num(r, c_st));
+            snprintf(sl, sizeof sl, "%.0f/%.2f", rt_row_num(r, c_smax), rt_row_num(r, c_smean));
+            fmt_si(wa, sizeof wa, rt_row_num(r, c_waste));
+        } else snprintf(note, sizeof note, "infeasible: %s", rt_row_text(r, c_why));
+        /* the base's fields already: the variant is the base itself */
+        cli_opts vo = *o;
+        for (int k = 0; k < v->nsets && vo.nsets < CLI_SETS_MAX; k++) vo.sets[vo.nsets++] = v->sets[k];
+        fs_err e = {0, ""};
+        char where[128];
+        if (!note[0] && v->nsets > 0 && cli_load_scenario(&vo, true, vs, &e) && fields_equal(vs, base, where, sizeof where))
+            snprintf(note, sizeof note, "no-op: the base scenario has these values already");
+        /* the same figures as an earlier variant: what it changes has no effect here */
+        for (int j = 0; j < i && !note[0] && feas; j++) {
+            bool same = true;
+            for (int c = c_feas; c < t->ncols && same; c++)
+                same = !strcmp(rt_row_text(r, c), rt_row_text(&t->rows[j], c));
+            if (same) snprintf(note, sizeof note, "no effect here: the same figures as variant %d", t->rows[j].id);
+        }
+        fprintf(f, "%4d  %-*.*s  %12s  %10s  %9s  %8s  %s\n", r->id, lw, lw, lab, tp, st, sl, wa, note);
+    }
+    free(vs);
+    fprintf(f, "(staleness: max/mean lag; every column with --csv FILE|- or --json FILE|-)\n");
+}
+
 /* The hash of what a run depends on: its kind, files and options. */
 static void run_hash(const cli_opts *o, const char *kind, const scn_scenario *sc, char *out, size_t n)
 {
@@ -97,7 +164,11 @@ int cmd_sweep(cli_opts *o)
     if (!cli_load_scenario(o, true, &base, &err)) return cli_fail(&err);
     pool_signals(true);
     whatif_list w;
-    if (!whatif_load(o->whatif, &base, &w, &err)) { pool_signals(false); return cli_fail(&err); }
+    if (!whatif_load(o->whatif, &base, &w, &err)) {
+        lscn_wrong_kind(o->whatif, LSCN_KIND_WHATIF, &err);
+        pool_signals(false);
+        return cli_fail(&err);
+    }
 
     rtable t;
     rtable_init(&t, "sweep");
@@ -131,19 +202,28 @@ int cmd_sweep(cli_opts *o)
     if (!pool_run(&t, n, o->jobs, sweep_one, &c, o->quiet ? NULL : "sweep", &err)) rc = cli_fail(&err);
     if (!rc) {
         rc = cli_write_table(o, &t);
-        if (!rc && !o->csv_path && !o->json_path) {
-            /* no output named: the CSV on stdout, the useful default */
+        if (!rc && !o->csv_path && !o->json_path && isatty(STDOUT_FILENO)) {
+            /* no output named, a terminal: a table for people; names come
+            ** from the scenario and the what-if file, made terminal-safe */
+            char *text = NULL;
+            size_t tn = 0;
+            FILE *mf = open_memstream(&text, &tn);
+            if (mf) {
+                sweep_print_table(o, &base, &w, &t, mf);
+                fclose(mf);
+                fs_buf tb;
+                buf_init(&tb);
+                buf_put_term(&tb, text ? text : "");
+                fputs(tb.s ? tb.s : "", stdout);
+                buf_free(&tb);
+                free(text);
+            }
+        } else if (!rc && !o->csv_path && !o->json_path) {
+            /* stdout a file or a pipe: the CSV, as scripts read it */
             fs_buf b;
             buf_init(&b);
             rtable_csv(&t, &b);
-            if (isatty(STDOUT_FILENO)) {
-                /* names come from the scenario and the what-if file */
-                fs_buf tb;
-                buf_init(&tb);
-                buf_put_term(&tb, b.s);
-                fputs(tb.s ? tb.s : "", stdout);
-                buf_free(&tb);
-            } else fputs(b.s, stdout);
+            fputs(b.s, stdout);
             buf_free(&b);
         }
         if (!rc && !o->quiet && (o->csv_path || o->json_path)) {

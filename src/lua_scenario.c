@@ -786,6 +786,73 @@ static int load_main(lua_State *L)
     return 0;
 }
 
+/* `key` as a table key in Lua text: not part of a longer name or a
+** dotted path, followed by `=` (not `==`). */
+static bool has_key(const char *text, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = text; (p = strstr(p, key)); p += n) {
+        char before = p == text ? ' ' : p[-1];
+        if (isalnum((unsigned char)before) || before == '_' || before == '.') continue;
+        const char *q = p + n;
+        if (isalnum((unsigned char)*q) || *q == '_') continue;
+        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
+        if (q[0] == '=' && q[1] != '=') return true;
+    }
+    return false;
+}
+
+lscn_kind lscn_file_kind(const char *path)
+{
+    char *text = NULL;
+    size_t len = 0;
+    fs_err e = {0, ""};
+    if (!path || path_is_special(path) || !read_small_file(path, 4 << 20, "file", &text, &len, &e)) return LSCN_KIND_UNKNOWN;
+    /* blank out comments and short strings, so a word there is no key */
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '-' && text[i + 1] == '-') {
+            while (i < len && text[i] != '\n') text[i++] = ' ';
+        } else if (text[i] == '"' || text[i] == '\'') {
+            char q = text[i];
+            text[i++] = ' ';
+            while (i < len && text[i] != q && text[i] != '\n') {
+                if (text[i] == '\\' && i + 1 < len) text[i++] = ' ';
+                text[i++] = ' ';
+            }
+            if (i < len) text[i] = ' ';
+        }
+    }
+    lscn_kind k = has_key(text, "steps") ? LSCN_KIND_LESSON
+                : has_key(text, "vary") || has_key(text, "variants") ? LSCN_KIND_WHATIF
+                : has_key(text, "cluster") || has_key(text, "workload") ? LSCN_KIND_SCENARIO
+                : LSCN_KIND_UNKNOWN;
+    free(text);
+    return k;
+}
+
+bool lscn_wrong_kind(const char *path, lscn_kind want, fs_err *err)
+{
+    lscn_kind k = lscn_file_kind(path);
+    if (k == LSCN_KIND_UNKNOWN || k == want || !err) return false;
+    static const char *const what[] = {
+        [LSCN_KIND_SCENARIO] = "a scenario",
+        [LSCN_KIND_WHATIF] = "a what-if file (it returns `vary` or `variants`)",
+        [LSCN_KIND_LESSON] = "a lesson (it returns `steps`)",
+    };
+    static const char *const wanted[] = {
+        [LSCN_KIND_SCENARIO] = "a scenario", [LSCN_KIND_WHATIF] = "a what-if file", [LSCN_KIND_LESSON] = "a lesson",
+    };
+    char use[256];
+    if (k == LSCN_KIND_SCENARIO)
+        snprintf(use, sizeof use, "fusync run %s (or check, tui, plan, sweep %s WHATIF.lua)", path, path);
+    else if (k == LSCN_KIND_WHATIF)
+        snprintf(use, sizeof use, "fusync sweep SCENARIO %s", path);
+    else
+        snprintf(use, sizeof use, "fusync tui --lesson %s", path);
+    fs_err_set(err, 2, "%s: this is %s, not %s; use it with: %s", path, what[k], wanted[want], use);
+    return true;
+}
+
 bool lscn_load(const char *path, const char *const *sets, int nsets,
                scn_scenario *out, fs_err *err)
 {
@@ -845,7 +912,10 @@ bool lscn_load(const char *path, const char *const *sets, int nsets,
             fs_err_set(err, 2, "%s", m);
     }
     lua_close(L);
-    if (!ok) return false;
+    if (!ok) {
+        lscn_wrong_kind(path, LSCN_KIND_SCENARIO, err);
+        return false;
+    }
 
     /* a cluster of plain nodes is one "supernode" whose nodes meet on the
     ** scale-out network (the intra_supernode tier's default) */

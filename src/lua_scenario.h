@@ -12,10 +12,23 @@
 #include "scenario.h"
 #include "util.h"
 
-/* The version: `make CFLAGS+=-DFUSYNC_VERSION=1.2.3` sets it (unquoted);
-** FUSYNC_VERSION_STR is its text. */
+/* The version: the Makefile sets it (unquoted) from `git describe --tags`
+** when the checkout has a tag, else from its FUSYNC_VERSION_FALLBACK;
+** FUSYNC_VERSION_STR is its text.  Built by hand, the default below. */
 #ifndef FUSYNC_VERSION
-#define FUSYNC_VERSION 0.1.0
+#define FUSYNC_VERSION 0.2.0
+#endif
+/* What a Lua file of fusync's is, read from its text without running it
+** (a key of the table it returns, outside comments and strings): a lesson
+** has `steps = `, a what-if `vary = ` or `variants = `, a scenario
+** `cluster = ` or `workload = `. */
+typedef enum { LSCN_KIND_UNKNOWN, LSCN_KIND_SCENARIO, LSCN_KIND_WHATIF, LSCN_KIND_LESSON } lscn_kind;
+lscn_kind lscn_file_kind(const char *path);
+/* After a failed load of `path` as a `want` file: when it is another kind,
+** err (code 2) says what it is and which command takes it instead, and the
+** result is true; else err is left as it was. */
+bool lscn_wrong_kind(const char *path, lscn_kind want, fs_err *err);
+
 /* Also let scenario helpers (fusync.scenario, fusync.hf_config,
 ** fusync.dist.from_file) read files under dir (--data-dir); besides it they
 ** may read the top scenario's folder tree and the shipped examples/ and
@@ -24,7 +37,6 @@
 bool lscn_allow_dir(const char *dir, fs_err *err);
 void lscn_allow_reset(void);
 
-#endif
 #define FUSYNC_STR_(x) #x
 #define FUSYNC_STR(x) FUSYNC_STR_(x)
 #define FUSYNC_VERSION_STR FUSYNC_STR(FUSYNC_VERSION)

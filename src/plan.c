@@ -511,44 +511,52 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
     pool_peak(s, q, refw, rww);
 }
 
+/* Append one reason to p->fit_msg, after "; " when one is there. */
+static void fit_fail(plan *p, const char *msg)
+{
+    size_t len = strlen(p->fit_msg);
+    snprintf(p->fit_msg + len, sizeof p->fit_msg - len, "%s%s", len ? "; " : "", msg);
+}
+
+/* Every pool that does not fit is named, its device memory (the first of
+** the three ways it can fail) and its host memory apart, so a host
+** overflow is not hidden behind a device one. */
 static bool fit_check(const scn_scenario *s, plan *p)
 {
+    p->fit_msg[0] = '\0';
     for (int i = 0; i < p->npools; i++) {
         plan_pool *q = &p->pools[i];
         double tsum = 0, rsum = 0;
         for (int b = 0; b < MB__COUNT; b++) { tsum += q->train_mem[b]; rsum += q->rollout_mem[b]; }
-        char a[32], c[32];
+        char a[32], c[32], m[400];
         if (tsum > q->capacity) {
             int worst = MB_WEIGHTS;
             for (int b = 0; b < MB__COUNT; b++) if (q->train_mem[b] > q->train_mem[worst]) worst = b;
             fmt_bytes(a, sizeof a, tsum);
             fmt_bytes(c, sizeof c, q->capacity);
-            snprintf(p->fit_msg, sizeof p->fit_msg, "pool '%s' while training: %s per device > %s HBM (largest bucket: %s)",
+            snprintf(m, sizeof m, "pool '%s' while training: %s per device > %s HBM (largest bucket: %s)",
                      q->name, a, c, trace_bucket_name((mem_bucket)worst));
-            return false;
-        }
-        if (q->peak > q->capacity) {
+            fit_fail(p, m);
+        } else if (q->peak > q->capacity) {
             fmt_bytes(a, sizeof a, q->peak);
             fmt_bytes(c, sizeof c, q->capacity);
-            snprintf(p->fit_msg, sizeof p->fit_msg, "pool '%s' while %s: %s per device > %s HBM",
-                     q->name, q->peak_phase, a, c);
-            return false;
-        }
-        if ((q->roles & ROLE_ROLLOUT) && q->rollout_mem[MB_KV_CACHE] <= 0) {
+            snprintf(m, sizeof m, "pool '%s' while %s: %s per device > %s HBM", q->name, q->peak_phase, a, c);
+            fit_fail(p, m);
+        } else if ((q->roles & ROLE_ROLLOUT) && q->rollout_mem[MB_KV_CACHE] <= 0) {
             fmt_bytes(a, sizeof a, rsum);
             fmt_bytes(c, sizeof c, q->capacity * s->plan.rollout.mem_util);
-            snprintf(p->fit_msg, sizeof p->fit_msg, "pool '%s' while generating: weights and states take %s of the %s the rollout may use; no room for the KV cache",
+            snprintf(m, sizeof m, "pool '%s' while generating: weights and states take %s of the %s the rollout may use; no room for the KV cache",
                      q->name, a, c);
-            return false;
+            fit_fail(p, m);
         }
         if (q->host_mem_per_node > s->cluster.host_mem_bytes) {
-            fmt_bytes(a, sizeof a, q->host_mem_per_node);
+            fmt_bytes_of(a, sizeof a, q->host_mem_per_node, s->cluster.host_mem_bytes);
             fmt_bytes(c, sizeof c, s->cluster.host_mem_bytes);
-            snprintf(p->fit_msg, sizeof p->fit_msg, "pool '%s' host memory: %s per node > %s", q->name, a, c);
-            return false;
+            snprintf(m, sizeof m, "pool '%s' host memory: %s per node > %s", q->name, a, c);
+            fit_fail(p, m);
         }
     }
-    return true;
+    return p->fit_msg[0] == '\0';
 }
 
 /* Give each pool its devices (docs/model.md, section 2): pools with ranges
@@ -851,9 +859,10 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
         fmt_bytes(c, sizeof c, q->capacity);
         buf_printf(out, "      %-22s %-12s %-12s of %s\n", "total", ts ? b1 : "-", rs ? b2 : "-", c);
         if (q->host_mem_per_node > 0) {
-            fmt_bytes(b1, sizeof b1, q->host_mem_per_node);
+            fmt_bytes_of(b1, sizeof b1, q->host_mem_per_node, s->cluster.host_mem_bytes);
             fmt_bytes(c, sizeof c, s->cluster.host_mem_bytes);
-            buf_printf(out, "      host per node          %s of %s\n", b1, c);
+            buf_printf(out, "      host per node          %s of %s%s\n", b1, c,
+                       q->host_mem_per_node > s->cluster.host_mem_bytes ? "  OVER CAPACITY" : "");
         }
         /* where the bytes are at the pool's peak (docs/model.md, section 11):
         ** the device's total in that phase, the host's by what it holds */

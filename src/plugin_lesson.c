@@ -6,6 +6,7 @@
 */
 #include "lesson.h"
 #include "plugin_lua.h"
+#include "lua_scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,11 +229,15 @@ lesson *lesson_open(const char *path, fs_err *err)
     if (slash) snprintf(l->dir, sizeof l->dir, "%.*s", (int)(slash - path), path);
     for (int i = 0; i < LESSON_STEPS_MAX; i++) l->caption_ref[i] = l->check_ref[i] = LUA_NOREF;
     l->p = plugin_open(path, NULL, err);
-    if (!l->p) { free(l); return NULL; }
+    if (!l->p) { lscn_wrong_kind(path, LSCN_KIND_LESSON, err); free(l); return NULL; }
     plugin_push_field(l->p, "title");
     plugin_push_field(l->p, "scenario");
     plugin_push_field(l->p, "steps");
-    if (!plugin_protect(l->p, read_lesson, l, 3, 0, err)) { lesson_close(l); return NULL; }
+    if (!plugin_protect(l->p, read_lesson, l, 3, 0, err)) {
+        lscn_wrong_kind(path, LSCN_KIND_LESSON, err);
+        lesson_close(l);
+        return NULL;
+    }
     return l;
 }
 

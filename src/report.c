@@ -101,6 +101,21 @@ void report_compute(const sim *s, report *r)
         r->feasible = false;
         snprintf(r->why, sizeof r->why, "%s", sim_error(s)->msg);
     }
+    /* the engine keeps the first overflow; every other group whose peak
+    ** passed its capacity is named too, so a host overflow behind a device
+    ** one is not hidden */
+    if (st->overflow.happened)
+        for (int g = 0; g < trace_nmemgroups(t); g++) {
+            const trace_memgroup *mg = trace_memgroup_at(t, g);
+            double peak = sim_mem_peak_total(s, g, NULL);
+            if (g == st->overflow.group || !(peak > mg->capacity * (1 + 1e-9))) continue;
+            char pk[32], cap[32];
+            fmt_bytes_of(pk, sizeof pk, peak, mg->capacity);
+            fmt_bytes(cap, sizeof cap, mg->capacity);
+            size_t len = strlen(r->why);
+            snprintf(r->why + len, sizeof r->why - len, "; also %s memory of %s peaks at %s of %s%s",
+                     mg->host ? "host" : "device", mg->name, pk, cap, mg->host ? " per node" : " per device");
+        }
     /* staleness: the bound hooks left, the mean lag trained */
     int64_t n = 0;
     for (int k = 0; k <= SCN_STALENESS_MAX; k++) n += st->lag_hist[k];
@@ -142,11 +157,22 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
                sc->work.algo == ALGO_PPO ? "PPO" : "GRPO", tsafe(t3, sizeof t3, sc->actor.name));
     if (!r->feasible) buf_printf(o, "%sINFEASIBLE%s: %s\n", RED, R, tsafe(t1, sizeof t1, r->why));
     fmt_si(a, sizeof a, r->throughput);
-    buf_printf(o, "\n%sThroughput%s   %s tokens/s   (%.1f per device)   staleness bound %d\n", B, R, a,
-               r->throughput_per_device, r->staleness_bound);
-    fmt_secs(a, sizeof a, r->step_time_s);
-    buf_printf(o, "%sStep time%s    %s   (%d measured step%s after %d warm-up, window %.1f s)\n", B, R, a,
-               r->iterations - r->warmup, fs_s(r->iterations - r->warmup), r->warmup, r->window_s);
+    fmt_secs(b, sizeof b, r->step_time_s);
+    if (r->feasible) {
+        buf_printf(o, "\n%sThroughput%s   %s tokens/s   (%.1f per device)   staleness bound %d\n", B, R, a,
+                   r->throughput_per_device, r->staleness_bound);
+        buf_printf(o, "%sStep time%s    %s   (%d measured step%s after %d warm-up, window %.1f s)\n", B, R, b,
+                   r->iterations - r->warmup, fs_s(r->iterations - r->warmup), r->warmup, r->window_s);
+    } else {
+        /* the run went on past the failure, so its figures exist, but they
+        ** describe a plan that cannot run: none is a headline (the JSON
+        ** keeps them beside "feasible": false) */
+        buf_printf(o, "\n%sThroughput%s   — (infeasible: not valid; %s tokens/s as simulated past the failure)   "
+                   "staleness bound %d\n", B, R, a, r->staleness_bound);
+        buf_printf(o, "%sStep time%s    — (infeasible: not valid; %s as simulated, %d step%s after %d warm-up, "
+                   "window %.1f s)\n", B, R, b, r->iterations - r->warmup, fs_s(r->iterations - r->warmup), r->warmup,
+                   r->window_s);
+    }
     for (int k = 0; k < STEP__COUNT; k++) {
         if (r->phase_s[k] <= 0) continue;
         double f = r->step_time_s > 0 ? r->phase_s[k] / r->step_time_s : 0;
@@ -176,9 +202,10 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
     bar(o, r->mem_peak_total / r->mem_capacity, 30);
     buf_printf(o, "  %s at %.2f s\n", tsafe(t1, sizeof t1, r->mem_peak_total_group), r->mem_peak_total_t);
     if (r->host_peak > 0) {
-        fmt_bytes(a, sizeof a, r->host_peak);
+        fmt_bytes_of(a, sizeof a, r->host_peak, r->host_capacity);
         fmt_bytes(b, sizeof b, r->host_capacity);
-        buf_printf(o, "  %-16s %10s of %s per node\n", "host", a, b);
+        buf_printf(o, "  %-16s %10s of %s per node%s\n", "host", a, b,
+                   r->host_peak > r->host_capacity * (1 + 1e-9) ? "  OVER CAPACITY" : "");
     }
     buf_printf(o, "\n%sStaleness%s    max %d  mean %.2f  (bound %d", B, R, r->lag_max, r->lag_mean, r->staleness_bound);
     if (r->stale_share > 0) buf_printf(o, " + share %.2f", r->stale_share);

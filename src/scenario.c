@@ -276,8 +276,14 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (w->minibatches < 1) BAD("%s: workload.minibatches: must be at least 1", f);
     if (w->epochs < 1) BAD("%s: workload.epochs: must be at least 1", f);
     if (w->iterations < 1 || w->iterations > 100000) BAD("%s: workload.iterations: must be in 1..100000", f);
-    if (w->warmup < 0 || w->warmup >= w->iterations)
-        BAD("%s: workload.warmup: must be in 0..%d (fewer than iterations)", f, w->iterations - 1);
+    if (w->warmup < 0) BAD("%s: workload.warmup: must be 0 or more, got %d", f, w->warmup);
+    if (w->warmup >= w->iterations)
+        /* the warm-up steps are left out of the measured window: at least
+        ** one step must remain */
+        BAD("%s: workload.warmup: %d warm-up step%s (workload.warmup = N) must be fewer than the %d iteration%s "
+            "(workload.iterations, --iterations); give --set workload.warmup=%d or --iterations %d",
+            f, w->warmup, w->warmup == 1 ? "" : "s", w->iterations, w->iterations == 1 ? "" : "s",
+            w->iterations > 1 ? w->iterations - 1 : 0, w->warmup + 1);
     if (w->max_response < 1) BAD("%s: workload.max_response: must be at least 1", f);
     if (!(w->response_growth >= -0.5 && w->response_growth <= 1))
         BAD("%s: workload.response_growth: %g must be in [-0.5, 1] (a share per step: 0.002 is +0.2%% a step)", f,

@@ -9,6 +9,7 @@
 */
 #include "svg.h"
 #include "plan.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +30,23 @@ static const char *const PHASE_RGB[PH__COUNT] = {
 };
 static const char *const STEP_RGB[STEP__COUNT] = {
 #define X(id, name, label, letter, as, rgb, fg, bg, attr, mono) [id] = rgb,
+    TRACE_STEP_PHASES(X)
+#undef X
+};
+/* The legend's words: the phase tables' user-facing labels; a step phase
+** that is one trace phase (`as`) is that phase in the legend. */
+static const char *const PHASE_LABEL[PH__COUNT] = {
+#define X(id, name, label, letter, compute, rgb, fg, bg, attr, mono) [id] = label,
+    TRACE_PHASES(X)
+#undef X
+};
+static const char *const STEP_LABEL[STEP__COUNT] = {
+#define X(id, name, label, letter, as, rgb, fg, bg, attr, mono) [id] = label,
+    TRACE_STEP_PHASES(X)
+#undef X
+};
+static const int STEP_AS[STEP__COUNT] = {
+#define X(id, name, label, letter, as, rgb, fg, bg, attr, mono) [id] = as,
     TRACE_STEP_PHASES(X)
 #undef X
 };
@@ -108,17 +126,14 @@ static double px(const plot *p, sim_time t)
     return p->x0 + (double)(t - p->t0) / (double)(p->t1 - p->t0) * p->w;
 }
 
-/* The spans of one track as rectangles at height y: each pixel column takes
-** the phase that covers most of it, and runs of one phase are one rectangle,
-** so a row is at most as many rectangles as the plot has pixels. */
-static void row_spans(const plot *p, const trace *t, int track, bool step, double y, sim_time now,
-                      uint32_t *seen)
+/* The phase each pixel column of one track shows: the phase that covers
+** most of the column, or -1 where less than a quarter is covered. */
+static void row_columns(const plot *p, const trace *t, int track, bool step, sim_time now, int *col)
 {
     size_t n = trace_track_nspans(t, track);
     const uint32_t *ix = trace_track_span_index(t, track);
     const trace_span *sp = trace_spans(t);
     int W = (int)p->w, NP = step ? STEP__COUNT : PH__COUNT;
-    if (W < 1) return;
     double *cover = xcalloc((size_t)W * (size_t)NP, sizeof *cover);
     for (size_t k = 0; k < n; k++) {
         const trace_span *s = &sp[ix[k]];
@@ -130,12 +145,28 @@ static void row_spans(const plot *p, const trace *t, int track, bool step, doubl
             if (hi > lo) cover[(size_t)c * (size_t)NP + s->phase] += hi - lo;
         }
     }
-    int run_ph = -1, run_c0 = 0, drawn = 0;
-    for (int c = 0; c <= W; c++) {
+    for (int c = 0; c < W; c++) {
         int best = -1;
         double bv = 0.25;       /* a column less than a quarter covered reads as empty */
-        if (c < W)
-            for (int k = 0; k < NP; k++) if (cover[(size_t)c * (size_t)NP + k] > bv) { bv = cover[(size_t)c * (size_t)NP + k]; best = k; }
+        for (int k = 0; k < NP; k++) if (cover[(size_t)c * (size_t)NP + k] > bv) { bv = cover[(size_t)c * (size_t)NP + k]; best = k; }
+        col[c] = best;
+    }
+    free(cover);
+}
+
+/* The spans of one track as rectangles at height y: runs of one phase in
+** row_columns are one rectangle, so a row is at most as many rectangles as
+** the plot has pixels. */
+static void row_spans(const plot *p, const trace *t, int track, bool step, double y, sim_time now,
+                      uint32_t *seen)
+{
+    int W = (int)p->w;
+    if (W < 1) return;
+    int *col = xmalloc((size_t)W * sizeof *col);
+    row_columns(p, t, track, step, now, col);
+    int run_ph = -1, run_c0 = 0, drawn = 0;
+    for (int c = 0; c <= W; c++) {
+        int best = c < W ? col[c] : -1;
         if (best == run_ph) continue;
         if (run_ph >= 0) {
             buf_printf(p->b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", p->x0 + run_c0, y,
@@ -146,7 +177,7 @@ static void row_spans(const plot *p, const trace *t, int track, bool step, doubl
         run_ph = best;
         run_c0 = c;
     }
-    free(cover);
+    free(col);
     if (!drawn)
         buf_printf(p->b, "<text x=\"%.1f\" y=\"%.1f\" class=\"note\">idle in this window (no work placed here)</text>\n",
                    p->x0 + 6, y + ROW_H - 3);
@@ -184,34 +215,40 @@ static double draw_axis(const plot *p, double y)
     return y + 24;
 }
 
+/* Each colour drawn once, under the labels of what it stands for (a step
+** phase that is one trace phase shares that phase's entry; "log-prob /
+** inference" where two tables give one colour two meanings). */
 static double draw_legend(fs_buf *b, double y, const uint32_t *seen, int width)
 {
+    const char *rgb[PH__COUNT + STEP__COUNT];
+    char label[PH__COUNT + STEP__COUNT][64];
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int np = pass ? STEP__COUNT : PH__COUNT;
+        for (int k = 0; k < np; k++) {
+            if (!(seen[pass] & (1u << k))) continue;
+            int ph = pass ? STEP_AS[k] : k;
+            const char *c = ph >= 0 ? PHASE_RGB[ph] : STEP_RGB[k], *l = ph >= 0 ? PHASE_LABEL[ph] : STEP_LABEL[k];
+            int e = 0;
+            while (e < n && strcmp(rgb[e], c)) e++;
+            if (e == n) { rgb[n] = c; snprintf(label[n++], sizeof label[0], "%s", l); continue; }
+            if (strcmp(label[e], l) && !strstr(label[e], l)) {
+                size_t len = strlen(label[e]);
+                snprintf(label[e] + len, sizeof label[0] - len, " / %s", l);
+            }
+        }
+    }
     buf_puts(b, "<g class=\"legend\">\n");
     double x = PAD;
-    for (int pass = 0; pass < 2; pass++) {
-        int n = pass ? STEP__COUNT : PH__COUNT;
-        for (int k = 0; k < n; k++) {
-            if (!(seen[pass] & (1u << k))) continue;
-            char name[48];
-            snprintf(name, sizeof name, "%s%s", pass ? "step: " : "", pass ? trace_step_phase_name((trace_step_phase)k)
-                                                                      : trace_phase_name((trace_phase)k));
-            double w = 22 + 7.0 * (double)strlen(name);
-            if (x + w > width - PAD) { x = PAD; y += 18; }
-            buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", x, y,
-                       pass ? STEP_RGB[k] : PHASE_RGB[k]);
-            text_el(b, x + 16, y + 10, "key", name);
-            x += w;
-        }
+    for (int e = 0; e < n; e++) {
+        double w = 22 + 7.0 * (double)strlen(label[e]);
+        if (x + w > width - PAD) { x = PAD; y += 18; }
+        buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", x, y, rgb[e]);
+        text_el(b, x + 16, y + 10, "key", label[e]);
+        x += w;
     }
     buf_puts(b, "</g>\n");
     return y + 24;
-}
-
-static void fmt_gib(char *out, size_t n, double bytes)
-{
-    double g = bytes / (1024.0 * 1024 * 1024);
-    if (g >= 1000) snprintf(out, n, "%.1f TiB", g / 1024);
-    else snprintf(out, n, "%.1f GiB", g);
 }
 
 /* A bar per memory group at that group's peak, stacked by bucket against
@@ -240,8 +277,8 @@ static double draw_memory(const plot *p, const sim *s, double y)
         }
         double cap = mg->capacity > 0 ? mg->capacity : 1, scale = peak > cap ? peak : cap;
         char label[128], a[32], c[32], tw[32];
-        fmt_gib(a, sizeof a, peak);
-        fmt_gib(c, sizeof c, cap);
+        fmt_bytes_of(a, sizeof a, peak, cap);     /* the report's figures (util.h) */
+        fmt_bytes(c, sizeof c, cap);
         fmt_moment(tw, sizeof tw, sim_secs(when));
         if (same > 1) snprintf(label, sizeof label, "%s (x%d alike)", mg->name, same);
         else snprintf(label, sizeof label, "%s", mg->name);
@@ -282,6 +319,37 @@ static double draw_memory(const plot *p, const sim *s, double y)
     return y + 24;
 }
 
+/* Two rows alike at the picture's scale: at most one column in a hundred
+** shows another phase (the stages of one pipeline, a few microseconds
+** apart).  The folded row draws the first. */
+static bool alike(const int *a, const int *b, int w)
+{
+    int differ = 0;
+    for (int c = 0; c < w; c++) differ += a[c] != b[c];
+    return differ * 100 <= w;
+}
+
+/* A row's name under its pool's heading: the track's name without the
+** pool's ("rollout 0", not "rollout rollout 0"); for `count` rows folded
+** into one, from the first's "stage 0 (TP8 x DP3)" and the last's
+** "stage 15 ...": "16 stages 0..15 (TP8 x DP3)". */
+static void row_name(const char *first, const char *pool, const char *last, int count, char *out, size_t n)
+{
+    size_t pl = strlen(pool);
+    if (!strncmp(first, pool, pl) && first[pl] == ' ' && first[pl + 1]) first += pl + 1;
+    if (count <= 1 || !last) { snprintf(out, n, "%s", first); return; }
+    if (!strncmp(last, pool, pl) && last[pl] == ' ' && last[pl + 1]) last += pl + 1;
+    /* "WORD NUM[ REST]" in both, the same WORD */
+    const char *sp = strchr(first, ' ');
+    size_t wl = sp ? (size_t)(sp - first) : 0;
+    char *e1 = NULL, *e2 = NULL;
+    long a = sp ? strtol(sp + 1, &e1, 10) : 0;
+    long z = sp && !strncmp(first, last, wl + 1) ? strtol(last + wl + 1, &e2, 10) : 0;
+    if (sp && e1 && e1 != sp + 1 && e2 && e2 != last + wl + 1)
+        snprintf(out, n, "%d %.*ss %ld..%ld%s", count, (int)wl, first, a, z, e1);
+    else snprintf(out, n, "%d rows like %s", count, first);
+}
+
 static double draw_run(fs_buf *b, const svg_run *r, const svg_view *v, sim_time t0, sim_time t1, double y, int width,
                        int idx)
 {
@@ -293,15 +361,27 @@ static double draw_run(fs_buf *b, const svg_run *r, const svg_view *v, sim_time 
     plot p = {b, LABEL_W, width - LABEL_W - 330, t0, t1};
     uint32_t seen[2] = {0, 0};
     buf_printf(b, "<g class=\"run\" id=\"run-%d\">\n", idx);
-    char head[512], tn[32];
-    fmt_moment(tn, sizeof tn, sim_secs(now));
-    snprintf(head, sizeof head, "%s%s%s  mode %s  staleness %d  %d device%s  %d of %d step%s  t = %s", r->label ? r->label : "",
-             r->label ? "  " : "", sc->name, scn_mode_name(sc->plan.mode), sc->plan.staleness, pl->used_devices,
-             fs_s(pl->used_devices), sim_get_stats(s)->iterations_done, sc->work.iterations, fs_s(sc->work.iterations), tn);
-    text_el(b, PAD, y + 14, "title", head);
-    y += 22;
+    /* the headline figures, as the report gives them; none for a run that
+    ** failed (they would describe a plan that cannot run) */
+    report *rep = xcalloc(1, sizeof *rep);
+    report_compute(s, rep);
     const fs_err *e = sim_error(s);
     const char *why = r->why && r->why[0] ? r->why : e && e->msg[0] ? e->msg : NULL;
+    char head[512], tn[32], fig[128], a[32], st[32];
+    if (why || !rep->feasible) snprintf(fig, sizeof fig, "tokens/s - (%s)", !r->why && e && e->code != 1 ? "stopped" : "infeasible");
+    else if (rep->throughput > 0) {
+        fmt_si(a, sizeof a, rep->throughput);
+        fmt_secs(st, sizeof st, rep->step_time_s);
+        snprintf(fig, sizeof fig, "%s tokens/s  step %s", a, st);
+    } else snprintf(fig, sizeof fig, "tokens/s not measured yet");
+    free(rep);
+    fmt_moment(tn, sizeof tn, sim_secs(now));
+    snprintf(head, sizeof head, "%s%s%s  %s  mode %s  staleness %d  %d device%s  %d of %d step%s  t = %s",
+             r->label ? r->label : "", r->label ? "  " : "", sc->name, fig, scn_mode_name(sc->plan.mode),
+             sc->plan.staleness, pl->used_devices, fs_s(pl->used_devices), sim_get_stats(s)->iterations_done,
+             sc->work.iterations, fs_s(sc->work.iterations), tn);
+    text_el(b, PAD, y + 14, "title", head);
+    y += 22;
     if (why) {
         buf_puts(b, "<g class=\"banner\">\n");
         char m[700];
@@ -338,17 +418,37 @@ static double draw_run(fs_buf *b, const svg_run *r, const svg_view *v, sim_time 
                  fs_s(pl->pools[q].devices), roles);
         text_el(b, PAD, y + ROW_H - 3, "pool", label);
         y += ROW_H + ROW_GAP;
-        int shown = 0, more = 0;
+        /* stage rows drawn alike at this scale, one after another, are one
+        ** row with a count (rollout rows stay apart: their imbalance is what
+        ** a reader looks for), so the rows after them get the room */
+        int *ix = xmalloc((size_t)(nt ? nt : 1) * sizeof *ix), nk = 0;
         for (int k = 0; k < nt; k++) {
             const trace_track *tk = trace_track_at(t, k);
-            if (tk->pool != q || tk->kind == TRK_STEP) continue;
-            if (shown >= cap) { more++; continue; }
-            char tl[160];
-            if (tk->devices > 1) snprintf(tl, sizeof tl, "  %s (%d devices)", tk->name, tk->devices);
-            else snprintf(tl, sizeof tl, "  %s", tk->name);
-            y = draw_row(&p, t, k, tl, false, y, now, seen);
-            shown++;
+            if (tk->pool == q && tk->kind != TRK_STEP) ix[nk++] = k;
         }
+        int W = (int)p.w > 0 ? (int)p.w : 1;
+        int *cols = xmalloc((size_t)(nk ? nk : 1) * (size_t)W * sizeof *cols);
+        for (int i = 0; i < nk; i++) row_columns(&p, t, ix[i], false, now, cols + (size_t)i * (size_t)W);
+        int shown = 0, more = 0;
+        for (int i = 0; i < nk; ) {
+            const trace_track *tk = trace_track_at(t, ix[i]);
+            int same = 1;
+            while (tk->kind == TRK_STAGE && i + same < nk && trace_track_at(t, ix[i + same])->kind == tk->kind &&
+                   trace_track_at(t, ix[i + same])->devices == tk->devices &&
+                   alike(cols + (size_t)i * (size_t)W, cols + (size_t)(i + same) * (size_t)W, W))
+                same++;
+            if (shown >= cap) { more += same; i += same; continue; }
+            char tl[200], nm[96];
+            row_name(tk->name, pl->pools[q].name, same > 1 ? trace_track_at(t, ix[i + same - 1])->name : NULL, same,
+                     nm, sizeof nm);
+            if (tk->devices > 1) snprintf(tl, sizeof tl, "  %s (%d devices%s)", nm, tk->devices, same > 1 ? " each" : "");
+            else snprintf(tl, sizeof tl, "  %s", nm);
+            y = draw_row(&p, t, ix[i], tl, false, y, now, seen);
+            shown++;
+            i += same;
+        }
+        free(cols);
+        free(ix);
         if (more) {
             char m[96];
             snprintf(m, sizeof m, "  ... %d more row%s of this pool not drawn", more, fs_s(more));

@@ -280,6 +280,28 @@ void fmt_bytes(char *out, size_t n, double b)
     else snprintf(out, n, "%.1f %s", v, u[i]);
 }
 
+void fmt_bytes_of(char *out, size_t n, double b, double cap)
+{
+    fmt_bytes(out, n, b);
+    if (!(b > cap * (1 + 1e-9)) || fabs(b) < 1024.0) return;
+    const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int i = 0;
+    double v = b, c = cap;
+    while (fabs(v) >= 1024.0 && i < 5) { v /= 1024.0; c /= 1024.0; i++; }
+    /* the capacity as fmt_bytes prints it, in the figure's unit */
+    char cs[32];
+    fmt_bytes(cs, sizeof cs, cap);
+    double shown = strtod(cs, NULL);
+    if (strstr(cs, u[i]) == NULL) shown = c;
+    for (int d = 1; d <= 4; d++) {
+        double p = pow(10, d);
+        if (round(v * p) / p > shown || d == 4) {
+            snprintf(out, n, "%.*f %s", d, v, u[i]);
+            return;
+        }
+    }
+}
+
 void fmt_secs(char *out, size_t n, double s)
 {
     double a = fabs(s);

@@ -79,6 +79,11 @@ void fmt_double(char *out, size_t n, double v);
 void fmt_bytes(char *out, size_t n, double bytes);
 void fmt_secs(char *out, size_t n, double s);
 void fmt_si(char *out, size_t n, double v);
+/* `bytes` against a capacity: fmt_bytes, with as many more decimals (up to
+** four) as it takes for a figure over `capacity` to read larger than
+** fmt_bytes(capacity) ("1.027 TiB", not "1.0 TiB" of 1.0 TiB).  A figure
+** at or under capacity reads as fmt_bytes prints it. */
+void fmt_bytes_of(char *out, size_t n, double bytes, double capacity);
 
 /* Write a whole file atomically: to PATH.tmp, fsync, rename.  "-" is stdout;
 ** a path that exists and is not a regular file (a device, a FIFO) is

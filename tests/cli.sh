@@ -117,9 +117,33 @@ EOF2
             && ok || bad "$what: infeasible, over capacity, staler than the bound, wasted tokens or no throughput: $(grep -E 'feasible|total|capacity_bytes|staleness.(max|bound)|wasted' "$T/ex.flat" | tr '\n' ' ')"
     done
 done
+# a file of the wrong kind: what it is and which command takes it, status 2, no stack trace
+expect 2 "this is a what-if file (it returns \`vary\` or \`variants\`), not a scenario; use it with: fusync sweep SCENARIO" "$F" run examples/whatif_staleness.lua
+expect 2 "this is a lesson (it returns \`steps\`), not a scenario; use it with: fusync tui --lesson" "$F" run lessons/1_colocation.lua
+expect 2 "this is a lesson" "$F" check lessons/3_staleness.lua
+expect 2 "this is a scenario, not a what-if file; use it with: fusync run" "$F" sweep examples/qwen7b_h100x16.lua examples/qwen7b_h100x16.lua
+expect 2 "this is a lesson (it returns \`steps\`), not a what-if file" "$F" sweep examples/qwen7b_h100x16.lua lessons/2_long_tail.lua
+expect 2 "this is a scenario, not a lesson" "$F" tui --lesson examples/qwen7b_h100x16.lua
+out=$("$F" sweep examples/qwen7b_h100x16.lua examples/qwen7b_h100x16.lua 2>&1)
+case $out in *"stack traceback"*|*"attempt to index"*) bad "a scenario given as a what-if: $out" ;; *) ok ;; esac
+# sweep: CSV when stdout is no terminal (scripts), a table for people on one
+expect 0 "^id,name,plan.staleness,plan.partial_rollout,feasible" "$F" sweep examples/qwen7b_h100x16.lua examples/whatif_staleness.lua --quiet
+if command -v script >/dev/null 2>&1; then
+    tty_out=$(script -qc "'$F' sweep examples/qwen7b_h100x16.lua examples/whatif_staleness.lua --quiet" /dev/null 2>&1 | tr -d '\r')
+    case $tty_out in
+        *"plan.staleness=2 plan.partial_rollout=0.6"*"tokens/s"*|*"tokens/s"*"plan.staleness=2 plan.partial_rollout=0.6"*) ok ;;
+        *) bad "sweep on a terminal: no table naming its variants: $(echo "$tty_out" | head -3)" ;;
+    esac
+    case $tty_out in *"no-op: the base scenario has these values already"*"no effect here: the same figures as variant 0"*) ok ;;
+        *) bad "sweep on a terminal: no-op variants not said: $(echo "$tty_out" | head -4)" ;; esac
+    case $tty_out in *"24255.26"*) bad "sweep on a terminal: raw CSV figures" ;; *) ok ;; esac
+fi
+# too few iterations for the warm-up: the reason and the two ways out
+expect 2 "1 warm-up step (workload.warmup = N) must be fewer than the 1 iteration (workload.iterations, --iterations); give --set workload.warmup=0 or --iterations 2" "$F" run examples/qwen7b_h100x16.lua --iterations 1
 expect 1 "INFEASIBLE" "$F" run examples/does_not_fit.lua
 expect 1 "over capacity by" "$F" run examples/does_not_fit.lua
 expect 1 "DOES NOT FIT" "$F" check examples/does_not_fit.lua
+expect 1 "host memory: 1.03 TiB per node > 1.0 TiB" "$F" check examples/does_not_fit.lua
 expect 0 "Memory fit: fits" "$F" check examples/pangu718b_cm384.lua
 expect 0 "staleness 0 + share 0.50" "$F" check examples/qwen7b_h100x16.lua --set plan.stale_share=0.5
 expect 0 "(bound 0 + share 0.25)" "$F" run examples/qwen7b_h100x16.lua --mode separate --set plan.stale_share=0.25 --iterations 3
@@ -127,6 +151,10 @@ expect 2 "plan.stale_share" "$F" run examples/qwen7b_h100x16.lua --set plan.stal
 expect 0 "pangu_ultra_moe_718b" "$F" presets
 expect 0 "Usage: fusync" "$F" --help
 expect 0 "fusync " "$F" --version
+# the version is the checkout's tag (git describe), else the Makefile's fallback
+want_v=$(git describe --tags --dirty 2>/dev/null | sed 's/^v//')
+[ -n "$want_v" ] || want_v=$(sed -n 's/^FUSYNC_VERSION_FALLBACK := //p' Makefile)
+expect 0 "^fusync $want_v\$" "$F" --version
 expect 0 "(1 measured step after 2 warm-up" "$F" run examples/pangu718b_cm384.lua --set cluster.supernodes=2 --iterations 3
 
 

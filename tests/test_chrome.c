@@ -166,6 +166,96 @@ START_TEST(t_chrome_folder_vanishes)
 }
 END_TEST
 
+/* A decimal "123.456" (microseconds with nanosecond digits) as whole
+** nanoseconds, read exactly: no floating point between the text and the
+** comparison. */
+static long long ns_of(const char *p)
+{
+    long long us = 0, frac = 0;
+    int digits = 0;
+    while (*p >= '0' && *p <= '9') us = us * 10 + (*p++ - '0');
+    if (*p == '.') for (p++; *p >= '0' && *p <= '9'; p++, digits++) if (digits < 3) frac = frac * 10 + (*p - '0');
+    for (; digits < 3; digits++) frac *= 10;
+    return us * 1000 + frac;
+}
+
+typedef struct { int pid, tid; long long t0, t1; } xev;
+
+static int xev_cmp(const void *a, const void *b)
+{
+    const xev *x = a, *y = b;
+    if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1;
+    if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
+    if (x->t0 != y->t0) return x->t0 < y->t0 ? -1 : 1;
+    return x->t1 > y->t1 ? -1 : x->t1 < y->t1;      /* the longer first: it holds the other */
+}
+
+/* The complete events of one track nest, as Perfetto and chrome://tracing
+** need to stack them: two of one (pid, tid) are apart or one holds the
+** other, compared in integer nanoseconds.  Returns how many do not. */
+static int overlaps(const char *text, int *nevents)
+{
+    size_t cap = 1024, n = 0;
+    xev *v = malloc(cap * sizeof *v);
+    for (const char *p = text; (p = strstr(p, "\"ph\":\"X\"")); p++) {
+        const char *eol = strchr(p, '\n');
+        const char *pid = strstr(p, "\"pid\":"), *tid = strstr(p, "\"tid\":"), *ts = strstr(p, "\"ts\":"),
+                   *dur = strstr(p, "\"dur\":");
+        ck_assert_msg(pid && tid && ts && dur && (!eol || (pid < eol && tid < eol && ts < eol && dur < eol)),
+                      "an X event without pid, tid, ts and dur");
+        if (n == cap) v = realloc(v, (cap *= 2) * sizeof *v);
+        v[n].pid = atoi(pid + 6);
+        v[n].tid = atoi(tid + 6);
+        v[n].t0 = ns_of(ts + 5);
+        v[n].t1 = v[n].t0 + ns_of(dur + 6);
+        n++;
+    }
+    qsort(v, n, sizeof *v, xev_cmp);
+    int bad = 0;
+    long long stack[64];
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && (v[i].pid != v[i - 1].pid || v[i].tid != v[i - 1].tid)) depth = 0;
+        while (depth > 0 && stack[depth - 1] <= v[i].t0) depth--;
+        if (depth > 0 && v[i].t1 > stack[depth - 1]) bad++;
+        else if (depth < 64) stack[depth++] = v[i].t1;
+    }
+    free(v);
+    *nevents = (int)n;
+    return bad;
+}
+
+START_TEST(t_chrome_slices_nest)
+{
+    static const char *const sep[] = {"plan.mode=separate"};
+    static const char *const stale[] = {"plan.mode=separate", "plan.staleness=2", "plan.partial_rollout=0.8"};
+    static const char *const colo[] = {"plan.mode=colocate", "plan.staleness=1", "plan.partial_rollout=0.6"};
+    struct { const char *name; const char *const *sets; int nsets; } runs[] = {
+        {"qwen7b_h100x16.lua", sep, 1},
+        {"qwen7b_h100x16.lua", stale, 3},       /* StaleSync, separate pools */
+        {"llama70b_h100x64.lua", sep, 1},
+        {"qwen7b_h100x16.lua", colo, 3},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        size_t n;
+        char *text = trace_of(runs[i].name, runs[i].sets, runs[i].nsets, CHROME_SPANS_THREAD, false, &n);
+        int nev = 0, bad = overlaps(text, &nev);
+        ck_assert_msg(nev > 100, "%s: only %d slices", runs[i].name, nev);
+        ck_assert_msg(bad == 0, "%s run %zu: %d slices cross another on their track", runs[i].name, i, bad);
+        free(text);
+    }
+    /* the checker sees a crossing */
+    const char *crossed = "{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":1.000,\"dur\":2.000}\n"
+                          "{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":2.999,\"dur\":0.002}\n";
+    int nev = 0;
+    ck_assert_int_eq(overlaps(crossed, &nev), 1);
+    const char *nested = "{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":1.000,\"dur\":2.000}\n"
+                         "{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":2.998,\"dur\":0.002}\n"
+                         "{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":3.000,\"dur\":1}\n";
+    ck_assert_int_eq(overlaps(nested, &nev), 0);
+}
+END_TEST
+
 static Suite *suite_chrome(void)
 {
     Suite *s = suite_create("chrome");
@@ -174,6 +264,7 @@ static Suite *suite_chrome(void)
     tcase_add_test(tc, t_chrome_same_bytes_every_way);
     tcase_add_test(tc, t_chrome_full_device);
     tcase_add_test(tc, t_chrome_folder_vanishes);
+    tcase_add_test(tc, t_chrome_slices_nest);
     suite_add_tcase(s, tc);
     return s;
 }

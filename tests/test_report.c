@@ -126,6 +126,50 @@ START_TEST(t_counters_through_rows)
 }
 END_TEST
 
+/* A figure over its capacity never reads as equal to it, in the report's
+** formatter and so in every view that uses it. */
+START_TEST(t_bytes_over_capacity)
+{
+    const double TiB = 1024.0 * 1024 * 1024 * 1024, GiB = 1024.0 * 1024 * 1024;
+    char a[32];
+    fmt_bytes_of(a, sizeof a, 1.027 * TiB, TiB);
+    ck_assert_str_eq(a, "1.03 TiB");
+    fmt_bytes_of(a, sizeof a, 1.0004 * TiB, TiB);
+    ck_assert_str_eq(a, "1.0004 TiB");
+    fmt_bytes_of(a, sizeof a, 0.99 * TiB, TiB);     /* under: as fmt_bytes */
+    ck_assert_str_eq(a, "1013.8 GiB");
+    fmt_bytes_of(a, sizeof a, 369.6 * GiB, 80 * GiB);
+    ck_assert_str_eq(a, "369.6 GiB");
+    fmt_bytes_of(a, sizeof a, 80.04 * GiB, 80 * GiB);
+    ck_assert_str_eq(a, "80.04 GiB");
+}
+END_TEST
+
+/* examples/does_not_fit.lua overflows the device and the host: the
+** reason and the text name both, the host figure reads over capacity. */
+START_TEST(t_every_overflow_named)
+{
+    sim *s = test_example_new("does_not_fit.lua", NULL, 0, 0);
+    sim_run(s);
+    report *r = malloc(sizeof *r);
+    report_compute(s, r);
+    ck_assert(!r->feasible);
+    ck_assert(r->host_peak > r->host_capacity);
+    ck_assert_msg(strstr(r->why, "device memory of actor") && strstr(r->why, "host memory of"), "%s", r->why);
+    fs_buf b;
+    buf_init(&b);
+    report_text(s, r, &b, false);
+    ck_assert_msg(strstr(b.s, "1.03 TiB of 1.0 TiB per node  OVER CAPACITY"), "%s", b.s);
+    ck_assert(!strstr(b.s, "1.0 TiB of 1.0 TiB"));
+    /* no headline throughput or step time for a plan that cannot run */
+    ck_assert_msg(strstr(b.s, "Throughput   — (infeasible: not valid; ") && strstr(b.s, "Step time    — (infeasible"), "%s", b.s);
+    ck_assert(r->throughput > 0);     /* the JSON keeps the figure, beside feasible: false */
+    buf_free(&b);
+    free(r);
+    sim_free(s);
+}
+END_TEST
+
 static Suite *suite_report(void)
 {
     Suite *s = suite_create("report");
@@ -134,6 +178,8 @@ static Suite *suite_report(void)
     tcase_add_test(tc, t_rows_well_formed);
     tcase_add_test(tc, t_columns_layout);
     tcase_add_test(tc, t_counters_through_rows);
+    tcase_add_test(tc, t_bytes_over_capacity);
+    tcase_add_test(tc, t_every_overflow_named);
     suite_add_tcase(s, tc);
     return s;
 }

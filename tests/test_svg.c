@@ -369,6 +369,79 @@ START_TEST(tui_svg_export_falls_back_to_the_current_folder)
 }
 END_TEST
 
+/* The text of every element of class `cls`, in order, one a line. */
+static void texts_of(const char *svg, const char *cls, char *out, size_t n)
+{
+    char open[64];
+    snprintf(open, sizeof open, "class=\"%s\">", cls);
+    size_t len = 0;
+    out[0] = 0;
+    for (const char *p = svg; (p = strstr(p, open)); ) {
+        p += strlen(open);
+        const char *e = strchr(p, '<');
+        if (!e) break;
+        len += (size_t)snprintf(out + len, len < n ? n - len : 0, "%.*s\n", (int)(e - p), p);
+        if (len >= n) break;
+    }
+}
+
+static char *render(const char *example, const char *const *sets, int nsets)
+{
+    sim *s = test_example_new(example, sets, nsets, 1);
+    sim_run(s);
+    fs_buf b;
+    buf_init(&b);
+    svg_run one = {s, NULL, NULL};
+    svg_view v = {0, 0, 0, 0};
+    svg_render(&b, &one, 1, &v);
+    sim_free(s);
+    return b.s;
+}
+
+/* For slides: the headline figures in the title; Pangu's 16 alike stages
+** one row, so every pool's rows are drawn (the rollouts, the host link);
+** a row's label without its pool's name again; each legend colour once,
+** under the phase table's labels (trace.h), never its internal names. */
+START_TEST(svg_for_slides)
+{
+    char *svg = render("pangu718b_cm384.lua", NULL, 0), keys[4096], titles[1024];
+    char why[200];
+    ck_assert_msg(xml_well_formed(svg, strlen(svg), why, sizeof why), "%s", why);
+    texts_of(svg, "title", titles, sizeof titles);
+    ck_assert_msg(strstr(titles, " tokens/s  step ") && strstr(titles, "mode colocate"), "%s", titles);
+    ck_assert_msg(strstr(svg, "data-label=\"  16 stages 0..15 (TP8 x DP3) (24 devices each)\""), "stages not folded");
+    ck_assert_int_eq(count(svg, "data-label=\"  stage "), 0);
+    ck_assert_msg(strstr(svg, "data-label=\"  host link"), "no host-link row");
+    ck_assert_msg(strstr(svg, "data-label=\"  rollout 11 (32 devices)\""), "a rollout row is missing");
+    ck_assert_msg(!strstr(svg, "not drawn"), "rows left out");
+    texts_of(svg, "key", keys, sizeof keys);
+    static const char *const internal[] = {"step: ", "train_1f1b", "grad_sync", "logprob\n", "weight_sync"};
+    for (size_t i = 0; i < sizeof internal / sizeof internal[0]; i++)
+        ck_assert_msg(!strstr(keys, internal[i]), "legend says %s:\n%s", internal[i], keys);
+    ck_assert_msg(strstr(keys, "generate\n") && strstr(keys, "train\n"), "%s", keys);
+    /* each colour once in the legend (its <g> holds a swatch per key) */
+    const char *lg = strstr(svg, "<g class=\"legend\">"), *lge = strstr(lg, "</g>");
+    for (const char *p = lg; (p = strstr(p, "fill=\"")) && p < lge; p++) {
+        char c[16];
+        snprintf(c, sizeof c, "%.9s", p + 6);
+        int twice = 0;
+        for (const char *q = lg; (q = strstr(q, c)) && q < lge; q++) twice++;
+        ck_assert_msg(twice == 1, "colour %s %d times in the legend", c, twice);
+    }
+    free(svg);
+    /* the separate pools: "rollout 0" under pool rollout, not "rollout rollout 0" */
+    const char *sep[] = {"plan.mode=separate"};
+    svg = render("qwen7b_h100x16.lua", sep, 1);
+    ck_assert_msg(strstr(svg, "data-label=\"  rollout 0\"") && !strstr(svg, "rollout rollout"), "doubled row label");
+    free(svg);
+    /* an infeasible run headlines no throughput */
+    svg = render("does_not_fit.lua", NULL, 0);
+    texts_of(svg, "title", titles, sizeof titles);
+    ck_assert_msg(strstr(titles, "tokens/s - (infeasible)") && !strstr(titles, " step "), "%s", titles);
+    free(svg);
+}
+END_TEST
+
 static Suite *svg_suite(void)
 {
     Suite *s = suite_create("svg");
@@ -378,6 +451,7 @@ static Suite *svg_suite(void)
     tcase_add_test(tc, run_svg_from_the_command_line);
     tcase_add_test(tc, tui_svg_export_view_and_pair);
     tcase_add_test(tc, tui_svg_export_falls_back_to_the_current_folder);
+    tcase_add_test(tc, svg_for_slides);
     suite_add_tcase(s, tc);
     return s;
 }
