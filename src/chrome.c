@@ -69,6 +69,7 @@ enum { REC_SPAN = 1, REC_COUNTER, REC_EVENT, REC_RAW };   /* REC_EVENT: one line
 struct chrome_writer {
     /* the run's thread */
     const sim *s;
+    trace_sink sink;        /* as attached (chrome_sink) */
     char   *path, *tmp;
     bool    direct;         /* writing straight to a device or pipe */
     bool    by_hand;        /* spans formatted by out_span (else all by printf) */
@@ -780,8 +781,8 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     w->by_hand = chrome_spans != CHROME_SPANS_PRINTF;
     w->threaded = chrome_spans == CHROME_SPANS_THREAD && start_writer(w);
     write_header(w);
-    trace_sink sk = {on_span, on_counter, on_instant, on_window, w, on_vgroup, on_spans};
-    trace_set_sink(sim_trace_mut(s), &sk);
+    w->sink = (trace_sink){on_span, on_counter, on_instant, on_window, w, on_vgroup, on_spans};
+    trace_set_sink(sim_trace_mut(s), &w->sink);
     /* what was recorded before the writer was attached (initial memory) */
     const trace *t = sim_trace(s);
     for (size_t i = 0; i < trace_ncounters(t); i++) on_counter(w, t, &trace_counters(t)[i]);
@@ -862,3 +863,5 @@ bool chrome_write_trace(const sim *s, const char *path, fs_err *err)
     if (!w) return false;
     return chrome_close(w, err);
 }
+
+const trace_sink *chrome_sink(const chrome_writer *w) { return &w->sink; }

@@ -12,10 +12,8 @@
 #include "scenario.h"
 #include "util.h"
 
-/* The version: `make CFLAGS+=-DFUSYNC_VERSION=1.2.3` sets it (unquoted);
-** FUSYNC_VERSION_STR is its text. */
-#ifndef FUSYNC_VERSION
-#define FUSYNC_VERSION 0.1.0
+/* FUSYNC_VERSION_STR: util.h. */
+
 /* Also let scenario helpers (fusync.scenario, fusync.hf_config,
 ** fusync.dist.from_file) read files under dir (--data-dir); besides it they
 ** may read the top scenario's folder tree and the shipped examples/ and
@@ -23,11 +21,6 @@
 ** no folder.  lscn_allow_reset forgets every such folder. */
 bool lscn_allow_dir(const char *dir, fs_err *err);
 void lscn_allow_reset(void);
-
-#endif
-#define FUSYNC_STR_(x) #x
-#define FUSYNC_STR(x) FUSYNC_STR_(x)
-#define FUSYNC_VERSION_STR FUSYNC_STR(FUSYNC_VERSION)
 
 /* Limits of the sandbox a scenario runs in. */
 #define LSCN_INSTRUCTION_BUDGET 50000000L        /* Lua VM instructions */
