@@ -13,6 +13,7 @@
 ** writer does without (write_chunk). */
 #define _GNU_SOURCE
 #include "chrome.h"
+#include "report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -693,8 +694,13 @@ static void write_header(chrome_writer *w)
     buf_puts(b, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"fusync\",\"scenario\":");
     json_escape(b, sc->name);
     buf_printf(b, ",\"mode\":\"%s\",\"staleness\":%d,\"note\":\"each track stands for the devices that behave alike: "
-               "a pipeline stage (all its TP and DP ranks), a rollout instance, a forward-only pool\"},\n\"traceEvents\":[\n",
-               scn_mode_name(sc->plan.mode), sc->plan.staleness);
+               "a pipeline stage (all its TP and DP ranks), a rollout instance, a forward-only pool\","
+               "\"fusync_version\":\"%s\",", scn_mode_name(sc->plan.mode), sc->plan.staleness, FUSYNC_VERSION_STR);
+    /* the resolved scenario, as the JSON report writes it (report.h) */
+    fs_json j;
+    json_init(&j, b, false);
+    report_scenario_json(sc, &j, "scenario_fields");
+    buf_puts(b, "},\n\"traceEvents\":[\n");
     send_text(w, REC_RAW, b->s, b->len);
     b->len = 0;
     meta(w, "process_name", 0, 0, "step, versions, staleness windows", 0);
