@@ -33,7 +33,9 @@ MANDIR   ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 DEFS     := -DFUSYNC_DATADIR='"$(DATADIR)"'
 CFLAGS_ALL = $(WARN) $(OPT) $(SANFLAGS) $(THREADS) $(FEATURES) $(DEFS) -Isrc -Iui $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = $(SANFLAGS) $(THREADS) $(PKG_LIBS) -lm $(LDFLAGS)
+# libcsv (Debian's libcsv-dev) ships no pkg-config file: linked by name
+CSV_LIBS   = -lcsv
+LDLIBS_ALL = $(SANFLAGS) $(THREADS) $(PKG_LIBS) $(CSV_LIBS) -lm $(LDFLAGS)
 
 ifeq ($(V),1)
 Q :=
@@ -151,7 +153,7 @@ $(FUZZ_BUILD)/%.o: %.c
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ) $(wildcard tests/fuzz/*.h)
 	@$(if $(Q),echo "  FUZZLD  $@")
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJ) -o $@ $(THREADS) $(PKG_LIBS) -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJ) -o $@ $(THREADS) $(PKG_LIBS) $(CSV_LIBS) -lm
 
 # Seeds of each target, only read: the shipped scenarios and plugins
 # themselves where a target takes them as they are, tests/fuzz/corpus/ for

@@ -135,6 +135,9 @@ gen() {
             > /dev/null || { bad "gen: fusync run failed"; return; }
         awk -v step=$i -v seed=$((1000 + i)) -v noise="$noise" -v pm=$((400 * ps)) -v form="$form" '
             function z(  u1, u2) { u1 = rand(); if (u1 < 1e-12) u1 = 1e-12; u2 = rand(); return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2) }
+            # the phases of the top-level phase_time_s only (steps and mfu name them too)
+            /^  "phase_time_s"/ { inph = 1; next } inph && /^  }/ { inph = 0 }
+            !inph && ($0 ~ /^    "(generate|switch|inference|train)"/ || $0 ~ /^        /) { next }
             { gsub(/[",]/, "") }
             $1 == "generate:" { g = $2 } $1 == "switch:" { s = $2 } $1 == "inference:" { n = $2 } $1 == "train:" { t = $2 }
             $1 == "tokens_generated:" { tok = $2 } $1 == "samples_trained:" { smp = $2 }
@@ -182,7 +185,7 @@ if "$F" calibrate "$S" "$T/noisy.csv" --fit train,hbm,decode_overhead_ms --json 
     # the calibrated scenario reproduces a measured step (row 2: median 800, prompts x8)
     if "$F" run "$T/cal.lua" --data-dir tests/data/calib --iterations 2 --set workload.response_len.median=800 \
            --set workload.prompt_len.lo=1600 --set workload.prompt_len.hi=4800 --json "$T/re.json" > /dev/null 2>&1; then
-        model=$(awk '{ gsub(/[",]/, "") } $1 == "generate:" || $1 == "switch:" || $1 == "inference:" || $1 == "train:" { s += $2 } END { print s }' "$T/re.json")
+        model=$(awk '/^  "phase_time_s"/ { inph = 1; next } inph && /^  }/ { inph = 0 } !inph { next } { gsub(/[",]/, "") } $1 == "generate:" || $1 == "switch:" || $1 == "inference:" || $1 == "train:" { s += $2 } END { print s }' "$T/re.json")
         meas=$(awk -F, 'NR == 3 { print $2 + $3 + $4 + $5 }' "$T/noisy.csv")
         tol=$(awk -v e="$loo" 'BEGIN { print 2 * e }')
         within "$model" "$meas" "$tol" && ok || bad "calibrated scenario: step $model s, measured $meas s, want within $tol (2 x loo_error)"
@@ -198,7 +201,7 @@ P=examples/pangu718b_cm384.lua
 echo "generate_s,inference_s,train_s" > "$T/pangu.csv"
 "$F" run "$P" --iterations 3 --set efficiency.decode_overhead_ms=31 --set efficiency.train=0.2 --json "$T/pg.json" > /dev/null
 for i in 1 2 3; do
-    awk -v i=$i '{ gsub(/[",]/, "") } $1 == "generate:" { g = $2 } $1 == "inference:" { n = $2 } $1 == "train:" { t = $2 }
+    awk -v i=$i '/^  "phase_time_s"/ { inph = 1; next } inph && /^  }/ { inph = 0 } !inph && ($0 ~ /^    "(generate|switch|inference|train)"/ || $0 ~ /^        /) { next } { gsub(/[",]/, "") } $1 == "generate:" { g = $2 } $1 == "inference:" { n = $2 } $1 == "train:" { t = $2 }
         END { printf "%f,%f,%f\n", g * (1 + 0.003 * (i - 2)), n, t * (1 - 0.004 * (i - 2)) }' "$T/pg.json" >> "$T/pangu.csv"
 done
 if "$F" calibrate "$P" "$T/pangu.csv" --fit train,decode_overhead_ms --json "$T/pangu.json" > "$T/pangu.txt" 2>&1; then
