@@ -58,10 +58,10 @@ static const struct { const char *col; int target; double scale; } KNOWN[] = {
     {"timing_s/update_weights", CP_SWITCH, 1},
     /* OpenRLHF 0.11 (ppo_trainer.py, logged under train/) */
     {"train/timing/generation", CP_GENERATE, 1}, {"train/timing/make_experience", CP_INFER, 1},
-    {"train/timing/ppo_train", CP_TRAIN, 1}, {"train/timing/broadcast", CP_SYNC, 1},
+    {"train/timing/ppo_train", CP_TRAIN, 1}, {"train/timing/broadcast", CP_SWITCH, 1},
     {"train/timing/step_total", CP_STEP, 1},
     {"timing/make_experience", CP_INFER, 1}, {"timing/ppo_train", CP_TRAIN, 1},
-    {"timing/broadcast", CP_SYNC, 1}, {"timing/step_total", CP_STEP, 1}, {"timing/generation", CP_GENERATE, 1},
+    {"timing/broadcast", CP_SWITCH, 1}, {"timing/step_total", CP_STEP, 1}, {"timing/generation", CP_GENERATE, 1},
     /* NeMo RL 0.6 (nemo_rl/algorithms/grpo.py, prefix timing/train) */
     {"timing/train/generation", CP_GENERATE, 1},
     {"timing/train/prepare_for_generation/total", CP_SWITCH, 1},

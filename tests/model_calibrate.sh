@@ -267,5 +267,32 @@ st=$?
 if [ "$st" -eq 130 ] && grep -q "interrupted; no output written" "$T/int.txt" && [ ! -e "$T/int.lua" ]; then ok
 else bad "interrupted calibrate: status $st, $(head -2 "$T/int.txt"), out file: $(ls "$T" | grep int.lua)"; fi
 
+# the shipped sample of each framework's log (examples/measured/): each
+# reads its framework's keys and fits train within 25% of the plain CSV's
+# fit of the same steps (the samples carry the same phase times)
+"$F" calibrate examples/qwen7b_h100x16.lua examples/measured_qwen7b.csv --fit train,hbm --quiet --json "$T/base.json" \
+    >/dev/null 2>&1 || bad "calibrate of examples/measured_qwen7b.csv failed"
+base=$(jnum train "$T/base.json")
+for spec in "verl.jsonl timing_s/update_weights -> switch" "openrlhf.jsonl train/timing/make_experience -> inference" \
+            "nemo_rl.jsonl timing/train/policy_training -> train" \
+            "wandb_verl.csv qwen7b grpo, h100x16 - timing_s/gen -> generate"; do
+    file=${spec%% *} want=${spec#* }
+    if "$F" calibrate examples/qwen7b_h100x16.lua "examples/measured/$file" --fit train,hbm > "$T/fw.txt" 2>&1 \
+        --json "$T/fw.json"; then
+        grep -qF "$want" "$T/fw.txt" && ok || bad "calibrate $file: '$want' not among the columns: $(grep columns "$T/fw.txt")"
+        within "$(jnum train "$T/fw.json")" "$base" 0.25 && ok \
+            || bad "calibrate $file: train $(jnum train "$T/fw.json"), the plain CSV's $base"
+    else bad "calibrate $file: status $?: $(head -3 "$T/fw.txt")"; fi
+done
+# wandb: the __MIN/__MAX bands and the text column are not used; a quoted
+# comma does not split a cell
+grep -q 'timing_s/gen__MIN' "$T/fw.txt" && bad "wandb bands listed as used or unused" || ok
+# RFC 4180: a text cell in a column the fit uses is named with its line
+printf 'step,generate_s,train_s\n1,"1,5",2\n2,1,2\n3,1,2\n' > "$T/q.csv"
+"$F" calibrate "$S" "$T/q.csv" > "$T/q.txt" 2>&1
+st=$?
+[ "$st" -eq 2 ] && grep -q "line 2: column 'generate_s': '1,5' is not a number" "$T/q.txt" && ok \
+    || bad "quoted comma: status $st, $(head -2 "$T/q.txt")"
+
 echo "model_calibrate.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
