@@ -553,5 +553,10 @@ void report_json_steps(const sim *s, const report *r, const report_steps *w, fs_
 
 void report_json(const sim *s, const report *r, fs_buf *out, bool pretty)
 {
-    report_json_steps(s, r, NULL, out, pretty);
+    fs_json j;
+    json_init(&j, out, pretty);
+    json_obj_begin(&j, NULL);
+    report_json_fields(s, r, &j);
+    json_obj_end(&j);
+    buf_putc(out, '\n');
 }

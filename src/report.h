@@ -101,8 +101,9 @@ void report_text(const sim *s, const report *r, fs_buf *out, bool color);
 /* JSON; with `pretty` indented.  Key order is fixed; wall-clock figures are
 ** the only values that change between identical runs. */
 void report_json(const sim *s, const report *r, fs_buf *out, bool pretty);
-/* The same with the run's steps (NULL: none) and, at the end, the fusync
-** version and the resolved scenario. */
+/* The file `fusync run --json` writes: the same members, then the run's
+** steps (NULL: none), the fusync version and the resolved scenario
+** (report_json alone is the figures: two runs compare by it). */
 void report_json_steps(const sim *s, const report *r, const report_steps *w, fs_buf *out, bool pretty);
 void report_json_fields(const sim *s, const report *r, fs_json *j);
 
