@@ -41,9 +41,11 @@ DEFS     := -DFUSYNC_DATADIR='"$(DATADIR)"'
 FUSYNC_VERSION_FALLBACK := 0.2.0
 VERSION ?= $(or $(patsubst v%,%,$(shell git describe --tags --dirty 2>/dev/null)),$(FUSYNC_VERSION_FALLBACK))
 VERSION_STAMP := $(BUILD)/version.stamp
-VERSION_USERS := src/main.c src/cli_sensitivity.c src/import_export.c src/lua_scenario.c
+VERSION_USERS := $(shell grep -l FUSYNC_VERSION_STR src/*.c ui/*.c 2>/dev/null)
 CFLAGS_ALL = $(WARN) $(OPT) $(SANFLAGS) $(THREADS) $(FEATURES) $(DEFS) -Isrc -Iui $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = $(SANFLAGS) $(THREADS) $(PKG_LIBS) -lm $(LDFLAGS)
+# libcsv (Debian's libcsv-dev) ships no pkg-config file: linked by name
+CSV_LIBS   = -lcsv
+LDLIBS_ALL = $(SANFLAGS) $(THREADS) $(PKG_LIBS) $(CSV_LIBS) -lm $(LDFLAGS)
 
 ifeq ($(V),1)
 Q :=
@@ -171,7 +173,7 @@ $(FUZZ_BUILD)/%.o: %.c
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ) $(wildcard tests/fuzz/*.h)
 	@$(if $(Q),echo "  FUZZLD  $@")
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJ) -o $@ $(THREADS) $(PKG_LIBS) -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJ) -o $@ $(THREADS) $(PKG_LIBS) $(CSV_LIBS) -lm
 
 # Seeds of each target, only read: the shipped scenarios and plugins
 # themselves where a target takes them as they are, tests/fuzz/corpus/ for

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install what fusync needs from Debian's packages, if it is missing.
 #   sh scripts/deps.sh run     building and running: compiler, pkg-config,
-#                              ncurses, Lua and libyaml headers (make run, make)
+#                              ncurses, Lua, libyaml and libcsv headers (make run, make)
 #   sh scripts/deps.sh test    the above, plus what the tests use: libcheck,
 #                              tmux (screen tests), GNU parallel and the
 #                              cluster packages (Slurm, munge) for the real
@@ -11,7 +11,7 @@
 # As root: apt-get update, then apt-get install of the missing packages.
 # Otherwise: print the exact command to run and fail.
 set -u
-RUN_PKGS="build-essential pkg-config libncurses-dev liblua5.4-dev libyaml-dev"
+RUN_PKGS="build-essential pkg-config libncurses-dev liblua5.4-dev libyaml-dev libcsv-dev"
 TEST_PKGS="check tmux parallel slurmctld slurmd slurm-client munge"
 BENCH_PKGS="time"
 case "${1:-all}" in

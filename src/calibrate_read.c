@@ -10,6 +10,7 @@
 #include "jsonr.h"
 #include "runner.h"
 #include "util.h"
+#include <csv.h>
 #include <ctype.h>
 #include <math.h>
 #include <stddef.h>
@@ -51,6 +52,25 @@ static const struct { const char *col; int target; double scale; } KNOWN[] = {
     {"timing_s/ref", CP_INFER, 1}, {"timing_s/values", CP_INFER, 1}, {"timing_s/reward", CP_INFER, 1},
     {"timing_s/update_actor", CP_TRAIN, 1}, {"timing_s/update_critic", CP_TRAIN, 1},
     {"timing_s/step", CP_STEP, 1},
+    /* current verl times the rollout's weight update on its own (ray_trainer.py,
+    ** marked_timer("update_weights")): the switch, or the sync to a separate
+    ** pool; fitted as the switch (timing_s/gen then excludes it, below) */
+    {"timing_s/update_weights", CP_SWITCH, 1},
+    /* OpenRLHF 0.11 (ppo_trainer.py, logged under train/) */
+    {"train/timing/generation", CP_GENERATE, 1}, {"train/timing/make_experience", CP_INFER, 1},
+    {"train/timing/ppo_train", CP_TRAIN, 1}, {"train/timing/broadcast", CP_SWITCH, 1},
+    {"train/timing/step_total", CP_STEP, 1},
+    {"timing/make_experience", CP_INFER, 1}, {"timing/ppo_train", CP_TRAIN, 1},
+    {"timing/broadcast", CP_SWITCH, 1}, {"timing/step_total", CP_STEP, 1}, {"timing/generation", CP_GENERATE, 1},
+    /* NeMo RL 0.6 (nemo_rl/algorithms/grpo.py, prefix timing/train) */
+    {"timing/train/generation", CP_GENERATE, 1},
+    {"timing/train/prepare_for_generation/total", CP_SWITCH, 1},
+    {"timing/train/policy_and_reference_logprobs", CP_INFER, 1},
+    {"timing/train/reward_calculation", CP_INFER, 1},
+    {"timing/train/policy_training", CP_TRAIN, 1},
+    {"timing/train/total_step_time", CP_STEP, 1},
+    {"train/mean_gen_tokens_per_sample", T_RESP_MEAN, 1},
+    {"_step", T_IGNORE, 1}, {"Step", T_IGNORE, 1},
     {"response_length/mean", T_RESP_MEAN, 1}, {"response_length/max", T_RESP_MAX, 1},
     {"prompt_length/mean", T_PROMPT_MEAN, 1},
     {"timing/generate", CP_GENERATE, 1}, {"timing/fwd_logprobs_values_reward", CP_INFER, 1},
@@ -88,7 +108,34 @@ static bool plain_column(const char *c, int *target, double *scale)
     return false;
 }
 
+/* A wandb CSV export names a column "RUN NAME - metric", with
+** "RUN NAME - metric__MIN" and "__MAX" beside it (the band of a sampled
+** panel): the metric is what follows the last " - "; the bands are not
+** steps' values and are ignored. */
+static const char *wandb_metric(const char *c, bool *band)
+{
+    *band = false;
+    const char *m = NULL;
+    for (const char *p = strstr(c, " - "); p; p = strstr(p + 1, " - ")) m = p + 3;
+    if (!m) return c;
+    size_t n = strlen(m);
+    if (n > 5 && (!strcmp(m + n - 5, "__MIN") || !strcmp(m + n - 5, "__MAX"))) *band = true;
+    return m;
+}
+
+static bool resolve_name(const mapping *mp, const char *c, int *target, double *scale);
+
 static bool resolve(const mapping *mp, const char *c, int *target, double *scale)
+{
+    if (resolve_name(mp, c, target, scale)) return true;
+    bool band;
+    const char *m = wandb_metric(c, &band);
+    if (m == c) return false;
+    if (band) { *target = T_IGNORE; *scale = 1; return true; }
+    return resolve_name(mp, m, target, scale);
+}
+
+static bool resolve_name(const mapping *mp, const char *c, int *target, double *scale)
 {
     for (int i = 0; i < mp->n; i++)
         if (!strcmp(mp->m[i].col, c)) { *target = mp->m[i].target; *scale = mp->m[i].scale; return true; }
@@ -214,59 +261,89 @@ static bool number(const char *s, double *v)
     return end != s && !*cal_trim(end) && isfinite(*v);
 }
 
-/* CSV: a header, then one row a line; cells split on commas, quotes around
-** a cell dropped.  An empty cell is an absent value. */
-static bool parse_csv(char *text, const char *name, table *t, fs_err *err)
-{
-    int line = 0, ncol = 0;
+/* CSV as RFC 4180 has it, through libcsv (Debian's libcsv-dev): quoted
+** cells with commas, quotes and line breaks in them.  The first row is the
+** header.  A cell that is not a number leaves the value absent and marks
+** its column as text (a run name, a timestamp): an error only if the column
+** is one the fit uses (cal_parse). */
+typedef struct {
+    table *t;
+    const char *name;
+    fs_err *err;
+    bool failed, header_done;
+    int line, c, ncol;
     int idx[512];
-    for (char *p = text; *p;) {
-        char *e = strchr(p, '\n');
-        if (e) *e = 0;
-        char *ln = p;
-        p = e ? e + 1 : p + strlen(p);
-        line++;
-        size_t n = strlen(ln);
-        if (n > 0 && ln[n - 1] == '\r') ln[--n] = 0;
-        if (!*cal_trim(ln)) continue;
-        int c = 0;
-        double *row = NULL;
-        if (ncol > 0) row = table_row(t);
-        for (char *cell = ln;; c++) {
-            char *comma = strchr(cell, ',');
-            if (comma) *comma = 0;
-            char *v = cal_trim(cell);
-            size_t vl = strlen(v);
-            if (vl >= 2 && v[0] == '"' && v[vl - 1] == '"') { v[vl - 1] = 0; v++; }
-            if (ncol == 0 && !row) {
-                if (c >= 512) { fs_err_set(err, 2, "%s: more than 512 columns", name); return false; }
-                if (!*v) { fs_err_set(err, 2, "%s: line %d: column %d has no name", name, line, c + 1); return false; }
-                idx[c] = table_col(t, v, true);
-                if (idx[c] < 0) { fs_err_set(err, 2, "%s: column '%s' twice or too many columns", name, v); return false; }
-            } else {
-                if (c >= ncol) {
-                    fs_err_set(err, 2, "%s: line %d: more cells (%d) than the header has columns (%d)", name, line,
-                               c + 1, ncol);
-                    return false;
-                }
-                double x;
-                if (*v && !number(v, &x)) {
-                    fs_err_set(err, 2, "%s: line %d: column '%s': '%.40s' is not a number", name, line,
-                               t->names[idx[c]], v);
-                    return false;
-                }
-                row[idx[c]] = *v ? x : NAN;
-            }
-            if (!comma) break;
-            cell = comma + 1;
+    double *row;
+    int *text_line;             /* per column: the first line with text, 0 none */
+    char (*text_val)[48];       /* and that text */
+} csv_ctx;
+
+static void csv_cell(void *field, size_t len, void *ud)
+{
+    csv_ctx *x = ud;
+    if (x->failed) return;
+    char buf[512];
+    if (len >= sizeof buf) len = sizeof buf - 1;
+    memcpy(buf, field ? field : "", len);
+    buf[len] = 0;
+    char *v = cal_trim(buf);
+    int c = x->c++;
+    if (!x->header_done) {
+        if (c >= 512) { fs_err_set(x->err, 2, "%s: more than 512 columns", x->name); x->failed = true; return; }
+        if (!*v) { fs_err_set(x->err, 2, "%s: line %d: column %d has no name", x->name, x->line, c + 1); x->failed = true; return; }
+        if (table_col(x->t, v, false) >= 0) {
+            fs_err_set(x->err, 2, "%s: line %d: a column name appears twice ('%s')", x->name, x->line, v);
+            x->failed = true;
+            return;
         }
-        if (ncol == 0) {
-            ncol = c + 1;
-            if (t->ncols != ncol) { fs_err_set(err, 2, "%s: line %d: a column name appears twice", name, line); return false; }
-        }
-        if (t->nrows > CAL_ROWS_MAX) { fs_err_set(err, 2, "%s: more than %d rows", name, CAL_ROWS_MAX); return false; }
+        x->idx[c] = table_col(x->t, v, true);
+        if (x->idx[c] < 0) { fs_err_set(x->err, 2, "%s: more than 512 columns", x->name); x->failed = true; }
+        return;
     }
-    return true;
+    if (c >= x->ncol) {
+        fs_err_set(x->err, 2, "%s: line %d: more cells (%d) than the header has columns (%d)", x->name, x->line, c + 1,
+                   x->ncol);
+        x->failed = true;
+        return;
+    }
+    if (!x->row) x->row = table_row(x->t);
+    double d;
+    if (!*v) return;
+    if (number(v, &d)) x->row[x->idx[c]] = d;
+    else if (!x->text_line[x->idx[c]]) {
+        x->text_line[x->idx[c]] = x->line;
+        snprintf(x->text_val[x->idx[c]], sizeof x->text_val[0], "%s", v);
+    }
+}
+
+static void csv_row_end(int term, void *ud)
+{
+    (void)term;
+    csv_ctx *x = ud;
+    if (x->failed) return;
+    if (!x->header_done) {
+        x->ncol = x->c;
+        x->header_done = x->c > 0;
+    } else if (x->t->nrows > CAL_ROWS_MAX) {
+        fs_err_set(x->err, 2, "%s: more than %d rows", x->name, CAL_ROWS_MAX);
+        x->failed = true;
+    }
+    x->c = 0;
+    x->row = NULL;
+    x->line++;
+}
+
+static bool parse_csv(char *text, const char *name, table *t, int *text_line, char (*text_val)[48], fs_err *err)
+{
+    struct csv_parser p;
+    if (csv_init(&p, CSV_APPEND_NULL) != 0) { fs_err_set(err, 2, "%s: the CSV reader cannot start", name); return false; }
+    csv_ctx x = {t, name, err, false, false, 1, 0, 0, {0}, NULL, text_line, text_val};
+    size_t len = strlen(text);
+    bool ok = csv_parse(&p, text, len, csv_cell, csv_row_end, &x) == len;
+    if (ok) ok = csv_fini(&p, csv_cell, csv_row_end, &x) == 0;
+    if (!ok && !x.failed) fs_err_set(err, 2, "%s: line %d: %s", name, x.line, csv_strerror(csv_error(&p)));
+    csv_free(&p);
+    return ok && !x.failed;
 }
 
 /* An object's numbers into row rowi; nested objects as "a/b", except a
@@ -408,16 +485,32 @@ bool cal_parse(const char *text, size_t len, const char *name, const char *map_t
         for (char *l = strtok(copy, "\n"); l && !console; l = strtok(NULL, "\n")) console = console_start(l) != NULL;
         free(copy);
     }
+    int text_line[512] = {0};
+    char (*text_val)[48] = xcalloc(512, sizeof *text_val);
     if (ok) ok = jsonl ? parse_jsonl(body, name, &t, err) : console ? parse_console(body, name, &t, err)
-                                                                : parse_csv(body, name, &t, err);
+                                                                : parse_csv(body, name, &t, text_line, text_val, err);
     free(buf);
     if (!ok) goto out;
 
     int target[512];
     double scale[512];
+    /* verl times the weight update apart from generation once it logs
+    ** timing_s/update_weights: timing_s/gen is then generation alone */
+    bool upd = false;
+    for (int c = 0; c < t.ncols; c++) {
+        bool band;
+        upd |= !strcmp(wandb_metric(t.names[c], &band), "timing_s/update_weights") && !band;
+    }
     for (int c = 0; c < t.ncols; c++) {
         if (!resolve(mp, t.names[c], &target[c], &scale[c])) { target[c] = -1; cal_list_add(d->unused, sizeof d->unused, t.names[c]); continue; }
         if (target[c] == T_IGNORE) continue;
+        if (upd && target[c] == CP_GENERATE_SW) target[c] = CP_GENERATE;
+        if (text_line[c]) {
+            fs_err_set(err, 2, "%s: line %d: column '%s': '%.40s' is not a number", name, text_line[c], t.names[c],
+                       text_val[c]);
+            ok = false;
+            goto out;
+        }
         char item[200];
         snprintf(item, sizeof item, "%s -> %s%s", t.names[c], target_name(target[c]), scale[c] != 1 ? " (ms)" : "");
         cal_list_add(d->used, sizeof d->used, item);
@@ -506,6 +599,7 @@ bool cal_parse(const char *text, size_t len, const char *name, const char *map_t
     }
 out:
     table_free(&t);
+    free(text_val);
     free(mp);
     if (!ok) cal_data_free(d);
     return ok;

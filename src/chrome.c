@@ -13,6 +13,7 @@
 ** writer does without (write_chunk). */
 #define _GNU_SOURCE
 #include "chrome.h"
+#include "report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,6 +70,7 @@ enum { REC_SPAN = 1, REC_COUNTER, REC_EVENT, REC_RAW };   /* REC_EVENT: one line
 struct chrome_writer {
     /* the run's thread */
     const sim *s;
+    trace_sink sink;        /* as attached (chrome_sink) */
     char   *path, *tmp;
     bool    direct;         /* writing straight to a device or pipe */
     bool    by_hand;        /* spans formatted by out_span (else all by printf) */
@@ -692,8 +694,13 @@ static void write_header(chrome_writer *w)
     buf_puts(b, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"fusync\",\"scenario\":");
     json_escape(b, sc->name);
     buf_printf(b, ",\"mode\":\"%s\",\"staleness\":%d,\"note\":\"each track stands for the devices that behave alike: "
-               "a pipeline stage (all its TP and DP ranks), a rollout instance, a forward-only pool\"},\n\"traceEvents\":[\n",
-               scn_mode_name(sc->plan.mode), sc->plan.staleness);
+               "a pipeline stage (all its TP and DP ranks), a rollout instance, a forward-only pool\","
+               "\"fusync_version\":\"%s\",", scn_mode_name(sc->plan.mode), sc->plan.staleness, FUSYNC_VERSION_STR);
+    /* the resolved scenario, as the JSON report writes it (report.h) */
+    fs_json j;
+    json_init(&j, b, false);
+    report_scenario_json(sc, &j, "scenario_fields");
+    buf_puts(b, "},\n\"traceEvents\":[\n");
     send_text(w, REC_RAW, b->s, b->len);
     b->len = 0;
     meta(w, "process_name", 0, 0, "step, versions, staleness windows", 0);
@@ -780,8 +787,8 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     w->by_hand = chrome_spans != CHROME_SPANS_PRINTF;
     w->threaded = chrome_spans == CHROME_SPANS_THREAD && start_writer(w);
     write_header(w);
-    trace_sink sk = {on_span, on_counter, on_instant, on_window, w, on_vgroup, on_spans};
-    trace_set_sink(sim_trace_mut(s), &sk);
+    w->sink = (trace_sink){on_span, on_counter, on_instant, on_window, w, on_vgroup, on_spans};
+    trace_set_sink(sim_trace_mut(s), &w->sink);
     /* what was recorded before the writer was attached (initial memory) */
     const trace *t = sim_trace(s);
     for (size_t i = 0; i < trace_ncounters(t); i++) on_counter(w, t, &trace_counters(t)[i]);
@@ -862,3 +869,5 @@ bool chrome_write_trace(const sim *s, const char *path, fs_err *err)
     if (!w) return false;
     return chrome_close(w, err);
 }
+
+const trace_sink *chrome_sink(const chrome_writer *w) { return &w->sink; }

@@ -14,6 +14,8 @@ typedef struct chrome_writer chrome_writer;
 /* Open PATH.tmp and write the track metadata; attaches itself to the
 ** simulation's trace as its sink.  NULL with err on failure. */
 chrome_writer *chrome_open(sim *s, const char *path, fs_err *err);
+/* The sink it attached (to chain another watcher in front of it). */
+const trace_sink *chrome_sink(const chrome_writer *w);
 /* Finish: write the tail, flush, fsync, rename.  Frees the writer. */
 bool chrome_close(chrome_writer *w, fs_err *err);
 /* Give up: remove the partial file.  Frees the writer. */

@@ -36,6 +36,8 @@ typedef struct {
     const char *policy;
     const char *json_path, *trace_path, *csv_path, *out_dir;
     const char *svg_path;       /* run: --svg FILE */
+    const char *steps_csv;      /* run: --steps-csv FILE */
+    const char *names;          /* --names FRAMEWORK (it sets fwn_active, fwnames.h) */
     const char *lesson_path;    /* tui: --lesson FILE */
     const char *objective;
     const char *fit;            /* calibrate: --fit KNOB,KNOB... */

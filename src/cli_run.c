@@ -41,7 +41,10 @@ int cmd_run(cli_opts *o)
     sim *s = runner_sim(run);
     int rc = 0;
     chrome_writer *cw = NULL;
+    report_steps *steps = NULL;
     if (o->trace_path && !(cw = chrome_open(s, o->trace_path, &err))) { rc = cli_fail(&err); goto out; }
+    /* the per-step series watches the trace in front of the Chrome writer */
+    if (o->json_path || o->steps_csv) steps = report_steps_attach(s, cw ? chrome_sink(cw) : NULL);
     bool show = !o->quiet && isatty(STDERR_FILENO);
     double last = wall_now();
     /* advance in slices so a long run shows progress and can be interrupted */
@@ -58,6 +61,7 @@ int cmd_run(cli_opts *o)
     report r;
     if (!runner_close(run, &r, &err)) { rc = cli_fail(&err); goto out; }
     rc = r.feasible ? 0 : 1;
+    if (steps) report_steps_finish(steps, s);
     if (cw) {
         bool ok = chrome_close(cw, &err);
         cw = NULL;
@@ -73,8 +77,15 @@ int cmd_run(cli_opts *o)
     if (o->json_path) {
         fs_buf b;
         buf_init(&b);
-        report_json(s, &r, &b, true);
+        report_json_steps(s, &r, steps, &b, true);
         if (!write_file_atomic(o->json_path, b.s, b.len, &err)) rc = cli_fail(&err);
+        buf_free(&b);
+    }
+    if (o->steps_csv) {
+        fs_buf b;
+        buf_init(&b);
+        report_steps_csv(steps, s, &b);
+        if (!write_file_atomic(o->steps_csv, b.s, b.len, &err)) rc = cli_fail(&err);
         buf_free(&b);
     }
     if (!json_stdout && !(o->quiet && o->json_path)) {
@@ -93,6 +104,7 @@ int cmd_run(cli_opts *o)
 out:
     chrome_abort(cw);
     runner_free(run);
+    report_steps_free(steps);
     return rc;
 }
 

@@ -7,6 +7,7 @@
 ** nothing else; adding a command is one row here and its handler (cli.h).
 */
 #include "cli.h"
+#include "fwnames.h"
 #include "lua_scenario.h"
 #include "rtable.h"
 #include "util.h"
@@ -111,6 +112,17 @@ static int opt_policy(cli_opts *o, const char *v) { o->policy = v; return 0; }
 static int opt_json(cli_opts *o, const char *v) { o->json_path = v; return 0; }
 static int opt_csv(cli_opts *o, const char *v) { o->csv_path = v; return 0; }
 static int opt_trace(cli_opts *o, const char *v) { o->trace_path = v; return 0; }
+static int opt_steps_csv(cli_opts *o, const char *v) { o->steps_csv = v; return 0; }
+static int opt_names(cli_opts *o, const char *v)
+{
+    /* process-wide: every report writer of this run, and the forked
+    ** workers of a sweep or plan, read it */
+    o->names = v;
+    fwn_active = fwn_parse(v);
+    if (fwn_active >= 0) return 0;
+    fprintf(stderr, "fusync: --names %s: use verl, openrlhf or nemo-rl\n", v);
+    return 2;
+}
 static int opt_svg(cli_opts *o, const char *v) { o->svg_path = v; return 0; }
 static int opt_lesson(cli_opts *o, const char *v) { o->lesson_path = v; return 0; }
 static int opt_out(cli_opts *o, const char *v) { o->out_dir = v; return 0; }
@@ -226,6 +238,10 @@ const cli_option CLI_OPTIONS[] = {
     {"json", 0, "FILE|-", "write the result as JSON ('-': standard output, instead of the text)", opt_json, false},
     {"csv", 0, "FILE|-", "write the result table as CSV ('-': standard output)", opt_csv, false},
     {"trace", 0, "FILE", "write the run's timeline as a Chrome trace-event file (Perfetto)", opt_trace, false},
+    {"steps-csv", 0, "FILE", "write one row per training step (start, end, split, tokens, lag) as CSV", opt_steps_csv,
+     false},
+    {"names", 0, "FRAMEWORK", "also write the figures under verl's, openrlhf's or nemo-rl's metric keys "
+     "(docs/frameworks.md)", opt_names, false},
     {"svg", 0, "FILE", "write the run's timeline, legend, axis and memory buckets as an SVG picture", opt_svg, false},
     {"out", 0, "PATH", "tui: the folder exports go to (default: beside the scenario); calibrate: the "
      "calibrated scenario to write", opt_out, false},
@@ -278,7 +294,7 @@ const cli_command CLI_COMMANDS[] = {
      "Simulate the scenario headless and print the report: throughput, step time\n"
      "and its split, memory peaks, staleness, utilization per pool.\n"
      "Status 1 when the plan turns out infeasible (the report says why).\n",
-     SCENARIO_OPTS "json trace svg quiet no-color",
+     SCENARIO_OPTS "json trace svg steps-csv names quiet no-color",
      "fusync run examples/qwen7b_h100x16.lua --mode colocate --svg run.svg", 0},
     {"tui", cmd_tui, 0, 1, "SCENARIO [OPTIONS]\n--lesson FILE [OPTIONS]", "interactive terminal front end",
      "The interactive terminal front end: device timelines, memory buckets,\n"
@@ -295,7 +311,7 @@ const cli_command CLI_COMMANDS[] = {
      "Run every variant a what-if file describes against the scenario, one row\n"
      "per variant (docs/plugins.md).  Without --csv or --json the CSV goes to\n"
      "standard output.\n",
-     SCENARIO_OPTS "csv json jobs shard quiet",
+     SCENARIO_OPTS "csv json names jobs shard quiet",
      "fusync sweep examples/qwen7b_h100x16.lua examples/whatif_staleness.lua --csv -", 0},
     {"plan", cmd_plan, 1, 1, "SCENARIO [OPTIONS]", "search placements and layouts, rank them",
      "Search placements and layouts for the scenario's models, workload and\n"
@@ -307,7 +323,7 @@ const cli_command CLI_COMMANDS[] = {
      "holds a field in every plan and the baseline.  The scenario's own plan is\n"
      "simulated for comparison, and marked when it is outside them.  A policy's\n"
      "candidates(ctx) narrows the axes or lists the plans (docs/plugins.md).\n",
-     SCENARIO_OPTS "objective target top fix partial-rollout max-lag csv json jobs shard quiet",
+     SCENARIO_OPTS "objective target top fix partial-rollout max-lag csv json names jobs shard quiet",
      "fusync plan examples/qwen7b_h100x16.lua --top 5 --jobs 2", 0},
     {"merge", cmd_merge, 1, -1, "FILE... [OPTIONS]", "join the outputs of sharded sweeps or plans",
      "Join the JSON files the shards of one sweep or plan wrote (--shard I/N\n"

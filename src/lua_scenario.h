@@ -12,12 +12,6 @@
 #include "scenario.h"
 #include "util.h"
 
-/* The version: the Makefile sets it (unquoted) from `git describe --tags`
-** when the checkout has a tag, else from its FUSYNC_VERSION_FALLBACK;
-** FUSYNC_VERSION_STR is its text.  Built by hand, the default below. */
-#ifndef FUSYNC_VERSION
-#define FUSYNC_VERSION 0.2.0
-#endif
 /* What a Lua file of fusync's is, read from its text without running it
 ** (a key of the table it returns, outside comments and strings): a lesson
 ** has `steps = `, a what-if `vary = ` or `variants = `, a scenario
@@ -36,10 +30,6 @@ bool lscn_wrong_kind(const char *path, lscn_kind want, fs_err *err);
 ** no folder.  lscn_allow_reset forgets every such folder. */
 bool lscn_allow_dir(const char *dir, fs_err *err);
 void lscn_allow_reset(void);
-
-#define FUSYNC_STR_(x) #x
-#define FUSYNC_STR(x) FUSYNC_STR_(x)
-#define FUSYNC_VERSION_STR FUSYNC_STR(FUSYNC_VERSION)
 
 /* Limits of the sandbox a scenario runs in. */
 #define LSCN_INSTRUCTION_BUDGET 50000000L        /* Lua VM instructions */

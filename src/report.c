@@ -2,11 +2,30 @@
 ** report.c — read a finished run into figures; print them.
 */
 #include "report.h"
+#include "fields.h"
+#include "fwnames.h"
+#include "model.h"
 #include "report_fields.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* Devices of the pools holding any of `roles`. */
+static int role_devices(const plan *pl, unsigned roles)
+{
+    int n = 0;
+    for (int p = 0; p < pl->npools; p++)
+        if (pl->pools[p].roles & roles) n += pl->pools[p].devices;
+    return n;
+}
+
+/* MFU of one phase: `flops` model FLOPs per step over devices × peak × time. */
+static double mfu_of(double flops, int devices, double peak, double secs)
+{
+    return devices > 0 && peak > 0 && secs > 0 ? flops / (devices * peak * secs) : 0;
+}
 
 /* The figures a table row cannot read from one member: those that need the
 ** run itself (its scenario, plan, trace and clock) and the summaries other
@@ -128,6 +147,298 @@ void report_compute(const sim *s, report *r)
     ** per step */
     r->dq_load_factor = st->dq_reads_flat > 0 ? st->dq_reads_hier / st->dq_reads_flat : 0;
     r->dq_time_s = st->iterations_done > 0 ? st->queue_time_s / st->iterations_done : 0;
+    /* MFU: the actor's model FLOPs (mdl_fwd_flops, docs/model.md) of a
+    ** measured step's tokens at their mean length.  Generation decodes the
+    ** response tokens (one forward each) on the rollout devices; inference
+    ** is the old log-prob forward, and the reference's when there is one, on
+    ** the training pool; training is forward and backward (3 forwards) over
+    ** every epoch, the actor alone (a critic's FLOPs are left out). */
+    if (measured > 0 && st->samples_trained > 0 && st->tokens_trained > 0) {
+        double tok = st->measured_tokens / measured;
+        double seq = st->tokens_trained / (double)st->samples_trained;
+        double resp = tok * (st->tokens_trained_response / st->tokens_trained);
+        double peak = sc->cluster.device.peak_flops;
+        double fwd = mdl_fwd_flops(&sc->actor, tok, seq);
+        r->flops_per_token = tok > 0 ? fwd / tok : 0;
+        int ntrain = pl->pools[pl->train_pool].devices;
+        r->mfu_generate = mfu_of(mdl_fwd_flops(&sc->actor, resp, seq), role_devices(pl, ROLE_ROLLOUT), peak,
+                                 r->phase_s[STEP_GENERATE]);
+        r->mfu_inference = mfu_of(fwd * (sc->has_ref ? 2 : 1), ntrain, peak, r->phase_s[STEP_INFER]);
+        r->mfu_train = mfu_of(3 * fwd * sc->work.epochs, ntrain, peak, r->phase_s[STEP_TRAIN]);
+    }
+}
+
+/* -------------------------------------------------------------- steps */
+
+struct report_steps {
+    trace_sink next;
+    bool       has_next;
+    int        track;           /* the step track */
+    int        n, cap;
+    report_step *v;
+};
+
+static report_step *step_slot(report_steps *w, int step)
+{
+    if (step < 0 || step >= FLD_ITERATIONS_MAX) return NULL;
+    while (w->n <= step) {
+        if (w->n == w->cap) {
+            w->cap = w->cap ? w->cap * 2 : 64;
+            w->v = xrealloc(w->v, sizeof *w->v * (size_t)w->cap);
+        }
+        memset(&w->v[w->n], 0, sizeof w->v[0]);
+        w->v[w->n].step = w->n;
+        w->v[w->n].start_s = -1;
+        w->n++;
+    }
+    return &w->v[step];
+}
+
+static void steps_span(report_steps *w, const trace_span *sp)
+{
+    /* the step track's spans carry the step phase and the version they
+    ** started under: the step being trained is that version */
+    if (sp->track != w->track || sp->phase >= STEP__COUNT) return;
+    report_step *x = step_slot(w, sp->version);
+    if (!x) return;
+    double a = sim_secs(sp->t0), b = sim_secs(sp->t1);
+    if (x->start_s < 0 || a < x->start_s) x->start_s = a;
+    if (b > x->end_s) x->end_s = b;
+    x->phase_s[sp->phase] += b - a;
+}
+
+static void st_on_span(void *ud, const trace *t, const trace_span *sp)
+{
+    report_steps *w = ud;
+    steps_span(w, sp);
+    if (w->has_next && w->next.on_span) w->next.on_span(w->next.ud, t, sp);
+}
+
+static void st_on_spans(void *ud, const trace *t, const trace_span *sp, size_t n)
+{
+    report_steps *w = ud;
+    for (size_t i = 0; i < n; i++) steps_span(w, &sp[i]);
+    if (!w->has_next) return;
+    if (w->next.on_spans) w->next.on_spans(w->next.ud, t, sp, n);
+    else if (w->next.on_span) for (size_t i = 0; i < n; i++) w->next.on_span(w->next.ud, t, &sp[i]);
+}
+
+static void st_on_counter(void *ud, const trace *t, const trace_counter *c)
+{
+    report_steps *w = ud;
+    if (w->has_next && w->next.on_counter) w->next.on_counter(w->next.ud, t, c);
+}
+
+static void st_on_instant(void *ud, const trace *t, const trace_instant *i)
+{
+    report_steps *w = ud;
+    if (w->has_next && w->next.on_instant) w->next.on_instant(w->next.ud, t, i);
+}
+
+static void st_on_window(void *ud, const trace *t, const trace_window *x)
+{
+    report_steps *w = ud;
+    if (w->has_next && w->next.on_window) w->next.on_window(w->next.ud, t, x);
+}
+
+static void st_on_vgroup(void *ud, const trace *t, const trace_vgroup *g)
+{
+    report_steps *w = ud;
+    if (w->has_next && w->next.on_vgroup) w->next.on_vgroup(w->next.ud, t, g);
+}
+
+report_steps *report_steps_attach(sim *s, const trace_sink *next)
+{
+    report_steps *w = xcalloc(1, sizeof *w);
+    if (next) { w->next = *next; w->has_next = true; }
+    const trace *t = sim_trace(s);
+    w->track = -1;
+    for (int i = 0; i < trace_ntracks(t); i++)
+        if (trace_track_at(t, i)->kind == TRK_STEP) w->track = i;
+    /* spans stored before the watcher came (none in a run not yet started) */
+    for (size_t i = 0; i < trace_nspans(t); i++) steps_span(w, &trace_spans(t)[i]);
+    trace_sink sk = {st_on_span, st_on_counter, st_on_instant, st_on_window, w, st_on_vgroup, st_on_spans};
+    trace_set_sink(sim_trace_mut(s), &sk);
+    return w;
+}
+
+void report_steps_free(report_steps *w)
+{
+    if (!w) return;
+    free(w->v);
+    free(w);
+}
+
+int report_steps_count(const report_steps *w) { return w ? w->n : 0; }
+const report_step *report_steps_at(const report_steps *w, int i) { return w && i >= 0 && i < w->n ? &w->v[i] : NULL; }
+
+void report_steps_finish(report_steps *w, const sim *s)
+{
+    const sim_stats *st = sim_get_stats(s);
+    const trace *t = sim_trace(s);
+    double rshare = st->tokens_trained > 0 ? st->tokens_trained_response / st->tokens_trained : 0;
+    /* only steps that trained: a step begun when the run stopped is left out */
+    if (w->n > st->iterations_done) w->n = st->iterations_done;
+    for (int i = 0; i < w->n; i++) {
+        report_step *x = &w->v[i];
+        double mx;
+        sim_step_lengths(s, i, &x->tokens, &mx);
+        x->resp_tokens = x->tokens * rshare;
+        if (x->start_s < 0) x->start_s = 0;
+    }
+    /* the lag each step trained at, from its staleness window (kept for
+    ** every step); the last bucket counts that lag and more, so a mean
+    ** with lags past it is a lower bound */
+    for (size_t k = 0; k < trace_nwindows(t); k++) {
+        const trace_window *tw = &trace_windows(t)[k];
+        if (tw->iter < 0 || tw->iter >= w->n) continue;
+        double n = 0, sum = 0;
+        for (int l = 0; l < TRACE_LAGS; l++) { n += tw->lag_count[l]; sum += (double)l * tw->lag_count[l]; }
+        w->v[tw->iter].lag_mean = n > 0 ? sum / n : 0;
+    }
+}
+
+static void step_fw(const report_step *x, int devices, fwn_step *f)
+{
+    memset(f, 0, sizeof *f);
+    memcpy(f->phase_s, x->phase_s, sizeof f->phase_s);
+    f->step_s = x->end_s - x->start_s;
+    f->tokens = x->tokens;
+    f->tput_device = f->step_s > 0 && devices > 0 ? x->tokens / f->step_s / devices : 0;
+    f->resp_tput_device = f->step_s > 0 && devices > 0 ? x->resp_tokens / f->step_s / devices : 0;
+    /* the inference parts are not split per step: all of it goes to each
+    ** key that names a part in proportion to the run's own split */
+}
+
+/* A step's inference parts in the run's proportions (the engine splits the
+** inference phase by part over the window only). */
+static void step_parts(const sim *s, const report_step *x, fwn_step *f)
+{
+    const sim_stats *st = sim_get_stats(s);
+    double tot = 0;
+    for (int k = 0; k < INF__COUNT; k++) tot += (double)st->infer_part_ns[k];
+    for (int k = 0; k < INF__COUNT; k++)
+        f->infer_s[k] = tot > 0 ? x->phase_s[STEP_INFER] * (double)st->infer_part_ns[k] / tot : 0;
+}
+
+void report_steps_csv(const report_steps *w, const sim *s, fs_buf *out)
+{
+    int dev = sim_plan(s)->used_devices;
+    buf_puts(out, "step,start_s,end_s,duration_s");
+    for (int k = 0; k < STEP__COUNT; k++) buf_printf(out, ",%s_s", trace_step_phase_name((trace_step_phase)k));
+    buf_puts(out, ",tokens,throughput_tokens_per_s,lag_mean");
+    for (int i = 0; i < FWN_NKEYS; i++)
+        if ((int)FWN_KEYS[i].fw == fwn_active) buf_printf(out, ",%s", FWN_KEYS[i].key);
+    buf_putc(out, '\n');
+    for (int i = 0; i < report_steps_count(w); i++) {
+        const report_step *x = &w->v[i];
+        double d = x->end_s - x->start_s;
+        buf_printf(out, "%d,%.9g,%.9g,%.9g", x->step, x->start_s, x->end_s, d);
+        for (int k = 0; k < STEP__COUNT; k++) buf_printf(out, ",%.9g", x->phase_s[k]);
+        buf_printf(out, ",%.9g,%.9g,%.6g", x->tokens, d > 0 ? x->tokens / d : 0, x->lag_mean);
+        fwn_step f;
+        step_fw(x, dev, &f);
+        step_parts(s, x, &f);
+        for (int k = 0; k < FWN_NKEYS; k++)
+            if ((int)FWN_KEYS[k].fw == fwn_active) buf_printf(out, ",%.9g", fwn_value(&FWN_KEYS[k], &f));
+        buf_putc(out, '\n');
+    }
+}
+
+void report_steps_json(const report_steps *w, const sim *s, fs_json *j)
+{
+    int dev = sim_plan(s)->used_devices;
+    json_arr_begin(j, "steps");
+    for (int i = 0; i < report_steps_count(w); i++) {
+        const report_step *x = &w->v[i];
+        double d = x->end_s - x->start_s;
+        json_obj_begin(j, NULL);
+        json_int(j, "step", x->step);
+        json_num(j, "start_s", x->start_s);
+        json_num(j, "end_s", x->end_s);
+        json_num(j, "duration_s", d);
+        json_obj_begin(j, "phase_time_s");
+        for (int k = 0; k < STEP__COUNT; k++) json_num(j, trace_step_phase_name((trace_step_phase)k), x->phase_s[k]);
+        json_obj_end(j);
+        json_num(j, "tokens", x->tokens);
+        json_num(j, "throughput_tokens_per_s", d > 0 ? x->tokens / d : 0);
+        json_num(j, "lag_mean", x->lag_mean);
+        if (fwn_active >= 0) {
+            fwn_step f;
+            step_fw(x, dev, &f);
+            step_parts(s, x, &f);
+            json_obj_begin(j, "framework");
+            for (int k = 0; k < FWN_NKEYS; k++)
+                if ((int)FWN_KEYS[k].fw == fwn_active) json_num(j, FWN_KEYS[k].key, fwn_value(&FWN_KEYS[k], &f));
+            json_obj_end(j);
+        }
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+}
+
+/* ------------------------------------------------------ the scenario */
+
+static void dist_json(fs_json *j, const char *key, const scn_dist *d)
+{
+    json_obj_begin(j, key);
+    json_str(j, "kind", DIST_NAMES[d->kind]);
+    if (d->kind == DIST_HIST) {
+        json_arr_begin(j, "edges");
+        for (int i = 0; i <= d->nbins; i++) json_num(j, NULL, d->edge[i]);
+        json_arr_end(j);
+        json_arr_begin(j, "weights");
+        for (int i = 0; i < d->nbins; i++) json_num(j, NULL, d->weight[i]);
+        json_arr_end(j);
+    } else {
+        json_num(j, "a", d->a);
+        if (d->kind != DIST_FIXED) json_num(j, "b", d->b);
+    }
+    if (d->cap > 0) json_num(j, "cap", d->cap);
+    json_obj_end(j);
+}
+
+/* Every leaf of a record, under its dotted path, in the table's order. */
+static void rec_json(fs_json *j, const fdesc *rec, const void *base, const char *path)
+{
+    for (const fdesc *f = rec; f->name; f++) {
+        char sub[256];
+        snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", f->name);
+        switch (f->kind) {
+        case FK_INT: case FK_NUM: json_num(j, sub, fields_get_num(f, base) / f->scale); break;
+        case FK_BOOL: json_bool(j, sub, fields_get_num(f, base) != 0); break;
+        case FK_ENUM: json_str(j, sub, fields_enum_name(f, (int)fields_get_num(f, base))); break;
+        case FK_STR: if (f->size) json_str(j, sub, (const char *)fields_cat(f, base)); break;
+        case FK_DEVICE: case FK_MODEL: case FK_REC:
+            if (!f->sub) break;
+            if (f->size == 0 && f->codec == FC_MODELS) rec_json(j, f->sub, base, sub);
+            else rec_json(j, f->sub, fields_cat(f, base), sub);
+            break;
+        case FK_DIST: dist_json(j, sub, fields_cat(f, base)); break;
+        case FK_ARR:
+            if (f->codec == FC_POOLS) {
+                const scn_plan *pp = base;
+                for (int i = 0; i < pp->npools; i++) {
+                    char pk[280], rb[64];
+                    const scn_pool *q = &pp->pools[i];
+                    snprintf(pk, sizeof pk, "%s.%d.name", sub, i + 1);
+                    json_str(j, pk, q->name);
+                    snprintf(pk, sizeof pk, "%s.%d.devices", sub, i + 1);
+                    json_int(j, pk, q->devices);
+                    snprintf(pk, sizeof pk, "%s.%d.roles", sub, i + 1);
+                    json_str(j, pk, plan_roles_str(q->roles, rb, sizeof rb));
+                }
+            }
+            break;
+        }
+    }
+}
+
+void report_scenario_json(const scn_scenario *sc, fs_json *j, const char *key)
+{
+    json_obj_begin(j, key);
+    rec_json(j, FIELDS_TOP, sc, "");
+    json_obj_end(j);
 }
 
 /* ---------------------------------------------------------------- text */
@@ -181,6 +492,10 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
         bar(o, f, 30);
         buf_putc(o, '\n');
     }
+    if (r->flops_per_token > 0)
+        buf_printf(o, "  %-12s generate %.1f%%  inference %.1f%%  train %.1f%%   (efficiency train %.2f, prefill %.2f, "
+                   "decode %.2f, hbm %.2f)\n", "MFU", 100 * r->mfu_generate, 100 * r->mfu_inference, 100 * r->mfu_train,
+                   sc->eff.train, sc->eff.prefill, sc->eff.decode, sc->eff.hbm);
     buf_printf(o, "\n%sPools%s        devices  compute  busy   idle  roles\n", B, R);
     for (int p = 0; p < r->npools; p++) {
         const report_pool *q = &r->pools[p];
@@ -248,6 +563,19 @@ void report_json_fields(const sim *s, const report *r, fs_json *j)
 {
     (void)s;
     report_fields_json(r, j);
+}
+
+void report_json_steps(const sim *s, const report *r, const report_steps *w, fs_buf *out, bool pretty)
+{
+    fs_json j;
+    json_init(&j, out, pretty);
+    json_obj_begin(&j, NULL);
+    report_json_fields(s, r, &j);
+    if (w) report_steps_json(w, s, &j);
+    json_str(&j, "fusync_version", FUSYNC_VERSION_STR);
+    report_scenario_json(sim_scenario(s), &j, "scenario_fields");
+    json_obj_end(&j);
+    buf_putc(out, '\n');
 }
 
 void report_json(const sim *s, const report *r, fs_buf *out, bool pretty)

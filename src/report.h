@@ -57,13 +57,54 @@ typedef struct {
     double lag_mean;
     double dq_load_factor;      /* hierarchical / flat reads */
     double dq_time_s;           /* the training pool's DistQueue reads per step */
+    /* model FLOPs utilization by step phase (docs/model.md's FLOPs, not the
+    ** hardware's: no recomputation): the actor's model FLOPs of the phase's
+    ** tokens per step over (devices × peak FLOP/s × the phase's seconds per
+    ** step); 0 where the phase took no time */
+    double flops_per_token;     /* actor forward FLOPs per token trained, at the mean length */
+    double mfu_generate, mfu_inference, mfu_train;
 } report;
+
+/* One training step of a run (report_steps): when it ran on the training
+** pool's step track, its split, its tokens and the mean lag it trained at. */
+typedef struct {
+    int    step;
+    double start_s, end_s;
+    double phase_s[STEP__COUNT];
+    double tokens;              /* prompt + response tokens of its batch */
+    double resp_tokens;         /* response tokens of its batch */
+    double lag_mean;
+} report_step;
+
+typedef struct report_steps report_steps;
+/* Watch a run's trace for its steps: a sink on the trace, which hands every
+** event on to the sink already there (chrome_open's), so attach after it.
+** (Closing the run detaches both.) */
+report_steps *report_steps_attach(sim *s, const trace_sink *next);
+void report_steps_free(report_steps *w);
+int  report_steps_count(const report_steps *w);
+const report_step *report_steps_at(const report_steps *w, int i);
+/* Finish (the batches' lengths and lags, read once the run has ended). */
+void report_steps_finish(report_steps *w, const sim *s);
+/* The steps as CSV: a header, one row a step (with the framework's keys
+** when fwn_active names one).  A CSV has no comments (RFC 4180): the
+** version and scenario go to the JSON and trace, not here. */
+void report_steps_csv(const report_steps *w, const sim *s, fs_buf *out);
+void report_steps_json(const report_steps *w, const sim *s, fs_json *j);
+
+/* The resolved scenario as the field table names it (src/fields.c): an
+** object of dotted paths to values, under `key`. */
+void report_scenario_json(const scn_scenario *sc, fs_json *j, const char *key);
 
 void report_compute(const sim *s, report *r);
 void report_text(const sim *s, const report *r, fs_buf *out, bool color);
 /* JSON; with `pretty` indented.  Key order is fixed; wall-clock figures are
 ** the only values that change between identical runs. */
 void report_json(const sim *s, const report *r, fs_buf *out, bool pretty);
+/* The file `fusync run --json` writes: the same members, then the run's
+** steps (NULL: none), the fusync version and the resolved scenario
+** (report_json alone is the figures: two runs compare by it). */
+void report_json_steps(const sim *s, const report *r, const report_steps *w, fs_buf *out, bool pretty);
 void report_json_fields(const sim *s, const report *r, fs_json *j);
 
 #endif

@@ -6,6 +6,7 @@
 ** their layout predates this table and is kept).
 */
 #include "report_fields.h"
+#include "fwnames.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -105,6 +106,32 @@ static void w_bounds(const report *r, fs_json *j, const char *key)
     json_arr_end(j);
 }
 
+/* The report's figures as fwn_value reads them (fwnames.h). */
+static void fw_step(const report *r, fwn_step *f)
+{
+    memset(f, 0, sizeof *f);
+    memcpy(f->phase_s, r->phase_s, sizeof f->phase_s);
+    memcpy(f->infer_s, r->infer_s, sizeof f->infer_s);
+    f->step_s = r->step_time_s;
+    f->tokens = r->throughput * r->step_time_s;
+    f->tput_device = r->throughput_per_device;
+    f->resp_tput_device = r->tokens_trained > 0 ? r->throughput_per_device * r->tokens_trained_response / r->tokens_trained : 0;
+}
+
+static bool fw_named(const report *r) { (void)r; return fwn_active >= 0; }
+
+static void w_framework(const report *r, fs_json *j, const char *key)
+{
+    fwn_step f;
+    fw_step(r, &f);
+    json_obj_begin(j, key);
+    json_str(j, "name", fwn_name((fwn_framework)fwn_active));
+    json_str(j, "version", fwn_version((fwn_framework)fwn_active));
+    for (int i = 0; i < FWN_NKEYS; i++)
+        if ((int)FWN_KEYS[i].fw == fwn_active) json_num(j, FWN_KEYS[i].key, fwn_value(&FWN_KEYS[i], &f));
+    json_obj_end(j);
+}
+
 /* ------------------------------------------------------------ rows */
 
 /* The rows, in the JSON report's key order, each
@@ -120,6 +147,7 @@ static void w_bounds(const report *r, fs_json *j, const char *key)
 **     DERIVED(f)       the number f(r), f defined above (RV_NUM)
 **     NAMED(f)         an object of named numbers: f(r, i, &name, &v), above
 **     WRITER(f)        a JSON value written by f(r, j, key), above
+**     WRITER_IF(f, p)  the same, only when p(r)
 ** A new figure is one row here (then `make docs` for docs/cli.md's table).
 ** A new engine counter is a member of SIM_STATS_MEMBERS (src/engine.h),
 ** counted where it happens, and then a MEMBER row; a figure that needs the
@@ -142,6 +170,16 @@ static void w_bounds(const report *r, fs_json *j, const char *key)
       "mean seconds per step in each step phase (generate, switch, weight_sync, inference, train, wait)") \
     X("inference_time_s", NULL, NOCOL, NAMED(i_infer), "s", \
       "the inference phase by part: DistQueue read (queue), old log-probs (logprob), reference, reward (model, or the rule on the hosts), critic values; they sum to phase_time_s.inference") \
+    X("mfu.flops_per_token", NULL, NOCOL, MEMBER(flops_per_token), "FLOPs", \
+      "the actor's forward model FLOPs per token trained, at the mean length (docs/model.md)") \
+    X("mfu.generate", NULL, NOCOL, MEMBER(mfu_generate), NULL, \
+      "model FLOPs utilization of generation: the response tokens' forward FLOPs over rollout devices × peak × phase_time_s.generate") \
+    X("mfu.inference", NULL, NOCOL, MEMBER(mfu_inference), NULL, \
+      "the same for inference: the old log-prob forward (and the reference's) on the training pool") \
+    X("mfu.train", NULL, NOCOL, MEMBER(mfu_train), NULL, \
+      "the same for training: forward and backward (3 forwards) per epoch on the training pool, the actor alone") \
+    X("framework", NULL, NOCOL, WRITER_IF(w_framework, fw_named), NULL, \
+      "with --names verl|openrlhf|nemo-rl: the framework's name, version and its metric keys (docs/frameworks.md)") \
     X("utilization", NULL, NOCOL, NAMED(i_util), NULL, "per pool: compute share of device-time in the window") \
     X("idle_ratio", NULL, NOCOL, NAMED(i_idle), NULL, "per pool: share of device-time with nothing running") \
     X("pools", NULL, NOCOL, WRITER(w_pools), NULL, "per pool: name, devices, roles, utilization, busy") \
@@ -219,6 +257,7 @@ static void w_bounds(const report *r, fs_json *j, const char *key)
 #define RF_GET_DERIVED(f)
 #define RF_GET_NAMED(f)
 #define RF_GET_WRITER(f)
+#define RF_GET_WRITER_IF(f, p)
 #define RF_GETTER(json, plugin, column, source, unit, doc) RF_GET_##source
 REPORT_ROWS(RF_GETTER)
 
@@ -230,6 +269,7 @@ REPORT_ROWS(RF_GETTER)
 #define RF_SRC_DERIVED(f)    RV_NUM, f, NULL, NULL, NULL, NULL
 #define RF_SRC_NAMED(f)      RV_NAMED, NULL, NULL, NULL, f, NULL
 #define RF_SRC_WRITER(f)     RV_CUSTOM, NULL, NULL, NULL, NULL, f
+#define RF_SRC_WRITER_IF(f, p) RV_CUSTOM, NULL, NULL, p, NULL, f
 #define RF_ROW(json, plugin, column, source, unit, doc) {json, plugin, column, unit, doc, RF_SRC_##source},
 
 const rfield REPORT_FIELDS[] = {REPORT_ROWS(RF_ROW)};
@@ -342,6 +382,12 @@ void report_fields_columns(const report *r,
 {
     for (int i = 0; i < REPORT_NFIELDS; i++)
         if (REPORT_FIELDS[i].column && !REPORT_FIELDS[i].column_after) put_columns(r, &REPORT_FIELDS[i], put, ud);
+    /* --names: the framework's keys, last (fwnames.h) */
+    if (fwn_active < 0) return;
+    fwn_step f;
+    if (r) fw_step(r, &f);
+    for (int i = 0; i < FWN_NKEYS; i++)
+        if ((int)FWN_KEYS[i].fw == fwn_active) put(ud, FWN_KEYS[i].key, RV_NUM, r ? fwn_value(&FWN_KEYS[i], &f) : 0, NULL);
 }
 
 /* --------------------------------------------------------------- docs */

@@ -157,10 +157,36 @@ void json_init(fs_json *j, fs_buf *out, bool pretty)
     j->pretty = pretty;
 }
 
+size_t fs_utf8_seq(const unsigned char *p)
+{
+    /* RFC 3629, section 4: no overlong forms, no surrogates, at most U+10FFFF */
+    unsigned c = p[0];
+    if (c < 0x80) return 1;
+    size_t n;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) { n = 3; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
+    else if (c >= 0xF0 && c <= 0xF4) { n = 4; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
+    else return 0;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (size_t k = 2; k < n; k++) if (p[k] < 0x80 || p[k] > 0xBF) return 0;
+    return n;
+}
+
 void json_escape(fs_buf *b, const char *s)
 {
     buf_putc(b, '"');
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x80) {
+            /* JSON text is UTF-8 (RFC 8259, section 8.1): a byte that starts
+            ** no valid sequence becomes U+FFFD, so a name read from a file
+            ** in another encoding still gives a file every parser reads */
+            size_t n = fs_utf8_seq(p);
+            if (!n) { buf_puts(b, "\\ufffd"); continue; }
+            for (size_t k = 0; k < n; k++) buf_putc(b, (char)p[k]);
+            p += n - 1;
+            continue;
+        }
         switch (*p) {
         case '"': buf_puts(b, "\\\""); break;
         case '\\': buf_puts(b, "\\\\"); break;

@@ -6,6 +6,17 @@
 #ifndef FUSYNC_UTIL_H
 #define FUSYNC_UTIL_H
 
+/* The version: the Makefile sets it (unquoted) from `git describe --tags`
+** when the checkout has a tag, else from its FUSYNC_VERSION_FALLBACK (every
+** object that names FUSYNC_VERSION_STR is in its VERSION_USERS);
+** FUSYNC_VERSION_STR is its text.  Built by hand, the default below. */
+#ifndef FUSYNC_VERSION
+#define FUSYNC_VERSION 0.2.0
+#endif
+#define FUSYNC_STR_(x) #x
+#define FUSYNC_STR(x) FUSYNC_STR_(x)
+#define FUSYNC_VERSION_STR FUSYNC_STR(FUSYNC_VERSION)
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
@@ -71,7 +82,11 @@ void json_int(fs_json *j, const char *key, int64_t v);
 void json_str(fs_json *j, const char *key, const char *v);
 void json_bool(fs_json *j, const char *key, bool v);
 void json_null(fs_json *j, const char *key);
+/* Quoted, escaped; bytes that are not valid UTF-8 are written as \ufffd. */
 void json_escape(fs_buf *b, const char *s);
+/* Length of the valid UTF-8 sequence starting at p (1 for ASCII), 0 when
+** the bytes there are not one (RFC 3629). */
+size_t fs_utf8_seq(const unsigned char *p);
 /* Shortest round-trip text of a double, deterministic ("%.17g" trimmed). */
 void fmt_double(char *out, size_t n, double v);
 

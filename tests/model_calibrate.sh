@@ -135,6 +135,9 @@ gen() {
             > /dev/null || { bad "gen: fusync run failed"; return; }
         awk -v step=$i -v seed=$((1000 + i)) -v noise="$noise" -v pm=$((400 * ps)) -v form="$form" '
             function z(  u1, u2) { u1 = rand(); if (u1 < 1e-12) u1 = 1e-12; u2 = rand(); return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2) }
+            # the phases of the top-level phase_time_s only (steps and mfu name them too)
+            /^  "phase_time_s"/ { inph = 1; next } inph && /^  }/ { inph = 0 }
+            !inph && ($0 ~ /^    "(generate|switch|inference|train)"/ || $0 ~ /^        /) { next }
             { gsub(/[",]/, "") }
             $1 == "generate:" { g = $2 } $1 == "switch:" { s = $2 } $1 == "inference:" { n = $2 } $1 == "train:" { t = $2 }
             $1 == "tokens_generated:" { tok = $2 } $1 == "samples_trained:" { smp = $2 }
@@ -182,7 +185,7 @@ if "$F" calibrate "$S" "$T/noisy.csv" --fit train,hbm,decode_overhead_ms --json 
     # the calibrated scenario reproduces a measured step (row 2: median 800, prompts x8)
     if "$F" run "$T/cal.lua" --data-dir tests/data/calib --iterations 2 --set workload.response_len.median=800 \
            --set workload.prompt_len.lo=1600 --set workload.prompt_len.hi=4800 --json "$T/re.json" > /dev/null 2>&1; then
-        model=$(awk '{ gsub(/[",]/, "") } $1 == "generate:" || $1 == "switch:" || $1 == "inference:" || $1 == "train:" { s += $2 } END { print s }' "$T/re.json")
+        model=$(awk '/^  "phase_time_s"/ { inph = 1; next } inph && /^  }/ { inph = 0 } !inph { next } { gsub(/[",]/, "") } $1 == "generate:" || $1 == "switch:" || $1 == "inference:" || $1 == "train:" { s += $2 } END { print s }' "$T/re.json")
         meas=$(awk -F, 'NR == 3 { print $2 + $3 + $4 + $5 }' "$T/noisy.csv")
         tol=$(awk -v e="$loo" 'BEGIN { print 2 * e }')
         within "$model" "$meas" "$tol" && ok || bad "calibrated scenario: step $model s, measured $meas s, want within $tol (2 x loo_error)"
@@ -198,7 +201,7 @@ P=examples/pangu718b_cm384.lua
 echo "generate_s,inference_s,train_s" > "$T/pangu.csv"
 "$F" run "$P" --iterations 3 --set efficiency.decode_overhead_ms=31 --set efficiency.train=0.2 --json "$T/pg.json" > /dev/null
 for i in 1 2 3; do
-    awk -v i=$i '{ gsub(/[",]/, "") } $1 == "generate:" { g = $2 } $1 == "inference:" { n = $2 } $1 == "train:" { t = $2 }
+    awk -v i=$i '/^  "phase_time_s"/ { inph = 1; next } inph && /^  }/ { inph = 0 } !inph && ($0 ~ /^    "(generate|switch|inference|train)"/ || $0 ~ /^        /) { next } { gsub(/[",]/, "") } $1 == "generate:" { g = $2 } $1 == "inference:" { n = $2 } $1 == "train:" { t = $2 }
         END { printf "%f,%f,%f\n", g * (1 + 0.003 * (i - 2)), n, t * (1 - 0.004 * (i - 2)) }' "$T/pg.json" >> "$T/pangu.csv"
 done
 if "$F" calibrate "$P" "$T/pangu.csv" --fit train,decode_overhead_ms --json "$T/pangu.json" > "$T/pangu.txt" 2>&1; then
@@ -263,6 +266,33 @@ wait "$pid"
 st=$?
 if [ "$st" -eq 130 ] && grep -q "interrupted; no output written" "$T/int.txt" && [ ! -e "$T/int.lua" ]; then ok
 else bad "interrupted calibrate: status $st, $(head -2 "$T/int.txt"), out file: $(ls "$T" | grep int.lua)"; fi
+
+# the shipped sample of each framework's log (examples/measured/): each
+# reads its framework's keys and fits train within 25% of the plain CSV's
+# fit of the same steps (the samples carry the same phase times)
+"$F" calibrate examples/qwen7b_h100x16.lua examples/measured_qwen7b.csv --fit train,hbm --quiet --json "$T/base.json" \
+    >/dev/null 2>&1 || bad "calibrate of examples/measured_qwen7b.csv failed"
+base=$(jnum train "$T/base.json")
+for spec in "verl.jsonl timing_s/update_weights -> switch" "openrlhf.jsonl train/timing/make_experience -> inference" \
+            "nemo_rl.jsonl timing/train/policy_training -> train" \
+            "wandb_verl.csv qwen7b grpo, h100x16 - timing_s/gen -> generate"; do
+    file=${spec%% *} want=${spec#* }
+    if "$F" calibrate examples/qwen7b_h100x16.lua "examples/measured/$file" --fit train,hbm > "$T/fw.txt" 2>&1 \
+        --json "$T/fw.json"; then
+        grep -qF "$want" "$T/fw.txt" && ok || bad "calibrate $file: '$want' not among the columns: $(grep columns "$T/fw.txt")"
+        within "$(jnum train "$T/fw.json")" "$base" 0.25 && ok \
+            || bad "calibrate $file: train $(jnum train "$T/fw.json"), the plain CSV's $base"
+    else bad "calibrate $file: status $?: $(head -3 "$T/fw.txt")"; fi
+done
+# wandb: the __MIN/__MAX bands and the text column are not used; a quoted
+# comma does not split a cell
+grep -q 'timing_s/gen__MIN' "$T/fw.txt" && bad "wandb bands listed as used or unused" || ok
+# RFC 4180: a text cell in a column the fit uses is named with its line
+printf 'step,generate_s,train_s\n1,"1,5",2\n2,1,2\n3,1,2\n' > "$T/q.csv"
+"$F" calibrate "$S" "$T/q.csv" > "$T/q.txt" 2>&1
+st=$?
+[ "$st" -eq 2 ] && grep -q "line 2: column 'generate_s': '1,5' is not a number" "$T/q.txt" && ok \
+    || bad "quoted comma: status $st, $(head -2 "$T/q.txt")"
 
 echo "model_calibrate.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -8,6 +8,12 @@
 #include "engine.h"
 #include "report.h"
 #include "report_fields.h"
+#include "chrome.h"
+#include "fwnames.h"
+#include "jsonr.h"
+
+#include <stdio.h>
+#include <unistd.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -170,6 +176,146 @@ START_TEST(t_every_overflow_named)
 }
 END_TEST
 
+/* Whether text[0..n) is UTF-8 (RFC 3629), checked here on its own terms
+** rather than with the writer's validator. */
+static bool utf8_ok(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned c = p[i];
+        size_t k = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (!k || i + k > n) return false;
+        uint32_t cp = k == 1 ? c : k == 2 ? c & 0x1F : k == 3 ? c & 0x0F : c & 0x07;
+        for (size_t j = 1; j < k; j++) {
+            if ((p[i + j] & 0xC0) != 0x80) return false;
+            cp = cp << 6 | (p[i + j] & 0x3F);
+        }
+        static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < least[k] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+        i += k;
+    }
+    return true;
+}
+
+static char *slurp_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    char *t = malloc((size_t)len + 1);
+    ck_assert_uint_eq(fread(t, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    t[len] = 0;
+    *n = (size_t)len;
+    return t;
+}
+
+/* A scenario named with bytes that are not UTF-8 (a lone continuation
+** byte, an overlong form, a surrogate, a truncated sequence): its JSON report
+** and its trace are UTF-8 and parse, and the name reads back with U+FFFD
+** where the bad bytes were. */
+START_TEST(t_invalid_utf8_name)
+{
+    const char *sets[] = {"name=bad\x80name\xc0\xaf\xed\xa0\x80\xe2\x82", "workload.iterations=3"};
+    sim *s = test_example_new("qwen7b_h100x16.lua", sets, 2, 0);
+    char *tpath = test_tmpfile(".json", "");
+    fs_err err = {0, ""};
+    chrome_writer *w = chrome_open(s, tpath, &err);
+    ck_assert_msg(w != NULL, "chrome_open: %s", err.msg);
+    report_steps *steps = report_steps_attach(s, chrome_sink(w));
+    ck_assert(sim_run(s));
+    report_steps_finish(steps, s);
+    ck_assert_msg(chrome_close(w, &err), "chrome_close: %s", err.msg);
+    report *r = malloc(sizeof *r);
+    report_compute(s, r);
+    fs_buf b;
+    buf_init(&b);
+    report_json_steps(s, r, steps, &b, true);
+    size_t tn;
+    char *ttext = slurp_file(tpath, &tn);
+    const char *texts[2] = {b.s, ttext};
+    size_t lens[2] = {b.len, tn};
+    for (int k = 0; k < 2; k++) {
+        ck_assert_msg(utf8_ok((const unsigned char *)texts[k], lens[k]), "%s is not UTF-8", k ? "trace" : "report");
+        jv v;
+        char why[256];
+        ck_assert_msg(jsonr_parse(texts[k], lens[k], &v, why, sizeof why), "%s: %s", k ? "trace" : "report", why);
+        const jv *o = k ? jv_get(&v, "otherData") : &v;
+        ck_assert_ptr_nonnull(o);
+        char name[128];
+        ck_assert(jv_str(o, "scenario", name, sizeof name));
+        ck_assert_msg(strncmp(name, "bad\xef\xbf\xbdname\xef\xbf\xbd", 13) == 0, "name read back as %s", name);
+        ck_assert(utf8_ok((const unsigned char *)name, strlen(name)));
+        const jv *fv = jv_get(o, "scenario_fields");
+        ck_assert_ptr_nonnull(fv);
+        ck_assert(jv_str(fv, "name", name, sizeof name));
+        if (!k) {
+            const jv *st = jv_get(&v, "steps");
+            ck_assert_ptr_nonnull(st);
+            ck_assert_int_eq(st->n, 3);
+        }
+        jv_free(&v);
+    }
+    unlink(tpath);
+    free(tpath);
+    free(ttext);
+    buf_free(&b);
+    free(r);
+    report_steps_free(steps);
+    sim_free(s);
+}
+END_TEST
+
+/* The per-step series adds up: each step's phases tile its [start, end],
+** and the framework keys read the phases the table names. */
+START_TEST(t_steps_and_names)
+{
+    const char *sets[] = {"workload.iterations=4"};
+    sim *s = test_example_new("qwen7b_h100x16.lua", sets, 1, 0);
+    report_steps *steps = report_steps_attach(s, NULL);
+    ck_assert(sim_run(s));
+    report_steps_finish(steps, s);
+    ck_assert_int_eq(report_steps_count(steps), 4);
+    double prev_end = 0;
+    for (int i = 0; i < 4; i++) {
+        const report_step *x = report_steps_at(steps, i);
+        double sum = 0;
+        for (int k = 0; k < STEP__COUNT; k++) sum += x->phase_s[k];
+        ck_assert_msg(fabs(sum - (x->end_s - x->start_s)) < 1e-6 * (x->end_s + 1), "step %d: %g vs %g", i, sum,
+                      x->end_s - x->start_s);
+        ck_assert(x->start_s >= prev_end - 1e-9);
+        ck_assert(x->tokens > 0);
+        prev_end = x->end_s;
+    }
+    report *r = malloc(sizeof *r);
+    report_compute(s, r);
+    ck_assert(r->mfu_train > 0 && r->mfu_train < 1);
+    ck_assert(r->mfu_generate > 0 && r->mfu_generate < 1);
+    fwn_active = fwn_parse("verl");
+    ck_assert_int_eq(fwn_active, FWN_VERL);
+    fs_buf b;
+    buf_init(&b);
+    report_json(s, r, &b, false);
+    jv v;
+    char why[256];
+    ck_assert_msg(jsonr_parse(b.s, b.len, &v, why, sizeof why), "%s", why);
+    const jv *fw = jv_get(&v, "framework");
+    ck_assert_ptr_nonnull(fw);
+    const jv *gen = jv_get(fw, "timing_s/gen"), *upd = jv_get(fw, "timing_s/update_weights");
+    ck_assert(gen && upd);
+    ck_assert(fabs(strtod(gen->text, NULL) - r->phase_s[STEP_GENERATE]) <= 1e-9 * r->phase_s[STEP_GENERATE]);
+    ck_assert(fabs(strtod(upd->text, NULL) - r->phase_s[STEP_SWITCH] - r->phase_s[STEP_WEIGHT_SYNC]) < 1e-6);
+    jv_free(&v);
+    fwn_active = -1;
+    ck_assert_int_eq(fwn_parse("nemo"), -1);
+    buf_free(&b);
+    free(r);
+    report_steps_free(steps);
+    sim_free(s);
+}
+END_TEST
+
 static Suite *suite_report(void)
 {
     Suite *s = suite_create("report");
@@ -180,6 +326,8 @@ static Suite *suite_report(void)
     tcase_add_test(tc, t_counters_through_rows);
     tcase_add_test(tc, t_bytes_over_capacity);
     tcase_add_test(tc, t_every_overflow_named);
+    tcase_add_test(tc, t_invalid_utf8_name);
+    tcase_add_test(tc, t_steps_and_names);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -443,7 +443,7 @@ static void export_run(tui_app *a)
     report_compute(a->run->s, &rp);
     fs_buf b;
     buf_init(&b);
-    report_json(a->run->s, &rp, &b, true);
+    report_json_steps(a->run->s, &rp, NULL, &b, true);
     bool ok = write_file_atomic(jpath, b.s, b.len, &err);
     buf_free(&b);
     if (!ok) { app_message(a, true, "export: %s", err.msg); return; }
