@@ -726,9 +726,9 @@ START_TEST(csv_to_terminal_is_escaped)
         rtable_init(&t, "plan");
         rtable_add_col(&t, "id");
         rtable_add_col(&t, "name");
-        row *r = rtable_new_row(&t, 0);
-        row_set_int(r, 0, 0);
-        row_set_str(r, 1, "x\033]0;PWN\007y");
+        rt_row *r = rtable_new_row(&t, 0);
+        rt_row_set_int(r, 0, 0);
+        rt_row_set_str(r, 1, "x\033]0;PWN\007y");
         fs_err err = {0, ""};
         bool ok = rtable_write(&t, "-", NULL, &err);
         fflush(stdout);

@@ -47,6 +47,22 @@ static char *screen_text(const scr *s)
     return out;
 }
 
+/* FUSYNC_LESSON_DUMP=DIR: every step's screen, to check by eye. */
+static void dump_screen(const char *file, int step, const scr *s)
+{
+    const char *dir = getenv("FUSYNC_LESSON_DUMP");
+    if (!dir || !*dir) return;
+    const char *base = strrchr(file, '/');
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s.%d.%dx%d.txt", dir, base ? base + 1 : file, step + 1, s->cols, s->rows);
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    char *t = screen_text(s);
+    fputs(t, f);
+    free(t);
+    fclose(f);
+}
+
 static tui_app *open_lesson(const char *file)
 {
     cli_opts *o = calloc(1, sizeof *o);
@@ -94,9 +110,10 @@ static int run_lesson(const char *file)
         ck_assert_msg(strlen(cap) > 20, "%s step %d: caption '%s'", file, cur + 1, cap);
         char head[32];
         caption_head(cap, head, sizeof head);
-        static const int sizes[2][2] = {{24, 80}, {50, 200}};
-        for (int k = 0; k < 2; k++) {
+        static const int sizes[3][2] = {{24, 80}, {40, 120}, {50, 200}};
+        for (int k = 0; k < 3; k++) {
             draw(a, sizes[k][0], sizes[k][1], s);
+            dump_screen(file, cur, s);
             char title[32];
             snprintf(title, sizeof title, "Lesson %d/%d", cur + 1, n);
             if (!on_screen(s, title) || !on_screen(s, head)) {

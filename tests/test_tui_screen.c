@@ -409,6 +409,70 @@ START_TEST(golden_step_row_detail)
 }
 END_TEST
 
+
+/* The timeline draws "not known yet" only where it is: on an instance with a
+** decode open (recorded when it ends).  Co-located and separate (staleness 0)
+** runs training: every rollout instance waits or is offloaded, known idle,
+** drawn blank, and neither the legend nor the detail line says otherwise. */
+static bool plot_has_future(const screen *sc, const tui_app *a, const char *label, int *rows_seen)
+{
+    tui_rect tl = rect_inner(sc->L.pane[PANE_TIMELINE]);
+    bool any = false;
+    for (int y = a->v.rows_y; y < a->v.rows_y + a->v.rows_h && y < tl.y + tl.h; y++) {
+        char lab[128];
+        snprintf(lab, sizeof lab, "%.*s", a->v.plot_x - tl.x, sc->row[y] + tl.x);
+        if (!strstr(lab, label)) continue;
+        ++*rows_seen;
+        if (memchr(sc->row[y] + a->v.plot_x, '~', (size_t)a->v.plot_w)) any = true;
+    }
+    return any;
+}
+
+START_TEST(unknown_only_where_unknown)
+{
+    const char *modes[] = {"plan.mode=colocate", "plan.mode=separate"};
+    for (int m = 0; m < 2; m++) {
+        tui_app *a = open_app(example("qwen7b_h100x16.lua"), &modes[m], 1);
+        sim_time since = 0;
+        for (sim_time t = SIM_NS_PER_S; t < 400 * SIM_NS_PER_S; t += SIM_NS_PER_S) {
+            app_seek(a, t);
+            if (sim_step_phase_open(a->run->s, &since) == STEP_TRAIN) break;
+        }
+        ck_assert_int_eq(sim_step_phase_open(a->run->s, &since), STEP_TRAIN);
+        app_seek(a, run_now(a->run) + 2 * SIM_NS_PER_S);
+        screen sc;
+        draw(a, 40, 120, &sc);
+        int seen = 0;
+        bool fut = plot_has_future(&sc, a, "rollout", &seen);
+        char *tl = rect_text(&sc, sc.L.pane[PANE_TIMELINE]);
+        ck_assert_msg(seen > 0 && !fut, "%s: rollout rows %d, drawn as not known:\n%s", modes[m], seen, tl);
+        ck_assert_msg(!strstr(tl, "not known yet"), "%s:\n%s", modes[m], tl);
+        free(tl);
+        close_app(a);
+    }
+    /* generating: an instance with a decode open is not known after its
+    ** last span, and the legend and the detail line on it say so */
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    app_seek(a, 75 * SIM_NS_PER_S);
+    screen sc;
+    draw(a, 40, 120, &sc);
+    int seen = 0;
+    ck_assert(plot_has_future(&sc, a, "rollout", &seen));
+    ck_assert(screen_has(&sc, "not known yet"));
+    int rows_y = a->v.rows_y, found = -1;
+    for (int i = 0; i < a->v.rows_h && found < 0; i++)
+        if (strstr(sc.row[rows_y + i], "rollout") && memchr(sc.row[rows_y + i] + a->v.plot_x, '~', (size_t)a->v.plot_w))
+            found = a->v.top_row + i;
+    ck_assert_int_ge(found, 0);
+    a->v.sel_row = found;
+    a->cursor = run_now(a->run) - 1;
+    draw(a, 40, 120, &sc);
+    tui_rect in = rect_inner(sc.L.pane[PANE_TIMELINE]);
+    ck_assert_msg(strstr(sc.row[in.y + in.h - 2], "not known yet: a decode under way"), "%s", sc.row[in.y + in.h - 2]);
+    close_app(a);
+}
+END_TEST
+
 /* ----------------------------------------------------------- behaviour */
 
 /* Row y of the canvas from column x, as ASCII. */
@@ -1053,6 +1117,7 @@ static Suite *tui_screen_suite(void)
     tcase_add_test(tc, golden_staleness_stalesync);
     tcase_add_test(tc, golden_out_of_memory);
     tcase_add_test(tc, golden_step_row_detail);
+    tcase_add_test(tc, unknown_only_where_unknown);
     suite_add_tcase(s, tc);
     tc = tcase_create("behaviour");
     tcase_set_timeout(tc, 60);

@@ -236,6 +236,62 @@ static int pool_cell(const tui_app *a, int pool, sim_time c0, sim_time c1, const
     return best;
 }
 
+/* The tracks a folded row draws: every stage of a ROW_STAGES row or an even
+** sample of them; a pool's row one track of each kind first (a co-located
+** pool's stage and instance rows), then an even sample, its host link apart
+** in *hostlink.  Returns how many (at most POOL_SAMPLE + 4). */
+static int row_sample(const tui_app *a, const tl_row *r, int *sample, int *hostlink)
+{
+    const trace *t = sim_trace(a->run->s);
+    int ns = 0;
+    *hostlink = -1;
+    if (r->kind == ROW_STAGES) {
+        int stride = r->dev > POOL_SAMPLE ? (r->dev + POOL_SAMPLE - 1) / POOL_SAMPLE : 1, seen = 0;
+        for (int k = 0; k < trace_ntracks(t) && ns < POOL_SAMPLE; k++) {
+            const trace_track *tk = trace_track_at(t, k);
+            if (tk->pool == r->pool && tk->kind == TRK_STAGE && seen++ % stride == 0) sample[ns++] = k;
+        }
+    }
+    if (r->kind == ROW_POOL) {
+        int total = 0, kinds = 0;
+        for (int k = 0; k < trace_ntracks(t); k++) {
+            const trace_track *tk = trace_track_at(t, k);
+            if (tk->pool != r->pool) continue;
+            if (tk->kind == TRK_HOSTLINK) { if (*hostlink < 0) *hostlink = k; continue; }
+            total++;
+            if (!(kinds & (1 << tk->kind)) && ns < 4) { kinds |= 1 << tk->kind; sample[ns++] = k; }
+        }
+        int stride = total > POOL_SAMPLE ? (total + POOL_SAMPLE - 1) / POOL_SAMPLE : 1, seen = 0, first = ns;
+        for (int k = 0; k < trace_ntracks(t) && ns < POOL_SAMPLE + 4; k++) {
+            const trace_track *tk = trace_track_at(t, k);
+            if (tk->pool != r->pool || tk->kind == TRK_HOSTLINK) continue;
+            bool dup = false;
+            for (int j = 0; j < first; j++) dup |= sample[j] == k;
+            if (seen++ % stride == 0 && !dup) sample[ns++] = k;
+        }
+    }
+    return ns;
+}
+
+/* From when a row's state is not known yet (-1: known up to now).  Only an
+** instance with a decode open has a gap: its decode is recorded when it
+** ends.  An instance that waits (a synchronous step training, a separate
+** pool's bubble at staleness 0) or is offloaded (co-located training) is
+** known idle, drawn blank.  A pool's row: the earliest of its sample. */
+static sim_time row_unknown_from(const tui_app *a, const tl_row *r, const int *sample, int ns)
+{
+    const trace *t = sim_trace(a->run->s);
+    if (run_over(a->run) || !r || r->kind == ROW_STEP || r->kind == ROW_STAGES) return -1;
+    if (r->kind != ROW_POOL)
+        return trace_track_at(t, r->track)->kind == TRK_INSTANCE ? run_track_known_to(a->run, r->track) : -1;
+    sim_time known = -1;
+    for (int j = 0; j < ns; j++) {
+        sim_time k = trace_track_at(t, sample[j])->kind == TRK_INSTANCE ? run_track_known_to(a->run, sample[j]) : -1;
+        if (k >= 0 && (known < 0 || k < known)) known = k;
+    }
+    return known;
+}
+
 static void draw_axis(tui_canvas *cv, int y, int x, int w, sim_time t0, sim_time t1)
 {
     sim_time span = t1 - t0;
@@ -330,6 +386,16 @@ static void detail_line(tui_app *a, tui_canvas *cv, int y, int x, int w, const t
     if (k < 0) {
         bool idle = false;
         char lb[16];
+        int sample[POOL_SAMPLE + 4], hl;
+        int ns = row ? row_sample(a, row, sample, &hl) : 0;
+        sim_time unk = row ? row_unknown_from(a, row, sample, ns) : -1;
+        if (unk >= 0 && a->cursor >= unk) {
+            /* the cell is drawn as not known yet: say the same */
+            cv_seg seg[] = {{"not known yet:", CV_KEEP, ST_DIM}, {"a decode under way", 4, ST_NORMAL},
+                            {"is recorded when it ends", 2, ST_DIM}};
+            cv_segs(cv, y, x + n, w - n, 1, seg, 3);
+            return;
+        }
         if (row && row_load(a, row, lb, sizeof lb, &idle) && idle) idle_reason(a, row, cv, y, x + n, w - n);
         else cv_text(cv, y, x + n, w - n, ST_DIM, track >= 0 ? "idle on this row here" : "");
         return;
@@ -497,35 +563,8 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
             cv_printf(cv, y, in.x + lw - 5, 5, sel ? ST_SELECT : idle ? ST_BAD : ST_DIM, "%4s", ld);
         cv_put(cv, y, px - 1, G_VLINE, ST_AXIS);
 
-        /* a pool's row: a sample of its tracks, one of each kind first (a
-        ** co-located pool's stage and instance rows), the host link last */
-        int sample[POOL_SAMPLE + 4], ns = 0, hostlink = -1;
-        if (r->kind == ROW_STAGES) {
-            /* every stage, or an even sample of them */
-            int stride = r->dev > POOL_SAMPLE ? (r->dev + POOL_SAMPLE - 1) / POOL_SAMPLE : 1, seen = 0;
-            for (int k = 0; k < trace_ntracks(t) && ns < POOL_SAMPLE; k++) {
-                const trace_track *tk = trace_track_at(t, k);
-                if (tk->pool == r->pool && tk->kind == TRK_STAGE && seen++ % stride == 0) sample[ns++] = k;
-            }
-        }
-        if (r->kind == ROW_POOL) {
-            int total = 0, kinds = 0;
-            for (int k = 0; k < trace_ntracks(t); k++) {
-                const trace_track *tk = trace_track_at(t, k);
-                if (tk->pool != r->pool) continue;
-                if (tk->kind == TRK_HOSTLINK) { if (hostlink < 0) hostlink = k; continue; }
-                total++;
-                if (!(kinds & (1 << tk->kind)) && ns < 4) { kinds |= 1 << tk->kind; sample[ns++] = k; }
-            }
-            int stride = total > POOL_SAMPLE ? (total + POOL_SAMPLE - 1) / POOL_SAMPLE : 1, seen = 0, first = ns;
-            for (int k = 0; k < trace_ntracks(t) && ns < POOL_SAMPLE + 4; k++) {
-                const trace_track *tk = trace_track_at(t, k);
-                if (tk->pool != r->pool || tk->kind == TRK_HOSTLINK) continue;
-                bool dup = false;
-                for (int j = 0; j < first; j++) dup |= sample[j] == k;
-                if (seen++ % stride == 0 && !dup) sample[ns++] = k;
-            }
-        }
+        int sample[POOL_SAMPLE + 4], hostlink = -1;
+        int ns = row_sample(a, r, sample, &hostlink);
         bool stepish = r->kind == ROW_STEP;
         sim_time since;
         int open = stepish ? sim_step_phase_open(a->run->s, &since) : -1;
@@ -537,19 +576,7 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
                                && (r->kind == ROW_POOL || r->kind == ROW_STAGES
                                    || trace_track_at(t, r->track)->kind == TRK_STAGE);
         int stk = switching_shown ? step_track(a->run) : -1;
-        /* an instance's decode is recorded when it ends: after its last
-        ** recorded span, a live run does not know yet whether it is idle */
-        sim_time known = -1;
-        bool live = !run_over(a->run);
-        if (live && r->kind == ROW_POOL) {
-            known = INT64_MAX;
-            for (int j = 0; j < ns; j++) {
-                sim_time k = trace_track_at(t, sample[j])->kind == TRK_INSTANCE ? run_track_known_to(a->run, sample[j]) : -1;
-                if (k >= 0 && k < known) known = k;
-            }
-            if (known == INT64_MAX) known = -1;
-        } else if (live && r->kind != ROW_STEP && r->kind != ROW_STAGES && trace_track_at(t, r->track)->kind == TRK_INSTANCE)
-            known = run_track_known_to(a->run, r->track);
+        sim_time known = row_unknown_from(a, r, sample, ns);
         for (int c = 0; c < pw; c++) {
             sim_time c0 = t0 + (sim_time)(span * c / pw), c1 = t0 + (sim_time)(span * (c + 1) / pw);
             if (c1 <= c0) c1 = c0 + 1;
