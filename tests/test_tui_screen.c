@@ -141,17 +141,17 @@ static bool screen_has(const screen *sc, const char *text)
     "|    rollout 2       50% | pggggggggggggggggggggggggggggg                                  ppgggggg|\n" \
     "|    rollout 3       65% | pgggggggggggggggggggggggggggggggggggggggg                       pggggggg|\n" \
     "|t=2m10s (live) g generate  step 2  v1  mb 38  804ms (2m08s-2m09s)  3306 tokens            row 2/20|\n" \
-    "|g generate  x switch  i inference (l r w)  T train  p prefill  l log-prob  r reference  w reward  |\n" \
+    "|g generate  x switch  i inference (l r w)  T train  p prefill  l log-prob  r reference  blank idle|\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""
 #define GOLDEN_MEMORY \
     "+ Memory ----------------------------------------+\n" \
-    "|t=2m10s  per device, host per node  ! peak      |\n" \
+    "|t=2m10s  per device, host per node              |\n" \
     "|all      RRRRRKKKKKKKKKKKKKKKKKKK... 72.0G/80.0G|\n" \
     "|all/host HHM.......................... 213G/2.0T|\n" \
     "|                                                |\n" \
-    "|W weights G grads O optim A activ R rollout-w   |\n" \
-    "|K kv f ref-w s reshard H host-off M host-models |\n" \
+    "|                                                |\n" \
+    "|R rollout-w K kv H host-off M host-models       |\n" \
     "+------------------------------------------------+\n" \
     ""
 #define GOLDEN_STALENESS \
@@ -208,9 +208,9 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_MEMORY_OOM \
     "+ Memory ----------------------------------------------------------------------+\n" \
-    "|t=10s  per device, host per node  ! peak  | capacity, : over it               |\n" \
+    "|t=10s  over capacity: actor, actor/host  per device, host per node            |\n" \
     "|actor      RRRRRRKKKKKKKKKKKKKKKKKKKKK...|:::::::::::::::::::::::! 72.0G/80.0G|\n" \
-    "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH| 1.0T/1.0T|\n" \
+    "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH| 1.03T/1.00T|\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
@@ -225,7 +225,7 @@ static bool screen_has(const screen *sc, const char *text)
     "|                                                                              |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
-    "|W weights G grads O optim R rollout-w K kv s reshard H host-off               |\n" \
+    "|! peak | capacity : over capacity R rollout-w K kv H host-off                 |\n" \
     "+------------------------------------------------------------------------------+\n" \
     ""
 #define GOLDEN_COMPARE_SIDE_BY_SIDE \
@@ -274,15 +274,15 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_STEP_DETAIL_0 \
     "t=1m (live) g generate  step 1  58.2s so far (since 1.8s)  under way  row 1/20\n" \
-    "g generate  x switch  p prefill  v offload  blank idle\n" \
+    "g generate  x switch  p prefill  blank idle\n" \
     ""
 #define GOLDEN_STEP_DETAIL_1 \
     "t=500ms x switch  step 1  v0  1.8s (0-1.8s)                           row 1/20\n" \
-    "g generate  x switch  p prefill  v offload  blank idle\n" \
+    "g generate  x switch  p prefill  blank idle\n" \
     ""
 #define GOLDEN_STEP_DETAIL_2 \
     "t=1m (live) g generate  step 1  58.2s so far (since 1.8s)  under way                                                                                                                          row 1/20\n" \
-    "g generate  x switch  p prefill  v offload  ~ not known yet (recorded when it ends)  blank idle\n" \
+    "~ not known yet (recorded when it ends)  g generate  x switch  p prefill  v offload  blank idle\n" \
     ""
 /* GOLDENS-END */
 
@@ -469,6 +469,93 @@ START_TEST(unknown_only_where_unknown)
     draw(a, 40, 120, &sc);
     tui_rect in = rect_inner(sc.L.pane[PANE_TIMELINE]);
     ck_assert_msg(strstr(sc.row[in.y + in.h - 2], "not known yet: a decode under way"), "%s", sc.row[in.y + in.h - 2]);
+    close_app(a);
+}
+END_TEST
+
+/* Every legend lists what its pane drew: the timeline's glyphs on the plot
+** (the not-known glyph first when drawn, "..." when the list is cut), the
+** memory buckets and marks the bars drew, at 80x24, 120x40 and 200x60; the
+** glyph page in ? holds the overshoot glyph as the bars draw it. */
+static void glyphs_in(const tui_canvas *cv, tui_rect r, bool *set, bool styled_only)
+{
+    for (int y = r.y; y < r.y + r.h; y++)
+        for (int x = r.x; x < r.x + r.w; x++) {
+            const cv_cell *k = cv_at(cv, y, x);
+            if (!k || k->ch == ' ' || k->ch >= 512) continue;
+            if (styled_only && (k->st == ST_DIM || k->st == ST_NORMAL || (k->st == ST_OOM && k->ch < 256))) continue;
+            set[k->ch] = true;
+        }
+}
+
+START_TEST(legends_list_what_is_drawn)
+{
+    static const int sizes[3][2] = {{24, 80}, {40, 120}, {60, 200}};
+    const char *sep[] = {"plan.mode=separate"};
+    for (int sc_i = 0; sc_i < 3; sc_i++) {
+        tui_app *a = sc_i == 2 ? open_app(example("does_not_fit.lua"), NULL, 0)
+                               : open_app(example("qwen7b_h100x16.lua"), sc_i ? sep : NULL, sc_i);
+        app_seek(a, (sc_i == 2 ? 10 : 150) * SIM_NS_PER_S);
+        for (int z = 0; z < 3; z++) {
+            tui_canvas cv;
+            cv_init(&cv);
+            tui_layout L;
+            render_frame(a, &cv, sizes[z][0], sizes[z][1], &L);
+            tui_rect in = rect_inner(L.pane[PANE_TIMELINE]);
+            bool plot[512] = {false}, leg[512] = {false};
+            glyphs_in(&cv, (tui_rect){a->v.rows_y, a->v.plot_x, a->v.rows_h, a->v.plot_w}, plot, false);
+            glyphs_in(&cv, (tui_rect){in.y + in.h - 1, in.x, 1, in.w}, leg, true);
+            char legend_line[512];
+            cv_row_text(&cv, in.y + in.h - 1, in.x, in.w, legend_line);
+            bool cut = strstr(legend_line, "...") != NULL;
+            for (int c = 1; c < 512; c++) {
+                ck_assert_msg(!leg[c] || plot[c], "%dx%d: legend lists '%c', not drawn: %s", sizes[z][1], sizes[z][0],
+                              cv_ascii(c), legend_line);
+                ck_assert_msg(cut || !plot[c] || leg[c], "%dx%d: '%c' drawn, not in the legend: %s", sizes[z][1],
+                              sizes[z][0], cv_ascii(c), legend_line);
+            }
+            if (plot[G_FUTURE]) ck_assert_msg(legend_line[0] == '~', "%s", legend_line);
+            if (L.visible[PANE_MEMORY]) {
+                tui_rect m = rect_inner(L.pane[PANE_MEMORY]);
+                bool bars[512] = {false}, mleg[512] = {false};
+                /* the bars: right of the names; the legend: its last line(s) */
+                glyphs_in(&cv, (tui_rect){m.y + 1, m.x, m.h - 3, m.w}, bars, true);
+                glyphs_in(&cv, (tui_rect){m.y + m.h - 2, m.x, 2, m.w}, mleg, true);
+                char ml[2][512];
+                cv_row_text(&cv, m.y + m.h - 2, m.x, m.w, ml[0]);
+                cv_row_text(&cv, m.y + m.h - 1, m.x, m.w, ml[1]);
+                bool mcut = strstr(ml[1], "...") != NULL;
+                for (int c = 'A'; c <= 'z'; c++)
+                    ck_assert_msg(mcut || !bars[c] || mleg[c], "%dx%d memory: '%c' drawn, not in the legend:\n%s\n%s",
+                                  sizes[z][1], sizes[z][0], c, ml[0], ml[1]);
+                if (sc_i == 2) {
+                    ck_assert_msg(mleg[G_SHADE] && mleg[G_PEAK], "%s\n%s", ml[0], ml[1]);
+                }
+            }
+            cv_free(&cv);
+        }
+        close_app(a);
+    }
+    /* the glyph page: ? then down to the end */
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    app_request(a, REQ_HELP);
+    a->v.help_top = 1000;
+    tui_canvas cv;
+    cv_init(&cv);
+    tui_layout L;
+    render_frame(a, &cv, 40, 120, &L);
+    bool shade = false, future = false;
+    for (int y = 0; y < 40; y++)
+        for (int x = 0; x < 120; x++) {
+            shade |= cv_at(&cv, y, x)->ch == G_SHADE;
+            future |= cv_at(&cv, y, x)->ch == G_FUTURE;
+        }
+    char row[200];
+    bool heading = false;
+    for (int y = 0; y < 40; y++) { cv_row_text(&cv, y, 0, 120, row); heading |= strstr(row, "Glyphs: Memory") != NULL; }
+    ck_assert(shade && heading);
+    (void)future;
+    cv_free(&cv);
     close_app(a);
 }
 END_TEST
@@ -1118,6 +1205,7 @@ static Suite *tui_screen_suite(void)
     tcase_add_test(tc, golden_out_of_memory);
     tcase_add_test(tc, golden_step_row_detail);
     tcase_add_test(tc, unknown_only_where_unknown);
+    tcase_add_test(tc, legends_list_what_is_drawn);
     suite_add_tcase(s, tc);
     tc = tcase_create("behaviour");
     tcase_set_timeout(tc, 60);

@@ -445,23 +445,28 @@ static void detail_line(tui_app *a, tui_canvas *cv, int y, int x, int w, const t
     if (n + 2 < w) cv_segs(cv, y, x + n + 2, w - n - 2, 2, seg, (int)(sizeof seg / sizeof seg[0]));
 }
 
-/* One entry per glyph on screen, in the timeline's own glyphs and styles:
-** the phases the run has shown, then the step row's own (inference, wait),
-** then the look of what is not simulated yet. */
-/* One entry per glyph on screen, in the timeline's own glyphs and styles:
-** the step row's phases first (as they read left to right in a step), then
-** the other phases the run has shown, then what blank and not yet
-** simulated look like.  What does not fit is left out whole. */
-static void legend(tui_app *a, tui_canvas *cv, int y, int x, int w, bool future, bool unknown)
+/* One entry per glyph the rows above drew, in the timeline's own glyphs and
+** styles: the not-known/not-simulated glyph first when drawn (it is the one
+** a reader asks about), then the step row's phases (as they read left to
+** right in a step), then the other phases drawn, then what blank means.
+** Entries are whole; when one does not fit, "..." says the list is cut (?
+** lists every glyph). */
+static void legend(tui_app *a, tui_canvas *cv, int y, int x, int w, uint32_t drawn, uint32_t steps, bool future,
+                   bool unknown)
 {
-    uint32_t seen = a->run->phases_seen, steps = a->run->steps_seen;
-    sim_time since;
-    int open = sim_step_phase_open(a->run->s, &since);
-    if (open >= 0 && open < 32) steps |= 1u << open;
-    if (!seen && !steps) { cv_text(cv, y, x, w, ST_DIM, "no activity yet: space plays, . steps one event"); return; }
+    if (!a->run->phases_seen && !a->run->steps_seen && !steps) {
+        cv_text(cv, y, x, w, ST_DIM, "no activity yet: space plays, . steps one event");
+        return;
+    }
     int glyph[48], st[48], ni = 0;
     const char *name[48];
     uint32_t listed = 0;
+    if (future || unknown) {
+        glyph[ni] = G_FUTURE;
+        st[ni] = ST_FUTURE;
+        name[ni++] = unknown && future ? "not known / simulated yet" : unknown ? "not known yet (recorded when it ends)"
+                                                                               : "not simulated yet";
+    }
     for (int k = 0; k < STEP__COUNT; k++) {
         if (!(steps & (1u << k))) continue;
         int sty = style_step((trace_step_phase)k);
@@ -471,21 +476,22 @@ static void legend(tui_app *a, tui_canvas *cv, int y, int x, int w, bool future,
         if (sty >= ST_PHASE0 && sty < ST_STEP0) listed |= 1u << (sty - ST_PHASE0);
     }
     for (int p = 0; p < PH__COUNT && ni < 46; p++) {
-        if (!(seen & (1u << p)) || (listed & (1u << p))) continue;
+        if (!(drawn & (1u << p)) || (listed & (1u << p))) continue;
         glyph[ni] = style_phase_letter((trace_phase)p);
         st[ni] = style_phase((trace_phase)p);
         name[ni++] = style_phase_label((trace_phase)p);
     }
-    if (future || unknown) {
-        glyph[ni] = G_FUTURE;
-        st[ni] = ST_FUTURE;
-        name[ni++] = unknown ? "not known yet (recorded when it ends)" : "not simulated yet";
-    }
+    int n = 0, nglyph = ni;
     glyph[ni] = ' '; st[ni] = ST_NORMAL; name[ni++] = "blank idle";
-    int n = 0;
     for (int i = 0; i < ni; i++) {
         int need = (glyph[i] == ' ' ? 0 : 2) + (int)strlen(name[i]);
-        if (n + need > w) continue;
+        /* keep room for the cut mark while glyphs remain */
+        int tail = i < nglyph - 1 ? 5 : 0;
+        if (n + need + tail > w && i < nglyph) {
+            if (n + 3 <= w) cv_text(cv, y, x + n, w - n, ST_DIM, "...");
+            return;
+        }
+        if (n + need > w) return;
         if (glyph[i] != ' ') { cv_put(cv, y, x + n, glyph[i], st[i]); n += 2; }
         n += cv_text(cv, y, x + n, w - n, ST_DIM, name[i]);
         n += 2;
@@ -544,6 +550,7 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
 
     const trace *t = sim_trace(a->run->s);
     bool future_shown = false, unknown_shown = false;
+    uint32_t drawn = 0, drawn_steps = 0;     /* what the legend explains */
     for (int i = 0; i < rh && a->v.top_row + i < nrows; i++) {
         const tl_row *r = &rows[a->v.top_row + i];
         int y = ry + i;
@@ -602,6 +609,7 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
                     if ((k >= 0 && trace_spans(t)[k].phase == STEP_SWITCH) || (k < 0 && op == STEP_SWITCH && c1 > s0))
                         ph = PH_RESHARD;
                 }
+                if (ph >= 0 && ph < 32) *(stepish ? &drawn_steps : &drawn) |= 1u << ph;
                 if (ph >= 0) {
                     ch = stepish ? style_step_letter((trace_step_phase)ph) : style_phase_letter((trace_phase)ph);
                     st = stepish ? style_step((trace_step_phase)ph) : style_phase((trace_phase)ph);
@@ -631,7 +639,7 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         }
         detail_line(a, cv, y, in.x, in.w - cw, sel, span / (pw > 0 ? pw : 1));
     }
-    if (extras >= 2) legend(a, cv, in.y + in.h - 1, in.x, in.w, future_shown, unknown_shown);
+    if (extras >= 2) legend(a, cv, in.y + in.h - 1, in.x, in.w, drawn, drawn_steps, future_shown, unknown_shown);
     free(rows);
 }
 
