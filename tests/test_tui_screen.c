@@ -995,7 +995,20 @@ START_TEST(interactions)
     key(a, 'o');
     key(a, TK_TAB);                 /* several fields: the common part, and the list */
     ck_assert_msg(strncmp(a->cmd, "plan.rollout", 12) == 0, "%s", a->cmd);
-    ck_assert_msg(strstr(a->msg, "rollout_devices") != NULL, "%s", a->msg);
+    ck_assert_msg(strstr(a->cmd_hint, "rollout_devices") != NULL, "%s", a->cmd_hint);
+    {
+        /* the list is drawn: on the line under the : line, at 80x24 */
+        screen sc;
+        draw(a, 24, 80, &sc);
+        ck_assert_msg(strncmp(sc.row[sc.L.status.y], ":plan.rollout", 13) == 0, "%s", sc.row[sc.L.status.y]);
+        ck_assert_msg(strstr(sc.row[sc.L.keys.y], "fields: ") && strstr(sc.row[sc.L.keys.y], "rollout"), "%s",
+                      sc.row[sc.L.keys.y]);
+        /* the next key takes it away */
+        key(a, 'x');
+        draw(a, 24, 80, &sc);
+        ck_assert_msg(!strstr(sc.row[sc.L.keys.y], "fields: "), "%s", sc.row[sc.L.keys.y]);
+        key(a, TK_BACKSPACE);
+    }
     key(a, TK_CTRL('u'));
     for (const char *p = "set plan.staleness=2"; *p; p++) key(a, *p);
     key(a, TK_ENTER);

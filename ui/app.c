@@ -618,6 +618,7 @@ int app_request(tui_app *a, tui_req req)
         a->cmdline = true;
         a->cmdlen = 0;
         a->cmd[0] = 0;
+        a->cmd_hint[0] = 0;
         a->hist_pos = a->nhist;
         return RE_REDRAW;
     case REQ_SNAP_A: snapshot(a, 0); return RE_REDRAW;
@@ -697,6 +698,17 @@ static const fdesc *fields_sub(const fdesc *f)
     return f->kind == FK_ARR ? NULL : f->sub;
 }
 
+/* What completion says, under the : line (the message bar is the : line
+** while it is open). */
+static void cmd_say(tui_app *a, bool err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->cmd_hint, sizeof a->cmd_hint, fmt, ap);
+    va_end(ap);
+    a->cmd_hint_err = err;
+}
+
 int app_complete(tui_app *a)
 {
     static const char *const cmds[] = {"set ", "unset ", "reset", "rate ", "a", "b", "compare", "export", "help", "quit"};
@@ -726,7 +738,7 @@ int app_complete(tui_app *a)
         rec = fields_sub(fields_find(rec, part));
         p = dot + 1;
     }
-    if (!rec) { app_message(a, true, "no field path starts with '%s' (fusync fields lists them)", w); return 0; }
+    if (!rec) { cmd_say(a, true, "no field path starts with '%s' (fusync fields lists them)", w); return 0; }
     size_t pl = strlen(p);
     const fdesc *only = NULL;
     int n = 0;
@@ -744,7 +756,7 @@ int app_complete(tui_app *a)
         n++;
         if (ll < sizeof list - 1) ll += (size_t)snprintf(list + ll, sizeof list - ll, "%s%s", ll ? " " : "", f->name);
     }
-    if (n == 0) { app_message(a, true, "no field '%s' here (fusync fields lists them)", p); return 0; }
+    if (n == 0) { cmd_say(a, true, "no field '%s' here (fusync fields lists them)", p); return 0; }
     size_t base = (size_t)(p - a->cmd);
     char add[128];
     if (n == 1) snprintf(add, sizeof add, "%s%s", only->name, fields_sub(only) ? "." : "=");
@@ -753,8 +765,8 @@ int app_complete(tui_app *a)
         snprintf(a->cmd + base, sizeof a->cmd - base, "%s", add);
         a->cmdlen = (int)strlen(a->cmd);
     }
-    if (n > 1) app_message(a, false, "%d fields: %s", n, list);
-    else if (!fields_sub(only) && only->doc) app_message(a, false, "%s: %s", only->name, only->doc);
+    if (n > 1) cmd_say(a, false, "%d fields: %s", n, list);
+    else if (!fields_sub(only) && only->doc) cmd_say(a, false, "%s: %s", only->name, only->doc);
     return n;
 }
 
@@ -763,6 +775,7 @@ int app_complete(tui_app *a)
 static int cmdline_key(tui_app *a, int key)
 {
     if (key == TK_CTRL('l')) return RE_REPAINT;
+    a->cmd_hint[0] = 0;     /* what the last Tab said is about the line before this key */
     if (key == TK_ESC || key == TK_CTRL('g')) { a->cmdline = false; return RE_REDRAW; }
     if (key == TK_ENTER) {
         a->cmdline = false;

@@ -125,6 +125,11 @@ typedef struct tui_app {
     bool       cmdline;
     char       cmd[256];
     int        cmdlen;
+    /* what Tab completion says while the : line is open (the candidates,
+    ** a field's documentation, or why nothing completes), drawn on the
+    ** line under it; cleared by the next key */
+    char       cmd_hint[512];
+    bool       cmd_hint_err;
     /* the command line's history, oldest first; hist_pos while browsing */
 #define APP_HIST_MAX 32
     char       hist[APP_HIST_MAX][256];
@@ -166,8 +171,8 @@ bool app_set(tui_app *a, const char *path, const char *value);
 /* Run a ':' command line. */
 int  app_command(tui_app *a, const char *line);
 /* Complete the command line's field path (Tab): the longest common
-** completion is appended; several candidates are listed on the message
-** line.  Returns the number of candidates. */
+** completion is appended; several candidates are listed in cmd_hint
+** (drawn under the : line).  Returns the number of candidates. */
 int  app_complete(tui_app *a);
 /* A play rate that shows one training step in about `wall_s` seconds,
 ** rounded to 1, 2 or 5 times a power of ten. */

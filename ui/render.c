@@ -123,8 +123,14 @@ static void status(tui_app *a, tui_canvas *cv, tui_rect r)
     if (a->msg[0]) cv_text(cv, r.y, r.x, r.w, a->msg_err ? ST_MSG_ERR : ST_MSG_INFO, a->msg);
 }
 
-static void keys(tui_canvas *cv, tui_rect r)
+static void keys(tui_app *a, tui_canvas *cv, tui_rect r)
 {
+    if (a->cmdline) {
+        /* the : line is open: its keys, or what Tab completion found */
+        if (a->cmd_hint[0]) cv_text(cv, r.y, r.x, r.w, a->cmd_hint_err ? ST_MSG_ERR : ST_MSG_INFO, a->cmd_hint);
+        else cv_text(cv, r.y, r.x, r.w, ST_FOOTER, "Tab completes a field path  Up/Down history  Enter runs  Esc cancels");
+        return;
+    }
     /* left to right as they read; the help and quit keys never drop out */
     static const struct { const char *key, *what; int prio; } hints[] = {
         {"space", "play", 9}, {".", "event", 3}, {"n", "step", 7}, {"G", "end", 4}, {"Tab", "pane", 2},
@@ -239,5 +245,5 @@ void render_frame(tui_app *a, tui_canvas *cv, int rows, int cols, tui_layout *L)
     }
     if (a->ls.help) help(a, cv, L->help);
     status(a, cv, L->status);
-    keys(cv, L->keys);
+    keys(a, cv, L->keys);
 }
