@@ -85,6 +85,7 @@ typedef struct {
     bool *pool_open;            /* per pool */
     bool *track_open;           /* per track: expanded to single devices */
     bool  stages_open[SCN_POOLS_MAX];   /* a pool's pipeline stages shown one by one */
+    char  want_row[64];     /* select (and scroll to) the first row whose label holds this, next draw */
     int   ntracks_open, npools_open;
     bool  auto_open;            /* open pools that fit at the next draw */
     /* names of the open pools and tracks, to reopen them after an edit */

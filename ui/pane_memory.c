@@ -185,15 +185,16 @@ static void mem_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         ** entries whole, "..." when cut */
         int glyph[MB__COUNT + 3], sty[MB__COUNT + 3], ne = 0;
         const char *name[MB__COUNT + 3];
-        if (dr.peak) { glyph[ne] = G_PEAK; sty[ne] = ST_PEAK; name[ne++] = "peak"; }
-        if (dr.cap) { glyph[ne] = G_VLINE; sty[ne] = ST_OOM; name[ne++] = "capacity"; }
-        if (dr.over) { glyph[ne] = G_SHADE; sty[ne] = ST_OOM; name[ne++] = "over capacity"; }
+        /* the alarm first, then the buckets, then the marks that explain themselves most */
+        if (dr.over) { glyph[ne] = G_SHADE; sty[ne] = ST_OOM; name[ne++] = "over"; }
         for (int b = 0; b < MB__COUNT; b++) {
             if (!(dr.buckets & (1u << b))) continue;
             glyph[ne] = style_bucket_letter((mem_bucket)b);
             sty[ne] = style_bucket((mem_bucket)b);
             name[ne++] = style_bucket_short((mem_bucket)b);
         }
+        if (dr.peak) { glyph[ne] = G_PEAK; sty[ne] = ST_PEAK; name[ne++] = "peak"; }
+        if (dr.cap) { glyph[ne] = G_VLINE; sty[ne] = ST_OOM; name[ne++] = "capacity"; }
         int total = 0;
         for (int i = 0; i < ne; i++) total += 3 + (int)strlen(name[i]);
         int lines = total > in.w && y < yend - 1 ? 2 : 1, ly = yend - lines, x = 0;

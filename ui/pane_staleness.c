@@ -27,7 +27,9 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     char sb[24], lm[32], mean[32], ns[48];
     snprintf(sb, sizeof sb, "bound s=%d", bound);
     snprintf(lm, sizeof lm, "lag max %d", st->lag_max);
-    snprintf(mean, sizeof mean, "mean %.2f", ntr ? st->lag_sum / (double)ntr : 0.0);
+    /* the live run's figures so far: a lesson or report quoting a whole
+    ** run's mean must not read as this one */
+    snprintf(mean, sizeof mean, "mean %.2f %s", ntr ? st->lag_sum / (double)ntr : 0.0, run_over(a->run) ? "whole run" : "so far");
     snprintf(ns, sizeof ns, "(%lld sample%s)", (long long)ntr, ntr == 1 ? "" : "s");
     cv_seg seg[] = {{sb, CV_KEEP, ST_BOUND}, {lm, 7, ST_NORMAL}, {mean, 6, ST_NORMAL}, {ns, 4, ST_DIM}};
     cv_segs(cv, y++, in.x, in.w, 2, seg, 4);

@@ -46,7 +46,7 @@ static void stats_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         double ws = sim_secs(w1 - st->window_t0);
         if (invalid) {
             cv_seg seg[] = {{"measured", CV_KEEP, ST_BAD}, {"invalid:", CV_KEEP, ST_BAD},
-                            {pl->fits ? "out of memory" : "does not fit", 5, ST_BAD}};
+                            {st->overflow.happened || pl->fits ? "out of memory" : "does not fit", 5, ST_BAD}};
             cv_segs(cv, y++, in.x, W, 1, seg, 3);
         } else if (measured > 0 && ws > 0) {
             fmt_si(b3, sizeof b3, st->measured_tokens / ws);

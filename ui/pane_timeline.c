@@ -507,6 +507,15 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     if (a->v.auto_open) auto_open(a, rh);
     tl_row *rows;
     int nrows = build_rows(a, &rows);
+    if (a->v.want_row[0]) {
+        /* a lesson names a row: select it, so the scroll below shows it */
+        for (int i = 0; i < nrows; i++) {
+            char lab[96], extra[64];
+            row_label(a, &rows[i], lab, sizeof lab, extra, sizeof extra);
+            if (strstr(lab, a->v.want_row)) { a->v.sel_row = i; break; }
+        }
+        a->v.want_row[0] = 0;
+    }
     if (a->v.sel_row >= nrows) a->v.sel_row = nrows - 1;
     if (a->v.sel_row < 0) a->v.sel_row = 0;
     if (a->v.sel_row < a->v.top_row) a->v.top_row = a->v.sel_row;
