@@ -198,6 +198,7 @@ static void mem_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         int total = 0;
         for (int i = 0; i < ne; i++) total += 3 + (int)strlen(name[i]);
         int lines = total > in.w && y < yend - 1 ? 2 : 1, ly = yend - lines, x = 0;
+        a->ls.want[PANE_MEMORY] = 1 + nb + (total > in.w ? 2 : 1);
         for (int i = 0; i < ne; i++) {
             int need = 2 + (int)strlen(name[i]), tail = i < ne - 1 ? 4 : 0;
             if (x + need + (ly == yend - 1 ? tail : 0) > in.w) {

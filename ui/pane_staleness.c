@@ -33,6 +33,7 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     snprintf(ns, sizeof ns, "(%lld sample%s)", (long long)ntr, ntr == 1 ? "" : "s");
     cv_seg seg[] = {{sb, CV_KEEP, ST_BOUND}, {lm, 7, ST_NORMAL}, {mean, 6, ST_NORMAL}, {ns, 4, ST_DIM}};
     cv_segs(cv, y++, in.x, in.w, 2, seg, 4);
+    a->ls.want[PANE_STALENESS] = 4;
     int n;
     if (y >= yend) return;
 
@@ -67,6 +68,8 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     const trace_window *w = trace_windows(t);
     sim_time now = run_now(a->run);
     while (nw > 0 && w[nw - 1].t1 > now) nw--;
+    /* a strip a step, up to a dozen: older ones scroll */
+    a->ls.want[PANE_STALENESS] = 3 + (nw == 0 ? 1 : nw < 12 ? (int)nw : 12);
     if (nw == 0) {
         cv_text(cv, y, in.x, in.w, ST_DIM, "no step trained yet");
         return;

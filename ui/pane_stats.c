@@ -136,6 +136,7 @@ static void stats_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         cv_segs(cv, y++, in.x, W, 2, seg, 5);
     }
 #undef ROW
+    a->ls.want[PANE_STATS] = line;
     if (skip > 0 && line - skip < in.h) a->v.scroll[PANE_STATS] = line - in.h > 0 ? line - in.h : 0;
 }
 

@@ -534,6 +534,7 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         if (l > need) need = l;
     }
     int lw = need + 1 < lmax ? need + 1 : lmax, px = in.x + lw + 1, pw = in.w - lw - 1;
+    a->ls.want[PANE_TIMELINE] = 1 + nrows + 2;     /* the axis, every row, the detail and the legend */
     a->v.plot_x = px;
     a->v.plot_w = pw;
     a->v.rows_y = ry;

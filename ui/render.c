@@ -224,9 +224,8 @@ static void help(tui_app *a, tui_canvas *cv, tui_rect r)
     }
 }
 
-void render_frame(tui_app *a, tui_canvas *cv, int rows, int cols, tui_layout *L)
+static void draw_frame(tui_app *a, tui_canvas *cv, int rows, int cols, tui_layout *L)
 {
-    a->ls.banner = render_alarm(a);
     layout_compute(rows, cols, &a->ls, L);
     cv_resize(cv, rows, cols);
     if (L->too_small) {
@@ -246,4 +245,21 @@ void render_frame(tui_app *a, tui_canvas *cv, int rows, int cols, tui_layout *L)
     if (a->ls.help) help(a, cv, L->help);
     status(a, cv, L->status);
     keys(a, cv, L->keys);
+}
+
+void render_frame(tui_app *a, tui_canvas *cv, int rows, int cols, tui_layout *L)
+{
+    a->ls.banner = render_alarm(a);
+    /* the panes say how many rows of content they have as they draw; when
+    ** that moves the layout (the first frame, a pool opened), draw again at
+    ** once, so a frame is always drawn in the layout its content asks for */
+    for (int pass = 0; pass < 2; pass++) {
+        int before[PANE__COUNT];
+        memcpy(before, a->ls.want, sizeof before);
+        draw_frame(a, cv, rows, cols, L);
+        if (L->too_small || !memcmp(before, a->ls.want, sizeof before)) break;
+        tui_layout again;
+        layout_compute(rows, cols, &a->ls, &again);
+        if (!memcmp(again.pane, L->pane, sizeof again.pane)) break;
+    }
 }
