@@ -195,7 +195,7 @@ const cli_option CLI_OPTIONS[] = {
     {"csv", 0, "FILE|-", "write the result table as CSV ('-': standard output)", opt_csv, false},
     {"trace", 0, "FILE", "write the run's timeline as a Chrome trace-event file (Perfetto)", opt_trace, false},
     {"svg", 0, "FILE", "write the run's timeline, legend, axis and memory buckets as an SVG picture", opt_svg, false},
-    {"out", 0, "PATH", "tui: the folder exports go to (default: beside the scenario); calibrate: the "
+    {"out", 0, "PATH", "tui: the folder exports go to (default: the current folder); calibrate: the "
      "calibrated scenario to write", opt_out, false},
     {"lesson", 0, "FILE", "play a guided lesson (lessons/*.lua; the lesson names its scenario)", opt_lesson, false},
     {"jobs", 0, "N", "worker processes, 1..1024 (default 1)", opt_jobs, false},

@@ -991,7 +991,7 @@ END_TEST
 
 /* The interactions docs/tui.md describes: the : line's history and
 ** completion, d/D by whole instances (and refused outside separate mode),
-** . naming its event, export falling back to the current directory, opened
+** . naming its event, export to the current folder (not the scenario's), opened
 ** rows kept across an edit. */
 START_TEST(interactions)
 {
@@ -1070,13 +1070,12 @@ START_TEST(interactions)
     ck_assert(!a->v.pool_open[0] && a->v.pool_open[1]);
     close_app(a);
 
-    /* export: the scenario's folder cannot take the files (a directory is in
-    ** the way), so they go to the current directory and the message says so */
+    /* export: e and E write to the current folder, never beside the
+    ** scenario (a file shipped in examples/, in a checkout) */
     char dir[512], cwd[1024], path[1200];
     ck_assert(test_tmpdir(dir, sizeof dir, "tui") != NULL);
     ck_assert(getcwd(cwd, sizeof cwd) != NULL);
-    snprintf(path, sizeof path, "cp '%s' '%s/q.lua' && mkdir '%s/q.trace.json' '%s/work'", example("qwen7b_h100x16.lua"), dir,
-             dir, dir);
+    snprintf(path, sizeof path, "cp '%s' '%s/q.lua' && mkdir '%s/work'", example("qwen7b_h100x16.lua"), dir, dir);
     ck_assert_int_eq(system(path), 0);
     static char scn[1200];          /* the app keeps pointing at it */
     snprintf(scn, sizeof scn, "%s/q.lua", dir);
@@ -1084,10 +1083,18 @@ START_TEST(interactions)
     snprintf(path, sizeof path, "%s/work", dir);
     ck_assert_int_eq(chdir(path), 0);
     key(a, 'e');
-    ck_assert_msg(!a->msg_err && strstr(a->msg, "./q.trace.json") && strstr(a->msg, "not writable"), "%s", a->msg);
+    ck_assert_msg(!a->msg_err && strstr(a->msg, "./q.trace.json"), "%s", a->msg);
+    key(a, 'E');
+    ck_assert_msg(!a->msg_err && strstr(a->msg, "./q.svg"), "%s", a->msg);
     struct stat st;
     ck_assert(stat("q.trace.json", &st) == 0 && st.st_size > 0);
     ck_assert(stat("q.report.json", &st) == 0 && st.st_size > 0);
+    ck_assert(stat("q.svg", &st) == 0 && st.st_size > 0);
+    const char *beside[] = {"q.trace.json", "q.report.json", "q.svg"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, beside[i]);
+        ck_assert_msg(stat(path, &st) != 0, "%s written beside the scenario", path);
+    }
     ck_assert_int_eq(chdir(cwd), 0);
     close_app(a);
     snprintf(path, sizeof path, "rm -rf '%s'", dir);

@@ -409,6 +409,9 @@ static void snapshot(tui_app *a, int which)
     app_message(a, false, "Snapshot %c: %s (computed in the background).  c compares.", "AB"[which], r->label);
 }
 
+/* Exports go to --out, else the current folder: never beside the scenario,
+** which may be a file shipped in the project's examples/ (a checkout's
+** `git status` would list them). */
 static void export_run(tui_app *a)
 {
     const char *scn = a->opts.scenario;
@@ -416,28 +419,15 @@ static void export_run(tui_app *a)
     const char *base = slash ? slash + 1 : scn;
     size_t bl = strlen(base);
     if (bl > 4 && !strcmp(base + bl - 4, ".lua")) bl -= 4;
-    char dir[512];
-    if (a->opts.out_dir) snprintf(dir, sizeof dir, "%s", a->opts.out_dir);
-    else if (slash) snprintf(dir, sizeof dir, "%.*s", (int)(slash - scn), scn);
-    else snprintf(dir, sizeof dir, ".");
+    const char *dir = a->opts.out_dir ? a->opts.out_dir : ".";
     char tpath[1100], jpath[1100];
     snprintf(tpath, sizeof tpath, "%s/%.*s.trace.json", dir, (int)bl, base);
     snprintf(jpath, sizeof jpath, "%s/%.*s.report.json", dir, (int)bl, base);
     fs_err err = {0, ""};
-    bool fell_back = false;
     if (!chrome_write_trace(a->run->s, tpath, &err)) {
-        /* the scenario's folder may be read-only: the current directory next */
-        if (a->opts.out_dir) { app_message(a, true, "export: %s (--out %s)", err.msg, a->opts.out_dir); return; }
-        char first[512];
-        snprintf(first, sizeof first, "%s", err.msg);
-        snprintf(tpath, sizeof tpath, "./%.*s.trace.json", (int)bl, base);
-        snprintf(jpath, sizeof jpath, "./%.*s.report.json", (int)bl, base);
-        err = (fs_err){0, ""};
-        if (!chrome_write_trace(a->run->s, tpath, &err)) {
-            app_message(a, true, "export: %s; and in the current directory: %s (use --out DIR)", first, err.msg);
-            return;
-        }
-        fell_back = true;
+        if (a->opts.out_dir) app_message(a, true, "export: %s (--out %s)", err.msg, a->opts.out_dir);
+        else app_message(a, true, "export: %s (use --out DIR)", err.msg);
+        return;
     }
     report rp;
     report_compute(a->run->s, &rp);
@@ -447,8 +437,7 @@ static void export_run(tui_app *a)
     bool ok = write_file_atomic(jpath, b.s, b.len, &err);
     buf_free(&b);
     if (!ok) { app_message(a, true, "export: %s", err.msg); return; }
-    app_message(a, false, "Exported %s and %s%s%s", tpath, jpath, run_over(a->run) ? "" : " (run not finished)",
-                fell_back ? " (the scenario's folder is not writable)" : "");
+    app_message(a, false, "Exported %s and %s%s", tpath, jpath, run_over(a->run) ? "" : " (run not finished)");
 }
 
 bool app_export_svg(tui_app *a, char *out, size_t n)
