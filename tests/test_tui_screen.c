@@ -298,6 +298,78 @@ static bool screen_has(const screen *sc, const char *text)
     "|  inference                     14.6s               28.9s  +14.3s (+97.8%)    |\n" \
     "+------------------------------------------------------------------------------+\n" \
     ""
+#define GOLDEN_COLOCATE_TRAIN_80X24 \
+    "+ Timeline --------------------------------------------------------------------+\n" \
+    "|0..1m43s fit     |+0--------------------------------+1m-----------------------|\n" \
+    "|step phase       |xggggggggggggggggggggggggggggggggggggggggggggxiiiiii.......T|\n" \
+    "|+ actor 12 dev   |xpgggggggggggggggggggggggggggggggggggggggggggxllllll      TT|\n" \
+    "|- aux 4 dev ref  |                                              rrrrrrrrrrrrr |\n" \
+    "|  + (4 x TP1)    |                                              rrrrrrrrrrrrr |\n" \
+    "|t=1m43s (live) T train  step 1  2.8s so far (since 1m40s)  under way          |\n" \
+    "|g generate  x switch  i inference (l r w)  T train  . wait  p prefill  ...    |\n" \
+    "+------------------------------------------------------------------------------+\n" \
+    ""
+#define GOLDEN_OOM_MEMORY_120X40 \
+    "+ Memory --------------------------------------------------+\n" \
+    "|t=10s  over capacity: actor, actor/host                   |\n" \
+    "|actor      RRRRKKKKKKKKKKKKK..|::::::::::::::! 72.0G/80.0G|\n" \
+    "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH| 1.03T/1.00T|\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|: over R rollout-w K kv H host-off ! peak | capacity      |\n" \
+    "+----------------------------------------------------------+\n" \
+    ""
+#define GOLDEN_OOM_STATS_120X40 \
+    "+ Stats ---------------------------------------------------+\n" \
+    "|INFEASIBLE: no throughput (the banner says why)           |\n" \
+    "|measured invalid: out of memory                           |\n" \
+    "|progress  step 1/2  t=10s  1 event                        |\n" \
+    "|Step split (training pool, so far)                        |\n" \
+    "|g generate     61.9% ggggggggggggggggggg........... 6.2s  |\n" \
+    "|x switch       38.1% xxxxxxxxxxx................... 3.8s  |\n" \
+    "|Pool         dev   busy   idle compute                    |\n" \
+    "| actor          8  33.4%  66.6%   32.8%  rollout+train    |\n" \
+    "|tokens  generated 0  trained 0                            |\n" \
+    "|        wasted 0  in flight 0                             |\n" \
+    "|plan  colocate s=0  partial 1.00  TP8 1SN  2 steps        |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "+----------------------------------------------------------+\n" \
+    ""
+#define GOLDEN_SEPARATE_BUBBLE_200X60 \
+    "+ Timeline --------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+\n" \
+    "|0..1m52s fit            |+0-------------+10s-----------+20s------------+30s-----------+40s------------+50s-----------+1m-------------+1m10s---------+1m20s----------+1m30s---------+1m40s---------+---|\n" \
+    "|step phase              |ggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiTTT|\n" \
+    "|- rollout 8 dev rollout |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                               |\n" \
+    "|    rollout 0       72% |ppppggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                |\n" \
+    "|    rollout 1       69% |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                     |\n" \
+    "|    rollout 2       71% |pppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                  |\n" \
+    "|    rollout 3       71% |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                 |\n" \
+    "|    rollout 4       72% |pppggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                 |\n" \
+    "|    rollout 5       72% |ppppggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                |\n" \
+    "|    rollout 6       70% |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                   |\n" \
+    "|    rollout 7       73% |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                               |\n" \
+    "|- train 8 dev train+ref |                                                                                                                             lllllllllllllllllllllllrrrrrrrrrrrrrrrrrrrrrTTTT|\n" \
+    "|  + stage 0 (TP2 x DP4) |                                                                                                                             lllllllllllllllllllllllrrrrrrrrrrrrrrrrrrrrrTTTT|\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|t=1m52s (live) T train  step 1  2.4s so far (since 1m50s)  under way                                                                                                                                  |\n" \
+    "|g generate  i inference (l r w)  T train  p prefill  l log-prob  r reference  blank idle                                                                                                              |\n" \
+    "+------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+\n" \
+    ""
 /* GOLDENS-END */
 
 START_TEST(golden_panes_at_130s)
@@ -573,6 +645,54 @@ START_TEST(legends_list_what_is_drawn)
     (void)future;
     cv_free(&cv);
     close_app(a);
+}
+END_TEST
+
+/* Goldens of the views this round changed, at the three sizes: a
+** co-located step training (rollout rows known idle, blank) at 80x24; the
+** host overflow in Memory and the infeasible Stats at 120x40; the
+** separate pools' bubble at staleness 0 at 200x60, the Timeline given the
+** rows the lower panes leave. */
+static void seek_phase(tui_app *a, int phase)
+{
+    sim_time since;
+    for (sim_time t = SIM_NS_PER_S; t < 600 * SIM_NS_PER_S; t += SIM_NS_PER_S) {
+        app_seek(a, t);
+        if (sim_step_phase_open(a->run->s, &since) == phase) break;
+    }
+    ck_assert_int_eq(sim_step_phase_open(a->run->s, &since), phase);
+    app_seek(a, run_now(a->run) + 2 * SIM_NS_PER_S);
+    app_request(a, REQ_PLAY);
+    a->msg[0] = 0;
+}
+
+START_TEST(golden_changed_views)
+{
+    int bad = 0;
+    screen sc;
+    const char *colo[] = {"plan.mode=colocate"};
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), colo, 1);
+    seek_phase(a, STEP_TRAIN);
+    draw(a, 24, 80, &sc);
+    bad += !expect_pane(&sc, PANE_TIMELINE, "colocate_train_80x24", GOLDEN_COLOCATE_TRAIN_80X24);
+    close_app(a);
+
+    a = open_app(example("does_not_fit.lua"), NULL, 0);
+    app_seek(a, 10 * SIM_NS_PER_S);
+    app_request(a, REQ_PLAY);
+    a->msg[0] = 0;
+    draw(a, 40, 120, &sc);
+    bad += !expect_pane(&sc, PANE_MEMORY, "oom_memory_120x40", GOLDEN_OOM_MEMORY_120X40);
+    bad += !expect_pane(&sc, PANE_STATS, "oom_stats_120x40", GOLDEN_OOM_STATS_120X40);
+    close_app(a);
+
+    const char *sep[] = {"plan.mode=separate"};
+    a = open_app(example("qwen7b_h100x16.lua"), sep, 1);
+    seek_phase(a, STEP_TRAIN);
+    draw(a, 60, 200, &sc);
+    bad += !expect_pane(&sc, PANE_TIMELINE, "separate_bubble_200x60", GOLDEN_SEPARATE_BUBBLE_200X60);
+    close_app(a);
+    ck_assert_msg(bad == 0, "%d golden(s) differ (drawn screens on stderr)", bad);
 }
 END_TEST
 
@@ -1279,6 +1399,7 @@ static Suite *tui_screen_suite(void)
     tcase_add_test(tc, golden_step_row_detail);
     tcase_add_test(tc, unknown_only_where_unknown);
     tcase_add_test(tc, legends_list_what_is_drawn);
+    tcase_add_test(tc, golden_changed_views);
     suite_add_tcase(s, tc);
     tc = tcase_create("behaviour");
     tcase_set_timeout(tc, 60);
