@@ -20,11 +20,21 @@ bool svg_export_write(const svg_export_job *j, char *out, size_t n, char *msg, s
     char path[1100];
     snprintf(path, sizeof path, "%s/%.*s%s.svg", dir, (int)bl, base, j->pair ? ".ab" : "");
     fs_err err = {0, ""};
-    if (!svg_write(path, j->runs, j->nruns, j->view, &err)) {
+    bool fallback = false;
+    bool ok = svg_write(path, j->runs, j->nruns, j->view, &err);
+    if (!ok && j->out_dir) {
+        /* --out refused the file: the current folder, said so */
+        snprintf(path, sizeof path, "./%.*s%s.svg", (int)bl, base, j->pair ? ".ab" : "");
+        fallback = true;
+        ok = svg_write(path, j->runs, j->nruns, j->view, &err);
+    }
+    if (!ok) {
         snprintf(msg, mn, "E: %s%s", err.msg, j->out_dir ? "" : " (use --out DIR)");
         return false;
     }
     if (out && n) snprintf(out, n, "%s", path);
-    snprintf(msg, mn, "Wrote %s (%s%s)", path, j->pair ? "A/B pair" : "the timeline as shown", j->done ? "" : ", run not finished");
+    snprintf(msg, mn, "Wrote %s (%s%s)%s%s%s", path, j->pair ? "A/B pair" : "the timeline as shown",
+             j->done ? "" : ", run not finished", fallback ? "; " : "", fallback ? j->out_dir : "",
+             fallback ? " cannot be written, so the current folder" : "");
     return true;
 }

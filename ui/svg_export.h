@@ -2,7 +2,8 @@
 ** svg_export.h — `E` in the terminal front end: the current view as an SVG
 ** picture for slides (src/svg.h), or the A/B pair when the comparison is
 ** shown.  Written to --out DIR, else the current folder (never beside
-** the scenario: it may be a file shipped in examples/).  The app (app_export_svg)
+** the scenario: it may be a file shipped in examples/); when --out
+** cannot be written, to the current folder, said so.  The app (app_export_svg)
 ** says which runs and which window; this file knows no app.
 */
 #ifndef FUSYNC_UI_SVG_EXPORT_H
