@@ -9,6 +9,14 @@ local function pool(r, name)
   return { busy = 0, idle = 1, devices = 0 }
 end
 
+-- The GPUs of the pools other than the actor's (the reference model's, in
+-- co-located mode).
+local function aux_devices(ctx)
+  local n = 0
+  for i, p in ipairs(ctx.live_pools) do if i > 1 then n = n + p.devices end end
+  return n
+end
+
 return {
   title = "Why co-location beats separate pools",
   scenario = "../examples/qwen7b_h100x16.lua",
@@ -42,8 +50,10 @@ return {
       caption = function(ctx)
         return "Co-located: the actor's " .. ctx.live_pools[1].devices .. " GPUs generate, then switch (offload the "
           .. "rollout engine, load the training state) and train, then switch back.  The same rollout rows "
-          .. "now fill the generate phase and the training stage row fills the rest.  Snapshot B: "
-          .. tok(ctx.b.throughput_tokens_per_s) .. "."
+          .. "now fill the generate phase and the training stage row fills the rest.  The dots on the step "
+          .. "row are a wait (" .. string.format("%.0f s", ctx.b.phase_time_s.wait or 0) .. " a step): the reference "
+          .. "model sits on its own pool of " .. aux_devices(ctx) .. " GPUs, and the actor waits for its log-probs "
+          .. "before it trains.  Snapshot B: " .. tok(ctx.b.throughput_tokens_per_s) .. "."
       end,
       check = function(ctx)
         return ctx.b.throughput_tokens_per_s > ctx.a.throughput_tokens_per_s, "co-location should beat separate pools here"

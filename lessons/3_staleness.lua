@@ -38,9 +38,11 @@ return {
     {
       pane = "staleness",
       caption = function(ctx)
-        return "What it costs: samples trained on weights one version old.  Mean lag "
-          .. string.format("%.2f", ctx.b.staleness_mean) .. ", max " .. ctx.b.staleness_max
-          .. " (the bound).  The Staleness pane shows each step's window of versions."
+        return "What it costs: samples trained on weights one version old.  Over snapshot B's whole run the "
+          .. "mean lag is " .. string.format("%.2f", ctx.b.staleness_mean) .. ", max " .. ctx.b.staleness_max
+          .. " (the bound).  The Staleness pane counts the live run so far, " .. ctx.step .. " of " .. ctx.steps .. " steps done"
+          .. " (mean " .. string.format("%.2f", ctx.run.staleness_mean) .. ": the first step trains with no lag), "
+          .. "and shows each step's window of versions."
       end,
       check = function(ctx)
         return ctx.b.staleness_max <= 1 and ctx.b.staleness_mean > 0, "lags should be within the bound and not all zero"

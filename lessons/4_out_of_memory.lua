@@ -18,15 +18,16 @@ return {
       end,
     },
     {
+      -- no `at`: the Memory pane shows the moment the run ran out
       set = { ["cluster.supernodes"] = 2, ["plan.train.zero"] = 3, ["plan.train.attention"] = "materialized" },
-      play = "end", pane = "memory", at = 0,
+      play = "end", pane = "memory",
       caption = function(ctx)
         return "Two nodes give DP 2, and ZeRO-3 shards weights, gradients and optimizer over it.  The states "
           .. "fit now, but training does not: " .. (ctx.run.why or "?") .. ".  Without recomputation and with an "
           .. "attention kernel that materialises its scores (eager attention, not FlashAttention) every "
-          .. "layer keeps its activations and its a·s² score matrix, and the ledger reserves them for the longest sequence the workload "
-          .. "allows, as the fit does, so a layout that fits never meets a longer batch later.  The switch "
-          .. "itself offloads the training states before it loads the rollout weights."
+          .. "layer keeps its activations and its a·s² score matrix, and the ledger reserves them for the longest "
+          .. "sequence the workload allows, as the fit does, so a layout that fits never meets a longer batch "
+          .. "later.  The Memory pane shows that moment: the A bucket (activations) runs past the capacity line."
       end,
       check = function(ctx)
         return not ctx.run.feasible and ctx.run.why:find("activations") ~= nil, "training activations should be what overflows"

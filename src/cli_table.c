@@ -243,7 +243,7 @@ const cli_option CLI_OPTIONS[] = {
     {"names", 0, "FRAMEWORK", "also write the figures under verl's, openrlhf's or nemo-rl's metric keys "
      "(docs/frameworks.md)", opt_names, false},
     {"svg", 0, "FILE", "write the run's timeline, legend, axis and memory buckets as an SVG picture", opt_svg, false},
-    {"out", 0, "PATH", "tui: the folder exports go to (default: beside the scenario); calibrate: the "
+    {"out", 0, "PATH", "tui: the folder exports go to (default: the current folder); calibrate: the "
      "calibrated scenario to write", opt_out, false},
     {"lesson", 0, "FILE", "play a guided lesson (lessons/*.lua; the lesson names its scenario)", opt_lesson, false},
     {"jobs", 0, "N", "worker processes, 1..1024 (default 1)", opt_jobs, false},

@@ -474,6 +474,13 @@ int sim_inflight_by_version(const sim *s, int *versions, int *counts, int max)
     return n;
 }
 
+bool sim_track_decoding(const sim *s, int track)
+{
+    for (int i = 0; i < s->ninst; i++)
+        if (s->inst[i].track == track) return s->inst[i].scheduled;
+    return false;
+}
+
 double sim_mem_peak(const sim *s, int group, int bucket) { return s->mem_peak[group][bucket]; }
 double sim_mem_peak_total(const sim *s, int group, sim_time *when)
 {

@@ -169,5 +169,9 @@ uint64_t sim_counter_work(const sim *s);
 ** version they started with, oldest version first (at most max versions).
 ** Kept as samples change state: O(versions), not O(samples). */
 int  sim_inflight_by_version(const sim *s, int *versions, int *counts, int max);
+/* Whether the rollout instance drawn on trace track `track` has a decode
+** segment open now (recorded only when it closes): false for any other
+** track, so a view knows where the trace is not complete up to now. */
+bool sim_track_decoding(const sim *s, int track);
 
 #endif

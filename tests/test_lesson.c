@@ -11,6 +11,7 @@
 #include "lesson.h"
 #include "lesson_play.h"
 #include "render.h"
+#include "style.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -19,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct { char row[80][256]; int rows, cols; } scr;
+typedef struct { char row[80][256]; int rows, cols; tui_layout L; char mark[80]; } scr;
 
 static void draw(tui_app *a, int rows, int cols, scr *s)
 {
@@ -30,7 +31,13 @@ static void draw(tui_app *a, int rows, int cols, scr *s)
     lesson_draw(a, &cv, &L);
     s->rows = rows;
     s->cols = cols;
-    for (int y = 0; y < rows; y++) cv_row_text(&cv, y, 0, cols, s->row[y]);
+    s->L = L;
+    for (int y = 0; y < rows; y++) {
+        cv_row_text(&cv, y, 0, cols, s->row[y]);
+        /* the lesson's highlight: '>' left of the row, in the select style */
+        const cv_cell *k = cv_at(&cv, y, L.pane[PANE_TIMELINE].x);
+        s->mark[y] = L.visible[PANE_TIMELINE] && k && k->ch == '>' && k->st == ST_SELECT;
+    }
     cv_free(&cv);
 }
 
@@ -45,6 +52,59 @@ static char *screen_text(const scr *s)
     char *out = calloc(1, (size_t)s->rows * 260 + 1);
     for (int y = 0; y < s->rows; y++) { strcat(out, s->row[y]); strcat(out, "\n"); }
     return out;
+}
+
+/* What a step points at is on screen at this size: the row it highlights,
+** marked and not under the caption box, and, on a memory step of a run that
+** ran out of memory, the bucket that grew, on a bar of the Memory pane. */
+static void check_pointed(tui_app *a, const lesson *l, int cur, const scr *s, const char *file)
+{
+    const lesson_step *st = lesson_step_at(l, cur);
+    char *t = NULL;
+    if (st->row[0]) {
+        int y = -1;
+        for (int i = 0; i < s->rows; i++) if (s->mark[i] && strstr(s->row[i], st->row)) y = i;
+        if (y < 0 || on_screen(s, "is not on screen")) {
+            t = screen_text(s);
+            ck_abort_msg("%s step %d at %dx%d: the row '%s' is not highlighted on screen:\n%s", file, cur + 1, s->cols,
+                         s->rows, st->row, t);
+        }
+    }
+    const sim_stats *ss = sim_get_stats(a->run->s);
+    if (!strcmp(st->pane, "memory") && ss->overflow.happened) {
+        char letter = style_bucket_letter((mem_bucket)ss->overflow.bucket);
+        ck_assert_msg(s->L.visible[PANE_MEMORY], "%s step %d: no Memory pane", file, cur + 1);
+        tui_rect m = rect_inner(s->L.pane[PANE_MEMORY]);
+        bool found = false;
+        for (int y = m.y + 1; y < m.y + m.h - 1 && !found; y++) {
+            /* a bar: right of the group's name, left of its figures */
+            char bar[256];
+            snprintf(bar, sizeof bar, "%.*s", m.w - 12, s->row[y] + m.x + 4);
+            found = strchr(bar, letter) != NULL;
+        }
+        if (!found) {
+            t = screen_text(s);
+            ck_abort_msg("%s step %d at %dx%d: the %s bucket ('%c') is on no bar:\n%s", file, cur + 1, s->cols, s->rows,
+                         trace_bucket_name((mem_bucket)ss->overflow.bucket), letter, t);
+        }
+    }
+    free(t);
+}
+
+/* FUSYNC_LESSON_DUMP=DIR: every step's screen, to check by eye. */
+static void dump_screen(const char *file, int step, const scr *s)
+{
+    const char *dir = getenv("FUSYNC_LESSON_DUMP");
+    if (!dir || !*dir) return;
+    const char *base = strrchr(file, '/');
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s.%d.%dx%d.txt", dir, base ? base + 1 : file, step + 1, s->cols, s->rows);
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    char *t = screen_text(s);
+    fputs(t, f);
+    free(t);
+    fclose(f);
 }
 
 static tui_app *open_lesson(const char *file)
@@ -77,6 +137,9 @@ static void caption_head(const char *cap, char *out, size_t n)
 static int run_lesson(const char *file)
 {
     tui_app *a = open_lesson(file);
+    fs_err lerr = {0, ""};
+    lesson *l = lesson_open(file, &lerr);
+    ck_assert_msg(l != NULL, "%s: %s", file, lerr.msg);
     int n = 0, steps = 0;
     scr *s = malloc(sizeof *s);
     for (int guard = 0; guard < 100 && lesson_active(a); guard++) {
@@ -94,9 +157,11 @@ static int run_lesson(const char *file)
         ck_assert_msg(strlen(cap) > 20, "%s step %d: caption '%s'", file, cur + 1, cap);
         char head[32];
         caption_head(cap, head, sizeof head);
-        static const int sizes[2][2] = {{24, 80}, {50, 200}};
-        for (int k = 0; k < 2; k++) {
+        static const int sizes[3][2] = {{24, 80}, {40, 120}, {50, 200}};
+        for (int k = 0; k < 3; k++) {
             draw(a, sizes[k][0], sizes[k][1], s);
+            dump_screen(file, cur, s);
+            if (k < 2) check_pointed(a, l, cur, s, file);
             char title[32];
             snprintf(title, sizeof title, "Lesson %d/%d", cur + 1, n);
             if (!on_screen(s, title) || !on_screen(s, head)) {
@@ -111,6 +176,7 @@ static int run_lesson(const char *file)
     }
     ck_assert_msg(!lesson_active(a), "%s: the lesson did not end", file);
     ck_assert_int_eq(steps, n);
+    lesson_close(l);
     free(s);
     app_close(a);
     free(a);

@@ -68,12 +68,12 @@ START_TEST(every_size_every_state)
 {
     layout_state states[12];
     int ns = 0;
-    states[ns++] = (layout_state){-1, false, false, false};
-    states[ns++] = (layout_state){-1, true, false, false};
-    states[ns++] = (layout_state){-1, false, true, false};
-    states[ns++] = (layout_state){-1, false, false, true};
-    states[ns++] = (layout_state){-1, true, true, true};
-    for (int z = 0; z < PANE__COUNT; z++) states[ns++] = (layout_state){z, z == PANE_COMPARE, false, z % 2 == 0};
+    states[ns++] = (layout_state){-1, false, false, false, {0}};
+    states[ns++] = (layout_state){-1, true, false, false, {0}};
+    states[ns++] = (layout_state){-1, false, true, false, {0}};
+    states[ns++] = (layout_state){-1, false, false, true, {0}};
+    states[ns++] = (layout_state){-1, true, true, true, {0}};
+    for (int z = 0; z < PANE__COUNT; z++) states[ns++] = (layout_state){z, z == PANE_COMPARE, false, z % 2 == 0, {0}};
     for (int s = 0; s < ns; s++)
         for (int rows = 1; rows <= 200; rows++)
             for (int cols = 1; cols <= 400; cols++) {
@@ -85,7 +85,7 @@ END_TEST
 
 START_TEST(odd_inputs)
 {
-    layout_state st = {-1, false, false, false};
+    layout_state st = {-1, false, false, false, {0}};
     tui_layout L;
     layout_compute(0, 0, &st, &L);
     ck_assert(L.too_small);
@@ -104,7 +104,7 @@ END_TEST
 
 START_TEST(wide_puts_three_panes_in_a_row)
 {
-    layout_state st = {-1, false, false, false};
+    layout_state st = {-1, false, false, false, {0}};
     tui_layout L;
     layout_compute(50, 200, &st, &L);
     ck_assert_int_eq(L.pane[PANE_MEMORY].y, L.pane[PANE_STATS].y);
@@ -120,7 +120,7 @@ END_TEST
 ** give (src/plugin_lesson.c checks the names on its own). */
 START_TEST(pane_rows)
 {
-    layout_state plain = {-1, false, false, false}, cmp = {-1, true, false, false};
+    layout_state plain = {-1, false, false, false, {0}}, cmp = {-1, true, false, false, {0}};
     for (int id = 0; id < PANE__COUNT; id++) {
         const char *name = layout_pane_name(id);
         ck_assert_msg(name[0] && layout_pane_named(name) == id, "pane %d: name '%s'", id, name);
@@ -128,7 +128,7 @@ START_TEST(pane_rows)
         layout_where w = layout_pane_where(id);
         ck_assert_msg(layout_pane_shown(&plain, id) == (w != LAYOUT_COMPARE), "pane %s shown alone", name);
         ck_assert_msg(layout_pane_shown(&cmp, id) == (w != LAYOUT_LOWER), "pane %s shown comparing", name);
-        layout_state z = {id, w == LAYOUT_COMPARE, false, false};
+        layout_state z = {id, w == LAYOUT_COMPARE, false, false, {0}};
         for (int j = 0; j < PANE__COUNT; j++) ck_assert(layout_pane_shown(&z, j) == (j == id));
         char text[256];
         snprintf(text, sizeof text, "return {title='t', scenario='x.lua', steps={{caption='c', pane='%s'}}}", name);

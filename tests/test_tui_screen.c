@@ -141,22 +141,22 @@ static bool screen_has(const screen *sc, const char *text)
     "|    rollout 2       52% | pggggggggggggggggggggggggggggg                                 ppggggggg|\n" \
     "|    rollout 3       66% | pgggggggggggggggggggggggggggggggggggggggg                      pgggggggg|\n" \
     "|t=2m10s (live) g generate  step 2  v1  mb 34  1.1s (2m09s-2m10s)  4080 tokens             row 2/20|\n" \
-    "|g generate  x switch  i inference (l r w)  T train  p prefill  l log-prob  r reference  w reward  |\n" \
+    "|g generate  x switch  i inference (l r w)  T train  p prefill  l log-prob  r reference  blank idle|\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""
 #define GOLDEN_MEMORY \
     "+ Memory ----------------------------------------+\n" \
-    "|t=2m10s  per device, host per node  ! peak      |\n" \
+    "|t=2m10s  per device, host per node              |\n" \
     "|all      RRRRRKKKKKKKKKKKKKKKKKKK... 72.0G/80.0G|\n" \
     "|all/host HHM.......................... 213G/2.0T|\n" \
     "|                                                |\n" \
-    "|W weights G grads O optim A activ R rollout-w   |\n" \
-    "|K kv f ref-w s reshard H host-off M host-models |\n" \
+    "|                                                |\n" \
+    "|R rollout-w K kv H host-off M host-models       |\n" \
     "+------------------------------------------------+\n" \
     ""
 #define GOLDEN_STALENESS \
     "+ Staleness -------------------------------------+\n" \
-    "|bound s=0  lag max 0  mean 0.00  (1024 samples) |\n" \
+    "|bound s=0  lag max 0  mean 0.00 so far          |\n" \
     "|in flight: v1:540                               |\n" \
     "|trained lags: 0:1024                            |\n" \
     "|step 1     #                            v0..0   |\n" \
@@ -185,7 +185,7 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_STALENESS_S2 \
     "+ Staleness -------------------------------------------------------------------+\n" \
-    "|bound s=2  lag max 1  mean 0.75  (4096 samples)                               |\n" \
+    "|bound s=2  lag max 1  mean 0.75 so far  (4096 samples)                        |\n" \
     "|in flight: v3:86                                                              |\n" \
     "|trained lags: 0:1024 1:3072                                                   |\n" \
     "|step 1     #                                                          v0..0   |\n" \
@@ -208,9 +208,9 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_MEMORY_OOM \
     "+ Memory ----------------------------------------------------------------------+\n" \
-    "|t=10s  per device, host per node  ! peak  | capacity, : over it               |\n" \
+    "|t=10s  over capacity: actor, actor/host  per device, host per node            |\n" \
     "|actor      RRRRRRKKKKKKKKKKKKKKKKKKKKK...|:::::::::::::::::::::::! 72.0G/80.0G|\n" \
-    "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH| 1.0T/1.0T|\n" \
+    "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH| 1.03T/1.00T|\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
@@ -225,7 +225,7 @@ static bool screen_has(const screen *sc, const char *text)
     "|                                                                              |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
-    "|W weights G grads O optim R rollout-w K kv s reshard H host-off               |\n" \
+    "|: over R rollout-w K kv H host-off ! peak | capacity                          |\n" \
     "+------------------------------------------------------------------------------+\n" \
     ""
 #define GOLDEN_COMPARE_SIDE_BY_SIDE \
@@ -274,15 +274,101 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_STEP_DETAIL_0 \
     "t=1m (live) g generate  step 1  58.2s so far (since 1.8s)  under way  row 1/20\n" \
-    "g generate  x switch  p prefill  v offload  blank idle\n" \
+    "g generate  x switch  p prefill  blank idle\n" \
     ""
 #define GOLDEN_STEP_DETAIL_1 \
     "t=500ms x switch  step 1  v0  1.8s (0-1.8s)                           row 1/20\n" \
-    "g generate  x switch  p prefill  v offload  blank idle\n" \
+    "g generate  x switch  p prefill  blank idle\n" \
     ""
 #define GOLDEN_STEP_DETAIL_2 \
-    "t=1m (live) g generate  step 1  58.2s so far (since 1.8s)  under way                                                                                                                          row 1/20\n" \
-    "g generate  x switch  p prefill  v offload  ~ not known yet (recorded when it ends)  blank idle\n" \
+    "t=1m (live) g generate  step 1  58.2s so far (since 1.8s)  under way\n" \
+    "~ not known yet (recorded when it ends)  g generate  x switch  p prefill  v offload  blank idle\n" \
+    ""
+#define GOLDEN_COMPARE_80X24 \
+    "+ Compare A/B -----------------------------------------------------------------+\n" \
+    "|A: as in the file                                                             |\n" \
+    "|B: plan.mode=separate                                                         |\n" \
+    "|                                    A                   B  B - A              |\n" \
+    "|throughput tok/s                24.6k               18.0k  -6580 (-26.7%)     |\n" \
+    "|  per device                     1538                1127  -411 (-26.7%)      |\n" \
+    "|step time                       1m56s               2m38s  +42.4s (+36.5%)    |\n" \
+    "|  generate                      1m15s               1m25s  +9.98s (+13.3%)    |\n" \
+    "|  switch                         3.7s                   -  -3.7s (-100.0%)    |\n" \
+    "|  weight sync                       -               435ms  +435ms             |\n" \
+    "|  inference                     14.6s               28.9s  +14.3s (+97.8%)    |\n" \
+    "+------------------------------------------------------------------------------+\n" \
+    ""
+#define GOLDEN_COLOCATE_TRAIN_80X24 \
+    "+ Timeline --------------------------------------------------------------------+\n" \
+    "|0..1m43s fit     |+0--------------------------------+1m-----------------------|\n" \
+    "|step phase       |xggggggggggggggggggggggggggggggggggggggggggggxiiiiii.......T|\n" \
+    "|+ actor 12 dev   |xpgggggggggggggggggggggggggggggggggggggggggggxllllll      TT|\n" \
+    "|- aux 4 dev ref  |                                              rrrrrrrrrrrrr |\n" \
+    "|  + (4 x TP1)    |                                              rrrrrrrrrrrrr |\n" \
+    "|t=1m43s (live) T train  step 1  2.8s so far (since 1m40s)  under way          |\n" \
+    "|g generate  x switch  i inference (l r w)  T train  . wait  p prefill  ...    |\n" \
+    "+------------------------------------------------------------------------------+\n" \
+    ""
+#define GOLDEN_OOM_MEMORY_120X40 \
+    "+ Memory --------------------------------------------------+\n" \
+    "|t=10s  over capacity: actor, actor/host                   |\n" \
+    "|actor      RRRRKKKKKKKKKKKKK..|::::::::::::::! 72.0G/80.0G|\n" \
+    "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH| 1.03T/1.00T|\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|: over R rollout-w K kv H host-off ! peak | capacity      |\n" \
+    "+----------------------------------------------------------+\n" \
+    ""
+#define GOLDEN_OOM_STATS_120X40 \
+    "+ Stats ---------------------------------------------------+\n" \
+    "|INFEASIBLE: no throughput (the banner says why)           |\n" \
+    "|measured invalid: out of memory                           |\n" \
+    "|progress  step 1/2  t=10s  1 event                        |\n" \
+    "|Step split (training pool, so far)                        |\n" \
+    "|g generate     61.9% ggggggggggggggggggg........... 6.2s  |\n" \
+    "|x switch       38.1% xxxxxxxxxxx................... 3.8s  |\n" \
+    "|Pool         dev   busy   idle compute                    |\n" \
+    "| actor          8  33.4%  66.6%   32.8%  rollout+train    |\n" \
+    "|tokens  generated 0  trained 0                            |\n" \
+    "|        wasted 0  in flight 0                             |\n" \
+    "|plan  colocate s=0  partial 1.00  TP8 1SN  2 steps        |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "|                                                          |\n" \
+    "+----------------------------------------------------------+\n" \
+    ""
+#define GOLDEN_SEPARATE_BUBBLE_200X60 \
+    "+ Timeline --------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+\n" \
+    "|0..1m52s fit            |+0-------------+10s-----------+20s------------+30s-----------+40s------------+50s-----------+1m-------------+1m10s---------+1m20s----------+1m30s---------+1m40s---------+---|\n" \
+    "|step phase              |ggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiTTT|\n" \
+    "|- rollout 8 dev rollout |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                               |\n" \
+    "|    rollout 0       72% |ppppggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                |\n" \
+    "|    rollout 1       69% |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                     |\n" \
+    "|    rollout 2       71% |pppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                  |\n" \
+    "|    rollout 3       71% |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                 |\n" \
+    "|    rollout 4       72% |pppggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                 |\n" \
+    "|    rollout 5       72% |ppppggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                |\n" \
+    "|    rollout 6       70% |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                   |\n" \
+    "|    rollout 7       73% |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                               |\n" \
+    "|- train 8 dev train+ref |                                                                                                                             lllllllllllllllllllllllrrrrrrrrrrrrrrrrrrrrrTTTT|\n" \
+    "|  + stage 0 (TP2 x DP4) |                                                                                                                             lllllllllllllllllllllllrrrrrrrrrrrrrrrrrrrrrTTTT|\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|                                                                                                                                                                                                      |\n" \
+    "|t=1m52s (live) T train  step 1  2.4s so far (since 1m50s)  under way                                                                                                                                  |\n" \
+    "|g generate  i inference (l r w)  T train  p prefill  l log-prob  r reference  blank idle                                                                                                              |\n" \
+    "+------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+\n" \
     ""
 /* GOLDENS-END */
 
@@ -359,6 +445,8 @@ START_TEST(golden_out_of_memory)
         free(top);
         char *stats = rect_text(&sc, sc.L.pane[PANE_STATS]);
         ck_assert_msg(strstr(stats, "measured invalid") && !strstr(stats, "/dev"), "stats:\n%s", stats);
+        /* no throughput headline, as `fusync run` prints INFEASIBLE */
+        ck_assert_msg(strstr(stats, "INFEASIBLE: no throughput") && !strstr(stats, "tok/s"), "stats:\n%s", stats);
         free(stats);
     }
     ck_assert_msg(bad == 0, "%d banner golden(s) differ", bad);
@@ -406,6 +494,205 @@ START_TEST(golden_step_row_detail)
     draw(a, 24, 80, &sc);
     ck_assert_msg(screen_has(&sc, "T train  step 5  v4"), "%s", sc.row[sc.L.pane[PANE_TIMELINE].y + sc.L.pane[PANE_TIMELINE].h - 3]);
     close_app(a);
+}
+END_TEST
+
+
+/* The timeline draws "not known yet" only where it is: on an instance with a
+** decode open (recorded when it ends).  Co-located and separate (staleness 0)
+** runs training: every rollout instance waits or is offloaded, known idle,
+** drawn blank, and neither the legend nor the detail line says otherwise. */
+static bool plot_has_future(const screen *sc, const tui_app *a, const char *label, int *rows_seen)
+{
+    tui_rect tl = rect_inner(sc->L.pane[PANE_TIMELINE]);
+    bool any = false;
+    for (int y = a->v.rows_y; y < a->v.rows_y + a->v.rows_h && y < tl.y + tl.h; y++) {
+        char lab[128];
+        snprintf(lab, sizeof lab, "%.*s", a->v.plot_x - tl.x, sc->row[y] + tl.x);
+        if (!strstr(lab, label)) continue;
+        ++*rows_seen;
+        if (memchr(sc->row[y] + a->v.plot_x, '~', (size_t)a->v.plot_w)) any = true;
+    }
+    return any;
+}
+
+START_TEST(unknown_only_where_unknown)
+{
+    const char *modes[] = {"plan.mode=colocate", "plan.mode=separate"};
+    for (int m = 0; m < 2; m++) {
+        tui_app *a = open_app(example("qwen7b_h100x16.lua"), &modes[m], 1);
+        sim_time since = 0;
+        for (sim_time t = SIM_NS_PER_S; t < 400 * SIM_NS_PER_S; t += SIM_NS_PER_S) {
+            app_seek(a, t);
+            if (sim_step_phase_open(a->run->s, &since) == STEP_TRAIN) break;
+        }
+        ck_assert_int_eq(sim_step_phase_open(a->run->s, &since), STEP_TRAIN);
+        app_seek(a, run_now(a->run) + 2 * SIM_NS_PER_S);
+        screen sc;
+        draw(a, 40, 120, &sc);
+        int seen = 0;
+        bool fut = plot_has_future(&sc, a, "rollout", &seen);
+        char *tl = rect_text(&sc, sc.L.pane[PANE_TIMELINE]);
+        ck_assert_msg(seen > 0 && !fut, "%s: rollout rows %d, drawn as not known:\n%s", modes[m], seen, tl);
+        ck_assert_msg(!strstr(tl, "not known yet"), "%s:\n%s", modes[m], tl);
+        free(tl);
+        close_app(a);
+    }
+    /* generating: an instance with a decode open is not known after its
+    ** last span, and the legend and the detail line on it say so */
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    app_seek(a, 75 * SIM_NS_PER_S);
+    screen sc;
+    draw(a, 40, 120, &sc);
+    int seen = 0;
+    ck_assert(plot_has_future(&sc, a, "rollout", &seen));
+    ck_assert(screen_has(&sc, "not known yet"));
+    int rows_y = a->v.rows_y, found = -1;
+    for (int i = 0; i < a->v.rows_h && found < 0; i++)
+        if (strstr(sc.row[rows_y + i], "rollout") && memchr(sc.row[rows_y + i] + a->v.plot_x, '~', (size_t)a->v.plot_w))
+            found = a->v.top_row + i;
+    ck_assert_int_ge(found, 0);
+    a->v.sel_row = found;
+    a->cursor = run_now(a->run) - 1;
+    draw(a, 40, 120, &sc);
+    tui_rect in = rect_inner(sc.L.pane[PANE_TIMELINE]);
+    ck_assert_msg(strstr(sc.row[in.y + in.h - 2], "not known yet: a decode under way"), "%s", sc.row[in.y + in.h - 2]);
+    close_app(a);
+}
+END_TEST
+
+/* Every legend lists what its pane drew: the timeline's glyphs on the plot
+** (the not-known glyph first when drawn, "..." when the list is cut), the
+** memory buckets and marks the bars drew, at 80x24, 120x40 and 200x60; the
+** glyph page in ? holds the overshoot glyph as the bars draw it. */
+static void glyphs_in(const tui_canvas *cv, tui_rect r, bool *set, bool styled_only)
+{
+    for (int y = r.y; y < r.y + r.h; y++)
+        for (int x = r.x; x < r.x + r.w; x++) {
+            const cv_cell *k = cv_at(cv, y, x);
+            if (!k || k->ch == ' ' || k->ch >= 512) continue;
+            if (styled_only && (k->st == ST_DIM || k->st == ST_NORMAL || (k->st == ST_OOM && k->ch < 256))) continue;
+            set[k->ch] = true;
+        }
+}
+
+START_TEST(legends_list_what_is_drawn)
+{
+    static const int sizes[3][2] = {{24, 80}, {40, 120}, {60, 200}};
+    const char *sep[] = {"plan.mode=separate"};
+    for (int sc_i = 0; sc_i < 3; sc_i++) {
+        tui_app *a = sc_i == 2 ? open_app(example("does_not_fit.lua"), NULL, 0)
+                               : open_app(example("qwen7b_h100x16.lua"), sc_i ? sep : NULL, sc_i);
+        app_seek(a, (sc_i == 2 ? 10 : 150) * SIM_NS_PER_S);
+        for (int z = 0; z < 3; z++) {
+            tui_canvas cv;
+            cv_init(&cv);
+            tui_layout L;
+            render_frame(a, &cv, sizes[z][0], sizes[z][1], &L);
+            tui_rect in = rect_inner(L.pane[PANE_TIMELINE]);
+            bool plot[512] = {false}, leg[512] = {false};
+            glyphs_in(&cv, (tui_rect){a->v.rows_y, a->v.plot_x, a->v.rows_h, a->v.plot_w}, plot, false);
+            glyphs_in(&cv, (tui_rect){in.y + in.h - 1, in.x, 1, in.w}, leg, true);
+            char legend_line[512];
+            cv_row_text(&cv, in.y + in.h - 1, in.x, in.w, legend_line);
+            bool cut = strstr(legend_line, "...") != NULL;
+            for (int c = 1; c < 512; c++) {
+                ck_assert_msg(!leg[c] || plot[c], "%dx%d: legend lists '%c', not drawn: %s", sizes[z][1], sizes[z][0],
+                              cv_ascii(c), legend_line);
+                ck_assert_msg(cut || !plot[c] || leg[c], "%dx%d: '%c' drawn, not in the legend: %s", sizes[z][1],
+                              sizes[z][0], cv_ascii(c), legend_line);
+            }
+            if (plot[G_FUTURE]) ck_assert_msg(legend_line[0] == '~', "%s", legend_line);
+            if (L.visible[PANE_MEMORY]) {
+                tui_rect m = rect_inner(L.pane[PANE_MEMORY]);
+                bool bars[512] = {false}, mleg[512] = {false};
+                /* the bars: right of the names; the legend: its last line(s) */
+                glyphs_in(&cv, (tui_rect){m.y + 1, m.x, m.h - 3, m.w}, bars, true);
+                glyphs_in(&cv, (tui_rect){m.y + m.h - 2, m.x, 2, m.w}, mleg, true);
+                char ml[2][512];
+                cv_row_text(&cv, m.y + m.h - 2, m.x, m.w, ml[0]);
+                cv_row_text(&cv, m.y + m.h - 1, m.x, m.w, ml[1]);
+                bool mcut = strstr(ml[1], "...") != NULL;
+                for (int c = 'A'; c <= 'z'; c++)
+                    ck_assert_msg(mcut || !bars[c] || mleg[c], "%dx%d memory: '%c' drawn, not in the legend:\n%s\n%s",
+                                  sizes[z][1], sizes[z][0], c, ml[0], ml[1]);
+                if (sc_i == 2) {
+                    ck_assert_msg(mleg[G_SHADE] && (mcut || mleg[G_PEAK]), "%s\n%s", ml[0], ml[1]);
+                }
+            }
+            cv_free(&cv);
+        }
+        close_app(a);
+    }
+    /* the glyph page: ? then down to the end */
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), NULL, 0);
+    app_request(a, REQ_HELP);
+    a->v.help_top = 1000;
+    tui_canvas cv;
+    cv_init(&cv);
+    tui_layout L;
+    render_frame(a, &cv, 40, 120, &L);
+    bool shade = false, future = false;
+    for (int y = 0; y < 40; y++)
+        for (int x = 0; x < 120; x++) {
+            shade |= cv_at(&cv, y, x)->ch == G_SHADE;
+            future |= cv_at(&cv, y, x)->ch == G_FUTURE;
+        }
+    char row[200];
+    bool heading = false;
+    for (int y = 0; y < 40; y++) { cv_row_text(&cv, y, 0, 120, row); heading |= strstr(row, "Glyphs: Memory") != NULL; }
+    ck_assert(shade && heading);
+    (void)future;
+    cv_free(&cv);
+    close_app(a);
+}
+END_TEST
+
+/* Goldens of the views this round changed, at the three sizes: a
+** co-located step training (rollout rows known idle, blank) at 80x24; the
+** host overflow in Memory and the infeasible Stats at 120x40; the
+** separate pools' bubble at staleness 0 at 200x60, the Timeline given the
+** rows the lower panes leave. */
+static void seek_phase(tui_app *a, int phase)
+{
+    sim_time since;
+    for (sim_time t = SIM_NS_PER_S; t < 600 * SIM_NS_PER_S; t += SIM_NS_PER_S) {
+        app_seek(a, t);
+        if (sim_step_phase_open(a->run->s, &since) == phase) break;
+    }
+    ck_assert_int_eq(sim_step_phase_open(a->run->s, &since), phase);
+    app_seek(a, run_now(a->run) + 2 * SIM_NS_PER_S);
+    app_request(a, REQ_PLAY);
+    a->msg[0] = 0;
+}
+
+START_TEST(golden_changed_views)
+{
+    int bad = 0;
+    screen sc;
+    const char *colo[] = {"plan.mode=colocate"};
+    tui_app *a = open_app(example("qwen7b_h100x16.lua"), colo, 1);
+    seek_phase(a, STEP_TRAIN);
+    draw(a, 24, 80, &sc);
+    bad += !expect_pane(&sc, PANE_TIMELINE, "colocate_train_80x24", GOLDEN_COLOCATE_TRAIN_80X24);
+    close_app(a);
+
+    a = open_app(example("does_not_fit.lua"), NULL, 0);
+    app_seek(a, 10 * SIM_NS_PER_S);
+    app_request(a, REQ_PLAY);
+    a->msg[0] = 0;
+    draw(a, 40, 120, &sc);
+    bad += !expect_pane(&sc, PANE_MEMORY, "oom_memory_120x40", GOLDEN_OOM_MEMORY_120X40);
+    bad += !expect_pane(&sc, PANE_STATS, "oom_stats_120x40", GOLDEN_OOM_STATS_120X40);
+    close_app(a);
+
+    const char *sep[] = {"plan.mode=separate"};
+    a = open_app(example("qwen7b_h100x16.lua"), sep, 1);
+    seek_phase(a, STEP_TRAIN);
+    draw(a, 60, 200, &sc);
+    bad += !expect_pane(&sc, PANE_TIMELINE, "separate_bubble_200x60", GOLDEN_SEPARATE_BUBBLE_200X60);
+    close_app(a);
+    ck_assert_msg(bad == 0, "%d golden(s) differ (drawn screens on stderr)", bad);
 }
 END_TEST
 
@@ -739,6 +1026,10 @@ START_TEST(snapshots_compare_and_export)
     /* the side-by-side view: A and B on one time axis, a step of each by
     ** parts, the difference, where the idle time goes, busy per pool */
     ck_assert_msg(expect_pane(&sc, PANE_COMPARE, "compare_side_by_side", GOLDEN_COMPARE_SIDE_BY_SIDE), "golden differs");
+    /* at 80x24 the strips would push the table off the pane: the table
+    ** comes first, with no Tab or scrolling */
+    draw(a, 24, 80, &sc);
+    ck_assert_msg(expect_pane(&sc, PANE_COMPARE, "compare_80x24", GOLDEN_COMPARE_80X24), "golden differs");
 
     key(a, 'e');
     ck_assert_msg(!a->msg_err, "export: %s", a->msg);
@@ -820,7 +1111,7 @@ END_TEST
 
 /* The interactions docs/tui.md describes: the : line's history and
 ** completion, d/D by whole instances (and refused outside separate mode),
-** . naming its event, export falling back to the current directory, opened
+** . naming its event, export to the current folder (not the scenario's), opened
 ** rows kept across an edit. */
 START_TEST(interactions)
 {
@@ -842,7 +1133,20 @@ START_TEST(interactions)
     key(a, 'o');
     key(a, TK_TAB);                 /* several fields: the common part, and the list */
     ck_assert_msg(strncmp(a->cmd, "plan.rollout", 12) == 0, "%s", a->cmd);
-    ck_assert_msg(strstr(a->msg, "rollout_devices") != NULL, "%s", a->msg);
+    ck_assert_msg(strstr(a->cmd_hint, "rollout_devices") != NULL, "%s", a->cmd_hint);
+    {
+        /* the list is drawn: on the line under the : line, at 80x24 */
+        screen sc;
+        draw(a, 24, 80, &sc);
+        ck_assert_msg(strncmp(sc.row[sc.L.status.y], ":plan.rollout", 13) == 0, "%s", sc.row[sc.L.status.y]);
+        ck_assert_msg(strstr(sc.row[sc.L.keys.y], "fields: ") && strstr(sc.row[sc.L.keys.y], "rollout"), "%s",
+                      sc.row[sc.L.keys.y]);
+        /* the next key takes it away */
+        key(a, 'x');
+        draw(a, 24, 80, &sc);
+        ck_assert_msg(!strstr(sc.row[sc.L.keys.y], "fields: "), "%s", sc.row[sc.L.keys.y]);
+        key(a, TK_BACKSPACE);
+    }
     key(a, TK_CTRL('u'));
     for (const char *p = "set plan.staleness=2"; *p; p++) key(a, *p);
     key(a, TK_ENTER);
@@ -886,13 +1190,12 @@ START_TEST(interactions)
     ck_assert(!a->v.pool_open[0] && a->v.pool_open[1]);
     close_app(a);
 
-    /* export: the scenario's folder cannot take the files (a directory is in
-    ** the way), so they go to the current directory and the message says so */
+    /* export: e and E write to the current folder, never beside the
+    ** scenario (a file shipped in examples/, in a checkout) */
     char dir[512], cwd[1024], path[1200];
     ck_assert(test_tmpdir(dir, sizeof dir, "tui") != NULL);
     ck_assert(getcwd(cwd, sizeof cwd) != NULL);
-    snprintf(path, sizeof path, "cp '%s' '%s/q.lua' && mkdir '%s/q.trace.json' '%s/work'", example("qwen7b_h100x16.lua"), dir,
-             dir, dir);
+    snprintf(path, sizeof path, "cp '%s' '%s/q.lua' && mkdir '%s/work'", example("qwen7b_h100x16.lua"), dir, dir);
     ck_assert_int_eq(system(path), 0);
     static char scn[1200];          /* the app keeps pointing at it */
     snprintf(scn, sizeof scn, "%s/q.lua", dir);
@@ -900,10 +1203,18 @@ START_TEST(interactions)
     snprintf(path, sizeof path, "%s/work", dir);
     ck_assert_int_eq(chdir(path), 0);
     key(a, 'e');
-    ck_assert_msg(!a->msg_err && strstr(a->msg, "./q.trace.json") && strstr(a->msg, "not writable"), "%s", a->msg);
+    ck_assert_msg(!a->msg_err && strstr(a->msg, "./q.trace.json"), "%s", a->msg);
+    key(a, 'E');
+    ck_assert_msg(!a->msg_err && strstr(a->msg, "./q.svg"), "%s", a->msg);
     struct stat st;
     ck_assert(stat("q.trace.json", &st) == 0 && st.st_size > 0);
     ck_assert(stat("q.report.json", &st) == 0 && st.st_size > 0);
+    ck_assert(stat("q.svg", &st) == 0 && st.st_size > 0);
+    const char *beside[] = {"q.trace.json", "q.report.json", "q.svg"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, beside[i]);
+        ck_assert_msg(stat(path, &st) != 0, "%s written beside the scenario", path);
+    }
     ck_assert_int_eq(chdir(cwd), 0);
     close_app(a);
     snprintf(path, sizeof path, "rm -rf '%s'", dir);
@@ -940,6 +1251,39 @@ START_TEST(pangu_uses_the_space)
     key(a, TK_ENTER);
     draw(a, 70, 250, &sc);
     ck_assert(screen_has(&sc, "- 16 stages") && screen_has(&sc, "stage 15 (TP8 x DP3)"));
+    close_app(a);
+}
+END_TEST
+
+/* At 200x60 the lower panes keep the rows their content takes and the
+** Timeline gets the rest: Pangu's sixteen stages, opened, need more than
+** the usual 45% of the body; every lower pane still shows all it has. */
+START_TEST(lower_space_goes_to_the_timeline)
+{
+    tui_app *a = open_app(example("pangu718b_cm384.lua"), NULL, 0);
+    app_seek(a, 60 * SIM_NS_PER_S);
+    screen sc;
+    draw(a, 60, 200, &sc);
+    a->focus = PANE_TIMELINE;
+    a->v.sel_row = 2;
+    key(a, TK_ENTER);       /* open the 16 stages */
+    ck_assert(a->v.stages_open[0]);
+    draw(a, 60, 200, &sc);
+    int body = sc.L.body.h, tl = sc.L.pane[PANE_TIMELINE].h;
+    ck_assert_msg(tl > body * 45 / 100, "timeline %d rows of a %d-row body", tl, body);
+    for (int id = 0; id < PANE__COUNT; id++) {
+        if (!sc.L.visible[id] || id == PANE_TIMELINE) continue;
+        ck_assert_msg(sc.L.pane[id].h >= a->ls.want[id] + 2, "%s: %d rows for %d of content", pane_title(id),
+                      sc.L.pane[id].h, a->ls.want[id]);
+        /* rows left over in the lower panes only once the timeline has all it has */
+        if (sc.L.pane[PANE_TIMELINE].h < a->ls.want[PANE_TIMELINE] + 2)
+            ck_assert_msg(sc.L.pane[id].h <= a->ls.want[PANE_STATS] + 2 || sc.L.pane[id].h <= a->ls.want[id] + 2,
+                          "%s: %d rows while the timeline scrolls", pane_title(id), sc.L.pane[id].h);
+    }
+    ck_assert(screen_has(&sc, "plan  colocate"));       /* the last line of Stats */
+    /* every row of the opened pool on screen: no scrolling */
+    ck_assert_msg(a->v.rows_h >= a->ls.want[PANE_TIMELINE] - 3 && screen_has(&sc, "stage 15 (TP8 x DP3)"),
+                  "timeline scrolls: %d rows shown of %d", a->v.rows_h, a->ls.want[PANE_TIMELINE] - 3);
     close_app(a);
 }
 END_TEST
@@ -1053,6 +1397,9 @@ static Suite *tui_screen_suite(void)
     tcase_add_test(tc, golden_staleness_stalesync);
     tcase_add_test(tc, golden_out_of_memory);
     tcase_add_test(tc, golden_step_row_detail);
+    tcase_add_test(tc, unknown_only_where_unknown);
+    tcase_add_test(tc, legends_list_what_is_drawn);
+    tcase_add_test(tc, golden_changed_views);
     suite_add_tcase(s, tc);
     tc = tcase_create("behaviour");
     tcase_set_timeout(tc, 60);
@@ -1067,6 +1414,7 @@ static Suite *tui_screen_suite(void)
     tcase_add_test(tc, command_line_errors_before_the_screen);
     tcase_add_test(tc, interactions);
     tcase_add_test(tc, pangu_uses_the_space);
+    tcase_add_test(tc, lower_space_goes_to_the_timeline);
     tcase_add_test(tc, span_lookup_from_the_last);
     suite_add_tcase(s, tc);
     return s;

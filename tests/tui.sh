@@ -6,8 +6,9 @@
 # Then what docs/tui.md promises, at 80x24 and at 200x50: the header and
 # footer cut by priority, the step row's details, units, round ticks, the
 # event `.` names, the : line, d/D, idle instances, rows kept across edits,
-# A/B side by side, the out-of-memory banner, Pangu's folds, the export
-# fallback.  TERM, LANG, TZ and the size are pinned.  Skips (status 0) without tmux.
+# : completion drawn, the glyph page, A/B side by side, the out-of-memory
+# banner with no throughput headline, Pangu's folds, exports to the current
+# folder.  TERM, LANG, TZ and the size are pinned.  Skips (status 0) without tmux.
 FUSYNC=${FUSYNC:-build/fusync}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SCN="$ROOT/examples/qwen7b_h100x16.lua"
@@ -209,6 +210,16 @@ for size in "80 24" "200 50"; do
     keys : Up
     wait_for ":set plan.staleness=1"
     keys Escape
+    # several candidates: the list is drawn under the : line
+    keys : 'p' 'l' 'a' 'n' '.' 'r' 'o' Tab
+    wait_for "fields: "
+    line_of "fields: " | grep -q "rollout" || fail "${W}x$H: the completion list: $(line_of 'fields: ')"
+    keys Escape
+    # ? ends with the glyph page, in the glyphs the panes draw
+    keys '?' NPage NPage NPage NPage NPage NPage NPage NPage NPage NPage
+    wait_for "Glyphs: Memory"
+    wait_for "░ over capacity at the peak"
+    keys Escape
     # d/D apply to separate mode only, and then move whole instances
     keys d
     wait_for "separate mode only"
@@ -219,20 +230,30 @@ for size in "80 24" "200 50"; do
     # idle rollout instances are marked and explained (dispatch in index order)
     # A and B side by side: aligned timelines, the step parts, the why, busy per pool
     keys a m b c
-    wait_for "A step"
-    wait_for "B step"
-    # with both snapshots kept and room, the live run is drawn under them
-    [ "$H" -ge 50 ] && wait_for "now step"
-    wait_for "A 1 step"
-    # both snapshots finish in the background (their own budget) while the
-    # live run is paused; on a short screen the pane scrolls to the rest
-    [ "$H" -lt 30 ] && keys j j j
-    wait_for "B 1 step" 30
-    wait_for "B-A step" 30
-    [ "$H" -lt 30 ] && keys j j j
-    wait_for "pool idle"
-    keys j j j j j j j j j j j j j j j j
-    wait_for "busy"
+    if [ "$H" -lt 30 ]; then
+        # a short screen: the table first, no Tab or scrolling; the strips below it
+        wait_for "throughput tok/s"
+        wait_for "step time"
+        keys j j j j j j j j j j j j j j j j j j
+        wait_for "A step"
+        keys j j j j j j j j j j j j j j j j j j j j
+        wait_for "B 1 step" 30
+        wait_for "B-A step" 30
+        wait_for "pool idle"
+    else
+        wait_for "A step"
+        wait_for "B step"
+        # with both snapshots kept and room, the live run is drawn under them
+        [ "$H" -ge 50 ] && wait_for "now step"
+        wait_for "A 1 step"
+        # both snapshots finish in the background (their own budget) while the
+        # live run is paused
+        wait_for "B 1 step" 30
+        wait_for "B-A step" 30
+        wait_for "pool idle"
+        keys j j j j j j j j j j j j j j j j
+        wait_for "busy"
+    fi
     keys Escape
     stop
 done
@@ -247,8 +268,16 @@ for size in "80 24" "200 50"; do
         || fail "${1}x$2: the banner is not the line under the header"
     screen | head -n 1 | grep -q "OOM" || fail "${1}x$2: no OOM flag in the header"
     wait_for "measured invalid"
-    # a decode under way is not yet recorded: the row says so, not "idle"
-    [ "$1" -ge 200 ] && wait_for "not known yet"
+    # no throughput headline, as `fusync run` says INFEASIBLE; the memory
+    # pane names the host overflow with the digits that show it
+    wait_for "INFEASIBLE: no throughput"
+    no_text "tok/s" "${1}x$2: an infeasible run headlines tok/s"
+    wait_for "over capacity: actor, actor/host"
+    wait_for "1.03T/1.00T"
+    # the legend draws the overshoot as the bars do
+    wait_for "░ over"
+    # a decode under way is not yet recorded: the row says so, first in the legend
+    [ "$1" -ge 200 ] && wait_for "┈ not known yet"
     checks=$((checks + 2))
     stop
 done
@@ -274,17 +303,18 @@ for size in "80 24" "200 50"; do
     stop
 done
 
-# export falls back to the current directory when the scenario's folder
-# cannot take the files (a directory in the way works even as root)
-mkdir -p "$TMP/ro" "$TMP/cwd"
-cp "$SCN" "$TMP/ro/q.lua"
-mkdir "$TMP/ro/q.trace.json"
-start 200 50 "$TMP/ro/q.lua" "$TMP/cwd"
+# e and E write to the current folder, never beside the scenario (a file
+# shipped in examples/, in a checkout)
+mkdir -p "$TMP/scn" "$TMP/cwd"
+cp "$SCN" "$TMP/scn/q.lua"
+start 200 50 "$TMP/scn/q.lua" "$TMP/cwd"
 keys Space e
 wait_for "Exported ./q.trace.json"
-wait_for "not writable"
-[ -s "$TMP/cwd/q.trace.json" ] && [ -s "$TMP/cwd/q.report.json" ] || fail "export fell back, but no files in the current directory"
+keys E
+wait_for "Wrote ./q.svg"
+[ -s "$TMP/cwd/q.trace.json" ] && [ -s "$TMP/cwd/q.report.json" ] && [ -s "$TMP/cwd/q.svg" ] || fail "no exports in the current folder"
+[ ! -e "$TMP/scn/q.trace.json" ] && [ ! -e "$TMP/scn/q.svg" ] || fail "an export was written beside the scenario"
 checks=$((checks + 1))
 stop
 
-echo "tui.sh: $checks checks passed (play, pause, what-if, help, resize, quit, Ctrl-C, SIGTERM, SIGHUP, SIGQUIT, hung hooks, TERM=dumb; at 80x24 and 200x50: header, footer, step row, units, ticks, events, :-line, d/D, A/B side by side, out of memory, Pangu pools and folds, export fallback)"
+echo "tui.sh: $checks checks passed (play, pause, what-if, help, resize, quit, Ctrl-C, SIGTERM, SIGHUP, SIGQUIT, hung hooks, TERM=dumb; at 80x24 and 200x50: header, footer, step row, units, ticks, events, :-line, d/D, A/B side by side, out of memory, Pangu pools and folds, exports to the current folder)"

@@ -409,6 +409,9 @@ static void snapshot(tui_app *a, int which)
     app_message(a, false, "Snapshot %c: %s (computed in the background).  c compares.", "AB"[which], r->label);
 }
 
+/* Exports go to --out, else the current folder: never beside the scenario,
+** which may be a file shipped in the project's examples/ (a checkout's
+** `git status` would list them). */
 static void export_run(tui_app *a)
 {
     const char *scn = a->opts.scenario;
@@ -416,28 +419,15 @@ static void export_run(tui_app *a)
     const char *base = slash ? slash + 1 : scn;
     size_t bl = strlen(base);
     if (bl > 4 && !strcmp(base + bl - 4, ".lua")) bl -= 4;
-    char dir[512];
-    if (a->opts.out_dir) snprintf(dir, sizeof dir, "%s", a->opts.out_dir);
-    else if (slash) snprintf(dir, sizeof dir, "%.*s", (int)(slash - scn), scn);
-    else snprintf(dir, sizeof dir, ".");
+    const char *dir = a->opts.out_dir ? a->opts.out_dir : ".";
     char tpath[1100], jpath[1100];
     snprintf(tpath, sizeof tpath, "%s/%.*s.trace.json", dir, (int)bl, base);
     snprintf(jpath, sizeof jpath, "%s/%.*s.report.json", dir, (int)bl, base);
     fs_err err = {0, ""};
-    bool fell_back = false;
     if (!chrome_write_trace(a->run->s, tpath, &err)) {
-        /* the scenario's folder may be read-only: the current directory next */
-        if (a->opts.out_dir) { app_message(a, true, "export: %s (--out %s)", err.msg, a->opts.out_dir); return; }
-        char first[512];
-        snprintf(first, sizeof first, "%s", err.msg);
-        snprintf(tpath, sizeof tpath, "./%.*s.trace.json", (int)bl, base);
-        snprintf(jpath, sizeof jpath, "./%.*s.report.json", (int)bl, base);
-        err = (fs_err){0, ""};
-        if (!chrome_write_trace(a->run->s, tpath, &err)) {
-            app_message(a, true, "export: %s; and in the current directory: %s (use --out DIR)", first, err.msg);
-            return;
-        }
-        fell_back = true;
+        if (a->opts.out_dir) app_message(a, true, "export: %s (--out %s)", err.msg, a->opts.out_dir);
+        else app_message(a, true, "export: %s (use --out DIR)", err.msg);
+        return;
     }
     report rp;
     report_compute(a->run->s, &rp);
@@ -447,8 +437,7 @@ static void export_run(tui_app *a)
     bool ok = write_file_atomic(jpath, b.s, b.len, &err);
     buf_free(&b);
     if (!ok) { app_message(a, true, "export: %s", err.msg); return; }
-    app_message(a, false, "Exported %s and %s%s%s", tpath, jpath, run_over(a->run) ? "" : " (run not finished)",
-                fell_back ? " (the scenario's folder is not writable)" : "");
+    app_message(a, false, "Exported %s and %s%s", tpath, jpath, run_over(a->run) ? "" : " (run not finished)");
 }
 
 bool app_export_svg(tui_app *a, char *out, size_t n)
@@ -618,6 +607,7 @@ int app_request(tui_app *a, tui_req req)
         a->cmdline = true;
         a->cmdlen = 0;
         a->cmd[0] = 0;
+        a->cmd_hint[0] = 0;
         a->hist_pos = a->nhist;
         return RE_REDRAW;
     case REQ_SNAP_A: snapshot(a, 0); return RE_REDRAW;
@@ -697,6 +687,17 @@ static const fdesc *fields_sub(const fdesc *f)
     return f->kind == FK_ARR ? NULL : f->sub;
 }
 
+/* What completion says, under the : line (the message bar is the : line
+** while it is open). */
+static void cmd_say(tui_app *a, bool err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->cmd_hint, sizeof a->cmd_hint, fmt, ap);
+    va_end(ap);
+    a->cmd_hint_err = err;
+}
+
 int app_complete(tui_app *a)
 {
     static const char *const cmds[] = {"set ", "unset ", "reset", "rate ", "a", "b", "compare", "export", "help", "quit"};
@@ -726,7 +727,7 @@ int app_complete(tui_app *a)
         rec = fields_sub(fields_find(rec, part));
         p = dot + 1;
     }
-    if (!rec) { app_message(a, true, "no field path starts with '%s' (fusync fields lists them)", w); return 0; }
+    if (!rec) { cmd_say(a, true, "no field path starts with '%s' (fusync fields lists them)", w); return 0; }
     size_t pl = strlen(p);
     const fdesc *only = NULL;
     int n = 0;
@@ -744,7 +745,7 @@ int app_complete(tui_app *a)
         n++;
         if (ll < sizeof list - 1) ll += (size_t)snprintf(list + ll, sizeof list - ll, "%s%s", ll ? " " : "", f->name);
     }
-    if (n == 0) { app_message(a, true, "no field '%s' here (fusync fields lists them)", p); return 0; }
+    if (n == 0) { cmd_say(a, true, "no field '%s' here (fusync fields lists them)", p); return 0; }
     size_t base = (size_t)(p - a->cmd);
     char add[128];
     if (n == 1) snprintf(add, sizeof add, "%s%s", only->name, fields_sub(only) ? "." : "=");
@@ -753,8 +754,8 @@ int app_complete(tui_app *a)
         snprintf(a->cmd + base, sizeof a->cmd - base, "%s", add);
         a->cmdlen = (int)strlen(a->cmd);
     }
-    if (n > 1) app_message(a, false, "%d fields: %s", n, list);
-    else if (!fields_sub(only) && only->doc) app_message(a, false, "%s: %s", only->name, only->doc);
+    if (n > 1) cmd_say(a, false, "%d fields: %s", n, list);
+    else if (!fields_sub(only) && only->doc) cmd_say(a, false, "%s: %s", only->name, only->doc);
     return n;
 }
 
@@ -763,6 +764,7 @@ int app_complete(tui_app *a)
 static int cmdline_key(tui_app *a, int key)
 {
     if (key == TK_CTRL('l')) return RE_REPAINT;
+    a->cmd_hint[0] = 0;     /* what the last Tab said is about the line before this key */
     if (key == TK_ESC || key == TK_CTRL('g')) { a->cmdline = false; return RE_REDRAW; }
     if (key == TK_ENTER) {
         a->cmdline = false;

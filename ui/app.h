@@ -85,6 +85,7 @@ typedef struct {
     bool *pool_open;            /* per pool */
     bool *track_open;           /* per track: expanded to single devices */
     bool  stages_open[SCN_POOLS_MAX];   /* a pool's pipeline stages shown one by one */
+    char  want_row[64];     /* select (and scroll to) the first row whose label holds this, next draw */
     int   ntracks_open, npools_open;
     bool  auto_open;            /* open pools that fit at the next draw */
     /* names of the open pools and tracks, to reopen them after an edit */
@@ -125,6 +126,11 @@ typedef struct tui_app {
     bool       cmdline;
     char       cmd[256];
     int        cmdlen;
+    /* what Tab completion says while the : line is open (the candidates,
+    ** a field's documentation, or why nothing completes), drawn on the
+    ** line under it; cleared by the next key */
+    char       cmd_hint[512];
+    bool       cmd_hint_err;
     /* the command line's history, oldest first; hist_pos while browsing */
 #define APP_HIST_MAX 32
     char       hist[APP_HIST_MAX][256];
@@ -166,8 +172,8 @@ bool app_set(tui_app *a, const char *path, const char *value);
 /* Run a ':' command line. */
 int  app_command(tui_app *a, const char *line);
 /* Complete the command line's field path (Tab): the longest common
-** completion is appended; several candidates are listed on the message
-** line.  Returns the number of candidates. */
+** completion is appended; several candidates are listed in cmd_hint
+** (drawn under the : line).  Returns the number of candidates. */
 int  app_complete(tui_app *a);
 /* A play rate that shows one training step in about `wall_s` seconds,
 ** rounded to 1, 2 or 5 times a power of ten. */

@@ -83,6 +83,26 @@ static void row(tui_layout *L, layout_where where, tui_rect r)
     }
 }
 
+/* The top's height when the lower panes need fewer rows than they get and
+** the top has more to show (a timeline that folds or scrolls rows): the
+** lower panes keep what their content takes (borders included), the top
+** the rest, up to its own content.  0 when a pane's content is not known. */
+static int grown_top(const layout_state *st, int cols, int body_h)
+{
+    int top = 0, low = 0, col[2] = {0, 0};
+    for (int i = 0; i < PANE__COUNT; i++) {
+        if (panes[i].where == LAYOUT_COMPARE) continue;
+        if (st->want[i] <= 0) return 0;
+        int need = st->want[i] + 2;
+        if (panes[i].where == LAYOUT_TOP) top += need;
+        else if (cols >= LAYOUT_WIDE_COLS) { if (need > low) low = need; }
+        else col[panes[i].column ? 1 : 0] += need;
+    }
+    if (cols < LAYOUT_WIDE_COLS) low = col[0] > col[1] ? col[0] : col[1];
+    int room = body_h - low;
+    return room < top ? room : top;
+}
+
 void layout_compute(int rows, int cols, const layout_state *st, tui_layout *L)
 {
     memset(L, 0, sizeof *L);
@@ -114,6 +134,8 @@ void layout_compute(int rows, int cols, const layout_state *st, tui_layout *L)
     /* the top panes get a little under half the body, at least 9 rows */
     int th = b.h * 45 / 100;
     if (th < 9) th = 9;
+    int grow = st && !st->compare ? grown_top(st, cols, b.h) : 0;
+    if (grow > th) th = grow;
     stack(L, LAYOUT_TOP, -1, R(b.y, 0, th, cols));
     tui_rect low = R(b.y + th, 0, b.h - th, cols);
 

@@ -29,6 +29,9 @@ typedef struct {
     bool compare;       /* A/B comparison replaces the lower panes */
     bool help;          /* the help overlay is open */
     bool banner;        /* a full-width alarm line under the header (out of memory) */
+    /* rows of content each pane had at its last draw (0: not known): the
+    ** top gets the rows the lower panes leave empty, up to what it has */
+    int  want[PANE__COUNT];
 } layout_state;
 
 typedef struct {

@@ -5,6 +5,7 @@
 #include "lesson.h"
 #include "pane.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,9 +144,28 @@ static void play(tui_app *a, const lesson_step *st)
 ** a lesson may want to show such a run (how it runs out of memory), so then
 ** the scenario is loaded again with the what-ifs as --set, as
 ** `fusync tui SCENARIO --set ...` would load it. */
+/* A lesson's number as a person writes it: Lua hands 0.6 over as
+** 0.59999999999999998 (every digit of the double); the shortest form that
+** reads back as the same double is the same value, and it is what the
+** message bar and the edit list show.  Anything else is kept as given. */
+static void tidy_value(const char *in, char *out, size_t n)
+{
+    char *end;
+    double v = strtod(in, &end);
+    snprintf(out, n, "%s", in);
+    if (end == in || *end || !isfinite(v)) return;
+    for (int prec = 1; prec <= 17; prec++) {
+        char b[40];
+        snprintf(b, sizeof b, "%.*g", prec, v);
+        if (strtod(b, NULL) == v) { snprintf(out, n, "%s", b); return; }
+    }
+}
+
 static bool apply_sets(tui_app *a, const lesson_step *st, fs_err *err)
 {
     if (!st->nsets) return true;
+    char last[96];
+    tidy_value(st->sets[st->nsets - 1][1], last, sizeof last);
     char (*keep)[2][96] = xmalloc(sizeof a->edits);
     memcpy(keep, a->edits, sizeof a->edits);
     int nkeep = a->nedits;
@@ -157,9 +177,9 @@ static bool apply_sets(tui_app *a, const lesson_step *st, fs_err *err)
             a->nedits++;
         }
         snprintf(a->edits[k][0], sizeof a->edits[k][0], "%s", st->sets[i][0]);
-        snprintf(a->edits[k][1], sizeof a->edits[k][1], "%s", st->sets[i][1]);
+        tidy_value(st->sets[i][1], a->edits[k][1], sizeof a->edits[k][1]);
     }
-    bool ok = app_set(a, st->sets[st->nsets - 1][0], st->sets[st->nsets - 1][1]);
+    bool ok = app_set(a, st->sets[st->nsets - 1][0], last);
     if (!ok) {
         memcpy(a->edits, keep, sizeof a->edits);
         a->nedits = nkeep;
@@ -171,14 +191,19 @@ static bool apply_sets(tui_app *a, const lesson_step *st, fs_err *err)
     return ok;
 }
 
-/* Open the pool of the first track whose name holds `row`. */
+/* Open the pool of the first track whose name holds `row`, and the fold
+** of its pipeline stages when it is a stage (Pangu folds 16 of them into
+** one row); the timeline selects the row on its next draw, so it is on
+** screen at any size. */
 static void open_row(tui_app *a, const char *row)
 {
     const trace *t = sim_trace(a->run->s);
+    snprintf(a->v.want_row, sizeof a->v.want_row, "%s", row);
     for (int k = 0; k < trace_ntracks(t); k++) {
         const trace_track *tk = trace_track_at(t, k);
         if (!strstr(tk->name, row) || tk->pool < 0) continue;
         if (a->v.pool_open && tk->pool < a->v.npools_open) a->v.pool_open[tk->pool] = true;
+        if (tk->kind == TRK_STAGE && tk->pool < SCN_POOLS_MAX) a->v.stages_open[tk->pool] = true;
         return;
     }
 }
@@ -235,6 +260,14 @@ static void apply_step(tui_app *a, int i, bool show)
         open_row(a, st->row);
     }
     if (st->pane[0]) a->focus = layout_pane_named(st->pane);
+    const sim_stats *ss = sim_get_stats(a->run->s);
+    if (!st->has_at && st->pane[0] && layout_pane_named(st->pane) == PANE_MEMORY && ss->overflow.happened
+        && ss->overflow.t <= run_now(a->run)) {
+        /* a memory step of a run that ran out: the moment it did, so the
+        ** bucket that grew is on the bar the caption explains */
+        a->cursor = ss->overflow.t;
+        a->cursor_follow = false;
+    }
     if (st->has_at) {
         sim_time t = sim_from_secs(st->at), now = run_now(a->run);
         a->cursor = t < now ? t : now;

@@ -284,6 +284,67 @@ static void cmp_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     int lw = in.w / 5 < 14 ? 14 : in.w / 5 > 24 ? 24 : in.w / 5, pw = in.w - lw;
     sim_time t1 = 1;
     for (int i = 0; i < nsides; i++) if (sides[i]->r && run_now(sides[i]->r) > t1) t1 = run_now(sides[i]->r);
+    const report *ra = &A.rep, *rb = &B.rep;
+    /* the table first where the strips would push its headline rows (the
+    ** column heads, throughput, per device, step time) off the pane: the
+    ** figures are what a comparison is read for; the strips scroll below */
+    int strip_lines = 0;
+    if (pw >= 10 && (A.r || B.r)) {
+        strip_lines = 1 + 2 + (L.r && L.ready) + (A.ready && B.ready);
+        for (int i = 0; i < nsides; i++) strip_lines += sides[i]->r ? 1 + sim_plan(sides[i]->r->s)->npools : 0;
+    }
+    strip_lines += 2;
+    bool table_first = line + strip_lines + 4 > in.h;
+    for (int sec = 0; sec < 2; sec++) {
+    if ((sec == 0) == table_first) {
+    int cw = (in.w - 18) / 3;
+    if (cw > 24) cw = 24;
+    int w = 18 + 3 * cw;
+    if (LINE()) {
+        int tl = w - 3 * cw;
+        cv_printf(cv, y, in.x + tl, cw, ST_DIM, "%*s", cw - 1, "A");
+        cv_printf(cv, y, in.x + tl + cw, cw, ST_DIM, "%*s", cw - 1, "B");
+        cv_printf(cv, y++, in.x + tl + 2 * cw, cw, ST_DIM, " B - A");
+    }
+#define R(label, fa, fb, kind, better) \
+    do { if (LINE()) row(cv, y++, in.x, w, cw, label, &A, &B, fa, fb, kind, better); } while (0)
+    R("throughput tok/s", ra->throughput, rb->throughput, F_SI, 1);
+    R("  per device", ra->throughput_per_device, rb->throughput_per_device, F_SI, 1);
+    R("step time", ra->step_time_s, rb->step_time_s, F_SECS, -1);
+    for (int k = 0; k < STEP__COUNT; k++) {
+        if (ra->phase_s[k] <= 0 && rb->phase_s[k] <= 0) continue;
+        char l[32];
+        snprintf(l, sizeof l, "  %s", style_step_label((trace_step_phase)k));
+        R(l, ra->phase_s[k], rb->phase_s[k], F_SECS, -1);
+    }
+    /* busy and idle device-time, all pools and each pool (by name) */
+    double ia = 0, ib = 0, da = 0, db = 0;
+    for (int p = 0; p < ra->npools; p++) { ia += ra->pools[p].idle * ra->pools[p].devices; da += ra->pools[p].devices; }
+    for (int p = 0; p < rb->npools; p++) { ib += rb->pools[p].idle * rb->pools[p].devices; db += rb->pools[p].devices; }
+    R("idle device-time", da > 0 ? ia / da : 0, db > 0 ? ib / db : 0, F_PCT, -1);
+    const report *both[2] = {ra, rb};
+    for (int s = 0; s < 2; s++)
+        for (int p = 0; p < both[s]->npools; p++) {
+            const char *name = both[s]->pools[p].name;
+            bool dup = false;
+            for (int q = 0; s == 1 && q < ra->npools; q++) dup |= !strcmp(ra->pools[q].name, name);
+            if (dup) continue;
+            int pa = -1, pb = -1;
+            for (int q = 0; q < ra->npools; q++) if (!strcmp(ra->pools[q].name, name)) pa = q;
+            for (int q = 0; q < rb->npools; q++) if (!strcmp(rb->pools[q].name, name)) pb = q;
+            char l[48];
+            snprintf(l, sizeof l, "  %s busy", name);
+            if (LINE()) row(cv, y++, in.x, w, cw, l, &A, &B, pa >= 0 ? ra->pools[pa].busy : NAN,
+                            pb >= 0 ? rb->pools[pb].busy : NAN, F_PCT, 1);
+        }
+    R("memory peak/device", ra->mem_peak_total, rb->mem_peak_total, F_BYTES, -1);
+    R("host peak/node", ra->host_peak, rb->host_peak, F_BYTES, -1);
+    R("devices", ra->devices, rb->devices, F_INT, 0);
+    R("lag max", ra->lag_max, rb->lag_max, F_INT, 0);
+    R("lag mean", ra->lag_mean, rb->lag_mean, F_NUM2, 0);
+    R("tokens wasted", ra->tokens_wasted, rb->tokens_wasted, F_SI, -1);
+    R("fits in memory", ra->feasible, rb->feasible, F_YESNO, 1);
+    } else {
     if (pw >= 10 && (A.r || B.r)) {
         if (LINE()) {
             char b1[24];
@@ -329,54 +390,8 @@ static void cmp_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         if (why[0] && LINE()) cv_text(cv, y++, in.x, in.w, ST_NORMAL, why);
     }
 
-    int cw = (in.w - 18) / 3;
-    if (cw > 24) cw = 24;
-    int w = 18 + 3 * cw;
-    if (LINE()) {
-        int tl = w - 3 * cw;
-        cv_printf(cv, y, in.x + tl, cw, ST_DIM, "%*s", cw - 1, "A");
-        cv_printf(cv, y, in.x + tl + cw, cw, ST_DIM, "%*s", cw - 1, "B");
-        cv_printf(cv, y++, in.x + tl + 2 * cw, cw, ST_DIM, " B - A");
     }
-    const report *ra = &A.rep, *rb = &B.rep;
-#define R(label, fa, fb, kind, better) \
-    do { if (LINE()) row(cv, y++, in.x, w, cw, label, &A, &B, fa, fb, kind, better); } while (0)
-    R("throughput tok/s", ra->throughput, rb->throughput, F_SI, 1);
-    R("  per device", ra->throughput_per_device, rb->throughput_per_device, F_SI, 1);
-    R("step time", ra->step_time_s, rb->step_time_s, F_SECS, -1);
-    for (int k = 0; k < STEP__COUNT; k++) {
-        if (ra->phase_s[k] <= 0 && rb->phase_s[k] <= 0) continue;
-        char l[32];
-        snprintf(l, sizeof l, "  %s", style_step_label((trace_step_phase)k));
-        R(l, ra->phase_s[k], rb->phase_s[k], F_SECS, -1);
     }
-    /* busy and idle device-time, all pools and each pool (by name) */
-    double ia = 0, ib = 0, da = 0, db = 0;
-    for (int p = 0; p < ra->npools; p++) { ia += ra->pools[p].idle * ra->pools[p].devices; da += ra->pools[p].devices; }
-    for (int p = 0; p < rb->npools; p++) { ib += rb->pools[p].idle * rb->pools[p].devices; db += rb->pools[p].devices; }
-    R("idle device-time", da > 0 ? ia / da : 0, db > 0 ? ib / db : 0, F_PCT, -1);
-    const report *both[2] = {ra, rb};
-    for (int s = 0; s < 2; s++)
-        for (int p = 0; p < both[s]->npools; p++) {
-            const char *name = both[s]->pools[p].name;
-            bool dup = false;
-            for (int q = 0; s == 1 && q < ra->npools; q++) dup |= !strcmp(ra->pools[q].name, name);
-            if (dup) continue;
-            int pa = -1, pb = -1;
-            for (int q = 0; q < ra->npools; q++) if (!strcmp(ra->pools[q].name, name)) pa = q;
-            for (int q = 0; q < rb->npools; q++) if (!strcmp(rb->pools[q].name, name)) pb = q;
-            char l[48];
-            snprintf(l, sizeof l, "  %s busy", name);
-            if (LINE()) row(cv, y++, in.x, w, cw, l, &A, &B, pa >= 0 ? ra->pools[pa].busy : NAN,
-                            pb >= 0 ? rb->pools[pb].busy : NAN, F_PCT, 1);
-        }
-    R("memory peak/device", ra->mem_peak_total, rb->mem_peak_total, F_BYTES, -1);
-    R("host peak/node", ra->host_peak, rb->host_peak, F_BYTES, -1);
-    R("devices", ra->devices, rb->devices, F_INT, 0);
-    R("lag max", ra->lag_max, rb->lag_max, F_INT, 0);
-    R("lag mean", ra->lag_mean, rb->lag_mean, F_NUM2, 0);
-    R("tokens wasted", ra->tokens_wasted, rb->tokens_wasted, F_SI, -1);
-    R("fits in memory", ra->feasible, rb->feasible, F_YESNO, 1);
 #undef R
 #undef LINE
     if (skip > 0 && line - skip < in.h) a->v.scroll[PANE_COMPARE] = line - in.h > 0 ? line - in.h : 0;

@@ -9,18 +9,33 @@
 #include "style.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
-static void fmt_gib(char *out, size_t n, double b)
+static void fmt_gib_d(char *out, size_t n, double b, int extra)
 {
     double g = b / (1024.0 * 1024 * 1024);
-    if (g >= 1000) snprintf(out, n, "%.1fT", g / 1024);
-    else if (g >= 100) snprintf(out, n, "%.0fG", g);
-    else snprintf(out, n, "%.1fG", g);
+    if (g >= 1000) snprintf(out, n, "%.*fT", 1 + extra, g / 1024);
+    else if (g >= 100) snprintf(out, n, "%.*fG", extra, g);
+    else snprintf(out, n, "%.*fG", 1 + extra, g);
 }
 
-static void mem_bar(tui_app *a, tui_canvas *cv, int y, int x, int w, int g)
+/* A figure against its capacity: with the digits it takes for a figure over
+** capacity to read larger than it (1.03T/1.00T, not 1.0T/1.0T). */
+static void fmt_used_cap(char *used, char *capb, size_t n, double tot, double cap)
+{
+    for (int extra = 0; extra < 4; extra++) {
+        fmt_gib_d(used, n, tot, extra);
+        fmt_gib_d(capb, n, cap, extra);
+        if (tot <= cap || strtod(used, NULL) > strtod(capb, NULL)) return;
+    }
+}
+
+/* What the bars drew, for the legend: bucket bits, and the marks. */
+typedef struct { uint32_t buckets; bool cap, over, peak; } mem_drawn;
+
+static void mem_bar(tui_app *a, tui_canvas *cv, int y, int x, int w, int g, mem_drawn *dr)
 {
     const trace *t = sim_trace(a->run->s);
     const trace_memgroup *mg = trace_memgroup_at(t, g);
@@ -32,8 +47,7 @@ static void mem_bar(tui_app *a, tui_canvas *cv, int y, int x, int w, int g)
     if (tot > scale) scale = tot;
     if (peak > scale) scale = peak;
     char used[16], capb[16];
-    fmt_gib(used, sizeof used, tot);
-    fmt_gib(capb, sizeof capb, cap);
+    fmt_used_cap(used, capb, sizeof used, tot, cap);
     char text[40];
     snprintf(text, sizeof text, " %s/%s", used, capb);
     int tw = (int)strlen(text), bw = w - tw;
@@ -45,15 +59,16 @@ static void mem_bar(tui_app *a, tui_canvas *cv, int y, int x, int w, int g)
         if (v[b] <= 0) continue;
         cum += v[b];
         int end = (int)floor(cum / scale * bw + 0.5);
+        if (col < end && col < bw) dr->buckets |= 1u << b;
         for (; col < end && col < bw; col++)
             cv_put(cv, y, x + col, style_bucket_letter((mem_bucket)b), col >= capcol ? ST_OOM : style_bucket((mem_bucket)b));
     }
     for (int c = col; c < capcol && c < bw; c++) cv_put(cv, y, x + c, G_DOT, ST_FREE);
-    if (capcol < bw) cv_put(cv, y, x + capcol, G_VLINE, ST_OOM);   /* capacity, when something is over it */
+    if (capcol < bw) { cv_put(cv, y, x + capcol, G_VLINE, ST_OOM); dr->cap = true; } /* capacity, when something is over it */
     int pcol = (int)floor(peak / scale * bw + 0.5) - 1;
     /* a peak over capacity: shade the overshoot so it cannot be missed */
-    for (int c = capcol + 1; c < pcol && c < bw; c++) if (c >= col) cv_put(cv, y, x + c, G_SHADE, ST_OOM);
-    if (pcol >= col && pcol < bw) cv_put(cv, y, x + pcol, G_PEAK, ST_PEAK);
+    for (int c = capcol + 1; c < pcol && c < bw; c++) if (c >= col) { cv_put(cv, y, x + c, G_SHADE, ST_OOM); dr->over = true; }
+    if (pcol >= col && pcol < bw) { cv_put(cv, y, x + pcol, G_PEAK, ST_PEAK); dr->peak = true; }
     if (tw) cv_text(cv, y, x + bw, tw, tot > cap * (1 + 1e-9) ? ST_OOM : ST_NORMAL, text);
 }
 
@@ -110,9 +125,17 @@ static void mem_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     {
         char head[48];
         snprintf(head, sizeof head, "t=%s", when);
-        cv_seg seg[] = {{head, CV_KEEP, ST_DIM}, {"per device, host per node", 4, ST_DIM}, {"! peak", 5, ST_DIM},
-                        {oom ? "| capacity, : over it" : NULL, 6, ST_OOM}};
-        cv_segs(cv, y++, in.x, in.w, 2, seg, 4);
+        /* every group whose peak went over its capacity, the host's too */
+        char over[160] = "";
+        size_t ol = 0;
+        for (int g = 0; g < trace_nmemgroups(t) && ol + 40 < sizeof over; g++) {
+            const trace_memgroup *mg = trace_memgroup_at(t, g);
+            if (mg->capacity > 0 && sim_mem_peak_total(a->run->s, g, NULL) > mg->capacity * (1 + 1e-9))
+                ol += (size_t)snprintf(over + ol, sizeof over - ol, "%s%.32s", ol ? ", " : "over capacity: ", mg->name);
+        }
+        cv_seg seg[] = {{head, CV_KEEP, ST_DIM}, {over[0] ? over : oom ? "over capacity" : NULL, 6, ST_OOM},
+                        {"per device, host per node", 4, ST_DIM}};
+        cv_segs(cv, y++, in.x, in.w, 2, seg, 3);
     }
     if (y >= yend) return;
 
@@ -146,6 +169,7 @@ static void mem_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     int room = yend - y - (legend ? 1 : 0);
     int *scroll = &a->v.scroll[PANE_MEMORY];
     if (*scroll > nb - room) *scroll = nb - room > 0 ? nb - room : 0;
+    mem_drawn dr = {0, false, false, false};
     for (int i = *scroll; i < nb && y < yend - (legend ? 1 : 0); i++, y++) {
         const trace_memgroup *mg = trace_memgroup_at(t, order[first[i]]);
         char name[96];
@@ -153,29 +177,37 @@ static void mem_draw(tui_app *a, tui_canvas *cv, tui_rect in)
             fold_name(mg->name, trace_memgroup_at(t, order[first[i] + count[i] - 1])->name, count[i], name, sizeof name, lw);
         else snprintf(name, sizeof name, "%s", mg->name);
         cv_text(cv, y, in.x, lw, mg->host ? ST_DIM : ST_NORMAL, name);
-        mem_bar(a, cv, y, in.x + lw + 1, in.w - lw - 1, order[first[i]]);
+        mem_bar(a, cv, y, in.x + lw + 1, in.w - lw - 1, order[first[i]], &dr);
     }
     if (legend) {
-        /* one line, or two when the bars left a line free: entries whole */
-        int total = 0;
+        /* what the bars above drew, in their glyphs: the marks, then the
+        ** buckets; one line, or two when the bars left a line free;
+        ** entries whole, "..." when cut */
+        int glyph[MB__COUNT + 3], sty[MB__COUNT + 3], ne = 0;
+        const char *name[MB__COUNT + 3];
+        /* the alarm first, then the buckets, then the marks that explain themselves most */
+        if (dr.over) { glyph[ne] = G_SHADE; sty[ne] = ST_OOM; name[ne++] = "over"; }
         for (int b = 0; b < MB__COUNT; b++) {
-            bool used = false;
-            for (int g = 0; g < ng && !used; g++) used = sim_mem_peak(a->run->s, g, b) > 0;
-            if (used) total += 2 + (int)strlen(style_bucket_short((mem_bucket)b));
+            if (!(dr.buckets & (1u << b))) continue;
+            glyph[ne] = style_bucket_letter((mem_bucket)b);
+            sty[ne] = style_bucket((mem_bucket)b);
+            name[ne++] = style_bucket_short((mem_bucket)b);
         }
+        if (dr.peak) { glyph[ne] = G_PEAK; sty[ne] = ST_PEAK; name[ne++] = "peak"; }
+        if (dr.cap) { glyph[ne] = G_VLINE; sty[ne] = ST_OOM; name[ne++] = "capacity"; }
+        int total = 0;
+        for (int i = 0; i < ne; i++) total += 3 + (int)strlen(name[i]);
         int lines = total > in.w && y < yend - 1 ? 2 : 1, ly = yend - lines, x = 0;
-        for (int b = 0; b < MB__COUNT; b++) {
-            bool used = false;
-            for (int g = 0; g < ng && !used; g++) used = sim_mem_peak(a->run->s, g, b) > 0;
-            if (!used) continue;
-            int need = 2 + (int)strlen(style_bucket_short((mem_bucket)b));
-            if (x + need > in.w) {
-                if (ly == yend - 1) break;
+        a->ls.want[PANE_MEMORY] = 1 + nb + (total > in.w ? 2 : 1);
+        for (int i = 0; i < ne; i++) {
+            int need = 2 + (int)strlen(name[i]), tail = i < ne - 1 ? 4 : 0;
+            if (x + need + (ly == yend - 1 ? tail : 0) > in.w) {
+                if (ly == yend - 1) { cv_text(cv, ly, in.x + x, in.w - x, ST_DIM, "..."); break; }
                 ly++;
                 x = 0;
             }
-            cv_put(cv, ly, in.x + x++, style_bucket_letter((mem_bucket)b), style_bucket((mem_bucket)b));
-            x += cv_printf(cv, ly, in.x + x, in.w - x, ST_DIM, " %s ", style_bucket_short((mem_bucket)b));
+            cv_put(cv, ly, in.x + x++, glyph[i], sty[i]);
+            x += cv_printf(cv, ly, in.x + x, in.w - x, ST_DIM, " %s ", name[i]);
         }
     }
 }

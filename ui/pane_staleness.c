@@ -27,10 +27,13 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     char sb[24], lm[32], mean[32], ns[48];
     snprintf(sb, sizeof sb, "bound s=%d", bound);
     snprintf(lm, sizeof lm, "lag max %d", st->lag_max);
-    snprintf(mean, sizeof mean, "mean %.2f", ntr ? st->lag_sum / (double)ntr : 0.0);
+    /* the live run's figures so far: a lesson or report quoting a whole
+    ** run's mean must not read as this one */
+    snprintf(mean, sizeof mean, "mean %.2f %s", ntr ? st->lag_sum / (double)ntr : 0.0, run_over(a->run) ? "whole run" : "so far");
     snprintf(ns, sizeof ns, "(%lld sample%s)", (long long)ntr, ntr == 1 ? "" : "s");
     cv_seg seg[] = {{sb, CV_KEEP, ST_BOUND}, {lm, 7, ST_NORMAL}, {mean, 6, ST_NORMAL}, {ns, 4, ST_DIM}};
     cv_segs(cv, y++, in.x, in.w, 2, seg, 4);
+    a->ls.want[PANE_STALENESS] = 4;
     int n;
     if (y >= yend) return;
 
@@ -65,6 +68,8 @@ static void st_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     const trace_window *w = trace_windows(t);
     sim_time now = run_now(a->run);
     while (nw > 0 && w[nw - 1].t1 > now) nw--;
+    /* a strip a step, up to a dozen: older ones scroll */
+    a->ls.want[PANE_STALENESS] = 3 + (nw == 0 ? 1 : nw < 12 ? (int)nw : 12);
     if (nw == 0) {
         cv_text(cv, y, in.x, in.w, ST_DIM, "no step trained yet");
         return;

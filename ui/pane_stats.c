@@ -33,15 +33,20 @@ static void stats_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     snprintf(b1, sizeof b1, "last step %s", r->nver == 0 ? "-" : b3);
     snprintf(b2, sizeof b2, "so far %s", st->tokens_trained <= 0 ? "-" : b4);
     if (ROW()) {
+        /* as the report does: an infeasible run headlines no throughput */
+        cv_seg bad[] = {{"INFEASIBLE:", CV_KEEP, ST_BAD}, {"no throughput", CV_KEEP, ST_BAD},
+                        {"(the banner says why)", 4, ST_DIM}};
         cv_seg seg[] = {{"tok/s", CV_KEEP, ST_NORMAL}, {b1, 5, ST_NORMAL}, {b2, 4, ST_NORMAL}};
-        cv_segs(cv, y++, in.x, W, 2, seg, 3);
+        if (invalid) cv_segs(cv, y++, in.x, W, 1, bad, 3);
+        else cv_segs(cv, y++, in.x, W, 2, seg, 3);
     }
     if (ROW()) {
         int measured = st->iterations_done - sc->work.warmup;
         sim_time w1 = st->window_t1 > 0 ? st->window_t1 : now;
         double ws = sim_secs(w1 - st->window_t0);
         if (invalid) {
-            cv_seg seg[] = {{"measured", CV_KEEP, ST_BAD}, {"invalid:", CV_KEEP, ST_BAD}, {"out of memory", 5, ST_BAD}};
+            cv_seg seg[] = {{"measured", CV_KEEP, ST_BAD}, {"invalid:", CV_KEEP, ST_BAD},
+                            {st->overflow.happened || pl->fits ? "out of memory" : "does not fit", 5, ST_BAD}};
             cv_segs(cv, y++, in.x, W, 1, seg, 3);
         } else if (measured > 0 && ws > 0) {
             fmt_si(b3, sizeof b3, st->measured_tokens / ws);
@@ -131,6 +136,7 @@ static void stats_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         cv_segs(cv, y++, in.x, W, 2, seg, 5);
     }
 #undef ROW
+    a->ls.want[PANE_STATS] = line;
     if (skip > 0 && line - skip < in.h) a->v.scroll[PANE_STATS] = line - in.h > 0 ? line - in.h : 0;
 }
 

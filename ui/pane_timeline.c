@@ -236,6 +236,62 @@ static int pool_cell(const tui_app *a, int pool, sim_time c0, sim_time c1, const
     return best;
 }
 
+/* The tracks a folded row draws: every stage of a ROW_STAGES row or an even
+** sample of them; a pool's row one track of each kind first (a co-located
+** pool's stage and instance rows), then an even sample, its host link apart
+** in *hostlink.  Returns how many (at most POOL_SAMPLE + 4). */
+static int row_sample(const tui_app *a, const tl_row *r, int *sample, int *hostlink)
+{
+    const trace *t = sim_trace(a->run->s);
+    int ns = 0;
+    *hostlink = -1;
+    if (r->kind == ROW_STAGES) {
+        int stride = r->dev > POOL_SAMPLE ? (r->dev + POOL_SAMPLE - 1) / POOL_SAMPLE : 1, seen = 0;
+        for (int k = 0; k < trace_ntracks(t) && ns < POOL_SAMPLE; k++) {
+            const trace_track *tk = trace_track_at(t, k);
+            if (tk->pool == r->pool && tk->kind == TRK_STAGE && seen++ % stride == 0) sample[ns++] = k;
+        }
+    }
+    if (r->kind == ROW_POOL) {
+        int total = 0, kinds = 0;
+        for (int k = 0; k < trace_ntracks(t); k++) {
+            const trace_track *tk = trace_track_at(t, k);
+            if (tk->pool != r->pool) continue;
+            if (tk->kind == TRK_HOSTLINK) { if (*hostlink < 0) *hostlink = k; continue; }
+            total++;
+            if (!(kinds & (1 << tk->kind)) && ns < 4) { kinds |= 1 << tk->kind; sample[ns++] = k; }
+        }
+        int stride = total > POOL_SAMPLE ? (total + POOL_SAMPLE - 1) / POOL_SAMPLE : 1, seen = 0, first = ns;
+        for (int k = 0; k < trace_ntracks(t) && ns < POOL_SAMPLE + 4; k++) {
+            const trace_track *tk = trace_track_at(t, k);
+            if (tk->pool != r->pool || tk->kind == TRK_HOSTLINK) continue;
+            bool dup = false;
+            for (int j = 0; j < first; j++) dup |= sample[j] == k;
+            if (seen++ % stride == 0 && !dup) sample[ns++] = k;
+        }
+    }
+    return ns;
+}
+
+/* From when a row's state is not known yet (-1: known up to now).  Only an
+** instance with a decode open has a gap: its decode is recorded when it
+** ends.  An instance that waits (a synchronous step training, a separate
+** pool's bubble at staleness 0) or is offloaded (co-located training) is
+** known idle, drawn blank.  A pool's row: the earliest of its sample. */
+static sim_time row_unknown_from(const tui_app *a, const tl_row *r, const int *sample, int ns)
+{
+    const trace *t = sim_trace(a->run->s);
+    if (run_over(a->run) || !r || r->kind == ROW_STEP || r->kind == ROW_STAGES) return -1;
+    if (r->kind != ROW_POOL)
+        return trace_track_at(t, r->track)->kind == TRK_INSTANCE ? run_track_known_to(a->run, r->track) : -1;
+    sim_time known = -1;
+    for (int j = 0; j < ns; j++) {
+        sim_time k = trace_track_at(t, sample[j])->kind == TRK_INSTANCE ? run_track_known_to(a->run, sample[j]) : -1;
+        if (k >= 0 && (known < 0 || k < known)) known = k;
+    }
+    return known;
+}
+
 static void draw_axis(tui_canvas *cv, int y, int x, int w, sim_time t0, sim_time t1)
 {
     sim_time span = t1 - t0;
@@ -330,6 +386,16 @@ static void detail_line(tui_app *a, tui_canvas *cv, int y, int x, int w, const t
     if (k < 0) {
         bool idle = false;
         char lb[16];
+        int sample[POOL_SAMPLE + 4], hl;
+        int ns = row ? row_sample(a, row, sample, &hl) : 0;
+        sim_time unk = row ? row_unknown_from(a, row, sample, ns) : -1;
+        if (unk >= 0 && a->cursor >= unk) {
+            /* the cell is drawn as not known yet: say the same */
+            cv_seg seg[] = {{"not known yet:", CV_KEEP, ST_DIM}, {"a decode under way", 4, ST_NORMAL},
+                            {"is recorded when it ends", 2, ST_DIM}};
+            cv_segs(cv, y, x + n, w - n, 1, seg, 3);
+            return;
+        }
         if (row && row_load(a, row, lb, sizeof lb, &idle) && idle) idle_reason(a, row, cv, y, x + n, w - n);
         else cv_text(cv, y, x + n, w - n, ST_DIM, track >= 0 ? "idle on this row here" : "");
         return;
@@ -379,23 +445,28 @@ static void detail_line(tui_app *a, tui_canvas *cv, int y, int x, int w, const t
     if (n + 2 < w) cv_segs(cv, y, x + n + 2, w - n - 2, 2, seg, (int)(sizeof seg / sizeof seg[0]));
 }
 
-/* One entry per glyph on screen, in the timeline's own glyphs and styles:
-** the phases the run has shown, then the step row's own (inference, wait),
-** then the look of what is not simulated yet. */
-/* One entry per glyph on screen, in the timeline's own glyphs and styles:
-** the step row's phases first (as they read left to right in a step), then
-** the other phases the run has shown, then what blank and not yet
-** simulated look like.  What does not fit is left out whole. */
-static void legend(tui_app *a, tui_canvas *cv, int y, int x, int w, bool future, bool unknown)
+/* One entry per glyph the rows above drew, in the timeline's own glyphs and
+** styles: the not-known/not-simulated glyph first when drawn (it is the one
+** a reader asks about), then the step row's phases (as they read left to
+** right in a step), then the other phases drawn, then what blank means.
+** Entries are whole; when one does not fit, "..." says the list is cut (?
+** lists every glyph). */
+static void legend(tui_app *a, tui_canvas *cv, int y, int x, int w, uint32_t drawn, uint32_t steps, bool future,
+                   bool unknown)
 {
-    uint32_t seen = a->run->phases_seen, steps = a->run->steps_seen;
-    sim_time since;
-    int open = sim_step_phase_open(a->run->s, &since);
-    if (open >= 0 && open < 32) steps |= 1u << open;
-    if (!seen && !steps) { cv_text(cv, y, x, w, ST_DIM, "no activity yet: space plays, . steps one event"); return; }
+    if (!a->run->phases_seen && !a->run->steps_seen && !steps) {
+        cv_text(cv, y, x, w, ST_DIM, "no activity yet: space plays, . steps one event");
+        return;
+    }
     int glyph[48], st[48], ni = 0;
     const char *name[48];
     uint32_t listed = 0;
+    if (future || unknown) {
+        glyph[ni] = G_FUTURE;
+        st[ni] = ST_FUTURE;
+        name[ni++] = unknown && future ? "not known / simulated yet" : unknown ? "not known yet (recorded when it ends)"
+                                                                               : "not simulated yet";
+    }
     for (int k = 0; k < STEP__COUNT; k++) {
         if (!(steps & (1u << k))) continue;
         int sty = style_step((trace_step_phase)k);
@@ -405,21 +476,22 @@ static void legend(tui_app *a, tui_canvas *cv, int y, int x, int w, bool future,
         if (sty >= ST_PHASE0 && sty < ST_STEP0) listed |= 1u << (sty - ST_PHASE0);
     }
     for (int p = 0; p < PH__COUNT && ni < 46; p++) {
-        if (!(seen & (1u << p)) || (listed & (1u << p))) continue;
+        if (!(drawn & (1u << p)) || (listed & (1u << p))) continue;
         glyph[ni] = style_phase_letter((trace_phase)p);
         st[ni] = style_phase((trace_phase)p);
         name[ni++] = style_phase_label((trace_phase)p);
     }
-    if (future || unknown) {
-        glyph[ni] = G_FUTURE;
-        st[ni] = ST_FUTURE;
-        name[ni++] = unknown ? "not known yet (recorded when it ends)" : "not simulated yet";
-    }
+    int n = 0, nglyph = ni;
     glyph[ni] = ' '; st[ni] = ST_NORMAL; name[ni++] = "blank idle";
-    int n = 0;
     for (int i = 0; i < ni; i++) {
         int need = (glyph[i] == ' ' ? 0 : 2) + (int)strlen(name[i]);
-        if (n + need > w) continue;
+        /* keep room for the cut mark while glyphs remain */
+        int tail = i < nglyph - 1 ? 5 : 0;
+        if (n + need + tail > w && i < nglyph) {
+            if (n + 3 <= w) cv_text(cv, y, x + n, w - n, ST_DIM, "...");
+            return;
+        }
+        if (n + need > w) return;
         if (glyph[i] != ' ') { cv_put(cv, y, x + n, glyph[i], st[i]); n += 2; }
         n += cv_text(cv, y, x + n, w - n, ST_DIM, name[i]);
         n += 2;
@@ -435,6 +507,15 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
     if (a->v.auto_open) auto_open(a, rh);
     tl_row *rows;
     int nrows = build_rows(a, &rows);
+    if (a->v.want_row[0]) {
+        /* a lesson names a row: select it, so the scroll below shows it */
+        for (int i = 0; i < nrows; i++) {
+            char lab[96], extra[64];
+            row_label(a, &rows[i], lab, sizeof lab, extra, sizeof extra);
+            if (strstr(lab, a->v.want_row)) { a->v.sel_row = i; break; }
+        }
+        a->v.want_row[0] = 0;
+    }
     if (a->v.sel_row >= nrows) a->v.sel_row = nrows - 1;
     if (a->v.sel_row < 0) a->v.sel_row = 0;
     if (a->v.sel_row < a->v.top_row) a->v.top_row = a->v.sel_row;
@@ -453,6 +534,7 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         if (l > need) need = l;
     }
     int lw = need + 1 < lmax ? need + 1 : lmax, px = in.x + lw + 1, pw = in.w - lw - 1;
+    a->ls.want[PANE_TIMELINE] = 1 + nrows + 2;     /* the axis, every row, the detail and the legend */
     a->v.plot_x = px;
     a->v.plot_w = pw;
     a->v.rows_y = ry;
@@ -478,6 +560,7 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
 
     const trace *t = sim_trace(a->run->s);
     bool future_shown = false, unknown_shown = false;
+    uint32_t drawn = 0, drawn_steps = 0;     /* what the legend explains */
     for (int i = 0; i < rh && a->v.top_row + i < nrows; i++) {
         const tl_row *r = &rows[a->v.top_row + i];
         int y = ry + i;
@@ -497,35 +580,8 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
             cv_printf(cv, y, in.x + lw - 5, 5, sel ? ST_SELECT : idle ? ST_BAD : ST_DIM, "%4s", ld);
         cv_put(cv, y, px - 1, G_VLINE, ST_AXIS);
 
-        /* a pool's row: a sample of its tracks, one of each kind first (a
-        ** co-located pool's stage and instance rows), the host link last */
-        int sample[POOL_SAMPLE + 4], ns = 0, hostlink = -1;
-        if (r->kind == ROW_STAGES) {
-            /* every stage, or an even sample of them */
-            int stride = r->dev > POOL_SAMPLE ? (r->dev + POOL_SAMPLE - 1) / POOL_SAMPLE : 1, seen = 0;
-            for (int k = 0; k < trace_ntracks(t) && ns < POOL_SAMPLE; k++) {
-                const trace_track *tk = trace_track_at(t, k);
-                if (tk->pool == r->pool && tk->kind == TRK_STAGE && seen++ % stride == 0) sample[ns++] = k;
-            }
-        }
-        if (r->kind == ROW_POOL) {
-            int total = 0, kinds = 0;
-            for (int k = 0; k < trace_ntracks(t); k++) {
-                const trace_track *tk = trace_track_at(t, k);
-                if (tk->pool != r->pool) continue;
-                if (tk->kind == TRK_HOSTLINK) { if (hostlink < 0) hostlink = k; continue; }
-                total++;
-                if (!(kinds & (1 << tk->kind)) && ns < 4) { kinds |= 1 << tk->kind; sample[ns++] = k; }
-            }
-            int stride = total > POOL_SAMPLE ? (total + POOL_SAMPLE - 1) / POOL_SAMPLE : 1, seen = 0, first = ns;
-            for (int k = 0; k < trace_ntracks(t) && ns < POOL_SAMPLE + 4; k++) {
-                const trace_track *tk = trace_track_at(t, k);
-                if (tk->pool != r->pool || tk->kind == TRK_HOSTLINK) continue;
-                bool dup = false;
-                for (int j = 0; j < first; j++) dup |= sample[j] == k;
-                if (seen++ % stride == 0 && !dup) sample[ns++] = k;
-            }
-        }
+        int sample[POOL_SAMPLE + 4], hostlink = -1;
+        int ns = row_sample(a, r, sample, &hostlink);
         bool stepish = r->kind == ROW_STEP;
         sim_time since;
         int open = stepish ? sim_step_phase_open(a->run->s, &since) : -1;
@@ -537,19 +593,7 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
                                && (r->kind == ROW_POOL || r->kind == ROW_STAGES
                                    || trace_track_at(t, r->track)->kind == TRK_STAGE);
         int stk = switching_shown ? step_track(a->run) : -1;
-        /* an instance's decode is recorded when it ends: after its last
-        ** recorded span, a live run does not know yet whether it is idle */
-        sim_time known = -1;
-        bool live = !run_over(a->run);
-        if (live && r->kind == ROW_POOL) {
-            known = INT64_MAX;
-            for (int j = 0; j < ns; j++) {
-                sim_time k = trace_track_at(t, sample[j])->kind == TRK_INSTANCE ? run_track_known_to(a->run, sample[j]) : -1;
-                if (k >= 0 && k < known) known = k;
-            }
-            if (known == INT64_MAX) known = -1;
-        } else if (live && r->kind != ROW_STEP && r->kind != ROW_STAGES && trace_track_at(t, r->track)->kind == TRK_INSTANCE)
-            known = run_track_known_to(a->run, r->track);
+        sim_time known = row_unknown_from(a, r, sample, ns);
         for (int c = 0; c < pw; c++) {
             sim_time c0 = t0 + (sim_time)(span * c / pw), c1 = t0 + (sim_time)(span * (c + 1) / pw);
             if (c1 <= c0) c1 = c0 + 1;
@@ -575,6 +619,7 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
                     if ((k >= 0 && trace_spans(t)[k].phase == STEP_SWITCH) || (k < 0 && op == STEP_SWITCH && c1 > s0))
                         ph = PH_RESHARD;
                 }
+                if (ph >= 0 && ph < 32) *(stepish ? &drawn_steps : &drawn) |= 1u << ph;
                 if (ph >= 0) {
                     ch = stepish ? style_step_letter((trace_step_phase)ph) : style_phase_letter((trace_phase)ph);
                     st = stepish ? style_step((trace_step_phase)ph) : style_phase((trace_phase)ph);
@@ -604,7 +649,7 @@ static void tl_draw(tui_app *a, tui_canvas *cv, tui_rect in)
         }
         detail_line(a, cv, y, in.x, in.w - cw, sel, span / (pw > 0 ? pw : 1));
     }
-    if (extras >= 2) legend(a, cv, in.y + in.h - 1, in.x, in.w, future_shown, unknown_shown);
+    if (extras >= 2) legend(a, cv, in.y + in.h - 1, in.x, in.w, drawn, drawn_steps, future_shown, unknown_shown);
     free(rows);
 }
 

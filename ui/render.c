@@ -123,8 +123,14 @@ static void status(tui_app *a, tui_canvas *cv, tui_rect r)
     if (a->msg[0]) cv_text(cv, r.y, r.x, r.w, a->msg_err ? ST_MSG_ERR : ST_MSG_INFO, a->msg);
 }
 
-static void keys(tui_canvas *cv, tui_rect r)
+static void keys(tui_app *a, tui_canvas *cv, tui_rect r)
 {
+    if (a->cmdline) {
+        /* the : line is open: its keys, or what Tab completion found */
+        if (a->cmd_hint[0]) cv_text(cv, r.y, r.x, r.w, a->cmd_hint_err ? ST_MSG_ERR : ST_MSG_INFO, a->cmd_hint);
+        else cv_text(cv, r.y, r.x, r.w, ST_FOOTER, "Tab completes a field path  Up/Down history  Enter runs  Esc cancels");
+        return;
+    }
     /* left to right as they read; the help and quit keys never drop out */
     static const struct { const char *key, *what; int prio; } hints[] = {
         {"space", "play", 9}, {".", "event", 3}, {"n", "step", 7}, {"G", "end", 4}, {"Tab", "pane", 2},
@@ -151,19 +157,61 @@ static void keys(tui_canvas *cv, tui_rect r)
     }
 }
 
+/* The glyph page after the keys: every glyph the panes draw, in the glyph
+** and style they draw it (so a UTF-8 terminal shows the same characters as
+** the panes).  One entry per line; ch 0 starts a heading. */
+typedef struct { int ch, st; const char *text; } help_glyph;
+
+static int glyph_page(help_glyph *g, int max)
+{
+    int n = 0;
+#define GL(c, s, t) do { if (n < max) g[n++] = (help_glyph){(c), (s), (t)}; } while (0)
+    GL(0, ST_BOLD, "");
+    GL(0, ST_BOLD, "Glyphs: Timeline (the step row, then pool, stage and rollout rows)");
+    GL(G_FUTURE, ST_FUTURE, "not known yet (a decode under way is recorded when it ends), or not simulated yet");
+    GL(' ', ST_NORMAL, "blank: idle (waiting, offloaded, or done)");
+    for (int k = 0; k < STEP__COUNT; k++)
+        GL(style_step_letter((trace_step_phase)k), style_step((trace_step_phase)k),
+           k == STEP_INFER ? "inference (step row): log-prob, reference, reward" : style_step_label((trace_step_phase)k));
+    for (int p = 0; p < PH__COUNT; p++) {
+        bool dup = false;
+        for (int k = 0; k < STEP__COUNT; k++) dup |= style_step((trace_step_phase)k) == style_phase((trace_phase)p);
+        if (!dup) GL(style_phase_letter((trace_phase)p), style_phase((trace_phase)p), style_phase_label((trace_phase)p));
+    }
+    GL(0, ST_BOLD, "Glyphs: Memory (a bar per device group, host per node)");
+    for (int b = 0; b < MB__COUNT; b++)
+        GL(style_bucket_letter((mem_bucket)b), style_bucket((mem_bucket)b), trace_bucket_name((mem_bucket)b));
+    GL(G_DOT, ST_FREE, "free, up to the capacity");
+    GL(G_PEAK, ST_PEAK, "the peak so far");
+    GL(G_VLINE, ST_OOM, "the capacity, drawn when something is over it");
+    GL(G_SHADE, ST_OOM, "over capacity at the peak");
+#undef GL
+    return n;
+}
+
 static void help(tui_app *a, tui_canvas *cv, tui_rect r)
 {
     char lines[128][96];
-    int n = keymap_help_lines(lines, 128);
+    int nk = keymap_help_lines(lines, 128);
+    help_glyph gl[80];
+    int ng = glyph_page(gl, 80), n = nk + ng;
     cv_fill(cv, r, ' ', ST_NORMAL);
-    cv_box(cv, r, ST_BORDER_FOCUS, "Help: keys (from the live key map)", ST_TITLE_FOCUS);
+    cv_box(cv, r, ST_BORDER_FOCUS, "Help: keys (from the live key map), then glyphs", ST_TITLE_FOCUS);
     tui_rect in = rect_inner(r);
     if (in.h <= 0) return;
     int foot = 1, room = in.h - foot;
     if (room < 1) { room = in.h; foot = 0; }
     if (a->v.help_top > n - room) a->v.help_top = n - room > 0 ? n - room : 0;
     for (int i = 0; i < room && a->v.help_top + i < n; i++) {
-        const char *l = lines[a->v.help_top + i];
+        int k = a->v.help_top + i;
+        if (k >= nk) {
+            const help_glyph *e = &gl[k - nk];
+            if (!e->ch) { cv_text(cv, in.y + i, in.x + 1, in.w - 1, ST_BOLD, e->text); continue; }
+            cv_put(cv, in.y + i, in.x + 3, e->ch, e->st);
+            cv_text(cv, in.y + i, in.x + 5, in.w - 5, ST_NORMAL, e->text);
+            continue;
+        }
+        const char *l = lines[k];
         cv_text(cv, in.y + i, in.x + 1, in.w - 1, l[0] && l[0] != ' ' ? ST_BOLD : ST_NORMAL, l);
     }
     if (foot) {
@@ -176,9 +224,8 @@ static void help(tui_app *a, tui_canvas *cv, tui_rect r)
     }
 }
 
-void render_frame(tui_app *a, tui_canvas *cv, int rows, int cols, tui_layout *L)
+static void draw_frame(tui_app *a, tui_canvas *cv, int rows, int cols, tui_layout *L)
 {
-    a->ls.banner = render_alarm(a);
     layout_compute(rows, cols, &a->ls, L);
     cv_resize(cv, rows, cols);
     if (L->too_small) {
@@ -197,5 +244,22 @@ void render_frame(tui_app *a, tui_canvas *cv, int rows, int cols, tui_layout *L)
     }
     if (a->ls.help) help(a, cv, L->help);
     status(a, cv, L->status);
-    keys(cv, L->keys);
+    keys(a, cv, L->keys);
+}
+
+void render_frame(tui_app *a, tui_canvas *cv, int rows, int cols, tui_layout *L)
+{
+    a->ls.banner = render_alarm(a);
+    /* the panes say how many rows of content they have as they draw; when
+    ** that moves the layout (the first frame, a pool opened), draw again at
+    ** once, so a frame is always drawn in the layout its content asks for */
+    for (int pass = 0; pass < 2; pass++) {
+        int before[PANE__COUNT];
+        memcpy(before, a->ls.want, sizeof before);
+        draw_frame(a, cv, rows, cols, L);
+        if (L->too_small || !memcmp(before, a->ls.want, sizeof before)) break;
+        tui_layout again;
+        layout_compute(rows, cols, &a->ls, &again);
+        if (!memcmp(again.pane, L->pane, sizeof again.pane)) break;
+    }
 }

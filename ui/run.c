@@ -341,8 +341,8 @@ int run_versions_at(const tui_run *r, sim_time t)
 
 sim_time run_track_known_to(const tui_run *r, int track)
 {
-    if (track < 0 || track >= r->ntracks || r->tracks[track].n == 0) return -1;
-    return r->tracks[track].e[r->tracks[track].n - 1].maxt1;
+    if (track < 0 || track >= r->ntracks || !sim_track_decoding(r->s, track)) return -1;
+    return r->tracks[track].n ? r->tracks[track].e[r->tracks[track].n - 1].maxt1 : 0;
 }
 
 double run_track_load(const tui_run *r, int track)

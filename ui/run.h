@@ -109,9 +109,10 @@ double   run_mem_at(const tui_run *r, int group, mem_bucket b, sim_time t);
 void     run_pool_shares(const tui_run *r, int pool, double *compute, double *busy);
 /* Step-split share of [0, now) on the step track (seconds per step phase). */
 void     run_step_split(const tui_run *r, double secs[STEP__COUNT]);
-/* Up to when a track's record is complete: the latest end of its spans
-** (-1 with none).  Work under way after it has no span yet: an instance's
-** decode is recorded when it ends. */
+/* From when a track's record may be incomplete: an instance with a decode
+** open now (recorded only when it ends) is unknown after the latest end of
+** its spans; -1 when the record is complete up to now (any other track, an
+** instance waiting, offloaded or done: known idle after its last span). */
 sim_time run_track_known_to(const tui_run *r, int track);
 /* Policy versions published at or before t: the training step under way at
 ** t is this + 1, and its policy version this. */

@@ -1,8 +1,9 @@
 /*
 ** svg_export.h — `E` in the terminal front end: the current view as an SVG
 ** picture for slides (src/svg.h), or the A/B pair when the comparison is
-** shown.  Written beside the scenario (or to --out DIR); where that folder
-** cannot be written, to the current folder.  The app (app_export_svg)
+** shown.  Written to --out DIR, else the current folder (never beside
+** the scenario: it may be a file shipped in examples/); when --out
+** cannot be written, to the current folder, said so.  The app (app_export_svg)
 ** says which runs and which window; this file knows no app.
 */
 #ifndef FUSYNC_UI_SVG_EXPORT_H
@@ -13,7 +14,7 @@
 #include "svg.h"
 
 typedef struct {
-    const char    *scenario;    /* its name names the file, its folder holds it (NULL: "fusync") */
+    const char    *scenario;    /* its name names the file (NULL: "fusync") */
     const char    *out_dir;     /* --out DIR, or NULL */
     const svg_run *runs;
     int            nruns;
