@@ -18,7 +18,7 @@ endif
 
 # Feature macros live here and only here.
 FEATURES := -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE_EXTENDED -D_DEFAULT_SOURCE
-WARN     := -std=c11 -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wno-format-truncation
+WARN     := -std=c11 -Wall -Wextra -Werror -Wshadow -Wno-format-truncation
 PKG_CFLAGS = $(shell pkg-config --cflags ncursesw lua5.4 yaml-0.1 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs ncursesw lua5.4 yaml-0.1 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)

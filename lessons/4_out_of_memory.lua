@@ -23,11 +23,9 @@ return {
       play = "end", pane = "memory",
       caption = function(ctx)
         return "Two nodes give DP 2, and ZeRO-3 shards weights, gradients and optimizer over it.  The states "
-          .. "fit now, but training does not: " .. (ctx.run.why or "?") .. ".  Without recomputation and with an "
-          .. "attention kernel that materialises its scores (eager attention, not FlashAttention) every "
-          .. "layer keeps its activations and its a·s² score matrix, and the ledger reserves them for the longest "
-          .. "sequence the workload allows, as the fit does, so a layout that fits never meets a longer batch "
-          .. "later.  The Memory pane shows that moment: the A bucket (activations) runs past the capacity line."
+          .. "fit now, but training does not: " .. (ctx.run.why or "?") .. ".  Without recomputation, and with "
+          .. "eager attention that keeps its score matrix, every layer keeps its activations, reserved for the "
+          .. "longest sequence allowed.  The A bucket (activations) runs past the capacity line."
       end,
       check = function(ctx)
         return not ctx.run.feasible and ctx.run.why:find("activations") ~= nil, "training activations should be what overflows"

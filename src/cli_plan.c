@@ -64,7 +64,7 @@ static bool halve(planner *P, const cli_opts *o, rtable *t, long *sims, fs_err *
         /* worker processes fill the cores: each draws its runs' lengths in its
         ** own thread (src/eng_draw.c) */
         if (o->jobs > 1) sim_draw_ahead = 0;
-        ok = pool_run(&rt[r], n, o->jobs, rung_item, &job, o->quiet ? NULL : label, err);
+        ok = workers_run(&rt[r], n, o->jobs, rung_item, &job, o->quiet ? NULL : label, err);
         *sims += n;
         for (int k = 0; ok && k < rt[r].nrows; k++) {
             int id = rt[r].rows[k].id;
@@ -129,7 +129,7 @@ int cmd_plan(cli_opts *o)
         return 2;
     }
     double t_start = wall_now();
-    pool_signals(true);
+    workers_signals(true);
     planner *P = xcalloc(1, sizeof *P);
     plugin *pl = NULL;
     fs_err err = {0, ""};
@@ -250,6 +250,6 @@ out:
     planner_free(P);
     free(P);
     plugin_close(pl);
-    pool_signals(false);
+    workers_signals(false);
     return rc;
 }

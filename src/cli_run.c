@@ -182,6 +182,7 @@ int cmd_check(cli_opts *o)
 
 int cmd_presets(cli_opts *o)
 {
+    (void)o;    /* a handler of the command table: presets takes no option of its own */
     printf("Devices (fusync.devices.KEY)\n");
     printf("  %-12s %-26s %8s %7s %8s %9s %9s %7s\n", "key", "name", "TFLOP/s", "HBM", "HBM TB/s", "scale-up", "scale-out", "host");
     for (int i = 0; i < presets_device_count(); i++) {

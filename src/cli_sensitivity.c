@@ -673,11 +673,11 @@ int cmd_sensitivity(cli_opts *o)
     rtable_init(&t, "sweep");
     for (int i = 0; SIDE_COLS[i]; i++) rtable_add_col(&t, SIDE_COLS[i]);
     sens_ctx c = {o, L.v, runs, step};
-    pool_signals(true);
+    workers_signals(true);
     if (o->jobs > 1) sim_draw_ahead = 0;    /* the workers fill the cores */
     int rc = 0;
-    if (!pool_run(&t, nruns, o->jobs, sens_one, &c, o->quiet ? NULL : "sensitivity", &err)) rc = cli_fail(&err);
-    pool_signals(false);
+    if (!workers_run(&t, nruns, o->jobs, sens_one, &c, o->quiet ? NULL : "sensitivity", &err)) rc = cli_fail(&err);
+    workers_signals(false);
 
     sens_out *out = xcalloc((size_t)(L.n ? L.n : 1), sizeof *out);
     for (int i = 0; i < L.n; i++) out[i].input = i;

@@ -162,11 +162,11 @@ int cmd_sweep(cli_opts *o)
     scn_scenario base;
     fs_err err = {0, ""};
     if (!cli_load_scenario(o, true, &base, &err)) return cli_fail(&err);
-    pool_signals(true);
+    workers_signals(true);
     whatif_list w;
     if (!whatif_load(o->whatif, &base, &w, &err)) {
         lscn_wrong_kind(o->whatif, LSCN_KIND_WHATIF, &err);
-        pool_signals(false);
+        workers_signals(false);
         return cli_fail(&err);
     }
 
@@ -199,7 +199,7 @@ int cmd_sweep(cli_opts *o)
     /* worker processes fill the cores: each draws its runs' lengths in its
     ** own thread (src/eng_draw.c) */
     if (o->jobs > 1) sim_draw_ahead = 0;
-    if (!pool_run(&t, n, o->jobs, sweep_one, &c, o->quiet ? NULL : "sweep", &err)) rc = cli_fail(&err);
+    if (!workers_run(&t, n, o->jobs, sweep_one, &c, o->quiet ? NULL : "sweep", &err)) rc = cli_fail(&err);
     if (!rc) {
         rc = cli_write_table(o, &t);
         if (!rc && !o->csv_path && !o->json_path && isatty(STDOUT_FILENO)) {
@@ -237,7 +237,7 @@ int cmd_sweep(cli_opts *o)
     free(ids);
     whatif_free(&w);
     rtable_free(&t);
-    pool_signals(false);
+    workers_signals(false);
     return rc;
 }
 

@@ -602,7 +602,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     const plan_pool *q = &s->pl.pools[p];
     pool_rt *r = &s->pr[p];
     const scn_plan *sp = &s->scn.plan;
-    double rw = plan_rollout_weights(&s->scn, q);
+    double rw = plan_rollout_weights(&s->scn);
     /* every device of the pool reshards at once: across nodes they share
     ** the NICs (docs/model.md, section 8) */
     scn_link rl = plan_pool_link_shared(&s->scn.cluster, q, 0, 1, q->devices);
@@ -656,7 +656,7 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     const scn_plan *sp = &s->scn.plan;
     for (int i = 0; i < r->ninst; i++)
         eng_inst_stop(s, &s->inst[r->inst0 + i], now, true, sp->on_update == ONUPD_RESTART);
-    double rw = plan_rollout_weights(&s->scn, q);
+    double rw = plan_rollout_weights(&s->scn);
     /* every device of the pool reshards at once: across nodes they share
     ** the NICs (docs/model.md, section 8) */
     scn_link rl = plan_pool_link_shared(&s->scn.cluster, q, 0, 1, q->devices);
@@ -706,7 +706,7 @@ sim_time eng_start_weight_sync(sim *s, sim_time now)
         const plan_pool *q = &s->pl.pools[p];
         if (!(q->roles & ROLE_ROLLOUT) || p == tp) continue;
         pool_rt *r = &s->pr[p];
-        double rw = plan_rollout_weights(&s->scn, q);
+        double rw = plan_rollout_weights(&s->scn);
         /* every device of both pools transfers at once: across supernodes
         ** they share the scale-out fabric (docs/model.md, section 9) */
         scn_link l = mdl_tier_link_shared(&s->scn.cluster, plan_sync_tier(&s->scn.cluster, tq, q));

@@ -241,7 +241,7 @@ static double pool_infer(const est_lengths *len, const scn_scenario *s, const pl
 ** weights beside the host offload of what the plan offloads, each way. */
 static double pool_switches(const scn_scenario *s, const plan_pool *q)
 {
-    double rw = plan_rollout_weights(s, q);
+    double rw = plan_rollout_weights(s);
     /* the engine's link (src/eng_step.c): every device reshards at once */
     scn_link rl = plan_pool_link_shared(&s->cluster, q, 0, 1, q->devices);
     double re = mdl_reshard(rw, s->plan.bucket_bytes, &rl, s->eff.link);
@@ -287,7 +287,7 @@ double est_throughput(const est_lengths *len, const scn_scenario *s, const plan 
         else {
             rate_only += r;
             scn_link l = mdl_tier_link_shared(&s->cluster, plan_sync_tier(&s->cluster, tq, q));
-            double w = mdl_weight_sync(plan_rollout_weights(s, q), s->actor.params_total, q->instances, tq->devices,
+            double w = mdl_weight_sync(plan_rollout_weights(s), s->actor.params_total, q->instances, tq->devices,
                                        s->plan.bucket_bytes, &l, s->eff.link);
             /* plan.sync_every: one transfer every k steps (docs/model.md, section 4) */
             wsync = fmax(wsync, w / (s->plan.sync_every > 1 ? s->plan.sync_every : 1));

@@ -760,6 +760,7 @@ static void read_ranges(freader *r, int t, const char *path, scn_pool *pl)
 
 static void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *base)
 {
+    (void)f;    /* a codec of the field table: the pools' rows are its own */
     lua_State *L = r->L;
     scn_plan *p = base;
     char item[FLD_PATH_MAX], rpath[FLD_PATH_MAX], role[FLD_PATH_MAX], got[64];

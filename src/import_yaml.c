@@ -124,7 +124,7 @@ static char *join_key(const char *prefix, const char *key)
 
 /* A value has arrived for the frame on top: a scalar's text, or a child
 ** node's summary.  Records it under its key, or as a sequence item. */
-static void y_value(yctx *y, const char *text, int line, bool quoted, bool leaf)
+static void y_value(yctx *y, const char *text, bool quoted, bool leaf)
 {
     if (y->depth == 0) return;
     yframe *f = &y->st[y->depth - 1];
@@ -183,14 +183,14 @@ static void y_pop(yctx *y)
             if (*f->prefix && is_under(k[i].key, f->prefix)) empty = false;
         if (y->depth > 0) {
             yframe *p = &y->st[y->depth - 1];
-            if (p->is_map) y_value(y, "{}", f->line, false, empty);
-            else y_value(y, "{...}", f->line, false, false);
+            if (p->is_map) y_value(y, "{}", false, empty);
+            else y_value(y, "{...}", false, false);
         }
     } else {
         char *text = xmalloc(f->seq.len + 3);
         snprintf(text, f->seq.len + 3, "[%s]", f->seq.s ? f->seq.s : "");
         y->summary = true;
-        y_value(y, text, f->line, false, true);
+        y_value(y, text, false, true);
         y->summary = false;
         free(text);
     }
@@ -237,7 +237,7 @@ static bool parse_events(yctx *y, yaml_parser_t *p)
                 f->key_line = line;
                 f->want_key = false;
             } else {
-                y_value(y, v, line, quoted, true);
+                y_value(y, v, quoted, true);
             }
             break;
         }

@@ -408,6 +408,7 @@ static void open_sandbox(lua_State *L);
 ** reader's message may quote the file's values, so only the fact is told. */
 static void include_fail(freader *r, const char *path, const char *msg)
 {
+    (void)msg;   /* never quoted: it may hold the included file's text */
     const char *file = r->ud;
     helper_raise(r->L, "fusync.scenario: %s: not a scenario (at %s); `fusync check %s` says why",
                  file, path, file);

@@ -298,7 +298,7 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     return pp->cp > 1 ? act / pp->cp : act;
 }
 
-double plan_rollout_weights(const scn_scenario *s, const plan_pool *pp)
+double plan_rollout_weights(const scn_scenario *s)
 {
     return 2.0 * mdl_rollout_params_per_device(&s->actor, s->plan.rollout.tp, s->plan.rollout.ep);
 }
@@ -479,7 +479,7 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         host += refw + rww;
     }
     if (q->roles & ROLE_ROLLOUT) {
-        double rw = plan_rollout_weights(s, q);
+        double rw = plan_rollout_weights(s);
         q->rollout_mem[MB_ROLLOUT_WEIGHTS] = rw;
         if (q->colocated) {
             if (!sp->zero_redundancy) q->rollout_mem[MB_WEIGHTS] = q->train_mem[MB_WEIGHTS];

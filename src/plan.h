@@ -127,7 +127,7 @@ double plan_max_seq(const scn_scenario *s);
 ** holds while training, at the longest sequence the workload allows. */
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage);
 /* Rollout weight bytes per device. */
-double plan_rollout_weights(const scn_scenario *s, const plan_pool *pp);
+double plan_rollout_weights(const scn_scenario *s);
 /* Text of the plan for `fusync check` and the report. */
 void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out);
 /* The roles' names, plan_role_names[k] for the bit 1u << k (ROLE_* in

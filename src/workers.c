@@ -31,7 +31,7 @@ static void on_stop(int sig)
 static const int STOP_SIGS[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 #define NSTOP_SIGS (int)(sizeof STOP_SIGS / sizeof STOP_SIGS[0])
 
-void pool_signals(bool on)
+void workers_signals(bool on)
 {
     static struct sigaction old[NSTOP_SIGS];
     if (on) {
@@ -46,7 +46,7 @@ void pool_signals(bool on)
     }
 }
 
-bool pool_interrupted(void) { return stop_requested != 0 || fs_stop_signal != 0; }
+bool workers_interrupted(void) { return stop_requested != 0 || fs_stop_signal != 0; }
 
 /* The status of a stop: 130 for SIGINT and SIGTERM, 128 + the signal else. */
 static int stop_code(void)
@@ -66,14 +66,14 @@ static void progress_draw(const char *label, int done, int n)
     fflush(stderr);
 }
 
-static void worker_main(rtable *t, int n, int jobs, int w, pool_fn fn, void *ud, int fd, pid_t parent)
+static void worker_main(rtable *t, int n, int jobs, int w, workers_fn fn, void *ud, int fd, pid_t parent)
 {
     /* the parent decides; it ends us with SIGTERM */
     signal(SIGINT, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
     signal(SIGQUIT, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
-    /* pool_run blocked the stop signals across fork: a SIGTERM sent before
+    /* workers_run blocked the stop signals across fork: a SIGTERM sent before
     ** now is pending and ends us here, not in the parent's handler */
     sigset_t all;
     sigemptyset(&all);
@@ -152,7 +152,7 @@ static bool take_lines(rtable *tmp, worker *wk, int *slot, int n, int *done, fs_
     return true;
 }
 
-bool pool_run(rtable *t, int n, int jobs, pool_fn fn, void *ud, const char *progress, fs_err *err)
+bool workers_run(rtable *t, int n, int jobs, workers_fn fn, void *ud, const char *progress, fs_err *err)
 {
     bool show = progress && isatty(STDERR_FILENO);
     double last = 0;
@@ -163,7 +163,7 @@ bool pool_run(rtable *t, int n, int jobs, pool_fn fn, void *ud, const char *prog
                           jobs > 1 ? jobs : 1, jobs > 1 ? "s" : "");
     if (jobs <= 1) {
         for (int i = 0; i < n; i++) {
-            if (pool_interrupted()) { fs_err_set(err, stop_code(), "interrupted; no output written"); return false; }
+            if (workers_interrupted()) { fs_err_set(err, stop_code(), "interrupted; no output written"); return false; }
             if (fs_budget_spent(err)) return false;
             if (!fn(ud, t, i, err)) return false;
             if (show && wall_now() - last > 0.1) { last = wall_now(); progress_draw(progress, i + 1, n); }
@@ -213,7 +213,7 @@ bool pool_run(rtable *t, int n, int jobs, pool_fn fn, void *ud, const char *prog
     int done = 0, open = started;
     struct pollfd *pf = xcalloc((size_t)jobs, sizeof *pf);
     while (ok && open > 0) {
-        if (pool_interrupted()) { fs_err_set(err, stop_code(), "interrupted; no output written"); ok = false; break; }
+        if (workers_interrupted()) { fs_err_set(err, stop_code(), "interrupted; no output written"); ok = false; break; }
         if (fs_budget_spent(err)) { ok = false; break; }
         int np = 0;
         for (int w = 0; w < started; w++) if (wk[w].open) { pf[np].fd = wk[w].fd; pf[np].events = POLLIN; pf[np].revents = 0; np++; }

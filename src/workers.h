@@ -14,15 +14,15 @@
 
 /* Fill one row of t (rtable_new_row) for item i, or none.  A false return
 ** stops the pool with err. */
-typedef bool (*pool_fn)(void *ud, rtable *t, int item, fs_err *err);
+typedef bool (*workers_fn)(void *ud, rtable *t, int item, fs_err *err);
 
 /* Run fn for items 0..n-1 on `jobs` forked workers (in this process when
 ** jobs <= 1).  With a progress label, draws a bar on stderr when it is a
 ** terminal.  False on interrupt (err code 130) or a worker failure. */
-bool pool_run(rtable *t, int n, int jobs, pool_fn fn, void *ud, const char *progress, fs_err *err);
+bool workers_run(rtable *t, int n, int jobs, workers_fn fn, void *ud, const char *progress, fs_err *err);
 
 /* SIGINT/SIGTERM set a flag while a sweep or plan runs (restored after). */
-void pool_signals(bool on);
-bool pool_interrupted(void);
+void workers_signals(bool on);
+bool workers_interrupted(void);
 
 #endif

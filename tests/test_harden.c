@@ -436,6 +436,8 @@ typedef struct { int raise_at, sig, fd; } pool_probe;
 
 static bool probe_item(void *ud, rtable *t, int item, fs_err *err)
 {
+    (void)t;
+    (void)err;    /* a workers_fn: this probe fills no row and never fails */
     pool_probe *pp = ud;
     if (pp->fd >= 0) {
         /* in a worker: say who we are, then wait to be ended */
@@ -447,7 +449,7 @@ static bool probe_item(void *ud, rtable *t, int item, fs_err *err)
     return true;
 }
 
-/* A child process: pool_run of 50 items, a stop signal at item 3; exits
+/* A child process: workers_run of 50 items, a stop signal at item 3; exits
 ** with the error's code. */
 static int pool_stop_status(int sig, int jobs)
 {
@@ -455,14 +457,14 @@ static int pool_stop_status(int sig, int jobs)
     ck_assert(c >= 0);
     if (c == 0) {
         fs_signals_install();
-        pool_signals(true);
+        workers_signals(true);
         rtable t;
         rtable_init(&t, "sweep");
         pool_probe pp = {3, sig, -1};
         fs_err err = {0, ""};
         /* with jobs > 1 the signal comes from the parent's side: raise it now */
         if (jobs > 1) raise(sig);
-        bool ok = pool_run(&t, 50, jobs, probe_item, &pp, NULL, &err);
+        bool ok = workers_run(&t, 50, jobs, probe_item, &pp, NULL, &err);
         _exit(ok ? 0 : err.code);
     }
     int st = 0;
@@ -515,7 +517,7 @@ START_TEST(command_budget_stops_the_pool)
             rtable_init(&t, "sweep");
             pool_probe pp = {-1, 0, -1};
             fs_err err = {0, ""};
-            bool ok = pool_run(&t, 8, jobs, probe_item, &pp, NULL, &err);
+            bool ok = workers_run(&t, 8, jobs, probe_item, &pp, NULL, &err);
             if (write(fds[1], err.msg, strlen(err.msg) + 1) < 0) _exit(3);
             _exit(ok ? 0 : err.code);
         }
@@ -546,7 +548,7 @@ START_TEST(workers_die_with_parent)
         rtable_init(&t, "sweep");
         pool_probe pp = {-1, 0, fds[1]};
         fs_err err = {0, ""};
-        pool_run(&t, 2, 2, probe_item, &pp, NULL, &err);
+        workers_run(&t, 2, 2, probe_item, &pp, NULL, &err);
         _exit(0);
     }
     close(fds[1]);
