@@ -233,7 +233,6 @@ START_TEST(t_chrome_slices_nest)
     struct { const char *name; const char *const *sets; int nsets; } runs[] = {
         {"qwen7b_h100x16.lua", sep, 1},
         {"qwen7b_h100x16.lua", stale, 3},       /* StaleSync, separate pools */
-        {"llama70b_h100x64.lua", sep, 1},
         {"qwen7b_h100x16.lua", colo, 3},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
