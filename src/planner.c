@@ -433,7 +433,7 @@ void planner_enumerate(planner *P)
 static int cmp_est(const void *a, const void *b)
 {
     const plan_cand *x = a, *y = b;
-    if (x->est != y->est) return x->est < y->est ? 1 : -1;
+    if (x->key != y->key) return x->key < y->key ? 1 : -1;
     return (x->index > y->index) - (x->index < y->index);
 }
 
@@ -487,6 +487,16 @@ static int group_of(const planner *P, const plan_cand *c)
 void planner_select(planner *P, int budget)
 {
     if (budget <= 0) budget = P->o.budget > 0 ? P->o.budget : 320;
+    /* what to simulate first: the estimate, or for the cheapest run the
+    ** estimate per unit of price an hour (the cost of a token is the price
+    ** an hour over the tokens an hour), so a small cluster is not crowded
+    ** out by the larger ones' higher throughput */
+    for (long i = 0; i < P->nc; i++) {
+        plan_cand *c = &P->c[i];
+        int dpn = P->base.cluster.devices_per_node > 0 ? P->base.cluster.devices_per_node : 1;
+        double per_h = c->devices * P->o.price + (double)c->devices / dpn * P->o.host_price;
+        c->key = P->objective == PLAN_OBJ_COST && per_h > 0 ? c->est / per_h : c->est;
+    }
     qsort(P->c, (size_t)P->nc, sizeof *P->c, cmp_est);
     free(P->sel);
     P->sel = NULL;
@@ -517,13 +527,13 @@ void planner_select(planner *P, int budget)
     for (long i = 0; i < P->nsel; i++) near += P->sel[i].near;
     for (long i = 0; i < P->nc; i++) {
         if (taken[i]) continue;
-        if (P->nsel >= budget && !(P->c[i].est == last && P->nsel < 2 * budget)) break;
+        if (P->nsel >= budget && !(P->c[i].key == last && P->nsel < 2 * budget)) break;
         if (P->c[i].near && near >= budget / 4) continue;
         int before = P->nsel;
         expand(P, &cap, &P->c[i]);
         if (P->c[i].near) near += P->nsel - before;
         taken[i] = 1;
-        last = P->c[i].est;
+        last = P->c[i].key;
     }
     free(taken);
     /* the rungs: each keeps a quarter of the one before, down to the plans

@@ -59,6 +59,7 @@ typedef struct {
     int    explicit_idx;        /* >= 0: plans[explicit_idx] from candidates() */
     long   index;               /* enumeration order of its layout */
     double est;                 /* estimated tokens/s (in P->c: the best of the layout's variants) */
+    double key;                 /* what planner_select orders by: est, or est per price an hour (cost) */
     int    devices;
     bool   near;                /* misses the analytic fit by at most PLANNER_FIT_SLACK */
     /* successive halving (selected candidates only) */

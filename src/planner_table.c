@@ -119,10 +119,11 @@ static void print_price(const rtable *t, FILE *f)
     double p = cnum(t, r, "price_per_device_hour"), h = cnum(t, r, "price_per_node_hour");
     fprintf(f, "  a run: %.0f steps; time to them = the mean simulated step x steps (scaled by workload.response_growth, "
             "a step taken to grow with its responses)\n", cnum(t, r, "steps"));
+    char node[48] = "";
+    if (h > 0) snprintf(node, sizeof node, " + %g per node-hour", h);
     if (p > 0)
-        fprintf(f, "  price: %g per device-hour%s%.4g%s; cost = (devices x price + nodes x node price) x time: every device "
-                "is billed for the whole step, idle or not; storage, network and start-up are not priced\n", p,
-                h > 0 ? " + " : "", h > 0 ? h : 0.0, h > 0 ? " per node-hour" : "");
+        fprintf(f, "  price: %g per device-hour%s; cost = (devices x price + nodes x node price) x time: every device "
+                "is billed for the whole step, idle or not; storage, network and start-up are not priced\n", p, node);
     else fprintf(f, "  no price given (--price PER-DEVICE-HOUR): device-hours only\n");
 }
 
