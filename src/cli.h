@@ -49,6 +49,10 @@ typedef struct {
     double      host_mem_gb, prompt_mean, response_mean;
     bool        keys;           /* import: print the mapped keys instead */
     double      target;
+    /* plan: cost and time (--price, --host-price per hour; --steps of a
+    ** run, 0: the scenario's iterations) and the cluster sizes searched */
+    double      price, host_price;
+    int         steps, max_scale;
     /* plan: constraints (--mode and --staleness are also --set shorthands
     ** for the other commands; *_set is the index + 1 of that --set) */
     const char *mode_arg;

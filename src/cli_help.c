@@ -280,7 +280,7 @@ int cmd_completion(cli_opts *o)
             "    case $prev in\n"
             "    --set) compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W \"$_fusync_set_words\" -- \"$cur\")); return ;;\n"
             "    --mode) COMPREPLY=($(compgen -W 'separate colocate full' -- \"$cur\")); return ;;\n"
-            "    --objective) COMPREPLY=($(compgen -W 'throughput tokens-per-device devices' -- \"$cur\")); return ;;\n"
+            "    --objective) COMPREPLY=($(compgen -W 'throughput tokens-per-device devices cost time' -- \"$cur\")); return ;;\n"
             "    --staleness|--iterations|--seed|--jobs|--shard|--target|--top|--fit) return ;;\n"  /* NO_FILE_OPTS */
             "    ");
     first = true;

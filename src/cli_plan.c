@@ -111,6 +111,12 @@ static void plan_hash(const cli_opts *o, const char *pol, const rtable *t, char 
     snprintf(lim, sizeof lim, "mode=%s stale=%d/%d partial=%g lag=%d/%g", o->mode_arg ? o->mode_arg : "", o->staleness_set > 0,
              o->staleness_arg, o->partial_min, o->has_max_lag, o->max_lag);
     h = rt_hash_str(h, lim);
+    /* cost and time: only when asked, so that older shards still merge */
+    if (o->price > 0 || o->host_price > 0 || o->steps > 0 || o->max_scale > 0) {
+        char cost[128];
+        snprintf(cost, sizeof cost, "price=%.17g/%.17g steps=%d scale=%d", o->price, o->host_price, o->steps, o->max_scale);
+        h = rt_hash_str(h, cost);
+    }
     h = rt_hash_str(h, t->objective);
     char tg[48];
     fmt_double(tg, sizeof tg, t->target);
@@ -124,8 +130,8 @@ static void plan_hash(const cli_opts *o, const char *pol, const rtable *t, char 
 int cmd_plan(cli_opts *o)
 {
     if (!o->scenario) {
-        fprintf(stderr, "fusync: plan: usage: fusync plan SCENARIO [--objective throughput|tokens-per-device|devices "
-                "--target TOKENS_PER_S] [--top K] [--policy FILE.lua] [--json FILE|-] [--csv FILE|-] [--jobs N] [--shard I/N]\n");
+        fprintf(stderr, "fusync: plan: usage: fusync plan SCENARIO [--objective throughput|tokens-per-device|devices|cost|time] "
+                "[--target TOKENS_PER_S] [--price PER-DEVICE-HOUR] [--steps N] [--top K] [--policy FILE.lua] [--json FILE|-] [--csv FILE|-] [--jobs N] [--shard I/N]\n");
         return 2;
     }
     double t_start = wall_now();
@@ -161,8 +167,14 @@ int cmd_plan(cli_opts *o)
     if (o->mode_arg && !scn_mode_parse(o->mode_arg, &mode_only)) { rc = cli_usage_error("--mode: '%s' is not a mode", o->mode_arg); goto out; }
     planner_opts po = {
         .objective = !o->objective || !strcmp(o->objective, "throughput") ? PLAN_OBJ_THROUGHPUT
-                   : !strcmp(o->objective, "tokens-per-device") ? PLAN_OBJ_PER_DEVICE : PLAN_OBJ_DEVICES,
+                   : !strcmp(o->objective, "tokens-per-device") ? PLAN_OBJ_PER_DEVICE
+                   : !strcmp(o->objective, "cost") ? PLAN_OBJ_COST
+                   : !strcmp(o->objective, "time") ? PLAN_OBJ_TIME : PLAN_OBJ_DEVICES,
         .target = o->target,
+        .max_scale = o->max_scale,
+        .price = o->price,
+        .host_price = o->host_price,
+        .steps = o->steps,
         .top = o->top,
         .input = o->scenario,
         .sets = (const char *const *)lo.sets,
@@ -180,6 +192,21 @@ int cmd_plan(cli_opts *o)
     };
     if (po.objective == PLAN_OBJ_DEVICES && po.target <= 0) {
         fprintf(stderr, "fusync: plan: --objective devices needs --target TOKENS_PER_S\n");
+        rc = 2;
+        goto out;
+    }
+    if (po.objective == PLAN_OBJ_COST && !(po.price > 0)) {
+        fprintf(stderr, "fusync: plan: --objective cost needs --price PER-DEVICE-HOUR\n");
+        rc = 2;
+        goto out;
+    }
+    if (o->host_price > 0 && !(o->price > 0)) {
+        fprintf(stderr, "fusync: plan: --host-price prices the nodes on top of their devices; give --price PER-DEVICE-HOUR too\n");
+        rc = 2;
+        goto out;
+    }
+    if (o->max_scale > 0 && po.objective != PLAN_OBJ_DEVICES && po.objective != PLAN_OBJ_COST) {
+        fprintf(stderr, "fusync: plan: --max-scale sets the cluster sizes of --objective devices or cost\n");
         rc = 2;
         goto out;
     }
@@ -225,7 +252,9 @@ int cmd_plan(cli_opts *o)
             size_t tn = 0;
             FILE *mf = open_memstream(&text, &tn);
             if (mf) {
-                plan_print_searched(&t, o->top, P->searched, mf);
+                char searched[sizeof P->searched + sizeof P->range + 4];
+                snprintf(searched, sizeof searched, "%s%s%s", P->searched, P->searched[0] && P->range[0] ? "; " : "", P->range);
+                plan_print_searched(&t, o->top, searched, mf);
                 fclose(mf);
                 fs_buf tb;
                 buf_init(&tb);
@@ -243,6 +272,12 @@ int cmd_plan(cli_opts *o)
             int fc = rtable_col(&t, "feasible"), nf = 0;
             for (int i = 0; i < t.nrows; i++) if (rt_row_true(&t.rows[i], fc)) nf++;
             if (nf == 0 && !o->shard_n) rc = 1;
+            if (!rc && !o->shard_n && P->objective == PLAN_OBJ_DEVICES && !plan_reaches_target(&t)) {
+                /* said plainly, on standard error too when the table went elsewhere */
+                if (o->quiet || to_stdout)
+                    fprintf(stderr, "fusync: plan: no cluster searched reaches %.0f tokens/s (%s)\n", P->target, P->range);
+                rc = 1;
+            }
         }
     }
     rtable_free(&t);

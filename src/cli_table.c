@@ -167,8 +167,9 @@ static int opt_data_dir(cli_opts *o, const char *v)
 
 static int opt_objective(cli_opts *o, const char *v)
 {
-    if (strcmp(v, "throughput") && strcmp(v, "tokens-per-device") && strcmp(v, "devices"))
-        return cli_usage_error("--objective: '%s' is not one of throughput, tokens-per-device, devices", v);
+    if (strcmp(v, "throughput") && strcmp(v, "tokens-per-device") && strcmp(v, "devices") && strcmp(v, "cost")
+        && strcmp(v, "time"))
+        return cli_usage_error("--objective: '%s' is not one of throughput, tokens-per-device, devices, cost, time", v);
     o->objective = v;
     return 0;
 }
@@ -179,6 +180,40 @@ static int opt_target(cli_opts *o, const char *v)
     o->target = strtod(v, &end);
     if (end == v || *end || !(o->target > 0 && o->target < 1e30))
         return cli_usage_error("--target: '%s' is not a positive number of tokens/s", v);
+    return 0;
+}
+
+static int opt_price(cli_opts *o, const char *v)
+{
+    char *end;
+    o->price = strtod(v, &end);
+    if (end == v || *end || !(o->price > 0 && o->price < 1e9))
+        return cli_usage_error("--price: '%s' is not a positive price per device-hour", v);
+    return 0;
+}
+
+static int opt_host_price(cli_opts *o, const char *v)
+{
+    char *end;
+    o->host_price = strtod(v, &end);
+    if (end == v || *end || !(o->host_price >= 0 && o->host_price < 1e9))
+        return cli_usage_error("--host-price: '%s' is not a price per node-hour (0 or more)", v);
+    return 0;
+}
+
+static int opt_steps(cli_opts *o, const char *v)
+{
+    long n;
+    if (!parse_int(v, 1, 100000000, &n)) return cli_usage_error("--steps: '%s' is not a whole number in 1..100000000", v);
+    o->steps = (int)n;
+    return 0;
+}
+
+static int opt_max_scale(cli_opts *o, const char *v)
+{
+    long n;
+    if (!parse_int(v, 1, 64, &n)) return cli_usage_error("--max-scale: '%s' is not a whole number in 1..64", v);
+    o->max_scale = (int)n;
     return 0;
 }
 
@@ -248,8 +283,17 @@ const cli_option CLI_OPTIONS[] = {
     {"lesson", 0, "FILE", "play a guided lesson (lessons/*.lua; the lesson names its scenario)", opt_lesson, false},
     {"jobs", 0, "N", "worker processes, 1..1024 (default 1)", opt_jobs, false},
     {"shard", 0, "I/N", "run only share I of N; fusync merge joins the shards", opt_shard, false},
-    {"objective", 0, "O", "rank by throughput, tokens-per-device or devices", opt_objective, false},
+    {"objective", 0, "O", "rank by throughput, tokens-per-device, devices, cost (with --price) or time (to --steps)",
+     opt_objective, false},
     {"target", 0, "TOKENS_PER_S", "a throughput the candidates must reach (with --objective devices)", opt_target, false},
+    {"max-scale", 0, "K", "plan: --objective devices and cost search clusters up to K times the scenario's, 1..64 "
+     "(default 8)", opt_max_scale, false},
+    {"price", 0, "PER-DEVICE-HOUR", "plan: price of a device-hour: cost per step and per run of --steps", opt_price,
+     false},
+    {"host-price", 0, "PER-NODE-HOUR", "plan: price of a node-hour on top of its devices' (default 0)", opt_host_price,
+     false},
+    {"steps", 0, "N", "plan: steps of a run, for its time and cost (default: the scenario's iterations)", opt_steps,
+     false},
     {"top", 0, "K", "candidates to print, 1..10000 (default 10)", opt_top, false},
     {"fix", 0, "PATH=VALUE", "plan: hold a field at a value in the whole search (and the baseline); repeatable",
      opt_fix, false},
@@ -322,8 +366,15 @@ const cli_command CLI_COMMANDS[] = {
      "samples lag at most L; --fix PATH=VALUE (and a --set of a searched field)\n"
      "holds a field in every plan and the baseline.  The scenario's own plan is\n"
      "simulated for comparison, and marked when it is outside them.  A policy's\n"
-     "candidates(ctx) narrows the axes or lists the plans (docs/plugins.md).\n",
-     SCENARIO_OPTS "objective target top fix partial-rollout max-lag csv json names jobs shard quiet",
+     "candidates(ctx) narrows the axes or lists the plans (docs/plugins.md).\n"
+     "--objective devices --target X finds the smallest cluster reaching X\n"
+     "tokens/s, and --objective cost the cheapest run (with --price): both\n"
+     "search clusters of 1, 2, 4, ... units (supernodes where the cluster has\n"
+     "several, else nodes) up to --max-scale K (default 8) times the scenario's\n"
+     "size; status 1 when no cluster in that range reaches the target.\n"
+     "--price P adds device-hours, cost per step and per run of --steps N and\n"
+     "the time to N steps; --objective time ranks by that time.\n",
+     SCENARIO_OPTS "objective target max-scale price host-price steps top fix partial-rollout max-lag csv json names jobs shard quiet",
      "fusync plan examples/qwen7b_h100x16.lua --top 5 --jobs 2", 0},
     {"merge", cmd_merge, 1, -1, "FILE... [OPTIONS]", "join the outputs of sharded sweeps or plans",
      "Join the JSON files the shards of one sweep or plan wrote (--shard I/N\n"

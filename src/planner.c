@@ -110,20 +110,54 @@ static int dispatch_of(const scn_scenario *s)
     return f ? (int)fields_get_num(f, &s->plan.rollout) : 0;
 }
 
-/* --objective devices: clusters from one node up to the scenario's. */
-static void device_axes(const scn_scenario *s, plan_axes *ax)
+/* --objective devices and cost: cluster sizes in the cluster's own unit
+** (supernodes where it has more than one, else nodes), powers of two from
+** one unit up to `scale` times the scenario's size, and its own size; the
+** range goes into `range` for the header. */
+static int cmp_long(const void *a, const void *b)
 {
-    long v[32];
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+static void device_axes(const scn_scenario *s, int scale, plan_axes *ax, char *range, size_t rn)
+{
+    bool super = s->cluster.supernodes > 1;
+    long own = super ? s->cluster.supernodes : s->cluster.nodes_per_supernode, hi = own * scale;
+    long v[34];
     int n = 0;
-    if (s->cluster.supernodes > 1) {
-        for (long k = 1; k < s->cluster.supernodes && n < 31; k *= 2) v[n++] = k;
-        v[n++] = s->cluster.supernodes;
-        axis_set(&ax->supernodes, v, n);
-    } else {
-        for (long k = 1; k < s->cluster.nodes_per_supernode && n < 31; k *= 2) v[n++] = k;
-        v[n++] = s->cluster.nodes_per_supernode;
-        axis_set(&ax->nodes_per_supernode, v, n);
-    }
+    for (long k = 1; k <= hi && n < 31; k *= 2) v[n++] = k;
+    v[n++] = own;
+    v[n++] = hi;
+    qsort(v, (size_t)n, sizeof *v, cmp_long);
+    int w = 0;
+    for (int i = 0; i < n; i++) if (w == 0 || v[i] != v[w - 1]) v[w++] = v[i];
+    n = w < 32 ? w : 32;
+    axis_set(super ? &ax->supernodes : &ax->nodes_per_supernode, v, n);
+    long per = scn_total_devices(&s->cluster) / own;
+    size_t k = (size_t)snprintf(range, rn, "clusters of");
+    for (int i = 0; i < n && k < rn; i++) k += (size_t)snprintf(range + k, rn - k, "%s%ld", i ? "," : " ", v[i]);
+    if (k < rn)
+        snprintf(range + k, rn - k, " %s (%ld to %ld devices: up to %dx the scenario's %ld, --max-scale)",
+                 super ? "supernodes" : "nodes", per * v[0], per * v[n - 1], scale, own);
+}
+
+/* How many steps' time `steps` steps take against the mean step of the
+** window simulated (batches warmup..iterations-1): batch b's responses are
+** scaled by (1 + g)^b (workload.response_growth), and a step's time is taken
+** to grow in proportion to them (an upper bound: prompts, weight syncs and
+** fixed costs do not grow). */
+static double growth_steps(const scn_workload *w, int steps)
+{
+    double g = w->response_growth;
+    if (g == 0) return steps;
+    double win = 0;
+    int lo = w->warmup < w->iterations ? w->warmup : 0;
+    for (int b = lo; b < w->iterations; b++) win += pow(1 + g, b);
+    win /= w->iterations - lo;
+    double all = 0;
+    for (int b = 0; b < steps; b++) all += pow(1 + g, b);
+    return win > 0 ? all / win : steps;
 }
 
 /* ---------------------------------------------------------------- apply */
@@ -399,7 +433,7 @@ void planner_enumerate(planner *P)
 static int cmp_est(const void *a, const void *b)
 {
     const plan_cand *x = a, *y = b;
-    if (x->est != y->est) return x->est < y->est ? 1 : -1;
+    if (x->key != y->key) return x->key < y->key ? 1 : -1;
     return (x->index > y->index) - (x->index < y->index);
 }
 
@@ -453,6 +487,16 @@ static int group_of(const planner *P, const plan_cand *c)
 void planner_select(planner *P, int budget)
 {
     if (budget <= 0) budget = P->o.budget > 0 ? P->o.budget : 320;
+    /* what to simulate first: the estimate, or for the cheapest run the
+    ** estimate per unit of price an hour (the cost of a token is the price
+    ** an hour over the tokens an hour), so a small cluster is not crowded
+    ** out by the larger ones' higher throughput */
+    for (long i = 0; i < P->nc; i++) {
+        plan_cand *c = &P->c[i];
+        int dpn = P->base.cluster.devices_per_node > 0 ? P->base.cluster.devices_per_node : 1;
+        double per_h = c->devices * P->o.price + (double)c->devices / dpn * P->o.host_price;
+        c->key = P->objective == PLAN_OBJ_COST && per_h > 0 ? c->est / per_h : c->est;
+    }
     qsort(P->c, (size_t)P->nc, sizeof *P->c, cmp_est);
     free(P->sel);
     P->sel = NULL;
@@ -483,13 +527,13 @@ void planner_select(planner *P, int budget)
     for (long i = 0; i < P->nsel; i++) near += P->sel[i].near;
     for (long i = 0; i < P->nc; i++) {
         if (taken[i]) continue;
-        if (P->nsel >= budget && !(P->c[i].est == last && P->nsel < 2 * budget)) break;
+        if (P->nsel >= budget && !(P->c[i].key == last && P->nsel < 2 * budget)) break;
         if (P->c[i].near && near >= budget / 4) continue;
         int before = P->nsel;
         expand(P, &cap, &P->c[i]);
         if (P->c[i].near) near += P->nsel - before;
         taken[i] = 1;
-        last = P->c[i].est;
+        last = P->c[i].key;
     }
     free(taken);
     /* the rungs: each keeps a quarter of the one before, down to the plans
@@ -520,7 +564,7 @@ void planner_select(planner *P, int budget)
 ** smallest cluster. */
 static int stratum(const planner *P, const plan_cand *c)
 {
-    if (P->objective == PLAN_OBJ_DEVICES) return c->devices;
+    if (P->objective == PLAN_OBJ_DEVICES || P->objective == PLAN_OBJ_COST) return c->devices;
     if (c->mode >= 0) return c->stale;
     scn_scenario s;
     planner_apply(P, c, &s);
@@ -727,6 +771,11 @@ void planner_cols(const planner *P, rtable *t)
     };
     for (int i = 0; cols[i]; i++) rtable_add_col(t, cols[i]);
     if (P->objective == PLAN_OBJ_DEVICES) rtable_add_col(t, "meets_target");
+    if (P->costing) {
+        static const char *const cc[] = {"steps", "time_to_steps_s", "device_hours_per_step", "device_hours_per_run",
+                                         "price_per_device_hour", "price_per_node_hour", "cost_per_step", "cost_per_run", NULL};
+        for (int i = 0; cc[i]; i++) rtable_add_col(t, cc[i]);
+    }
     rt_metrics_add_cols(t);
     rtable_add_col(t, "run_with");
 }
@@ -794,6 +843,25 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
             rt_row_set_bool(r, rtable_col(t, "feasible"), false);
             rt_row_set_str(r, rtable_col(t, "reason"), why);
             rep.feasible = false;
+        }
+        if (P->costing) {
+            /* docs/cli.md, "Cost and time": devices and nodes held for the
+            ** whole step, nothing else priced */
+            double step = rep.step_time_s, run_s = step * growth_steps(&s.work, P->steps);
+            int dev = scn_total_devices(&s.cluster), nodes = dev / (s.cluster.devices_per_node > 0 ? s.cluster.devices_per_node : 1);
+            double per_h = dev * P->o.price + nodes * P->o.host_price;
+            rt_row_set_int(r, rtable_col(t, "steps"), P->steps);
+            rt_row_set_num(r, rtable_col(t, "time_to_steps_s"), run_s);
+            rt_row_set_num(r, rtable_col(t, "device_hours_per_step"), dev * step / 3600);
+            rt_row_set_num(r, rtable_col(t, "device_hours_per_run"), dev * run_s / 3600);
+            rt_row_set_num(r, rtable_col(t, "price_per_device_hour"), P->o.price);
+            rt_row_set_num(r, rtable_col(t, "price_per_node_hour"), P->o.host_price);
+            rt_row_set_num(r, rtable_col(t, "cost_per_step"), per_h * step / 3600);
+            rt_row_set_num(r, rtable_col(t, "cost_per_run"), per_h * run_s / 3600);
+            if (!P->has_score && rep.feasible && step > 0) {
+                if (P->objective == PLAN_OBJ_COST) score = per_h > 0 ? 3600 / (per_h * run_s) : 0;
+                if (P->objective == PLAN_OBJ_TIME) score = 3600 / run_s;
+            }
         }
         rt_row_set_num(r, rtable_col(t, "score"), rep.feasible ? score : 0);
         char out[160];
@@ -1094,7 +1162,10 @@ bool planner_init(planner *P, const scn_scenario *base, plugin *pl, const planne
     P->iterations = P->base.work.iterations;
     P->warmup = P->base.work.warmup;
     default_axes(&P->base, &P->ax);
-    if (P->objective == PLAN_OBJ_DEVICES) device_axes(&P->base, &P->ax);
+    if (P->objective == PLAN_OBJ_DEVICES || P->objective == PLAN_OBJ_COST)
+        device_axes(&P->base, po->max_scale > 0 ? po->max_scale : PLANNER_MAX_SCALE, &P->ax, P->range, sizeof P->range);
+    P->steps = po->steps > 0 ? po->steps : P->base.work.iterations;
+    P->costing = po->price > 0 || po->host_price > 0 || po->steps > 0 || P->objective == PLAN_OBJ_COST || P->objective == PLAN_OBJ_TIME;
     if (pl && !policy_candidates(pl, &P->base, &P->ax, &P->plans, &P->nplans, err)) return false;
     if (!constrain(P, err)) return false;
     est_lengths_of(&P->base.work, &P->len);

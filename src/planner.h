@@ -38,7 +38,14 @@
 /* The search modes (PLANNER_*) and axes are plan_axes.h's. */
 const char *planner_mode_name(int mode);
 
-typedef enum { PLAN_OBJ_THROUGHPUT, PLAN_OBJ_PER_DEVICE, PLAN_OBJ_DEVICES } plan_objective;
+/* cost and time rank by the reciprocal of the cost of a run of `steps` steps
+** and of its time, so that a higher score is better for every objective */
+typedef enum { PLAN_OBJ_THROUGHPUT, PLAN_OBJ_PER_DEVICE, PLAN_OBJ_DEVICES, PLAN_OBJ_COST, PLAN_OBJ_TIME } plan_objective;
+
+/* --objective devices and cost search cluster sizes in the cluster's own
+** unit (supernodes where it has more than one, else nodes): powers of two
+** from one unit up to max_scale times the scenario's size, and its own. */
+#define PLANNER_MAX_SCALE 8
 
 typedef struct {
     int    mode;                /* PLANNER_*, or -1: the scenario's own plan / a listed plan */
@@ -52,6 +59,7 @@ typedef struct {
     int    explicit_idx;        /* >= 0: plans[explicit_idx] from candidates() */
     long   index;               /* enumeration order of its layout */
     double est;                 /* estimated tokens/s (in P->c: the best of the layout's variants) */
+    double key;                 /* what planner_select orders by: est, or est per price an hour (cost) */
     int    devices;
     bool   near;                /* misses the analytic fit by at most PLANNER_FIT_SLACK */
     /* successive halving (selected candidates only) */
@@ -65,6 +73,12 @@ typedef struct {
 typedef struct {
     plan_objective objective;
     double target;              /* PLAN_OBJ_DEVICES: tokens/s to reach */
+    int    max_scale;           /* cluster sizes up to this times the scenario's (0: PLANNER_MAX_SCALE) */
+    /* cost and time (docs/cli.md, `fusync plan`, "Cost and time"): a run of
+    ** `steps` steps (0: the scenario's iterations) at `price` per
+    ** device-hour and `host_price` per node-hour (0: not priced) */
+    double price, host_price;
+    int    steps;
     int    budget;              /* candidates of the first rung (0: the default, 320) */
     int    top;                 /* plans listed: the final rung holds at least this many */
     /* the command that reproduces a row: `fusync run INPUT [SETS] [--policy POLICY] ...` */
@@ -121,6 +135,9 @@ typedef struct {
     int           fix_rollout_devices, fix_aux_devices;  /* > 0: the pool split held */
     int           mode_only;            /* scn_mode of --mode or --fix plan.mode; -1: any */
     char          searched[512];        /* the constraints as searched, for the header */
+    char          range[160];           /* the cluster sizes searched ("" : the scenario's only) */
+    bool          costing;              /* the table has the cost and time columns */
+    int           steps;                /* of a run, for the cost and time columns */
     /* optional: told of every layout stage 1 builds, and whether it fits
     ** (before its staleness settings are spread) */
     void        (*visit)(void *ud, const plan_cand *c, bool fits);
@@ -178,6 +195,8 @@ double planner_row_figure(const rtable *t, const rt_row *r);
 /* Rank a plan table best first (feasible, longest window, meets the target,
 ** fewest devices, score, id) and print the top K with why #1 beats #2. */
 void plan_sort(rtable *t);
+/* Whether a listed row meets the target (true without a target). */
+bool plan_reaches_target(const rtable *t);
 void plan_print(const rtable *t, int top, FILE *f);
 /* The same with what was searched (planner.searched) in the header. */
 void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f);

@@ -79,9 +79,52 @@ static void print_row(const rtable *t, const rt_row *r, const char *label, FILE 
     double lm = cnum(t, r, "staleness_mean"), lx = cnum(t, r, "staleness_max");
     if (isfinite(lm) && isfinite(lx)) snprintf(lag, sizeof lag, "%.2f/%.0f", lm, lx);
     else snprintf(lag, sizeof lag, "-");
-    fprintf(f, "  %-4s %-9s %-22.22s %5s %-14s %-13s %-2s %-4s %-8.8s %-7s %10s %9s %8s %9s\n", label, ctext(t, r, "mode"),
+    fprintf(f, "  %-4s %-9s %-22.22s %5s %-14s %-13s %-2s %-4s %-8.8s %-7s %10s %9s %8s %9s", label, ctext(t, r, "mode"),
             ctext(t, r, "pools"), ctext(t, r, "devices"), a, b2, ctext(t, r, "staleness"), ctext(t, r, "partial_rollout"),
             ctext(t, r, "dispatch"), lag, tp, est, pd, st);
+    if (rtable_col(t, "time_to_steps_s") >= 0) {
+        char tn[32], dh[32], cr[32];
+        fmt_secs(tn, sizeof tn, cnum(t, r, "time_to_steps_s"));
+        snprintf(dh, sizeof dh, "%.4g", cnum(t, r, "device_hours_per_run"));
+        double c = cnum(t, r, "cost_per_run");
+        if (c > 0) snprintf(cr, sizeof cr, "%.2f", c);
+        else snprintf(cr, sizeof cr, "-");
+        fprintf(f, " %10s %9s %10s", tn, dh, cr);
+    }
+    fprintf(f, "\n");
+}
+
+/* Whether a listed row (feasible, within the constraints, over the whole
+** window) meets the target. */
+bool plan_reaches_target(const rtable *t)
+{
+    int fc = rtable_col(t, "feasible"), mc = rtable_col(t, "meets_target"), ic = rtable_col(t, "within");
+    int wc = rtable_col(t, "simulated_iterations");
+    if (mc < 0) return true;
+    for (int i = 0; i < t->nrows; i++) {
+        const rt_row *r = &t->rows[i];
+        if (rt_row_true(r, fc) && (ic < 0 || rt_row_true(r, ic)) && rt_row_true(r, mc)
+            && (wc < 0 || (int)rt_row_num(r, wc) == t->iterations))
+            return true;
+    }
+    return false;
+}
+
+/* What a cost or time column assumes, from the table's first row (a merged
+** table has the same). */
+static void print_price(const rtable *t, FILE *f)
+{
+    if (rtable_col(t, "time_to_steps_s") < 0 || t->nrows == 0) return;
+    const rt_row *r = &t->rows[0];
+    double p = cnum(t, r, "price_per_device_hour"), h = cnum(t, r, "price_per_node_hour");
+    fprintf(f, "  a run: %.0f steps; time to them = the mean simulated step x steps (scaled by workload.response_growth, "
+            "a step taken to grow with its responses)\n", cnum(t, r, "steps"));
+    char node[48] = "";
+    if (h > 0) snprintf(node, sizeof node, " + %g per node-hour", h);
+    if (p > 0)
+        fprintf(f, "  price: %g per device-hour%s; cost = (devices x price + nodes x node price) x time: every device "
+                "is billed for the whole step, idle or not; storage, network and start-up are not priced\n", p, node);
+    else fprintf(f, "  no price given (--price PER-DEVICE-HOUR): device-hours only\n");
 }
 
 /* How many rows were simulated over at least each window (the rungs). */
@@ -131,7 +174,7 @@ static void explain(const rtable *t, const rt_row *best, const rt_row *second, c
     double d1 = cnum(t, best, "devices"), d2 = cnum(t, second, "devices");
     bool m1 = mc >= 0 && rt_row_true(best, mc), m2 = mc >= 0 && rt_row_true(second, mc);
     if (mc >= 0 && m1 && !m2)
-        fprintf(f, "  #1 reaches the target of %.0f tokens/s, #2 does not\n", t->target);
+        fprintf(f, "  #1 reaches the target of %.0f tokens/s, %s does not\n", t->target, who);
     else if (mc >= 0 && m1 && d1 < d2)
         fprintf(f, "  both reach the target of %.0f tokens/s; #1 with %.0f devices against %.0f\n", t->target, d1, d2);
     else {
@@ -179,9 +222,12 @@ void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f
     fprintf(f, "  %ld candidates enumerated, %ld pruned (do not divide, or miss the memory fit by over %.0f%%), %ld estimated, "
             "%d simulated, %d feasible in simulation (run's memory ledger)\n", t->evaluated, t->pruned, 100 * PLANNER_FIT_SLACK, t->estimated, t->total, nfeas);
     print_rungs(t, f);
+    print_price(t, f);
     bool devices = !strcmp(t->objective, "devices");
     fprintf(f, "  objective: %s", !strcmp(t->objective, "score") ? "score() of the policy" : t->objective);
     if (devices) fprintf(f, " (smallest cluster reaching %.0f tokens/s)", t->target);
+    if (!strcmp(t->objective, "cost")) fprintf(f, " (cheapest run)");
+    if (!strcmp(t->objective, "time")) fprintf(f, " (shortest time to the run's steps)");
     fprintf(f, "; listed: plans simulated over the scenario's %d iterations (%d warm-up)\n\n", t->iterations, t->warmup);
     if (nfeas == 0) {
         fprintf(f, "No feasible plan was found.\n");
@@ -190,8 +236,15 @@ void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f
                     ctext(t, &t->rows[i], "reason"));
         return;
     }
-    fprintf(f, "  %-4s %-9s %-22s %5s %-14s %-13s %-2s %-4s %-8s %-7s %10s %9s %8s %9s\n", "#", "mode", "pools", "dev",
+    if (devices && !plan_reaches_target(t)) {
+        fprintf(f, "No cluster searched reaches %.0f tokens/s", t->target);
+        if (searched && strstr(searched, "clusters of")) fprintf(f, "; searched: %s", strstr(searched, "clusters of"));
+        fprintf(f, ".\nThe best plan of each size is listed; a larger --max-scale or looser constraints may reach it.\n\n");
+    }
+    fprintf(f, "  %-4s %-9s %-22s %5s %-14s %-13s %-2s %-4s %-8s %-7s %10s %9s %8s %9s", "#", "mode", "pools", "dev",
             "train tp/pp/ep/mb", "rollout tp/ep/seqs", "s", "part", "dispatch", "lag", "sim tok/s", "estimate", "per dev", "step");
+    if (rtable_col(t, "time_to_steps_s") >= 0) fprintf(f, " %10s %9s %10s", "run time", "dev-h", "cost/run");
+    fprintf(f, "\n");
     int shown = 0;
     bool base_shown = false;
     const rt_row **listed = xcalloc((size_t)top + 2, sizeof *listed);
