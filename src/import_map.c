@@ -5,6 +5,10 @@
 ** line, or the framework's default and its version), or says it is a guess.
 ** The rules, each with its source in the framework's code, are
 ** docs/frameworks.md; the key tables and defaults are import_fw.c.
+**
+** Over 900 lines: it is the three frameworks' joined rules (mini-batches,
+** lengths, pools, backends), one function each, read top to bottom beside
+** docs/frameworks.md; the next rule for a framework splits it by framework.
 */
 #include "import.h"
 #include "import_fw.h"

@@ -8,6 +8,10 @@
 ** unwinds to lscn_load as a message and never reaches Lua's panic handler.
 ** Conversion reads tables raw (no metamethods), so no scenario code runs once
 ** the chunk has returned.
+**
+** Over 900 lines: the loader and the path confinement of its helpers
+** (fusync.scenario, hf_config, dist.from_file) share the sandbox state; the
+** helpers are the part to move to a file of their own next.
 */
 #include "lua_scenario.h"
 #include "fields_lua.h"
