@@ -48,8 +48,6 @@ int cmd_import(cli_opts *co)
     o.prompt_mean = co->prompt_mean;
     o.response_mean = co->response_mean;
     o.nsets = co->nsets;
-    const char **sets = calloc((size_t)co->nsets + 1, sizeof *sets);
-    for (int i = 0; i < co->nsets; i++) sets[i] = co->sets[i];
     const char **files = (const char **)co->files + 1;
     int nfiles = co->nfiles - 1;
     const char *out = co->out_dir;
@@ -82,7 +80,7 @@ int cmd_import(cli_opts *co)
     fs_buf text;
     buf_init(&text);
     if (ok) {
-        o.sets = sets;
+        o.sets = co->sets;
         o.inputs = names.s;
         ok = keys ? imp_keys(fw, &c, &o, &text, &err) : imp_map(fw, &c, &o, &text, &err);
     }
@@ -102,6 +100,5 @@ int cmd_import(cli_opts *co)
     buf_free(&text);
     buf_free(&names);
     imp_cfg_free(&c);
-    free(sets);
     return rc;
 }

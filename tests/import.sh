@@ -73,7 +73,7 @@ imp vf2 verl "$D/verl_qwen3_8b_fsdp.sh" actor_rollout_ref.rollout.n=8
 field vf2 'samples_per_prompt = 8,'
 
 # --- verl, Megatron (--config-name picks the Megatron defaults), preset model
-imp vm verl "$D/verl_qwen25_7b_megatron.sh"
+imp vm verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh"
 field vm 'nodes = 2,  -- trainer.nnodes'
 field vm 'actor = { name = "Qwen/Qwen2.5-7B", layers = 28,'
 field vm "the shape of fusync's preset f.models.qwen2_5_7b"
@@ -194,7 +194,7 @@ rt() {
     for l in "$@"; do grep -q "^$l=" "$TMP/$name.w" && ok || bad "$name: LOSSY $l is not a key the config sets"; done
 }
 rt vf verl "$D/verl_qwen3_8b_fsdp.sh"
-rt vm verl "$D/verl_qwen25_7b_megatron.sh"
+rt vm verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh"
 rt vh verl "$TMP/run/.hydra/config.yaml"
 rt oh openrlhf "$D/openrlhf_llama8b_hybrid.sh" train.dynamic_batch_enable train.max_tokens_per_gpu
 rt op openrlhf "$D/openrlhf_llama8b_pools.sh" ds.adam_offload
@@ -241,7 +241,7 @@ xhas to-megatron-tp 'actor_rollout_ref.actor.megatron.tensor_model_parallel_size
     --set plan.train.zero=1 --set plan.train.tp=2
 
 # --- stdout without --out; --set lands in the scenario
-out=$("$FUSYNC" import verl "$D/verl_qwen25_7b_megatron.sh" --set plan.rollout.max_seqs=128 2>&1)
+out=$("$FUSYNC" import verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" --set plan.rollout.max_seqs=128 2>&1)
 if printf '%s\n' "$out" | grep -qF 'max_seqs = 128,  -- --set'; then ok; else bad "--set to stdout: $out"; fi
 
 # --- bad inputs: the file, line and key
