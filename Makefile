@@ -138,6 +138,7 @@ test-san: $(TESTBIN) $(BIN)
 # row leaves the tolerance examples/validation/rows.txt states for it.
 validate: $(BIN)
 	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/validate.sh
+	$(Q)FUSYNC=$(abspath $(BIN)) sh scripts/validate-feasibility.sh
 
 # The field tables of docs/scenarios.md, from src/fields.c (make test checks
 # they are current).

@@ -15,6 +15,16 @@ mdl_states mdl_model_states(double psi, int dp, int zero)
     return s;
 }
 
+mdl_states mdl_train_states(double psi, int dp, int zero, scn_grad_dtype grad)
+{
+    if (dp < 1) dp = 1;
+    if (zero >= 3 && grad == GRAD_FP32)
+        return (mdl_states){4.0 * psi / dp, 4.0 * psi / dp, 8.0 * psi / dp};
+    mdl_states s = mdl_model_states(psi, dp, zero);
+    if (grad == GRAD_FP32) s.grads *= 2.0;
+    return s;
+}
+
 static int imax(int a, int b) { return a > b ? a : b; }
 
 double mdl_train_params_per_device(const scn_model *m, int tp, int pp, int ep)

@@ -15,6 +15,16 @@ typedef struct {
     double weights, grads, optimizer;
 } mdl_states;
 mdl_states mdl_model_states(double psi, int dp, int zero);
+/* The states as the frameworks hold them, gradients in `grad` (docs/model.md,
+** section 7, bytes a parameter): mdl_model_states with gradients of that
+** dtype, except ZeRO-3 with FP32 gradients, which is FSDP's layout — the
+** sharded parameter is the FP32 master (4/d), its FP32 gradient (4/d), Adam's
+** m and v (8/d): 16/d, no BF16 shard beside the master (PyTorch FSDP
+** MixedPrecision: the BF16 copy exists only unsharded, per unit, in the
+** all-gather; Megatron-LM's "fp32 param, fp32 grads" row).  The other stages
+** keep Megatron's and DeepSpeed's BF16 working copy: 2 + g + 12 with
+** g = 4 (FP32, Megatron's 18) or 2 (BF16, ZeRO's 16). */
+mdl_states mdl_train_states(double psi, int dp, int zero, scn_grad_dtype grad);
 
 /* Parameters one device holds for training with TP/PP/EP (MoE parallel
 ** folding: experts over max(tp, ep) devices of a stage, arXiv 2504.14960). */

@@ -12,6 +12,7 @@
 */
 #include "plan.h"
 #include "model.h"
+#include "dist.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -236,17 +237,24 @@ double plan_host_optimizer(const scn_scenario *s, const plan_pool *pp)
 void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3])
 {
     const scn_model *m = &s->actor;
+    const scn_train_layout *tl = &s->plan.train;
     double sh = mdl_stage_share(m->layers, pp->pp);
     double psi_d = m->params_dense * sh / pp->tp;
     double psi_e = m->params_expert * sh / (pp->tp > pp->ep ? pp->tp : pp->ep);
-    mdl_states a = mdl_model_states(psi_d, pp->shard, s->plan.train.zero);
-    mdl_states b = mdl_model_states(psi_e, pp->eshard, s->plan.train.zero);
+    mdl_states a = mdl_train_states(psi_d, pp->shard, tl->zero, tl->grad_dtype);
+    mdl_states b = mdl_train_states(psi_e, pp->eshard, tl->zero, tl->grad_dtype);
     out[0] = a.weights + b.weights;
-    /* mdl_model_states counts 2 bytes a gradient; FP32 gradients take 4 */
-    out[1] = (a.grads + b.grads) * mdl_grad_bytes(&s->plan.train) / 2.0;
+    out[1] = a.grads + b.grads;
     out[2] = a.optimizer + b.optimizer;
-    /* plan.train.optimizer_offload: that share lives on the host */
-    if (s->plan.train.optimizer_offload > 0) out[2] *= 1 - s->plan.train.optimizer_offload;
+    double f = tl->optimizer_offload;
+    if (f <= 0) return;
+    /* plan.train.optimizer_offload: that share of the optimizer lives on the
+    ** host (plan_host_optimizer).  Under FSDP's layout the master is the
+    ** parameter shard: its offloaded share leaves a BF16 copy (2 of its 4
+    ** bytes) on the device for the all-gather, as DeepSpeed's offload keeps
+    ** its BF16 partition. */
+    out[2] *= 1 - f;
+    if (tl->zero >= 3 && tl->grad_dtype == GRAD_FP32) out[0] *= 1 - f / 2;
 }
 
 double plan_max_seq(const scn_scenario *s)
@@ -292,8 +300,15 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     }
     double layer = mdl_act_bytes_tokens(m, seq * mb, seq, pp->tp, tl->recompute, tl->attention);
     double act = inflight * layer * ((m->layers + pp->pp - 1) / pp->pp);
-    /* the last stage also holds fp32 logits of a micro-batch: mb·s·V/t·4 */
-    if (stage == pp->pp - 1) act += mb * seq * (double)m->vocab / pp->tp * 4.0;
+    /* the last stage also holds fp32 logits of a micro-batch: tok·V/t·4.
+    ** Padded, tok = mb·s_max.  Packed (remove-padding), a micro-batch holds
+    ** its sequences' real tokens: the logits are taken over those alone
+    ** (docs/model.md, section 3); reserved for the largest micro-batch one
+    ** expects, mb − 1 sequences of the mean length and one of the longest. */
+    double ltok = mb * seq;
+    if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
+        ltok = fmin(ltok, (mb - 1) * pp->seq_mean + seq);
+    if (stage == pp->pp - 1) act += ltok * (double)m->vocab / pp->tp * 4.0;
     /* context parallelism: each rank holds 1/cp of every sequence's tokens */
     return pp->cp > 1 ? act / pp->cp : act;
 }
@@ -308,8 +323,8 @@ static double critic_bytes(const scn_scenario *s, const plan_pool *pp)
     if (!s->has_critic || !(pp->roles & ROLE_CRITIC)) return 0;
     const scn_model *c = &s->critic;
     double psi = c->params_total * mdl_stage_share(c->layers, pp->pp) / pp->tp;
-    mdl_states st = mdl_model_states(psi, pp->shard, s->plan.train.zero);
-    return st.weights + st.grads * mdl_grad_bytes(&s->plan.train) / 2.0 + st.optimizer;
+    mdl_states st = mdl_train_states(psi, pp->shard, s->plan.train.zero, s->plan.train.grad_dtype);
+    return st.weights + st.grads + st.optimizer;
 }
 
 static double aux_weight_bytes(const scn_model *m, int shards)
@@ -785,7 +800,10 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
         fs_err_set(err, 2, "%s: plan.pools: the critic trains with the actor; give the \"critic\" role to the training pool", f);
         return false;
     }
+    /* a sample's mean tokens, once: the packed logits reservation needs it */
+    double seq_mean = dist_mean(&s->work.prompt_len, 0) + dist_mean(&s->work.response_len, s->work.max_response);
     for (int i = 0; i < p->npools; i++) {
+        p->pools[i].seq_mean = seq_mean;
         if (!layout_pool(s, p, &p->pools[i], err)) return false;
         if (p->pools[i].placed && !groups_in_nodes(s, p, i, err)) return false;
         pool_memory(s, &p->pools[i]);

@@ -39,6 +39,7 @@ typedef struct {
     double   rollout_mem[MB__COUNT];
     double   host_mem_per_node;     /* offloaded states + swapped models */
     double   host_opt;              /* per device: the optimizer's share on the host for the whole run */
+    double   seq_mean;              /* mean prompt + response tokens of a sample (0: not known; plan_act_peak) */
     double   host_node[3];          /* host_mem_per_node by what it holds: the optimizer (whole run),
                                     ** states offloaded for rollout, models waiting to be loaded */
     /* the largest total per device the run's memory ledger reaches, over

@@ -65,6 +65,51 @@ static double run_time(const char *const *sets, int n)
 /* The host's share: states off the device, 16 bytes a parameter of the
 ** shard on the host, counted per node; the optimizer step slower by the
 ** host's work; the engine books the host bytes for the whole run. */
+/* ZeRO-3 with FP32 gradients is FSDP's layout: the FP32 shard is the
+** master, 16 bytes a parameter of the shard (Megatron-LM's "fp32 param,
+** fp32 grads" row); the BF16 working copy of ZeRO-1 stays (6 + 12/d). */
+START_TEST(t_fsdp_states)
+{
+    scn_scenario a, b;
+    plan pa, pb;
+    const char *z1[] = {"plan.train.zero=1"};
+    load(NULL, 0, &a, &pa);
+    load(z1, 1, &b, &pb);
+    const plan_pool *qa = &pa.pools[pa.train_pool], *qb = &pb.pools[pb.train_pool];
+    double psi = a.actor.params_total, d = qa->shard;
+    double za = qa->train_mem[MB_WEIGHTS] + qa->train_mem[MB_GRADS] + qa->train_mem[MB_OPTIMIZER];
+    ck_assert_double_eq_tol(za, 16.0 * psi / d, 1e-9 * psi);
+    ck_assert_double_eq_tol(qa->train_mem[MB_WEIGHTS], 4.0 * psi / d, 1e-9 * psi);
+    double zb = qb->train_mem[MB_WEIGHTS] + qb->train_mem[MB_GRADS] + qb->train_mem[MB_OPTIMIZER];
+    ck_assert_double_eq_tol(zb, psi * (6.0 + 12.0 / d), 1e-9 * psi);
+    mdl_states s = mdl_train_states(1e9, 8, 3, GRAD_BF16);
+    ck_assert_double_eq_tol(s.weights + s.grads + s.optimizer, 16e9 / 8, 1);
+    s = mdl_train_states(1e9, 8, 2, GRAD_FP32);
+    ck_assert_double_eq_tol(s.weights + s.grads + s.optimizer, 2e9 + 16e9 / 8, 1);
+}
+END_TEST
+
+/* Packed micro-batches (remove-padding) take the logits over their real
+** tokens: mb − 1 mean sequences and one of the longest, not mb × s_max;
+** padded ones keep mb × s_max. */
+START_TEST(t_packed_logits)
+{
+    scn_scenario a, b;
+    plan pa, pb;
+    const char *pad[] = {"plan.train.padding=longest", "plan.train.micro_batch=8"};
+    const char *pk[] = {"plan.train.micro_batch=8"};
+    load(pk, 1, &a, &pa);
+    load(pad, 2, &b, &pb);
+    const plan_pool *qa = &pa.pools[pa.train_pool], *qb = &pb.pools[pb.train_pool];
+    double smax = plan_max_seq(&a), mean = qa->seq_mean;
+    ck_assert_double_gt(mean, 512 + 1400);
+    ck_assert_double_lt(mean, 512 + 1600);
+    double v = (double)a.actor.vocab * 4.0;
+    double diff = qb->train_mem[MB_ACTIVATIONS] - qa->train_mem[MB_ACTIVATIONS];
+    ck_assert_double_eq_tol(diff, (8 * smax - (7 * mean + smax)) * v, 1e-6 * diff);
+}
+END_TEST
+
 START_TEST(t_optimizer_offload)
 {
     scn_scenario a, b;
@@ -201,6 +246,8 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_attention_fused);
     tcase_add_test(tc, t_token_budget);
     tcase_add_test(tc, t_padding_longest);
+    tcase_add_test(tc, t_fsdp_states);
+    tcase_add_test(tc, t_packed_logits);
     suite_add_tcase(s, tc);
     return s;
 }

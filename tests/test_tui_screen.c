@@ -260,7 +260,7 @@ static bool screen_has(const screen *sc, const char *text)
     "|  all busy                          93.4%                       -                                           |\n" \
     "|  rollout busy                          -                   51.4%                                           |\n" \
     "|  train busy                            -                   46.3%                                           |\n" \
-    "|memory peak/device               72.0 GiB                73.5 GiB  +1.5 GiB (+2.1%)                         |\n" \
+    "|memory peak/device               72.0 GiB                73.0 GiB  +1.0 GiB (+1.4%)                         |\n" \
     "|host peak/node                  212.8 GiB                       -  -212.8 GiB (-100.0%)                     |\n" \
     "+------------------------------------------------------------------------------------------------------------+\n" \
     ""
