@@ -12,7 +12,6 @@
 */
 #include "plan.h"
 #include "model.h"
-#include "dist.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -411,6 +410,41 @@ static bool layout_pool(const scn_scenario *s, plan *p, plan_pool *q, fs_err *er
     return true;
 }
 
+/* The mean of a length distribution clipped to its cap and hard_cap, in
+** closed form (plan_build runs for every candidate of the planner, so no
+** sampling): a lognormal of median m and σ clipped at c has mean
+** m·e^{σ²/2}·Φ((ln(c/m) − σ²)/σ) + c·(1 − Φ(ln(c/m)/σ)); a histogram's
+** bins count at their clipped midpoints. */
+static double len_mean(const scn_dist *d, int hard_cap)
+{
+    double c = d->cap > 0 ? d->cap : HUGE_VAL;
+    if (hard_cap > 0 && hard_cap < c) c = hard_cap;
+    switch (d->kind) {
+    case DIST_FIXED: return fmin(d->a, c);
+    case DIST_UNIFORM: {
+        if (c >= d->b) return 0.5 * (d->a + d->b);
+        if (c <= d->a) return c;
+        double w = d->b - d->a;
+        return ((c - d->a) * 0.5 * (d->a + c) + (d->b - c) * c) / w;
+    }
+    case DIST_LOGNORMAL: {
+        double m = d->a, sg = d->b;
+        if (sg <= 0 || !isfinite(c)) return fmin(m * exp(0.5 * sg * sg), c);
+        double z = log(c / m) / sg;
+        return m * exp(0.5 * sg * sg) * 0.5 * erfc(-(z - sg) / M_SQRT2) + c * 0.5 * erfc(z / M_SQRT2);
+    }
+    case DIST_HIST: {
+        double tw = 0, s = 0;
+        for (int i = 0; i < d->nbins; i++) {
+            tw += d->weight[i];
+            s += d->weight[i] * fmin(0.5 * (d->edge[i] + d->edge[i + 1]), c);
+        }
+        return tw > 0 ? s / tw : 0;
+    }
+    }
+    return 0;
+}
+
 static void set_peak(plan_pool *q, double bytes, const char *phase)
 {
     if (bytes <= q->peak) return;
@@ -801,7 +835,7 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
         return false;
     }
     /* a sample's mean tokens, once: the packed logits reservation needs it */
-    double seq_mean = dist_mean(&s->work.prompt_len, 0) + dist_mean(&s->work.response_len, s->work.max_response);
+    double seq_mean = len_mean(&s->work.prompt_len, 0) + len_mean(&s->work.response_len, s->work.max_response);
     for (int i = 0; i < p->npools; i++) {
         p->pools[i].seq_mean = seq_mean;
         if (!layout_pool(s, p, &p->pools[i], err)) return false;
