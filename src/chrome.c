@@ -747,13 +747,13 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     w->direct = path_is_special(path);
     if (w->direct) {
         w->tmp = xstrdup(path);
-        w->f = fopen(w->tmp, "wb");
+        w->f = fs_open_direct(w->tmp);
     } else {
         /* O_EXCL in the target's folder, removed on a signal (util.h) */
         w->f = fs_tmp_create(path, &w->tmp);
     }
     if (!w->f) {
-        fs_err_set(err, 2, "%s: cannot write the trace: %s", path, strerror(errno));
+        fs_err_set(err, 2, "%s: cannot write the trace: %s", path, fs_direct_error(errno));
         free(w->path);
         free(w->tmp);
         free(w);

@@ -34,6 +34,7 @@ typedef enum {
 #define FF_REQUIRED  0x02u  /* required in a custom record (device, model, pool) */
 #define FF_NO_PLACE  0x04u  /* place() may not set it (the run decides it) */
 #define FF_DERIVED   0x08u  /* computed; written to plugins, never read */
+#define FF_HI_OPEN   0x10u  /* the range's high end is excluded: [lo, hi) */
 
 /* A field whose reading or writing is more than its rows (defaults drawn
 ** from a sibling, cross-field checks, presets, a list of pools): which one.

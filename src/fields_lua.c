@@ -295,7 +295,7 @@ static double want_num(freader *r, int idx, const char *path, const fdesc *f)
         if (v < f->lo)
             fr_fail(r, path, "must be at least %g (a fraction in (0, 1] that the model can use), got %s", f->lo,
                     fields_got_text(L, idx, got, sizeof got));
-    } else if (v < f->lo || v > f->hi) {
+    } else if (v < f->lo || v > f->hi || ((f->flags & FF_HI_OPEN) && v >= f->hi)) {
         const char *u = f->unit ? f->unit : "", *sp = f->unit ? " " : "";
         fields_got_text(L, idx, got, sizeof got);
         snprintf(lo, sizeof lo, "%g", f->lo);
@@ -303,6 +303,7 @@ static double want_num(freader *r, int idx, const char *path, const fdesc *f)
         if (v < f->lo && f->lo == 0) fr_fail(r, path, "must not be negative, got %s", got);
         if (v <= 0) fr_fail(r, path, "must be positive, got %s", got);
         if (v < f->lo) fr_fail(r, path, "must be at least %s%s%s, got %s", lo, sp, u, got);
+        if (f->flags & FF_HI_OPEN) fr_fail(r, path, "must be below %s%s%s, got %s", hi, sp, u, got);
         fr_fail(r, path, "must be at most %s%s%s, got %s", hi, sp, u, got);
     }
     return v;

@@ -359,6 +359,37 @@ bool path_is_special(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }
 
+FILE *fs_open_direct(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+        /* open(2): O_WRONLY|O_NONBLOCK on a FIFO fails with ENXIO when no
+        ** process has it open for reading; then writes block as usual */
+        int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) return NULL;
+        int fl = fcntl(fd, F_GETFL);
+        if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+            int e = errno;
+            close(fd);
+            errno = e;
+            return NULL;
+        }
+        FILE *f = fdopen(fd, "wb");
+        if (!f) {
+            int e = errno;
+            close(fd);
+            errno = e;
+        }
+        return f;
+    }
+    return fopen(path, "wb");
+}
+
+const char *fs_direct_error(int err)
+{
+    return err == ENXIO ? "no process is reading this FIFO (start the reader first)" : strerror(err);
+}
+
 bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *err)
 {
     if (!*path) {
@@ -368,9 +399,13 @@ bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *e
     if (strcmp(path, "-") != 0 && path_is_special(path)) {
         /* a device or a pipe (/dev/null, /dev/stdout, a FIFO): write in
         ** place; renaming over it would replace the device with a file */
-        FILE *f = fopen(path, "wb");
-        bool ok = f && fwrite(data, 1, len, f) == len;
-        if (f && fclose(f) != 0) ok = false;
+        FILE *f = fs_open_direct(path);
+        if (!f) {
+            fs_err_set(err, 2, "%s: cannot write: %s", path, fs_direct_error(errno));
+            return false;
+        }
+        bool ok = fwrite(data, 1, len, f) == len;
+        if (fclose(f) != 0) ok = false;
         if (!ok) fs_err_set(err, 2, "%s: write failed: %s", path, strerror(errno));
         return ok;
     }

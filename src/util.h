@@ -104,6 +104,11 @@ void fmt_bytes_of(char *out, size_t n, double bytes, double capacity);
 ** a path that exists and is not a regular file (a device, a FIFO) is
 ** written in place. */
 bool path_is_special(const char *path);
+/* Open a device or a pipe for writing in place.  A FIFO with no reader is
+** refused at once (NULL, errno ENXIO) instead of blocking until one comes;
+** fs_direct_error names that case for a message. */
+FILE *fs_open_direct(const char *path);
+const char *fs_direct_error(int err);
 bool write_file_atomic(const char *path, const char *data, size_t len, fs_err *err);
 
 /* Read a whole input file of at most `max` bytes into *text (malloc'd,

@@ -547,6 +547,13 @@ expect 0 "1/4/1/1 cp4 " "$F" plan $Q --set workload.max_response=16384 --top 3 -
 expect 0 "train_ep,train_cp,micro_batch" "$F" plan $Q --set workload.max_response=16384 --top 1 --iterations 2 --csv - --quiet
 mkfifo "$T/fifo.lua"
 expect_fast 2 "fifo.lua: is not a regular file" 5 "$F" run $Q --set "plan.policy=$T/fifo.lua"
+# an output FIFO nobody reads is refused at once, naming the file, not waited on
+mkfifo "$T/out.fifo"
+expect_fast 2 "out.fifo: cannot write: no process is reading this FIFO" 5 "$F" run $Q --json "$T/out.fifo"
+expect_fast 2 "out.fifo: cannot write the trace: no process is reading this FIFO" 5 "$F" run $Q --trace "$T/out.fifo"
+# a range whose high end is excluded is listed so, and refused at it
+expect 0 "\\[0, 1)" sh -c "'$F' fields | grep '^plan.stale_share '"
+expect 2 "plan.stale_share: must be below 1" "$F" run $Q --set plan.stale_share=1
 printf 'function place(ctx) os.execute("true") end\n' > "$T/osx.lua"
 expect 2 "osx.lua:1: os.execute is not available in the sandbox" "$F" check $Q --policy "$T/osx.lua"
 # a scenario's policy named relative to it is found beside it by `plan` as by `run`

@@ -10,6 +10,7 @@
 #include "app.h"
 #include "lesson.h"
 #include "lesson_play.h"
+#include "lesson_menu.h"
 #include "render.h"
 #include "style.h"
 
@@ -314,6 +315,35 @@ START_TEST(menu_lists_and_starts_lessons)
 }
 END_TEST
 
+/* The menu reads titles from the files' text: a lesson whose main chunk
+** fails (or would run long) still shows its title, and no chunk runs. */
+START_TEST(menu_titles_without_running_lessons)
+{
+    char dir[1024], path[1100];
+    ck_assert_ptr_nonnull(test_tmpdir(dir, sizeof dir, "menu"));
+    static const char *files[][2] = {
+        {"a.lua", "-- title = \"not this one\"\nerror('the main chunk ran')\nreturn { title = \"Peeked \\\"quoted\\\"\", steps = {} }\n"},
+        {"b.lua", "local subtitle = 'x'\nreturn { steps = {} }\n"},
+    };
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs(files[i][1], f);
+        fclose(f);
+    }
+    setenv("FUSYNC_LESSONS", dir, 1);
+    lesson_menu m;
+    memset(&m, 0, sizeof m);
+    char why[512];
+    ck_assert(lesson_menu_open(&m, NULL, why, sizeof why));
+    ck_assert_int_eq(m.n, 2);
+    ck_assert_str_eq(m.title[0], "Peeked \"quoted\"");
+    ck_assert_str_eq(m.title[1], "b.lua (no title line; Enter opens it)");
+    unsetenv("FUSYNC_LESSONS");
+}
+END_TEST
+
 static void expect_refused(const char *text, const char *want)
 {
     char *path = test_tmpfile(".lua", text);
@@ -382,6 +412,7 @@ static Suite *lesson_suite(void)
     tcase_add_test(tc, golden_caption);
     tcase_add_test(tc, back_replays_the_same_run);
     tcase_add_test(tc, menu_lists_and_starts_lessons);
+    tcase_add_test(tc, menu_titles_without_running_lessons);
     tcase_add_test(tc, bad_lessons_are_refused);
     tcase_add_test(tc, a_caption_that_fails_is_shown_not_fatal);
     suite_add_tcase(s, tc);

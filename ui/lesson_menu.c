@@ -2,8 +2,8 @@
 ** lesson_menu.c — the menu of guided lessons (see lesson_menu.h).
 */
 #include "lesson_menu.h"
-#include "lesson.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +15,46 @@
 #endif
 
 static int cmp_str(const void *x, const void *y) { return strcmp((const char *)x, (const char *)y); }
+
+bool lesson_menu_peek_title(const char *path, char *out, size_t n)
+{
+    /* The menu shows titles without running any lesson's main chunk (a
+    ** lesson runs only when chosen, in its sandbox): the first
+    ** `title = "..."` (or '...') outside a comment, as docs/lessons.md
+    ** asks lessons to write it.  Escapes other than \" are kept as written. */
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    char text[16384];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    bool comment = false, bol = true;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == '\n') { comment = false; bol = true; continue; }
+        if (comment) continue;
+        if (c == '-' && text[i + 1] == '-') { comment = true; continue; }
+        bool word = !bol && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_' || text[i - 1] == '.');
+        bol = false;
+        if (word || strncmp(text + i, "title", 5) != 0) continue;
+        size_t k = i + 5;
+        while (text[k] == ' ' || text[k] == '\t') k++;
+        if (text[k] != '=') continue;
+        k++;
+        while (text[k] == ' ' || text[k] == '\t') k++;
+        char q = text[k];
+        if (q != '"' && q != '\'') continue;
+        size_t o = 0;
+        for (k++; text[k] && text[k] != q && text[k] != '\n'; k++) {
+            if (text[k] == '\\' && text[k + 1] == q) k++;
+            if (o + 1 < n) out[o++] = text[k];
+        }
+        if (text[k] != q || o == 0) return false;
+        out[o] = 0;
+        return true;
+    }
+    return false;
+}
 
 /* The first folder with lessons: $FUSYNC_LESSONS, ./lessons, lessons beside
 ** the scenario's folder, share/fusync/lessons beside the installed binary
@@ -53,12 +93,11 @@ static int find_lessons(lesson_menu *m, const char *scenario)
         if (!m->n) continue;
         qsort(m->file, (size_t)m->n, sizeof m->file[0], cmp_str);
         snprintf(m->dir, sizeof m->dir, "%s", cands[c]);
-        for (int i = 0; i < m->n; i++) {
-            fs_err err = {0, ""};
-            lesson *l = lesson_open(m->file[i], &err);
-            snprintf(m->title[i], sizeof m->title[i], "%s", l ? lesson_title(l) : "(does not load; Enter says why)");
-            lesson_close(l);
-        }
+        for (int i = 0; i < m->n; i++)
+            if (!lesson_menu_peek_title(m->file[i], m->title[i], sizeof m->title[i])) {
+                const char *b = strrchr(m->file[i], '/');
+                snprintf(m->title[i], sizeof m->title[i], "%s (no title line; Enter opens it)", b ? b + 1 : m->file[i]);
+            }
         return m->n;
     }
     return 0;

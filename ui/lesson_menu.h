@@ -25,6 +25,9 @@ typedef struct lesson_menu {
 /* Find the lessons for a scenario (NULL: none loaded) and open the menu on
 ** the first.  False when there are none, with where it looked in `why`. */
 bool lesson_menu_open(lesson_menu *m, const char *scenario, char *why, size_t n);
+/* A lesson file's title as the menu shows it, read from its text (its first
+** `title = "..."` outside a comment) without running it.  False: none. */
+bool lesson_menu_peek_title(const char *path, char *out, size_t n);
 /* Draw the open menu over a rendered frame. */
 void lesson_menu_draw(const lesson_menu *m, tui_canvas *cv, const tui_layout *L);
 
