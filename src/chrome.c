@@ -75,6 +75,9 @@ struct chrome_writer {
     bool    direct;         /* writing straight to a device or pipe */
     bool    by_hand;        /* spans formatted by out_span (else all by printf) */
     fs_buf  line;           /* a rare event's text, formatted here */
+    int     train_pool;     /* weight-sync flows start on its first track (flow_src) */
+    int     flow_src;       /* -1: no training track, no flows */
+    unsigned flows;         /* flow ids given so far */
     char   *blk;            /* the block being filled: blocks[filled % NBLOCKS] */
     size_t  blen;
     /* set before the writer's thread starts, read by both */
@@ -549,9 +552,44 @@ static __attribute__((noinline)) void span_printf(chrome_writer *w, const trace 
     emit(w);
 }
 
+/* A weight sync's arrow (a flow event pair, the trace-event format's "s"
+** and "f"): from the training pool's first track to each rollout instance
+** that receives the weights, both at the sync's start, each bound to the
+** enclosing weight_sync slice ("bp":"e").  Rare: on the run's thread. */
+static __attribute__((noinline)) void sync_flow(chrome_writer *w, const trace *t, const trace_span *sp)
+{
+    const trace_track *tk = trace_track_at(t, sp->track);
+    if (tk->kind != TRK_INSTANCE || tk->pool == w->train_pool) return;
+    unsigned id = ++w->flows;
+    fs_buf *b = &w->line;
+    buf_printf(b, "{\"name\":\"weights v%d\",\"cat\":\"weight_sync\",\"ph\":\"s\",\"id\":%u,\"pid\":%d,\"tid\":%d",
+               sp->version, id, pid_of(t, w->flow_src), w->flow_src);
+    ts(b, "ts", sp->t0);
+    buf_puts(b, "}");
+    emit(w);
+    buf_printf(b, "{\"name\":\"weights v%d\",\"cat\":\"weight_sync\",\"ph\":\"f\",\"bp\":\"e\",\"id\":%u,\"pid\":%d,\"tid\":%d",
+               sp->version, id, pid_of(t, sp->track), sp->track);
+    ts(b, "ts", sp->t0);
+    buf_puts(b, "}");
+    emit(w);
+}
+
 static void on_span(void *ud, const trace *t, const trace_span *sp)
 {
     chrome_writer *w = ud;
+    if (sp->phase == PH_WEIGHT_SYNC && w->flow_src >= 0 && sp->track >= 0 && sp->track < trace_ntracks(t)) {
+        if (sp->t0 >= 0 && sp->t1 >= sp->t0 && sp->track < w->ntk && w->by_hand) {
+            need_room(w, SPAN_REC);
+            char *o = w->blk + w->blen;
+            o[0] = REC_SPAN;
+            memcpy(o + 1, sp, sizeof *sp);
+            w->blen += SPAN_REC;
+        } else {
+            span_printf(w, t, sp);
+        }
+        sync_flow(w, t, sp);
+        return;
+    }
     if (sp->t0 >= 0 && sp->t1 >= sp->t0 && sp->track >= 0 && sp->track < w->ntk && w->by_hand) {
         /* from the engine (its times start at zero, a span never ends
         ** before it starts, its tracks are those of the header): as it is,
@@ -761,6 +799,10 @@ chrome_writer *chrome_open(sim *s, const char *path, fs_err *err)
     }
     w->fd = fileno(w->f);
     w->s = s;
+    w->train_pool = sim_plan(s)->train_pool;
+    w->flow_src = -1;
+    for (int k = 0; k < trace_ntracks(sim_trace(s)) && w->flow_src < 0; k++)
+        if (trace_track_at(sim_trace(s), k)->pool == w->train_pool) w->flow_src = k;
     w->first = true;
     buf_init(&w->line);
     w->out = xmalloc(OUT_CAP);

@@ -255,6 +255,52 @@ START_TEST(t_chrome_slices_nest)
 }
 END_TEST
 
+/* Is there a weight_sync slice on (pid, tid) holding time t? */
+static bool in_sync_slice(const char *text, int pid, int tid, long long t)
+{
+    for (const char *p = text; (p = strstr(p, "{\"name\":\"weight_sync\",\"cat\":\"device\",\"ph\":\"X\"")); p++) {
+        const char *pp = strstr(p, "\"pid\":"), *tp = strstr(p, "\"tid\":"), *ts = strstr(p, "\"ts\":"),
+                   *dur = strstr(p, "\"dur\":");
+        if (atoi(pp + 6) != pid || atoi(tp + 6) != tid) continue;
+        long long t0 = ns_of(ts + 5), t1 = t0 + ns_of(dur + 6);
+        if (t0 <= t && t <= t1) return true;
+    }
+    return false;
+}
+
+/* Separate pools: each weight sync draws one arrow per receiving rollout
+** instance, from the training pool's track to the instance's weight_sync
+** slice; each start has its end, and both sit inside a weight_sync slice. */
+START_TEST(t_chrome_sync_flows)
+{
+    static const char *const sep[] = {"plan.mode=separate", "workload.iterations=4"};
+    size_t n;
+    char *text = trace_of("qwen7b_h100x16.lua", sep, 2, CHROME_SPANS_THREAD, false, &n);
+    int starts = 0, ends = 0;
+    for (const char *p = text; (p = strstr(p, "\"cat\":\"weight_sync\",\"ph\":\"s\"")); p++) {
+        int id = atoi(strstr(p, "\"id\":") + 5), pid = atoi(strstr(p, "\"pid\":") + 6), tid = atoi(strstr(p, "\"tid\":") + 6);
+        long long t = ns_of(strstr(p, "\"ts\":") + 5);
+        ck_assert_msg(in_sync_slice(text, pid, tid, t), "flow %d starts outside a weight_sync slice", id);
+        char want[64];
+        snprintf(want, sizeof want, "\"ph\":\"f\",\"bp\":\"e\",\"id\":%d,", id);
+        const char *f = strstr(text, want);
+        ck_assert_msg(f != NULL, "flow %d has no end", id);
+        int fpid = atoi(strstr(f, "\"pid\":") + 6), ftid = atoi(strstr(f, "\"tid\":") + 6);
+        ck_assert_msg(fpid != pid, "flow %d ends in its own pool", id);
+        ck_assert_msg(in_sync_slice(text, fpid, ftid, ns_of(strstr(f, "\"ts\":") + 5)), "flow %d ends outside a weight_sync slice", id);
+        starts++;
+    }
+    for (const char *p = text; (p = strstr(p, "\"ph\":\"f\",\"bp\":\"e\"")); p++) ends++;
+    ck_assert_msg(starts > 0 && starts == ends, "%d flow starts, %d ends", starts, ends);
+    free(text);
+    /* co-located: no weight sync between pools, no arrows */
+    static const char *const colo[] = {"plan.mode=colocate", "workload.iterations=3"};
+    text = trace_of("qwen7b_h100x16.lua", colo, 2, CHROME_SPANS_THREAD, false, &n);
+    ck_assert_ptr_null(strstr(text, "\"ph\":\"s\""));
+    free(text);
+}
+END_TEST
+
 static Suite *suite_chrome(void)
 {
     Suite *s = suite_create("chrome");
@@ -264,6 +310,7 @@ static Suite *suite_chrome(void)
     tcase_add_test(tc, t_chrome_full_device);
     tcase_add_test(tc, t_chrome_folder_vanishes);
     tcase_add_test(tc, t_chrome_slices_nest);
+    tcase_add_test(tc, t_chrome_sync_flows);
     suite_add_tcase(s, tc);
     return s;
 }
