@@ -38,6 +38,7 @@ typedef struct {
     const char *svg_path;       /* run: --svg FILE */
     const char *steps_csv;      /* run: --steps-csv FILE */
     const char *names;          /* --names FRAMEWORK (it sets fwn_active, fwnames.h) */
+    const char *framework;      /* plan --framework: search only what it runs (fusync export's rules) */
     const char *lesson_path;    /* tui: --lesson FILE */
     const char *objective;
     const char *fit;            /* calibrate: --fit KNOB,KNOB... */

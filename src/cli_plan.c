@@ -5,6 +5,7 @@
 */
 #include "cli.h"
 #include "engine.h"
+#include "import.h"
 #include "planner.h"
 #include "policy.h"
 #include "plugin.h"
@@ -127,6 +128,20 @@ static void plan_hash(const cli_opts *o, const char *pol, const rtable *t, char 
     snprintf(out, n, "%016llx", (unsigned long long)h);
 }
 
+/* plan --framework: a framework runs a plan when fusync export can write
+** it as that framework's settings (src/import_export.c: the rules import
+** reads by), so the search and the export never disagree. */
+static bool fw_admit(const scn_scenario *s, void *ud, char *why, size_t n)
+{
+    fs_buf out;
+    buf_init(&out);
+    fs_err e = {0, ""};
+    bool ok = imp_export(*(const imp_framework *)ud, s, "plan", &out, &e);
+    buf_free(&out);
+    if (!ok) snprintf(why, n, "%s", e.msg);
+    return ok;
+}
+
 int cmd_plan(cli_opts *o)
 {
     if (!o->scenario) {
@@ -190,6 +205,12 @@ int cmd_plan(cli_opts *o)
         .fixes = fixes,
         .nfixes = nfix,
     };
+    imp_framework fw;
+    if (o->framework && imp_framework_parse(o->framework, &fw)) {
+        po.admit = fw_admit;
+        po.admit_ud = &fw;
+        po.admit_name = o->framework;
+    }
     if (po.objective == PLAN_OBJ_DEVICES && po.target <= 0) {
         fprintf(stderr, "fusync: plan: --objective devices needs --target TOKENS_PER_S\n");
         rc = 2;
@@ -226,6 +247,7 @@ int cmd_plan(cli_opts *o)
     rtable_init(&t, "plan");
     snprintf(t.scenario, sizeof t.scenario, "%s", P->base.name);
     snprintf(t.input, sizeof t.input, "%s", o->scenario);
+    if (o->framework) snprintf(t.framework, sizeof t.framework, "%s", o->framework);
     snprintf(t.objective, sizeof t.objective, "%s", P->has_score ? "score" : o->objective ? o->objective : "throughput");
     t.target = P->objective == PLAN_OBJ_DEVICES ? P->target : 0;
     t.iterations = P->iterations;

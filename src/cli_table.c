@@ -123,6 +123,12 @@ static int opt_names(cli_opts *o, const char *v)
     fprintf(stderr, "fusync: --names %s: use verl, openrlhf or nemo-rl\n", v);
     return 2;
 }
+static int opt_framework(cli_opts *o, const char *v)
+{
+    if (!strcmp(v, "verl") || !strcmp(v, "openrlhf") || !strcmp(v, "nemo-rl")) { o->framework = v; return 0; }
+    fprintf(stderr, "fusync: --framework %s: use verl, openrlhf or nemo-rl\n", v);
+    return 2;
+}
 static int opt_svg(cli_opts *o, const char *v) { o->svg_path = v; return 0; }
 static int opt_lesson(cli_opts *o, const char *v) { o->lesson_path = v; return 0; }
 static int opt_out(cli_opts *o, const char *v) { o->out_dir = v; return 0; }
@@ -277,6 +283,8 @@ const cli_option CLI_OPTIONS[] = {
      false},
     {"names", 0, "FRAMEWORK", "also write the figures under verl's, openrlhf's or nemo-rl's metric keys "
      "(docs/frameworks.md)", opt_names, false},
+    {"framework", 0, "FRAMEWORK", "plan: search only what verl, openrlhf or nemo-rl can run (fusync export's "
+     "rules) and print each listed row's settings for it", opt_framework, false},
     {"svg", 0, "FILE", "write the run's timeline, legend, axis and memory buckets as an SVG picture", opt_svg, false},
     {"out", 0, "PATH", "tui: the folder exports go to (default: the current folder); calibrate: the "
      "calibrated scenario to write", opt_out, false},
@@ -373,8 +381,10 @@ const cli_command CLI_COMMANDS[] = {
      "several, else nodes) up to --max-scale K (default 8) times the scenario's\n"
      "size; status 1 when no cluster in that range reaches the target.\n"
      "--price P adds device-hours, cost per step and per run of --steps N and\n"
-     "the time to N steps; --objective time ranks by that time.\n",
-     SCENARIO_OPTS "objective target max-scale price host-price steps top fix partial-rollout max-lag csv json names jobs shard quiet",
+     "the time to N steps; --objective time ranks by that time.\n"
+     "--framework F searches only what that framework can run, by the rules of\n"
+     "fusync export, and prints each listed row's settings in its terms.\n",
+     SCENARIO_OPTS "objective target max-scale price host-price steps top fix partial-rollout max-lag framework csv json names jobs shard quiet",
      "fusync plan examples/qwen7b_h100x16.lua --top 5 --jobs 2", 0},
     {"merge", cmd_merge, 1, -1, "FILE... [OPTIONS]", "join the outputs of sharded sweeps or plans",
      "Join the JSON files the shards of one sweep or plan wrote (--shard I/N\n"

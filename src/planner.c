@@ -975,6 +975,99 @@ static void searched_add(planner *P, const char *fmt, const char *a)
     snprintf(P->searched + k, sizeof P->searched - k, fmt, k ? ", " : "", a);
 }
 
+static long searched_value(const scn_scenario *s, int k);
+
+/* SEARCHED[k] of a scenario set to v, in the axis' units (searched_value's inverse). */
+static void searched_set(scn_scenario *s, int k, long v)
+{
+    scn_plan *p = &s->plan;
+    switch (k) {
+    case 0: p->train.tp = (int)v; break;
+    case 1: p->train.pp = (int)v; break;
+    case 2: p->train.ep = (int)v; break;
+    case 3: p->train.micro_batch = (int)v; break;
+    case 4: p->train.cp = (int)v; break;
+    case 5: p->rollout.tp = (int)v; break;
+    case 6: p->rollout.ep = (int)v; break;
+    case 7: p->rollout.max_seqs = (int)v; break;
+    case 8: p->staleness = (int)v; break;
+    case 9: p->partial_rollout = (double)v / 100.0; break;
+    case 10: s->cluster.supernodes = (int)v; break;
+    default: s->cluster.nodes_per_supernode = (int)v; break;
+    }
+}
+
+static scn_mode mode_scn(int planner_mode)
+{
+    return planner_mode == PLANNER_SEPARATE || planner_mode == PLANNER_SPREAD ? MODE_SEPARATE
+         : planner_mode == PLANNER_FULL ? MODE_FULL : MODE_COLOCATE;
+}
+
+/* plan --framework: drop the modes and the axis values the framework's
+** rules refuse on their own.  Each is tried on a probe: the base scenario
+** with every searched axis at its smallest value (the cluster at the
+** base's size where searched), synchronous, in the first mode admitted, and
+** that one value changed.  A combination refused only together is kept out
+** of the ranking by within().  False (err) when the probe itself is refused:
+** the framework cannot run the scenario at all. */
+static bool admit_narrow(planner *P, fs_err *err)
+{
+    const planner_opts *o = &P->o;
+    plan_axes *ax = &P->ax;
+    char why[256], first[256] = "";
+    scn_scenario *t = xmalloc(sizeof *t), *probe = xmalloc(sizeof *probe);
+    *probe = P->base;
+    probe->plan.npools = 0;
+    for (size_t k = 0; k < NSEARCHED; k++) {
+        const plan_axis *a = (const plan_axis *)((const char *)ax + SEARCHED[k].off);
+        if (a->n == 0) continue;
+        long have = searched_value(&P->base, (int)k), lo = a->v[0];
+        bool in = false;
+        for (int i = 0; i < a->n; i++) { if (a->v[i] < lo) lo = a->v[i]; in |= a->v[i] == have; }
+        if (k >= 10 && in) continue;            /* the cluster: the base's own */
+        searched_set(probe, (int)k, k == 8 ? 0 : k == 9 ? 100 : lo);
+    }
+    int w = 0;
+    for (int i = 0; i < ax->modes.n; i++) {
+        *t = *probe;
+        t->plan.mode = mode_scn((int)ax->modes.v[i]);
+        bool ok = o->admit(t, o->admit_ud, why, sizeof why);
+        if (!ok && !first[0]) snprintf(first, sizeof first, "%s", why);
+        if (ok) ax->modes.v[w++] = ax->modes.v[i];
+    }
+    ax->modes.n = w;
+    int ws = 0;
+    for (int i = 0; i < ax->nshapes; i++) {
+        *t = *probe;
+        t->plan = ax->shapes[i];
+        if (o->admit(t, o->admit_ud, why, sizeof why)) ax->shapes[ws++] = ax->shapes[i];
+    }
+    ax->nshapes = ws;
+    if (w == 0 && ws == 0) {
+        fs_err_set(err, 2, "plan --framework %s: it cannot run the scenario in any mode searched (a field the search does not set; change it with --set): %s", o->admit_name, first);
+        free(t);
+        free(probe);
+        return false;
+    }
+    probe->plan.mode = w ? mode_scn((int)ax->modes.v[0]) : ax->shapes[0].mode;
+    for (size_t k = 0; k < NSEARCHED; k++) {
+        plan_axis *a = (plan_axis *)((char *)ax + SEARCHED[k].off);
+        int n = 0;
+        for (int i = 0; i < a->n; i++) {
+            *t = *probe;
+            searched_set(t, (int)k, a->v[i]);
+            bool ok = o->admit(t, o->admit_ud, why, sizeof why);
+            if (!ok && !first[0]) snprintf(first, sizeof first, "%s", why);
+            if (ok) a->v[n++] = a->v[i];
+        }
+        a->n = n;
+    }
+    free(t);
+    free(probe);
+    searched_add(P, "%sonly what %s runs (fusync export's rules)", o->admit_name);
+    return true;
+}
+
 /* Narrow the axes to the constraints (planner_opts) and say what is
 ** searched.  An axis left empty is an error naming the constraint. */
 static bool constrain(planner *P, fs_err *err)
@@ -1050,6 +1143,7 @@ static bool constrain(planner *P, fs_err *err)
         ax->nshapes = ws;
     }
     P->mode_only = mode_only;
+    if (o->admit && !admit_narrow(P, err)) return false;
     /* the header: what was searched, axis by axis where narrowed */
     if (mode_only >= 0) {
         size_t k = 0;
@@ -1132,7 +1226,12 @@ static bool within(const planner *P, const scn_scenario *s, const report *rep, c
         snprintf(why, n, "partial rollout %g < %g", s->plan.partial_rollout, o->partial_min_pct / 100.0);
     else if (rep && o->has_max_lag && rep->lag_max > o->max_lag)
         snprintf(why, n, "lag %d > %g", rep->lag_max, o->max_lag);
-    else {
+    else if (o->admit) {
+        char fw[256];
+        if (!o->admit(s, o->admit_ud, fw, sizeof fw)) snprintf(why, n, "%s cannot run it: %s", o->admit_name, fw);
+    }
+    if (why[0]) return false;
+    {
         for (size_t k = 0; k < NSEARCHED && !why[0]; k++) {
             bool fixed = false;
             for (int i = 0; i < o->nfixes; i++) fixed |= path_is(o->fixes[i], SEARCHED[k].path) && o->fixes[i][strlen(SEARCHED[k].path)] == '=';

@@ -97,6 +97,14 @@ typedef struct {
     double max_lag;             /* largest lag a row may train (staleness.max) */
     const char *const *fixes;   /* PATH=VALUE held: applied to the base and the axis narrowed */
     int    nfixes;
+    /* a framework's limits (plan --framework): whether it can run a plan,
+    ** else why not.  The caller gives the rules (the planner knows no
+    ** framework); they narrow the axes value by value before enumeration
+    ** and keep every simulated row they refuse out of the ranking.  NULL:
+    ** none. */
+    bool (*admit)(const scn_scenario *s, void *ud, char *why, size_t n);
+    void *admit_ud;
+    const char *admit_name;     /* for the header: "verl can run" */
 } planner_opts;
 
 /* Whether `path` is a field the search sets (an axis of plan_axes, the pool

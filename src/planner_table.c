@@ -313,8 +313,13 @@ void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f
     else if (shown > 1) explain(t, listed[0], listed[1], "#2", f);
     fprintf(f, "Reproduce:\n");
     for (int i = 0; i < shown; i++)
-        if (i < 3 || listed[i] == base)
-            fprintf(f, "  #%d: %s\n", i + 1, ctext(t, listed[i], "run_with"));
+        if (i < 3 || listed[i] == base) {
+            const char *rw = ctext(t, listed[i], "run_with");
+            fprintf(f, "  #%d: %s\n", i + 1, rw);
+            /* the same arguments give the framework's settings (fusync export) */
+            if (t->framework[0] && !strncmp(rw, "fusync run ", 11))
+                fprintf(f, "      fusync export %s %s\n", t->framework, rw + 11);
+        }
     if (base && !base_shown) fprintf(f, "  baseline: %s\n", ctext(t, base, "run_with"));
     if (shown > 3) fprintf(f, "  (every row's command is in the run_with column of --csv and --json)\n");
     free(listed);

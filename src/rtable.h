@@ -41,6 +41,7 @@ typedef struct rtable {
                             ** candidates simulated */
     /* plan */
     char   objective[32];
+    char   framework[16];   /* plan --framework: each listed row's export command too ("": none) */
     double target;
     int    iterations, warmup;
     long   evaluated;       /* candidates considered */

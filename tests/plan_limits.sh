@@ -105,6 +105,27 @@ check fix_tp "--mode full --staleness 0 --fix plan.train.tp=2" "--mode full --st
     'return { vary = { {"plan.train.pp", {1,2,4}}, {"plan.rollout.tp", {1,2,4}} } }' \
     '1' '$c["train_tp"] == 2 && $c["staleness"] == 0'
 
+# what one framework runs (fusync export's rules): verl's main_ppo is the
+# hybrid engine (full co-location) and synchronous
+check framework_verl "--framework verl" "--mode full --staleness 0 --set plan.partial_rollout=1" \
+    'return { vary = { {"plan.train.tp", {1,2,4}}, {"plan.train.pp", {1,2,4}}, {"plan.rollout.tp", {1,2,4}} } }' \
+    '1' '$c["mode"] == "full" && $c["staleness"] == 0'
+# each listed row's arguments are the framework's settings: export takes them
+"$F" plan $S $HOLD --framework verl --top 3 > "$T/fw.txt" 2>/dev/null
+n=0
+for args in $(grep '^      fusync export verl ' "$T/fw.txt" | sed 's/^      fusync export verl //; s/ /@/g'); do
+    n=$((n + 1))
+    # shellcheck disable=SC2046
+    "$F" export verl $(echo "$args" | tr @ ' ') >/dev/null 2>"$T/err" && ok || bad "--framework verl: row $n does not export: $(head -2 "$T/err")"
+done
+[ "$n" -eq 3 ] && ok || bad "--framework verl: $n export lines, want 3"
+grep -q "searched: only what verl runs" "$T/fw.txt" && ok || bad "--framework verl: the header does not say what was searched"
+# a scenario the framework cannot run whatever the search sets: status 2, the field named
+"$F" plan $S --framework openrlhf >/dev/null 2>"$T/err"; st=$?
+[ $st -eq 2 ] && grep -q 'cannot run the scenario.*plan.train.recompute' "$T/err" && ok || bad "--framework openrlhf: status $st: $(cat "$T/err")"
+"$F" plan $S --framework torchtitan >/dev/null 2>"$T/err"; st=$?
+[ $st -eq 2 ] && grep -q -- "--framework torchtitan" "$T/err" && ok || bad "--framework torchtitan: status $st"
+
 # a bad constraint: status 2 and the option named
 "$F" plan $S --fix plan.train.tp=x >/dev/null 2>"$T/err"; st=$?
 [ $st -eq 2 ] && grep -q -- "--fix plan.train.tp=x" "$T/err" && ok || bad "--fix plan.train.tp=x: status $st: $(cat "$T/err")"
