@@ -603,10 +603,9 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     pool_rt *r = &s->pr[p];
     const scn_plan *sp = &s->scn.plan;
     double rw = plan_rollout_weights(&s->scn);
-    /* every device of the pool reshards at once: across nodes they share
-    ** the NICs (docs/model.md, section 8) */
-    scn_link rl = plan_pool_link_shared(&s->scn.cluster, q, 0, 1, q->devices);
-    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, &rl, s->scn.eff.link);
+    /* gathered out of the training layout, converted and loaded bucket by
+    ** bucket, as plan.sync_model prices it (docs/model.md, section 8) */
+    double t_reshard = plan_weight_sync(&s->scn, q, q).total_s;
     double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
     int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
     if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);     /* its fullest node, as plan.c books it */
@@ -656,11 +655,9 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     const scn_plan *sp = &s->scn.plan;
     for (int i = 0; i < r->ninst; i++)
         eng_inst_stop(s, &s->inst[r->inst0 + i], now, true, sp->on_update == ONUPD_RESTART);
-    double rw = plan_rollout_weights(&s->scn);
-    /* every device of the pool reshards at once: across nodes they share
-    ** the NICs (docs/model.md, section 8) */
-    scn_link rl = plan_pool_link_shared(&s->scn.cluster, q, 0, 1, q->devices);
-    double t_reshard = mdl_reshard(rw, sp->bucket_bytes, &rl, s->scn.eff.link);
+    /* the training weights are rebuilt only when zero_redundancy freed
+    ** them (docs/model.md, section 8) */
+    double t_reshard = plan_reshard_back(&s->scn, q);
     double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
     double st[3];
     plan_train_states(&s->scn, q, st);
@@ -706,12 +703,9 @@ sim_time eng_start_weight_sync(sim *s, sim_time now)
         const plan_pool *q = &s->pl.pools[p];
         if (!(q->roles & ROLE_ROLLOUT) || p == tp) continue;
         pool_rt *r = &s->pr[p];
-        double rw = plan_rollout_weights(&s->scn);
-        /* every device of both pools transfers at once: across supernodes
-        ** they share the scale-out fabric (docs/model.md, section 9) */
-        scn_link l = mdl_tier_link_shared(&s->scn.cluster, plan_sync_tier(&s->scn.cluster, tq, q));
-        double t = mdl_weight_sync(rw, eng_actor(s)->params_total, q->instances, tq->devices, s->scn.plan.bucket_bytes, &l,
-                                   s->scn.eff.link);
+        /* gather, convert, send and load, bucket by bucket; every device of
+        ** both pools at once (docs/model.md, section 9) */
+        double t = plan_weight_sync(&s->scn, tq, q).total_s;
         sim_time e = now + sim_from_secs(t);
         for (int i = 0; i < r->ninst; i++) {
             instance *I = &s->inst[r->inst0 + i];

@@ -237,19 +237,18 @@ static double pool_infer(const est_lengths *len, const scn_scenario *s, const pl
     return t;
 }
 
-/* A co-located pool's two switches (src/eng_step.c): resharding the rollout
-** weights beside the host offload of what the plan offloads, each way. */
+/* A co-located pool's two switches (src/eng_step.c): the host offload of
+** what the plan offloads, then the reshard into the rollout layout; back,
+** the reshard into the training layout, then the onload — one after the
+** other, as the engine runs them (docs/model.md, section 8). */
 static double pool_switches(const scn_scenario *s, const plan_pool *q)
 {
-    double rw = plan_rollout_weights(s);
-    /* the engine's link (src/eng_step.c): every device reshards at once */
-    scn_link rl = plan_pool_link_shared(&s->cluster, q, 0, 1, q->devices);
-    double re = mdl_reshard(rw, s->plan.bucket_bytes, &rl, s->eff.link);
+    double to_rollout = plan_weight_sync(s, q, q).total_s, to_train = plan_reshard_back(s, q);
     double hostbw = mdl_host_bw_shared(&s->cluster, s->eff.host_link), st[3];
     plan_train_states(s, q, st);
     double crit = q->train_mem[MB_CRITIC];
     double off = (s->plan.offload_grads ? st[1] : 0) + (s->plan.offload_optimizer ? st[2] + crit : 0);
-    return 2 * (fmax(re, off / hostbw) + s->eff.switch_overhead_s);
+    return to_rollout + to_train + 2 * (off / hostbw + s->eff.switch_overhead_s);
 }
 
 /* The pool that trains the actor, or NULL. */
@@ -286,9 +285,7 @@ double est_throughput(const est_lengths *len, const scn_scenario *s, const plan 
         if (q->colocated) rate_mixed += r;
         else {
             rate_only += r;
-            scn_link l = mdl_tier_link_shared(&s->cluster, plan_sync_tier(&s->cluster, tq, q));
-            double w = mdl_weight_sync(plan_rollout_weights(s), s->actor.params_total, q->instances, tq->devices,
-                                       s->plan.bucket_bytes, &l, s->eff.link);
+            double w = plan_weight_sync(s, tq, q).total_s;     /* the engine's (src/eng_step.c) */
             /* plan.sync_every: one transfer every k steps (docs/model.md, section 4) */
             wsync = fmax(wsync, w / (s->plan.sync_every > 1 ? s->plan.sync_every : 1));
         }

@@ -218,6 +218,38 @@ double mdl_reshard(double bytes, double bucket_bytes, const scn_link *l, double 
 double mdl_weight_sync(double bytes, double params_total, int instances, int train_devices, double bucket_bytes,
                        const scn_link *l, double link_eff);
 
+/* A weight sync or a co-located reshard as the frameworks run it
+** (docs/model.md, sections 8 and 9; plan.sync_model "gather"): the trained
+** weights are gathered out of the training layout bucket by bucket (the
+** owning pipeline stage broadcasts its TP/EP shard to the other stages, the
+** ZeRO-3 shard group all-gathers it, the TP and expert groups all-gather the
+** full tensor, as verl's Megatron per_tensor_generator and FSDP's full state
+** dict do), converted to the inference layout in HBM, sent to a separate
+** rollout pool by NCCL broadcast (co-located: already on the device), and
+** loaded by the engine, which copies its own shard out of the full tensor.
+** The steps of one bucket run one after another, and the buckets in turn. */
+typedef struct {
+    double full_bytes;      /* the whole model in the inference dtype (2 bytes a parameter) */
+    double expert_share;    /* the experts' share of full_bytes */
+    double rollout_bytes;   /* R: the weights one rollout device keeps */
+    int    tp, pp, ex, shard;   /* training TP, PP, expert group (max(TP, EP)), ZeRO-3 shard group (1: none) */
+    scn_link ltp, lpp, lex, ldp;    /* the links of those groups, every group at once */
+    bool   local;           /* co-located: no network transfer */
+    scn_link lxfer;         /* separate: the link the broadcast crosses */
+    double bucket_bytes;
+    double hbm_bw;          /* a device's HBM bytes/s, efficiency applied */
+    double link_eff;
+    double bucket_s;        /* fixed host time per bucket (efficiency.sync_bucket_ms) */
+} mdl_sync_in;
+
+typedef struct {
+    int    buckets;
+    double gather_s, convert_s, transfer_s, load_s, fixed_s;   /* sums over the buckets */
+    double total_s;
+} mdl_sync;
+
+mdl_sync mdl_sync_gather(const mdl_sync_in *in);
+
 /* ---- costs that do not shrink with more devices, and shared links
 ** (docs/model.md, sections 2, 4 and 10) */
 

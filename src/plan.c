@@ -317,6 +317,65 @@ double plan_rollout_weights(const scn_scenario *s)
     return 2.0 * mdl_rollout_params_per_device(&s->actor, s->plan.rollout.tp, s->plan.rollout.ep);
 }
 
+mdl_sync plan_weight_sync(const scn_scenario *s, const plan_pool *tq, const plan_pool *q)
+{
+    const scn_cluster *c = &s->cluster;
+    double rw = plan_rollout_weights(s);
+    bool local = q == tq;
+    mdl_sync r = {0};
+    if (s->plan.sync_model == SYNC_IDEAL) {
+        /* every device transfers at once: across nodes they share the NICs,
+        ** across supernodes the scale-out fabric (docs/model.md, section 2) */
+        if (local) {
+            scn_link l = plan_pool_link_shared(c, q, 0, 1, q->devices);
+            r.transfer_s = mdl_reshard(rw, s->plan.bucket_bytes, &l, s->eff.link);
+        } else {
+            scn_link l = mdl_tier_link_shared(c, plan_sync_tier(c, tq, q));
+            r.transfer_s = mdl_weight_sync(rw, s->actor.params_total, q->instances, tq->devices, s->plan.bucket_bytes,
+                                           &l, s->eff.link);
+        }
+        r.buckets = (int)ceil(rw / s->plan.bucket_bytes);
+        r.total_s = r.transfer_s;
+        return r;
+    }
+    const scn_model *m = &s->actor;
+    mdl_sync_in in = {0};
+    in.full_bytes = 2.0 * (m->params_dense + m->params_expert);
+    in.expert_share = in.full_bytes > 0 ? 2.0 * m->params_expert / in.full_bytes : 0;
+    in.rollout_bytes = rw;
+    in.tp = tq->tp;
+    in.pp = tq->pp;
+    in.ex = m->experts > 0 ? (tq->tp > tq->ep ? tq->tp : tq->ep) : 1;
+    in.shard = s->plan.train.zero >= 3 ? tq->shard : 1;
+    /* every group of the pool gathers at once (shared links), in the
+    ** training layout's groups as src/eng_train.c lays them out */
+    in.ltp = plan_group_link(c, tq, 0, 1, tq->tp, true);
+    if (in.ex > 1) in.lex = plan_group_link(c, tq, 0, 1, in.ex, true);
+    if (in.pp > 1) in.lpp = plan_group_link(c, tq, 0, tq->tp * tq->gdp, tq->pp, true);
+    if (in.shard > 1) in.ldp = plan_group_link(c, tq, 0, tq->tp, in.shard, true);
+    in.local = local;
+    if (!local) in.lxfer = mdl_tier_link_shared(c, plan_sync_tier(c, tq, q));
+    in.bucket_bytes = s->plan.bucket_bytes;
+    in.hbm_bw = c->device.hbm_bw * s->eff.hbm;
+    in.link_eff = s->eff.link;
+    in.bucket_s = s->eff.sync_bucket_s;
+    return mdl_sync_gather(&in);
+}
+
+double plan_reshard_back(const scn_scenario *s, const plan_pool *q)
+{
+    /* the training weights stay on the device through generation unless
+    ** zero_redundancy freed them (verl's trainer_mode wakes the training
+    ** weights where they are and drops the engine's copy): only then are
+    ** they rebuilt, each device its own shard over the pool's link */
+    scn_link l = plan_pool_link_shared(&s->cluster, q, 0, 1, q->devices);
+    if (s->plan.sync_model == SYNC_IDEAL) return mdl_reshard(plan_rollout_weights(s), s->plan.bucket_bytes, &l, s->eff.link);
+    if (!s->plan.zero_redundancy) return 0.0;
+    double st[3];
+    plan_train_states(s, q, st);
+    return mdl_reshard(st[0], s->plan.bucket_bytes, &l, s->eff.link);
+}
+
 static double critic_bytes(const scn_scenario *s, const plan_pool *pp)
 {
     if (!s->has_critic || !(pp->roles & ROLE_CRITIC)) return 0;
@@ -891,6 +950,23 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
                 buf_printf(out, "    decode    fixed %.2f ms a step (flat: efficiency.decode_overhead_scale 0)", fx.flat_s * 1e3);
             }
             buf_printf(out, "; TP/EP sync latency %.2f ms in the communication\n", fx.sync_s * 1e3);
+        }
+        if ((q->roles & ROLE_ROLLOUT) && p->train_pool >= 0) {
+            /* the weight sync or reshard as the engine and the estimate
+            ** charge it (plan_weight_sync), per step */
+            const plan_pool *tq = &p->pools[p->train_pool];
+            bool co = q == tq;
+            mdl_sync w = plan_weight_sync(s, tq, q);
+            buf_printf(out, "    %s %.2f s (%s, %d bucket%s)", co ? "reshard  " : "sync     ", w.total_s,
+                       s->plan.sync_model == SYNC_IDEAL ? "ideal" : "gather", w.buckets, fs_s(w.buckets));
+            if (s->plan.sync_model != SYNC_IDEAL) {
+                buf_printf(out, ": gather %.2f s, convert %.2f s", w.gather_s, w.convert_s);
+                if (!co) buf_printf(out, ", transfer %.2f s", w.transfer_s);
+                buf_printf(out, ", load %.2f s", w.load_s);
+                if (w.fixed_s > 0) buf_printf(out, ", fixed %.2f s", w.fixed_s);
+            }
+            if (co) buf_printf(out, "; back to training %.2f s", plan_reshard_back(s, q));
+            buf_printf(out, "\n");
         }
         if (q->aux_tp > 0)
             buf_printf(out, "    forward   %d replicas of TP%d\n", q->aux_replicas, q->aux_tp);

@@ -6,6 +6,7 @@
 #ifndef FUSYNC_PLAN_H
 #define FUSYNC_PLAN_H
 
+#include "model.h"
 #include "scenario.h"
 #include "trace.h"
 
@@ -129,6 +130,14 @@ double plan_max_seq(const scn_scenario *s);
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage);
 /* Rollout weight bytes per device. */
 double plan_rollout_weights(const scn_scenario *s);
+/* The weight sync from training pool tq to rollout pool q, or with q == tq
+** a co-located pool's reshard into the rollout layout, as plan.sync_model
+** prices it (docs/model.md, sections 8 and 9): the engine (src/eng_step.c),
+** `fusync check` and the planner's estimate all call this.  With "ideal"
+** only total_s and transfer_s are set (mdl_weight_sync, mdl_reshard). */
+mdl_sync plan_weight_sync(const scn_scenario *s, const plan_pool *tq, const plan_pool *q);
+/* A co-located pool's reshard back into the training layout (section 8). */
+double plan_reshard_back(const scn_scenario *s, const plan_pool *q);
 /* Text of the plan for `fusync check` and the report. */
 void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out);
 /* The roles' names, plan_role_names[k] for the bit 1u << k (ROLE_* in

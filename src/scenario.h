@@ -147,6 +147,10 @@ typedef enum { DISPATCH_BALANCED, DISPATCH_QUEUE, DISPATCH_STATIC } scn_dispatch
 typedef enum { KV_PAGED, KV_RESERVE } scn_kv_admission;
 typedef enum { PREEMPT_RECOMPUTE, PREEMPT_SWAP } scn_preempt;
 typedef enum { CTRL_QUEUE, CTRL_DRIVER } scn_controller;
+/* How a weight sync and a co-located reshard are priced (docs/model.md,
+** sections 8 and 9): as the frameworks run them (gather, convert, transfer,
+** load, bucket by bucket), or the ideal transfer bound alone. */
+typedef enum { SYNC_GATHER, SYNC_IDEAL } scn_sync_model;
 /* The inference engine a rollout instance runs (docs/model.md, section 5,
 ** the decode step's fixed cost): its kernel launches, CUDA graphs and
 ** scheduler CPU time per step; ENGINE_EAGER is vLLM under enforce_eager. */
@@ -236,6 +240,7 @@ typedef struct {
     bool     stream;            /* mini-batches train as they are ready, also at bound 0 */
     double   dq_request_s;      /* DistQueue: CPU time a serving node spends on one read request */
     double   bucket_bytes;
+    scn_sync_model sync_model;  /* weight sync and reshard: framework steps or ideal bound */
     int      staleness;
     double   stale_share;       /* share of a further step the rollout may start ahead (0: none) */
     double   partial_rollout;   /* fraction of a step's samples that must finish */
@@ -255,6 +260,7 @@ typedef struct {
     double decode_overhead_scale; /* multiplier of the engine's software fixed cost (mdl_decode_fixed) */
     double train_overhead_s;    /* fixed per optimizer step */
     double switch_overhead_s;   /* fixed per co-located switch (allocator, graph) */
+    double sync_bucket_s;       /* fixed host time per bucket of a weight sync or reshard (0 by default) */
     double reward_rule_s;       /* rule-based reward, per sample, off-device */
 } scn_efficiency;
 

@@ -490,8 +490,9 @@ START_TEST(t_reserve_reproduces_before)
         ** cost, as that engine had them (docs/model.md, section 4) */
         const char *sets[] = {want[m].mode, "plan.rollout.mem_util=0.19", "plan.rollout.max_seqs=64",
                               "workload.samples_per_prompt=16", "plan.rollout.kv=reserve", "plan.rollout.dispatch=queue",
-                              "plan.reward_workers=0", "plan.distqueue.request_us=0"};
-        sim *s = make_sim(sets, 8);
+                              "plan.reward_workers=0", "plan.distqueue.request_us=0",
+                              "plan.sync_model=ideal"};    /* that engine's weight sync: the ideal bound */
+        sim *s = make_sim(sets, 9);
         ck_assert(sim_run(s));
         report r;
         report_compute(s, &r);
