@@ -359,6 +359,8 @@ static const fdesc FIELDS_EFFICIENCY[] = {
     NUM("switch_overhead_s", scn_efficiency, switch_overhead_s, 1, 0, 1e5, 0, "s",
         "fixed per co-located switch (allocator, graph capture)"),
     NUM("reward_rule_ms", scn_efficiency, reward_rule_s, 1e-3, 0, 1e6, 0, "ms", "rule-based reward per sample, off-device"),
+    BOOL("gemm_shape", scn_efficiency, gemm_shape,
+         "training GEMMs too thin to reach the device's ridge point (thin TP shards, experts with few tokens) run at the HBM rate (false: every GEMM at efficiency.train)"),
     END
 };
 

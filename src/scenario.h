@@ -256,6 +256,7 @@ typedef struct {
     double train_overhead_s;    /* fixed per optimizer step */
     double switch_overhead_s;   /* fixed per co-located switch (allocator, graph) */
     double reward_rule_s;       /* rule-based reward, per sample, off-device */
+    bool   gemm_shape;          /* training GEMMs below the device's ridge point run at its HBM rate (mdl_gemm_eff) */
 } scn_efficiency;
 
 typedef struct {
