@@ -18,7 +18,7 @@
 /* ------------------------------------------------------- training passes */
 
 /* A stage's forward-time constants for model m on pool q (model.h,
-** mdl_stage_fwd): fixed for a task, worked out once per pipeline. */
+** mdl_stage_fb): fixed for a task, worked out once per pipeline. */
 static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *q)
 {
     scn_link ltp = eng_pool_link(s, q, 0, 1, q->tp), lep = {0}, lpp = {0}, lcp = {0};
