@@ -18,7 +18,7 @@
 /* ------------------------------------------------------- training passes */
 
 /* A stage's forward-time constants for model m on pool q (model.h,
-** mdl_stage_fwd): fixed for a task, worked out once per pipeline. */
+** mdl_stage_fb): fixed for a task, worked out once per pipeline. */
 static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *q)
 {
     scn_link ltp = eng_pool_link(s, q, 0, 1, q->tp), lep = {0}, lpp = {0}, lcp = {0};
@@ -28,6 +28,7 @@ static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *
     const scn_train_layout *tl = &s->scn.plan.train;
     if (q->cp > 1) lcp = eng_pool_link(s, q, 0, q->tp, q->cp);
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);
+    mdl_stage_train(&c, m, &s->scn.cluster.device, &s->scn.eff, tl->recompute);
     return c;
 }
 
@@ -439,10 +440,13 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     lean_stage *ls = (lean_stage *)(dd + 2 * (size_t)M);
     const double *tok = ms->tok;
     pipe_stage *stg = s->pipe_st;
-    double mult = mdl_bwd_mult(s->scn.plan.train.recompute);   /* bwd = 2 fwd (+1 recompute) */
+    /* each micro-batch's forward and backward on the slowest stage, the
+    ** backward's communication counted, not multiplied (mdl_stage_fb) */
     mdl_stage sc = stage_setup(s, m, q);
-    mdl_stage_fwd_n(m, &s->scn.cluster.device, s->scn.eff.link, &sc, tok, ms->sq, s->scn.eff.train, fd, M);
-    for (int i = 0; i < M; i++) bd[i] = backward ? fd[i] * mult : 0;
+    mdl_stage_fb_n(m, &s->scn.cluster.device, s->scn.eff.link, &sc, tok, ms->sq, s->scn.eff.train, fd,
+                   backward ? bd : NULL, M);
+    if (!backward)
+        for (int i = 0; i < M; i++) bd[i] = 0;
     if (lean) {
         for (int i = 0; i < M; i++) {
             dd[2 * i] = fd[i];

@@ -133,6 +133,7 @@ static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const pl
     const scn_train_layout *tl = &s->plan.train;
     if (q->cp > 1) lcp = group_link(s, q, 0, q->tp, q->cp);
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);
+    mdl_stage_train(&c, m, &s->cluster.device, &s->eff, tl->recompute);
     return c;
 }
 
@@ -140,20 +141,21 @@ static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const pl
 ** mean tokens; padded (plan.train.padding = "longest"), each as long as the
 ** longest of mb draws, the mb/(mb + 1) quantile of the response lengths. */
 static double stage_fwd_mb(const est_lengths *len, const scn_scenario *s, const plan_pool *q, const scn_model *m,
-                           double mb)
+                           double mb, double *bwd)
 {
     mdl_stage st = train_stage(s, m, q);
     if (s->plan.train.padding == PAD_LONGEST) {
         int k = (int)(100.0 * mb / (mb + 1.0) + 0.5);
         double L = len->pm + len->rq[k < 0 ? 0 : k > 100 ? 100 : k];
-        return mdl_stage_fwd(m, &s->cluster.device, s->eff.link, &st, mb * L, mb * L * L, s->eff.train);
+        return mdl_stage_fb(m, &s->cluster.device, s->eff.link, &st, mb * L, mb * L * L, s->eff.train, bwd);
     }
-    return mdl_stage_fwd(m, &s->cluster.device, s->eff.link, &st, mb * (len->pm + len->rm), mb * len->l2m, s->eff.train);
+    return mdl_stage_fb(m, &s->cluster.device, s->eff.link, &st, mb * (len->pm + len->rm), mb * len->l2m, s->eff.train,
+                        bwd);
 }
 
 double est_stage_fwd(const est_lengths *len, const scn_scenario *s, const plan_pool *q, const scn_model *m)
 {
-    return stage_fwd_mb(len, s, q, m, s->plan.train.micro_batch);
+    return stage_fwd_mb(len, s, q, m, s->plan.train.micro_batch, NULL);
 }
 
 /* Micro-batches of the most loaded DP replica for `samples` samples, and
@@ -193,16 +195,16 @@ double est_fwd_pass(const est_lengths *len, const scn_scenario *s, const plan_po
     ** engine's forward pass (plan_zero_comm) */
     double mb;
     int micro = micro_count(len, s, q, n, &mb);
-    return mdl_1f1b(q->pp, micro, stage_fwd_mb(len, s, q, m, mb), 0) + plan_zero_comm(s, q, m, micro, false, NULL, NULL);
+    return mdl_1f1b(q->pp, micro, stage_fwd_mb(len, s, q, m, mb, NULL), 0) + plan_zero_comm(s, q, m, micro, false, NULL, NULL);
 }
 
 double est_train_minibatch(const est_lengths *len, const scn_scenario *s, const plan_pool *q, const scn_model *m)
 {
-    const scn_train_layout *tl = &s->plan.train;
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt / s->work.minibatches;
     double mb;
     int micro = micro_count(len, s, q, n, &mb);
-    double f = stage_fwd_mb(len, s, q, m, mb), b = f * mdl_bwd_mult(tl->recompute);
+    double b;
+    double f = stage_fwd_mb(len, s, q, m, mb, &b);
     double t = mdl_1f1b(q->pp, micro, f, b);
     /* the engine's own tail (src/eng_train.c calls the same function), with
     ** a mean micro-batch's backward as the last one */

@@ -365,6 +365,8 @@ static const fdesc FIELDS_EFFICIENCY[] = {
     NUM("sync_bucket_ms", scn_efficiency, sync_bucket_s, 1e-3, 0, 1e7, 0, "ms",
         "fixed host time per bucket of a weight sync or co-located reshard with plan.sync_model \"gather\" (the framework's Python per bucket: name mapping, tensor bookkeeping); 0, the default, charges the mechanisms alone"),
     NUM("reward_rule_ms", scn_efficiency, reward_rule_s, 1e-3, 0, 1e6, 0, "ms", "rule-based reward per sample, off-device"),
+    BOOL("gemm_shape", scn_efficiency, gemm_shape,
+         "training GEMMs too thin to reach the device's ridge point (thin TP shards, experts with few tokens) run at the HBM rate (false: every GEMM at efficiency.train)"),
     END
 };
 

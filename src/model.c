@@ -422,28 +422,80 @@ mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_
                    .cp = 1, .cp_kind = CP_RING};
     c.sh = mdl_stage_share(m->layers, pp);
     c.lps = (double)((m->layers + pp - 1) / pp);
+    /* Megatron's even split of the transformer layers; with uneven stages
+    ** (plan.train.uneven_layers) the lighter ones are the last, so the LM
+    ** head sits on a stage of ⌊L/p⌋ layers */
+    c.lps_last = pp > 1 ? (double)(m->layers / pp > 0 ? m->layers / pp : 1) : c.lps;
+    /* the LM head multiplies every token by V·h whether tied or not; the
+    ** input embedding is a lookup (mdl_lookup_params) */
+    c.vocab = m->vocab;
+    c.p_head = (double)m->vocab * m->hidden;
+    c.p_expert = m->params_active - m->params_dense;
+    c.p_layers = mdl_matmul_params(m) - c.p_head - c.p_expert;
+    if (c.p_layers < 0) c.p_layers = 0;
     if (m->experts > 0) {
         c.efold = imax(tp, ep);
         c.moe_frac = (double)(m->layers - m->dense_layers) / m->layers;
+        int etp = c.efold / imax(ep, 1);                /* ranks one expert's matrices are split over */
+        c.w_exp = (double)m->expert_ffn / imax(etp, 1);
+        c.x_exp = m->experts > 0 ? (double)m->experts_active * c.efold / tp / m->experts : 0;
     }
     return c;
 }
 
-/* What mdl_stage_fwd computes the same for every micro-batch of a pipeline:
+double mdl_gemm_eff(double m, double n, double k, double ridge)
+{
+    if (ridge <= 0 || m <= 0 || n <= 0 || k <= 0) return 1.0;
+    double ai = 1.0 / (1.0 / m + 1.0 / n + 1.0 / k);
+    return ai >= ridge ? 1.0 : ai / ridge;
+}
+
+/* GEMM shapes (docs/model.md, section 7): a dense layer's thinnest shard
+** is the attention's a·d/t columns (the MLP's ffn/t is wider); an expert's
+** matrices are split over max(t, e)/e ranks, and its rows are the tokens
+** routed to it: each of the max(t, e)/t replicas' micro-batch tokens
+** chooses k of the E experts. */
+void mdl_stage_train(mdl_stage *c, const scn_model *m, const scn_device *d, const scn_efficiency *e, scn_recompute rc)
+{
+    c->recompute = rc;
+    c->hbm_eff_bw = d->hbm_bw * e->hbm;
+    c->k_dim = m->hidden;
+    double hd = mdl_head_dim(m);
+    c->w_dense = (m->heads > 0 ? m->heads * hd : m->hidden) / c->tp;
+    /* times the efficiency a stage runs at (mdl_stage_fb): peak·eff / (HBM·efficiency.hbm) */
+    c->ridge = e->gemm_shape && c->hbm_eff_bw > 0 ? d->peak_flops / c->hbm_eff_bw : 0;
+}
+
+double mdl_stage_dense_params(const scn_model *m, int pp)
+{
+    double emb = m->params_dense - m->params_layer_dense * m->layers;     /* embedding and LM head */
+    if (pp <= 1) return m->params_dense;
+    double per = m->params_layer_dense, first = (double)((m->layers + pp - 1) / pp);
+    double last = m->layers / pp > 0 ? m->layers / pp : 1;
+    /* untied: the input table on the first stage, the head on the last;
+    ** tied: Megatron keeps the table on both and all-reduces its gradient */
+    double table = m->tied_embeddings ? emb : emb / 2;
+    return fmax(first * per + table, last * per + table);
+}
+
+/* What mdl_stage_fb computes the same for every micro-batch of a pipeline:
 ** each factor is the very subexpression the formula below evaluates first
 ** (the same operations in the same order), so a value out of the loop is
 ** the value the formula would have worked out for each micro-batch. */
 typedef struct {
-    double attn;                /* 0.5 · layers · attention pair flops (mdl_attn_flops_causal) */
-    double mm2;                 /* 2 · matmul parameters */
+    double attn;                /* 0.5 · attention pair flops: one layer's causal attention per Σs² */
     double pe;                  /* peak flops · efficiency */
     double tp, cp, hidden, ea;
     double tp_inv;              /* 1/tp when tp is a power of two (then x·(1/tp) is x/tp to the bit), else 0 */
     double ar_f, ar_bw, ar_lat; /* TP all-reduce (mdl_allreduce): bytes factor, bandwidth, latency */
-    double l2, l2m;             /* 2 · layers of the stage, and times the MoE share */
     double a2a_f, a2a_bw, a2a_lat;  /* EP all-to-all (mdl_alltoall), efold > 1 */
     double pp_bw, pp_lat;       /* send to the next stage (mdl_broadcast) */
     bool   ar_hier, a2a_hier;   /* the TP or EP group spans nodes: priced by mdl_allreduce / mdl_alltoall */
+    double ridge;               /* mdl_gemm_eff's ridge at this efficiency (0: off) */
+    double pl, pe_x, ph;        /* 2 · the layers' dense, expert and LM-head matmul parameters */
+    double inv_layers;          /* 1 / L */
+    double moe;                 /* MoE share of the layers */
+    double bwd_x, bwd_c, bwd_cp;    /* the backward's compute, TP/EP and CP communication in forwards */
 } stage_fwd_k;
 
 static stage_fwd_k stage_fwd_prep(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c,
@@ -451,15 +503,29 @@ static stage_fwd_k stage_fwd_prep(const scn_model *m, const scn_device *d, doubl
 {
     stage_fwd_k k = {0};
     int cp = c->cp > 1 ? c->cp : 1;
-    k.attn = 0.5 * m->layers * mdl_attn_pair_flops(m, false);
-    k.mm2 = 2.0 * mdl_matmul_params(m);
+    k.attn = 0.5 * mdl_attn_pair_flops(m, false);
     k.pe = d->peak_flops * eff;
     k.tp = c->tp;
     k.tp_inv = c->tp > 0 && (c->tp & (c->tp - 1)) == 0 ? 1.0 / c->tp : 0.0;
     k.cp = cp;
     k.hidden = m->hidden;
     k.ea = m->experts_active;
-    k.l2 = 2.0 * c->lps;
+    k.ridge = c->ridge * eff;
+    k.pl = 2.0 * c->p_layers;
+    k.pe_x = 2.0 * c->p_expert;
+    k.ph = 2.0 * c->p_head;
+    k.inv_layers = 1.0 / m->layers;
+    /* backward (Korthikanti et al., arXiv 2205.05198; Shoeybi et al., arXiv
+    ** 1909.08053): data and weight gradients, twice the forward's FLOPs; the
+    ** same collectives as the forward, conjugate (an all-reduce for each
+    ** identity, a reduce-scatter for each all-gather), and the EP dispatch
+    ** and combine again; full recompute adds the forward, its collectives
+    ** included.  Ring attention's backward passes K/V and their gradients
+    ** round (twice the forward's), Ulysses the same four all-to-alls. */
+    int rc = c->recompute == RECOMPUTE_FULL;
+    k.bwd_x = 2.0 + rc;
+    k.bwd_c = 1.0 + rc;
+    k.bwd_cp = (c->cp_kind == CP_ULYSSES ? 1.0 : 2.0) + rc;
     if (c->tp > 1) {
         const int n = c->tp;
         k.ar_f = 2.0 * (n - 1) / n;
@@ -468,7 +534,7 @@ static stage_fwd_k stage_fwd_prep(const scn_model *m, const scn_device *d, doubl
         k.ar_hier = c->ltp.local > 0;
     }
     if (m->experts > 0) {
-        k.l2m = 2.0 * c->lps * c->moe_frac;
+        k.moe = c->moe_frac;
         if (c->efold > 1) {
             const int n = c->efold;
             k.a2a_f = (double)(n - 1) / n;
@@ -490,49 +556,102 @@ static stage_fwd_k stage_fwd_prep(const scn_model *m, const scn_device *d, doubl
 static inline double by_tp(const stage_fwd_k *k, double x) { return k->tp_inv > 0 ? x * k->tp_inv : x / k->tp; }
 static inline double by_cp(const stage_fwd_k *k, double x) { return k->cp == 1 ? x : x / k->cp; }
 
-static inline __attribute__((always_inline)) double stage_fwd_one(const scn_model *m, double link_eff, const mdl_stage *c, const stage_fwd_k *k,
-                                   double tok, double sq)
+/* One stage of n layers (with the LM head and loss when `head`): forward
+** and backward from the per-layer compute and communication. */
+static inline void stage_kind(const mdl_stage *c, const stage_fwd_k *k, double n, double head_f, double head_b,
+                              double layer, double ttp, double tep, double tcp, double tpp, double *f, double *b)
 {
-    double attn = k->attn * sq;
-    double flops = k->mm2 * tok + attn;
-    /* context parallelism: each rank computes 1/cp of the tokens and of the
-    ** attention (the load-balanced split of causal attention) */
-    double comp = by_cp(k, by_tp(k, flops * c->sh)) / k->pe;
-    double t = comp;
-    double act = by_cp(k, tok) * k->hidden * 2.0;
-    double ttp = 0, tep = 0;
-    if (c->tp > 1)
-        ttp = k->l2 * (k->ar_hier ? mdl_allreduce(act, c->tp, &c->ltp, link_eff) : k->ar_f * act / k->ar_bw + k->ar_lat);
-    if (m->experts > 0 && c->efold > 1)
-        tep = k->l2m * (k->a2a_hier ? mdl_alltoall(by_tp(k, act * k->ea), c->efold, &c->lep, link_eff)
-                                    : k->a2a_f * by_tp(k, act * k->ea) / k->a2a_bw + k->a2a_lat);
+    double comp = n * layer + head_f;
+    double ct = n * ttp, ce = n * tep;
     /* the shares run concurrently with the compute are hidden, together,
     ** while it lasts; the rest is exposed (docs/model.md, section 7) */
-    t += (1.0 - c->o_tp) * ttp;
-    t += (1.0 - c->o_ep) * tep;
-    double conc = c->o_tp * ttp + c->o_ep * tep;
-    if (conc > comp) t += conc - comp;
-    if (c->cp > 1) t += c->lps * mdl_cp_layer(c, tok, attn / m->layers / k->tp / k->cp / k->pe, link_eff);
-    /* pipeline send of the activations to the next stage */
-    if (c->pp > 1) t += by_tp(k, act) / k->pp_bw + k->pp_lat;
-    return t;
+    double conc = c->o_tp * ct + c->o_ep * ce;
+    double t = comp + (1.0 - c->o_tp) * ct + (1.0 - c->o_ep) * ce + (conc > comp ? conc - comp : 0.0);
+    *f = t + n * tcp + tpp;
+    double bcomp = k->bwd_x * n * layer + head_b;
+    ct *= k->bwd_c;
+    ce *= k->bwd_c;
+    conc *= k->bwd_c;
+    t = bcomp + (1.0 - c->o_tp) * ct + (1.0 - c->o_ep) * ce + (conc > bcomp ? conc - bcomp : 0.0);
+    *b = t + k->bwd_cp * n * tcp + tpp;
+}
+
+static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *m, double link_eff,
+                                                               const mdl_stage *c, const stage_fwd_k *k, double tok,
+                                                               double sq, double *fwd, double *bwd)
+{
+    double tk = by_cp(k, tok);
+    /* context parallelism: each rank computes 1/cp of the tokens and of the
+    ** attention (the load-balanced split of causal attention); GEMMs below
+    ** the ridge run at the HBM rate (mdl_gemm_eff) */
+    double ed = 1.0, ex = 1.0;
+    if (k->ridge > 0) {
+        ed = mdl_gemm_eff(tk, c->w_dense, c->k_dim, k->ridge);
+        if (k->pe_x > 0) ex = mdl_gemm_eff(tk * c->x_exp, c->w_exp, c->k_dim, k->ridge);
+    }
+    double attn = k->attn * sq;
+    double mm = k->inv_layers * tok * (k->pl / ed + k->pe_x / ex);
+    double layer = by_cp(k, by_tp(k, mm + attn)) / k->pe;
+    double act = tk * k->hidden * 2.0;
+    double ttp = 0, tep = 0, tcp = 0, tpp = 0;
+    if (c->tp > 1)
+        ttp = 2.0 * (k->ar_hier ? mdl_allreduce(act, c->tp, &c->ltp, link_eff) : k->ar_f * act / k->ar_bw + k->ar_lat);
+    if (m->experts > 0 && c->efold > 1)
+        tep = 2.0 * k->moe * (k->a2a_hier ? mdl_alltoall(by_tp(k, act * k->ea), c->efold, &c->lep, link_eff)
+                                          : k->a2a_f * by_tp(k, act * k->ea) / k->a2a_bw + k->a2a_lat);
+    if (c->cp > 1) tcp = mdl_cp_layer(c, tok, attn / k->tp / k->cp / k->pe, link_eff);
+    /* pipeline send of the activations to the next stage (its gradient
+    ** back in the backward) */
+    if (c->pp > 1) tpp = by_tp(k, act) / k->pp_bw + k->pp_lat;
+    /* the LM head's GEMM over the vocabulary shard, forward and backward
+    ** (twice), and the loss's softmax: the logits read twice (max, then
+    ** the exponentials' sum) in the forward, read and the gradient written
+    ** in the backward, 2 bytes each, at HBM rate */
+    double hg = by_cp(k, by_tp(k, k->ph * tok)) / k->pe;
+    if (k->ridge > 0) hg /= mdl_gemm_eff(tk, by_tp(k, c->vocab), c->k_dim, k->ridge);
+    double ce = c->hbm_eff_bw > 0 ? by_tp(k, tk * c->vocab) * 4.0 / c->hbm_eff_bw : 0.0;
+    double hf = hg + ce, hb = 2.0 * hg + ce;
+    double f1, b1;
+    if (c->pp <= 1) {
+        stage_kind(c, k, c->lps, hf, hb, layer, ttp, tep, tcp, 0.0, &f1, &b1);
+    } else {
+        double f2, b2;
+        stage_kind(c, k, c->lps, 0.0, 0.0, layer, ttp, tep, tcp, tpp, &f1, &b1);
+        stage_kind(c, k, c->lps_last, hf, hb, layer, ttp, tep, tcp, tpp, &f2, &b2);
+        if (f2 > f1) f1 = f2;
+        if (b2 > b1) b1 = b2;
+    }
+    *fwd = f1;
+    if (bwd) *bwd = b1;
+}
+
+double mdl_stage_fb(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, double tok,
+                    double sq, double eff, double *bwd)
+{
+    const stage_fwd_k k = stage_fwd_prep(m, d, link_eff, c, eff);
+    double f;
+    stage_fb_one(m, link_eff, c, &k, tok, sq, &f, bwd);
+    return f;
 }
 
 double mdl_stage_fwd(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, double tok,
                      double sq, double eff)
 {
+    return mdl_stage_fb(m, d, link_eff, c, tok, sq, eff, NULL);
+}
+
+void mdl_stage_fb_n(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, const double *tok,
+                    const double *sq, double eff, double *fwd, double *bwd, int n)
+{
     const stage_fwd_k k = stage_fwd_prep(m, d, link_eff, c, eff);
-    return stage_fwd_one(m, link_eff, c, &k, tok, sq);
+    for (int i = 0; i < n; i++) stage_fb_one(m, link_eff, c, &k, tok[i], sq[i], &fwd[i], bwd ? &bwd[i] : NULL);
 }
 
 void mdl_stage_fwd_n(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, const double *tok,
                      const double *sq, double eff, double *out, int n)
 {
-    const stage_fwd_k k = stage_fwd_prep(m, d, link_eff, c, eff);
-    for (int i = 0; i < n; i++) out[i] = stage_fwd_one(m, link_eff, c, &k, tok[i], sq[i]);
+    mdl_stage_fb_n(m, d, link_eff, c, tok, sq, eff, out, NULL, n);
 }
-
-double mdl_bwd_mult(scn_recompute rc) { return rc == RECOMPUTE_FULL ? 3.0 : 2.0; }
 
 double mdl_1f1b(int p, int m, double f, double b)
 {

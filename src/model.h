@@ -153,15 +153,55 @@ typedef struct {
     double qdim, kvdim;         /* query and K/V widths of a layer (heads·head_dim) */
     double o_tp, o_ep;          /* shares of TP and EP communication run concurrently with compute */
     scn_link lcp;               /* zero when cp is 1 */
+    /* training's real shape (docs/model.md, section 7; mdl_stage_setup
+    ** fills the split, mdl_stage_train the rest): the last stage holds
+    ** lps_last layers and the LM head with the loss, the others lps layers
+    ** (the first one the embedding, a lookup) */
+    double lps_last;
+    double p_head;              /* LM head V·h: a matmul on the last stage */
+    double p_layers, p_expert;  /* the layers' dense and active routed-expert matmul parameters */
+    double vocab;
+    int    recompute;           /* scn_recompute: full repeats the forward in the backward */
+    double ridge;               /* FLOP/B at which a GEMM turns compute-bound at the achieved rates; 0: off */
+    double w_dense, w_exp, k_dim;   /* thinnest dense shard width (a·d/t), expert shard width, GEMM depth h */
+    double x_exp;               /* tokens an expert sees per token of the micro-batch: k·(max(t,e)/t)/E */
+    double hbm_eff_bw;          /* achieved HBM B/s (the loss's softmax over the logits) */
 } mdl_stage;
 mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_link *ltp, const scn_link *lep,
                           const scn_link *lpp);
+/* The training parts of a stage (docs/model.md, section 7): the recompute
+** mode (the backward's count of forward work and communication), and,
+** with gemm_shape, each GEMM's roofline at the achieved rates
+** (mdl_gemm_eff; ridge peak·eff_train / (HBM·efficiency.hbm)). */
+void   mdl_stage_train(mdl_stage *c, const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                       scn_recompute rc);
+/* The share of efficiency.train an m×k by k×n BF16 GEMM reaches
+** (NVIDIA, "Matrix Multiplication Background User's Guide", math and
+** memory bounds): arithmetic intensity AI = mnk/(mk + kn + mn) FLOP per
+** byte, min(1, AI/ridge); 1 when ridge is 0 (off). */
+double mdl_gemm_eff(double m, double n, double k, double ridge);
+/* Dense (non-expert) parameters the heaviest pipeline stage holds
+** (docs/model.md, section 7): the layers' share of ⌈L/p⌉ (first and middle
+** stages, the first with the input embedding) or the last stage's
+** ⌊L/p⌋ layers with the LM head; all of them at p = 1. */
+double mdl_stage_dense_params(const scn_model *m, int pp);
 /* Forward time (s) of a micro-batch of `tok` tokens whose squared sequence
 ** lengths sum to `sq`, on the heaviest stage: compute over tp devices at
 ** efficiency `eff`, TP all-reduces and EP all-to-alls per layer, the send to
 ** the next stage. */
 double mdl_stage_fwd(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, double tok,
                      double sq, double eff);
+/* Forward and backward (into *bwd) of the micro-batch on the slowest
+** stage for each (docs/model.md, section 7): the backward's compute twice
+** the forward's (three times under full recompute, which runs the layers'
+** forward again), its communication counted — the same TP all-reduces
+** (or SP reduce-scatter/all-gather pairs) and EP all-to-alls as the
+** forward, again for a recompute, and one pipeline send — not multiplied. */
+double mdl_stage_fb(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c, double tok,
+                    double sq, double eff, double *bwd);
+/* mdl_stage_fb for n micro-batches into fwd[i] and bwd[i] (bwd NULL: forwards only). */
+void   mdl_stage_fb_n(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c,
+                      const double *tok, const double *sq, double eff, double *fwd, double *bwd, int n);
 /* The same for n micro-batches (tok[i], sq[i]) into out[i]: the value
 ** mdl_stage_fwd gives for each, its per-pipeline factors worked out once. */
 void   mdl_stage_fwd_n(const scn_model *m, const scn_device *d, double link_eff, const mdl_stage *c,
@@ -195,8 +235,6 @@ double mdl_exposed(double comm, double o, double compute);
 double mdl_zero_comm(int zero, double overlap, double g, double a, double r, int micro, int train, double *grad,
                      double *after);
 
-/* A backward op in units of the forward: 2, 3 with full recomputation. */
-double mdl_bwd_mult(scn_recompute rc);
 /* 1F1B over p stages and m equal micro-batches (forward f, backward b):
 ** (m + p − 1)(f + b); forward-only passes the same with b = 0. */
 double mdl_1f1b(int p, int m, double f, double b);

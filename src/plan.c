@@ -238,7 +238,9 @@ void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]
     const scn_model *m = &s->actor;
     const scn_train_layout *tl = &s->plan.train;
     double sh = mdl_stage_share(m->layers, pp->pp);
-    double psi_d = m->params_dense * sh / pp->tp;
+    /* the heaviest stage's own dense parameters: the first holds the
+    ** embedding, the last the LM head (mdl_stage_dense_params) */
+    double psi_d = mdl_stage_dense_params(m, pp->pp) / pp->tp;
     double psi_e = m->params_expert * sh / (pp->tp > pp->ep ? pp->tp : pp->ep);
     mdl_states a = mdl_train_states(psi_d, pp->shard, tl->zero, tl->grad_dtype);
     mdl_states b = mdl_train_states(psi_e, pp->eshard, tl->zero, tl->grad_dtype);

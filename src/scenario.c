@@ -110,6 +110,7 @@ void scn_defaults(scn_scenario *s)
     e->train_overhead_s = 0.1;
     e->switch_overhead_s = 1.0;
     e->reward_rule_s = 1e-3;
+    e->gemm_shape = true;
 }
 
 int scn_total_devices(const scn_cluster *c)

@@ -262,6 +262,7 @@ typedef struct {
     double switch_overhead_s;   /* fixed per co-located switch (allocator, graph) */
     double sync_bucket_s;       /* fixed host time per bucket of a weight sync or reshard (0 by default) */
     double reward_rule_s;       /* rule-based reward, per sample, off-device */
+    bool   gemm_shape;          /* training GEMMs below the device's ridge point run at its HBM rate (mdl_gemm_eff) */
 } scn_efficiency;
 
 typedef struct {

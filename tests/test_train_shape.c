@@ -1,0 +1,142 @@
+/*
+** test_train_shape.c — training's real shape (docs/model.md, section 7):
+** the backward's communication counted, not multiplied; the LM head and
+** loss on the last pipeline stage; GEMM efficiency by shape.
+*/
+#include "testutil.h"
+#include "model.h"
+#include "scenario.h"
+
+#include <math.h>
+
+#define NEAR(a, b, rel) ck_assert_msg(fabs((a) - (b)) <= (rel) * fabs(b) + 1e-300, "%.17g vs %.17g", (double)(a), (double)(b))
+
+/* a 7B-class dense model (Qwen2.5-7B's shapes) */
+static scn_model dense7b(void)
+{
+    scn_model m = {.layers = 28, .hidden = 3584, .heads = 28, .kv_heads = 4, .head_dim = 128, .ffn = 18944,
+                   .vocab = 152064};
+    scn_model_derive(&m);
+    return m;
+}
+
+static const scn_device DEV = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
+
+/* The same stage with links so fast that its communication vanishes: the
+** stage's compute alone. */
+static void fb(const scn_model *m, int tp, int pp, double bw, scn_recompute rc, double tok, double *f, double *b)
+{
+    scn_link l = {.bw = bw, .latency_s = bw > 1e20 ? 0 : 3e-6};
+    mdl_stage c = mdl_stage_setup(m, tp, pp, 1, &l, NULL, pp > 1 ? &l : NULL);
+    scn_efficiency e = {.train = 0.4, .hbm = 0.8, .gemm_shape = false};
+    mdl_stage_train(&c, m, &DEV, &e, rc);
+    *f = mdl_stage_fb(m, &DEV, 0.7, &c, tok, tok * tok, 0.4, b);
+}
+
+/* Megatron's backward has as many TP collectives as its forward (Shoeybi
+** et al., arXiv 1909.08053; Korthikanti et al., arXiv 2205.05198) and one
+** pipeline send: the backward is 2× the compute plus the forward's
+** communication once, not 2× the whole; full recompute adds a forward,
+** its collectives included. */
+START_TEST(t_bwd_comm_counted)
+{
+    scn_model m = dense7b();
+    double tok = 4096, f, b, f0, b0;
+    fb(&m, 8, 1, 1e30, RECOMPUTE_NONE, tok, &f0, &b0);
+    fb(&m, 8, 1, 100e9, RECOMPUTE_NONE, tok, &f, &b);
+    double comm = f - f0;
+    ck_assert(comm > 0.05 * f);
+    NEAR(b0, 2 * f0 - 0, 0.02);                 /* compute twice (the loss's softmax is once each way) */
+    NEAR(b - b0, comm, 1e-9);                   /* the forward's communication, once */
+    ck_assert_msg(b < 2 * f - 0.5 * comm, "backward %.6g s multiplies the forward %.6g s", b, f);
+    /* full recompute: the forward again, its all-reduces too */
+    double fr, br, fr0, br0;
+    fb(&m, 8, 1, 1e30, RECOMPUTE_FULL, tok, &fr0, &br0);
+    fb(&m, 8, 1, 100e9, RECOMPUTE_FULL, tok, &fr, &br);
+    NEAR(fr, f, 1e-12);
+    NEAR(br - br0, 2 * comm, 1e-9);
+    /* pipeline: one send of the activations forward, one of their gradient back */
+    double fp, bp, fp0, bp0;
+    fb(&m, 1, 2, 1e30, RECOMPUTE_NONE, tok, &fp0, &bp0);
+    fb(&m, 1, 2, 100e9, RECOMPUTE_NONE, tok, &fp, &bp);
+    NEAR(bp - bp0, fp - fp0, 1e-9);
+    NEAR(fp - fp0, tok * m.hidden * 2 / (100e9 * 0.7) + 3e-6, 1e-9);
+}
+END_TEST
+
+/* The LM head (V·h a token) and the loss sit on the last stage, the
+** embedding on the first: with L/p layers on every stage the last one is
+** the slowest by the head's GEMM, not 1/p of it everywhere. */
+START_TEST(t_head_on_last_stage)
+{
+    scn_model m = dense7b();
+    double tok = 4096, f1, b1, f4, b4;
+    fb(&m, 1, 1, 1e30, RECOMPUTE_NONE, tok, &f1, &b1);
+    fb(&m, 1, 4, 1e30, RECOMPUTE_NONE, tok, &f4, &b4);
+    double pe = DEV.peak_flops * 0.4;
+    double head = 2.0 * m.vocab * m.hidden * tok / pe;
+    double layers = f1 - head;                  /* p = 1: the layers, the head and the loss */
+    double ce = tok * m.vocab * 4.0 / (DEV.hbm_bw * 0.8);
+    layers -= ce;
+    NEAR(f4, layers / 4 + head + ce, 1e-9);     /* 7 layers and the head */
+    ck_assert(f4 > 1.05 * f1 / 4);              /* the even share understates the last stage */
+    /* 30 layers over 4 stages: 8, 8, 8 and the head with the last 6 */
+    scn_model u = m;
+    u.layers = 30;
+    scn_model_derive(&u);
+    double fu, bu, fu1, bu1;
+    fb(&u, 1, 4, 1e30, RECOMPUTE_NONE, tok, &fu, &bu);
+    fb(&u, 1, 1, 1e30, RECOMPUTE_NONE, tok, &fu1, &bu1);
+    double lay = (fu1 - head - ce) / 30;
+    NEAR(fu, fmax(8 * lay, 7 * lay + head + ce), 1e-9);
+    /* memory: the heaviest stage's dense parameters hold a table */
+    double per = m.params_layer_dense, table = (double)m.vocab * m.hidden;
+    NEAR(mdl_stage_dense_params(&m, 4), 7 * per + table, 1e-12);
+    NEAR(mdl_stage_dense_params(&m, 1), m.params_dense, 1e-12);
+    ck_assert(mdl_stage_dense_params(&m, 4) > m.params_dense / 4);
+}
+END_TEST
+
+/* GEMM efficiency by shape (NVIDIA's matrix multiplication guide: a GEMM
+** below the device's ops:byte ratio is bound by its operands' traffic):
+** an expert with ~100 tokens runs below efficiency.train, a large GEMM at
+** it; efficiency.gemm_shape = false restores the flat efficiency. */
+START_TEST(t_gemm_shape)
+{
+    NEAR(mdl_gemm_eff(8192, 8192, 8192, 200), 1.0, 0);
+    double ai = 1.0 / (1.0 / 100 + 1.0 / 768 + 1.0 / 2048);
+    NEAR(mdl_gemm_eff(100, 768, 2048, 200), ai / 200, 1e-12);
+    NEAR(mdl_gemm_eff(100, 768, 2048, 0), 1.0, 0);
+    /* Qwen3-30B-A3B's shapes: 128 experts of 768, top 8 */
+    scn_model m = {.layers = 48, .hidden = 2048, .heads = 32, .kv_heads = 4, .head_dim = 128, .ffn = 6144,
+                   .expert_ffn = 768, .experts = 128, .experts_active = 8, .vocab = 151936};
+    scn_model_derive(&m);
+    scn_link l = {.bw = 400e9, .latency_s = 3e-6};
+    scn_efficiency on = {.train = 0.4, .hbm = 0.8, .gemm_shape = true}, off = on;
+    off.gemm_shape = false;
+    double t[2][2];
+    const double toks[2] = {1024, 65536};       /* 64 and 4096 tokens an expert at EP 1 */
+    for (int k = 0; k < 2; k++) {
+        mdl_stage c = mdl_stage_setup(&m, 1, 1, 1, &l, &l, NULL), o = c;
+        mdl_stage_train(&c, &m, &DEV, &on, RECOMPUTE_NONE);
+        mdl_stage_train(&o, &m, &DEV, &off, RECOMPUTE_NONE);
+        ck_assert(c.ridge > 0 && o.ridge == 0);
+        t[k][0] = mdl_stage_fwd(&m, &DEV, 0.7, &c, toks[k], toks[k] * toks[k] / 4, 0.4);
+        t[k][1] = mdl_stage_fwd(&m, &DEV, 0.7, &o, toks[k], toks[k] * toks[k] / 4, 0.4);
+    }
+    ck_assert_msg(t[0][0] > 1.2 * t[0][1], "64 tokens an expert: %.6g s shaped, %.6g s flat", t[0][0], t[0][1]);
+    NEAR(t[1][0], t[1][1], 1e-12);              /* 4096 tokens an expert: compute-bound, unchanged */
+}
+END_TEST
+
+static Suite *suite_train_shape(void)
+{
+    Suite *s = suite_create("train_shape");
+    TCase *tc = tcase_create("train_shape");
+    tcase_add_test(tc, t_bwd_comm_counted);
+    tcase_add_test(tc, t_head_on_last_stage);
+    tcase_add_test(tc, t_gemm_shape);
+    suite_add_tcase(s, tc);
+    return s;
+}
+TEST_SUITE(suite_train_shape)
