@@ -81,7 +81,9 @@ static void write_lua(const cli_opts *o, const cal_result *res, int nrows, fs_bu
     /* what the fit knew of itself, for the interval fusync run reports
     ** (src/uncert.c): relative standard errors and correlations */
     buf_printf(b, "-- The fit's uncertainty: fusync run re-simulates knob vectors drawn from it for an interval.\n");
-    buf_printf(b, "s.calibration = {\n  rows = %d,\n  sd = {", nrows);
+    char ho[40];
+    fmt_double(ho, sizeof ho, fmin(res->loo_error, 1));
+    buf_printf(b, "s.calibration = {\n  rows = %d,\n  held_out_error = %s,\n  sd = {", nrows, ho);
     for (int i = 0; i < res->nknobs; i++) {
         char v[40];
         fmt_double(v, sizeof v, fmin(res->cov_sd[i], 10));

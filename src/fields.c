@@ -366,7 +366,7 @@ static const fdesc FIELDS_EFFICIENCY[] = {
 ** scn_calibration; docs/calibration.md): the fitted knobs' relative standard
 ** errors and their correlations.  The knobs are efficiency's, in the order of
 ** scn_cal_knob_name (a unit test holds the names together). */
-#define CAL_SD(n, k) {n, FK_NUM, offsetof(scn_calibration, sd) + (k) * sizeof(double), sizeof(double), 1, 0, 10, 0, \
+#define CAL_SD(n, k) {n, FK_NUM, (k) * sizeof(double), sizeof(double), 1, 0, 10, 0, \
                       NULL, NULL, NULL, FC_ROWS, NULL, "one standard error of efficiency." n ", relative to its value"}
 #define CAL_CORR_NUM(n, k) {n, FK_NUM, (k) * sizeof(double), sizeof(double), 1, -1, 1, 0, NULL, NULL, NULL, FC_ROWS, \
                             NULL, "correlation with efficiency." n}
@@ -417,6 +417,9 @@ static const fdesc FIELDS_CAL_CORR[] = {
 
 static const fdesc FIELDS_CALIBRATION[] = {
     INT("rows", scn_calibration, rows, 0, 1 << 30, NULL, "measured steps the fit used"),
+    NUM("held_out_error", scn_calibration, held_out, 1, 0, 1, 0, NULL,
+        "the fit's cross-validated rms relative error of a phase time (leave-one-out): no knob value removes it, "
+        "so it widens the interval"),
     REC("sd", scn_calibration, sd, FIELDS_CAL_SD,
         "one standard error of each fitted knob, relative to its value (s²/n·(JᵀJ)⁻¹ of the fit); 0 or absent: not fitted"),
     REC("corr", scn_calibration, corr, FIELDS_CAL_CORR,

@@ -470,7 +470,8 @@ void report_interval_text(const report *r, fs_buf *o, const char *B, const char 
     fmt_secs(d, sizeof d, r->step_hi);
     buf_printf(o, "%sInterval%s     %s to %s tokens/s, step %s to %s   ", B, R, a, b, c, d);
     if (!strcmp(r->interval_source, "calibration")) {
-        buf_printf(o, "(calibration: 10th-90th percentile of %d runs of knobs drawn from its fit", r->interval_draws);
+        buf_printf(o, "(calibration: 10th-90th percentile of %d runs of knobs drawn from its fit, and its held-out "
+                   "error", r->interval_draws);
         if (r->interval_infeasible) buf_printf(o, ", %d infeasible left out", r->interval_infeasible);
         buf_puts(o, ")\n");
     } else {

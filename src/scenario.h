@@ -268,6 +268,7 @@ typedef struct {
 ** vectors from it and re-simulates them (src/uncert.c). */
 typedef struct {
     int    rows;                /* measured steps the fit used; 0: no calibration block */
+    double held_out;            /* the fit's cross-validated rms relative error of a phase time */
     double sd[SCN_CAL_KNOBS];   /* relative standard error; 0: the knob was not fitted */
     /* correlation of knobs i and j, as written (either triangle; the
     ** diagonal is 1 whatever it holds) */

@@ -127,6 +127,13 @@ bool unc_interval(const scn_scenario *s, int draws, report *r, fs_err *err)
         r->tput_hi = fmax(r->tput_hi, r->throughput);
         r->step_lo = fmin(r->step_lo, r->step_time_s);
         r->step_hi = fmax(r->step_hi, r->step_time_s);
+        /* the fit's held-out error is the model's, not the knobs': every
+        ** knob vector leaves it, so it widens both ends */
+        double e = s->cal.held_out;
+        r->tput_lo *= 1 - e;
+        r->tput_hi *= 1 + e;
+        r->step_lo *= 1 - e;
+        r->step_hi *= 1 + e;
     }
     free(tp);
     free(st);

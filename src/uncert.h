@@ -7,7 +7,8 @@
 **                wrote it): UNC_DRAWS knob vectors are drawn from the fit's
 **                covariance through its Cholesky factor, with a fixed seed,
 **                each is simulated, and the interval is the 10th to 90th
-**                percentile of the simulated figures;
+**                percentile of the simulated figures, widened by the fit's
+**                held-out error (calibration.held_out_error);
 **   validation   otherwise: the 80th percentile q of the validation table's
 **                predicted step-time |errors| (src/uncert_table.h, generated
 **                from make validate's output), so the true step time lies in
