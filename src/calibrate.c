@@ -595,6 +595,21 @@ bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs
             res->uncertainty[i] = 0.1 * sqrt(s2 / (n ? n : 1) * v);
             if (u[i] < 1e-3) res->uncertainty[i] = INFINITY;   /* at zero: no relative figure */
         }
+        /* the same covariance with each eigenvalue floored at the flat
+        ** threshold: C_ij = 0.01 · s²/n · Σ_e V_ie V_je / max(w_e, flat²) */
+        double C[CAL_KNOBS_MAX * CAL_KNOBS_MAX];
+        for (int i = 0; i < K; i++)
+            for (int j = 0; j < K; j++) {
+                double c = 0;
+                for (int e = 0; e < K; e++) c += V[i * K + e] * V[j * K + e] / fmax(w[e], CAL_FLAT_REL * CAL_FLAT_REL);
+                C[i * K + j] = 0.01 * s2 / (n ? n : 1) * c;
+            }
+        for (int i = 0; i < K; i++) res->cov_sd[i] = sqrt(fmax(C[i * K + i], 0));
+        for (int i = 0; i < K; i++)
+            for (int j = 0; j < K; j++)
+                res->corr[i][j] = i == j ? 1 : res->cov_sd[i] > 0 && res->cov_sd[j] > 0
+                                  ? fmax(-1, fmin(1, C[i * K + j] / (res->cov_sd[i] * res->cov_sd[j]))) : 0;
+        res->cov_rows = n;
     }
     /* cross-validation: refit without each group of the fit's rows (row j
     ** of them in group j mod G), predict the group */

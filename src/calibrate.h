@@ -82,6 +82,14 @@ typedef struct {
     double sensitivity[CAL_KNOBS_MAX];  /* rms relative change of the fitted times per +10% of the knob */
     double uncertainty[CAL_KNOBS_MAX];  /* one standard error, relative to the value (from the residuals'
                                         ** spread and JᵀJ; INFINITY along an exactly flat direction) */
+    /* The knobs' covariance for propagation (src/uncert.c), relative to the
+    ** values: sd_i·sd_j·corr_ij.  Along a flat direction, where the fit's
+    ** own variance is unbounded, the variance of the least pinned direction
+    ** the fit still calls pinned (eigenvalue CAL_FLAT_REL²), so it stays
+    ** finite and as wide as the data allow telling apart. */
+    double cov_sd[CAL_KNOBS_MAX];
+    double corr[CAL_KNOBS_MAX][CAL_KNOBS_MAX];
+    int    cov_rows;                    /* the residuals behind it */
     bool   at_bound[CAL_KNOBS_MAX];
     bool   flat[CAL_KNOBS_MAX];         /* the data cannot pin it down */
     bool   fitted_phase[CP__COUNT];     /* phases the fit used */

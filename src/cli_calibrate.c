@@ -58,7 +58,7 @@ static const char *comment_safe(char *dst, size_t n, const char *s)
     return dst;
 }
 
-static void write_lua(const cli_opts *o, const cal_result *res, fs_buf *b)
+static void write_lua(const cli_opts *o, const cal_result *res, int nrows, fs_buf *b)
 {
     char safe[1100];
     char rel[PATH_MAX * 2];
@@ -78,6 +78,32 @@ static void write_lua(const cli_opts *o, const cal_result *res, fs_buf *b)
         buf_printf(b, "s.efficiency.%s = %s%s\n", cal_knob_name(res->knob[i]), v,
                    res->flat[i] ? "   -- flat: not pinned down by the data" : "");
     }
+    /* what the fit knew of itself, for the interval fusync run reports
+    ** (src/uncert.c): relative standard errors and correlations */
+    buf_printf(b, "-- The fit's uncertainty: fusync run re-simulates knob vectors drawn from it for an interval.\n");
+    char ho[40];
+    fmt_double(ho, sizeof ho, fmin(res->loo_error, 1));
+    buf_printf(b, "s.calibration = {\n  rows = %d,\n  held_out_error = %s,\n  sd = {", nrows, ho);
+    for (int i = 0; i < res->nknobs; i++) {
+        char v[40];
+        fmt_double(v, sizeof v, fmin(res->cov_sd[i], 10));
+        buf_printf(b, "%s %s = %s", i ? "," : "", cal_knob_name(res->knob[i]), v);
+    }
+    buf_puts(b, " },\n  corr = {");
+    int nc = 0;
+    for (int i = 0; i < res->nknobs; i++) {
+        int w = 0;
+        for (int j = i + 1; j < res->nknobs; j++) {
+            double c = res->corr[i][j];
+            if (fabs(c) < 1e-6) continue;
+            char v[40];
+            fmt_double(v, sizeof v, c);
+            if (!w++) buf_printf(b, "%s\n    %s = {", nc++ ? "," : "", cal_knob_name(res->knob[i]));
+            buf_printf(b, "%s %s = %s", w > 1 ? "," : "", cal_knob_name(res->knob[j]), v);
+        }
+        if (w) buf_puts(b, " }");
+    }
+    buf_puts(b, nc ? "\n  },\n}\n" : " },\n}\n");
     buf_puts(b, "return s\n");
 }
 
@@ -142,7 +168,7 @@ int cmd_calibrate(cli_opts *o)
     if (o->out_dir) {
         fs_buf l;
         buf_init(&l);
-        write_lua(o, &res, &l);
+        write_lua(o, &res, d.nrows, &l);
         if (!write_file_atomic(o->out_dir, l.s, l.len, &err)) rc = cli_fail(&err);
         buf_free(&l);
         /* the written file loads the original with fusync.scenario, which

@@ -11,6 +11,7 @@
 #include "report.h"
 #include "runner.h"
 #include "svg.h"
+#include "uncert.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,9 @@ int cmd_run(cli_opts *o)
     if (!runner_close(run, &r, &err)) { rc = cli_fail(&err); goto out; }
     rc = r.feasible ? 0 : 1;
     if (steps) report_steps_finish(steps, s);
+    /* the interval on the figures: re-simulated knob draws for a calibrated
+    ** scenario, else the validation table's spread (src/uncert.c) */
+    if (r.feasible && !unc_interval(runner_scenario(run), UNC_DRAWS, &r, &err)) { rc = cli_fail(&err); goto out; }
     if (cw) {
         bool ok = chrome_close(cw, &err);
         cw = NULL;

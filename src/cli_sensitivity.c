@@ -95,7 +95,9 @@ typedef struct {
 ** for `fusync plan --objective devices`, not a step. */
 static const char *const SENS_SKIP[] = {
     "workload.iterations", "workload.warmup", "workload.seed", "workload.algorithm",
-    "cluster.devices_per_node", "cluster.nodes_per_supernode", "cluster.supernodes", "cluster.nodes", NULL
+    "cluster.devices_per_node", "cluster.nodes_per_supernode", "cluster.supernodes", "cluster.nodes",
+    "calibration",      /* what a fit knew of itself: no input of the run */
+    NULL
 };
 
 static void add_input(sens_list *L, const char *path, const fdesc *f, const void *base)

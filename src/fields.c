@@ -370,6 +370,71 @@ static const fdesc FIELDS_EFFICIENCY[] = {
     END
 };
 
+/* The calibration block `fusync calibrate --out` writes (scenario.h,
+** scn_calibration; docs/calibration.md): the fitted knobs' relative standard
+** errors and their correlations.  The knobs are efficiency's, in the order of
+** scn_cal_knob_name (a unit test holds the names together). */
+#define CAL_SD(n, k) {n, FK_NUM, (k) * sizeof(double), sizeof(double), 1, 0, 10, 0, \
+                      NULL, NULL, NULL, FC_ROWS, NULL, "one standard error of efficiency." n ", relative to its value"}
+#define CAL_CORR_NUM(n, k) {n, FK_NUM, (k) * sizeof(double), sizeof(double), 1, -1, 1, 0, NULL, NULL, NULL, FC_ROWS, \
+                            NULL, "correlation with efficiency." n}
+#define CAL_CORR(n, k) {n, FK_REC, (k) * SCN_CAL_KNOBS * sizeof(double), SCN_CAL_KNOBS * sizeof(double), 1, 0, 0, 0, \
+                        NULL, NULL, FIELDS_CAL_CORR_ROW, FC_ROWS, NULL, "efficiency." n "'s correlations with the other knobs"}
+
+static const fdesc FIELDS_CAL_CORR_ROW[] = {
+    CAL_CORR_NUM("train", 0),
+    CAL_CORR_NUM("prefill", 1),
+    CAL_CORR_NUM("decode", 2),
+    CAL_CORR_NUM("hbm", 3),
+    CAL_CORR_NUM("link", 4),
+    CAL_CORR_NUM("host_link", 5),
+    CAL_CORR_NUM("decode_overhead_ms", 6),
+    CAL_CORR_NUM("train_overhead_ms", 7),
+    CAL_CORR_NUM("switch_overhead_s", 8),
+    CAL_CORR_NUM("reward_rule_ms", 9),
+    END
+};
+
+static const fdesc FIELDS_CAL_SD[] = {
+    CAL_SD("train", 0),
+    CAL_SD("prefill", 1),
+    CAL_SD("decode", 2),
+    CAL_SD("hbm", 3),
+    CAL_SD("link", 4),
+    CAL_SD("host_link", 5),
+    CAL_SD("decode_overhead_ms", 6),
+    CAL_SD("train_overhead_ms", 7),
+    CAL_SD("switch_overhead_s", 8),
+    CAL_SD("reward_rule_ms", 9),
+    END
+};
+
+static const fdesc FIELDS_CAL_CORR[] = {
+    CAL_CORR("train", 0),
+    CAL_CORR("prefill", 1),
+    CAL_CORR("decode", 2),
+    CAL_CORR("hbm", 3),
+    CAL_CORR("link", 4),
+    CAL_CORR("host_link", 5),
+    CAL_CORR("decode_overhead_ms", 6),
+    CAL_CORR("train_overhead_ms", 7),
+    CAL_CORR("switch_overhead_s", 8),
+    CAL_CORR("reward_rule_ms", 9),
+    END
+};
+
+static const fdesc FIELDS_CALIBRATION[] = {
+    INT("rows", scn_calibration, rows, 0, 1 << 30, NULL, "measured steps the fit used"),
+    NUM("held_out_error", scn_calibration, held_out, 1, 0, 1, 0, NULL,
+        "the fit's cross-validated rms relative error of a phase time (leave-one-out): no knob value removes it, "
+        "so it widens the interval"),
+    REC("sd", scn_calibration, sd, FIELDS_CAL_SD,
+        "one standard error of each fitted knob, relative to its value (s²/n·(JᵀJ)⁻¹ of the fit); 0 or absent: not fitted"),
+    REC("corr", scn_calibration, corr, FIELDS_CAL_CORR,
+        "correlations of the fitted knobs, corr.A.B (one triangle; absent: 0)"),
+    END
+};
+
 const fdesc FIELDS_TOP[] = {
     STR("name", scn_scenario, name, "shown in reports (default: the file's name)"),
     {"cluster", FK_REC, MEM(scn_scenario, cluster), 1, 0, 0, FF_REQUIRED, NULL, NULL, FIELDS_CLUSTER, FC_ROWS,
@@ -379,6 +444,8 @@ const fdesc FIELDS_TOP[] = {
     REC("workload", scn_scenario, work, FIELDS_WORKLOAD, "the RL step"),
     REC("plan", scn_scenario, plan, FIELDS_PLAN, "placement, layouts, StaleSync"),
     REC("efficiency", scn_scenario, eff, FIELDS_EFFICIENCY, "achieved fractions and fixed costs"),
+    REC("calibration", scn_scenario, cal, FIELDS_CALIBRATION,
+        "what `fusync calibrate --out` knew of its fit: fusync run draws knob vectors from it for an interval"),
     END
 };
 

@@ -5,6 +5,7 @@
 #include "planner.h"
 #include "engine.h"
 #include "runner.h"
+#include "uncert.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -63,6 +64,20 @@ void plan_sort(rtable *t)
 static double cnum(const rtable *t, const rt_row *r, const char *col) { return rt_row_num(r, rtable_col(t, col)); }
 static const char *ctext(const rtable *t, const rt_row *r, const char *col) { return rt_row_text(r, rtable_col(t, col)); }
 
+/* A row's interval on its simulated throughput: the validation table's
+** spread (src/uncert.c), the source every planner row shares (a row is a
+** plan the scenario's calibration, if any, was not fitted to). */
+static void row_interval(const rtable *t, const rt_row *r, double *lo, double *hi)
+{
+    report x;
+    memset(&x, 0, sizeof x);
+    x.throughput = cnum(t, r, "throughput_tokens_per_s");
+    x.step_time_s = cnum(t, r, "step_time_s");
+    unc_from_validation(&x);
+    *lo = x.interval_source[0] ? x.tput_lo : NAN;
+    *hi = x.interval_source[0] ? x.tput_hi : NAN;
+}
+
 static void print_row(const rtable *t, const rt_row *r, const char *label, FILE *f)
 {
     char a[40], b2[40], st[32], tp[32], est[32], pd[32];
@@ -90,6 +105,14 @@ static void print_row(const rtable *t, const rt_row *r, const char *label, FILE 
         if (c > 0) snprintf(cr, sizeof cr, "%.2f", c);
         else snprintf(cr, sizeof cr, "-");
         fprintf(f, " %10s %9s %10s", tn, dh, cr);
+    }
+    double lo, hi;
+    row_interval(t, r, &lo, &hi);
+    if (isfinite(lo) && isfinite(hi) && hi > 0) {
+        char l[32], h[32];
+        fmt_si(l, sizeof l, lo);
+        fmt_si(h, sizeof h, hi);
+        fprintf(f, "  %s-%s", l, h);
     }
     fprintf(f, "\n");
 }
@@ -244,7 +267,7 @@ void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f
     fprintf(f, "  %-4s %-9s %-22s %5s %-14s %-13s %-2s %-4s %-8s %-7s %10s %9s %8s %9s", "#", "mode", "pools", "dev",
             "train tp/pp/ep/mb", "rollout tp/ep/seqs", "s", "part", "dispatch", "lag", "sim tok/s", "estimate", "per dev", "step");
     if (rtable_col(t, "time_to_steps_s") >= 0) fprintf(f, " %10s %9s %10s", "run time", "dev-h", "cost/run");
-    fprintf(f, "\n");
+    fprintf(f, "  interval\n");
     int shown = 0;
     bool base_shown = false;
     const rt_row **listed = xcalloc((size_t)top + 2, sizeof *listed);
@@ -291,7 +314,8 @@ void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f
         any_cp |= cp[0] && strcmp(cp, "1") != 0;
     }
     fprintf(f, "  (sim tok/s: simulated throughput; estimate: the closed form that chose what to simulate; lag: mean/max "
-            "versions between the policy that generated a trained sample and the one trained%s%s)\n\n",
+            "versions between the policy that generated a trained sample and the one trained; interval: of sim tok/s, "
+            "from the validation table's errors%s%s)\n\n",
             any_cp ? "; cpN: N-way context parallelism in training" : "",
             nties ? "; N=: a tie, within 1% of the row above" : "");
     if (shown > 0) {
@@ -308,6 +332,20 @@ void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f
         else fprintf(f, "Algorithm: #1 keeps the scenario's staleness bound and partial rollout (%s)\n", off1 ? "off-policy" : "on-policy");
         if (shown > 1 && nties && cnum(t, listed[1], "score") >= (1 - PLAN_TIE) * cnum(t, listed[0], "score"))
             fprintf(f, "  #1 and #2 are a tie (within 1%%): either is as good a choice\n");
+        if (shown > 1) {
+            /* beyond the interval: #1's low end above #2's high end.  Two
+            ** plans of one model on one cluster share much of their error,
+            ** so this is the strict reading: "within" is not "equal" */
+            double l1, h1, l2, h2;
+            row_interval(t, listed[0], &l1, &h1);
+            row_interval(t, listed[1], &l2, &h2);
+            double t1 = cnum(t, listed[0], "throughput_tokens_per_s"), t2 = cnum(t, listed[1], "throughput_tokens_per_s");
+            if (isfinite(l1) && isfinite(h2))
+                fprintf(f, "  #1 against #2 beyond the interval (validation: 4 in 5 predicted rows of docs/validation.md err by at "
+                        "most %.0f%%): %s\n", t1 > 0 ? 100 * (1 - l1 / t1) : 0,
+                        l1 > h2 ? "#1 is faster even at its low end and #2 at its high end"
+                        : t1 > t2 ? "no: their intervals overlap, #1 is faster as simulated only" : "no");
+        }
     }
     if (shown > 0 && base && listed[0] != base && rt_row_true(base, fc)) explain(t, listed[0], base, "the scenario's own plan", f);
     else if (shown > 1) explain(t, listed[0], listed[1], "#2", f);

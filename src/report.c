@@ -404,6 +404,8 @@ static void rec_json(fs_json *j, const fdesc *rec, const void *base, const char 
     for (const fdesc *f = rec; f->name; f++) {
         char sub[256];
         snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", f->name);
+        /* a scenario without a calibration block has none to show */
+        if (rec == FIELDS_TOP && !strcmp(f->name, "calibration") && !scn_has_calibration(base)) continue;
         switch (f->kind) {
         case FK_INT: case FK_NUM: json_num(j, sub, fields_get_num(f, base) / f->scale); break;
         case FK_BOOL: json_bool(j, sub, fields_get_num(f, base) != 0); break;
@@ -458,6 +460,26 @@ static const char *tsafe(char *buf, size_t n, const char *s)
     return buf;
 }
 
+void report_interval_text(const report *r, fs_buf *o, const char *B, const char *R)
+{
+    if (!r->interval_source[0]) return;
+    char a[32], b[32], c[32], d[32];
+    fmt_si(a, sizeof a, r->tput_lo);
+    fmt_si(b, sizeof b, r->tput_hi);
+    fmt_secs(c, sizeof c, r->step_lo);
+    fmt_secs(d, sizeof d, r->step_hi);
+    buf_printf(o, "%sInterval%s     %s to %s tokens/s, step %s to %s   ", B, R, a, b, c, d);
+    if (!strcmp(r->interval_source, "calibration")) {
+        buf_printf(o, "(calibration: 10th-90th percentile of %d runs of knobs drawn from its fit, and its held-out "
+                   "error", r->interval_draws);
+        if (r->interval_infeasible) buf_printf(o, ", %d infeasible left out", r->interval_infeasible);
+        buf_puts(o, ")\n");
+    } else {
+        buf_printf(o, "(validation: 4 in 5 of its %d predicted rows err by at most %.0f%%; not calibrated)\n",
+                   r->interval_rows, 100 * r->interval_q);
+    }
+}
+
 void report_text(const sim *s, const report *r, fs_buf *o, bool color)
 {
     const scn_scenario *sc = sim_scenario(s);
@@ -484,6 +506,7 @@ void report_text(const sim *s, const report *r, fs_buf *o, bool color)
                    "window %.1f s)\n", B, R, b, r->iterations - r->warmup, fs_s(r->iterations - r->warmup), r->warmup,
                    r->window_s);
     }
+    if (r->feasible) report_interval_text(r, o, B, R);
     for (int k = 0; k < STEP__COUNT; k++) {
         if (r->phase_s[k] <= 0) continue;
         double f = r->step_time_s > 0 ? r->phase_s[k] / r->step_time_s : 0;

@@ -63,6 +63,14 @@ typedef struct {
     ** step); 0 where the phase took no time */
     double flops_per_token;     /* actor forward FLOPs per token trained, at the mean length */
     double mfu_generate, mfu_inference, mfu_train;
+    /* An interval on throughput and step time (src/uncert.c fills it;
+    ** report_compute leaves it empty: interval_source ""). */
+    char   interval_source[16];         /* "calibration" or "validation" */
+    double tput_lo, tput_hi, step_lo, step_hi;
+    int    interval_draws;              /* calibration: knob vectors simulated ... */
+    int    interval_infeasible;         /* ... and of them infeasible, left out */
+    int    interval_rows;               /* validation: the table's rows behind it */
+    double interval_q;                  /* validation: the |error| it spans */
 } report;
 
 /* One training step of a run (report_steps): when it ran on the training
@@ -98,6 +106,9 @@ void report_scenario_json(const scn_scenario *sc, fs_json *j, const char *key);
 
 void report_compute(const sim *s, report *r);
 void report_text(const sim *s, const report *r, fs_buf *out, bool color);
+/* The report's "Interval" line (none when r has no interval), bold on by B
+** and off by R ("" for plain text). */
+void report_interval_text(const report *r, fs_buf *out, const char *B, const char *R);
 /* JSON; with `pretty` indented.  Key order is fixed; wall-clock figures are
 ** the only values that change between identical runs. */
 void report_json(const sim *s, const report *r, fs_buf *out, bool pretty);

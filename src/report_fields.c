@@ -25,6 +25,9 @@ static double d_dq_aux_per_step(const report *r)
 }
 
 static bool infeasible(const report *r) { return !r->feasible; }
+static bool has_interval(const report *r) { return r->interval_source[0] != 0; }
+static bool from_calibration(const report *r) { return !strcmp(r->interval_source, "calibration"); }
+static bool from_validation(const report *r) { return !strcmp(r->interval_source, "validation"); }
 
 static bool i_phase(const report *r, int i, const char **name, double *v)
 {
@@ -142,6 +145,7 @@ static void w_framework(const report *r, fs_json *j, const char *key)
 **     MEMBER(m)        the report's member m (the engine's counters are
 **                      members too: report.h); a double is RV_NUM, a bool
 **                      RV_BOOL, an integer RV_INT
+**     MEMBER_IF(m, p)  the same, in the JSON report only when p(r)
 **     TEXT(m)          the report's string member m (RV_STR)
 **     TEXT_IF(m, p)    the same, in the JSON and plugin report only when p(r)
 **     DERIVED(f)       the number f(r), f defined above (RV_NUM)
@@ -166,6 +170,22 @@ static void w_framework(const report *r, fs_json *j, const char *key)
     X("throughput_tokens_per_s_per_device", "throughput_tokens_per_s_per_device", \
       COL("throughput_tokens_per_s_per_device"), MEMBER(throughput_per_device), "tokens/s", "the same per device") \
     X("step_time_s", "step_time_s", COL("step_time_s"), MEMBER(step_time_s), "s", "mean step time in the window") \
+    X("interval.source", NULL, NOCOL, TEXT_IF(interval_source, has_interval), NULL, \
+      "where the interval below came from: calibration (knob vectors drawn from the scenario's calibration block, each simulated) or validation (the validation table's predicted-row errors); absent: no interval (an infeasible run)") \
+    X("interval.throughput_tokens_per_s.lo", NULL, NOCOL, MEMBER_IF(tput_lo, has_interval), "tokens/s", \
+      "the interval's low end of throughput_tokens_per_s (calibration: 10th percentile of the draws)") \
+    X("interval.throughput_tokens_per_s.hi", NULL, NOCOL, MEMBER_IF(tput_hi, has_interval), "tokens/s", \
+      "its high end (calibration: 90th percentile)") \
+    X("interval.step_time_s.lo", NULL, NOCOL, MEMBER_IF(step_lo, has_interval), "s", "the same of step_time_s: low end") \
+    X("interval.step_time_s.hi", NULL, NOCOL, MEMBER_IF(step_hi, has_interval), "s", "high end") \
+    X("interval.draws", NULL, NOCOL, MEMBER_IF(interval_draws, from_calibration), NULL, \
+      "calibration: knob vectors simulated") \
+    X("interval.infeasible_draws", NULL, NOCOL, MEMBER_IF(interval_infeasible, from_calibration), NULL, \
+      "calibration: of them infeasible, left out") \
+    X("interval.validation_rows", NULL, NOCOL, MEMBER_IF(interval_rows, from_validation), NULL, \
+      "validation: the table's predicted rows behind it") \
+    X("interval.validation_error", NULL, NOCOL, MEMBER_IF(interval_q, from_validation), NULL, \
+      "validation: the |error| four in five of them stay within (src/uncert_table.h)") \
     X("phase_time_s", "phase_time_s", COL("%s_s"), NAMED(i_phase), "s", \
       "mean seconds per step in each step phase (generate, switch, weight_sync, inference, train, wait)") \
     X("inference_time_s", NULL, NOCOL, NAMED(i_infer), "s", \
@@ -252,6 +272,7 @@ static void w_framework(const report *r, fs_json *j, const char *key)
 ** or f->str(r)).  A member named by two rows would define its getter
 ** twice: the compiler says so. */
 #define RF_GET_MEMBER(m)     static double rf_num_##m(const report *r) { return (double)r->m; }
+#define RF_GET_MEMBER_IF(m, p) RF_GET_MEMBER(m)
 #define RF_GET_TEXT(m)       static const char *rf_str_##m(const report *r) { return r->m; }
 #define RF_GET_TEXT_IF(m, p) RF_GET_TEXT(m)
 #define RF_GET_DERIVED(f)
@@ -264,6 +285,7 @@ REPORT_ROWS(RF_GETTER)
 /* Second pass: the rows.  A member's kind follows its C type. */
 #define RF_KIND(m) _Generic(((report *)0)->m, bool: RV_BOOL, double: RV_NUM, default: RV_INT)
 #define RF_SRC_MEMBER(m)     RF_KIND(m), rf_num_##m, NULL, NULL, NULL, NULL
+#define RF_SRC_MEMBER_IF(m, p) RF_KIND(m), rf_num_##m, NULL, p, NULL, NULL
 #define RF_SRC_TEXT(m)       RV_STR, NULL, rf_str_##m, NULL, NULL, NULL
 #define RF_SRC_TEXT_IF(m, p) RV_STR, NULL, rf_str_##m, p, NULL, NULL
 #define RF_SRC_DERIVED(f)    RV_NUM, f, NULL, NULL, NULL, NULL

@@ -235,6 +235,8 @@ static bool check_model(const scn_scenario *s, const scn_model *m, const char *r
 
 #define BAD(...) do { fs_err_set(err, 2, __VA_ARGS__); return false; } while (0)
 
+static bool check_calibration(const scn_calibration *c, const char *f, fs_err *err);
+
 bool scn_validate(const scn_scenario *s, fs_err *err)
 {
     const char *f = s->path[0] ? s->path : "scenario";
@@ -394,5 +396,81 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     }
     if (sum > total)
         BAD("%s: plan.pools: %d devices asked for, the cluster has %d (cluster.supernodes = %d)", f, sum, total, c->supernodes);
+    return check_calibration(&s->cal, f, err);
+}
+
+/* The knobs' names, in the order of calibrate.c's table (a unit test holds
+** the two together). */
+static const char *const CAL_KNOB_NAMES[SCN_CAL_KNOBS] = {
+    "train", "prefill", "decode", "hbm", "link", "host_link",
+    "decode_overhead_ms", "train_overhead_ms", "switch_overhead_s", "reward_rule_ms",
+};
+
+const char *scn_cal_knob_name(int k) { return k >= 0 && k < SCN_CAL_KNOBS ? CAL_KNOB_NAMES[k] : NULL; }
+
+double scn_cal_corr(const scn_calibration *c, int i, int j)
+{
+    if (i == j) return 1;
+    return c->corr[i][j] != 0 ? c->corr[i][j] : c->corr[j][i];
+}
+
+bool scn_has_calibration(const scn_scenario *s)
+{
+    for (int k = 0; k < SCN_CAL_KNOBS; k++) if (s->cal.sd[k] > 0) return true;
+    return false;
+}
+
+bool scn_cal_cholesky(const scn_calibration *c, double *L)
+{
+    /* covariance in units of each knob's fitted value: sd_i sd_j corr_ij;
+    ** a knob not fitted (sd 0) has a zero row and column */
+    int n = SCN_CAL_KNOBS;
+    for (int i = 0; i < n * n; i++) L[i] = 0;
+    for (int i = 0; i < n; i++) {
+        if (!(c->sd[i] > 0)) continue;
+        for (int j = 0; j <= i; j++) {
+            if (!(c->sd[j] > 0)) continue;
+            double a = c->sd[i] * c->sd[j] * scn_cal_corr(c, i, j);
+            for (int k = 0; k < j; k++) a -= L[i * n + k] * L[j * n + k];
+            if (i == j) {
+                /* semi-definite to rounding: a correlation of exactly ±1 leaves 0 here */
+                if (a < -1e-9 * c->sd[i] * c->sd[i]) return false;
+                L[i * n + i] = a > 0 ? sqrt(a) : 0;
+            } else {
+                L[i * n + j] = L[j * n + j] > 0 ? a / L[j * n + j] : 0;
+            }
+        }
+    }
+    return true;
+}
+
+static bool check_calibration(const scn_calibration *c, const char *f, fs_err *err)
+{
+    bool any = false;
+    for (int k = 0; k < SCN_CAL_KNOBS; k++) any |= c->sd[k] > 0;
+    if (!any) {
+        for (int i = 0; i < SCN_CAL_KNOBS; i++)
+            for (int j = 0; j < SCN_CAL_KNOBS; j++)
+                if (i != j && c->corr[i][j] != 0)
+                    BAD("%s: calibration.corr.%s.%s: a correlation needs both knobs' calibration.sd", f,
+                        CAL_KNOB_NAMES[i], CAL_KNOB_NAMES[j]);
+        return true;
+    }
+    if (c->rows < 1) BAD("%s: calibration.rows: required with calibration.sd (the measured steps the fit used)", f);
+    for (int i = 0; i < SCN_CAL_KNOBS; i++)
+        for (int j = 0; j < SCN_CAL_KNOBS; j++) {
+            if (i == j || c->corr[i][j] == 0) continue;
+            if (!(c->sd[i] > 0) || !(c->sd[j] > 0))
+                BAD("%s: calibration.corr.%s.%s: a correlation needs both knobs' calibration.sd", f,
+                    CAL_KNOB_NAMES[i], CAL_KNOB_NAMES[j]);
+            if (c->corr[j][i] != 0 && fabs(c->corr[j][i] - c->corr[i][j]) > 1e-9)
+                BAD("%s: calibration.corr.%s.%s: %g, but calibration.corr.%s.%s is %g; a correlation is symmetric: "
+                    "give one of them", f, CAL_KNOB_NAMES[i], CAL_KNOB_NAMES[j], c->corr[i][j], CAL_KNOB_NAMES[j],
+                    CAL_KNOB_NAMES[i], c->corr[j][i]);
+        }
+    double L[SCN_CAL_KNOBS * SCN_CAL_KNOBS];
+    if (!scn_cal_cholesky(c, L))
+        BAD("%s: calibration.corr: not a correlation matrix (not positive semi-definite); write the one "
+            "`fusync calibrate --out` wrote", f);
     return true;
 }

@@ -265,6 +265,23 @@ typedef struct {
     bool   gemm_shape;          /* training GEMMs below the device's ridge point run at its HBM rate (mdl_gemm_eff) */
 } scn_efficiency;
 
+/* The efficiency knobs `fusync calibrate` fits, in the order of its knob
+** table (src/calibrate.c) and of the calibration block's fields. */
+#define SCN_CAL_KNOBS 10
+
+/* What a calibration knows of its own fit (docs/calibration.md): one
+** standard error of each fitted knob, relative to its fitted value, and the
+** knobs' correlations, from the fit's s²/n·(JᵀJ)⁻¹.  `fusync run` draws knob
+** vectors from it and re-simulates them (src/uncert.c). */
+typedef struct {
+    int    rows;                /* measured steps the fit used; 0: no calibration block */
+    double held_out;            /* the fit's cross-validated rms relative error of a phase time */
+    double sd[SCN_CAL_KNOBS];   /* relative standard error; 0: the knob was not fitted */
+    /* correlation of knobs i and j, as written (either triangle; the
+    ** diagonal is 1 whatever it holds) */
+    double corr[SCN_CAL_KNOBS][SCN_CAL_KNOBS];
+} scn_calibration;
+
 typedef struct {
     char  name[SCN_NAME_MAX];
     char  path[512];            /* file it came from */
@@ -279,6 +296,7 @@ typedef struct {
     scn_workload work;
     scn_plan     plan;
     scn_efficiency eff;
+    scn_calibration cal;
 } scn_scenario;
 
 /* Fill a scenario with defaults (no devices or models). */
@@ -296,5 +314,16 @@ int  scn_prompts_per_step(const scn_scenario *s);
 const char *scn_mode_name(scn_mode m);
 bool scn_mode_parse(const char *s, scn_mode *out);
 const char *scn_dist_name(scn_dist_kind k);
+/* The correlation of calibration knobs i and j (the written triangle; 1 on
+** the diagonal). */
+double scn_cal_corr(const scn_calibration *c, int i, int j);
+/* Whether the scenario carries a calibration block with a fitted knob. */
+bool scn_has_calibration(const scn_scenario *s);
+/* A calibration knob's field name under calibration.sd ("train", ...). */
+const char *scn_cal_knob_name(int k);
+/* The lower Cholesky factor L (row-major, SCN_CAL_KNOBS²) of the knobs'
+** relative covariance sd_i·sd_j·corr_ij, so that L·z for z standard normal
+** has that covariance; false when it is not positive semi-definite. */
+bool scn_cal_cholesky(const scn_calibration *c, double *L);
 
 #endif

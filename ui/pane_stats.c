@@ -61,6 +61,15 @@ static void stats_draw(tui_app *a, tui_canvas *cv, tui_rect in)
             cv_segs(cv, y++, in.x, W, 2, seg, (int)strlen(b1) <= W ? 1 : 2);
         }
     }
+    /* the finished run's interval, as the report gives it (src/uncert.c) */
+    if (r->report_ready && r->rep.interval_source[0] && !invalid && ROW()) {
+        fmt_si(b3, sizeof b3, r->rep.tput_lo);
+        fmt_si(b4, sizeof b4, r->rep.tput_hi);
+        snprintf(b1, sizeof b1, "interval %s-%s", b3, b4);
+        snprintf(b2, sizeof b2, "(%s)", r->rep.interval_source);
+        cv_seg seg[] = {{b1, CV_KEEP, ST_NORMAL}, {b2, 4, ST_DIM}};
+        cv_segs(cv, y++, in.x, W, 1, seg, 2);
+    }
     if (ROW()) {
         int cur_step = st->iterations_done + (run_over(r) ? 0 : 1);
         if (cur_step > sc->work.iterations) cur_step = sc->work.iterations;

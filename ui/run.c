@@ -3,6 +3,7 @@
 */
 #include "run.h"
 #include "style.h"
+#include "uncert.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -197,7 +198,9 @@ void run_sync(tui_run *r)
     if (runner_done(r->rn) && !r->report_ready) {
         /* a run stopped by an error still has a report: it says why */
         fs_err e = {0, ""};
-        runner_close(r->rn, &r->rep, &e);
+        /* and its interval, as fusync run reports it (src/uncert.c) */
+        if (runner_close(r->rn, &r->rep, &e) && r->rep.feasible)
+            unc_interval(runner_scenario(r->rn), UNC_DRAWS, &r->rep, &e);
         r->report_ready = true;
     }
 }

@@ -1,0 +1,96 @@
+#!/bin/sh
+# Intervals on a run's predictions (docs/model.md, section 12, "Intervals").
+#
+# Calibrate the Qwen example on examples/measured_qwen7b.csv, run the written
+# scenario on the measured run's own workload (its mean prompt and response
+# lengths read from the file, in the scenario's distribution shapes; its
+# six steps after one warm-up): the measured mean step time must lie in the
+# printed interval, the interval's source must say calibration, and a
+# covariance four times as wide must give a strictly wider interval (so
+# the check cannot pass on a fixed width).  An uncalibrated run's interval
+# says validation and holds its figure; bad calibration fields are refused
+# naming the field.  Needs $FUSYNC (the binary).
+set -u
+F=${FUSYNC:?set FUSYNC to the fusync binary}
+cd "$(dirname "$0")/.." || exit 2
+T=$(mktemp -d "${TMPDIR:-/tmp}/fusync-uncert.XXXXXX")
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT INT TERM
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+EX=$(pwd)/examples
+M=$EX/measured_qwen7b.csv
+
+"$F" calibrate "$EX/qwen7b_h100x16.lua" "$M" --out "$T/cal.lua" --quiet >"$T/cal.txt" 2>&1 ||
+    { bad "calibrate failed: $(cat "$T/cal.txt")"; }
+grep -q '^s.calibration = {' "$T/cal.lua" && grep -q 'held_out_error' "$T/cal.lua" && ok ||
+    bad "calibrate --out wrote no calibration block"
+
+# the measured run: mean step time (the sum of its phases), mean prompt and response lengths
+set -- $(awk -F, 'NR > 1 { s += $2 + $3 + $4 + $5; r += $6; p += $8; n++ }
+                  END { printf "%.6f %.1f %.1f %d", s / n, r / n, p / n, n }' "$M")
+meas=$1 resp=$2 prompt=$3 steps=$4
+cat >"$T/measured.lua" <<LUA
+-- the calibrated scenario on the measured run's own workload
+local s = fusync.scenario("cal.lua")
+s.workload.prompt_len = fusync.dist.uniform($prompt * 0.4, $prompt * 1.6)
+s.workload.response_len = fusync.dist.lognormal{mean = $resp, sigma = 0.9, cap = 8192}
+s.workload.iterations = $steps + 1
+s.workload.warmup = 1
+return s
+LUA
+# twice the standard errors, the same correlations
+sed -e 's/^local s = fusync.scenario("cal.lua")$/local s = fusync.scenario("measured.lua")/' "$T/measured.lua" |
+    sed -n '1,2p' >"$T/wide.lua"
+cat >>"$T/wide.lua" <<'LUA'
+for k, v in pairs(s.calibration.sd) do s.calibration.sd[k] = 2 * v end
+return s
+LUA
+
+interval() {    # FILE -> "value lo hi source"
+    "$F" run "$1" --data-dir "$EX" --json - 2>"$T/err" | awk '
+        /"step_time_s": [0-9]/ && !v { v = $2; sub(/,/, "", v) }
+        /"source":/ { s = $2; gsub(/[",]/, "", s) }
+        /"step_time_s": \{/ { inst = 1 }
+        inst && /"lo":/ { lo = $2; sub(/,/, "", lo) }
+        inst && /"hi":/ { hi = $2; sub(/,/, "", hi); inst = 0 }
+        END { print v, lo, hi, s }'
+}
+set -- $(interval "$T/measured.lua")
+if [ "${4:-}" = calibration ] && awk -v m="$meas" -v lo="$2" -v hi="$3" 'BEGIN { exit !(lo <= m && m <= hi) }'; then ok
+else bad "calibrated interval [${2:-?}, ${3:-?}] (${4:-no source}) misses the measured mean step $meas s: $(cat "$T/err")"; fi
+lo1=${2:-0} hi1=${3:-0}
+set -- $(interval "$T/wide.lua")
+awk -v a="$lo1" -v b="$hi1" -v c="${2:-0}" -v d="${3:-0}" 'BEGIN { exit !(d - c > 1.2 * (b - a)) }' && ok ||
+    bad "a twice wider covariance gave [${2:-?}, ${3:-?}], not a fifth wider than [$lo1, $hi1]"
+
+# the text report says where the interval came from
+"$F" run "$T/measured.lua" --data-dir "$EX" | grep -q '^Interval .*(calibration: ' && ok ||
+    bad "the text report has no calibration Interval line"
+"$F" run "$EX/qwen7b_h100x16.lua" >"$T/plain.txt" && grep -q '^Interval .*(validation: ' "$T/plain.txt" && ok ||
+    bad "an uncalibrated run's report has no validation Interval line"
+set -- $(interval "$EX/qwen7b_h100x16.lua")
+[ "${4:-}" = validation ] && awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(lo < v && v < hi) }' && ok ||
+    bad "uncalibrated interval [${2:-?}, ${3:-?}] (${4:-?}) does not hold its figure ${1:-?}"
+
+# fields: listed, and bad values refused naming the field (exit 2)
+"$F" fields | grep -q 'calibration.sd' && ok || bad "fusync fields does not list calibration.sd"
+refuse() {  # WHAT LUA-LINE FIELD
+    cat >"$T/bad.lua" <<LUA
+local s = fusync.scenario("cal.lua")
+$2
+return s
+LUA
+    "$F" run "$T/bad.lua" --data-dir "$EX" >/dev/null 2>"$T/err"
+    rc=$?
+    [ $rc -eq 2 ] && grep -q "$3" "$T/err" && ok || bad "$1: exit $rc, $(cat "$T/err")"
+}
+refuse "a negative standard error" 's.calibration.sd.train = -0.1' 'calibration.sd.train'
+refuse "a correlation above 1" 's.calibration.corr.train = {hbm = 1.5}' 'calibration.corr.train.hbm'
+refuse "an asymmetric correlation" 's.calibration.corr.train = {hbm = 0.5}; s.calibration.corr.hbm = {train = -0.5}' 'calibration.corr'
+refuse "a correlation without a standard error" 's.calibration.corr.link = {train = 0.2}' 'calibration.corr.link.train'
+refuse "not positive semi-definite" 's.calibration.corr = {train = {prefill = 0.9, hbm = 0.9}, prefill = {hbm = -0.9}}' 'not positive semi-definite'
+
+echo "uncert.sh: $pass passed, $fail failed"
+[ $fail -eq 0 ]
