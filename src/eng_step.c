@@ -607,7 +607,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     ** the NICs (docs/model.md, section 8) */
     scn_link rl = plan_pool_link_shared(&s->scn.cluster, q, 0, 1, q->devices);
     double t_reshard = mdl_reshard(rw, sp->bucket_bytes, &rl, s->scn.eff.link);
-    double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
+    double hostbw = mdl_host_bw_shared(plan_pool_cluster(&s->scn, q), s->scn.eff.host_link);   /* every device at once */
     int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
     if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);     /* its fullest node, as plan.c books it */
     double off = 0;
@@ -661,7 +661,7 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     ** the NICs (docs/model.md, section 8) */
     scn_link rl = plan_pool_link_shared(&s->scn.cluster, q, 0, 1, q->devices);
     double t_reshard = mdl_reshard(rw, sp->bucket_bytes, &rl, s->scn.eff.link);
-    double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
+    double hostbw = mdl_host_bw_shared(plan_pool_cluster(&s->scn, q), s->scn.eff.host_link);   /* every device at once */
     double st[3];
     plan_train_states(&s->scn, q, st);
     double crit = q->train_mem[MB_CRITIC];
@@ -709,7 +709,7 @@ sim_time eng_start_weight_sync(sim *s, sim_time now)
         double rw = plan_rollout_weights(&s->scn);
         /* every device of both pools transfers at once: across supernodes
         ** they share the scale-out fabric (docs/model.md, section 9) */
-        scn_link l = mdl_tier_link_shared(&s->scn.cluster, plan_sync_tier(&s->scn.cluster, tq, q));
+        scn_link l = plan_sync_link(&s->scn, tq, q);
         double t = mdl_weight_sync(rw, eng_actor(s)->params_total, q->instances, tq->devices, s->scn.plan.bucket_bytes, &l,
                                    s->scn.eff.link);
         sim_time e = now + sim_from_secs(t);
