@@ -159,7 +159,7 @@ static void collect(sens_list *L, const fdesc *rec, const char *prefix, const vo
             if (f->sub) collect(L, f->sub, path, f->size || f->off ? mine : base);
             break;
         case FK_DEVICE:
-            if (f->sub) collect(L, f->sub, path, mine);
+            if (f->sub && (f->codec != FC_OPT_DEVICE || scn_device_set(mine))) collect(L, f->sub, path, mine);
             break;
         case FK_DIST: collect_dist(L, f, path, mine); break;
         case FK_INT: case FK_NUM: case FK_BOOL: add_input(L, path, f, base); break;

@@ -213,7 +213,7 @@ static const scn_link *inst_link(const sim *s, instance *I)
 ** lines of every batch size are kept in a table shared by the instances on
 ** the same link, filled as sizes first occur: a draining tail, whose batch
 ** changes at every completion, costs a table read per event. */
-static void line_compute(const sim *s, const scn_link *l, int nb, dline *d)
+static void line_compute(const sim *s, const scn_device *dev, const scn_link *l, int nb, dline *d)
 {
     const scn_plan *p = &s->scn.plan;
     double B = nb, X = 1e6;
@@ -227,7 +227,7 @@ static void line_compute(const sim *s, const scn_link *l, int nb, dline *d)
         ** so each is the wide step's time over E. */
         double w = k + 1, E = 0, ak = 1;
         for (int i = 0; i <= k; i++) { E += ak; ak *= p->rollout.spec_accept; }
-        const scn_device *dv = &s->scn.cluster.device;
+        const scn_device *dv = dev;
         mdl_step a = mdl_decode_step_eng(&s->roll_model, dv, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, w * B, 0);
         mdl_step c = mdl_decode_step_eng(&s->roll_model, dv, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, w * B, w * X);
         mdl_step m = mdl_decode_step_eng(&s->roll_model, dv, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, w * B, X);
@@ -239,8 +239,8 @@ static void line_compute(const sim *s, const scn_link *l, int nb, dline *d)
         d->known = true;
         return;
     }
-    mdl_step a = mdl_decode_step_eng(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, B, 0);
-    mdl_step b = mdl_decode_step_eng(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, B, X);
+    mdl_step a = mdl_decode_step_eng(&s->roll_model, dev, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, B, 0);
+    mdl_step b = mdl_decode_step_eng(&s->roll_model, dev, &s->scn.eff, &p->rollout, l, p->rollout.tp, p->rollout.ep, B, X);
     d->c0 = a.compute_s;
     d->m0 = a.memory_s;
     d->cslope = (b.compute_s - a.compute_s) / X;
@@ -258,12 +258,14 @@ static bool link_same(const scn_link *a, const scn_link *b)
 static int inst_dtable(sim *s, instance *I)
 {
     const scn_link *l = inst_link(s, I);
+    const scn_device *dev = plan_pool_device(&s->scn, &s->pl.pools[I->pool]);
     for (int i = 0; i < s->ndtab; i++)
-        if (link_same(&s->dtab[i].link, l)) return i;
+        if (link_same(&s->dtab[i].link, l) && s->dtab[i].dev == dev) return i;
     /* instances of a pool share a shape: their links are few */
     if (s->ndtab == (int)(sizeof s->dtab / sizeof s->dtab[0])) return -1;
     dtable *t = &s->dtab[s->ndtab];
     t->link = *l;
+    t->dev = dev;
     t->n = 0;
     t->v = NULL;
     t->pf = NULL;
@@ -292,11 +294,11 @@ static __attribute__((noinline)) const dline *decode_line_fill(sim *s, instance 
     if (I->dtab < 0) I->dtab = inst_dtable(s, I);
     if (I->dtab >= 0) {
         dline *d = dtable_at(&s->dtab[I->dtab], I->nactive);
-        if (!d->known) line_compute(s, &s->dtab[I->dtab].link, I->nactive, d);
+        if (!d->known) line_compute(s, s->dtab[I->dtab].dev, &s->dtab[I->dtab].link, I->nactive, d);
         return d;
     }
     if (!I->own.known || I->own_b != I->nactive) {
-        line_compute(s, inst_link(s, I), I->nactive, &I->own);
+        line_compute(s, plan_pool_device(&s->scn, &s->pl.pools[I->pool]), inst_link(s, I), I->nactive, &I->own);
         I->own_b = I->nactive;
     }
     return &I->own;
@@ -377,7 +379,7 @@ static double swap_secs(const sim *s, const instance *I, double tokens)
     const plan_pool *pp = &s->pl.pools[I->pool];
     if (pp->kv_tokens_per_instance <= 0) return 0;
     double per_dev = tokens * pp->rollout_mem[MB_KV_CACHE] / pp->kv_tokens_per_instance;
-    return per_dev / (s->scn.cluster.device.host_bw * s->scn.eff.host_link);
+    return per_dev / (plan_pool_device(&s->scn, pp)->host_bw * s->scn.eff.host_link);
 }
 
 static void inst_schedule(sim *s, instance *I)
@@ -425,7 +427,7 @@ static double prefill_secs(sim *s, instance *I, double tok, double sq)
         e = &t->pf[(h >> 40) & (PF_SLOTS - 1)];
         if (e->tok == tok && e->sq == sq) return e->total_s;
     }
-    mdl_step st = mdl_prefill(&s->roll_model, &s->scn.cluster.device, &s->scn.eff, inst_link(s, I), p->rollout.tp,
+    mdl_step st = mdl_prefill(&s->roll_model, plan_pool_device(&s->scn, &s->pl.pools[I->pool]), &s->scn.eff, inst_link(s, I), p->rollout.tp,
                               p->rollout.ep, tok, sq / tok);
     if (e) *e = (pfent){tok, sq, st.total_s};
     return st.total_s;

@@ -606,7 +606,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     /* gathered out of the training layout, converted and loaded bucket by
     ** bucket, as plan.sync_model prices it (docs/model.md, section 8) */
     double t_reshard = plan_weight_sync(&s->scn, q, q).total_s;
-    double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
+    double hostbw = mdl_host_bw_shared(plan_pool_cluster(&s->scn, q), s->scn.eff.host_link);   /* every device at once */
     int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
     if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);     /* its fullest node, as plan.c books it */
     double off = 0;
@@ -658,7 +658,7 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     /* the training weights are rebuilt only when zero_redundancy freed
     ** them (docs/model.md, section 8) */
     double t_reshard = plan_reshard_back(&s->scn, q);
-    double hostbw = mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);   /* every device at once */
+    double hostbw = mdl_host_bw_shared(plan_pool_cluster(&s->scn, q), s->scn.eff.host_link);   /* every device at once */
     double st[3];
     plan_train_states(&s->scn, q, st);
     double crit = q->train_mem[MB_CRITIC];

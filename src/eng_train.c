@@ -443,7 +443,7 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     /* each micro-batch's forward and backward on the slowest stage, the
     ** backward's communication counted, not multiplied (mdl_stage_fb) */
     mdl_stage sc = stage_setup(s, m, q);
-    mdl_stage_fb_n(m, &s->scn.cluster.device, s->scn.eff.link, &sc, tok, ms->sq, s->scn.eff.train, fd,
+    mdl_stage_fb_n(m, plan_pool_device(&s->scn, q), s->scn.eff.link, &sc, tok, ms->sq, s->scn.eff.train, fd,
                    backward ? bd : NULL, M);
     if (!backward)
         for (int i = 0; i < M; i++) bd[i] = 0;
@@ -559,7 +559,7 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
             sq += L * L;
         }
         const scn_link l = eng_pool_link(s, q, 0, 1, q->aux_tp);
-        double t = mdl_aux_fwd(m, &s->scn.cluster.device, &s->scn.eff, &l, q->devices, q->aux_tp, q->aux_replicas, tok, sq);
+        double t = mdl_aux_fwd(m, plan_pool_device(&s->scn, q), &s->scn.eff, &l, q->devices, q->aux_tp, q->aux_replicas, tok, sq);
         eng_span(s, r->track0, ph, t0, t0 + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)tok);
         return t;
     }
@@ -613,7 +613,7 @@ static void start_infer_on_(sim *s, int p, sim_time now)
         if (q->swap_aux) {
             /* full co-location: the model waits on the host and is loaded per use */
             double bytes = q->train_mem[ab[a]] > 0 ? q->train_mem[ab[a]] : 2.0 * aux[a]->params_total / (q->tp * q->pp);
-            double tl = bytes / mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);
+            double tl = bytes / mdl_host_bw_shared(plan_pool_cluster(&s->scn, q), s->scn.eff.host_link);
             if (r->hostlink_track >= 0) eng_span(s, r->hostlink_track, PH_ONLOAD, cur, cur + sim_from_secs(tl), s->step_running, s->version, -1, 0);
             eng_mem_pool(s, p, ab[a], bytes, cur);
             cur += sim_from_secs(tl);

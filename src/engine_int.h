@@ -319,6 +319,7 @@ typedef struct {
 
 typedef struct {
     scn_link link;          /* a copy: instances with equal links share the table */
+    const scn_device *dev;  /* and the same device type (plan_pool_device) */
     dline *v;
     int    n;
     pfent *pf;              /* direct-mapped prefill times, NULL until first used */

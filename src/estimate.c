@@ -90,11 +90,11 @@ double est_decode_step(const scn_scenario *s, const plan_pool *q, double batch, 
         ** context, the KV read once, yielding E = 1 + α + … + α^k tokens */
         double w = r->spec_tokens + 1, E = 0, ak = 1;
         for (int i = 0; i <= r->spec_tokens; i++) { E += ak; ak *= r->spec_accept; }
-        mdl_step c = mdl_decode_step_eng(&s->actor, &s->cluster.device, &s->eff, r, lk, r->tp, r->ep, w * batch, w * batch * ctx);
-        mdl_step m = mdl_decode_step_eng(&s->actor, &s->cluster.device, &s->eff, r, lk, r->tp, r->ep, w * batch, batch * ctx);
+        mdl_step c = mdl_decode_step_eng(&s->actor, plan_pool_device(s, q), &s->eff, r, lk, r->tp, r->ep, w * batch, w * batch * ctx);
+        mdl_step m = mdl_decode_step_eng(&s->actor, plan_pool_device(s, q), &s->eff, r, lk, r->tp, r->ep, w * batch, batch * ctx);
         return (fmax(c.compute_s, m.memory_s) + c.total_s - fmax(c.compute_s, c.memory_s)) / E;
     }
-    return mdl_decode_step_eng(&s->actor, &s->cluster.device, &s->eff, r, lk, r->tp, r->ep, batch, batch * ctx).total_s;
+    return mdl_decode_step_eng(&s->actor, plan_pool_device(s, q), &s->eff, r, lk, r->tp, r->ep, batch, batch * ctx).total_s;
 }
 
 /* Generation of a rollout pool taking `share` of the step's samples: its
@@ -117,7 +117,7 @@ static void pool_gen(const est_lengths *len, const scn_scenario *s, const plan_p
     *t_tail = est_decode_step(s, q, small, len->pm + len->rm);
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share;
     const scn_link lk_v = group_link(s, q, 0, 1, q->inst_devices), *lk = &lk_v;
-    mdl_step pf = mdl_prefill(&s->actor, &s->cluster.device, &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
+    mdl_step pf = mdl_prefill(&s->actor, plan_pool_device(s, q), &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
                               n * len->pm / q->instances, len->pm);
     *prefill = pf.total_s;
 }
@@ -147,9 +147,9 @@ static double stage_fwd_mb(const est_lengths *len, const scn_scenario *s, const 
     if (s->plan.train.padding == PAD_LONGEST) {
         int k = (int)(100.0 * mb / (mb + 1.0) + 0.5);
         double L = len->pm + len->rq[k < 0 ? 0 : k > 100 ? 100 : k];
-        return mdl_stage_fb(m, &s->cluster.device, s->eff.link, &st, mb * L, mb * L * L, s->eff.train, bwd);
+        return mdl_stage_fb(m, plan_pool_device(s, q), s->eff.link, &st, mb * L, mb * L * L, s->eff.train, bwd);
     }
-    return mdl_stage_fb(m, &s->cluster.device, s->eff.link, &st, mb * (len->pm + len->rm), mb * len->l2m, s->eff.train,
+    return mdl_stage_fb(m, plan_pool_device(s, q), s->eff.link, &st, mb * (len->pm + len->rm), mb * len->l2m, s->eff.train,
                         bwd);
 }
 
@@ -188,7 +188,7 @@ double est_fwd_pass(const est_lengths *len, const scn_scenario *s, const plan_po
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt / chunks_of(s);
     if (q->aux_tp > 0) {
         const scn_link l = group_link(s, q, 0, 1, q->aux_tp);
-        return mdl_aux_fwd(m, &s->cluster.device, &s->eff, &l, q->devices, q->aux_tp, q->aux_replicas,
+        return mdl_aux_fwd(m, plan_pool_device(s, q), &s->eff, &l, q->devices, q->aux_tp, q->aux_replicas,
                            n * (len->pm + len->rm), n * len->l2m);
     }
     /* a ZeRO-3 model gathers its parameters for every micro-batch, as the
@@ -220,7 +220,7 @@ static double pool_infer(const est_lengths *len, const scn_scenario *s, const pl
 {
     int chunks = chunks_of(s);
     double t = 0, n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
-    double hostbw = mdl_host_bw_shared(&s->cluster, s->eff.host_link);
+    double hostbw = mdl_host_bw_shared(plan_pool_cluster(s, q), s->eff.host_link);
     if ((q->roles & ROLE_TRAIN) && s->work.recompute_logprob) t += chunks * est_fwd_pass(len, s, q, &s->actor);
     const scn_model *aux[2] = {s->has_ref && (q->roles & ROLE_REF) ? &s->ref : NULL,
                                s->reward_is_model && (q->roles & ROLE_REWARD) ? &s->reward : NULL};
@@ -246,7 +246,7 @@ static double pool_infer(const est_lengths *len, const scn_scenario *s, const pl
 static double pool_switches(const scn_scenario *s, const plan_pool *q)
 {
     double to_rollout = plan_weight_sync(s, q, q).total_s, to_train = plan_reshard_back(s, q);
-    double hostbw = mdl_host_bw_shared(&s->cluster, s->eff.host_link), st[3];
+    double hostbw = mdl_host_bw_shared(plan_pool_cluster(s, q), s->eff.host_link), st[3];
     plan_train_states(s, q, st);
     double crit = q->train_mem[MB_CRITIC];
     double off = (s->plan.offload_grads ? st[1] : 0) + (s->plan.offload_optimizer ? st[2] + crit : 0);

@@ -224,6 +224,9 @@ const fdesc FIELDS_POOL[] = {
      "explicit devices: a list of inclusive {first, last} device numbers, e.g. {{0, 95}, {384, 479}}; placed before the other pools"},
     {"roles", FK_ARR, 0, 0, 1, 0, 0, FF_REQUIRED, plan_role_names, NULL, FIELDS_ROLE_ELEM, FC_ROWS, NULL,
      "what runs there: \"rollout\", \"train\" (actor training and old log-probs), \"ref\" (or \"reference\"), \"reward\", \"critic\""},
+    {"device", FK_DEVICE, MEM(scn_pool, device), 1, 0, 0, 0, NULL, NULL, FIELDS_DEVICE, FC_OPT_DEVICE, NULL,
+     "the pool's accelerator, a preset name (\"h20\") or a device table, when it is not cluster.device; such a pool "
+     "lives on whole nodes of its own (absent: cluster.device)"},
     END
 };
 static const fdesc FIELDS_POOL_ELEM[] = {{"", FK_REC, 0, sizeof(scn_pool), 1, 0, 0, 0, NULL, NULL,
@@ -317,6 +320,9 @@ const fdesc FIELDS_PLAN[] = {
         "separate: devices of the rollout pool"),
     FRACN("rollout_fraction", scn_plan, rollout_fraction, "separate, when rollout_devices is 0: share of the cluster that generates, rounded to whole rollout instances (so it scales with cluster.supernodes)"),
     INT("aux_devices", scn_plan, aux_devices, 0, FLD_DEVICES_MAX, NULL, "colocate: devices of the reference/reward pool"),
+    {"rollout_device", FK_DEVICE, MEM(scn_plan, rollout_device), 1, 0, 0, 0, NULL, NULL, FIELDS_DEVICE, FC_OPT_DEVICE,
+     NULL, "separate, without plan.pools: the rollout pool's accelerator, a preset name (\"h20\") or a device table, "
+     "training staying on cluster.device; the rollout pool then takes whole nodes (absent: cluster.device)"},
     {"pools", FK_ARR, MEM(scn_plan, pools), 1, 0, SCN_POOLS_MAX, 0, NULL, NULL, FIELDS_POOL_ELEM,
      FC_POOLS, NULL, "explicit pools (policies use this)"},
     REC("train", scn_plan, train, FIELDS_TRAIN, "training layout"),
@@ -582,6 +588,7 @@ static bool rec_equal(const fdesc *rec, const void *a, const void *b, const char
                     ok = pa->pools[i].devices == pb->pools[i].devices && pa->pools[i].roles == pb->pools[i].roles &&
                          strcmp(pa->pools[i].name, pb->pools[i].name) == 0 && pa->pools[i].where == pb->pools[i].where &&
                          pa->pools[i].nranges == pb->pools[i].nranges &&
+                         scn_device_same(&pa->pools[i].device, &pb->pools[i].device) &&
                          memcmp(pa->pools[i].range, pb->pools[i].range, sizeof pa->pools[i].range) == 0;
             }
             break;

@@ -48,6 +48,7 @@ typedef enum {
     FC_MODELS,      /* models: the roles, presets, true and "rule" */
     FC_DIST,        /* a length distribution: a record or a number */
     FC_POOLS,       /* plan.pools: names, roles, ranges */
+    FC_OPT_DEVICE,  /* a pool's device: a record or a preset name; absent: cluster.device */
     FC__COUNT
 } fcodec;
 

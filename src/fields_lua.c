@@ -387,10 +387,10 @@ static void read_leaf(freader *r, int v, const char *path, const fdesc *f, void 
 ** can require the field or fill defaults; base is the enclosing record's C
 ** struct. */
 typedef void fr_codec(freader *r, int v, const char *path, const fdesc *f, void *base);
-static fr_codec fr_device, fr_links, fr_models, fr_dist, fr_pools;
+static fr_codec fr_device, fr_opt_device, fr_links, fr_models, fr_dist, fr_pools;
 static fr_codec *const READERS[FC__COUNT] = {
     [FC_DEVICE] = fr_device, [FC_LINKS] = fr_links, [FC_MODELS] = fr_models, [FC_DIST] = fr_dist,
-    [FC_POOLS] = fr_pools,
+    [FC_POOLS] = fr_pools, [FC_OPT_DEVICE] = fr_opt_device,
 };
 
 void fr_record(freader *r, int t, const char *path, const fdesc *rec, void *base)
@@ -466,6 +466,13 @@ static void fr_device(freader *r, int v, const char *path, const fdesc *f, void 
         }
     }
     fr_record(r, v, path, FIELDS_DEVICE, d);
+}
+
+/* A pool's own device: absent, the member is left as it is (zero: the
+** cluster's device). */
+static void fr_opt_device(freader *r, int v, const char *path, const fdesc *f, void *base)
+{
+    if (v) fr_device(r, v, path, f, base);
 }
 
 /* Links default to the device's own links; read after the device. */
@@ -791,7 +798,10 @@ static void fr_pools(freader *r, int v, const char *path, const fdesc *f, void *
         for (const fdesc *k = FIELDS_POOL; k->name; k++) {
             if (k == roles_f || k == ranges_f) continue;
             fields_join_path(rpath, item, k->name);
-            if (rawfield(L, t, k->name) != LUA_TNIL) read_leaf(r, lua_gettop(L), rpath, k, pl);
+            if (rawfield(L, t, k->name) != LUA_TNIL) {
+                if (k->codec == FC_OPT_DEVICE) fr_opt_device(r, lua_gettop(L), rpath, k, pl);
+                else read_leaf(r, lua_gettop(L), rpath, k, pl);
+            }
             lua_pop(L, 1);
         }
         fields_join_path(rpath, item, "roles");

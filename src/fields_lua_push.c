@@ -16,8 +16,9 @@
 ** keyed by it: push the field's value in the file's form, or nothing
 ** (returns false).  The others are written through their rows. */
 typedef bool fp_codec(lua_State *L, const fdesc *f, const void *base);
-static fp_codec fp_dist, fp_pools, fp_models;
-static fp_codec *const WRITERS[FC__COUNT] = {[FC_DIST] = fp_dist, [FC_POOLS] = fp_pools, [FC_MODELS] = fp_models};
+static fp_codec fp_dist, fp_pools, fp_models, fp_opt_device;
+static fp_codec *const WRITERS[FC__COUNT] = {[FC_DIST] = fp_dist, [FC_POOLS] = fp_pools, [FC_MODELS] = fp_models,
+                                             [FC_OPT_DEVICE] = fp_opt_device};
 
 static void push_leaf(lua_State *L, const fdesc *f, const void *base)
 {
@@ -94,6 +95,15 @@ static bool fp_dist(lua_State *L, const fdesc *f, const void *base)
     return true;
 }
 
+/* A pool's own device, only when set (absent: the cluster's). */
+static bool fp_opt_device(lua_State *L, const fdesc *f, const void *base)
+{
+    const scn_device *d = fields_cat(f, base);
+    if (!scn_device_set(d)) return false;
+    fields_push_device(L, d);
+    return true;
+}
+
 static bool fp_pools(lua_State *L, const fdesc *f, const void *base)
 {
     (void)f;
@@ -131,6 +141,10 @@ static bool fp_pools(lua_State *L, const fdesc *f, const void *base)
                 lua_rawseti(L, -2, j + 1);
             }
             lua_setfield(L, -2, "ranges");
+        }
+        if (scn_device_set(&pl->device)) {
+            fields_push_device(L, &pl->device);
+            lua_setfield(L, -2, "device");
         }
         lua_rawseti(L, -2, i + 1);
     }

@@ -45,6 +45,93 @@ static void add_pool(plan *p, const char *name, int devices, unsigned roles)
     q->roles = roles;
 }
 
+/* ------------------------------------------------------ device types */
+
+const scn_device *plan_pool_device(const scn_scenario *s, const plan_pool *q)
+{
+    return q && q->own_device ? &q->view.device : &s->cluster.device;
+}
+
+const scn_cluster *plan_pool_cluster(const scn_scenario *s, const plan_pool *q)
+{
+    return q && q->own_device ? &q->view : &s->cluster;
+}
+
+/* The links a pool's own collectives use: the callers pass the cluster, a
+** pool of its own device type answers with its view. */
+static const scn_cluster *links_of(const scn_cluster *c, const plan_pool *q)
+{
+    return q->own_device ? &q->view : c;
+}
+
+/* Give pool q device d (not cluster.device): the cluster's topology and
+** latencies; the tiers' bandwidths scaled by d's own links over the cluster
+** device's, so a cluster whose links default to its device's
+** (cluster.links absent) gives d exactly its own scale-up link in a node and
+** its own NIC across nodes, and measured links keep their de-rating. */
+static void set_pool_device(const scn_scenario *s, plan_pool *q, const scn_device *d)
+{
+    const scn_device *cd = &s->cluster.device;
+    q->own_device = true;
+    q->view = s->cluster;
+    q->view.device = *d;
+    q->view.intra_node.bw *= d->scaleup_bw / cd->scaleup_bw;
+    q->view.intra_supernode.bw *= d->scaleout_bw / cd->scaleout_bw;
+    q->view.inter_supernode.bw *= d->scaleout_bw / cd->scaleout_bw;
+}
+
+scn_link plan_sync_link(const scn_scenario *s, const plan_pool *tq, const plan_pool *q)
+{
+    int tier = plan_sync_tier(&s->cluster, tq, q);
+    scn_link l = mdl_tier_link_shared(plan_pool_cluster(s, tq), tier);
+    if (!tq->own_device && !q->own_device) return l;
+    scn_link r = mdl_tier_link_shared(plan_pool_cluster(s, q), tier);
+    return r.bw < l.bw ? r : l;
+}
+
+/* Pools of their own device type (docs/model.md, section 2): each gets its
+** view; a node holds devices of one type, so two pools of different types
+** may not share one (the field that gave the type is named). */
+static bool pool_devices(const scn_scenario *s, plan *p, fs_err *err)
+{
+    const char *f = s->path[0] ? s->path : "scenario";
+    const scn_plan *sp = &s->plan;
+    char field[SCN_POOLS_MAX][48];
+    for (int i = 0; i < p->npools; i++) {
+        const scn_device *d = NULL;
+        if (sp->npools > 0 && scn_device_set(&sp->pools[i].device)) {
+            d = &sp->pools[i].device;
+            snprintf(field[i], sizeof field[i], "plan.pools[%d].device", i + 1);
+        } else if (sp->npools == 0 && (p->pools[i].roles & ROLE_ROLLOUT) && scn_device_set(&sp->rollout_device)) {
+            d = &sp->rollout_device;
+            snprintf(field[i], sizeof field[i], "plan.rollout_device");
+        } else {
+            snprintf(field[i], sizeof field[i], "cluster.device");
+        }
+        if (d && !scn_device_same(d, &s->cluster.device)) set_pool_device(s, &p->pools[i], d);
+    }
+    int dpn = s->cluster.devices_per_node;
+    for (int i = 0; i < p->npools; i++)
+        for (int j = 0; j < i; j++) {
+            const plan_pool *a = &p->pools[i], *b = &p->pools[j];
+            if (scn_device_same(plan_pool_device(s, a), plan_pool_device(s, b))) continue;
+            for (int ra = 0; ra < a->nranges; ra++)
+                for (int rb = 0; rb < b->nranges; rb++) {
+                    int lo = (a->range[ra][0] > b->range[rb][0] ? a->range[ra][0] : b->range[rb][0]) / dpn;
+                    int hi = (a->range[ra][1] < b->range[rb][1] ? a->range[ra][1] : b->range[rb][1]) / dpn;
+                    if (lo > hi) continue;
+                    const char *who = a->own_device ? field[i] : field[j];
+                    fs_err_set(err, 2, "%s: %s: pools '%s' (%s) and '%s' (%s) would share node %d; a node holds one "
+                               "device type, so a pool of another type takes whole nodes of %d devices of its own — "
+                               "make its devices%s a multiple of %d that starts on a node boundary",
+                               f, who, a->name, plan_pool_device(s, a)->name, b->name, plan_pool_device(s, b)->name,
+                               lo, dpn, sp->npools == 0 ? " (plan.rollout_devices)" : "", dpn);
+                    return false;
+                }
+        }
+    return true;
+}
+
 /* ------------------------------------------------------ device sets */
 
 int plan_dev(const plan_pool *q, int k)
@@ -78,11 +165,13 @@ int plan_group_tier(const scn_cluster *c, const plan_pool *q, int k, int stride,
 
 scn_link plan_pool_link_shared(const scn_cluster *c, const plan_pool *q, int k, int stride, int count)
 {
+    c = links_of(c, q);
     return mdl_tier_link_shared(c, plan_group_tier(c, q, k, stride, count));
 }
 
 scn_link plan_group_link(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, bool shared)
 {
+    c = links_of(c, q);
     if (q->nranges <= 1) return mdl_group_link(c, q->first + k, stride, count, shared);
     int tier = plan_group_tier(c, q, k, stride, count);
     if (tier == 0) return shared ? mdl_tier_link_shared(c, 0) : c->intra_node;
@@ -96,6 +185,7 @@ scn_link plan_group_link(const scn_cluster *c, const plan_pool *q, int k, int st
 double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, double bytes,
                             double eff)
 {
+    c = links_of(c, q);
     if (q->nranges <= 1) return mdl_allreduce_group(c, q->first + k, stride, count, bytes, eff);
     if (count <= 1) return 0.0;
     int tier = plan_group_tier(c, q, k, stride, count);
@@ -206,15 +296,15 @@ void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model 
     ** and written, bf16 grads read, bf16 weights written (mdl_optimizer) */
     double f = tl->optimizer_offload;
     if (f <= 0) {
-        *opt_s = mdl_optimizer(&s->cluster.device, &s->eff, tl->zero, q->shard, q->eshard, psi_d, psi_e);
+        *opt_s = mdl_optimizer(plan_pool_device(s, q), &s->eff, tl->zero, q->shard, q->eshard, psi_d, psi_e);
         return;
     }
     /* the optimizer on the host (docs/model.md, section 7): the device
     ** steps its 1 − f share, the host's cores the rest after the gradients
     ** come down; the BF16 parameters go back up.  Not overlapped: DeepSpeed
     ** and Megatron start the host step once the reduction is done. */
-    *opt_s = mdl_optimizer(&s->cluster.device, &s->eff, tl->zero, q->shard, q->eshard, psi_d * (1 - f), psi_e * (1 - f))
-           + mdl_optimizer_host(&s->cluster, s->eff.host_link, f * (psi_d / q->shard + psi_e / q->eshard),
+    *opt_s = mdl_optimizer(plan_pool_device(s, q), &s->eff, tl->zero, q->shard, q->eshard, psi_d * (1 - f), psi_e * (1 - f))
+           + mdl_optimizer_host(plan_pool_cluster(s, q), s->eff.host_link, f * (psi_d / q->shard + psi_e / q->eshard),
                                 mdl_grad_bytes(tl));
 }
 
@@ -332,7 +422,7 @@ mdl_sync plan_weight_sync(const scn_scenario *s, const plan_pool *tq, const plan
             scn_link l = plan_pool_link_shared(c, q, 0, 1, q->devices);
             r.transfer_s = mdl_reshard(rw, s->plan.bucket_bytes, &l, s->eff.link);
         } else {
-            scn_link l = mdl_tier_link_shared(c, plan_sync_tier(c, tq, q));
+            scn_link l = plan_sync_link(s, tq, q);
             r.transfer_s = mdl_weight_sync(rw, s->actor.params_total, q->instances, tq->devices, s->plan.bucket_bytes,
                                            &l, s->eff.link);
         }
@@ -356,9 +446,9 @@ mdl_sync plan_weight_sync(const scn_scenario *s, const plan_pool *tq, const plan
     if (in.pp > 1) in.lpp = plan_group_link(c, tq, 0, tq->tp * tq->gdp, tq->pp, true);
     if (in.shard > 1) in.ldp = plan_group_link(c, tq, 0, tq->tp, in.shard, true);
     in.local = local;
-    if (!local) in.lxfer = mdl_tier_link_shared(c, plan_sync_tier(c, tq, q));
+    if (!local) in.lxfer = plan_sync_link(s, tq, q);
     in.bucket_bytes = s->plan.bucket_bytes;
-    in.hbm_bw = c->device.hbm_bw * s->eff.hbm;
+    in.hbm_bw = plan_pool_device(s, tq)->hbm_bw * s->eff.hbm;   /* converted where it was trained */
     in.link_eff = s->eff.link;
     in.bucket_s = s->eff.sync_bucket_s;
     return mdl_sync_gather(&in);
@@ -554,7 +644,7 @@ static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double r
 static void pool_memory(const scn_scenario *s, plan_pool *q)
 {
     const scn_plan *sp = &s->plan;
-    double cap = s->cluster.device.hbm_bytes;
+    double cap = plan_pool_device(s, q)->hbm_bytes;
     q->capacity = cap;
     memset(q->train_mem, 0, sizeof q->train_mem);
     memset(q->rollout_mem, 0, sizeof q->rollout_mem);
@@ -878,6 +968,7 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
         return false;
     }
     if (!place_pools(s, p, err)) return false;
+    if (!pool_devices(s, p, err)) return false;
     if (ntrain != 1) {
         fs_err_set(err, 2, "%s: plan.pools: exactly one pool must have the \"train\" role (found %d)", f, ntrain);
         return false;
@@ -925,6 +1016,9 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             if (q->nranges > 8) buf_printf(out, ", … %d ranges in all", q->nranges);
             buf_printf(out, "]  roles %s\n", plan_roles_str(q->roles, rb, sizeof rb));
         }
+        if (q->own_device)
+            buf_printf(out, "    device    %s (its own type; cluster.device is %s): whole nodes of its own\n",
+                       q->view.device.name, s->cluster.device.name);
         if ((q->roles & (ROLE_TRAIN | ROLE_CRITIC)) && q->cp > 1)
             buf_printf(out, "    training  TP%d PP%d CP%d (%s) DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
                        q->tp, q->pp, q->cp, s->plan.train.cp_kind == CP_ULYSSES ? "Ulysses" : "ring", q->dp, q->ep, q->edp,

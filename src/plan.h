@@ -49,6 +49,13 @@ typedef struct {
     char     peak_phase[32];
     double   kv_tokens_per_instance;
     double   capacity;
+    /* A pool of its own device type (plan.pools[i].device, plan.rollout_device;
+    ** docs/model.md, section 2, Heterogeneous pools): the cluster as its
+    ** devices see it — that device, and the link tiers scaled by its
+    ** scale-up and scale-out bandwidth over the cluster device's.  Read
+    ** only through plan_pool_device and plan_pool_cluster. */
+    bool        own_device;
+    scn_cluster view;
 } plan_pool;
 
 typedef struct {
@@ -61,6 +68,20 @@ typedef struct {
     bool      fits;
     char      fit_msg[512];         /* first bucket that does not fit */
 } plan;
+
+/* The accelerator of pool q: its own type when the scenario gives one, else
+** cluster.device.  Every figure of a pool's compute or memory (peak FLOP/s,
+** HBM bytes and bandwidth, host link) is read through this (q may be NULL:
+** the cluster's). */
+const scn_device *plan_pool_device(const scn_scenario *s, const plan_pool *q);
+/* The cluster as pool q's devices see it: cluster.device and its links, or
+** the pool's own device with link tiers scaled to it (topology unchanged). */
+const scn_cluster *plan_pool_cluster(const scn_scenario *s, const plan_pool *q);
+/* The link weight sync from training pool tq to rollout pool q uses
+** (docs/model.md, section 9): the shared link of plan_sync_tier; between
+** pools of different device types the slower of the two pools' links (the
+** scale-out fabric, the slower NIC). */
+scn_link plan_sync_link(const scn_scenario *s, const plan_pool *tq, const plan_pool *q);
 
 /* The device number of the pool's k-th device (0 ≤ k < devices). */
 int plan_dev(const plan_pool *q, int k);

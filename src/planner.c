@@ -259,11 +259,12 @@ static void push_cand(planner *P, const plan_cand *c)
 bool planner_keeps(const scn_scenario *s, const plan *pl)
 {
     if (pl->fits) return true;
-    double cap = s->cluster.device.hbm_bytes, worst = 0;
+    double worst = 0;
     for (int i = 0; i < pl->npools; i++) {
         const plan_pool *q = &pl->pools[i];
-        /* the peak the run's ledger reaches (plan.c), switches included */
-        worst = fmax(worst, q->peak / cap);
+        /* the peak the run's ledger reaches (plan.c), switches included,
+        ** against the pool's own device (plan_pool_device) */
+        worst = fmax(worst, q->peak / q->capacity);
         if (s->cluster.host_mem_bytes > 0) worst = fmax(worst, q->host_mem_per_node / s->cluster.host_mem_bytes);
     }
     return worst <= 1 + PLANNER_FIT_SLACK;
@@ -1246,6 +1247,33 @@ static bool within(const planner *P, const scn_scenario *s, const report *rep, c
 
 /* ---------------------------------------------------------------- set-up */
 
+/* Pools of their own device type (docs/model.md, section 2): the hardware
+** fixes how many devices of each type there are, so the search holds them.
+** plan.rollout_device: separate mode only, the rollout pool's size held (the
+** training pool takes the rest, of cluster.device); plan.pools[i].device:
+** the scenario's pools are the one pool shape, its layouts searched. */
+static bool hetero_axes(planner *P, fs_err *err)
+{
+    const scn_plan *bp = &P->base.plan;
+    bool pools_own = false;
+    for (int i = 0; i < bp->npools; i++) pools_own |= scn_device_set(&bp->pools[i].device);
+    if (scn_device_set(&bp->rollout_device) && bp->npools == 0) {
+        plan pl;
+        if (!plan_build(&P->base, &pl, err)) return false;
+        for (int i = 0; i < pl.npools; i++)
+            if (pl.pools[i].roles & ROLE_ROLLOUT) P->fix_rollout_devices = pl.pools[i].devices;
+        long sep[] = {PLANNER_SEPARATE};
+        axis_set(&P->ax.modes, sep, 1);
+    } else if (pools_own) {
+        P->ax.modes.n = 0;
+        free(P->ax.shapes);
+        P->ax.shapes = xcalloc(1, sizeof *P->ax.shapes);
+        P->ax.shapes[0] = *bp;
+        P->ax.nshapes = 1;
+    }
+    return true;
+}
+
 bool planner_init(planner *P, const scn_scenario *base, plugin *pl, const planner_opts *po, fs_err *err)
 {
     memset(P, 0, sizeof *P);
@@ -1269,6 +1297,7 @@ bool planner_init(planner *P, const scn_scenario *base, plugin *pl, const planne
         device_axes(&P->base, po->max_scale > 0 ? po->max_scale : PLANNER_MAX_SCALE, &P->ax, P->range, sizeof P->range);
     P->steps = po->steps > 0 ? po->steps : P->base.work.iterations;
     P->costing = po->price > 0 || po->host_price > 0 || po->steps > 0 || P->objective == PLAN_OBJ_COST || P->objective == PLAN_OBJ_TIME;
+    if (!hetero_axes(P, err)) return false;
     if (pl && !policy_candidates(pl, &P->base, &P->ax, &P->plans, &P->nplans, err)) return false;
     if (!constrain(P, err)) return false;
     est_lengths_of(&P->base.work, &P->len);

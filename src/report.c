@@ -78,7 +78,7 @@ void report_compute(const sim *s, report *r)
         }
     }
     /* memory */
-    r->mem_capacity = sc->cluster.device.hbm_bytes;
+    r->mem_capacity = sc->cluster.device.hbm_bytes;    /* until a device group's peak names its own */
     r->host_capacity = sc->cluster.host_mem_bytes;
     for (int g = 0; g < trace_nmemgroups(t); g++) {
         const trace_memgroup *mg = trace_memgroup_at(t, g);
@@ -98,6 +98,7 @@ void report_compute(const sim *s, report *r)
         if (tot > r->mem_peak_total) {
             r->mem_peak_total = tot;
             r->mem_peak_total_t = sim_secs(when);
+            r->mem_capacity = mg->capacity;      /* its pool's device (plan_pool_device) */
             snprintf(r->mem_peak_total_group, sizeof r->mem_peak_total_group, "%s", mg->name);
         }
     }
@@ -157,11 +158,16 @@ void report_compute(const sim *s, report *r)
         double tok = st->measured_tokens / measured;
         double seq = st->tokens_trained / (double)st->samples_trained;
         double resp = tok * (st->tokens_trained_response / st->tokens_trained);
-        double peak = sc->cluster.device.peak_flops;
+        /* each pool's own device type (plan_pool_device): the rollout
+        ** devices' peak for generation, the training pool's for the rest */
+        int rp0 = 0;
+        while (rp0 < pl->npools - 1 && !(pl->pools[rp0].roles & ROLE_ROLLOUT)) rp0++;
+        double peak = plan_pool_device(sc, &pl->pools[pl->train_pool])->peak_flops;
+        double peak_r = plan_pool_device(sc, &pl->pools[rp0])->peak_flops;
         double fwd = mdl_fwd_flops(&sc->actor, tok, seq);
         r->flops_per_token = tok > 0 ? fwd / tok : 0;
         int ntrain = pl->pools[pl->train_pool].devices;
-        r->mfu_generate = mfu_of(mdl_fwd_flops(&sc->actor, resp, seq), role_devices(pl, ROLE_ROLLOUT), peak,
+        r->mfu_generate = mfu_of(mdl_fwd_flops(&sc->actor, resp, seq), role_devices(pl, ROLE_ROLLOUT), peak_r,
                                  r->phase_s[STEP_GENERATE]);
         r->mfu_inference = mfu_of(fwd * (sc->has_ref ? 2 : 1), ntrain, peak, r->phase_s[STEP_INFER]);
         r->mfu_train = mfu_of(3 * fwd * sc->work.epochs, ntrain, peak, r->phase_s[STEP_TRAIN]);
@@ -413,6 +419,7 @@ static void rec_json(fs_json *j, const fdesc *rec, const void *base, const char 
         case FK_STR: if (f->size) json_str(j, sub, (const char *)fields_cat(f, base)); break;
         case FK_DEVICE: case FK_MODEL: case FK_REC:
             if (!f->sub) break;
+            if (f->codec == FC_OPT_DEVICE && !scn_device_set(fields_cat(f, base))) break;    /* the cluster's */
             if (f->size == 0 && f->codec == FC_MODELS) rec_json(j, f->sub, base, sub);
             else rec_json(j, f->sub, fields_cat(f, base), sub);
             break;
@@ -429,6 +436,10 @@ static void rec_json(fs_json *j, const fdesc *rec, const void *base, const char 
                     json_int(j, pk, q->devices);
                     snprintf(pk, sizeof pk, "%s.%d.roles", sub, i + 1);
                     json_str(j, pk, plan_roles_str(q->roles, rb, sizeof rb));
+                    if (scn_device_set(&q->device)) {
+                        snprintf(pk, sizeof pk, "%s.%d.device", sub, i + 1);
+                        json_str(j, pk, q->device.name);
+                    }
                 }
             }
             break;
@@ -480,13 +491,33 @@ void report_interval_text(const report *r, fs_buf *o, const char *B, const char 
     }
 }
 
+/* The cluster's device, or with pools of their own device type each pool's
+** count and type ("16 NVIDIA H20 + 16 NVIDIA H100 SXM"). */
+static const char *devices_text(const sim *s, char *buf, size_t n)
+{
+    const scn_scenario *sc = sim_scenario(s);
+    const plan *pl = sim_plan(s);
+    bool own = false;
+    for (int p = 0; p < pl->npools; p++) own |= pl->pools[p].own_device;
+    if (!own) return tsafe(buf, n, sc->cluster.device.name);
+    char one[SCN_NAME_MAX * 2 + 16], safe[SCN_NAME_MAX * 2];
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int p = 0; p < pl->npools && len < n; p++) {
+        snprintf(one, sizeof one, "%s%d %s", p ? " + " : "", pl->pools[p].devices,
+                 tsafe(safe, sizeof safe, plan_pool_device(sc, &pl->pools[p])->name));
+        len += (size_t)snprintf(buf + len, n - len, "%s", one);
+    }
+    return buf;
+}
+
 void report_text(const sim *s, const report *r, fs_buf *o, bool color)
 {
     const scn_scenario *sc = sim_scenario(s);
     const char *B = color ? "\033[1m" : "", *R = color ? "\033[0m" : "", *RED = color ? "\033[1;31m" : "";
     char a[32], b[32], c[32], t1[512], t2[512], t3[512];
     buf_printf(o, "%sfusync%s  %s  mode %s  %d device%s (%s)  %s %s\n", B, R, tsafe(t1, sizeof t1, sc->name),
-               scn_mode_name(sc->plan.mode), r->devices, fs_s(r->devices), tsafe(t2, sizeof t2, sc->cluster.device.name),
+               scn_mode_name(sc->plan.mode), r->devices, fs_s(r->devices), devices_text(s, t2, sizeof t2),
                sc->work.algo == ALGO_PPO ? "PPO" : "GRPO", tsafe(t3, sizeof t3, sc->actor.name));
     if (!r->feasible) buf_printf(o, "%sINFEASIBLE%s: %s\n", RED, R, tsafe(t1, sizeof t1, r->why));
     fmt_si(a, sizeof a, r->throughput);

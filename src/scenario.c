@@ -118,6 +118,25 @@ int scn_total_devices(const scn_cluster *c)
     return c->devices_per_node * c->nodes_per_supernode * c->supernodes;
 }
 
+bool scn_device_same(const scn_device *a, const scn_device *b)
+{
+    return strcmp(a->name, b->name) == 0 && a->peak_flops == b->peak_flops && a->hbm_bytes == b->hbm_bytes &&
+           a->hbm_bw == b->hbm_bw && a->scaleup_bw == b->scaleup_bw && a->scaleout_bw == b->scaleout_bw &&
+           a->host_bw == b->host_bw;
+}
+
+/* A pool's own device (set: every figure positive, as cluster.device). */
+static bool pool_device_ok(const scn_device *d, const char *f, const char *field, fs_err *err)
+{
+    if (!scn_device_set(d)) return true;
+    if (d->hbm_bytes <= 0 || d->hbm_bw <= 0 || d->scaleup_bw <= 0 || d->scaleout_bw <= 0 || d->host_bw <= 0) {
+        fs_err_set(err, 2, "%s: %s: tflops, hbm_gb, hbm_tbps, scaleup_gbps, scaleout_gbps and host_gbps must be "
+                   "positive", f, field);
+        return false;
+    }
+    return true;
+}
+
 int scn_prompts_per_step(const scn_scenario *s)
 {
     return s->work.prompts_per_step * (s->work.batch_per_supernode ? s->cluster.supernodes : 1);
@@ -388,8 +407,15 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (p->aux_devices < 0 || p->aux_devices >= total)
         BAD("%s: plan.aux_devices: %d must be below the cluster's %d device%s", f, p->aux_devices, total, fs_s(total));
     if (p->npools < 0 || p->npools > SCN_POOLS_MAX) BAD("%s: plan.pools: at most %d pools", f, SCN_POOLS_MAX);
+    if (!pool_device_ok(&p->rollout_device, f, "plan.rollout_device", err)) return false;
+    if (scn_device_set(&p->rollout_device) && (p->mode != MODE_SEPARATE || p->npools > 0))
+        BAD("%s: plan.rollout_device: a rollout pool of its own device type needs mode \"separate\" and the "
+            "derived pools (rollout and training on other devices); with plan.pools give plan.pools[i].device", f);
     int sum = 0;
     for (int i = 0; i < p->npools; i++) {
+        char field[64];
+        snprintf(field, sizeof field, "plan.pools[%d].device", i + 1);
+        if (!pool_device_ok(&p->pools[i].device, f, field, err)) return false;
         if (p->pools[i].devices < 1) BAD("%s: plan.pools[%d].devices: must be at least 1", f, i + 1);
         if (p->pools[i].roles == 0) BAD("%s: plan.pools[%d].roles: a pool needs at least one role", f, i + 1);
         sum += p->pools[i].devices;

@@ -217,6 +217,9 @@ typedef struct {
     scn_where where;
     int      nranges;           /* >0: the devices are these inclusive ranges */
     int      range[SCN_RANGES_MAX][2];
+    /* the pool's accelerator when it is not the cluster's (docs/model.md,
+    ** section 2, Heterogeneous pools); peak_flops 0: cluster.device */
+    scn_device device;
 } scn_pool;
 
 typedef struct {
@@ -226,6 +229,7 @@ typedef struct {
     int      aux_devices;       /* colocate: pool for reference/reward models */
     int      npools;            /* >0: explicit pools (policies); else derived from mode */
     scn_pool pools[SCN_POOLS_MAX];
+    scn_device rollout_device;  /* separate, derived pools: the rollout pool's accelerator (peak_flops 0: cluster.device) */
     scn_train_layout   train;
     scn_rollout_layout rollout;
     int      aux_tp;            /* layout of forward-only models on their pool */
@@ -308,6 +312,10 @@ void scn_model_derive(scn_model *m);
 bool scn_validate(const scn_scenario *s, fs_err *err);
 
 int  scn_total_devices(const scn_cluster *c);
+/* Whether a pool's device field is set (a zero device is the cluster's). */
+static inline bool scn_device_set(const scn_device *d) { return d->peak_flops > 0; }
+/* Whether two devices are one type: the same name and figures. */
+bool scn_device_same(const scn_device *a, const scn_device *b);
 /* Prompts of one step: workload.prompts_per_step, times the supernodes when
 ** workload.batch_per_supernode is set. */
 int  scn_prompts_per_step(const scn_scenario *s);
