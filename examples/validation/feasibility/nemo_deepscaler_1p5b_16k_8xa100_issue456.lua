@@ -1,0 +1,120 @@
+-- Feasibility row (out of memory): NVIDIA-NeMo/RL issue 456 (2025-05-29; the configuration of its 2025-05-31 comment),
+-- "OOM when trying to reproduce the grpo-deepscaler run": the 16K stage, TP 2, cpu_offload, sequence parallel and
+-- activation checkpointing, out of memory in get_reference_policy_logprobs (the reference log-prob pass). The fix
+-- that closed it (commit 7527d14c9ffe, 2025-07-03) wrote into docs/guides/grpo-deepscaler.md that on 8 x A100 80GB
+-- 16-24K training needs 2 nodes: the hardware here is one node of 8 x A100 80GB, read from that note.
+-- Imported with fusync import nemo-rl from configs/nemo_issue456_deepscaler_16k.yaml over examples/configs/ at
+-- NeMo RL commit fca424f58a35 (2025-05-28); keys the old files leave out take 7ea279a's defaults (docs/frameworks.md).
+-- Patched: --set plan.train.optimizer_offload=1 for dtensor_cfg.cpu_offload = True.
+-- Imported by `fusync import nemo-rl` from nemo_issue456_deepscaler_16k.yaml.
+-- Keys the input leaves out take the framework's defaults: NeMo RL main, commit 7ea279a (2026-08, past v0.7.0): examples/configs/grpo_math_1B.yaml.
+-- Each field names its source key; "guess" marks what no config holds.
+-- The mapping rules and their sources: docs/frameworks.md.
+local f = fusync
+return {
+  cluster = {
+    device = f.devices.a100_80g,  -- --device
+    devices_per_node = 8,  -- cluster.gpus_per_node (examples/configs/grpo-deepscaler-1.5b-8K.yaml:130)
+    nodes = 1,  -- cluster.num_nodes (examples/configs/grpo-deepscaler-1.5b-8K.yaml:131)
+    host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
+  },
+  models = {
+    actor = { name = "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", layers = 28, dense_layers = 0, hidden = 1536, heads = 12, kv_heads = 2, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 8960, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 151936, tied_embeddings = false },  -- policy.model_name (examples/configs/grpo-deepscaler-1.5b-8K.yaml:34) = deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B; shape from its config.json
+    reference = true,  -- loss_fn.reference_policy_kl_penalty (examples/configs/nemo_issue456_deepscaler_16k.yaml:4): reference log-probs are computed when the KL penalty is not 0
+    reward = "rule",  -- the environment's verifier (env)
+  },
+  workload = {
+    prompts_per_step = 128,  -- grpo.num_prompts_per_step (examples/configs/grpo-deepscaler-1.5b-8K.yaml:3)
+    samples_per_prompt = 8,  -- grpo.num_generations_per_prompt (examples/configs/grpo-deepscaler-1.5b-8K.yaml:4)
+    algorithm = "grpo",  -- NeMo RL's grpo_train
+    minibatches = 16,  -- policy.train_global_batch_size (examples/configs/grpo-deepscaler-1.5b-8K.yaml:37): train_global_batch_size counts samples
+    epochs = 1,  -- NeMo RL trains each step's samples once
+    prompt_len = f.dist.uniform(1024, 4096),  -- guess: uniform from a quarter of guess: a quarter of policy.max_total_sequence_length (examples/configs/nemo_issue456_deepscaler_16k.yaml:7) to all of it
+    response_len = f.dist.lognormal{ median = 3072, sigma = 0.8, cap = 12288 },  -- guess: median a quarter of policy.max_total_sequence_length (examples/configs/nemo_issue456_deepscaler_16k.yaml:7) caps prompt + response (vLLM max_model_len); less the guessed longest prompt, sigma 0.8; give --response-mean from a run's logs
+    max_response = 12288,  -- policy.max_total_sequence_length (examples/configs/nemo_issue456_deepscaler_16k.yaml:7) caps prompt + response (vLLM max_model_len); less the guessed longest prompt
+    recompute_logprob = true,  -- NeMo RL recomputes the old log-probs with the policy (get_logprobs)
+    iterations = 4,  -- steps simulated (not the run's length)
+    warmup = 1,  -- the first step left out of the measured window
+  },
+  plan = {
+    reward_workers = 16,  -- env.math.num_workers (examples/configs/grpo-deepscaler-1.5b-8K.yaml:113)
+    rollout = {
+      tp = 1,  -- policy.generation.vllm_cfg.tensor_parallel_size (examples/configs/grpo-deepscaler-1.5b-8K.yaml:98)
+      mem_util = 0.6,  -- policy.generation.vllm_cfg.gpu_memory_utilization (examples/configs/grpo-deepscaler-1.5b-8K.yaml:99)
+      max_seqs = 256,  -- vLLM's default max_num_seqs (NeMo RL does not set it)
+    },
+    controller = "driver",  -- NeMo RL's single controller gathers each step's batch in the driver
+    mode = "full",  -- policy.generation.colocated.enabled, nemo-rl's default: generation and training share every GPU
+    train = {
+      zero = 3,  -- policy.dtensor_cfg.enabled (examples/configs/grpo-deepscaler-1.5b-8K.yaml:48): DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)
+      tp = 2,  -- policy.dtensor_cfg.tensor_parallel_size (examples/configs/nemo_issue456_deepscaler_16k.yaml:9)
+      cp = 1,  -- policy.dtensor_cfg.context_parallel_size, nemo-rl's default
+      recompute = "full",  -- policy.dtensor_cfg.activation_checkpointing (examples/configs/nemo_issue456_deepscaler_16k.yaml:12)
+      micro_batch = 1,  -- policy.sequence_packing.train_mb_tokens, nemo-rl's default: a token budget, approximated as budget / max_total_sequence_length sequences
+      optimizer_offload = 1,  -- --set
+    },
+  },
+}
+
+-- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
+--   policy.logprob_batch_size = 4 (examples/configs/grpo-deepscaler-1.5b-8K.yaml:40): fusync runs the log-prob forwards with the training micro-batch
+--   policy.dtensor_cfg.sequence_parallel = True (examples/configs/nemo_issue456_deepscaler_16k.yaml:11): sequence parallelism: fusync's TP activations are those with it on
+--   policy.dtensor_cfg.cpu_offload = true: parameter and optimizer CPU offload is not modelled; fusync holds them on the device and offloads the optimizer across rollout
+--   policy.sequence_packing.enabled = true: token-budget micro-batches are not modelled; fusync packs 1 sequences a micro-batch (16384 tokens / 16384)
+-- Keys read that do not affect performance
+--   grpo.max_num_steps (examples/configs/grpo-deepscaler-1.5b-8K.yaml:6)
+--   grpo.normalize_rewards (examples/configs/grpo-deepscaler-1.5b-8K.yaml:7)
+--   grpo.use_leave_one_out_baseline (examples/configs/grpo-deepscaler-1.5b-8K.yaml:8)
+--   grpo.val_at_start (examples/configs/grpo-deepscaler-1.5b-8K.yaml:10)
+--   grpo.max_val_samples (examples/configs/grpo-deepscaler-1.5b-8K.yaml:11)
+--   grpo.val_batch_size (examples/configs/grpo-deepscaler-1.5b-8K.yaml:12)
+--   loss_fn.ratio_clip_min (examples/configs/grpo-deepscaler-1.5b-8K.yaml:16)
+--   loss_fn.ratio_clip_max (examples/configs/nemo_issue456_deepscaler_16k.yaml:5)
+--   loss_fn.ratio_clip_c (examples/configs/grpo-deepscaler-1.5b-8K.yaml:18)
+--   loss_fn.use_on_policy_kl_approximation (examples/configs/grpo-deepscaler-1.5b-8K.yaml:20)
+--   loss_fn.use_importance_sampling_correction (examples/configs/grpo-deepscaler-1.5b-8K.yaml:21)
+--   loss_fn.token_level_loss (examples/configs/grpo-deepscaler-1.5b-8K.yaml:22)
+--   checkpointing.enabled (examples/configs/grpo-deepscaler-1.5b-8K.yaml:25)
+--   checkpointing.checkpoint_dir (examples/configs/grpo-deepscaler-1.5b-8K.yaml:26)
+--   checkpointing.metric_name (examples/configs/grpo-deepscaler-1.5b-8K.yaml:27)
+--   checkpointing.higher_is_better (examples/configs/grpo-deepscaler-1.5b-8K.yaml:28)
+--   checkpointing.keep_top_k (examples/configs/grpo-deepscaler-1.5b-8K.yaml:29)
+--   policy.tokenizer.name (examples/configs/grpo-deepscaler-1.5b-8K.yaml:36)
+--   policy.generation_batch_size (examples/configs/grpo-deepscaler-1.5b-8K.yaml:39)
+--   policy.fsdp_offload_enabled (examples/configs/grpo-deepscaler-1.5b-8K.yaml:43)
+--   policy.activation_checkpointing_enabled (examples/configs/grpo-deepscaler-1.5b-8K.yaml:44)
+--   policy.refit_buffer_size_gb (examples/configs/grpo-deepscaler-1.5b-8K.yaml:45)
+--   policy.dtensor_cfg.custom_parallel_plan (examples/configs/grpo-deepscaler-1.5b-8K.yaml:53)
+--   policy.make_sequence_length_divisible_by (examples/configs/grpo-deepscaler-1.5b-8K.yaml:60)
+--   policy.max_grad_norm (examples/configs/grpo-deepscaler-1.5b-8K.yaml:61)
+--   policy.optimizer.name (examples/configs/grpo-deepscaler-1.5b-8K.yaml:64)
+--   policy.optimizer.kwargs.lr (examples/configs/grpo-deepscaler-1.5b-8K.yaml:66)
+--   policy.optimizer.kwargs.weight_decay (examples/configs/grpo-deepscaler-1.5b-8K.yaml:67)
+--   policy.optimizer.kwargs.betas (examples/configs/grpo-deepscaler-1.5b-8K.yaml:68)
+--   policy.optimizer.kwargs.eps (examples/configs/grpo-deepscaler-1.5b-8K.yaml:69)
+--   policy.optimizer.kwargs.foreach (examples/configs/grpo-deepscaler-1.5b-8K.yaml:72)
+--   policy.optimizer.kwargs.fused (examples/configs/grpo-deepscaler-1.5b-8K.yaml:73)
+--   policy.scheduler (examples/configs/grpo-deepscaler-1.5b-8K.yaml:75)
+--   policy.generation.backend (examples/configs/grpo-deepscaler-1.5b-8K.yaml:88)
+--   policy.generation.temperature (examples/configs/grpo-deepscaler-1.5b-8K.yaml:90)
+--   policy.generation.top_p (examples/configs/grpo-deepscaler-1.5b-8K.yaml:91)
+--   policy.generation.top_k (examples/configs/grpo-deepscaler-1.5b-8K.yaml:92)
+--   policy.generation.stop_token_ids (examples/configs/grpo-deepscaler-1.5b-8K.yaml:93)
+--   policy.generation.stop_strings (examples/configs/grpo-deepscaler-1.5b-8K.yaml:94)
+--   policy.generation.vllm_cfg.precision (examples/configs/grpo-deepscaler-1.5b-8K.yaml:97)
+--   policy.generation.vllm_cfg.max_model_len (examples/configs/grpo-deepscaler-1.5b-8K.yaml:100)
+--   policy.generation.vllm_cfg.load_format (examples/configs/grpo-deepscaler-1.5b-8K.yaml:103)
+--   data.max_input_seq_length (examples/configs/grpo-deepscaler-1.5b-8K.yaml:106)
+--   data.prompt_file (examples/configs/grpo-deepscaler-1.5b-8K.yaml:107)
+--   data.system_prompt_file (examples/configs/grpo-deepscaler-1.5b-8K.yaml:108)
+--   data.dataset_name (examples/configs/grpo-deepscaler-1.5b-8K.yaml:109)
+--   logger.log_dir (examples/configs/grpo-deepscaler-1.5b-8K.yaml:116)
+--   logger.num_val_samples_to_print (examples/configs/grpo-deepscaler-1.5b-8K.yaml:117)
+--   logger.wandb_enabled (examples/configs/grpo-deepscaler-1.5b-8K.yaml:118)
+--   logger.tensorboard_enabled (examples/configs/grpo-deepscaler-1.5b-8K.yaml:119)
+--   logger.monitor_gpus (examples/configs/grpo-deepscaler-1.5b-8K.yaml:120)
+--   logger.wandb.project (examples/configs/grpo-deepscaler-1.5b-8K.yaml:122)
+--   logger.wandb.name (examples/configs/grpo-deepscaler-1.5b-8K.yaml:123)
+--   logger.tensorboard (examples/configs/grpo-deepscaler-1.5b-8K.yaml:124)
+--   logger.gpu_monitoring.collection_interval (examples/configs/grpo-deepscaler-1.5b-8K.yaml:126)
+--   logger.gpu_monitoring.flush_interval (examples/configs/grpo-deepscaler-1.5b-8K.yaml:127)

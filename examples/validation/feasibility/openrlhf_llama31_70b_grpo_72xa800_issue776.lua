@@ -1,0 +1,64 @@
+-- Feasibility row (out of memory): OpenRLHF/OpenRLHF issue 776 (2025-02-22), "CUDA out of memory grpo llama3.1 70B":
+-- 9 nodes of 8 x A800 80GB (memory as A100 80GB); the thread's text names no phase.
+-- Imported with fusync import openrlhf from configs/openrlhf_issue776_llama31_70b_grpo.sh (the report's command in
+-- v0.11 spelling, see its header); the shape of fusync's preset Llama-3.1-70B.
+-- Patched: --set plan.train.optimizer_offload=1 for --adam_offload (DeepSpeed CPU Adam), which the importer leaves out.
+-- Imported by `fusync import openrlhf` from openrlhf_issue776_llama31_70b_grpo.sh.
+-- Keys the input leaves out take the framework's defaults: OpenRLHF v0.11.0, commit 3c3be62: openrlhf/cli/train_ppo_ray.py.
+-- Each field names its source key; "guess" marks what no config holds.
+-- The mapping rules and their sources: docs/frameworks.md.
+local f = fusync
+return {
+  cluster = {
+    device = f.devices.a100_80g,  -- --device
+    devices_per_node = 8,  -- actor.num_gpus_per_node (openrlhf_issue776_llama31_70b_grpo.sh:14)
+    nodes = 9,  -- --nodes
+    host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
+  },
+  models = {
+    actor = { name = "llama3_1_70b", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 128256, tied_embeddings = false },  -- actor.model_name_or_path (openrlhf_issue776_llama31_70b_grpo.sh:17) = llama3_1_70b; the shape of fusync's preset f.models.llama3_1_70b
+    reference = true,  -- algo.kl.init_coef (openrlhf_issue776_llama31_70b_grpo.sh:27): a reference model when init_coef > 0 (openrlhf/cli/train_ppo_ray.py)
+    reward = "rule",  -- reward.remote_url (openrlhf_issue776_llama31_70b_grpo.sh:18)
+  },
+  workload = {
+    prompts_per_step = 256,  -- rollout.batch_size (openrlhf_issue776_llama31_70b_grpo.sh:22)
+    samples_per_prompt = 4,  -- rollout.n_samples_per_prompt (openrlhf_issue776_llama31_70b_grpo.sh:29)
+    epochs = 1,  -- train.max_epochs (openrlhf_issue776_llama31_70b_grpo.sh:23)
+    algorithm = "grpo",  -- algo.advantage.estimator (openrlhf_issue776_llama31_70b_grpo.sh:28)
+    minibatches = 8,  -- train.batch_size (openrlhf_issue776_llama31_70b_grpo.sh:20): train.batch_size counts samples
+    prompt_len = f.dist.uniform(128, 512),  -- guess: uniform from a quarter of guess: a quarter of data.max_len (openrlhf_issue776_llama31_70b_grpo.sh:24) to all of it
+    response_len = f.dist.lognormal{ median = 256, sigma = 0.8, cap = 1024 },  -- guess: median a quarter of rollout.max_new_tokens (openrlhf_issue776_llama31_70b_grpo.sh:25), sigma 0.8; give --response-mean from a run's logs
+    max_response = 1024,  -- rollout.max_new_tokens (openrlhf_issue776_llama31_70b_grpo.sh:25)
+    recompute_logprob = true,  -- OpenRLHF's experience maker runs the actor forward for the old log-probs
+    iterations = 4,  -- steps simulated (not the run's length)
+    warmup = 1,  -- the first step left out of the measured window
+  },
+  plan = {
+    rollout = {
+      tp = 8,  -- vllm.tensor_parallel_size (openrlhf_issue776_llama31_70b_grpo.sh:16)
+      mem_util = 0.95,  -- vllm.gpu_memory_utilization, openrlhf's default
+      max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
+    },
+    train = {
+      zero = 3,  -- ds.zero_stage (openrlhf_issue776_llama31_70b_grpo.sh:26)
+      tp = 1,  -- ds.tensor_parallel_size, openrlhf's default
+      recompute = "full",  -- actor.gradient_checkpointing_enable (openrlhf_issue776_llama31_70b_grpo.sh:32)
+      micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue776_llama31_70b_grpo.sh:19)
+      optimizer_offload = 1,  -- --set
+    },
+    controller = "driver",  -- OpenRLHF's PPO trainer gathers each step's experiences in the driver
+    reward_workers = 1,  -- guess: the rule or remote reward scored one request at a time
+    mode = "separate",  -- explicit pools below
+    pools = { { name = "vllm", devices = 8, roles = { "rollout" } }, { name = "actor", devices = 32, roles = { "train" } }, { name = "ref", devices = 32, roles = { "ref" } } },  -- vllm.num_engines x vllm.tensor_parallel_size; actor.num_nodes (openrlhf_issue776_llama31_70b_grpo.sh:13) x actor.num_gpus_per_node (openrlhf_issue776_llama31_70b_grpo.sh:14); colocate_actor_ref off, colocate_critic_reward off: Ray placement groups, one pool each
+    offload = {
+      optimizer = false,  -- training-only pool: nothing to offload for
+      grads = false,  -- training-only pool: nothing to offload for
+    },
+  },
+}
+
+-- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
+--   rollout.micro_batch_size = 2 (openrlhf_issue776_llama31_70b_grpo.sh:21): fusync runs the experience forwards with the training micro-batch
+--   ds.adam_offload = true: CPU Adam (optimizer states and step on the host) is not modelled; fusync holds the optimizer states on the device and steps there
+-- Keys read that do not affect performance
+--   (none)
