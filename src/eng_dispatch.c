@@ -58,7 +58,7 @@ static inline bool quota_take(sim *s, const kv_rule *kr, int id, instance *I)
 {
     const sample *x = eng_smp(s, id);
     const double need = kr->paged ? (double)x->prompt + x->gen + kr->slack : (double)x->prompt + kr->max_response;
-    const double held = kr->paged ? I->ctx_sum + I->nactive * kr->slack : I->kv_used;
+    const double held = kr->paged ? I->ctx_sum + I->nactive * kr->slack - I->kv_shared : I->kv_used;
     const double cap = kr->paged ? I->kv_cap * (1 - KV_WATERMARK) : I->kv_cap;
     const bool fits = eng_may_start(s, id, x, I->version) &&
                       (held + I->quota_kv + need <= cap || I->nactive + I->quota == 0);

@@ -347,10 +347,107 @@ static int64_t decode_steps_within(sim *s, instance *I, double dt, int64_t kmax)
 
 /* ------------------------------------------------------------ generation */
 
-/* KV the instance holds at its current step. */
+/* KV the instance holds at its current step: a prompt group's shared
+** prompt blocks once (kv_shared, below). */
 static inline double inst_kv(const sim *s, const instance *I)
 {
-    return kv_paged(s) ? I->ctx_sum + I->nactive * kv_slack(s) : I->kv_used;
+    return kv_paged(s) ? I->ctx_sum + I->nactive * kv_slack(s) - I->kv_shared : I->kv_used;
+}
+
+/* ------------------------------------------------------- prefix caching */
+
+/* The n samples of one prompt (GRPO's group, workload.samples_per_prompt)
+** share the prompt's KV blocks on an instance where several are active at
+** once, and only the first pays its prefill: vLLM's automatic prefix
+** caching (blocks hashed by their tokens and reused, on by default in the V1
+** engine) and SGLang's RadixAttention (Zheng et al., arXiv 2312.07104).
+** Only full blocks are shared, and a request whose prompt is all cached
+** still computes its last token for the logits (vLLM V1's KV-cache
+** manager caps a hit at prompt − 1 tokens): a hit is b·⌊(p − 1)/b⌋ tokens.
+** A prompt stays cached while a sample of its group is active on the
+** instance; vLLM keeps freed blocks for later hits until it needs them,
+** which fusync does not count.  docs/model.md, section 5. */
+struct pgent {
+    int64_t key;        /* the group: sample id / samples_per_prompt; -1 free */
+    int32_t n;          /* its samples active on the instance */
+};
+
+static inline double prompt_hit(const sim *s, int32_t prompt)
+{
+    const int b = s->scn.plan.rollout.kv_block;
+    return prompt > 1 ? (double)b * ((prompt - 1) / b) : 0;
+}
+
+static inline size_t pg_home(const instance *I, int64_t key)
+{
+    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15u) >> 32) & (size_t)(I->pgcap - 1);
+}
+
+/* The slot of group `key`, or the free slot where it would go.  The table
+** holds at most max_seqs groups (one per active sample at most) in twice
+** as many slots, so a free one is always found. */
+static size_t pg_slot(sim *s, instance *I, int64_t key)
+{
+    if (!I->pg) {
+        int cap = 16;
+        while (cap < 2 * s->scn.plan.rollout.max_seqs) cap *= 2;
+        I->pg = xmalloc((size_t)cap * sizeof *I->pg);
+        for (int i = 0; i < cap; i++) I->pg[i].key = -1;
+        I->pgcap = cap;
+    }
+    const size_t m = (size_t)I->pgcap - 1;
+    size_t i = pg_home(I, key);
+    while (I->pg[i].key != -1 && I->pg[i].key != key) i = (i + 1) & m;
+    return i;
+}
+
+static inline int64_t smp_group(const sim *s, int id) { return (int64_t)id / s->scn.work.samples_per_prompt; }
+
+/* Sample `id` of prompt length `prompt` joins the instance at slot `i`
+** (pg_slot of its group); returns the prompt tokens it finds cached. */
+static double pg_join(sim *s, instance *I, size_t i, int id, int32_t prompt)
+{
+    struct pgent *e = &I->pg[i];
+    if (e->key == -1) {
+        e->key = smp_group(s, id);
+        e->n = 1;
+        return 0;
+    }
+    e->n++;
+    const double hit = prompt_hit(s, prompt);
+    I->kv_shared += hit;
+    return hit;
+}
+
+/* Sample `id` leaves the instance (finished, preempted): the last of its
+** group frees the slot, closing the gap behind it (backward-shift deletion,
+** so that no probe sequence is cut). */
+static void pg_leave(sim *s, instance *I, int id, int32_t prompt)
+{
+    size_t i = pg_slot(s, I, smp_group(s, id));
+    struct pgent *pg = I->pg;
+    if (pg[i].key == -1) return;        /* not counted (cannot happen while kv_prefix holds) */
+    if (--pg[i].n > 0) {
+        I->kv_shared -= prompt_hit(s, prompt);
+        return;
+    }
+    const size_t m = (size_t)I->pgcap - 1;
+    for (size_t j = i;;) {
+        j = (j + 1) & m;
+        if (pg[j].key == -1) break;
+        const size_t k = pg_home(I, pg[j].key);
+        /* the entry at j stays if its home lies cyclically in (i, j] */
+        if (i <= j ? (i < k && k <= j) : (i < k || k <= j)) continue;
+        pg[i] = pg[j];
+        i = j;
+    }
+    pg[i].key = -1;
+}
+
+static void pg_clear(instance *I)
+{
+    for (int i = 0; i < I->pgcap; i++) I->pg[i].key = -1;
+    I->kv_shared = 0;
 }
 
 /* KV a sample needs to be admitted. */
@@ -392,7 +489,7 @@ static void inst_schedule(sim *s, instance *I)
     if (kv_paged(s)) {
         /* the step at which the cache fills: an event like a completion
         ** (inst_kv's sum; room / na > 0, so truncation is its floor) */
-        double room = I->kv_cap - (I->ctx_sum + na * kv_slack(s));
+        double room = I->kv_cap - inst_kv(s, I);
         int64_t kf = room > 0 ? (int64_t)(room / na) : 0;
         if (kf < k) k = kf;
     }
@@ -431,6 +528,30 @@ static double prefill_secs(sim *s, instance *I, double tok, double sq)
                               p->rollout.ep, tok, sq / tok);
     if (e) *e = (pfent){tok, sq, st.total_s};
     return st.total_s;
+}
+
+/* Chunked prefill (plan.rollout.max_batched_tokens = T; docs/model.md,
+** section 5): the `tok` prefill tokens ride along with the b0 sequences
+** already decoding, T − b0 a step (each decoding sequence takes one token
+** of the budget, vLLM's scheduler serving the running requests first), in
+** k = ⌈tok/(T − b0)⌉ steps.  The time they add is what each chunk adds to
+** its decode step (mdl_prefill_chunk), the attention shared out by tokens;
+** the b0 sequences' own steps are timed by their decode segment.  Every
+** chunk but the last is full, so it is two evaluations. */
+static double chunked_prefill_secs(sim *s, instance *I, double tok, double sq, int b0, double ctx0)
+{
+    const scn_plan *p = &s->scn.plan;
+    const double room = (double)p->rollout.max_batched_tokens - b0;
+    const double k = ceil(tok / room - 1e-9), last = tok - (k - 1) * room;
+    const double attn = mdl_attn_flops_causal(&s->roll_model, sq) / tok;    /* a token's share */
+    const scn_link *l = inst_link(s, I);
+    const scn_device *d = plan_pool_device(&s->scn, &s->pl.pools[I->pool]);
+    double t = mdl_prefill_chunk(&s->roll_model, d, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, b0, ctx0, last,
+                                 attn * last);
+    if (k > 1)
+        t += (k - 1) * mdl_prefill_chunk(&s->roll_model, d, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, b0, ctx0,
+                                         room, attn * room);
+    return t;
 }
 
 enum { ADMIT_AHEAD = 4 };
@@ -481,6 +602,9 @@ static __attribute__((noinline)) sim_time inst_admit_some(sim *s, instance *I, s
     squeue *q = eng_inst_queue(s, I);
     const int max_seqs = p->rollout.max_seqs, quota = I->quota;
     int nactive = I->nactive;
+    const int b0 = nactive;             /* decoding when these arrive (chunked prefill) */
+    const double ctx0 = I->ctx_sum;
+    const bool pfx = kv_prefix(s);
     const bool paged = kv_paged(s);
     const double slack = kv_slack(s), admit_cap = kv_admit_cap(s, I), kv_cap = I->kv_cap;
     const int32_t max_response = s->scn.work.max_response;
@@ -508,15 +632,20 @@ static __attribute__((noinline)) sim_time inst_admit_some(sim *s, instance *I, s
         }
         /* staleness: a sample of batch b may start on version v only if b - v <= s */
         if (!eng_start_ok(bound, id, x)) break;
-        const double need = paged ? (double)x->prompt + x->gen + slack : (double)x->prompt + max_response;
+        double need = paged ? (double)x->prompt + x->gen + slack : (double)x->prompt + max_response;
+        /* prefix caching: the group's prompt blocks already held here */
+        const size_t slot = pfx ? pg_slot(s, I, smp_group(s, id)) : 0;
+        const double hit = pfx && I->pg[slot].key != -1 ? prompt_hit(s, x->prompt) : 0;
+        need -= hit;
         if (nactive == 0 && n == 0 && (double)x->prompt + max_response + slack > kv_cap) {
             /* cannot hold even one sequence: the plan is infeasible */
             fs_err_set(&s->err, 1, "rollout instance %d cannot hold one sequence of %.0f tokens (KV room %.0f)",
                        I->index, sample_most(s, x), kv_cap);
             break;
         }
-        const double held = paged ? ctx_sum + nactive * slack : kv_used;
+        const double held = paged ? ctx_sum + nactive * slack - I->kv_shared : kv_used;
         if (held + need > admit_cap && !(paged && nactive == 0 && n == 0)) break;
+        if (pfx) pg_join(s, I, slot, id, x->prompt);
         head = head + 1 < qcap ? head + 1 : 0;      /* eng_sq_pop, the counts stored below */
         len--;
         const uint32_t flags = x->flags;
@@ -542,9 +671,11 @@ static __attribute__((noinline)) sim_time inst_admit_some(sim *s, instance *I, s
             swap_tok += ctx;
             continue;
         }
-        if (pre == PRE_RECOMPUTE) pre_tok += ctx;
-        ptok += ctx;
-        psq += ctx * ctx;
+        /* a cached prompt is not computed again: the rest of the context
+        ** attends to it (causal pairs ctx² − hit², halved in the FLOPs) */
+        if (pre == PRE_RECOMPUTE) pre_tok += ctx - hit;
+        ptok += ctx - hit;
+        psq += ctx * ctx - hit * hit;
     }
     q->head = head;
     s->dq_len -= q->len - len;
@@ -562,7 +693,8 @@ static __attribute__((noinline)) sim_time inst_admit_some(sim *s, instance *I, s
         t0 = now + sim_from_secs(sw);
     }
     if (ptok <= 0) return t0;
-    double pre_s = prefill_secs(s, I, ptok, psq) * I->slow;   /* a straggler prefills slower too */
+    double pre_s = (p->rollout.max_batched_tokens > 0 ? chunked_prefill_secs(s, I, ptok, psq, b0, ctx0)
+                                                       : prefill_secs(s, I, ptok, psq)) * I->slow;   /* a straggler prefills slower too */
     sim_time t1 = t0 + sim_from_secs(pre_s);
     /* recompute: the share of the prefill spent on preempted contexts */
     if (pre_tok > 0) s->st.preempt_cost_s += pre_s * pre_tok / ptok;
@@ -707,6 +839,7 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
         eng_act_add(s, x->v_start, -1);
         x->resumed = x->gen > 0;
         x->preempted = s->scn.plan.rollout.preempt == PREEMPT_SWAP ? PRE_SWAPPED : PRE_RECOMPUTE;
+        if (kv_prefix(s)) pg_leave(s, I, id, x->prompt);
         double ctx = (double)x->prompt + x->gen;
         I->ctx_sum -= ctx;
         I->nactive--;
@@ -754,11 +887,13 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     ** read and written below: start loading it while the segment is closed */
     if (I->hn > 0) eng_smp_prefetch(s, hent_id(I->heap[0]));
     inst_close_segment_in(s, I, now, I->target);
+    const bool pfx = kv_prefix(s);
     /* every entry is an active sample of this instance: an eviction empties
     ** the heap (sim_check_counters verifies it) */
     while (I->hn > 0 && hent_step(I, I->heap[0]) <= I->step) {
         const int id = hent_id(cold ? heap_pop_impl(I, true) : heap_pop_impl(I, false));
         sample *x = eng_smp(s, id);
+        if (pfx) pg_leave(s, I, id, x->prompt);
         I->ctx_sum -= (double)x->prompt + x->resp;
         if (!kv_paged(s)) I->kv_used -= (double)x->prompt + s->scn.work.max_response;   /* sample_reserve */
         I->nactive--;
@@ -771,7 +906,7 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
         for (int j = 0; j < 32; j += 8) __builtin_prefetch(&J->heap[j]);
         __builtin_prefetch(&J->heap[J->hn - 1]);
     }
-    if (I->nactive == 0) { I->ctx_sum = 0; I->kv_used = 0; }
+    if (I->nactive == 0) { I->ctx_sum = 0; I->kv_used = 0; I->kv_shared = 0; }
     /* a full paged cache preempts, and admits nothing in the same step */
     if (kv_paged(s) && I->nactive > 0 && inst_kv(s, I) + I->nactive > I->kv_cap) {
         I->seg_t0 = inst_preempt(s, I, now);
@@ -845,4 +980,5 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
     I->nactive = 0;
     I->ctx_sum = 0;
     I->kv_used = 0;
+    if (I->pg) pg_clear(I);
 }

@@ -365,7 +365,7 @@ void sim_free(sim *s)
 {
     if (!s) return;
     eng_drawer_free(s);
-    for (int i = 0; i < s->ninst; i++) free(s->inst[i].heap);
+    for (int i = 0; i < s->ninst; i++) { free(s->inst[i].heap); free(s->inst[i].pg); }
     free(s->inst);
     free(s->disp);
     for (int i = 0; i < s->ndtab; i++) { free(s->dtab[i].v); free(s->dtab[i].pf); }

@@ -28,7 +28,7 @@ static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *
     const scn_train_layout *tl = &s->scn.plan.train;
     if (q->cp > 1) lcp = eng_pool_link(s, q, 0, q->tp, q->cp);
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);
-    mdl_stage_train(&c, m, &s->scn.cluster.device, &s->scn.eff, tl->recompute);
+    mdl_stage_train(&c, m, plan_pool_device(&s->scn, q), &s->scn.eff, tl->recompute);
     return c;
 }
 

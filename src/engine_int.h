@@ -302,6 +302,12 @@ typedef struct {
     scn_link lk;
     int      own_b;         /* with no table (dtab < 0 once looked up): the batch of */
     dline    own;           /* the lines it computed last */
+    /* prefix caching (eng_gen.c): the prompt groups active here, each with
+    ** its count of active samples (open addressing, key -1 free), and the
+    ** KV tokens their sharing saves, Σ (count − 1)·cached prompt tokens */
+    struct pgent *pg;
+    int      pgcap;
+    double   kv_shared;
 } instance;
 enum { INST_HOT_BYTES = 128 };
 _Static_assert(offsetof(instance, hcap) <= INST_HOT_BYTES, "instance: what an event reads grew beyond its 128 bytes");
@@ -763,6 +769,12 @@ double eng_mem_group_total(const sim *s, int g);
 ** eng_dispatch.c). */
 static inline bool kv_paged(const sim *s) { return s->scn.plan.rollout.kv == KV_PAGED; }
 static inline double kv_slack(const sim *s) { return kv_paged(s) ? s->scn.plan.rollout.kv_block - 1 : 0; }
+/* Prefix caching is on: paged KV (blocks are what is shared) and groups of
+** more than one sample. */
+static inline bool kv_prefix(const sim *s)
+{
+    return s->scn.plan.rollout.prefix_caching && kv_paged(s) && s->scn.work.samples_per_prompt > 1;
+}
 
 /* Paged admission leaves this share of the blocks free, as vLLM's block
 ** manager keeps a watermark (1% of the blocks by default) so that a newly

@@ -117,9 +117,24 @@ static void pool_gen(const est_lengths *len, const scn_scenario *s, const plan_p
     *t_tail = est_decode_step(s, q, small, len->pm + len->rm);
     double n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt * share;
     const scn_link lk_v = group_link(s, q, 0, 1, q->inst_devices), *lk = &lk_v;
-    mdl_step pf = mdl_prefill(&s->actor, plan_pool_device(s, q), &s->eff, lk, s->plan.rollout.tp, s->plan.rollout.ep,
-                              n * len->pm / q->instances, len->pm);
+    /* prefix caching (docs/model.md, section 5): a group's prompt is
+    ** prefilled once on each instance that holds one of its samples — the
+    ** balanced router spreads a group over min(n, instances) of them, the
+    ** other routers keep it whole; the rest pay about half a block each */
+    const scn_rollout_layout *r = &s->plan.rollout;
+    double ptok = n * len->pm / q->instances, spp = s->work.samples_per_prompt;
+    if (r->prefix_caching && r->kv == KV_PAGED && spp > 1) {
+        double spread = r->dispatch == DISPATCH_BALANCED ? fmin(spp, q->instances) : 1;
+        ptok = ptok * spread / spp + n / q->instances * (1 - spread / spp) * r->kv_block / 2.0;
+    }
+    mdl_step pf = mdl_prefill(&s->actor, plan_pool_device(s, q), &s->eff, lk, r->tp, r->ep, ptok, len->pm);
     *prefill = pf.total_s;
+    if (r->max_batched_tokens > 0 && ptok > r->max_batched_tokens) {
+        /* chunked: the empty instances' first prefill in steps of the budget */
+        double nk = ceil(ptok / r->max_batched_tokens), ck = ptok / nk;
+        *prefill = nk * mdl_prefill_chunk(&s->actor, plan_pool_device(s, q), &s->eff, lk, r->tp, r->ep, 0, 0, ck,
+                                         mdl_attn_flops_causal(&s->actor, ck * len->pm));
+    }
 }
 
 /* The stage constants of model m on the training layout of pool q, as
@@ -133,7 +148,7 @@ static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const pl
     const scn_train_layout *tl = &s->plan.train;
     if (q->cp > 1) lcp = group_link(s, q, 0, q->tp, q->cp);
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);
-    mdl_stage_train(&c, m, &s->cluster.device, &s->eff, tl->recompute);
+    mdl_stage_train(&c, m, plan_pool_device(s, q), &s->eff, tl->recompute);
     return c;
 }
 

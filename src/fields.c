@@ -297,6 +297,13 @@ static const fdesc FIELDS_ROLLOUT[] = {
          "decode steps of at most graph_max_batch sequences replay captured CUDA graphs (false: enforce_eager; the hybrid and eager engines never capture)"),
     INT("graph_max_batch", scn_rollout_layout, graph_max_batch, 0, FLD_SEQS_MAX, "sequences",
         "largest batch captured as a CUDA graph; larger steps launch eagerly (0: the engine's default, 512 for vllm and sglang)"),
+    INT("max_batched_tokens", scn_rollout_layout, max_batched_tokens, 0, FLD_TOKENS_MAX, "tokens",
+        "chunked prefill (vLLM max_num_batched_tokens, SGLang chunked_prefill_size): tokens one engine step carries, "
+        "one per decoding sequence and the rest prefill chunks riding on the decode step; must exceed max_seqs "
+        "(0: a prefill is a step of its own and the batch waits, vLLM V0 without chunked prefill)"),
+    BOOL("prefix_caching", scn_rollout_layout, prefix_caching,
+         "paged KV: the samples of one prompt on one instance share the prompt's full KV blocks and prefill it once "
+         "(vLLM automatic prefix caching, on by default in the V1 engine; SGLang RadixAttention)"),
     END
 };
 

@@ -393,6 +393,26 @@ mdl_step mdl_prefill(const scn_model *m, const scn_device *d, const scn_efficien
     return step_roofline(m, d, e, link, tp, ep, tokens, attn, 0, e->prefill);
 }
 
+/* Sarathi-Serve (Agrawal et al., arXiv 2403.02310, section 4): a decode
+** step is bound by reading the weights and the KV cache, and a prefill chunk
+** riding along uses the compute that reading leaves idle.  The mixed step:
+** compute = the decode's FLOPs at efficiency.decode + the chunk's at
+** efficiency.prefill; HBM = the weights (the experts the B + chunk tokens
+** touch) and the decode's KV read; communication over B + chunk tokens. */
+double mdl_prefill_chunk(const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                         const scn_link *link, int tp, int ep, double batch, double ctx_tokens,
+                         double chunk, double chunk_attn)
+{
+    mdl_step pre = step_roofline(m, d, e, link, tp, ep, chunk, chunk_attn, 0, e->prefill);
+    if (batch <= 0) return pre.total_s;
+    double attn = m->layers * mdl_attn_pair_flops(m, true) * ctx_tokens;
+    double kv = ctx_tokens * m->kv_bytes_per_token * mdl_kv_replication(m, tp);
+    mdl_step dec = step_roofline(m, d, e, link, tp, ep, batch, attn, kv, e->decode);
+    mdl_step mix = step_roofline(m, d, e, link, tp, ep, batch + chunk, 0, kv, e->decode);
+    double t = fmax(dec.compute_s + pre.compute_s, mix.memory_s) + mix.comm_s;
+    return t > dec.total_s ? t - dec.total_s : 0;
+}
+
 int mdl_group_tier(const scn_cluster *c, int first, int stride, int count)
 {
     if (count <= 1) return 0;

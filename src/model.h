@@ -93,6 +93,15 @@ const mdl_engine *mdl_engine_of(scn_engine e);
 /* Prefill of `tokens` prompt tokens (in sequences of mean length seq). */
 mdl_step mdl_prefill(const scn_model *m, const scn_device *d, const scn_efficiency *e,
                      const scn_link *link, int tp, int ep, double tokens, double seq);
+/* Chunked prefill (docs/model.md, section 5): the time a prefill chunk of
+** `chunk` tokens, with causal attention FLOPs `chunk_attn`, adds to a decode
+** step of `batch` sequences holding `ctx_tokens` context — the mixed step's
+** roofline less the decode step's, both without the engine's fixed cost
+** (which the decode step pays either way).  batch 0: the chunk's own
+** prefill step, mdl_prefill's roofline. */
+double mdl_prefill_chunk(const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                         const scn_link *link, int tp, int ep, double batch, double ctx_tokens,
+                         double chunk, double chunk_attn);
 
 /* Fraction of a layer's E experts touched by B tokens choosing k each:
 ** 1 − (1 − k/E)^B. */

@@ -1046,6 +1046,17 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
                 buf_printf(out, "    decode    fixed %.2f ms a step (flat: efficiency.decode_overhead_scale 0)", fx.flat_s * 1e3);
             }
             buf_printf(out, "; TP/EP sync latency %.2f ms in the communication\n", fx.sync_s * 1e3);
+            /* docs/model.md, section 5: chunked prefill and prefix caching */
+            bool pfx = r->prefix_caching && r->kv == KV_PAGED && s->work.samples_per_prompt > 1;
+            if (r->max_batched_tokens > 0)
+                buf_printf(out, "    prefill   chunked, %d tokens a step (decodes first)", r->max_batched_tokens);
+            else
+                buf_printf(out, "    prefill   a step of its own (no chunked prefill)");
+            if (pfx)
+                buf_printf(out, "; prefix caching: a prompt's KV and prefill once per group of %d on an instance\n",
+                           s->work.samples_per_prompt);
+            else
+                buf_printf(out, "; no prefix caching%s\n", r->prefix_caching ? (r->kv != KV_PAGED ? " (kv reserve)" : " (groups of 1)") : "");
         }
         if ((q->roles & ROLE_ROLLOUT) && p->train_pool >= 0) {
             /* the weight sync or reshard as the engine and the estimate

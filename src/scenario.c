@@ -74,6 +74,8 @@ void scn_defaults(scn_scenario *s)
     p->rollout.engine = ENGINE_VLLM;
     p->rollout.cuda_graphs = true;
     p->rollout.graph_max_batch = 0;
+    p->rollout.max_batched_tokens = 0;
+    p->rollout.prefix_caching = true;
     p->aux_tp = 1;
     p->offload_optimizer = true;
     p->offload_grads = true;
@@ -381,6 +383,11 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (r->tp < 1 || r->ep < 1 || r->max_seqs < 1)
         BAD("%s: plan.rollout: tp, ep and max_seqs must be at least 1", f);
     if (r->mem_util <= 0 || r->mem_util > 1) BAD("%s: plan.rollout.mem_util: must be in (0, 1]", f);
+    /* a step schedules every running decode first (vLLM's scheduler): a
+    ** budget of max_seqs or fewer could leave no room for a prefill chunk */
+    if (r->max_batched_tokens < 0 || (r->max_batched_tokens > 0 && r->max_batched_tokens <= r->max_seqs))
+        BAD("%s: plan.rollout.max_batched_tokens: %d must exceed plan.rollout.max_seqs (%d), each decoding sequence "
+            "taking one token of a step's budget (0: no chunked prefill)", f, r->max_batched_tokens, r->max_seqs);
     if (s->actor.experts > 0 && s->actor.experts % r->ep != 0)
         BAD("%s: plan.rollout.ep: %d does not divide the actor's %d experts", f, r->ep, s->actor.experts);
     if (s->actor.experts == 0 && r->ep != 1)

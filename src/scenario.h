@@ -202,6 +202,9 @@ typedef struct {
     scn_engine engine;          /* the decode step's fixed cost: launches, graphs, scheduler (mdl_decode_fixed) */
     bool   cuda_graphs;         /* decode steps replay captured CUDA graphs up to graph_max_batch */
     int    graph_max_batch;     /* largest captured batch (0: the engine's default) */
+    int    max_batched_tokens;  /* chunked prefill: tokens an engine step carries, decode and prefill chunks
+                                ** (vLLM max_num_batched_tokens); 0: a prefill is a step of its own */
+    bool   prefix_caching;      /* a prompt group's prompt KV shared and prefilled once per instance */
 } scn_rollout_layout;
 
 /* Where a pool's devices lie (docs/model.md, section 2): the lowest free

@@ -399,9 +399,10 @@ static const plan_pool *rollout_pool(sim *s)
 
 static void preempt_case(const char *policy, sim **out)
 {
+    /* the memory is sized for unshared prompts: prefix caching off */
     const char *sets[] = {"plan.mode=separate", "plan.rollout.mem_util=0.19", "plan.rollout.max_seqs=64",
-                          "workload.samples_per_prompt=16", policy};
-    sim *s = make_sim(sets, 5);
+                          "workload.samples_per_prompt=16", "plan.rollout.prefix_caching=false", policy};
+    sim *s = make_sim(sets, 6);
     /* event by event: the counters kept as samples change state (those
     ** preempted back to the queue included) equal a recount */
     fs_err cerr = {0, ""};

@@ -217,7 +217,7 @@ END_TEST
     "+ Lesson 1/5: Why co-location beats separate pools ------------------------------------------------+\n" \
     "| Separate pools: 8 GPUs only generate, 8 only train. Step 2 is done. Look at the rollout rows:    |\n" \
     "| they are blank while the training pool trains, and the training pool is blank while they         |\n" \
-    "| generate. So far the rollout pool was busy 52% of the time, the training pool 46%.               |\n" \
+    "| generate. So far the rollout pool was busy 51% of the time, the training pool 47%.               |\n" \
     "| space/Enter next  Backspace back  Esc leave the lesson  q quit                                   |\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""

@@ -133,14 +133,14 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_TIMELINE \
     "+ Timeline ----------------------------------------------------------------------------------------+\n" \
     "|0..2m10s fit            |+0-------------------------------+1m-------------------------------+2m---|\n" \
-    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTTTxxgggggggg|\n" \
-    "|- all 16 dev            |ppggggggggggggggggggggggggggggggggggggggggxllllrrrrTTTTTTTTTTTTTpgggggggg|\n" \
-    "|  + stage 0 (TP2 x DP8) |x                                         xllllrrrrTTTTTTTTTTTTTx        |\n" \
-    "|    rollout 0       67% |ppgggggggggggggggggggggggggggggggggggggggg                      pgggggggg|\n" \
-    "|    rollout 1       67% |ppgggggggggggggggggggggggggggggggggggggggg                      pgggggggg|\n" \
-    "|    rollout 2       53% |pgggggggggggggggggggggggggggggg                                 pgggggggg|\n" \
-    "|    rollout 3       67% |ppgggggggggggggggggggggggggggggggggggggggg                      pgggggggg|\n" \
-    "|t=2m10s (live) g generate  step 2  v1  mb 34  1.1s (2m08s-2m09s)  4080 tokens             row 2/20|\n" \
+    "|step phase              |xgggggggggggggggggggggggggggggggggggggggggiiiiiiiiiTTTTTTTTTTTTxggggggggg|\n" \
+    "|- all 16 dev            |pggggggggggggggggggggggggggggggggggggggggxllllrrrrrTTTTTTTTTTTTgggggggggg|\n" \
+    "|  + stage 0 (TP2 x DP8) |x                                        xllllrrrrrTTTTTTTTTTTTx         |\n" \
+    "|    rollout 0       67% |pgggggggggggggggggggggggggggggggggggggggg                      gggggggggg|\n" \
+    "|    rollout 1       66% |pgggggggggggggggggggggggggggggggggggggggg                      gggggggggg|\n" \
+    "|    rollout 2       53% |gggggggggggggggggggggggggggggg                                 gggggggggg|\n" \
+    "|    rollout 3       67% |pgggggggggggggggggggggggggggggggggggggggg                      gggggggggg|\n" \
+    "|t=2m10s (live) g generate  step 2  v1  mb 26  672ms (2m09s-2m09s)  1924 tokens            row 2/20|\n" \
     "|g generate  x switch  i inference (l r w)  T train  p prefill  l log-prob  r reference  blank idle|\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""
@@ -157,7 +157,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS \
     "+ Staleness -------------------------------------+\n" \
     "|bound s=0  lag max 0  mean 0.00 so far          |\n" \
-    "|in flight: v1:499                               |\n" \
+    "|in flight: v1:429                               |\n" \
     "|trained lags: 0:1024                            |\n" \
     "|step 1     #                            v0..0   |\n" \
     "|                                                |\n" \
@@ -165,17 +165,17 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_STATS \
     "+ Stats -----------------------------------------+\n" \
-    "|tok/s  last step 24.7k  so far 21.5k            |\n" \
+    "|tok/s  last step 25.0k  so far 21.5k            |\n" \
     "|measured after 1 warm-up step                   |\n" \
-    "|progress  step 2/5  t=2m10s  1529 events        |\n" \
+    "|progress  step 2/5  t=2m10s  1597 events        |\n" \
     "|Step split (training pool, so far)              |\n" \
     "|g generate     68.7% gggggggggggggg....... 1m29s|\n" \
     "|x switch        3.5% x..................... 4.5s|\n" \
     "|i inference    11.0% ii................... 14.3s|\n" \
     "|T train        16.7% TTTT................. 21.8s|\n" \
     "|Pool         dev   busy   idle compute          |\n" \
-    "| all           16  92.5%   7.5%   91.9%         |\n" \
-    "|tokens  generated 3.37M  trained 2.79M          |\n" \
+    "| all           16  92.6%   7.4%   92.0%         |\n" \
+    "|tokens  generated 3.48M  trained 2.79M          |\n" \
     "|        wasted 0  in flight 0                   |\n" \
     "|plan  full s=0  partial 1.00  TP1 1SN  5 steps  |\n" \
     "+------------------------------------------------+\n" \
@@ -186,7 +186,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS_S2 \
     "+ Staleness -------------------------------------------------------------------+\n" \
     "|bound s=2  lag max 1  mean 0.75 so far  (4096 samples)                        |\n" \
-    "|in flight: v3:87                                                              |\n" \
+    "|in flight: v3:55                                                              |\n" \
     "|trained lags: 0:1024 1:3072                                                   |\n" \
     "|step 1     #                                                          v0..0   |\n" \
     "|step 2     #-                                                         v0..1   |\n" \
@@ -233,33 +233,33 @@ static bool screen_has(const screen *sc, const char *text)
     "|A: as in the file                                                                                           |\n" \
     "|B: plan.mode=separate                                                                                       |\n" \
     "|now (the live run): plan.mode=separate, step 1/5                                                            |\n" \
-    "|0..13m04s           |+0-----------+2m----------+4m----------+6m-----------+8m----------+10m---------+12m----|\n" \
-    "|A step              |ggggggggiiTTTggggggggiiTTgggggggggiTTTggggggggiiTTTggggggggiiTTT                       |\n" \
-    "|A all               |gggggggggrTTggggggggglrTTggggggggglTTpgggggggggrTTpgggggggggrTTT                       |\n" \
-    "|B step              |gggggggggiiiTTTTTgggggggggiiiTTTTTggggggggggiiiTTTTggggggggggiiiTTTTTggggggggggiiiTTTTT|\n" \
-    "|B rollout           |pggggggggg      pgggggggggg       pggggggggg       pggggggggg       Wpggggggggg       W|\n" \
-    "|B train             |         llrTTTTT         llrTTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
+    "|0..12m53s           |+0-----------+2m-----------+4m----------+6m-----------+8m----------+10m----------+12m--|\n" \
+    "|A step              |ggggggggiiTTTggggggggiiTTgggggggggiiTTgggggggggiTTTggggggggiiTTT                       |\n" \
+    "|A all               |gggggggggrTTggggggggglrTTggggggggglrTTgggggggggrTTpgggggggggrTTT                       |\n" \
+    "|B step              |gggggggggiiiTTTTTgggggggggiiiTTTTTggggggggggiiiTTTTggggggggggiiiTTTTTgggggggggiiiiTTTTT|\n" \
+    "|B rollout           |ggggggggg       Wgggggggggg       gggggggggg       gggggggggg       Wgggggggggg       W|\n" \
+    "|B train             |        lllrTTTTT         llrTTTTTT        llrrTTTTT        llrrTTTTTW        llrrTTTTT|\n" \
     "|now step            |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now rollout         |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now train           |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
-    "|A 1 step            |ggggggggggggggggggggggggggggggggggggggxiiiiiiiTTTTTTTTTTTT 1m55s                       |\n" \
-    "|B 1 step            |gggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m38s  |\n" \
-    "|B-A step +42.7s:  generate +9.98s  switch -3.1s  weight sync +484ms  inference +14.4s  train +21s           |\n" \
+    "|A 1 step            |ggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTT 1m54s                       |\n" \
+    "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m36s  |\n" \
+    "|B-A step +41.6s:  generate +8.9s  switch -3.1s  weight sync +484ms  inference +14.4s  train +21s            |\n" \
     "|A full: devices idle 7% of the time (one pool: no device waits for another pool)                            |\n" \
-    "|B separate: train pool idle 54% of the time (51% of all device-time idle)                                   |\n" \
+    "|B separate: train pool idle 53% of the time (51% of all device-time idle)                                   |\n" \
     "|                                        A                       B  B - A                                    |\n" \
-    "|throughput tok/s                    24.8k                   18.1k  -6710 (-27.1%)                           |\n" \
-    "|  per device                         1550                    1131  -419 (-27.1%)                            |\n" \
-    "|step time                           1m55s                   2m38s  +42.7s (+37.1%)                          |\n" \
-    "|  generate                          1m15s                   1m25s  +9.98s (+13.3%)                          |\n" \
+    "|throughput tok/s                    25.0k                   18.4k  -6694 (-26.7%)                           |\n" \
+    "|  per device                         1566                    1147  -418 (-26.7%)                            |\n" \
+    "|step time                           1m54s                   2m36s  +41.6s (+36.5%)                          |\n" \
+    "|  generate                          1m14s                   1m23s  +8.9s (+12.0%)                           |\n" \
     "|  switch                             3.1s                       -  -3.1s (-100.0%)                          |\n" \
     "|  weight sync                           -                   484ms  +484ms                                   |\n" \
     "|  inference                         14.7s                   29.1s  +14.4s (+97.8%)                          |\n" \
     "|  train                             22.3s                   43.3s  +21s (+93.9%)                            |\n" \
-    "|idle device-time                     6.7%                   51.1%  +44.5 pt                                 |\n" \
-    "|  all busy                          93.3%                       -                                           |\n" \
-    "|  rollout busy                          -                   51.6%                                           |\n" \
-    "|  train busy                            -                   46.1%                                           |\n" \
+    "|idle device-time                     6.6%                   51.1%  +44.5 pt                                 |\n" \
+    "|  all busy                          93.4%                       -                                           |\n" \
+    "|  rollout busy                          -                   51.0%                                           |\n" \
+    "|  train busy                            -                   46.8%                                           |\n" \
     "|memory peak/device               72.0 GiB                73.0 GiB  +1.0 GiB (+1.4%)                         |\n" \
     "|host peak/node                  212.8 GiB                       -  -212.8 GiB (-100.0%)                     |\n" \
     "+------------------------------------------------------------------------------------------------------------+\n" \
@@ -274,11 +274,11 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_STEP_DETAIL_0 \
     "t=1m (live) g generate  step 1  58.5s so far (since 1.5s)  under way  row 1/20\n" \
-    "~ not known yet (recorded when it ends)  g generate  x switch  p prefill\n" \
+    "~ not known yet (recorded when it ends)  g generate  x switch  blank idle\n" \
     ""
 #define GOLDEN_STEP_DETAIL_1 \
     "t=500ms x switch  step 1  v0  1.5s (0-1.5s)                           row 1/20\n" \
-    "~ not known yet (recorded when it ends)  g generate  x switch  p prefill\n" \
+    "~ not known yet (recorded when it ends)  g generate  x switch  blank idle\n" \
     ""
 #define GOLDEN_STEP_DETAIL_2 \
     "t=1m (live) g generate  step 1  58.5s so far (since 1.5s)  under way\n" \
@@ -289,10 +289,10 @@ static bool screen_has(const screen *sc, const char *text)
     "|A: as in the file                                                             |\n" \
     "|B: plan.mode=separate                                                         |\n" \
     "|                                    A                   B  B - A              |\n" \
-    "|throughput tok/s                24.8k               18.1k  -6710 (-27.1%)     |\n" \
-    "|  per device                     1550                1131  -419 (-27.1%)      |\n" \
-    "|step time                       1m55s               2m38s  +42.7s (+37.1%)    |\n" \
-    "|  generate                      1m15s               1m25s  +9.98s (+13.3%)    |\n" \
+    "|throughput tok/s                25.0k               18.4k  -6694 (-26.7%)     |\n" \
+    "|  per device                     1566                1147  -418 (-26.7%)      |\n" \
+    "|step time                       1m54s               2m36s  +41.6s (+36.5%)    |\n" \
+    "|  generate                      1m14s               1m23s  +8.9s (+12.0%)     |\n" \
     "|  switch                         3.1s                   -  -3.1s (-100.0%)    |\n" \
     "|  weight sync                       -               484ms  +484ms             |\n" \
     "|  inference                     14.7s               29.1s  +14.4s (+97.8%)    |\n" \
@@ -300,12 +300,12 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_COLOCATE_TRAIN_80X24 \
     "+ Timeline --------------------------------------------------------------------+\n" \
-    "|0..1m42s fit     |+0---------------------------------+1m----------------------|\n" \
+    "|0..1m41s fit     |+0---------------------------------+1m----------------------|\n" \
     "|step phase       |xggggggggggggggggggggggggggggggggggggggggggggxiiiiii.......T|\n" \
-    "|+ actor 12 dev   |ppggggggggggggggggggggggggggggggggggggggggggggllllll      TT|\n" \
-    "|- aux 4 dev ref  |                                              rrrrrrrrrrrrr |\n" \
-    "|  + (4 x TP1)    |                                              rrrrrrrrrrrrr |\n" \
-    "|t=1m42s (live) T train  step 1  2.4s so far (since 1m40s)  under way          |\n" \
+    "|+ actor 12 dev   |pgggggggggggggggggggggggggggggggggggggggggggglllllll      TT|\n" \
+    "|- aux 4 dev ref  |                                             rrrrrrrrrrrrrr |\n" \
+    "|  + (4 x TP1)    |                                             rrrrrrrrrrrrrr |\n" \
+    "|t=1m41s (live) T train  step 1  2.7s so far (since 1m38s)  under way          |\n" \
     "|g generate  x switch  i inference (l r w)  T train  . wait  p prefill  ...    |\n" \
     "+------------------------------------------------------------------------------+\n" \
     ""
@@ -330,7 +330,7 @@ static bool screen_has(const screen *sc, const char *text)
     "|g generate     57.2% ggggggggggggggggg............. 5.7s  |\n" \
     "|x switch       42.8% xxxxxxxxxxxxx................. 4.3s  |\n" \
     "|Pool         dev   busy   idle compute                    |\n" \
-    "| actor          8  38.1%  61.9%   32.8%  rollout+train    |\n" \
+    "| actor          8  13.9%  86.1%    8.6%  rollout+train    |\n" \
     "|tokens  generated 0  trained 0                            |\n" \
     "|        wasted 0  in flight 0                             |\n" \
     "|plan  colocate s=0  partial 1.00  TP8 1SN  2 steps        |\n" \
@@ -345,19 +345,19 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_SEPARATE_BUBBLE_200X60 \
     "+ Timeline --------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+\n" \
-    "|0..1m52s fit            |+0-------------+10s-----------+20s------------+30s-----------+40s------------+50s-----------+1m-------------+1m10s---------+1m20s----------+1m30s---------+1m40s---------+---|\n" \
-    "|step phase              |ggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiTTT|\n" \
-    "|- rollout 8 dev rollout |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                               |\n" \
-    "|    rollout 0       72% |ppppggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                |\n" \
-    "|    rollout 1       69% |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                     |\n" \
-    "|    rollout 2       71% |pppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                  |\n" \
-    "|    rollout 3       71% |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                 |\n" \
-    "|    rollout 4       72% |pppggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                 |\n" \
-    "|    rollout 5       72% |ppppggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                |\n" \
-    "|    rollout 6       70% |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                   |\n" \
-    "|    rollout 7       73% |ppppgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                               |\n" \
-    "|- train 8 dev train+ref |                                                                                                                             lllllllllllllllllllllllrrrrrrrrrrrrrrrrrrrrrrTTT|\n" \
-    "|  + stage 0 (TP2 x DP4) |                                                                                                                             lllllllllllllllllllllllrrrrrrrrrrrrrrrrrrrrrrTTT|\n" \
+    "|0..1m50s fit            |+0-------------+10s------------+20s------------+30s-----------+40s------------+50s------------+1m-------------+1m10s---------+1m20s----------+1m30s----------+1m40s----------|\n" \
+    "|step phase              |gggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiTTT|\n" \
+    "|- rollout 8 dev rollout |ggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                |\n" \
+    "|    rollout 0       71% |pggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                 |\n" \
+    "|    rollout 1       69% |ggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                      |\n" \
+    "|    rollout 2       71% |ggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                  |\n" \
+    "|    rollout 3       71% |pgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                  |\n" \
+    "|    rollout 4       71% |gggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                 |\n" \
+    "|    rollout 5       72% |gggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                 |\n" \
+    "|    rollout 6       70% |pgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                    |\n" \
+    "|    rollout 7       72% |pgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg                                                |\n" \
+    "|- train 8 dev train+ref |                                                                                                                            lllllllllllllllllllllllrrrrrrrrrrrrrrrrrrrrrrrTTT|\n" \
+    "|  + stage 0 (TP2 x DP4) |                                                                                                                            lllllllllllllllllllllllrrrrrrrrrrrrrrrrrrrrrrrTTT|\n" \
     "|                                                                                                                                                                                                      |\n" \
     "|                                                                                                                                                                                                      |\n" \
     "|                                                                                                                                                                                                      |\n" \
@@ -366,7 +366,7 @@ static bool screen_has(const screen *sc, const char *text)
     "|                                                                                                                                                                                                      |\n" \
     "|                                                                                                                                                                                                      |\n" \
     "|                                                                                                                                                                                                      |\n" \
-    "|t=1m52s (live) T train  step 1  2.2s so far (since 1m50s)  under way                                                                                                                                  |\n" \
+    "|t=1m50s (live) T train  step 1  2.2s so far (since 1m48s)  under way                                                                                                                                  |\n" \
     "|g generate  i inference (l r w)  T train  p prefill  l log-prob  r reference  blank idle                                                                                                              |\n" \
     "+------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+\n" \
     ""
