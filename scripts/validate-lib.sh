@@ -3,7 +3,8 @@
 # figure METRIC from it on standard output.  METRIC is a top-level number of
 # the JSON report (step_time_s, throughput_tokens_per_s, ...), phase.NAME for
 # a phase's seconds (phase_time_s.NAME), infer.NAME for a part of the
-# inference phase (inference_time_s.NAME), or seq_mean: tokens trained per
+# inference phase (inference_time_s.NAME), mfu.NAME for a model FLOPs
+# utilization (mfu.train, mfu.generate, mfu.inference), or seq_mean: tokens trained per
 # sample trained.  Status 2 when the run fails or the plan is infeasible; the
 # reason (fusync's own message) goes to standard error.
 run_metric() {
@@ -22,7 +23,8 @@ run_metric() {
     printf '%s\n' "$_out" | awk -v m="$_metric" '
         BEGIN { key = m; inphase = 0; blk = ""
                 if (m ~ /^phase\./) { key = substr(m, 7); inphase = 1; blk = "phase_time_s" }
-                if (m ~ /^infer\./) { key = substr(m, 7); inphase = 1; blk = "inference_time_s" } }
+                if (m ~ /^infer\./) { key = substr(m, 7); inphase = 1; blk = "inference_time_s" }
+                if (m ~ /^mfu\./) { key = substr(m, 5); inphase = 1; blk = "mfu" } }
         /^  "feasible": false/ { bad = 1 }
         blk != "" && index($0, "  \"" blk "\": {") == 1 { inph = 1; next }
         inph && /\}/ { inph = 0 }

@@ -13,7 +13,8 @@
 #   published | tolerance % | calibrated or predicted | fusync arguments
 # metric: step_time_s, throughput_tokens_per_s, infer.NAME (seconds of a part
 # of the inference phase: queue, logprob, reference, reward, critic), phase.NAME (seconds of a
-# step phase) or seq_mean (tokens trained per sample).
+# step phase), mfu.NAME (model FLOPs utilization: train, generate, inference)
+# or seq_mean (tokens trained per sample).
 # ROWS=FILE runs another table (tests/validate.sh does); FUSYNC=PATH another
 # binary.  RETOL=1 also rewrites ROWS with each predicted row's tolerance at
 # its |error| rounded up plus 5 points (docs/validation.md, "The rules
@@ -47,7 +48,9 @@ while IFS='|' read -r sys row scn metric pub tol kind args; do
     fi
     line=$(awk -v p="$pub" -v g="$got" -v t="$tol" 'BEGIN {
         e = (g - p) / p * 100; a = e < 0 ? -e : e
-        printf "%10.1f %+7.1f%% %5s%% %s", g, e, t, (a <= t ? "ok" : "OUT")
+        # a fraction (an MFU) keeps three decimals; seconds and tokens/s one
+        printf (g < 10 ? "%10.3f" : "%10.1f"), g
+        printf " %+7.1f%% %5s%% %s", e, t, (a <= t ? "ok" : "OUT")
     }')
     case $line in *OUT) out=$((out + 1)) ;; esac
     # SYSTEM|ROW|KIND|ERROR, for the summary and RETOL
@@ -55,7 +58,8 @@ while IFS='|' read -r sys row scn metric pub tol kind args; do
     short=$metric
     case $metric in step_time_s) short=step_s ;; throughput_tokens_per_s) short=tok/s ;;
                     phase.*) short=${metric#phase.}; short=$(printf '%.9s' "$short") ;;
-                    infer.*) short=${metric#infer.}; short=$(printf '%.9s' "$short") ;; esac
+                    infer.*) short=${metric#infer.}; short=$(printf '%.9s' "$short") ;;
+                    mfu.*) short=$(printf '%.9s' "$metric") ;; esac
     mark=; [ "${line##* }" = OUT ] && mark="  OUT OF TOLERANCE"
     printf '%-18s %-32s %-9s %10s %s %s%s\n' "$sys" "$row" "$short" "$pub" "${line% *}" "$kind" "$mark"
 done <"$ROWS"

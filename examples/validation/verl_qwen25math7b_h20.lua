@@ -4,7 +4,13 @@
 --
 -- Published (seconds a step, averaged over 400 steps):
 --   colocate sync, 32 GPUs     790.10 (gen 357.41, old_log_prob 107.71,
---                              update_actor 269.80)          (calibrated here)
+--                              update_actor 313.81)          (calibrated here)
+--   (update_actor 313.81 as the doc first gave it, 2025-10-17 and
+--   2025-10-21; since 2025-12-03 it prints 269.80 here and 313.81 for the
+--   16:16 row.  Only 313.81 makes this row's phases add up to its step with
+--   the ~11 s of other work the 64- and 128-GPU rows show, and only 269.80
+--   keeps the 16:16 row's update_actor below its own step: the later
+--   version swapped the two cells.  docs/validation.md.)
 --   colocate sync, 64 GPUs     365.28                        (predicted)
 --   colocate sync, 128 GPUs    356.30                        (predicted)
 --   fully async 16:16, 32:32, 64:64 (rollout:train GPUs)
@@ -63,7 +69,8 @@ return {
   },
   efficiency = {
     -- Fitted to the 32-GPU colocate row (scripts/validate-fit.sh): train to its
-    -- update_actor (269.8 s), the decode overhead to its gen (357.4 s).
-    train = 0.503, decode_overhead_ms = 12.3,
+    -- update_actor (313.81 s; 0.503 when the row was read as 269.80 s), the
+    -- decode overhead to its gen (357.4 s).
+    train = 0.427, decode_overhead_ms = 12.3,
   },
 }
