@@ -706,12 +706,21 @@ sim_time eng_start_weight_sync(sim *s, sim_time now)
         /* gather, convert, send and load, bucket by bucket; every device of
         ** both pools at once (docs/model.md, section 9) */
         double t = plan_weight_sync(&s->scn, tq, q).total_s;
-        sim_time e = now + sim_from_secs(t);
+        /* An engine step under way (a prefill, a swap back from host) runs
+        ** to its end: a device does not stop mid-kernel and the engine
+        ** aborts requests between steps.  The broadcast is collective, so
+        ** the transfer starts when the last receiver is free; an instance
+        ** free earlier waits stopped. */
+        sim_time s0 = now;
         for (int i = 0; i < r->ninst; i++) {
             instance *I = &s->inst[r->inst0 + i];
-            eng_inst_stop(s, I, now, s->scn.plan.on_update == ONUPD_RESTART, true);
-            eng_span(s, I->track, PH_WEIGHT_SYNC, now, e, s->version, s->version, -1, 0);
+            sim_time at = I->scheduled && I->seg_t0 > now ? I->seg_t0 : now;
+            eng_inst_stop(s, I, at, s->scn.plan.on_update == ONUPD_RESTART, true);
+            if (at > s0) s0 = at;
         }
+        sim_time e = s0 + sim_from_secs(t);
+        for (int i = 0; i < r->ninst; i++)
+            eng_span(s, s->inst[r->inst0 + i].track, PH_WEIGHT_SYNC, s0, e, s->version, s->version, -1, 0);
         eng_mem_pool(s, p, MB_RESHARD, 2 * s->scn.plan.bucket_bytes, now);
         eng_mem_pool(s, p, MB_RESHARD, 0, e);
         eng_pool_class(s, p, P_RECV);
