@@ -127,8 +127,19 @@ int cmd_check(cli_opts *o)
     char t1[32], t2[32];
     fmt_si(t1, sizeof t1, sc.actor.params_total);
     fmt_si(t2, sizeof t2, sc.actor.params_active);
-    buf_printf(&b, "Scenario %s (%s): %s on %d x %s, %s\n", sc.name, sc.path, sc.actor.name,
-               scn_total_devices(&sc.cluster), sc.cluster.device.name, sc.work.algo == ALGO_PPO ? "PPO" : "GRPO");
+    /* pools of their own device type: each pool's count and type */
+    char devs[512];
+    size_t dl = (size_t)snprintf(devs, sizeof devs, "%d x %s", scn_total_devices(&sc.cluster), sc.cluster.device.name);
+    bool own = false;
+    for (int p = 0; p < pl.npools; p++) own |= pl.pools[p].own_device;
+    if (own) {
+        dl = 0;
+        for (int p = 0; p < pl.npools && dl < sizeof devs; p++)
+            dl += (size_t)snprintf(devs + dl, sizeof devs - dl, "%s%d x %s", p ? " + " : "", pl.pools[p].devices,
+                                   plan_pool_device(&sc, &pl.pools[p])->name);
+    }
+    buf_printf(&b, "Scenario %s (%s): %s on %s, %s\n", sc.name, sc.path, sc.actor.name, devs,
+               sc.work.algo == ALGO_PPO ? "PPO" : "GRPO");
     buf_printf(&b, "  actor %s parameters (%s active), KV %.0f bytes/token\n", t1, t2, sc.actor.kv_bytes_per_token);
     buf_printf(&b, "  step: %d prompt%s x %d sample%s, %d mini-batch%s, %d epoch%s; %d iteration%s (%d warm-up)\n",
                sc.work.prompts_per_step, fs_s(sc.work.prompts_per_step), sc.work.samples_per_prompt,
