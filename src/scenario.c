@@ -75,6 +75,8 @@ void scn_defaults(scn_scenario *s)
     p->rollout.cuda_graphs = true;
     p->rollout.graph_max_batch = 0;
     p->aux_tp = 1;
+    p->aux_shard = AUX_SHARD_AUTO;
+    p->offload_aux = false;
     p->offload_optimizer = true;
     p->offload_grads = true;
     p->zero_redundancy = true;
