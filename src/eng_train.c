@@ -11,6 +11,7 @@
 ** (Forward passes) and 7 (Training).  Shared state and helpers: engine_int.h.
 */
 #include "engine_int.h"
+#include "model_mem.h"
 
 #include <math.h>
 #include <string.h>
@@ -610,7 +611,7 @@ static void start_infer_on_(sim *s, int p, sim_time now)
         if (q->swap_aux) {
             /* full co-location: the model waits on the host and is loaded per use */
             double bytes = q->aux_bytes[a];
-            double tl = bytes / mdl_host_bw_shared(&s->scn.cluster, s->scn.eff.host_link);
+            double tl = mdl_param_reload(bytes, &s->scn.cluster, s->scn.eff.host_link);
             if (r->hostlink_track >= 0) eng_span(s, r->hostlink_track, PH_ONLOAD, cur, cur + sim_from_secs(tl), s->step_running, s->version, -1, 0);
             eng_mem_pool(s, p, ab[a], bytes, cur);
             cur += sim_from_secs(tl);

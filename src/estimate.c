@@ -8,6 +8,7 @@
 #include "estimate.h"
 #include "dist.h"
 #include "model.h"
+#include "model_mem.h"
 #include "util.h"
 
 #include <math.h>
@@ -218,7 +219,6 @@ static double pool_infer(const est_lengths *len, const scn_scenario *s, const pl
 {
     int chunks = chunks_of(s);
     double t = 0, n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
-    double hostbw = mdl_host_bw_shared(&s->cluster, s->eff.host_link);
     if ((q->roles & ROLE_TRAIN) && s->work.recompute_logprob) t += chunks * est_fwd_pass(len, s, q, &s->actor);
     const scn_model *aux[2] = {s->has_ref && (q->roles & ROLE_REF) ? &s->ref : NULL,
                                s->reward_is_model && (q->roles & ROLE_REWARD) ? &s->reward : NULL};
@@ -227,7 +227,7 @@ static double pool_infer(const est_lengths *len, const scn_scenario *s, const pl
         t += chunks * est_fwd_pass(len, s, q, aux[a]);
         if (q->swap_aux) {
             double bytes = q->aux_bytes[a];
-            t += chunks * bytes / hostbw;
+            t += chunks * mdl_param_reload(bytes, &s->cluster, s->eff.host_link);
         }
     }
     if (s->has_critic && (q->roles & ROLE_CRITIC)) t += chunks * est_fwd_pass(len, s, q, &s->critic);
