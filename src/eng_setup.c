@@ -248,9 +248,7 @@ static void initial_memory(sim *s, int p)
     }
     if (r->host_group >= 0 && q->swap_aux) {
         int dpn = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
-        double hm = 0;
-        if (s->scn.has_ref && (q->roles & ROLE_REF)) hm += 2.0 * s->scn.ref.params_total / (q->tp * q->pp);
-        if (s->scn.reward_is_model && (q->roles & ROLE_REWARD)) hm += 2.0 * s->scn.reward.params_total / (q->tp * q->pp);
+        double hm = q->aux_bytes[0] + q->aux_bytes[1];      /* as plan.c holds them (aux_weight_bytes) */
         eng_mem_set(s, r->host_group, MB_HOST_MODELS, hm * dpn, 0);
     }
 }

@@ -11,6 +11,7 @@
 ** (Forward passes) and 7 (Training).  Shared state and helpers: engine_int.h.
 */
 #include "engine_int.h"
+#include "model_mem.h"
 
 #include <math.h>
 #include <string.h>
@@ -560,6 +561,7 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
         }
         const scn_link l = eng_pool_link(s, q, 0, 1, q->aux_tp);
         double t = mdl_aux_fwd(m, plan_pool_device(&s->scn, q), &s->scn.eff, &l, q->devices, q->aux_tp, q->aux_replicas, tok, sq);
+        t += plan_aux_gather(&s->scn, q, m, n);     /* ZeRO-3-sharded: gathers (docs/model.md, section 3) */
         eng_span(s, r->track0, ph, t0, t0 + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)tok);
         return t;
     }
@@ -567,7 +569,7 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
     double t = run_1f1b(s, p0, m, &ms, t0, s->step_running, ph, ph, false, NULL);
     /* ZeRO-3: the parameters are gathered for every micro-batch; the exposed
     ** share is drawn as one span after the pipeline */
-    double tz = plan_zero_comm(&s->scn, q, m, ms.m, false, NULL, NULL);
+    double tz = plan_fwd_gather(&s->scn, q, m, ms.m);
     if (tz > 0) {
         sim_time a = t0 + sim_from_secs(t);
         for (int k = 0; k < r->ntracks; k++) eng_span(s, r->track0 + k, ph, a, a + sim_from_secs(tz), s->step_running, s->version, -1, 0);
@@ -612,8 +614,8 @@ static void start_infer_on_(sim *s, int p, sim_time now)
         sim_time a0 = cur;
         if (q->swap_aux) {
             /* full co-location: the model waits on the host and is loaded per use */
-            double bytes = q->train_mem[ab[a]] > 0 ? q->train_mem[ab[a]] : 2.0 * aux[a]->params_total / (q->tp * q->pp);
-            double tl = bytes / mdl_host_bw_shared(plan_pool_cluster(&s->scn, q), s->scn.eff.host_link);
+            double bytes = q->aux_bytes[a];
+            double tl = mdl_param_reload(bytes, plan_pool_cluster(&s->scn, q), s->scn.eff.host_link);
             if (r->hostlink_track >= 0) eng_span(s, r->hostlink_track, PH_ONLOAD, cur, cur + sim_from_secs(tl), s->step_running, s->version, -1, 0);
             eng_mem_pool(s, p, ab[a], bytes, cur);
             cur += sim_from_secs(tl);

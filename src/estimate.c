@@ -8,6 +8,7 @@
 #include "estimate.h"
 #include "dist.h"
 #include "model.h"
+#include "model_mem.h"
 #include "util.h"
 
 #include <math.h>
@@ -204,13 +205,13 @@ double est_fwd_pass(const est_lengths *len, const scn_scenario *s, const plan_po
     if (q->aux_tp > 0) {
         const scn_link l = group_link(s, q, 0, 1, q->aux_tp);
         return mdl_aux_fwd(m, plan_pool_device(s, q), &s->eff, &l, q->devices, q->aux_tp, q->aux_replicas,
-                           n * (len->pm + len->rm), n * len->l2m);
+                           n * (len->pm + len->rm), n * len->l2m) + plan_aux_gather(s, q, m, n);
     }
     /* a ZeRO-3 model gathers its parameters for every micro-batch, as the
     ** engine's forward pass (plan_zero_comm) */
     double mb;
     int micro = micro_count(len, s, q, n, &mb);
-    return mdl_1f1b(q->pp, micro, stage_fwd_mb(len, s, q, m, mb, NULL), 0) + plan_zero_comm(s, q, m, micro, false, NULL, NULL);
+    return mdl_1f1b(q->pp, micro, stage_fwd_mb(len, s, q, m, mb, NULL), 0) + plan_fwd_gather(s, q, m, micro);
 }
 
 double est_train_minibatch(const est_lengths *len, const scn_scenario *s, const plan_pool *q, const scn_model *m)
@@ -235,17 +236,15 @@ static double pool_infer(const est_lengths *len, const scn_scenario *s, const pl
 {
     int chunks = chunks_of(s);
     double t = 0, n = (double)scn_prompts_per_step(s) * s->work.samples_per_prompt;
-    double hostbw = mdl_host_bw_shared(plan_pool_cluster(s, q), s->eff.host_link);
     if ((q->roles & ROLE_TRAIN) && s->work.recompute_logprob) t += chunks * est_fwd_pass(len, s, q, &s->actor);
     const scn_model *aux[2] = {s->has_ref && (q->roles & ROLE_REF) ? &s->ref : NULL,
                                s->reward_is_model && (q->roles & ROLE_REWARD) ? &s->reward : NULL};
-    mem_bucket ab[2] = {MB_REF_WEIGHTS, MB_REWARD_WEIGHTS};
     for (int a = 0; a < 2; a++) {
         if (!aux[a]) continue;
         t += chunks * est_fwd_pass(len, s, q, aux[a]);
         if (q->swap_aux) {
-            double bytes = q->train_mem[ab[a]] > 0 ? q->train_mem[ab[a]] : 2.0 * aux[a]->params_total / (q->tp * q->pp);
-            t += chunks * bytes / hostbw;
+            double bytes = q->aux_bytes[a];
+            t += chunks * mdl_param_reload(bytes, plan_pool_cluster(s, q), s->eff.host_link);
         }
     }
     if (s->has_critic && (q->roles & ROLE_CRITIC)) t += chunks * est_fwd_pass(len, s, q, &s->critic);

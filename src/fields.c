@@ -42,6 +42,8 @@ static const char *const ATTENTION_NAMES[] = {"fused", "materialized", NULL};
 static const int ATTENTION_VALS[] = {ATTN_FUSED, ATTN_MATERIALIZED};
 static const char *const PADDING_NAMES[] = {"none", "longest", NULL};
 static const int PADDING_VALS[] = {PAD_NONE, PAD_LONGEST};
+static const char *const AUX_SHARD_NAMES[] = {"auto", "none", "zero3", NULL};
+static const int AUX_SHARD_VALS[] = {AUX_SHARD_AUTO, AUX_SHARD_NONE, AUX_SHARD_ZERO3};
 static const char *const ONUPDATE_NAMES[] = {"continue", "restart", NULL};
 static const int ONUPDATE_VALS[] = {ONUPD_CONTINUE, ONUPD_RESTART};
 static const char *const CONTROLLER_NAMES[] = {"queue", "driver", NULL};
@@ -310,6 +312,8 @@ static const fdesc FIELDS_ROLLOUT[] = {
 static const fdesc FIELDS_OFFLOAD[] = {
     BOOL("optimizer", scn_plan, offload_optimizer, "optimizer states to host memory during rollout"),
     BOOL("grads", scn_plan, offload_grads, "gradients to host memory during rollout"),
+    BOOL("reference", scn_plan, offload_aux,
+         "reference and reward parameters wait in host memory between their forward passes and are loaded over the host link for each (verl ref.fsdp_config.param_offload, DeepSpeed-Chat offload_reference_model); on a training pool"),
     END
 };
 
@@ -335,6 +339,8 @@ const fdesc FIELDS_PLAN[] = {
     REC("train", scn_plan, train, FIELDS_TRAIN, "training layout"),
     REC("rollout", scn_plan, rollout, FIELDS_ROLLOUT, "rollout layout"),
     INT("aux_tp", scn_plan, aux_tp, 1, FLD_PARALLEL_MAX, NULL, "TP of the forward-only models (reference, reward) on a pool that does not train; the critic always runs on the training pool"),
+    ENUM("aux_shard", scn_plan, aux_shard, AUX_SHARD_NAMES, AUX_SHARD_VALS,
+         "frozen models (reference, reward): auto holds them as the actor is, ZeRO-3-sharded over the data-parallel ranks when plan.train.zero = 3 (verl's FSDP workers, DeepSpeed-Chat, OpenRLHF) and whole over TP·PP otherwise; none never shards them; zero3 always does, gathering their parameters for every micro-batch"),
     FLAT("offload", FIELDS_OFFLOAD, FC_ROWS, "what co-located training moves to the host during rollout"),
     FLAT("distqueue", FIELDS_DISTQUEUE, FC_ROWS, "DistQueue transfer"),
     ENUM("controller", scn_plan, controller, CONTROLLER_NAMES, CONTROLLER_VALS,

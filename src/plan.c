@@ -12,6 +12,7 @@
 */
 #include "plan.h"
 #include "model.h"
+#include "model_mem.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -282,6 +283,25 @@ double plan_zero_comm(const scn_scenario *s, const plan_pool *q, const scn_model
                          train, grad, after);
 }
 
+double plan_fwd_gather(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro)
+{
+    if (m != &s->ref && m != &s->reward) return plan_zero_comm(s, q, m, micro, false, NULL, NULL);
+    if (!q->aux_sharded) return 0;
+    double a, r;
+    plan_grad_allreduce(s, q, m, &a, &r);
+    return mdl_frozen_gather(a, s->plan.train.overlap, micro);
+}
+
+double plan_aux_gather(const scn_scenario *s, const plan_pool *q, const scn_model *m, double samples)
+{
+    if (!q->aux_sharded || q->aux_tp <= 0 || q->aux_replicas <= 1) return 0;
+    /* the replicas are aux_tp ranks apart; each all-gathers its TP share */
+    double a = plan_allreduce_group(&s->cluster, q, 0, q->aux_tp, q->aux_replicas,
+                                    2.0 * m->params_total / q->aux_tp, s->eff.link);
+    int micro = (int)ceil(samples / q->aux_replicas / s->plan.train.micro_batch - 1e-9);
+    return mdl_frozen_gather(a, s->plan.train.overlap, micro < 1 ? 1 : micro);
+}
+
 void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro, double last_bwd,
                      double *grad_s, double *opt_s)
 {
@@ -477,9 +497,16 @@ static double critic_bytes(const scn_scenario *s, const plan_pool *pp)
     return st.weights + st.grads + st.optimizer;
 }
 
-static double aux_weight_bytes(const scn_model *m, int shards)
+/* A frozen model's BF16 weights per device (docs/model.md, section 3): on a
+** pool of its own 2·P/aux_tp, on a training pool 2·P/(TP·PP); ZeRO-3
+** (aux_sharded) divides either by the ranks that hold the same slice — the
+** aux replicas, or the training pool's shard group (cp·dp, or HSDP's
+** shard_group).  The gathered unit (a layer at a time, as the actor's
+** ZeRO-3 gathers) is not counted, as it is not for the actor. */
+static double aux_weight_bytes(const plan_pool *q, const scn_model *m)
 {
-    return 2.0 * m->params_total / shards;
+    if (q->aux_tp > 0) return 2.0 * m->params_total / q->aux_tp / (q->aux_sharded ? q->aux_replicas : 1);
+    return 2.0 * m->params_total / (q->tp * q->pp) / (q->aux_sharded ? q->shard : 1);
 }
 
 static bool layout_pool(const scn_scenario *s, plan *p, plan_pool *q, fs_err *err)
@@ -556,7 +583,17 @@ static bool layout_pool(const scn_scenario *s, plan *p, plan_pool *q, fs_err *er
         q->aux_replicas = q->devices / q->aux_tp;
     }
     q->colocated = (q->roles & ROLE_ROLLOUT) && (q->roles & ROLE_TRAIN);
-    q->swap_aux = (q->roles & ROLE_ROLLOUT) && (q->roles & (ROLE_REF | ROLE_REWARD));
+    /* the frozen models wait on the host between their passes under full
+    ** co-location, and on a training pool with plan.offload.reference
+    ** (verl's ref.fsdp_config.param_offload, DeepSpeed-Chat's
+    ** offload_reference_model; docs/model.md, section 8) */
+    q->swap_aux = (q->roles & (ROLE_REF | ROLE_REWARD))
+               && ((q->roles & ROLE_ROLLOUT) || (sp->offload_aux && (q->roles & (ROLE_TRAIN | ROLE_CRITIC))));
+    /* ZeRO-3 frozen models: by default as the actor is held (verl's FSDP
+    ** workers wrap the reference with the actor's FSDP strategy; DeepSpeed-
+    ** Chat's and OpenRLHF's reference take ZeRO-3 when the actor does, else
+    ** stage 0) */
+    q->aux_sharded = sp->aux_shard == AUX_SHARD_ZERO3 || (sp->aux_shard == AUX_SHARD_AUTO && sp->train.zero >= 3);
     (void)p;
     return true;
 }
@@ -648,9 +685,10 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
     q->capacity = cap;
     memset(q->train_mem, 0, sizeof q->train_mem);
     memset(q->rollout_mem, 0, sizeof q->rollout_mem);
-    int aux_shards = q->aux_tp > 0 ? q->aux_tp : q->tp * q->pp;
-    double refw = s->has_ref && (q->roles & ROLE_REF) ? aux_weight_bytes(&s->ref, aux_shards) : 0;
-    double rww = s->reward_is_model && (q->roles & ROLE_REWARD) ? aux_weight_bytes(&s->reward, aux_shards) : 0;
+    double refw = s->has_ref && (q->roles & ROLE_REF) ? aux_weight_bytes(q, &s->ref) : 0;
+    double rww = s->reward_is_model && (q->roles & ROLE_REWARD) ? aux_weight_bytes(q, &s->reward) : 0;
+    q->aux_bytes[0] = refw;
+    q->aux_bytes[1] = rww;
     double host = 0;
     if (q->roles & ROLE_TRAIN) {
         double st[3];
@@ -1077,6 +1115,19 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
         }
         if (q->aux_tp > 0)
             buf_printf(out, "    forward   %d replicas of TP%d\n", q->aux_replicas, q->aux_tp);
+        /* frozen models held ZeRO-3 or parked on the host (docs/model.md,
+        ** section 3): what a device holds of each and where */
+        if ((q->aux_sharded || (s->plan.offload_aux && q->swap_aux)) && q->aux_bytes[0] + q->aux_bytes[1] > 0) {
+            const char *nm[2] = {"reference", "reward"};
+            int ranks = q->aux_tp > 0 ? q->aux_replicas : q->shard;
+            for (int k = 0; k < 2; k++) {
+                if (q->aux_bytes[k] <= 0) continue;
+                fmt_bytes(b1, sizeof b1, q->aux_bytes[k]);
+                buf_printf(out, "    frozen    %s %s per device", nm[k], b1);
+                if (q->aux_sharded) buf_printf(out, ", ZeRO-3 over %d rank%s (gathered every micro-batch)", ranks, fs_s(ranks));
+                buf_printf(out, "%s\n", q->swap_aux ? "; on the host between its passes, loaded for each" : "; resident");
+            }
+        }
         buf_printf(out, "    memory per device        %-12s %-12s\n", "training", "generating");
         for (int b = 0; b < MB__COUNT; b++) {
             if (b == MB_HOST_OFFLOAD || b == MB_HOST_MODELS) continue;

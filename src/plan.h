@@ -35,6 +35,8 @@ typedef struct {
     int      aux_tp, aux_replicas;
     bool     colocated;     /* rollout and training share these devices */
     bool     swap_aux;      /* ref/reward weights live on the host, loaded per use */
+    bool     aux_sharded;   /* ref/reward ZeRO-3-sharded over the pool's data-parallel ranks */
+    double   aux_bytes[2];  /* per device: the reference's and the reward model's weights, where held */
     /* analytic per-device bytes by bucket while training and while generating */
     double   train_mem[MB__COUNT];
     double   rollout_mem[MB__COUNT];
@@ -120,6 +122,16 @@ void plan_grad_allreduce(const scn_scenario *s, const plan_pool *q, const scn_mo
 ** the planner's estimate both call this. */
 double plan_zero_comm(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro, bool train,
                       double *grad, double *after);
+/* The parameter gathers of a forward-only pass of model m over `micro`
+** micro-batches on a training-layout pool q, exposed: the actor and the
+** critic as plan.train.zero says (plan_zero_comm), the frozen models
+** (reference, reward) only when q holds them ZeRO-3-sharded (aux_sharded,
+** mdl_frozen_gather; docs/model.md, section 3). */
+double plan_fwd_gather(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro);
+/* The same for a frozen model on a pool of its own (aux_tp > 0) over
+** `samples` sequences: sharded over its aux_replicas, one gather for every
+** plan.train.micro_batch sequences a replica (0 when not sharded). */
+double plan_aux_gather(const scn_scenario *s, const plan_pool *q, const scn_model *m, double samples);
 /* The tail of one training mini-batch of model m on pool q after its 1F1B
 ** pipeline of `micro` micro-batches: *grad_s the data-parallel
 ** communication (plan_zero_comm's exposed per-micro-batch part, the

@@ -77,6 +77,8 @@ void scn_defaults(scn_scenario *s)
     p->rollout.max_batched_tokens = 0;
     p->rollout.prefix_caching = true;
     p->aux_tp = 1;
+    p->aux_shard = AUX_SHARD_AUTO;
+    p->offload_aux = false;
     p->offload_optimizer = true;
     p->offload_grads = true;
     p->zero_redundancy = true;

@@ -139,6 +139,10 @@ typedef enum { ATTN_FUSED, ATTN_MATERIALIZED } scn_attention;
 typedef enum { PAD_NONE, PAD_LONGEST } scn_padding;
 /* Gradient accumulation and reduction dtype (docs/model.md, sections 3 and 7). */
 typedef enum { GRAD_FP32, GRAD_BF16 } scn_grad_dtype;
+/* How the frozen models (reference, reward) are held (docs/model.md,
+** section 3): as the actor is (auto: ZeRO-3-sharded when plan.train.zero is
+** 3, whole over TP·PP otherwise), never sharded, or always ZeRO-3. */
+typedef enum { AUX_SHARD_AUTO, AUX_SHARD_NONE, AUX_SHARD_ZERO3 } scn_aux_shard;
 typedef enum { ONUPD_CONTINUE, ONUPD_RESTART } scn_on_update;
 typedef enum { STALE_WAIT, STALE_DISCARD } scn_on_stale;
 /* How samples reach rollout instances (docs/model.md, section 5, Dispatch). */
@@ -236,6 +240,8 @@ typedef struct {
     scn_train_layout   train;
     scn_rollout_layout rollout;
     int      aux_tp;            /* layout of forward-only models on their pool */
+    scn_aux_shard aux_shard;    /* frozen models ZeRO-3-sharded over their data-parallel ranks */
+    bool     offload_aux;       /* reference/reward parameters on the host between their passes */
     bool     offload_optimizer; /* co-located: optimizer states to host during rollout */
     bool     offload_grads;
     bool     zero_redundancy;   /* reshard weights in place, bucket by bucket */

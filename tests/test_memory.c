@@ -237,6 +237,131 @@ START_TEST(t_padding_longest)
 }
 END_TEST
 
+/* The largest bytes bucket b reaches on any device group (host: false) or
+** host group (host: true) of a run with these settings. */
+static double run_peak(const char *const *sets, int n, mem_bucket b, bool host)
+{
+    char *path = test_tmpfile(".lua", SCN);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    ck_assert(lscn_load(path, sets, n, &sc, &err));
+    unlink(path);
+    free(path);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    ck_assert(sim_run(s));
+    const trace *tr = sim_trace(s);
+    double m = 0;
+    for (int g = 0; g < trace_nmemgroups(tr); g++)
+        if (trace_memgroup_at(tr, g)->host == host) m = fmax(m, sim_mem_peak(s, g, b));
+    sim_free(s);
+    return m;
+}
+
+/* Seconds of the reference's forward spans of a run (all tracks). */
+static double run_ref_secs(const char *const *sets, int n)
+{
+    char *path = test_tmpfile(".lua", SCN);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    ck_assert(lscn_load(path, sets, n, &sc, &err));
+    unlink(path);
+    free(path);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    ck_assert(sim_run(s));
+    const trace *tr = sim_trace(s);
+    const trace_span *sp = trace_spans(tr);
+    double t = 0;
+    for (size_t i = 0; i < trace_nspans(tr); i++)
+        if (sp[i].phase == PH_REF) t += sim_secs(sp[i].t1 - sp[i].t0);
+    sim_free(s);
+    return t;
+}
+
+/* Frozen models ZeRO-3: by default held as the actor is (zero = 3: over the
+** shard group, 2P/d), whole over TP·PP with aux_shard = "none", sharded
+** under ZeRO-1 with "zero3"; a sharded model gathers its parameters once a
+** micro-batch of its forward, an unsharded one never. */
+START_TEST(t_aux_zero3)
+{
+    scn_scenario a, b, c;
+    plan pa, pb, pc;
+    const char *none[] = {"plan.aux_shard=none"};
+    const char *z1[] = {"plan.train.zero=1", "plan.aux_shard=zero3"};
+    load(NULL, 0, &a, &pa);
+    load(none, 1, &b, &pb);
+    load(z1, 2, &c, &pc);
+    const plan_pool *qa = &pa.pools[pa.train_pool], *qb = &pb.pools[pb.train_pool], *qc = &pc.pools[pc.train_pool];
+    double p2 = 2.0 * a.ref.params_total;
+    ck_assert(qa->aux_sharded && !qb->aux_sharded && qc->aux_sharded);
+    ck_assert_double_eq_tol(qa->aux_bytes[0], p2 / qa->shard, 1.0);
+    ck_assert_double_eq_tol(qb->aux_bytes[0], p2, 1.0);
+    ck_assert_double_eq_tol(qc->aux_bytes[0], p2 / qc->shard, 1.0);
+    /* full co-location parks it on the host: 8 devices' shares a node */
+    ck_assert_double_eq_tol(qa->host_node[2], 8 * p2 / qa->shard, 8.0);
+    ck_assert_double_lt(qa->host_mem_per_node, qb->host_mem_per_node);
+    ck_assert_double_gt(plan_fwd_gather(&a, qa, &a.ref, 4), 0);
+    ck_assert_double_eq(plan_fwd_gather(&b, qb, &b.ref, 4), 0);
+    ck_assert_double_gt(plan_fwd_gather(&c, qc, &c.ref, 4), 0);
+    /* the actor's own pass still follows plan.train.zero */
+    ck_assert_double_eq(plan_fwd_gather(&b, qb, &b.actor, 4), plan_zero_comm(&b, qb, &b.actor, 4, false, NULL, NULL));
+    ck_assert_double_eq(plan_fwd_gather(&c, qc, &c.actor, 4), 0);
+    /* the engine books what the plan holds, on the device and on the host */
+    ck_assert_double_eq_tol(run_peak(NULL, 0, MB_REF_WEIGHTS, false), qa->aux_bytes[0], 1.0);
+    ck_assert_double_eq_tol(run_peak(none, 1, MB_REF_WEIGHTS, false), qb->aux_bytes[0], 1.0);
+    ck_assert_double_eq_tol(run_peak(NULL, 0, MB_HOST_MODELS, true), qa->host_node[2], 8.0);
+}
+END_TEST
+
+/* A frozen model on a pool of its own shards over its replicas under
+** "zero3" and gathers for every micro_batch sequences a replica. */
+START_TEST(t_aux_pool_zero3)
+{
+    scn_scenario a, b;
+    plan pa, pb;
+    const char *on[] = {"plan.mode=colocate", "plan.aux_devices=4", "plan.aux_shard=zero3"};
+    const char *off[] = {"plan.mode=colocate", "plan.aux_devices=4", "plan.aux_shard=none"};
+    load(on, 3, &a, &pa);
+    load(off, 3, &b, &pb);
+    int k = -1;
+    for (int i = 0; i < pa.npools; i++)
+        if (pa.pools[i].aux_tp > 0) k = i;
+    ck_assert_int_ge(k, 0);
+    const plan_pool *qa = &pa.pools[k], *qb = &pb.pools[k];
+    ck_assert_int_eq(qa->aux_replicas, 4);
+    ck_assert_double_eq_tol(qa->aux_bytes[0], qb->aux_bytes[0] / 4, 1.0);
+    ck_assert_double_eq_tol(qa->train_mem[MB_REF_WEIGHTS], qa->aux_bytes[0], 1.0);
+    ck_assert_double_gt(plan_aux_gather(&a, qa, &a.ref, 128), plan_aux_gather(&a, qa, &a.ref, 8));
+    ck_assert_double_eq(plan_aux_gather(&b, qb, &b.ref, 128), 0);
+    ck_assert_double_gt(run_ref_secs(on, 3), run_ref_secs(off, 3));
+}
+END_TEST
+
+/* Parameter offload of the reference on a training pool (verl
+** ref.fsdp_config.param_offload): its weights wait on the host and are
+** loaded over the host link before each pass, so they leave the training
+** peak and the step pays the reload. */
+START_TEST(t_ref_offload)
+{
+    scn_scenario a, b;
+    plan pa, pb;
+    const char *keep[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.aux_shard=none"};
+    const char *off[] = {"plan.mode=separate", "plan.rollout_devices=4", "plan.aux_shard=none", "plan.offload.reference=true"};
+    load(keep, 3, &a, &pa);
+    load(off, 4, &b, &pb);
+    const plan_pool *qa = &pa.pools[pa.train_pool], *qb = &pb.pools[pb.train_pool];
+    ck_assert(!qa->swap_aux && qb->swap_aux);
+    ck_assert_double_gt(qa->train_mem[MB_REF_WEIGHTS], 0);
+    ck_assert_double_eq(qb->train_mem[MB_REF_WEIGHTS], 0);
+    ck_assert_double_eq_tol(qb->host_node[2], 4 * qb->aux_bytes[0], 4.0);
+    ck_assert_double_gt(qb->aux_bytes[0], 0);
+    ck_assert_double_eq_tol(run_peak(keep, 3, MB_HOST_MODELS, true), 0, 0.5);
+    ck_assert_double_eq_tol(run_peak(off, 4, MB_HOST_MODELS, true), qb->host_node[2], 4.0);
+    ck_assert_double_gt(run_time(off, 4), run_time(keep, 3));
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -248,6 +373,9 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_padding_longest);
     tcase_add_test(tc, t_fsdp_states);
     tcase_add_test(tc, t_packed_logits);
+    tcase_add_test(tc, t_aux_zero3);
+    tcase_add_test(tc, t_aux_pool_zero3);
+    tcase_add_test(tc, t_ref_offload);
     suite_add_tcase(s, tc);
     return s;
 }
