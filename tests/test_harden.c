@@ -879,6 +879,43 @@ START_TEST(small_refusals)
 }
 END_TEST
 
+/* A budget stop names the line the hook stopped on: the loop's, not the
+** function's return below it (each loop form a plugin is likely to spin in). */
+START_TEST(budget_names_the_loop)
+{
+    static const char *loops[] = {"while true do\n    x = x + 1\n  end",
+                                  "for i = 1, 1e15 do\n    x = x + i\n  end",
+                                  "repeat\n    x = x + 1\n  until false"};
+    scn_scenario s;
+    load_qwen(&s);
+    for (int k = 0; k < 3; k++) {
+        char text[512];
+        /* line 3: the loop; line 6: the return */
+        snprintf(text, sizeof text, "function place(ctx)\n  local x = 0\n  %s\n  return ctx.plan\nend\n", loops[k]);
+        plugin_limits lim;
+        plugin_limits_default(&lim);
+        lim.instructions = 200000;
+        char *path = test_tmpfile(".lua", text);
+        fs_err err = {0, ""};
+        plugin *p = plugin_open(path, &lim, &err);
+        ck_assert_msg(p, "%s", err.msg);
+        ck_assert(!policy_place(p, &s, &err));
+        char want[64], ret[64];
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        snprintf(ret, sizeof ret, "%s:6:", base);
+        bool on_loop = false;
+        for (int line = 3; line <= 5; line++) {
+            snprintf(want, sizeof want, "%s:%d:", base, line);
+            on_loop |= strstr(err.msg, want) != NULL;
+        }
+        ck_assert_msg(on_loop && !strstr(err.msg, ret), "loop %d: %s", k, err.msg);
+        plugin_close(p);
+        unlink(path);
+        free(path);
+    }
+}
+END_TEST
+
 Suite *suite_harden(void)
 {
     Suite *s = suite_create("harden");
@@ -891,6 +928,7 @@ Suite *suite_harden(void)
     tcase_add_test(tc, xpcall_handler_cannot_escape);
     tcase_add_test(tc, library_work_is_charged);
     tcase_add_test(tc, run_budget);
+    tcase_add_test(tc, budget_names_the_loop);
     tcase_add_test(tc, candidates_bytes_capped);
     tcase_add_test(tc, calibrate_cost_is_linear);
     tcase_add_test(tc, candidate_axes_product_capped);
