@@ -658,6 +658,25 @@ static void on_instant(void *ud, const trace *t, const trace_instant *in)
 {
     chrome_writer *w = ud;
     fs_buf *b = &w->line;
+    if (in->kind == INST_BATCH) {
+        /* an arrow from the instance's slice that finished the batch's last
+        ** sample (1 ns before its end, inside it) to the training pool's
+        ** next slice after the take (the flow end's default binding) */
+        if (w->flow_src < 0 || in->track < 0 || in->track >= trace_ntracks(t)) return;
+        unsigned id = ++w->flows;
+        sim_time t0 = in->t_from > 0 ? in->t_from - 1 : in->t_from;
+        buf_printf(b, "{\"name\":\"batch of step %d\",\"cat\":\"batch\",\"ph\":\"s\",\"id\":%u,\"pid\":%d,\"tid\":%d",
+                   in->iter, id, pid_of(t, in->track), in->track);
+        ts(b, "ts", t0);
+        buf_puts(b, "}");
+        emit(w);
+        buf_printf(b, "{\"name\":\"batch of step %d\",\"cat\":\"batch\",\"ph\":\"f\",\"id\":%u,\"pid\":%d,\"tid\":%d",
+                   in->iter, id, pid_of(t, w->flow_src), w->flow_src);
+        ts(b, "ts", in->t);
+        buf_printf(b, ",\"args\":{\"samples\":%d}}", in->count);
+        emit(w);
+        return;
+    }
     if (in->kind == INST_PREEMPT) {
         /* on the instance's own row: sequences taken off a full paged cache */
         buf_printf(b, "{\"name\":\"preempt %d\",\"cat\":\"kv\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d",

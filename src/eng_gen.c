@@ -857,7 +857,7 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
     heap_build(I);
     s->st.preemptions += count;
     s->st.preempt_tokens += tokens;
-    trace_instant in = {now, INST_PREEMPT, s->version, I->version, I->track, count, (int64_t)tokens};
+    trace_instant in = {now, INST_PREEMPT, s->version, I->version, I->track, count, (int64_t)tokens, 0};
     trace_add_instant(s->tr, &in);
     if (s->scn.plan.rollout.preempt != PREEMPT_SWAP) return now;
     double sw = swap_secs(s, I, tokens);
@@ -888,6 +888,7 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     if (I->hn > 0) eng_smp_prefetch(s, hent_id(I->heap[0]));
     inst_close_segment_in(s, I, now, I->target);
     const bool pfx = kv_prefix(s);
+    const int64_t nfin0 = s->nfin;
     /* every entry is an active sample of this instance: an eviction empties
     ** the heap (sim_check_counters verifies it) */
     while (I->hn > 0 && hent_step(I, I->heap[0]) <= I->step) {
@@ -899,6 +900,7 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
         I->nactive--;
         sample_finish(s, id, x, now);
     }
+    if (s->nfin != nfin0) { s->fin_last_t = now; s->fin_last_track = I->track; }
     /* the next instance's heap: its top six levels (entries 0..31, four
     ** lines; a heap is never smaller than 64 entries) and its last entry,
     ** which a pop moves */

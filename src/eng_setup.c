@@ -257,6 +257,7 @@ sim *sim_new(const scn_scenario *scn, fs_err *err)
 {
     if (!scn_validate(scn, err)) return NULL;
     sim *s = xcalloc(1, sizeof *s);
+    s->fin_last_track = -1;
     s->scn = *scn;
     if (!plan_build(&s->scn, &s->pl, err)) { free(s); return NULL; }
     int64_t run_samples = (int64_t)scn_prompts_per_step(&s->scn) * scn->work.samples_per_prompt * scn->work.iterations;

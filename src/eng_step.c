@@ -319,6 +319,12 @@ void eng_take_chunk(sim *s)
 {
     int k = s->chunks_taken++;
     take_samples(s, s->step_running, k * s->chunk_n, s->chunk_n);
+    /* the batch's arrow in the trace: from the instance whose sample
+    ** finished last before the take (docs/model.md, section 13) */
+    if (s->fin_last_track >= 0) {
+        trace_instant b = {s->now, INST_BATCH, s->step_running, s->version, s->fin_last_track, s->chunk_n, 0, s->fin_last_t};
+        trace_add_instant(s->tr, &b);
+    }
     /* more must-take samples than the step holds: the excess can never be
     ** trained within the bound, so it is generated again (wasted) */
     if (s->chunks_taken == s->nchunks) drop_stale(s, s->step_running + 1);
@@ -335,7 +341,7 @@ void eng_start_step(sim *s, sim_time now)
     s->chunks_trained = 0;
     s->rest_trained = false;
     for (int p = 0; p < s->pl.npools; p++) s->pr[p].infer_cursor = 0;
-    trace_instant in = {now, INST_ITER_BEGIN, step, step, -1, 0, 0};
+    trace_instant in = {now, INST_ITER_BEGIN, step, step, -1, 0, 0, 0};
     trace_add_instant(s->tr, &in);
     eng_take_chunk(s);
     if (s->has_hooks && s->hooks.on_step) {
@@ -444,9 +450,9 @@ void eng_step_finished(sim *s, sim_time now)
     s->st.version = s->version;
     s->st.iterations_done = s->version;
     s->step_running = -1;
-    trace_instant end = {now, INST_ITER_END, step, s->version, -1, 0, 0};
+    trace_instant end = {now, INST_ITER_END, step, s->version, -1, 0, 0, 0};
     trace_add_instant(s->tr, &end);
-    trace_instant in = {now, INST_VERSION, step, s->version, -1, 0, 0};
+    trace_instant in = {now, INST_VERSION, step, s->version, -1, 0, 0, 0};
     trace_add_instant(s->tr, &in);
     if (s->version == s->scn.work.warmup) s->st.window_t0 = now;
     if (s->version >= s->scn.work.iterations) s->st.window_t1 = now;

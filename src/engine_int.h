@@ -448,6 +448,8 @@ struct sim {
     int64_t  dq_len;            /* samples queued in all of them */
     int     *fin;               /* finished, untrained */
     int64_t  nfin, fin_cap;
+    sim_time fin_last_t;    /* the latest finish of a sample, and its instance's track (-1: none yet) */
+    int      fin_last_track;
     uint64_t *adm;              /* scratch of an instance's active samples, newest first (eng_gen.c, inst_newest_first) */
     int      adm_cap;
     uint64_t *take_k;           /* scratch of take_samples: keys, their sort buffer, kf, the leftover sorted */

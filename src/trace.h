@@ -143,7 +143,10 @@ typedef struct {
     double   bytes;         /* new value of the bucket, per device (or node) */
 } trace_counter;
 
-typedef enum { INST_ITER_BEGIN, INST_ITER_END, INST_VERSION, INST_PREEMPT } trace_instant_kind;
+/* INST_BATCH: the training pool takes a batch of finished samples at t; the
+** sample that finished last before it did so on `track` at t_from (the
+** trace's arrow from that instance to the step, docs/model.md section 13). */
+typedef enum { INST_ITER_BEGIN, INST_ITER_END, INST_VERSION, INST_PREEMPT, INST_BATCH } trace_instant_kind;
 typedef struct {
     sim_time t;
     uint8_t  kind;
@@ -152,6 +155,7 @@ typedef struct {
     int32_t  track;         /* INST_PREEMPT: the instance's track */
     int32_t  count;         /* INST_PREEMPT: sequences taken off */
     int64_t  tokens;        /* INST_PREEMPT: their context */
+    sim_time t_from;        /* INST_BATCH: when its last sample finished */
 } trace_instant;
 
 #define TRACE_LAGS 8

@@ -299,11 +299,51 @@ START_TEST(t_chrome_sync_flows)
     for (const char *p = text; (p = strstr(p, "\"ph\":\"f\",\"bp\":\"e\"")); p++) ends++;
     ck_assert_msg(starts > 0 && starts == ends, "%d flow starts, %d ends", starts, ends);
     free(text);
-    /* co-located: no weight sync between pools, no arrows */
+    /* co-located: no weight sync between pools, no arrows of that kind */
     static const char *const colo[] = {"plan.mode=colocate", "workload.iterations=3"};
     text = trace_of("qwen7b_h100x16.lua", colo, 2, CHROME_SPANS_THREAD, false, &n);
-    ck_assert_ptr_null(strstr(text, "\"ph\":\"s\""));
+    ck_assert_ptr_null(strstr(text, "\"cat\":\"weight_sync\",\"ph\":\"s\""));
     free(text);
+}
+END_TEST
+
+/* Is there a generate slice on (pid, tid) holding time t? */
+static bool in_generate(const char *text, int pid, int tid, long long t)
+{
+    for (const char *p = text; (p = strstr(p, "{\"name\":\"generate\",\"cat\":\"device\",\"ph\":\"X\"")); p++) {
+        if (atoi(strstr(p, "\"pid\":") + 6) != pid || atoi(strstr(p, "\"tid\":") + 6) != tid) continue;
+        long long t0 = ns_of(strstr(p, "\"ts\":") + 5), t1 = t0 + ns_of(strstr(p, "\"dur\":") + 6);
+        if (t0 <= t && t <= t1) return true;
+    }
+    return false;
+}
+
+/* Every batch the training pool takes draws an arrow from the generate
+** slice that finished its last sample to the training pool, later; one per
+** batch taken (a step takes one, or one per chunk). */
+START_TEST(t_chrome_batch_flows)
+{
+    static const char *const sep[] = {"plan.mode=separate", "workload.iterations=4"};
+    static const char *const full[] = {"workload.iterations=4"};
+    const char *const *sets[] = {sep, full};
+    for (int k = 0; k < 2; k++) {
+        size_t n;
+        char *text = trace_of("qwen7b_h100x16.lua", sets[k], k ? 1 : 2, CHROME_SPANS_THREAD, false, &n);
+        int flows = 0;
+        for (const char *p = text; (p = strstr(p, "\"cat\":\"batch\",\"ph\":\"s\"")); p++) {
+            int id = atoi(strstr(p, "\"id\":") + 5), pid = atoi(strstr(p, "\"pid\":") + 6), tid = atoi(strstr(p, "\"tid\":") + 6);
+            long long t = ns_of(strstr(p, "\"ts\":") + 5);
+            ck_assert_msg(in_generate(text, pid, tid, t), "run %d: batch flow %d starts outside a generate slice", k, id);
+            char want[64];
+            snprintf(want, sizeof want, "\"cat\":\"batch\",\"ph\":\"f\",\"id\":%d,", id);
+            const char *f = strstr(text, want);
+            ck_assert_msg(f != NULL, "run %d: batch flow %d has no end", k, id);
+            ck_assert_msg(ns_of(strstr(f, "\"ts\":") + 5) >= t, "run %d: batch flow %d ends before it starts", k, id);
+            flows++;
+        }
+        ck_assert_msg(flows >= 4, "run %d: %d batch arrows for 4 steps", k, flows);
+        free(text);
+    }
 }
 END_TEST
 
@@ -317,6 +357,7 @@ static Suite *suite_chrome(void)
     tcase_add_test(tc, t_chrome_folder_vanishes);
     tcase_add_test(tc, t_chrome_slices_nest);
     tcase_add_test(tc, t_chrome_sync_flows);
+    tcase_add_test(tc, t_chrome_batch_flows);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -365,10 +365,14 @@ void run_describe_since(const tui_run *r, size_t nspans, size_t ninst, char *out
     size_t len = 0;
     const trace_instant *in = trace_instants(t);
     for (size_t i = ninst; i < ni && len < n; i++) {
-        const char *what = in[i].kind == INST_ITER_BEGIN ? "step %d begins" : in[i].kind == INST_ITER_END ? "step %d ends"
-                           : "policy v%d published";
         char b[64];
-        snprintf(b, sizeof b, what, in[i].kind == INST_VERSION ? in[i].version : in[i].iter + 1);
+        switch (in[i].kind) {
+        case INST_ITER_BEGIN: snprintf(b, sizeof b, "step %d begins", in[i].iter + 1); break;
+        case INST_ITER_END: snprintf(b, sizeof b, "step %d ends", in[i].iter + 1); break;
+        case INST_VERSION: snprintf(b, sizeof b, "policy v%d published", in[i].version); break;
+        case INST_PREEMPT: snprintf(b, sizeof b, "%d sequences preempted", in[i].count); break;
+        default: snprintf(b, sizeof b, "step %d takes %d samples", in[i].iter + 1, in[i].count); break;
+        }
         len += (size_t)snprintf(out + len, n - len, "%s%s", len ? "; " : "", b);
     }
     const trace_span *sp = trace_spans(t);
