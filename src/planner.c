@@ -10,6 +10,7 @@
 #include "planner_int.h"
 #include "engine.h"
 #include "fields.h"
+#include "presets.h"
 #include "runner.h"
 
 #include <math.h>
@@ -159,6 +160,40 @@ static double growth_steps(const scn_workload *w, int steps)
     double all = 0;
     for (int b = 0; b < steps; b++) all += pow(1 + g, b);
     return win > 0 ? all / win : steps;
+}
+
+/* The price an hour of a scenario's devices (docs/cli.md, "Cost and
+** time"): every device at --price, or with prices per device type each
+** pool's own type at its price and the rest of the cluster at
+** cluster.device's.  A type without a price: false, its preset key (or
+** name) in `missing`.  `pl` is the scenario's built plan. */
+static bool device_price(const planner *P, const scn_scenario *s, const plan *pl, double *per_h, char *missing, size_t n)
+{
+    int dev = scn_total_devices(&s->cluster);
+    if (P->o.nprices == 0) { *per_h = dev * P->o.price; return true; }
+    double sum = 0;
+    int own = 0;
+    for (int i = 0; i <= pl->npools; i++) {
+        const scn_device *d = i < pl->npools ? plan_pool_device(s, &pl->pools[i]) : &s->cluster.device;
+        int k = i < pl->npools ? pl->pools[i].devices : dev - own;
+        if (i < pl->npools && !pl->pools[i].own_device) continue;   /* of cluster.device: with the rest */
+        if (i < pl->npools) own += k;
+        int at = -1;
+        for (int j = 0; j < P->o.nprices && at < 0; j++) {
+            const scn_device *pd = presets_device_find(P->o.price_key[j]);
+            if (pd && !strcmp(pd->name, d->name)) at = j;
+        }
+        if (at < 0) {
+            const char *key = d->name;
+            for (int j = 0; j < presets_device_count(); j++)
+                if (!strcmp(presets_device(j)->name, d->name)) key = presets_device_key(j);
+            snprintf(missing, n, "%s", key);
+            return false;
+        }
+        sum += k * P->o.price_of[at];
+    }
+    *per_h = sum;
+    return true;
 }
 
 /* ---------------------------------------------------------------- apply */
@@ -496,7 +531,7 @@ void planner_select(planner *P, int budget)
     for (long i = 0; i < P->nc; i++) {
         plan_cand *c = &P->c[i];
         int dpn = P->base.cluster.devices_per_node > 0 ? P->base.cluster.devices_per_node : 1;
-        double per_h = c->devices * P->o.price + (double)c->devices / dpn * P->o.host_price;
+        double per_h = c->devices * P->price_dev + (double)c->devices / dpn * P->o.host_price;
         c->key = P->objective == PLAN_OBJ_COST && per_h > 0 ? c->est / per_h : c->est;
     }
     qsort(P->c, (size_t)P->nc, sizeof *P->c, cmp_est);
@@ -773,10 +808,17 @@ void planner_cols(const planner *P, rtable *t)
     };
     for (int i = 0; cols[i]; i++) rtable_add_col(t, cols[i]);
     if (P->objective == PLAN_OBJ_DEVICES) rtable_add_col(t, "meets_target");
+    if (P->lag_col) { rtable_add_col(t, "lag_value"); rtable_add_col(t, "effective_tokens_per_s"); rtable_add_col(t, "lag_cost"); }
+    if (P->calibrated) {
+        static const char *const ic[] = {"interval_source", "interval_tput_lo", "interval_tput_hi", "interval_step_lo",
+                                         "interval_step_hi", NULL};
+        for (int i = 0; ic[i]; i++) rtable_add_col(t, ic[i]);
+    }
     if (P->costing) {
         static const char *const cc[] = {"steps", "time_to_steps_s", "device_hours_per_step", "device_hours_per_run",
                                          "price_per_device_hour", "price_per_node_hour", "cost_per_step", "cost_per_run", NULL};
         for (int i = 0; cc[i]; i++) rtable_add_col(t, cc[i]);
+        if (P->o.nprices) rtable_add_col(t, "device_prices");
     }
     rt_metrics_add_cols(t);
     rtable_add_col(t, "run_with");
@@ -839,6 +881,14 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
     if (ran) {
         rt_metrics_fill(t, r, &rep);
         double score = P->objective == PLAN_OBJ_PER_DEVICE ? rep.throughput_per_device : rep.throughput;
+        if (P->lag_col) {
+            /* the off-policy price: each trained sample valued by its lag */
+            double v = planner_lag_value(rep.lag_hist, rep.lag_top, P->lag_cost);
+            rt_row_set_num(r, rtable_col(t, "lag_value"), v);
+            rt_row_set_num(r, rtable_col(t, "effective_tokens_per_s"), rep.throughput * v);
+            rt_row_set_num(r, rtable_col(t, "lag_cost"), P->lag_cost);
+            if (P->objective == PLAN_OBJ_EFFECTIVE) score = rep.throughput * v;
+        }
         char why[256] = "";
         if (rep.feasible && P->has_score) ok = policy_score(P->pl, &s, &rep, &score, why, sizeof why, err);
         if (ok && rep.feasible && isnan(score)) {      /* the policy marked it infeasible */
@@ -851,13 +901,24 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
             ** whole step, nothing else priced */
             double step = rep.step_time_s, run_s = step * growth_steps(&s.work, P->steps);
             int dev = scn_total_devices(&s.cluster), nodes = dev / (s.cluster.devices_per_node > 0 ? s.cluster.devices_per_node : 1);
-            double per_h = dev * P->o.price + nodes * P->o.host_price;
+            double dev_h = 0;
+            char missing[64];
+            if (!device_price(P, &s, &pl, &dev_h, missing, sizeof missing)) dev_h = NAN;   /* planner_init checked the types */
+            double per_h = dev_h + nodes * P->o.host_price;
             rt_row_set_int(r, rtable_col(t, "steps"), P->steps);
             rt_row_set_num(r, rtable_col(t, "time_to_steps_s"), run_s);
             rt_row_set_num(r, rtable_col(t, "device_hours_per_step"), dev * step / 3600);
             rt_row_set_num(r, rtable_col(t, "device_hours_per_run"), dev * run_s / 3600);
-            rt_row_set_num(r, rtable_col(t, "price_per_device_hour"), P->o.price);
+            /* with prices per type: the mean over the cluster's devices */
+            rt_row_set_num(r, rtable_col(t, "price_per_device_hour"), P->o.nprices && dev > 0 ? dev_h / dev : P->o.price);
             rt_row_set_num(r, rtable_col(t, "price_per_node_hour"), P->o.host_price);
+            if (P->o.nprices) {
+                char dp[PLANNER_PRICES_MAX * 40] = "";
+                size_t k = 0;
+                for (int i = 0; i < P->o.nprices; i++)
+                    k += (size_t)snprintf(dp + k, k < sizeof dp ? sizeof dp - k : 0, "%s%s=%g", i ? "," : "", P->o.price_key[i], P->o.price_of[i]);
+                rt_row_set_str(r, rtable_col(t, "device_prices"), dp);
+            }
             rt_row_set_num(r, rtable_col(t, "cost_per_step"), per_h * step / 3600);
             rt_row_set_num(r, rtable_col(t, "cost_per_run"), per_h * run_s / 3600);
             if (!P->has_score && rep.feasible && step > 0) {
@@ -937,8 +998,27 @@ bool planner_init(planner *P, const scn_scenario *base, plugin *pl, const planne
     if (P->objective == PLAN_OBJ_DEVICES || P->objective == PLAN_OBJ_COST)
         device_axes(&P->base, po->max_scale > 0 ? po->max_scale : PLANNER_MAX_SCALE, &P->ax, P->range, sizeof P->range);
     P->steps = po->steps > 0 ? po->steps : P->base.work.iterations;
-    P->costing = po->price > 0 || po->host_price > 0 || po->steps > 0 || P->objective == PLAN_OBJ_COST || P->objective == PLAN_OBJ_TIME;
+    P->costing = po->price > 0 || po->nprices > 0 || po->host_price > 0 || po->steps > 0 || P->objective == PLAN_OBJ_COST
+              || P->objective == PLAN_OBJ_TIME;
+    P->lag_col = po->has_lag_cost || P->objective == PLAN_OBJ_EFFECTIVE;
+    P->lag_cost = po->has_lag_cost ? po->lag_cost : PLANNER_LAG_COST;
+    P->calibrated = scn_has_calibration(&P->base);
     if (!hetero_axes(P, err)) return false;
+    /* prices per device type: every type of the scenario's pools priced
+    ** (the search holds the types: hetero_axes) */
+    P->price_dev = po->price;
+    if (po->nprices > 0) {
+        plan bp;
+        char missing[64];
+        double per_h;
+        if (!plan_build(&P->base, &bp, err)) return false;
+        if (!device_price(P, &P->base, &bp, &per_h, missing, sizeof missing)) {
+            fs_err_set(err, 2, "--price: no price for device type %s of the scenario; give %s=PRICE", missing, missing);
+            return false;
+        }
+        int dev = scn_total_devices(&P->base.cluster);
+        P->price_dev = dev > 0 ? per_h / dev : 0;
+    }
     if (pl && !policy_candidates(pl, &P->base, &P->ax, &P->plans, &P->nplans, err)) return false;
     if (!planner_constrain(P, err)) return false;
     est_lengths_of(&P->base.work, &P->len);
