@@ -432,7 +432,10 @@ const cli_command CLI_COMMANDS[] = {
      "several, else nodes) up to --max-scale K (default 8) times the scenario's\n"
      "size; status 1 when no cluster in that range reaches the target.\n"
      "--price P adds device-hours, cost per step and per run of --steps N and\n"
-     "the time to N steps; --objective time ranks by that time.\n"
+     "the time to N steps (--price h20=1.2,h100=2.5: a price per device type);\n"
+     "--objective time ranks by that time.  --objective effective ranks by\n"
+     "throughput with a sample L versions late counted 1/(1 + C L), C from\n"
+     "--lag-cost (default 0.04, docs/cli.md says what it assumes).\n"
      "--framework F searches only what that framework can run, by the rules of\n"
      "fusync export, and prints each listed row's settings in its terms.\n",
      SCENARIO_OPTS "objective target max-scale price host-price steps lag-cost top fix partial-rollout max-lag framework csv json names jobs shard quiet",

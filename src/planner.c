@@ -916,7 +916,7 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
                 char dp[PLANNER_PRICES_MAX * 40] = "";
                 size_t k = 0;
                 for (int i = 0; i < P->o.nprices; i++)
-                    k += (size_t)snprintf(dp + k, k < sizeof dp ? sizeof dp - k : 0, "%s%s=%g", i ? "," : "", P->o.price_key[i], P->o.price_of[i]);
+                    k += (size_t)snprintf(dp + k, k < sizeof dp ? sizeof dp - k : 0, "%s%s=%g", i ? " " : "", P->o.price_key[i], P->o.price_of[i]);
                 rt_row_set_str(r, rtable_col(t, "device_prices"), dp);
             }
             rt_row_set_num(r, rtable_col(t, "cost_per_step"), per_h * step / 3600);
