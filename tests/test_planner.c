@@ -615,7 +615,7 @@ START_TEST(t_survivors_and_extrapolation)
 }
 END_TEST
 
-static /* The off-policy price (planner.h, PLANNER_LAG_COST): the mean of
+/* The off-policy price (planner.h, PLANNER_LAG_COST): the mean of
 ** 1/(1 + c lag) over a lag histogram; 1 with no lag, no cost or no samples. */
 START_TEST(t_lag_value)
 {
@@ -632,7 +632,7 @@ START_TEST(t_lag_value)
 }
 END_TEST
 
-Suite *planner_suite(void)
+static Suite *planner_suite(void)
 {
     Suite *s = suite_create("planner");
     TCase *tc = tcase_create("search");
