@@ -53,7 +53,15 @@ typedef struct {
     /* plan: cost and time (--price, --host-price per hour; --steps of a
     ** run, 0: the scenario's iterations) and the cluster sizes searched */
     double      price, host_price;
+    /* --price NAME=PRICE,...: a price per device-hour of each device type
+    ** (preset keys, checked against fusync presets) */
+    int         nprices;
+    char        price_key[8][24];
+    double      price_of[8];
     int         steps, max_scale;
+    /* plan: the off-policy price c of --objective effective (--lag-cost) */
+    double      lag_cost;
+    bool        has_lag_cost;
     /* plan: constraints (--mode and --staleness are also --set shorthands
     ** for the other commands; *_set is the index + 1 of that --set) */
     const char *mode_arg;

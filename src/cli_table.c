@@ -8,6 +8,7 @@
 */
 #include "cli.h"
 #include "fwnames.h"
+#include "presets.h"
 #include "lua_scenario.h"
 #include "rtable.h"
 #include "util.h"
@@ -174,8 +175,8 @@ static int opt_data_dir(cli_opts *o, const char *v)
 static int opt_objective(cli_opts *o, const char *v)
 {
     if (strcmp(v, "throughput") && strcmp(v, "tokens-per-device") && strcmp(v, "devices") && strcmp(v, "cost")
-        && strcmp(v, "time"))
-        return cli_usage_error("--objective: '%s' is not one of throughput, tokens-per-device, devices, cost, time", v);
+        && strcmp(v, "time") && strcmp(v, "effective"))
+        return cli_usage_error("--objective: '%s' is not one of throughput, tokens-per-device, devices, cost, time, effective", v);
     o->objective = v;
     return 0;
 }
@@ -189,12 +190,60 @@ static int opt_target(cli_opts *o, const char *v)
     return 0;
 }
 
+/* --price P (every device), or NAME=PRICE,... by device type (the keys of
+** fusync presets) */
 static int opt_price(cli_opts *o, const char *v)
 {
     char *end;
-    o->price = strtod(v, &end);
-    if (end == v || *end || !(o->price > 0 && o->price < 1e9))
-        return cli_usage_error("--price: '%s' is not a positive price per device-hour", v);
+    if (!strchr(v, '=')) {
+        o->price = strtod(v, &end);
+        if (end == v || *end || !(o->price > 0 && o->price < 1e9))
+            return cli_usage_error("--price: '%s' is not a positive price per device-hour (or NAME=PRICE,... by device type)", v);
+        o->nprices = 0;
+        return 0;
+    }
+    o->price = 0;
+    o->nprices = 0;
+    const int cap = (int)(sizeof o->price_of / sizeof o->price_of[0]);
+    char msg[256];
+    for (const char *p = v; *p;) {
+        const char *eq = strchr(p, '='), *comma = strchr(p, ',');
+        if (!comma) comma = p + strlen(p);
+        if (!eq || eq > comma || eq == p || (size_t)(eq - p) >= sizeof o->price_key[0])
+        {
+            snprintf(msg, sizeof msg, "--price: '%.*s' is not NAME=PRICE (a device type of fusync presets and its price "
+                     "per device-hour)", (int)(comma - p), p);
+            return cli_usage_error("%s", msg);
+        }
+        char key[sizeof o->price_key[0]];
+        snprintf(key, sizeof key, "%.*s", (int)(eq - p), p);
+        if (!presets_device_find(key))
+            return cli_usage_error("--price: '%s' is not a device type (fusync presets lists them)", key);
+        char num[64];
+        snprintf(num, sizeof num, "%.*s", (int)(comma - eq - 1), eq + 1);
+        double d = strtod(num, &end);
+        if (end == num || *end || !(d > 0 && d < 1e9)) {
+            snprintf(msg, sizeof msg, "--price: %s: '%s' is not a positive price per device-hour", key, num);
+            return cli_usage_error("%s", msg);
+        }
+        for (int i = 0; i < o->nprices; i++)
+            if (!strcmp(o->price_key[i], key)) return cli_usage_error("--price: %s is priced twice", key);
+        if (o->nprices == cap) return cli_usage_error("--price: at most 8 device types%s", "");
+        snprintf(o->price_key[o->nprices], sizeof o->price_key[0], "%s", key);
+        o->price_of[o->nprices++] = d;
+        p = *comma ? comma + 1 : comma;
+    }
+    return 0;
+}
+
+static int opt_lag_cost(cli_opts *o, const char *v)
+{
+    char *end;
+    double d = strtod(v, &end);
+    if (end == v || *end || !(d >= 0 && d <= 100))
+        return cli_usage_error("--lag-cost: '%s' is not a number in 0..100 (the weight variance one version of lag adds)", v);
+    o->lag_cost = d;
+    o->has_lag_cost = true;
     return 0;
 }
 
@@ -291,13 +340,15 @@ const cli_option CLI_OPTIONS[] = {
     {"lesson", 0, "FILE", "play a guided lesson (lessons/*.lua; the lesson names its scenario)", opt_lesson, false},
     {"jobs", 0, "N", "worker processes, 1..1024 (default 1)", opt_jobs, false},
     {"shard", 0, "I/N", "run only share I of N; fusync merge joins the shards", opt_shard, false},
-    {"objective", 0, "O", "rank by throughput, tokens-per-device, devices, cost (with --price) or time (to --steps)",
-     opt_objective, false},
+    {"objective", 0, "O", "rank by throughput, tokens-per-device, devices, cost (with --price), time (to --steps) "
+     "or effective (throughput with each sample valued by its lag)", opt_objective, false},
     {"target", 0, "TOKENS_PER_S", "a throughput the candidates must reach (with --objective devices)", opt_target, false},
     {"max-scale", 0, "K", "plan: --objective devices and cost search clusters up to K times the scenario's, 1..64 "
      "(default 8)", opt_max_scale, false},
-    {"price", 0, "PER-DEVICE-HOUR", "plan: price of a device-hour: cost per step and per run of --steps", opt_price,
-     false},
+    {"price", 0, "PER-DEVICE-HOUR", "plan: price of a device-hour, or NAME=PRICE,... per device type (h20=1.2,h100=2.5): "
+     "cost per step and per run of --steps", opt_price, false},
+    {"lag-cost", 0, "C", "plan: a sample trained L versions late counts 1/(1 + C L) (default 0.04); adds the effective "
+     "column", opt_lag_cost, false},
     {"host-price", 0, "PER-NODE-HOUR", "plan: price of a node-hour on top of its devices' (default 0)", opt_host_price,
      false},
     {"steps", 0, "N", "plan: steps of a run, for its time and cost (default: the scenario's iterations)", opt_steps,
@@ -381,10 +432,13 @@ const cli_command CLI_COMMANDS[] = {
      "several, else nodes) up to --max-scale K (default 8) times the scenario's\n"
      "size; status 1 when no cluster in that range reaches the target.\n"
      "--price P adds device-hours, cost per step and per run of --steps N and\n"
-     "the time to N steps; --objective time ranks by that time.\n"
+     "the time to N steps (--price h20=1.2,h100=2.5: a price per device type);\n"
+     "--objective time ranks by that time.  --objective effective ranks by\n"
+     "throughput with a sample L versions late counted 1/(1 + C L), C from\n"
+     "--lag-cost (default 0.04, docs/cli.md says what it assumes).\n"
      "--framework F searches only what that framework can run, by the rules of\n"
      "fusync export, and prints each listed row's settings in its terms.\n",
-     SCENARIO_OPTS "objective target max-scale price host-price steps top fix partial-rollout max-lag framework csv json names jobs shard quiet",
+     SCENARIO_OPTS "objective target max-scale price host-price steps lag-cost top fix partial-rollout max-lag framework csv json names jobs shard quiet",
      "fusync plan examples/qwen7b_h100x16.lua --top 5 --jobs 2", 0},
     {"merge", cmd_merge, 1, -1, "FILE... [OPTIONS]", "join the outputs of sharded sweeps or plans",
      "Join the JSON files the shards of one sweep or plan wrote (--shard I/N\n"

@@ -3,13 +3,14 @@
 ** simulation of one candidate.  The estimate it ranks by is src/estimate.c,
 ** the table's ranking and text planner_table.c.
 **
-** Over 900 lines since the constraints and the cluster-size search came in:
-** the enumeration (axes, constraints, pool splits) is the part to move to a
-** planner_enum.c of its own next, beside planner_table.c.
+** The constraints (--mode, --staleness, --fix, --framework, --max-lag) are
+** planner_limits.c.
 */
 #include "planner.h"
+#include "planner_int.h"
 #include "engine.h"
 #include "fields.h"
+#include "presets.h"
 #include "runner.h"
 
 #include <math.h>
@@ -23,9 +24,6 @@ const char *planner_mode_name(int mode)
 {
     return mode >= 0 && mode < PLANNER__MODES ? MODE_LABEL[mode] : "?";
 }
-
-static bool within(const planner *P, const scn_scenario *s, const report *rep, char *why, size_t n);
-static bool path_is(const char *pv, const char *path);
 
 /* ---------------------------------------------------------------- axes */
 
@@ -162,6 +160,40 @@ static double growth_steps(const scn_workload *w, int steps)
     double all = 0;
     for (int b = 0; b < steps; b++) all += pow(1 + g, b);
     return win > 0 ? all / win : steps;
+}
+
+/* The price an hour of a scenario's devices (docs/cli.md, "Cost and
+** time"): every device at --price, or with prices per device type each
+** pool's own type at its price and the rest of the cluster at
+** cluster.device's.  A type without a price: false, its preset key (or
+** name) in `missing`.  `pl` is the scenario's built plan. */
+static bool device_price(const planner *P, const scn_scenario *s, const plan *pl, double *per_h, char *missing, size_t n)
+{
+    int dev = scn_total_devices(&s->cluster);
+    if (P->o.nprices == 0) { *per_h = dev * P->o.price; return true; }
+    double sum = 0;
+    int own = 0;
+    for (int i = 0; i <= pl->npools; i++) {
+        const scn_device *d = i < pl->npools ? plan_pool_device(s, &pl->pools[i]) : &s->cluster.device;
+        int k = i < pl->npools ? pl->pools[i].devices : dev - own;
+        if (i < pl->npools && !pl->pools[i].own_device) continue;   /* of cluster.device: with the rest */
+        if (i < pl->npools) own += k;
+        int at = -1;
+        for (int j = 0; j < P->o.nprices && at < 0; j++) {
+            const scn_device *pd = presets_device_find(P->o.price_key[j]);
+            if (pd && !strcmp(pd->name, d->name)) at = j;
+        }
+        if (at < 0) {
+            const char *key = d->name;
+            for (int j = 0; j < presets_device_count(); j++)
+                if (!strcmp(presets_device(j)->name, d->name)) key = presets_device_key(j);
+            snprintf(missing, n, "%s", key);
+            return false;
+        }
+        sum += k * P->o.price_of[at];
+    }
+    *per_h = sum;
+    return true;
 }
 
 /* ---------------------------------------------------------------- apply */
@@ -499,7 +531,7 @@ void planner_select(planner *P, int budget)
     for (long i = 0; i < P->nc; i++) {
         plan_cand *c = &P->c[i];
         int dpn = P->base.cluster.devices_per_node > 0 ? P->base.cluster.devices_per_node : 1;
-        double per_h = c->devices * P->o.price + (double)c->devices / dpn * P->o.host_price;
+        double per_h = c->devices * P->price_dev + (double)c->devices / dpn * P->o.host_price;
         c->key = P->objective == PLAN_OBJ_COST && per_h > 0 ? c->est / per_h : c->est;
     }
     qsort(P->c, (size_t)P->nc, sizeof *P->c, cmp_est);
@@ -703,7 +735,7 @@ static void run_line(const planner *P, const plan_cand *c, int iterations, fs_bu
     ** written below only where they differ from the scenario's, so kept */
     for (int i = 0; i < P->o.nsets; i++) {
         const char *sv = P->o.sets[i];
-        if (c->mode >= 0 && planner_searches(sv) && !path_is(sv, "cluster.supernodes") && !path_is(sv, "cluster.nodes_per_supernode"))
+        if (c->mode >= 0 && planner_searches(sv) && !planner_path_is(sv, "cluster.supernodes") && !planner_path_is(sv, "cluster.nodes_per_supernode"))
             continue;
         buf_puts(b, " --set ");
         shell_word(b, sv);
@@ -776,10 +808,17 @@ void planner_cols(const planner *P, rtable *t)
     };
     for (int i = 0; cols[i]; i++) rtable_add_col(t, cols[i]);
     if (P->objective == PLAN_OBJ_DEVICES) rtable_add_col(t, "meets_target");
+    if (P->lag_col) { rtable_add_col(t, "lag_value"); rtable_add_col(t, "effective_tokens_per_s"); rtable_add_col(t, "lag_cost"); }
+    if (P->calibrated) {
+        static const char *const ic[] = {"interval_source", "interval_tput_lo", "interval_tput_hi", "interval_step_lo",
+                                         "interval_step_hi", NULL};
+        for (int i = 0; ic[i]; i++) rtable_add_col(t, ic[i]);
+    }
     if (P->costing) {
         static const char *const cc[] = {"steps", "time_to_steps_s", "device_hours_per_step", "device_hours_per_run",
                                          "price_per_device_hour", "price_per_node_hour", "cost_per_step", "cost_per_run", NULL};
         for (int i = 0; cc[i]; i++) rtable_add_col(t, cc[i]);
+        if (P->o.nprices) rtable_add_col(t, "device_prices");
     }
     rt_metrics_add_cols(t);
     rtable_add_col(t, "run_with");
@@ -842,6 +881,14 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
     if (ran) {
         rt_metrics_fill(t, r, &rep);
         double score = P->objective == PLAN_OBJ_PER_DEVICE ? rep.throughput_per_device : rep.throughput;
+        if (P->lag_col) {
+            /* the off-policy price: each trained sample valued by its lag */
+            double v = planner_lag_value(rep.lag_hist, rep.lag_top, P->lag_cost);
+            rt_row_set_num(r, rtable_col(t, "lag_value"), v);
+            rt_row_set_num(r, rtable_col(t, "effective_tokens_per_s"), rep.throughput * v);
+            rt_row_set_num(r, rtable_col(t, "lag_cost"), P->lag_cost);
+            if (P->objective == PLAN_OBJ_EFFECTIVE) score = rep.throughput * v;
+        }
         char why[256] = "";
         if (rep.feasible && P->has_score) ok = policy_score(P->pl, &s, &rep, &score, why, sizeof why, err);
         if (ok && rep.feasible && isnan(score)) {      /* the policy marked it infeasible */
@@ -854,13 +901,24 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
             ** whole step, nothing else priced */
             double step = rep.step_time_s, run_s = step * growth_steps(&s.work, P->steps);
             int dev = scn_total_devices(&s.cluster), nodes = dev / (s.cluster.devices_per_node > 0 ? s.cluster.devices_per_node : 1);
-            double per_h = dev * P->o.price + nodes * P->o.host_price;
+            double dev_h = 0;
+            char missing[64];
+            if (!device_price(P, &s, &pl, &dev_h, missing, sizeof missing)) dev_h = NAN;   /* planner_init checked the types */
+            double per_h = dev_h + nodes * P->o.host_price;
             rt_row_set_int(r, rtable_col(t, "steps"), P->steps);
             rt_row_set_num(r, rtable_col(t, "time_to_steps_s"), run_s);
             rt_row_set_num(r, rtable_col(t, "device_hours_per_step"), dev * step / 3600);
             rt_row_set_num(r, rtable_col(t, "device_hours_per_run"), dev * run_s / 3600);
-            rt_row_set_num(r, rtable_col(t, "price_per_device_hour"), P->o.price);
+            /* with prices per type: the mean over the cluster's devices */
+            rt_row_set_num(r, rtable_col(t, "price_per_device_hour"), P->o.nprices && dev > 0 ? dev_h / dev : P->o.price);
             rt_row_set_num(r, rtable_col(t, "price_per_node_hour"), P->o.host_price);
+            if (P->o.nprices) {
+                char dp[PLANNER_PRICES_MAX * 40] = "";
+                size_t k = 0;
+                for (int i = 0; i < P->o.nprices; i++)
+                    k += (size_t)snprintf(dp + k, k < sizeof dp ? sizeof dp - k : 0, "%s%s=%g", i ? " " : "", P->o.price_key[i], P->o.price_of[i]);
+                rt_row_set_str(r, rtable_col(t, "device_prices"), dp);
+            }
             rt_row_set_num(r, rtable_col(t, "cost_per_step"), per_h * step / 3600);
             rt_row_set_num(r, rtable_col(t, "cost_per_run"), per_h * run_s / 3600);
             if (!P->has_score && rep.feasible && step > 0) {
@@ -870,7 +928,7 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
         }
         rt_row_set_num(r, rtable_col(t, "score"), rep.feasible ? score : 0);
         char out[160];
-        bool in = within(P, &s, &rep, out, sizeof out);
+        bool in = planner_within(P, &s, &rep, out, sizeof out);
         rt_row_set_bool(r, rtable_col(t, "within"), in);
         rt_row_set_str(r, rtable_col(t, "outside"), out);
         if (P->objective == PLAN_OBJ_DEVICES) rt_row_set_bool(r, rtable_col(t, "meets_target"), rep.feasible && rep.throughput >= P->target);
@@ -880,369 +938,13 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
         if (nl) *nl = 0;
         rt_row_set_str(r, rtable_col(t, "reason"), e.msg);
         char out[160];
-        rt_row_set_bool(r, rtable_col(t, "within"), within(P, &s, NULL, out, sizeof out));
+        rt_row_set_bool(r, rtable_col(t, "within"), planner_within(P, &s, NULL, out, sizeof out));
         rt_row_set_str(r, rtable_col(t, "outside"), out);
         if (P->objective == PLAN_OBJ_DEVICES) rt_row_set_bool(r, rtable_col(t, "meets_target"), false);
     }
     runner_free(run);
     c->figure = planner_row_figure(t, r);
     return ok;
-}
-
-/* ---------------------------------------------------------------- constraints */
-
-/* The fields the search sets, each with the axis it is (NULL: set apart). */
-static const struct { const char *path; size_t off; int scale; } SEARCHED[] = {
-    {"plan.train.tp", offsetof(plan_axes, train_tp), 1},
-    {"plan.train.pp", offsetof(plan_axes, train_pp), 1},
-    {"plan.train.ep", offsetof(plan_axes, train_ep), 1},
-    {"plan.train.micro_batch", offsetof(plan_axes, micro_batch), 1},
-    {"plan.train.cp", offsetof(plan_axes, train_cp), 1},
-    {"plan.rollout.tp", offsetof(plan_axes, rollout_tp), 1},
-    {"plan.rollout.ep", offsetof(plan_axes, rollout_ep), 1},
-    {"plan.rollout.max_seqs", offsetof(plan_axes, max_seqs), 1},
-    {"plan.staleness", offsetof(plan_axes, staleness), 1},
-    {"plan.partial_rollout", offsetof(plan_axes, partial_pct), 100},
-    {"cluster.supernodes", offsetof(plan_axes, supernodes), 1},
-    {"cluster.nodes_per_supernode", offsetof(plan_axes, nodes_per_supernode), 1},
-};
-#define NSEARCHED (sizeof SEARCHED / sizeof SEARCHED[0])
-/* set apart: the mode, the dispatch, the pool split; the pools and the
-** training DP the search derives */
-static const char *const SEARCHED_OTHER[] = {"plan.mode", "plan.rollout.dispatch", "plan.rollout_devices",
-                                             "plan.aux_devices", "plan.pools", "plan.train.dp", NULL};
-
-/* The path of a PATH=VALUE (its length), "plan.pools.1.devices" counted as
-** under "plan.pools". */
-static bool path_is(const char *pv, const char *path)
-{
-    size_t n = strlen(path);
-    return !strncmp(pv, path, n) && (pv[n] == '=' || pv[n] == 0 || pv[n] == '.');
-}
-
-bool planner_searches(const char *path)
-{
-    for (size_t i = 0; i < NSEARCHED; i++) if (path_is(path, SEARCHED[i].path)) return true;
-    for (int i = 0; SEARCHED_OTHER[i]; i++) if (path_is(path, SEARCHED_OTHER[i])) return true;
-    return false;
-}
-
-bool planner_fix_ok(const char *pv, fs_err *err)
-{
-    const char *eq = strchr(pv, '=');
-    if (!eq || eq == pv) { fs_err_set(err, 2, "--fix: '%s' is not PATH=VALUE", pv); return false; }
-    if (path_is(pv, "plan.pools") || path_is(pv, "plan.train.dp")) {
-        fs_err_set(err, 2, "--fix %s: the search derives %s from the layout; hold the pools with a policy's "
-                   "candidates() (pools = {...}, docs/plugins.md)", pv, path_is(pv, "plan.pools") ? "the pools" : "plan.train.dp");
-        return false;
-    }
-    const char *v = eq + 1;
-    char *end;
-    double d = strtod(v, &end);
-    bool num = end != v && *end == 0 && isfinite(d);
-    for (size_t k = 0; k < NSEARCHED; k++) {
-        if (!path_is(pv, SEARCHED[k].path) || pv[strlen(SEARCHED[k].path)] != '=') continue;
-        double x = d * SEARCHED[k].scale;
-        if (!num || fabs(x - (double)lround(x)) > 1e-6 || x < (SEARCHED[k].scale == 1 && k != 8 ? 1 : 0) || x > 1e7
-            || (SEARCHED[k].scale != 1 && (x <= 0 || x > 100))) {
-            fs_err_set(err, 2, "--fix %s: '%s' is not %s", pv, v, SEARCHED[k].scale == 1 ? "a whole number" : "a threshold in (0, 1] in hundredths");
-            return false;
-        }
-    }
-    return true;
-}
-
-/* The planner modes whose plans have scn_mode m. */
-static bool mode_has(int planner_mode, int m)
-{
-    switch (planner_mode) {
-    case PLANNER_SEPARATE: case PLANNER_SPREAD: return m == MODE_SEPARATE;
-    case PLANNER_COLOCATE: case PLANNER_HYBRID: return m == MODE_COLOCATE;
-    case PLANNER_FULL: return m == MODE_FULL;
-    }
-    return false;
-}
-
-static void axis_keep(plan_axis *a, long lo, long hi)
-{
-    int w = 0;
-    for (int i = 0; i < a->n; i++) if (a->v[i] >= lo && a->v[i] <= hi) a->v[w++] = a->v[i];
-    a->n = w;
-}
-
-static void searched_add(planner *P, const char *fmt, const char *a)
-{
-    size_t k = strlen(P->searched);
-    snprintf(P->searched + k, sizeof P->searched - k, fmt, k ? ", " : "", a);
-}
-
-static long searched_value(const scn_scenario *s, int k);
-
-/* SEARCHED[k] of a scenario set to v, in the axis' units (searched_value's inverse). */
-static void searched_set(scn_scenario *s, int k, long v)
-{
-    scn_plan *p = &s->plan;
-    switch (k) {
-    case 0: p->train.tp = (int)v; break;
-    case 1: p->train.pp = (int)v; break;
-    case 2: p->train.ep = (int)v; break;
-    case 3: p->train.micro_batch = (int)v; break;
-    case 4: p->train.cp = (int)v; break;
-    case 5: p->rollout.tp = (int)v; break;
-    case 6: p->rollout.ep = (int)v; break;
-    case 7: p->rollout.max_seqs = (int)v; break;
-    case 8: p->staleness = (int)v; break;
-    case 9: p->partial_rollout = (double)v / 100.0; break;
-    case 10: s->cluster.supernodes = (int)v; break;
-    default: s->cluster.nodes_per_supernode = (int)v; break;
-    }
-}
-
-static scn_mode mode_scn(int planner_mode)
-{
-    return planner_mode == PLANNER_SEPARATE || planner_mode == PLANNER_SPREAD ? MODE_SEPARATE
-         : planner_mode == PLANNER_FULL ? MODE_FULL : MODE_COLOCATE;
-}
-
-/* plan --framework: drop the modes and the axis values the framework's
-** rules refuse on their own.  Each is tried on a probe: the base scenario
-** with every searched axis at its smallest value (the cluster at the
-** base's size where searched), synchronous, in the first mode admitted, and
-** that one value changed.  A combination refused only together is kept out
-** of the ranking by within().  False (err) when the probe itself is refused:
-** the framework cannot run the scenario at all. */
-static bool admit_narrow(planner *P, fs_err *err)
-{
-    const planner_opts *o = &P->o;
-    plan_axes *ax = &P->ax;
-    char why[256], first[256] = "";
-    scn_scenario *t = xmalloc(sizeof *t), *probe = xmalloc(sizeof *probe);
-    *probe = P->base;
-    probe->plan.npools = 0;
-    for (size_t k = 0; k < NSEARCHED; k++) {
-        const plan_axis *a = (const plan_axis *)((const char *)ax + SEARCHED[k].off);
-        if (a->n == 0) continue;
-        long have = searched_value(&P->base, (int)k), lo = a->v[0];
-        bool in = false;
-        for (int i = 0; i < a->n; i++) { if (a->v[i] < lo) lo = a->v[i]; in |= a->v[i] == have; }
-        if (k >= 10 && in) continue;            /* the cluster: the base's own */
-        searched_set(probe, (int)k, k == 8 ? 0 : k == 9 ? 100 : lo);
-    }
-    int w = 0;
-    for (int i = 0; i < ax->modes.n; i++) {
-        *t = *probe;
-        t->plan.mode = mode_scn((int)ax->modes.v[i]);
-        bool ok = o->admit(t, o->admit_ud, why, sizeof why);
-        if (!ok && !first[0]) snprintf(first, sizeof first, "%s", why);
-        if (ok) ax->modes.v[w++] = ax->modes.v[i];
-    }
-    ax->modes.n = w;
-    int ws = 0;
-    for (int i = 0; i < ax->nshapes; i++) {
-        *t = *probe;
-        t->plan = ax->shapes[i];
-        if (o->admit(t, o->admit_ud, why, sizeof why)) ax->shapes[ws++] = ax->shapes[i];
-    }
-    ax->nshapes = ws;
-    if (w == 0 && ws == 0) {
-        fs_err_set(err, 2, "plan --framework %s: it cannot run the scenario in any mode searched (a field the search does not set; change it with --set): %s", o->admit_name, first);
-        free(t);
-        free(probe);
-        return false;
-    }
-    probe->plan.mode = w ? mode_scn((int)ax->modes.v[0]) : ax->shapes[0].mode;
-    for (size_t k = 0; k < NSEARCHED; k++) {
-        plan_axis *a = (plan_axis *)((char *)ax + SEARCHED[k].off);
-        int n = 0;
-        for (int i = 0; i < a->n; i++) {
-            *t = *probe;
-            searched_set(t, (int)k, a->v[i]);
-            bool ok = o->admit(t, o->admit_ud, why, sizeof why);
-            if (!ok && !first[0]) snprintf(first, sizeof first, "%s", why);
-            if (ok) a->v[n++] = a->v[i];
-        }
-        a->n = n;
-    }
-    free(t);
-    free(probe);
-    searched_add(P, "%sonly what %s runs (fusync export's rules)", o->admit_name);
-    return true;
-}
-
-/* Narrow the axes to the constraints (planner_opts) and say what is
-** searched.  An axis left empty is an error naming the constraint. */
-static bool constrain(planner *P, fs_err *err)
-{
-    const planner_opts *o = &P->o;
-    plan_axes *ax = &P->ax;
-    int mode_only = o->has_mode ? o->mode_only : -1;
-    char what[160];
-    for (int i = 0; i < o->nfixes; i++) {
-        const char *pv = o->fixes[i], *eq = strchr(pv, '=');
-        if (!planner_fix_ok(pv, err)) return false;
-        const char *v = eq + 1;
-        char *end;
-        double d = strtod(v, &end);
-        bool num = end != v && *end == 0 && isfinite(d);
-        bool done = false;
-        for (size_t k = 0; k < NSEARCHED && !done; k++) {
-            if (!path_is(pv, SEARCHED[k].path) || pv[strlen(SEARCHED[k].path)] != '=') continue;
-            long iv = lround(d * SEARCHED[k].scale);
-            if (!num || fabs(d * SEARCHED[k].scale - (double)iv) > 1e-6 || iv < 0) {
-                fs_err_set(err, 2, "--fix %s: '%s' is not a %s", pv, v, SEARCHED[k].scale == 1 ? "whole number" : "number in (0, 1] in hundredths");
-                return false;
-            }
-            plan_axis *a = (plan_axis *)((char *)ax + SEARCHED[k].off);
-            a->n = 1;
-            a->v[0] = iv;
-            /* a partial rollout is a staleness bound's: staleness 0 runs whole */
-            if (a == &ax->partial_pct && iv < 100) axis_keep(&ax->staleness, 1, SCN_STALENESS_MAX);
-            done = true;
-        }
-        if (!done && path_is(pv, "plan.mode") && pv[9] == '=') {
-            scn_mode m;
-            if (!scn_mode_parse(v, &m)) { fs_err_set(err, 2, "--fix %s: '%s' is not one of separate, colocate, full", pv, v); return false; }
-            if (mode_only >= 0 && mode_only != (int)m) {
-                fs_err_set(err, 2, "--fix %s contradicts --mode %s", pv, scn_mode_name((scn_mode)mode_only));
-                return false;
-            }
-            mode_only = (int)m;
-            done = true;
-        }
-        if (!done && path_is(pv, "plan.rollout.dispatch") && pv[21] == '=') {
-            const fdesc *f = fields_lookup("plan.rollout.dispatch");
-            int e = f ? fields_enum_value(f, v) : -1;
-            if (e < 0) { fs_err_set(err, 2, "--fix %s: not a value of plan.rollout.dispatch (fusync fields plan.rollout)", pv); return false; }
-            ax->dispatch.n = 1;
-            ax->dispatch.v[0] = e;
-            done = true;
-        }
-        bool rd = path_is(pv, "plan.rollout_devices") && pv[20] == '=', ad = path_is(pv, "plan.aux_devices") && pv[16] == '=';
-        if (!done && (rd || ad)) {
-            if (!num || d < 1 || d != floor(d) || d > 1e6) { fs_err_set(err, 2, "--fix %s: '%s' is not a whole number of devices", pv, v); return false; }
-            if (rd) P->fix_rollout_devices = (int)d;
-            else P->fix_aux_devices = (int)d;
-            done = true;
-        }
-        if (!done && (path_is(pv, "plan.pools") || path_is(pv, "plan.train.dp"))) {
-            fs_err_set(err, 2, "--fix %s: the search derives %s from the layout; hold the pools with a policy's "
-                       "candidates() (pools = {...}, docs/plugins.md)", pv, path_is(pv, "plan.pools") ? "the pools" : "plan.train.dp");
-            return false;
-        }
-        /* any other field: the caller applied it to the scenario, which the
-        ** search never changes */
-        if (!done) searched_add(P, "%s%s", pv);
-    }
-    if (o->has_stale_max) axis_keep(&ax->staleness, 0, o->stale_max);
-    if (o->partial_min_pct > 0) axis_keep(&ax->partial_pct, o->partial_min_pct, 100);
-    if (mode_only >= 0) {
-        int w = 0;
-        for (int i = 0; i < ax->modes.n; i++) if (mode_has((int)ax->modes.v[i], mode_only)) ax->modes.v[w++] = ax->modes.v[i];
-        ax->modes.n = w;
-        int ws = 0;
-        for (int i = 0; i < ax->nshapes; i++) if ((int)ax->shapes[i].mode == mode_only) ax->shapes[ws++] = ax->shapes[i];
-        ax->nshapes = ws;
-    }
-    P->mode_only = mode_only;
-    if (o->admit && !admit_narrow(P, err)) return false;
-    /* the header: what was searched, axis by axis where narrowed */
-    if (mode_only >= 0) {
-        size_t k = 0;
-        what[0] = 0;
-        for (int i = 0; i < ax->modes.n; i++)
-            k += (size_t)snprintf(what + k, k < sizeof what ? sizeof what - k : 0, "%s%s", i ? "/" : "", planner_mode_name((int)ax->modes.v[i]));
-        if (ax->nshapes) snprintf(what + k, k < sizeof what ? sizeof what - k : 0, "%s%d pool shapes", k ? "/" : "", ax->nshapes);
-        searched_add(P, "%smodes %s", what);
-    }
-    plan_axis *show[] = {&ax->staleness, &ax->partial_pct};
-    const char *sname[] = {"staleness", "partial rollout"};
-    bool sync_only = ax->staleness.n == 1 && ax->staleness.v[0] == 0;
-    for (int j = 0; j < (sync_only ? 1 : 2); j++) {
-        size_t k = 0;
-        what[0] = 0;
-        for (int i = 0; i < show[j]->n; i++)
-            k += (size_t)(j ? snprintf(what + k, k < sizeof what ? sizeof what - k : 0, "%s%g", i ? "," : "", show[j]->v[i] / 100.0)
-                            : snprintf(what + k, k < sizeof what ? sizeof what - k : 0, "%s%ld", i ? "," : "", show[j]->v[i]));
-        char w2[200];
-        snprintf(w2, sizeof w2, "%s {%s}", sname[j], what);
-        searched_add(P, "%s%s", w2);
-    }
-    for (size_t k = 0; k < NSEARCHED; k++) {
-        const plan_axis *a = (const plan_axis *)((const char *)ax + SEARCHED[k].off);
-        if (a->n != 1 || a == &ax->staleness || a == &ax->partial_pct) continue;
-        bool fixed = false;
-        for (int i = 0; i < o->nfixes; i++) fixed |= path_is(o->fixes[i], SEARCHED[k].path);
-        if (!fixed) continue;
-        snprintf(what, sizeof what, "%s=%ld", SEARCHED[k].path, a->v[0]);
-        searched_add(P, "%s%s held", what);
-    }
-    for (int i = 0; i < o->nfixes; i++)
-        if (path_is(o->fixes[i], "plan.rollout.dispatch") || path_is(o->fixes[i], "plan.mode")) searched_add(P, "%s%s held", o->fixes[i]);
-    if (P->fix_rollout_devices) { snprintf(what, sizeof what, "plan.rollout_devices=%d", P->fix_rollout_devices); searched_add(P, "%s%s held", what); }
-    if (P->fix_aux_devices) { snprintf(what, sizeof what, "plan.aux_devices=%d", P->fix_aux_devices); searched_add(P, "%s%s held", what); }
-    if (o->has_max_lag) { snprintf(what, sizeof what, "%g", o->max_lag); searched_add(P, "%smax lag %s", what); }
-    const char *empty = ax->staleness.n == 0 ? "staleness" : ax->partial_pct.n == 0 ? "partial rollout"
-                      : ax->modes.n + ax->nshapes == 0 ? "modes" : NULL;
-    for (size_t k = 0; k < NSEARCHED && !empty; k++) {
-        const plan_axis *a = (const plan_axis *)((const char *)ax + SEARCHED[k].off);
-        if (a->n == 0) empty = SEARCHED[k].path;
-    }
-    if (empty) {
-        fs_err_set(err, 2, "plan: the constraints leave no value of %s to search (searched: %s)", empty, P->searched);
-        return false;
-    }
-    return true;
-}
-
-/* The value of SEARCHED[k] in a scenario, in the axis' units. */
-static long searched_value(const scn_scenario *s, int k)
-{
-    const scn_plan *p = &s->plan;
-    switch (k) {
-    case 0: return p->train.tp;
-    case 1: return p->train.pp;
-    case 2: return p->train.ep;
-    case 3: return p->train.micro_batch;
-    case 4: return p->train.cp > 0 ? p->train.cp : 1;
-    case 5: return p->rollout.tp;
-    case 6: return p->rollout.ep;
-    case 7: return p->rollout.max_seqs;
-    case 8: return p->staleness;
-    case 9: return lround(p->partial_rollout * 100);
-    case 10: return s->cluster.supernodes;
-    default: return s->cluster.nodes_per_supernode;
-    }
-}
-
-/* Whether a simulated scenario is within the constraints; else why not. */
-static bool within(const planner *P, const scn_scenario *s, const report *rep, char *why, size_t n)
-{
-    const planner_opts *o = &P->o;
-    why[0] = 0;
-    if (P->mode_only >= 0 && (int)s->plan.mode != P->mode_only)
-        snprintf(why, n, "mode %s, not %s", scn_mode_name(s->plan.mode), scn_mode_name((scn_mode)P->mode_only));
-    else if (o->has_stale_max && s->plan.staleness > o->stale_max)
-        snprintf(why, n, "staleness %d > %d", s->plan.staleness, o->stale_max);
-    else if (o->partial_min_pct > 0 && s->plan.staleness > 0 && s->plan.partial_rollout * 100 < o->partial_min_pct - 1e-6)
-        snprintf(why, n, "partial rollout %g < %g", s->plan.partial_rollout, o->partial_min_pct / 100.0);
-    else if (rep && o->has_max_lag && rep->lag_max > o->max_lag)
-        snprintf(why, n, "lag %d > %g", rep->lag_max, o->max_lag);
-    else if (o->admit) {
-        char fw[256];
-        if (!o->admit(s, o->admit_ud, fw, sizeof fw)) snprintf(why, n, "%s cannot run it: %s", o->admit_name, fw);
-    }
-    if (why[0]) return false;
-    {
-        for (size_t k = 0; k < NSEARCHED && !why[0]; k++) {
-            bool fixed = false;
-            for (int i = 0; i < o->nfixes; i++) fixed |= path_is(o->fixes[i], SEARCHED[k].path) && o->fixes[i][strlen(SEARCHED[k].path)] == '=';
-            const plan_axis *a = (const plan_axis *)((const char *)&P->ax + SEARCHED[k].off);
-            if (!fixed || a->n != 1) continue;
-            long have = searched_value(s, (int)k);
-            if (have != a->v[0]) snprintf(why, n, "%s %ld, held at %ld", SEARCHED[k].path, have, a->v[0]);
-        }
-    }
-    return why[0] == 0;
 }
 
 /* ---------------------------------------------------------------- set-up */
@@ -1296,10 +998,29 @@ bool planner_init(planner *P, const scn_scenario *base, plugin *pl, const planne
     if (P->objective == PLAN_OBJ_DEVICES || P->objective == PLAN_OBJ_COST)
         device_axes(&P->base, po->max_scale > 0 ? po->max_scale : PLANNER_MAX_SCALE, &P->ax, P->range, sizeof P->range);
     P->steps = po->steps > 0 ? po->steps : P->base.work.iterations;
-    P->costing = po->price > 0 || po->host_price > 0 || po->steps > 0 || P->objective == PLAN_OBJ_COST || P->objective == PLAN_OBJ_TIME;
+    P->costing = po->price > 0 || po->nprices > 0 || po->host_price > 0 || po->steps > 0 || P->objective == PLAN_OBJ_COST
+              || P->objective == PLAN_OBJ_TIME;
+    P->lag_col = po->has_lag_cost || P->objective == PLAN_OBJ_EFFECTIVE;
+    P->lag_cost = po->has_lag_cost ? po->lag_cost : PLANNER_LAG_COST;
+    P->calibrated = scn_has_calibration(&P->base);
     if (!hetero_axes(P, err)) return false;
+    /* prices per device type: every type of the scenario's pools priced
+    ** (the search holds the types: hetero_axes) */
+    P->price_dev = po->price;
+    if (po->nprices > 0) {
+        plan bp;
+        char missing[64];
+        double per_h;
+        if (!plan_build(&P->base, &bp, err)) return false;
+        if (!device_price(P, &P->base, &bp, &per_h, missing, sizeof missing)) {
+            fs_err_set(err, 2, "--price: no price for device type %s of the scenario; give %s=PRICE", missing, missing);
+            return false;
+        }
+        int dev = scn_total_devices(&P->base.cluster);
+        P->price_dev = dev > 0 ? per_h / dev : 0;
+    }
     if (pl && !policy_candidates(pl, &P->base, &P->ax, &P->plans, &P->nplans, err)) return false;
-    if (!constrain(P, err)) return false;
+    if (!planner_constrain(P, err)) return false;
     est_lengths_of(&P->base.work, &P->len);
     return true;
 }

@@ -39,13 +39,36 @@
 const char *planner_mode_name(int mode);
 
 /* cost and time rank by the reciprocal of the cost of a run of `steps` steps
-** and of its time, so that a higher score is better for every objective */
-typedef enum { PLAN_OBJ_THROUGHPUT, PLAN_OBJ_PER_DEVICE, PLAN_OBJ_DEVICES, PLAN_OBJ_COST, PLAN_OBJ_TIME } plan_objective;
+** and of its time, so that a higher score is better for every objective;
+** effective by throughput times the mean value of a trained sample
+** (planner_lag_value) */
+typedef enum { PLAN_OBJ_THROUGHPUT, PLAN_OBJ_PER_DEVICE, PLAN_OBJ_DEVICES, PLAN_OBJ_COST, PLAN_OBJ_TIME,
+               PLAN_OBJ_EFFECTIVE } plan_objective;
+
+/* The value of a sample trained `lag` versions after the policy that
+** generated it, against an on-policy one: w(lag) = 1 / (1 + c·lag), the
+** share of an importance-weighted sample that counts, by Kong's effective
+** sample size n / (1 + Var ρ) (Kong, Liu and Wong, JASA 1994; Owen, "Monte
+** Carlo theory, methods and examples", 2013, section 9.3), with the
+** importance weight ρ = π_now / π_behaviour's variance taken to grow by c
+** with each policy update between them.  The default c = ε² = 0.04: PPO's
+** clipped ratio stays in [1 − ε, 1 + ε] with ε = 0.2 (Schulman et al.,
+** arXiv 1707.06347; verl's and AReaL's clip_ratio default), and a ratio
+** bounded so has a variance of at most ε² — one update's worth.  An
+** assumption, not a measurement: decoupled PPO (AReaL, arXiv 2505.24298)
+** and online DPO (arXiv 2410.18252) tolerate lag better, and --lag-cost
+** sets c (docs/cli.md, `fusync plan`, "Off-policy price"). */
+#define PLANNER_LAG_COST 0.04
+/* The mean of w(lag) over the samples of a lag histogram (hist[0..top]:
+** samples trained at lag k); 1 when it has none. */
+double planner_lag_value(const int64_t *hist, int top, double c);
 
 /* --objective devices and cost search cluster sizes in the cluster's own
 ** unit (supernodes where it has more than one, else nodes): powers of two
 ** from one unit up to max_scale times the scenario's size, and its own. */
 #define PLANNER_MAX_SCALE 8
+/* device types --price can name */
+#define PLANNER_PRICES_MAX 8
 
 typedef struct {
     int    mode;                /* PLANNER_*, or -1: the scenario's own plan / a listed plan */
@@ -78,7 +101,17 @@ typedef struct {
     ** `steps` steps (0: the scenario's iterations) at `price` per
     ** device-hour and `host_price` per node-hour (0: not priced) */
     double price, host_price;
+    /* --price NAME=PRICE,...: a price per device-hour of each device type
+    ** (presets' keys); nprices > 0 replaces `price` (docs/cli.md, "Cost
+    ** and time") */
+    int    nprices;
+    char   price_key[PLANNER_PRICES_MAX][24];
+    double price_of[PLANNER_PRICES_MAX];
     int    steps;
+    /* the off-policy price (PLANNER_LAG_COST): has_lag_cost or the
+    ** effective objective adds the effective_tokens_per_s column */
+    bool   has_lag_cost;
+    double lag_cost;
     int    budget;              /* candidates of the first rung (0: the default, 320) */
     int    top;                 /* plans listed: the final rung holds at least this many */
     /* the command that reproduces a row: `fusync run INPUT [SETS] [--policy POLICY] ...` */
@@ -145,6 +178,10 @@ typedef struct {
     char          searched[512];        /* the constraints as searched, for the header */
     char          range[160];           /* the cluster sizes searched ("" : the scenario's only) */
     bool          costing;              /* the table has the cost and time columns */
+    bool          lag_col;              /* ... the effective_tokens_per_s column */
+    double        lag_cost;             /* c of planner_lag_value */
+    bool          calibrated;           /* the base has a calibration block: the interval_* columns */
+    double        price_dev;            /* the base's mean price per device-hour (selection's cost key) */
     int           steps;                /* of a run, for the cost and time columns */
     /* optional: told of every layout stage 1 builds, and whether it fits
     ** (before its staleness settings are spread) */
@@ -199,6 +236,13 @@ double planner_extrapolate(const planner *P, int id, int *n);
 /* The figure a row of a rung scored (objective or score()), -inf when
 ** infeasible. */
 double planner_row_figure(const rtable *t, const rt_row *r);
+
+/* Calibrated intervals (uncert.h) on the rows plan_print lists first: the
+** top `top` feasible finalists within the constraints (by plan_sort's
+** order) and the scenario's own plan, each re-simulated with UNC_DRAWS knob
+** vectors; set in the interval_* columns (planner_cols adds them when the
+** scenario has a calibration block).  Nothing when it has none. */
+bool planner_intervals(planner *P, rtable *t, int top, fs_err *err);
 
 /* Rank a plan table best first (feasible, longest window, meets the target,
 ** fewest devices, score, id) and print the top K with why #1 beats #2. */

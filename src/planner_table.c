@@ -15,6 +15,57 @@
 /* Rows closer than this share of the figure above are marked as ties. */
 #define PLAN_TIE 0.01
 
+/* ---------------------------------------------------------------- figures */
+
+double planner_lag_value(const int64_t *hist, int top, double c)
+{
+    double n = 0, w = 0;
+    for (int k = 0; k <= top && k <= SCN_STALENESS_MAX; k++) {
+        n += (double)hist[k];
+        w += (double)hist[k] / (1 + c * k);
+    }
+    return n > 0 ? w / n : 1;
+}
+
+/* Whether plan_print lists row r among its top rows: feasible, within the
+** constraints, simulated over the whole window. */
+static bool listable(const rtable *t, const rt_row *r)
+{
+    int fc = rtable_col(t, "feasible"), ic = rtable_col(t, "within"), wc = rtable_col(t, "simulated_iterations");
+    return rt_row_true(r, fc) && (ic < 0 || rt_row_true(r, ic)) && (wc < 0 || (int)rt_row_num(r, wc) == t->iterations);
+}
+
+bool planner_intervals(planner *P, rtable *t, int top, fs_err *err)
+{
+    if (!P->calibrated) return true;
+    int listed = 0;
+    for (int i = 0; i < t->nrows; i++) {
+        rt_row *r = &t->rows[i];
+        bool base = !strcmp(rt_row_text(r, rtable_col(t, "mode")), "baseline");
+        bool take = listable(t, r) && listed < top;
+        listed += take;
+        if (!take && !(base && rt_row_true(r, rtable_col(t, "feasible")))) continue;
+        if (r->id < 0 || r->id >= P->nsel) continue;
+        /* the row's scenario over its own window, its knobs drawn from the
+        ** calibration's covariance (src/uncert.c) */
+        scn_scenario s;
+        planner_apply(P, &P->sel[r->id], &s);
+        s.work.iterations = (int)rt_row_num(r, rtable_col(t, "simulated_iterations"));
+        report x;
+        memset(&x, 0, sizeof x);
+        x.throughput = rt_row_num(r, rtable_col(t, "throughput_tokens_per_s"));
+        x.step_time_s = rt_row_num(r, rtable_col(t, "step_time_s"));
+        if (!unc_interval(&s, UNC_DRAWS, &x, err)) return false;
+        if (!x.interval_source[0]) continue;
+        rt_row_set_str(r, rtable_col(t, "interval_source"), x.interval_source);
+        rt_row_set_num(r, rtable_col(t, "interval_tput_lo"), x.tput_lo);
+        rt_row_set_num(r, rtable_col(t, "interval_tput_hi"), x.tput_hi);
+        rt_row_set_num(r, rtable_col(t, "interval_step_lo"), x.step_lo);
+        rt_row_set_num(r, rtable_col(t, "interval_step_hi"), x.step_hi);
+    }
+    return true;
+}
+
 /* ---------------------------------------------------------------- ranking */
 
 static int rank_cmp(const rtable *t, const rt_row *a, const rt_row *b)
@@ -64,11 +115,17 @@ void plan_sort(rtable *t)
 static double cnum(const rtable *t, const rt_row *r, const char *col) { return rt_row_num(r, rtable_col(t, col)); }
 static const char *ctext(const rtable *t, const rt_row *r, const char *col) { return rt_row_text(r, rtable_col(t, col)); }
 
-/* A row's interval on its simulated throughput: the validation table's
-** spread (src/uncert.c), the source every planner row shares (a row is a
-** plan the scenario's calibration, if any, was not fitted to). */
-static void row_interval(const rtable *t, const rt_row *r, double *lo, double *hi)
+/* A row's interval on its simulated throughput: the calibration's draws
+** where planner_intervals re-simulated the row, else the validation
+** table's spread (src/uncert.c).  Returns whether it is the calibration's. */
+static bool row_interval(const rtable *t, const rt_row *r, double *lo, double *hi)
 {
+    int sc = rtable_col(t, "interval_source");
+    if (sc >= 0 && !strcmp(rt_row_text(r, sc), "calibration")) {
+        *lo = cnum(t, r, "interval_tput_lo");
+        *hi = cnum(t, r, "interval_tput_hi");
+        if (isfinite(*lo) && isfinite(*hi)) return true;
+    }
     report x;
     memset(&x, 0, sizeof x);
     x.throughput = cnum(t, r, "throughput_tokens_per_s");
@@ -76,6 +133,7 @@ static void row_interval(const rtable *t, const rt_row *r, double *lo, double *h
     unc_from_validation(&x);
     *lo = x.interval_source[0] ? x.tput_lo : NAN;
     *hi = x.interval_source[0] ? x.tput_hi : NAN;
+    return false;
 }
 
 static void print_row(const rtable *t, const rt_row *r, const char *label, FILE *f)
@@ -106,13 +164,18 @@ static void print_row(const rtable *t, const rt_row *r, const char *label, FILE 
         else snprintf(cr, sizeof cr, "-");
         fprintf(f, " %10s %9s %10s", tn, dh, cr);
     }
+    if (rtable_col(t, "effective_tokens_per_s") >= 0) {
+        char ef[32];
+        fmt_si(ef, sizeof ef, cnum(t, r, "effective_tokens_per_s"));
+        fprintf(f, " %9s", ef);
+    }
     double lo, hi;
-    row_interval(t, r, &lo, &hi);
+    bool cal = row_interval(t, r, &lo, &hi);
     if (isfinite(lo) && isfinite(hi) && hi > 0) {
         char l[32], h[32];
         fmt_si(l, sizeof l, lo);
         fmt_si(h, sizeof h, hi);
-        fprintf(f, "  %s-%s", l, h);
+        fprintf(f, "  %s-%s%s", l, h, cal ? " c" : "");
     }
     fprintf(f, "\n");
 }
@@ -144,7 +207,12 @@ static void print_price(const rtable *t, FILE *f)
             "a step taken to grow with its responses)\n", cnum(t, r, "steps"));
     char node[48] = "";
     if (h > 0) snprintf(node, sizeof node, " + %g per node-hour", h);
-    if (p > 0)
+    int dc = rtable_col(t, "device_prices");
+    if (dc >= 0 && rt_row_text(r, dc)[0])
+        fprintf(f, "  price per device-hour by type: %s%s; cost = (each pool's devices x its type's price, the rest of the "
+                "cluster at cluster.device's, + nodes x node price) x time: every device is billed for the whole step, idle "
+                "or not; storage, network and start-up are not priced\n", rt_row_text(r, dc), node);
+    else if (p > 0)
         fprintf(f, "  price: %g per device-hour%s; cost = (devices x price + nodes x node price) x time: every device "
                 "is billed for the whole step, idle or not; storage, network and start-up are not priced\n", p, node);
     else fprintf(f, "  no price given (--price PER-DEVICE-HOUR): device-hours only\n");
@@ -209,6 +277,16 @@ static void explain(const rtable *t, const rt_row *best, const rt_row *second, c
         else if (dk < -1e-3 && ds < -1e-3) fprintf(f, ": the step shrinks more than the tokens");
         fprintf(f, "\n");
     }
+    if (rtable_col(t, "effective_tokens_per_s") >= 0) {
+        /* the off-policy price: what a sample is worth at its lag */
+        double e1 = cnum(t, best, "effective_tokens_per_s"), e2 = cnum(t, second, "effective_tokens_per_s");
+        double v1 = cnum(t, best, "lag_value"), v2 = cnum(t, second, "lag_value");
+        fmt_si(x1, sizeof x1, e1);
+        fmt_si(x2, sizeof x2, e2);
+        fprintf(f, "  effective tokens/s (a sample at lag L counts 1/(1 + %g L)): %s against %s (%+.1f%%); a trained sample "
+                "counts %.3f against %.3f (mean lag %s against %s)\n", cnum(t, best, "lag_cost"), x1, x2,
+                e2 > 0 ? 100 * (e1 / e2 - 1) : 0, v1, v2, ctext(t, best, "staleness_mean"), ctext(t, second, "staleness_mean"));
+    }
     fprintf(f, "  time in each part of the step (parts overlap where pools work side by side):\n");
     for (int k = 0; k < STEP__COUNT; k++) {
         char name[48];
@@ -251,6 +329,7 @@ void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f
     if (devices) fprintf(f, " (smallest cluster reaching %.0f tokens/s)", t->target);
     if (!strcmp(t->objective, "cost")) fprintf(f, " (cheapest run)");
     if (!strcmp(t->objective, "time")) fprintf(f, " (shortest time to the run's steps)");
+    if (!strcmp(t->objective, "effective")) fprintf(f, " (tokens/s with each trained sample valued by its lag)");
     fprintf(f, "; listed: plans simulated over the scenario's %d iterations (%d warm-up)\n\n", t->iterations, t->warmup);
     if (nfeas == 0) {
         fprintf(f, "No feasible plan was found.\n");
@@ -267,6 +346,7 @@ void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f
     fprintf(f, "  %-4s %-9s %-22s %5s %-14s %-13s %-2s %-4s %-8s %-7s %10s %9s %8s %9s", "#", "mode", "pools", "dev",
             "train tp/pp/ep/mb", "rollout tp/ep/seqs", "s", "part", "dispatch", "lag", "sim tok/s", "estimate", "per dev", "step");
     if (rtable_col(t, "time_to_steps_s") >= 0) fprintf(f, " %10s %9s %10s", "run time", "dev-h", "cost/run");
+    if (rtable_col(t, "effective_tokens_per_s") >= 0) fprintf(f, " %9s", "effective");
     fprintf(f, "  interval\n");
     int shown = 0;
     bool base_shown = false;
@@ -313,10 +393,22 @@ void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f
         const char *cp = ctext(t, &t->rows[i], "train_cp");
         any_cp |= cp[0] && strcmp(cp, "1") != 0;
     }
+    bool any_cal = false;   /* a row with the calibration's interval */
+    for (int i = 0; i < t->nrows; i++) {
+        double lo, hi;
+        any_cal |= row_interval(t, &t->rows[i], &lo, &hi);
+    }
+    char eff[160] = "";
+    int lc = rtable_col(t, "lag_cost");
+    if (lc >= 0 && t->nrows > 0)
+        snprintf(eff, sizeof eff, "; effective: sim tok/s x the mean of 1/(1 + %g x lag) over the trained samples, the "
+                 "off-policy price (--lag-cost)", rt_row_num(&t->rows[0], lc));
     fprintf(f, "  (sim tok/s: simulated throughput; estimate: the closed form that chose what to simulate; lag: mean/max "
             "versions between the policy that generated a trained sample and the one trained; interval: of sim tok/s, "
-            "from the validation table's errors%s%s)\n\n",
-            any_cp ? "; cpN: N-way context parallelism in training" : "",
+            "%s%s%s%s)\n\n",
+            any_cal ? "c: from the calibration's knob draws, each re-simulated (10th-90th percentile, widened by its held-out "
+                      "error), else from the validation table's errors" : "from the validation table's errors",
+            eff, any_cp ? "; cpN: N-way context parallelism in training" : "",
             nties ? "; N=: a tie, within 1% of the row above" : "");
     if (shown > 0) {
         /* does #1 change the algorithm? off-policy: a staleness bound, or a
@@ -337,14 +429,16 @@ void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f
             ** plans of one model on one cluster share much of their error,
             ** so this is the strict reading: "within" is not "equal" */
             double l1, h1, l2, h2;
-            row_interval(t, listed[0], &l1, &h1);
-            row_interval(t, listed[1], &l2, &h2);
+            bool c1 = row_interval(t, listed[0], &l1, &h1), c2 = row_interval(t, listed[1], &l2, &h2);
             double t1 = cnum(t, listed[0], "throughput_tokens_per_s"), t2 = cnum(t, listed[1], "throughput_tokens_per_s");
-            if (isfinite(l1) && isfinite(h2))
+            const char *verdict = l1 > h2 ? "#1 is faster even at its low end and #2 at its high end"
+                                : t1 > t2 ? "no: their intervals overlap, #1 is faster as simulated only" : "no";
+            if (isfinite(l1) && isfinite(h2) && c1 && c2)
+                fprintf(f, "  #1 against #2 beyond the interval (calibration: 10th-90th percentile of %d knob draws of the "
+                        "scenario's calibration block, each row re-simulated with them): %s\n", UNC_DRAWS, verdict);
+            else if (isfinite(l1) && isfinite(h2))
                 fprintf(f, "  #1 against #2 beyond the interval (validation: 4 in 5 predicted rows of docs/validation.md err by at "
-                        "most %.0f%%): %s\n", t1 > 0 ? 100 * (1 - l1 / t1) : 0,
-                        l1 > h2 ? "#1 is faster even at its low end and #2 at its high end"
-                        : t1 > t2 ? "no: their intervals overlap, #1 is faster as simulated only" : "no");
+                        "most %.0f%%): %s\n", t1 > 0 ? 100 * (1 - l1 / t1) : 0, verdict);
         }
     }
     if (shown > 0 && base && listed[0] != base && rt_row_true(base, fc)) explain(t, listed[0], base, "the scenario's own plan", f);

@@ -615,6 +615,23 @@ START_TEST(t_survivors_and_extrapolation)
 }
 END_TEST
 
+/* The off-policy price (planner.h, PLANNER_LAG_COST): the mean of
+** 1/(1 + c lag) over a lag histogram; 1 with no lag, no cost or no samples. */
+START_TEST(t_lag_value)
+{
+    int64_t h[SCN_STALENESS_MAX + 1] = {64, 192};
+    ck_assert(fabs(planner_lag_value(h, 1, 0.5) - (64 + 192 / 1.5) / 256) < 1e-12);
+    ck_assert(planner_lag_value(h, 1, 0.5) < 1);
+    ck_assert(planner_lag_value(h, 1, 0) == 1);
+    ck_assert(planner_lag_value(h, 0, 0.5) == 1);          /* only lag 0 counted */
+    int64_t z[SCN_STALENESS_MAX + 1] = {0};
+    ck_assert(planner_lag_value(z, 3, 0.5) == 1);
+    /* more lag, less value: the same samples one version later */
+    int64_t l[SCN_STALENESS_MAX + 1] = {0, 64, 192};
+    ck_assert(planner_lag_value(l, 2, PLANNER_LAG_COST) < planner_lag_value(h, 1, PLANNER_LAG_COST));
+}
+END_TEST
+
 static Suite *planner_suite(void)
 {
     Suite *s = suite_create("planner");
@@ -629,6 +646,7 @@ static Suite *planner_suite(void)
     tcase_add_test(tc, t_feasibility_agrees);
     tcase_add_test(tc, t_survivors_and_extrapolation);
     tcase_add_test(tc, t_estimate_parts_are_the_engines);
+    tcase_add_test(tc, t_lag_value);
     suite_add_tcase(s, tc);
     return s;
 }
