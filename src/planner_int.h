@@ -1,6 +1,7 @@
 /*
-** planner_int.h — what planner.c calls of planner_limits.c (the
-** constraints of a search).  Internal to the planner group: the CLI and the
+** planner_int.h — what the planner's files call of each other:
+** planner_limits.c (the constraints of a search) and planner.c's helpers
+** for planner_select.c.  Internal to the planner group: the CLI and the
 ** tests go through planner.h.
 */
 #ifndef FUSYNC_PLANNER_INT_H
@@ -21,5 +22,10 @@ bool planner_constrain(planner *P, fs_err *err);
 /* Whether a simulated scenario (its report, NULL when the run failed) is
 ** within the constraints; else false with why not in `why`. */
 bool planner_within(const planner *P, const scn_scenario *s, const report *rep, char *why, size_t n);
+
+/* (planner.c) plan.rollout.dispatch of a scenario set through its field
+** row; the dispatch values the search sweeps (at least one). */
+void planner_set_dispatch(scn_scenario *s, int value);
+int planner_ndispatch(const planner *P);
 
 #endif
