@@ -6,24 +6,21 @@
 ** The rules, each with its source in the framework's code, are
 ** docs/frameworks.md; the key tables and defaults are import_fw.c.
 **
-** Over 900 lines: it is the three frameworks' joined rules (mini-batches,
-** lengths, pools, backends), one function each, read top to bottom beside
-** docs/frameworks.md; the next rule for a framework splits it by framework.
+** It holds the three frameworks' joined rules (mini-batches, lengths, pools,
+** backends), one function each, read top to bottom beside
+** docs/frameworks.md; finding the model's shape is import_model.c.
 */
 #include "import.h"
 #include "import_fw.h"
-#include "hfconfig.h"
 #include "presets.h"
 
 #include <ctype.h>
-#include <glob.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 typedef struct {
     char path[96];
@@ -194,43 +191,6 @@ static void warn(mctx *m, const char *fmt, ...)
 
 /* ----------------------------------------------------------------- model */
 
-static bool is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* config.json of a model path or hub id: the file itself, a model folder,
-** DIR/NAME/config.json, or the Hugging Face cache's
-** DIR/models--ORG--NAME/snapshots/ * /config.json. */
-static bool find_config(const char *id, const char *dir, char *out, size_t n)
-{
-    char p[4096];
-    if (is_file(id)) { snprintf(out, n, "%s", id); return true; }
-    snprintf(p, sizeof p, "%s/config.json", id);
-    if (is_file(p)) { snprintf(out, n, "%s", p); return true; }
-    if (!dir) return false;
-    const char *base = strrchr(id, '/');
-    base = base ? base + 1 : id;
-    snprintf(p, sizeof p, "%s/%s/config.json", dir, base);
-    if (is_file(p)) { snprintf(out, n, "%s", p); return true; }
-    char flat[1024];
-    snprintf(flat, sizeof flat, "%s", id);
-    for (char *q = flat; *q; q++) if (*q == '/') *q = '-';
-    /* models--ORG--NAME: the id's slash becomes "--" */
-    const char *slash = strchr(id, '/');
-    if (slash) snprintf(p, sizeof p, "%s/models--%.*s--%s/snapshots/*/config.json", dir, (int)(slash - id), id, slash + 1);
-    else snprintf(p, sizeof p, "%s/models--%s/snapshots/*/config.json", dir, id);
-    glob_t g;
-    bool ok = false;
-    if (glob(p, 0, NULL, &g) == 0 && g.gl_pathc > 0) {
-        snprintf(out, n, "%s", g.gl_pathv[g.gl_pathc - 1]);   /* the last snapshot in name order */
-        ok = true;
-    }
-    globfree(&g);
-    return ok;
-}
-
 static void lua_str(char *out, size_t n, const char *s)
 {
     size_t k = 0;
@@ -271,50 +231,18 @@ static bool model(mctx *m, const char *role, const char *key)
         m->failed = true;
         return false;
     }
-    char path[4096];
-    char idx[1024];
-    if (id[0] == '~' && getenv("HOME")) snprintf(idx, sizeof idx, "%s%s", getenv("HOME"), id + 1);
-    else snprintf(idx, sizeof idx, "%s", id);
-    char hub[4096];
-    const char *dir = m->o->model_dir;
-    if (!dir) {
-        if (getenv("HF_HOME")) { snprintf(hub, sizeof hub, "%s/hub", getenv("HF_HOME")); dir = hub; }
-        else if (getenv("HOME")) { snprintf(hub, sizeof hub, "%s/.cache/huggingface/hub", getenv("HOME")); dir = hub; }
+    scn_model mm;
+    char how[160];
+    if (!imp_model_find(id, m->o->model_dir, src, &mm, how, sizeof how, m->err)) {
+        m->failed = true;
+        return false;
     }
-    char full[sizeof src + 1100];
-    snprintf(full, sizeof full, "%s = %s", src, id);
+    char full[sizeof src + sizeof id + sizeof how + 8];
+    snprintf(full, sizeof full, "%s = %s; %s", src, id, how);
     char mp[128];
     snprintf(mp, sizeof mp, "models.%s", role);
-    if (find_config(idx, dir, path, sizeof path)) {
-        scn_model mm;
-        hf_info info;
-        fs_err e = {0, ""};
-        if (!hf_load(path, &mm, &info, &e)) {
-            fs_err_set(m->err, 2, "%s: %s", src, e.msg);
-            m->failed = true;
-            return false;
-        }
-        /* the shape is written; where it was read is a comment, not a path the scenario depends on */
-        char with[sizeof full + 64];
-        snprintf(with, sizeof with, "%s; shape from its config.json", full);
-        model_record(m, mp, with, id, &mm);
-        return true;
-    }
-    const char *base = strrchr(idx, '/');
-    base = base && base[1] ? base + 1 : idx;
-    for (int i = 0; i < presets_model_count(); i++) {
-        if (strcasecmp(presets_model(i)->name, base) && strcasecmp(presets_model_key(i), base)) continue;
-        char with[sizeof full + 64];
-        snprintf(with, sizeof with, "%s; the shape of fusync's preset f.models.%s", full, presets_model_key(i));
-        model_record(m, mp, with, id, presets_model(i));
-        return true;
-    }
-    fs_err_set(m->err, 2, "%s = %s: no config.json found (looked for it as a file, a model folder and in the Hugging "
-               "Face cache under %s) and no preset of that name (fusync presets); fetch "
-               "https://huggingface.co/%s/resolve/main/config.json and pass the file with --model-dir DIR "
-               "(DIR/NAME/config.json) or put it in the cache", src, id, dir ? dir : "$HF_HOME/hub", id);
-    m->failed = true;
-    return false;
+    model_record(m, mp, full, id, &mm);
+    return true;
 }
 
 /* ------------------------------------------------------------ the workload */
