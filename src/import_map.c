@@ -305,9 +305,53 @@ static bool rules(mctx *m, imp_guard g)
         case IMP_C_ZERO1: set(m, r->field, s, "%d", b ? 1 : 0); break;
         case IMP_C_RECOMP: set(m, r->field, s, "\"%s\"", b ? "full" : "none"); break;
         case IMP_C_FP32: set(m, r->field, s, "\"%s\"", b ? "fp32" : "bf16"); break;
+        case IMP_C_SHARE: set(m, r->field, s, "%d", b ? 1 : 0); break;
+        case IMP_C_PACK: set(m, r->field, s, "\"%s\"", b ? "none" : "longest"); break;
         default: break;
         }
     }
+    return true;
+}
+
+/* Megatron-core's optimizer_cpu_offload with optimizer_offload_fraction: that
+** share of the optimizer states held and stepped on the host for the whole
+** run (megatron/core/optimizer/optimizer_config.py; HybridDeviceOptimizer). */
+static bool host_optimizer(mctx *m, const char *on_key, const char *frac_key)
+{
+    bool on;
+    double f;
+    char s[320], s2[320], why[700];
+    if (!gbool(m, on_key, &on, s, sizeof s)) return false;
+    if (!on) return true;
+    if (!gnum(m, frac_key, &f, NULL, s2, sizeof s2)) return false;
+    if (!(f >= 0 && f <= 1)) {
+        fs_err_set(m->err, 2, "%s = %g: a share of the optimizer states, 0 to 1", s2, f);
+        m->failed = true;
+        return false;
+    }
+    snprintf(why, sizeof why, "%s with %s: that share of the optimizer on the host", s, s2);
+    set(m, "plan.train.optimizer_offload", why, "%g", f);
+    return true;
+}
+
+/* A boolean whose key came with a later release (import_fw.c, imp_fw_since):
+** an input older than the key gets the behaviour before it, not today's
+** default; an input that does not show its age gets the default and a
+** warning, since versions are not tracked for it. */
+static bool versioned(mctx *m, const char *key, bool *b, char *src, size_t sn)
+{
+    const imp_since *v = imp_fw_since(m->fw, key);
+    if (!v || imp_cfg_get(m->c, key)) return gbool(m, key, b, src, sn);
+    int age = imp_fw_age(m->fw, m->c);
+    if (age < v->rank && imp_cfg_get(m->c, v->witness)) {
+        snprintf(src, sn, "%s: absent from an input that has %s and no key newer than %s, so older than %s; "
+                 "the behaviour before it", key, v->witness, key, v->release);
+        return to_bool(m, key, v->before, b);
+    }
+    if (!gbool(m, key, b, src, sn)) return false;
+    if (age < v->rank)
+        warn(m, "%s: not in the input, which does not show its version; given the default of %s, although the key "
+                "came in %s (set it if the config is older)", key, imp_fw_source(m->fw), v->release);
     return true;
 }
 
@@ -316,7 +360,7 @@ static bool rules(mctx *m, imp_guard g)
 static bool map_verl(mctx *m)
 {
     char v[1024], s[320], s2[320];
-    double d, d2;
+    double d;
     bool b, nul;
     char cn[256];
     get(m, "hydra.config_name", cn, sizeof cn, NULL, 0);
@@ -389,6 +433,9 @@ static bool map_verl(mctx *m)
         if (!gbool(m, "actor_rollout_ref.actor.megatron.param_offload", &po, s, sizeof s)) return false;
         if (po) warn(m, "actor_rollout_ref.actor.megatron.param_offload = true: parameter offload is not modelled; "
                         "fusync holds the parameters on the device (memory over-counted)");
+        if (!host_optimizer(m, "actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload",
+                            "actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_offload_fraction"))
+            return false;
     } else {
         snprintf(why, sizeof why, "%s = %s: FSDP shards parameters, gradients and optimizer states (ZeRO-3)", s, strat);
         set(m, "plan.train.zero", why, "3");
@@ -400,6 +447,21 @@ static bool map_verl(mctx *m)
             set(m, "plan.train.cp", s, "%g", d);
             set(m, "plan.train.cp_kind", s, "\"ulysses\"");
         }
+        /* FSDP2's CPUOffloadPolicy holds parameters, gradients and optimizer states on the host for the whole run
+        ** and steps there (verl/workers/fsdp_workers.py, _build_model_optimizer: offload_policy under fsdp2 only);
+        ** optimizer_offload above moves the states between phases (load_fsdp_optimizer before update_actor,
+        ** offload_fsdp_optimizer after) */
+        if (!gbool(m, "actor_rollout_ref.actor.fsdp_config.offload_policy", &b, s, sizeof s)) return false;
+        if (b && !strcmp(strat, "fsdp2")) {
+            snprintf(why, sizeof why, "%s under strategy fsdp2: FSDP2's CPUOffloadPolicy, the optimizer on the host", s);
+            set(m, "plan.train.optimizer_offload", why, "1");
+            set(m, "plan.offload.optimizer", why, "false");
+            warn(m, "actor_rollout_ref.actor.fsdp_config.offload_policy = true: FSDP2 also holds the parameters on the "
+                    "host; fusync counts their shards on the device (memory over-counted)");
+        } else if (b) {
+            warn(m, "actor_rollout_ref.actor.fsdp_config.offload_policy = true with strategy %s: verl applies it "
+                    "under fsdp2 only; nothing offloaded", strat);
+        }
         bool po;
         if (!gbool(m, "actor_rollout_ref.actor.fsdp_config.param_offload", &po, s, sizeof s)) return false;
         set(m, "plan.offload.grads", "verl frees the gradients after the optimizer step: none held during rollout", "true");
@@ -409,25 +471,51 @@ static bool map_verl(mctx *m)
     bool dyn;
     if (!gbool(m, "actor_rollout_ref.actor.use_dynamic_bsz", &dyn, s, sizeof s)) return false;
     if (dyn) {
+        /* a micro-batch of at most this many tokens a GPU (verl/workers/actor/dp_actor.py, update_policy:
+        ** prepare_dynamic_batch with ppo_max_token_len_per_gpu x the Ulysses size, as fusync's budget x cp) */
         if (!gnum(m, "actor_rollout_ref.actor.ppo_max_token_len_per_gpu", &d, NULL, s2, sizeof s2)) return false;
-        d2 = fmax(1, floor(d / (mp + mr)));
-        snprintf(why, sizeof why, "%s with %s: token-budget batching approximated as budget / (max prompt + max response) "
-                 "sequences", s2, s);
-        set(m, "plan.train.micro_batch", why, "%g", d2);
-        warn(m, "actor_rollout_ref.actor.use_dynamic_bsz = true: token-budget micro-batches are not modelled; fusync "
-                "packs %g sequences a micro-batch (ppo_max_token_len_per_gpu %g / %g tokens)", d2, d, mp + mr);
+        snprintf(why, sizeof why, "%s with %s", s2, s);
+        set(m, "plan.train.max_tokens", why, "%g", d);
+    }
+    /* the fixed micro-batch: the per-GPU key, else the deprecated global one divided by the data-parallel size
+    ** as verl's workers normalise it (verl/workers/fsdp_workers.py: ppo_micro_batch_size //= world size / the
+    ** Ulysses size; verl/workers/megatron_workers.py: //= mpu.get_data_parallel_world_size()) */
+    if (!gnum(m, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", &d, &nul, s, sizeof s)) return false;
+    double g;
+    bool gnul;
+    if (!gnum(m, "actor_rollout_ref.actor.ppo_micro_batch_size", &g, &gnul, s2, sizeof s2)) return false;
+    if (!gnul) {
+        double nn, gpn, tp = 1, pp = 1, cp = 1;
+        if (!gnum(m, "trainer.nnodes", &nn, NULL, NULL, 0) || !gnum(m, "trainer.n_gpus_per_node", &gpn, NULL, NULL, 0))
+            return false;
+        if (!strcmp(strat, "megatron")) {
+            if (!gnum(m, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size", &tp, NULL, NULL, 0) ||
+                !gnum(m, "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size", &pp, NULL, NULL, 0) ||
+                !gnum(m, "actor_rollout_ref.actor.megatron.context_parallel_size", &cp, NULL, NULL, 0)) return false;
+        } else if (!gnum(m, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", &cp, NULL, NULL, 0)) return false;
+        double dp = floor(nn * gpn / (tp * pp * cp));
+        double per = dp >= 1 ? floor(g / dp) : 0;
+        if (per < 1) {
+            fs_err_set(m->err, 2, "%s = %g: fewer than one sequence on each of the %g data-parallel ranks", s2, g, dp);
+            m->failed = true;
+            return false;
+        }
+        snprintf(why, sizeof why, "%s (deprecated, global) / %g data-parallel ranks, as verl's workers divide it", s2, dp);
+        set(m, "plan.train.micro_batch", why, "%g", per);
+    } else if (nul) {
+        set(m, "plan.train.micro_batch", dyn ? "unused under the token budget (plan.train.max_tokens)"
+                                             : "guess: ppo_micro_batch_size_per_gpu is unset", "1");
     } else {
-        if (!gnum(m, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", &d, &nul, s, sizeof s)) return false;
-        if (nul) {
-            set(m, "plan.train.micro_batch", "guess: ppo_micro_batch_size_per_gpu is unset", "1");
-        } else {
-            set(m, "plan.train.micro_batch", s, "%g", d);
+        set(m, "plan.train.micro_batch", s, "%g", d);
+    }
+    if (strcmp(strat, "megatron")) {
+        if (!gbool(m, "actor_rollout_ref.model.use_remove_padding", &b, s, sizeof s)) return false;
+        if (!b && dyn) {
+            set(m, "plan.train.padding", "use_dynamic_bsz packs its token-budget micro-batches", "\"none\"");
+            warn(m, "actor_rollout_ref.model.use_remove_padding = false with use_dynamic_bsz: fusync packs the "
+                    "token-budget micro-batches (padding inside them not counted)");
         }
     }
-    if (!gbool(m, "actor_rollout_ref.model.use_remove_padding", &b, s, sizeof s)) return false;
-    if (!b) warn(m, "actor_rollout_ref.model.use_remove_padding = false: verl then trains padded sequences; fusync "
-                    "counts real tokens only (training time under-counted)");
-
     return true;
 }
 
@@ -565,18 +653,8 @@ static bool map_openrlhf(mctx *m)
         set(m, "plan.mode", "explicit pools below", "\"separate\"");
         set(m, "plan.pools", rs, "{ %s }", pools.s);
         buf_free(&pools);
-        bool ao;
-        if (!gbool(m, "ds.adam_offload", &ao, s, sizeof s)) return false;
         set(m, "plan.offload.optimizer", "training-only pool: nothing to offload for", "false");
         set(m, "plan.offload.grads", "training-only pool: nothing to offload for", "false");
-        if (ao) warn(m, "ds.adam_offload = true: CPU Adam (optimizer states and step on the host) is not modelled; "
-                        "fusync holds the optimizer states on the device and steps there");
-    }
-    if (all) {
-        bool ao;
-        if (!gbool(m, "ds.adam_offload", &ao, s, sizeof s)) return false;
-        if (ao) warn(m, "ds.adam_offload = true: CPU Adam is not modelled; fusync offloads the optimizer states only "
-                        "across rollout (plan.offload.optimizer) and steps on the device");
     }
     if (m->o->nodes) set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
     else {
@@ -589,20 +667,24 @@ static bool map_openrlhf(mctx *m)
     if (d > 1) { set(m, "plan.train.cp", s, "%g", d); set(m, "plan.train.cp_kind", s, "\"ring\""); }
     bool dyn;
     if (!gbool(m, "train.dynamic_batch_enable", &dyn, s, sizeof s)) return false;
+    if (!gnum(m, "train.micro_batch_size", &d, NULL, s2, sizeof s2)) return false;
+    set(m, "plan.train.micro_batch", s2, "%g", d);
     if (dyn) {
+        /* micro-batches of at most max_tokens_per_gpu tokens, and packing forced on (train_ppo_ray.py: "Please
+        ** --packing_samples ... when --use_dynamic_batch is enabled", args.ds.packing_samples = True) */
         if (!gnum(m, "train.max_tokens_per_gpu", &d, NULL, s2, sizeof s2)) return false;
-        double mb = fmax(1, floor(d / maxlen));
-        snprintf(why, sizeof why, "%s with %s: approximated as budget / data.max_len sequences", s2, s);
-        set(m, "plan.train.micro_batch", why, "%g", mb);
-        warn(m, "train.dynamic_batch_enable = true: token-budget micro-batches are not modelled; fusync packs %g "
-                "sequences a micro-batch (max_tokens_per_gpu %g / max_len %g)", mb, d, maxlen);
+        snprintf(why, sizeof why, "%s with %s", s2, s);
+        set(m, "plan.train.max_tokens", why, "%g", d);
+        snprintf(why, sizeof why, "%s: OpenRLHF turns ds.packing_samples on with it", s);
+        set(m, "plan.train.padding", why, "\"none\"");
     } else {
-        if (!gnum(m, "train.micro_batch_size", &d, NULL, s, sizeof s)) return false;
-        set(m, "plan.train.micro_batch", s, "%g", d);
+        double ring;
+        if (!gnum(m, "ds.ring_attn_size", &ring, NULL, s2, sizeof s2)) return false;
+        if (ring > 1) {
+            snprintf(why, sizeof why, "%s > 1: OpenRLHF turns ds.packing_samples on with ring attention", s2);
+            set(m, "plan.train.padding", why, "\"none\"");
+        }
     }
-    if (!gbool(m, "ds.packing_samples", &b, s, sizeof s)) return false;
-    if (!b) warn(m, "ds.packing_samples = false: OpenRLHF then trains padded sequences; fusync counts real tokens only");
-
     bool as_;
     if (!gbool(m, "train.async_enable", &as_, s, sizeof s)) return false;
     if (as_) {
@@ -676,32 +758,40 @@ static bool map_nemo(mctx *m)
         get(m, "policy.megatron_cfg.recompute_granularity", g, sizeof g, s2, sizeof s2);
         snprintf(why, sizeof why, "%s with %s", s, s2);
         set(m, "plan.train.recompute", why, "\"%s\"", !b ? "none" : !strcmp(g, "selective") ? "selective" : "full");
-        if (!gbool(m, "policy.megatron_cfg.optimizer.optimizer_cpu_offload", &b, s, sizeof s)) return false;
-        if (b) warn(m, "policy.megatron_cfg.optimizer.optimizer_cpu_offload = true: a CPU optimizer step is not modelled");
+        if (!host_optimizer(m, "policy.megatron_cfg.optimizer.optimizer_cpu_offload",
+                            "policy.megatron_cfg.optimizer.optimizer_offload_fraction")) return false;
     } else {
         if (!gbool(m, "policy.dtensor_cfg.enabled", &b, s, sizeof s)) return false;
         snprintf(why, sizeof why, "%s: DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)", s);
         set(m, "plan.train.zero", why, "3");
+        /* cpu_offload: FSDP2's CPU offload for the whole run, the optimizer stepped on the host
+        ** (nemo_rl/models/policy/workers/dtensor_policy_worker.py: _parallelize_model(cpu_offload=...), and
+        ** prepare_for_training leaves the optimizer state on the host when it is set) */
         if (!rules(m, IMP_G_FSDP)) return false;
         if (!gbool(m, "policy.dtensor_cfg.cpu_offload", &b, s, sizeof s)) return false;
-        if (b) warn(m, "policy.dtensor_cfg.cpu_offload = true: parameter and optimizer CPU offload is not modelled; "
-                       "fusync holds them on the device and offloads the optimizer across rollout");
+        if (b) warn(m, "policy.dtensor_cfg.cpu_offload = true: FSDP2 also holds the parameters on the host; fusync "
+                       "counts their shards on the device (memory over-counted)");
     }
     bool pack, dyn;
-    if (!gbool(m, "policy.sequence_packing.enabled", &pack, s, sizeof s) ||
-        !gbool(m, "policy.dynamic_batching.enabled", &dyn, s2, sizeof s2)) return false;
+    if (!versioned(m, "policy.sequence_packing.enabled", &pack, s, sizeof s) ||
+        !versioned(m, "policy.dynamic_batching.enabled", &dyn, s2, sizeof s2)) return false;
+    if (!gnum(m, "policy.train_micro_batch_size", &d, NULL, why, sizeof why)) return false;
+    set(m, "plan.train.micro_batch", why, "%g", d);
     if (pack || dyn) {
+        /* both bound a micro-batch by train_mb_tokens: packing concatenates the sequences into bins of that many
+        ** tokens, dynamic batching groups length-sorted sequences under it (nemo_rl/distributed/batched_data_dict.py,
+        ** shard_by_batch_size) */
         const char *k = pack ? "policy.sequence_packing.train_mb_tokens" : "policy.dynamic_batching.train_mb_tokens";
         char s3[320];
         if (!gnum(m, k, &d, NULL, s3, sizeof s3)) return false;
-        double mb = fmax(1, floor(d / total));
-        snprintf(why, sizeof why, "%s: a token budget, approximated as budget / max_total_sequence_length sequences", s3);
-        set(m, "plan.train.micro_batch", why, "%g", mb);
-        warn(m, "%s = true: token-budget micro-batches are not modelled; fusync packs %g sequences a micro-batch "
-                "(%g tokens / %g)", pack ? "policy.sequence_packing.enabled" : "policy.dynamic_batching.enabled", mb, d, total);
+        snprintf(why, sizeof why, "%s with %s", s3, pack ? s : s2);
+        set(m, "plan.train.max_tokens", why, "%g", d);
+        set(m, "plan.train.padding", why, "\"none\"");
+        if (!pack) warn(m, "policy.dynamic_batching.enabled = true: its length-sorted micro-batches pad to their "
+                           "longest; fusync counts them packed (written back as sequence packing)");
     } else {
-        if (!gnum(m, "policy.train_micro_batch_size", &d, NULL, s, sizeof s)) return false;
-        set(m, "plan.train.micro_batch", s, "%g", d);
+        snprintf(why, sizeof why, "%s and %s off: micro-batches padded to their longest", s, s2);
+        set(m, "plan.train.padding", why, "\"longest\"");
     }
     set(m, "plan.rollout.max_seqs", "vLLM's default max_num_seqs (NeMo RL does not set it)", "256");
     if (!gbool(m, "grpo.async_grpo.enabled", &b, s, sizeof s)) return false;
