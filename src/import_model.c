@@ -22,7 +22,7 @@ static bool is_file(const char *p)
 }
 
 /* config.json of a model path or hub id: the file itself, a model folder,
-** DIR/NAME/config.json, or the Hugging Face cache's
+** DIR/ORG/NAME/config.json, DIR/NAME/config.json, or the Hugging Face cache's
 ** DIR/models--ORG--NAME/snapshots/ * /config.json. */
 static bool find_config(const char *id, const char *dir, char *out, size_t n)
 {
@@ -32,6 +32,11 @@ static bool find_config(const char *id, const char *dir, char *out, size_t n)
     if (is_file(p)) { snprintf(out, n, "%s", p); return true; }
     if (!dir) return false;
     const char *base = strrchr(id, '/');
+    /* a hub id ORG/NAME as a folder tree under DIR, the more specific place first */
+    if (base && id[0] != '/') {
+        snprintf(p, sizeof p, "%s/%s/config.json", dir, id);
+        if (is_file(p)) { snprintf(out, n, "%s", p); return true; }
+    }
     base = base ? base + 1 : id;
     snprintf(p, sizeof p, "%s/%s/config.json", dir, base);
     if (is_file(p)) { snprintf(out, n, "%s", p); return true; }
@@ -87,6 +92,6 @@ bool imp_model_find(const char *id, const char *model_dir, const char *src, scn_
     fs_err_set(err, 2, "%s = %s: no config.json found (looked for it as a file, a model folder and in the Hugging "
                "Face cache under %s) and no preset of that name (fusync presets); fetch "
                "https://huggingface.co/%s/resolve/main/config.json and pass the file with --model-dir DIR "
-               "(DIR/NAME/config.json) or put it in the cache", src, id, dir ? dir : "$HF_HOME/hub", id);
+               "(DIR/NAME/config.json or DIR/ORG/NAME/config.json) or put it in the cache", src, id, dir ? dir : "$HF_HOME/hub", id);
     return false;
 }
