@@ -20,8 +20,8 @@ static bool versioned(imp_mctx *m, const char *key, bool *b, char *src, size_t s
     if (!v || imp_cfg_get(m->c, key)) return imp_m_gbool(m, key, b, src, sn);
     int age = imp_fw_age(m->fw, m->c);
     if (age < v->rank && imp_cfg_get(m->c, v->witness)) {
-        snprintf(src, sn, "%s: absent from an input that has %s and no key newer than %s, so older than %s; "
-                 "the behaviour before it", key, v->witness, key, v->release);
+        snprintf(src, sn, "%s absent, the input (it has %s) older than %s: off as before it", key, v->witness,
+                 v->release);
         return imp_m_to_bool(m, key, v->before, b);
     }
     if (!imp_m_gbool(m, key, b, src, sn)) return false;

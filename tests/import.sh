@@ -313,7 +313,7 @@ policy:
 cluster: {gpus_per_node: 8, num_nodes: 1}
 YAML
 imp nold nemo-rl "$TMP/nemo/old.yaml"
-field nold 'padding = "longest",  -- policy.sequence_packing.enabled: absent from an input that has policy.train_micro_batch_size'
+field nold 'padding = "longest",  -- policy.sequence_packing.enabled absent, the input (it has policy.train_micro_batch_size) older than v0.3.0'
 if grep -q 'max_tokens = ' "$TMP/nold.lua"; then bad "nold: a pre-packing config got a token budget"; else ok; fi
 # an input that does not show its version: today's default, said in the warnings block
 printf 'grpo: {num_prompts_per_step: 32}\npolicy: {model_name: meta-llama/Llama-3.1-8B}\n' >"$TMP/nemo/bare.yaml"

@@ -54,7 +54,7 @@ return {
       recompute = "full",  -- policy.dtensor_cfg.activation_checkpointing (examples/configs/nemo_issue456_deepscaler_16k.yaml:12)
       optimizer_offload = 1,  -- policy.dtensor_cfg.cpu_offload (examples/configs/nemo_issue456_deepscaler_16k.yaml:10)
       micro_batch = 1,  -- policy.train_micro_batch_size (examples/configs/grpo-deepscaler-1.5b-8K.yaml:38)
-      padding = "longest",  -- policy.sequence_packing.enabled: absent from an input that has policy.train_micro_batch_size and no key newer than policy.sequence_packing.enabled, so older than v0.3.0 (commit 5924d1c); the behaviour before it and policy.dynamic_batching.enabled (examples/configs/nemo_issue456_deepscaler_16k.yaml:14) off: micro-batch
+      padding = "longest",  -- policy.sequence_packing.enabled absent, the input (it has policy.train_micro_batch_size) older than v0.3.0 (commit 5924d1c): off as before it and policy.dynamic_batching.enabled (examples/configs/nemo_issue456_deepscaler_16k.yaml:14) off: micro-batches padded to their longest
     },
   },
 }
