@@ -29,7 +29,7 @@ plugin    | yes | no  | no  | src/plugin.c src/plugin.h src/plugin_lua.h src/plu
 runner    | no  | no  | no  | src/runner.* src/uncert.* src/uncert_table.h | base scenario format engine output lua plugin runner
 planner   | no  | no  | no  | src/planner.c src/planner.h src/planner_int.h src/planner_limits.c src/planner_select.c src/planner_table.c | base scenario format engine output plugin runner planner
 calibrate | no  | no  | no  | src/calibrate.c src/calibrate.h src/calibrate_read.c | base scenario format engine output runner calibrate
-import    | no  | no  | no  | src/import.h src/import_*.c src/import_fw.h | base scenario format lua import
+import    | no  | no  | no  | src/import.h src/import_*.c src/import_fw.h src/import_map.h | base scenario format lua import
 cli       | no  | no  | no  | src/cli.h src/cli.c src/cli_*.c src/cli_*.h src/main.c | base scenario format engine output lua plugin runner planner calibrate import cli
 ui        | no  | yes | no  | ui/*.c ui/*.h | base scenario format engine output plugin runner cli ui
 '

@@ -88,6 +88,14 @@ bool imp_keys(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_buf *out
 ** the header. */
 bool imp_export(imp_framework fw, const scn_scenario *s, const char *source, fs_buf *out, fs_err *err);
 
+/* (import_model.c) The shape of the model a config names by id (a path or a
+** hub id): its config.json as a file, a model folder, under model_dir (NULL:
+** $HF_HOME/hub) or the Hugging Face cache; else a preset of the same name.
+** how receives where the shape came from, for the field's comment.  Fails
+** (code 2, naming src, the key) with the config.json to fetch. */
+bool imp_model_find(const char *id, const char *model_dir, const char *src, scn_model *mm, char *how, size_t hn,
+                    fs_err *err);
+
 bool imp_framework_parse(const char *s, imp_framework *fw);
 const char *imp_framework_name(imp_framework fw);
 

@@ -121,6 +121,13 @@ static bool rules(xctx *x, imp_guard g)
             put(x, r->key, "%s", tf((int)v == RECOMPUTE_FULL));
             break;
         case IMP_C_FP32: put(x, r->key, "%s", tf((int)v == GRAD_FP32)); break;
+        case IMP_C_SHARE:
+            if (v != 0 && v != 1)
+                return fail(x, "%s = %g: %s's %s holds all of the optimizer on the host (1) or none (0); no share "
+                            "between", r->field, v, x->name, r->key);
+            put(x, r->key, "%s", tf(v == 1));
+            break;
+        case IMP_C_PACK: put(x, r->key, "%s", tf((int)v == PAD_NONE)); break;
         }
     }
     return true;
@@ -256,6 +263,15 @@ static bool ex_verl(xctx *x)
         put(x, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", "%d", t->cp > 1 ? t->cp : 1);
         if (!rules(x, IMP_G_FSDP)) return false;
         put(x, "actor_rollout_ref.actor.fsdp_config.param_offload", "false");
+        /* the whole-run host optimizer is FSDP2's CPUOffloadPolicy (import_map.c map_verl) */
+        if (t->optimizer_offload != 0 && t->optimizer_offload != 1)
+            return fail(x, "plan.train.optimizer_offload = %g: verl's FSDP2 offload_policy holds all of the optimizer "
+                        "on the host or none (Megatron's optimizer_offload_fraction takes a share)", t->optimizer_offload);
+        if (t->optimizer_offload == 1) {
+            put(x, "actor_rollout_ref.actor.strategy", "fsdp2");
+            if (ppo) put(x, "critic.strategy", "fsdp2");
+        }
+        put(x, "actor_rollout_ref.actor.fsdp_config.offload_policy", "%s", tf(t->optimizer_offload == 1));
     } else {
         if (t->zero == 2)
             return fail(x, "plan.train.zero = 2: verl runs FSDP (ZeRO-3) or Megatron with a distributed optimizer "
@@ -270,10 +286,19 @@ static bool ex_verl(xctx *x)
         put(x, "actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity", "%s",
             t->recompute == RECOMPUTE_NONE ? "null" : t->recompute == RECOMPUTE_SELECTIVE ? "selective" : "full");
         put(x, "actor_rollout_ref.actor.megatron.param_offload", "false");
+        if (t->optimizer_offload > 0) {
+            /* not in verl's optimizer config: Hydra adds them with '+' */
+            put(x, "+actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload", "true");
+            put(x, "+actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_offload_fraction", "%g",
+                t->optimizer_offload);
+        }
+        if (t->padding != PAD_NONE)
+            note(x, "plan.train.padding = \"longest\": verl's Megatron backend packs sequences; written packed");
     }
-    put(x, "actor_rollout_ref.actor.use_dynamic_bsz", "false");
+    put(x, "actor_rollout_ref.actor.use_dynamic_bsz", "%s", tf(t->max_tokens > 0));
+    if (t->max_tokens > 0) put(x, "actor_rollout_ref.actor.ppo_max_token_len_per_gpu", "%d", t->max_tokens);
     put(x, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", "%d", t->micro_batch);
-    put(x, "actor_rollout_ref.model.use_remove_padding", "true");
+    put(x, "actor_rollout_ref.actor.ppo_micro_batch_size", "null");   /* the deprecated global form: the per-GPU one */
     return true;
 }
 
@@ -312,7 +337,10 @@ static bool ex_openrlhf(xctx *x)
         put(x, "ds.ring_attn_size", "%d", t->cp);
     }
     put(x, "train.micro_batch_size", "%d", t->micro_batch);
-    put(x, "ds.packing_samples", "true");
+    if (t->max_tokens > 0) {
+        put(x, "train.dynamic_batch_enable", "true");
+        put(x, "train.max_tokens_per_gpu", "%d", t->max_tokens);
+    }
     if (p->staleness > 0) {
         put(x, "train.async_enable", "true");
         put(x, "train.async_queue_size", "%d", p->staleness);
@@ -435,7 +463,6 @@ static bool ex_nemo(xctx *x)
         put(x, "policy.dtensor_cfg.enabled", "true");
         put(x, "policy.megatron_cfg.enabled", "false");
         if (!rules(x, IMP_G_FSDP)) return false;
-        put(x, "policy.dtensor_cfg.cpu_offload", "false");
     } else {
         if (t->zero == 2)
             return fail(x, "plan.train.zero = 2: NeMo RL runs DTensor FSDP2 (ZeRO-3) or Megatron with a distributed "
@@ -447,9 +474,20 @@ static bool ex_nemo(xctx *x)
         if (t->recompute != RECOMPUTE_NONE)
             put(x, "policy.megatron_cfg.recompute_granularity", "%s",
                 t->recompute == RECOMPUTE_SELECTIVE ? "selective" : "full");
-        put(x, "policy.megatron_cfg.optimizer.optimizer_cpu_offload", "false");
+        put(x, "policy.megatron_cfg.optimizer.optimizer_cpu_offload", "%s", tf(t->optimizer_offload > 0));
+        if (t->optimizer_offload > 0)
+            put(x, "policy.megatron_cfg.optimizer.optimizer_offload_fraction", "%g", t->optimizer_offload);
     }
-    put(x, "policy.sequence_packing.enabled", "false");
+    /* a token budget is written as sequence packing, NeMo RL's default (import_map.c map_nemo) */
+    bool pack = t->max_tokens > 0 || t->padding == PAD_NONE;
+    put(x, "policy.sequence_packing.enabled", "%s", tf(pack));
+    if (pack) {
+        int tok = t->max_tokens > 0 ? t->max_tokens : t->micro_batch * (int)(cap + s->work.max_response);
+        if (t->max_tokens <= 0)
+            note(x, "plan.train.padding = \"none\" with no token budget: NeMo RL packs into bins of "
+                    "train_mb_tokens; written as its default, micro_batch x max_total_sequence_length");
+        put(x, "policy.sequence_packing.train_mb_tokens", "%d", tok);
+    }
     put(x, "policy.dynamic_batching.enabled", "false");
     put(x, "policy.train_micro_batch_size", "%d", t->micro_batch);
     if (p->rollout.max_seqs != 256)

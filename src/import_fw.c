@@ -47,8 +47,7 @@ static const imp_keydef VERL[] = {
     {"actor_rollout_ref.actor.strategy", "fsdp", M, NULL},
     {"actor_rollout_ref.actor.ppo_mini_batch_size", "256", M, NULL},
     {"actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", "null", M, NULL},
-    {"actor_rollout_ref.actor.ppo_micro_batch_size", "null", P,
-     "the global micro-batch (deprecated): fusync reads ppo_micro_batch_size_per_gpu only"},
+    {"actor_rollout_ref.actor.ppo_micro_batch_size", "null", M, NULL},
     {"actor_rollout_ref.actor.use_dynamic_bsz", "false", M, NULL},
     {"actor_rollout_ref.actor.ppo_max_token_len_per_gpu", "16384", M, NULL},
     {"actor_rollout_ref.actor.ppo_epochs", "1", M, NULL},
@@ -57,8 +56,7 @@ static const imp_keydef VERL[] = {
     {"actor_rollout_ref.actor.fsdp_config.fsdp_size", "-1", M, NULL},
     {"actor_rollout_ref.actor.fsdp_config.param_offload", "false", M, NULL},
     {"actor_rollout_ref.actor.fsdp_config.optimizer_offload", "false", M, NULL},
-    {"actor_rollout_ref.actor.fsdp_config.offload_policy", "false", P,
-     "FSDP2 CPU offload policy: not modelled (parameters counted on the device)"},
+    {"actor_rollout_ref.actor.fsdp_config.offload_policy", "false", M, NULL},
     {"actor_rollout_ref.actor.fsdp_config.reshard_after_forward", "true", P,
      "fusync's ZeRO-3 gathers parameters for the forward and again for the backward, as reshard_after_forward true"},
     {"actor_rollout_ref.actor.fsdp_config.forward_prefetch", "false", P,
@@ -82,6 +80,9 @@ static const imp_keydef VERL[] = {
     {"actor_rollout_ref.actor.megatron.override_transformer_config.*", NULL, P,
      "a Megatron transformer setting: not modelled; fold into efficiency.train"},
     {"actor_rollout_ref.actor.megatron.*", NULL, N, NULL},
+    /* Megatron-core's OptimizerConfig (megatron/core/optimizer/optimizer_config.py): offload off, fraction 0.0 */
+    {"actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload", "false", M, NULL},
+    {"actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_offload_fraction", "0.0", M, NULL},
     {"actor_rollout_ref.actor.optim.*", NULL, N, NULL},
     /* the actor's other keys (losses, clipping, seeds): named one by one, so a misspelt key is refused */
     {"actor_rollout_ref.actor.clip_ratio*", NULL, N, NULL}, {"actor_rollout_ref.actor.tau_*", NULL, N, NULL},
@@ -289,6 +290,7 @@ static const imp_keydef NEMO[] = {
     {"policy.megatron_cfg.context_parallel_size", "1", M, NULL},
     {"policy.megatron_cfg.optimizer.use_distributed_optimizer", "true", M, NULL},
     {"policy.megatron_cfg.optimizer.optimizer_cpu_offload", "false", M, NULL},
+    {"policy.megatron_cfg.optimizer.optimizer_offload_fraction", "0.0", M, NULL},
     {"policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32", "false", M, NULL},
     {"policy.megatron_cfg.distributed_data_parallel_config.overlap_grad_reduce", "true", P,
      "overlapped gradient reduction: fusync's plan.train.overlap_grad stays at its default unless set"},
@@ -362,6 +364,7 @@ static const imp_rule VERL_RULES[] = {
     R("actor_rollout_ref.actor.fsdp_config.fsdp_size", "plan.train.shard_group", SHARD, FSDP, 0),
     R("actor_rollout_ref.actor.fsdp_config.optimizer_offload", "plan.offload.optimizer", BOOL, FSDP, 0),
     R("actor_rollout_ref.model.enable_gradient_checkpointing", "plan.train.recompute", RECOMP, FSDP, 0),
+    R("actor_rollout_ref.model.use_remove_padding", "plan.train.padding", PACK, FSDP, 0),
     {NULL, NULL, IMP_C_NUM, IMP_G_ALL, 0}
 };
 
@@ -375,6 +378,8 @@ static const imp_rule ORLHF_RULES[] = {
     R("ds.zero_stage", "plan.train.zero", NUM, ALL, 0),
     R("ds.tensor_parallel_size", "plan.train.tp", NUM, ALL, 0),
     R("actor.gradient_checkpointing_enable", "plan.train.recompute", RECOMP, ALL, 0),
+    R("ds.adam_offload", "plan.train.optimizer_offload", SHARE, ALL, 0),
+    R("ds.packing_samples", "plan.train.padding", PACK, ALL, 0),
     {NULL, NULL, IMP_C_NUM, IMP_G_ALL, 0}
 };
 
@@ -393,6 +398,7 @@ static const imp_rule NEMO_RULES[] = {
     R("policy.dtensor_cfg.tensor_parallel_size", "plan.train.tp", NUM, FSDP, 0),
     R("policy.dtensor_cfg.context_parallel_size", "plan.train.cp", NUM, FSDP, 0),
     R("policy.dtensor_cfg.activation_checkpointing", "plan.train.recompute", RECOMP, FSDP, 0),
+    R("policy.dtensor_cfg.cpu_offload", "plan.train.optimizer_offload", SHARE, FSDP, 0),
     R("policy.generation.vllm_cfg.tensor_parallel_size", "plan.rollout.tp", NUM, ALL, 0),
     R("policy.generation.vllm_cfg.expert_parallel_size", "plan.rollout.ep", NUM, ALL, IMP_R_GT1),
     R("policy.generation.vllm_cfg.gpu_memory_utilization", "plan.rollout.mem_util", NUM, ALL, 0),
@@ -430,6 +436,40 @@ bool imp_fw_flag(imp_framework fw, const char *key)
     if (fw != IMP_OPENRLHF) return false;
     for (int i = 0; ORLHF_FLAGS[i]; i++) if (!strcmp(ORLHF_FLAGS[i], key)) return true;
     return false;
+}
+
+/* NeMo RL keys newer than its first releases, from the history of
+** examples/configs/grpo_math_1B.yaml: dynamic batching came in v0.2.1
+** (commit 7d8ce74, on by default there, off from v0.3.0), sequence packing in
+** v0.3.0 (commit 5924d1c, on by default since).  Before them a micro-batch
+** was train_micro_batch_size sequences padded to the longest.  Other keys'
+** defaults are those of the one version imp_fw_source() names. */
+static const imp_since NEMO_SINCE[] = {
+    {"policy.dynamic_batching.enabled", 1, "v0.2.1 (commit 7d8ce74)", "false", "policy.train_micro_batch_size"},
+    {"policy.sequence_packing.enabled", 2, "v0.3.0 (commit 5924d1c)", "false", "policy.train_micro_batch_size"},
+    {NULL, 0, NULL, NULL, NULL}
+};
+
+const imp_since *imp_fw_since(imp_framework fw, const char *key)
+{
+    if (fw != IMP_NEMORL) return NULL;
+    for (const imp_since *v = NEMO_SINCE; v->key; v++) if (!strcmp(v->key, key)) return v;
+    return NULL;
+}
+
+int imp_fw_age(imp_framework fw, const imp_cfg *c)
+{
+    if (fw != IMP_NEMORL) return 0;
+    int age = 0;
+    for (const imp_since *v = NEMO_SINCE; v->key; v++) {
+        /* any key of the feature's block shows the release: "policy.sequence_packing." */
+        const char *dot = strrchr(v->key, '.');
+        size_t n = dot ? (size_t)(dot - v->key) + 1 : strlen(v->key);
+        const imp_kv *k = c->kv.data;
+        for (size_t i = 0; i < c->kv.len; i++)
+            if (!strncmp(k[i].key, v->key, n) && v->rank > age) age = v->rank;
+    }
+    return age;
 }
 
 const char *imp_fw_source(imp_framework fw)

@@ -32,7 +32,9 @@ typedef enum {
     IMP_C_ZERO1,    /* true: ZeRO stage 1 (a distributed optimizer), false: 0 */
     IMP_C_RECOMP,   /* true: recompute "full", false: "none" ("selective" has no key) */
     IMP_C_FP32,     /* true: grad_dtype "fp32", false: "bf16" */
-    IMP_C_SHARD     /* -1 (every rank): shard_group 0; else the same number */
+    IMP_C_SHARD,    /* -1 (every rank): shard_group 0; else the same number */
+    IMP_C_SHARE,    /* true: the whole share (1), false: none (0); a fraction has no such key */
+    IMP_C_PACK      /* true: padding "none" (packed, remove-padding), false: "longest" */
 } imp_conv;
 
 typedef enum {
@@ -58,6 +60,22 @@ const imp_rule *imp_fw_rules(imp_framework fw);
 const imp_keydef *imp_fw_key(imp_framework fw, const char *key);
 /* The framework's default of an exact key; NULL when none is recorded. */
 const char *imp_fw_default(imp_framework fw, const char *key);
+/* A key the framework added after its first release: a config older than
+** `release` does not have it, and its behaviour then was `before` (not the
+** recorded default).  The input's age is bounded by the newest such key it
+** sets; a config with none of them and with `witness` (a key every version
+** has) predates them all.  NULL: the key's default is not versioned. */
+typedef struct {
+    const char *key;
+    int         rank;       /* order of the releases: a larger one is newer */
+    const char *release;    /* "v0.3.0 (commit 5924d1c)" */
+    const char *before;     /* the value that matches the behaviour before it */
+    const char *witness;
+} imp_since;
+const imp_since *imp_fw_since(imp_framework fw, const char *key);
+/* The newest release rank the input shows by the versioned keys it sets (0: none). */
+int imp_fw_age(imp_framework fw, const imp_cfg *c);
+
 /* The version and files the defaults come from. */
 const char *imp_fw_source(imp_framework fw);
 

@@ -6,48 +6,28 @@
 ** The rules, each with its source in the framework's code, are
 ** docs/frameworks.md; the key tables and defaults are import_fw.c.
 **
-** Over 900 lines: it is the three frameworks' joined rules (mini-batches,
-** lengths, pools, backends), one function each, read top to bottom beside
-** docs/frameworks.md; the next rule for a framework splits it by framework.
+** It holds the helpers of import_map.h, verl's and OpenRLHF's joined rules
+** (mini-batches, lengths, pools, backends), one function each, read top to
+** bottom beside docs/frameworks.md, and the rendering; NeMo RL's rules are
+** import_nemo.c, finding the model's shape import_model.c.
 */
-#include "import.h"
-#include "import_fw.h"
-#include "hfconfig.h"
+#include "import_map.h"
 #include "presets.h"
 
 #include <ctype.h>
-#include <glob.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-
-typedef struct {
-    char path[96];
-    char val[1024];
-    char src[320];
-} entry;
-
-typedef struct {
-    imp_framework  fw;
-    const imp_cfg *c;
-    const imp_opts *o;
-    fs_vec         out;     /* entry */
-    fs_buf         perf;    /* warnings: affect performance, not modelled */
-    fs_err        *err;
-    bool           failed;
-    bool          *used;    /* non-NULL: marks each input key the mapping reads (imp_keys) */
-} mctx;
 
 /* ---------------------------------------------------------------- values */
 
-static bool resolve(mctx *m, const char *key, const char *text, char *out, size_t n, int depth);
+static bool resolve(imp_mctx *m, const char *key, const char *text, char *out, size_t n, int depth);
 
 /* The value of key: the input's, else the framework's default (NULL: neither). */
-static const char *raw(mctx *m, const char *key, const imp_kv **from)
+static const char *raw(imp_mctx *m, const char *key, const imp_kv **from)
 {
     const imp_kv *k = imp_cfg_get(m->c, key);
     if (from) *from = k;
@@ -56,7 +36,7 @@ static const char *raw(mctx *m, const char *key, const imp_kv **from)
     return imp_fw_default(m->fw, key);
 }
 
-static bool resolve(mctx *m, const char *key, const char *text, char *out, size_t n, int depth)
+static bool resolve(imp_mctx *m, const char *key, const char *text, char *out, size_t n, int depth)
 {
     if (depth > 8) {
         fs_err_set(m->err, 2, "%s: ${...} nested too deep (a loop?)", key);
@@ -110,7 +90,7 @@ static bool resolve(mctx *m, const char *key, const char *text, char *out, size_
 }
 
 /* A key's value and where it came from ("run.sh:12 key" or "key, verl's default"). */
-static bool get(mctx *m, const char *key, char *val, size_t n, char *src, size_t sn)
+bool imp_m_get(imp_mctx *m, const char *key, char *val, size_t n, char *src, size_t sn)
 {
     const imp_kv *k;
     const char *v = raw(m, key, &k);
@@ -124,19 +104,19 @@ static bool get(mctx *m, const char *key, char *val, size_t n, char *src, size_t
     return true;
 }
 
-static bool is_null(const char *v) { return !*v || !strcmp(v, "null") || !strcmp(v, "None") || !strcmp(v, "~"); }
+bool imp_m_is_null(const char *v) { return !*v || !strcmp(v, "null") || !strcmp(v, "None") || !strcmp(v, "~"); }
 
-static bool to_bool(mctx *m, const char *key, const char *v, bool *out)
+bool imp_m_to_bool(imp_mctx *m, const char *key, const char *v, bool *out)
 {
     if (!strcasecmp(v, "true") || !strcmp(v, "1")) { *out = true; return true; }
-    if (!strcasecmp(v, "false") || !strcmp(v, "0") || is_null(v)) { *out = false; return true; }
+    if (!strcasecmp(v, "false") || !strcmp(v, "0") || imp_m_is_null(v)) { *out = false; return true; }
     const imp_kv *k = imp_cfg_get(m->c, key);
     fs_err_set(m->err, 2, "%s:%d: %s = '%s': not true or false", k ? k->file : "(default)", k ? k->line : 0, key, v);
     m->failed = true;
     return false;
 }
 
-static bool to_num(mctx *m, const char *key, const char *v, double *out)
+static bool to_num(imp_mctx *m, const char *key, const char *v, double *out)
 {
     char *end;
     double d = strtod(v, &end);
@@ -150,25 +130,24 @@ static bool to_num(mctx *m, const char *key, const char *v, double *out)
 }
 
 /* getters: false with err set when the value does not read */
-static bool gbool(mctx *m, const char *key, bool *b, char *src, size_t sn)
+bool imp_m_gbool(imp_mctx *m, const char *key, bool *b, char *src, size_t sn)
 {
     char v[1024];
-    return get(m, key, v, sizeof v, src, sn) && to_bool(m, key, v, b);
+    return imp_m_get(m, key, v, sizeof v, src, sn) && imp_m_to_bool(m, key, v, b);
 }
 
-static bool gnum(mctx *m, const char *key, double *d, bool *null, char *src, size_t sn)
+bool imp_m_gnum(imp_mctx *m, const char *key, double *d, bool *null, char *src, size_t sn)
 {
     char v[1024];
-    if (!get(m, key, v, sizeof v, src, sn)) return false;
-    if (null) *null = is_null(v);
+    if (!imp_m_get(m, key, v, sizeof v, src, sn)) return false;
+    if (null) *null = imp_m_is_null(v);
     if (null && *null) { *d = 0; return true; }
     return to_num(m, key, v, d);
 }
 
-static void set(mctx *m, const char *path, const char *src, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void set(mctx *m, const char *path, const char *src, const char *fmt, ...)
+void imp_m_set(imp_mctx *m, const char *path, const char *src, const char *fmt, ...)
 {
-    entry *e = NULL, *all = m->out.data;
+    imp_mentry *e = NULL, *all = m->out.data;
     for (size_t i = 0; i < m->out.len; i++) if (!strcmp(all[i].path, path)) e = &all[i];
     if (!e) {
         e = vec_push(&m->out);
@@ -181,8 +160,7 @@ static void set(mctx *m, const char *path, const char *src, const char *fmt, ...
     snprintf(e->src, sizeof e->src, "%s", src);
 }
 
-static void warn(mctx *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(mctx *m, const char *fmt, ...)
+void imp_m_warn(imp_mctx *m, const char *fmt, ...)
 {
     char line[1024];
     va_list ap;
@@ -193,43 +171,6 @@ static void warn(mctx *m, const char *fmt, ...)
 }
 
 /* ----------------------------------------------------------------- model */
-
-static bool is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* config.json of a model path or hub id: the file itself, a model folder,
-** DIR/NAME/config.json, or the Hugging Face cache's
-** DIR/models--ORG--NAME/snapshots/ * /config.json. */
-static bool find_config(const char *id, const char *dir, char *out, size_t n)
-{
-    char p[4096];
-    if (is_file(id)) { snprintf(out, n, "%s", id); return true; }
-    snprintf(p, sizeof p, "%s/config.json", id);
-    if (is_file(p)) { snprintf(out, n, "%s", p); return true; }
-    if (!dir) return false;
-    const char *base = strrchr(id, '/');
-    base = base ? base + 1 : id;
-    snprintf(p, sizeof p, "%s/%s/config.json", dir, base);
-    if (is_file(p)) { snprintf(out, n, "%s", p); return true; }
-    char flat[1024];
-    snprintf(flat, sizeof flat, "%s", id);
-    for (char *q = flat; *q; q++) if (*q == '/') *q = '-';
-    /* models--ORG--NAME: the id's slash becomes "--" */
-    const char *slash = strchr(id, '/');
-    if (slash) snprintf(p, sizeof p, "%s/models--%.*s--%s/snapshots/*/config.json", dir, (int)(slash - id), id, slash + 1);
-    else snprintf(p, sizeof p, "%s/models--%s/snapshots/*/config.json", dir, id);
-    glob_t g;
-    bool ok = false;
-    if (glob(p, 0, NULL, &g) == 0 && g.gl_pathc > 0) {
-        snprintf(out, n, "%s", g.gl_pathv[g.gl_pathc - 1]);   /* the last snapshot in name order */
-        ok = true;
-    }
-    globfree(&g);
-    return ok;
-}
 
 static void lua_str(char *out, size_t n, const char *s)
 {
@@ -248,13 +189,13 @@ static void lua_str(char *out, size_t n, const char *s)
 
 /* The model record, named by the config's own path or hub id (what export
 ** writes back; a longer name is cut to the scenario's SCN_NAME_MAX). */
-static void model_record(mctx *m, const char *mp, const char *src, const char *id, const scn_model *mm)
+static void model_record(imp_mctx *m, const char *mp, const char *src, const char *id, const scn_model *mm)
 {
     char name[SCN_NAME_MAX * 2 + 4];
     char cut[SCN_NAME_MAX];
     snprintf(cut, sizeof cut, "%s", id);
     lua_str(name, sizeof name, cut);
-    set(m, mp, src, "{ name = %s, layers = %d, dense_layers = %d, hidden = %d, heads = %d, kv_heads = %d, "
+    imp_m_set(m, mp, src, "{ name = %s, layers = %d, dense_layers = %d, hidden = %d, heads = %d, kv_heads = %d, "
         "head_dim = %d, mla_latent = %d, mla_rope = %d, mla_q_latent = %d, ffn = %d, expert_ffn = %d, "
         "experts = %d, experts_active = %d, shared_experts = %d, vocab = %d, tied_embeddings = %s }",
         name, mm->layers, mm->dense_layers, mm->hidden, mm->heads, mm->kv_heads, mm->head_dim, mm->mla_latent,
@@ -262,87 +203,55 @@ static void model_record(mctx *m, const char *mp, const char *src, const char *i
         mm->vocab, mm->tied_embeddings ? "true" : "false");
 }
 
-static bool model(mctx *m, const char *role, const char *key)
+bool imp_m_model(imp_mctx *m, const char *role, const char *key)
 {
     char id[1024], src[320];
-    if (!get(m, key, id, sizeof id, src, sizeof src)) return false;
-    if (is_null(id)) {
+    if (!imp_m_get(m, key, id, sizeof id, src, sizeof src)) return false;
+    if (imp_m_is_null(id)) {
         fs_err_set(m->err, 2, "%s: no model path given", key);
         m->failed = true;
         return false;
     }
-    char path[4096];
-    char idx[1024];
-    if (id[0] == '~' && getenv("HOME")) snprintf(idx, sizeof idx, "%s%s", getenv("HOME"), id + 1);
-    else snprintf(idx, sizeof idx, "%s", id);
-    char hub[4096];
-    const char *dir = m->o->model_dir;
-    if (!dir) {
-        if (getenv("HF_HOME")) { snprintf(hub, sizeof hub, "%s/hub", getenv("HF_HOME")); dir = hub; }
-        else if (getenv("HOME")) { snprintf(hub, sizeof hub, "%s/.cache/huggingface/hub", getenv("HOME")); dir = hub; }
+    scn_model mm;
+    char how[160];
+    if (!imp_model_find(id, m->o->model_dir, src, &mm, how, sizeof how, m->err)) {
+        m->failed = true;
+        return false;
     }
-    char full[sizeof src + 1100];
-    snprintf(full, sizeof full, "%s = %s", src, id);
+    char full[sizeof src + sizeof id + sizeof how + 8];
+    snprintf(full, sizeof full, "%s = %s; %s", src, id, how);
     char mp[128];
     snprintf(mp, sizeof mp, "models.%s", role);
-    if (find_config(idx, dir, path, sizeof path)) {
-        scn_model mm;
-        hf_info info;
-        fs_err e = {0, ""};
-        if (!hf_load(path, &mm, &info, &e)) {
-            fs_err_set(m->err, 2, "%s: %s", src, e.msg);
-            m->failed = true;
-            return false;
-        }
-        /* the shape is written; where it was read is a comment, not a path the scenario depends on */
-        char with[sizeof full + 64];
-        snprintf(with, sizeof with, "%s; shape from its config.json", full);
-        model_record(m, mp, with, id, &mm);
-        return true;
-    }
-    const char *base = strrchr(idx, '/');
-    base = base && base[1] ? base + 1 : idx;
-    for (int i = 0; i < presets_model_count(); i++) {
-        if (strcasecmp(presets_model(i)->name, base) && strcasecmp(presets_model_key(i), base)) continue;
-        char with[sizeof full + 64];
-        snprintf(with, sizeof with, "%s; the shape of fusync's preset f.models.%s", full, presets_model_key(i));
-        model_record(m, mp, with, id, presets_model(i));
-        return true;
-    }
-    fs_err_set(m->err, 2, "%s = %s: no config.json found (looked for it as a file, a model folder and in the Hugging "
-               "Face cache under %s) and no preset of that name (fusync presets); fetch "
-               "https://huggingface.co/%s/resolve/main/config.json and pass the file with --model-dir DIR "
-               "(DIR/NAME/config.json) or put it in the cache", src, id, dir ? dir : "$HF_HOME/hub", id);
-    m->failed = true;
-    return false;
+    model_record(m, mp, full, id, &mm);
+    return true;
 }
 
 /* ------------------------------------------------------------ the workload */
 
 /* Lengths no config holds: flags, else a stated guess. */
-static void lengths(mctx *m, double max_prompt, double max_response, const char *psrc, const char *rsrc)
+void imp_m_lengths(imp_mctx *m, double max_prompt, double max_response, const char *psrc, const char *rsrc)
 {
     char s[400];
     if (m->o->prompt_mean > 0) {
-        set(m, "workload.prompt_len", "--prompt-mean (sigma 0.5 a guess)", "f.dist.lognormal{ mean = %g, sigma = 0.5, cap = %g }",
+        imp_m_set(m, "workload.prompt_len", "--prompt-mean (sigma 0.5 a guess)", "f.dist.lognormal{ mean = %g, sigma = 0.5, cap = %g }",
             m->o->prompt_mean, max_prompt);
     } else {
         snprintf(s, sizeof s, "guess: uniform from a quarter of %s to all of it", psrc);
-        set(m, "workload.prompt_len", s, "f.dist.uniform(%g, %g)", fmax(1, floor(max_prompt / 4)), max_prompt);
+        imp_m_set(m, "workload.prompt_len", s, "f.dist.uniform(%g, %g)", fmax(1, floor(max_prompt / 4)), max_prompt);
     }
     if (m->o->response_mean > 0) {
         snprintf(s, sizeof s, "--response-mean (sigma 0.8 a guess), capped at %s", rsrc);
-        set(m, "workload.response_len", s, "f.dist.lognormal{ mean = %g, sigma = 0.8, cap = %g }",
+        imp_m_set(m, "workload.response_len", s, "f.dist.lognormal{ mean = %g, sigma = 0.8, cap = %g }",
             m->o->response_mean, max_response);
     } else {
         snprintf(s, sizeof s, "guess: median a quarter of %s, sigma 0.8; give --response-mean from a run's logs", rsrc);
-        set(m, "workload.response_len", s, "f.dist.lognormal{ median = %g, sigma = 0.8, cap = %g }",
+        imp_m_set(m, "workload.response_len", s, "f.dist.lognormal{ median = %g, sigma = 0.8, cap = %g }",
             fmax(1, floor(max_response / 4)), max_response);
     }
-    set(m, "workload.max_response", rsrc, "%g", max_response);
+    imp_m_set(m, "workload.max_response", rsrc, "%g", max_response);
 }
 
-static bool minibatches(mctx *m, double samples, double per_opt, const char *src, const char *why)
+bool imp_m_minibatches(imp_mctx *m, double samples, double per_opt, const char *src, const char *why)
 {
     if (per_opt <= 0 || fmod(samples, per_opt) != 0) {
         fs_err_set(m->err, 2, "%s: %g samples a step are not a whole number of optimizer steps of %g (%s)", src,
@@ -352,13 +261,13 @@ static bool minibatches(mctx *m, double samples, double per_opt, const char *src
     }
     char s[400];
     snprintf(s, sizeof s, "%s: %s", src, why);
-    set(m, "workload.minibatches", s, "%g", samples / per_opt);
+    imp_m_set(m, "workload.minibatches", s, "%g", samples / per_opt);
     return true;
 }
 
 /* The one-to-one rules of import_fw.c whose guard is g; import_export.c
 ** reads the same rows the other way. */
-static bool rules(mctx *m, imp_guard g)
+bool imp_m_rules(imp_mctx *m, imp_guard g)
 {
     for (const imp_rule *r = imp_fw_rules(m->fw); r->key; r++) {
         if (r->guard != g) continue;
@@ -366,240 +275,307 @@ static bool rules(mctx *m, imp_guard g)
         double d;
         bool b;
         if (r->conv == IMP_C_NUM || r->conv == IMP_C_SHARD) {
-            if (!gnum(m, r->key, &d, NULL, s, sizeof s)) return false;
+            if (!imp_m_gnum(m, r->key, &d, NULL, s, sizeof s)) return false;
             if ((r->flags & IMP_R_GT1) && d <= 1) continue;
-            set(m, r->field, s, "%g", r->conv == IMP_C_SHARD && d < 0 ? 0 : d);
+            imp_m_set(m, r->field, s, "%g", r->conv == IMP_C_SHARD && d < 0 ? 0 : d);
             continue;
         }
-        if (!gbool(m, r->key, &b, s, sizeof s)) return false;
+        if (!imp_m_gbool(m, r->key, &b, s, sizeof s)) return false;
         switch (r->conv) {
-        case IMP_C_BOOL: set(m, r->field, s, "%s", b ? "true" : "false"); break;
-        case IMP_C_ZERO1: set(m, r->field, s, "%d", b ? 1 : 0); break;
-        case IMP_C_RECOMP: set(m, r->field, s, "\"%s\"", b ? "full" : "none"); break;
-        case IMP_C_FP32: set(m, r->field, s, "\"%s\"", b ? "fp32" : "bf16"); break;
+        case IMP_C_BOOL: imp_m_set(m, r->field, s, "%s", b ? "true" : "false"); break;
+        case IMP_C_ZERO1: imp_m_set(m, r->field, s, "%d", b ? 1 : 0); break;
+        case IMP_C_RECOMP: imp_m_set(m, r->field, s, "\"%s\"", b ? "full" : "none"); break;
+        case IMP_C_FP32: imp_m_set(m, r->field, s, "\"%s\"", b ? "fp32" : "bf16"); break;
+        case IMP_C_SHARE: imp_m_set(m, r->field, s, "%d", b ? 1 : 0); break;
+        case IMP_C_PACK: imp_m_set(m, r->field, s, "\"%s\"", b ? "none" : "longest"); break;
         default: break;
         }
     }
     return true;
 }
 
+/* Megatron-core's optimizer_cpu_offload with optimizer_offload_fraction: that
+** share of the optimizer states held and stepped on the host for the whole
+** run (megatron/core/optimizer/optimizer_config.py; HybridDeviceOptimizer). */
+bool imp_m_host_optimizer(imp_mctx *m, const char *on_key, const char *frac_key)
+{
+    bool on;
+    double f;
+    char s[320], s2[320], why[700];
+    if (!imp_m_gbool(m, on_key, &on, s, sizeof s)) return false;
+    if (!on) return true;
+    if (!imp_m_gnum(m, frac_key, &f, NULL, s2, sizeof s2)) return false;
+    if (!(f >= 0 && f <= 1)) {
+        fs_err_set(m->err, 2, "%s = %g: a share of the optimizer states, 0 to 1", s2, f);
+        m->failed = true;
+        return false;
+    }
+    snprintf(why, sizeof why, "%s with %s: that share of the optimizer on the host", s, s2);
+    imp_m_set(m, "plan.train.optimizer_offload", why, "%g", f);
+    return true;
+}
+
 /* ------------------------------------------------------------------ verl */
 
-static bool map_verl(mctx *m)
+static bool map_verl(imp_mctx *m)
 {
     char v[1024], s[320], s2[320];
-    double d, d2;
+    double d;
     bool b, nul;
     char cn[256];
-    get(m, "hydra.config_name", cn, sizeof cn, NULL, 0);
+    imp_m_get(m, "hydra.config_name", cn, sizeof cn, NULL, 0);
     bool megatron_cfg = strstr(cn, "megatron") != NULL;
-    if (!rules(m, IMP_G_ALL)) return false;
-    if (m->o->nodes) set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
-    if (!model(m, "actor", "actor_rollout_ref.model.path")) return false;
+    if (!imp_m_rules(m, IMP_G_ALL)) return false;
+    if (m->o->nodes) imp_m_set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
+    if (!imp_m_model(m, "actor", "actor_rollout_ref.model.path")) return false;
 
     bool kl_loss, kl_reward;
-    if (!gbool(m, "actor_rollout_ref.actor.use_kl_loss", &kl_loss, s, sizeof s)) return false;
-    if (!gbool(m, "algorithm.use_kl_in_reward", &kl_reward, s2, sizeof s2)) return false;
+    if (!imp_m_gbool(m, "actor_rollout_ref.actor.use_kl_loss", &kl_loss, s, sizeof s)) return false;
+    if (!imp_m_gbool(m, "algorithm.use_kl_in_reward", &kl_reward, s2, sizeof s2)) return false;
     char why[700];
     snprintf(why, sizeof why, "%s or %s: verl's need_reference_policy (verl/trainer/ppo/utils.py)", s, s2);
-    set(m, "models.reference", why, "%s", kl_loss || kl_reward ? "true" : "false");
+    imp_m_set(m, "models.reference", why, "%s", kl_loss || kl_reward ? "true" : "false");
 
-    get(m, "algorithm.adv_estimator", v, sizeof v, s, sizeof s);
+    imp_m_get(m, "algorithm.adv_estimator", v, sizeof v, s, sizeof s);
     bool ppo = !strcmp(v, "gae");
-    set(m, "workload.algorithm", s, "\"%s\"", ppo ? "ppo" : "grpo");
+    imp_m_set(m, "workload.algorithm", s, "\"%s\"", ppo ? "ppo" : "grpo");
     if (!ppo && strcmp(v, "grpo"))
-        warn(m, "algorithm.adv_estimator = %s: fusync simulates it as GRPO (critic-free, the same passes)", v);
-    if (ppo && !model(m, "critic", "critic.model.path")) return false;
+        imp_m_warn(m, "algorithm.adv_estimator = %s: fusync simulates it as GRPO (critic-free, the same passes)", v);
+    if (ppo && !imp_m_model(m, "critic", "critic.model.path")) return false;
 
-    if (!gbool(m, "reward_model.enable", &b, s, sizeof s)) return false;
+    if (!imp_m_gbool(m, "reward_model.enable", &b, s, sizeof s)) return false;
     if (b) {
-        if (!model(m, "reward", "reward_model.model.path")) return false;
+        if (!imp_m_model(m, "reward", "reward_model.model.path")) return false;
     } else {
-        set(m, "models.reward", s, "\"rule\"");
+        imp_m_set(m, "models.reward", s, "\"rule\"");
     }
 
     double prompts, n, mini;
-    if (!gnum(m, "data.train_batch_size", &prompts, NULL, NULL, 0)) return false;
-    if (!gnum(m, "actor_rollout_ref.rollout.n", &n, NULL, NULL, 0)) return false;
-    if (!gnum(m, "actor_rollout_ref.actor.ppo_mini_batch_size", &mini, NULL, s, sizeof s)) return false;
-    if (!minibatches(m, prompts * n, mini * n, s, "ppo_mini_batch_size counts prompts, verl multiplies it by rollout.n"))
+    if (!imp_m_gnum(m, "data.train_batch_size", &prompts, NULL, NULL, 0)) return false;
+    if (!imp_m_gnum(m, "actor_rollout_ref.rollout.n", &n, NULL, NULL, 0)) return false;
+    if (!imp_m_gnum(m, "actor_rollout_ref.actor.ppo_mini_batch_size", &mini, NULL, s, sizeof s)) return false;
+    if (!imp_m_minibatches(m, prompts * n, mini * n, s, "ppo_mini_batch_size counts prompts, verl multiplies it by rollout.n"))
         return false;
     double mp, mr;
-    if (!gnum(m, "data.max_prompt_length", &mp, NULL, s, sizeof s)) return false;
-    if (!gnum(m, "data.max_response_length", &mr, NULL, s2, sizeof s2)) return false;
-    lengths(m, mp, mr, s, s2);
-    set(m, "workload.recompute_logprob", "verl computes the old log-probs with an actor forward (compute_log_prob)", "true");
+    if (!imp_m_gnum(m, "data.max_prompt_length", &mp, NULL, s, sizeof s)) return false;
+    if (!imp_m_gnum(m, "data.max_response_length", &mr, NULL, s2, sizeof s2)) return false;
+    imp_m_lengths(m, mp, mr, s, s2);
+    imp_m_set(m, "workload.recompute_logprob", "verl computes the old log-probs with an actor forward (compute_log_prob)", "true");
 
-    if (!gbool(m, "actor_rollout_ref.hybrid_engine", &b, s, sizeof s)) return false;
+    if (!imp_m_gbool(m, "actor_rollout_ref.hybrid_engine", &b, s, sizeof s)) return false;
     if (b) {
         snprintf(why, sizeof why, "%s: the hybrid engine shares every GPU among actor, rollout and reference", s);
-        set(m, "plan.mode", why, "\"full\"");
+        imp_m_set(m, "plan.mode", why, "\"full\"");
     } else {
-        set(m, "plan.mode", s, "\"separate\"");
-        warn(m, "actor_rollout_ref.hybrid_engine = false: verl's main_ppo needs it; simulated as separate pools "
+        imp_m_set(m, "plan.mode", s, "\"separate\"");
+        imp_m_warn(m, "actor_rollout_ref.hybrid_engine = false: verl's main_ppo needs it; simulated as separate pools "
                 "(plan.rollout_fraction 0.5)");
     }
-    set(m, "plan.controller", "verl's RayPPOTrainer gathers each step's batch in the driver", "\"driver\"");
-    get(m, "reward_model.reward_manager", v, sizeof v, s, sizeof s);
+    imp_m_set(m, "plan.controller", "verl's RayPPOTrainer gathers each step's batch in the driver", "\"driver\"");
+    imp_m_get(m, "reward_model.reward_manager", v, sizeof v, s, sizeof s);
     if (!strcmp(v, "prime")) {
         snprintf(why, sizeof why, "%s: the prime manager scores in a pool of 64 processes (verl/workers/reward_manager/prime.py)", s);
-        set(m, "plan.reward_workers", why, "64");
+        imp_m_set(m, "plan.reward_workers", why, "64");
     } else {
         snprintf(why, sizeof why, "%s = %s: scored one by one in the driver", s, v);
-        set(m, "plan.reward_workers", why, "1");
+        imp_m_set(m, "plan.reward_workers", why, "1");
     }
 
     /* training layout */
     char strat[64];
-    get(m, "actor_rollout_ref.actor.strategy", strat, sizeof strat, s, sizeof s);
+    imp_m_get(m, "actor_rollout_ref.actor.strategy", strat, sizeof strat, s, sizeof s);
     if (!imp_cfg_get(m->c, "actor_rollout_ref.actor.strategy") && megatron_cfg) snprintf(strat, sizeof strat, "megatron");
     if (!strcmp(strat, "megatron")) {
-        if (!rules(m, IMP_G_MEGATRON)) return false;
-        get(m, "actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity", v, sizeof v, s, sizeof s);
-        set(m, "plan.train.recompute", s, "\"%s\"", is_null(v) ? "none" : !strcmp(v, "selective") ? "selective" : "full");
+        if (!imp_m_rules(m, IMP_G_MEGATRON)) return false;
+        imp_m_get(m, "actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity", v, sizeof v, s, sizeof s);
+        imp_m_set(m, "plan.train.recompute", s, "\"%s\"", imp_m_is_null(v) ? "none" : !strcmp(v, "selective") ? "selective" : "full");
         bool po;
-        if (!gbool(m, "actor_rollout_ref.actor.megatron.param_offload", &po, s, sizeof s)) return false;
-        if (po) warn(m, "actor_rollout_ref.actor.megatron.param_offload = true: parameter offload is not modelled; "
+        if (!imp_m_gbool(m, "actor_rollout_ref.actor.megatron.param_offload", &po, s, sizeof s)) return false;
+        if (po) imp_m_warn(m, "actor_rollout_ref.actor.megatron.param_offload = true: parameter offload is not modelled; "
                         "fusync holds the parameters on the device (memory over-counted)");
+        if (!imp_m_host_optimizer(m, "actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload",
+                            "actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_offload_fraction"))
+            return false;
     } else {
         snprintf(why, sizeof why, "%s = %s: FSDP shards parameters, gradients and optimizer states (ZeRO-3)", s, strat);
-        set(m, "plan.train.zero", why, "3");
-        set(m, "plan.train.tp", why, "1");
-        set(m, "plan.train.pp", why, "1");
-        if (!rules(m, IMP_G_FSDP)) return false;
-        if (!gnum(m, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", &d, NULL, s, sizeof s)) return false;
+        imp_m_set(m, "plan.train.zero", why, "3");
+        imp_m_set(m, "plan.train.tp", why, "1");
+        imp_m_set(m, "plan.train.pp", why, "1");
+        if (!imp_m_rules(m, IMP_G_FSDP)) return false;
+        if (!imp_m_gnum(m, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", &d, NULL, s, sizeof s)) return false;
         if (d > 1) {
-            set(m, "plan.train.cp", s, "%g", d);
-            set(m, "plan.train.cp_kind", s, "\"ulysses\"");
+            imp_m_set(m, "plan.train.cp", s, "%g", d);
+            imp_m_set(m, "plan.train.cp_kind", s, "\"ulysses\"");
+        }
+        /* FSDP2's CPUOffloadPolicy holds parameters, gradients and optimizer states on the host for the whole run
+        ** and steps there (verl/workers/fsdp_workers.py, _build_model_optimizer: offload_policy under fsdp2 only);
+        ** optimizer_offload above moves the states between phases (load_fsdp_optimizer before update_actor,
+        ** offload_fsdp_optimizer after) */
+        if (!imp_m_gbool(m, "actor_rollout_ref.actor.fsdp_config.offload_policy", &b, s, sizeof s)) return false;
+        if (b && !strcmp(strat, "fsdp2")) {
+            snprintf(why, sizeof why, "%s under strategy fsdp2: FSDP2's CPUOffloadPolicy, the optimizer on the host", s);
+            imp_m_set(m, "plan.train.optimizer_offload", why, "1");
+            imp_m_set(m, "plan.offload.optimizer", why, "false");
+            imp_m_warn(m, "actor_rollout_ref.actor.fsdp_config.offload_policy = true: FSDP2 also holds the parameters on the "
+                    "host; fusync counts their shards on the device (memory over-counted)");
+        } else if (b) {
+            imp_m_warn(m, "actor_rollout_ref.actor.fsdp_config.offload_policy = true with strategy %s: verl applies it "
+                    "under fsdp2 only; nothing offloaded", strat);
         }
         bool po;
-        if (!gbool(m, "actor_rollout_ref.actor.fsdp_config.param_offload", &po, s, sizeof s)) return false;
-        set(m, "plan.offload.grads", "verl frees the gradients after the optimizer step: none held during rollout", "true");
-        if (po) warn(m, "actor_rollout_ref.actor.fsdp_config.param_offload = true: parameter offload is not modelled; "
+        if (!imp_m_gbool(m, "actor_rollout_ref.actor.fsdp_config.param_offload", &po, s, sizeof s)) return false;
+        imp_m_set(m, "plan.offload.grads", "verl frees the gradients after the optimizer step: none held during rollout", "true");
+        if (po) imp_m_warn(m, "actor_rollout_ref.actor.fsdp_config.param_offload = true: parameter offload is not modelled; "
                         "fusync holds the parameter shards on the device (memory over-counted, no transfer time)");
     }
     bool dyn;
-    if (!gbool(m, "actor_rollout_ref.actor.use_dynamic_bsz", &dyn, s, sizeof s)) return false;
+    if (!imp_m_gbool(m, "actor_rollout_ref.actor.use_dynamic_bsz", &dyn, s, sizeof s)) return false;
     if (dyn) {
-        if (!gnum(m, "actor_rollout_ref.actor.ppo_max_token_len_per_gpu", &d, NULL, s2, sizeof s2)) return false;
-        d2 = fmax(1, floor(d / (mp + mr)));
-        snprintf(why, sizeof why, "%s with %s: token-budget batching approximated as budget / (max prompt + max response) "
-                 "sequences", s2, s);
-        set(m, "plan.train.micro_batch", why, "%g", d2);
-        warn(m, "actor_rollout_ref.actor.use_dynamic_bsz = true: token-budget micro-batches are not modelled; fusync "
-                "packs %g sequences a micro-batch (ppo_max_token_len_per_gpu %g / %g tokens)", d2, d, mp + mr);
+        /* a micro-batch of at most this many tokens a GPU (verl/workers/actor/dp_actor.py, update_policy:
+        ** prepare_dynamic_batch with ppo_max_token_len_per_gpu x the Ulysses size, as fusync's budget x cp) */
+        if (!imp_m_gnum(m, "actor_rollout_ref.actor.ppo_max_token_len_per_gpu", &d, NULL, s2, sizeof s2)) return false;
+        snprintf(why, sizeof why, "%s with %s", s2, s);
+        imp_m_set(m, "plan.train.max_tokens", why, "%g", d);
+    }
+    /* the fixed micro-batch: the per-GPU key, else the deprecated global one divided by the data-parallel size
+    ** as verl's workers normalise it (verl/workers/fsdp_workers.py: ppo_micro_batch_size //= world size / the
+    ** Ulysses size; verl/workers/megatron_workers.py: //= mpu.get_data_parallel_world_size()) */
+    if (!imp_m_gnum(m, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", &d, &nul, s, sizeof s)) return false;
+    double g;
+    bool gnul;
+    if (!imp_m_gnum(m, "actor_rollout_ref.actor.ppo_micro_batch_size", &g, &gnul, s2, sizeof s2)) return false;
+    if (!gnul) {
+        double nn, gpn, tp = 1, pp = 1, cp = 1;
+        if (!imp_m_gnum(m, "trainer.nnodes", &nn, NULL, NULL, 0) || !imp_m_gnum(m, "trainer.n_gpus_per_node", &gpn, NULL, NULL, 0))
+            return false;
+        if (!strcmp(strat, "megatron")) {
+            if (!imp_m_gnum(m, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size", &tp, NULL, NULL, 0) ||
+                !imp_m_gnum(m, "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size", &pp, NULL, NULL, 0) ||
+                !imp_m_gnum(m, "actor_rollout_ref.actor.megatron.context_parallel_size", &cp, NULL, NULL, 0)) return false;
+        } else if (!imp_m_gnum(m, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", &cp, NULL, NULL, 0)) return false;
+        double dp = floor(nn * gpn / (tp * pp * cp));
+        double per = dp >= 1 ? floor(g / dp) : 0;
+        if (per < 1) {
+            fs_err_set(m->err, 2, "%s = %g: fewer than one sequence on each of the %g data-parallel ranks", s2, g, dp);
+            m->failed = true;
+            return false;
+        }
+        snprintf(why, sizeof why, "%s (deprecated, global) / %g data-parallel ranks, as verl's workers divide it", s2, dp);
+        imp_m_set(m, "plan.train.micro_batch", why, "%g", per);
+    } else if (nul) {
+        imp_m_set(m, "plan.train.micro_batch", dyn ? "unused under the token budget (plan.train.max_tokens)"
+                                             : "guess: ppo_micro_batch_size_per_gpu is unset", "1");
     } else {
-        if (!gnum(m, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", &d, &nul, s, sizeof s)) return false;
-        if (nul) {
-            set(m, "plan.train.micro_batch", "guess: ppo_micro_batch_size_per_gpu is unset", "1");
-        } else {
-            set(m, "plan.train.micro_batch", s, "%g", d);
+        imp_m_set(m, "plan.train.micro_batch", s, "%g", d);
+    }
+    if (strcmp(strat, "megatron")) {
+        if (!imp_m_gbool(m, "actor_rollout_ref.model.use_remove_padding", &b, s, sizeof s)) return false;
+        if (!b && dyn) {
+            imp_m_set(m, "plan.train.padding", "use_dynamic_bsz packs its token-budget micro-batches", "\"none\"");
+            imp_m_warn(m, "actor_rollout_ref.model.use_remove_padding = false with use_dynamic_bsz: fusync packs the "
+                    "token-budget micro-batches (padding inside them not counted)");
         }
     }
-    if (!gbool(m, "actor_rollout_ref.model.use_remove_padding", &b, s, sizeof s)) return false;
-    if (!b) warn(m, "actor_rollout_ref.model.use_remove_padding = false: verl then trains padded sequences; fusync "
-                    "counts real tokens only (training time under-counted)");
-
     return true;
 }
 
 /* -------------------------------------------------------------- OpenRLHF */
 
-static bool gdev(mctx *m, const char *role, double *devices, char *src, size_t sn)
+static bool gdev(imp_mctx *m, const char *role, double *devices, char *src, size_t sn)
 {
     char k1[64], k2[64], s1[320], s2[320];
     double nn, g;
     snprintf(k1, sizeof k1, "%s.num_nodes", role);
     snprintf(k2, sizeof k2, "%s.num_gpus_per_node", role);
-    if (!gnum(m, k1, &nn, NULL, s1, sizeof s1) || !gnum(m, k2, &g, NULL, s2, sizeof s2)) return false;
+    if (!imp_m_gnum(m, k1, &nn, NULL, s1, sizeof s1) || !imp_m_gnum(m, k2, &g, NULL, s2, sizeof s2)) return false;
     *devices = nn * g;
     snprintf(src, sn, "%s x %s", s1, s2);
     return true;
 }
 
-static bool map_openrlhf(mctx *m)
+static bool map_openrlhf(imp_mctx *m)
 {
     char v[1024], s[320], s2[320], why[900];
     double d;
     bool b, nul;
     double gpn;
-    if (!gnum(m, "actor.num_gpus_per_node", &gpn, NULL, NULL, 0)) return false;
-    if (!rules(m, IMP_G_ALL)) return false;
-    if (!model(m, "actor", "actor.model_name_or_path")) return false;
+    if (!imp_m_gnum(m, "actor.num_gpus_per_node", &gpn, NULL, NULL, 0)) return false;
+    if (!imp_m_rules(m, IMP_G_ALL)) return false;
+    if (!imp_m_model(m, "actor", "actor.model_name_or_path")) return false;
 
     double kl;
     bool kl_loss;
-    if (!gnum(m, "algo.kl.init_coef", &kl, NULL, s, sizeof s) || !gbool(m, "algo.kl.use_loss", &kl_loss, s2, sizeof s2))
+    if (!imp_m_gnum(m, "algo.kl.init_coef", &kl, NULL, s, sizeof s) || !imp_m_gbool(m, "algo.kl.use_loss", &kl_loss, s2, sizeof s2))
         return false;
     bool has_ref = kl > 0 || kl_loss;
     snprintf(why, sizeof why, "%s: a reference model when init_coef > 0 (openrlhf/cli/train_ppo_ray.py)", s);
-    set(m, "models.reference", why, "%s", has_ref ? "true" : "false");
-    get(m, "algo.advantage.estimator", v, sizeof v, s, sizeof s);
+    imp_m_set(m, "models.reference", why, "%s", has_ref ? "true" : "false");
+    imp_m_get(m, "algo.advantage.estimator", v, sizeof v, s, sizeof s);
     bool ppo = !strcmp(v, "gae");
-    set(m, "workload.algorithm", s, "\"%s\"", ppo ? "ppo" : "grpo");
+    imp_m_set(m, "workload.algorithm", s, "\"%s\"", ppo ? "ppo" : "grpo");
     if (!ppo && strcmp(v, "group_norm") && strcmp(v, "grpo"))
-        warn(m, "algo.advantage.estimator = %s: fusync simulates it as GRPO (critic-free, the same passes)", v);
+        imp_m_warn(m, "algo.advantage.estimator = %s: fusync simulates it as GRPO (critic-free, the same passes)", v);
     char rm[1024], url[1024];
-    get(m, "reward.model_name_or_path", rm, sizeof rm, NULL, 0);
-    get(m, "reward.remote_url", url, sizeof url, s, sizeof s);
-    bool reward_model = !is_null(rm) && is_null(url);
-    if (reward_model) { if (!model(m, "reward", "reward.model_name_or_path")) return false; }
-    else set(m, "models.reward", is_null(url) ? "no reward model given" : s, "\"rule\"");
+    imp_m_get(m, "reward.model_name_or_path", rm, sizeof rm, NULL, 0);
+    imp_m_get(m, "reward.remote_url", url, sizeof url, s, sizeof s);
+    bool reward_model = !imp_m_is_null(rm) && imp_m_is_null(url);
+    if (reward_model) { if (!imp_m_model(m, "reward", "reward.model_name_or_path")) return false; }
+    else imp_m_set(m, "models.reward", imp_m_is_null(url) ? "no reward model given" : s, "\"rule\"");
     if (ppo) {
         char cm[1024];
-        get(m, "critic.model_name_or_path", cm, sizeof cm, NULL, 0);
-        if (!model(m, "critic", is_null(cm) ? "reward.model_name_or_path" : "critic.model_name_or_path")) return false;
+        imp_m_get(m, "critic.model_name_or_path", cm, sizeof cm, NULL, 0);
+        if (!imp_m_model(m, "critic", imp_m_is_null(cm) ? "reward.model_name_or_path" : "critic.model_name_or_path")) return false;
     }
 
     double prompts, n, tb;
-    if (!gnum(m, "rollout.batch_size", &prompts, NULL, NULL, 0)) return false;
-    if (!gnum(m, "rollout.n_samples_per_prompt", &n, NULL, NULL, 0)) return false;
-    if (!gnum(m, "train.batch_size", &tb, NULL, s, sizeof s)) return false;
-    if (!minibatches(m, prompts * n, tb, s, "train.batch_size counts samples")) return false;
+    if (!imp_m_gnum(m, "rollout.batch_size", &prompts, NULL, NULL, 0)) return false;
+    if (!imp_m_gnum(m, "rollout.n_samples_per_prompt", &n, NULL, NULL, 0)) return false;
+    if (!imp_m_gnum(m, "train.batch_size", &tb, NULL, s, sizeof s)) return false;
+    if (!imp_m_minibatches(m, prompts * n, tb, s, "train.batch_size counts samples")) return false;
     double maxlen, mnt;
-    if (!gnum(m, "data.max_len", &maxlen, NULL, s, sizeof s)) return false;
-    if (!gnum(m, "rollout.max_new_tokens", &mnt, &nul, s2, sizeof s2)) return false;
+    if (!imp_m_gnum(m, "data.max_len", &maxlen, NULL, s, sizeof s)) return false;
+    if (!imp_m_gnum(m, "rollout.max_new_tokens", &mnt, &nul, s2, sizeof s2)) return false;
     double mp = floor(maxlen / 4);
     char ps[400], rs[700];
     snprintf(ps, sizeof ps, "guess: a quarter of %s", s);
     if (nul) {
         snprintf(rs, sizeof rs, "%s caps prompt + response; less the guessed longest prompt", s);
-        lengths(m, mp, maxlen - mp, ps, rs);
-        warn(m, "data.max_len = %g caps prompt + response per sample; fusync caps responses at %g "
+        imp_m_lengths(m, mp, maxlen - mp, ps, rs);
+        imp_m_warn(m, "data.max_len = %g caps prompt + response per sample; fusync caps responses at %g "
                 "(max_len less the guessed longest prompt)", maxlen, maxlen - mp);
     } else {
-        lengths(m, mp, fmin(mnt, maxlen - mp), ps, s2);
+        imp_m_lengths(m, mp, fmin(mnt, maxlen - mp), ps, s2);
     }
-    set(m, "workload.recompute_logprob", "OpenRLHF's experience maker runs the actor forward for the old log-probs", "true");
+    imp_m_set(m, "workload.recompute_logprob", "OpenRLHF's experience maker runs the actor forward for the old log-probs", "true");
 
     /* placement */
     bool all, ar, cr;
     char cas[320];
-    if (!gbool(m, "train.colocate_all", &all, cas, sizeof cas) || !gbool(m, "train.colocate_actor_ref", &ar, s2, sizeof s2) ||
-        !gbool(m, "train.colocate_critic_reward", &cr, why, sizeof why)) return false;
+    if (!imp_m_gbool(m, "train.colocate_all", &all, cas, sizeof cas) || !imp_m_gbool(m, "train.colocate_actor_ref", &ar, s2, sizeof s2) ||
+        !imp_m_gbool(m, "train.colocate_critic_reward", &cr, why, sizeof why)) return false;
     double actor, engines, vtp;
     char as[700], es[320];
     if (!gdev(m, "actor", &actor, as, sizeof as)) return false;
-    if (!gnum(m, "vllm.num_engines", &engines, &nul, es, sizeof es)) return false;
+    if (!imp_m_gnum(m, "vllm.num_engines", &engines, &nul, es, sizeof es)) return false;
     if (nul || engines <= 0) {
         fs_err_set(m->err, 2, "%s: unset: OpenRLHF then generates with the DeepSpeed actor, which fusync does not "
                    "simulate; give --vllm.num_engines", es);
         m->failed = true;
         return false;
     }
-    if (!gnum(m, "vllm.tensor_parallel_size", &vtp, NULL, NULL, 0)) return false;
-    set(m, "plan.controller", "OpenRLHF's PPO trainer gathers each step's experiences in the driver", "\"driver\"");
-    set(m, "plan.reward_workers", "guess: the rule or remote reward scored one request at a time", "1");
+    if (!imp_m_gnum(m, "vllm.tensor_parallel_size", &vtp, NULL, NULL, 0)) return false;
+    imp_m_set(m, "plan.controller", "OpenRLHF's PPO trainer gathers each step's experiences in the driver", "\"driver\"");
+    imp_m_set(m, "plan.reward_workers", "guess: the rule or remote reward scored one request at a time", "1");
     double total;
     if (all) {
         snprintf(rs, sizeof rs, "%s: actor, reference, reward, critic and vLLM share the actor's GPUs", cas);
-        set(m, "plan.mode", rs, "\"full\"");
+        imp_m_set(m, "plan.mode", rs, "\"full\"");
         total = actor;
         bool vs, ds;
-        if (!gbool(m, "vllm.enable_sleep", &vs, s, sizeof s) || !gbool(m, "ds.enable_sleep", &ds, s2, sizeof s2)) return false;
-        set(m, "plan.offload.optimizer", s2, "%s", ds ? "true" : "false");
-        set(m, "plan.offload.grads", s2, "%s", ds ? "true" : "false");
-        if (!vs) warn(m, "vllm.enable_sleep = false with colocate_all: vLLM keeps its memory while training; fusync "
+        if (!imp_m_gbool(m, "vllm.enable_sleep", &vs, s, sizeof s) || !imp_m_gbool(m, "ds.enable_sleep", &ds, s2, sizeof s2)) return false;
+        imp_m_set(m, "plan.offload.optimizer", s2, "%s", ds ? "true" : "false");
+        imp_m_set(m, "plan.offload.grads", s2, "%s", ds ? "true" : "false");
+        if (!vs) imp_m_warn(m, "vllm.enable_sleep = false with colocate_all: vLLM keeps its memory while training; fusync "
                          "frees the KV cache at every switch (memory under-counted)");
     } else {
         /* explicit pools: vLLM engines, the actor (+ reference), the critic (+ reward), the rest */
@@ -623,7 +599,7 @@ static bool map_openrlhf(mctx *m)
             if (reward_model && cr)
                 buf_printf(&pools, ", { name = \"critic_reward\", devices = %g, roles = { \"reward\" } }", dv);
             total += dv;
-            warn(m, "critic.num_nodes x critic.num_gpus_per_node = %g: OpenRLHF trains the critic on GPUs of its own; "
+            imp_m_warn(m, "critic.num_nodes x critic.num_gpus_per_node = %g: OpenRLHF trains the critic on GPUs of its own; "
                     "fusync trains it on the actor's pool (the critic's time and memory land there)%s", dv,
                  reward_model && cr ? ", and the critic's GPUs run the reward model" : ", and its GPUs stay idle");
         }
@@ -634,161 +610,55 @@ static bool map_openrlhf(mctx *m)
         }
         snprintf(rs, sizeof rs, "vllm.num_engines x vllm.tensor_parallel_size; %s; colocate_actor_ref %s, "
                  "colocate_critic_reward %s: Ray placement groups, one pool each", as, ar ? "on" : "off", cr ? "on" : "off");
-        set(m, "plan.mode", "explicit pools below", "\"separate\"");
-        set(m, "plan.pools", rs, "{ %s }", pools.s);
+        imp_m_set(m, "plan.mode", "explicit pools below", "\"separate\"");
+        imp_m_set(m, "plan.pools", rs, "{ %s }", pools.s);
         buf_free(&pools);
-        bool ao;
-        if (!gbool(m, "ds.adam_offload", &ao, s, sizeof s)) return false;
-        set(m, "plan.offload.optimizer", "training-only pool: nothing to offload for", "false");
-        set(m, "plan.offload.grads", "training-only pool: nothing to offload for", "false");
-        if (ao) warn(m, "ds.adam_offload = true: CPU Adam (optimizer states and step on the host) is not modelled; "
-                        "fusync holds the optimizer states on the device and steps there");
+        imp_m_set(m, "plan.offload.optimizer", "training-only pool: nothing to offload for", "false");
+        imp_m_set(m, "plan.offload.grads", "training-only pool: nothing to offload for", "false");
     }
-    if (all) {
-        bool ao;
-        if (!gbool(m, "ds.adam_offload", &ao, s, sizeof s)) return false;
-        if (ao) warn(m, "ds.adam_offload = true: CPU Adam is not modelled; fusync offloads the optimizer states only "
-                        "across rollout (plan.offload.optimizer) and steps on the device");
-    }
-    if (m->o->nodes) set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
+    if (m->o->nodes) imp_m_set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
     else {
         snprintf(rs, sizeof rs, "every pool's GPUs (%g) over %s", total, "actor.num_gpus_per_node");
-        set(m, "cluster.nodes", rs, "%g", ceil(total / gpn));
+        imp_m_set(m, "cluster.nodes", rs, "%g", ceil(total / gpn));
     }
-    set(m, "plan.rollout.max_seqs", "vLLM's default max_num_seqs (OpenRLHF does not set it)", "256");
+    imp_m_set(m, "plan.rollout.max_seqs", "vLLM's default max_num_seqs (OpenRLHF does not set it)", "256");
 
-    if (!gnum(m, "ds.ring_attn_size", &d, NULL, s, sizeof s)) return false;
-    if (d > 1) { set(m, "plan.train.cp", s, "%g", d); set(m, "plan.train.cp_kind", s, "\"ring\""); }
+    if (!imp_m_gnum(m, "ds.ring_attn_size", &d, NULL, s, sizeof s)) return false;
+    if (d > 1) { imp_m_set(m, "plan.train.cp", s, "%g", d); imp_m_set(m, "plan.train.cp_kind", s, "\"ring\""); }
     bool dyn;
-    if (!gbool(m, "train.dynamic_batch_enable", &dyn, s, sizeof s)) return false;
+    if (!imp_m_gbool(m, "train.dynamic_batch_enable", &dyn, s, sizeof s)) return false;
+    if (!imp_m_gnum(m, "train.micro_batch_size", &d, NULL, s2, sizeof s2)) return false;
+    imp_m_set(m, "plan.train.micro_batch", s2, "%g", d);
     if (dyn) {
-        if (!gnum(m, "train.max_tokens_per_gpu", &d, NULL, s2, sizeof s2)) return false;
-        double mb = fmax(1, floor(d / maxlen));
-        snprintf(why, sizeof why, "%s with %s: approximated as budget / data.max_len sequences", s2, s);
-        set(m, "plan.train.micro_batch", why, "%g", mb);
-        warn(m, "train.dynamic_batch_enable = true: token-budget micro-batches are not modelled; fusync packs %g "
-                "sequences a micro-batch (max_tokens_per_gpu %g / max_len %g)", mb, d, maxlen);
+        /* micro-batches of at most max_tokens_per_gpu tokens, and packing forced on (train_ppo_ray.py: "Please
+        ** --packing_samples ... when --use_dynamic_batch is enabled", args.ds.packing_samples = True) */
+        if (!imp_m_gnum(m, "train.max_tokens_per_gpu", &d, NULL, s2, sizeof s2)) return false;
+        snprintf(why, sizeof why, "%s with %s", s2, s);
+        imp_m_set(m, "plan.train.max_tokens", why, "%g", d);
+        snprintf(why, sizeof why, "%s: OpenRLHF turns ds.packing_samples on with it", s);
+        imp_m_set(m, "plan.train.padding", why, "\"none\"");
     } else {
-        if (!gnum(m, "train.micro_batch_size", &d, NULL, s, sizeof s)) return false;
-        set(m, "plan.train.micro_batch", s, "%g", d);
-    }
-    if (!gbool(m, "ds.packing_samples", &b, s, sizeof s)) return false;
-    if (!b) warn(m, "ds.packing_samples = false: OpenRLHF then trains padded sequences; fusync counts real tokens only");
-
-    bool as_;
-    if (!gbool(m, "train.async_enable", &as_, s, sizeof s)) return false;
-    if (as_) {
-        if (!gnum(m, "train.async_queue_size", &d, NULL, s2, sizeof s2)) return false;
-        set(m, "plan.staleness", s2, "%g", d);
-        if (!gbool(m, "train.partial_rollout_enable", &b, s, sizeof s)) return false;
-        if (b) set(m, "plan.on_update", s, "\"continue\"");
-    }
-    return true;
-}
-
-/* --------------------------------------------------------------- NeMo RL */
-
-static bool map_nemo(mctx *m)
-{
-    char s[320], s2[320], why[900];
-    double d, gpn, nodes;
-    bool b;
-    if (!gnum(m, "cluster.gpus_per_node", &gpn, NULL, NULL, 0)) return false;
-    if (!gnum(m, "cluster.num_nodes", &nodes, NULL, NULL, 0)) return false;
-    if (!rules(m, IMP_G_ALL)) return false;
-    if (m->o->nodes) set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
-    if (!model(m, "actor", "policy.model_name")) return false;
-    if (!gnum(m, "loss_fn.reference_policy_kl_penalty", &d, NULL, s, sizeof s)) return false;
-    snprintf(why, sizeof why, "%s: reference log-probs are computed when the KL penalty is not 0", s);
-    set(m, "models.reference", why, "%s", d != 0 ? "true" : "false");
-    set(m, "models.reward", "the environment's verifier (env)", "\"rule\"");
-    set(m, "workload.algorithm", "NeMo RL's grpo_train", "\"grpo\"");
-    double prompts, n, gbs;
-    if (!gnum(m, "grpo.num_prompts_per_step", &prompts, NULL, NULL, 0)) return false;
-    if (!gnum(m, "grpo.num_generations_per_prompt", &n, NULL, NULL, 0)) return false;
-    if (!gnum(m, "policy.train_global_batch_size", &gbs, NULL, s, sizeof s)) return false;
-    if (!minibatches(m, prompts * n, gbs, s, "train_global_batch_size counts samples")) return false;
-    set(m, "workload.epochs", "NeMo RL trains each step's samples once", "1");
-    double total, mnt;
-    if (!gnum(m, "policy.max_total_sequence_length", &total, NULL, s, sizeof s)) return false;
-    if (!gnum(m, "policy.generation.max_new_tokens", &mnt, NULL, s2, sizeof s2)) return false;
-    double mp = floor(total / 4);
-    char ps[400], rs[700];
-    snprintf(ps, sizeof ps, "guess: a quarter of %s", s);
-    snprintf(rs, sizeof rs, "%s caps prompt + response (vLLM max_model_len); less the guessed longest prompt", s);
-    lengths(m, mp, fmin(mnt, total - mp), ps, rs);
-    set(m, "workload.recompute_logprob", "NeMo RL recomputes the old log-probs with the policy (get_logprobs)", "true");
-    set(m, "plan.controller", "NeMo RL's single controller gathers each step's batch in the driver", "\"driver\"");
-
-    if (!gbool(m, "policy.generation.colocated.enabled", &b, s, sizeof s)) return false;
-    if (b) {
-        snprintf(why, sizeof why, "%s: generation and training share every GPU", s);
-        set(m, "plan.mode", why, "\"full\"");
-    } else {
-        double rg, rn;
-        bool ng, nn;
-        if (!gnum(m, "policy.generation.colocated.resources.gpus_per_node", &rg, &ng, s, sizeof s) ||
-            !gnum(m, "policy.generation.colocated.resources.num_nodes", &rn, &nn, s2, sizeof s2)) return false;
-        double dev = nodes <= 1 ? (ng ? 0 : rg) : (nn ? 0 : rn) * gpn;
-        if (dev <= 0) {
-            fs_err_set(m->err, 2, "%s: colocated.enabled = false needs %s", s, nodes <= 1 ? s : s2);
-            m->failed = true;
-            return false;
+        double ring;
+        if (!imp_m_gnum(m, "ds.ring_attn_size", &ring, NULL, s2, sizeof s2)) return false;
+        if (ring > 1) {
+            snprintf(why, sizeof why, "%s > 1: OpenRLHF turns ds.packing_samples on with ring attention", s2);
+            imp_m_set(m, "plan.train.padding", why, "\"none\"");
         }
-        snprintf(why, sizeof why, "colocated.enabled = false: generation on %s, training on the rest", nodes <= 1 ? s : s2);
-        set(m, "plan.mode", why, "\"separate\"");
-        set(m, "plan.rollout_devices", why, "%g", dev);
     }
-    bool meg;
-    if (!gbool(m, "policy.megatron_cfg.enabled", &meg, s, sizeof s)) return false;
-    if (meg) {
-        if (!rules(m, IMP_G_MEGATRON)) return false;
-        if (!gbool(m, "policy.megatron_cfg.activation_checkpointing", &b, s, sizeof s)) return false;
-        char g[64];
-        get(m, "policy.megatron_cfg.recompute_granularity", g, sizeof g, s2, sizeof s2);
-        snprintf(why, sizeof why, "%s with %s", s, s2);
-        set(m, "plan.train.recompute", why, "\"%s\"", !b ? "none" : !strcmp(g, "selective") ? "selective" : "full");
-        if (!gbool(m, "policy.megatron_cfg.optimizer.optimizer_cpu_offload", &b, s, sizeof s)) return false;
-        if (b) warn(m, "policy.megatron_cfg.optimizer.optimizer_cpu_offload = true: a CPU optimizer step is not modelled");
-    } else {
-        if (!gbool(m, "policy.dtensor_cfg.enabled", &b, s, sizeof s)) return false;
-        snprintf(why, sizeof why, "%s: DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)", s);
-        set(m, "plan.train.zero", why, "3");
-        if (!rules(m, IMP_G_FSDP)) return false;
-        if (!gbool(m, "policy.dtensor_cfg.cpu_offload", &b, s, sizeof s)) return false;
-        if (b) warn(m, "policy.dtensor_cfg.cpu_offload = true: parameter and optimizer CPU offload is not modelled; "
-                       "fusync holds them on the device and offloads the optimizer across rollout");
-    }
-    bool pack, dyn;
-    if (!gbool(m, "policy.sequence_packing.enabled", &pack, s, sizeof s) ||
-        !gbool(m, "policy.dynamic_batching.enabled", &dyn, s2, sizeof s2)) return false;
-    if (pack || dyn) {
-        const char *k = pack ? "policy.sequence_packing.train_mb_tokens" : "policy.dynamic_batching.train_mb_tokens";
-        char s3[320];
-        if (!gnum(m, k, &d, NULL, s3, sizeof s3)) return false;
-        double mb = fmax(1, floor(d / total));
-        snprintf(why, sizeof why, "%s: a token budget, approximated as budget / max_total_sequence_length sequences", s3);
-        set(m, "plan.train.micro_batch", why, "%g", mb);
-        warn(m, "%s = true: token-budget micro-batches are not modelled; fusync packs %g sequences a micro-batch "
-                "(%g tokens / %g)", pack ? "policy.sequence_packing.enabled" : "policy.dynamic_batching.enabled", mb, d, total);
-    } else {
-        if (!gnum(m, "policy.train_micro_batch_size", &d, NULL, s, sizeof s)) return false;
-        set(m, "plan.train.micro_batch", s, "%g", d);
-    }
-    set(m, "plan.rollout.max_seqs", "vLLM's default max_num_seqs (NeMo RL does not set it)", "256");
-    if (!gbool(m, "grpo.async_grpo.enabled", &b, s, sizeof s)) return false;
-    if (b) {
-        if (!gnum(m, "grpo.async_grpo.max_trajectory_age_steps", &d, NULL, s2, sizeof s2)) return false;
-        set(m, "plan.staleness", s2, "%g", d);
-        if (!gbool(m, "grpo.async_grpo.in_flight_weight_updates", &b, s, sizeof s)) return false;
-        set(m, "plan.on_update", s, "\"%s\"", b ? "continue" : "restart");
+    bool as_;
+    if (!imp_m_gbool(m, "train.async_enable", &as_, s, sizeof s)) return false;
+    if (as_) {
+        if (!imp_m_gnum(m, "train.async_queue_size", &d, NULL, s2, sizeof s2)) return false;
+        imp_m_set(m, "plan.staleness", s2, "%g", d);
+        if (!imp_m_gbool(m, "train.partial_rollout_enable", &b, s, sizeof s)) return false;
+        if (b) imp_m_set(m, "plan.on_update", s, "\"continue\"");
     }
     return true;
 }
 
 /* ------------------------------------------------------------- rendering */
 
-static void render(const entry *e, size_t n, size_t from, int depth, const char *prefix, fs_buf *out)
+static void render(const imp_mentry *e, size_t n, size_t from, int depth, const char *prefix, fs_buf *out)
 {
     /* each first path component under prefix, in first-set order */
     size_t pl = strlen(prefix);
@@ -818,10 +688,10 @@ static void render(const entry *e, size_t n, size_t from, int depth, const char 
     }
 }
 
-static bool apply_set(mctx *m, const char *s)
+static bool apply_set(imp_mctx *m, const char *s)
 {
     const char *eq = strchr(s, '=');
-    if (!eq || eq == s || (size_t)(eq - s) >= sizeof ((entry *)0)->path) {
+    if (!eq || eq == s || (size_t)(eq - s) >= sizeof ((imp_mentry *)0)->path) {
         fs_err_set(m->err, 2, "--set: '%s' is not PATH=VALUE", s);
         return false;
     }
@@ -834,7 +704,7 @@ static bool apply_set(mctx *m, const char *s)
                 !strncmp(v, "f.", 2);
     char q[1024];
     if (!bare) lua_str(q, sizeof q, v);
-    set(m, path, "--set", "%s", bare ? v : q);
+    imp_m_set(m, path, "--set", "%s", bare ? v : q);
     return true;
 }
 
@@ -848,13 +718,13 @@ bool imp_keys(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_buf *out
     bool ok = used && map_run(fw, c, o, &scratch, err, used);
     imp_opts none;
     memset(&none, 0, sizeof none);
-    mctx m = {.fw = fw, .c = c, .o = &none, .err = err, .failed = false};
+    imp_mctx m = {.fw = fw, .c = c, .o = &none, .err = err, .failed = false};
     const imp_kv *k = c->kv.data;
     for (size_t i = 0; ok && i < c->kv.len; i++) {
         const imp_keydef *d = imp_fw_key(fw, k[i].key);
         if (!used[i] || !d || d->cls != IMP_K_MAP) continue;
         char v[1024];
-        if (!get(&m, k[i].key, v, sizeof v, NULL, 0)) ok = false;
+        if (!imp_m_get(&m, k[i].key, v, sizeof v, NULL, 0)) ok = false;
         else buf_printf(out, "%s=%s\n", k[i].key, v);
     }
     buf_free(&scratch);
@@ -869,8 +739,8 @@ bool imp_map(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_buf *out,
 
 static bool map_run(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_buf *out, fs_err *err, bool *used)
 {
-    mctx m = {.fw = fw, .c = c, .o = o, .err = err, .failed = false, .used = used};
-    vec_init(&m.out, sizeof(entry));
+    imp_mctx m = {.fw = fw, .c = c, .o = o, .err = err, .failed = false, .used = used};
+    vec_init(&m.out, sizeof(imp_mentry));
     buf_init(&m.perf);
     fs_buf noperf;
     buf_init(&noperf);
@@ -890,7 +760,7 @@ static bool map_run(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_bu
         const char *dflt = strchr(d->key, '*') ? NULL : d->dflt;
         bool at_default = dflt && !strcasecmp(dflt, k[i].value);
         if (d->cls == IMP_K_PERF && !at_default)
-            warn(&m, "%s = %s (%s:%d): %s", k[i].key, k[i].value, k[i].file, k[i].line, d->note);
+            imp_m_warn(&m, "%s = %s (%s:%d): %s", k[i].key, k[i].value, k[i].file, k[i].line, d->note);
         else if (d->cls == IMP_K_NOPERF)
             buf_printf(&noperf, "--   %s (%s:%d)\n", k[i].key, k[i].file, k[i].line);
     }
@@ -900,30 +770,30 @@ static bool map_run(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_bu
             fs_err_set(err, 2, "--device %s: not a device preset (fusync presets lists them)", dev);
             ok = false;
         } else {
-            set(&m, "cluster.device", o->device ? "--device" : "guess: no config names the accelerator; give --device",
+            imp_m_set(&m, "cluster.device", o->device ? "--device" : "guess: no config names the accelerator; give --device",
                 "f.devices.%s", dev);
         }
     }
     if (ok) {
-        ok = fw == IMP_VERL ? map_verl(&m) : fw == IMP_OPENRLHF ? map_openrlhf(&m) : map_nemo(&m);
+        ok = fw == IMP_VERL ? map_verl(&m) : fw == IMP_OPENRLHF ? map_openrlhf(&m) : imp_map_nemo(&m);
         if (m.failed) ok = false;
     }
     if (ok) {
-        if (o->host_mem_gb > 0) set(&m, "cluster.host_mem_gb", "--host-mem", "%g", o->host_mem_gb);
-        else set(&m, "cluster.host_mem_gb", "guess: no config holds host memory; give --host-mem GB", "1024");
-        set(&m, "workload.iterations", "steps simulated (not the run's length)", "4");
-        set(&m, "workload.warmup", "the first step left out of the measured window", "1");
+        if (o->host_mem_gb > 0) imp_m_set(&m, "cluster.host_mem_gb", "--host-mem", "%g", o->host_mem_gb);
+        else imp_m_set(&m, "cluster.host_mem_gb", "guess: no config holds host memory; give --host-mem GB", "1024");
+        imp_m_set(&m, "workload.iterations", "steps simulated (not the run's length)", "4");
+        imp_m_set(&m, "workload.warmup", "the first step left out of the measured window", "1");
         for (int i = 0; ok && i < o->nsets; i++) ok = apply_set(&m, o->sets[i]);
     }
     if (ok) {
         /* the cluster section first: sort entries by their top-level component's rank */
         static const char *const order[] = {"name", "cluster.", "models.", "workload.", "plan.", "efficiency.", NULL};
-        entry *e = m.out.data;
+        imp_mentry *e = m.out.data;
         fs_vec sorted;
-        vec_init(&sorted, sizeof(entry));
+        vec_init(&sorted, sizeof(imp_mentry));
         for (int r = 0; order[r]; r++)
             for (size_t i = 0; i < m.out.len; i++)
-                if (!strncmp(e[i].path, order[r], strlen(order[r]))) *(entry *)vec_push(&sorted) = e[i];
+                if (!strncmp(e[i].path, order[r], strlen(order[r]))) *(imp_mentry *)vec_push(&sorted) = e[i];
         buf_printf(out, "-- Imported by `fusync import %s` from %s.\n", imp_framework_name(fw), o->inputs);
         buf_printf(out, "-- Keys the input leaves out take the framework's defaults: %s.\n", imp_fw_source(fw));
         buf_puts(out, "-- Each field names its source key; \"guess\" marks what no config holds.\n"

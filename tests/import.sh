@@ -91,9 +91,9 @@ field oh 'reward = { name = "meta-llama/Llama-3.1-8B"'
 field oh 'critic = { name = "meta-llama/Llama-3.1-8B"'
 field oh 'minibatches = 8,  -- train.batch_size'          # 1024 x 1 / 128
 field oh 'zero = 3,  -- ds.zero_stage'
-field oh 'micro_batch = 8,  -- train.max_tokens_per_gpu'    # 16384 / 2048
+field oh 'max_tokens = 16384,  -- train.max_tokens_per_gpu'
+field oh 'padding = "none",  -- train.dynamic_batch_enable'   # dynamic batching forces packing
 field oh 'optimizer = true,  -- ds.enable_sleep'
-warned oh 'train.dynamic_batch_enable = true'
 warned oh 'vllm.enforce_eager = true'
 warned oh 'data.max_len = 2048 caps prompt + response'
 check oh 0 "Memory fit: fits"
@@ -105,11 +105,14 @@ field op '{ name = "vllm", devices = 8, roles = { "rollout" } }'
 field op '{ name = "actor", devices = 4, roles = { "train", "ref", "critic" } }'
 field op '{ name = "critic_reward", devices = 4, roles = { "reward" } }'
 field op 'micro_batch = 8,  -- train.micro_batch_size'
-warned op 'ds.adam_offload = true'
+field op 'optimizer_offload = 1,  -- ds.adam_offload'
+field op 'padding = "none",  -- ds.packing_samples'
 warned op 'OpenRLHF trains the critic on GPUs of its own'
 # fusync trains the critic on the actor's pool: the actor's 4 GPUs hold
-# actor and critic states and, as --zero_stage 3 shards OpenRLHF's
-# reference (docs/model.md, section 3), a quarter of the reference: it fits
+# actor and critic states (their optimizer states on the host with
+# DeepSpeed's CPU Adam, adam_offload) and, as --zero_stage 3 shards
+# OpenRLHF's reference (docs/model.md, section 3), a quarter of the
+# reference: it fits
 check op 0 "Memory fit: fits"
 check op 0 "reference 3.7 GiB per device, ZeRO-3 over 4 ranks"
 
@@ -131,7 +134,8 @@ imp nn nemo-rl "$D/nemorl/grpo-llama8b-1n8g-noncolocated.yaml"
 field nn 'mode = "separate",'
 field nn 'rollout_devices = 4,'
 field nn 'zero = 3,  -- policy.dtensor_cfg.enabled'
-warned nn 'policy.sequence_packing.enabled = true'
+field nn 'max_tokens = 4096,  -- policy.sequence_packing.train_mb_tokens'
+field nn 'padding = "none",'
 check nn 0 "Memory fit: fits"
 
 # --- verl, the composed config Hydra saves in a run's folder (.hydra/config.yaml):
@@ -198,10 +202,10 @@ rt() {
 rt vf verl "$D/verl_qwen3_8b_fsdp.sh"
 rt vm verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh"
 rt vh verl "$TMP/run/.hydra/config.yaml"
-rt oh openrlhf "$D/openrlhf_llama8b_hybrid.sh" train.dynamic_batch_enable train.max_tokens_per_gpu
-rt op openrlhf "$D/openrlhf_llama8b_pools.sh" ds.adam_offload
+rt oh openrlhf "$D/openrlhf_llama8b_hybrid.sh"
+rt op openrlhf "$D/openrlhf_llama8b_pools.sh"
 rt nm nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml"
-rt nn nemo-rl "$D/nemorl/grpo-llama8b-1n8g-noncolocated.yaml" policy.sequence_packing.enabled policy.sequence_packing.train_mb_tokens
+rt nn nemo-rl "$D/nemorl/grpo-llama8b-1n8g-noncolocated.yaml"
 
 # --- export: what the framework cannot run is exit 2 naming the field; what it
 # has no knob for is a comment; the options of a plan's Reproduce line apply
@@ -241,6 +245,88 @@ xhas nemo-split '        gpus_per_node: 2' nemo-rl "$TMP/nn.lua" --set plan.roll
 xhas to-megatron '--config-name=ppo_megatron_trainer' verl "$TMP/vf.lua" --set plan.train.zero=1 --set plan.train.tp=2
 xhas to-megatron-tp 'actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2' verl "$TMP/vf.lua" \
     --set plan.train.zero=1 --set plan.train.tp=2
+
+# --- memory and batching keys (docs/frameworks.md, "Rules"): each mapped on
+# import and given back by export (a round trip per config)
+V="python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo actor_rollout_ref.model.path=Qwen/Qwen3-8B data.train_batch_size=64 actor_rollout_ref.rollout.n=4 actor_rollout_ref.actor.ppo_mini_batch_size=16"
+# FSDP2's CPUOffloadPolicy: the optimizer on the host for the whole run; a token budget; the global micro-batch
+printf '%s \\\n' "$V" 'trainer.nnodes=2' 'actor_rollout_ref.actor.strategy=fsdp2' \
+    'actor_rollout_ref.actor.fsdp_config.offload_policy=True' 'actor_rollout_ref.actor.use_dynamic_bsz=True' \
+    'actor_rollout_ref.actor.ppo_max_token_len_per_gpu=24576' >"$TMP/vo.sh"; echo >>"$TMP/vo.sh"
+imp vo verl "$TMP/vo.sh"
+field vo 'optimizer_offload = 1,  -- actor_rollout_ref.actor.fsdp_config.offload_policy'
+field vo 'optimizer = false,  -- actor_rollout_ref.actor.fsdp_config.offload_policy'
+field vo 'max_tokens = 24576,  -- actor_rollout_ref.actor.ppo_max_token_len_per_gpu'
+check vo 0
+rt vo verl "$TMP/vo.sh"
+# between phases (load_fsdp_optimizer / offload_fsdp_optimizer around update_actor) is not the host optimizer
+imp vb verl "$TMP/vo.sh" actor_rollout_ref.actor.fsdp_config.offload_policy=False \
+    actor_rollout_ref.actor.fsdp_config.optimizer_offload=True
+field vb 'optimizer = true,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload'
+if grep -q 'optimizer_offload = ' "$TMP/vb.lua"; then bad "vb: optimizer_offload set by a between-phases offload"; else ok; fi
+# the deprecated global micro-batch, divided by the data-parallel size (16 GPUs / Ulysses 2 = 8 ranks); padded
+printf '%s \\\n' "$V" 'trainer.nnodes=2' 'actor_rollout_ref.actor.ppo_micro_batch_size=32' \
+    'actor_rollout_ref.actor.ulysses_sequence_parallel_size=2' 'actor_rollout_ref.model.use_remove_padding=False' >"$TMP/vg.sh"
+echo >>"$TMP/vg.sh"
+imp vg verl "$TMP/vg.sh"
+field vg 'micro_batch = 4,  -- actor_rollout_ref.actor.ppo_micro_batch_size'
+field vg 'padding = "longest",  -- actor_rollout_ref.model.use_remove_padding'
+# export writes the per-GPU form, so the global key is the one a scenario cannot give back
+rt vg verl "$TMP/vg.sh" actor_rollout_ref.actor.ppo_micro_batch_size
+xhas per-gpu 'actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4' verl "$TMP/vg.lua"
+# Megatron's optimizer_cpu_offload with a fraction (Hydra '+' keys)
+printf '%s \\\n' "python3 -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer.yaml" "${V#python3 -m verl.trainer.main_ppo }" \
+    '+actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload=True' \
+    '+actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_offload_fraction=0.5' >"$TMP/vmo.sh"; echo >>"$TMP/vmo.sh"
+imp vmo verl "$TMP/vmo.sh"
+field vmo 'optimizer_offload = 0.5,  -- actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload'
+rt vmo verl "$TMP/vmo.sh"
+xrefuse fsdp-share "plan.train.optimizer_offload = 0.5: verl's FSDP2 offload_policy" verl "$TMP/vo.lua" \
+    --set plan.train.optimizer_offload=0.5
+# OpenRLHF without packing: padded micro-batches
+sed -e '/--ds.packing_samples/d' "$D/openrlhf_llama8b_pools.sh" >"$TMP/opp.sh"
+imp opp openrlhf "$TMP/opp.sh"
+field opp 'padding = "longest",  -- ds.packing_samples, openrlhf'"'"'s default'
+rt opp openrlhf "$TMP/opp.sh"
+# NeMo RL: DTensor cpu_offload, Megatron's optimizer_cpu_offload share, dynamic batching
+mkdir -p "$TMP/nemo"; cp "$D"/nemorl/*.yaml "$TMP/nemo/"
+printf 'defaults: grpo-llama8b-1n8g-noncolocated.yaml\npolicy:\n  dtensor_cfg:\n    cpu_offload: true\n' >"$TMP/nemo/off.yaml"
+imp no nemo-rl "$TMP/nemo/off.yaml"
+field no 'optimizer_offload = 1,  -- policy.dtensor_cfg.cpu_offload'
+rt no nemo-rl "$TMP/nemo/off.yaml"
+printf 'defaults: grpo-llama8b-2n8g-megatron.yaml\npolicy:\n  megatron_cfg:\n    optimizer:\n      optimizer_cpu_offload: true\n      optimizer_offload_fraction: 0.25\n  sequence_packing:\n    enabled: false\n  dynamic_batching:\n    enabled: true\n    train_mb_tokens: 8192\n' >"$TMP/nemo/meg.yaml"
+imp nmo nemo-rl "$TMP/nemo/meg.yaml"
+field nmo 'optimizer_offload = 0.25,  -- policy.megatron_cfg.optimizer.optimizer_cpu_offload'
+field nmo 'max_tokens = 8192,  -- policy.dynamic_batching.train_mb_tokens'
+warned nmo 'policy.dynamic_batching.enabled = true: its length-sorted micro-batches pad'
+# export writes the budget as sequence packing (NeMo RL's default): the dynamic-batching keys do not come back
+rt nmo nemo-rl "$TMP/nemo/meg.yaml" policy.sequence_packing.enabled policy.dynamic_batching.enabled \
+    policy.dynamic_batching.train_mb_tokens
+# NeMo RL defaults by version: a config older than sequence packing (v0.3.0) does not get today's default
+cat >"$TMP/nemo/old.yaml" <<'YAML'
+grpo: {num_prompts_per_step: 32, num_generations_per_prompt: 16}
+policy:
+  model_name: meta-llama/Llama-3.1-8B
+  train_global_batch_size: 512
+  train_micro_batch_size: 2
+  max_total_sequence_length: 1024
+  dynamic_batching: {enabled: false}
+cluster: {gpus_per_node: 8, num_nodes: 1}
+YAML
+imp nold nemo-rl "$TMP/nemo/old.yaml"
+field nold 'padding = "longest",  -- policy.sequence_packing.enabled absent, the input (it has policy.train_micro_batch_size) older than v0.3.0'
+if grep -q 'max_tokens = ' "$TMP/nold.lua"; then bad "nold: a pre-packing config got a token budget"; else ok; fi
+# an input that does not show its version: today's default, said in the warnings block
+printf 'grpo: {num_prompts_per_step: 32}\npolicy: {model_name: meta-llama/Llama-3.1-8B}\n' >"$TMP/nemo/bare.yaml"
+imp nbare nemo-rl "$TMP/nemo/bare.yaml"
+field nbare 'max_tokens = 2048,  -- policy.sequence_packing.train_mb_tokens, nemo-rl'"'"'s default'
+warned nbare 'policy.sequence_packing.enabled: not in the input, which does not show its version'
+
+# --- the model as DIR/ORG/NAME/config.json (a folder tree of hub ids)
+mkdir -p "$TMP/tree/acme/Tiny-8B"
+cp "$ROOT/tests/data/hf/Qwen3-8B.config.json" "$TMP/tree/acme/Tiny-8B/config.json"
+out=$("$FUSYNC" import verl "$TMP/vo.sh" actor_rollout_ref.model.path=acme/Tiny-8B --model-dir "$TMP/tree" 2>&1)
+if printf '%s\n' "$out" | grep -qF 'actor = { name = "acme/Tiny-8B", layers = 36,'; then ok; else bad "DIR/ORG/NAME: $out"; fi
 
 # --- stdout without --out; --set lands in the scenario
 out=$("$FUSYNC" import verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" --set plan.rollout.max_seqs=128 2>&1)

@@ -4,8 +4,10 @@
 -- that closed it (commit 7527d14c9ffe, 2025-07-03) wrote into docs/guides/grpo-deepscaler.md that on 8 x A100 80GB
 -- 16-24K training needs 2 nodes: the hardware here is one node of 8 x A100 80GB, read from that note.
 -- Imported with fusync import nemo-rl from configs/nemo_issue456_deepscaler_16k.yaml over examples/configs/ at
--- NeMo RL commit fca424f58a35 (2025-05-28); keys the old files leave out take 7ea279a's defaults (docs/frameworks.md).
--- Patched: --set plan.train.optimizer_offload=1 for dtensor_cfg.cpu_offload = True.
+-- NeMo RL commit fca424f58a35 (2025-05-28); keys the old files leave out take 7ea279a's defaults, except sequence
+-- packing, which they predate (off, padded micro-batches; docs/frameworks.md).
+-- Not patched: the importer maps policy.dtensor_cfg.cpu_offload onto plan.train.optimizer_offload (docs/frameworks.md);
+-- regenerated with the same command and no --set.
 -- Imported by `fusync import nemo-rl` from nemo_issue456_deepscaler_16k.yaml.
 -- Keys the input leaves out take the framework's defaults: NeMo RL main, commit 7ea279a (2026-08, past v0.7.0): examples/configs/grpo_math_1B.yaml.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -50,8 +52,9 @@ return {
       tp = 2,  -- policy.dtensor_cfg.tensor_parallel_size (examples/configs/nemo_issue456_deepscaler_16k.yaml:9)
       cp = 1,  -- policy.dtensor_cfg.context_parallel_size, nemo-rl's default
       recompute = "full",  -- policy.dtensor_cfg.activation_checkpointing (examples/configs/nemo_issue456_deepscaler_16k.yaml:12)
-      micro_batch = 1,  -- policy.sequence_packing.train_mb_tokens, nemo-rl's default: a token budget, approximated as budget / max_total_sequence_length sequences
-      optimizer_offload = 1,  -- --set
+      optimizer_offload = 1,  -- policy.dtensor_cfg.cpu_offload (examples/configs/nemo_issue456_deepscaler_16k.yaml:10)
+      micro_batch = 1,  -- policy.train_micro_batch_size (examples/configs/grpo-deepscaler-1.5b-8K.yaml:38)
+      padding = "longest",  -- policy.sequence_packing.enabled absent, the input (it has policy.train_micro_batch_size) older than v0.3.0 (commit 5924d1c): off as before it and policy.dynamic_batching.enabled (examples/configs/nemo_issue456_deepscaler_16k.yaml:14) off: micro-batches padded to their longest
     },
   },
 }
@@ -59,8 +62,7 @@ return {
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
 --   policy.logprob_batch_size = 4 (examples/configs/grpo-deepscaler-1.5b-8K.yaml:40): fusync runs the log-prob forwards with the training micro-batch
 --   policy.dtensor_cfg.sequence_parallel = True (examples/configs/nemo_issue456_deepscaler_16k.yaml:11): sequence parallelism: fusync's TP activations are those with it on
---   policy.dtensor_cfg.cpu_offload = true: parameter and optimizer CPU offload is not modelled; fusync holds them on the device and offloads the optimizer across rollout
---   policy.sequence_packing.enabled = true: token-budget micro-batches are not modelled; fusync packs 1 sequences a micro-batch (16384 tokens / 16384)
+--   policy.dtensor_cfg.cpu_offload = true: FSDP2 also holds the parameters on the host; fusync counts their shards on the device (memory over-counted)
 -- Keys read that do not affect performance
 --   grpo.max_num_steps (examples/configs/grpo-deepscaler-1.5b-8K.yaml:6)
 --   grpo.normalize_rewards (examples/configs/grpo-deepscaler-1.5b-8K.yaml:7)

@@ -1,8 +1,8 @@
 -- Feasibility row: examples/configs/recipes/llm/grpo-deepscaler-1.5b-16K.yaml (NVIDIA-NeMo/RL commit 7ea279abfbeb, 2026-08-22),
 -- run on H100 80GB, 8 a node: tests/test_suites/nightly.txt lists it (tests/test_suites/README.md: nightly.txt holds the H100 tests); docs/guides/grpo-deepscaler.md: "We run all experiments on a single 8XH100 80GB node".
 -- Imported with fusync import nemo-rl from the recipe at that commit; model shape from its Hugging Face config.json (models/).
--- Patched: --set plan.train.optimizer_offload=1, because policy.dtensor_cfg.cpu_offload = true (FSDP2 CPU offload:
--- optimizer states and their step on the host), which the importer leaves to a warning.
+-- Not patched: the importer maps policy.dtensor_cfg.cpu_offload onto plan.train.optimizer_offload (docs/frameworks.md);
+-- regenerated with the same command and no --set.
 -- Imported by `fusync import nemo-rl` from grpo-deepscaler-1.5b-16K.yaml.
 -- Keys the input leaves out take the framework's defaults: NeMo RL main, commit 7ea279a (2026-08, past v0.7.0): examples/configs/grpo_math_1B.yaml.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -47,8 +47,9 @@ return {
       tp = 2,  -- policy.dtensor_cfg.tensor_parallel_size (examples/configs/recipes/llm/grpo-deepscaler-1.5b-16K.yaml:9)
       cp = 1,  -- policy.dtensor_cfg.context_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:148)
       recompute = "full",  -- policy.dtensor_cfg.activation_checkpointing (examples/configs/recipes/llm/grpo-deepscaler-1.5b-8K.yaml:19)
+      optimizer_offload = 1,  -- policy.dtensor_cfg.cpu_offload (examples/configs/recipes/llm/grpo-deepscaler-1.5b-8K.yaml:18)
       micro_batch = 1,  -- policy.train_micro_batch_size (examples/configs/recipes/llm/grpo-deepscaler-1.5b-8K.yaml:15)
-      optimizer_offload = 1,  -- --set
+      padding = "longest",  -- policy.sequence_packing.enabled (examples/configs/recipes/llm/grpo-deepscaler-1.5b-8K.yaml:22) and policy.dynamic_batching.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:326) off: micro-batches padded to their longest
     },
   },
 }
@@ -122,7 +123,7 @@ return {
 --   policy.generation.mcore_generation_config.refit_backend = nccl (examples/configs/recipes/llm/../../grpo_math_1B.yaml:408): Megatron inference engine settings: not modelled
 --   policy.generation.mcore_generation_config.parsers = [] (examples/configs/recipes/llm/../../grpo_math_1B.yaml:409): Megatron inference engine settings: not modelled
 --   policy.generation.mcore_generation_config.expose_http_server = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:410): Megatron inference engine settings: not modelled
---   policy.dtensor_cfg.cpu_offload = true: parameter and optimizer CPU offload is not modelled; fusync holds them on the device and offloads the optimizer across rollout
+--   policy.dtensor_cfg.cpu_offload = true: FSDP2 also holds the parameters on the host; fusync counts their shards on the device (memory over-counted)
 -- Keys read that do not affect performance
 --   grpo.max_num_epochs (examples/configs/recipes/llm/../../grpo_math_1B.yaml:6)
 --   grpo.max_num_steps (examples/configs/recipes/llm/../../grpo_math_1B.yaml:7)
@@ -227,7 +228,6 @@ return {
 --   policy.megatron_cfg.optimizer.sgd_momentum (examples/configs/recipes/llm/../../grpo_math_1B.yaml:279)
 --   policy.megatron_cfg.optimizer.use_precision_aware_optimizer (examples/configs/recipes/llm/../../grpo_math_1B.yaml:283)
 --   policy.megatron_cfg.optimizer.clip_grad (examples/configs/recipes/llm/../../grpo_math_1B.yaml:285)
---   policy.megatron_cfg.optimizer.optimizer_offload_fraction (examples/configs/recipes/llm/../../grpo_math_1B.yaml:289)
 --   policy.megatron_cfg.optimizer.overlap_cpu_optimizer_d2h_h2d (examples/configs/recipes/llm/../../grpo_math_1B.yaml:290)
 --   policy.megatron_cfg.scheduler.start_weight_decay (examples/configs/recipes/llm/../../grpo_math_1B.yaml:293)
 --   policy.megatron_cfg.scheduler.end_weight_decay (examples/configs/recipes/llm/../../grpo_math_1B.yaml:294)

@@ -2,7 +2,8 @@
 -- 9 nodes of 8 x A800 80GB (memory as A100 80GB); the thread's text names no phase.
 -- Imported with fusync import openrlhf from configs/openrlhf_issue776_llama31_70b_grpo.sh (the report's command in
 -- v0.11 spelling, see its header); the shape of fusync's preset Llama-3.1-70B.
--- Patched: --set plan.train.optimizer_offload=1 for --adam_offload (DeepSpeed CPU Adam), which the importer leaves out.
+-- Not patched: the importer maps --adam_offload (ds.adam_offload) onto plan.train.optimizer_offload (docs/frameworks.md);
+-- regenerated with the same command and no --set.
 -- Imported by `fusync import openrlhf` from openrlhf_issue776_llama31_70b_grpo.sh.
 -- Keys the input leaves out take the framework's defaults: OpenRLHF v0.11.0, commit 3c3be62: openrlhf/cli/train_ppo_ray.py.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -43,8 +44,9 @@ return {
       zero = 3,  -- ds.zero_stage (openrlhf_issue776_llama31_70b_grpo.sh:26)
       tp = 1,  -- ds.tensor_parallel_size, openrlhf's default
       recompute = "full",  -- actor.gradient_checkpointing_enable (openrlhf_issue776_llama31_70b_grpo.sh:32)
+      optimizer_offload = 1,  -- ds.adam_offload (openrlhf_issue776_llama31_70b_grpo.sh:31)
+      padding = "none",  -- ds.packing_samples (openrlhf_issue776_llama31_70b_grpo.sh:30)
       micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue776_llama31_70b_grpo.sh:19)
-      optimizer_offload = 1,  -- --set
     },
     controller = "driver",  -- OpenRLHF's PPO trainer gathers each step's experiences in the driver
     reward_workers = 1,  -- guess: the rule or remote reward scored one request at a time
@@ -59,6 +61,5 @@ return {
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
 --   rollout.micro_batch_size = 2 (openrlhf_issue776_llama31_70b_grpo.sh:21): fusync runs the experience forwards with the training micro-batch
---   ds.adam_offload = true: CPU Adam (optimizer states and step on the host) is not modelled; fusync holds the optimizer states on the device and steps there
 -- Keys read that do not affect performance
 --   (none)

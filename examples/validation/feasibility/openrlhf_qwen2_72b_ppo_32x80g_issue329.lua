@@ -3,7 +3,8 @@
 -- screenshot the thread's text does not give.
 -- Imported with fusync import openrlhf from configs/openrlhf_issue329_qwen2_72b_ppo.sh (the report's command in
 -- v0.11 spelling, see its header); model shape from its config.json (models/).
--- Patched: --set plan.train.optimizer_offload=1 for --adam_offload (DeepSpeed CPU Adam), which the importer leaves out.
+-- Not patched: the importer maps --adam_offload (ds.adam_offload) onto plan.train.optimizer_offload (docs/frameworks.md);
+-- regenerated with the same command and no --set.
 -- Imported by `fusync import openrlhf` from openrlhf_issue329_qwen2_72b_ppo.sh.
 -- Keys the input leaves out take the framework's defaults: OpenRLHF v0.11.0, commit 3c3be62: openrlhf/cli/train_ppo_ray.py.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -45,8 +46,9 @@ return {
       zero = 3,  -- ds.zero_stage (openrlhf_issue329_qwen2_72b_ppo.sh:32)
       tp = 1,  -- ds.tensor_parallel_size, openrlhf's default
       recompute = "full",  -- actor.gradient_checkpointing_enable (openrlhf_issue329_qwen2_72b_ppo.sh:35)
+      optimizer_offload = 1,  -- ds.adam_offload (openrlhf_issue329_qwen2_72b_ppo.sh:34)
+      padding = "longest",  -- ds.packing_samples, openrlhf's default
       micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue329_qwen2_72b_ppo.sh:25)
-      optimizer_offload = 1,  -- --set
     },
     controller = "driver",  -- OpenRLHF's PPO trainer gathers each step's experiences in the driver
     reward_workers = 1,  -- guess: the rule or remote reward scored one request at a time
@@ -62,7 +64,5 @@ return {
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
 --   rollout.micro_batch_size = 2 (openrlhf_issue329_qwen2_72b_ppo.sh:27): fusync runs the experience forwards with the training micro-batch
 --   critic.num_nodes x critic.num_gpus_per_node = 8: OpenRLHF trains the critic on GPUs of its own; fusync trains it on the actor's pool (the critic's time and memory land there), and its GPUs stay idle
---   ds.adam_offload = true: CPU Adam (optimizer states and step on the host) is not modelled; fusync holds the optimizer states on the device and steps there
---   ds.packing_samples = false: OpenRLHF then trains padded sequences; fusync counts real tokens only
 -- Keys read that do not affect performance
 --   (none)

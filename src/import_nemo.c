@@ -1,0 +1,138 @@
+/*
+** import_nemo.c — NeMo RL's keys onto a fusync scenario: the GRPO workload,
+** co-located or split generation, the DTensor and Megatron backends, the
+** micro-batches (import_map.h's helpers; the rules and sources are
+** docs/frameworks.md; import_export.c ex_nemo is the reverse).
+*/
+#include "import_map.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A boolean whose key came with a later release (import_fw.c, imp_fw_since):
+** an input older than the key gets the behaviour before it, not today's
+** default; an input that does not show its age gets the default and a
+** warning, since versions are not tracked for it. */
+static bool versioned(imp_mctx *m, const char *key, bool *b, char *src, size_t sn)
+{
+    const imp_since *v = imp_fw_since(m->fw, key);
+    if (!v || imp_cfg_get(m->c, key)) return imp_m_gbool(m, key, b, src, sn);
+    int age = imp_fw_age(m->fw, m->c);
+    if (age < v->rank && imp_cfg_get(m->c, v->witness)) {
+        snprintf(src, sn, "%s absent, the input (it has %s) older than %s: off as before it", key, v->witness,
+                 v->release);
+        return imp_m_to_bool(m, key, v->before, b);
+    }
+    if (!imp_m_gbool(m, key, b, src, sn)) return false;
+    if (age < v->rank)
+        imp_m_warn(m, "%s: not in the input, which does not show its version; given the default of %s, although the key "
+                "came in %s (set it if the config is older)", key, imp_fw_source(m->fw), v->release);
+    return true;
+}
+
+bool imp_map_nemo(imp_mctx *m)
+{
+    char s[320], s2[320], why[900];
+    double d, gpn, nodes;
+    bool b;
+    if (!imp_m_gnum(m, "cluster.gpus_per_node", &gpn, NULL, NULL, 0)) return false;
+    if (!imp_m_gnum(m, "cluster.num_nodes", &nodes, NULL, NULL, 0)) return false;
+    if (!imp_m_rules(m, IMP_G_ALL)) return false;
+    if (m->o->nodes) imp_m_set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
+    if (!imp_m_model(m, "actor", "policy.model_name")) return false;
+    if (!imp_m_gnum(m, "loss_fn.reference_policy_kl_penalty", &d, NULL, s, sizeof s)) return false;
+    snprintf(why, sizeof why, "%s: reference log-probs are computed when the KL penalty is not 0", s);
+    imp_m_set(m, "models.reference", why, "%s", d != 0 ? "true" : "false");
+    imp_m_set(m, "models.reward", "the environment's verifier (env)", "\"rule\"");
+    imp_m_set(m, "workload.algorithm", "NeMo RL's grpo_train", "\"grpo\"");
+    double prompts, n, gbs;
+    if (!imp_m_gnum(m, "grpo.num_prompts_per_step", &prompts, NULL, NULL, 0)) return false;
+    if (!imp_m_gnum(m, "grpo.num_generations_per_prompt", &n, NULL, NULL, 0)) return false;
+    if (!imp_m_gnum(m, "policy.train_global_batch_size", &gbs, NULL, s, sizeof s)) return false;
+    if (!imp_m_minibatches(m, prompts * n, gbs, s, "train_global_batch_size counts samples")) return false;
+    imp_m_set(m, "workload.epochs", "NeMo RL trains each step's samples once", "1");
+    double total, mnt;
+    if (!imp_m_gnum(m, "policy.max_total_sequence_length", &total, NULL, s, sizeof s)) return false;
+    if (!imp_m_gnum(m, "policy.generation.max_new_tokens", &mnt, NULL, s2, sizeof s2)) return false;
+    double mp = floor(total / 4);
+    char ps[400], rs[700];
+    snprintf(ps, sizeof ps, "guess: a quarter of %s", s);
+    snprintf(rs, sizeof rs, "%s caps prompt + response (vLLM max_model_len); less the guessed longest prompt", s);
+    imp_m_lengths(m, mp, fmin(mnt, total - mp), ps, rs);
+    imp_m_set(m, "workload.recompute_logprob", "NeMo RL recomputes the old log-probs with the policy (get_logprobs)", "true");
+    imp_m_set(m, "plan.controller", "NeMo RL's single controller gathers each step's batch in the driver", "\"driver\"");
+
+    if (!imp_m_gbool(m, "policy.generation.colocated.enabled", &b, s, sizeof s)) return false;
+    if (b) {
+        snprintf(why, sizeof why, "%s: generation and training share every GPU", s);
+        imp_m_set(m, "plan.mode", why, "\"full\"");
+    } else {
+        double rg, rn;
+        bool ng, nn;
+        if (!imp_m_gnum(m, "policy.generation.colocated.resources.gpus_per_node", &rg, &ng, s, sizeof s) ||
+            !imp_m_gnum(m, "policy.generation.colocated.resources.num_nodes", &rn, &nn, s2, sizeof s2)) return false;
+        double dev = nodes <= 1 ? (ng ? 0 : rg) : (nn ? 0 : rn) * gpn;
+        if (dev <= 0) {
+            fs_err_set(m->err, 2, "%s: colocated.enabled = false needs %s", s, nodes <= 1 ? s : s2);
+            m->failed = true;
+            return false;
+        }
+        snprintf(why, sizeof why, "colocated.enabled = false: generation on %s, training on the rest", nodes <= 1 ? s : s2);
+        imp_m_set(m, "plan.mode", why, "\"separate\"");
+        imp_m_set(m, "plan.rollout_devices", why, "%g", dev);
+    }
+    bool meg;
+    if (!imp_m_gbool(m, "policy.megatron_cfg.enabled", &meg, s, sizeof s)) return false;
+    if (meg) {
+        if (!imp_m_rules(m, IMP_G_MEGATRON)) return false;
+        if (!imp_m_gbool(m, "policy.megatron_cfg.activation_checkpointing", &b, s, sizeof s)) return false;
+        char g[64];
+        imp_m_get(m, "policy.megatron_cfg.recompute_granularity", g, sizeof g, s2, sizeof s2);
+        snprintf(why, sizeof why, "%s with %s", s, s2);
+        imp_m_set(m, "plan.train.recompute", why, "\"%s\"", !b ? "none" : !strcmp(g, "selective") ? "selective" : "full");
+        if (!imp_m_host_optimizer(m, "policy.megatron_cfg.optimizer.optimizer_cpu_offload",
+                            "policy.megatron_cfg.optimizer.optimizer_offload_fraction")) return false;
+    } else {
+        if (!imp_m_gbool(m, "policy.dtensor_cfg.enabled", &b, s, sizeof s)) return false;
+        snprintf(why, sizeof why, "%s: DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)", s);
+        imp_m_set(m, "plan.train.zero", why, "3");
+        /* cpu_offload: FSDP2's CPU offload for the whole run, the optimizer stepped on the host
+        ** (nemo_rl/models/policy/workers/dtensor_policy_worker.py: _parallelize_model(cpu_offload=...), and
+        ** prepare_for_training leaves the optimizer state on the host when it is set) */
+        if (!imp_m_rules(m, IMP_G_FSDP)) return false;
+        if (!imp_m_gbool(m, "policy.dtensor_cfg.cpu_offload", &b, s, sizeof s)) return false;
+        if (b) imp_m_warn(m, "policy.dtensor_cfg.cpu_offload = true: FSDP2 also holds the parameters on the host; fusync "
+                       "counts their shards on the device (memory over-counted)");
+    }
+    bool pack, dyn;
+    if (!versioned(m, "policy.sequence_packing.enabled", &pack, s, sizeof s) ||
+        !versioned(m, "policy.dynamic_batching.enabled", &dyn, s2, sizeof s2)) return false;
+    if (!imp_m_gnum(m, "policy.train_micro_batch_size", &d, NULL, why, sizeof why)) return false;
+    imp_m_set(m, "plan.train.micro_batch", why, "%g", d);
+    if (pack || dyn) {
+        /* both bound a micro-batch by train_mb_tokens: packing concatenates the sequences into bins of that many
+        ** tokens, dynamic batching groups length-sorted sequences under it (nemo_rl/distributed/batched_data_dict.py,
+        ** shard_by_batch_size) */
+        const char *k = pack ? "policy.sequence_packing.train_mb_tokens" : "policy.dynamic_batching.train_mb_tokens";
+        char s3[320];
+        if (!imp_m_gnum(m, k, &d, NULL, s3, sizeof s3)) return false;
+        snprintf(why, sizeof why, "%s with %s", s3, pack ? s : s2);
+        imp_m_set(m, "plan.train.max_tokens", why, "%g", d);
+        imp_m_set(m, "plan.train.padding", why, "\"none\"");
+        if (!pack) imp_m_warn(m, "policy.dynamic_batching.enabled = true: its length-sorted micro-batches pad to their "
+                           "longest; fusync counts them packed (written back as sequence packing)");
+    } else {
+        snprintf(why, sizeof why, "%s and %s off: micro-batches padded to their longest", s, s2);
+        imp_m_set(m, "plan.train.padding", why, "\"longest\"");
+    }
+    imp_m_set(m, "plan.rollout.max_seqs", "vLLM's default max_num_seqs (NeMo RL does not set it)", "256");
+    if (!imp_m_gbool(m, "grpo.async_grpo.enabled", &b, s, sizeof s)) return false;
+    if (b) {
+        if (!imp_m_gnum(m, "grpo.async_grpo.max_trajectory_age_steps", &d, NULL, s2, sizeof s2)) return false;
+        imp_m_set(m, "plan.staleness", s2, "%g", d);
+        if (!imp_m_gbool(m, "grpo.async_grpo.in_flight_weight_updates", &b, s, sizeof s)) return false;
+        imp_m_set(m, "plan.on_update", s, "\"%s\"", b ? "continue" : "restart");
+    }
+    return true;
+}
