@@ -24,7 +24,7 @@ scenario  | no  | no  | yes | src/scenario.* | base scenario
 format    | no  | no  | yes | src/fields.c src/fields.h src/dist.* src/model.* src/presets.* src/lengths.* src/hfconfig.* src/trace.* src/plan.c src/plan.h src/plan_axes.h src/estimate.* | base scenario format
 engine    | no  | no  | yes | src/eng_*.c src/engine.h src/engine_int.h | base scenario format engine
 output    | no  | no  | no  | src/report.* src/fwnames.* src/report_fields.* src/rtable.* src/chrome.* src/svg.* src/shard.* src/workers.* | base scenario format engine output
-lua       | yes | no  | no  | src/lua_sandbox.* src/lua_scenario.* src/fields_lua.h src/fields_lua.c src/fields_lua_push.c | base scenario format lua
+lua       | yes | no  | no  | src/lua_sandbox.* src/lua_scenario.* src/lua_helpers.* src/fields_lua.h src/fields_lua.c src/fields_lua_push.c | base scenario format lua
 plugin    | yes | no  | no  | src/plugin.c src/plugin.h src/plugin_lua.h src/plugin_api.h src/plugin_api.c src/plugin_lesson.c src/lesson.h src/policy.h src/policy_*.c | base scenario format engine output lua plugin
 runner    | no  | no  | no  | src/runner.* src/uncert.* src/uncert_table.h | base scenario format engine output lua plugin runner
 planner   | no  | no  | no  | src/planner.c src/planner.h src/planner_table.c | base scenario format engine output plugin runner planner
