@@ -10,8 +10,6 @@
 #include <string.h>
 
 typedef struct {
-    const char *name;
-    int flags;
     csvr_cell_fn cell;
     csvr_row_fn row;
     void *ud;
@@ -57,7 +55,7 @@ bool csvr_parse(const char *text, size_t len, const char *name, int flags, csvr_
         fs_err_set(err, 2, "%s: the CSV reader cannot start", name);
         return false;
     }
-    csvr_ctx x = {name, flags, cell, row, ud, err, false, true, 0, 1, 0};
+    csvr_ctx x = {cell, row, ud, err, false, true, 0, 1, 0};
     bool ok = true;
     for (size_t pos = 0; ok && !x.stop && pos < len;) {
         const char *l = text + pos;
