@@ -21,14 +21,15 @@ cd "$(dirname "$0")/.." || exit 2
 GROUPS='
 base      | no  | no  | yes | src/util.* src/jsonr.* | base
 scenario  | no  | no  | yes | src/scenario.* | base scenario
-format    | no  | no  | yes | src/fields.c src/fields.h src/dist.* src/model.* src/model_mem.* src/presets.* src/lengths.* src/hfconfig.* src/trace.* src/plan.c src/plan.h src/plan_axes.h src/estimate.* | base scenario format
+format    | no  | no  | yes | src/fields.c src/fields.h src/dist.* src/model.* src/model_mem.* src/presets.* src/hfconfig.* src/trace.* src/plan.c src/plan.h src/plan_axes.h src/estimate.* | base scenario format
 engine    | no  | no  | yes | src/eng_*.c src/engine.h src/engine_int.h | base scenario format engine
 output    | no  | no  | no  | src/report.* src/fwnames.* src/report_fields.* src/rtable.* src/chrome.* src/svg.* src/shard.* src/workers.* | base scenario format engine output
-lua       | yes | no  | no  | src/lua_sandbox.* src/lua_scenario.* src/fields_lua.h src/fields_lua.c src/fields_lua_push.c | base scenario format lua
+csv       | no  | no  | no  | src/csvr.* src/lengths.* | base scenario format csv
+lua       | yes | no  | no  | src/lua_sandbox.* src/lua_scenario.* src/lua_helpers.* src/fields_lua.h src/fields_lua.c src/fields_lua_push.c | base scenario format csv lua
 plugin    | yes | no  | no  | src/plugin.c src/plugin.h src/plugin_lua.h src/plugin_api.h src/plugin_api.c src/plugin_lesson.c src/lesson.h src/policy.h src/policy_*.c | base scenario format engine output lua plugin
 runner    | no  | no  | no  | src/runner.* src/uncert.* src/uncert_table.h | base scenario format engine output lua plugin runner
 planner   | no  | no  | no  | src/planner.c src/planner.h src/planner_int.h src/planner_limits.c src/planner_select.c src/planner_table.c | base scenario format engine output plugin runner planner
-calibrate | no  | no  | no  | src/calibrate.c src/calibrate.h src/calibrate_read.c | base scenario format engine output runner calibrate
+calibrate | no  | no  | no  | src/calibrate.c src/calibrate.h src/calibrate_read.c | base scenario format engine output csv runner calibrate
 import    | no  | no  | no  | src/import.h src/import_*.c src/import_fw.h src/import_map.h | base scenario format lua import
 cli       | no  | no  | no  | src/cli.h src/cli.c src/cli_*.c src/cli_*.h src/main.c | base scenario format engine output lua plugin runner planner calibrate import cli
 ui        | no  | yes | no  | ui/*.c ui/*.h | base scenario format engine output plugin runner cli ui

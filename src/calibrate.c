@@ -584,7 +584,7 @@ bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs
         }
         /* standard errors: cov(x / 10%) = s² / n · A⁻¹, s² the residual variance
         ** over n - K degrees of freedom; A⁻¹ through its eigen-decomposition */
-        double s2 = n > K ? sumsq(r, n) / (n - K) : 0;
+        double s2 = n > K ? sumsq(r, n) / (n - K) : 0, se_scale[CAL_KNOBS_MAX];
         for (int i = 0; i < K; i++) {
             double v = 0;
             for (int e = 0; e < K; e++) {
@@ -593,6 +593,8 @@ bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs
                 v += w[e] > 1e-18 ? c / w[e] : INFINITY;
             }
             res->uncertainty[i] = 0.1 * sqrt(s2 / (n ? n : 1) * v);
+            /* in units of the knob's scale (its start value or floor) */
+            se_scale[i] = res->uncertainty[i] * fmax(u[i], 1e-3);
             if (u[i] < 1e-3) res->uncertainty[i] = INFINITY;   /* at zero: no relative figure */
         }
         /* the same covariance with each eigenvalue floored at the flat
@@ -610,6 +612,25 @@ bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs
                 res->corr[i][j] = i == j ? 1 : res->cov_sd[i] > 0 && res->cov_sd[j] > 0
                                   ? fmax(-1, fmin(1, C[i * K + j] / (res->cov_sd[i] * res->cov_sd[j]))) : 0;
         res->cov_rows = n;
+        /* Undetermined: a standard error past CAL_SE_MAX (or none at all).
+        ** That holds for every knob of an exactly flat direction (unbounded
+        ** variance), and for a flat one (CAL_FLAT_REL) when the residuals'
+        ** spread leaves it that wide; a flat knob the data still pins
+        ** within it stays fitted (docs/calibration.md, "What it fits, and
+        ** how").  A knob outside every flat direction can still take a
+        ** rounding-sized part of an exactly flat one, which makes its exact
+        ** variance unbounded: it is judged (and reported) by the floored
+        ** covariance above instead.  A knob fitted to zero has no relative
+        ** error: its error is taken relative to its scale, the fit's unit. */
+        for (int i = 0; i < K; i++) {
+            if (!res->flat[i] && !isfinite(se_scale[i])) {
+                se_scale[i] = res->cov_sd[i] * fmax(u[i], 1e-3);
+                if (u[i] >= 1e-3) res->uncertainty[i] = res->cov_sd[i];
+            }
+            double rel = u[i] < 1e-3 ? se_scale[i] : res->uncertainty[i];
+            res->undetermined[i] = !(rel <= CAL_SE_MAX);
+            if (!res->undetermined[i]) res->ndetermined++;
+        }
     }
     /* cross-validation: refit without each group of the fit's rows (row j
     ** of them in group j mod G), predict the group */
@@ -659,5 +680,6 @@ bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs
 
 void cal_apply(scn_scenario *s, const cal_result *res)
 {
-    for (int i = 0; i < res->nknobs; i++) cal_knob_set(s, res->knob[i], res->value[i]);
+    for (int i = 0; i < res->nknobs; i++)
+        if (!res->undetermined[i]) cal_knob_set(s, res->knob[i], res->value[i]);
 }

@@ -29,6 +29,9 @@
 /* A knob is flat when a 10% move along a direction it takes part in
 ** changes the fitted times by less than this, rms. */
 #define CAL_FLAT_REL 0.002
+/* A knob whose one-sigma standard error passes this (relative) is not
+** determined by the data: a 100% error leaves even its sign open. */
+#define CAL_SE_MAX 1.0
 
 /* What a measured column can stand for. */
 typedef enum {
@@ -92,6 +95,12 @@ typedef struct {
     int    cov_rows;                    /* the residuals behind it */
     bool   at_bound[CAL_KNOBS_MAX];
     bool   flat[CAL_KNOBS_MAX];         /* the data cannot pin it down */
+    /* Its standard error above CAL_SE_MAX or unbounded (relative to the
+    ** value; for a knob fitted to zero, to its start value), as along an
+    ** exactly flat direction: not written as fitted — cal_apply and `--out`
+    ** keep its start value. */
+    bool   undetermined[CAL_KNOBS_MAX];
+    int    ndetermined;                 /* knobs not undetermined */
     bool   fitted_phase[CP__COUNT];     /* phases the fit used */
     double meas_mean[CP__COUNT], model_mean[CP__COUNT];  /* seconds per step, over the rows */
     double rms[CP__COUNT], bias[CP__COUNT];              /* relative (model - measured) / measured */
@@ -111,7 +120,8 @@ bool cal_fit(const scn_scenario *s, const cal_data *d, const int *knobs, int nkn
 /* The same, calling `progress` (when not NULL) after every simulated step. */
 bool cal_fit_progress(const scn_scenario *s, const cal_data *d, const int *knobs, int nknobs,
                       cal_progress_fn progress, void *ud, cal_result *res, fs_err *err);
-/* The scenario with the fitted values. */
+/* The scenario with the fitted values; an undetermined knob keeps the
+** scenario's own (start) value. */
 void cal_apply(scn_scenario *s, const cal_result *res);
 /* An upper bound of the simulated steps a fit of nknobs knobs to nrows
 ** measured steps takes: linear in nrows (the fit and its cross-validation

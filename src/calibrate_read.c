@@ -5,12 +5,12 @@
 ** is in calibrate.c.
 */
 #include "calibrate.h"
+#include "csvr.h"
 #include "fields.h"
 #include "dist.h"
 #include "jsonr.h"
 #include "runner.h"
 #include "util.h"
-#include <csv.h>
 #include <ctype.h>
 #include <math.h>
 #include <stddef.h>
@@ -261,89 +261,76 @@ static bool number(const char *s, double *v)
     return end != s && !*cal_trim(end) && isfinite(*v);
 }
 
-/* CSV as RFC 4180 has it, through libcsv (Debian's libcsv-dev): quoted
-** cells with commas, quotes and line breaks in them.  The first row is the
-** header.  A cell that is not a number leaves the value absent and marks
-** its column as text (a run name, a timestamp): an error only if the column
-** is one the fit uses (cal_parse). */
+/* CSV as RFC 4180 has it, through the one CSV reader (csvr.c, over
+** Debian's libcsv): quoted cells with commas, quotes and line breaks in
+** them.  The first row is the header.  A cell that is not a number leaves
+** the value absent and marks its column as text (a run name, a timestamp):
+** an error only if the column is one the fit uses (cal_parse). */
 typedef struct {
     table *t;
     const char *name;
-    fs_err *err;
-    bool failed, header_done;
-    int line, c, ncol;
+    bool header_done;
+    int ncol;
     int idx[512];
     double *row;
     int *text_line;             /* per column: the first line with text, 0 none */
     char (*text_val)[48];       /* and that text */
 } csv_ctx;
 
-static void csv_cell(void *field, size_t len, void *ud)
+static bool csv_cell(const char *field, size_t len, int c, int line, void *ud, fs_err *err)
 {
     csv_ctx *x = ud;
-    if (x->failed) return;
     char buf[512];
     if (len >= sizeof buf) len = sizeof buf - 1;
-    memcpy(buf, field ? field : "", len);
+    memcpy(buf, field, len);
     buf[len] = 0;
     char *v = cal_trim(buf);
-    int c = x->c++;
     if (!x->header_done) {
-        if (c >= 512) { fs_err_set(x->err, 2, "%s: more than 512 columns", x->name); x->failed = true; return; }
-        if (!*v) { fs_err_set(x->err, 2, "%s: line %d: column %d has no name", x->name, x->line, c + 1); x->failed = true; return; }
+        if (c >= 512) { fs_err_set(err, 2, "%s: more than 512 columns", x->name); return false; }
+        if (!*v) { fs_err_set(err, 2, "%s: line %d: column %d has no name", x->name, line, c + 1); return false; }
         if (table_col(x->t, v, false) >= 0) {
-            fs_err_set(x->err, 2, "%s: line %d: a column name appears twice ('%s')", x->name, x->line, v);
-            x->failed = true;
-            return;
+            fs_err_set(err, 2, "%s: line %d: a column name appears twice ('%s')", x->name, line, v);
+            return false;
         }
         x->idx[c] = table_col(x->t, v, true);
-        if (x->idx[c] < 0) { fs_err_set(x->err, 2, "%s: more than 512 columns", x->name); x->failed = true; }
-        return;
+        if (x->idx[c] < 0) { fs_err_set(err, 2, "%s: more than 512 columns", x->name); return false; }
+        return true;
     }
     if (c >= x->ncol) {
-        fs_err_set(x->err, 2, "%s: line %d: more cells (%d) than the header has columns (%d)", x->name, x->line, c + 1,
+        fs_err_set(err, 2, "%s: line %d: more cells (%d) than the header has columns (%d)", x->name, line, c + 1,
                    x->ncol);
-        x->failed = true;
-        return;
+        return false;
     }
     if (!x->row) x->row = table_row(x->t);
     double d;
-    if (!*v) return;
+    if (!*v) return true;
     if (number(v, &d)) x->row[x->idx[c]] = d;
     else if (!x->text_line[x->idx[c]]) {
-        x->text_line[x->idx[c]] = x->line;
+        x->text_line[x->idx[c]] = line;
         snprintf(x->text_val[x->idx[c]], sizeof x->text_val[0], "%s", v);
     }
+    return true;
 }
 
-static void csv_row_end(int term, void *ud)
+static bool csv_row_end(int ncells, int line, void *ud, fs_err *err)
 {
-    (void)term;
+    (void)line;
     csv_ctx *x = ud;
-    if (x->failed) return;
     if (!x->header_done) {
-        x->ncol = x->c;
-        x->header_done = x->c > 0;
+        x->ncol = ncells;
+        x->header_done = ncells > 0;
     } else if (x->t->nrows > CAL_ROWS_MAX) {
-        fs_err_set(x->err, 2, "%s: more than %d rows", x->name, CAL_ROWS_MAX);
-        x->failed = true;
+        fs_err_set(err, 2, "%s: more than %d rows", x->name, CAL_ROWS_MAX);
+        return false;
     }
-    x->c = 0;
     x->row = NULL;
-    x->line++;
+    return true;
 }
 
 static bool parse_csv(char *text, const char *name, table *t, int *text_line, char (*text_val)[48], fs_err *err)
 {
-    struct csv_parser p;
-    if (csv_init(&p, CSV_APPEND_NULL) != 0) { fs_err_set(err, 2, "%s: the CSV reader cannot start", name); return false; }
-    csv_ctx x = {t, name, err, false, false, 1, 0, 0, {0}, NULL, text_line, text_val};
-    size_t len = strlen(text);
-    bool ok = csv_parse(&p, text, len, csv_cell, csv_row_end, &x) == len;
-    if (ok) ok = csv_fini(&p, csv_cell, csv_row_end, &x) == 0;
-    if (!ok && !x.failed) fs_err_set(err, 2, "%s: line %d: %s", name, x.line, csv_strerror(csv_error(&p)));
-    csv_free(&p);
-    return ok && !x.failed;
+    csv_ctx x = {t, name, false, 0, {0}, NULL, text_line, text_val};
+    return csvr_parse(text, strlen(text), name, 0, csv_cell, csv_row_end, &x, err);
 }
 
 /* An object's numbers into row rowi; nested objects as "a/b", except a

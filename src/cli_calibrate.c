@@ -58,6 +58,17 @@ static const char *comment_safe(char *dst, size_t n, const char *s)
     return dst;
 }
 
+/* Why knob i is undetermined, for the report and the written scenario. */
+static const char *undetermined_why(char *dst, size_t n, const cal_result *res, int i)
+{
+    if (res->flat[i] && !isfinite(res->uncertainty[i]))
+        snprintf(dst, n, "flat, the data does not pin it down");
+    else if (isfinite(res->uncertainty[i]))
+        snprintf(dst, n, "standard error %.0f%%, above %.0f%%", 100 * res->uncertainty[i], 100 * CAL_SE_MAX);
+    else snprintf(dst, n, "standard error above %.0f%% of its start value", 100 * CAL_SE_MAX);
+    return dst;
+}
+
 static void write_lua(const cli_opts *o, const cal_result *res, int nrows, fs_buf *b)
 {
     char safe[1100];
@@ -73,10 +84,16 @@ static void write_lua(const cli_opts *o, const cal_result *res, int nrows, fs_bu
     lua_quote(b, rel);
     buf_puts(b, ")\ns.efficiency = s.efficiency or {}\n");
     for (int i = 0; i < res->nknobs; i++) {
-        char v[40];
+        char v[40], why[64];
+        if (res->undetermined[i]) {
+            /* not written: the scenario loaded above keeps its own value */
+            fmt_double(v, sizeof v, res->start[i]);
+            buf_printf(b, "-- s.efficiency.%s: undetermined (kept at its start value %s): %s\n",
+                       cal_knob_name(res->knob[i]), v, undetermined_why(why, sizeof why, res, i));
+            continue;
+        }
         fmt_double(v, sizeof v, res->value[i]);
-        buf_printf(b, "s.efficiency.%s = %s%s\n", cal_knob_name(res->knob[i]), v,
-                   res->flat[i] ? "   -- flat: not pinned down by the data" : "");
+        buf_printf(b, "s.efficiency.%s = %s\n", cal_knob_name(res->knob[i]), v);
     }
     /* what the fit knew of itself, for the interval fusync run reports
     ** (src/uncert.c): relative standard errors and correlations */
@@ -196,7 +213,13 @@ int cmd_calibrate(cli_opts *o)
         json_str(&js, "scenario", placed.name);
         json_str(&js, "measured", o->whatif);
         json_int(&js, "steps", d.nrows);
+        /* the values the calibrated scenario holds: an undetermined knob's
+        ** is its start value, and it is listed under "undetermined" */
         json_obj_begin(&js, "knobs");
+        for (int i = 0; i < res.nknobs; i++)
+            json_num(&js, cal_knob_name(res.knob[i]), res.undetermined[i] ? res.start[i] : res.value[i]);
+        json_obj_end(&js);
+        json_obj_begin(&js, "estimate");
         for (int i = 0; i < res.nknobs; i++) json_num(&js, cal_knob_name(res.knob[i]), res.value[i]);
         json_obj_end(&js);
         json_obj_begin(&js, "start");
@@ -229,6 +252,10 @@ int cmd_calibrate(cli_opts *o)
         json_arr_begin(&js, "flat");
         for (int i = 0; i < res.nknobs; i++) if (res.flat[i]) json_str(&js, NULL, cal_knob_name(res.knob[i]));
         json_arr_end(&js);
+        json_arr_begin(&js, "undetermined");
+        for (int i = 0; i < res.nknobs; i++) if (res.undetermined[i]) json_str(&js, NULL, cal_knob_name(res.knob[i]));
+        json_arr_end(&js);
+        json_int(&js, "determined", res.ndetermined);
         json_arr_begin(&js, "at_bound");
         for (int i = 0; i < res.nknobs; i++) if (res.at_bound[i]) json_str(&js, NULL, cal_knob_name(res.knob[i]));
         json_arr_end(&js);
@@ -256,9 +283,17 @@ int cmd_calibrate(cli_opts *o)
                 snprintf(unc, sizeof unc, "%.1f%%", 100 * res.uncertainty[i]);
             else
                 snprintf(unc, sizeof unc, "-");
+            char tag[80];
+            if (res.undetermined[i]) snprintf(tag, sizeof tag, "  undetermined (kept at its start value %.5g)", res.start[i]);
+            else snprintf(tag, sizeof tag, "%s", res.at_bound[i] ? "  at bound" : "");
             buf_printf(&b, "  %-20s %11.5g %11.5g %9s %13s %8.2f%%%s\n", cal_knob_name(res.knob[i]), res.start[i],
-                       res.value[i], unc, bounds, 100 * res.sensitivity[i],
-                       res.flat[i] ? "  flat" : res.at_bound[i] ? "  at bound" : "");
+                       res.value[i], unc, bounds, 100 * res.sensitivity[i], tag);
+        }
+        for (int i = 0; i < res.nknobs; i++) {
+            char why[64];
+            if (res.undetermined[i])
+                buf_printf(&b, "  %s: undetermined (kept at its start value %.5g): %s\n", cal_knob_name(res.knob[i]),
+                           res.start[i], undetermined_why(why, sizeof why, &res, i));
         }
         bool anyflat = false;
         for (int i = 0; i < res.nknobs; i++) anyflat |= res.flat[i];
@@ -288,5 +323,14 @@ int cmd_calibrate(cli_opts *o)
         buf_free(&b);
     }
     cal_data_free(&d);
+    /* a fit that determines no knob calibrated nothing: the report and the
+    ** files are still written, as a run's that does not fit (docs/cli.md) */
+    if (rc == 0 && res.ndetermined == 0) {
+        char names[CAL_KNOBS_MAX * 24] = "";
+        for (int i = 0; i < res.nknobs; i++) cal_list_add(names, sizeof names, cal_knob_name(res.knob[i]));
+        fprintf(stderr, "fusync: calibrate: the measured file determines no knob (%s undetermined); the written "
+                "scenario keeps the start values (docs/calibration.md, \"What it fits, and how\")\n", names);
+        rc = 1;
+    }
     return rc;
 }

@@ -264,6 +264,7 @@ int cmd_plan(cli_opts *o)
     rtable t;
     rtable_init(&t, "plan");
     snprintf(t.scenario, sizeof t.scenario, "%s", P->base.name);
+    rtable_set_scenario(&t, &P->base);
     snprintf(t.input, sizeof t.input, "%s", o->scenario);
     if (o->framework) snprintf(t.framework, sizeof t.framework, "%s", o->framework);
     snprintf(t.objective, sizeof t.objective, "%s", P->has_score ? "score" : o->objective ? o->objective : "throughput");

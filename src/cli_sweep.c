@@ -173,6 +173,7 @@ int cmd_sweep(cli_opts *o)
     rtable t;
     rtable_init(&t, "sweep");
     snprintf(t.scenario, sizeof t.scenario, "%s", base.name);
+    rtable_set_scenario(&t, &base);
     snprintf(t.input, sizeof t.input, "%s", o->whatif);
     run_hash(o, "sweep", &base, t.hash, sizeof t.hash);
     t.total = w.nvariants;

@@ -1,7 +1,9 @@
 /*
-** lengths.c — empirical length distributions (see lengths.h).
+** lengths.c — empirical length distributions (see lengths.h), read through
+** the one CSV reader (csvr.c: RFC 4180, libcsv).
 */
 #include "lengths.h"
+#include "csvr.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -73,26 +75,101 @@ void lengths_histogram(const double *v, size_t n, scn_dist *out)
     out->nbins = nb;
 }
 
-/* The cell number `col` (0-based) of a CSV line into buf; false if absent. */
-static bool csv_cell(const char *line, size_t len, int col, char *buf, size_t n)
+/* The state of a parse: the column read, and the first row until its end
+** says whether it is a header. */
+typedef struct {
+    const char *file;
+    const char *column;         /* a header name, a column number or NULL */
+    int want;                   /* the column's number (0-based) when column is NULL or a number */
+    int col;                    /* the column read; -1 until the first row ends */
+    int match;                  /* first row: the cell named `column`, -1 none */
+    bool first_numeric;         /* first row: its cells so far are numbers */
+    char cell[128];             /* the current row's cell in the read column */
+    bool have;
+    double *v;
+    size_t n, cap;
+} lctx_len;
+
+/* The cell without blanks on either side, into dst. */
+static void trim_into(char *dst, size_t n, const char *s, size_t len)
 {
-    int c = 0;
-    size_t i = 0;
-    while (c < col && i < len) {
-        if (line[i] == ',') c++;
-        i++;
+    while (len && (*s == ' ' || *s == '\t')) { s++; len--; }
+    while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r')) len--;
+    if (len >= n) len = n - 1;
+    memcpy(dst, s, len);
+    dst[len] = '\0';
+}
+
+static bool is_number(const char *s)
+{
+    char *end;
+    errno = 0;
+    strtod(s, &end);
+    return *s && !*end;
+}
+
+static bool len_cell(const char *cell, size_t len, int c, int line, void *ud, fs_err *err)
+{
+    (void)line; (void)err;
+    lctx_len *x = ud;
+    char buf[128];
+    trim_into(buf, sizeof buf, cell, len);
+    if (x->col < 0) {
+        if (x->match < 0 && x->column && strcmp(buf, x->column) == 0) x->match = c;
+        if (!is_number(buf)) x->first_numeric = false;
     }
-    if (c < col) return false;
-    size_t k = 0;
-    while (i < len && line[i] != ',' && k + 1 < n) buf[k++] = line[i++];
-    buf[k] = '\0';
-    /* trim blanks and quotes */
-    char *s = buf;
-    while (*s == ' ' || *s == '\t' || *s == '"') s++;
-    size_t m = strlen(s);
-    while (m > 0 && (s[m - 1] == ' ' || s[m - 1] == '\t' || s[m - 1] == '"' || s[m - 1] == '\r')) s[--m] = '\0';
-    memmove(buf, s, m + 1);
+    int at = x->col >= 0 ? x->col : x->want;
+    if (c == at) { memcpy(x->cell, buf, sizeof buf); x->have = true; }
     return true;
+}
+
+static bool len_value(lctx_len *x, int line, fs_err *err)
+{
+    if (!x->have || !x->cell[0]) {
+        fs_err_set(err, 2, "%s:%d: no length in column %d", x->file, line, x->col + 1);
+        return false;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(x->cell, &end);
+    if (*end || errno || !isfinite(v) || v < 1 || v > 1e8) {
+        /* the cell is not quoted: a message must not carry a file's text */
+        fs_err_set(err, 2, "%s:%d: not a length in tokens (a number from 1 to 1e8)", x->file, line);
+        return false;
+    }
+    if (x->n == x->cap) {
+        x->cap *= 2;
+        x->v = xrealloc(x->v, x->cap * sizeof *x->v);
+    }
+    x->v[x->n++] = v;
+    return true;
+}
+
+static bool len_row(int ncells, int line, void *ud, fs_err *err)
+{
+    (void)ncells;
+    lctx_len *x = ud;
+    bool ok = true;
+    if (x->col >= 0) ok = len_value(x, line, err);
+    else if (x->match >= 0) x->col = x->match;                 /* a header naming the column */
+    else if (x->want < 0) {
+        /* a name no cell of the first row has */
+        if (x->first_numeric)
+            fs_err_set(err, 2, "%s:%d: a column '%s' was asked for but the file has no header line", x->file, line,
+                       x->column);
+        else
+            fs_err_set(err, 2, "%s:%d: no column '%s' in the header", x->file, line, x->column);
+        ok = false;
+    } else {
+        x->col = x->want;
+        if (!x->have) {
+            fs_err_set(err, 2, "%s:%d: no column %d (the line has %d)", x->file, line, x->want + 1, ncells);
+            ok = false;
+        } else if (is_number(x->cell)) ok = len_value(x, line, err);    /* no header: a length */
+        /* else a header: its cell in the column read is a name */
+    }
+    x->have = false;
+    return ok;
 }
 
 bool lengths_parse(const char *text, size_t len, const char *file, const char *column, scn_dist *out,
@@ -102,72 +179,28 @@ bool lengths_parse(const char *text, size_t len, const char *file, const char *c
         fs_err_set(err, 2, "%s: holds a zero byte; expected text, one length per line or a CSV", file);
         return false;
     }
-    size_t cap = 1024, n = 0;
-    double *v = xmalloc(cap * sizeof *v);
-    int col = 0, lineno = 0;
-    bool header_done = false;
-    char cellbuf[128];
-    for (size_t pos = 0; pos < len;) {
-        const char *line = text + pos;
-        const char *nl = memchr(line, '\n', len - pos);
-        size_t ll = nl ? (size_t)(nl - line) : len - pos;
-        pos += ll + (nl ? 1 : 0);
-        lineno++;
-        if (ll == 0 || (ll == 1 && line[0] == '\r') || line[0] == '#') continue;
-        if (!header_done) {
-            header_done = true;
-            /* a first line that is not a number is a header */
-            char *end;
-            if (!csv_cell(line, ll, 0, cellbuf, sizeof cellbuf)) cellbuf[0] = '\0';
-            strtod(cellbuf, &end);
-            bool numeric = cellbuf[0] && *end == '\0';
-            if (!numeric) {
-                col = -1;
-                for (int c = 0; csv_cell(line, ll, c, cellbuf, sizeof cellbuf); c++)
-                    if (column ? strcmp(cellbuf, column) == 0 : true) { col = c; break; }
-                if (col < 0) {
-                    fs_err_set(err, 2, "%s:%d: no column '%s' in the header", file, lineno, column);
-                    free(v);
-                    return false;
-                }
-                continue;
-            }
-            if (column) {
-                fs_err_set(err, 2, "%s:%d: a column '%s' was asked for but the file has no header line", file,
-                           lineno, column);
-                free(v);
-                return false;
-            }
-        }
-        if (!csv_cell(line, ll, col, cellbuf, sizeof cellbuf) || !cellbuf[0]) {
-            fs_err_set(err, 2, "%s:%d: no length in column %d", file, lineno, col + 1);
-            free(v);
-            return false;
-        }
+    lctx_len x = {.file = file, .column = column, .want = 0, .col = -1, .match = -1, .first_numeric = true,
+                  .cap = 1024};
+    if (column) {
+        /* a whole number from 1 is a column's number, unless the header names a column so */
         char *end;
-        errno = 0;
-        double x = strtod(cellbuf, &end);
-        if (*end || errno || !isfinite(x) || x < 1 || x > 1e8) {
-            /* the cell is not quoted: a message must not carry a file's text */
-            fs_err_set(err, 2, "%s:%d: not a length in tokens (a number from 1 to 1e8)", file, lineno);
-            free(v);
-            return false;
-        }
-        if (n == cap) {
-            cap *= 2;
-            v = xrealloc(v, cap * sizeof *v);
-        }
-        v[n++] = x;
+        long k = strtol(column, &end, 10);
+        x.want = *column && !*end && k >= 1 && k <= 100000 ? (int)k - 1 : -1;
     }
-    if (n < LENGTHS_MIN) {
-        fs_err_set(err, 2, "%s: %zu length%s; a distribution needs at least %d", file, n, n == 1 ? "" : "s",
-                   LENGTHS_MIN);
-        free(v);
+    x.v = xmalloc(x.cap * sizeof *x.v);
+    if (!csvr_parse(text, len, file, CSVR_COMMENTS, len_cell, len_row, &x, err)) {
+        free(x.v);
         return false;
     }
-    qsort(v, n, sizeof *v, cmp_double);
-    lengths_histogram(v, n, out);
-    free(v);
+    if (x.n < LENGTHS_MIN) {
+        fs_err_set(err, 2, "%s: %zu length%s; a distribution needs at least %d", file, x.n, x.n == 1 ? "" : "s",
+                   LENGTHS_MIN);
+        free(x.v);
+        return false;
+    }
+    qsort(x.v, x.n, sizeof *x.v, cmp_double);
+    lengths_histogram(x.v, x.n, out);
+    free(x.v);
     return true;
 }
 

@@ -27,6 +27,7 @@ static void rt_row_free(const rtable *t, rt_row *r)
 
 void rtable_free(rtable *t)
 {
+    free(t->scenario_fields);
     for (int i = 0; i < t->nrows; i++) rt_row_free(t, &t->rows[i]);
     free(t->rows);
     for (int i = 0; i < t->ncols; i++) free(t->cols[i]);
@@ -196,6 +197,7 @@ void rtable_json(const rtable *t, fs_buf *out)
     put_str_field(out, "scenario", t->scenario);
     if (!rtable_is_plan(t)) put_str_field(out, "whatif", t->input);
     put_str_field(out, "hash", t->hash);
+    if (t->version[0]) put_str_field(out, "fusync_version", t->version);
     if (rtable_is_plan(t)) {
         put_str_field(out, "scenario_file", t->input);
         put_str_field(out, "objective", t->objective);
@@ -234,6 +236,10 @@ void rtable_json(const rtable *t, fs_buf *out)
         }
         buf_puts(out, k ? "\n  ]" : "]");
     }
+    if (t->scenario_fields) {
+        buf_puts(out, ",\n  \"scenario_fields\": ");
+        buf_puts(out, t->scenario_fields);
+    }
     buf_puts(out, "\n}\n");
 }
 
@@ -262,6 +268,65 @@ bool rtable_write(const rtable *t, const char *csv_path, const char *json_path, 
     if (csv_path && !write_one(t, csv_path, true, err)) return false;
     if (json_path && !write_one(t, json_path, false, err)) return false;
     return true;
+}
+
+/* A parsed value as compact JSON text: numbers as they were written, so a
+** value read back from a shard is written byte for byte as it came. */
+static void jv_write(fs_buf *b, const jv *v)
+{
+    switch (v->t) {
+    case J_NULL: buf_puts(b, "null"); break;
+    case J_STR: json_escape(b, v->text); break;
+    case J_BOOL: case J_NUM: buf_puts(b, v->text); break;
+    case J_ARR: case J_OBJ:
+        buf_putc(b, v->t == J_ARR ? '[' : '{');
+        for (int i = 0; i < v->n; i++) {
+            if (i) buf_puts(b, ", ");
+            if (v->t == J_OBJ) {
+                json_escape(b, v->keys[i]);
+                buf_puts(b, ": ");
+            }
+            jv_write(b, &v->items[i]);
+        }
+        buf_putc(b, v->t == J_ARR ? ']' : '}');
+        break;
+    }
+}
+
+static void set_fields_jv(rtable *t, const jv *o)
+{
+    fs_buf b;
+    buf_init(&b);
+    jv_write(&b, o);
+    free(t->scenario_fields);
+    t->scenario_fields = xstrdup(b.s ? b.s : "{}");
+    buf_free(&b);
+}
+
+void rtable_set_scenario(rtable *t, const scn_scenario *sc)
+{
+    snprintf(t->version, sizeof t->version, "%s", FUSYNC_VERSION_STR);
+    /* the one writer of the resolved scenario (report.c), read back into
+    ** the form a shard's copy takes, so both print alike */
+    fs_buf b;
+    buf_init(&b);
+    fs_json j;
+    json_init(&j, &b, false);
+    report_scenario_json(sc, &j, NULL);
+    jv v;
+    char why[160];
+    if (b.s && jsonr_parse(b.s, b.len, &v, why, sizeof why)) {
+        set_fields_jv(t, &v);
+        jv_free(&v);
+    }
+    buf_free(&b);
+}
+
+void rtable_copy_made(rtable *dst, const rtable *src)
+{
+    snprintf(dst->version, sizeof dst->version, "%s", src->version);
+    free(dst->scenario_fields);
+    dst->scenario_fields = src->scenario_fields ? xstrdup(src->scenario_fields) : NULL;
 }
 
 /* ================================================================ JSON in */
@@ -386,6 +451,12 @@ bool rtable_read_json(rtable *t, const char *text, size_t len, const char *file,
         }
         if (!bad && t->ncols != cols->n) bad = "duplicate column names";
     }
+    /* what made it: optional (older files have neither) */
+    const jv *ver = bad ? NULL : jv_get(&v, "fusync_version");
+    const jv *sf = bad ? NULL : jv_get(&v, "scenario_fields");
+    if (ver && !jv_str(&v, "fusync_version", t->version, sizeof t->version)) bad = "\"fusync_version\" is not a short string";
+    if (!bad && sf && sf->t != J_OBJ) bad = "\"scenario_fields\" is not an object";
+    else if (!bad && sf) set_fields_jv(t, sf);
     const jv *sh = bad ? NULL : jv_get(&v, "shard");
     if (sh) bad = read_shard(t, sh, why, sizeof why);
     for (int k = 0; !bad && k < rows->n; k++) {

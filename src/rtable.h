@@ -47,6 +47,11 @@ typedef struct rtable {
     long   evaluated;       /* candidates considered */
     long   pruned;          /* of which did not fit (memory, layout) */
     long   estimated;       /* closed-form estimates computed */
+    /* what made it: the fusync version and the resolved base scenario as
+    ** report_scenario_json names it (compact JSON text; NULL none), as
+    ** `fusync run --json` carries them; a merge keeps the shards' */
+    char   version[32];
+    char  *scenario_fields;
     /* shard (shard_n 0: a whole run) */
     int    shard_i, shard_n;
     int    ncols;
@@ -74,6 +79,15 @@ double rt_row_num(const rt_row *r, int col);                  /* NaN if not a nu
 bool rt_row_true(const rt_row *r, int col);                   /* a true boolean cell */
 const char *rt_row_text(const rt_row *r, int col);            /* "" if empty */
 
+/* The version of this fusync and the resolved base scenario `sc` into t
+** (rtable_json writes them as "fusync_version" and "scenario_fields"). */
+void rtable_set_scenario(rtable *t, const scn_scenario *sc);
+/* The same taken from another table (a shard). */
+void rtable_copy_made(rtable *dst, const rtable *src);
+
+/* CSV: a header and the rows, nothing else (RFC 4180 has no comments, and
+** the CSV's readers take its first line as the header): the version and
+** the scenario are in the JSON form. */
 void rtable_csv(const rtable *t, fs_buf *out);
 void rtable_json(const rtable *t, fs_buf *out);
 /* One row as a single-line JSON object (worker pipes). */

@@ -134,6 +134,7 @@ bool shard_check_set(const rtable *sh, int n, char *const *names, fs_err *err)
         const rtable *x = &sh[i];
         const char *what = strcmp(x->kind, a->kind) ? "kind" : strcmp(x->hash, a->hash) ? "scenario, what-if file or options (hash)"
                          : x->shard_n != a->shard_n ? "shard count" : x->total != a->total ? "number of variants"
+                         : strcmp(x->version, a->version) ? "fusync versions"
                          : x->ncols != a->ncols ? "columns"
                          : x->evaluated != a->evaluated || x->pruned != a->pruned || x->estimated != a->estimated ? "search" : NULL;
         for (int k = 0; !what && k < a->ncols; k++) if (strcmp(x->cols[k], a->cols[k])) what = "columns";
@@ -185,6 +186,7 @@ void shard_join(rtable *sh, int n, rtable *out)
     snprintf(out->scenario, sizeof out->scenario, "%s", a->scenario);
     snprintf(out->input, sizeof out->input, "%s", a->input);
     snprintf(out->hash, sizeof out->hash, "%s", a->hash);
+    rtable_copy_made(out, a);
     snprintf(out->objective, sizeof out->objective, "%s", a->objective);
     out->target = a->target;
     out->iterations = a->iterations;

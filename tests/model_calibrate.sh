@@ -294,5 +294,29 @@ st=$?
 [ "$st" -eq 2 ] && grep -q "line 2: column 'generate_s': '1,5' is not a number" "$T/q.txt" && ok \
     || bad "quoted comma: status $st, $(head -2 "$T/q.txt")"
 
+# knobs the data does not determine keep their start values: the rule-based
+# reward is off the device's timeline, so no step time depends on it (the
+# fit still moves it); --out must not write it, --json lists it, and a fit
+# that determines no knob exits 1 with its files written
+printf 'step_s\n40\n41\n39.5\n' > "$T/und.csv"
+cp "$S" "$T/und_base.lua"; cp tests/data/calib/Qwen2.5-7B.config.json "$T/"
+if "$F" calibrate "$T/und_base.lua" "$T/und.csv" --fit train,reward_rule_ms --out "$T/und.lua" --json "$T/und.json" \
+        > "$T/und.txt" 2>&1; then
+    grep -q 'reward_rule_ms .*undetermined (kept at its start value 1)' "$T/und.txt" && ok \
+        || bad "calibrate: no 'undetermined (kept at its start value 1)' in the text: $(grep reward_rule "$T/und.txt")"
+    grep -q '^s.efficiency.reward_rule_ms' "$T/und.lua" && bad "calibrate --out wrote the undetermined reward_rule_ms" || ok
+    grep -q '^-- s.efficiency.reward_rule_ms: undetermined (kept at its start value 1)' "$T/und.lua" && ok \
+        || bad "calibrate --out: no undetermined note for reward_rule_ms"
+    grep -q '^s.efficiency.train = ' "$T/und.lua" && ok || bad "calibrate --out: train not written"
+    sed -n '/"undetermined"/,/]/p' "$T/und.json" | grep -q '"reward_rule_ms"' && ok \
+        || bad "calibrate --json: reward_rule_ms not under undetermined"
+    [ "$(jnum reward_rule_ms "$T/und.json")" = 1 ] && ok || bad "calibrate --json: knobs.reward_rule_ms $(jnum reward_rule_ms "$T/und.json"), want its start 1"
+    "$F" run "$T/und.lua" --json "$T/und_run.json" > /dev/null 2>&1 && ok || bad "the calibrated scenario does not run"
+else bad "calibrate with an undetermined knob: status $?: $(tail -2 "$T/und.txt")"; fi
+"$F" calibrate "$T/und_base.lua" "$T/und.csv" --fit reward_rule_ms --out "$T/und2.lua" > "$T/und2.txt" 2>&1
+st=$?
+[ "$st" -eq 1 ] && [ -s "$T/und2.lua" ] && grep -q 'determines no knob (reward_rule_ms undetermined)' "$T/und2.txt" && ok \
+    || bad "calibrate determining no knob: status $st (want 1), $(tail -1 "$T/und2.txt")"
+
 echo "model_calibrate.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

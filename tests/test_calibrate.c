@@ -172,7 +172,7 @@ static bool load_small(scn_scenario *s)
 
 /* Rows from the engine at the scenario's knobs, with response medians and
 ** prompt lengths varied: the calibrate command's input, made in process. */
-static void make_rows(const scn_scenario *truth, cal_data *d, int n)
+static void make_rows_v(const scn_scenario *truth, cal_data *d, int n, bool vary)
 {
     memset(d, 0, sizeof *d);
     d->nrows = n;
@@ -185,8 +185,8 @@ static void make_rows(const scn_scenario *truth, cal_data *d, int n)
     for (int i = 0; i < n; i++) {
         scn_scenario s = *truth;
         s.work.iterations = s.work.warmup + 1;
-        s.work.response_len.a = 500 + 150 * i;
-        double ps = 1 + 3 * (i % 3);
+        s.work.response_len.a = vary ? 500 + 150 * i : 700;
+        double ps = vary ? 1 + 3 * (i % 3) : 2;
         s.work.prompt_len.a *= ps;
         s.work.prompt_len.b *= ps;
         runner_spec spec = {.scn = &s};
@@ -205,6 +205,8 @@ static void make_rows(const scn_scenario *truth, cal_data *d, int n)
         d->prompt_mean[i] = 400 * ps;       /* the scenario's uniform(200, 600), scaled */
     }
 }
+
+static void make_rows(const scn_scenario *truth, cal_data *d, int n) { make_rows_v(truth, d, n, true); }
 
 START_TEST(t_fit_recovers)
 {
@@ -245,6 +247,43 @@ START_TEST(t_fit_recovers)
 }
 END_TEST
 
+/* Steps that all have the same lengths cannot tell the HBM efficiency from
+** the per-step decode overhead: both only lengthen generation.  The fit
+** moves along that direction; the knobs in it are undetermined and keep
+** their start values, and the one the data pins (train) is applied. */
+START_TEST(t_fit_undetermined)
+{
+    scn_scenario base;
+    load_small(&base);
+    scn_scenario truth = base;
+    truth.eff.train = 0.28;
+    truth.eff.hbm = 0.55;
+    truth.eff.decode_overhead_s = 9e-3;
+    cal_data d;
+    make_rows_v(&truth, &d, 4, false);
+    d.has[CP_INFER] = false;
+    int k[CAL_KNOBS_MAX], n;
+    fs_err err = {0, ""};
+    ck_assert(cal_knobs_parse("train,hbm,decode_overhead_ms", k, &n, &err));
+    cal_result r;
+    ck_assert_msg(cal_fit(&base, &d, k, n, &r, &err), "%s", err.msg);
+    /* train is pinned by the train phase; the decode overhead takes the
+    ** exactly flat direction (unbounded error); with no noise every other
+    ** knob's error is tiny */
+    ck_assert_msg(!r.undetermined[0] && r.undetermined[2] && r.flat[2], "undetermined: %d %d %d",
+                  r.undetermined[0], r.undetermined[1], r.undetermined[2]);
+    ck_assert_int_eq(r.ndetermined, 3 - (int)r.undetermined[1] - 1);
+    /* the fit did move it: keeping the start value is the fit's choice */
+    ck_assert_msg(fabs(r.value[2] - r.start[2]) > 0.05 * r.start[2], "overhead %g (start %g)", r.value[2], r.start[2]);
+    scn_scenario out = base;
+    cal_apply(&out, &r);
+    ck_assert_double_eq(out.eff.train, r.value[0]);
+    ck_assert_double_eq(out.eff.hbm, r.undetermined[1] ? base.eff.hbm : r.value[1]);
+    ck_assert_double_eq(out.eff.decode_overhead_s, base.eff.decode_overhead_s);
+    cal_data_free(&d);
+}
+END_TEST
+
 static Suite *calibrate_suite(void)
 {
     Suite *s = suite_create("calibrate");
@@ -257,6 +296,7 @@ static Suite *calibrate_suite(void)
     tcase_add_test(tc, t_read_errors);
     tcase_add_test(tc, t_knobs);
     tcase_add_test(tc, t_fit_recovers);
+    tcase_add_test(tc, t_fit_undetermined);
     suite_add_tcase(s, tc);
     return s;
 }

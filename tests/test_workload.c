@@ -89,6 +89,39 @@ START_TEST(empirical_plain_file_and_errors)
 }
 END_TEST
 
+/* RFC 4180 through the CSV reader (src/csvr.c): a quoted comma does not
+** split a cell, a text column beside the lengths is not read, a column is
+** chosen by its name or its number, and a quoted line break keeps the
+** line numbers of messages true. */
+START_TEST(empirical_rfc4180)
+{
+    scn_dist d;
+    fs_err err = {0, ""};
+    const char *quoted = "run,\"note, with a comma\",response_length\n"
+                         "a,\"x, y\",100\n"
+                         "\"b, c, d\",\"say \"\"hi\"\"\",300\n";
+    ck_assert_msg(lengths_parse(quoted, strlen(quoted), "q.csv", "response_length", &d, &err), "%s", err.msg);
+    ck_assert_double_eq_tol(dist_mean(&d, 0), 200, 0.5);
+    /* the same column by its number; the header is recognised as one */
+    ck_assert_msg(lengths_parse(quoted, strlen(quoted), "q.csv", "3", &d, &err), "%s", err.msg);
+    ck_assert_double_eq_tol(dist_mean(&d, 0), 200, 0.5);
+    /* a text column in every row, the lengths second, no header */
+    const char *text = "# exported\nrun-1,500\nrun-2,700\nrun-3,900\n";
+    ck_assert_msg(lengths_parse(text, strlen(text), "t.csv", "2", &d, &err), "%s", err.msg);
+    ck_assert_double_eq_tol(dist_mean(&d, 0), 700, 0.5);
+    /* the first column is text: its first line reads as a header, the
+    ** next is named as no length */
+    ck_assert(!lengths_parse(text, strlen(text), "t.csv", NULL, &d, &err));
+    ck_assert_msg(strstr(err.msg, "t.csv:3: not a length in tokens"), "%s", err.msg);
+    /* a quoted line break: the bad row after it is on line 4 */
+    const char *nl = "note,len\n\"two\nlines\",100\nok,zero\n";
+    ck_assert(!lengths_parse(nl, strlen(nl), "n.csv", "len", &d, &err));
+    ck_assert_msg(strstr(err.msg, "n.csv:4: not a length in tokens"), "%s", err.msg);
+    ck_assert(!lengths_parse(text, strlen(text), "t.csv", "5", &d, &err));
+    ck_assert_msg(strstr(err.msg, "t.csv:2: no column 5"), "%s", err.msg);
+}
+END_TEST
+
 /* A scenario reads a lengths file beside it, and a lognormal by its mean. */
 START_TEST(scenario_from_file_and_by_mean)
 {
@@ -98,11 +131,12 @@ START_TEST(scenario_from_file_and_by_mean)
     snprintf(csv, sizeof csv, "%s/lengths.csv", dir);
     snprintf(scn, sizeof scn, "%s/s.lua", dir);
     FILE *f = fopen(csv, "w");
-    fputs("response_length\n500\n1500\n1000\n", f);
+    /* a wandb-style export: a quoted run name with a comma, the lengths second */
+    fputs("\"run, seed\",response_length\n\"a, 1\",500\n\"b, 2\",1500\n\"c, 3\",1000\n", f);
     fclose(f);
     f = fopen(scn, "w");
     fputs("return { cluster = { device = 'h100' }, models = { actor = 'qwen2_5_7b' },\n"
-          "  workload = { response_len = fusync.dist.from_file('lengths.csv'),\n"
+          "  workload = { response_len = fusync.dist.from_file('lengths.csv', 2),\n"
           "               prompt_len = fusync.dist.lognormal{ mean = 1000, sigma = 0.5 } } }\n", f);
     fclose(f);
     scn_scenario s;
@@ -265,6 +299,7 @@ static Suite *workload_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, empirical_keeps_mean_and_median);
     tcase_add_test(tc, empirical_plain_file_and_errors);
+    tcase_add_test(tc, empirical_rfc4180);
     tcase_add_test(tc, scenario_from_file_and_by_mean);
     tcase_add_test(tc, cluster_of_nodes);
     tcase_add_test(tc, response_lengths_drift);
