@@ -1130,6 +1130,15 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             buf_printf(out, "    training  TP%d PP%d DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
                        q->tp, q->pp, q->dp, q->ep, q->edp, s->plan.train.micro_batch, s->plan.train.zero,
                        q->shard < q->dp ? " (HSDP)" : "");
+        if ((q->roles & ROLE_TRAIN) && s->plan.train.lora_rank > 0) {
+            /* docs/model.md, section 3: the adapters and what they replace */
+            const scn_train_layout *tl = &s->plan.train;
+            mdl_lora lo = mdl_lora_params(&s->actor, tl->lora_rank, tl->lora_targets);
+            fmt_si(b1, sizeof b1, (lo.layer_dense + lo.layer_expert) * s->actor.layers);
+            buf_printf(out, "    lora      rank %d on %s: %s trainable parameters, the base frozen%s\n", tl->lora_rank,
+                       tl->lora_targets == LORA_ATTENTION ? "the attention projections" : "every linear layer", b1,
+                       s->has_ref && (q->roles & ROLE_REF) ? "; the reference is the base (adapters off)" : "");
+        }
         if (q->roles & ROLE_ROLLOUT) {
             fmt_si(b1, sizeof b1, q->kv_tokens_per_instance);
             buf_printf(out, "    rollout   %d instance%s of %d device%s (TP%d EP%d), max %d seqs, KV room %s tokens/instance\n",
