@@ -30,6 +30,8 @@ static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *
     if (q->cp > 1) lcp = eng_pool_link(s, q, 0, q->tp, q->cp);
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);
     mdl_stage_train(&c, m, plan_pool_device(&s->scn, q), &s->scn.eff, tl->recompute);
+    /* LoRA adapts the actor alone (docs/model.md, section 3) */
+    if (m == &s->scn.actor) mdl_stage_lora(&c, m, tl->lora_rank, tl->lora_targets);
     return c;
 }
 

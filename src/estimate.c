@@ -150,6 +150,7 @@ static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const pl
     if (q->cp > 1) lcp = group_link(s, q, 0, q->tp, q->cp);
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);
     mdl_stage_train(&c, m, plan_pool_device(s, q), &s->eff, tl->recompute);
+    if (m == &s->actor) mdl_stage_lora(&c, m, tl->lora_rank, tl->lora_targets);
     return c;
 }
 

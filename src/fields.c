@@ -42,6 +42,8 @@ static const char *const ATTENTION_NAMES[] = {"fused", "materialized", NULL};
 static const int ATTENTION_VALS[] = {ATTN_FUSED, ATTN_MATERIALIZED};
 static const char *const PADDING_NAMES[] = {"none", "longest", NULL};
 static const int PADDING_VALS[] = {PAD_NONE, PAD_LONGEST};
+static const char *const LORA_TARGETS_NAMES[] = {"all-linear", "attention", NULL};
+static const int LORA_TARGETS_VALS[] = {LORA_ALL_LINEAR, LORA_ATTENTION};
 static const char *const AUX_SHARD_NAMES[] = {"auto", "none", "zero3", NULL};
 static const int AUX_SHARD_VALS[] = {AUX_SHARD_AUTO, AUX_SHARD_NONE, AUX_SHARD_ZERO3};
 static const char *const ONUPDATE_NAMES[] = {"continue", "restart", NULL};
@@ -269,6 +271,14 @@ static const fdesc FIELDS_TRAIN[] = {
     ENUM("padding", scn_train_layout, padding, PADDING_NAMES, PADDING_VALS,
          "how a micro-batch's sequences are laid out: none (packed, remove-padding: each at its real length) or longest "
          "(every sequence padded to the micro-batch's longest, as a framework without remove-padding does)"),
+    INT("lora_rank", scn_train_layout, lora_rank, 0, 4096, NULL,
+        "LoRA on the actor (Hu et al., arXiv 2106.09685; verl actor_rollout_ref.model.lora_rank): adapters of this rank "
+        "are trained, r·(d_in + d_out) parameters an adapted matrix, with their gradients and optimizer states; the base "
+        "is frozen, held as the actor's parameters are, and serves as the reference (verl's ref_in_actor); 0: every "
+        "parameter trained"),
+    ENUM("lora_targets", scn_train_layout, lora_targets, LORA_TARGETS_NAMES, LORA_TARGETS_VALS,
+         "the matrices the LoRA adapters sit on: all-linear (every linear layer of the blocks, the LM head left out: "
+         "PEFT's and verl's target_modules = all-linear) or attention (the q, k, v and output projections)"),
     BOOL("uneven_layers", scn_train_layout, uneven_layers, "allow a pp that does not divide the layers: stages of ⌈L/pp⌉ and ⌊L/pp⌋ layers; the heaviest paces the pipeline and sets the memory peak"),
     END
 };

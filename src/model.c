@@ -513,6 +513,8 @@ typedef struct {
     bool   ar_hier, a2a_hier;   /* the TP or EP group spans nodes: priced by mdl_allreduce / mdl_alltoall */
     double ridge;               /* mdl_gemm_eff's ridge at this efficiency (0: off) */
     double pl, pe_x, ph;        /* 2 · the layers' dense, expert and LM-head matmul parameters */
+    double pa;                  /* 2 · the LoRA adapters' (0: none) */
+    int    lora;                /* LoRA's rank (0: none): the base frozen, its weight-gradient GEMMs not run */
     double inv_layers;          /* 1 / L */
     double moe;                 /* MoE share of the layers */
     double bwd_x, bwd_c, bwd_cp;    /* the backward's compute, TP/EP and CP communication in forwards */
@@ -534,6 +536,8 @@ static stage_fwd_k stage_fwd_prep(const scn_model *m, const scn_device *d, doubl
     k.pl = 2.0 * c->p_layers;
     k.pe_x = 2.0 * c->p_expert;
     k.ph = 2.0 * c->p_head;
+    k.pa = 2.0 * c->p_lora;
+    k.lora = c->lora;
     k.inv_layers = 1.0 / m->layers;
     /* backward (Korthikanti et al., arXiv 2205.05198; Shoeybi et al., arXiv
     ** 1909.08053): data and weight gradients, twice the forward's FLOPs; the
@@ -579,7 +583,8 @@ static inline double by_cp(const stage_fwd_k *k, double x) { return k->cp == 1 ?
 /* One stage of n layers (with the LM head and loss when `head`): forward
 ** and backward from the per-layer compute and communication. */
 static inline void stage_kind(const mdl_stage *c, const stage_fwd_k *k, double n, double head_f, double head_b,
-                              double layer, double ttp, double tep, double tcp, double tpp, double *f, double *b)
+                              double layer, double wsave, double ttp, double tep, double tcp, double tpp, double *f,
+                              double *b)
 {
     double comp = n * layer + head_f;
     double ct = n * ttp, ce = n * tep;
@@ -589,6 +594,9 @@ static inline void stage_kind(const mdl_stage *c, const stage_fwd_k *k, double n
     double t = comp + (1.0 - c->o_tp) * ct + (1.0 - c->o_ep) * ce + (conc > comp ? conc - comp : 0.0);
     *f = t + n * tcp + tpp;
     double bcomp = k->bwd_x * n * layer + head_b;
+    /* LoRA: the frozen base's weight-gradient GEMMs (a forward's matmul
+    ** FLOPs a layer) are not run (mdl_stage_lora) */
+    if (wsave > 0) bcomp -= n * wsave;
     ct *= k->bwd_c;
     ce *= k->bwd_c;
     conc *= k->bwd_c;
@@ -611,7 +619,12 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
     }
     double attn = k->attn * sq;
     double mm = k->inv_layers * tok * (k->pl / ed + k->pe_x / ex);
-    double layer = by_cp(k, by_tp(k, mm + attn)) / k->pe;
+    /* LoRA's adapters: GEMMs r wide (tok×d_in by d_in×r, then tok×r by
+    ** r×d_out), their intensity about r FLOP/B, far below the ridge */
+    double ma = 0.0;
+    if (k->lora) ma = k->inv_layers * tok * k->pa / (k->ridge > 0 ? mdl_gemm_eff(tk, k->lora, c->k_dim, k->ridge) : 1.0);
+    double layer = by_cp(k, by_tp(k, k->lora ? mm + attn + ma : mm + attn)) / k->pe;
+    double wsave = k->lora ? by_cp(k, by_tp(k, mm)) / k->pe : 0.0;
     double act = tk * k->hidden * 2.0;
     double ttp = 0, tep = 0, tcp = 0, tpp = 0;
     if (c->tp > 1)
@@ -630,14 +643,15 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
     double hg = by_cp(k, by_tp(k, k->ph * tok)) / k->pe;
     if (k->ridge > 0) hg /= mdl_gemm_eff(tk, by_tp(k, c->vocab), c->k_dim, k->ridge);
     double ce = c->hbm_eff_bw > 0 ? by_tp(k, tk * c->vocab) * 4.0 / c->hbm_eff_bw : 0.0;
-    double hf = hg + ce, hb = 2.0 * hg + ce;
+    /* LoRA leaves the LM head frozen: its backward is the input gradient alone */
+    double hf = hg + ce, hb = (k->lora ? 1.0 : 2.0) * hg + ce;
     double f1, b1;
     if (c->pp <= 1) {
-        stage_kind(c, k, c->lps, hf, hb, layer, ttp, tep, tcp, 0.0, &f1, &b1);
+        stage_kind(c, k, c->lps, hf, hb, layer, wsave, ttp, tep, tcp, 0.0, &f1, &b1);
     } else {
         double f2, b2;
-        stage_kind(c, k, c->lps, 0.0, 0.0, layer, ttp, tep, tcp, tpp, &f1, &b1);
-        stage_kind(c, k, c->lps_last, hf, hb, layer, ttp, tep, tcp, tpp, &f2, &b2);
+        stage_kind(c, k, c->lps, 0.0, 0.0, layer, wsave, ttp, tep, tcp, tpp, &f1, &b1);
+        stage_kind(c, k, c->lps_last, hf, hb, layer, wsave, ttp, tep, tcp, tpp, &f2, &b2);
         if (f2 > f1) f1 = f2;
         if (b2 > b1) b1 = b2;
     }

@@ -175,6 +175,8 @@ typedef struct {
     double w_dense, w_exp, k_dim;   /* thinnest dense shard width (a·d/t), expert shard width, GEMM depth h */
     double x_exp;               /* tokens an expert sees per token of the micro-batch: k·(max(t,e)/t)/E */
     double hbm_eff_bw;          /* achieved HBM B/s (the loss's softmax over the logits) */
+    int    lora;                /* LoRA's rank (mdl_stage_lora; 0: none): the base frozen, no weight gradients */
+    double p_lora;              /* the adapters' matmul parameters a token passes, all layers */
 } mdl_stage;
 mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_link *ltp, const scn_link *lep,
                           const scn_link *lpp);

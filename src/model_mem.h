@@ -8,6 +8,7 @@
 #ifndef FUSYNC_MODEL_MEM_H
 #define FUSYNC_MODEL_MEM_H
 
+#include "model.h"
 #include "scenario.h"
 
 /* A frozen model held ZeRO-3 (verl's FSDP reference worker, DeepSpeed-Chat's
@@ -23,5 +24,27 @@ double mdl_frozen_gather(double allreduce_s, double overlap, int micro);
 ** of the host link before the phase: bytes / (host GB/s ÷ devices a host
 ** link · efficiency.host_link), every device in parallel. */
 double mdl_param_reload(double bytes, const scn_cluster *c, double host_link_eff);
+
+/* LoRA (Hu et al., arXiv 2106.09685, section 4.1): an adapted d_in×d_out
+** matrix W gains B·A, A r×d_in and B d_out×r, r·(d_in + d_out) trainable
+** parameters; W is frozen.  The adapted matrices (PEFT target_modules):
+** all-linear, every linear layer of the blocks (attention projections, the
+** dense, shared and routed experts' gate, up and down, the router), the LM
+** head left out as PEFT leaves it; attention, the projections alone.  Means
+** over the layers, as scn_model's params_layer_dense: `layer_dense` the
+** adapters of the attention and dense or shared FFN, `layer_expert` those of
+** every routed expert, `layer_active` those a token passes (its k experts). */
+typedef struct {
+    double layer_dense, layer_expert, layer_active;
+} mdl_lora;
+mdl_lora mdl_lora_params(const scn_model *m, int rank, scn_lora_targets t);
+
+/* A training stage with LoRA (docs/model.md, section 3): the forward adds
+** the adapters' GEMMs, 2·r·(d_in + d_out) FLOPs a token an adapted matrix;
+** the backward computes the activation gradients through the frozen base
+** (one forward's FLOPs, not two) and both gradients of the adapters.  The
+** base's weight-gradient GEMMs, the LM head's included, are not run.
+** rank 0 leaves the stage as it is. */
+void mdl_stage_lora(mdl_stage *c, const scn_model *m, int rank, scn_lora_targets t);
 
 #endif

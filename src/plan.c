@@ -269,6 +269,33 @@ void plan_grad_allreduce(const scn_scenario *s, const plan_pool *q, const scn_mo
        + plan_allreduce_group(cl, q, 0, es * q->eshard, q->edp / q->eshard, 2.0 * psi_e / q->eshard, eff);
 }
 
+/* LoRA's trainable parameters per device (docs/model.md, section 3): the
+** adapters of the heaviest stage's ⌈L/PP⌉ layers, the dense ones over TP,
+** the routed experts' over max(TP, EP), as the base's are split.  Both 0
+** without LoRA. */
+static void lora_psi(const scn_scenario *s, const plan_pool *q, double *ad, double *ae)
+{
+    const scn_train_layout *tl = &s->plan.train;
+    const scn_model *m = &s->actor;
+    mdl_lora lo = mdl_lora_params(m, tl->lora_rank, tl->lora_targets);
+    double nl = mdl_stage_share(m->layers, q->pp) * m->layers;
+    *ad = lo.layer_dense * nl / q->tp;
+    *ae = lo.layer_expert * nl / (q->tp > q->ep ? q->tp : q->ep);
+}
+
+/* LoRA: the share of the actor's parameters that is trained (gradients
+** reduced, optimizer stepped, new weights gathered): the adapters' over the
+** base's; 1 without LoRA. */
+static double lora_share(const scn_scenario *s, const plan_pool *q, const scn_model *m)
+{
+    if (s->plan.train.lora_rank <= 0 || m != &s->actor) return 1.0;
+    double ad, ae;
+    lora_psi(s, q, &ad, &ae);
+    double sh = mdl_stage_share(m->layers, q->pp);
+    double base = m->params_dense * sh / q->tp + m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    return base > 0 ? (ad + ae) / base : 1.0;
+}
+
 /* Sharded data parallelism (docs/model.md, section 7; mdl_zero_comm, with
 ** gradients in mdl_grad_bytes): the exposed per-micro-batch part for `micro`
 ** micro-batches; *grad the gradient reduction at the end of the mini-batch
@@ -279,6 +306,15 @@ double plan_zero_comm(const scn_scenario *s, const plan_pool *q, const scn_model
 {
     double a, r;
     plan_grad_allreduce(s, q, m, &a, &r);
+    if (s->plan.train.lora_rank > 0 && m == &s->actor) {
+        /* LoRA: the base is gathered as before; only the adapters'
+        ** gradients are reduced and their new values gathered */
+        double k = lora_share(s, q, m);
+        double t = mdl_zero_comm(s->plan.train.zero, s->plan.train.overlap, k * mdl_grad_bytes(&s->plan.train) / 2.0,
+                                 a, r, micro, train, grad, after);
+        if (after) *after *= k;
+        return t;
+    }
     return mdl_zero_comm(s->plan.train.zero, s->plan.train.overlap, mdl_grad_bytes(&s->plan.train) / 2.0, a, r, micro,
                          train, grad, after);
 }
@@ -309,6 +345,7 @@ void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model 
     double sh = mdl_stage_share(m->layers, q->pp);
     double psi_d = m->params_dense * sh / q->tp;
     double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    if (tl->lora_rank > 0 && m == &s->actor) lora_psi(s, q, &psi_d, &psi_e);   /* the optimizer steps the adapters */
     double grad, after;
     double tg = plan_zero_comm(s, q, m, micro, true, &grad, &after);
     *grad_s = tg + (mdl_exposed(grad, tl->overlap_grad, last_bwd) + after);
@@ -336,6 +373,11 @@ double plan_host_optimizer(const scn_scenario *s, const plan_pool *pp)
     double sh = mdl_stage_share(m->layers, pp->pp);
     double shard = m->params_dense * sh / pp->tp / pp->shard
                  + m->params_expert * sh / (pp->tp > pp->ep ? pp->tp : pp->ep) / pp->eshard;
+    if (s->plan.train.lora_rank > 0) {
+        double ad, ae;
+        lora_psi(s, pp, &ad, &ae);
+        shard = ad / pp->shard + ae / pp->eshard;     /* LoRA: the adapters' states alone */
+    }
     /* FP32 master, m and v (12 bytes) and the FP32 gradient CPU Adam reads
     ** (4 bytes) for the offloaded share of the shard */
     return f * 16.0 * shard;
@@ -354,10 +396,28 @@ void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]
     double psi_e = m->params_expert * sh / (pp->tp > pp->ep ? pp->tp : pp->ep);
     mdl_states a = mdl_train_states(psi_d, pp->shard, tl->zero, tl->grad_dtype);
     mdl_states b = mdl_train_states(psi_e, pp->eshard, tl->zero, tl->grad_dtype);
+    double f = tl->optimizer_offload;
+    if (tl->lora_rank > 0) {
+        /* LoRA (docs/model.md, section 3): the base frozen, held as the
+        ** actor's parameters are held and sharded — verl's FSDP actor keeps
+        ** them in its model_dtype, FP32 by default (verl/workers/
+        ** fsdp_workers.py), Megatron in BF16 beside an FP32 master that a
+        ** frozen weight does not need; gradients, optimizer states and
+        ** master copies for the adapters alone */
+        double ad, ae;
+        lora_psi(s, pp, &ad, &ae);
+        mdl_states la = mdl_train_states(ad, pp->shard, tl->zero, tl->grad_dtype);
+        mdl_states lb = mdl_train_states(ae, pp->eshard, tl->zero, tl->grad_dtype);
+        double lw = la.weights + lb.weights;
+        if (f > 0 && tl->zero >= 3 && tl->grad_dtype == GRAD_FP32) lw *= 1 - f / 2;
+        out[0] = a.weights + b.weights + lw;
+        out[1] = la.grads + lb.grads;
+        out[2] = (la.optimizer + lb.optimizer) * (f > 0 ? 1 - f : 1);
+        return;
+    }
     out[0] = a.weights + b.weights;
     out[1] = a.grads + b.grads;
     out[2] = a.optimizer + b.optimizer;
-    double f = tl->optimizer_offload;
     if (f <= 0) return;
     /* plan.train.optimizer_offload: that share of the optimizer lives on the
     ** host (plan_host_optimizer).  Under FSDP's layout the master is the
@@ -687,6 +747,11 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
     memset(q->rollout_mem, 0, sizeof q->rollout_mem);
     double refw = s->has_ref && (q->roles & ROLE_REF) ? aux_weight_bytes(q, &s->ref) : 0;
     double rww = s->reward_is_model && (q->roles & ROLE_REWARD) ? aux_weight_bytes(q, &s->reward) : 0;
+    /* LoRA: the reference is the actor's base with the adapters off (verl's
+    ** ref_in_actor, verl/trainer/ppo/ray_trainer.py; compute_ref_log_prob
+    ** in verl/workers/fsdp_workers.py): no weights of its own where the
+    ** actor is trained */
+    if (sp->train.lora_rank > 0 && (q->roles & ROLE_TRAIN)) refw = 0;
     q->aux_bytes[0] = refw;
     q->aux_bytes[1] = rww;
     double host = 0;
@@ -1065,6 +1130,15 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             buf_printf(out, "    training  TP%d PP%d DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
                        q->tp, q->pp, q->dp, q->ep, q->edp, s->plan.train.micro_batch, s->plan.train.zero,
                        q->shard < q->dp ? " (HSDP)" : "");
+        if ((q->roles & ROLE_TRAIN) && s->plan.train.lora_rank > 0) {
+            /* docs/model.md, section 3: the adapters and what they replace */
+            const scn_train_layout *tl = &s->plan.train;
+            mdl_lora lo = mdl_lora_params(&s->actor, tl->lora_rank, tl->lora_targets);
+            fmt_si(b1, sizeof b1, (lo.layer_dense + lo.layer_expert) * s->actor.layers);
+            buf_printf(out, "    lora      rank %d on %s: %s trainable parameters, the base frozen%s\n", tl->lora_rank,
+                       tl->lora_targets == LORA_ATTENTION ? "the attention projections" : "every linear layer", b1,
+                       s->has_ref && (q->roles & ROLE_REF) ? "; the reference is the base (adapters off)" : "");
+        }
         if (q->roles & ROLE_ROLLOUT) {
             fmt_si(b1, sizeof b1, q->kv_tokens_per_instance);
             buf_printf(out, "    rollout   %d instance%s of %d device%s (TP%d EP%d), max %d seqs, KV room %s tokens/instance\n",

@@ -137,6 +137,9 @@ typedef enum { ATTN_FUSED, ATTN_MATERIALIZED } scn_attention;
 /* How a micro-batch's sequences are laid out (docs/model.md, section 3):
 ** packed (remove-padding: their real lengths) or padded to its longest. */
 typedef enum { PAD_NONE, PAD_LONGEST } scn_padding;
+/* the matrices LoRA adapts (PEFT target_modules): every linear layer of the
+** blocks ("all-linear", the LM head left out) or the attention projections */
+typedef enum { LORA_ALL_LINEAR, LORA_ATTENTION } scn_lora_targets;
 /* Gradient accumulation and reduction dtype (docs/model.md, sections 3 and 7). */
 typedef enum { GRAD_FP32, GRAD_BF16 } scn_grad_dtype;
 /* How the frozen models (reference, reward) are held (docs/model.md,
@@ -189,6 +192,8 @@ typedef struct {
     int    max_tokens;          /* token-budget micro-batches: tokens per device a micro-batch may hold
                                 ** (verl ppo_max_token_len_per_gpu); 0: micro_batch counts sequences */
     scn_padding padding;        /* packed (remove-padding, default) or padded to the longest */
+    int    lora_rank;           /* LoRA adapters of this rank on the actor, the base frozen (0: full training) */
+    scn_lora_targets lora_targets;  /* the matrices the adapters sit on */
 } scn_train_layout;
 
 typedef struct {

@@ -1,7 +1,8 @@
 /*
 ** test_memory.c — the memory and batching mechanisms of the RL frameworks
 ** (docs/model.md, sections 3 and 7): the optimizer on the host, fused
-** attention under recompute none, token-budget micro-batches and padding.
+** attention under recompute none, token-budget micro-batches and padding,
+** LoRA actors.
 ** Each test compares a run with the mechanism against one without, so it
 ** fails when the mechanism does nothing.
 */
@@ -10,6 +11,7 @@
 #include "engine.h"
 #include "estimate.h"
 #include "model.h"
+#include "model_mem.h"
 #include "plan.h"
 #include "trace.h"
 
@@ -362,6 +364,65 @@ START_TEST(t_ref_offload)
 }
 END_TEST
 
+/* LoRA (docs/model.md, section 3): the states shrink to the
+** adapters' (r·(d_in + d_out) a matrix), the frozen base stays as the
+** actor's parameters are held, the reference's weights vanish (it is the
+** base with the adapters off), and the backward drops the base's
+** weight-gradient GEMMs. */
+START_TEST(t_lora)
+{
+    scn_scenario a, b;
+    plan pa, pb;
+    const char *on[] = {"plan.train.lora_rank=32"};
+    load(NULL, 0, &a, &pa);
+    load(on, 1, &b, &pb);
+    /* Qwen2.5-7B, rank 32 on every linear layer of the blocks: per layer
+    ** q 3584+3584, k and v 3584+512, o 3584+3584, gate and up 3584+18944,
+    ** down 18944+3584, times 32, over 28 layers (PEFT prints 80,740,352) */
+    mdl_lora lo = mdl_lora_params(&b.actor, 32, LORA_ALL_LINEAR);
+    double psi_a = lo.layer_dense * b.actor.layers;
+    ck_assert_double_eq_tol(psi_a, 80740352.0, 0.5);
+    ck_assert_double_eq(lo.layer_expert, 0);
+    mdl_lora la = mdl_lora_params(&b.actor, 32, LORA_ATTENTION);
+    ck_assert_double_eq_tol(la.layer_dense * b.actor.layers, 32.0 * 28 * (2 * 7168 + 2 * 4096), 0.5);
+    const plan_pool *qa = &pa.pools[pa.train_pool], *qb = &pb.pools[pb.train_pool];
+    double psi = a.actor.params_total, d = qb->shard;
+    /* FSDP's layout (zero 3, FP32 gradients): the base FP32 as verl loads
+    ** the actor, the adapters' gradients FP32 and Adam's m and v */
+    ck_assert_double_eq_tol(qb->train_mem[MB_WEIGHTS], 4.0 * (psi + psi_a) / d, 1e-9 * psi);
+    ck_assert_double_eq_tol(qb->train_mem[MB_GRADS], 4.0 * psi_a / d, 1e-9 * psi);
+    ck_assert_double_eq_tol(qb->train_mem[MB_OPTIMIZER], 8.0 * psi_a / d, 1e-9 * psi);
+    ck_assert_double_eq_tol(qa->train_mem[MB_GRADS], 4.0 * psi / d, 1e-9 * psi);
+    /* the reference: its own weights without LoRA, none with it, on the
+    ** device and on the host, in the plan and in the engine's ledger */
+    ck_assert_double_gt(qa->aux_bytes[0], 0);
+    ck_assert_double_eq(qb->aux_bytes[0], 0);
+    ck_assert_double_eq(qb->host_node[2], 0);
+    ck_assert_double_gt(run_peak(NULL, 0, MB_HOST_MODELS, true), 0);
+    ck_assert_double_eq_tol(run_peak(on, 1, MB_HOST_MODELS, true), 0, 0.5);
+    ck_assert_double_eq_tol(run_peak(on, 1, MB_GRADS, false), qb->train_mem[MB_GRADS], 1.0);
+    /* the backward: activation gradients through the base (one forward's
+    ** matmul FLOPs instead of two), both gradients of the adapters; the
+    ** forward gains the adapters' GEMMs */
+    mdl_stage c0 = mdl_stage_setup(&a.actor, 1, 1, 1, NULL, NULL, NULL);
+    mdl_stage_train(&c0, &a.actor, &a.cluster.device, &a.eff, RECOMPUTE_NONE);
+    mdl_stage c1 = c0;
+    mdl_stage_lora(&c1, &a.actor, 32, LORA_ALL_LINEAR);
+    double tok = 4096, sq = 4096.0 * 4096.0, b0, b1;
+    double f0 = mdl_stage_fb(&a.actor, &a.cluster.device, a.eff.link, &c0, tok, sq, a.eff.train, &b0);
+    double f1 = mdl_stage_fb(&a.actor, &a.cluster.device, a.eff.link, &c1, tok, sq, a.eff.train, &b1);
+    ck_assert_double_gt(f1, f0);
+    ck_assert_double_lt(f1, 1.2 * f0);
+    ck_assert_double_lt(b1, 0.75 * b0);
+    ck_assert_double_gt(b1, 0.5 * b0);
+    mdl_stage_lora(&c0, &a.actor, 0, LORA_ALL_LINEAR);     /* rank 0: the stage unchanged */
+    double b2, f2 = mdl_stage_fb(&a.actor, &a.cluster.device, a.eff.link, &c0, tok, sq, a.eff.train, &b2);
+    ck_assert_double_eq(f2, f0);
+    ck_assert_double_eq(b2, b0);
+    ck_assert_double_lt(run_time(on, 1), run_time(NULL, 0));
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -376,6 +437,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_aux_zero3);
     tcase_add_test(tc, t_aux_pool_zero3);
     tcase_add_test(tc, t_ref_offload);
+    tcase_add_test(tc, t_lora);
     suite_add_tcase(s, tc);
     return s;
 }

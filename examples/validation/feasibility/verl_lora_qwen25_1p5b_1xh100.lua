@@ -49,6 +49,8 @@ return {
       shard_group = 0,  -- actor_rollout_ref.actor.fsdp_config.fsdp_size (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:40)
       recompute = "full",  -- actor_rollout_ref.model.enable_gradient_checkpointing (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:41)
       micro_batch = 1,  -- guess: ppo_micro_batch_size_per_gpu is unset
+      lora_rank = 32,  -- actor_rollout_ref.model.lora_rank (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:30)
+      lora_targets = "all-linear",  -- actor_rollout_ref.model.target_modules (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:32)
     },
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:43)
@@ -58,7 +60,6 @@ return {
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   actor_rollout_ref.model.lora_rank = 32 (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:30): LoRA: not modelled; fusync trains every parameter (optimizer and gradient memory over-counted)
 --   actor_rollout_ref.actor.ppo_micro_batch_size = 128 (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:36): the global micro-batch (deprecated): fusync reads ppo_micro_batch_size_per_gpu only
 --   actor_rollout_ref.rollout.max_num_batched_tokens = 1536 (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:51): the prefill token budget: fusync prefills a sequence whole on admission
 --   actor_rollout_ref.rollout.enable_chunked_prefill = False (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:52): chunked prefill: not modelled
@@ -75,7 +76,6 @@ return {
 --   data.shuffle (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:26)
 --   actor_rollout_ref.model.use_shm (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:28)
 --   actor_rollout_ref.model.lora_alpha (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:31)
---   actor_rollout_ref.model.target_modules (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:32)
 --   actor_rollout_ref.actor.optim.lr (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:33)
 --   actor_rollout_ref.actor.kl_loss_coef (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:38)
 --   actor_rollout_ref.actor.kl_loss_type (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:39)

@@ -51,6 +51,8 @@ return {
       cp = 2,  -- actor_rollout_ref.actor.ulysses_sequence_parallel_size (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:57)
       cp_kind = "ulysses",  -- actor_rollout_ref.actor.ulysses_sequence_parallel_size (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:57)
       micro_batch = 1,  -- guess: ppo_micro_batch_size_per_gpu is unset
+      lora_rank = 32,  -- actor_rollout_ref.model.lora_rank (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:30)
+      lora_targets = "all-linear",  -- actor_rollout_ref.model.target_modules (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:32)
     },
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:43)
@@ -60,7 +62,6 @@ return {
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   actor_rollout_ref.model.lora_rank = 32 (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:30): LoRA: not modelled; fusync trains every parameter (optimizer and gradient memory over-counted)
 --   actor_rollout_ref.actor.ppo_micro_batch_size = 176 (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:36): the global micro-batch (deprecated): fusync reads ppo_micro_batch_size_per_gpu only
 --   actor_rollout_ref.rollout.max_num_batched_tokens = 1536 (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:51): the prefill token budget: fusync prefills a sequence whole on admission
 --   actor_rollout_ref.rollout.enable_chunked_prefill = False (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:52): chunked prefill: not modelled
@@ -77,7 +78,6 @@ return {
 --   data.shuffle (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:26)
 --   actor_rollout_ref.model.use_shm (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:28)
 --   actor_rollout_ref.model.lora_alpha (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:31)
---   actor_rollout_ref.model.target_modules (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:32)
 --   actor_rollout_ref.actor.optim.lr (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:33)
 --   actor_rollout_ref.actor.kl_loss_coef (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:38)
 --   actor_rollout_ref.actor.kl_loss_type (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:39)
