@@ -185,29 +185,29 @@ README: staleness bound 0 | 0 | 1 | col8.staleness.bound
 README: step time 15.3 min | 15.3 | 60 | col8.step_time_s
 README: 6 measured steps | 6 | 1 | col8.iterations col8.warmup -
 README: 2 warm-up | 2 | 1 | col8.warmup
-README: window 5508.7 s | 5508.7 | 1 | col8.window_s
-README: generate 10.3 min | 10.3 | 60 | col8.phase_time_s.generate
-README: generate 67.0% | 67.0 | 1 | col8.phase_time_s.generate col8.step_time_s / 100 *
-README: switch 6.29 s | 6.29 | 1 | col8.phase_time_s.switch
-README: switch 0.7% | 0.7 | 1 | col8.phase_time_s.switch col8.step_time_s / 100 *
-README: inference 57.20 s | 57.20 | 1 | col8.phase_time_s.inference
-README: inference 6.2% | 6.2 | 1 | col8.phase_time_s.inference col8.step_time_s / 100 *
-README: train 4.0 min | 4.0 | 60 | col8.phase_time_s.train
-README: train 26.0% | 26.0 | 1 | col8.phase_time_s.train col8.step_time_s / 100 *
+README: window 5508.3 s | 5508.3 | 1 | col8.window_s
+README: generate 10.2 min | 10.2 | 60 | col8.phase_time_s.generate
+README: generate 66.8% | 66.8 | 1 | col8.phase_time_s.generate col8.step_time_s / 100 *
+README: switch 13.64 s | 13.64 | 1 | col8.phase_time_s.switch
+README: switch 1.5% | 1.5 | 1 | col8.phase_time_s.switch col8.step_time_s / 100 *
+README: inference 1.0 min | 1.0 | 60 | col8.phase_time_s.inference
+README: inference 6.7% | 6.7 | 1 | col8.phase_time_s.inference col8.step_time_s / 100 *
+README: train 3.8 min | 3.8 | 60 | col8.phase_time_s.train
+README: train 25.1% | 25.1 | 1 | col8.phase_time_s.train col8.step_time_s / 100 *
 README: actor pool 384 devices | 384 | 1 | col8.pools.0.devices
-README: actor compute 96.3% | 96.3 | 1 | col8.pools.0.utilization 100 *
-README: actor busy 96.4% | 96.4 | 1 | col8.pools.0.busy 100 *
-README: actor idle 3.6% | 3.6 | 1 | col8.idle_ratio.actor 100 *
+README: actor compute 95.3% | 95.3 | 1 | col8.pools.0.utilization 100 *
+README: actor busy 96.2% | 96.2 | 1 | col8.pools.0.busy 100 *
+README: actor idle 3.8% | 3.8 | 1 | col8.idle_ratio.actor 100 *
 README: capacity 128.0 GiB | 128.0 | 1073741824 | col8.memory_capacity_bytes
-README: weights 11.0 GiB | 11.0 | 1073741824 | col8.memory_peak_bytes.weights
-README: grads 22.0 GiB | 22.0 | 1073741824 | col8.memory_peak_bytes.grads
-README: optimizer 22.0 GiB | 22.0 | 1073741824 | col8.memory_peak_bytes.optimizer
+README: weights 11.2 GiB | 11.2 | 1073741824 | col8.memory_peak_bytes.weights
+README: grads 22.4 GiB | 22.4 | 1073741824 | col8.memory_peak_bytes.grads
+README: optimizer 22.4 GiB | 22.4 | 1073741824 | col8.memory_peak_bytes.optimizer
 README: activations 1.1 GiB | 1.1 | 1073741824 | col8.memory_peak_bytes.activations
 README: rollout_weights 49.4 GiB | 49.4 | 1073741824 | col8.memory_peak_bytes.rollout_weights
 README: kv_cache 65.8 GiB | 65.8 | 1073741824 | col8.memory_peak_bytes.kv_cache
 README: reshard_buffer 2.0 GiB | 2.0 | 1073741824 | col8.memory_peak_bytes.reshard_buffer
 README: total peak 115.2 GiB | 115.2 | 1073741824 | col8.memory_peak_bytes.total
-README: host 351.3 GiB per node | 351.3 | 1073741824 | col8.host_memory_peak_bytes
+README: host 359.0 GiB per node | 359.0 | 1073741824 | col8.host_memory_peak_bytes
 README: host capacity 1.5 TiB | 1.5 | 1099511627776 | col8.host_memory_capacity_bytes
 README: staleness max 0 | 0 | 1 | col8.staleness.max
 README: staleness mean 0.00 | 0.00 | 1 | col8.staleness.mean
@@ -221,73 +221,73 @@ README: DistQueue packed 2.7 GiB | 2.7 | 1073741824 | col8.distqueue.bytes_packe
 README: DistQueue 61.4% saved | 61.4 | 1 | col8.distqueue.padding_saving 100 *
 README: DistQueue reads x0.007812 | 0.007812 | 1 | col8.distqueue.load_factor
 README: DistQueue 4.6 ms per step | 4.6 | 0.001 | col8.distqueue.transfer_s_per_step
-README: 46.3k events | 46.3 | 1000 | col8.events
+README: 46.4k events | 46.4 | 1000 | col8.events
 README: 786432 pipeline ops | 786432 | 1 | col8.pipeline_ops
-README: 7354.8 s simulated | 7354.8 | 1 | col8.sim_time_s
+README: 7343.3 s simulated | 7343.3 | 1 | col8.sim_time_s
 # README: the other two calibrated figures
-README: separate 14.0k tokens/s | 14.0 | 1000 | sep8.throughput_tokens_per_s
-README: StaleSync 33.6k tokens/s | 33.6 | 1000 | ss8.throughput_tokens_per_s
-README: StaleSync 34.6k over 24 iterations | 34.6 | 1000 | ss24.throughput_tokens_per_s
+README: separate 14.1k tokens/s | 14.1 | 1000 | sep8.throughput_tokens_per_s
+README: StaleSync 33.7k tokens/s | 33.7 | 1000 | ss8.throughput_tokens_per_s
+README: StaleSync 34.7k over 24 iterations | 34.7 | 1000 | ss24.throughput_tokens_per_s
 # docs/calibration.md: the table at the top
-calibration: separate 14,014 tokens/s | 14014 | 1 | sep8.throughput_tokens_per_s
-calibration: colocate 25,065 tokens/s | 25065 | 1 | col8.throughput_tokens_per_s
-calibration: co-location gain +78.9% | 78.9 | 1 | col8.throughput_tokens_per_s sep8.throughput_tokens_per_s / 1 - 100 *
-calibration: StaleSync 34.4k at 16 iterations | 34.4 | 1000 | ss16.throughput_tokens_per_s
+calibration: separate 14,078 tokens/s | 14078 | 1 | sep8.throughput_tokens_per_s
+calibration: colocate 25,067 tokens/s | 25067 | 1 | col8.throughput_tokens_per_s
+calibration: co-location gain +78.1% | 78.1 | 1 | col8.throughput_tokens_per_s sep8.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 34.5k at 16 iterations | 34.5 | 1000 | ss16.throughput_tokens_per_s
 # docs/calibration.md: the separate report
-calibration: separate 36.5 per device | 36.5 | 1 | sep8.throughput_tokens_per_s_per_device
-calibration: separate step 27.4 min | 27.4 | 60 | sep8.step_time_s
-calibration: separate window 9852.9 s | 9852.9 | 1 | sep8.window_s
-calibration: separate generate 13.2 min | 13.2 | 60 | sep8.phase_time_s.generate
-calibration: separate generate 48.1% | 48.1 | 1 | sep8.phase_time_s.generate sep8.step_time_s / 100 *
-calibration: separate weight_sync 382.3 ms | 382.3 | 0.001 | sep8.phase_time_s.weight_sync
-calibration: separate inference 2.8 min | 2.8 | 60 | sep8.phase_time_s.inference
-calibration: separate inference 10.3% | 10.3 | 1 | sep8.phase_time_s.inference sep8.step_time_s / 100 *
-calibration: separate train 11.4 min | 11.4 | 60 | sep8.phase_time_s.train
-calibration: separate train 41.6% | 41.6 | 1 | sep8.phase_time_s.train sep8.step_time_s / 100 *
+calibration: separate 36.7 per device | 36.7 | 1 | sep8.throughput_tokens_per_s_per_device
+calibration: separate step 27.2 min | 27.2 | 60 | sep8.step_time_s
+calibration: separate window 9807.6 s | 9807.6 | 1 | sep8.window_s
+calibration: separate generate 13.0 min | 13.0 | 60 | sep8.phase_time_s.generate
+calibration: separate generate 47.9% | 47.9 | 1 | sep8.phase_time_s.generate sep8.step_time_s / 100 *
+calibration: separate weight_sync 13.83 s | 13.83 | 1 | sep8.phase_time_s.weight_sync
+calibration: separate inference 3.0 min | 3.0 | 60 | sep8.phase_time_s.inference
+calibration: separate inference 11.0% | 11.0 | 1 | sep8.phase_time_s.inference sep8.step_time_s / 100 *
+calibration: separate train 11.0 min | 11.0 | 60 | sep8.phase_time_s.train
+calibration: separate train 40.3% | 40.3 | 1 | sep8.phase_time_s.train sep8.step_time_s / 100 *
 calibration: rollout pool 256 devices | 256 | 1 | sep8.pools.0.devices
-calibration: rollout compute 47.4% | 47.4 | 1 | sep8.pools.0.utilization 100 *
-calibration: rollout busy 47.4% | 47.4 | 1 | sep8.pools.0.busy 100 *
-calibration: rollout idle 52.6% | 52.6 | 1 | sep8.idle_ratio.rollout 100 *
+calibration: rollout compute 47.1% | 47.1 | 1 | sep8.pools.0.utilization 100 *
+calibration: rollout busy 48.0% | 48.0 | 1 | sep8.pools.0.busy 100 *
+calibration: rollout idle 52.0% | 52.0 | 1 | sep8.idle_ratio.rollout 100 *
 calibration: train pool 128 devices | 128 | 1 | sep8.pools.1.devices
-calibration: train compute 50.9% | 50.9 | 1 | sep8.pools.1.utilization 100 *
-calibration: train busy 50.9% | 50.9 | 1 | sep8.pools.1.busy 100 *
-calibration: train idle 49.1% | 49.1 | 1 | sep8.idle_ratio.train 100 *
+calibration: train compute 50.3% | 50.3 | 1 | sep8.pools.1.utilization 100 *
+calibration: train busy 51.2% | 51.2 | 1 | sep8.pools.1.busy 100 *
+calibration: train idle 48.8% | 48.8 | 1 | sep8.idle_ratio.train 100 *
 # docs/calibration.md: "Why co-location gains", seconds per step
-calibration: separate generate 790.0 s | 790.0 | 1 | sep8.phase_time_s.generate
-calibration: colocate generate 615.5 s | 615.5 | 1 | col8.phase_time_s.generate
+calibration: separate generate 782.8 s | 782.8 | 1 | sep8.phase_time_s.generate
+calibration: colocate generate 613.2 s | 613.2 | 1 | col8.phase_time_s.generate
 calibration: generate ratio 1.28 | 1.28 | 1 | sep8.phase_time_s.generate col8.phase_time_s.generate /
-calibration: separate inference 168.3 s | 168.3 | 1 | sep8.phase_time_s.inference
-calibration: colocate inference 57.2 s | 57.2 | 1 | col8.phase_time_s.inference
-calibration: inference ratio 2.94 | 2.94 | 1 | sep8.phase_time_s.inference col8.phase_time_s.inference /
-calibration: separate train 683.4 s | 683.4 | 1 | sep8.phase_time_s.train
-calibration: colocate train 239.1 s | 239.1 | 1 | col8.phase_time_s.train
+calibration: separate inference 179.9 s | 179.9 | 1 | sep8.phase_time_s.inference
+calibration: colocate inference 61.1 s | 61.1 | 1 | col8.phase_time_s.inference
+calibration: inference ratio 2.95 | 2.95 | 1 | sep8.phase_time_s.inference col8.phase_time_s.inference /
+calibration: separate train 658.1 s | 658.1 | 1 | sep8.phase_time_s.train
+calibration: colocate train 230.1 s | 230.1 | 1 | col8.phase_time_s.train
 calibration: train ratio 2.86 | 2.86 | 1 | sep8.phase_time_s.train col8.phase_time_s.train /
-calibration: separate weight sync 0.4 s | 0.4 | 1 | sep8.phase_time_s.weight_sync
-calibration: colocate switch 6.3 s | 6.3 | 1 | col8.phase_time_s.switch
-calibration: separate step 1642.1 s | 1642.1 | 1 | sep8.step_time_s
-calibration: colocate step 918.1 s | 918.1 | 1 | col8.step_time_s
-calibration: step ratio 1.79 | 1.79 | 1 | sep8.step_time_s col8.step_time_s /
+calibration: separate weight sync 13.8 s | 13.8 | 1 | sep8.phase_time_s.weight_sync
+calibration: colocate switch 13.6 s | 13.6 | 1 | col8.phase_time_s.switch
+calibration: separate step 1634.6 s | 1634.6 | 1 | sep8.step_time_s
+calibration: colocate step 918.0 s | 918.0 | 1 | col8.step_time_s
+calibration: step ratio 1.78 | 1.78 | 1 | sep8.step_time_s col8.step_time_s /
 # docs/calibration.md: StaleSync (staleness 2, partial rollout 0.6)
-calibration: StaleSync 8 it. 2.40x separate | 2.40 | 1 | ss8.throughput_tokens_per_s sep8.throughput_tokens_per_s /
-calibration: StaleSync 8 it. +34.1% over colocate | 34.1 | 1 | ss8.throughput_tokens_per_s col8.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 8 it. 2.39x separate | 2.39 | 1 | ss8.throughput_tokens_per_s sep8.throughput_tokens_per_s /
+calibration: StaleSync 8 it. +34.4% over colocate | 34.4 | 1 | ss8.throughput_tokens_per_s col8.throughput_tokens_per_s / 1 - 100 *
 calibration: StaleSync 16 it. 2.45x separate | 2.45 | 1 | ss16.throughput_tokens_per_s sep16.throughput_tokens_per_s /
-calibration: StaleSync 16 it. +37.2% over colocate | 37.2 | 1 | ss16.throughput_tokens_per_s col16.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 16 it. +37.5% over colocate | 37.5 | 1 | ss16.throughput_tokens_per_s col16.throughput_tokens_per_s / 1 - 100 *
 calibration: StaleSync 24 it. 2.47x separate | 2.47 | 1 | ss24.throughput_tokens_per_s sep24.throughput_tokens_per_s /
-calibration: StaleSync 24 it. +38.0% over colocate | 38.0 | 1 | ss24.throughput_tokens_per_s col24.throughput_tokens_per_s / 1 - 100 *
-calibration: separate 14.01k at 8 iterations | 14.01 | 1000 | sep8.throughput_tokens_per_s
-calibration: separate 14.02k at 16 iterations | 14.02 | 1000 | sep16.throughput_tokens_per_s
-calibration: separate 14.02k at 24 iterations | 14.02 | 1000 | sep24.throughput_tokens_per_s
-calibration: colocate 25.06k at 8 iterations | 25.06 | 1000 | col8.throughput_tokens_per_s
-calibration: colocate 25.06k at 16 iterations | 25.06 | 1000 | col16.throughput_tokens_per_s
-calibration: colocate 25.05k at 24 iterations | 25.05 | 1000 | col24.throughput_tokens_per_s
+calibration: StaleSync 24 it. +38.3% over colocate | 38.3 | 1 | ss24.throughput_tokens_per_s col24.throughput_tokens_per_s / 1 - 100 *
+calibration: separate 14.08k at 8 iterations | 14.08 | 1000 | sep8.throughput_tokens_per_s
+calibration: separate 14.09k at 16 iterations | 14.09 | 1000 | sep16.throughput_tokens_per_s
+calibration: separate 14.09k at 24 iterations | 14.09 | 1000 | sep24.throughput_tokens_per_s
+calibration: colocate 25.07k at 8 iterations | 25.07 | 1000 | col8.throughput_tokens_per_s
+calibration: colocate 25.10k at 16 iterations | 25.10 | 1000 | col16.throughput_tokens_per_s
+calibration: colocate 25.12k at 24 iterations | 25.12 | 1000 | col24.throughput_tokens_per_s
 calibration: StaleSync generate 6.6 min | 6.6 | 60 | ss8.phase_time_s.generate
-calibration: StaleSync switch 6.3 s | 6.3 | 1 | ss8.phase_time_s.switch
-calibration: StaleSync inference 62 s | 62 | 1 | ss8.phase_time_s.inference
-calibration: StaleSync train 4.1 min | 4.1 | 60 | ss8.phase_time_s.train
+calibration: StaleSync switch 13.6 s | 13.6 | 1 | ss8.phase_time_s.switch
+calibration: StaleSync inference 66 s | 66 | 1 | ss8.phase_time_s.inference
+calibration: StaleSync train 3.9 min | 3.9 | 60 | ss8.phase_time_s.train
 calibration: StaleSync step 11.8 min | 11.8 | 60 | ss8.step_time_s
-calibration: StaleSync lag 0: 29158 samples | 29158 | 1 | ss8.staleness.histogram.0
-calibration: StaleSync lag 1: 18483 samples | 18483 | 1 | ss8.staleness.histogram.1
-calibration: StaleSync lag 2: 1511 samples | 1511 | 1 | ss8.staleness.histogram.2
+calibration: StaleSync lag 0: 29157 samples | 29157 | 1 | ss8.staleness.histogram.0
+calibration: StaleSync lag 1: 18486 samples | 18486 | 1 | ss8.staleness.histogram.1
+calibration: StaleSync lag 2: 1509 samples | 1509 | 1 | ss8.staleness.histogram.2
 calibration: StaleSync lag mean 0.44 | 0.44 | 1 | ss8.staleness.mean
 calibration: StaleSync lag max 2 | 2 | 1 | ss8.staleness.max
 calibration: StaleSync no wasted tokens | 0 | 1 | ss8.wasted_tokens
