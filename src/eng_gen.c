@@ -644,7 +644,10 @@ static __attribute__((noinline)) sim_time inst_admit_some(sim *s, instance *I, s
             break;
         }
         const double held = paged ? ctx_sum + nactive * slack - I->kv_shared : kv_used;
-        if (held + need > admit_cap && !(paged && nactive == 0 && n == 0)) break;
+        /* paged: room also for the next decode step's token of every
+        ** sequence then active, or the step after the admission preempts
+        ** what it admitted (and the instance cycles: admit, preempt, admit) */
+        if (held + need + (paged ? nactive + 1 : 0) > admit_cap && !(paged && nactive == 0 && n == 0)) break;
         if (pfx) pg_join(s, I, slot, id, x->prompt);
         head = head + 1 < qcap ? head + 1 : 0;      /* eng_sq_pop, the counts stored below */
         len--;
