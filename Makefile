@@ -230,7 +230,8 @@ endif
 # older tree is never picked up.  bench.sh runs scripts/bench_*.sh itself.
 HEAP_HOLD := $(BUILD)/heap_hold
 
-$(HEAP_HOLD): $(BUILD)/scripts/heap_hold.o $(LIB_OBJ)
+# (the command line's objects left out: its command table names the TUI's)
+$(HEAP_HOLD): $(BUILD)/scripts/heap_hold.o $(filter-out $(BUILD)/src/cli%.o,$(LIB_OBJ))
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $^ $(LDLIBS_ALL) -o $@
 
