@@ -8,6 +8,11 @@
 ** that behave alike (its args give their count and first index).  Memory
 ** buckets are counter tracks named "mem <group> <bucket>" in GiB.  ts/dur in
 ** microseconds with nanosecond precision.
+**
+** Past 900 lines on purpose: the run's thread and the writer's share one
+** ring of blocks and one record format (spans formatted by hand must give
+** the printf path's bytes, test_chrome); split, the ring's invariants would
+** live in two files.  Flow events (the arrows) are the part to move out next.
 */
 /* sync_file_range (Linux) is declared only with _GNU_SOURCE; without it the
 ** writer does without (write_chunk). */

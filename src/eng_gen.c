@@ -12,6 +12,10 @@
 ** throwing away what they decoded, and started again by the controller
 ** (eng_ctrl.c).  Rules and formulas: docs/model.md, section 5 (Generation)
 ** and section 4, rules 2 and 8.  Shared state and helpers: engine_int.h.
+** Past 900 lines on purpose: admission, decoding, preemption and prefix
+** sharing run in the event loop's hottest path and are inlined into one
+** another (docs/performance.md); prefix caching (pg_*) is the part to move
+** to a file of its own next, behind engine_int.h.
 */
 #include "engine_int.h"
 

@@ -1,5 +1,10 @@
 /*
 ** model.c — cost and memory formulas.  See model.h for the sources.
+**
+** Past 900 lines on purpose: every formula docs/model.md names is one
+** function here, so the document maps to one file; the collectives
+** (mdl_allreduce and its NCCL tiers) are the part to move to their own
+** file next, as model_mem.c did for the frozen models and LoRA.
 */
 #include "model.h"
 

@@ -9,6 +9,13 @@
 **   full      one pool does everything; reference/reward weights wait on
 **             the host and are loaded for their pass.
 ** Explicit plan.pools (from a scenario or a policy) override the mode.
+**
+** Past 900 lines: layout, placement, the memory fit and the weight-sync
+** pricing of one plan are built in one pass over the same pools
+** (plan_build), and `fusync check` describes them in that order.  The next
+** split is the weight-sync and reshard pricing (plan_weight_sync,
+** plan_reshard_back) and the description (plan_describe) into files of
+** their own.
 */
 #include "plan.h"
 #include "model.h"
