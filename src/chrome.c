@@ -582,19 +582,6 @@ static __attribute__((noinline)) void sync_flow(chrome_writer *w, const trace *t
 static void on_span(void *ud, const trace *t, const trace_span *sp)
 {
     chrome_writer *w = ud;
-    if (sp->phase == PH_WEIGHT_SYNC && w->flow_src >= 0 && sp->track >= 0 && sp->track < trace_ntracks(t)) {
-        if (sp->t0 >= 0 && sp->t1 >= sp->t0 && sp->track < w->ntk && w->by_hand) {
-            need_room(w, SPAN_REC);
-            char *o = w->blk + w->blen;
-            o[0] = REC_SPAN;
-            memcpy(o + 1, sp, sizeof *sp);
-            w->blen += SPAN_REC;
-        } else {
-            span_printf(w, t, sp);
-        }
-        sync_flow(w, t, sp);
-        return;
-    }
     if (sp->t0 >= 0 && sp->t1 >= sp->t0 && sp->track >= 0 && sp->track < w->ntk && w->by_hand) {
         /* from the engine (its times start at zero, a span never ends
         ** before it starts, its tracks are those of the header): as it is,
@@ -604,9 +591,13 @@ static void on_span(void *ud, const trace *t, const trace_span *sp)
         o[0] = REC_SPAN;
         memcpy(o + 1, sp, sizeof *sp);
         w->blen += SPAN_REC;
-        return;
+    } else {
+        span_printf(w, t, sp);
     }
-    span_printf(w, t, sp);
+    /* a weight sync's arrows follow its slice (weight syncs come one span
+    ** at a time, never through on_spans) */
+    if (sp->phase == PH_WEIGHT_SYNC && w->flow_src >= 0 && sp->track >= 0 && sp->track < trace_ntracks(t))
+        sync_flow(w, t, sp);
 }
 
 /* A batch of spans (a task's pipeline): on_span's, the block's room asked
