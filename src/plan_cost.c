@@ -1,0 +1,437 @@
+/*
+** plan_cost.c — what one pool's layout costs: the collectives of its groups
+** by the tier they cross, ZeRO's gathers, the optimizer's and the training
+** states' bytes, the activation peak, and the weight sync and reshard
+** (docs/model.md, sections 2, 3, 7, 8 and 9).  plan.c builds the pools and
+** fits them; the engine, `fusync check` and the estimate price them here,
+** with the same functions.
+*/
+#include "plan.h"
+#include "model.h"
+#include "model_mem.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+/* The links a pool's own collectives use: the callers pass the cluster, a
+** pool of its own device type answers with its view. */
+static const scn_cluster *links_of(const scn_cluster *c, const plan_pool *q)
+{
+    return q->own_device ? &q->view : c;
+}
+
+
+int plan_dev(const plan_pool *q, int k)
+{
+    for (int r = 0; r < q->nranges; r++) {
+        int n = q->range[r][1] - q->range[r][0] + 1;
+        if (k < n) return q->range[r][0] + k;
+        k -= n;
+    }
+    return plan_last(q) + 1 + k;      /* past the end: as if the last range went on */
+}
+
+int plan_dev_after(const plan_pool *q, int dev, int d)
+{
+    if (q->nranges <= 1) return dev + d;
+    int k = 0;
+    for (int r = 0; r < q->nranges; r++) {
+        if (dev <= q->range[r][1]) { k += dev - q->range[r][0]; break; }
+        k += q->range[r][1] - q->range[r][0] + 1;
+    }
+    return plan_dev(q, k + d);
+}
+
+int plan_group_tier(const scn_cluster *c, const plan_pool *q, int k, int stride, int count)
+{
+    if (count <= 1) return 0;
+    if (q->nranges <= 1) return mdl_group_tier(c, q->first + k, stride, count);
+    int a = plan_dev(q, k), b = plan_dev(q, k + stride * (count - 1));
+    return mdl_group_tier(c, a, b - a, 2);
+}
+
+scn_link plan_pool_link_shared(const scn_cluster *c, const plan_pool *q, int k, int stride, int count)
+{
+    c = links_of(c, q);
+    return mdl_tier_link_shared(c, plan_group_tier(c, q, k, stride, count));
+}
+
+scn_link plan_group_link(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, bool shared)
+{
+    c = links_of(c, q);
+    if (q->nranges <= 1) return mdl_group_link(c, q->first + k, stride, count, shared);
+    int tier = plan_group_tier(c, q, k, stride, count);
+    if (tier == 0) return shared ? mdl_tier_link_shared(c, 0) : c->intra_node;
+    /* members on the first member's node (supernode across supernodes) */
+    int unit = tier == 1 ? c->devices_per_node : c->devices_per_node * c->nodes_per_supernode;
+    int u0 = plan_dev(q, k) / unit, loc = 0;
+    while (loc < count && plan_dev(q, k + loc * stride) / unit == u0) loc++;
+    return mdl_link_hier(c, tier, loc, shared);
+}
+
+double plan_allreduce_group(const scn_cluster *c, const plan_pool *q, int k, int stride, int count, double bytes,
+                            double eff)
+{
+    c = links_of(c, q);
+    if (q->nranges <= 1) return mdl_allreduce_group(c, q->first + k, stride, count, bytes, eff);
+    if (count <= 1) return 0.0;
+    int tier = plan_group_tier(c, q, k, stride, count);
+    /* the links as every device of a node sees them when all cross at once
+    ** (mdl_tier_link_shared: NICs shared, the scale-out fabric oversubscribed) */
+    if (tier < 2) {
+        scn_link g = plan_group_link(c, q, k, stride, count, true);
+        return mdl_allreduce(bytes, count, &g, eff);
+    }
+    scn_link l = mdl_link_hier(c, 2, 1, true);
+    /* across supernodes: reduce-scatter inside each supernode the members
+    ** touch, all-reduce of the share across them, all-gather inside */
+    int per_sn = c->devices_per_node * c->nodes_per_supernode;
+    int span_sn = 0, last_sn = -1;
+    for (int i = 0; i < count; i++) {
+        int sn = plan_dev(q, k + i * stride) / per_sn;
+        if (sn != last_sn) span_sn++;
+        last_sn = sn;
+    }
+    int inner = count / span_sn;
+    if (inner < 1) inner = 1;
+    scn_link li = plan_group_link(c, q, k, stride, inner, true);
+    return mdl_allgather(bytes, inner, &li, eff) * 2 + mdl_allreduce(bytes / inner, span_sn, &l, eff);
+}
+
+/* Whether every `unit`-sized block holding devices of q holds some of tq. */
+static bool units_shared(const plan_pool *tq, const plan_pool *q, int unit)
+{
+    int last = -1;
+    for (int r = 0; r < q->nranges; r++)
+        for (int u = q->range[r][0] / unit; u <= q->range[r][1] / unit; u++) {
+            if (u == last) continue;
+            last = u;
+            bool has = false;
+            for (int k = 0; k < tq->nranges && !has; k++)
+                has = tq->range[k][0] < (u + 1) * unit && tq->range[k][1] >= u * unit;
+            if (!has) return false;
+        }
+    return true;
+}
+
+int plan_sync_tier(const scn_cluster *c, const plan_pool *tq, const plan_pool *q)
+{
+    int lo = tq->first < q->first ? tq->first : q->first;
+    int hi = plan_last(tq) > plan_last(q) ? plan_last(tq) : plan_last(q);
+    int tier = mdl_group_tier(c, lo, hi - lo, 2);
+    if (!tq->placed && !q->placed) return tier;
+    if (tier > 0 && units_shared(tq, q, c->devices_per_node)) return 0;
+    if (tier > 1 && units_shared(tq, q, c->devices_per_node * c->nodes_per_supernode)) return 1;
+    return tier;
+}
+
+int plan_nodes(const scn_cluster *c, const plan_pool *q, int *most)
+{
+    int dpn = c->devices_per_node, nodes = 0, last = -1, here = 0;
+    *most = 0;
+    for (int r = 0; r < q->nranges; r++)
+        for (int d = q->range[r][0]; d <= q->range[r][1]; d++) {
+            if (d / dpn != last) { nodes++; here = 0; last = d / dpn; }
+            if (++here > *most) *most = here;
+        }
+    return nodes;
+}
+
+/* All-reduce times of one stage's bf16 gradients (docs/model.md, section 7):
+** *a over a ZeRO shard group (dense: DP ranks, stride tp; experts: expert-DP
+** ranks), *r across the shard groups' replicas of a 1/shard share (HSDP;
+** 0 when a shard spans all of DP). */
+void plan_grad_allreduce(const scn_scenario *s, const plan_pool *q, const scn_model *m, double *a, double *r)
+{
+    double sh = mdl_stage_share(m->layers, q->pp);
+    double psi_d = m->params_dense * sh / q->tp;
+    double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    const scn_cluster *cl = &s->cluster;
+    double eff = s->eff.link;
+    int es = q->tp * q->gdp / q->edp;      /* stride of the expert-DP group */
+    *a = plan_allreduce_group(cl, q, 0, q->tp, q->shard, 2.0 * psi_d, eff)
+       + plan_allreduce_group(cl, q, 0, es, q->eshard, 2.0 * psi_e, eff);
+    *r = plan_allreduce_group(cl, q, 0, q->tp * q->shard, q->gdp / q->shard, 2.0 * psi_d / q->shard, eff)
+       + plan_allreduce_group(cl, q, 0, es * q->eshard, q->edp / q->eshard, 2.0 * psi_e / q->eshard, eff);
+}
+
+/* LoRA's trainable parameters per device (docs/model.md, section 3): the
+** adapters of the heaviest stage's ⌈L/PP⌉ layers, the dense ones over TP,
+** the routed experts' over max(TP, EP), as the base's are split.  Both 0
+** without LoRA. */
+static void lora_psi(const scn_scenario *s, const plan_pool *q, double *ad, double *ae)
+{
+    const scn_train_layout *tl = &s->plan.train;
+    const scn_model *m = &s->actor;
+    mdl_lora lo = mdl_lora_params(m, tl->lora_rank, tl->lora_targets);
+    double nl = mdl_stage_share(m->layers, q->pp) * m->layers;
+    *ad = lo.layer_dense * nl / q->tp;
+    *ae = lo.layer_expert * nl / (q->tp > q->ep ? q->tp : q->ep);
+}
+
+/* LoRA: the share of the actor's parameters that is trained (gradients
+** reduced, optimizer stepped, new weights gathered): the adapters' over the
+** base's; 1 without LoRA. */
+static double lora_share(const scn_scenario *s, const plan_pool *q, const scn_model *m)
+{
+    if (s->plan.train.lora_rank <= 0 || m != &s->actor) return 1.0;
+    double ad, ae;
+    lora_psi(s, q, &ad, &ae);
+    double sh = mdl_stage_share(m->layers, q->pp);
+    double base = m->params_dense * sh / q->tp + m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    return base > 0 ? (ad + ae) / base : 1.0;
+}
+
+/* Sharded data parallelism (docs/model.md, section 7; mdl_zero_comm, with
+** gradients in mdl_grad_bytes): the exposed per-micro-batch part for `micro`
+** micro-batches; *grad the gradient reduction at the end of the mini-batch
+** (it may run during the last backward), *after the ZeRO-1/2 parameter
+** all-gather that follows the optimizer.  train = false: a forward-only pass. */
+double plan_zero_comm(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro, bool train,
+                      double *grad, double *after)
+{
+    double a, r;
+    plan_grad_allreduce(s, q, m, &a, &r);
+    if (s->plan.train.lora_rank > 0 && m == &s->actor) {
+        /* LoRA: the base is gathered as before; only the adapters'
+        ** gradients are reduced and their new values gathered */
+        double k = lora_share(s, q, m);
+        double t = mdl_zero_comm(s->plan.train.zero, s->plan.train.overlap, k * mdl_grad_bytes(&s->plan.train) / 2.0,
+                                 a, r, micro, train, grad, after);
+        if (after) *after *= k;
+        return t;
+    }
+    return mdl_zero_comm(s->plan.train.zero, s->plan.train.overlap, mdl_grad_bytes(&s->plan.train) / 2.0, a, r, micro,
+                         train, grad, after);
+}
+
+double plan_fwd_gather(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro)
+{
+    if (m != &s->ref && m != &s->reward) return plan_zero_comm(s, q, m, micro, false, NULL, NULL);
+    if (!q->aux_sharded) return 0;
+    double a, r;
+    plan_grad_allreduce(s, q, m, &a, &r);
+    return mdl_frozen_gather(a, s->plan.train.overlap, micro);
+}
+
+double plan_aux_gather(const scn_scenario *s, const plan_pool *q, const scn_model *m, double samples)
+{
+    if (!q->aux_sharded || q->aux_tp <= 0 || q->aux_replicas <= 1) return 0;
+    /* the replicas are aux_tp ranks apart; each all-gathers its TP share */
+    double a = plan_allreduce_group(&s->cluster, q, 0, q->aux_tp, q->aux_replicas,
+                                    2.0 * m->params_total / q->aux_tp, s->eff.link);
+    int micro = (int)ceil(samples / q->aux_replicas / s->plan.train.micro_batch - 1e-9);
+    return mdl_frozen_gather(a, s->plan.train.overlap, micro < 1 ? 1 : micro);
+}
+
+void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model *m, int micro, double last_bwd,
+                     double *grad_s, double *opt_s)
+{
+    const scn_train_layout *tl = &s->plan.train;
+    double sh = mdl_stage_share(m->layers, q->pp);
+    double psi_d = m->params_dense * sh / q->tp;
+    double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    if (tl->lora_rank > 0 && m == &s->actor) lora_psi(s, q, &psi_d, &psi_e);   /* the optimizer steps the adapters */
+    double grad, after;
+    double tg = plan_zero_comm(s, q, m, micro, true, &grad, &after);
+    *grad_s = tg + (mdl_exposed(grad, tl->overlap_grad, last_bwd) + after);
+    /* Adam touches ~30 bytes per local parameter: fp32 master, m, v read
+    ** and written, bf16 grads read, bf16 weights written (mdl_optimizer) */
+    double f = tl->optimizer_offload;
+    if (f <= 0) {
+        *opt_s = mdl_optimizer(plan_pool_device(s, q), &s->eff, tl->zero, q->shard, q->eshard, psi_d, psi_e);
+        return;
+    }
+    /* the optimizer on the host (docs/model.md, section 7): the device
+    ** steps its 1 − f share, the host's cores the rest after the gradients
+    ** come down; the BF16 parameters go back up.  Not overlapped: DeepSpeed
+    ** and Megatron start the host step once the reduction is done. */
+    *opt_s = mdl_optimizer(plan_pool_device(s, q), &s->eff, tl->zero, q->shard, q->eshard, psi_d * (1 - f), psi_e * (1 - f))
+           + mdl_optimizer_host(plan_pool_cluster(s, q), s->eff.host_link, f * (psi_d / q->shard + psi_e / q->eshard),
+                                mdl_grad_bytes(tl));
+}
+
+double plan_host_optimizer(const scn_scenario *s, const plan_pool *pp)
+{
+    double f = s->plan.train.optimizer_offload;
+    if (f <= 0 || !(pp->roles & ROLE_TRAIN)) return 0;
+    const scn_model *m = &s->actor;
+    double sh = mdl_stage_share(m->layers, pp->pp);
+    double shard = m->params_dense * sh / pp->tp / pp->shard
+                 + m->params_expert * sh / (pp->tp > pp->ep ? pp->tp : pp->ep) / pp->eshard;
+    if (s->plan.train.lora_rank > 0) {
+        double ad, ae;
+        lora_psi(s, pp, &ad, &ae);
+        shard = ad / pp->shard + ae / pp->eshard;     /* LoRA: the adapters' states alone */
+    }
+    /* FP32 master, m and v (12 bytes) and the FP32 gradient CPU Adam reads
+    ** (4 bytes) for the offloaded share of the shard */
+    return f * 16.0 * shard;
+}
+
+/* ------------------------------------------------------------ memory */
+
+void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3])
+{
+    const scn_model *m = &s->actor;
+    const scn_train_layout *tl = &s->plan.train;
+    double sh = mdl_stage_share(m->layers, pp->pp);
+    /* the heaviest stage's own dense parameters: the first holds the
+    ** embedding, the last the LM head (mdl_stage_dense_params) */
+    double psi_d = mdl_stage_dense_params(m, pp->pp) / pp->tp;
+    double psi_e = m->params_expert * sh / (pp->tp > pp->ep ? pp->tp : pp->ep);
+    mdl_states a = mdl_train_states(psi_d, pp->shard, tl->zero, tl->grad_dtype);
+    mdl_states b = mdl_train_states(psi_e, pp->eshard, tl->zero, tl->grad_dtype);
+    double f = tl->optimizer_offload;
+    if (tl->lora_rank > 0) {
+        /* LoRA (docs/model.md, section 3): the base frozen, held as the
+        ** actor's parameters are held and sharded — verl's FSDP actor keeps
+        ** them in its model_dtype, FP32 by default (verl/workers/
+        ** fsdp_workers.py), Megatron in BF16 beside an FP32 master that a
+        ** frozen weight does not need; gradients, optimizer states and
+        ** master copies for the adapters alone */
+        double ad, ae;
+        lora_psi(s, pp, &ad, &ae);
+        mdl_states la = mdl_train_states(ad, pp->shard, tl->zero, tl->grad_dtype);
+        mdl_states lb = mdl_train_states(ae, pp->eshard, tl->zero, tl->grad_dtype);
+        double lw = la.weights + lb.weights;
+        if (f > 0 && tl->zero >= 3 && tl->grad_dtype == GRAD_FP32) lw *= 1 - f / 2;
+        out[0] = a.weights + b.weights + lw;
+        out[1] = la.grads + lb.grads;
+        out[2] = (la.optimizer + lb.optimizer) * (f > 0 ? 1 - f : 1);
+        return;
+    }
+    out[0] = a.weights + b.weights;
+    out[1] = a.grads + b.grads;
+    out[2] = a.optimizer + b.optimizer;
+    if (f <= 0) return;
+    /* plan.train.optimizer_offload: that share of the optimizer lives on the
+    ** host (plan_host_optimizer).  Under FSDP's layout the master is the
+    ** parameter shard: its offloaded share leaves a BF16 copy (2 of its 4
+    ** bytes) on the device for the all-gather, as DeepSpeed's offload keeps
+    ** its BF16 partition. */
+    out[2] *= 1 - f;
+    if (tl->zero >= 3 && tl->grad_dtype == GRAD_FP32) out[0] *= 1 - f / 2;
+}
+
+double plan_max_seq(const scn_scenario *s)
+{
+    const scn_dist *d = &s->work.prompt_len;
+    double pmax = d->kind == DIST_FIXED ? d->a
+                : d->kind == DIST_UNIFORM ? d->b
+                : d->kind == DIST_HIST ? d->edge[d->nbins]
+                : (d->cap > 0 ? d->cap : d->a * exp(3 * d->b));
+    if (d->cap > 0 && pmax > d->cap) pmax = d->cap;
+    return pmax + s->work.max_response;
+}
+
+double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage)
+{
+    return plan_act_peak_model(s, pp, &s->actor, stage);
+}
+
+double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage)
+{
+    double seq = plan_max_seq(s);
+    double mb = s->plan.train.micro_batch;
+    long per_rep = (long)scn_prompts_per_step(s) * s->work.samples_per_prompt
+                 / s->work.minibatches / pp->dp;
+    long micro = (per_rep + (long)mb - 1) / (long)mb;
+    if (micro < 1) micro = 1;
+    long inflight = pp->pp - stage;
+    if (inflight > micro) inflight = micro;
+    const scn_train_layout *tl = &s->plan.train;
+    if (tl->max_tokens > 0) {
+        /* token budget (docs/model.md, section 3): a micro-batch holds at most
+        ** max_tokens tokens a device (cp ranks share a sequence), and at
+        ** most as many micro-batches as the longest sequences would need */
+        double tok = fmax(tl->max_tokens, seq / pp->cp);     /* a longer sequence is a micro-batch alone */
+        long need = (long)ceil((double)per_rep * seq / (tok * pp->cp));
+        long inf = pp->pp - stage;
+        if (inf > need) inf = need;
+        if (inf < 1) inf = 1;
+        double a = inf * mdl_act_bytes_tokens(m, tok, seq, pp->tp, tl->recompute, tl->attention)
+                 * ((m->layers + pp->pp - 1) / pp->pp);
+        if (stage == pp->pp - 1) a += tok * (double)m->vocab / pp->tp * 4.0;
+        return a;
+    }
+    double layer = mdl_act_bytes_tokens(m, seq * mb, seq, pp->tp, tl->recompute, tl->attention);
+    double act = inflight * layer * ((m->layers + pp->pp - 1) / pp->pp);
+    /* the last stage also holds fp32 logits of a micro-batch: tok·V/t·4.
+    ** Padded, tok = mb·s_max.  Packed (remove-padding), a micro-batch holds
+    ** its sequences' real tokens: the logits are taken over those alone
+    ** (docs/model.md, section 3); reserved for the largest micro-batch one
+    ** expects, mb − 1 sequences of the mean length and one of the longest. */
+    double ltok = mb * seq;
+    if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
+        ltok = fmin(ltok, (mb - 1) * pp->seq_mean + seq);
+    if (stage == pp->pp - 1) act += ltok * (double)m->vocab / pp->tp * 4.0;
+    /* context parallelism: each rank holds 1/cp of every sequence's tokens */
+    return pp->cp > 1 ? act / pp->cp : act;
+}
+
+double plan_rollout_weights(const scn_scenario *s)
+{
+    return 2.0 * mdl_rollout_params_per_device(&s->actor, s->plan.rollout.tp, s->plan.rollout.ep);
+}
+
+mdl_sync plan_weight_sync(const scn_scenario *s, const plan_pool *tq, const plan_pool *q)
+{
+    const scn_cluster *c = &s->cluster;
+    double rw = plan_rollout_weights(s);
+    bool local = q == tq;
+    mdl_sync r = {0};
+    if (s->plan.sync_model == SYNC_IDEAL) {
+        /* every device transfers at once: across nodes they share the NICs,
+        ** across supernodes the scale-out fabric (docs/model.md, section 2) */
+        if (local) {
+            scn_link l = plan_pool_link_shared(c, q, 0, 1, q->devices);
+            r.transfer_s = mdl_reshard(rw, s->plan.bucket_bytes, &l, s->eff.link);
+        } else {
+            scn_link l = plan_sync_link(s, tq, q);
+            r.transfer_s = mdl_weight_sync(rw, s->actor.params_total, q->instances, tq->devices, s->plan.bucket_bytes,
+                                           &l, s->eff.link);
+        }
+        r.buckets = (int)ceil(rw / s->plan.bucket_bytes);
+        r.total_s = r.transfer_s;
+        return r;
+    }
+    const scn_model *m = &s->actor;
+    mdl_sync_in in = {0};
+    in.full_bytes = 2.0 * (m->params_dense + m->params_expert);
+    in.expert_share = in.full_bytes > 0 ? 2.0 * m->params_expert / in.full_bytes : 0;
+    in.rollout_bytes = rw;
+    in.tp = tq->tp;
+    in.pp = tq->pp;
+    in.ex = m->experts > 0 ? (tq->tp > tq->ep ? tq->tp : tq->ep) : 1;
+    in.shard = s->plan.train.zero >= 3 ? tq->shard : 1;
+    /* every group of the pool gathers at once (shared links), in the
+    ** training layout's groups as src/eng_train.c lays them out */
+    in.ltp = plan_group_link(c, tq, 0, 1, tq->tp, true);
+    if (in.ex > 1) in.lex = plan_group_link(c, tq, 0, 1, in.ex, true);
+    if (in.pp > 1) in.lpp = plan_group_link(c, tq, 0, tq->tp * tq->gdp, tq->pp, true);
+    if (in.shard > 1) in.ldp = plan_group_link(c, tq, 0, tq->tp, in.shard, true);
+    in.local = local;
+    if (!local) in.lxfer = plan_sync_link(s, tq, q);
+    in.bucket_bytes = s->plan.bucket_bytes;
+    in.hbm_bw = plan_pool_device(s, tq)->hbm_bw * s->eff.hbm;   /* converted where it was trained */
+    in.link_eff = s->eff.link;
+    in.bucket_s = s->eff.sync_bucket_s;
+    return mdl_sync_gather(&in);
+}
+
+double plan_reshard_back(const scn_scenario *s, const plan_pool *q)
+{
+    /* the training weights stay on the device through generation unless
+    ** zero_redundancy freed them (verl's trainer_mode wakes the training
+    ** weights where they are and drops the engine's copy): only then are
+    ** they rebuilt, each device its own shard over the pool's link */
+    scn_link l = plan_pool_link_shared(&s->cluster, q, 0, 1, q->devices);
+    if (s->plan.sync_model == SYNC_IDEAL) return mdl_reshard(plan_rollout_weights(s), s->plan.bucket_bytes, &l, s->eff.link);
+    if (!s->plan.zero_redundancy) return 0.0;
+    double st[3];
+    plan_train_states(s, q, st);
+    return mdl_reshard(st[0], s->plan.bucket_bytes, &l, s->eff.link);
+}

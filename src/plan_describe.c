@@ -1,0 +1,153 @@
+/*
+** plan_describe.c — `fusync check`'s account of a plan: the pools, their
+** layouts, the memory ledger at each pool's peak and the switch and sync
+** prices, in the order plan_build computes them (src/plan.c).
+*/
+#include "plan.h"
+#include "model.h"
+#include "model_mem.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
+{
+    char rb[64], b1[32], b2[32];
+    buf_printf(out, "Plan: mode %s, %d of %d device%s (%d supernode%s of %d)\n", scn_mode_name(p->mode),
+               p->used_devices, p->total_devices, fs_s(p->total_devices), s->cluster.supernodes, fs_s(s->cluster.supernodes),
+               s->cluster.devices_per_node * s->cluster.nodes_per_supernode);
+    for (int i = 0; i < p->npools; i++) {
+        const plan_pool *q = &p->pools[i];
+        if (q->nranges <= 1) {
+            buf_printf(out, "  pool %-8s %5d devices [%d..%d]  roles %s\n", q->name, q->devices, q->first,
+                       q->first + q->devices - 1, plan_roles_str(q->roles, rb, sizeof rb));
+        } else {
+            buf_printf(out, "  pool %-8s %5d devices [", q->name, q->devices);
+            for (int r = 0; r < q->nranges && r < 8; r++)
+                buf_printf(out, "%s%d..%d", r ? ", " : "", q->range[r][0], q->range[r][1]);
+            if (q->nranges > 8) buf_printf(out, ", … %d ranges in all", q->nranges);
+            buf_printf(out, "]  roles %s\n", plan_roles_str(q->roles, rb, sizeof rb));
+        }
+        if (q->own_device)
+            buf_printf(out, "    device    %s (its own type; cluster.device is %s): whole nodes of its own\n",
+                       q->view.device.name, s->cluster.device.name);
+        if ((q->roles & (ROLE_TRAIN | ROLE_CRITIC)) && q->cp > 1)
+            buf_printf(out, "    training  TP%d PP%d CP%d (%s) DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
+                       q->tp, q->pp, q->cp, s->plan.train.cp_kind == CP_ULYSSES ? "Ulysses" : "ring", q->dp, q->ep, q->edp,
+                       s->plan.train.micro_batch, s->plan.train.zero, q->shard < q->gdp ? " (HSDP)" : "");
+        else if (q->roles & (ROLE_TRAIN | ROLE_CRITIC))
+            buf_printf(out, "    training  TP%d PP%d DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
+                       q->tp, q->pp, q->dp, q->ep, q->edp, s->plan.train.micro_batch, s->plan.train.zero,
+                       q->shard < q->dp ? " (HSDP)" : "");
+        if ((q->roles & ROLE_TRAIN) && s->plan.train.lora_rank > 0) {
+            /* docs/model.md, section 3: the adapters and what they replace */
+            const scn_train_layout *tl = &s->plan.train;
+            mdl_lora lo = mdl_lora_params(&s->actor, tl->lora_rank, tl->lora_targets);
+            fmt_si(b1, sizeof b1, (lo.layer_dense + lo.layer_expert) * s->actor.layers);
+            buf_printf(out, "    lora      rank %d on %s: %s trainable parameters, the base frozen%s\n", tl->lora_rank,
+                       tl->lora_targets == LORA_ATTENTION ? "the attention projections" : "every linear layer", b1,
+                       s->has_ref && (q->roles & ROLE_REF) ? "; the reference is the base (adapters off)" : "");
+        }
+        if (q->roles & ROLE_ROLLOUT) {
+            fmt_si(b1, sizeof b1, q->kv_tokens_per_instance);
+            buf_printf(out, "    rollout   %d instance%s of %d device%s (TP%d EP%d), max %d seqs, KV room %s tokens/instance\n",
+                       q->instances, fs_s(q->instances), q->inst_devices, fs_s(q->inst_devices), s->plan.rollout.tp, s->plan.rollout.ep,
+                       s->plan.rollout.max_seqs, b1);
+            /* the decode step's fixed cost as the engine and the planner's
+            ** estimate charge it (mdl_decode_fixed), at a full batch */
+            const scn_rollout_layout *r = &s->plan.rollout;
+            scn_link lk = plan_group_link(&s->cluster, q, 0, 1, q->inst_devices, false);
+            mdl_fixed fx = mdl_decode_fixed(&s->actor, &s->eff, r, &lk, r->tp, r->ep, r->max_seqs);
+            if (s->eff.decode_overhead_scale > 0) {
+                buf_printf(out, "    decode    fixed %.2f ms a step at %d seqs (%s%s): %.0f launches %.2f ms, scheduler %.2f ms",
+                           fx.total_s * 1e3, r->max_seqs, mdl_engine_of(r->engine)->name,
+                           fx.graphed ? ", CUDA graphs" : ", eager", fx.kernels, fx.launch_s * 1e3, fx.sched_s * 1e3);
+                if (fx.flat_s > 0) buf_printf(out, ", flat %.2f ms", fx.flat_s * 1e3);
+            } else {
+                buf_printf(out, "    decode    fixed %.2f ms a step (flat: efficiency.decode_overhead_scale 0)", fx.flat_s * 1e3);
+            }
+            buf_printf(out, "; TP/EP sync latency %.2f ms in the communication\n", fx.sync_s * 1e3);
+            /* docs/model.md, section 5: chunked prefill and prefix caching */
+            bool pfx = r->prefix_caching && r->kv == KV_PAGED && s->work.samples_per_prompt > 1;
+            if (r->max_batched_tokens > 0)
+                buf_printf(out, "    prefill   chunked, %d tokens a step (decodes first)", r->max_batched_tokens);
+            else
+                buf_printf(out, "    prefill   a step of its own (no chunked prefill)");
+            if (pfx)
+                buf_printf(out, "; prefix caching: a prompt's KV and prefill once per group of %d on an instance\n",
+                           s->work.samples_per_prompt);
+            else
+                buf_printf(out, "; no prefix caching%s\n", r->prefix_caching ? (r->kv != KV_PAGED ? " (kv reserve)" : " (groups of 1)") : "");
+        }
+        if ((q->roles & ROLE_ROLLOUT) && p->train_pool >= 0) {
+            /* the weight sync or reshard as the engine and the estimate
+            ** charge it (plan_weight_sync), per step */
+            const plan_pool *tq = &p->pools[p->train_pool];
+            bool co = q == tq;
+            mdl_sync w = plan_weight_sync(s, tq, q);
+            buf_printf(out, "    %s %.2f s (%s, %d bucket%s)", co ? "reshard  " : "sync     ", w.total_s,
+                       s->plan.sync_model == SYNC_IDEAL ? "ideal" : "gather", w.buckets, fs_s(w.buckets));
+            if (s->plan.sync_model != SYNC_IDEAL) {
+                buf_printf(out, ": gather %.2f s, convert %.2f s", w.gather_s, w.convert_s);
+                if (!co) buf_printf(out, ", transfer %.2f s", w.transfer_s);
+                buf_printf(out, ", load %.2f s", w.load_s);
+                if (w.fixed_s > 0) buf_printf(out, ", fixed %.2f s", w.fixed_s);
+            }
+            if (co) buf_printf(out, "; back to training %.2f s", plan_reshard_back(s, q));
+            buf_printf(out, "\n");
+        }
+        if (q->aux_tp > 0)
+            buf_printf(out, "    forward   %d replicas of TP%d\n", q->aux_replicas, q->aux_tp);
+        /* frozen models held ZeRO-3 or parked on the host (docs/model.md,
+        ** section 3): what a device holds of each and where */
+        if ((q->aux_sharded || (s->plan.offload_aux && q->swap_aux)) && q->aux_bytes[0] + q->aux_bytes[1] > 0) {
+            const char *nm[2] = {"reference", "reward"};
+            int ranks = q->aux_tp > 0 ? q->aux_replicas : q->shard;
+            for (int k = 0; k < 2; k++) {
+                if (q->aux_bytes[k] <= 0) continue;
+                fmt_bytes(b1, sizeof b1, q->aux_bytes[k]);
+                buf_printf(out, "    frozen    %s %s per device", nm[k], b1);
+                if (q->aux_sharded) buf_printf(out, ", ZeRO-3 over %d rank%s (gathered every micro-batch)", ranks, fs_s(ranks));
+                buf_printf(out, "%s\n", q->swap_aux ? "; on the host between its passes, loaded for each" : "; resident");
+            }
+        }
+        buf_printf(out, "    memory per device        %-12s %-12s\n", "training", "generating");
+        for (int b = 0; b < MB__COUNT; b++) {
+            if (b == MB_HOST_OFFLOAD || b == MB_HOST_MODELS) continue;
+            if (q->train_mem[b] == 0 && q->rollout_mem[b] == 0) continue;
+            fmt_bytes(b1, sizeof b1, q->train_mem[b]);
+            fmt_bytes(b2, sizeof b2, q->rollout_mem[b]);
+            buf_printf(out, "      %-22s %-12s %-12s\n", trace_bucket_name((mem_bucket)b),
+                       q->train_mem[b] ? b1 : "-", q->rollout_mem[b] ? b2 : "-");
+        }
+        double ts = 0, rs = 0;
+        for (int b = 0; b < MB__COUNT; b++) { ts += q->train_mem[b]; rs += q->rollout_mem[b]; }
+        fmt_bytes(b1, sizeof b1, ts);
+        fmt_bytes(b2, sizeof b2, rs);
+        char c[32];
+        fmt_bytes(c, sizeof c, q->capacity);
+        buf_printf(out, "      %-22s %-12s %-12s of %s\n", "total", ts ? b1 : "-", rs ? b2 : "-", c);
+        if (q->host_mem_per_node > 0) {
+            fmt_bytes_of(b1, sizeof b1, q->host_mem_per_node, s->cluster.host_mem_bytes);
+            fmt_bytes(c, sizeof c, s->cluster.host_mem_bytes);
+            buf_printf(out, "      host per node          %s of %s%s\n", b1, c,
+                       q->host_mem_per_node > s->cluster.host_mem_bytes ? "  OVER CAPACITY" : "");
+        }
+        /* where the bytes are at the pool's peak (docs/model.md, section 11):
+        ** the device's total in that phase, the host's by what it holds */
+        fmt_bytes(b1, sizeof b1, q->peak);
+        buf_printf(out, "      at the peak            %s per device while %s", b1, q->peak_phase[0] ? q->peak_phase : "idle");
+        const char *hw[3] = {"optimizer (whole run)", "offloaded for rollout", "models waiting"};
+        bool any = false;
+        for (int k = 0; k < 3; k++) {
+            if (q->host_node[k] <= 0) continue;
+            fmt_bytes(b2, sizeof b2, q->host_node[k]);
+            buf_printf(out, "%s%s %s", any ? ", " : "; host per node: ", hw[k], b2);
+            any = true;
+        }
+        buf_printf(out, "\n");
+    }
+    buf_printf(out, "Memory fit: %s%s\n", p->fits ? "fits" : "DOES NOT FIT: ", p->fits ? "" : p->fit_msg);
+}
