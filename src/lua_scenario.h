@@ -44,12 +44,4 @@ void lscn_allow_reset(void);
 bool lscn_load(const char *path, const char *const *sets, int nsets,
                scn_scenario *out, fs_err *err);
 
-/* Also let scenario helpers (fusync.scenario, fusync.hf_config,
-** fusync.dist.from_file) read files under dir (--data-dir); besides it they
-** may read the top scenario's folder tree and the shipped examples/ and
-** lessons/ (docs/security.md).  Process-wide; false with a message if dir is
-** no folder.  lscn_allow_reset forgets every such folder. */
-bool lscn_allow_dir(const char *dir, fs_err *err);
-void lscn_allow_reset(void);
-
 #endif
