@@ -151,8 +151,8 @@ void report_compute(const sim *s, report *r)
     /* MFU: the actor's model FLOPs (mdl_fwd_flops, docs/model.md) of a
     ** measured step's tokens at their mean length.  Generation decodes the
     ** response tokens (one forward each) on the rollout devices; inference
-    ** is the old log-prob forward, and the reference's when there is one, on
-    ** the training pool; training is forward and backward (3 forwards) over
+    ** is the training pool's forwards (the old log-probs, and the
+    ** reference's and a reward model's when that pool holds them); training is forward and backward (3 forwards) over
     ** every epoch, the actor alone (a critic's FLOPs are left out). */
     if (measured > 0 && st->samples_trained > 0 && st->tokens_trained > 0) {
         double tok = st->measured_tokens / measured;
@@ -169,7 +169,16 @@ void report_compute(const sim *s, report *r)
         int ntrain = pl->pools[pl->train_pool].devices;
         r->mfu_generate = mfu_of(mdl_fwd_flops(&sc->actor, resp, seq), role_devices(pl, ROLE_ROLLOUT), peak_r,
                                  r->phase_s[STEP_GENERATE]);
-        r->mfu_inference = mfu_of(fwd * (sc->has_ref ? 2 : 1), ntrain, peak, r->phase_s[STEP_INFER]);
+        /* inference is read off the training pool's timeline (its P_INFER,
+        ** src/eng_step.c): the forwards that pool runs — the actor's old
+        ** log-probs, and the reference's and a reward model's when they
+        ** live there.  On pools of their own (OpenRLHF's groups) they run
+        ** beside generation, outside this phase, and are not counted. */
+        const plan_pool *tp = &pl->pools[pl->train_pool];
+        double inf_flops = fwd;
+        if (sc->has_ref && (tp->roles & ROLE_REF)) inf_flops += mdl_fwd_flops(&sc->ref, tok, seq);
+        if (sc->reward_is_model && (tp->roles & ROLE_REWARD)) inf_flops += mdl_fwd_flops(&sc->reward, tok, seq);
+        r->mfu_inference = mfu_of(inf_flops, ntrain, peak, r->phase_s[STEP_INFER]);
         r->mfu_train = mfu_of(3 * fwd * sc->work.epochs, ntrain, peak, r->phase_s[STEP_TRAIN]);
     }
 }

@@ -195,7 +195,7 @@ static void w_framework(const report *r, fs_json *j, const char *key)
     X("mfu.generate", NULL, NOCOL, MEMBER(mfu_generate), NULL, \
       "model FLOPs utilization of generation: the response tokens' forward FLOPs over rollout devices × peak × phase_time_s.generate") \
     X("mfu.inference", NULL, NOCOL, MEMBER(mfu_inference), NULL, \
-      "the same for inference: the old log-prob forward (and the reference's) on the training pool") \
+      "the same for inference: the training pool's forwards (old log-probs; the reference's and a reward model's when it holds them)") \
     X("mfu.train", NULL, NOCOL, MEMBER(mfu_train), NULL, \
       "the same for training: forward and backward (3 forwards) per epoch on the training pool, the actor alone") \
     X("framework", NULL, NOCOL, WRITER_IF(w_framework, fw_named), NULL, \

@@ -316,6 +316,26 @@ START_TEST(t_steps_and_names)
 }
 END_TEST
 
+/* Inference MFU counts the forwards the training pool runs in its inference
+** phase: with the reference and reward models on pools of their own
+** (OpenRLHF's groups, running beside generation) it counts the old
+** log-probs alone, and cannot pass the prefill efficiency a forward is
+** priced at (docs/model.md, section 6). */
+START_TEST(t_mfu_inference_own_pools)
+{
+    sim *s = test_example_new("openrlhf_style_pools.lua", NULL, 0, 1);
+    ck_assert(sim_run(s));
+    report *r = malloc(sizeof *r);
+    report_compute(s, r);
+    const scn_scenario *sc = sim_scenario(s);
+    ck_assert(sc->has_ref && sc->reward_is_model);
+    ck_assert_msg(r->mfu_inference > 0 && r->mfu_inference <= sc->eff.prefill + 1e-9, "MFU inference %g, prefill %g",
+                  r->mfu_inference, sc->eff.prefill);
+    free(r);
+    sim_free(s);
+}
+END_TEST
+
 static Suite *suite_report(void)
 {
     Suite *s = suite_create("report");
@@ -328,6 +348,7 @@ static Suite *suite_report(void)
     tcase_add_test(tc, t_every_overflow_named);
     tcase_add_test(tc, t_invalid_utf8_name);
     tcase_add_test(tc, t_steps_and_names);
+    tcase_add_test(tc, t_mfu_inference_own_pools);
     suite_add_tcase(s, tc);
     return s;
 }
