@@ -12,6 +12,8 @@
 #include "trace.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define EXAMPLE "openrlhf_ppo_critic_pool.lua"
@@ -147,6 +149,26 @@ START_TEST(t_example_figures)
 }
 END_TEST
 
+/* The critic on one pool, and one that does not generate: else exit 2
+** naming plan.pools. */
+START_TEST(t_critic_pool_refused)
+{
+    const char *cases[][2] = {
+        {"--set plan.pools.2.roles.3=critic", "plan.pools: 2 pools hold the \"critic\" role"},
+        {"--set plan.pools.1.roles.2=critic --set plan.pools.3.roles.1=reward --set plan.pools.3.roles.2=reward",
+         "plan.pools[1]: pool 'vllm' holds the critic and generates"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[1024], *out = NULL;
+        snprintf(cmd, sizeof cmd, "%s check %s/examples/" EXAMPLE " %s 2>&1", test_fusync(), test_root(), cases[i][0]);
+        int rc = test_sh(cmd, &out);
+        ck_assert_int_eq(rc, 2);
+        ck_assert_msg(strstr(out, cases[i][1]), "%s", out);
+        free(out);
+    }
+}
+END_TEST
+
 static Suite *critic_pool_suite(void)
 {
     Suite *s = suite_create("critic_pool");
@@ -155,6 +177,7 @@ static Suite *critic_pool_suite(void)
     tcase_add_test(tc, t_critic_states_on_its_pool);
     tcase_add_test(tc, t_critic_trains_beside_the_actor);
     tcase_add_test(tc, t_example_figures);
+    tcase_add_test(tc, t_critic_pool_refused);
     suite_add_tcase(s, tc);
     return s;
 }
