@@ -88,6 +88,49 @@ static void rollout_progress(sim *s)
 
 /* ------------------------------------------------------------ controller */
 
+/* The step's trained: its figures, then the weight sync from the actor's
+** pool tp to the rollout pools, or the pool idle. */
+static void step_end(sim *s, int tp, sim_time now)
+{
+    pool_rt *r = &s->pr[tp];
+    eng_step_finished(s, now);
+    bool others = false;
+    for (int k = 0; k < s->pl.npools; k++)
+        if (k != tp && (s->pl.pools[k].roles & ROLE_ROLLOUT)) others = true;
+    /* plan.sync_every: the rollout pools receive every k-th version
+    ** (and the last); in between they generate on the weights they have */
+    int every = s->scn.plan.sync_every > 1 ? s->scn.plan.sync_every : 1;
+    if (others && (s->version % every == 0 || s->version >= s->scn.work.iterations)) {
+        sim_time e = eng_start_weight_sync(s, now);
+        eng_pool_class(s, tp, P_SYNC);
+        r->st = P_SYNC;
+        eng_sched_task(s, tp, e);
+    } else {
+        eng_pool_class(s, tp, P_IDLE);
+        r->st = P_IDLE;
+    }
+}
+
+/* The actor's pool starts training task (e0, e1, mb0, mb1) of the step; a
+** critic on a pool of its own gets the same task (ctl_poll starts it when
+** that pool is free: OpenRLHF's PPOTrainer.ppo_train launches the critic's
+** and the actor's fit together and waits for both, openrlhf/trainer/
+** ppo_trainer.py at v0.11.0). */
+static void train_start(sim *s, int tp, sim_time now, int e0, int e1, int mb0, int mb1)
+{
+    if (s->pl.critic_pool >= 0) s->crit_avail++;
+    eng_start_train(s, tp, now, e0, e1, mb0, mb1);
+}
+
+/* The critic's pool's next training task: the actor's i-th of the step. */
+static void critic_train_next(sim *s, int p, sim_time now)
+{
+    int i = s->crit_next++, E = s->scn.work.epochs, MB = s->scn.work.minibatches;
+    if (!s->streaming) eng_start_train(s, p, now, 0, E, 0, MB);
+    else if (i < s->nchunks) eng_start_train(s, p, now, 0, 1, i, i + 1);
+    else eng_start_train(s, p, now, 1, E, 0, MB);
+}
+
 static void task_done(sim *s, int p, sim_time now)
 {
     pool_rt *r = &s->pr[p];
@@ -106,30 +149,30 @@ static void task_done(sim *s, int p, sim_time now)
         s->chunk_infer_left[r->cur_chunk]--;
         break;
     case P_TRAIN: {
+        if (p == s->pl.critic_pool) {
+            /* the critic's task: the step ends with the last of both */
+            eng_pool_class(s, p, P_IDLE);
+            r->st = P_IDLE;
+            s->crit_done++;
+            if (s->actor_trained && s->crit_done == s->crit_avail) {
+                s->actor_trained = false;
+                step_end(s, s->pl.train_pool, now);
+            }
+            break;
+        }
         if (r->train_rest) s->rest_trained = true;
         else s->chunks_trained++;
         bool done = s->chunks_trained == s->nchunks && (!s->streaming || s->scn.work.epochs == 1 || s->rest_trained);
+        if (done && s->crit_done < s->crit_avail) {
+            s->actor_trained = true;        /* the barrier: the critic's pool still trains */
+            done = false;
+        }
         if (!done) {
             eng_pool_class(s, p, P_IDLE);
             r->st = P_IDLE;
             break;
         }
-        eng_step_finished(s, now);
-        bool others = false;
-        for (int k = 0; k < s->pl.npools; k++)
-            if (k != p && (s->pl.pools[k].roles & ROLE_ROLLOUT)) others = true;
-        /* plan.sync_every: the rollout pools receive every k-th version
-        ** (and the last); in between they generate on the weights they have */
-        int every = s->scn.plan.sync_every > 1 ? s->scn.plan.sync_every : 1;
-        if (others && (s->version % every == 0 || s->version >= s->scn.work.iterations)) {
-            sim_time e = eng_start_weight_sync(s, now);
-            eng_pool_class(s, p, P_SYNC);
-            r->st = P_SYNC;
-            eng_sched_task(s, p, e);
-        } else {
-            eng_pool_class(s, p, P_IDLE);
-            r->st = P_IDLE;
-        }
+        step_end(s, p, now);
         break;
     }
     case P_SYNC:
@@ -205,15 +248,19 @@ static void ctl_poll(sim *s)
             int k = s->chunks_trained;
             if (k < s->chunks_taken && s->chunk_infer_left[k] == 0) {
                 tr->train_rest = false;
-                if (s->streaming) eng_start_train(s, tp, now, 0, 1, k, k + 1);
-                else eng_start_train(s, tp, now, 0, s->scn.work.epochs, 0, s->scn.work.minibatches);
+                if (s->streaming) train_start(s, tp, now, 0, 1, k, k + 1);
+                else train_start(s, tp, now, 0, s->scn.work.epochs, 0, s->scn.work.minibatches);
             } else if (k == s->nchunks && s->streaming && !s->rest_trained) {
                 tr->train_rest = true;
-                eng_start_train(s, tp, now, 1, s->scn.work.epochs, 0, s->scn.work.minibatches);
+                train_start(s, tp, now, 1, s->scn.work.epochs, 0, s->scn.work.minibatches);
             } else if (eng_pool_infers(s, tp) && tr->infer_cursor < s->chunks_taken) {
                 eng_start_infer_on(s, tp, now);
             }
         }
+        /* the critic's pool trains what the actor's has started, else runs
+        ** its passes */
+        int cp = s->pl.critic_pool;
+        if (cp >= 0 && s->pr[cp].st == P_IDLE && s->crit_next < s->crit_avail) critic_train_next(s, cp, now);
         for (int p = 0; p < s->pl.npools; p++)
             if (p != tp && eng_pool_infers(s, p) && s->pr[p].st == P_IDLE && s->pr[p].infer_cursor < s->chunks_taken)
                 eng_start_infer_on(s, p, now);
@@ -245,6 +292,8 @@ static void ctl_poll(sim *s)
             if (tq->colocated && tr->st == P_GEN) eng_switch_to_train(s, tp, now);
             else if (tr->st == P_IDLE && !tr->rollout_layout) {
                 eng_start_step(s, now);
+                s->crit_avail = s->crit_next = s->crit_done = 0;
+                s->actor_trained = false;
                 ctl_poll(s);        /* take what is ready and start the passes */
                 return;
             }

@@ -500,7 +500,10 @@ double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
     const scn_plan *sp = &s->scn.plan;
     double tok = 0;
     for (int i = 0; i < n; i++) tok += (double)eng_smp(s, ids[i])->prompt + eng_smp(s, ids[i])->resp;
-    int replicas = q->aux_replicas > 0 ? q->aux_replicas : 1;
+    /* a critic's pool (a training layout, no aux replicas) reads one copy a
+    ** data-parallel rank, broadcast over its TP·PP group */
+    int group = q->aux_tp > 0 ? q->aux_tp : q->tp * q->pp;
+    int replicas = q->aux_tp > 0 ? (q->aux_replicas > 0 ? q->aux_replicas : 1) : (q->dp > 0 ? q->dp : 1);
     double per_replica = tok * 4.0 / replicas;
     int readers = sp->dq_hierarchical ? replicas : q->devices;
     double nic, serve = queue_serving_bw(s, &nic);
@@ -510,17 +513,18 @@ double eng_queue_aux(sim *s, int p, sim_time now, const int *ids, int n)
         t = mdl_driver_gather(tok * 4.0, q->devices, sp->dq_request_s, &s->scn.cluster.inter_supernode, s->scn.eff.link);
     } else {
         /* the readers behind one NIC share it (docs/model.md, section 10) */
-        int nr = mdl_nic_readers(&s->scn.cluster, sp->dq_hierarchical ? q->aux_tp : 1, readers);
+        int nr = mdl_nic_readers(&s->scn.cluster, sp->dq_hierarchical ? group : 1, readers);
         t = fmax(fmax(readers * per_replica / serve, nr * per_replica / nic), mdl_queue_requests(readers, sp->dq_request_s));
-        if (sp->dq_hierarchical && q->aux_tp > 1)
+        if (sp->dq_hierarchical && group > 1)
             {
-                const scn_link l = eng_pool_link(s, q, 0, 1, q->aux_tp);
+                const scn_link l = eng_pool_link(s, q, 0, 1, group);
                 t += mdl_broadcast(per_replica, &l, s->scn.eff.link);
             }
     }
     s->st.dq_aux_in += tok * 4.0;
     if (s->scn.has_ref && (q->roles & ROLE_REF)) s->st.dq_aux_out += tok * 4.0;
     if (s->scn.reward_is_model && (q->roles & ROLE_REWARD)) s->st.dq_aux_out += n * 4.0;
+    if (s->scn.has_critic && (q->roles & ROLE_CRITIC)) s->st.dq_aux_out += tok * 4.0;   /* its values */
     s->st.dq_aux_time_s += t;
     pool_rt *r = &s->pr[p];
     for (int k = 0; k < r->ntracks; k++)
@@ -753,6 +757,7 @@ static int class_of(const sim *s, int p, pstate st)
     case P_SYNC: case P_RECV: return STEP_WEIGHT_SYNC;
     case P_IDLE:
     default:
+        if (s->actor_trained) return STEP_TRAIN;       /* the critic's pool still trains */
         for (int q = 0; q < s->pl.npools; q++)
             if (q != p && s->pr[q].st == P_GEN) return STEP_GENERATE;
         return STEP_WAIT;

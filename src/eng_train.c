@@ -599,7 +599,7 @@ static void start_infer_on_(sim *s, int p, sim_time now)
 #define PART(k, a) (r->inf_t[k][0] = (a), r->inf_t[k][1] = cur)
     for (int j = 0; j < INF__COUNT; j++) r->inf_t[j][0] = r->inf_t[j][1] = now;
     if (q->roles & ROLE_TRAIN) cur += sim_from_secs(eng_queue_transfer(s, p, cur, ids, n));
-    else if (q->aux_tp > 0) cur += sim_from_secs(eng_queue_aux(s, p, cur, ids, n));
+    else if (q->aux_tp > 0 || (q->roles & ROLE_CRITIC)) cur += sim_from_secs(eng_queue_aux(s, p, cur, ids, n));
     PART(INF_QUEUE, now);
     if ((q->roles & ROLE_TRAIN) && s->scn.work.recompute_logprob) {
         sim_time a = cur;
@@ -671,7 +671,10 @@ static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, i
     const scn_workload *w = &s->scn.work;
     int per_mb = s->N / w->minibatches;
     sim_time cur = now;
-    const scn_model *models[2] = {eng_actor(s), s->scn.has_critic && (q->roles & ROLE_CRITIC) ? &s->scn.critic : NULL};
+    /* the actor where it trains, the critic where it does: on one pool in
+    ** turn, or each on its own (docs/model.md, section 2) */
+    const scn_model *models[2] = {q->roles & ROLE_TRAIN ? eng_actor(s) : NULL,
+                                  s->scn.has_critic && (q->roles & ROLE_CRITIC) ? &s->scn.critic : NULL};
     for (int e = e0; e < e1; e++) {
         for (int mbi = mb0; mbi < mb1; mbi++) {
             for (int mi = 0; mi < 2; mi++) {

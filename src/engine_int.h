@@ -502,6 +502,13 @@ struct sim {
     int      nchunks, chunk_n;  /* chunks per step, samples per chunk */
     int      chunks_taken, chunks_trained;
     bool     rest_trained;      /* epochs after the first, when streaming */
+    /* the critic on a pool of its own (plan.critic_pool; docs/model.md,
+    ** section 2): each training task the actor's pool starts is also the
+    ** critic's, run there in turn; of this step's, how many the actor has
+    ** started, the critic started and done; actor_trained: the actor's last
+    ** is done, the step waits for the critic's (the barrier after both) */
+    int      crit_avail, crit_next, crit_done;
+    bool     actor_trained;
     int     *chunk_infer_left;  /* forward passes outstanding per chunk */
     bool    *cut;               /* per batch: a hook cut its rollout short */
     sim_time step_done_t[2];

@@ -285,10 +285,17 @@ double est_throughput(const est_lengths *len, const scn_scenario *s, const plan 
     double per_mb = est_train_minibatch(len, s, tq, &s->actor);
     if (s->has_critic && (tq->roles & ROLE_CRITIC)) per_mb += est_train_minibatch(len, s, tq, &s->critic);
     train = per_mb * s->work.minibatches * s->work.epochs;
-    /* forward passes: the training pool's and the aux pools' side by side */
+    /* a critic on a pool of its own trains beside the actor, the step
+    ** waiting for both (src/eng_ctrl.c; docs/model.md, section 2) */
+    if (p->critic_pool >= 0)
+        train = fmax(train, est_train_minibatch(len, s, &p->pools[p->critic_pool], &s->critic) * s->work.minibatches
+                                * s->work.epochs);
+    /* forward passes: the training pool's and the aux and critic pools'
+    ** side by side */
     double infer = pool_infer(len, s, tq);
     for (int i = 0; i < p->npools; i++)
-        if (i != p->train_pool && p->pools[i].aux_tp > 0) infer = fmax(infer, pool_infer(len, s, &p->pools[i]));
+        if (i != p->train_pool && (p->pools[i].aux_tp > 0 || i == p->critic_pool))
+            infer = fmax(infer, pool_infer(len, s, &p->pools[i]));
     /* generation: rollout pools share the samples by instance count */
     double inst = 0;
     for (int i = 0; i < p->npools; i++)

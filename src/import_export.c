@@ -400,19 +400,25 @@ static bool ex_openrlhf(xctx *x)
                           "actor (colocate_actor_ref) or on GPUs of its own", pl->pools[ref].name);
             else ok = nodes_x_gpus(x, "ref", pl->pools[ref].devices, "the reference pool");
         }
+        bool crit_put = false;      /* the critic's GPUs given with the reward model's */
         if (ok && s->reward_is_model) {
             const plan_pool *qw = &pl->pools[reward];
             if (reward == train || (qw->roles & ~(unsigned)(ROLE_REWARD | ROLE_CRITIC)))
                 ok = fail(x, "plan.pools: pool %s holds the reward model with %s; OpenRLHF runs it on GPUs of its own "
                           "or with the critic (colocate_critic_reward)", qw->name, "the actor or the reference");
-            else if (ppo) {
+            else if (ppo && ((qw->roles & ROLE_CRITIC) || pl->critic_pool < 0)) {
+                crit_put = true;
                 put(x, "train.colocate_critic_reward", "true");
                 ok = nodes_x_gpus(x, "reward", qw->devices, "the reward pool") &&
                      nodes_x_gpus(x, "critic", qw->devices, "the reward pool");
             } else ok = nodes_x_gpus(x, "reward", qw->devices, "the reward pool");
-        } else if (ok && ppo) {
-            /* fusync trains the critic on the actor's pool; OpenRLHF gives it the GPUs left over */
+        }
+        if (ok && ppo && !crit_put) {
+            /* the critic's own pool, else (the critic on the actor's pool)
+            ** OpenRLHF gives it the GPUs left over */
             int left = total - used;
+            for (int i = 0; i < pl->npools; i++)
+                if (i == pl->critic_pool) left = pl->pools[i].devices;
             if (left <= 0)
                 ok = fail(x, "plan.pools: OpenRLHF trains the critic on GPUs of its own and the pools leave none of "
                           "the %d devices", total);

@@ -584,9 +584,10 @@ static bool map_openrlhf(imp_mctx *m)
         double rollout = engines * vtp;
         buf_printf(&pools, "{ name = \"vllm\", devices = %g, roles = { \"rollout\" } }", rollout);
         total = rollout + actor;
-        /* fusync trains the critic on the actor's pool (docs/scenarios.md, plan.pools) */
-        buf_printf(&pools, ", { name = \"actor\", devices = %g, roles = { \"train\"%s%s } }", actor,
-                   has_ref && ar ? ", \"ref\"" : "", ppo ? ", \"critic\"" : "");
+        /* the critic on its own group (critic.num_nodes x num_gpus_per_node),
+        ** trained beside the actor (docs/model.md, section 2) */
+        buf_printf(&pools, ", { name = \"actor\", devices = %g, roles = { \"train\"%s } }", actor,
+                   has_ref && ar ? ", \"ref\"" : "");
         double dv;
         char ds[700];
         if (has_ref && !ar) {
@@ -597,11 +598,10 @@ static bool map_openrlhf(imp_mctx *m)
         if (ppo) {
             if (!gdev(m, "critic", &dv, ds, sizeof ds)) return false;
             if (reward_model && cr)
-                buf_printf(&pools, ", { name = \"critic_reward\", devices = %g, roles = { \"reward\" } }", dv);
+                buf_printf(&pools, ", { name = \"critic_reward\", devices = %g, roles = { \"critic\", \"reward\" } }", dv);
+            else
+                buf_printf(&pools, ", { name = \"critic\", devices = %g, roles = { \"critic\" } }", dv);
             total += dv;
-            imp_m_warn(m, "critic.num_nodes x critic.num_gpus_per_node = %g: OpenRLHF trains the critic on GPUs of its own; "
-                    "fusync trains it on the actor's pool (the critic's time and memory land there)%s", dv,
-                 reward_model && cr ? ", and the critic's GPUs run the reward model" : ", and its GPUs stay idle");
         }
         if (reward_model && !(ppo && cr)) {
             if (!gdev(m, "reward", &dv, ds, sizeof ds)) return false;

@@ -348,8 +348,10 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         q->train_mem[MB_ACTIVATIONS] = plan_act_peak(s, q, 0);
         double lastact = plan_act_peak(s, q, q->pp - 1);
         if (lastact > q->train_mem[MB_ACTIVATIONS]) q->train_mem[MB_ACTIVATIONS] = lastact;
-        q->train_mem[MB_CRITIC] = critic_bytes(s, q);
     }
+    /* the critic's states where it trains: the actor's pool, or a pool of
+    ** its own (docs/model.md, section 2, The critic on a pool of its own) */
+    q->train_mem[MB_CRITIC] = critic_bytes(s, q);
     if (s->has_critic && (q->roles & ROLE_CRITIC)) {
         /* the critic's pipeline holds its own reservation (one at a time) */
         for (int g = 0; g < q->pp; g += q->pp > 1 ? q->pp - 1 : 1) {
@@ -637,6 +639,7 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
     int ntrain = 0, nroll = 0, first = 0;
     unsigned have = 0;
     p->train_pool = -1;
+    p->critic_pool = -1;
     for (int i = 0; i < p->npools; i++) {
         plan_pool *q = &p->pools[i];
         first += q->devices;
@@ -669,9 +672,28 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
                    (aux & ROLE_REF & ~have) ? "ref" : (aux & ROLE_REWARD & ~have) ? "reward" : "critic");
         return false;
     }
-    if (critic && !(p->pools[p->train_pool].roles & ROLE_CRITIC)) {
-        fs_err_set(err, 2, "%s: plan.pools: the critic trains with the actor; give the \"critic\" role to the training pool", f);
-        return false;
+    /* the critic trains on the actor's pool or on one pool of its own
+    ** (OpenRLHF's critic group; docs/model.md, section 2), never on two,
+    ** nor where something generates: its layout is plan.train's */
+    if (critic) {
+        int nc = 0;
+        for (int i = 0; i < p->npools; i++) {
+            const plan_pool *q = &p->pools[i];
+            if (!(q->roles & ROLE_CRITIC)) continue;
+            nc++;
+            if ((q->roles & ROLE_ROLLOUT) && !(q->roles & ROLE_TRAIN)) {
+                fs_err_set(err, 2, "%s: plan.pools[%d]: pool '%s' holds the critic and generates; the critic trains on "
+                           "the actor's pool or on a pool that does not generate", f, i + 1, q->name);
+                return false;
+            }
+        }
+        for (int i = 0; i < p->npools; i++)
+            if ((p->pools[i].roles & ROLE_CRITIC) && i != p->train_pool) p->critic_pool = i;
+        if (nc != 1) {
+            fs_err_set(err, 2, "%s: plan.pools: %d pools hold the \"critic\" role; give it to one (the training pool, "
+                       "or a pool of its own)", f, nc);
+            return false;
+        }
     }
     /* a sample's mean tokens, once: the packed logits reservation needs it */
     double seq_mean = len_mean(&s->work.prompt_len, 0) + len_mean(&s->work.response_len, s->work.max_response);

@@ -65,6 +65,7 @@ typedef struct {
     int       npools;
     plan_pool pools[SCN_POOLS_MAX];
     int       train_pool;           /* index of the pool with ROLE_TRAIN */
+    int       critic_pool;          /* the pool training the critic when not train_pool's, else -1 */
     int       total_devices;
     int       used_devices;
     bool      fits;

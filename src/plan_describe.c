@@ -41,6 +41,9 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             buf_printf(out, "    training  TP%d PP%d DP%d EP%d (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
                        q->tp, q->pp, q->dp, q->ep, q->edp, s->plan.train.micro_batch, s->plan.train.zero,
                        q->shard < q->dp ? " (HSDP)" : "");
+        if (i == p->critic_pool && p->train_pool >= 0)
+            buf_printf(out, "    critic    trained here beside the actor on pool '%s' (both at once; the step waits for "
+                       "both), its value pass here too\n", p->pools[p->train_pool].name);
         if ((q->roles & ROLE_TRAIN) && s->plan.train.lora_rank > 0) {
             /* docs/model.md, section 3: the adapters and what they replace */
             const scn_train_layout *tl = &s->plan.train;

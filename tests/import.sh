@@ -102,19 +102,27 @@ check oh 0 "Memory fit: fits"
 imp op openrlhf "$D/openrlhf_llama8b_pools.sh"
 field op 'nodes = 4,'   # 8 + 4 + 4 GPUs, 4 a node
 field op '{ name = "vllm", devices = 8, roles = { "rollout" } }'
-field op '{ name = "actor", devices = 4, roles = { "train", "ref", "critic" } }'
-field op '{ name = "critic_reward", devices = 4, roles = { "reward" } }'
+field op '{ name = "actor", devices = 4, roles = { "train", "ref" } }'
+field op '{ name = "critic_reward", devices = 4, roles = { "critic", "reward" } }'
 field op 'micro_batch = 8,  -- train.micro_batch_size'
 field op 'optimizer_offload = 1,  -- ds.adam_offload'
 field op 'padding = "none",  -- ds.packing_samples'
-warned op 'OpenRLHF trains the critic on GPUs of its own'
-# fusync trains the critic on the actor's pool: the actor's 4 GPUs hold
-# actor and critic states (their optimizer states on the host with
-# DeepSpeed's CPU Adam, adam_offload) and, as --zero_stage 3 shards
-# OpenRLHF's reference (docs/model.md, section 3), a quarter of the
-# reference: it fits
+# the critic trains on its own group beside the actor (colocate_critic_reward:
+# with the reward model): the actor's 4 GPUs hold the actor's states (its
+# optimizer states on the host with DeepSpeed's CPU Adam, adam_offload) and,
+# as --zero_stage 3 shards OpenRLHF's reference (docs/model.md, section 3),
+# a quarter of the reference; the critic's states are on the other 4: it fits
 check op 0 "Memory fit: fits"
 check op 0 "reference 3.7 GiB per device, ZeRO-3 over 4 ranks"
+check op 0 "critic    trained here beside the actor on pool 'actor'"
+# without colocate_critic_reward: the critic alone on its group, the reward
+# model on one of its own
+sed -e '/--train.colocate_critic_reward/d' "$D/openrlhf_llama8b_pools.sh" >"$TMP/opc.sh"
+imp opc openrlhf "$TMP/opc.sh"
+field opc '{ name = "critic", devices = 4, roles = { "critic" } }'
+field opc '{ name = "reward", devices = 4, roles = { "reward" } }'
+field opc 'nodes = 5,'   # 8 + 4 + 4 + 4 GPUs, 4 a node
+check opc 0 "Memory fit: fits"
 
 # --- NeMo RL, Megatron, co-located; a recipe over its defaults file
 imp nm nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml"
@@ -204,6 +212,7 @@ rt vm verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh"
 rt vh verl "$TMP/run/.hydra/config.yaml"
 rt oh openrlhf "$D/openrlhf_llama8b_hybrid.sh"
 rt op openrlhf "$D/openrlhf_llama8b_pools.sh"
+rt opc openrlhf "$TMP/opc.sh"
 rt nm nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml"
 rt nn nemo-rl "$D/nemorl/grpo-llama8b-1n8g-noncolocated.yaml"
 
