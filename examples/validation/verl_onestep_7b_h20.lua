@@ -59,9 +59,13 @@ return {
     mode = "colocate",
     rollout_devices = 4,               -- the one-step-off row: 4 generate, 12 train
     -- FSDP2 with fsdp_size 2: parameters sharded over pairs of GPUs and
-    -- replicated across them (HSDP; Ulysses SP is not modeled)
-    train = { tp = 1, pp = 1, micro_batch = 1, recompute = "full", zero = 3, shard_group = 2 },
-    rollout = { tp = 2, max_seqs = 256, mem_util = 0.8 },
+    -- replicated across them (HSDP).  sp_size=4 (Ulysses) and
+    -- use_dynamic_bsz with ppo_max_token_len_per_gpu = (prompt + response
+    -- limits) x 2, here (2048 + 20480) x 2 = 45056, times the SP size in
+    -- verl's dp_actor.py: cp = 4, token-budget micro-batches (both scripts).
+    train = { tp = 1, pp = 1, cp = 4, cp_kind = "ulysses", micro_batch = 1, max_tokens = 45056,
+              recompute = "full", zero = 3, shard_group = 2 },
+    rollout = { tp = 2, max_seqs = 256, mem_util = 0.8, engine = "vllm" },
   },
   efficiency = {
     -- Fitted to the colocate row with fusync calibrate (docs/validation.md):
@@ -73,6 +77,12 @@ return {
     -- samples, taking 4.7% off gen, and the backward pass, which now repeats
     -- the forward's communication once instead of doubling it with the
     -- compute, took 1.6% off update_actor.
-    train = 0.666, decode_overhead_ms = 10.78,
+    -- Re-fitted 0.666 -> 0.622 and 10.78 -> 10.96 ms with the SP and token
+    -- budget above (update_actor 7% shorter at the old efficiency).  The
+    -- engine's structured fixed cost (decode_overhead_scale) was tried and
+    -- not kept: fitted here it put 9.5x vLLM's per-sequence CPU time on
+    -- every step of 256 sequences, and the 4 rollout GPUs of the one-step-off
+    -- row, which decode full batches, came out 56% slow (docs/validation.md).
+    train = 0.622, decode_overhead_ms = 10.96,
   },
 }
