@@ -44,7 +44,7 @@ W
 t0=$(date +%s.%N)
 "$F" sweep "$S" "$T/w100.lua" --csv "$T/w100.csv" --quiet
 t1=$(date +%s.%N)
-rows=$(($(wc -l < "$T/w100.csv") - 1))
+rows=$(($(grep -vc '^#' "$T/w100.csv") - 1))   # the CSV opens with '#' lines
 awk -v a="$t0" -v b="$t1" -v r="$rows" 'BEGIN { printf "  %-44s %10d variants in %6.2f s (1 job)\n", "sweep, 1 supernode", r, b - a }'
 t0=$(date +%s.%N)
 "$F" sweep "$S" "$T/w100.lua" --csv "$T/w100j.csv" --quiet --jobs 2

@@ -330,7 +330,9 @@ static bool csv_row_end(int ncells, int line, void *ud, fs_err *err)
 static bool parse_csv(char *text, const char *name, table *t, int *text_line, char (*text_val)[48], fs_err *err)
 {
     csv_ctx x = {t, name, false, 0, {0}, NULL, text_line, text_val};
-    return csvr_parse(text, strlen(text), name, 0, csv_cell, csv_row_end, &x, err);
+    /* '#' lines before a row are skipped: fusync's own CSV (run
+    ** --steps-csv) opens with its version and scenario as such lines */
+    return csvr_parse(text, strlen(text), name, CSVR_COMMENTS, csv_cell, csv_row_end, &x, err);
 }
 
 /* An object's numbers into row rowi; nested objects as "a/b", except a

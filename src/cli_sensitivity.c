@@ -620,6 +620,8 @@ static void write_json(fs_buf *b, const cli_opts *o, const scn_scenario *sc, con
         json_obj_end(&j);
     }
     json_arr_end(&j);
+    /* what made it, as every JSON fusync writes carries it (docs/cli.md) */
+    report_scenario_json(sc, &j, "scenario_fields");
     json_obj_end(&j);
     buf_putc(b, '\n');
 }
@@ -696,6 +698,7 @@ int cmd_sensitivity(cli_opts *o)
 
         rtable ot;
         rtable_init(&ot, "sweep");
+        rtable_set_scenario(&ot, sc);      /* the CSV's opening lines */
         for (int i = 0; OUT_COLS[i]; i++) rtable_add_col(&ot, OUT_COLS[i]);
         for (int i = 0; i < L.n; i++) out_row(&ot, i + 1, &out[i], &L.v[out[i].input], step);
         bool csv_out = o->csv_path && !strcmp(o->csv_path, "-"), json_out = o->json_path && !strcmp(o->json_path, "-");

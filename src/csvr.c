@@ -16,6 +16,7 @@ typedef struct {
     fs_err *err;
     bool stop;
     bool between;       /* no cell of a row seen since the last row end */
+    bool row_ended;     /* a row ended in the line being fed */
     int line;           /* the physical line being fed */
     int row_line;       /* the line the current row starts on */
     int ncells;
@@ -44,6 +45,7 @@ static void on_row(int term, void *ud)
     if (x->between) { x->row_line = x->line; x->ncells = 0; }   /* a row of no cells */
     if (!x->row(x->ncells, x->row_line, x->ud, x->err)) x->stop = true;
     x->between = true;
+    x->row_ended = true;
     x->ncells = 0;
 }
 
@@ -55,16 +57,24 @@ bool csvr_parse(const char *text, size_t len, const char *name, int flags, csvr_
         fs_err_set(err, 2, "%s: the CSV reader cannot start", name);
         return false;
     }
-    csvr_ctx x = {cell, row, ud, err, false, true, 0, 1, 0};
+    csvr_ctx x = {cell, row, ud, err, false, true, false, 0, 1, 0};
     bool ok = true;
+    /* at_start: the parser is between rows, not inside a quoted cell that
+    ** spans lines (a line of it may start with '#' and is the cell's) */
+    bool at_start = true;
     for (size_t pos = 0; ok && !x.stop && pos < len;) {
         const char *l = text + pos;
         const char *nl = memchr(l, '\n', len - pos);
         size_t ll = nl ? (size_t)(nl - l) + 1 : len - pos;
         pos += ll;
         x.line++;
-        if ((flags & CSVR_COMMENTS) && x.between && l[0] == '#') continue;
+        if ((flags & CSVR_COMMENTS) && at_start && l[0] == '#') continue;
+        x.row_ended = false;
         ok = csv_parse(&p, l, ll, on_cell, on_row, &x) == ll;
+        bool blank = true;
+        for (size_t i = 0; i < ll && blank; i++) blank = l[i] == ' ' || l[i] == '\t' || l[i] == '\r' || l[i] == '\n';
+        if (x.row_ended) at_start = true;
+        else if (!blank) at_start = false;
     }
     if (ok && !x.stop) ok = csv_fini(&p, on_cell, on_row, &x) == 0;
     if (!ok && !x.stop) fs_err_set(err, 2, "%s: line %d: %s", name, x.line, csv_strerror(csv_error(&p)));

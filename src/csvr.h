@@ -18,8 +18,9 @@
 typedef bool (*csvr_cell_fn)(const char *cell, size_t len, int col, int line, void *ud, fs_err *err);
 typedef bool (*csvr_row_fn)(int ncells, int line, void *ud, fs_err *err);
 
-/* Skip lines that start with '#' between rows (as the CSV fusync writes
-** starts with its version and scenario: docs/cli.md). */
+/* Skip lines that start with '#' between rows (the CSV fusync writes opens
+** with its version and scenario as such lines: docs/cli.md, "What made a
+** file"); a line inside a quoted cell is the cell's, '#' or not. */
 #define CSVR_COMMENTS 1
 
 /* Parse len bytes of text (from `name`, for messages).  Empty lines are not

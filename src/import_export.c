@@ -272,6 +272,11 @@ static bool ex_verl(xctx *x)
             if (ppo) put(x, "critic.strategy", "fsdp2");
         }
         put(x, "actor_rollout_ref.actor.fsdp_config.offload_policy", "%s", tf(t->optimizer_offload == 1));
+        /* PEFT's LoRA (import_map.c imp_m_lora) */
+        put(x, "actor_rollout_ref.model.lora_rank", "%d", t->lora_rank);
+        if (t->lora_rank > 0)
+            put(x, "actor_rollout_ref.model.target_modules", "%s",
+                t->lora_targets == LORA_ATTENTION ? "[q_proj,k_proj,v_proj,o_proj]" : "all-linear");
     } else {
         if (t->zero == 2)
             return fail(x, "plan.train.zero = 2: verl runs FSDP (ZeRO-3) or Megatron with a distributed optimizer "
@@ -294,6 +299,10 @@ static bool ex_verl(xctx *x)
         }
         if (t->padding != PAD_NONE)
             note(x, "plan.train.padding = \"longest\": verl's Megatron backend packs sequences; written packed");
+        put(x, "actor_rollout_ref.model.lora.rank", "%d", t->lora_rank);
+        if (t->lora_rank > 0)
+            put(x, "actor_rollout_ref.model.lora.target_modules", "%s",
+                t->lora_targets == LORA_ATTENTION ? "[linear_qkv,linear_proj]" : "[linear_qkv,linear_proj,linear_fc1,linear_fc2]");
     }
     put(x, "actor_rollout_ref.actor.use_dynamic_bsz", "%s", tf(t->max_tokens > 0));
     if (t->max_tokens > 0) put(x, "actor_rollout_ref.actor.ppo_max_token_len_per_gpu", "%d", t->max_tokens);
@@ -337,6 +346,9 @@ static bool ex_openrlhf(xctx *x)
         put(x, "ds.ring_attn_size", "%d", t->cp);
     }
     put(x, "train.micro_batch_size", "%d", t->micro_batch);
+    put(x, "ds.lora.rank", "%d", t->lora_rank);
+    if (t->lora_rank > 0)
+        put(x, "ds.lora.target_modules", "%s", t->lora_targets == LORA_ATTENTION ? "q_proj k_proj v_proj o_proj" : "all-linear");
     if (t->max_tokens > 0) {
         put(x, "train.dynamic_batch_enable", "true");
         put(x, "train.max_tokens_per_gpu", "%d", t->max_tokens);
@@ -469,6 +481,13 @@ static bool ex_nemo(xctx *x)
         put(x, "policy.dtensor_cfg.enabled", "true");
         put(x, "policy.megatron_cfg.enabled", "false");
         if (!rules(x, IMP_G_FSDP)) return false;
+        put(x, "policy.dtensor_cfg.lora_cfg.enabled", "%s", tf(t->lora_rank > 0));
+        if (t->lora_rank > 0) {
+            put(x, "policy.dtensor_cfg.lora_cfg.dim", "%d", t->lora_rank);
+            put(x, "policy.dtensor_cfg.lora_cfg.match_all_linear", "%s", tf(t->lora_targets != LORA_ATTENTION));
+            if (t->lora_targets == LORA_ATTENTION)
+                put(x, "policy.dtensor_cfg.lora_cfg.target_modules", "[q_proj,k_proj,v_proj,o_proj]");
+        }
     } else {
         if (t->zero == 2)
             return fail(x, "plan.train.zero = 2: NeMo RL runs DTensor FSDP2 (ZeRO-3) or Megatron with a distributed "

@@ -317,6 +317,77 @@ bool imp_m_host_optimizer(imp_mctx *m, const char *on_key, const char *frac_key)
 
 /* ------------------------------------------------------------------ verl */
 
+/* LoRA (Hu et al., arXiv 2106.09685) adapts the matrices named by PEFT's
+** target_modules: "all-linear" every linear layer of the blocks (PEFT's
+** tuners_utils, the LM head left out), else module names, Hugging Face's
+** (q_proj ... down_proj) or Megatron-core's (linear_qkv, linear_proj,
+** linear_fc1, linear_fc2).  fusync adapts every linear layer or the four
+** attention projections (plan.train.lora_targets): a list with an MLP
+** matrix is all-linear, one of attention matrices alone is attention; a
+** list that names part of either is warned about (memory counted for all). */
+static const char *const LORA_ATT[] = {"q_proj", "k_proj", "v_proj", "o_proj", "qkv_proj", "linear_qkv", "linear_proj",
+                                       "linear_q", "linear_k", "linear_v", "query_key_value", "dense", "out_proj",
+                                       "c_attn", "wq", "wk", "wv", "wo", "self_attn", NULL};
+static const char *const LORA_MLP[] = {"gate_proj", "up_proj", "down_proj", "gate_up_proj", "linear_fc1", "linear_fc2",
+                                       "fc1", "fc2", "w1", "w2", "w3", "dense_h_to_4h", "dense_4h_to_h", "c_fc",
+                                       "mlp", "experts", NULL};
+
+static int lora_in(const char *const *set, const char *w)
+{
+    for (int i = 0; set[i]; i++) if (!strcmp(set[i], w)) return i;
+    return -1;
+}
+
+bool imp_m_lora(imp_mctx *m, const char *rank_key, const char *targets_key, const char *all_linear_key)
+{
+    char v[1024], s[320], why[700];
+    double rank;
+    bool nul;
+    if (!imp_m_gnum(m, rank_key, &rank, &nul, s, sizeof s)) return false;
+    if (nul || rank <= 0) return true;
+    imp_m_set(m, "plan.train.lora_rank", s, "%g", rank);
+    bool all = false;
+    if (all_linear_key && !imp_m_gbool(m, all_linear_key, &all, s, sizeof s)) return false;
+    if (all) {
+        snprintf(why, sizeof why, "%s: every linear layer", s);
+        imp_m_set(m, "plan.train.lora_targets", why, "\"all-linear\"");
+        return true;
+    }
+    imp_m_get(m, targets_key, v, sizeof v, s, sizeof s);
+    /* a list as the config writes it: "[a, b]", '["a","b"]', "a b" (nargs) */
+    unsigned att = 0, mlp = 0, unknown = 0, words = 0;
+    bool all_linear = false;
+    char *save = NULL;
+    for (char *w = strtok_r(v, "[]\"', ", &save); w; w = strtok_r(NULL, "[]\"', ", &save)) {
+        int k;
+        words++;
+        if (!strcmp(w, "all-linear") || !strcmp(w, "all_linear")) all_linear = true;
+        else if ((k = lora_in(LORA_ATT, w)) >= 0) att |= 1u << k;
+        else if ((k = lora_in(LORA_MLP, w)) >= 0) mlp |= 1u << k;
+        else if (strcmp(w, "null") && strcmp(w, "None")) unknown++;
+    }
+    /* the whole attention block: q, k, v, o; or a fused qkv with its output */
+    bool att_whole = (att & 0xf) == 0xf || ((att & (1u << 4 | 1u << 5 | 1u << 10)) && (att & (1u << 3 | 1u << 6 | 1u << 11 | 1u << 12)));
+    bool mlp_whole = (mlp & 0x7) == 0x7 || (mlp & 0x30) == 0x30 || (mlp & 0x9) == 0x9;
+    if (all_linear || (!att && !mlp && !unknown)) {
+        snprintf(why, sizeof why, "%s: every linear layer of the blocks%s", s, words ? "" : " (an empty list: all of them)");
+        imp_m_set(m, "plan.train.lora_targets", why, "\"all-linear\"");
+    } else if (mlp || unknown) {
+        snprintf(why, sizeof why, "%s: an MLP matrix among them, taken as every linear layer", s);
+        imp_m_set(m, "plan.train.lora_targets", why, "\"all-linear\"");
+        if (unknown || !att_whole || !mlp_whole)
+            imp_m_warn(m, "%s names part of the linear layers%s: fusync adapts every one (adapter memory over-counted)",
+                       targets_key, unknown ? " (or modules it does not know)" : "");
+    } else {
+        snprintf(why, sizeof why, "%s: attention projections only", s);
+        imp_m_set(m, "plan.train.lora_targets", why, "\"attention\"");
+        if (!att_whole)
+            imp_m_warn(m, "%s names part of the attention projections: fusync adapts q, k, v and o (adapter memory "
+                       "over-counted)", targets_key);
+    }
+    return true;
+}
+
 static bool map_verl(imp_mctx *m)
 {
     char v[1024], s[320], s2[320];
@@ -396,7 +467,13 @@ static bool map_verl(imp_mctx *m)
         if (!imp_m_host_optimizer(m, "actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload",
                             "actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_offload_fraction"))
             return false;
+        /* Megatron's LoRA is model.lora (verl/workers/config/model.py, Megatron-Bridge's PEFT) */
+        if (!imp_m_lora(m, "actor_rollout_ref.model.lora.rank", "actor_rollout_ref.model.lora.target_modules", NULL))
+            return false;
     } else {
+        /* FSDP's LoRA is PEFT's (verl/workers/fsdp_workers.py: get_peft_model with LoraConfig) */
+        if (!imp_m_lora(m, "actor_rollout_ref.model.lora_rank", "actor_rollout_ref.model.target_modules", NULL))
+            return false;
         snprintf(why, sizeof why, "%s = %s: FSDP shards parameters, gradients and optimizer states (ZeRO-3)", s, strat);
         imp_m_set(m, "plan.train.zero", why, "3");
         imp_m_set(m, "plan.train.tp", why, "1");
@@ -502,6 +579,11 @@ static bool map_openrlhf(imp_mctx *m)
     if (!imp_m_gnum(m, "actor.num_gpus_per_node", &gpn, NULL, NULL, 0)) return false;
     if (!imp_m_rules(m, IMP_G_ALL)) return false;
     if (!imp_m_model(m, "actor", "actor.model_name_or_path")) return false;
+    /* DeepSpeed LoRA through PEFT (openrlhf/models/actor.py); before v0.10 the
+    ** flags were --lora_rank and --target_modules */
+    bool old_lora = imp_cfg_get(m->c, "lora_rank") != NULL;
+    if (!imp_m_lora(m, old_lora ? "lora_rank" : "ds.lora.rank", old_lora ? "target_modules" : "ds.lora.target_modules", NULL))
+        return false;
 
     double kl;
     bool kl_loss;

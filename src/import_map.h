@@ -50,6 +50,11 @@ bool imp_m_minibatches(imp_mctx *m, double samples, double per_opt, const char *
 bool imp_m_rules(imp_mctx *m, imp_guard g);
 /* Megatron-core's optimizer_cpu_offload with optimizer_offload_fraction. */
 bool imp_m_host_optimizer(imp_mctx *m, const char *on_key, const char *frac_key);
+/* LoRA on the actor: rank_key's value (> 0: on) into plan.train.lora_rank,
+** the matrices of targets_key (PEFT's "all-linear" or module names) into
+** plan.train.lora_targets; all_linear_key (NULL: none) true overrides the
+** list, as NeMo RL's match_all_linear does. */
+bool imp_m_lora(imp_mctx *m, const char *rank_key, const char *targets_key, const char *all_linear_key);
 
 /* (import_nemo.c) NeMo RL's keys onto the scenario. */
 bool imp_map_nemo(imp_mctx *m);

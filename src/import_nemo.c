@@ -104,6 +104,12 @@ bool imp_map_nemo(imp_mctx *m)
         if (!imp_m_gbool(m, "policy.dtensor_cfg.cpu_offload", &b, s, sizeof s)) return false;
         if (b) imp_m_warn(m, "policy.dtensor_cfg.cpu_offload = true: FSDP2 also holds the parameters on the host; fusync "
                        "counts their shards on the device (memory over-counted)");
+        /* dtensor_cfg.lora_cfg: Automodel's PEFT, dim its rank, match_all_linear over the list
+        ** (nemo_rl/models/automodel/setup.py) */
+        if (!imp_m_gbool(m, "policy.dtensor_cfg.lora_cfg.enabled", &b, s, sizeof s)) return false;
+        if (b && !imp_m_lora(m, "policy.dtensor_cfg.lora_cfg.dim", "policy.dtensor_cfg.lora_cfg.target_modules",
+                             "policy.dtensor_cfg.lora_cfg.match_all_linear"))
+            return false;
     }
     bool pack, dyn;
     if (!versioned(m, "policy.sequence_packing.enabled", &pack, s, sizeof s) ||

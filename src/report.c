@@ -339,6 +339,7 @@ static void step_parts(const sim *s, const report_step *x, fwn_step *f)
 void report_steps_csv(const report_steps *w, const sim *s, fs_buf *out)
 {
     int dev = sim_plan(s)->used_devices;
+    report_csv_made_scenario(sim_scenario(s), out);
     buf_puts(out, "step,start_s,end_s,duration_s");
     for (int k = 0; k < STEP__COUNT; k++) buf_printf(out, ",%s_s", trace_step_phase_name((trace_step_phase)k));
     buf_puts(out, ",tokens,throughput_tokens_per_s,lag_mean");
@@ -461,6 +462,84 @@ void report_scenario_json(const scn_scenario *sc, fs_json *j, const char *key)
     json_obj_begin(j, key);
     rec_json(j, FIELDS_TOP, sc, "");
     json_obj_end(j);
+}
+
+/* ------------------------------------------------- what made a CSV */
+
+void report_jv_write(fs_buf *b, const jv *v)
+{
+    switch (v->t) {
+    case J_NULL: buf_puts(b, "null"); break;
+    case J_STR: json_escape(b, v->text); break;
+    case J_BOOL: case J_NUM: buf_puts(b, v->text); break;
+    case J_ARR: case J_OBJ:
+        buf_putc(b, v->t == J_ARR ? '[' : '{');
+        for (int i = 0; i < v->n; i++) {
+            if (i) buf_puts(b, ", ");
+            if (v->t == J_OBJ) {
+                json_escape(b, v->keys[i]);
+                buf_puts(b, ": ");
+            }
+            report_jv_write(b, &v->items[i]);
+        }
+        buf_putc(b, v->t == J_ARR ? ']' : '}');
+        break;
+    }
+}
+
+/* A key of the field table is a dotted path of [a-z0-9_] parts (fields.c);
+** anything else (a broken shard's key) is written as JSON text, so the
+** line stays one line and "PATH=" splits at the first '='. */
+static void csv_made_key(fs_buf *b, const char *k)
+{
+    bool plain = *k != 0;
+    for (const char *p = k; *p && plain; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '.';
+    if (plain) { buf_puts(b, k); return; }
+    fs_buf e;
+    buf_init(&e);
+    json_escape(&e, k);
+    for (const char *p = e.s; *p; p++) {
+        if (*p == '=') buf_puts(b, "\\u003d");
+        else buf_putc(b, *p);
+    }
+    buf_free(&e);
+}
+
+void report_csv_made(const char *version, const char *fields_json, fs_buf *out)
+{
+    /* the version is fusync's own text; a shard's is read back from its
+    ** JSON, so it goes through the same escape as the values */
+    buf_puts(out, "# fusync_version=");
+    bool plain = *version != 0;
+    for (const char *p = version; *p && plain; p++) plain = *p > ' ' && *p < 0x7f && *p != '"';
+    if (plain) buf_puts(out, version);
+    else json_escape(out, version);
+    buf_putc(out, '\n');
+    jv v;
+    char why[160];
+    if (!fields_json || !jsonr_parse(fields_json, strlen(fields_json), &v, why, sizeof why)) return;
+    if (v.t == J_OBJ) {
+        for (int i = 0; i < v.n; i++) {
+            buf_puts(out, "# scenario_field ");
+            csv_made_key(out, v.keys[i]);
+            buf_putc(out, '=');
+            report_jv_write(out, &v.items[i]);
+            buf_putc(out, '\n');
+        }
+    }
+    jv_free(&v);
+}
+
+void report_csv_made_scenario(const scn_scenario *sc, fs_buf *out)
+{
+    fs_buf b;
+    buf_init(&b);
+    fs_json j;
+    json_init(&j, &b, false);
+    report_scenario_json(sc, &j, NULL);
+    report_csv_made(FUSYNC_VERSION_STR, b.s, out);
+    buf_free(&b);
 }
 
 /* ---------------------------------------------------------------- text */

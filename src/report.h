@@ -6,6 +6,7 @@
 #define FUSYNC_REPORT_H
 
 #include "engine.h"
+#include "jsonr.h"
 
 typedef struct {
     char   name[SCN_NAME_MAX];
@@ -94,15 +95,26 @@ int  report_steps_count(const report_steps *w);
 const report_step *report_steps_at(const report_steps *w, int i);
 /* Finish (the batches' lengths and lags, read once the run has ended). */
 void report_steps_finish(report_steps *w, const sim *s);
-/* The steps as CSV: a header, one row a step (with the framework's keys
-** when fwn_active names one).  A CSV has no comments (RFC 4180): the
-** version and scenario go to the JSON and trace, not here. */
+/* The steps as CSV: what made it (report_csv_made), a header, one row a
+** step (with the framework's keys when fwn_active names one). */
 void report_steps_csv(const report_steps *w, const sim *s, fs_buf *out);
 void report_steps_json(const report_steps *w, const sim *s, fs_json *j);
 
 /* The resolved scenario as the field table names it (src/fields.c): an
 ** object of dotted paths to values, under `key`. */
 void report_scenario_json(const scn_scenario *sc, fs_json *j, const char *key);
+
+/* The comment lines every CSV fusync writes opens with (docs/cli.md, "What
+** made a file"): "# fusync_version=VERSION", then "# scenario_field
+** PATH=VALUE" for each member of fields_json (report_scenario_json's
+** object as JSON text; NULL or unreadable: the version line alone), VALUE
+** as compact JSON, so no line break or invalid UTF-8 of a name reaches the
+** file.  Every line starts with '#': the CSV readers' comment prefix. */
+void report_csv_made(const char *version, const char *fields_json, fs_buf *out);
+/* The same for a resolved scenario, with this fusync's version. */
+void report_csv_made_scenario(const scn_scenario *sc, fs_buf *out);
+/* A parsed JSON value as compact JSON text (numbers as they were written). */
+void report_jv_write(fs_buf *b, const jv *v);
 
 void report_compute(const sim *s, report *r);
 void report_text(const sim *s, const report *r, fs_buf *out, bool color);

@@ -126,19 +126,32 @@ void rtable_move_row(rtable *dst, rtable *src, int k)
 
 /* ================================================================ output */
 
+/* A cell is quoted when it holds a separator, a quote, a line break or a
+** '#' (the comment prefix of the readers told to skip the file's opening
+** lines: pandas and R end an unquoted cell at it).  A byte that starts no
+** valid UTF-8 sequence becomes U+FFFD, as json_escape does: a name read
+** from a file in another encoding still gives a CSV every reader takes. */
 static void csv_text(fs_buf *b, const char *s)
 {
-    if (!strpbrk(s, ",\"\n\r")) { buf_puts(b, s); return; }
-    buf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"') buf_putc(b, '"');
-        buf_putc(b, *s);
+    bool quote = strpbrk(s, ",\"\n\r#") != NULL;
+    if (quote) buf_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x80) {
+            size_t n = fs_utf8_seq(p);
+            if (!n) { buf_puts(b, "\xef\xbf\xbd"); continue; }
+            for (size_t k = 0; k < n; k++) buf_putc(b, (char)p[k]);
+            p += n - 1;
+            continue;
+        }
+        if (*p == '"') buf_putc(b, '"');
+        buf_putc(b, (char)*p);
     }
-    buf_putc(b, '"');
+    if (quote) buf_putc(b, '"');
 }
 
 void rtable_csv(const rtable *t, fs_buf *out)
 {
+    report_csv_made(t->version[0] ? t->version : FUSYNC_VERSION_STR, t->scenario_fields, out);
     for (int i = 0; i < t->ncols; i++) {
         if (i) buf_putc(out, ',');
         csv_text(out, t->cols[i]);
@@ -270,34 +283,11 @@ bool rtable_write(const rtable *t, const char *csv_path, const char *json_path, 
     return true;
 }
 
-/* A parsed value as compact JSON text: numbers as they were written, so a
-** value read back from a shard is written byte for byte as it came. */
-static void jv_write(fs_buf *b, const jv *v)
-{
-    switch (v->t) {
-    case J_NULL: buf_puts(b, "null"); break;
-    case J_STR: json_escape(b, v->text); break;
-    case J_BOOL: case J_NUM: buf_puts(b, v->text); break;
-    case J_ARR: case J_OBJ:
-        buf_putc(b, v->t == J_ARR ? '[' : '{');
-        for (int i = 0; i < v->n; i++) {
-            if (i) buf_puts(b, ", ");
-            if (v->t == J_OBJ) {
-                json_escape(b, v->keys[i]);
-                buf_puts(b, ": ");
-            }
-            jv_write(b, &v->items[i]);
-        }
-        buf_putc(b, v->t == J_ARR ? ']' : '}');
-        break;
-    }
-}
-
 static void set_fields_jv(rtable *t, const jv *o)
 {
     fs_buf b;
     buf_init(&b);
-    jv_write(&b, o);
+    report_jv_write(&b, o);
     free(t->scenario_fields);
     t->scenario_fields = xstrdup(b.s ? b.s : "{}");
     buf_free(&b);

@@ -85,9 +85,9 @@ void rtable_set_scenario(rtable *t, const scn_scenario *sc);
 /* The same taken from another table (a shard). */
 void rtable_copy_made(rtable *dst, const rtable *src);
 
-/* CSV: a header and the rows, nothing else (RFC 4180 has no comments, and
-** the CSV's readers take its first line as the header): the version and
-** the scenario are in the JSON form. */
+/* CSV: what made it (report_csv_made: '#' lines with the version and
+** the resolved scenario; this fusync's version when the table names none),
+** the header, the rows. */
 void rtable_csv(const rtable *t, fs_buf *out);
 void rtable_json(const rtable *t, fs_buf *out);
 /* One row as a single-line JSON object (worker pipes). */

@@ -31,7 +31,8 @@ for S in $SCENARIOS; do
     fi
     # N feasible rows evenly spread over the estimate's order: estimate, command
     awk -F, -v want="$N" '
-        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        /^#/ { next }       # the opening lines of the CSV (docs/cli.md, "What made a file")
+        !h++ { for (i = 1; i <= NF; i++) col[$i] = i; next }
         $col["feasible"] == "true" { n++; est[n] = $col["estimate_tokens_per_s"]; cmd[n] = $NF }
         END {
             for (i = 2; i <= n; i++) {          # insertion sort by estimate

@@ -354,6 +354,52 @@ printf 'X=1\npython3 -m verl.trainer.main_ppo \\\n  trainer.project_name="abc \\
 refuse unterminated "quote.sh:3: unterminated double quote" verl "$TMP/quote.sh"
 printf 'grpo:\n  num_prompts_per_step: 8\n policy: [\n' >"$TMP/bad.yaml"
 refuse yaml-error "bad.yaml:3: YAML:" nemo-rl "$TMP/bad.yaml"
+# --- LoRA (docs/frameworks.md, "Rules"): rank and target modules onto
+# plan.train.lora_rank and lora_targets, in each framework's keys; the alpha
+# (a scale of the update) does not affect performance; export gives them back
+nolora() { if grep -q "LoRA: not modelled" "$TMP/$1.lua"; then bad "$1: LoRA still warned as not modelled"; else ok; fi; }
+printf '%s \\\n' "$V" 'actor_rollout_ref.model.lora_rank=64' 'actor_rollout_ref.model.lora_alpha=32' \
+    'actor_rollout_ref.model.target_modules=all-linear' >"$TMP/vl.sh"; echo >>"$TMP/vl.sh"
+imp vl verl "$TMP/vl.sh"
+field vl 'lora_rank = 64,  -- actor_rollout_ref.model.lora_rank'
+field vl 'lora_targets = "all-linear",  -- actor_rollout_ref.model.target_modules'
+noperf vl 'actor_rollout_ref.model.lora_alpha'
+nolora vl
+check vl 0
+rt vl verl "$TMP/vl.sh"
+printf '%s \\\n' "$V" 'actor_rollout_ref.model.lora_rank=8' 'actor_rollout_ref.model.target_modules=[q_proj,v_proj]' >"$TMP/vq.sh"
+echo >>"$TMP/vq.sh"
+imp vq verl "$TMP/vq.sh"
+field vq 'lora_targets = "attention",  -- actor_rollout_ref.model.target_modules'
+warned vq 'names part of the attention projections'
+# Megatron: model.lora, its default target list the four linear layers of a block
+printf '%s \\\n' "$V" 'actor_rollout_ref.actor.strategy=megatron' 'actor_rollout_ref.model.lora.rank=16' >"$TMP/vml.sh"
+echo >>"$TMP/vml.sh"
+imp vml verl "$TMP/vml.sh"
+field vml 'lora_rank = 16,  -- actor_rollout_ref.model.lora.rank'
+field vml 'lora_targets = "all-linear",  -- actor_rollout_ref.model.lora.target_modules, verl'"'"'s default'
+rt vml verl "$TMP/vml.sh"
+# OpenRLHF: --ds.lora.* (v0.10 on), nargs="*" target modules; and the older --lora_rank
+O="python3 -m openrlhf.cli.train_ppo_ray --algo.advantage.estimator group_norm --actor.model_name_or_path meta-llama/Llama-3.1-8B --rollout.batch_size 128 --train.batch_size 128 --ds.zero_stage 3 --vllm.num_engines 8 --train.colocate_all"
+printf '%s --ds.lora.rank 16 --ds.lora.alpha 32 --ds.lora.target_modules q_proj k_proj v_proj o_proj\n' "$O" >"$TMP/ol.sh"
+imp ol openrlhf "$TMP/ol.sh"
+field ol 'lora_rank = 16,  -- ds.lora.rank'
+field ol 'lora_targets = "attention",  -- ds.lora.target_modules'
+nolora ol
+rt ol openrlhf "$TMP/ol.sh"
+printf '%s --lora_rank 8 --lora_alpha 16 --target_modules all-linear\n' "$O" >"$TMP/oo.sh"
+imp oo openrlhf "$TMP/oo.sh"
+field oo 'lora_rank = 8,  -- lora_rank'
+field oo 'lora_targets = "all-linear",  -- target_modules'
+# NeMo RL: dtensor_cfg.lora_cfg, dim the rank, match_all_linear over the list
+mkdir -p "$TMP/nemo" && cp "$D"/nemorl/*.yaml "$TMP/nemo/"
+printf 'defaults: grpo-llama8b-1n8g-noncolocated.yaml\npolicy:\n  dtensor_cfg:\n    lora_cfg:\n      enabled: true\n      dim: 32\n' >"$TMP/nemo/lora.yaml"
+imp nl nemo-rl "$TMP/nemo/lora.yaml"
+field nl 'lora_rank = 32,  -- policy.dtensor_cfg.lora_cfg.dim'
+field nl 'lora_targets = "all-linear",  -- policy.dtensor_cfg.lora_cfg.match_all_linear'
+nolora nl
+rt nl nemo-rl "$TMP/nemo/lora.yaml"
+
 printf 'python3 -m openrlhf.cli.train_ppo_ray --algo.advantage.estimator group_norm --actor.model_name_or_path meta-llama/Llama-3.1-8B --rollout.batch_size ten\n' >"$TMP/num.sh"
 refuse not-a-number "rollout.batch_size = 'ten': not a number" openrlhf "$TMP/num.sh"
 printf 'python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=acme/NoSuchModel-9B\n' >"$TMP/nomodel.sh"

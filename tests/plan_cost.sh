@@ -25,7 +25,8 @@ HOLD="--fix plan.train.micro_batch=1 --fix plan.rollout.max_seqs=64 --fix plan.r
 
 # listed FILE: the rows the ranking lists (feasible, within, whole window), in order
 listed() {
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+    # the CSV opens with '#' lines (docs/cli.md, "What made a file")
+    awk -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
              $c["feasible"] == "true" && $c["within"] == "true" && $c["simulated_iterations"] == 4' "$1"
 }
 # get FILE ROW COLUMN: a cell of a listed table (ROW 1: the first data row)
@@ -41,7 +42,7 @@ best_own=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
                     $c["devices"] <= 8 && $c["throughput_tokens_per_s"] > b { b = $c["throughput_tokens_per_s"] } END { print b + 0 }' "$T/all.listed")
 best_big=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
                     $c["devices"] > 8 && $c["throughput_tokens_per_s"] > b { b = $c["throughput_tokens_per_s"] } END { print b + 0 }' "$T/all.listed")
-maxdev=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["feasible"] == "true" && $c["devices"] > m { m = $c["devices"] } END { print m + 0 }' "$T/all.csv")
+maxdev=$(awk -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["feasible"] == "true" && $c["devices"] > m { m = $c["devices"] } END { print m + 0 }' "$T/all.csv")
 [ "$maxdev" -eq 64 ] && ok || bad "the largest cluster simulated has $maxdev devices, want 64 (8x the scenario's 8)"
 echo "plan_cost: best 8-device plan $best_own tokens/s, best larger $best_big"
 if awk -v a="$best_own" -v b="$best_big" 'BEGIN { exit !(b > 1.02 * a && a > 0) }'; then
@@ -73,7 +74,7 @@ fi
 # shellcheck disable=SC2086
 "$F" plan $S $HOLD --objective cost --price 2 --host-price 3 --steps 50 --quiet --csv "$T/cost.csv" 2>"$T/err" && ok \
     || bad "--objective cost: $(head -2 "$T/err")"
-if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+if awk -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["feasible"] == "true" {
             n++; d = $c["devices"]; st = $c["step_time_s"]; nodes = d / 4
             e[1] = d * st / 3600;                    g[1] = $c["device_hours_per_step"]
@@ -89,7 +90,7 @@ listed "$T/cost.csv" > "$T/cost.listed"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
          NR == 2 { b = $c["cost_per_run"]; next } $c["cost_per_run"] < b * (1 - 1e-9) { print "row " NR " costs " $c["cost_per_run"] " < #1 " b; exit 1 }' \
     "$T/cost.listed" > "$T/out" && ok || bad "--objective cost: #1 is not the cheapest listed: $(cat "$T/out")"
-sizes=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { s[$c["devices"]] = 1 } END { for (k in s) n++; print n + 0 }' "$T/cost.csv")
+sizes=$(awk -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } { s[$c["devices"]] = 1 } END { for (k in s) n++; print n + 0 }' "$T/cost.csv")
 [ "$sizes" -ge 3 ] && ok || bad "--objective cost simulated $sizes cluster sizes, want several"
 # shellcheck disable=SC2086
 "$F" plan $S $HOLD --objective cost --price 2 --host-price 3 --steps 50 --top 3 > "$T/cost.txt" 2>/dev/null

@@ -23,7 +23,8 @@ HOLD="--fix plan.train.micro_batch=1 --fix plan.rollout.max_seqs=64 --fix plan.r
 SWEEP_HOLD="--set plan.train.micro_batch=1 --set plan.rollout.max_seqs=64 --set plan.rollout.dispatch=balanced"
 
 # col FILE NAME: the column number of NAME in a CSV header
-col() { head -1 "$1" | tr , '\n' | grep -nx "$2" | cut -d: -f1; }
+# the CSV's first line that is not a '#' line is its header (docs/cli.md, "What made a file")
+col() { grep -v '^#' "$1" | head -1 | tr , '\n' | grep -nx "$2" | cut -d: -f1; }
 
 # check NAME "PLAN OPTIONS" "SWEEP OPTIONS" WHATIF AWK-FILTER-OF-SWEEP-ROWS AWK-TEST-OF-PLAN-ROWS
 check() {
@@ -43,21 +44,21 @@ check() {
     fe=$(col "$P" feasible) wi=$(col "$P" within) it=$(col "$P" simulated_iterations) tp=$(col "$P" throughput_tokens_per_s)
     mo=$(col "$P" mode)
     # the listed rows: feasible, within, the whole window, not the baseline
-    awk -F, -v fe="$fe" -v wi="$wi" -v it="$it" -v mo="$mo" 'NR > 1 && $fe == "true" && $wi == "true" && $it == 4 && $mo != "baseline"' "$P" > "$T/$name.listed"
+    awk -F, -v fe="$fe" -v wi="$wi" -v it="$it" -v mo="$mo" '!/^#/ && !h++ { next } !/^#/ && $fe == "true" && $wi == "true" && $it == 4 && $mo != "baseline"' "$P" > "$T/$name.listed"
     n=$(wc -l < "$T/$name.listed")
     [ "$n" -ge 1 ] && ok || { bad "$name: no row listed"; return; }
     # every listed row inside the constraint
-    h=$(head -1 "$P")
+    h=$(grep -v '^#' "$P" | head -1)
     if awk -F, -v h="$h" 'BEGIN { n = split(h, H, ","); for (i = 1; i <= n; i++) c[H[i]] = i }
                           { if (!('"$ptest"')) { print "row " NR ": " $0; exit 1 } }' "$T/$name.listed" >"$T/out"; then ok
     else bad "$name: a listed row breaks the constraint: $(cut -c1-200 "$T/out")"; fi
     best_plan=$(head -1 "$T/$name.listed" | cut -d, -f"$tp")
     W=$T/$name.sweep.csv
-    h=$(head -1 "$W")
+    h=$(grep -v '^#' "$W" | head -1)
     best_sweep=$(awk -F, -v h="$h" 'BEGIN { n = split(h, H, ","); for (i = 1; i <= n; i++) c[H[i]] = i; b = 0 }
-                    NR > 1 && $c["feasible"] == "true" && ('"$sfilter"') && $c["throughput_tokens_per_s"] > b { b = $c["throughput_tokens_per_s"] }
+                    /^#/ { next } !h++ { next } $c["feasible"] == "true" && ('"$sfilter"') && $c["throughput_tokens_per_s"] > b { b = $c["throughput_tokens_per_s"] }
                     END { print b }' "$W")
-    echo "plan_limits: $name: planner #1 $best_plan tokens/s, exhaustive sweep best $best_sweep ($(($(wc -l < "$W") - 1)) variants)"
+    echo "plan_limits: $name: planner #1 $best_plan tokens/s, exhaustive sweep best $best_sweep ($(($(grep -vc '^#' "$W") - 1)) variants)"
     awk -v a="$best_plan" -v b="$best_sweep" 'BEGIN { exit !(b > 0 && a >= 0.99 * b) }' && ok \
         || bad "$name: planner #1 $best_plan is not within 1% of the sweep's best $best_sweep"
     # Reproduce lines: no searched field set twice

@@ -26,7 +26,8 @@ S=tests/data/plan/small.lua
 HOLD="--fix plan.train.micro_batch=1 --fix plan.rollout.max_seqs=64 --fix plan.rollout.dispatch=balanced"
 
 listed() {      # FILE ITERATIONS: the rows the ranking lists, in order
-    awk -F, -v it="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+    # the CSV opens with '#' lines (docs/cli.md, "What made a file")
+    awk -F, -v it="$2" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
              $c["feasible"] == "true" && $c["within"] == "true" && $c["simulated_iterations"] == it' "$1"
 }
 get() { awk -F, -v r="$2" -v n="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } NR == r + 1 { print $c[n]; exit }' "$1"; }
@@ -96,7 +97,7 @@ EX=$(pwd)/examples
 QH="--fix plan.train.micro_batch=2 --fix plan.rollout.max_seqs=256 --fix plan.rollout.dispatch=balanced --fix plan.train.tp=2 --staleness 1 --mode separate"
 # shellcheck disable=SC2086
 "$F" plan "$T/cal.lua" --data-dir "$EX" $QH --top 6 --csv "$T/c.csv" > "$T/c.txt" 2>"$T/err" || bad "calibrated plan: $(head -2 "$T/err")"
-it=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["mode"] == "baseline" { print $c["simulated_iterations"]; exit }' "$T/c.csv")
+it=$(awk -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["mode"] == "baseline" { print $c["simulated_iterations"]; exit }' "$T/c.csv")
 listed "$T/c.csv" "$it" > "$T/c.l"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
          { n++; s = $c["interval_source"]

@@ -28,7 +28,8 @@ for S in $SCENARIOS; do
     fi
     # the 20 rows: figure, listed (1/0) and the command, one per line
     awk -F, -v seed=7 '
-        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        /^#/ { next }       # the opening lines of the CSV (docs/cli.md, "What made a file")
+        !h++ { for (i = 1; i <= NF; i++) col[$i] = i; next }
         $col["feasible"] == "true" && $col["within"] != "false" {
             # a row dropped early: its whole-window figure is extrapolated_score
             n++; fig[n] = $col["extrapolated_score"] != "" ? $col["extrapolated_score"] : $col["score"]; cmd[n] = $NF }

@@ -51,7 +51,8 @@ expect 0 "" "$F" sweep $Q $W $IT --csv "$T/w1.csv" --quiet
 # changes nothing (a batch waits for the previous step's training anyway);
 # the StaleSync corner (s 2, threshold 0.6) beats the synchronous one.
 awk -F, '
-NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+/^#/ { next }   # the CSV opens with its version and scenario (docs/cli.md, "What made a file")
+!h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
 {
     n++
     s = $c["plan.staleness"]; p = $c["plan.partial_rollout"]
@@ -68,7 +69,7 @@ END {
     exit bad
 }' "$T/w1.csv" > "$T/w1.why" && ok || bad "whatif_staleness sweep: $(head -3 "$T/w1.why" | tr '\n' ' ')"
 expect 0 "" "$F" sweep examples/pangu718b_cm384.lua examples/whatif_scaling.lua --set workload.iterations=3 --jobs 2 --csv "$T/scale.csv" --quiet
-[ "$(wc -l < "$T/scale.csv")" -eq 9 ] && ok || bad "whatif_scaling: expected 8 rows"
+[ "$(grep -vc '^#' "$T/scale.csv")" -eq 9 ] && ok || bad "whatif_scaling: expected 8 rows"
 grep -q "^7,8 supernode stalesync,8," "$T/scale.csv" && ok || bad "whatif_scaling: row 7 is not 8 supernodes, stalesync"
 
 # --- determinism: jobs and shards ------------------------------------------------

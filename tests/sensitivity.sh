@@ -82,11 +82,15 @@ json_ok "$T/bad1.json" >/dev/null && bad "the JSON check takes a trailing comma"
 json_ok "$T/bad2.json" >/dev/null && bad "the JSON check takes a missing comma" || ok
 json_ok "$T/good.json" >/dev/null && ok || bad "the JSON check refuses good JSON"
 
-if ! "$F" sensitivity $S $ARGS --csv "$T/a.csv" --json "$T/a.json" >"$T/a.txt" 2>"$T/a.err"; then
+if ! "$F" sensitivity $S $ARGS --csv "$T/all.csv" --json "$T/a.json" >"$T/a.txt" 2>"$T/a.err"; then
     bad "fusync sensitivity failed: $(head -3 "$T/a.err")"
     echo "sensitivity.sh: $pass passed, $fail failed"
     exit 1
 fi
+# the rows as a reader takes them: the CSV opens with '#' lines naming the
+# version and the scenario (docs/cli.md, "What made a file")
+[ "$(head -1 "$T/all.csv" | cut -c1-17)" = "# fusync_version=" ] && ok || bad "the CSV does not open with the version"
+grep -v '^#' "$T/all.csv" >"$T/a.csv"
 
 # ranked: each row's key is its largest |change|, 100 for a feasibility flip
 # (the base is feasible); the keys never grow down the table.  The note, the
@@ -154,6 +158,7 @@ done
 # deterministic: the same bytes twice, and with two workers
 "$F" sensitivity $S $ARGS --csv "$T/b.csv" --json "$T/b.json" >"$T/b.txt" 2>/dev/null
 "$F" sensitivity $S $ARGS --jobs 2 --csv "$T/c.csv" --json "$T/c.json" >"$T/c.txt" 2>/dev/null
+cp "$T/all.csv" "$T/a.csv"     # the whole file, its opening lines too
 for x in csv json txt; do
     cmp -s "$T/a.$x" "$T/b.$x" && ok || bad "two runs differ ($x)"
     cmp -s "$T/a.$x" "$T/c.$x" && ok || bad "--jobs 2 differs from --jobs 1 ($x)"
