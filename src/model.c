@@ -588,8 +588,8 @@ static inline double by_cp(const stage_fwd_k *k, double x) { return k->cp == 1 ?
 /* One stage of n layers (with the LM head and loss when `head`): forward
 ** and backward from the per-layer compute and communication. */
 static inline void stage_kind(const mdl_stage *c, const stage_fwd_k *k, double n, double head_f, double head_b,
-                              double layer, double wsave, double ttp, double tep, double tcp, double tpp, double *f,
-                              double *b)
+                              double head_cf, double head_cb, double layer, double wsave, double ttp, double tep,
+                              double tcp, double tpp, double *f, double *b)
 {
     double comp = n * layer + head_f;
     double ct = n * ttp, ce = n * tep;
@@ -597,7 +597,9 @@ static inline void stage_kind(const mdl_stage *c, const stage_fwd_k *k, double n
     ** while it lasts; the rest is exposed (docs/model.md, section 7) */
     double conc = c->o_tp * ct + c->o_ep * ce;
     double t = comp + (1.0 - c->o_tp) * ct + (1.0 - c->o_ep) * ce + (conc > comp ? conc - comp : 0.0);
-    *f = t + n * tcp + tpp;
+    /* the LM head's own TP collectives (head_cf, head_cb) wait on the
+    ** logits or their gradient: exposed, outside the overlap above */
+    *f = t + n * tcp + tpp + head_cf;
     double bcomp = k->bwd_x * n * layer + head_b;
     /* LoRA: the frozen base's weight-gradient GEMMs (a forward's matmul
     ** FLOPs a layer) are not run (mdl_stage_lora) */
@@ -606,7 +608,14 @@ static inline void stage_kind(const mdl_stage *c, const stage_fwd_k *k, double n
     ce *= k->bwd_c;
     conc *= k->bwd_c;
     t = bcomp + (1.0 - c->o_tp) * ct + (1.0 - c->o_ep) * ce + (conc > bcomp ? conc - bcomp : 0.0);
-    *b = t + k->bwd_cp * n * tcp + tpp;
+    *b = t + k->bwd_cp * n * tcp + tpp + head_cb;
+}
+
+/* One all-reduce of `bytes` over the stage's TP group, as the layers'
+** are priced (mdl_allreduce when the group spans nodes). */
+static inline double tp_allreduce(const mdl_stage *c, const stage_fwd_k *k, double bytes, double link_eff)
+{
+    return k->ar_hier ? mdl_allreduce(bytes, c->tp, &c->ltp, link_eff) : k->ar_f * bytes / k->ar_bw + k->ar_lat;
 }
 
 static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *m, double link_eff,
@@ -632,8 +641,20 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
     double wsave = k->lora ? by_cp(k, by_tp(k, mm)) / k->pe : 0.0;
     double act = tk * k->hidden * 2.0;
     double ttp = 0, tep = 0, tcp = 0, tpp = 0;
-    if (c->tp > 1)
-        ttp = 2.0 * (k->ar_hier ? mdl_allreduce(act, c->tp, &c->ltp, link_eff) : k->ar_f * act / k->ar_bw + k->ar_lat);
+    double hcf = 0, hcb = 0;
+    if (c->tp > 1) {
+        ttp = 2.0 * tp_allreduce(c, k, act, link_eff);
+        /* the LM head under TP is vocab-parallel (Shoeybi et al., arXiv
+        ** 1909.08053, section 3; Megatron-Core's VocabParallelCrossEntropy):
+        ** the loss all-reduces, over the TP group, each token's logit
+        ** maximum, its target logit and its sum of exponentials, three
+        ** FP32 values a token, in the forward; the backward's softmax
+        ** gradient is local, and the head's input gradient — the sum of
+        ** every vocabulary shard's — is one all-reduce of the activations
+        ** (the conjugate of the column-parallel head's identity) */
+        hcf = 3.0 * tp_allreduce(c, k, tk * 4.0, link_eff);
+        hcb = tp_allreduce(c, k, act, link_eff);
+    }
     if (m->experts > 0 && c->efold > 1)
         tep = 2.0 * k->moe * (k->a2a_hier ? mdl_alltoall(by_tp(k, act * k->ea), c->efold, &c->lep, link_eff)
                                           : k->a2a_f * by_tp(k, act * k->ea) / k->a2a_bw + k->a2a_lat);
@@ -652,11 +673,11 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
     double hf = hg + ce, hb = (k->lora ? 1.0 : 2.0) * hg + ce;
     double f1, b1;
     if (c->pp <= 1) {
-        stage_kind(c, k, c->lps, hf, hb, layer, wsave, ttp, tep, tcp, 0.0, &f1, &b1);
+        stage_kind(c, k, c->lps, hf, hb, hcf, hcb, layer, wsave, ttp, tep, tcp, 0.0, &f1, &b1);
     } else {
         double f2, b2;
-        stage_kind(c, k, c->lps, 0.0, 0.0, layer, wsave, ttp, tep, tcp, tpp, &f1, &b1);
-        stage_kind(c, k, c->lps_last, hf, hb, layer, wsave, ttp, tep, tcp, tpp, &f2, &b2);
+        stage_kind(c, k, c->lps, 0.0, 0.0, 0.0, 0.0, layer, wsave, ttp, tep, tcp, tpp, &f1, &b1);
+        stage_kind(c, k, c->lps_last, hf, hb, hcf, hcb, layer, wsave, ttp, tep, tcp, tpp, &f2, &b2);
         if (f2 > f1) f1 = f2;
         if (b2 > b1) b1 = b2;
     }

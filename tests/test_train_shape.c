@@ -1,13 +1,17 @@
 /*
 ** test_train_shape.c — training's real shape (docs/model.md, section 7):
 ** the backward's communication counted, not multiplied; the LM head and
-** loss on the last pipeline stage; GEMM efficiency by shape.
+** loss on the last pipeline stage, with its vocab-parallel collectives;
+** the heaviest stage's parameters in the gradient reduction and the
+** optimizer; GEMM efficiency by shape.
 */
 #include "testutil.h"
 #include "model.h"
+#include "plan.h"
 #include "scenario.h"
 
 #include <math.h>
+#include <string.h>
 
 #define NEAR(a, b, rel) ck_assert_msg(fabs((a) - (b)) <= (rel) * fabs(b) + 1e-300, "%.17g vs %.17g", (double)(a), (double)(b))
 
@@ -44,17 +48,24 @@ START_TEST(t_bwd_comm_counted)
     double tok = 4096, f, b, f0, b0;
     fb(&m, 8, 1, 1e30, RECOMPUTE_NONE, tok, &f0, &b0);
     fb(&m, 8, 1, 100e9, RECOMPUTE_NONE, tok, &f, &b);
-    double comm = f - f0;
+    /* a ring all-reduce over 8 ranks: 2·7/8 of the bytes at 70 GB/s, 14 latencies */
+    double act = tok * m.hidden * 2;
+    double ar = 2 * 7.0 / 8 * act / 70e9 + 14 * 3e-6, ar4 = 2 * 7.0 / 8 * tok * 4 / 70e9 + 14 * 3e-6;
+    double comm = 28 * 2 * ar;                  /* the layers': two a layer each way */
     ck_assert(comm > 0.05 * f);
     NEAR(b0, 2 * f0 - 0, 0.02);                 /* compute twice (the loss's softmax is once each way) */
-    NEAR(b - b0, comm, 1e-9);                   /* the forward's communication, once */
+    /* the forward's communication, once each way, and the vocab-parallel
+    ** head's own: three FP32 all-reduces a token forward, the input
+    ** gradient's all-reduce backward */
+    NEAR(f - f0, comm + 3 * ar4, 1e-9);
+    NEAR(b - b0, comm + ar, 1e-9);
     ck_assert_msg(b < 2 * f - 0.5 * comm, "backward %.6g s multiplies the forward %.6g s", b, f);
     /* full recompute: the forward again, its all-reduces too */
     double fr, br, fr0, br0;
     fb(&m, 8, 1, 1e30, RECOMPUTE_FULL, tok, &fr0, &br0);
     fb(&m, 8, 1, 100e9, RECOMPUTE_FULL, tok, &fr, &br);
     NEAR(fr, f, 1e-12);
-    NEAR(br - br0, 2 * comm, 1e-9);
+    NEAR(br - br0, 2 * comm + ar, 1e-9);
     /* pipeline: one send of the activations forward, one of their gradient back */
     double fp, bp, fp0, bp0;
     fb(&m, 1, 2, 1e30, RECOMPUTE_NONE, tok, &fp0, &bp0);
@@ -129,6 +140,58 @@ START_TEST(t_gemm_shape)
 }
 END_TEST
 
+/* The LM head's vocab-parallel collectives sit on the last stage only:
+** at PP2 TP8 the head's stage pays them, and at TP1 there are none. */
+START_TEST(t_head_tp_collectives)
+{
+    scn_model m = dense7b();
+    double tok = 2048, f, b, f0, b0, f1, b1, f10, b10;
+    fb(&m, 8, 2, 1e30, RECOMPUTE_NONE, tok, &f0, &b0);
+    fb(&m, 8, 2, 100e9, RECOMPUTE_NONE, tok, &f, &b);
+    double act = tok * m.hidden * 2;
+    double ar = 2 * 7.0 / 8 * act / 70e9 + 14 * 3e-6, ar4 = 2 * 7.0 / 8 * tok * 4 / 70e9 + 14 * 3e-6;
+    double send = act / 8 / 70e9 + 3e-6;
+    /* 14 layers a stage: the last (with the head) is the slowest */
+    NEAR(f - f0, 14 * 2 * ar + send + 3 * ar4, 1e-9);
+    NEAR(b - b0, 14 * 2 * ar + send + ar, 1e-9);
+    /* TP1: no TP group, no head collective */
+    fb(&m, 1, 2, 1e30, RECOMPUTE_NONE, tok, &f10, &b10);
+    fb(&m, 1, 2, 100e9, RECOMPUTE_NONE, tok, &f1, &b1);
+    NEAR(f1 - f10, tok * m.hidden * 2 / 70e9 + 3e-6, 1e-9);
+    NEAR(b1 - b10, tok * m.hidden * 2 / 70e9 + 3e-6, 1e-9);
+}
+END_TEST
+
+/* The gradient reduction and the optimizer take the heaviest stage's own
+** parameters (the head's or the table's stage), not ⌈L/p⌉/L of all. */
+START_TEST(t_tail_stage_share)
+{
+    scn_scenario s;
+    memset(&s, 0, sizeof s);
+    s.cluster = (scn_cluster){.devices_per_node = 8, .nodes_per_supernode = 1, .supernodes = 1,
+                              .intra_node = {.bw = 100e9}, .intra_supernode = {.bw = 50e9},
+                              .inter_supernode = {.bw = 25e9}, .device = DEV};
+    s.eff = (scn_efficiency){.link = 1.0, .hbm = 0.8, .train = 0.4};
+    s.plan.train.grad_dtype = GRAD_BF16;
+    s.actor = dense7b();
+    plan_pool q;
+    memset(&q, 0, sizeof q);
+    q.tp = q.ep = 1;
+    q.pp = 4;
+    q.dp = q.gdp = q.edp = 2;
+    q.shard = q.eshard = 2;
+    double a, r, g, o;
+    plan_grad_allreduce(&s, &q, &s.actor, &a, &r);
+    double psi = mdl_stage_dense_params(&s.actor, 4);
+    NEAR(psi, 7 * s.actor.params_layer_dense + s.actor.vocab * (double)s.actor.hidden, 1e-12);
+    NEAR(a, 2 * 0.5 * 2 * psi / 100e9, 1e-12);         /* a two-rank ring, BF16 parameters */
+    ck_assert(psi > 1.1 * s.actor.params_dense * mdl_stage_share(28, 4));
+    plan_train_tail(&s, &q, &s.actor, 4, 0, &g, &o);
+    NEAR(g, a, 1e-12);                                  /* ZeRO-0, BF16 gradients: the all-reduce */
+    NEAR(o, 30 * psi / (DEV.hbm_bw * 0.8), 1e-12);      /* Adam over the whole stage (ZeRO-0) */
+}
+END_TEST
+
 static Suite *suite_train_shape(void)
 {
     Suite *s = suite_create("train_shape");
@@ -136,6 +199,8 @@ static Suite *suite_train_shape(void)
     tcase_add_test(tc, t_bwd_comm_counted);
     tcase_add_test(tc, t_head_on_last_stage);
     tcase_add_test(tc, t_gemm_shape);
+    tcase_add_test(tc, t_head_tp_collectives);
+    tcase_add_test(tc, t_tail_stage_share);
     suite_add_tcase(s, tc);
     return s;
 }
