@@ -34,6 +34,8 @@ static const char *const RECOMPUTE_NAMES[] = {"none", "selective", "full", NULL}
 static const int RECOMPUTE_VALS[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL};
 static const char *const CP_KIND_NAMES[] = {"ring", "ulysses", NULL};
 static const int CP_KIND_VALS[] = {CP_RING, CP_ULYSSES};
+static const char *const GEMM_MODEL_NAMES[] = {"smooth", "roofline", NULL};
+static const int GEMM_MODEL_VALS[] = {GEMM_SMOOTH, GEMM_ROOFLINE};
 static const char *const SYNC_MODEL_NAMES[] = {"gather", "ideal", NULL};
 static const int SYNC_MODEL_VALS[] = {SYNC_GATHER, SYNC_IDEAL};
 static const char *const GRAD_DTYPE_NAMES[] = {"fp32", "bf16", NULL};
@@ -395,7 +397,9 @@ static const fdesc FIELDS_EFFICIENCY[] = {
         "fixed host time per bucket of a weight sync or co-located reshard with plan.sync_model \"gather\" (the framework's Python per bucket: name mapping, tensor bookkeeping); 0, the default, charges the mechanisms alone"),
     NUM("reward_rule_ms", scn_efficiency, reward_rule_s, 1e-3, 0, 1e6, 0, "ms", "rule-based reward per sample, off-device"),
     BOOL("gemm_shape", scn_efficiency, gemm_shape,
-         "training GEMMs too thin to reach the device's ridge point (thin TP shards, experts with few tokens) run at the HBM rate (false: every GEMM at efficiency.train)"),
+         "training GEMMs near or below the device's ridge point (thin TP shards, experts with few tokens) run below efficiency.train, as efficiency.gemm_model says (false: every GEMM at efficiency.train)"),
+    ENUM("gemm_model", scn_efficiency, gemm_model, GEMM_MODEL_NAMES, GEMM_MODEL_VALS,
+         "the curve of efficiency.gemm_shape: smooth, the compute and HBM times blended as measured GEMMs show (1 + (ridge/AI)^2.5)^-0.4, or roofline, the sharp min(1, AI/ridge)"),
     END
 };
 

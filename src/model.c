@@ -468,11 +468,22 @@ mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_
     return c;
 }
 
-double mdl_gemm_eff(double m, double n, double k, double ridge)
+double mdl_gemm_eff(double m, double n, double k, double ridge, int model)
 {
     if (ridge <= 0 || m <= 0 || n <= 0 || k <= 0) return 1.0;
     double ai = 1.0 / (1.0 / m + 1.0 / n + 1.0 / k);
-    return ai >= ridge ? 1.0 : ai / ridge;
+    if (model == GEMM_ROOFLINE) return ai >= ridge ? 1.0 : ai / ridge;
+    /* a real GEMM does not switch from memory- to compute-bound at the
+    ** ridge: loads and math overlap imperfectly, so near the ridge it is
+    ** slower than either bound.  Its time is the L_p norm of the two,
+    ** t = (t_c^p + t_m^p)^(1/p), p = 2.5: the exponent that fits
+    ** DeepGEMM's published table (deepseek-ai/DeepGEMM README, first
+    ** version, 2025-02-25: 28 shapes on H800, M 64 to 8,192, grouped and
+    ** not) to 12% rms where the sharp roofline's best fit is off by 19%
+    ** (docs/model.md, section 7).  Relative to the compute time,
+    ** t/t_c = (1 + (t_m/t_c)^p)^(1/p) with t_m/t_c = ridge/AI. */
+    double r = ridge / ai;
+    return pow(1.0 + r * r * sqrt(r), -0.4);
 }
 
 /* GEMM shapes (docs/model.md, section 7): a dense layer's thinnest shard
@@ -489,6 +500,7 @@ void mdl_stage_train(mdl_stage *c, const scn_model *m, const scn_device *d, cons
     c->w_dense = (m->heads > 0 ? m->heads * hd : m->hidden) / c->tp;
     /* times the efficiency a stage runs at (mdl_stage_fb): peak·eff / (HBM·efficiency.hbm) */
     c->ridge = e->gemm_shape && c->hbm_eff_bw > 0 ? d->peak_flops / c->hbm_eff_bw : 0;
+    c->gemm_model = e->gemm_model;
 }
 
 double mdl_stage_dense_params(const scn_model *m, int pp)
@@ -625,18 +637,18 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
     double tk = by_cp(k, tok);
     /* context parallelism: each rank computes 1/cp of the tokens and of the
     ** attention (the load-balanced split of causal attention); GEMMs below
-    ** the ridge run at the HBM rate (mdl_gemm_eff) */
+    ** near or below the ridge run slower (mdl_gemm_eff) */
     double ed = 1.0, ex = 1.0;
     if (k->ridge > 0) {
-        ed = mdl_gemm_eff(tk, c->w_dense, c->k_dim, k->ridge);
-        if (k->pe_x > 0) ex = mdl_gemm_eff(tk * c->x_exp, c->w_exp, c->k_dim, k->ridge);
+        ed = mdl_gemm_eff(tk, c->w_dense, c->k_dim, k->ridge, c->gemm_model);
+        if (k->pe_x > 0) ex = mdl_gemm_eff(tk * c->x_exp, c->w_exp, c->k_dim, k->ridge, c->gemm_model);
     }
     double attn = k->attn * sq;
     double mm = k->inv_layers * tok * (k->pl / ed + k->pe_x / ex);
     /* LoRA's adapters: GEMMs r wide (tok×d_in by d_in×r, then tok×r by
     ** r×d_out), their intensity about r FLOP/B, far below the ridge */
     double ma = 0.0;
-    if (k->lora) ma = k->inv_layers * tok * k->pa / (k->ridge > 0 ? mdl_gemm_eff(tk, k->lora, c->k_dim, k->ridge) : 1.0);
+    if (k->lora) ma = k->inv_layers * tok * k->pa / (k->ridge > 0 ? mdl_gemm_eff(tk, k->lora, c->k_dim, k->ridge, c->gemm_model) : 1.0);
     double layer = by_cp(k, by_tp(k, k->lora ? mm + attn + ma : mm + attn)) / k->pe;
     double wsave = k->lora ? by_cp(k, by_tp(k, mm)) / k->pe : 0.0;
     double act = tk * k->hidden * 2.0;
@@ -667,7 +679,7 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
     ** the exponentials' sum) in the forward, read and the gradient written
     ** in the backward, 2 bytes each, at HBM rate */
     double hg = by_cp(k, by_tp(k, k->ph * tok)) / k->pe;
-    if (k->ridge > 0) hg /= mdl_gemm_eff(tk, by_tp(k, c->vocab), c->k_dim, k->ridge);
+    if (k->ridge > 0) hg /= mdl_gemm_eff(tk, by_tp(k, c->vocab), c->k_dim, k->ridge, c->gemm_model);
     double ce = c->hbm_eff_bw > 0 ? by_tp(k, tk * c->vocab) * 4.0 / c->hbm_eff_bw : 0.0;
     /* LoRA leaves the LM head frozen: its backward is the input gradient alone */
     double hf = hg + ce, hb = (k->lora ? 1.0 : 2.0) * hg + ce;

@@ -117,6 +117,7 @@ void scn_defaults(scn_scenario *s)
     e->switch_overhead_s = 1.0;
     e->reward_rule_s = 1e-3;
     e->gemm_shape = true;
+    e->gemm_model = GEMM_SMOOTH;
 }
 
 int scn_total_devices(const scn_cluster *c)

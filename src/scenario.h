@@ -130,6 +130,10 @@ typedef struct {
 typedef enum { MODE_SEPARATE, MODE_COLOCATE, MODE_FULL } scn_mode;
 typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompute;
 typedef enum { CP_RING, CP_ULYSSES } scn_cp_kind;
+/* How a training GEMM's efficiency falls with its shape (docs/model.md,
+** section 7): the smooth curve fitted on public GEMM benchmarks, or the
+** sharp roofline min(1, AI/ridge). */
+typedef enum { GEMM_SMOOTH, GEMM_ROOFLINE } scn_gemm_model;
 /* Attention kernel as training sees it (docs/model.md, section 3): fused
 ** (FlashAttention: no a·s² score matrix held) or materialised (the score
 ** matrix, its softmax and dropout mask kept for the backward). */
@@ -280,7 +284,8 @@ typedef struct {
     double switch_overhead_s;   /* fixed per co-located switch (allocator, graph) */
     double sync_bucket_s;       /* fixed host time per bucket of a weight sync or reshard (0 by default) */
     double reward_rule_s;       /* rule-based reward, per sample, off-device */
-    bool   gemm_shape;          /* training GEMMs below the device's ridge point run at its HBM rate (mdl_gemm_eff) */
+    bool   gemm_shape;          /* training GEMMs near or below the device's ridge point run slower (mdl_gemm_eff) */
+    scn_gemm_model gemm_model;  /* the curve gemm_shape follows */
 } scn_efficiency;
 
 /* The efficiency knobs `fusync calibrate` fits, in the order of its knob

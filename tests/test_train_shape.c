@@ -109,15 +109,31 @@ START_TEST(t_head_on_last_stage)
 END_TEST
 
 /* GEMM efficiency by shape (NVIDIA's matrix multiplication guide: a GEMM
-** below the device's ops:byte ratio is bound by its operands' traffic):
-** an expert with ~100 tokens runs below efficiency.train, a large GEMM at
-** it; efficiency.gemm_shape = false restores the flat efficiency. */
+** below the device's ops:byte ratio is bound by its operands' traffic;
+** DeepGEMM's published table: near the ridge it is slower than either
+** bound): an expert with ~100 tokens runs below efficiency.train, a large
+** GEMM at it; efficiency.gemm_model = "roofline" keeps the sharp knee,
+** efficiency.gemm_shape = false the flat efficiency. */
 START_TEST(t_gemm_shape)
 {
-    NEAR(mdl_gemm_eff(8192, 8192, 8192, 200), 1.0, 0);
+    /* the sharp roofline */
+    NEAR(mdl_gemm_eff(8192, 8192, 8192, 200, GEMM_ROOFLINE), 1.0, 0);
     double ai = 1.0 / (1.0 / 100 + 1.0 / 768 + 1.0 / 2048);
-    NEAR(mdl_gemm_eff(100, 768, 2048, 200), ai / 200, 1e-12);
-    NEAR(mdl_gemm_eff(100, 768, 2048, 0), 1.0, 0);
+    NEAR(mdl_gemm_eff(100, 768, 2048, 200, GEMM_ROOFLINE), ai / 200, 1e-12);
+    NEAR(mdl_gemm_eff(100, 768, 2048, 0, GEMM_ROOFLINE), 1.0, 0);
+    NEAR(mdl_gemm_eff(100, 768, 2048, 0, GEMM_SMOOTH), 1.0, 0);
+    /* the smooth curve: (1 + r^2.5)^-0.4, r = ridge/AI */
+    NEAR(mdl_gemm_eff(100, 768, 2048, 200, GEMM_SMOOTH), pow(1 + pow(200 / ai, 2.5), -0.4), 1e-12);
+    double a8 = 8192.0 / 3;                     /* AI of a cube of 8192 */
+    NEAR(mdl_gemm_eff(8192, 8192, 8192, 200, GEMM_SMOOTH), pow(1 + pow(200 / a8, 2.5), -0.4), 1e-12);
+    ck_assert(mdl_gemm_eff(8192, 8192, 8192, 200, GEMM_SMOOTH) > 0.998);
+    /* at the ridge the roofline says full speed, measured GEMMs do not:
+    ** the two bounds' times blended, 2^-0.4 of it */
+    double c6 = 600;                            /* AI = 1/(3/600) = 200 */
+    NEAR(mdl_gemm_eff(c6, c6, c6, 200, GEMM_ROOFLINE), 1.0, 1e-12);
+    NEAR(mdl_gemm_eff(c6, c6, c6, 200, GEMM_SMOOTH), pow(2, -0.4), 1e-12);
+    /* far below the ridge both tend to AI/ridge */
+    NEAR(mdl_gemm_eff(4, 8192, 8192, 200, GEMM_SMOOTH), mdl_gemm_eff(4, 8192, 8192, 200, GEMM_ROOFLINE), 0.01);
     /* Qwen3-30B-A3B's shapes: 128 experts of 768, top 8 */
     scn_model m = {.layers = 48, .hidden = 2048, .heads = 32, .kv_heads = 4, .head_dim = 128, .ffn = 6144,
                    .expert_ffn = 768, .experts = 128, .experts_active = 8, .vocab = 151936};
@@ -136,7 +152,16 @@ START_TEST(t_gemm_shape)
         t[k][1] = mdl_stage_fwd(&m, &DEV, 0.7, &o, toks[k], toks[k] * toks[k] / 4, 0.4);
     }
     ck_assert_msg(t[0][0] > 1.2 * t[0][1], "64 tokens an expert: %.6g s shaped, %.6g s flat", t[0][0], t[0][1]);
-    NEAR(t[1][0], t[1][1], 1e-12);              /* 4096 tokens an expert: compute-bound, unchanged */
+    /* 4096 tokens an expert: AI ≈ 490, three times the ridge: within 3% */
+    ck_assert(t[1][0] >= t[1][1] && t[1][0] < 1.03 * t[1][1]);
+    /* the roofline option: that GEMM at full speed */
+    scn_efficiency rf = on;
+    rf.gemm_model = GEMM_ROOFLINE;
+    mdl_stage c = mdl_stage_setup(&m, 1, 1, 1, &l, &l, NULL), o = c;
+    mdl_stage_train(&c, &m, &DEV, &rf, RECOMPUTE_NONE);
+    mdl_stage_train(&o, &m, &DEV, &off, RECOMPUTE_NONE);
+    NEAR(mdl_stage_fwd(&m, &DEV, 0.7, &c, toks[1], toks[1] * toks[1] / 4, 0.4),
+         mdl_stage_fwd(&m, &DEV, 0.7, &o, toks[1], toks[1] * toks[1] / 4, 0.4), 1e-12);
 }
 END_TEST
 
