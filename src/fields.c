@@ -44,6 +44,8 @@ static const char *const ATTENTION_NAMES[] = {"fused", "materialized", NULL};
 static const int ATTENTION_VALS[] = {ATTN_FUSED, ATTN_MATERIALIZED};
 static const char *const PADDING_NAMES[] = {"none", "longest", NULL};
 static const int PADDING_VALS[] = {PAD_NONE, PAD_LONGEST};
+static const char *const BALANCE_NAMES[] = {"minibatch", "step", NULL};
+static const int BALANCE_VALS[] = {BAL_MINIBATCH, BAL_STEP};
 static const char *const LORA_TARGETS_NAMES[] = {"all-linear", "attention", NULL};
 static const int LORA_TARGETS_VALS[] = {LORA_ALL_LINEAR, LORA_ATTENTION};
 static const char *const AUX_SHARD_NAMES[] = {"auto", "none", "zero3", NULL};
@@ -273,6 +275,10 @@ static const fdesc FIELDS_TRAIN[] = {
     ENUM("padding", scn_train_layout, padding, PADDING_NAMES, PADDING_VALS,
          "how a micro-batch's sequences are laid out: none (packed, remove-padding: each at its real length) or longest "
          "(every sequence padded to the micro-batch's longest, as a framework without remove-padding does)"),
+    ENUM("balance", scn_train_layout, balance, BALANCE_NAMES, BALANCE_VALS,
+         "how a step's sequences reach the DP ranks: minibatch (each mini-batch token-balanced over the ranks) or step "
+         "(verl's balance_batch: the whole step balanced in equal counts, each rank's share cut into mini-batches in "
+         "order, so a mini-batch waits for its most loaded rank); step applies without streaming"),
     INT("lora_rank", scn_train_layout, lora_rank, 0, 4096, NULL,
         "LoRA on the actor (Hu et al., arXiv 2106.09685; verl actor_rollout_ref.model.lora_rank): adapters of this rank "
         "are trained, r·(d_in + d_out) parameters an adapted matrix, with their gradients and optimizer states; the base "

@@ -725,6 +725,20 @@ void mdl_stage_fwd_n(const scn_model *m, const scn_device *d, double link_eff, c
     mdl_stage_fb_n(m, d, link_eff, c, tok, sq, eff, out, NULL, n);
 }
 
+double mdl_step_balance(int dp, int nmb, double c, double cv)
+{
+    if (dp <= 1 || c <= 0 || cv <= 0) return 1.0;
+    /* Φ⁻¹ by bisection on Φ(x) = erfc(−x/√2)/2, monotone on [0, 8] */
+    double p = (dp - 0.375) / (dp + 0.25), lo = 0.0, hi = 8.0;
+    for (int i = 0; i < 60; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (0.5 * erfc(-mid / sqrt(2.0)) < p) lo = mid;
+        else hi = mid;
+    }
+    double share = nmb > 1 ? 1.0 - 1.0 / nmb : 1.0;
+    return 1.0 + 0.5 * (lo + hi) * cv * sqrt(share / c);
+}
+
 double mdl_1f1b(int p, int m, double f, double b)
 {
     if (m <= 0) return 0.0;

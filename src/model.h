@@ -251,6 +251,14 @@ double mdl_exposed(double comm, double o, double compute);
 double mdl_zero_comm(int zero, double overlap, double g, double a, double r, int micro, int train, double *grad,
                      double *after);
 
+/* plan.train.balance = step in closed form (docs/model.md, section 7):
+** the expected most loaded of dp ranks' mini-batch slices over their mean,
+** each slice c of a rank's nmb·c sequences of length coefficient of
+** variation cv (drawn without replacement: variance c·σ²·(1 − 1/nmb)),
+** the largest of dp near-normal sums at Blom's quantile
+** Φ⁻¹((dp − 0.375)/(dp + 0.25)): 1 + z·cv·sqrt((1 − 1/nmb)/c). */
+double mdl_step_balance(int dp, int nmb, double c, double cv);
+
 /* 1F1B over p stages and m equal micro-batches (forward f, backward b):
 ** (m + p − 1)(f + b); forward-only passes the same with b = 0. */
 double mdl_1f1b(int p, int m, double f, double b);

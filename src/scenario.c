@@ -61,6 +61,7 @@ void scn_defaults(scn_scenario *s)
     p->train.optimizer_offload = 0;
     p->train.max_tokens = 0;
     p->train.padding = PAD_NONE;
+    p->train.balance = BAL_MINIBATCH;
     p->train.lora_rank = 0;
     p->train.lora_targets = LORA_ALL_LINEAR;
     p->rollout.tp = 1;

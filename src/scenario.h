@@ -141,6 +141,11 @@ typedef enum { ATTN_FUSED, ATTN_MATERIALIZED } scn_attention;
 /* How a micro-batch's sequences are laid out (docs/model.md, section 3):
 ** packed (remove-padding: their real lengths) or padded to its longest. */
 typedef enum { PAD_NONE, PAD_LONGEST } scn_padding;
+/* How a step's sequences reach the data-parallel ranks (docs/model.md,
+** section 7): each mini-batch token-balanced on its own, or the whole
+** step balanced in equal counts and each rank's share cut into
+** mini-batches in order (verl's balance_batch). */
+typedef enum { BAL_MINIBATCH, BAL_STEP } scn_balance;
 /* the matrices LoRA adapts (PEFT target_modules): every linear layer of the
 ** blocks ("all-linear", the LM head left out) or the attention projections */
 typedef enum { LORA_ALL_LINEAR, LORA_ATTENTION } scn_lora_targets;
@@ -196,6 +201,7 @@ typedef struct {
     int    max_tokens;          /* token-budget micro-batches: tokens per device a micro-batch may hold
                                 ** (verl ppo_max_token_len_per_gpu); 0: micro_batch counts sequences */
     scn_padding padding;        /* packed (remove-padding, default) or padded to the longest */
+    scn_balance balance;        /* DP token balancing per mini-batch (default) or per step */
     int    lora_rank;           /* LoRA adapters of this rank on the actor, the base frozen (0: full training) */
     scn_lora_targets lora_targets;  /* the matrices the adapters sit on */
 } scn_train_layout;

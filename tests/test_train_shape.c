@@ -6,12 +6,18 @@
 ** optimizer; GEMM efficiency by shape.
 */
 #include "testutil.h"
+#include "engine.h"
+#include "estimate.h"
+#include "lua_scenario.h"
 #include "model.h"
 #include "plan.h"
+#include "report.h"
 #include "scenario.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define NEAR(a, b, rel) ck_assert_msg(fabs((a) - (b)) <= (rel) * fabs(b) + 1e-300, "%.17g vs %.17g", (double)(a), (double)(b))
 
@@ -217,6 +223,65 @@ START_TEST(t_tail_stage_share)
 }
 END_TEST
 
+/* verl's balance per step (docs/model.md, section 7): the whole step
+** balanced over DP 8, each rank's share cut into four mini-batches in
+** order; every mini-batch waits for its most loaded rank, so training is
+** slower than balancing each mini-batch, and the estimate's closed form
+** (mdl_step_balance) follows the engine. */
+static const char *BAL_SCN =
+    "local f = fusync\n"
+    "return { name = 'bal',\n"
+    "  cluster = { device = f.devices.h100, devices_per_node = 8, nodes_per_supernode = 1, supernodes = 1,\n"
+    "              host_mem_gb = 2048 },\n"
+    "  models = { actor = f.models.qwen2_5_7b, reward = 'rule' },\n"
+    "  workload = { algorithm = 'grpo', prompts_per_step = 64, samples_per_prompt = 8, minibatches = 4,\n"
+    "    prompt_len = f.dist.uniform(100, 600), response_len = f.dist.lognormal{ median = 1200, sigma = 0.9, cap = 8192 },\n"
+    "    max_response = 8192, iterations = 2, warmup = 0, seed = 5 },\n"
+    "  plan = { mode = 'colocate', rollout = { tp = 1, max_seqs = 64 },\n"
+    "           train = { tp = 1, pp = 1, zero = 3, max_tokens = 10240 } },\n"
+    "}\n";
+
+static double bal_train(const char *bal, double *est)
+{
+    char *path = test_tmpfile(".lua", BAL_SCN);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    const char *sets[] = {bal};
+    ck_assert_msg(lscn_load(path, sets, 1, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    unlink(path);
+    free(path);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    ck_assert(sim_run(s));
+    report r;
+    report_compute(s, &r);
+    ck_assert_msg(r.feasible, "%s", r.why);
+    double t = r.phase_s[STEP_TRAIN];
+    sim_free(s);
+    plan pl;
+    ck_assert(plan_build(&sc, &pl, &err));
+    est_lengths len;
+    est_lengths_of(&sc.work, &len);
+    *est = est_train_minibatch(&len, &sc, &pl.pools[pl.train_pool], &sc.actor);
+    return t;
+}
+
+START_TEST(t_step_balance)
+{
+    /* Blom's quantile of the largest of two normals, Φ⁻¹(1.625/2.25) ≈ 0.5894 */
+    NEAR(mdl_step_balance(2, 4, 64, 1.0), 1 + 0.5894 * sqrt(0.75 / 64), 1e-4);
+    NEAR(mdl_step_balance(1, 4, 64, 1.0), 1.0, 0);
+    ck_assert(mdl_step_balance(32, 4, 64, 1.0) > mdl_step_balance(8, 4, 256, 1.0));
+    double em, es;
+    double tm = bal_train("plan.train.balance=minibatch", &em);
+    double ts = bal_train("plan.train.balance=step", &es);
+    ck_assert_msg(ts > 1.05 * tm, "step balance %.4g s, per mini-batch %.4g s", ts, tm);
+    /* the estimate's excess within a factor of two of the engine's */
+    double xe = es / em - 1, xs = ts / tm - 1;
+    ck_assert_msg(xe > 0.5 * xs && xe < 2 * xs, "estimate +%.1f%%, engine +%.1f%%", 100 * xe, 100 * xs);
+}
+END_TEST
+
 static Suite *suite_train_shape(void)
 {
     Suite *s = suite_create("train_shape");
@@ -226,6 +291,7 @@ static Suite *suite_train_shape(void)
     tcase_add_test(tc, t_gemm_shape);
     tcase_add_test(tc, t_head_tp_collectives);
     tcase_add_test(tc, t_tail_stage_share);
+    tcase_add_test(tc, t_step_balance);
     suite_add_tcase(s, tc);
     return s;
 }
