@@ -385,6 +385,8 @@ void sim_free(sim *s)
     free(s->fin_bit);
     free(s->open_bit);
     free(s->step_ids);
+    free(s->bal_ids);
+    free(s->bal_n);
     free(s->chunk_infer_left);
     free(s->cut);
     free(s->progress_mark);

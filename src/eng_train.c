@@ -662,6 +662,88 @@ void eng_start_infer_on(sim *s, int p, sim_time now)
     s->st.task_wall_s += wall_now() - w0;
 }
 
+/* plan.train.balance = step (docs/model.md, section 7, "Balancing per
+** step"): verl's trainer balances the whole step over the ranks before
+** training (ray_trainer.py _balance_batch: seqlen_balancing's equal-size
+** partition, each rank's sequences kept in batch order), and each rank
+** cuts its share into mini-batches in that order (the actor's
+** make_iterator, no shuffle).  A rank's mini-batch is then a slice of its
+** step, not balanced against the other ranks' slices, and the optimizer
+** step of each mini-batch waits for the most loaded.  Worked out once a
+** step: bal_ids + k·per_mb holds mini-batch k's most loaded rank's
+** samples (bal_n[k] of them).  Equal counts: the longest first, each to
+** the least loaded rank that has room (ties: the lowest rank). */
+typedef struct { uint64_t len; int id, pos; } bal_seq;
+
+static int bal_by_len(const void *a, const void *b)
+{
+    const bal_seq *x = a, *y = b;
+    if (x->len != y->len) return x->len > y->len ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static int bal_by_id(const void *a, const void *b)
+{
+    const bal_seq *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static void step_balance(sim *s, int dp)
+{
+    if (s->bal_ids && s->bal_step == s->step_running && s->bal_dp == dp) return;
+    const int n = s->N, nmb = s->scn.work.minibatches > 0 ? s->scn.work.minibatches : 1, per_mb = n / nmb;
+    if (!s->bal_ids) {
+        s->bal_ids = xmalloc((size_t)n * sizeof *s->bal_ids);
+        s->bal_n = xmalloc((size_t)nmb * sizeof *s->bal_n);
+    }
+    bal_seq *q = xmalloc((size_t)n * sizeof *q);
+    int *rank = xmalloc((size_t)n * sizeof *rank), *cnt = xcalloc((size_t)dp, sizeof *cnt);
+    uint64_t *load = xcalloc((size_t)dp, sizeof *load);
+    for (int i = 0; i < n; i++) {
+        const sample *x = eng_smp(s, s->step_ids[i]);
+        q[i] = (bal_seq){(uint64_t)x->prompt + (uint64_t)x->resp, s->step_ids[i], i};
+    }
+    qsort(q, (size_t)n, sizeof *q, bal_by_len);
+    const int cap = (n + dp - 1) / dp;
+    for (int i = 0; i < n; i++) {
+        int best = -1;
+        for (int r = 0; r < dp; r++)
+            if (cnt[r] < cap && (best < 0 || load[r] < load[best])) best = r;
+        rank[q[i].pos] = best;
+        cnt[best]++;
+        load[best] += q[i].len;
+    }
+    /* each rank's sequences in batch (sample id) order, cut into nmb
+    ** mini-batches of cnt/nmb; per mini-batch the most loaded slice */
+    for (int i = 0; i < n; i++) q[i].pos = rank[q[i].pos];     /* pos now holds the rank */
+    qsort(q, (size_t)n, sizeof *q, bal_by_id);
+    int *fill = xcalloc((size_t)dp, sizeof *fill);
+    uint64_t *mload = xcalloc((size_t)dp * nmb, sizeof *mload);
+    for (int i = 0; i < n; i++) {
+        int r = q[i].pos, c = cnt[r] / nmb > 0 ? cnt[r] / nmb : 1;
+        int k = fill[r]++ / c;
+        if (k >= nmb) k = nmb - 1;
+        q[i].pos = r * nmb + k;     /* the slice it falls in */
+        mload[q[i].pos] += q[i].len;
+    }
+    for (int k = 0; k < nmb; k++) {
+        int w = 0;
+        for (int r = 1; r < dp; r++) if (mload[r * nmb + k] > mload[w * nmb + k]) w = r;
+        int m = 0;
+        for (int i = 0; i < n && m < per_mb; i++)
+            if (q[i].pos == w * nmb + k) s->bal_ids[k * per_mb + m++] = q[i].id;
+        s->bal_n[k] = m;
+    }
+    free(q);
+    free(rank);
+    free(cnt);
+    free(load);
+    free(fill);
+    free(mload);
+    s->bal_step = s->step_running;
+    s->bal_dp = dp;
+}
+
 /* Train mini-batches [mb0, mb1) for epochs [e0, e1): each a 1F1B pipeline,
 ** the gradient reduction and the optimizer step. */
 static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, int mb1)
@@ -680,7 +762,15 @@ static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, i
             for (int mi = 0; mi < 2; mi++) {
                 const scn_model *m = models[mi];
                 if (!m) continue;
-                mb_set ms = eng_build_microbatches(s, s->step_ids + mbi * per_mb, per_mb, q->dp, s->scn.plan.train.micro_batch);
+                mb_set ms;
+                if (s->scn.plan.train.balance == BAL_STEP && q->dp > 1 && !s->streaming) {
+                    /* the most loaded rank's slice, cut alone (docs/model.md, section 7) */
+                    step_balance(s, q->dp);
+                    ms = eng_build_microbatches(s, s->bal_ids + mbi * per_mb, s->bal_n[mbi], 1,
+                                                s->scn.plan.train.micro_batch);
+                } else {
+                    ms = eng_build_microbatches(s, s->step_ids + mbi * per_mb, per_mb, q->dp, s->scn.plan.train.micro_batch);
+                }
                 double act_mb = 0;
                 double tp = run_1f1b(s, p, m, &ms, cur, s->step_running, mi ? PH_CRITIC_TRAIN : PH_TRAIN_FWD,
                                      mi ? PH_CRITIC_TRAIN : PH_TRAIN_BWD, true, &act_mb);

@@ -498,6 +498,9 @@ struct sim {
     int      version;           /* = steps trained */
     int      step_running;      /* step being processed, -1 none */
     int     *step_ids;          /* samples of the running step */
+    int     *bal_ids;           /* plan.train.balance = step: per mini-batch, its most loaded rank's samples (eng_train.c) */
+    int     *bal_n;             /* and their count, per mini-batch */
+    int      bal_step, bal_dp;  /* the step and DP degree bal_ids is for (-1: none) */
     bool     streaming;         /* StaleSync: chunks per mini-batch */
     int      nchunks, chunk_n;  /* chunks per step, samples per chunk */
     int      chunks_taken, chunks_trained;

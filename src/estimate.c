@@ -223,6 +223,13 @@ double est_train_minibatch(const est_lengths *len, const scn_scenario *s, const 
     double b;
     double f = stage_fwd_mb(len, s, q, m, mb, &b);
     double t = mdl_1f1b(q->pp, micro, f, b);
+    /* plan.train.balance = step: the mini-batch waits for its most loaded
+    ** rank's slice, which the engine cuts from the step's own balance
+    ** (src/eng_train.c); here its expected excess (mdl_step_balance) */
+    if (s->plan.train.balance == BAL_STEP && q->dp > 1 && chunks_of(s) == 1) {
+        double mean = len->pm + len->rm, var = len->l2m - mean * mean;
+        if (mean > 0 && var > 0) t *= mdl_step_balance(q->dp, s->work.minibatches, n / q->dp, sqrt(var) / mean);
+    }
     /* the engine's own tail (src/eng_train.c calls the same function), with
     ** a mean micro-batch's backward as the last one */
     double grad, opt;

@@ -34,6 +34,8 @@ static const char *const RECOMPUTE_NAMES[] = {"none", "selective", "full", NULL}
 static const int RECOMPUTE_VALS[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL};
 static const char *const CP_KIND_NAMES[] = {"ring", "ulysses", NULL};
 static const int CP_KIND_VALS[] = {CP_RING, CP_ULYSSES};
+static const char *const GEMM_MODEL_NAMES[] = {"smooth", "roofline", NULL};
+static const int GEMM_MODEL_VALS[] = {GEMM_SMOOTH, GEMM_ROOFLINE};
 static const char *const SYNC_MODEL_NAMES[] = {"gather", "ideal", NULL};
 static const int SYNC_MODEL_VALS[] = {SYNC_GATHER, SYNC_IDEAL};
 static const char *const GRAD_DTYPE_NAMES[] = {"fp32", "bf16", NULL};
@@ -42,6 +44,8 @@ static const char *const ATTENTION_NAMES[] = {"fused", "materialized", NULL};
 static const int ATTENTION_VALS[] = {ATTN_FUSED, ATTN_MATERIALIZED};
 static const char *const PADDING_NAMES[] = {"none", "longest", NULL};
 static const int PADDING_VALS[] = {PAD_NONE, PAD_LONGEST};
+static const char *const BALANCE_NAMES[] = {"minibatch", "step", NULL};
+static const int BALANCE_VALS[] = {BAL_MINIBATCH, BAL_STEP};
 static const char *const LORA_TARGETS_NAMES[] = {"all-linear", "attention", NULL};
 static const int LORA_TARGETS_VALS[] = {LORA_ALL_LINEAR, LORA_ATTENTION};
 static const char *const AUX_SHARD_NAMES[] = {"auto", "none", "zero3", NULL};
@@ -271,6 +275,10 @@ static const fdesc FIELDS_TRAIN[] = {
     ENUM("padding", scn_train_layout, padding, PADDING_NAMES, PADDING_VALS,
          "how a micro-batch's sequences are laid out: none (packed, remove-padding: each at its real length) or longest "
          "(every sequence padded to the micro-batch's longest, as a framework without remove-padding does)"),
+    ENUM("balance", scn_train_layout, balance, BALANCE_NAMES, BALANCE_VALS,
+         "how a step's sequences reach the DP ranks: minibatch (each mini-batch token-balanced over the ranks) or step "
+         "(verl's balance_batch: the whole step balanced in equal counts, each rank's share cut into mini-batches in "
+         "order, so a mini-batch waits for its most loaded rank); step applies without streaming"),
     INT("lora_rank", scn_train_layout, lora_rank, 0, 4096, NULL,
         "LoRA on the actor (Hu et al., arXiv 2106.09685; verl actor_rollout_ref.model.lora_rank): adapters of this rank "
         "are trained, r·(d_in + d_out) parameters an adapted matrix, with their gradients and optimizer states; the base "
@@ -395,7 +403,9 @@ static const fdesc FIELDS_EFFICIENCY[] = {
         "fixed host time per bucket of a weight sync or co-located reshard with plan.sync_model \"gather\" (the framework's Python per bucket: name mapping, tensor bookkeeping); 0, the default, charges the mechanisms alone"),
     NUM("reward_rule_ms", scn_efficiency, reward_rule_s, 1e-3, 0, 1e6, 0, "ms", "rule-based reward per sample, off-device"),
     BOOL("gemm_shape", scn_efficiency, gemm_shape,
-         "training GEMMs too thin to reach the device's ridge point (thin TP shards, experts with few tokens) run at the HBM rate (false: every GEMM at efficiency.train)"),
+         "training GEMMs near or below the device's ridge point (thin TP shards, experts with few tokens) run below efficiency.train, as efficiency.gemm_model says (false: every GEMM at efficiency.train)"),
+    ENUM("gemm_model", scn_efficiency, gemm_model, GEMM_MODEL_NAMES, GEMM_MODEL_VALS,
+         "the curve of efficiency.gemm_shape: smooth, the compute and HBM times blended as measured GEMMs show (1 + (ridge/AI)^2.5)^-0.4, or roofline, the sharp min(1, AI/ridge)"),
     END
 };
 

@@ -468,11 +468,22 @@ mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_
     return c;
 }
 
-double mdl_gemm_eff(double m, double n, double k, double ridge)
+double mdl_gemm_eff(double m, double n, double k, double ridge, int model)
 {
     if (ridge <= 0 || m <= 0 || n <= 0 || k <= 0) return 1.0;
     double ai = 1.0 / (1.0 / m + 1.0 / n + 1.0 / k);
-    return ai >= ridge ? 1.0 : ai / ridge;
+    if (model == GEMM_ROOFLINE) return ai >= ridge ? 1.0 : ai / ridge;
+    /* a real GEMM does not switch from memory- to compute-bound at the
+    ** ridge: loads and math overlap imperfectly, so near the ridge it is
+    ** slower than either bound.  Its time is the L_p norm of the two,
+    ** t = (t_c^p + t_m^p)^(1/p), p = 2.5: the exponent that fits
+    ** DeepGEMM's published table (deepseek-ai/DeepGEMM README, first
+    ** version, 2025-02-25: 28 shapes on H800, M 64 to 8,192, grouped and
+    ** not) best, 11.8% rms against 12.3% for the sharp knee with the same
+    ** K-depth term (docs/model.md, section 7).  Relative to the compute time,
+    ** t/t_c = (1 + (t_m/t_c)^p)^(1/p) with t_m/t_c = ridge/AI. */
+    double r = ridge / ai;
+    return pow(1.0 + r * r * sqrt(r), -0.4);
 }
 
 /* GEMM shapes (docs/model.md, section 7): a dense layer's thinnest shard
@@ -489,6 +500,7 @@ void mdl_stage_train(mdl_stage *c, const scn_model *m, const scn_device *d, cons
     c->w_dense = (m->heads > 0 ? m->heads * hd : m->hidden) / c->tp;
     /* times the efficiency a stage runs at (mdl_stage_fb): peak·eff / (HBM·efficiency.hbm) */
     c->ridge = e->gemm_shape && c->hbm_eff_bw > 0 ? d->peak_flops / c->hbm_eff_bw : 0;
+    c->gemm_model = e->gemm_model;
 }
 
 double mdl_stage_dense_params(const scn_model *m, int pp)
@@ -588,8 +600,8 @@ static inline double by_cp(const stage_fwd_k *k, double x) { return k->cp == 1 ?
 /* One stage of n layers (with the LM head and loss when `head`): forward
 ** and backward from the per-layer compute and communication. */
 static inline void stage_kind(const mdl_stage *c, const stage_fwd_k *k, double n, double head_f, double head_b,
-                              double layer, double wsave, double ttp, double tep, double tcp, double tpp, double *f,
-                              double *b)
+                              double head_cf, double head_cb, double layer, double wsave, double ttp, double tep,
+                              double tcp, double tpp, double *f, double *b)
 {
     double comp = n * layer + head_f;
     double ct = n * ttp, ce = n * tep;
@@ -597,7 +609,9 @@ static inline void stage_kind(const mdl_stage *c, const stage_fwd_k *k, double n
     ** while it lasts; the rest is exposed (docs/model.md, section 7) */
     double conc = c->o_tp * ct + c->o_ep * ce;
     double t = comp + (1.0 - c->o_tp) * ct + (1.0 - c->o_ep) * ce + (conc > comp ? conc - comp : 0.0);
-    *f = t + n * tcp + tpp;
+    /* the LM head's own TP collectives (head_cf, head_cb) wait on the
+    ** logits or their gradient: exposed, outside the overlap above */
+    *f = t + n * tcp + tpp + head_cf;
     double bcomp = k->bwd_x * n * layer + head_b;
     /* LoRA: the frozen base's weight-gradient GEMMs (a forward's matmul
     ** FLOPs a layer) are not run (mdl_stage_lora) */
@@ -606,7 +620,14 @@ static inline void stage_kind(const mdl_stage *c, const stage_fwd_k *k, double n
     ce *= k->bwd_c;
     conc *= k->bwd_c;
     t = bcomp + (1.0 - c->o_tp) * ct + (1.0 - c->o_ep) * ce + (conc > bcomp ? conc - bcomp : 0.0);
-    *b = t + k->bwd_cp * n * tcp + tpp;
+    *b = t + k->bwd_cp * n * tcp + tpp + head_cb;
+}
+
+/* One all-reduce of `bytes` over the stage's TP group, as the layers'
+** are priced (mdl_allreduce when the group spans nodes). */
+static inline double tp_allreduce(const mdl_stage *c, const stage_fwd_k *k, double bytes, double link_eff)
+{
+    return k->ar_hier ? mdl_allreduce(bytes, c->tp, &c->ltp, link_eff) : k->ar_f * bytes / k->ar_bw + k->ar_lat;
 }
 
 static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *m, double link_eff,
@@ -616,24 +637,36 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
     double tk = by_cp(k, tok);
     /* context parallelism: each rank computes 1/cp of the tokens and of the
     ** attention (the load-balanced split of causal attention); GEMMs below
-    ** the ridge run at the HBM rate (mdl_gemm_eff) */
+    ** near or below the ridge run slower (mdl_gemm_eff) */
     double ed = 1.0, ex = 1.0;
     if (k->ridge > 0) {
-        ed = mdl_gemm_eff(tk, c->w_dense, c->k_dim, k->ridge);
-        if (k->pe_x > 0) ex = mdl_gemm_eff(tk * c->x_exp, c->w_exp, c->k_dim, k->ridge);
+        ed = mdl_gemm_eff(tk, c->w_dense, c->k_dim, k->ridge, c->gemm_model);
+        if (k->pe_x > 0) ex = mdl_gemm_eff(tk * c->x_exp, c->w_exp, c->k_dim, k->ridge, c->gemm_model);
     }
     double attn = k->attn * sq;
     double mm = k->inv_layers * tok * (k->pl / ed + k->pe_x / ex);
     /* LoRA's adapters: GEMMs r wide (tok×d_in by d_in×r, then tok×r by
     ** r×d_out), their intensity about r FLOP/B, far below the ridge */
     double ma = 0.0;
-    if (k->lora) ma = k->inv_layers * tok * k->pa / (k->ridge > 0 ? mdl_gemm_eff(tk, k->lora, c->k_dim, k->ridge) : 1.0);
+    if (k->lora) ma = k->inv_layers * tok * k->pa / (k->ridge > 0 ? mdl_gemm_eff(tk, k->lora, c->k_dim, k->ridge, c->gemm_model) : 1.0);
     double layer = by_cp(k, by_tp(k, k->lora ? mm + attn + ma : mm + attn)) / k->pe;
     double wsave = k->lora ? by_cp(k, by_tp(k, mm)) / k->pe : 0.0;
     double act = tk * k->hidden * 2.0;
     double ttp = 0, tep = 0, tcp = 0, tpp = 0;
-    if (c->tp > 1)
-        ttp = 2.0 * (k->ar_hier ? mdl_allreduce(act, c->tp, &c->ltp, link_eff) : k->ar_f * act / k->ar_bw + k->ar_lat);
+    double hcf = 0, hcb = 0;
+    if (c->tp > 1) {
+        ttp = 2.0 * tp_allreduce(c, k, act, link_eff);
+        /* the LM head under TP is vocab-parallel (Shoeybi et al., arXiv
+        ** 1909.08053, section 3; Megatron-Core's VocabParallelCrossEntropy):
+        ** the loss all-reduces, over the TP group, each token's logit
+        ** maximum, its target logit and its sum of exponentials, three
+        ** FP32 values a token, in the forward; the backward's softmax
+        ** gradient is local, and the head's input gradient — the sum of
+        ** every vocabulary shard's — is one all-reduce of the activations
+        ** (the conjugate of the column-parallel head's identity) */
+        hcf = 3.0 * tp_allreduce(c, k, tk * 4.0, link_eff);
+        hcb = tp_allreduce(c, k, act, link_eff);
+    }
     if (m->experts > 0 && c->efold > 1)
         tep = 2.0 * k->moe * (k->a2a_hier ? mdl_alltoall(by_tp(k, act * k->ea), c->efold, &c->lep, link_eff)
                                           : k->a2a_f * by_tp(k, act * k->ea) / k->a2a_bw + k->a2a_lat);
@@ -646,17 +679,17 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
     ** the exponentials' sum) in the forward, read and the gradient written
     ** in the backward, 2 bytes each, at HBM rate */
     double hg = by_cp(k, by_tp(k, k->ph * tok)) / k->pe;
-    if (k->ridge > 0) hg /= mdl_gemm_eff(tk, by_tp(k, c->vocab), c->k_dim, k->ridge);
+    if (k->ridge > 0) hg /= mdl_gemm_eff(tk, by_tp(k, c->vocab), c->k_dim, k->ridge, c->gemm_model);
     double ce = c->hbm_eff_bw > 0 ? by_tp(k, tk * c->vocab) * 4.0 / c->hbm_eff_bw : 0.0;
     /* LoRA leaves the LM head frozen: its backward is the input gradient alone */
     double hf = hg + ce, hb = (k->lora ? 1.0 : 2.0) * hg + ce;
     double f1, b1;
     if (c->pp <= 1) {
-        stage_kind(c, k, c->lps, hf, hb, layer, wsave, ttp, tep, tcp, 0.0, &f1, &b1);
+        stage_kind(c, k, c->lps, hf, hb, hcf, hcb, layer, wsave, ttp, tep, tcp, 0.0, &f1, &b1);
     } else {
         double f2, b2;
-        stage_kind(c, k, c->lps, 0.0, 0.0, layer, wsave, ttp, tep, tcp, tpp, &f1, &b1);
-        stage_kind(c, k, c->lps_last, hf, hb, layer, wsave, ttp, tep, tcp, tpp, &f2, &b2);
+        stage_kind(c, k, c->lps, 0.0, 0.0, 0.0, 0.0, layer, wsave, ttp, tep, tcp, tpp, &f1, &b1);
+        stage_kind(c, k, c->lps_last, hf, hb, hcf, hcb, layer, wsave, ttp, tep, tcp, tpp, &f2, &b2);
         if (f2 > f1) f1 = f2;
         if (b2 > b1) b1 = b2;
     }
@@ -690,6 +723,20 @@ void mdl_stage_fwd_n(const scn_model *m, const scn_device *d, double link_eff, c
                      const double *sq, double eff, double *out, int n)
 {
     mdl_stage_fb_n(m, d, link_eff, c, tok, sq, eff, out, NULL, n);
+}
+
+double mdl_step_balance(int dp, int nmb, double c, double cv)
+{
+    if (dp <= 1 || c <= 0 || cv <= 0) return 1.0;
+    /* Φ⁻¹ by bisection on Φ(x) = erfc(−x/√2)/2, monotone on [0, 8] */
+    double p = (dp - 0.375) / (dp + 0.25), lo = 0.0, hi = 8.0;
+    for (int i = 0; i < 60; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (0.5 * erfc(-mid / sqrt(2.0)) < p) lo = mid;
+        else hi = mid;
+    }
+    double share = nmb > 1 ? 1.0 - 1.0 / nmb : 1.0;
+    return 1.0 + 0.5 * (lo + hi) * cv * sqrt(share / c);
 }
 
 double mdl_1f1b(int p, int m, double f, double b)

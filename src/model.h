@@ -172,6 +172,7 @@ typedef struct {
     double vocab;
     int    recompute;           /* scn_recompute: full repeats the forward in the backward */
     double ridge;               /* FLOP/B at which a GEMM turns compute-bound at the achieved rates; 0: off */
+    int    gemm_model;          /* scn_gemm_model: the curve mdl_gemm_eff follows */
     double w_dense, w_exp, k_dim;   /* thinnest dense shard width (a·d/t), expert shard width, GEMM depth h */
     double x_exp;               /* tokens an expert sees per token of the micro-batch: k·(max(t,e)/t)/E */
     double hbm_eff_bw;          /* achieved HBM B/s (the loss's softmax over the logits) */
@@ -187,10 +188,14 @@ mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_
 void   mdl_stage_train(mdl_stage *c, const scn_model *m, const scn_device *d, const scn_efficiency *e,
                        scn_recompute rc);
 /* The share of efficiency.train an m×k by k×n BF16 GEMM reaches
-** (NVIDIA, "Matrix Multiplication Background User's Guide", math and
-** memory bounds): arithmetic intensity AI = mnk/(mk + kn + mn) FLOP per
-** byte, min(1, AI/ridge); 1 when ridge is 0 (off). */
-double mdl_gemm_eff(double m, double n, double k, double ridge);
+** (docs/model.md, section 7; NVIDIA, "Matrix Multiplication Background
+** User's Guide", math and memory bounds): with its arithmetic intensity
+** AI = mnk/(mk + kn + mn) FLOP per byte and r = ridge/AI, the smooth
+** curve (model GEMM_SMOOTH) (1 + r^2.5)^-0.4 — its compute and memory
+** times blended as an L2.5 norm, fitted on DeepGEMM's published H800
+** table — or the sharp roofline (GEMM_ROOFLINE) min(1, 1/r); 1 when
+** ridge is 0 (off). */
+double mdl_gemm_eff(double m, double n, double k, double ridge, int model);
 /* Dense (non-expert) parameters the heaviest pipeline stage holds
 ** (docs/model.md, section 7): the layers' share of ⌈L/p⌉ (first and middle
 ** stages, the first with the input embedding) or the last stage's
@@ -245,6 +250,14 @@ double mdl_exposed(double comm, double o, double compute);
 ** micro-batch and has no end part. */
 double mdl_zero_comm(int zero, double overlap, double g, double a, double r, int micro, int train, double *grad,
                      double *after);
+
+/* plan.train.balance = step in closed form (docs/model.md, section 7):
+** the expected most loaded of dp ranks' mini-batch slices over their mean,
+** each slice c of a rank's nmb·c sequences of length coefficient of
+** variation cv (drawn without replacement: variance c·σ²·(1 − 1/nmb)),
+** the largest of dp near-normal sums at Blom's quantile
+** Φ⁻¹((dp − 0.375)/(dp + 0.25)): 1 + z·cv·sqrt((1 − 1/nmb)/c). */
+double mdl_step_balance(int dp, int nmb, double c, double cv);
 
 /* 1F1B over p stages and m equal micro-batches (forward f, backward b):
 ** (m + p − 1)(f + b); forward-only passes the same with b = 0. */

@@ -139,15 +139,27 @@ int plan_nodes(const scn_cluster *c, const plan_pool *q, int *most)
     return nodes;
 }
 
+/* The parameters a device of the heaviest pipeline stage trains
+** (docs/model.md, section 7, "Gradient reduction and optimizer"): dense,
+** the larger of the first stage's ⌈L/p⌉ layers with the input table and
+** the last's ⌊L/p⌋ with the LM head (mdl_stage_dense_params, the same
+** split as the stage time and the memory), over TP; routed experts,
+** ⌈L/p⌉ layers' share over max(TP, EP).  Every stage reduces and steps
+** its own parameters at once, so the heaviest one decides the tail. */
+static void stage_psi(const plan_pool *q, const scn_model *m, double *psi_d, double *psi_e)
+{
+    *psi_d = mdl_stage_dense_params(m, q->pp) / q->tp;
+    *psi_e = m->params_expert * mdl_stage_share(m->layers, q->pp) / (q->tp > q->ep ? q->tp : q->ep);
+}
+
 /* All-reduce times of one stage's bf16 gradients (docs/model.md, section 7):
 ** *a over a ZeRO shard group (dense: DP ranks, stride tp; experts: expert-DP
 ** ranks), *r across the shard groups' replicas of a 1/shard share (HSDP;
 ** 0 when a shard spans all of DP). */
 void plan_grad_allreduce(const scn_scenario *s, const plan_pool *q, const scn_model *m, double *a, double *r)
 {
-    double sh = mdl_stage_share(m->layers, q->pp);
-    double psi_d = m->params_dense * sh / q->tp;
-    double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    double psi_d, psi_e;
+    stage_psi(q, m, &psi_d, &psi_e);
     const scn_cluster *cl = &s->cluster;
     double eff = s->eff.link;
     int es = q->tp * q->gdp / q->edp;      /* stride of the expert-DP group */
@@ -179,8 +191,9 @@ static double lora_share(const scn_scenario *s, const plan_pool *q, const scn_mo
     if (s->plan.train.lora_rank <= 0 || m != &s->actor) return 1.0;
     double ad, ae;
     lora_psi(s, q, &ad, &ae);
-    double sh = mdl_stage_share(m->layers, q->pp);
-    double base = m->params_dense * sh / q->tp + m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    double pd, pe;
+    stage_psi(q, m, &pd, &pe);
+    double base = pd + pe;
     return base > 0 ? (ad + ae) / base : 1.0;
 }
 
@@ -230,9 +243,8 @@ void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model 
                      double *grad_s, double *opt_s)
 {
     const scn_train_layout *tl = &s->plan.train;
-    double sh = mdl_stage_share(m->layers, q->pp);
-    double psi_d = m->params_dense * sh / q->tp;
-    double psi_e = m->params_expert * sh / (q->tp > q->ep ? q->tp : q->ep);
+    double psi_d, psi_e;
+    stage_psi(q, m, &psi_d, &psi_e);
     if (tl->lora_rank > 0 && m == &s->actor) lora_psi(s, q, &psi_d, &psi_e);   /* the optimizer steps the adapters */
     double grad, after;
     double tg = plan_zero_comm(s, q, m, micro, true, &grad, &after);
@@ -258,9 +270,9 @@ double plan_host_optimizer(const scn_scenario *s, const plan_pool *pp)
     double f = s->plan.train.optimizer_offload;
     if (f <= 0 || !(pp->roles & ROLE_TRAIN)) return 0;
     const scn_model *m = &s->actor;
-    double sh = mdl_stage_share(m->layers, pp->pp);
-    double shard = m->params_dense * sh / pp->tp / pp->shard
-                 + m->params_expert * sh / (pp->tp > pp->ep ? pp->tp : pp->ep) / pp->eshard;
+    double psi_d, psi_e;
+    stage_psi(pp, m, &psi_d, &psi_e);
+    double shard = psi_d / pp->shard + psi_e / pp->eshard;
     if (s->plan.train.lora_rank > 0) {
         double ad, ae;
         lora_psi(s, pp, &ad, &ae);

@@ -61,6 +61,7 @@ void scn_defaults(scn_scenario *s)
     p->train.optimizer_offload = 0;
     p->train.max_tokens = 0;
     p->train.padding = PAD_NONE;
+    p->train.balance = BAL_MINIBATCH;
     p->train.lora_rank = 0;
     p->train.lora_targets = LORA_ALL_LINEAR;
     p->rollout.tp = 1;
@@ -117,6 +118,7 @@ void scn_defaults(scn_scenario *s)
     e->switch_overhead_s = 1.0;
     e->reward_rule_s = 1e-3;
     e->gemm_shape = true;
+    e->gemm_model = GEMM_SMOOTH;
 }
 
 int scn_total_devices(const scn_cluster *c)

@@ -130,6 +130,10 @@ typedef struct {
 typedef enum { MODE_SEPARATE, MODE_COLOCATE, MODE_FULL } scn_mode;
 typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompute;
 typedef enum { CP_RING, CP_ULYSSES } scn_cp_kind;
+/* How a training GEMM's efficiency falls with its shape (docs/model.md,
+** section 7): the smooth curve fitted on public GEMM benchmarks, or the
+** sharp roofline min(1, AI/ridge). */
+typedef enum { GEMM_SMOOTH, GEMM_ROOFLINE } scn_gemm_model;
 /* Attention kernel as training sees it (docs/model.md, section 3): fused
 ** (FlashAttention: no a·s² score matrix held) or materialised (the score
 ** matrix, its softmax and dropout mask kept for the backward). */
@@ -137,6 +141,11 @@ typedef enum { ATTN_FUSED, ATTN_MATERIALIZED } scn_attention;
 /* How a micro-batch's sequences are laid out (docs/model.md, section 3):
 ** packed (remove-padding: their real lengths) or padded to its longest. */
 typedef enum { PAD_NONE, PAD_LONGEST } scn_padding;
+/* How a step's sequences reach the data-parallel ranks (docs/model.md,
+** section 7): each mini-batch token-balanced on its own, or the whole
+** step balanced in equal counts and each rank's share cut into
+** mini-batches in order (verl's balance_batch). */
+typedef enum { BAL_MINIBATCH, BAL_STEP } scn_balance;
 /* the matrices LoRA adapts (PEFT target_modules): every linear layer of the
 ** blocks ("all-linear", the LM head left out) or the attention projections */
 typedef enum { LORA_ALL_LINEAR, LORA_ATTENTION } scn_lora_targets;
@@ -192,6 +201,7 @@ typedef struct {
     int    max_tokens;          /* token-budget micro-batches: tokens per device a micro-batch may hold
                                 ** (verl ppo_max_token_len_per_gpu); 0: micro_batch counts sequences */
     scn_padding padding;        /* packed (remove-padding, default) or padded to the longest */
+    scn_balance balance;        /* DP token balancing per mini-batch (default) or per step */
     int    lora_rank;           /* LoRA adapters of this rank on the actor, the base frozen (0: full training) */
     scn_lora_targets lora_targets;  /* the matrices the adapters sit on */
 } scn_train_layout;
@@ -280,7 +290,8 @@ typedef struct {
     double switch_overhead_s;   /* fixed per co-located switch (allocator, graph) */
     double sync_bucket_s;       /* fixed host time per bucket of a weight sync or reshard (0 by default) */
     double reward_rule_s;       /* rule-based reward, per sample, off-device */
-    bool   gemm_shape;          /* training GEMMs below the device's ridge point run at its HBM rate (mdl_gemm_eff) */
+    bool   gemm_shape;          /* training GEMMs near or below the device's ridge point run slower (mdl_gemm_eff) */
+    scn_gemm_model gemm_model;  /* the curve gemm_shape follows */
 } scn_efficiency;
 
 /* The efficiency knobs `fusync calibrate` fits, in the order of its knob

@@ -134,13 +134,13 @@ static bool screen_has(const screen *sc, const char *text)
     "+ Timeline ----------------------------------------------------------------------------------------+\n" \
     "|0..2m10s fit            |+0-------------------------------+1m-------------------------------+2m---|\n" \
     "|step phase              |xgggggggggggggggggggggggggggggggggggggggggiiiiiiiiiTTTTTTTTTTTTxggggggggg|\n" \
-    "|- all 16 dev            |pggggggggggggggggggggggggggggggggggggggggxllllrrrrrTTTTTTTTTTTTgggggggggg|\n" \
-    "|  + stage 0 (TP2 x DP8) |x                                        xllllrrrrrTTTTTTTTTTTTx         |\n" \
+    "|- all 16 dev            |pggggggggggggggggggggggggggggggggggggggggxlllllrrrrTTTTTTTTTTTTgggggggggg|\n" \
+    "|  + stage 0 (TP2 x DP8) |x                                        xlllllrrrrTTTTTTTTTTTTx         |\n" \
     "|    rollout 0       67% |pgggggggggggggggggggggggggggggggggggggggg                      gggggggggg|\n" \
     "|    rollout 1       66% |pgggggggggggggggggggggggggggggggggggggggg                      gggggggggg|\n" \
     "|    rollout 2       53% |gggggggggggggggggggggggggggggg                                 gggggggggg|\n" \
     "|    rollout 3       67% |pgggggggggggggggggggggggggggggggggggggggg                      gggggggggg|\n" \
-    "|t=2m10s (live) g generate  step 2  v1  mb 26  672ms (2m09s-2m09s)  1924 tokens            row 2/20|\n" \
+    "|t=2m10s (live) g generate  step 2  v1  mb 26  672ms (2m09s-2m10s)  1924 tokens            row 2/20|\n" \
     "|g generate  x switch  i inference (l r w)  T train  p prefill  l log-prob  r reference  blank idle|\n" \
     "+--------------------------------------------------------------------------------------------------+\n" \
     ""
@@ -157,7 +157,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_STALENESS \
     "+ Staleness -------------------------------------+\n" \
     "|bound s=0  lag max 0  mean 0.00 so far          |\n" \
-    "|in flight: v1:429                               |\n" \
+    "|in flight: v1:435                               |\n" \
     "|trained lags: 0:1024                            |\n" \
     "|step 1     #                            v0..0   |\n" \
     "|                                                |\n" \
@@ -165,17 +165,17 @@ static bool screen_has(const screen *sc, const char *text)
     ""
 #define GOLDEN_STATS \
     "+ Stats -----------------------------------------+\n" \
-    "|tok/s  last step 25.0k  so far 21.5k            |\n" \
+    "|tok/s  last step 24.9k  so far 21.5k            |\n" \
     "|measured after 1 warm-up step                   |\n" \
-    "|progress  step 2/5  t=2m10s  1597 events        |\n" \
+    "|progress  step 2/5  t=2m10s  1591 events        |\n" \
     "|Step split (training pool, so far)              |\n" \
-    "|g generate     68.7% gggggggggggggg....... 1m29s|\n" \
+    "|g generate     68.6% gggggggggggggg....... 1m29s|\n" \
     "|x switch        3.5% x..................... 4.5s|\n" \
-    "|i inference    11.0% ii................... 14.3s|\n" \
-    "|T train        16.7% TTTT................. 21.8s|\n" \
+    "|i inference    11.1% ii................... 14.4s|\n" \
+    "|T train        16.8% TTTT................. 21.8s|\n" \
     "|Pool         dev   busy   idle compute          |\n" \
-    "| all           16  92.6%   7.4%   92.0%         |\n" \
-    "|tokens  generated 3.48M  trained 2.79M          |\n" \
+    "| all           16  92.6%   7.4%   91.9%         |\n" \
+    "|tokens  generated 3.47M  trained 2.79M          |\n" \
     "|        wasted 0  in flight 0                   |\n" \
     "|plan  full s=0  partial 1.00  TP1 1SN  5 steps  |\n" \
     "+------------------------------------------------+\n" \
@@ -233,8 +233,8 @@ static bool screen_has(const screen *sc, const char *text)
     "|A: as in the file                                                                                           |\n" \
     "|B: plan.mode=separate                                                                                       |\n" \
     "|now (the live run): plan.mode=separate, step 1/5                                                            |\n" \
-    "|0..12m53s           |+0-----------+2m-----------+4m----------+6m-----------+8m----------+10m----------+12m--|\n" \
-    "|A step              |ggggggggiiTTTggggggggiiTTgggggggggiiTTgggggggggiTTTggggggggiiTTT                       |\n" \
+    "|0..12m55s           |+0-----------+2m----------+4m-----------+6m----------+8m-----------+10m---------+12m---|\n" \
+    "|A step              |ggggggggiiTTTggggggggiiTTgggggggggiiTTggggggggiiTTTggggggggiiTTT                       |\n" \
     "|A all               |gggggggggrTTggggggggglrTTggggggggglrTTgggggggggrTTpgggggggggrTTT                       |\n" \
     "|B step              |gggggggggiiiTTTTTgggggggggiiiTTTTTggggggggggiiiTTTTggggggggggiiiTTTTTgggggggggiiiiTTTTT|\n" \
     "|B rollout           |ggggggggg       Wgggggggggg       gggggggggg       gggggggggg       Wgggggggggg       W|\n" \
@@ -242,24 +242,24 @@ static bool screen_has(const screen *sc, const char *text)
     "|now step            |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now rollout         |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
     "|now train           |~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n" \
-    "|A 1 step            |ggggggggggggggggggggggggggggggggggggggxiiiiiiiiTTTTTTTTTTT 1m54s                       |\n" \
+    "|A 1 step            |gggggggggggggggggggggggggggggggggggggxxiiiiiiiiTTTTTTTTTTT 1m54s                       |\n" \
     "|B 1 step            |ggggggggggggggggggggggggggggggggggggggggggWiiiiiiiiiiiiiiTTTTTTTTTTTTTTTTTTTTTT 2m36s  |\n" \
-    "|B-A step +41.6s:  generate +8.9s  switch -3.1s  weight sync +484ms  inference +14.4s  train +21s            |\n" \
+    "|B-A step +41.7s:  generate +8.9s  switch -3.1s  weight sync +484ms  inference +14.4s  train +21s            |\n" \
     "|A full: devices idle 7% of the time (one pool: no device waits for another pool)                            |\n" \
     "|B separate: train pool idle 53% of the time (51% of all device-time idle)                                   |\n" \
     "|                                        A                       B  B - A                                    |\n" \
-    "|throughput tok/s                    25.0k                   18.4k  -6694 (-26.7%)                           |\n" \
-    "|  per device                         1566                    1147  -418 (-26.7%)                            |\n" \
-    "|step time                           1m54s                   2m36s  +41.6s (+36.5%)                          |\n" \
+    "|throughput tok/s                    25.0k                   18.3k  -6696 (-26.8%)                           |\n" \
+    "|  per device                         1564                    1145  -419 (-26.8%)                            |\n" \
+    "|step time                           1m54s                   2m36s  +41.7s (+36.5%)                          |\n" \
     "|  generate                          1m14s                   1m23s  +8.9s (+12.0%)                           |\n" \
     "|  switch                             3.1s                       -  -3.1s (-100.0%)                          |\n" \
     "|  weight sync                           -                   484ms  +484ms                                   |\n" \
-    "|  inference                         14.7s                   29.1s  +14.4s (+97.8%)                          |\n" \
-    "|  train                             22.3s                   43.3s  +21s (+93.9%)                            |\n" \
+    "|  inference                         14.8s                   29.2s  +14.4s (+97.8%)                          |\n" \
+    "|  train                             22.4s                   43.4s  +21s (+93.9%)                            |\n" \
     "|idle device-time                     6.6%                   51.1%  +44.5 pt                                 |\n" \
     "|  all busy                          93.4%                       -                                           |\n" \
-    "|  rollout busy                          -                   51.0%                                           |\n" \
-    "|  train busy                            -                   46.8%                                           |\n" \
+    "|  rollout busy                          -                   50.9%                                           |\n" \
+    "|  train busy                            -                   46.9%                                           |\n" \
     "|memory peak/device               72.0 GiB                73.0 GiB  +1.0 GiB (+1.4%)                         |\n" \
     "|host peak/node                  212.8 GiB                       -  -212.8 GiB (-100.0%)                     |\n" \
     "+------------------------------------------------------------------------------------------------------------+\n" \
@@ -289,13 +289,13 @@ static bool screen_has(const screen *sc, const char *text)
     "|A: as in the file                                                             |\n" \
     "|B: plan.mode=separate                                                         |\n" \
     "|                                    A                   B  B - A              |\n" \
-    "|throughput tok/s                25.0k               18.4k  -6694 (-26.7%)     |\n" \
-    "|  per device                     1566                1147  -418 (-26.7%)      |\n" \
-    "|step time                       1m54s               2m36s  +41.6s (+36.5%)    |\n" \
+    "|throughput tok/s                25.0k               18.3k  -6696 (-26.8%)     |\n" \
+    "|  per device                     1564                1145  -419 (-26.8%)      |\n" \
+    "|step time                       1m54s               2m36s  +41.7s (+36.5%)    |\n" \
     "|  generate                      1m14s               1m23s  +8.9s (+12.0%)     |\n" \
     "|  switch                         3.1s                   -  -3.1s (-100.0%)    |\n" \
     "|  weight sync                       -               484ms  +484ms             |\n" \
-    "|  inference                     14.7s               29.1s  +14.4s (+97.8%)    |\n" \
+    "|  inference                     14.8s               29.2s  +14.4s (+97.8%)    |\n" \
     "+------------------------------------------------------------------------------+\n" \
     ""
 #define GOLDEN_COLOCATE_TRAIN_80X24 \
@@ -366,7 +366,7 @@ static bool screen_has(const screen *sc, const char *text)
     "|                                                                                                                                                                                                      |\n" \
     "|                                                                                                                                                                                                      |\n" \
     "|                                                                                                                                                                                                      |\n" \
-    "|t=1m50s (live) T train  step 1  2.2s so far (since 1m48s)  under way                                                                                                                                  |\n" \
+    "|t=1m50s (live) T train  step 1  2.1s so far (since 1m48s)  under way                                                                                                                                  |\n" \
     "|g generate  i inference (l r w)  T train  p prefill  l log-prob  r reference  blank idle                                                                                                              |\n" \
     "+------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+\n" \
     ""
