@@ -54,7 +54,7 @@ return {
     staleness = 0, partial_rollout = 1.0, on_update = "continue",
   },
   efficiency = {
-    train = 0.17,               -- RL training: micro-batch 1, variable lengths (pre-training reached 30-41%)
+    train = 0.18,               -- RL training: micro-batch 1, variable lengths (pre-training reached 30-41%)
     prefill = 0.45, decode = 0.40, hbm = 0.60, link = 0.60, host_link = 0.80,
     decode_overhead_ms = 27,    -- per decode step: scheduling, launch, MoE dispatch software (guess)
     train_overhead_ms = 500, switch_overhead_s = 2, reward_rule_ms = 5,
