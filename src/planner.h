@@ -114,6 +114,7 @@ typedef struct {
     double lag_cost;
     int    budget;              /* candidates of the first rung (0: the default, 320) */
     int    top;                 /* plans listed: the final rung holds at least this many */
+    int    jobs;                /* worker processes of the interval draws (planner_intervals) */
     /* the command that reproduces a row: `fusync run INPUT [SETS] [--policy POLICY] ...` */
     const char *input;
     const char *const *sets;

@@ -9,7 +9,8 @@
 # covariance four times as wide must give a strictly wider interval (so
 # the check cannot pass on a fixed width).  An uncalibrated run's interval
 # says validation and holds its figure; bad calibration fields are refused
-# naming the field.  Needs $FUSYNC (the binary).
+# naming the field.  The draws run on --jobs workers and give the same
+# interval with 1 job or 3.  Needs $FUSYNC (the binary).
 set -u
 F=${FUSYNC:?set FUSYNC to the fusync binary}
 cd "$(dirname "$0")/.." || exit 2
@@ -64,6 +65,14 @@ lo1=${2:-0} hi1=${3:-0}
 set -- $(interval "$T/wide.lua")
 awk -v a="$lo1" -v b="$hi1" -v c="${2:-0}" -v d="${3:-0}" 'BEGIN { exit !(d - c > 1.2 * (b - a)) }' && ok ||
     bad "a twice wider covariance gave [${2:-?}, ${3:-?}], not a fifth wider than [$lo1, $hi1]"
+
+# the draws on the job pool: the same interval bytes whatever --jobs is
+for j in 1 3; do
+    "$F" run "$T/measured.lua" --data-dir "$EX" --jobs $j --json - 2>"$T/err" |
+        awk '/"interval": \{/ { on = 1 } on { print } on && /^  \}/ { on = 0 }' >"$T/iv$j.json"
+done
+[ -s "$T/iv1.json" ] && grep -q '"source": "calibration"' "$T/iv1.json" && cmp -s "$T/iv1.json" "$T/iv3.json" && ok ||
+    bad "the calibrated interval differs with --jobs 3: $(diff "$T/iv1.json" "$T/iv3.json" | head -4)"
 
 # the text report says where the interval came from
 "$F" run "$T/measured.lua" --data-dir "$EX" | grep -q '^Interval .*(calibration: ' && ok ||
