@@ -61,6 +61,7 @@ interval() {    # FILE -> "value lo hi source"
         END { print v, lo, hi, s }'
 }
 set -- $(interval "$T/measured.lua")
+echo "uncert.sh: measured mean step $meas s, calibrated interval [${2:-?}, ${3:-?}] (${4:-?}), predicted ${1:-?}"
 if [ "${4:-}" = calibration ] && awk -v m="$meas" -v lo="$2" -v hi="$3" 'BEGIN { exit !(lo <= m && m <= hi) }'; then ok
 else bad "calibrated interval [${2:-?}, ${3:-?}] (${4:-no source}) misses the measured mean step $meas s: $(cat "$T/err")"; fi
 lo1=${2:-0} hi1=${3:-0}
