@@ -77,6 +77,17 @@ done
 [ -s "$T/iv1.json" ] && grep -q '"source": "calibration"' "$T/iv1.json" && cmp -s "$T/iv1.json" "$T/iv3.json" && ok ||
     bad "the calibrated interval differs with --jobs 3: $(diff "$T/iv1.json" "$T/iv3.json" | head -4)"
 
+# the plan table: a calibrated scenario's top three listed rows re-simulated
+# on the --jobs workers, the same table with 1 job or 2
+for j in 1 2; do
+    "$F" plan "$T/measured.lua" --data-dir "$EX" --fix plan.rollout.dispatch=balanced --fix plan.rollout.max_seqs=256 \
+        --jobs $j --quiet --csv "$T/pl$j.csv" 2>"$T/err" || bad "plan --jobs $j failed: $(head -2 "$T/err")"
+done
+cmp -s "$T/pl1.csv" "$T/pl2.csv" && ok || bad "a calibrated plan's table differs with --jobs 2"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+         $c["feasible"] == "true" && $c["within"] == "true" && $c["mode"] != "baseline" && n < 3 { n++; if ($c["interval_source"] == "calibration") k++ }
+         END { exit !(n == 3 && k == 3) }' "$T/pl1.csv" && ok || bad "a calibrated plan's top three rows lack the calibration's interval"
+
 # sweeps: every feasible row its interval; a calibrated sweep draws the three
 # fastest variants (and any that sets nothing), each the interval `fusync
 # run` gives that variant, the same bytes with --jobs 1 and 3
