@@ -245,6 +245,7 @@ int cmd_plan(cli_opts *o)
         .host_price = o->host_price,
         .steps = o->steps,
         .top = o->top,
+        .jobs = o->jobs,
         .input = o->scenario,
         .sets = (const char *const *)lo.sets,
         .nsets = lo.nsets,

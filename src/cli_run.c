@@ -64,8 +64,9 @@ int cmd_run(cli_opts *o)
     rc = r.feasible ? 0 : 1;
     if (steps) report_steps_finish(steps, s);
     /* the interval on the figures: re-simulated knob draws for a calibrated
-    ** scenario, else the validation table's spread (src/uncert.c) */
-    if (r.feasible && !unc_interval(runner_scenario(run), UNC_DRAWS, &r, &err)) { rc = cli_fail(&err); goto out; }
+    ** scenario, else the validation table's spread (src/uncert.c); the
+    ** draws on --jobs workers */
+    if (r.feasible && !unc_interval_jobs(runner_scenario(run), UNC_DRAWS, o->jobs, &r, &err)) { rc = cli_fail(&err); goto out; }
     if (cw) {
         bool ok = chrome_close(cw, &err);
         cw = NULL;

@@ -5,7 +5,9 @@
 **
 ** Determinism: rows come out in variant order whatever --jobs is, cells
 ** carry no wall-clock figures, and a table read back from its JSON prints
-** the same bytes, so merging shards gives exactly the unsharded output.
+** the same bytes, so merging shards gives exactly the unsharded output;
+** the one exception is a calibrated scenario's drawn intervals, which only
+** an unsharded sweep computes (sweep_draw_intervals).
 */
 #include "cli.h"
 #include "engine.h"
@@ -16,12 +18,19 @@
 #include "rtable.h"
 #include "runner.h"
 #include "shard.h"
+#include "uncert.h"
 #include "workers.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Variants a calibrated sweep re-simulates for the calibration's interval
+** besides the base (sweep_draw_intervals). */
+#define SWEEP_DRAWN 3
 
 typedef struct {
     const cli_opts *o;
@@ -30,6 +39,73 @@ typedef struct {
     int npaths;
     char **paths;           /* varied columns */
 } sweep_ctx;
+
+/* The interval columns of row r from a report's interval (none: left empty). */
+static void sweep_set_interval(const rtable *t, rt_row *r, const report *rep)
+{
+    if (!rep->interval_source[0]) return;
+    rt_row_set_str(r, rtable_col(t, "interval_source"), rep->interval_source);
+    rt_row_set_num(r, rtable_col(t, "interval_tput_lo"), rep->tput_lo);
+    rt_row_set_num(r, rtable_col(t, "interval_tput_hi"), rep->tput_hi);
+    rt_row_set_num(r, rtable_col(t, "interval_step_lo"), rep->step_lo);
+    rt_row_set_num(r, rtable_col(t, "interval_step_hi"), rep->step_hi);
+}
+
+/* The variant's scenario as sweep_one runs it: the user's --set, then the
+** variant's, then its policy's place(). */
+static bool sweep_load(const cli_opts *base_o, const whatif_variant *v, scn_scenario *out, fs_err *err)
+{
+    cli_opts o = *base_o;
+    for (int k = 0; k < v->nsets && o.nsets < CLI_SETS_MAX; k++) o.sets[o.nsets++] = v->sets[k];
+    runner_spec spec = {.path = o.scenario, .sets = o.sets, .nsets = o.nsets, .policy = o.policy, .headless = true};
+    return runner_load(&spec, out, NULL, 0, err);
+}
+
+/* A calibrated sweep: the calibration's interval (UNC_DRAWS simulated knob
+** vectors each, src/uncert.c) on the SWEEP_DRAWN fastest feasible variants
+** and on every variant that sets nothing (the base scenario itself), the
+** rows a reader compares; the rest keep the validation spread.  Bounded so
+** that a sweep of any size costs at most 16 x (SWEEP_DRAWN + 1) extra runs,
+** the planner's rule (its top three and the baseline).  The draws of each
+** row run on the --jobs workers.  A shard cannot tell which rows are the
+** fastest of the whole sweep, so shards keep the validation spread and
+** merge into the same bytes. */
+static bool sweep_draw_intervals(const cli_opts *o, const whatif_list *w, rtable *t, fs_err *err)
+{
+    int fc = rtable_col(t, "feasible"), tc = rtable_col(t, "throughput_tokens_per_s"), sc = rtable_col(t, "step_time_s");
+    int pick[SWEEP_DRAWN];
+    int np = 0;
+    for (int i = 0; i < t->nrows; i++) {
+        const rt_row *r = &t->rows[i];
+        double x = rt_row_num(r, tc);
+        if (!rt_row_true(r, fc) || !isfinite(x)) continue;
+        /* insertion into the fastest SWEEP_DRAWN, ties to the earlier variant */
+        int at = np;
+        while (at > 0 && rt_row_num(&t->rows[pick[at - 1]], tc) < x) at--;
+        if (at >= SWEEP_DRAWN) continue;
+        for (int k = (np < SWEEP_DRAWN ? np : SWEEP_DRAWN - 1); k > at; k--) pick[k] = pick[k - 1];
+        pick[at] = i;
+        if (np < SWEEP_DRAWN) np++;
+    }
+    scn_scenario *s = xmalloc(sizeof *s);
+    bool ok = true;
+    for (int i = 0; i < t->nrows && ok; i++) {
+        rt_row *r = &t->rows[i];
+        bool take = w->v[r->id].nsets == 0;
+        for (int k = 0; k < np; k++) take |= pick[k] == i;
+        if (!take || !rt_row_true(r, fc)) continue;
+        fs_err e = {0, ""};
+        if (!sweep_load(o, &w->v[r->id], s, &e) || !scn_has_calibration(s)) continue;
+        report x;
+        memset(&x, 0, sizeof x);
+        x.throughput = rt_row_num(r, tc);
+        x.step_time_s = rt_row_num(r, sc);
+        if (!(ok = unc_interval_jobs(s, UNC_DRAWS, o->jobs, &x, err))) break;
+        sweep_set_interval(t, r, &x);
+    }
+    free(s);
+    return ok;
+}
 
 /* Run one variant: the base scenario with its overrides after the user's
 ** own --set options, loaded and validated exactly like `fusync run`. */
@@ -59,7 +135,16 @@ static bool sweep_one(void *ud, rtable *t, int item, fs_err *unused)
         /* a swept value the policy's place() replaced is said, not hidden */
         int oc = rtable_col(t, "policy_replaced");
         if (oc >= 0) rt_row_set_str(r, oc, runner_overrides(run));
-        if (runner_close(run, &rep, &err)) rt_metrics_fill(t, r, &rep);
+        if (runner_close(run, &rep, &err)) {
+            rt_metrics_fill(t, r, &rep);
+            /* every feasible row its interval: the validation table's
+            ** spread here; sweep_draw_intervals replaces it with the
+            ** calibration's on the rows it re-simulates */
+            if (rep.feasible) {
+                unc_from_validation(&rep);
+                sweep_set_interval(t, r, &rep);
+            }
+        }
     }
     runner_free(run);
     if (err.code) {
@@ -101,20 +186,31 @@ static void sweep_print_table(const cli_opts *o, const scn_scenario *base, const
         if (l > lw) lw = l;
     }
     if (lw > 60) lw = 60;
-    fprintf(f, "%4s  %-*s  %12s  %10s  %9s  %8s  %s\n", "id", lw, "variant", "tokens/s", "step", "staleness", "wasted",
-            "note");
+    int c_isrc = rtable_col(t, "interval_source"), c_ilo = rtable_col(t, "interval_tput_lo"), c_ihi = rtable_col(t, "interval_tput_hi");
+    bool drawn = false;
+    fprintf(f, "%4s  %-*s  %12s  %10s  %9s  %8s  %-15s  %s\n", "id", lw, "variant", "tokens/s", "step", "staleness", "wasted",
+            "interval", "note");
     scn_scenario *vs = xmalloc(sizeof *vs);
     for (int i = 0; i < t->nrows; i++) {
         const rt_row *r = &t->rows[i];
         const whatif_variant *v = &w->v[r->id];
         variant_label(v, lab, sizeof lab);
-        char tp[32] = "-", st[32] = "-", sl[32] = "-", wa[32] = "-", note[600] = "";
+        char tp[32] = "-", st[32] = "-", sl[32] = "-", wa[32] = "-", iv[48] = "-", note[600] = "";
         bool feas = !strcmp(rt_row_text(r, c_feas), "true");
         if (feas) {
             fmt_si(tp, sizeof tp, rt_row_num(r, c_tp));
             fmt_secs(st, sizeof st, rt_row_num(r, c_st));
             snprintf(sl, sizeof sl, "%.0f/%.2f", rt_row_num(r, c_smax), rt_row_num(r, c_smean));
             fmt_si(wa, sizeof wa, rt_row_num(r, c_waste));
+            double lo = rt_row_num(r, c_ilo), hi = rt_row_num(r, c_ihi);
+            if (isfinite(lo) && isfinite(hi)) {
+                char a[20], b[20];
+                fmt_si(a, sizeof a, lo);
+                fmt_si(b, sizeof b, hi);
+                bool cal = !strcmp(rt_row_text(r, c_isrc), "calibration");
+                drawn |= cal;
+                snprintf(iv, sizeof iv, "%s-%s%s", a, b, cal ? " c" : "");
+            }
         } else snprintf(note, sizeof note, "infeasible: %s", rt_row_text(r, c_why));
         /* the base's fields already: the variant is the base itself */
         cli_opts vo = *o;
@@ -126,14 +222,17 @@ static void sweep_print_table(const cli_opts *o, const scn_scenario *base, const
         /* the same figures as an earlier variant: what it changes has no effect here */
         for (int j = 0; j < i && !note[0] && feas; j++) {
             bool same = true;
-            for (int c = c_feas; c < t->ncols && same; c++)
+            /* the figures, not the intervals (the last columns: a drawn
+            ** row's differs from an undrawn one's with the same figures) */
+            for (int c = c_feas; c < (c_isrc >= 0 ? c_isrc : t->ncols) && same; c++)
                 same = !strcmp(rt_row_text(r, c), rt_row_text(&t->rows[j], c));
             if (same) snprintf(note, sizeof note, "no effect here: the same figures as variant %d", t->rows[j].id);
         }
-        fprintf(f, "%4d  %-*.*s  %12s  %10s  %9s  %8s  %s\n", r->id, lw, lw, lab, tp, st, sl, wa, note);
+        fprintf(f, "%4d  %-*.*s  %12s  %10s  %9s  %8s  %-15s  %s\n", r->id, lw, lw, lab, tp, st, sl, wa, iv, note);
     }
     free(vs);
-    fprintf(f, "(staleness: max/mean lag; every column with --csv FILE|- or --json FILE|-)\n");
+    fprintf(f, "(staleness: max/mean lag; interval: of tokens/s, from the validation table's errors%s; every column with "
+            "--csv FILE|- or --json FILE|-)\n", drawn ? ", c: from the calibration's simulated draws" : "");
 }
 
 /* The hash of what a run depends on: its kind, files and options. */
@@ -190,6 +289,11 @@ int cmd_sweep(cli_opts *o)
         }
     if (base.plan.policy[0]) rtable_add_col(&t, "policy_replaced");
     rt_metrics_add_cols(&t);
+    /* the interval of each feasible row's throughput and step time, as the
+    ** plan table has it (docs/model.md, section 12, "Intervals") */
+    static const char *const ic[] = {"interval_source", "interval_tput_lo", "interval_tput_hi", "interval_step_lo",
+                                     "interval_step_hi", NULL};
+    for (int i = 0; ic[i]; i++) rtable_add_col(&t, ic[i]);
 
     int *ids = xmalloc((size_t)w.nvariants * sizeof *ids);
     int n = 0;
@@ -201,6 +305,7 @@ int cmd_sweep(cli_opts *o)
     ** own thread (src/eng_draw.c) */
     if (o->jobs > 1) sim_draw_ahead = 0;
     if (!workers_run(&t, n, o->jobs, sweep_one, &c, o->quiet ? NULL : "sweep", &err)) rc = cli_fail(&err);
+    if (!rc && !o->shard_n && scn_has_calibration(&base) && !sweep_draw_intervals(o, &w, &t, &err)) rc = cli_fail(&err);
     if (!rc) {
         rc = cli_write_table(o, &t);
         if (!rc && !o->csv_path && !o->json_path && isatty(STDOUT_FILENO)) {

@@ -397,7 +397,7 @@ const cli_command CLI_COMMANDS[] = {
      "Simulate the scenario headless and print the report: throughput, step time\n"
      "and its split, memory peaks, staleness, utilization per pool.\n"
      "Status 1 when the plan turns out infeasible (the report says why).\n",
-     SCENARIO_OPTS "json trace svg steps-csv names quiet no-color",
+     SCENARIO_OPTS "json trace svg steps-csv names jobs quiet no-color",
      "fusync run examples/qwen7b_h100x16.lua --mode colocate --svg run.svg", 0},
     {"tui", cmd_tui, 0, 1, "SCENARIO [OPTIONS]\n--lesson FILE [OPTIONS]", "interactive terminal front end",
      "The interactive terminal front end: device timelines, memory buckets,\n"

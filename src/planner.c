@@ -199,6 +199,29 @@ static bool device_price(const planner *P, const scn_scenario *s, const plan *pl
 
 /* ---------------------------------------------------------------- apply */
 
+bool planner_shape_at(const planner *P, int idx, int supernodes, int nodes, scn_plan *out)
+{
+    *out = P->ax.shapes[idx];
+    long own = (long)P->base.cluster.supernodes * P->base.cluster.nodes_per_supernode, now = (long)supernodes * nodes;
+    if (now == own) return true;
+    if (!P->scale_shapes || own <= 0) return false;
+    /* Proportional: a pool of k of the scenario's n nodes keeps k/n of the
+    ** cluster, so the types keep their ratio (the hardware mix is the
+    ** scenario's; the planner does not invent a different one) and a pool
+    ** of whole nodes of its own type stays on whole nodes (docs/model.md,
+    ** section 2, Heterogeneous pools). */
+    int per = P->base.cluster.devices_per_node;
+    for (int i = 0; i < out->npools; i++) {
+        scn_pool *q = &out->pools[i];
+        long d = (long)q->devices * now;
+        if (q->nranges > 0 || d % own) return false;
+        d /= own;
+        if (d < 1 || (per > 0 && q->devices % per == 0 && d % per)) return false;
+        q->devices = (int)d;
+    }
+    return true;
+}
+
 static unsigned aux_roles(const scn_scenario *s)
 {
     return (s->has_ref ? ROLE_REF : 0) | (s->reward_is_model ? ROLE_REWARD : 0);
@@ -242,11 +265,15 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *s)
     case PLANNER_FULL:
         p->mode = MODE_FULL;
         break;
-    case PLANNER_SHAPE:
-        p->mode = P->ax.shapes[c->split].mode;
-        p->npools = P->ax.shapes[c->split].npools;
-        memcpy(p->pools, P->ax.shapes[c->split].pools, sizeof p->pools);
+    case PLANNER_SHAPE: {
+        scn_plan sh;
+        /* enumerate keeps only the sizes the shape scales to */
+        if (!planner_shape_at(P, c->split, c->supernodes, c->nodes, &sh)) sh = P->ax.shapes[c->split];
+        p->mode = sh.mode;
+        p->npools = sh.npools;
+        memcpy(p->pools, sh.pools, sizeof p->pools);
         break;
+    }
     case PLANNER_SPREAD: {
         unsigned critic = s->has_critic ? ROLE_CRITIC : 0;
         p->mode = MODE_SEPARATE;
@@ -412,10 +439,12 @@ void planner_enumerate(planner *P)
         int unit = b->cluster.devices_per_node;
         if (unit > total) unit = total;
         bool own_size = sn == b->cluster.supernodes && nodes == b->cluster.nodes_per_supernode;
-        for (int mi = 0; mi < ax->modes.n + (own_size ? ax->nshapes : 0); mi++) {
+        for (int mi = 0; mi < ax->modes.n + (own_size || P->scale_shapes ? ax->nshapes : 0); mi++) {
             int mode = mi < ax->modes.n ? (int)ax->modes.v[mi] : PLANNER_SHAPE;
             int sp[32], nsp = 1;
             sp[0] = mi < ax->modes.n ? 0 : mi - ax->modes.n;
+            scn_plan scaled;
+            if (mode == PLANNER_SHAPE && !planner_shape_at(P, sp[0], sn, nodes, &scaled)) continue;
             if (mode == PLANNER_SEPARATE || mode == PLANNER_HYBRID) nsp = splits(P, total, unit, true, sp);
             if (mode == PLANNER_SPREAD) {
                 /* the rollout share of each supernode, in whole nodes */
@@ -525,9 +554,14 @@ static void run_line(const planner *P, const plan_cand *c, int iterations, fs_bu
     }
     const scn_scenario *base = &P->base;
     if (c->supernodes != base->cluster.supernodes) buf_printf(b, " --set cluster.supernodes=%d", c->supernodes);
-    if (c->nodes != base->cluster.nodes_per_supernode) buf_printf(b, " --set cluster.nodes_per_supernode=%d", c->nodes);
+    /* in the field the scenario gives: a file of plain `nodes` refuses
+    ** nodes_per_supernode beside it (src/lua_scenario.c) */
+    if (c->nodes != base->cluster.nodes_per_supernode)
+        buf_printf(b, " --set cluster.%s=%d", base->cluster.nodes > 0 ? "nodes" : "nodes_per_supernode", c->nodes);
     if (c->mode == PLANNER_SHAPE) {
-        const scn_plan *sh = &P->ax.shapes[c->split];
+        scn_plan shp;
+        if (!planner_shape_at(P, c->split, c->supernodes, c->nodes, &shp)) shp = P->ax.shapes[c->split];
+        const scn_plan *sh = &shp;
         buf_printf(b, " --mode %s", scn_mode_name(sh->mode));
         for (int i = 0; i < sh->npools; i++) {
             buf_printf(b, " --set plan.pools.%d.name=", i + 1);
@@ -746,6 +780,21 @@ static bool hetero_axes(planner *P, fs_err *err)
         P->ax.shapes = xcalloc(1, sizeof *P->ax.shapes);
         P->ax.shapes[0] = *bp;
         P->ax.nshapes = 1;
+        P->scale_shapes = true;
+        /* the header says which sizes the pools cannot scale to */
+        size_t k = strlen(P->range);
+        int nbad = 0;
+        const plan_axis *sz = P->base.cluster.supernodes > 1 ? &P->ax.supernodes : &P->ax.nodes_per_supernode;
+        for (int i = 0; i < sz->n && k && k < sizeof P->range; i++) {
+            bool super = sz == &P->ax.supernodes;
+            int sn = super ? (int)sz->v[i] : P->base.cluster.supernodes;
+            int nd = super ? P->base.cluster.nodes_per_supernode : (int)sz->v[i];
+            scn_plan tmp;
+            if (planner_shape_at(P, 0, sn, nd, &tmp)) continue;
+            k += (size_t)snprintf(P->range + k, sizeof P->range - k, "%s%ld", nbad++ ? "," : "; the pools scaled with it (not at ", sz->v[i]);
+        }
+        if (nbad && k < sizeof P->range) snprintf(P->range + k, sizeof P->range - k, ")");
+        else if (k && k < sizeof P->range) snprintf(P->range + k, sizeof P->range - k, "; the pools scaled with it");
     }
     return true;
 }

@@ -114,6 +114,7 @@ typedef struct {
     double lag_cost;
     int    budget;              /* candidates of the first rung (0: the default, 320) */
     int    top;                 /* plans listed: the final rung holds at least this many */
+    int    jobs;                /* worker processes of the interval draws (planner_intervals) */
     /* the command that reproduces a row: `fusync run INPUT [SETS] [--policy POLICY] ...` */
     const char *input;
     const char *const *sets;
@@ -174,9 +175,13 @@ typedef struct {
     int           rung_iters[PLANNER_RUNGS_MAX], rung_n[PLANNER_RUNGS_MAX];
     int           ndispatch;            /* values of plan.rollout.dispatch swept */
     int           fix_rollout_devices, fix_aux_devices;  /* > 0: the pool split held */
+    /* the scenario's typed pools (plan.pools[i].device) are the one shape,
+    ** scaled with the cluster size under --objective devices and cost
+    ** (planner_shape_at) */
+    bool          scale_shapes;
     int           mode_only;            /* scn_mode of --mode or --fix plan.mode; -1: any */
     char          searched[512];        /* the constraints as searched, for the header */
-    char          range[160];           /* the cluster sizes searched ("" : the scenario's only) */
+    char          range[256];           /* the cluster sizes searched ("" : the scenario's only) */
     bool          costing;              /* the table has the cost and time columns */
     bool          lag_col;              /* ... the effective_tokens_per_s column */
     double        lag_cost;             /* c of planner_lag_value */
@@ -188,6 +193,14 @@ typedef struct {
     void        (*visit)(void *ud, const plan_cand *c, bool fits);
     void         *visit_ud;
 } planner;
+
+/* Shape `idx` of the search on a cluster of `supernodes` x `nodes`: at the
+** scenario's own size as listed; with P->scale_shapes, at another size each
+** pool's devices scaled by the cluster's node count over the scenario's,
+** whole nodes staying whole nodes.  False when the shape cannot be held at
+** that size (a pool would get a fraction of a device or of a node, or has
+** explicit ranges). */
+bool planner_shape_at(const planner *P, int idx, int supernodes, int nodes, scn_plan *out);
 
 /* Set up a search of `base` (loaded without place()).  With a policy `pl`
 ** (the caller keeps it open): its place() sets the baseline, candidates()

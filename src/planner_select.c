@@ -100,6 +100,25 @@ void planner_select(planner *P, int budget)
         expand(P, &cap, &P->c[i]);
         taken[i] = 1;
     }
+    /* Smallest or cheapest cluster: each size must reach simulation with a
+    ** layout that fits.  The estimate ranks the largest cluster's layouts
+    ** first, so a smaller size may get one representative only, and when
+    ** that one misses the analytic fit its run overflows and the size drops
+    ** out of the answer.  So every group also gets its best fitting layout
+    ** (one more layout a group at most, over the budget). */
+    if (P->objective == PLAN_OBJ_DEVICES || P->objective == PLAN_OBJ_COST) {
+        memset(seen, 0, NG);
+        for (long i = 0; i < P->nc; i++)
+            if (taken[i] && P->c[i].mode >= 0 && !P->c[i].near) seen[group_of(P, &P->c[i])] = 1;
+        for (long i = 0; i < P->nc; i++) {
+            if (taken[i] || P->c[i].near) continue;
+            int g = group_of(P, &P->c[i]);
+            if (seen[g]) continue;
+            seen[g] = 1;
+            expand(P, &cap, &P->c[i]);
+            taken[i] = 1;
+        }
+    }
     free(seen);
     /* then the best estimates, with every layout tied with the last one
     ** taken: an estimate tie is settled by simulation, not by order.  Plans

@@ -55,7 +55,7 @@ bool planner_intervals(planner *P, rtable *t, int top, fs_err *err)
         memset(&x, 0, sizeof x);
         x.throughput = rt_row_num(r, rtable_col(t, "throughput_tokens_per_s"));
         x.step_time_s = rt_row_num(r, rtable_col(t, "step_time_s"));
-        if (!unc_interval(&s, UNC_DRAWS, &x, err)) return false;
+        if (!unc_interval_jobs(&s, UNC_DRAWS, P->o.jobs, &x, err)) return false;
         if (!x.interval_source[0]) continue;
         rt_row_set_str(r, rtable_col(t, "interval_source"), x.interval_source);
         rt_row_set_num(r, rtable_col(t, "interval_tput_lo"), x.tput_lo);

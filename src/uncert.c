@@ -15,7 +15,10 @@
 #include "uncert.h"
 #include "dist.h"
 #include "fields.h"
+#include "engine.h"
+#include "rtable.h"
 #include "runner.h"
+#include "workers.h"
 #include "uncert_table.h"
 
 #include <math.h>
@@ -88,31 +91,70 @@ void unc_from_validation(report *r)
     r->tput_hi = r->throughput * (1 + q);
 }
 
+/* One draw on the job pool: its run's throughput and step time as a row
+** (item d), or a row saying it was infeasible. */
+typedef struct {
+    const scn_scenario *s;
+} draw_job;
+
+static bool draw_one(void *ud, rtable *t, int d, fs_err *err)
+{
+    const draw_job *j = ud;
+    scn_scenario *x = xmalloc(sizeof *x);
+    unc_draw(j->s, d, x);
+    runner_spec spec = {.scn = x, .headless = true};
+    runner *run = runner_open(&spec, err);
+    report rd;
+    bool ok = run && runner_close(run, &rd, err);
+    runner_free(run);
+    free(x);
+    if (!ok) return false;
+    rt_row *row = rtable_new_row(t, d);
+    rt_row_set_int(row, rtable_col(t, "id"), d);
+    rt_row_set_bool(row, rtable_col(t, "feasible"), rd.feasible && rd.step_time_s > 0);
+    rt_row_set_num(row, rtable_col(t, "throughput"), rd.throughput);
+    rt_row_set_num(row, rtable_col(t, "step_time_s"), rd.step_time_s);
+    return true;
+}
+
 bool unc_interval(const scn_scenario *s, int draws, report *r, fs_err *err)
+{
+    return unc_interval_jobs(s, draws, 1, r, err);
+}
+
+bool unc_interval_jobs(const scn_scenario *s, int draws, int jobs, report *r, fs_err *err)
 {
     if (!scn_has_calibration(s) || draws < 2) {
         unc_from_validation(r);
         return true;
     }
+    /* The draws on the job pool: each draw is its own seeded stream
+    ** (unc_draw) and rows come back in draw order, and a figure goes
+    ** through the row's text exactly (fmt_double reads back), so the
+    ** interval is the same bytes whatever `jobs` is. */
+    rtable t;
+    rtable_init(&t, "draws");
+    rtable_add_col(&t, "id");           /* a worker's row carries its item (src/rtable.c) */
+    rtable_add_col(&t, "feasible");
+    rtable_add_col(&t, "throughput");
+    rtable_add_col(&t, "step_time_s");
+    draw_job job = {s};
+    int ahead = sim_draw_ahead;
+    if (jobs > 1) sim_draw_ahead = 0;       /* the workers fill the cores (src/eng_draw.c) */
+    bool ok = workers_run(&t, draws, jobs, draw_one, &job, NULL, err);
+    sim_draw_ahead = ahead;
     double *tp = malloc(sizeof(double) * (size_t)draws), *st = malloc(sizeof(double) * (size_t)draws);
-    if (!tp || !st) { free(tp); free(st); fs_err_set(err, 2, "out of memory"); return false; }
+    if (!tp || !st) { free(tp); free(st); rtable_free(&t); fs_err_set(err, 2, "out of memory"); return false; }
     int n = 0, bad = 0;
-    bool ok = true;
-    for (int d = 0; d < draws && ok; d++) {
-        scn_scenario x;
-        unc_draw(s, d, &x);
-        runner_spec spec = {.scn = &x, .headless = true};
-        runner *run = runner_open(&spec, err);
-        if (!run) { ok = false; break; }
-        report rd;
-        ok = runner_close(run, &rd, err);
-        runner_free(run);
-        if (!ok) break;
-        if (!rd.feasible || !(rd.step_time_s > 0)) { bad++; continue; }
-        tp[n] = rd.throughput;
-        st[n] = rd.step_time_s;
+    int cf = rtable_col(&t, "feasible"), ct = rtable_col(&t, "throughput"), cs = rtable_col(&t, "step_time_s");
+    for (int i = 0; ok && i < t.nrows; i++) {
+        const rt_row *row = &t.rows[i];
+        if (!rt_row_true(row, cf)) { bad++; continue; }
+        tp[n] = rt_row_num(row, ct);
+        st[n] = rt_row_num(row, cs);
         n++;
     }
+    rtable_free(&t);
     if (ok && n >= 2) {
         snprintf(r->interval_source, sizeof r->interval_source, "calibration");
         r->interval_draws = draws;

@@ -46,6 +46,9 @@ void unc_from_validation(report *r);
 ** (it is the scenario's own run with other efficiencies: it should not);
 ** an infeasible draw is left out and counted in r->interval_infeasible. */
 bool unc_interval(const scn_scenario *s, int draws, report *r, fs_err *err);
+/* The same, the draws run on `jobs` forked workers (workers.h; in this
+** process when jobs <= 1): the same interval whatever `jobs` is. */
+bool unc_interval_jobs(const scn_scenario *s, int draws, int jobs, report *r, fs_err *err);
 
 /* The quantile p of n values (sorted in place; type 7, linear between
 ** order statistics). */

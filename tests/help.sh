@@ -69,7 +69,7 @@ for c in $CMDS; do
     done < "$TMP/example"
 done
 # an option a command does not take is refused, naming those that take it
-has "run --jobs" 2 "--jobs is taken by sweep, plan" "$FUSYNC" run "$ROOT/examples/qwen7b_h100x16.lua" --jobs 4
+has "run --shard" 2 "--shard is taken by sweep, plan" "$FUSYNC" run "$ROOT/examples/qwen7b_h100x16.lua" --shard 1/2
 has "check --top" 2 "--top is taken by plan, merge" "$FUSYNC" check "$ROOT/examples/qwen7b_h100x16.lua" --top 3
 has "run --lesson" 2 "--lesson is taken by tui" "$FUSYNC" run "$ROOT/examples/qwen7b_h100x16.lua" --lesson x --fit a
 has "run --csv" 2 "--csv is taken by sweep, plan, merge" "$FUSYNC" run "$ROOT/examples/qwen7b_h100x16.lua" --csv -
@@ -106,8 +106,8 @@ if command -v bash >/dev/null 2>&1; then
     printf '%s\n' "$out" | grep -qx 'plan.staleness=' && ok || bad "--set plan.st<TAB> lacks plan.staleness=: $out"
     out=$(comp fusync plan x --jo)
     [ "$out" = --jobs ] && ok || bad "plan --jo<TAB> gives '$out', want --jobs"
-    out=$(comp fusync run x --jo)
-    [ -z "$out" ] && ok || bad "run --jo<TAB> offers '$out'; run takes no --jobs"
+    out=$(comp fusync run x --sh)
+    [ -z "$out" ] && ok || bad "run --sh<TAB> offers '$out'; run takes no --shard"
     # bash splits "cluster.device=h1" at the '=' (COMP_WORDBREAKS)
     out=$(comp fusync run x --set cluster.device = h1)
     printf '%s\n' "$out" | grep -qx 'h100' && ok || bad "--set cluster.device=h1<TAB> lacks the preset h100: $out"

@@ -9,7 +9,11 @@
 #   - be refused, naming plan.rollout_device, when the types would share a
 #     node or the mode co-locates;
 #   - plan: only separate rows, the rollout pool's 16 devices held, and #1's
-#     Reproduce line giving its printed figure.
+#     Reproduce line giving its printed figure;
+#   - plan --objective devices on typed pools (plan.pools[i].device,
+#     tests/data/plan/typed_pools.lua): the pools scale with the cluster, a
+#     target the scenario's size misses is met by a larger cluster whose
+#     run_with gives its figure, and an unreachable one is said (status 1).
 # FUSYNC names the binary.  Figures come from the runs; nothing is pinned.
 set -u
 F=${FUSYNC:?set FUSYNC to the fusync binary}
@@ -57,6 +61,55 @@ want=$(printf '%s\n' "$rows" | awk 'NR == 1 {for (i = 1; i <= NF; i++) if ($i ~ 
 # shellcheck disable=SC2086
 got=$("$F" run $cmd 2>/dev/null | sed -n 's/^Throughput *\([0-9.]*k\).*/\1/p')
 if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad "#1 prints $want, its Reproduce line gives $got"; fi
+
+# --- typed pools grow with the cluster
+TP=tests/data/plan/typed_pools.lua
+HOLD="--fix plan.train.micro_batch=1 --fix plan.rollout.max_seqs=64 --fix plan.rollout.dispatch=balanced"
+# listed FILE: the rows the ranking lists (feasible, within, whole window), in order
+listed() {
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+             $c["feasible"] == "true" && $c["within"] == "true" && $c["simulated_iterations"] == 4' "$1"
+}
+col() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[n] }' "$1"; }
+# shellcheck disable=SC2086
+"$F" plan $TP $HOLD --objective devices --target 1e9 --quiet --csv "$T/tall.csv" 2>"$T/err"; st=$?
+[ $st -eq 1 ] && grep -q "no cluster searched reaches" "$T/err" && ok \
+    || bad "typed pools, an unreachable target: status $st (want 1): $(head -2 "$T/err")"
+listed "$T/tall.csv" > "$T/tall.listed"
+sizes=$(col "$T/tall.listed" devices | sort -n | uniq | tr '\n' ' ')
+case "$sizes" in *16*32*) ok ;; *) bad "typed pools: listed sizes '$sizes', want clusters above the scenario's 8 devices" ;; esac
+# every row's pools add up to its devices, each a whole node of 4
+col "$T/tall.listed" pools > "$T/pools"; col "$T/tall.listed" devices > "$T/devs"
+paste -d' ' "$T/pools" "$T/devs" | awk '{ s = 0; for (i = 1; i < NF; i++) { split($i, p, ":"); s += p[2]; if (p[2] % 4) bad = 1 } if (s != $NF) bad = 1 }
+    END { exit bad }' && ok || bad "typed pools: a row whose pools do not fill its cluster in whole nodes: $(paste -d' ' "$T/pools" "$T/devs" | head -3)"
+best_own=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                    $c["devices"] <= 8 && $c["throughput_tokens_per_s"] > b { b = $c["throughput_tokens_per_s"] } END { print b + 0 }' "$T/tall.listed")
+best_big=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                    $c["devices"] > 8 && $c["throughput_tokens_per_s"] > b { b = $c["throughput_tokens_per_s"] } END { print b + 0 }' "$T/tall.listed")
+echo "hetero: typed pools, best 8-device plan $best_own tokens/s, best larger $best_big"
+if awk -v a="$best_own" -v b="$best_big" 'BEGIN { exit !(b > 1.02 * a && a > 0) }'; then
+    target=$(awk -v a="$best_own" -v b="$best_big" 'BEGIN { printf "%.0f", (a + b) / 2 }')
+    # shellcheck disable=SC2086
+    "$F" plan $TP $HOLD --objective devices --target "$target" --quiet --csv "$T/tup.csv" 2>"$T/err"; st=$?
+    [ $st -eq 0 ] && ok || bad "typed pools, target $target: status $st: $(head -2 "$T/err")"
+    listed "$T/tup.csv" > "$T/tup.listed"
+    d=$(col "$T/tup.listed" devices | head -1) m=$(col "$T/tup.listed" meets_target | head -1)
+    tp=$(col "$T/tup.listed" throughput_tokens_per_s | head -1)
+    [ "${d:-0}" -gt 8 ] && [ "$m" = true ] && ok || bad "typed pools, target $target: #1 has $d devices, meets_target $m"
+    # its command: the larger cluster in the scenario's own field (cluster.nodes), the pools scaled
+    cmd=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "run_with") k = i; next } { print $k; exit }' "$T/tup.listed")
+    case "$cmd" in *"--set cluster.nodes="*) ok ;; *) bad "typed pools: #1's command does not size the cluster: $cmd" ;; esac
+    # shellcheck disable=SC2086
+    "$F" run ${cmd#fusync run } --json "$T/tup.json" >/dev/null 2>"$T/err" || bad "typed pools: #1's command fails: $(head -2 "$T/err")"
+    got=$(sed -n "s/^ *\"throughput_tokens_per_s\": *\([0-9.e+]*\).*/\1/p" "$T/tup.json" | head -1)
+    awk -v a="$got" -v b="$tp" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.001 * b) }' && ok \
+        || bad "typed pools: #1 prints $tp tokens/s, its command gives $got"
+    # shellcheck disable=SC2086
+    "$F" plan $TP $HOLD --objective devices --target "$target" > "$T/tup.txt" 2>/dev/null
+    grep -q "the pools scaled with it (not at 1)" "$T/tup.txt" && ok || bad "typed pools: the header does not say the pools scale"
+else
+    bad "typed pools: no larger cluster beats the scenario's by 2% ($best_own vs $best_big): nothing to grow to"
+fi
 
 echo "hetero: $pass passed, $fail failed"
 [ $fail -eq 0 ]

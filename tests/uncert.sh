@@ -9,7 +9,10 @@
 # covariance four times as wide must give a strictly wider interval (so
 # the check cannot pass on a fixed width).  An uncalibrated run's interval
 # says validation and holds its figure; bad calibration fields are refused
-# naming the field.  Needs $FUSYNC (the binary).
+# naming the field.  The draws run on --jobs workers and give the same
+# interval with 1 job or 3.  A sweep's rows carry intervals: the validation
+# spread, and on a calibrated sweep's three fastest variants the
+# calibration's, equal to what `fusync run` gives them.  Needs $FUSYNC.
 set -u
 F=${FUSYNC:?set FUSYNC to the fusync binary}
 cd "$(dirname "$0")/.." || exit 2
@@ -58,12 +61,61 @@ interval() {    # FILE -> "value lo hi source"
         END { print v, lo, hi, s }'
 }
 set -- $(interval "$T/measured.lua")
+echo "uncert.sh: measured mean step $meas s, calibrated interval [${2:-?}, ${3:-?}] (${4:-?}), predicted ${1:-?}"
 if [ "${4:-}" = calibration ] && awk -v m="$meas" -v lo="$2" -v hi="$3" 'BEGIN { exit !(lo <= m && m <= hi) }'; then ok
 else bad "calibrated interval [${2:-?}, ${3:-?}] (${4:-no source}) misses the measured mean step $meas s: $(cat "$T/err")"; fi
 lo1=${2:-0} hi1=${3:-0}
 set -- $(interval "$T/wide.lua")
 awk -v a="$lo1" -v b="$hi1" -v c="${2:-0}" -v d="${3:-0}" 'BEGIN { exit !(d - c > 1.2 * (b - a)) }' && ok ||
     bad "a twice wider covariance gave [${2:-?}, ${3:-?}], not a fifth wider than [$lo1, $hi1]"
+
+# the draws on the job pool: the same interval bytes whatever --jobs is
+for j in 1 3; do
+    "$F" run "$T/measured.lua" --data-dir "$EX" --jobs $j --json - 2>"$T/err" |
+        awk '/"interval": \{/ { on = 1 } on { print } on && /^  \}/ { on = 0 }' >"$T/iv$j.json"
+done
+[ -s "$T/iv1.json" ] && grep -q '"source": "calibration"' "$T/iv1.json" && cmp -s "$T/iv1.json" "$T/iv3.json" && ok ||
+    bad "the calibrated interval differs with --jobs 3: $(diff "$T/iv1.json" "$T/iv3.json" | head -4)"
+
+# the plan table: a calibrated scenario's top three listed rows re-simulated
+# on the --jobs workers, the same table with 1 job or 2
+for j in 1 2; do
+    "$F" plan "$T/measured.lua" --data-dir "$EX" --fix plan.rollout.dispatch=balanced --fix plan.rollout.max_seqs=256 \
+        --jobs $j --quiet --csv "$T/pl$j.csv" 2>"$T/err" || bad "plan --jobs $j failed: $(head -2 "$T/err")"
+done
+cmp -s "$T/pl1.csv" "$T/pl2.csv" && ok || bad "a calibrated plan's table differs with --jobs 2"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+         $c["feasible"] == "true" && $c["within"] == "true" && $c["mode"] != "baseline" && n < 3 { n++; if ($c["interval_source"] == "calibration") k++ }
+         END { exit !(n == 3 && k == 3) }' "$T/pl1.csv" && ok || bad "a calibrated plan's top three rows lack the calibration's interval"
+
+# sweeps: every feasible row its interval; a calibrated sweep draws the three
+# fastest variants (and any that sets nothing), each the interval `fusync
+# run` gives that variant, the same bytes with --jobs 1 and 3
+W=$EX/whatif_staleness.lua
+"$F" sweep "$EX/qwen7b_h100x16.lua" "$W" --csv "$T/sw.csv" --quiet 2>"$T/err" || bad "sweep failed: $(head -2 "$T/err")"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["feasible"] == "true" { n++
+           if ($c["interval_source"] != "validation" || !($c["interval_tput_lo"] < $c["throughput_tokens_per_s"] &&
+               $c["throughput_tokens_per_s"] < $c["interval_tput_hi"])) bad = 1 }
+         END { exit !(n > 0 && !bad) }' "$T/sw.csv" && ok || bad "an uncalibrated sweep row without a validation interval holding its figure"
+for j in 1 3; do
+    "$F" sweep "$T/measured.lua" "$W" --data-dir "$EX" --jobs $j --csv "$T/cs$j.csv" --quiet 2>"$T/err" || bad "calibrated sweep failed: $(head -2 "$T/err")"
+done
+cmp -s "$T/cs1.csv" "$T/cs3.csv" && ok || bad "a calibrated sweep differs with --jobs 3"
+drawn=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["interval_source"] == "calibration" { print $c["id"] }' "$T/cs1.csv" | tr '\n' ' ')
+fast=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["feasible"] == "true" { print $c["throughput_tokens_per_s"], $c["id"] }' "$T/cs1.csv" |
+       sort -k1,1gr -k2,2n | head -3 | awk '{ print $2 }' | sort -n | tr '\n' ' ')
+[ -n "$drawn" ] && [ "$drawn" = "$fast" ] && ok || bad "calibrated sweep: drawn rows '$drawn', want the three fastest '$fast'"
+id=${fast%% *}
+sets=$(awk -v id="$id" -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["id"] == id { printf "--set plan.staleness=%s --set plan.partial_rollout=%s", $c["plan.staleness"], $c["plan.partial_rollout"] }' "$T/cs1.csv")
+# shellcheck disable=SC2086
+"$F" run "$T/measured.lua" --data-dir "$EX" $sets --json - 2>/dev/null |
+    awk '/"interval": \{/ { on = 1 } on && /"throughput_tokens_per_s": \{/ { t = 1 } on && t && /"lo":/ { lo = $2 }
+         on && t && /"hi":/ { hi = $2; t = 0 } END { gsub(/,/, "", lo); gsub(/,/, "", hi); print lo, hi }' >"$T/runiv"
+awk -v id="$id" -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+     $c["id"] == id { print $c["interval_tput_lo"], $c["interval_tput_hi"] }' "$T/cs1.csv" >"$T/sweepiv"
+[ -s "$T/runiv" ] && cmp -s "$T/runiv" "$T/sweepiv" && ok ||
+    bad "variant $id: the sweep's interval $(cat "$T/sweepiv") is not the run's $(cat "$T/runiv")"
 
 # the text report says where the interval came from
 "$F" run "$T/measured.lua" --data-dir "$EX" | grep -q '^Interval .*(calibration: ' && ok ||
