@@ -148,7 +148,7 @@ static void add_memgroups(sim *s, int p)
     r->group0 = trace_nmemgroups(s->tr);
     int n = (q->roles & (ROLE_TRAIN | ROLE_CRITIC)) ? q->pp : 1;
     for (int g = 0; g < n; g++) {
-        trace_memgroup mg = {{0}, p, false, q->first, q->devices / n, q->capacity - q->outside};
+        trace_memgroup mg = {{0}, p, false, q->first, q->devices / n, q->capacity};
         if (n > 1) snprintf(mg.name, sizeof mg.name, "%s/stage%d", q->name, g);
         else snprintf(mg.name, sizeof mg.name, "%s", q->name);
         mg.first_device = plan_dev(q, g * (q->devices / n));
