@@ -601,6 +601,8 @@ static void start_infer_on_(sim *s, int p, sim_time now)
     if (q->roles & ROLE_TRAIN) cur += sim_from_secs(eng_queue_transfer(s, p, cur, ids, n));
     else if (q->aux_tp > 0 || (q->roles & ROLE_CRITIC)) cur += sim_from_secs(eng_queue_aux(s, p, cur, ids, n));
     PART(INF_QUEUE, now);
+    /* the log-prob forwards' logits and layer (plan.c lp_act, the fit's figure) */
+    if (q->lp_act > 0) eng_mem_pool(s, p, MB_ACTIVATIONS, q->lp_act, cur);
     if ((q->roles & ROLE_TRAIN) && s->scn.work.recompute_logprob) {
         sim_time a = cur;
         t = fwd_pass(s, p, eng_actor(s), PH_LOGPROB, cur, ids, n);
@@ -630,6 +632,7 @@ static void start_infer_on_(sim *s, int p, sim_time now)
         }
         PART(a ? INF_REWARD : INF_REF, a0);      /* a model loaded from the host counts its load */
     }
+    if (q->lp_act > 0) eng_mem_pool(s, p, MB_ACTIVATIONS, 0, cur);
     if (s->scn.has_critic && (q->roles & ROLE_CRITIC)) {
         sim_time a0 = cur;
         t = fwd_pass(s, p, &s->scn.critic, PH_CRITIC_FWD, cur, ids, n);

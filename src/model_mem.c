@@ -65,3 +65,23 @@ void mdl_stage_lora(mdl_stage *c, const scn_model *m, int rank, scn_lora_targets
     ** p_layers counts the base's */
     c->p_lora = mdl_lora_params(m, rank, t).layer_active * m->layers;
 }
+
+double mdl_logits_bytes(double tokens, int seqs, double vocab_rank, int tp, scn_logits kind, int chunk)
+{
+    if (tokens <= 0 || vocab_rank <= 0) return 0.0;
+    if (kind == LOGITS_FP32) return tokens * vocab_rank * 4.0;
+    /* eager: the BF16 logits the LM head wrote stay referenced through the
+    ** log-softmax; the FP32 copies exist at once at its peak (the upcast,
+    ** logits − max and the output under TP, whose max and sum are
+    ** all-reduced; torch's fused log_softmax needs no shifted copy) */
+    double fp32 = tp > 1 ? 3.0 : 2.0;
+    double ftok = tokens;
+    if (chunk > 0 && seqs > 0 && (double)chunk * seqs < tokens) ftok = (double)chunk * seqs;
+    return tokens * vocab_rank * 2.0 + ftok * vocab_rank * 4.0 * fp32;
+}
+
+double mdl_runtime_bytes(const scn_plan *p, int comms)
+{
+    double nccl = p->nccl_channels > 0 && comms > 0 ? (double)comms * p->nccl_channels * 2.0 * p->nccl_buffsize : 0.0;
+    return p->cuda_context_bytes + nccl;
+}

@@ -47,4 +47,19 @@ mdl_lora mdl_lora_params(const scn_model *m, int rank, scn_lora_targets t);
 ** rank 0 leaves the stage as it is. */
 void mdl_stage_lora(mdl_stage *c, const scn_model *m, int rank, scn_lora_targets t);
 
+/* The bytes the log-probs' copies of the logits take at their peak, for
+** `tokens` tokens of `seqs` sequences (docs/model.md, section 3, the logits'
+** copies), `vocab_rank` vocabulary entries a device (V/TP).  LOGITS_FP32:
+** one FP32 copy, 4 bytes an entry.  LOGITS_EAGER: the BF16 logits (2) and,
+** with TP > 1, three FP32 copies (the upcast, the max-shifted copy, the
+** log-softmax's output: NeMo RL's DistributedLogprob), with TP 1 two
+** (torch's log_softmax); a chunked log-softmax (`chunk` positions of every
+** sequence at a time, 0: none) holds the FP32 copies for a chunk only. */
+double mdl_logits_bytes(double tokens, int seqs, double vocab_rank, int tp, scn_logits kind, int chunk);
+
+/* Per device, what a process holds outside the allocator's ledger
+** (docs/model.md, section 11): its CUDA context, and NCCL's buffers,
+** `comms` communicators × channels × 2 ring peers × NCCL_BUFFSIZE. */
+double mdl_runtime_bytes(const scn_plan *p, int comms);
+
 #endif

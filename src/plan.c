@@ -284,10 +284,24 @@ static void set_peak(plan_pool *q, double bytes, const char *phase)
     snprintf(q->peak_phase, sizeof q->peak_phase, "%s", phase);
 }
 
+/* NCCL communicators a device of the pool is a member of: the default
+** group, and one for each parallel dimension over one rank (tensor,
+** pipeline, context, data, expert; an inference instance's TP or EP group). */
+static int pool_comms(const scn_scenario *s, const plan_pool *q)
+{
+    int n = 1;
+    if (q->roles & (ROLE_TRAIN | ROLE_CRITIC))
+        n += (q->tp > 1) + (q->pp > 1) + (q->cp > 1) + (q->gdp > 1) + (q->ep > 1);
+    else if (q->aux_tp > 1) n++;
+    if (q->roles & ROLE_ROLLOUT) n += s->plan.rollout.tp > 1 || s->plan.rollout.ep > 1;
+    return n;
+}
+
 /* The largest total per device the engine's ledger books for this pool, phase
 ** by phase, in the order the engine books it (docs/model.md, section 11):
 **   training       states + resident models + the activation reservation;
-**   log-prob pass  (full co-location) states + one swapped model loaded;
+**   log-prob pass  states + (full co-location) one swapped model loaded
+**                  + a log-prob forward's logits and layer (lp_act);
 **   switching      training states offloaded first, then the rollout weights
 **                  onloaded bucket by bucket beside the training weights:
 **                  W + R + 2·bucket + whatever is not offloaded;
@@ -305,8 +319,11 @@ static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double r
         if (b != MB_ACTIVATIONS) states += q->train_mem[b];
     }
     if (q->roles & (ROLE_TRAIN | ROLE_CRITIC)) set_peak(q, tsum, "training");
-    else if (q->roles & (ROLE_REF | ROLE_REWARD)) set_peak(q, tsum, "forward passes");
-    if (q->swap_aux && (q->roles & (ROLE_TRAIN | ROLE_CRITIC))) set_peak(q, states + (refw > rww ? refw : rww), "log-prob passes");
+    else if (q->roles & (ROLE_REF | ROLE_REWARD)) set_peak(q, tsum + q->lp_act, "forward passes");
+    /* the forward passes on a training pool: the states, a swapped model
+    ** loaded for its pass, and a log-prob forward's logits (lp_act) */
+    if ((q->swap_aux || q->lp_act > 0) && (q->roles & (ROLE_TRAIN | ROLE_CRITIC)))
+        set_peak(q, states + (q->swap_aux ? (refw > rww ? refw : rww) : 0) + q->lp_act, "log-prob passes");
     if (q->roles & ROLE_ROLLOUT) {
         double bb = 2 * sp->bucket_bytes;
         if (q->colocated) {
@@ -320,6 +337,9 @@ static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double r
             set_peak(q, rsum + (q->roles & ROLE_TRAIN ? 0 : bb), "receiving weights");
         }
     }
+    /* outside the ledger (docs/model.md, section 11): every phase holds it */
+    q->outside = mdl_runtime_bytes(sp, pool_comms(s, q)) + sp->alloc_reserve * q->peak;
+    q->peak += q->outside;
 }
 
 static void pool_memory(const scn_scenario *s, plan_pool *q)
@@ -358,6 +378,14 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
             double a = plan_act_peak_model(s, q, &s->critic, g);
             if (a > q->train_mem[MB_ACTIVATIONS]) q->train_mem[MB_ACTIVATIONS] = a;
         }
+    }
+    /* the log-prob forwards: the actor's old log-probs and the reference's
+    ** on a training pool, the reference's on a pool of its own */
+    q->lp_act = 0;
+    if ((q->roles & ROLE_TRAIN) && s->work.recompute_logprob) q->lp_act = plan_logprob_act(s, q, &s->actor);
+    if (s->has_ref && (q->roles & ROLE_REF)) {
+        double r = plan_logprob_act(s, q, &s->ref);
+        if (r > q->lp_act) q->lp_act = r;
     }
     q->host_opt = plan_host_optimizer(s, q);
     host += q->host_opt;
@@ -418,7 +446,8 @@ static bool fit_check(const scn_scenario *s, plan *p)
         double tsum = 0, rsum = 0;
         for (int b = 0; b < MB__COUNT; b++) { tsum += q->train_mem[b]; rsum += q->rollout_mem[b]; }
         char a[32], c[32], m[400];
-        if (tsum > q->capacity) {
+        if (tsum + q->outside > q->capacity) {
+            tsum += q->outside;
             int worst = MB_WEIGHTS;
             for (int b = 0; b < MB__COUNT; b++) if (q->train_mem[b] > q->train_mem[worst]) worst = b;
             fmt_bytes(a, sizeof a, tsum);

@@ -49,6 +49,13 @@ typedef struct {
     ** every phase and switch (docs/model.md, section 11), and the phase */
     double   peak;
     char     peak_phase[32];
+    /* per device: what a log-prob forward holds (the logits' copies and
+    ** one layer's working set; plan_logprob_act), booked as activations
+    ** while the pool's forward passes run; and what the processes hold
+    ** outside the ledger (CUDA context, NCCL buffers, the allocator's
+    ** reserve), included in peak and taken off the ledger's capacity */
+    double   lp_act;
+    double   outside;
     double   kv_tokens_per_instance;
     double   capacity;
     /* A pool of its own device type (plan.pools[i].device, plan.rollout_device;
@@ -161,6 +168,7 @@ double plan_host_optimizer(const scn_scenario *s, const plan_pool *pp);
 double plan_max_seq(const scn_scenario *s);
 /* The same for model m (actor or critic): the activation reservation a stage
 ** holds while training, at the longest sequence the workload allows. */
+double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_model *m);
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage);
 /* Rollout weight bytes per device. */
 double plan_rollout_weights(const scn_scenario *s);

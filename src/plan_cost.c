@@ -366,7 +366,7 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
         if (inf < 1) inf = 1;
         double a = inf * mdl_act_bytes_tokens(m, tok, seq, pp->tp, tl->recompute, tl->attention)
                  * ((m->layers + pp->pp - 1) / pp->pp);
-        if (stage == pp->pp - 1) a += tok * (double)m->vocab / pp->tp * 4.0;
+        if (stage == pp->pp - 1) a += mdl_logits_bytes(tok, 1, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
         return a;
     }
     double layer = mdl_act_bytes_tokens(m, seq * mb, seq, pp->tp, tl->recompute, tl->attention);
@@ -379,9 +379,34 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     double ltok = mb * seq;
     if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
         ltok = fmin(ltok, (mb - 1) * pp->seq_mean + seq);
-    if (stage == pp->pp - 1) act += ltok * (double)m->vocab / pp->tp * 4.0;
+    /* the loss's copies (plan.train.logits); the chunking of log-prob
+    ** forwards does not reach the training loss (NVIDIA-NeMo/RL issue 2871) */
+    if (stage == pp->pp - 1) act += mdl_logits_bytes(ltok, (int)mb, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
     /* context parallelism: each rank holds 1/cp of every sequence's tokens */
     return pp->cp > 1 ? act / pp->cp : act;
+}
+
+/* A log-prob forward (old policy, reference; docs/model.md, section 3):
+** under no_grad each layer's intermediates are freed when the next layer
+** runs, so one layer's working set (34·T·h/t, the fused-attention figure)
+** and the logits' copies of the micro-batch are held.  T: logprob_batch
+** sequences (0: micro_batch), packed or padded as training lays them out,
+** or the token budget; divided over the cp ranks. */
+double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_model *m)
+{
+    const scn_train_layout *tl = &s->plan.train;
+    double seq = plan_max_seq(s);
+    int tp = pp->aux_tp > 0 && !(pp->roles & ROLE_TRAIN) ? pp->aux_tp : pp->tp;
+    int cp = pp->cp > 1 ? pp->cp : 1;
+    if (tp < 1) tp = 1;
+    int b = tl->logprob_batch > 0 ? tl->logprob_batch : tl->micro_batch;
+    double tok = b * seq;
+    if (tl->max_tokens > 0 && tl->logprob_batch <= 0) tok = fmax(tl->max_tokens * (double)cp, seq);
+    else if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
+        tok = fmin(tok, (b - 1) * pp->seq_mean + seq);
+    double layer = mdl_act_bytes_tokens(m, tok, seq, tp, RECOMPUTE_SELECTIVE, ATTN_FUSED);
+    double lg = mdl_logits_bytes(tok, b, (double)m->vocab / tp, tp, tl->logits, tl->logprob_chunk);
+    return (layer + lg) / cp;
 }
 
 double plan_rollout_weights(const scn_scenario *s)

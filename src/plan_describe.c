@@ -132,6 +132,26 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
         char c[32];
         fmt_bytes(c, sizeof c, q->capacity);
         buf_printf(out, "      %-22s %-12s %-12s of %s\n", "total", ts ? b1 : "-", rs ? b2 : "-", c);
+        /* a log-prob forward's logits and layer, booked as activations while
+        ** the forward passes run; what the processes hold outside the
+        ** ledger (docs/model.md, sections 3 and 11) */
+        if (q->lp_act > 0) {
+            fmt_bytes(b1, sizeof b1, q->lp_act);
+            buf_printf(out, "      log-prob forward       %s per device as activations (logits %s%s)\n", b1,
+                       s->plan.train.logits == LOGITS_EAGER ? "eager" : "fp32",
+                       s->plan.train.logprob_chunk > 0 ? ", chunked" : "");
+        }
+        if (q->outside > 0) {
+            const scn_plan *sp = &s->plan;
+            double ctx = sp->cuda_context_bytes, res = sp->alloc_reserve * (q->peak - q->outside);
+            double nccl = q->outside - ctx - res;
+            fmt_bytes(b1, sizeof b1, q->outside);
+            fmt_bytes(b2, sizeof b2, ctx);
+            buf_printf(out, "      outside the ledger     %s per device: CUDA context %s", b1, b2);
+            if (nccl > 0) { fmt_bytes(b2, sizeof b2, nccl); buf_printf(out, ", NCCL buffers %s", b2); }
+            if (res > 0) { fmt_bytes(b2, sizeof b2, res); buf_printf(out, ", allocator reserve %s", b2); }
+            buf_printf(out, "\n");
+        }
         if (q->host_mem_per_node > 0) {
             fmt_bytes_of(b1, sizeof b1, q->host_mem_per_node, s->cluster.host_mem_bytes);
             fmt_bytes(c, sizeof c, s->cluster.host_mem_bytes);

@@ -64,6 +64,16 @@ void scn_defaults(scn_scenario *s)
     p->train.balance = BAL_MINIBATCH;
     p->train.lora_rank = 0;
     p->train.lora_targets = LORA_ALL_LINEAR;
+    p->train.logprob_batch = 0;
+    p->train.logprob_chunk = 0;
+    p->train.logits = LOGITS_FP32;
+    /* a PyTorch process's CUDA context with lazy module loading (PyTorch's
+    ** default since 1.13, CUDA's since 12.2): 287,047,680 bytes measured in
+    ** pytorch/pytorch pull request 86509 (666,632,192 loading eagerly) */
+    p->cuda_context_bytes = 287047680.0;
+    p->nccl_buffsize = 4194304.0;       /* NCCL_BUFFSIZE's default, NCCL's env.html */
+    p->nccl_channels = 0;
+    p->alloc_reserve = 0;
     p->rollout.tp = 1;
     p->rollout.ep = 1;
     p->rollout.max_seqs = 256;

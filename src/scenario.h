@@ -146,6 +146,11 @@ typedef enum { PAD_NONE, PAD_LONGEST } scn_padding;
 ** step balanced in equal counts and each rank's share cut into
 ** mini-batches in order (verl's balance_batch). */
 typedef enum { BAL_MINIBATCH, BAL_STEP } scn_balance;
+/* How the log-probs are taken from the logits (docs/model.md, section 3,
+** the logits' copies): one FP32 copy (a fused or Triton cross-entropy over
+** the logits, fusync's figure before this input) or an eager FP32 upcast and
+** log-softmax, their copies held at once. */
+typedef enum { LOGITS_FP32, LOGITS_EAGER } scn_logits;
 /* the matrices LoRA adapts (PEFT target_modules): every linear layer of the
 ** blocks ("all-linear", the LM head left out) or the attention projections */
 typedef enum { LORA_ALL_LINEAR, LORA_ATTENTION } scn_lora_targets;
@@ -204,6 +209,11 @@ typedef struct {
     scn_balance balance;        /* DP token balancing per mini-batch (default) or per step */
     int    lora_rank;           /* LoRA adapters of this rank on the actor, the base frozen (0: full training) */
     scn_lora_targets lora_targets;  /* the matrices the adapters sit on */
+    int    logprob_batch;       /* sequences a log-prob forward takes at once (NeMo RL logprob_batch_size;
+                                ** 0: micro_batch) */
+    int    logprob_chunk;       /* sequence positions a chunked log-softmax takes at once (NeMo RL
+                                ** logprob_chunk_size; 0: the whole micro-batch) */
+    scn_logits logits;          /* the log-prob's copies of the logits: fp32 (one) or eager */
 } scn_train_layout;
 
 typedef struct {
@@ -268,6 +278,10 @@ typedef struct {
     bool     stream;            /* mini-batches train as they are ready, also at bound 0 */
     double   dq_request_s;      /* DistQueue: CPU time a serving node spends on one read request */
     double   bucket_bytes;
+    double   cuda_context_bytes;    /* per process and device: the CUDA context, outside the allocator */
+    double   nccl_buffsize;     /* NCCL_BUFFSIZE: bytes a channel's buffer to one peer */
+    int      nccl_channels;     /* channels a communicator opens (0: NCCL's buffers not counted) */
+    double   alloc_reserve;     /* the caching allocator's reserved-but-unallocated share of the peak */
     scn_sync_model sync_model;  /* weight sync and reshard: framework steps or ideal bound */
     int      staleness;
     double   stale_share;       /* share of a further step the rollout may start ahead (0: none) */

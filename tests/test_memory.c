@@ -281,6 +281,68 @@ static double run_ref_secs(const char *const *sets, int n)
     return t;
 }
 
+/* A log-prob forward holds its micro-batch's logits (logprob_batch
+** sequences, packed) and one layer; the fit books it in a phase of its own
+** and the run's ledger books it as activations while the forwards run, the
+** same figure.  Eager copies: BF16 + two FP32 under TP 1 (10 bytes an
+** entry) against one FP32 copy; a chunked log-softmax holds the FP32
+** copies for a chunk only. */
+START_TEST(t_logprob_logits)
+{
+    ck_assert_double_eq_tol(mdl_logits_bytes(100, 1, 1000, 1, LOGITS_FP32, 0), 4e5, 1e-9);
+    ck_assert_double_eq_tol(mdl_logits_bytes(100, 1, 1000, 1, LOGITS_EAGER, 0), 10e5, 1e-9);
+    ck_assert_double_eq_tol(mdl_logits_bytes(100, 1, 1000, 2, LOGITS_EAGER, 0), 14e5, 1e-9);
+    ck_assert_double_eq_tol(mdl_logits_bytes(100, 2, 1000, 2, LOGITS_EAGER, 10), 2e5 + 20 * 12e3, 1e-9);
+    scn_scenario a, b;
+    plan pa, pb;
+    const char *one[] = {"plan.train.logprob_batch=1"};
+    const char *big[] = {"plan.train.logprob_batch=32", "plan.train.logits=eager"};
+    load(one, 1, &a, &pa);
+    load(big, 2, &b, &pb);
+    const plan_pool *qa = &pa.pools[pa.train_pool], *qb = &pb.pools[pb.train_pool];
+    double smax = plan_max_seq(&a), mean = qb->seq_mean;
+    double layer = mdl_act_bytes_tokens(&b.actor, 31 * mean + smax, smax, 1, RECOMPUTE_SELECTIVE, ATTN_FUSED);
+    double want = layer + (31 * mean + smax) * (double)b.actor.vocab * 10.0;
+    ck_assert_double_eq_tol(qb->lp_act, want, 1e-6 * want);
+    ck_assert_double_gt(qb->lp_act, 8 * qa->lp_act);
+    /* 32 long sequences' eager logits on an 80 GB device: the log-prob
+    ** passes are the peak, and the plan does not fit there */
+    ck_assert_str_eq(qb->peak_phase, "log-prob passes");
+    ck_assert(!pb.fits);
+    ck_assert_ptr_nonnull(strstr(pb.fit_msg, "log-prob passes"));
+    ck_assert(pa.fits);
+    /* the ledger: activations reach lp_act in a run that books them */
+    const char *mid[] = {"plan.train.logprob_batch=4", "plan.train.logits=eager"};
+    scn_scenario c;
+    plan pc;
+    load(mid, 2, &c, &pc);
+    double act = run_peak(mid, 2, MB_ACTIVATIONS, false);
+    ck_assert_double_ge(act, pc.pools[pc.train_pool].lp_act * (1 - 1e-9));
+}
+END_TEST
+
+/* What the processes hold outside the ledger: the CUDA context by default,
+** NCCL's buffers when channels are given (communicators × channels × 2
+** peers × NCCL_BUFFSIZE), in the peak and off the run ledger's capacity. */
+START_TEST(t_outside_ledger)
+{
+    scn_scenario a, b, c;
+    plan pa, pb, pc;
+    const char *none[] = {"plan.cuda_context_mb=0"};
+    const char *nccl[] = {"plan.nccl_channels=8"};
+    load(none, 1, &a, &pa);
+    load(NULL, 0, &b, &pb);
+    load(nccl, 1, &c, &pc);
+    const plan_pool *qa = &pa.pools[0], *qb = &pb.pools[0], *qc = &pc.pools[0];
+    ck_assert_double_eq(qa->outside, 0);
+    ck_assert_double_eq_tol(qb->outside, 287047680.0, 1);
+    ck_assert_double_eq_tol(qb->peak - qa->peak, 287047680.0, 1);
+    /* full co-location, TP 1, DP 8: the default group and the DP group */
+    ck_assert_double_eq_tol(qc->outside - qb->outside, 2 * 8 * 2 * 4194304.0, 1);
+    ck_assert_double_eq_tol(mdl_runtime_bytes(&c.plan, 3) - mdl_runtime_bytes(&c.plan, 0), 3 * 8 * 2 * 4194304.0, 1);
+}
+END_TEST
+
 /* Frozen models ZeRO-3: by default held as the actor is (zero = 3: over the
 ** shard group, 2P/d), whole over TP·PP with aux_shard = "none", sharded
 ** under ZeRO-1 with "zero3"; a sharded model gathers its parameters once a
@@ -438,6 +500,8 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_aux_pool_zero3);
     tcase_add_test(tc, t_ref_offload);
     tcase_add_test(tc, t_lora);
+    tcase_add_test(tc, t_logprob_logits);
+    tcase_add_test(tc, t_outside_ledger);
     suite_add_tcase(s, tc);
     return s;
 }
