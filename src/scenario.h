@@ -162,6 +162,12 @@ typedef enum { SYNC_GATHER, SYNC_IDEAL } scn_sync_model;
 ** the decode step's fixed cost): its kernel launches, CUDA graphs and
 ** scheduler CPU time per step; ENGINE_EAGER is vLLM under enforce_eager. */
 typedef enum { ENGINE_VLLM, ENGINE_SGLANG, ENGINE_HYBRID, ENGINE_EAGER } scn_engine;
+/* What a co-located pool's inference engine does with its memory while the
+** pool trains (docs/model.md, section 8, The engine's sleep): vLLM's sleep
+** level 2 (discard weights and KV cache, refilled by the reshard), level 1
+** (weights to pinned host memory, KV cache discarded; wake copies them
+** back), or no sleep (weights and KV cache stay on the device). */
+typedef enum { SLEEP_DISCARD, SLEEP_OFFLOAD, SLEEP_NONE } scn_sleep;
 
 /* Role bits a device pool can hold. */
 enum {
@@ -214,6 +220,7 @@ typedef struct {
     int    max_batched_tokens;  /* chunked prefill: tokens an engine step carries, decode and prefill chunks
                                 ** (vLLM max_num_batched_tokens); 0: a prefill is a step of its own */
     bool   prefix_caching;      /* a prompt group's prompt KV shared and prefilled once per instance */
+    scn_sleep sleep;            /* co-located: the engine's memory while the pool trains */
 } scn_rollout_layout;
 
 /* Where a pool's devices lie (docs/model.md, section 2): the lowest free
@@ -249,6 +256,7 @@ typedef struct {
     bool     offload_aux;       /* reference/reward parameters on the host between their passes */
     bool     offload_optimizer; /* co-located: optimizer states to host during rollout */
     bool     offload_grads;
+    bool     offload_params;    /* co-located: the actor's training weights to host during rollout */
     bool     zero_redundancy;   /* reshard weights in place, bucket by bucket */
     bool     dq_hierarchical;   /* DistQueue: one reader per TP×PP group, then broadcast */
     bool     dq_packed;         /* DistQueue: samples concatenated, not padded */
