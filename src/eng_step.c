@@ -624,24 +624,29 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     ** (parameter offload), as NeMo RL's refit orders them (docs/model.md,
     ** section 8) */
     plan_switch_host hb = plan_switch_host_bytes(&s->scn, q);
-    double t_off = off / hostbw;
+    /* verl's order (params_first): the training weights go down with the
+    ** states, before the engine wakes, and the reshard reads each tensor
+    ** back up from the host as it gathers it */
+    double pdown = hb.params_first ? hb.params : 0, pafter = hb.params_first ? 0 : hb.params;
+    double t_off = (off + pdown) / hostbw;
     sim_time to_end = now + sim_from_secs(t_off);
     sim_time wk_end = to_end + sim_from_secs(hb.engine / hostbw);
-    sim_time tr_end = wk_end + sim_from_secs(t_reshard);
-    sim_time pf_end = tr_end + sim_from_secs(hb.params / hostbw);
+    sim_time tr_end = wk_end + sim_from_secs(t_reshard + pdown / hostbw);
+    sim_time pf_end = tr_end + sim_from_secs(pafter / hostbw);
     sim_time end = pf_end + sim_from_secs(s->scn.eff.switch_overhead_s);
-    if (off > 0 && r->hostlink_track >= 0)
+    if (off + pdown > 0 && r->hostlink_track >= 0)
         eng_span(s, r->hostlink_track, PH_OFFLOAD, now, to_end, s->version, s->version, -1, 0);
     if (hb.engine > 0 && r->hostlink_track >= 0)
         eng_span(s, r->hostlink_track, PH_ONLOAD, to_end, wk_end, s->version, s->version, -1, 0);
     for (int k = 0; k < r->ntracks; k++)
         eng_span(s, r->track0 + k, PH_RESHARD, wk_end, tr_end, s->version, s->version, -1, 0);
-    if (hb.params > 0 && r->hostlink_track >= 0)
+    if (pafter > 0 && r->hostlink_track >= 0)
         eng_span(s, r->hostlink_track, PH_OFFLOAD, tr_end, pf_end, s->version, s->version, -1, 0);
     /* offload: the states leave the device as they reach the host; the
     ** engine's sleeping copy is there until its wake ends */
-    if (off > 0 || hb.engine > 0)
-        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (off + q->host_opt + hb.engine) * per_node, now);
+    if (off + pdown > 0 || hb.engine > 0)
+        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (off + pdown + q->host_opt + hb.engine) * per_node, now);
+    if (pdown > 0) eng_mem_pool(s, p, MB_WEIGHTS, 0, to_end);
     if (off > 0) {
         if (sp->offload_grads) eng_mem_pool(s, p, MB_GRADS, 0, to_end);
         if (sp->offload_optimizer) { eng_mem_pool(s, p, MB_OPTIMIZER, 0, to_end); eng_mem_pool(s, p, MB_CRITIC, 0, to_end); }
@@ -651,10 +656,10 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     ** filled bucket by bucket */
     eng_mem_pool(s, p, MB_RESHARD, 2 * sp->bucket_bytes, to_end);
     eng_mem_pool(s, p, MB_ROLLOUT_WEIGHTS, rw, to_end);
-    if (hb.engine > 0) eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (off + q->host_opt) * per_node, wk_end);
+    if (hb.engine > 0) eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (off + pdown + q->host_opt) * per_node, wk_end);
     if (sp->zero_redundancy && hb.params <= 0) eng_mem_pool(s, p, MB_WEIGHTS, 0, tr_end);
     eng_mem_pool(s, p, MB_RESHARD, 0, tr_end);
-    if (hb.params > 0) {
+    if (pafter > 0) {
         /* the host takes the shard as the copy starts, the device frees it
         ** at its end */
         eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (off + q->host_opt + hb.params) * per_node, tr_end);

@@ -63,6 +63,8 @@ static const int PREEMPT_VALS[] = {PREEMPT_RECOMPUTE, PREEMPT_SWAP};
 static const char *const ENGINE_NAMES[] = {"vllm", "sglang", "hybrid", "eager", NULL};
 static const int ENGINE_VALS[] = {ENGINE_VLLM, ENGINE_SGLANG, ENGINE_HYBRID, ENGINE_EAGER};
 static const char *const SLEEP_NAMES[] = {"discard", "offload", "none", NULL};
+static const char *const PARAMS_NAMES[] = {"none", "after_reshard", "before_reshard", NULL};
+static const int PARAMS_VALS[] = {PARAMS_RESIDENT, PARAMS_AFTER_RESHARD, PARAMS_BEFORE_RESHARD};
 static const int SLEEP_VALS[] = {SLEEP_DISCARD, SLEEP_OFFLOAD, SLEEP_NONE};
 
 /* Row builders.  S is the enclosing struct, M the member. */
@@ -330,9 +332,11 @@ static const fdesc FIELDS_ROLLOUT[] = {
 static const fdesc FIELDS_OFFLOAD[] = {
     BOOL("optimizer", scn_plan, offload_optimizer, "optimizer states to host memory during rollout"),
     BOOL("grads", scn_plan, offload_grads, "gradients to host memory during rollout"),
-    BOOL("params", scn_plan, offload_params,
-         "co-located: the actor's training weights to host memory after the reshard, back before training "
-         "(verl actor.fsdp_config.param_offload, NeMo RL's offload_after_refit)"),
+    ENUM("params", scn_plan, offload_params, PARAMS_NAMES, PARAMS_VALS,
+         "co-located: the actor's training weights in host memory while the pool generates, back over the host link "
+         "before training: none; after_reshard (copied down once the engine has its weights: NeMo RL's "
+         "offload_after_refit); before_reshard (down before the engine wakes, the reshard reading them from the "
+         "host: verl actor.fsdp_config.param_offload)"),
     BOOL("reference", scn_plan, offload_aux,
          "reference and reward parameters wait in host memory between their forward passes and are loaded over the host link for each (verl ref.fsdp_config.param_offload, DeepSpeed-Chat offload_reference_model); on a training pool"),
     END

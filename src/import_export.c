@@ -97,6 +97,18 @@ static bool field_num(xctx *x, const char *path, double *v, const fdesc **rowp)
     return true;
 }
 
+/* verl's actor param_offload is the before-reshard order (import_map.c verl_param_offload); the other order has
+** no key in verl */
+static bool verl_params(xctx *x, const char *key)
+{
+    scn_param_offload po = x->s->plan.offload_params;
+    put(x, key, "%s", tf(po != PARAMS_RESIDENT));
+    if (po == PARAMS_AFTER_RESHARD)
+        note(x, "plan.offload.params = \"after_reshard\": verl offloads the actor's parameters before the engine "
+                "wakes; written param_offload true");
+    return true;
+}
+
 /* The rows of imp_fw_rules() whose guard is g, field to key. */
 static bool rules(xctx *x, imp_guard g)
 {
@@ -265,6 +277,7 @@ static bool ex_verl(xctx *x)
                         "only (ulysses_sequence_parallel_size)", t->cp);
         put(x, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", "%d", t->cp > 1 ? t->cp : 1);
         if (!rules(x, IMP_G_FSDP)) return false;
+        if (!verl_params(x, "actor_rollout_ref.actor.fsdp_config.param_offload")) return false;
         /* the whole-run host optimizer is FSDP2's CPUOffloadPolicy (import_map.c map_verl) */
         if (t->optimizer_offload != 0 && t->optimizer_offload != 1)
             return fail(x, "plan.train.optimizer_offload = %g: verl's FSDP2 offload_policy holds all of the optimizer "
@@ -285,6 +298,7 @@ static bool ex_verl(xctx *x)
             return fail(x, "plan.train.cp = %d with cp_kind \"ulysses\": Megatron's context parallelism is ring "
                         "attention", t->cp);
         if (!rules(x, IMP_G_MEGATRON)) return false;
+        if (!verl_params(x, "actor_rollout_ref.actor.megatron.param_offload")) return false;
         put(x, "actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity", "%s",
             t->recompute == RECOMPUTE_NONE ? "null" : t->recompute == RECOMPUTE_SELECTIVE ? "selective" : "full");
         if (t->optimizer_offload > 0) {
@@ -509,9 +523,10 @@ static bool ex_nemo(xctx *x)
         if (p->rollout.sleep != SLEEP_OFFLOAD)
             note(x, "plan.rollout.sleep = \"%s\": co-located NeMo RL sleeps vLLM at level 1 (weights to host memory); "
                     "no key chooses another", p->rollout.sleep == SLEEP_NONE ? "none" : "discard");
-        if (!p->offload_params)
-            note(x, "plan.offload.params = false: co-located NeMo RL moves the policy's parameters to the host after "
-                    "every refit; no key keeps them");
+        if (p->offload_params != PARAMS_AFTER_RESHARD)
+            note(x, "plan.offload.params = \"%s\": co-located NeMo RL moves the policy's parameters to the host after "
+                    "every refit (after_reshard); no key chooses another",
+                 p->offload_params == PARAMS_RESIDENT ? "none" : "before_reshard");
         return true;
     }
     plan *pl = malloc(sizeof *pl);

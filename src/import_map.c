@@ -317,6 +317,18 @@ bool imp_m_host_optimizer(imp_mctx *m, const char *on_key, const char *frac_key)
 
 /* ------------------------------------------------------------------ verl */
 
+/* verl's actor param_offload (docs/model.md, section 3): the shards go to the host before the engine wakes and the
+** reshard reads them from there (verl/workers/fsdp_workers.py, rollout_mode: offload_fsdp_model_to_cpu, then
+** resume(tags=["weights"]), then update_weights; verl b178a3c).  import_export.c writes it back. */
+static bool verl_param_offload(imp_mctx *m, const char *key)
+{
+    char s[320];
+    bool po;
+    if (!imp_m_gbool(m, key, &po, s, sizeof s)) return false;
+    imp_m_set(m, "plan.offload.params", s, "\"%s\"", po ? "before_reshard" : "none");
+    return true;
+}
+
 static bool map_verl(imp_mctx *m)
 {
     char v[1024], s[320], s2[320];
@@ -403,6 +415,7 @@ static bool map_verl(imp_mctx *m)
         if (!imp_m_host_optimizer(m, "actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload",
                             "actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_offload_fraction"))
             return false;
+        if (!verl_param_offload(m, "actor_rollout_ref.actor.megatron.param_offload")) return false;
     } else {
         snprintf(why, sizeof why, "%s = %s: FSDP shards parameters, gradients and optimizer states (ZeRO-3)", s, strat);
         imp_m_set(m, "plan.train.zero", why, "3");
@@ -430,6 +443,7 @@ static bool map_verl(imp_mctx *m)
                     "under fsdp2 only; nothing offloaded", strat);
         }
         imp_m_set(m, "plan.offload.grads", "verl frees the gradients after the optimizer step: none held during rollout", "true");
+        if (!verl_param_offload(m, "actor_rollout_ref.actor.fsdp_config.param_offload")) return false;
     }
     bool dyn;
     if (!imp_m_gbool(m, "actor_rollout_ref.actor.use_dynamic_bsz", &dyn, s, sizeof s)) return false;

@@ -73,7 +73,7 @@ bool imp_map_nemo(imp_mctx *m)
         snprintf(why, sizeof why, "%s: NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)", s);
         imp_m_set(m, "plan.rollout.sleep", why, "\"offload\"");
         snprintf(why, sizeof why, "%s: NeMo RL's offload_after_refit moves the policy's parameters to the host", s);
-        imp_m_set(m, "plan.offload.params", why, "true");
+        imp_m_set(m, "plan.offload.params", why, "\"after_reshard\"");
     } else {
         double rg, rn;
         bool ng, nn;

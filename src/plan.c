@@ -310,7 +310,10 @@ static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double r
     if (q->roles & ROLE_ROLLOUT) {
         double bb = 2 * sp->bucket_bytes;
         if (q->colocated) {
-            double sw = q->train_mem[MB_WEIGHTS] + q->rollout_mem[MB_ROLLOUT_WEIGHTS] + bb
+            /* verl's param_offload sends the training weights down before the
+            ** engine's weights are allocated (section 3) */
+            bool pfirst = sp->offload_params == PARAMS_BEFORE_RESHARD && (q->roles & ROLE_TRAIN);
+            double sw = (pfirst ? 0 : q->train_mem[MB_WEIGHTS]) + q->rollout_mem[MB_ROLLOUT_WEIGHTS] + bb
                       + q->train_mem[MB_REF_WEIGHTS] + q->train_mem[MB_REWARD_WEIGHTS]
                       + (sp->offload_grads ? 0 : q->train_mem[MB_GRADS])
                       + (sp->offload_optimizer ? 0 : q->train_mem[MB_OPTIMIZER] + q->train_mem[MB_CRITIC]);
@@ -373,7 +376,7 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         if (q->colocated) {
             /* the training weights stay through generation unless the
             ** reshard freed them or parameter offload took them to the host */
-            if (!sp->zero_redundancy && !sp->offload_params) q->rollout_mem[MB_WEIGHTS] = q->train_mem[MB_WEIGHTS];
+            if (!sp->zero_redundancy && sp->offload_params == PARAMS_RESIDENT) q->rollout_mem[MB_WEIGHTS] = q->train_mem[MB_WEIGHTS];
             if (sp->offload_grads) host += q->train_mem[MB_GRADS];
             else q->rollout_mem[MB_GRADS] = q->train_mem[MB_GRADS];
             if (sp->offload_optimizer) host += q->train_mem[MB_OPTIMIZER] + q->train_mem[MB_CRITIC];

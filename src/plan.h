@@ -180,6 +180,7 @@ double plan_reshard_back(const scn_scenario *s, const plan_pool *q);
 typedef struct {
     double engine;   /* rollout weights, sleep level 1 */
     double params;   /* training weights, parameter offload */
+    bool   params_first;    /* they leave before the reshard, which reads them back up (a third crossing) */
 } plan_switch_host;
 plan_switch_host plan_switch_host_bytes(const scn_scenario *s, const plan_pool *q);
 /* Text of the plan for `fusync check` and the report. */

@@ -113,8 +113,9 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             }
             if (co && hb.params > 0) {
                 fmt_bytes(b1, sizeof b1, hb.params);
-                buf_printf(out, "    params    training weights %s per device on the host while generating, %.2f s each way\n",
-                           b1, hb.params / hbw);
+                buf_printf(out, "    params    training weights %s per device on the host while generating, %.2f s a copy; %s\n",
+                           b1, hb.params / hbw, hb.params_first ? "down before the engine wakes, read back by the reshard, up before training"
+                                                                 : "down after the reshard, up before training");
             }
         }
         if (q->aux_tp > 0)

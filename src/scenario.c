@@ -84,7 +84,7 @@ void scn_defaults(scn_scenario *s)
     p->offload_aux = false;
     p->offload_optimizer = true;
     p->offload_grads = true;
-    p->offload_params = false;
+    p->offload_params = PARAMS_RESIDENT;
     p->zero_redundancy = true;
     p->dq_hierarchical = true;
     p->dq_packed = true;

@@ -168,6 +168,11 @@ typedef enum { ENGINE_VLLM, ENGINE_SGLANG, ENGINE_HYBRID, ENGINE_EAGER } scn_eng
 ** (weights to pinned host memory, KV cache discarded; wake copies them
 ** back), or no sleep (weights and KV cache stay on the device). */
 typedef enum { SLEEP_DISCARD, SLEEP_OFFLOAD, SLEEP_NONE } scn_sleep;
+/* The actor's training weights on the host while a co-located pool
+** generates (docs/model.md, section 3): not at all, sent down after the
+** reshard (NeMo RL's offload_after_refit), or before the engine wakes, the
+** reshard reading them from the host (verl's param_offload). */
+typedef enum { PARAMS_RESIDENT, PARAMS_AFTER_RESHARD, PARAMS_BEFORE_RESHARD } scn_param_offload;
 
 /* Role bits a device pool can hold. */
 enum {
@@ -256,7 +261,7 @@ typedef struct {
     bool     offload_aux;       /* reference/reward parameters on the host between their passes */
     bool     offload_optimizer; /* co-located: optimizer states to host during rollout */
     bool     offload_grads;
-    bool     offload_params;    /* co-located: the actor's training weights to host during rollout */
+    scn_param_offload offload_params;  /* co-located: the actor's training weights to host during rollout */
     bool     zero_redundancy;   /* reshard weights in place, bucket by bucket */
     bool     dq_hierarchical;   /* DistQueue: one reader per TP×PP group, then broadcast */
     bool     dq_packed;         /* DistQueue: samples concatenated, not padded */

@@ -65,7 +65,7 @@ field vf 'tp = 2,  -- actor_rollout_ref.rollout.tensor_model_parallel_size'
 field vf 'mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization'
 field vf 'device = f.devices.h100,  -- --device'
 field vf 'reference = true,  -- actor_rollout_ref.ref.fsdp_config.param_offload'
-field vf 'params = false,  -- actor_rollout_ref.actor.fsdp_config.param_offload'
+field vf 'params = "none",  -- actor_rollout_ref.actor.fsdp_config.param_offload'
 field vf 'sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl'"'"'s default: vLLM sleep level 2'
 warned vf 'trainer.test_freq = 5'
 noperf vf 'trainer.project_name'
@@ -131,7 +131,7 @@ field nm 'reward_workers = 8,  -- env.math.num_workers'
 field nm 'mode = "full",  -- policy.generation.colocated.enabled'
 field nm 'reference = true,  -- loss_fn.reference_policy_kl_penalty'
 field nm 'sleep = "offload",  -- policy.generation.colocated.enabled'
-field nm 'params = true,  -- policy.generation.colocated.enabled'
+field nm 'params = "after_reshard",  -- policy.generation.colocated.enabled'
 check nm 0 "Memory fit: fits"
 
 # --- NeMo RL, not co-located, a defaults chain two files deep
@@ -268,7 +268,7 @@ check vo 0
 printf '%s \\\n' "$V" 'actor_rollout_ref.actor.fsdp_config.param_offload=True' \
     'actor_rollout_ref.rollout.free_cache_engine=False' 'actor_rollout_ref.rollout.gpu_memory_utilization=0.3' >"$TMP/vs.sh"; echo >>"$TMP/vs.sh"
 imp vs verl "$TMP/vs.sh"
-field vs 'params = true,  -- actor_rollout_ref.actor.fsdp_config.param_offload'
+field vs 'params = "before_reshard",  -- actor_rollout_ref.actor.fsdp_config.param_offload'
 field vs 'sleep = "none",  -- actor_rollout_ref.rollout.free_cache_engine'
 check vs 0 "sleep     none: the engine's weights and KV cache stay while training"
 check vs 0 "params    training weights"

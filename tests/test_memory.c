@@ -501,7 +501,8 @@ END_TEST
 START_TEST(t_param_offload)
 {
     const char *keep[] = {"plan.zero_redundancy=false"};
-    const char *po[] = {"plan.zero_redundancy=false", "plan.offload.params=true"};
+    const char *po[] = {"plan.zero_redundancy=false", "plan.offload.params=after_reshard"};
+    const char *pf[] = {"plan.zero_redundancy=false", "plan.offload.params=before_reshard"};
     scn_scenario a, b;
     plan pa, pb;
     load(keep, 1, &a, &pa);
@@ -523,6 +524,27 @@ START_TEST(t_param_offload)
     ck_assert_double_le(hb, qb->host_mem_per_node + 1e6);
     ck_assert_double_gt(tb, ta);
     ck_assert_double_gt(run_peak(po, 2, MB_KV_CACHE, false), run_peak(keep, 1, MB_KV_CACHE, false) + 0.9 * w);
+    /* verl's order: the weights leave before the engine's are allocated,
+    ** so the switch peaks W lower, and the reshard reads them back up: a
+    ** third copy */
+    scn_scenario c;
+    plan pc;
+    load(pf, 2, &c, &pc);
+    const plan_pool *qc = &pc.pools[0];
+    ck_assert(plan_switch_host_bytes(&c, qc).params_first);
+    ck_assert(!plan_switch_host_bytes(&b, qb).params_first);
+    double dc, hc, tcs;
+    run_totals(pf, 2, &dc, &hc, &tcs);
+    ck_assert_double_le(dc, qc->peak + 1e6);
+    ck_assert_double_eq_tol(hc, hb, 1e6);
+    ck_assert_double_gt(tcs, tb);
+    /* a small rollout share, so the switch is the peak */
+    load((const char *[]){"plan.rollout.mem_util=0.1", "plan.train.recompute=full", "plan.train.micro_batch=1"}, 3, &a, &pa);
+    load((const char *[]){"plan.rollout.mem_util=0.1", "plan.train.recompute=full", "plan.train.micro_batch=1",
+                          "plan.offload.params=before_reshard"}, 4, &c, &pc);
+    ck_assert_str_eq(pa.pools[0].peak_phase, "switching");
+    ck_assert_double_lt(pc.pools[0].peak, pa.pools[0].peak);
+    ck_assert_str_ne(pc.pools[0].peak_phase, "switching");
 }
 END_TEST
 
