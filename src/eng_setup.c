@@ -246,6 +246,16 @@ static void initial_memory(sim *s, int p)
         if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);
         eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, q->host_opt * per_node, 0);
     }
+    plan_switch_host hb = plan_switch_host_bytes(&s->scn, q);
+    if (r->host_group >= 0 && hb.engine > 0) {
+        /* a sleeping engine (plan.rollout.sleep = "offload") is built and
+        ** put to sleep before the first step (OpenRLHF's create_vllm_engines
+        ** ends with sleep(); verl starts in trainer mode): its weights wait
+        ** on the host for the first wake */
+        int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
+        if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);
+        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (q->host_opt + hb.engine) * per_node, 0);
+    }
     if (r->host_group >= 0 && q->swap_aux) {
         int dpn = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
         double hm = q->aux_bytes[0] + q->aux_bytes[1];      /* as plan.c holds them (aux_weight_bytes) */

@@ -623,27 +623,54 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     int g0 = r->group0;
     if (sp->offload_grads) off += s->mem[g0][MB_GRADS];
     if (sp->offload_optimizer) off += s->mem[g0][MB_OPTIMIZER] + s->mem[g0][MB_CRITIC];
-    double t_off = off / hostbw;
+    /* the engine's weights up from the host (sleep level 1) before the
+    ** reshard overwrites them; the training weights down after it
+    ** (parameter offload), as NeMo RL's refit orders them (docs/model.md,
+    ** section 8) */
+    plan_switch_host hb = plan_switch_host_bytes(&s->scn, q);
+    /* verl's order (params_first): the training weights go down with the
+    ** states, before the engine wakes, and the reshard reads each tensor
+    ** back up from the host as it gathers it */
+    double pdown = hb.params_first ? hb.params : 0, pafter = hb.params_first ? 0 : hb.params;
+    double t_off = (off + pdown) / hostbw;
     sim_time to_end = now + sim_from_secs(t_off);
-    sim_time tr_end = to_end + sim_from_secs(t_reshard);
-    sim_time end = tr_end + sim_from_secs(s->scn.eff.switch_overhead_s);
-    if (off > 0 && r->hostlink_track >= 0)
+    sim_time wk_end = to_end + sim_from_secs(hb.engine / hostbw);
+    sim_time tr_end = wk_end + sim_from_secs(t_reshard + pdown / hostbw);
+    sim_time pf_end = tr_end + sim_from_secs(pafter / hostbw);
+    sim_time end = pf_end + sim_from_secs(s->scn.eff.switch_overhead_s);
+    if (off + pdown > 0 && r->hostlink_track >= 0)
         eng_span(s, r->hostlink_track, PH_OFFLOAD, now, to_end, s->version, s->version, -1, 0);
+    if (hb.engine > 0 && r->hostlink_track >= 0)
+        eng_span(s, r->hostlink_track, PH_ONLOAD, to_end, wk_end, s->version, s->version, -1, 0);
     for (int k = 0; k < r->ntracks; k++)
-        eng_span(s, r->track0 + k, PH_RESHARD, to_end, tr_end, s->version, s->version, -1, 0);
-    /* offload: the states leave the device as they reach the host */
+        eng_span(s, r->track0 + k, PH_RESHARD, wk_end, tr_end, s->version, s->version, -1, 0);
+    if (pafter > 0 && r->hostlink_track >= 0)
+        eng_span(s, r->hostlink_track, PH_OFFLOAD, tr_end, pf_end, s->version, s->version, -1, 0);
+    /* offload: the states leave the device as they reach the host; the
+    ** engine's sleeping copy is there until its wake ends */
+    if (off + pdown > 0 || hb.engine > 0)
+        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (off + pdown + q->host_opt + hb.engine) * per_node, now);
+    if (pdown > 0) eng_mem_pool(s, p, MB_WEIGHTS, 0, to_end);
     if (off > 0) {
-        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (off + q->host_opt) * per_node, now);
         if (sp->offload_grads) eng_mem_pool(s, p, MB_GRADS, 0, to_end);
         if (sp->offload_optimizer) { eng_mem_pool(s, p, MB_OPTIMIZER, 0, to_end); eng_mem_pool(s, p, MB_CRITIC, 0, to_end); }
     }
     /* onload: bucket buffers while resharding; the rollout weights' memory
-    ** is allocated when onloading starts and filled bucket by bucket */
+    ** is allocated when onloading starts (the wake, or the reshard) and
+    ** filled bucket by bucket */
     eng_mem_pool(s, p, MB_RESHARD, 2 * sp->bucket_bytes, to_end);
     eng_mem_pool(s, p, MB_ROLLOUT_WEIGHTS, rw, to_end);
-    if (sp->zero_redundancy) eng_mem_pool(s, p, MB_WEIGHTS, 0, tr_end);
+    if (hb.engine > 0) eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (off + pdown + q->host_opt) * per_node, wk_end);
+    if (sp->zero_redundancy && hb.params <= 0) eng_mem_pool(s, p, MB_WEIGHTS, 0, tr_end);
     eng_mem_pool(s, p, MB_RESHARD, 0, tr_end);
-    /* KV cache: what the rollout may use, less what is resident */
+    if (pafter > 0) {
+        /* the host takes the shard as the copy starts, the device frees it
+        ** at its end */
+        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (off + q->host_opt + hb.params) * per_node, tr_end);
+        eng_mem_pool(s, p, MB_WEIGHTS, 0, pf_end);
+    }
+    /* KV cache: what the rollout may use, less what is resident (an engine
+    ** that does not sleep still holds its reservation: the same figure) */
     for (int g = 0; g < r->ngroups; g++) {
         int gg = r->group0 + g;
         double kv = q->capacity * sp->rollout.mem_util - (eng_mem_group_total(s, gg) - s->mem[gg][MB_KV_CACHE]);
@@ -656,8 +683,11 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
 }
 
 /* Co-located pool: rollout layout -> training layout, the reverse order:
-** the KV cache is freed, the training weights rebuilt bucket by bucket as the
-** rollout weights are released, then the states come back from the host. */
+** the engine sleeps (its KV cache freed, its weights discarded or copied to
+** the host, or both kept: plan.rollout.sleep), the training weights rebuilt
+** bucket by bucket as the rollout weights are released, then the states
+** (and, under parameter offload, the training weights) come back from the
+** host. */
 void eng_switch_to_train(sim *s, int p, sim_time now)
 {
     const plan_pool *q = &s->pl.pools[p];
@@ -673,27 +703,40 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     plan_train_states(&s->scn, q, st);
     double crit = q->train_mem[MB_CRITIC];
     double on = (sp->offload_grads ? st[1] : 0) + (sp->offload_optimizer ? st[2] + crit : 0);
-    double t_on = on / hostbw;
-    sim_time tr_end = now + sim_from_secs(t_reshard);
+    plan_switch_host hb = plan_switch_host_bytes(&s->scn, q);
+    bool keep = sp->rollout.sleep == SLEEP_NONE;
+    double t_on = (on + hb.params) / hostbw;
+    sim_time sl_end = now + sim_from_secs(hb.engine / hostbw);
+    sim_time tr_end = sl_end + sim_from_secs(t_reshard);
     sim_time to_end = tr_end + sim_from_secs(t_on);
     sim_time end = to_end + sim_from_secs(s->scn.eff.switch_overhead_s);
-    eng_mem_pool(s, p, MB_KV_CACHE, 0, now);
+    int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
+    if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);
+    if (!keep) eng_mem_pool(s, p, MB_KV_CACHE, 0, now);
+    if (hb.engine > 0) {
+        /* sleep level 1: the engine's weights down to pinned host memory,
+        ** freed on the device when the copy ends */
+        if (r->hostlink_track >= 0)
+            eng_span(s, r->hostlink_track, PH_OFFLOAD, now, sl_end, s->version, s->version, -1, 0);
+        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, s->mem[r->host_group][MB_HOST_OFFLOAD] + hb.engine * per_node, now);
+        eng_mem_pool(s, p, MB_ROLLOUT_WEIGHTS, 0, sl_end);
+    }
     for (int k = 0; k < r->ntracks; k++)
-        eng_span(s, r->track0 + k, PH_RESHARD, now, tr_end, s->version, s->version, -1, 0);
-    if (on > 0 && r->hostlink_track >= 0)
+        eng_span(s, r->track0 + k, PH_RESHARD, sl_end, tr_end, s->version, s->version, -1, 0);
+    if (on + hb.params > 0 && r->hostlink_track >= 0)
         eng_span(s, r->hostlink_track, PH_ONLOAD, tr_end, to_end, s->version, s->version, -1, 0);
-    eng_mem_pool(s, p, MB_RESHARD, 2 * sp->bucket_bytes, now);
-    eng_mem_pool(s, p, MB_WEIGHTS, st[0], now);
-    eng_mem_pool(s, p, MB_ROLLOUT_WEIGHTS, 0, tr_end);
+    eng_mem_pool(s, p, MB_RESHARD, 2 * sp->bucket_bytes, sl_end);
+    if (hb.params <= 0) eng_mem_pool(s, p, MB_WEIGHTS, st[0], sl_end);
+    if (!keep) eng_mem_pool(s, p, MB_ROLLOUT_WEIGHTS, 0, tr_end);
     eng_mem_pool(s, p, MB_RESHARD, 0, tr_end);
-    if (on > 0) {
+    if (on + hb.params > 0) {
         /* onload: room is taken as the transfer starts */
+        if (hb.params > 0) eng_mem_pool(s, p, MB_WEIGHTS, st[0], tr_end);
         if (sp->offload_grads) eng_mem_pool(s, p, MB_GRADS, st[1], tr_end);
         if (sp->offload_optimizer) { eng_mem_pool(s, p, MB_OPTIMIZER, st[2], tr_end); eng_mem_pool(s, p, MB_CRITIC, crit, tr_end); }
-        int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
-        if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);
-        /* what stays: the optimizer's host share (plan.train.optimizer_offload) */
-        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, q->host_opt * per_node, to_end);
+        /* what stays: the optimizer's host share (plan.train.optimizer_offload)
+        ** and a sleeping engine's weights */
+        eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (q->host_opt + hb.engine) * per_node, to_end);
     }
     r->rollout_layout = false;
     eng_pool_class(s, p, P_SWITCH_T);

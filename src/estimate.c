@@ -272,7 +272,12 @@ static double pool_switches(const scn_scenario *s, const plan_pool *q)
     plan_train_states(s, q, st);
     double crit = q->train_mem[MB_CRITIC];
     double off = (s->plan.offload_grads ? st[1] : 0) + (s->plan.offload_optimizer ? st[2] + crit : 0);
-    return to_rollout + to_train + 2 * (off / hostbw + s->eff.switch_overhead_s);
+    /* a sleeping engine's weights and offloaded training weights cross the
+    ** host link once each way, the training weights a third time when the
+    ** reshard reads them from the host (plan_switch_host_bytes) */
+    plan_switch_host hb = plan_switch_host_bytes(s, q);
+    return to_rollout + to_train + 2 * (off / hostbw + s->eff.switch_overhead_s)
+         + (2 * hb.engine + (hb.params_first ? 3 : 2) * hb.params) / hostbw;
 }
 
 /* The pool that trains the actor, or NULL. */

@@ -68,6 +68,10 @@ static const char *const PREEMPT_NAMES[] = {"recompute", "swap", NULL};
 static const int PREEMPT_VALS[] = {PREEMPT_RECOMPUTE, PREEMPT_SWAP};
 static const char *const ENGINE_NAMES[] = {"vllm", "sglang", "hybrid", "eager", NULL};
 static const int ENGINE_VALS[] = {ENGINE_VLLM, ENGINE_SGLANG, ENGINE_HYBRID, ENGINE_EAGER};
+static const char *const SLEEP_NAMES[] = {"discard", "offload", "none", NULL};
+static const char *const PARAMS_NAMES[] = {"none", "after_reshard", "before_reshard", NULL};
+static const int PARAMS_VALS[] = {PARAMS_RESIDENT, PARAMS_AFTER_RESHARD, PARAMS_BEFORE_RESHARD};
+static const int SLEEP_VALS[] = {SLEEP_DISCARD, SLEEP_OFFLOAD, SLEEP_NONE};
 
 /* Row builders.  S is the enclosing struct, M the member. */
 #define MEM(S, M)   offsetof(S, M), sizeof(((S *)0)->M)
@@ -337,12 +341,23 @@ static const fdesc FIELDS_ROLLOUT[] = {
     BOOL("prefix_caching", scn_rollout_layout, prefix_caching,
          "paged KV: the samples of one prompt on one instance share the prompt's full KV blocks and prefill it once "
          "(vLLM automatic prefix caching, on by default in the V1 engine; SGLang RadixAttention)"),
+    ENUM("sleep", scn_rollout_layout, sleep, SLEEP_NAMES, SLEEP_VALS,
+         "co-located: what the inference engine does with its memory while the pool trains (docs/model.md, section 8): "
+         "discard (vLLM sleep level 2, SGLang release_memory_occupation: weights and KV cache freed, the reshard refills "
+         "the weights; verl's default), offload (vLLM sleep level 1: weights copied to pinned host memory and back over "
+         "the host link before the reshard, KV cache freed; OpenRLHF --vllm.enable_sleep, NeMo RL) or none (no sleep: "
+         "weights and KV cache stay, training gets what is left; verl free_cache_engine=false, OpenRLHF without enable_sleep)"),
     END
 };
 
 static const fdesc FIELDS_OFFLOAD[] = {
     BOOL("optimizer", scn_plan, offload_optimizer, "optimizer states to host memory during rollout"),
     BOOL("grads", scn_plan, offload_grads, "gradients to host memory during rollout"),
+    ENUM("params", scn_plan, offload_params, PARAMS_NAMES, PARAMS_VALS,
+         "co-located: the actor's training weights in host memory while the pool generates, back over the host link "
+         "before training: none; after_reshard (copied down once the engine has its weights: NeMo RL's "
+         "offload_after_refit); before_reshard (down before the engine wakes, the reshard reading them from the "
+         "host: verl actor.fsdp_config.param_offload)"),
     BOOL("reference", scn_plan, offload_aux,
          "reference and reward parameters wait in host memory between their forward passes and are loaded over the host link for each (verl ref.fsdp_config.param_offload, DeepSpeed-Chat offload_reference_model); on a training pool"),
     END

@@ -97,6 +97,18 @@ static bool field_num(xctx *x, const char *path, double *v, const fdesc **rowp)
     return true;
 }
 
+/* verl's actor param_offload is the before-reshard order (import_map.c verl_param_offload); the other order has
+** no key in verl */
+static bool verl_params(xctx *x, const char *key)
+{
+    scn_param_offload po = x->s->plan.offload_params;
+    put(x, key, "%s", tf(po != PARAMS_RESIDENT));
+    if (po == PARAMS_AFTER_RESHARD)
+        note(x, "plan.offload.params = \"after_reshard\": verl offloads the actor's parameters before the engine "
+                "wakes; written param_offload true");
+    return true;
+}
+
 /* The rows of imp_fw_rules() whose guard is g, field to key. */
 static bool rules(xctx *x, imp_guard g)
 {
@@ -235,6 +247,9 @@ static bool ex_verl(xctx *x)
                     "(actor_rollout_ref.hybrid_engine true, every GPU shared); separate pools are not one of its "
                     "settings", scn_mode_name(p->mode), p->npools ? " with plan.pools" : "");
     put(x, "actor_rollout_ref.hybrid_engine", "true");
+    /* the engine's sleep, as import_map.c map_verl reads it: level 2 by default, level 1 under layered_summon */
+    put(x, "actor_rollout_ref.rollout.free_cache_engine", "%s", tf(p->rollout.sleep != SLEEP_NONE));
+    if (p->rollout.sleep == SLEEP_OFFLOAD) put(x, "actor_rollout_ref.rollout.layered_summon", "true");
     if (p->staleness > 0)
         return fail(x, "plan.staleness = %d: verl's main_ppo trainer is synchronous (no staleness bound)", p->staleness);
     if (p->reward_workers == 1) put(x, "reward_model.reward_manager", "naive");
@@ -262,7 +277,7 @@ static bool ex_verl(xctx *x)
                         "only (ulysses_sequence_parallel_size)", t->cp);
         put(x, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", "%d", t->cp > 1 ? t->cp : 1);
         if (!rules(x, IMP_G_FSDP)) return false;
-        put(x, "actor_rollout_ref.actor.fsdp_config.param_offload", "false");
+        if (!verl_params(x, "actor_rollout_ref.actor.fsdp_config.param_offload")) return false;
         /* the whole-run host optimizer is FSDP2's CPUOffloadPolicy (import_map.c map_verl) */
         if (t->optimizer_offload != 0 && t->optimizer_offload != 1)
             return fail(x, "plan.train.optimizer_offload = %g: verl's FSDP2 offload_policy holds all of the optimizer "
@@ -288,9 +303,9 @@ static bool ex_verl(xctx *x)
             return fail(x, "plan.train.cp = %d with cp_kind \"ulysses\": Megatron's context parallelism is ring "
                         "attention", t->cp);
         if (!rules(x, IMP_G_MEGATRON)) return false;
+        if (!verl_params(x, "actor_rollout_ref.actor.megatron.param_offload")) return false;
         put(x, "actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity", "%s",
             t->recompute == RECOMPUTE_NONE ? "null" : t->recompute == RECOMPUTE_SELECTIVE ? "selective" : "full");
-        put(x, "actor_rollout_ref.actor.megatron.param_offload", "false");
         if (t->optimizer_offload > 0) {
             /* not in verl's optimizer config: Hydra adds them with '+' */
             put(x, "+actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload", "true");
@@ -369,7 +384,11 @@ static bool ex_openrlhf(xctx *x)
                                ppo ? "critic" : NULL};
         for (int i = 0; i < 4; i++)
             if (roles[i] && !nodes_x_gpus(x, roles[i], total, "plan.mode = \"full\"")) return false;
-        put(x, "vllm.enable_sleep", "true");
+        /* OpenRLHF's engines sleep at level 1 or not at all (import_map.c map_openrlhf) */
+        put(x, "vllm.enable_sleep", "%s", tf(p->rollout.sleep != SLEEP_NONE));
+        if (p->rollout.sleep == SLEEP_DISCARD)
+            note(x, "plan.rollout.sleep = \"discard\": OpenRLHF's vLLM sleeps at level 1 (weights to host memory); "
+                    "written enable_sleep true");
         put(x, "ds.enable_sleep", "%s", tf(p->offload_optimizer));
         if (p->offload_grads != p->offload_optimizer)
             note(x, "plan.offload.grads = %s: DeepSpeed's sleep mode offloads gradients with the optimizer states",
@@ -524,6 +543,15 @@ static bool ex_nemo(xctx *x)
     }
     if (p->mode == MODE_FULL && p->npools == 0) {
         put(x, "policy.generation.colocated.enabled", "true");
+        /* co-located NeMo RL always sleeps vLLM at level 1 and offloads the policy's parameters after the
+        ** refit (import_nemo.c); neither has a key */
+        if (p->rollout.sleep != SLEEP_OFFLOAD)
+            note(x, "plan.rollout.sleep = \"%s\": co-located NeMo RL sleeps vLLM at level 1 (weights to host memory); "
+                    "no key chooses another", p->rollout.sleep == SLEEP_NONE ? "none" : "discard");
+        if (p->offload_params != PARAMS_AFTER_RESHARD)
+            note(x, "plan.offload.params = \"%s\": co-located NeMo RL moves the policy's parameters to the host after "
+                    "every refit (after_reshard); no key chooses another",
+                 p->offload_params == PARAMS_RESIDENT ? "none" : "before_reshard");
         return true;
     }
     plan *pl = malloc(sizeof *pl);

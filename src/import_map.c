@@ -388,6 +388,18 @@ bool imp_m_lora(imp_mctx *m, const char *rank_key, const char *targets_key, cons
     return true;
 }
 
+/* verl's actor param_offload (docs/model.md, section 3): the shards go to the host before the engine wakes and the
+** reshard reads them from there (verl/workers/fsdp_workers.py, rollout_mode: offload_fsdp_model_to_cpu, then
+** resume(tags=["weights"]), then update_weights; verl b178a3c).  import_export.c writes it back. */
+static bool verl_param_offload(imp_mctx *m, const char *key)
+{
+    char s[320];
+    bool po;
+    if (!imp_m_gbool(m, key, &po, s, sizeof s)) return false;
+    imp_m_set(m, "plan.offload.params", s, "\"%s\"", po ? "before_reshard" : "none");
+    return true;
+}
+
 static bool map_verl(imp_mctx *m)
 {
     char v[1024], s[320], s2[320];
@@ -437,6 +449,17 @@ static bool map_verl(imp_mctx *m)
     if (b) {
         snprintf(why, sizeof why, "%s: the hybrid engine shares every GPU among actor, rollout and reference", s);
         imp_m_set(m, "plan.mode", why, "\"full\"");
+        /* the engine's sleep (docs/model.md, section 8): verl b178a3c sleeps vLLM at level 2 from vLLM 0.8.5 on
+        ** (verl/third_party/vllm/__init__.py, VLLM_SLEEP_LEVEL) and at level 1 under layered_summon
+        ** (verl/workers/rollout/vllm_rollout/vllm_rollout.py, ServerAdapter); free_cache_engine false skips
+        ** release() and resume(): the engine keeps its memory.  The import export.c writes them back. */
+        bool fc, ls;
+        if (!imp_m_gbool(m, "actor_rollout_ref.rollout.free_cache_engine", &fc, s, sizeof s) ||
+            !imp_m_gbool(m, "actor_rollout_ref.rollout.layered_summon", &ls, s2, sizeof s2)) return false;
+        if (!fc) snprintf(why, sizeof why, "%s: no sleep, the engine keeps its weights and KV cache", s);
+        else if (ls) snprintf(why, sizeof why, "%s with %s: vLLM sleep level 1, weights to host memory", s, s2);
+        else snprintf(why, sizeof why, "%s: vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded", s);
+        imp_m_set(m, "plan.rollout.sleep", why, "\"%s\"", !fc ? "none" : ls ? "offload" : "discard");
     } else {
         imp_m_set(m, "plan.mode", s, "\"separate\"");
         imp_m_warn(m, "actor_rollout_ref.hybrid_engine = false: verl's main_ppo needs it; simulated as separate pools "
@@ -460,16 +483,13 @@ static bool map_verl(imp_mctx *m)
         if (!imp_m_rules(m, IMP_G_MEGATRON)) return false;
         imp_m_get(m, "actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity", v, sizeof v, s, sizeof s);
         imp_m_set(m, "plan.train.recompute", s, "\"%s\"", imp_m_is_null(v) ? "none" : !strcmp(v, "selective") ? "selective" : "full");
-        bool po;
-        if (!imp_m_gbool(m, "actor_rollout_ref.actor.megatron.param_offload", &po, s, sizeof s)) return false;
-        if (po) imp_m_warn(m, "actor_rollout_ref.actor.megatron.param_offload = true: parameter offload is not modelled; "
-                        "fusync holds the parameters on the device (memory over-counted)");
         if (!imp_m_host_optimizer(m, "actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload",
                             "actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_offload_fraction"))
             return false;
         /* Megatron's LoRA is model.lora (verl/workers/config/model.py, Megatron-Bridge's PEFT) */
         if (!imp_m_lora(m, "actor_rollout_ref.model.lora.rank", "actor_rollout_ref.model.lora.target_modules", NULL))
             return false;
+        if (!verl_param_offload(m, "actor_rollout_ref.actor.megatron.param_offload")) return false;
     } else {
         /* FSDP's LoRA is PEFT's (verl/workers/fsdp_workers.py: get_peft_model with LoraConfig) */
         if (!imp_m_lora(m, "actor_rollout_ref.model.lora_rank", "actor_rollout_ref.model.target_modules", NULL))
@@ -499,11 +519,8 @@ static bool map_verl(imp_mctx *m)
             imp_m_warn(m, "actor_rollout_ref.actor.fsdp_config.offload_policy = true with strategy %s: verl applies it "
                     "under fsdp2 only; nothing offloaded", strat);
         }
-        bool po;
-        if (!imp_m_gbool(m, "actor_rollout_ref.actor.fsdp_config.param_offload", &po, s, sizeof s)) return false;
         imp_m_set(m, "plan.offload.grads", "verl frees the gradients after the optimizer step: none held during rollout", "true");
-        if (po) imp_m_warn(m, "actor_rollout_ref.actor.fsdp_config.param_offload = true: parameter offload is not modelled; "
-                        "fusync holds the parameter shards on the device (memory over-counted, no transfer time)");
+        if (!verl_param_offload(m, "actor_rollout_ref.actor.fsdp_config.param_offload")) return false;
     }
     bool dyn;
     if (!imp_m_gbool(m, "actor_rollout_ref.actor.use_dynamic_bsz", &dyn, s, sizeof s)) return false;
@@ -657,8 +674,10 @@ static bool map_openrlhf(imp_mctx *m)
         if (!imp_m_gbool(m, "vllm.enable_sleep", &vs, s, sizeof s) || !imp_m_gbool(m, "ds.enable_sleep", &ds, s2, sizeof s2)) return false;
         imp_m_set(m, "plan.offload.optimizer", s2, "%s", ds ? "true" : "false");
         imp_m_set(m, "plan.offload.grads", s2, "%s", ds ? "true" : "false");
-        if (!vs) imp_m_warn(m, "vllm.enable_sleep = false with colocate_all: vLLM keeps its memory while training; fusync "
-                         "frees the KV cache at every switch (memory under-counted)");
+        /* OpenRLHF sleeps its engines at vLLM's level 1 (openrlhf/trainer/ray/vllm_engine.py, sleep(level=1),
+        ** OpenRLHF 3c3be62); without enable_sleep they keep weights and KV cache while the actor trains */
+        snprintf(why, sizeof why, "%s: %s", s, vs ? "vLLM sleep level 1, weights to host memory" : "no sleep, vLLM keeps its memory");
+        imp_m_set(m, "plan.rollout.sleep", why, "\"%s\"", vs ? "offload" : "none");
     } else {
         /* explicit pools: vLLM engines, the actor (+ reference), the critic (+ reward), the rest */
         fs_buf pools;

@@ -67,6 +67,13 @@ bool imp_map_nemo(imp_mctx *m)
     if (b) {
         snprintf(why, sizeof why, "%s: generation and training share every GPU", s);
         imp_m_set(m, "plan.mode", why, "\"full\"");
+        /* co-located, NeMo RL sleeps vLLM at level 1 after generating (nemo_rl/models/generation/vllm/vllm_worker.py,
+        ** sleep: llm.sleep(level=1); NeMo RL 7ea279a) and moves the policy's parameters to the host after each
+        ** refit (dtensor_policy_worker.py, offload_after_refit; back in prepare_for_training): no key sets either */
+        snprintf(why, sizeof why, "%s: NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)", s);
+        imp_m_set(m, "plan.rollout.sleep", why, "\"offload\"");
+        snprintf(why, sizeof why, "%s: NeMo RL's offload_after_refit moves the policy's parameters to the host", s);
+        imp_m_set(m, "plan.offload.params", why, "\"after_reshard\"");
     } else {
         double rg, rn;
         bool ng, nn;

@@ -327,10 +327,15 @@ static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double r
     if (q->roles & ROLE_ROLLOUT) {
         double bb = 2 * sp->bucket_bytes;
         if (q->colocated) {
-            double sw = q->train_mem[MB_WEIGHTS] + q->rollout_mem[MB_ROLLOUT_WEIGHTS] + bb
+            /* verl's param_offload sends the training weights down before the
+            ** engine's weights are allocated (section 3) */
+            bool pfirst = sp->offload_params == PARAMS_BEFORE_RESHARD && (q->roles & ROLE_TRAIN);
+            double sw = (pfirst ? 0 : q->train_mem[MB_WEIGHTS]) + q->rollout_mem[MB_ROLLOUT_WEIGHTS] + bb
                       + q->train_mem[MB_REF_WEIGHTS] + q->train_mem[MB_REWARD_WEIGHTS]
                       + (sp->offload_grads ? 0 : q->train_mem[MB_GRADS])
                       + (sp->offload_optimizer ? 0 : q->train_mem[MB_OPTIMIZER] + q->train_mem[MB_CRITIC]);
+            /* an engine that does not sleep keeps its KV cache through the switch */
+            if (sp->rollout.sleep == SLEEP_NONE) sw += q->rollout_mem[MB_KV_CACHE];
             set_peak(q, sw, "switching");
             set_peak(q, rsum, "generating");
         } else {
@@ -399,7 +404,9 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         double rw = plan_rollout_weights(s);
         q->rollout_mem[MB_ROLLOUT_WEIGHTS] = rw;
         if (q->colocated) {
-            if (!sp->zero_redundancy) q->rollout_mem[MB_WEIGHTS] = q->train_mem[MB_WEIGHTS];
+            /* the training weights stay through generation unless the
+            ** reshard freed them or parameter offload took them to the host */
+            if (!sp->zero_redundancy && sp->offload_params == PARAMS_RESIDENT) q->rollout_mem[MB_WEIGHTS] = q->train_mem[MB_WEIGHTS];
             if (sp->offload_grads) host += q->train_mem[MB_GRADS];
             else q->rollout_mem[MB_GRADS] = q->train_mem[MB_GRADS];
             if (sp->offload_optimizer) host += q->train_mem[MB_OPTIMIZER] + q->train_mem[MB_CRITIC];
@@ -408,6 +415,14 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
                 q->rollout_mem[MB_CRITIC] = q->train_mem[MB_CRITIC];
             }
         }
+        /* docs/model.md, section 8: the actor's weights on the host while
+        ** the pool generates (plan.offload.params), the engine's while it
+        ** trains (sleep level 1).  Both are there at once during the switch
+        ** to rollout, the states and weights going down before the engine's
+        ** copy has come back up (verl and NeMo RL offload the optimizer
+        ** before they wake the engine), so the host holds their sum */
+        plan_switch_host hb = plan_switch_host_bytes(s, q);
+        host += hb.params + hb.engine;
         double used = 0;
         for (int b = 0; b < MB__COUNT; b++) used += q->rollout_mem[b];
         double kv = cap * sp->rollout.mem_util - used;
@@ -418,6 +433,12 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         const scn_model *m = &s->actor;
         double repl = mdl_kv_replication(m, sp->rollout.tp);
         q->kv_tokens_per_instance = kv * q->inst_devices / (m->kv_bytes_per_token * repl);
+        /* an engine that never sleeps holds its weights and its KV
+        ** reservation while the pool trains: training gets what is left */
+        if (q->colocated && sp->rollout.sleep == SLEEP_NONE) {
+            q->train_mem[MB_ROLLOUT_WEIGHTS] = rw;
+            q->train_mem[MB_KV_CACHE] = kv;
+        }
     }
     int per_node = s->cluster.devices_per_node < q->devices ? s->cluster.devices_per_node : q->devices;
     if (q->placed) plan_nodes(&s->cluster, q, &per_node);   /* a spread pool holds part of each node */

@@ -180,6 +180,18 @@ double plan_rollout_weights(const scn_scenario *s);
 mdl_sync plan_weight_sync(const scn_scenario *s, const plan_pool *tq, const plan_pool *q);
 /* A co-located pool's reshard back into the training layout (section 8). */
 double plan_reshard_back(const scn_scenario *s, const plan_pool *q);
+/* Bytes per device a co-located pool's switches move over the host link
+** besides the states plan.offload names (docs/model.md, section 8): the
+** engine's weights under plan.rollout.sleep = "offload" (down when it
+** sleeps, up when it wakes) and the actor's training weights under
+** plan.offload.params (down after the reshard, up before training).  Each
+** crosses twice a step, once each way. */
+typedef struct {
+    double engine;   /* rollout weights, sleep level 1 */
+    double params;   /* training weights, parameter offload */
+    bool   params_first;    /* they leave before the reshard, which reads them back up (a third crossing) */
+} plan_switch_host;
+plan_switch_host plan_switch_host_bytes(const scn_scenario *s, const plan_pool *q);
 /* Text of the plan for `fusync check` and the report. */
 void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out);
 /* The roles' names, plan_role_names[k] for the bit 1u << k (ROLE_* in

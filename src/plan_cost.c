@@ -459,8 +459,29 @@ mdl_sync plan_weight_sync(const scn_scenario *s, const plan_pool *tq, const plan
     return mdl_sync_gather(&in);
 }
 
+plan_switch_host plan_switch_host_bytes(const scn_scenario *s, const plan_pool *q)
+{
+    plan_switch_host h = {0, 0, false};
+    if (!q->colocated || !(q->roles & ROLE_ROLLOUT)) return h;
+    /* vLLM's sleep(level=1) copies every weight allocation of its
+    ** CuMemAllocator to a pinned host buffer and wake_up copies it back
+    ** (vllm/device_allocator/cumem.py); the reshard then overwrites them,
+    ** as the actor has trained since: the copies are time, not a saving */
+    if (s->plan.rollout.sleep == SLEEP_OFFLOAD) h.engine = plan_rollout_weights(s);
+    if (s->plan.offload_params != PARAMS_RESIDENT && (q->roles & ROLE_TRAIN)) {
+        double st[3];
+        plan_train_states(s, q, st);
+        h.params = st[0];
+        h.params_first = s->plan.offload_params == PARAMS_BEFORE_RESHARD;
+    }
+    return h;
+}
+
 double plan_reshard_back(const scn_scenario *s, const plan_pool *q)
 {
+    /* parameter offload: the training weights come back over the host link
+    ** with the states (plan_switch_host_bytes), not rebuilt on the devices */
+    if (s->plan.offload_params != PARAMS_RESIDENT && q->colocated && (q->roles & ROLE_TRAIN)) return 0.0;
     /* the training weights stay on the device through generation unless
     ** zero_redundancy freed them (verl's trainer_mode wakes the training
     ** weights where they are and drops the engine's copy): only then are

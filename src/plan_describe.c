@@ -100,6 +100,26 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             }
             if (co) buf_printf(out, "; back to training %.2f s", plan_reshard_back(s, q));
             buf_printf(out, "\n");
+            /* docs/model.md, section 8: the engine's sleep and the actor's
+            ** parameter offload, printed when they are not the default */
+            plan_switch_host hb = plan_switch_host_bytes(s, q);
+            double hbw = mdl_host_bw_shared(plan_pool_cluster(s, q), s->eff.host_link);
+            if (co && s->plan.rollout.sleep != SLEEP_DISCARD) {
+                if (s->plan.rollout.sleep == SLEEP_NONE) {
+                    fmt_bytes(b1, sizeof b1, q->train_mem[MB_ROLLOUT_WEIGHTS] + q->train_mem[MB_KV_CACHE]);
+                    buf_printf(out, "    sleep     none: the engine's weights and KV cache stay while training, %s per device\n", b1);
+                } else {
+                    fmt_bytes(b1, sizeof b1, hb.engine);
+                    buf_printf(out, "    sleep     offload (vLLM level 1): weights %s per device to the host, %.2f s each way; KV cache freed\n",
+                               b1, hb.engine / hbw);
+                }
+            }
+            if (co && hb.params > 0) {
+                fmt_bytes(b1, sizeof b1, hb.params);
+                buf_printf(out, "    params    training weights %s per device on the host while generating, %.2f s a copy; %s\n",
+                           b1, hb.params / hbw, hb.params_first ? "down before the engine wakes, read back by the reshard, up before training"
+                                                                 : "down after the reshard, up before training");
+            }
         }
         if (q->aux_tp > 0)
             buf_printf(out, "    forward   %d replicas of TP%d\n", q->aux_replicas, q->aux_tp);
@@ -162,7 +182,7 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
         ** the device's total in that phase, the host's by what it holds */
         fmt_bytes(b1, sizeof b1, q->peak);
         buf_printf(out, "      at the peak            %s per device while %s", b1, q->peak_phase[0] ? q->peak_phase : "idle");
-        const char *hw[3] = {"optimizer (whole run)", "offloaded for rollout", "models waiting"};
+        const char *hw[3] = {"optimizer (whole run)", s->plan.rollout.sleep == SLEEP_OFFLOAD ? "offloaded between phases" : "offloaded for rollout", "models waiting"};
         bool any = false;
         for (int k = 0; k < 3; k++) {
             if (q->host_node[k] <= 0) continue;

@@ -89,11 +89,13 @@ void scn_defaults(scn_scenario *s)
     p->rollout.graph_max_batch = 0;
     p->rollout.max_batched_tokens = 0;
     p->rollout.prefix_caching = true;
+    p->rollout.sleep = SLEEP_DISCARD;
     p->aux_tp = 1;
     p->aux_shard = AUX_SHARD_AUTO;
     p->offload_aux = false;
     p->offload_optimizer = true;
     p->offload_grads = true;
+    p->offload_params = PARAMS_RESIDENT;
     p->zero_redundancy = true;
     p->dq_hierarchical = true;
     p->dq_packed = true;

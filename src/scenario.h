@@ -176,6 +176,17 @@ typedef enum { SYNC_GATHER, SYNC_IDEAL } scn_sync_model;
 ** the decode step's fixed cost): its kernel launches, CUDA graphs and
 ** scheduler CPU time per step; ENGINE_EAGER is vLLM under enforce_eager. */
 typedef enum { ENGINE_VLLM, ENGINE_SGLANG, ENGINE_HYBRID, ENGINE_EAGER } scn_engine;
+/* What a co-located pool's inference engine does with its memory while the
+** pool trains (docs/model.md, section 8, The engine's sleep): vLLM's sleep
+** level 2 (discard weights and KV cache, refilled by the reshard), level 1
+** (weights to pinned host memory, KV cache discarded; wake copies them
+** back), or no sleep (weights and KV cache stay on the device). */
+typedef enum { SLEEP_DISCARD, SLEEP_OFFLOAD, SLEEP_NONE } scn_sleep;
+/* The actor's training weights on the host while a co-located pool
+** generates (docs/model.md, section 3): not at all, sent down after the
+** reshard (NeMo RL's offload_after_refit), or before the engine wakes, the
+** reshard reading them from the host (verl's param_offload). */
+typedef enum { PARAMS_RESIDENT, PARAMS_AFTER_RESHARD, PARAMS_BEFORE_RESHARD } scn_param_offload;
 
 /* Role bits a device pool can hold. */
 enum {
@@ -234,6 +245,7 @@ typedef struct {
     int    max_batched_tokens;  /* chunked prefill: tokens an engine step carries, decode and prefill chunks
                                 ** (vLLM max_num_batched_tokens); 0: a prefill is a step of its own */
     bool   prefix_caching;      /* a prompt group's prompt KV shared and prefilled once per instance */
+    scn_sleep sleep;            /* co-located: the engine's memory while the pool trains */
 } scn_rollout_layout;
 
 /* Where a pool's devices lie (docs/model.md, section 2): the lowest free
@@ -269,6 +281,7 @@ typedef struct {
     bool     offload_aux;       /* reference/reward parameters on the host between their passes */
     bool     offload_optimizer; /* co-located: optimizer states to host during rollout */
     bool     offload_grads;
+    scn_param_offload offload_params;  /* co-located: the actor's training weights to host during rollout */
     bool     zero_redundancy;   /* reshard weights in place, bucket by bucket */
     bool     dq_hierarchical;   /* DistQueue: one reader per TP×PP group, then broadcast */
     bool     dq_packed;         /* DistQueue: samples concatenated, not padded */

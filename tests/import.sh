@@ -64,7 +64,9 @@ field vf 'recompute = "full",  -- actor_rollout_ref.model.enable_gradient_checkp
 field vf 'tp = 2,  -- actor_rollout_ref.rollout.tensor_model_parallel_size'
 field vf 'mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization'
 field vf 'device = f.devices.h100,  -- --device'
-warned vf 'actor_rollout_ref.ref.fsdp_config.param_offload = True'
+field vf 'reference = true,  -- actor_rollout_ref.ref.fsdp_config.param_offload'
+field vf 'params = "none",  -- actor_rollout_ref.actor.fsdp_config.param_offload'
+field vf 'sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl'"'"'s default: vLLM sleep level 2'
 warned vf 'trainer.test_freq = 5'
 noperf vf 'trainer.project_name'
 check vf 0 "Memory fit: fits"
@@ -94,6 +96,7 @@ field oh 'zero = 3,  -- ds.zero_stage'
 field oh 'max_tokens = 16384,  -- train.max_tokens_per_gpu'
 field oh 'padding = "none",  -- train.dynamic_batch_enable'   # dynamic batching forces packing
 field oh 'optimizer = true,  -- ds.enable_sleep'
+field oh 'sleep = "offload",  -- vllm.enable_sleep'
 warned oh 'vllm.enforce_eager = true'
 warned oh 'data.max_len = 2048 caps prompt + response'
 check oh 0 "Memory fit: fits"
@@ -135,6 +138,8 @@ field nm 'grad_dtype = "bf16",'
 field nm 'reward_workers = 8,  -- env.math.num_workers'
 field nm 'mode = "full",  -- policy.generation.colocated.enabled'
 field nm 'reference = true,  -- loss_fn.reference_policy_kl_penalty'
+field nm 'sleep = "offload",  -- policy.generation.colocated.enabled'
+field nm 'params = "after_reshard",  -- policy.generation.colocated.enabled'
 check nm 0 "Memory fit: fits"
 
 # --- NeMo RL, not co-located, a defaults chain two files deep
@@ -161,7 +166,7 @@ field vh 'tp = 4,  -- actor_rollout_ref.rollout.tensor_model_parallel_size'
 field vh 'max_seqs = 512,  -- actor_rollout_ref.rollout.max_num_seqs'
 field vh 'mem_util = 0.7,'
 field vh 'micro_batch = 4,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu'
-warned vh 'actor_rollout_ref.ref.fsdp_config.param_offload = true'
+field vh 'reference = true,  -- actor_rollout_ref.ref.fsdp_config.param_offload'
 warned vh 'trainer.test_freq = 5'
 noperf vh 'actor_rollout_ref.actor.optim.lr'
 noperf vh 'actor_rollout_ref.rollout.prompt_length'
@@ -267,6 +272,26 @@ field vo 'optimizer_offload = 1,  -- actor_rollout_ref.actor.fsdp_config.offload
 field vo 'optimizer = false,  -- actor_rollout_ref.actor.fsdp_config.offload_policy'
 field vo 'max_tokens = 24576,  -- actor_rollout_ref.actor.ppo_max_token_len_per_gpu'
 check vo 0
+# the engine's sleep and parameter offload (docs/model.md, section 8): actor
+# param_offload, free_cache_engine false (no sleep), layered_summon (level 1)
+printf '%s \\\n' "$V" 'actor_rollout_ref.actor.fsdp_config.param_offload=True' \
+    'actor_rollout_ref.rollout.free_cache_engine=False' 'actor_rollout_ref.rollout.gpu_memory_utilization=0.3' >"$TMP/vs.sh"; echo >>"$TMP/vs.sh"
+imp vs verl "$TMP/vs.sh"
+field vs 'params = "before_reshard",  -- actor_rollout_ref.actor.fsdp_config.param_offload'
+field vs 'sleep = "none",  -- actor_rollout_ref.rollout.free_cache_engine'
+check vs 0 "sleep     none: the engine's weights and KV cache stay while training"
+check vs 0 "params    training weights"
+rt vs verl "$TMP/vs.sh"
+printf '%s \\\n' "$V" 'actor_rollout_ref.rollout.layered_summon=True' >"$TMP/vl.sh"; echo >>"$TMP/vl.sh"
+imp vl verl "$TMP/vl.sh"
+field vl 'sleep = "offload",  -- actor_rollout_ref.rollout.free_cache_engine'
+check vl 0 "sleep     offload (vLLM level 1)"
+rt vl verl "$TMP/vl.sh"
+# OpenRLHF colocate_all without --vllm.enable_sleep: the engines keep their memory
+grep -v -- '--vllm.enable_sleep' "$D/openrlhf_llama8b_hybrid.sh" >"$TMP/ons.sh"
+imp ons openrlhf "$TMP/ons.sh"
+field ons 'sleep = "none",  -- vllm.enable_sleep'
+rt ons openrlhf "$TMP/ons.sh"
 rt vo verl "$TMP/vo.sh"
 # between phases (load_fsdp_optimizer / offload_fsdp_optimizer around update_actor) is not the host optimizer
 imp vb verl "$TMP/vo.sh" actor_rollout_ref.actor.fsdp_config.offload_policy=False \

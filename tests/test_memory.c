@@ -485,6 +485,131 @@ START_TEST(t_lora)
 }
 END_TEST
 
+/* The largest total a run's ledger reaches over its device groups, and
+** over its host groups. */
+static void run_totals(const char *const *sets, int n, double *dev, double *host, double *secs)
+{
+    char *path = test_tmpfile(".lua", SCN);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    ck_assert(lscn_load(path, sets, n, &sc, &err));
+    unlink(path);
+    free(path);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    ck_assert(sim_run(s));
+    const trace *tr = sim_trace(s);
+    *dev = *host = 0;
+    for (int g = 0; g < trace_nmemgroups(tr); g++) {
+        double t = sim_mem_peak_total(s, g, NULL);
+        if (trace_memgroup_at(tr, g)->host) *host = fmax(*host, t);
+        else *dev = fmax(*dev, t);
+    }
+    *secs = sim_secs(sim_now(s));
+    sim_free(s);
+}
+
+/* The engine's sleep (docs/model.md, section 8): level 1 ("offload") parks
+** the rollout weights on the host, 8 devices' worth a node, and pays a copy
+** each way a step; "none" keeps weights and KV cache through training, so
+** the training peak holds them; "discard" (the default) neither.  The
+** ledger's peaks never pass the analytic ones. */
+START_TEST(t_engine_sleep)
+{
+    const char *mu = "plan.rollout.mem_util=0.45";
+    const char *dflt[] = {mu};
+    const char *off[] = {mu, "plan.rollout.sleep=offload"};
+    const char *none[] = {mu, "plan.rollout.sleep=none"};
+    scn_scenario a, b, c;
+    plan pa, pb, pc;
+    load(dflt, 1, &a, &pa);
+    load(off, 2, &b, &pb);
+    load(none, 2, &c, &pc);
+    const plan_pool *qa = &pa.pools[0], *qb = &pb.pools[0], *qc = &pc.pools[0];
+    double rw = plan_rollout_weights(&a);
+    ck_assert_double_gt(rw, 0);
+    ck_assert_double_eq_tol(qb->host_mem_per_node - qa->host_mem_per_node, 8 * rw, 1e3);
+    ck_assert_double_eq(plan_switch_host_bytes(&b, qb).engine, rw);
+    ck_assert_double_eq(plan_switch_host_bytes(&a, qa).engine, 0);
+    ck_assert_double_eq_tol(qb->peak, qa->peak, 1.0);
+    /* no sleep: training holds the engine's weights and KV reservation */
+    ck_assert_double_eq(qa->train_mem[MB_KV_CACHE], 0);
+    ck_assert_double_eq(qc->train_mem[MB_ROLLOUT_WEIGHTS], rw);
+    ck_assert_double_eq_tol(qc->train_mem[MB_KV_CACHE], qc->rollout_mem[MB_KV_CACHE], 1.0);
+    ck_assert_double_ge(qc->peak, qa->peak + rw + qc->rollout_mem[MB_KV_CACHE] - 1e6);
+    ck_assert_str_eq(qc->peak_phase, "training");
+    double da, ha, ta, db, hb, tb, dc, hc, tc;
+    run_totals(dflt, 1, &da, &ha, &ta);
+    run_totals(off, 2, &db, &hb, &tb);
+    run_totals(none, 2, &dc, &hc, &tc);
+    /* the ledger reaches what plan.c counts, and no more */
+    ck_assert_double_le(da, qa->peak + 1e6);
+    ck_assert_double_le(db, qb->peak + 1e6);
+    ck_assert_double_le(dc, qc->peak + 1e6);
+    ck_assert_double_ge(dc, qc->peak - 1e9);
+    ck_assert_double_eq_tol(hb, qb->host_mem_per_node, 1e6);
+    ck_assert_double_gt(hb, ha + 7 * rw);
+    /* the copies cost time: two a step at the host link's shared rate */
+    ck_assert_double_gt(tb, ta);
+    ck_assert_double_eq_tol(tc, ta, 1e-9 * ta + 1e-6);
+}
+END_TEST
+
+/* Parameter offload of the actor (verl actor.fsdp_config.param_offload,
+** NeMo RL's offload_after_refit): with the training weights kept through
+** generation (zero_redundancy false), offloading them gives the KV cache
+** their room, puts them on the host and costs a copy each way; the reshard
+** back is not run, the weights coming back over the host link. */
+START_TEST(t_param_offload)
+{
+    const char *keep[] = {"plan.zero_redundancy=false"};
+    const char *po[] = {"plan.zero_redundancy=false", "plan.offload.params=after_reshard"};
+    const char *pf[] = {"plan.zero_redundancy=false", "plan.offload.params=before_reshard"};
+    scn_scenario a, b;
+    plan pa, pb;
+    load(keep, 1, &a, &pa);
+    load(po, 2, &b, &pb);
+    const plan_pool *qa = &pa.pools[0], *qb = &pb.pools[0];
+    double w = qa->train_mem[MB_WEIGHTS];
+    ck_assert_double_gt(w, 0);
+    ck_assert_double_eq(qa->rollout_mem[MB_WEIGHTS], w);
+    ck_assert_double_eq(qb->rollout_mem[MB_WEIGHTS], 0);
+    ck_assert_double_eq_tol(qb->rollout_mem[MB_KV_CACHE] - qa->rollout_mem[MB_KV_CACHE], w, 1.0);
+    ck_assert_double_eq_tol(qb->host_mem_per_node - qa->host_mem_per_node, 8 * w, 1e3);
+    ck_assert_double_eq(plan_switch_host_bytes(&b, qb).params, w);
+    ck_assert_double_eq(plan_reshard_back(&b, qb), 0);
+    double da, ha, ta, db, hb, tb;
+    run_totals(keep, 1, &da, &ha, &ta);
+    run_totals(po, 2, &db, &hb, &tb);
+    ck_assert_double_le(db, qb->peak + 1e6);
+    ck_assert_double_gt(hb, ha + 7 * w);
+    ck_assert_double_le(hb, qb->host_mem_per_node + 1e6);
+    ck_assert_double_gt(tb, ta);
+    ck_assert_double_gt(run_peak(po, 2, MB_KV_CACHE, false), run_peak(keep, 1, MB_KV_CACHE, false) + 0.9 * w);
+    /* verl's order: the weights leave before the engine's are allocated,
+    ** so the switch peaks W lower, and the reshard reads them back up: a
+    ** third copy */
+    scn_scenario c;
+    plan pc;
+    load(pf, 2, &c, &pc);
+    const plan_pool *qc = &pc.pools[0];
+    ck_assert(plan_switch_host_bytes(&c, qc).params_first);
+    ck_assert(!plan_switch_host_bytes(&b, qb).params_first);
+    double dc, hc, tcs;
+    run_totals(pf, 2, &dc, &hc, &tcs);
+    ck_assert_double_le(dc, qc->peak + 1e6);
+    ck_assert_double_eq_tol(hc, hb, 1e6);
+    ck_assert_double_gt(tcs, tb);
+    /* a small rollout share, so the switch is the peak */
+    load((const char *[]){"plan.rollout.mem_util=0.1", "plan.train.recompute=full", "plan.train.micro_batch=1"}, 3, &a, &pa);
+    load((const char *[]){"plan.rollout.mem_util=0.1", "plan.train.recompute=full", "plan.train.micro_batch=1",
+                          "plan.offload.params=before_reshard"}, 4, &c, &pc);
+    ck_assert_str_eq(pa.pools[0].peak_phase, "switching");
+    ck_assert_double_lt(pc.pools[0].peak, pa.pools[0].peak);
+    ck_assert_str_ne(pc.pools[0].peak_phase, "switching");
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -502,6 +627,8 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_lora);
     tcase_add_test(tc, t_logprob_logits);
     tcase_add_test(tc, t_outside_ledger);
+    tcase_add_test(tc, t_engine_sleep);
+    tcase_add_test(tc, t_param_offload);
     suite_add_tcase(s, tc);
     return s;
 }
