@@ -158,6 +158,7 @@ int cmd_check(cli_opts *o)
         json_init(&js, &j, true);
         json_obj_begin(&js, NULL);
         json_str(&js, "scenario", sc.name);
+        json_str(&js, "fusync_version", FUSYNC_VERSION_STR);
         json_str(&js, "mode", scn_mode_name(pl.mode));
         json_bool(&js, "fits", pl.fits);
         if (!pl.fits) json_str(&js, "reason", pl.fit_msg);
@@ -178,6 +179,8 @@ int cmd_check(cli_opts *o)
             json_obj_end(&js);
         }
         json_arr_end(&js);
+        /* what made it, as every JSON fusync writes carries it (docs/cli.md) */
+        report_scenario_json(&sc, &js, "scenario_fields");
         json_obj_end(&js);
         buf_putc(&j, '\n');
         if (!write_file_atomic(o->json_path, j.s, j.len, &err)) { buf_free(&j); buf_free(&b); return cli_fail(&err); }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # outputs_made.sh — every JSON and CSV fusync writes names the fusync version
-# that made it and the resolved scenario: the JSON of `sweep`, `plan`,
+# that made it and the resolved scenario: the JSON of `check`, `sweep`, `plan`,
 # `merge` and `sensitivity` as members (as `run --json` does), every CSV
 # (`sweep`, `plan`, `merge`, `sensitivity` --csv, sweep's CSV on a pipe,
 # `run --steps-csv`) as its opening '#' lines (docs/cli.md, "What made a
@@ -77,6 +77,11 @@ if "$F" merge "$T/n1.json" "$T/n2.json" --csv "$T/n.csv" --quiet 2>"$T/x.txt"; t
         || bad "merge of shards without version: $(head -2 "$T/n.csv" | tr '\n' ' ')"
 else bad "merge of shards without version or scenario failed: $(head -1 "$T/x.txt")"; fi
 
+"$F" check $S $IT --json "$T/ck.json" >/dev/null && ok || bad "check failed"
+grep -q "^  \"fusync_version\": \"$ver\",\$" "$T/ck.json" && ok || bad "check --json: no fusync_version $ver"
+sed -n '/^  "scenario_fields": {/,/^  }/p' "$T/ck.json" > "$T/ck.sf"
+grep -q '"workload.seed": 11[,]*$' "$T/ck.sf" && grep -q '"cluster.device.name": "' "$T/ck.sf" && ok \
+    || bad "check --json: no scenario_fields with workload.seed 11 and the device"
 "$F" plan $S $IT --top 2 --json "$T/pl.json" --csv "$T/pl.csv" --quiet && ok || bad "plan failed"
 made "$T/pl.json" "plan --json"
 csv_made "$T/pl.csv" "plan --csv" "id,"
