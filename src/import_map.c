@@ -670,6 +670,11 @@ static bool map_openrlhf(imp_mctx *m)
         snprintf(rs, sizeof rs, "%s: actor, reference, reward, critic and vLLM share the actor's GPUs", cas);
         imp_m_set(m, "plan.mode", rs, "\"full\"");
         total = actor;
+        /* full co-location puts an engine on every TP group of the shared pool */
+        if (engines * vtp != actor)
+            imp_m_warn(m, "%s x vllm.tensor_parallel_size = %g GPUs, not the actor's %g: under colocate_all fusync runs "
+                       "one engine per %g-GPU tensor-parallel group of the shared pool (%g engines; export writes that count)",
+                       es, engines * vtp, actor, vtp, vtp > 0 ? actor / vtp : 0);
         bool vs, ds;
         if (!imp_m_gbool(m, "vllm.enable_sleep", &vs, s, sizeof s) || !imp_m_gbool(m, "ds.enable_sleep", &ds, s2, sizeof s2)) return false;
         imp_m_set(m, "plan.offload.optimizer", s2, "%s", ds ? "true" : "false");

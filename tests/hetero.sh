@@ -67,10 +67,10 @@ TP=tests/data/plan/typed_pools.lua
 HOLD="--fix plan.train.micro_batch=1 --fix plan.rollout.max_seqs=64 --fix plan.rollout.dispatch=balanced"
 # listed FILE: the rows the ranking lists (feasible, within, whole window), in order
 listed() {
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+    awk -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
              $c["feasible"] == "true" && $c["within"] == "true" && $c["simulated_iterations"] == 4' "$1"
 }
-col() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[n] }' "$1"; }
+col() { awk -F, -v n="$2" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[n] }' "$1"; }
 # shellcheck disable=SC2086
 "$F" plan $TP $HOLD --objective devices --target 1e9 --quiet --csv "$T/tall.csv" 2>"$T/err"; st=$?
 [ $st -eq 1 ] && grep -q "no cluster searched reaches" "$T/err" && ok \
@@ -82,9 +82,9 @@ case "$sizes" in *16*32*) ok ;; *) bad "typed pools: listed sizes '$sizes', want
 col "$T/tall.listed" pools > "$T/pools"; col "$T/tall.listed" devices > "$T/devs"
 paste -d' ' "$T/pools" "$T/devs" | awk '{ s = 0; for (i = 1; i < NF; i++) { split($i, p, ":"); s += p[2]; if (p[2] % 4) bad = 1 } if (s != $NF) bad = 1 }
     END { exit bad }' && ok || bad "typed pools: a row whose pools do not fill its cluster in whole nodes: $(paste -d' ' "$T/pools" "$T/devs" | head -3)"
-best_own=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+best_own=$(awk -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                     $c["devices"] <= 8 && $c["throughput_tokens_per_s"] > b { b = $c["throughput_tokens_per_s"] } END { print b + 0 }' "$T/tall.listed")
-best_big=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+best_big=$(awk -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                     $c["devices"] > 8 && $c["throughput_tokens_per_s"] > b { b = $c["throughput_tokens_per_s"] } END { print b + 0 }' "$T/tall.listed")
 echo "hetero: typed pools, best 8-device plan $best_own tokens/s, best larger $best_big"
 if awk -v a="$best_own" -v b="$best_big" 'BEGIN { exit !(b > 1.02 * a && a > 0) }'; then
@@ -97,7 +97,7 @@ if awk -v a="$best_own" -v b="$best_big" 'BEGIN { exit !(b > 1.02 * a && a > 0) 
     tp=$(col "$T/tup.listed" throughput_tokens_per_s | head -1)
     [ "${d:-0}" -gt 8 ] && [ "$m" = true ] && ok || bad "typed pools, target $target: #1 has $d devices, meets_target $m"
     # its command: the larger cluster in the scenario's own field (cluster.nodes), the pools scaled
-    cmd=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "run_with") k = i; next } { print $k; exit }' "$T/tup.listed")
+    cmd=$(awk -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) if ($i == "run_with") k = i; next } { print $k; exit }' "$T/tup.listed")
     case "$cmd" in *"--set cluster.nodes="*) ok ;; *) bad "typed pools: #1's command does not size the cluster: $cmd" ;; esac
     # shellcheck disable=SC2086
     "$F" run ${cmd#fusync run } --json "$T/tup.json" >/dev/null 2>"$T/err" || bad "typed pools: #1's command fails: $(head -2 "$T/err")"

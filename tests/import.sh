@@ -412,6 +412,10 @@ field ol 'lora_rank = 16,  -- ds.lora.rank'
 field ol 'lora_targets = "attention",  -- ds.lora.target_modules'
 nolora ol
 rt ol openrlhf "$TMP/ol.sh"
+# colocate_all with fewer engines than the actor's GPUs: said, not silently doubled
+printf '%s --vllm.num_engines 4 --actor.num_gpus_per_node 8\n' "$O" >"$TMP/oe.sh"
+imp oe openrlhf "$TMP/oe.sh"
+warned oe 'x vllm.tensor_parallel_size = 4 GPUs, not the actor'"'"'s 8: under colocate_all'
 printf '%s --lora_rank 8 --lora_alpha 16 --target_modules all-linear\n' "$O" >"$TMP/oo.sh"
 imp oo openrlhf "$TMP/oo.sh"
 field oo 'lora_rank = 8,  -- lora_rank'

@@ -84,7 +84,7 @@ for j in 1 2; do
         --jobs $j --quiet --csv "$T/pl$j.csv" 2>"$T/err" || bad "plan --jobs $j failed: $(head -2 "$T/err")"
 done
 cmp -s "$T/pl1.csv" "$T/pl2.csv" && ok || bad "a calibrated plan's table differs with --jobs 2"
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+awk -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
          $c["feasible"] == "true" && $c["within"] == "true" && $c["mode"] != "baseline" && n < 3 { n++; if ($c["interval_source"] == "calibration") k++ }
          END { exit !(n == 3 && k == 3) }' "$T/pl1.csv" && ok || bad "a calibrated plan's top three rows lack the calibration's interval"
 
@@ -93,7 +93,7 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 # run` gives that variant, the same bytes with --jobs 1 and 3
 W=$EX/whatif_staleness.lua
 "$F" sweep "$EX/qwen7b_h100x16.lua" "$W" --csv "$T/sw.csv" --quiet 2>"$T/err" || bad "sweep failed: $(head -2 "$T/err")"
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["feasible"] == "true" { n++
+awk -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["feasible"] == "true" { n++
            if ($c["interval_source"] != "validation" || !($c["interval_tput_lo"] < $c["throughput_tokens_per_s"] &&
                $c["throughput_tokens_per_s"] < $c["interval_tput_hi"])) bad = 1 }
          END { exit !(n > 0 && !bad) }' "$T/sw.csv" && ok || bad "an uncalibrated sweep row without a validation interval holding its figure"
@@ -101,18 +101,18 @@ for j in 1 3; do
     "$F" sweep "$T/measured.lua" "$W" --data-dir "$EX" --jobs $j --csv "$T/cs$j.csv" --quiet 2>"$T/err" || bad "calibrated sweep failed: $(head -2 "$T/err")"
 done
 cmp -s "$T/cs1.csv" "$T/cs3.csv" && ok || bad "a calibrated sweep differs with --jobs 3"
-drawn=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["interval_source"] == "calibration" { print $c["id"] }' "$T/cs1.csv" | tr '\n' ' ')
-fast=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["feasible"] == "true" { print $c["throughput_tokens_per_s"], $c["id"] }' "$T/cs1.csv" |
+drawn=$(awk -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["interval_source"] == "calibration" { print $c["id"] }' "$T/cs1.csv" | tr '\n' ' ')
+fast=$(awk -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["feasible"] == "true" { print $c["throughput_tokens_per_s"], $c["id"] }' "$T/cs1.csv" |
        sort -k1,1gr -k2,2n | head -3 | awk '{ print $2 }' | sort -n | tr '\n' ' ')
 [ -n "$drawn" ] && [ "$drawn" = "$fast" ] && ok || bad "calibrated sweep: drawn rows '$drawn', want the three fastest '$fast'"
 id=${fast%% *}
-sets=$(awk -v id="$id" -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+sets=$(awk -v id="$id" -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["id"] == id { printf "--set plan.staleness=%s --set plan.partial_rollout=%s", $c["plan.staleness"], $c["plan.partial_rollout"] }' "$T/cs1.csv")
 # shellcheck disable=SC2086
 "$F" run "$T/measured.lua" --data-dir "$EX" $sets --json - 2>/dev/null |
     awk '/"interval": \{/ { on = 1 } on && /"throughput_tokens_per_s": \{/ { t = 1 } on && t && /"lo":/ { lo = $2 }
          on && t && /"hi":/ { hi = $2; t = 0 } END { gsub(/,/, "", lo); gsub(/,/, "", hi); print lo, hi }' >"$T/runiv"
-awk -v id="$id" -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+awk -v id="$id" -F, '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
      $c["id"] == id { print $c["interval_tput_lo"], $c["interval_tput_hi"] }' "$T/cs1.csv" >"$T/sweepiv"
 [ -s "$T/runiv" ] && cmp -s "$T/runiv" "$T/sweepiv" && ok ||
     bad "variant $id: the sweep's interval $(cat "$T/sweepiv") is not the run's $(cat "$T/runiv")"
