@@ -185,13 +185,13 @@ README: staleness bound 0 | 0 | 1 | col8.staleness.bound
 README: step time 15.3 min | 15.3 | 60 | col8.step_time_s
 README: 6 measured steps | 6 | 1 | col8.iterations col8.warmup -
 README: 2 warm-up | 2 | 1 | col8.warmup
-README: window 5508.3 s | 5508.3 | 1 | col8.window_s
+README: window 5504.5 s | 5504.5 | 1 | col8.window_s
 README: generate 10.2 min | 10.2 | 60 | col8.phase_time_s.generate
 README: generate 66.8% | 66.8 | 1 | col8.phase_time_s.generate col8.step_time_s / 100 *
 README: switch 13.64 s | 13.64 | 1 | col8.phase_time_s.switch
 README: switch 1.5% | 1.5 | 1 | col8.phase_time_s.switch col8.step_time_s / 100 *
 README: inference 1.0 min | 1.0 | 60 | col8.phase_time_s.inference
-README: inference 6.7% | 6.7 | 1 | col8.phase_time_s.inference col8.step_time_s / 100 *
+README: inference 6.6% | 6.6 | 1 | col8.phase_time_s.inference col8.step_time_s / 100 *
 README: train 3.8 min | 3.8 | 60 | col8.phase_time_s.train
 README: train 25.1% | 25.1 | 1 | col8.phase_time_s.train col8.step_time_s / 100 *
 README: actor pool 384 devices | 384 | 1 | col8.pools.0.devices
@@ -223,25 +223,25 @@ README: DistQueue reads x0.007812 | 0.007812 | 1 | col8.distqueue.load_factor
 README: DistQueue 4.6 ms per step | 4.6 | 0.001 | col8.distqueue.transfer_s_per_step
 README: 46.4k events | 46.4 | 1000 | col8.events
 README: 786432 pipeline ops | 786432 | 1 | col8.pipeline_ops
-README: 7343.3 s simulated | 7343.3 | 1 | col8.sim_time_s
+README: 7338.3 s simulated | 7338.3 | 1 | col8.sim_time_s
 # README: the other two calibrated figures
 README: separate 14.1k tokens/s | 14.1 | 1000 | sep8.throughput_tokens_per_s
-README: StaleSync 33.7k tokens/s | 33.7 | 1000 | ss8.throughput_tokens_per_s
-README: StaleSync 34.7k over 24 iterations | 34.7 | 1000 | ss24.throughput_tokens_per_s
+README: StaleSync 33.8k tokens/s | 33.8 | 1000 | ss8.throughput_tokens_per_s
+README: StaleSync 34.8k over 24 iterations | 34.8 | 1000 | ss24.throughput_tokens_per_s
 # docs/calibration.md: the table at the top
-calibration: separate 14,078 tokens/s | 14078 | 1 | sep8.throughput_tokens_per_s
-calibration: colocate 25,067 tokens/s | 25067 | 1 | col8.throughput_tokens_per_s
+calibration: separate 14,084 tokens/s | 14084 | 1 | sep8.throughput_tokens_per_s
+calibration: colocate 25,084 tokens/s | 25084 | 1 | col8.throughput_tokens_per_s
 calibration: co-location gain +78.1% | 78.1 | 1 | col8.throughput_tokens_per_s sep8.throughput_tokens_per_s / 1 - 100 *
-calibration: StaleSync 34.5k at 16 iterations | 34.5 | 1000 | ss16.throughput_tokens_per_s
+calibration: StaleSync 34.6k at 16 iterations | 34.6 | 1000 | ss16.throughput_tokens_per_s
 # docs/calibration.md: the separate report
 calibration: separate 36.7 per device | 36.7 | 1 | sep8.throughput_tokens_per_s_per_device
 calibration: separate step 27.2 min | 27.2 | 60 | sep8.step_time_s
-calibration: separate window 9807.6 s | 9807.6 | 1 | sep8.window_s
+calibration: separate window 9803.5 s | 9803.5 | 1 | sep8.window_s
 calibration: separate generate 13.0 min | 13.0 | 60 | sep8.phase_time_s.generate
 calibration: separate generate 47.9% | 47.9 | 1 | sep8.phase_time_s.generate sep8.step_time_s / 100 *
 calibration: separate weight_sync 13.83 s | 13.83 | 1 | sep8.phase_time_s.weight_sync
 calibration: separate inference 3.0 min | 3.0 | 60 | sep8.phase_time_s.inference
-calibration: separate inference 11.0% | 11.0 | 1 | sep8.phase_time_s.inference sep8.step_time_s / 100 *
+calibration: separate inference 10.9% | 10.9 | 1 | sep8.phase_time_s.inference sep8.step_time_s / 100 *
 calibration: separate train 11.0 min | 11.0 | 60 | sep8.phase_time_s.train
 calibration: separate train 40.3% | 40.3 | 1 | sep8.phase_time_s.train sep8.step_time_s / 100 *
 calibration: rollout pool 256 devices | 256 | 1 | sep8.pools.0.devices
@@ -256,33 +256,33 @@ calibration: train idle 48.8% | 48.8 | 1 | sep8.idle_ratio.train 100 *
 calibration: separate generate 782.8 s | 782.8 | 1 | sep8.phase_time_s.generate
 calibration: colocate generate 613.2 s | 613.2 | 1 | col8.phase_time_s.generate
 calibration: generate ratio 1.28 | 1.28 | 1 | sep8.phase_time_s.generate col8.phase_time_s.generate /
-calibration: separate inference 179.9 s | 179.9 | 1 | sep8.phase_time_s.inference
-calibration: colocate inference 61.1 s | 61.1 | 1 | col8.phase_time_s.inference
+calibration: separate inference 178.3 s | 178.3 | 1 | sep8.phase_time_s.inference
+calibration: colocate inference 60.5 s | 60.5 | 1 | col8.phase_time_s.inference
 calibration: inference ratio 2.95 | 2.95 | 1 | sep8.phase_time_s.inference col8.phase_time_s.inference /
-calibration: separate train 658.1 s | 658.1 | 1 | sep8.phase_time_s.train
+calibration: separate train 659.1 s | 659.1 | 1 | sep8.phase_time_s.train
 calibration: colocate train 230.1 s | 230.1 | 1 | col8.phase_time_s.train
 calibration: train ratio 2.86 | 2.86 | 1 | sep8.phase_time_s.train col8.phase_time_s.train /
 calibration: separate weight sync 13.8 s | 13.8 | 1 | sep8.phase_time_s.weight_sync
 calibration: colocate switch 13.6 s | 13.6 | 1 | col8.phase_time_s.switch
-calibration: separate step 1634.6 s | 1634.6 | 1 | sep8.step_time_s
-calibration: colocate step 918.0 s | 918.0 | 1 | col8.step_time_s
+calibration: separate step 1633.9 s | 1633.9 | 1 | sep8.step_time_s
+calibration: colocate step 917.4 s | 917.4 | 1 | col8.step_time_s
 calibration: step ratio 1.78 | 1.78 | 1 | sep8.step_time_s col8.step_time_s /
 # docs/calibration.md: StaleSync (staleness 2, partial rollout 0.6)
-calibration: StaleSync 8 it. 2.39x separate | 2.39 | 1 | ss8.throughput_tokens_per_s sep8.throughput_tokens_per_s /
-calibration: StaleSync 8 it. +34.4% over colocate | 34.4 | 1 | ss8.throughput_tokens_per_s col8.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 8 it. 2.40x separate | 2.40 | 1 | ss8.throughput_tokens_per_s sep8.throughput_tokens_per_s /
+calibration: StaleSync 8 it. +34.6% over colocate | 34.6 | 1 | ss8.throughput_tokens_per_s col8.throughput_tokens_per_s / 1 - 100 *
 calibration: StaleSync 16 it. 2.45x separate | 2.45 | 1 | ss16.throughput_tokens_per_s sep16.throughput_tokens_per_s /
-calibration: StaleSync 16 it. +37.5% over colocate | 37.5 | 1 | ss16.throughput_tokens_per_s col16.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 16 it. +37.6% over colocate | 37.6 | 1 | ss16.throughput_tokens_per_s col16.throughput_tokens_per_s / 1 - 100 *
 calibration: StaleSync 24 it. 2.47x separate | 2.47 | 1 | ss24.throughput_tokens_per_s sep24.throughput_tokens_per_s /
-calibration: StaleSync 24 it. +38.3% over colocate | 38.3 | 1 | ss24.throughput_tokens_per_s col24.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 24 it. +38.4% over colocate | 38.4 | 1 | ss24.throughput_tokens_per_s col24.throughput_tokens_per_s / 1 - 100 *
 calibration: separate 14.08k at 8 iterations | 14.08 | 1000 | sep8.throughput_tokens_per_s
-calibration: separate 14.09k at 16 iterations | 14.09 | 1000 | sep16.throughput_tokens_per_s
-calibration: separate 14.09k at 24 iterations | 14.09 | 1000 | sep24.throughput_tokens_per_s
-calibration: colocate 25.07k at 8 iterations | 25.07 | 1000 | col8.throughput_tokens_per_s
-calibration: colocate 25.10k at 16 iterations | 25.10 | 1000 | col16.throughput_tokens_per_s
-calibration: colocate 25.12k at 24 iterations | 25.12 | 1000 | col24.throughput_tokens_per_s
+calibration: separate 14.10k at 16 iterations | 14.10 | 1000 | sep16.throughput_tokens_per_s
+calibration: separate 14.10k at 24 iterations | 14.10 | 1000 | sep24.throughput_tokens_per_s
+calibration: colocate 25.08k at 8 iterations | 25.08 | 1000 | col8.throughput_tokens_per_s
+calibration: colocate 25.12k at 16 iterations | 25.12 | 1000 | col16.throughput_tokens_per_s
+calibration: colocate 25.14k at 24 iterations | 25.14 | 1000 | col24.throughput_tokens_per_s
 calibration: StaleSync generate 6.6 min | 6.6 | 60 | ss8.phase_time_s.generate
 calibration: StaleSync switch 13.6 s | 13.6 | 1 | ss8.phase_time_s.switch
-calibration: StaleSync inference 66 s | 66 | 1 | ss8.phase_time_s.inference
+calibration: StaleSync inference 65 s | 65 | 1 | ss8.phase_time_s.inference
 calibration: StaleSync train 3.9 min | 3.9 | 60 | ss8.phase_time_s.train
 calibration: StaleSync step 11.8 min | 11.8 | 60 | ss8.step_time_s
 calibration: StaleSync lag 0: 29157 samples | 29157 | 1 | ss8.staleness.histogram.0
