@@ -107,6 +107,7 @@ static const imp_keydef VERL[] = {
     /* the log-prob forwards' batches (dp_actor.py, compute_log_prob): ref and rollout default to the actor's
     ** token budget (_generated_ppo_trainer.yaml: oc.select of actor.use_dynamic_bsz, ppo_max_token_len_per_gpu) */
     {"actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu", "null", M, NULL},
+    {"actor_rollout_ref.ref.log_prob_micro_batch_size", "null", M, NULL},
     {"actor_rollout_ref.ref.log_prob_use_dynamic_bsz", "${actor_rollout_ref.actor.use_dynamic_bsz}", M, NULL},
     {"actor_rollout_ref.ref.log_prob_max_token_len_per_gpu", "${actor_rollout_ref.actor.ppo_max_token_len_per_gpu}", M, NULL},
     {"actor_rollout_ref.ref.fsdp_config.param_offload", "false", M, NULL},
@@ -130,6 +131,7 @@ static const imp_keydef VERL[] = {
     {"actor_rollout_ref.rollout.layered_summon", "false", M, NULL},
     {"actor_rollout_ref.rollout.enforce_eager", "false", P, "CUDA graphs off: fold into efficiency.decode_overhead_ms"},
     {"actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", "null", M, NULL},
+    {"actor_rollout_ref.rollout.log_prob_micro_batch_size", "null", M, NULL},
     {"actor_rollout_ref.rollout.log_prob_use_dynamic_bsz", "${actor_rollout_ref.actor.use_dynamic_bsz}", M, NULL},
     {"actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu", "${actor_rollout_ref.actor.ppo_max_token_len_per_gpu}", M, NULL},
     {"actor_rollout_ref.rollout.multi_turn.enable", "false", P, "multi-turn rollouts: fusync generates one turn"},

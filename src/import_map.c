@@ -404,7 +404,7 @@ static bool verl_param_offload(imp_mctx *m, const char *key)
 ** actor_rollout_ref.ref (verl/workers/actor/dp_actor.py, compute_log_prob: prepare_dynamic_batch with
 ** log_prob_max_token_len_per_gpu x the Ulysses size, else log_prob_micro_batch_size_per_gpu sequences).
 ** fusync has one setting for both passes: the larger, since the larger pass sets the peak. */
-static bool verl_logprob(imp_mctx *m)
+static bool verl_logprob(imp_mctx *m, double dp)
 {
     static const char *const who[2] = {"actor_rollout_ref.rollout", "actor_rollout_ref.ref"};
     char k[128], s[320], best[320] = "", bs[320] = "";
@@ -421,6 +421,19 @@ static bool verl_logprob(imp_mctx *m)
         } else {
             snprintf(k, sizeof k, "%s.log_prob_micro_batch_size_per_gpu", who[i]);
             if (!imp_m_gnum(m, k, &d, &nul, s, sizeof s)) return false;
+            if (nul) {
+                /* the deprecated global form, divided as the workers divide it (fsdp_workers.py:
+                ** log_prob_micro_batch_size //= world size / the Ulysses size) */
+                snprintf(k, sizeof k, "%s.log_prob_micro_batch_size", who[i]);
+                if (!imp_m_gnum(m, k, &d, &nul, s, sizeof s)) return false;
+                if (!nul) {
+                    char s2[400];
+                    snprintf(s2, sizeof s2, "%s (deprecated, global) / %g data-parallel ranks", s, dp);
+                    snprintf(s, sizeof s, "%s", s2);
+                    d = dp >= 1 ? floor(d / dp) : 0;
+                    if (d < 1) nul = true;
+                }
+            }
             if (!nul && d > seqs) { seqs = d; snprintf(bs, sizeof bs, "%s", s); }
         }
     }
@@ -594,7 +607,17 @@ static bool map_verl(imp_mctx *m)
     } else {
         imp_m_set(m, "plan.train.micro_batch", s, "%g", d);
     }
-    if (!verl_logprob(m)) return false;
+    {
+        double nn, gpn, tp = 1, pp = 1, cp = 1;
+        if (!imp_m_gnum(m, "trainer.nnodes", &nn, NULL, NULL, 0) || !imp_m_gnum(m, "trainer.n_gpus_per_node", &gpn, NULL, NULL, 0))
+            return false;
+        if (!strcmp(strat, "megatron")) {
+            if (!imp_m_gnum(m, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size", &tp, NULL, NULL, 0) ||
+                !imp_m_gnum(m, "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size", &pp, NULL, NULL, 0) ||
+                !imp_m_gnum(m, "actor_rollout_ref.actor.megatron.context_parallel_size", &cp, NULL, NULL, 0)) return false;
+        } else if (!imp_m_gnum(m, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", &cp, NULL, NULL, 0)) return false;
+        if (!verl_logprob(m, floor(nn * gpn / (tp * pp * cp)))) return false;
+    }
     if (strcmp(strat, "megatron")) {
         if (!imp_m_gbool(m, "actor_rollout_ref.model.use_remove_padding", &b, s, sizeof s)) return false;
         if (!b && dyn) {

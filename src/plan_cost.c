@@ -369,16 +369,19 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
         if (stage == pp->pp - 1) a += mdl_logits_bytes(tok, 1, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
         return a;
     }
-    double layer = mdl_act_bytes_tokens(m, seq * mb, seq, pp->tp, tl->recompute, tl->attention);
-    double act = inflight * layer * ((m->layers + pp->pp - 1) / pp->pp);
-    /* the last stage also holds fp32 logits of a micro-batch: tok·V/t·4.
-    ** Padded, tok = mb·s_max.  Packed (remove-padding), a micro-batch holds
-    ** its sequences' real tokens: the logits are taken over those alone
-    ** (docs/model.md, section 3); reserved for the largest micro-batch one
-    ** expects, mb − 1 sequences of the mean length and one of the longest. */
+    /* a micro-batch's tokens.  Padded, tok = mb·s_max.  Packed
+    ** (remove-padding), a micro-batch holds its sequences' real tokens, and
+    ** both the layers' activations and the logits are taken over those alone
+    ** (docs/model.md, section 3; verl's use_remove_padding runs the model on
+    ** the unpadded tokens, verl/workers/actor/dp_actor.py): reserved for the
+    ** largest micro-batch one expects, mb − 1 sequences of the mean length
+    ** and one of the longest. */
     double ltok = mb * seq;
     if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
         ltok = fmin(ltok, (mb - 1) * pp->seq_mean + seq);
+    double layer = mdl_act_bytes_tokens(m, ltok, seq, pp->tp, tl->recompute, tl->attention);
+    double act = inflight * layer * ((m->layers + pp->pp - 1) / pp->pp);
+    /* the last stage also holds the logits of a micro-batch: ltok·V/t entries */
     /* the loss's copies (plan.train.logits); the chunking of log-prob
     ** forwards does not reach the training loss (NVIDIA-NeMo/RL issue 2871) */
     if (stage == pp->pp - 1) act += mdl_logits_bytes(ltok, (int)mb, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
