@@ -304,6 +304,14 @@ static const fdesc FIELDS_TRAIN[] = {
          "Triton cross-entropy, verl's flash-attn path, Liger) or eager (BF16 logits, their FP32 upcast, the "
          "log-softmax's shifted copy and output: 2 + 3·4 bytes, as NeMo RL's DistributedLogprob holds them; 2 + 2·4 "
          "under TP 1, torch's log_softmax)"),
+    INT("logprob_tokens", scn_train_layout, logprob_tokens, 0, 1 << 30, "tokens",
+        "token budget of one log-prob forward a device (verl log_prob_use_dynamic_bsz with "
+        "log_prob_max_token_len_per_gpu, NeMo RL logprob_mb_tokens, OpenRLHF rollout.max_tokens_per_gpu); its logits "
+        "are held for that many tokens; 0: logprob_batch sequences, or max_tokens when that is set"),
+    BOOL("logprob_unshard", scn_train_layout, logprob_unshard,
+         "the log-prob forwards (old policy, reference) run with the whole model gathered on each device at once, "
+         "2·P/(tp·pp) beside the shards, as NeMo RL's DTensor v1 worker does (unshard_fsdp2_model around "
+         "get_logprobs); ZeRO-3 only, not with the v2 worker (policy.dtensor_cfg._v2)"),
     BOOL("uneven_layers", scn_train_layout, uneven_layers, "allow a pp that does not divide the layers: stages of ⌈L/pp⌉ and ⌊L/pp⌋ layers; the heaviest paces the pipeline and sets the memory peak"),
     END
 };

@@ -219,6 +219,23 @@ static bool nodes_x_gpus(xctx *x, const char *role, int devices, const char *why
 
 /* ------------------------------------------------------------------ verl */
 
+/* The log-prob forwards' token budget as plan_logprob_act reads it: logprob_tokens, else the training budget when
+** no logprob_batch is given; 0: a fixed number of sequences. */
+static int logprob_budget(const scn_train_layout *t)
+{
+    if (t->logprob_tokens > 0) return t->logprob_tokens;
+    return t->max_tokens > 0 && t->logprob_batch <= 0 ? t->max_tokens : 0;
+}
+
+/* What verl and OpenRLHF have no key for: the eager log-softmax, the chunked one, the unsharded pass (NeMo RL's). */
+static void logprob_notes(xctx *x, const scn_train_layout *t, const char *fp32)
+{
+    if (t->logits == LOGITS_EAGER) note(x, "plan.train.logits = \"eager\": %s; no key chooses eager copies", fp32);
+    if (t->logprob_chunk > 0) note(x, "plan.train.logprob_chunk = %d: no key chunks the log-softmax", t->logprob_chunk);
+    if (t->logprob_unshard) note(x, "plan.train.logprob_unshard = true: the log-prob passes gather a layer at a time; "
+                                 "no key gathers the whole model");
+}
+
 static bool ex_verl(xctx *x)
 {
     const scn_scenario *s = x->s;
@@ -323,6 +340,22 @@ static bool ex_verl(xctx *x)
     if (t->max_tokens > 0) put(x, "actor_rollout_ref.actor.ppo_max_token_len_per_gpu", "%d", t->max_tokens);
     put(x, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", "%d", t->micro_batch);
     put(x, "actor_rollout_ref.actor.ppo_micro_batch_size", "null");   /* the deprecated global form: the per-GPU one */
+    /* the log-prob passes' batches, both passes alike (import_map.c verl_logprob) */
+    int lt = logprob_budget(t);
+    for (int i = 0; i < 2; i++) {
+        const char *w = i ? "actor_rollout_ref.ref" : "actor_rollout_ref.rollout";
+        char k[96];
+        snprintf(k, sizeof k, "%s.log_prob_use_dynamic_bsz", w);
+        put(x, k, "%s", tf(lt > 0));
+        if (lt > 0) {
+            snprintf(k, sizeof k, "%s.log_prob_max_token_len_per_gpu", w);
+            put(x, k, "%d", lt);
+        } else {
+            snprintf(k, sizeof k, "%s.log_prob_micro_batch_size_per_gpu", w);
+            put(x, k, "%d", t->logprob_batch > 0 ? t->logprob_batch : t->micro_batch);
+        }
+    }
+    logprob_notes(x, t, "verl's log-probs are one FP32 pass over the logits (logprobs_from_logits)");
     return true;
 }
 
@@ -367,7 +400,18 @@ static bool ex_openrlhf(xctx *x)
     if (t->max_tokens > 0) {
         put(x, "train.dynamic_batch_enable", "true");
         put(x, "train.max_tokens_per_gpu", "%d", t->max_tokens);
+        /* the experience forwards' budget (import_map.c map_openrlhf) */
+        put(x, "rollout.max_tokens_per_gpu", "%d", logprob_budget(t) > 0 ? logprob_budget(t) : t->max_tokens);
+        if (t->logprob_batch > 0 && t->logprob_tokens <= 0)
+            note(x, "plan.train.logprob_batch = %d: under dynamic batching OpenRLHF's experience forwards take a token "
+                    "budget; written train.max_tokens_per_gpu", t->logprob_batch);
+    } else {
+        put(x, "rollout.micro_batch_size", "%d", t->logprob_batch > 0 ? t->logprob_batch : t->micro_batch);
+        if (t->logprob_tokens > 0)
+            note(x, "plan.train.logprob_tokens = %d: OpenRLHF's experience forwards take a token budget only under "
+                    "dynamic batching; written as rollout.micro_batch_size", t->logprob_tokens);
     }
+    logprob_notes(x, t, "OpenRLHF's log_probs_from_logits takes the log-softmax row by row");
     if (p->staleness > 0) {
         put(x, "train.async_enable", "true");
         put(x, "train.async_queue_size", "%d", p->staleness);
@@ -534,6 +578,17 @@ static bool ex_nemo(xctx *x)
     }
     put(x, "policy.dynamic_batching.enabled", "false");
     put(x, "policy.train_micro_batch_size", "%d", t->micro_batch);
+    /* the log-prob forwards (import_nemo.c): logprob_batch_size sequences, bins of logprob_mb_tokens when packed */
+    put(x, "policy.logprob_batch_size", "%d", t->logprob_batch > 0 ? t->logprob_batch : t->micro_batch);
+    if (pack && logprob_budget(t) > 0) put(x, "policy.sequence_packing.logprob_mb_tokens", "%d", logprob_budget(t));
+    if (t->logprob_chunk > 0) put(x, "policy.logprob_chunk_size", "%d", t->logprob_chunk);
+    if (t->logits != LOGITS_EAGER)
+        note(x, "plan.train.logits = \"fp32\": NeMo RL's log-probs are an eager FP32 log-softmax; no key chooses one "
+                "FP32 copy");
+    if (t->zero == 3) put(x, "policy.dtensor_cfg._v2", "%s", tf(!t->logprob_unshard));
+    else if (t->logprob_unshard)
+        note(x, "plan.train.logprob_unshard = true: only NeMo RL's DTensor v1 worker unshards the model for its "
+                "log-prob passes; Megatron's does not");
     if (p->rollout.max_seqs != 256)
         note(x, "plan.rollout.max_seqs = %d: NeMo RL leaves vLLM's max_num_seqs at its default (256)", p->rollout.max_seqs);
     put(x, "grpo.async_grpo.enabled", "%s", tf(p->staleness > 0));

@@ -44,7 +44,9 @@ static const imp_keydef VERL[] = {
     {"actor_rollout_ref.model.lora.rank", "0", M, NULL},
     {"actor_rollout_ref.model.lora.target_modules", "[linear_qkv, linear_proj, linear_fc1, linear_fc2]", M, NULL},
     {"actor_rollout_ref.model.use_liger", "false", P, "fused kernels: not modelled; fold into efficiency.train"},
-    {"actor_rollout_ref.model.use_fused_kernels", "false", P, "fused kernels: not modelled; fold into efficiency.train"},
+    {"actor_rollout_ref.model.use_fused_kernels", "false", P,
+     "fused kernels (log-probs from the hidden states, no logits tensor): not modelled; fusync books one FP32 copy of "
+     "the logits (plan.train.logits fp32, memory over-counted); fold the time into efficiency.train"},
     {"actor_rollout_ref.model.*", NULL, N, NULL},
     {"actor_rollout_ref.actor.strategy", "fsdp", M, NULL},
     {"actor_rollout_ref.actor.ppo_mini_batch_size", "256", M, NULL},
@@ -102,8 +104,12 @@ static const imp_keydef VERL[] = {
     {"actor_rollout_ref.actor.entropy_checkpointing", NULL, N, NULL}, {"actor_rollout_ref.actor.load_weight", NULL, N, NULL},
     {"actor_rollout_ref.actor.calculate_sum_pi_squared", NULL, N, NULL},
     {"actor_rollout_ref.actor.sum_pi_squared_checkpointing", NULL, N, NULL},
-    {"actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu", "null", P,
-     "fusync runs the reference forward with the training micro-batch"},
+    /* the log-prob forwards' batches (dp_actor.py, compute_log_prob): ref and rollout default to the actor's
+    ** token budget (_generated_ppo_trainer.yaml: oc.select of actor.use_dynamic_bsz, ppo_max_token_len_per_gpu) */
+    {"actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu", "null", M, NULL},
+    {"actor_rollout_ref.ref.log_prob_micro_batch_size", "null", M, NULL},
+    {"actor_rollout_ref.ref.log_prob_use_dynamic_bsz", "${actor_rollout_ref.actor.use_dynamic_bsz}", M, NULL},
+    {"actor_rollout_ref.ref.log_prob_max_token_len_per_gpu", "${actor_rollout_ref.actor.ppo_max_token_len_per_gpu}", M, NULL},
     {"actor_rollout_ref.ref.fsdp_config.param_offload", "false", M, NULL},
     {"actor_rollout_ref.ref.megatron.*", NULL, P, "fusync runs the reference with the actor's training layout"},
     {"actor_rollout_ref.ref.*", NULL, N, NULL},
@@ -124,8 +130,10 @@ static const imp_keydef VERL[] = {
     {"actor_rollout_ref.rollout.free_cache_engine", "true", M, NULL},
     {"actor_rollout_ref.rollout.layered_summon", "false", M, NULL},
     {"actor_rollout_ref.rollout.enforce_eager", "false", P, "CUDA graphs off: fold into efficiency.decode_overhead_ms"},
-    {"actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", "null", P,
-     "fusync runs the old-log-prob forward with the training micro-batch"},
+    {"actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", "null", M, NULL},
+    {"actor_rollout_ref.rollout.log_prob_micro_batch_size", "null", M, NULL},
+    {"actor_rollout_ref.rollout.log_prob_use_dynamic_bsz", "${actor_rollout_ref.actor.use_dynamic_bsz}", M, NULL},
+    {"actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu", "${actor_rollout_ref.actor.ppo_max_token_len_per_gpu}", M, NULL},
     {"actor_rollout_ref.rollout.multi_turn.enable", "false", P, "multi-turn rollouts: fusync generates one turn"},
     {"actor_rollout_ref.rollout.calculate_log_probs", "false", N, NULL},
     {"actor_rollout_ref.rollout.*", NULL, N, NULL},
@@ -200,7 +208,8 @@ static const imp_keydef ORLHF[] = {
     {"critic.model_name_or_path", "null", M, NULL},
     {"ref.offload", "false", P, "reference offload: not modelled; the reference is held on the device"},
     {"reward.offload", "false", P, "reward-model offload: not modelled; the reward model is held on the device"},
-    {"rollout.micro_batch_size", "1", P, "fusync runs the experience forwards with the training micro-batch"},
+    {"rollout.micro_batch_size", "1", M, NULL},
+    {"rollout.max_tokens_per_gpu", "${train.max_tokens_per_gpu}", M, NULL},
     {"rollout.vllm_generate_batch_size", "null", P, "over-sampling: fusync generates exactly a step's samples"},
     {"vllm.enforce_eager", "false", P, "CUDA graphs off: fold into efficiency.decode_overhead_ms"},
     {"vllm.enable_prefix_caching", "false", P, "prefix caching: not modelled"},
@@ -273,10 +282,11 @@ static const imp_keydef NEMO[] = {
     {"policy.train_global_batch_size", "512", M, NULL},
     {"policy.train_micro_batch_size", "4", M, NULL},
     {"policy.max_total_sequence_length", "512", M, NULL},
-    {"policy.logprob_batch_size", "${policy.train_micro_batch_size}", P,
-     "fusync runs the log-prob forwards with the training micro-batch"},
+    {"policy.logprob_batch_size", "${policy.train_micro_batch_size}", M, NULL},
+    {"policy.logprob_chunk_size", "null", M, NULL},
     {"policy.precision", "bfloat16", P, "fusync counts BF16 parameters and FP32 optimizer states"},
     {"policy.dtensor_cfg.enabled", "true", M, NULL},
+    {"policy.dtensor_cfg._v2", "true", M, NULL},
     {"policy.dtensor_cfg.cpu_offload", "false", M, NULL},
     {"policy.dtensor_cfg.activation_checkpointing", "false", M, NULL},
     {"policy.dtensor_cfg.tensor_parallel_size", "1", M, NULL},
@@ -310,8 +320,10 @@ static const imp_keydef NEMO[] = {
     {"policy.megatron_cfg.*", NULL, P, "a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train"},
     {"policy.sequence_packing.enabled", "true", M, NULL},
     {"policy.sequence_packing.train_mb_tokens", "${mul:${policy.max_total_sequence_length}, ${policy.train_micro_batch_size}}", M, NULL},
+    {"policy.sequence_packing.logprob_mb_tokens", "${mul:${policy.max_total_sequence_length}, ${policy.logprob_batch_size}}", M, NULL},
     {"policy.dynamic_batching.enabled", "false", M, NULL},
     {"policy.dynamic_batching.train_mb_tokens", "${mul:${policy.max_total_sequence_length}, ${policy.train_micro_batch_size}}", M, NULL},
+    {"policy.dynamic_batching.logprob_mb_tokens", "${mul:${policy.max_total_sequence_length}, ${policy.logprob_batch_size}}", M, NULL},
     {"policy.sequence_packing.*", NULL, N, NULL},
     {"policy.dynamic_batching.*", NULL, N, NULL},
     {"policy.generation.backend", "vllm", N, NULL},
@@ -449,11 +461,16 @@ bool imp_fw_flag(imp_framework fw, const char *key)
 ** examples/configs/grpo_math_1B.yaml: dynamic batching came in v0.2.1
 ** (commit 7d8ce74, on by default there, off from v0.3.0), sequence packing in
 ** v0.3.0 (commit 5924d1c, on by default since).  Before them a micro-batch
-** was train_micro_batch_size sequences padded to the longest.  Other keys'
-** defaults are those of the one version imp_fw_source() names. */
+** was train_micro_batch_size sequences padded to the longest.  The DTensor
+** v2 worker (nemo_rl/models/policy/workers/dtensor_policy_worker_v2.py, on
+** Automodel) came in v0.4.0 (commit e861b94, 2025-08-24) and is the default
+** (dtensor_cfg._v2: true); before it every DTensor run was the v1 worker,
+** whose get_logprobs unshards the whole model.  Other keys' defaults are
+** those of the one version imp_fw_source() names. */
 static const imp_since NEMO_SINCE[] = {
     {"policy.dynamic_batching.enabled", 1, "v0.2.1 (commit 7d8ce74)", "false", "policy.train_micro_batch_size"},
     {"policy.sequence_packing.enabled", 2, "v0.3.0 (commit 5924d1c)", "false", "policy.train_micro_batch_size"},
+    {"policy.dtensor_cfg._v2", 3, "v0.4.0 (commit e861b94)", "false", "policy.train_micro_batch_size"},
     {NULL, 0, NULL, NULL, NULL}
 };
 
@@ -469,9 +486,10 @@ int imp_fw_age(imp_framework fw, const imp_cfg *c)
     if (fw != IMP_NEMORL) return 0;
     int age = 0;
     for (const imp_since *v = NEMO_SINCE; v->key; v++) {
-        /* any key of the feature's block shows the release: "policy.sequence_packing." */
+        /* any key of a feature's block shows the release ("policy.sequence_packing." for its .enabled); a
+        ** key of an older block (dtensor_cfg._v2) shows it only itself */
         const char *dot = strrchr(v->key, '.');
-        size_t n = dot ? (size_t)(dot - v->key) + 1 : strlen(v->key);
+        size_t n = dot && !strcmp(dot, ".enabled") ? (size_t)(dot - v->key) + 1 : strlen(v->key);
         const imp_kv *k = c->kv.data;
         for (size_t i = 0; i < c->kv.len; i++)
             if (!strncmp(k[i].key, v->key, n) && v->rank > age) age = v->rank;

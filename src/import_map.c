@@ -400,6 +400,51 @@ static bool verl_param_offload(imp_mctx *m, const char *key)
     return true;
 }
 
+/* The log-prob forwards' batches: the old policy's under actor_rollout_ref.rollout, the reference's under
+** actor_rollout_ref.ref (verl/workers/actor/dp_actor.py, compute_log_prob: prepare_dynamic_batch with
+** log_prob_max_token_len_per_gpu x the Ulysses size, else log_prob_micro_batch_size_per_gpu sequences).
+** fusync has one setting for both passes: the larger, since the larger pass sets the peak. */
+static bool verl_logprob(imp_mctx *m, double dp)
+{
+    static const char *const who[2] = {"actor_rollout_ref.rollout", "actor_rollout_ref.ref"};
+    char k[128], s[320], best[320] = "", bs[320] = "";
+    double tok = 0, seqs = 0, d;
+    bool dyn[2], nul;
+    for (int i = 0; i < 2; i++) {
+        snprintf(k, sizeof k, "%s.log_prob_use_dynamic_bsz", who[i]);
+        if (!imp_m_gbool(m, k, &dyn[i], s, sizeof s)) return false;
+        if (dyn[i]) {
+            char s2[320];
+            snprintf(k, sizeof k, "%s.log_prob_max_token_len_per_gpu", who[i]);
+            if (!imp_m_gnum(m, k, &d, NULL, s2, sizeof s2)) return false;
+            if (d > tok) { tok = d; snprintf(best, sizeof best, "%s with %s", s2, s); }
+        } else {
+            snprintf(k, sizeof k, "%s.log_prob_micro_batch_size_per_gpu", who[i]);
+            if (!imp_m_gnum(m, k, &d, &nul, s, sizeof s)) return false;
+            if (nul) {
+                /* the deprecated global form, divided as the workers divide it (fsdp_workers.py:
+                ** log_prob_micro_batch_size //= world size / the Ulysses size) */
+                snprintf(k, sizeof k, "%s.log_prob_micro_batch_size", who[i]);
+                if (!imp_m_gnum(m, k, &d, &nul, s, sizeof s)) return false;
+                if (!nul) {
+                    char s2[400];
+                    snprintf(s2, sizeof s2, "%s (deprecated, global) / %g data-parallel ranks", s, dp);
+                    snprintf(s, sizeof s, "%s", s2);
+                    d = dp >= 1 ? floor(d / dp) : 0;
+                    if (d < 1) nul = true;
+                }
+            }
+            if (!nul && d > seqs) { seqs = d; snprintf(bs, sizeof bs, "%s", s); }
+        }
+    }
+    if (dyn[0] != dyn[1])
+        imp_m_warn(m, "the old-policy and reference log-prob passes batch differently (log_prob_use_dynamic_bsz): "
+                   "fusync gives both passes both settings");
+    if (tok > 0) imp_m_set(m, "plan.train.logprob_tokens", best, "%g", tok);
+    if (seqs > 0) imp_m_set(m, "plan.train.logprob_batch", bs, "%g", seqs);
+    return true;
+}
+
 static bool map_verl(imp_mctx *m)
 {
     char v[1024], s[320], s2[320];
@@ -561,6 +606,17 @@ static bool map_verl(imp_mctx *m)
                                              : "guess: ppo_micro_batch_size_per_gpu is unset", "1");
     } else {
         imp_m_set(m, "plan.train.micro_batch", s, "%g", d);
+    }
+    {
+        double nn, gpn, tp = 1, pp = 1, cp = 1;
+        if (!imp_m_gnum(m, "trainer.nnodes", &nn, NULL, NULL, 0) || !imp_m_gnum(m, "trainer.n_gpus_per_node", &gpn, NULL, NULL, 0))
+            return false;
+        if (!strcmp(strat, "megatron")) {
+            if (!imp_m_gnum(m, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size", &tp, NULL, NULL, 0) ||
+                !imp_m_gnum(m, "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size", &pp, NULL, NULL, 0) ||
+                !imp_m_gnum(m, "actor_rollout_ref.actor.megatron.context_parallel_size", &cp, NULL, NULL, 0)) return false;
+        } else if (!imp_m_gnum(m, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", &cp, NULL, NULL, 0)) return false;
+        if (!verl_logprob(m, floor(nn * gpn / (tp * pp * cp)))) return false;
     }
     if (strcmp(strat, "megatron")) {
         if (!imp_m_gbool(m, "actor_rollout_ref.model.use_remove_padding", &b, s, sizeof s)) return false;
@@ -750,6 +806,17 @@ static bool map_openrlhf(imp_mctx *m)
             snprintf(why, sizeof why, "%s > 1: OpenRLHF turns ds.packing_samples on with ring attention", s2);
             imp_m_set(m, "plan.train.padding", why, "\"none\"");
         }
+    }
+    /* the experience maker's forwards (old policy, reference, critic, reward) run rollout.micro_batch_size
+    ** samples at a time, or bins of rollout.max_tokens_per_gpu tokens under dynamic batching (train_ppo_ray.py
+    ** defaults the budget to train.max_tokens_per_gpu) */
+    if (dyn) {
+        if (!imp_m_gnum(m, "rollout.max_tokens_per_gpu", &d, NULL, s2, sizeof s2)) return false;
+        snprintf(why, sizeof why, "%s with %s", s2, s);
+        imp_m_set(m, "plan.train.logprob_tokens", why, "%g", d);
+    } else {
+        if (!imp_m_gnum(m, "rollout.micro_batch_size", &d, NULL, s2, sizeof s2)) return false;
+        imp_m_set(m, "plan.train.logprob_batch", s2, "%g", d);
     }
     bool as_;
     if (!imp_m_gbool(m, "train.async_enable", &as_, s, sizeof s)) return false;

@@ -117,7 +117,21 @@ bool imp_map_nemo(imp_mctx *m)
         if (b && !imp_m_lora(m, "policy.dtensor_cfg.lora_cfg.dim", "policy.dtensor_cfg.lora_cfg.target_modules",
                              "policy.dtensor_cfg.lora_cfg.match_all_linear"))
             return false;
+        /* the v1 worker wraps get_logprobs (old policy; the reference's pass swaps its weights into the same
+        ** module) in unshard_fsdp2_model: every FSDPModule unshard()-ed, the whole model gathered on each device
+        ** for the pass (nemo_rl/models/policy/dtensor_policy_worker.py at fca424f; workers/ at 7ea279a); the v2
+        ** worker (Automodel) does not */
+        if (!versioned(m, "policy.dtensor_cfg._v2", &b, s, sizeof s)) return false;
+        if (!b) {
+            snprintf(why, sizeof why, "%s: the DTensor v1 worker unshards the whole model for get_logprobs", s);
+            imp_m_set(m, "plan.train.logprob_unshard", why, "true");
+        }
     }
+    /* NeMo RL takes log-probs eagerly: the BF16 logits upcast to FP32, log-softmax'd (DistributedLogprob under TP,
+    ** torch's log_softmax at TP 1; nemo_rl/distributed/model_utils.py, the DTensor workers' get_logprobs, Megatron's
+    ** from_parallel_logits_to_logprobs); no key selects a fused path for DTensor */
+    imp_m_set(m, "plan.train.logits", meg ? "NeMo RL's Megatron log-probs (from_parallel_logits_to_logprobs: FP32 upcast, "
+              "distributed log-softmax)" : "NeMo RL's DTensor get_logprobs (FP32 upcast, eager log-softmax)", "\"eager\"");
     bool pack, dyn;
     if (!versioned(m, "policy.sequence_packing.enabled", &pack, s, sizeof s) ||
         !versioned(m, "policy.dynamic_batching.enabled", &dyn, s2, sizeof s2)) return false;
@@ -139,6 +153,18 @@ bool imp_map_nemo(imp_mctx *m)
         snprintf(why, sizeof why, "%s and %s off: micro-batches padded to their longest", s, s2);
         imp_m_set(m, "plan.train.padding", why, "\"longest\"");
     }
+    /* the log-prob forwards' batches (get_logprobs: logprob_batch_size sequences, or under packing / dynamic
+    ** batching bins of logprob_mb_tokens) and the chunked log-softmax (logprob_chunk_size) */
+    if (!imp_m_gnum(m, "policy.logprob_batch_size", &d, NULL, why, sizeof why)) return false;
+    imp_m_set(m, "plan.train.logprob_batch", why, "%g", d);
+    if (pack || dyn) {
+        const char *k = pack ? "policy.sequence_packing.logprob_mb_tokens" : "policy.dynamic_batching.logprob_mb_tokens";
+        if (!imp_m_gnum(m, k, &d, NULL, why, sizeof why)) return false;
+        imp_m_set(m, "plan.train.logprob_tokens", why, "%g", d);
+    }
+    bool cnul;
+    if (!imp_m_gnum(m, "policy.logprob_chunk_size", &d, &cnul, why, sizeof why)) return false;
+    if (!cnul && d > 0) imp_m_set(m, "plan.train.logprob_chunk", why, "%g", d);
     imp_m_set(m, "plan.rollout.max_seqs", "vLLM's default max_num_seqs (NeMo RL does not set it)", "256");
     if (!imp_m_gbool(m, "grpo.async_grpo.enabled", &b, s, sizeof s)) return false;
     if (b) {

@@ -369,16 +369,19 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
         if (stage == pp->pp - 1) a += mdl_logits_bytes(tok, 1, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
         return a;
     }
-    double layer = mdl_act_bytes_tokens(m, seq * mb, seq, pp->tp, tl->recompute, tl->attention);
-    double act = inflight * layer * ((m->layers + pp->pp - 1) / pp->pp);
-    /* the last stage also holds fp32 logits of a micro-batch: tok·V/t·4.
-    ** Padded, tok = mb·s_max.  Packed (remove-padding), a micro-batch holds
-    ** its sequences' real tokens: the logits are taken over those alone
-    ** (docs/model.md, section 3); reserved for the largest micro-batch one
-    ** expects, mb − 1 sequences of the mean length and one of the longest. */
+    /* a micro-batch's tokens.  Padded, tok = mb·s_max.  Packed
+    ** (remove-padding), a micro-batch holds its sequences' real tokens, and
+    ** both the layers' activations and the logits are taken over those alone
+    ** (docs/model.md, section 3; verl's use_remove_padding runs the model on
+    ** the unpadded tokens, verl/workers/actor/dp_actor.py): reserved for the
+    ** largest micro-batch one expects, mb − 1 sequences of the mean length
+    ** and one of the longest. */
     double ltok = mb * seq;
     if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
         ltok = fmin(ltok, (mb - 1) * pp->seq_mean + seq);
+    double layer = mdl_act_bytes_tokens(m, ltok, seq, pp->tp, tl->recompute, tl->attention);
+    double act = inflight * layer * ((m->layers + pp->pp - 1) / pp->pp);
+    /* the last stage also holds the logits of a micro-batch: ltok·V/t entries */
     /* the loss's copies (plan.train.logits); the chunking of log-prob
     ** forwards does not reach the training loss (NVIDIA-NeMo/RL issue 2871) */
     if (stage == pp->pp - 1) act += mdl_logits_bytes(ltok, (int)mb, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
@@ -391,7 +394,13 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
 ** runs, so one layer's working set (34·T·h/t, the fused-attention figure)
 ** and the logits' copies of the micro-batch are held.  T: logprob_batch
 ** sequences (0: micro_batch), packed or padded as training lays them out,
-** or the token budget; divided over the cp ranks. */
+** or the token budget (logprob_tokens, else the training one when no
+** logprob_batch is given); divided over the cp ranks.
+** With logprob_unshard (NeMo RL's DTensor v1 worker wraps get_logprobs in
+** unshard_fsdp2_model, nemo_rl/models/policy/dtensor_policy_worker.py: every
+** FSDPModule's unshard() before the forward, reshard() after it) the whole
+** model's BF16 parameters are gathered on each device for the pass, 2·P/(t·p)
+** beside the ZeRO-3 shards, instead of one layer at a time. */
 double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_model *m)
 {
     const scn_train_layout *tl = &s->plan.train;
@@ -401,12 +410,15 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
     if (tp < 1) tp = 1;
     int b = tl->logprob_batch > 0 ? tl->logprob_batch : tl->micro_batch;
     double tok = b * seq;
-    if (tl->max_tokens > 0 && tl->logprob_batch <= 0) tok = fmax(tl->max_tokens * (double)cp, seq);
+    if (tl->logprob_tokens > 0) tok = fmax(tl->logprob_tokens * (double)cp, seq);
+    else if (tl->max_tokens > 0 && tl->logprob_batch <= 0) tok = fmax(tl->max_tokens * (double)cp, seq);
     else if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
         tok = fmin(tok, (b - 1) * pp->seq_mean + seq);
     double layer = mdl_act_bytes_tokens(m, tok, seq, tp, RECOMPUTE_SELECTIVE, ATTN_FUSED);
     double lg = mdl_logits_bytes(tok, b, (double)m->vocab / tp, tp, tl->logits, tl->logprob_chunk);
-    return (layer + lg) / cp;
+    double whole = tl->logprob_unshard && tl->zero == 3 && (pp->roles & ROLE_TRAIN)
+                 ? 2.0 * mdl_train_params_per_device(m, tp, pp->pp, pp->ep) : 0.0;
+    return (layer + lg) / cp + whole;
 }
 
 double plan_rollout_weights(const scn_scenario *s)

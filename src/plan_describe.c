@@ -157,9 +157,11 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
         ** ledger (docs/model.md, sections 3 and 11) */
         if (q->lp_act > 0) {
             fmt_bytes(b1, sizeof b1, q->lp_act);
-            buf_printf(out, "      log-prob forward       %s per device as activations (logits %s%s)\n", b1,
+            buf_printf(out, "      log-prob forward       %s per device as activations (logits %s%s%s)\n", b1,
                        s->plan.train.logits == LOGITS_EAGER ? "eager" : "fp32",
-                       s->plan.train.logprob_chunk > 0 ? ", chunked" : "");
+                       s->plan.train.logprob_chunk > 0 ? ", chunked" : "",
+                       s->plan.train.logprob_unshard && s->plan.train.zero == 3 && (q->roles & ROLE_TRAIN)
+                           ? "; the whole model gathered" : "");
         }
         if (q->outside > 0) {
             const scn_plan *sp = &s->plan;

@@ -67,6 +67,8 @@ void scn_defaults(scn_scenario *s)
     p->train.logprob_batch = 0;
     p->train.logprob_chunk = 0;
     p->train.logits = LOGITS_FP32;
+    p->train.logprob_tokens = 0;
+    p->train.logprob_unshard = false;
     /* a PyTorch process's CUDA context with lazy module loading (PyTorch's
     ** default since 1.13, CUDA's since 12.2): 287,047,680 bytes measured in
     ** pytorch/pytorch pull request 86509 (666,632,192 loading eagerly) */

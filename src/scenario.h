@@ -225,6 +225,10 @@ typedef struct {
     int    logprob_chunk;       /* sequence positions a chunked log-softmax takes at once (NeMo RL
                                 ** logprob_chunk_size; 0: the whole micro-batch) */
     scn_logits logits;          /* the log-prob's copies of the logits: fp32 (one) or eager */
+    int    logprob_tokens;      /* token budget of a log-prob forward a device (verl log_prob_max_token_len_per_gpu,
+                                ** NeMo RL logprob_mb_tokens); 0: logprob_batch sequences, else max_tokens */
+    bool   logprob_unshard;     /* the log-prob forwards run with the whole model gathered on each device
+                                ** (NeMo RL's DTensor v1 worker, unshard_fsdp2_model); ZeRO-3 only */
 } scn_train_layout;
 
 typedef struct {

@@ -356,6 +356,57 @@ imp nbare nemo-rl "$TMP/nemo/bare.yaml"
 field nbare 'max_tokens = 2048,  -- policy.sequence_packing.train_mb_tokens, nemo-rl'"'"'s default'
 warned nbare 'policy.sequence_packing.enabled: not in the input, which does not show its version'
 
+# --- the log-prob forwards' settings (docs/frameworks.md, "Rules"; docs/model.md, section 3)
+# lpf NAME [--set K=V...]: the "log-prob forward" figure of fusync check, in GiB
+lpf() { n=$1; shift; "$FUSYNC" check "$TMP/$n.lua" "$@" 2>/dev/null |
+    awk '/^ *log-prob forward/ { v = $3; u = $4; print (u == "MiB" ? v / 1024 : u == "TiB" ? v * 1024 : v); exit }'; }
+# more() A B LO HI: A - B within [LO, HI] GiB
+more() { awk -v a="$1" -v b="$2" -v lo="$3" -v hi="$4" 'BEGIN { d = a - b; exit !(a != "" && b != "" && d >= lo && d <= hi) }'; }
+# verl: the two passes' per-GPU batches (the larger taken; the reference's is not given back)
+printf '%s \\\n' "$V" 'actor_rollout_ref.actor.use_kl_loss=True' \
+    'actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=32' \
+    'actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=16' >"$TMP/vlp.sh"; echo >>"$TMP/vlp.sh"
+imp vlp verl "$TMP/vlp.sh"
+field vlp 'logprob_batch = 32,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu'
+rt vlp verl "$TMP/vlp.sh" actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu
+# the batch sets the logits held: 32 packed sequences of at most 1,024 tokens hold ~10 GiB more FP32 logits than 1
+a=$(lpf vlp); b=$(lpf vlp --set plan.train.logprob_batch=1)
+if more "$a" "$b" 8 1000; then ok; else bad "vlp: log-prob forward $a GiB at 32 sequences, $b at 1"; fi
+# the deprecated global form, divided by the data-parallel ranks (16 GPUs)
+printf '%s \\\n' "$V" 'trainer.nnodes=2' 'actor_rollout_ref.rollout.log_prob_micro_batch_size=64' >"$TMP/vlg.sh"; echo >>"$TMP/vlg.sh"
+imp vlg verl "$TMP/vlg.sh"
+field vlg 'logprob_batch = 4,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size'
+# a token budget of their own, and by default the actor's
+printf '%s \\\n' "$V" 'actor_rollout_ref.actor.use_dynamic_bsz=True' 'actor_rollout_ref.actor.ppo_max_token_len_per_gpu=8192' \
+    'actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu=32768' \
+    'actor_rollout_ref.ref.log_prob_max_token_len_per_gpu=32768' >"$TMP/vlt.sh"; echo >>"$TMP/vlt.sh"
+imp vlt verl "$TMP/vlt.sh"
+field vlt 'logprob_tokens = 32768,  -- actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu'
+field vlt 'max_tokens = 8192,'
+rt vlt verl "$TMP/vlt.sh"
+field vo 'logprob_tokens = 24576,  -- actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu'
+# OpenRLHF: the experience forwards' micro-batch (op: 16), and their budget under dynamic batching
+field op 'logprob_batch = 16,  -- rollout.micro_batch_size'
+field oh 'logprob_tokens = 16384,  -- rollout.max_tokens_per_gpu'
+# NeMo RL: logprob_batch_size, the chunked log-softmax, the eager copies; the v2 worker does not unshard
+printf 'defaults: grpo-llama8b-1n8g-noncolocated.yaml\npolicy:\n  logprob_batch_size: 2\n  logprob_chunk_size: 1024\n  dtensor_cfg:\n    _v2: true\n' >"$TMP/nemo/lp.yaml"
+imp nlp nemo-rl "$TMP/nemo/lp.yaml"
+field nlp 'logprob_batch = 2,  -- policy.logprob_batch_size'
+field nlp 'logprob_chunk = 1024,  -- policy.logprob_chunk_size'
+field nlp 'logits = "eager",  -- NeMo RL'"'"'s DTensor get_logprobs'
+field nlp 'logprob_tokens = 8192,  -- policy.sequence_packing.logprob_mb_tokens'
+if grep -q 'logprob_unshard' "$TMP/nlp.lua"; then bad "nlp: the v2 worker unshards"; else ok; fi
+rt nlp nemo-rl "$TMP/nemo/lp.yaml"
+# a config older than the v2 worker (v0.4.0) runs the v1 worker, whose get_logprobs gathers the whole
+# model: Llama-3.1-8B at TP 1, 2 x 8.03 G bytes = 15.0 GiB more than a layer at a time
+field nn 'logprob_unshard = true,  -- policy.dtensor_cfg._v2 absent, the input'
+a=$(lpf nn); b=$(lpf nn --set plan.train.logprob_unshard=false)
+if more "$a" "$b" 14.8 15.2; then ok; else bad "nn: log-prob forward $a GiB unsharded, $b not"; fi
+check nn 0 "logits eager; the whole model gathered"
+# Megatron's ZeRO-1 holds whole layers: the setting changes nothing there
+a=$(lpf nm --set plan.train.logprob_unshard=true); b=$(lpf nm)
+if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else bad "nm: logprob_unshard moved a Megatron plan ($a, $b)"; fi
+
 # --- the model as DIR/ORG/NAME/config.json (a folder tree of hub ids)
 mkdir -p "$TMP/tree/acme/Tiny-8B"
 cp "$ROOT/tests/data/hf/Qwen3-8B.config.json" "$TMP/tree/acme/Tiny-8B/config.json"

@@ -91,9 +91,9 @@ START_TEST(t_fsdp_states)
 }
 END_TEST
 
-/* Packed micro-batches (remove-padding) take the logits over their real
-** tokens: mb − 1 mean sequences and one of the longest, not mb × s_max;
-** padded ones keep mb × s_max. */
+/* Packed micro-batches (remove-padding) take the layers' activations and
+** the logits over their real tokens: mb − 1 mean sequences and one of the
+** longest, not mb × s_max; padded ones keep mb × s_max. */
 START_TEST(t_packed_logits)
 {
     scn_scenario a, b;
@@ -106,7 +106,9 @@ START_TEST(t_packed_logits)
     double smax = plan_max_seq(&a), mean = qa->seq_mean;
     ck_assert_double_gt(mean, 512 + 1400);
     ck_assert_double_lt(mean, 512 + 1600);
-    double v = (double)a.actor.vocab * 4.0;
+    const scn_train_layout *tl = &a.plan.train;
+    double v = (double)a.actor.vocab * 4.0
+             + a.actor.layers * mdl_act_bytes_tokens(&a.actor, 1, smax, 1, tl->recompute, tl->attention);
     double diff = qb->train_mem[MB_ACTIVATIONS] - qa->train_mem[MB_ACTIVATIONS];
     ck_assert_double_eq_tol(diff, (8 * smax - (7 * mean + smax)) * v, 1e-6 * diff);
 }
@@ -177,8 +179,10 @@ START_TEST(t_attention_fused)
     double mt = pc.pools[0].train_mem[MB_ACTIVATIONS];
     ck_assert_double_eq(sel, fused);
     double seq = plan_max_seq(&a), h = a.actor.hidden, heads = a.actor.heads;
-    double layer_sel = mdl_act_bytes_tokens(&a.actor, 2 * seq, seq, 1, RECOMPUTE_SELECTIVE, ATTN_FUSED);
-    double layer_mat = mdl_act_bytes_tokens(&a.actor, 2 * seq, seq, 1, RECOMPUTE_NONE, ATTN_MATERIALIZED);
+    /* the packed micro-batch of 2: one mean sequence and one of the longest */
+    double tok = fmin(2 * seq, pa.pools[0].seq_mean + seq);
+    double layer_sel = mdl_act_bytes_tokens(&a.actor, tok, seq, 1, RECOMPUTE_SELECTIVE, ATTN_FUSED);
+    double layer_mat = mdl_act_bytes_tokens(&a.actor, tok, seq, 1, RECOMPUTE_NONE, ATTN_MATERIALIZED);
     ck_assert_double_eq_tol(layer_mat / layer_sel, (34 + 5 * heads * seq / h) / 34, 1e-9);
     ck_assert_double_eq_tol(mt - fused, (layer_mat - layer_sel) * a.actor.layers, 1e-6 * mt);
 }
@@ -318,6 +322,37 @@ START_TEST(t_logprob_logits)
     load(mid, 2, &c, &pc);
     double act = run_peak(mid, 2, MB_ACTIVATIONS, false);
     ck_assert_double_ge(act, pc.pools[pc.train_pool].lp_act * (1 - 1e-9));
+}
+END_TEST
+
+/* A log-prob pass with a token budget of its own holds that many tokens'
+** logits and layer; NeMo RL's DTensor v1 worker gathers the whole model
+** for the pass (unshard_fsdp2_model): 2·P/(t·p) more under ZeRO-3, nothing
+** more where the layers are whole already (ZeRO-1). */
+START_TEST(t_logprob_tokens_unshard)
+{
+    scn_scenario a, b, c, d;
+    plan pa, pb, pc, pd;
+    const char *tok[] = {"plan.train.logprob_tokens=8192"};
+    const char *un[] = {"plan.train.logprob_unshard=true"};
+    const char *z1[] = {"plan.train.zero=1"};
+    const char *z1u[] = {"plan.train.zero=1", "plan.train.logprob_unshard=true"};
+    load(tok, 1, &a, &pa);
+    const plan_pool *qa = &pa.pools[pa.train_pool];
+    double smax = plan_max_seq(&a);
+    double want = mdl_act_bytes_tokens(&a.actor, 8192, smax, 1, RECOMPUTE_SELECTIVE, ATTN_FUSED)
+                + 8192.0 * a.actor.vocab * 4.0;
+    ck_assert_double_eq_tol(qa->lp_act, want, 1e-9 * want);
+    load(NULL, 0, &a, &pa);
+    load(un, 1, &b, &pb);
+    qa = &pa.pools[pa.train_pool];
+    const plan_pool *qb = &pb.pools[pb.train_pool];
+    double whole = 2.0 * mdl_train_params_per_device(&b.actor, 1, 1, 1);
+    ck_assert_double_gt(whole, 14e9);       /* Qwen2.5-7B in BF16 */
+    ck_assert_double_eq_tol(qb->lp_act - qa->lp_act, whole, 1e-9 * whole);
+    load(z1, 1, &c, &pc);
+    load(z1u, 2, &d, &pd);
+    ck_assert_double_eq_tol(pd.pools[pd.train_pool].lp_act, pc.pools[pc.train_pool].lp_act, 1);
 }
 END_TEST
 
@@ -536,7 +571,9 @@ START_TEST(t_engine_sleep)
     ck_assert_double_eq(qa->train_mem[MB_KV_CACHE], 0);
     ck_assert_double_eq(qc->train_mem[MB_ROLLOUT_WEIGHTS], rw);
     ck_assert_double_eq_tol(qc->train_mem[MB_KV_CACHE], qc->rollout_mem[MB_KV_CACHE], 1.0);
-    ck_assert_double_ge(qc->peak, qa->peak + rw + qc->rollout_mem[MB_KV_CACHE] - 1e6);
+    double tra = qa->outside;
+    for (int k = 0; k < MB__COUNT; k++) tra += qa->train_mem[k];
+    ck_assert_double_ge(qc->peak, tra + rw + qc->rollout_mem[MB_KV_CACHE] - 1e6);
     ck_assert_str_eq(qc->peak_phase, "training");
     double da, ha, ta, db, hb, tb, dc, hc, tc;
     run_totals(dflt, 1, &da, &ha, &ta);
@@ -626,6 +663,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_ref_offload);
     tcase_add_test(tc, t_lora);
     tcase_add_test(tc, t_logprob_logits);
+    tcase_add_test(tc, t_logprob_tokens_unshard);
     tcase_add_test(tc, t_outside_ledger);
     tcase_add_test(tc, t_engine_sleep);
     tcase_add_test(tc, t_param_offload);

@@ -43,24 +43,30 @@ return {
     rollout = {
       tp = 1,  -- policy.generation.vllm_cfg.tensor_parallel_size (examples/configs/grpo-deepscaler-1.5b-8K.yaml:98)
       mem_util = 0.6,  -- policy.generation.vllm_cfg.gpu_memory_utilization (examples/configs/grpo-deepscaler-1.5b-8K.yaml:99)
+      sleep = "offload",  -- policy.generation.colocated.enabled, nemo-rl's default: NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)
       max_seqs = 256,  -- vLLM's default max_num_seqs (NeMo RL does not set it)
     },
     controller = "driver",  -- NeMo RL's single controller gathers each step's batch in the driver
     mode = "full",  -- policy.generation.colocated.enabled, nemo-rl's default: generation and training share every GPU
+    offload = {
+      params = "after_reshard",  -- policy.generation.colocated.enabled, nemo-rl's default: NeMo RL's offload_after_refit moves the policy's parameters to the host
+    },
     train = {
       zero = 3,  -- policy.dtensor_cfg.enabled (examples/configs/grpo-deepscaler-1.5b-8K.yaml:48): DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)
       tp = 2,  -- policy.dtensor_cfg.tensor_parallel_size (examples/configs/nemo_issue456_deepscaler_16k.yaml:9)
       cp = 1,  -- policy.dtensor_cfg.context_parallel_size, nemo-rl's default
       recompute = "full",  -- policy.dtensor_cfg.activation_checkpointing (examples/configs/nemo_issue456_deepscaler_16k.yaml:12)
       optimizer_offload = 1,  -- policy.dtensor_cfg.cpu_offload (examples/configs/nemo_issue456_deepscaler_16k.yaml:10)
+      logprob_unshard = true,  -- policy.dtensor_cfg._v2 absent, the input (it has policy.train_micro_batch_size) older than v0.4.0 (commit e861b94): off as before it: the DTensor v1 worker unshards the whole model for get_logprobs
+      logits = "eager",  -- NeMo RL's DTensor get_logprobs (FP32 upcast, eager log-softmax)
       micro_batch = 1,  -- policy.train_micro_batch_size (examples/configs/grpo-deepscaler-1.5b-8K.yaml:38)
       padding = "longest",  -- policy.sequence_packing.enabled absent, the input (it has policy.train_micro_batch_size) older than v0.3.0 (commit 5924d1c): off as before it and policy.dynamic_batching.enabled (examples/configs/nemo_issue456_deepscaler_16k.yaml:14) off: micro-batches padded to their longest
+      logprob_batch = 4,  -- policy.logprob_batch_size (examples/configs/grpo-deepscaler-1.5b-8K.yaml:40)
     },
   },
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   policy.logprob_batch_size = 4 (examples/configs/grpo-deepscaler-1.5b-8K.yaml:40): fusync runs the log-prob forwards with the training micro-batch
 --   policy.dtensor_cfg.sequence_parallel = True (examples/configs/nemo_issue456_deepscaler_16k.yaml:11): sequence parallelism: fusync's TP activations are those with it on
 --   policy.dtensor_cfg.cpu_offload = true: FSDP2 also holds the parameters on the host; fusync counts their shards on the device (memory over-counted)
 -- Keys read that do not affect performance

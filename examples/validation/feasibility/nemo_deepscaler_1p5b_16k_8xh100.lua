@@ -38,24 +38,30 @@ return {
     rollout = {
       tp = 1,  -- policy.generation.vllm_cfg.tensor_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:416)
       mem_util = 0.6,  -- policy.generation.vllm_cfg.gpu_memory_utilization (examples/configs/recipes/llm/../../grpo_math_1B.yaml:419)
+      sleep = "offload",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)
       max_seqs = 256,  -- vLLM's default max_num_seqs (NeMo RL does not set it)
     },
     controller = "driver",  -- NeMo RL's single controller gathers each step's batch in the driver
     mode = "full",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): generation and training share every GPU
+    offload = {
+      params = "after_reshard",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): NeMo RL's offload_after_refit moves the policy's parameters to the host
+    },
     train = {
       zero = 3,  -- policy.dtensor_cfg.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:143): DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)
       tp = 2,  -- policy.dtensor_cfg.tensor_parallel_size (examples/configs/recipes/llm/grpo-deepscaler-1.5b-16K.yaml:9)
       cp = 1,  -- policy.dtensor_cfg.context_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:148)
       recompute = "full",  -- policy.dtensor_cfg.activation_checkpointing (examples/configs/recipes/llm/grpo-deepscaler-1.5b-8K.yaml:19)
       optimizer_offload = 1,  -- policy.dtensor_cfg.cpu_offload (examples/configs/recipes/llm/grpo-deepscaler-1.5b-8K.yaml:18)
+      logprob_unshard = true,  -- policy.dtensor_cfg._v2 (examples/configs/recipes/llm/grpo-deepscaler-1.5b-8K.yaml:20): the DTensor v1 worker unshards the whole model for get_logprobs
+      logits = "eager",  -- NeMo RL's DTensor get_logprobs (FP32 upcast, eager log-softmax)
       micro_batch = 1,  -- policy.train_micro_batch_size (examples/configs/recipes/llm/grpo-deepscaler-1.5b-8K.yaml:15)
       padding = "longest",  -- policy.sequence_packing.enabled (examples/configs/recipes/llm/grpo-deepscaler-1.5b-8K.yaml:22) and policy.dynamic_batching.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:326) off: micro-batches padded to their longest
+      logprob_batch = 2,  -- policy.logprob_batch_size (examples/configs/recipes/llm/grpo-deepscaler-1.5b-16K.yaml:7)
     },
   },
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   policy.logprob_batch_size = 2 (examples/configs/recipes/llm/grpo-deepscaler-1.5b-16K.yaml:7): fusync runs the log-prob forwards with the training micro-batch
 --   policy.megatron_cfg.model_overrides = {} (examples/configs/recipes/llm/../../grpo_math_1B.yaml:175): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.use_fused_linear_logprobs = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:184): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.fused_linear_logprobs_chunk_size = 256 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:185): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
@@ -199,15 +205,10 @@ return {
 --   policy.tokenizer.use_fastokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:130)
 --   policy.hf_config_overrides (examples/configs/recipes/llm/../../grpo_math_1B.yaml:131)
 --   policy.generation_batch_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:134)
---   policy.logprob_chunk_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:138)
 --   policy.offload_optimizer_for_logprob (examples/configs/recipes/llm/../../grpo_math_1B.yaml:139)
---   policy.dtensor_cfg._v2 (examples/configs/recipes/llm/grpo-deepscaler-1.5b-8K.yaml:20)
 --   policy.dtensor_cfg.custom_parallel_plan (examples/configs/recipes/llm/../../grpo_math_1B.yaml:149)
 --   policy.dtensor_cfg.automodel_kwargs (examples/configs/recipes/llm/../../grpo_math_1B.yaml:155)
---   policy.dtensor_cfg.lora_cfg.target_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:161)
 --   policy.dtensor_cfg.lora_cfg.exclude_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:162)
---   policy.dtensor_cfg.lora_cfg.match_all_linear (examples/configs/recipes/llm/../../grpo_math_1B.yaml:163)
---   policy.dtensor_cfg.lora_cfg.dim (examples/configs/recipes/llm/../../grpo_math_1B.yaml:164)
 --   policy.dtensor_cfg.lora_cfg.alpha (examples/configs/recipes/llm/../../grpo_math_1B.yaml:165)
 --   policy.dtensor_cfg.lora_cfg.dropout (examples/configs/recipes/llm/../../grpo_math_1B.yaml:166)
 --   policy.dtensor_cfg.lora_cfg.dropout_position (examples/configs/recipes/llm/../../grpo_math_1B.yaml:167)
@@ -240,9 +241,7 @@ return {
 --   policy.draft.loss_weight (examples/configs/recipes/llm/../../grpo_math_1B.yaml:319)
 --   policy.draft.num_layers (examples/configs/recipes/llm/../../grpo_math_1B.yaml:320)
 --   policy.draft.aux_layer_indices (examples/configs/recipes/llm/../../grpo_math_1B.yaml:321)
---   policy.dynamic_batching.logprob_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:328)
 --   policy.dynamic_batching.sequence_length_round (examples/configs/recipes/llm/../../grpo_math_1B.yaml:329)
---   policy.sequence_packing.logprob_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:334)
 --   policy.sequence_packing.algorithm (examples/configs/recipes/llm/../../grpo_math_1B.yaml:335)
 --   policy.sequence_packing.microbatch_order (examples/configs/recipes/llm/../../grpo_math_1B.yaml:336)
 --   policy.sequence_packing.sequence_length_round (examples/configs/recipes/llm/../../grpo_math_1B.yaml:337)

@@ -36,16 +36,26 @@ return {
     rollout = {
       tp = 4,  -- policy.generation.vllm_cfg.tensor_parallel_size (examples/configs/recipes/llm/grpo-qwen2.5-32b-32n8g-fsdp2tp8-actckpt.v3.yaml:40)
       mem_util = 0.6,  -- policy.generation.vllm_cfg.gpu_memory_utilization (examples/configs/recipes/llm/../../grpo_math_1B.yaml:419)
+      sleep = "offload",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)
       max_seqs = 256,  -- vLLM's default max_num_seqs (NeMo RL does not set it)
     },
     controller = "driver",  -- NeMo RL's single controller gathers each step's batch in the driver
     mode = "full",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): generation and training share every GPU
+    offload = {
+      params = "after_reshard",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): NeMo RL's offload_after_refit moves the policy's parameters to the host
+    },
     train = {
       zero = 3,  -- policy.dtensor_cfg.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:143): DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)
       tp = 8,  -- policy.dtensor_cfg.tensor_parallel_size (examples/configs/recipes/llm/grpo-qwen2.5-32b-32n8g-fsdp2tp8-actckpt.v3.yaml:16)
       cp = 1,  -- policy.dtensor_cfg.context_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:148)
       recompute = "full",  -- policy.dtensor_cfg.activation_checkpointing (examples/configs/recipes/llm/grpo-qwen2.5-32b-32n8g-fsdp2tp8-actckpt.v3.yaml:15)
-      micro_batch = 1,  -- policy.dynamic_batching.train_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:327): a token budget, approximated as budget / max_total_sequence_length sequences
+      optimizer_offload = 0,  -- policy.dtensor_cfg.cpu_offload (examples/configs/recipes/llm/../../grpo_math_1B.yaml:144)
+      logits = "eager",  -- NeMo RL's DTensor get_logprobs (FP32 upcast, eager log-softmax)
+      micro_batch = 1,  -- policy.train_micro_batch_size (examples/configs/recipes/llm/grpo-qwen2.5-32b-32n8g-fsdp2tp8-actckpt.v3.yaml:12)
+      max_tokens = 16384,  -- policy.dynamic_batching.train_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:327) with policy.dynamic_batching.enabled (examples/configs/recipes/llm/grpo-qwen2.5-32b-32n8g-fsdp2tp8-actckpt.v3.yaml:18)
+      padding = "none",  -- policy.dynamic_batching.train_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:327) with policy.dynamic_batching.enabled (examples/configs/recipes/llm/grpo-qwen2.5-32b-32n8g-fsdp2tp8-actckpt.v3.yaml:18)
+      logprob_batch = 1,  -- policy.logprob_batch_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:135)
+      logprob_tokens = 16384,  -- policy.dynamic_batching.logprob_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:328)
     },
   },
 }
@@ -118,7 +128,7 @@ return {
 --   policy.generation.mcore_generation_config.refit_backend = nccl (examples/configs/recipes/llm/../../grpo_math_1B.yaml:408): Megatron inference engine settings: not modelled
 --   policy.generation.mcore_generation_config.parsers = [] (examples/configs/recipes/llm/../../grpo_math_1B.yaml:409): Megatron inference engine settings: not modelled
 --   policy.generation.mcore_generation_config.expose_http_server = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:410): Megatron inference engine settings: not modelled
---   policy.dynamic_batching.enabled = true: token-budget micro-batches are not modelled; fusync packs 1 sequences a micro-batch (16384 tokens / 16384)
+--   policy.dynamic_batching.enabled = true: its length-sorted micro-batches pad to their longest; fusync counts them packed (written back as sequence packing)
 -- Keys read that do not affect performance
 --   grpo.max_num_epochs (examples/configs/recipes/llm/../../grpo_math_1B.yaml:6)
 --   grpo.max_num_steps (examples/configs/recipes/llm/grpo-qwen2.5-32b-32n8g-fsdp2tp8-actckpt.v3.yaml:5)
@@ -194,15 +204,10 @@ return {
 --   policy.tokenizer.use_fastokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:130)
 --   policy.hf_config_overrides (examples/configs/recipes/llm/../../grpo_math_1B.yaml:131)
 --   policy.generation_batch_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:134)
---   policy.logprob_chunk_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:138)
 --   policy.offload_optimizer_for_logprob (examples/configs/recipes/llm/../../grpo_math_1B.yaml:139)
---   policy.dtensor_cfg._v2 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:142)
 --   policy.dtensor_cfg.custom_parallel_plan (examples/configs/recipes/llm/../../grpo_math_1B.yaml:149)
 --   policy.dtensor_cfg.automodel_kwargs (examples/configs/recipes/llm/../../grpo_math_1B.yaml:155)
---   policy.dtensor_cfg.lora_cfg.target_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:161)
 --   policy.dtensor_cfg.lora_cfg.exclude_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:162)
---   policy.dtensor_cfg.lora_cfg.match_all_linear (examples/configs/recipes/llm/../../grpo_math_1B.yaml:163)
---   policy.dtensor_cfg.lora_cfg.dim (examples/configs/recipes/llm/../../grpo_math_1B.yaml:164)
 --   policy.dtensor_cfg.lora_cfg.alpha (examples/configs/recipes/llm/../../grpo_math_1B.yaml:165)
 --   policy.dtensor_cfg.lora_cfg.dropout (examples/configs/recipes/llm/../../grpo_math_1B.yaml:166)
 --   policy.dtensor_cfg.lora_cfg.dropout_position (examples/configs/recipes/llm/../../grpo_math_1B.yaml:167)
@@ -223,7 +228,6 @@ return {
 --   policy.megatron_cfg.optimizer.sgd_momentum (examples/configs/recipes/llm/../../grpo_math_1B.yaml:279)
 --   policy.megatron_cfg.optimizer.use_precision_aware_optimizer (examples/configs/recipes/llm/../../grpo_math_1B.yaml:283)
 --   policy.megatron_cfg.optimizer.clip_grad (examples/configs/recipes/llm/../../grpo_math_1B.yaml:285)
---   policy.megatron_cfg.optimizer.optimizer_offload_fraction (examples/configs/recipes/llm/../../grpo_math_1B.yaml:289)
 --   policy.megatron_cfg.optimizer.overlap_cpu_optimizer_d2h_h2d (examples/configs/recipes/llm/../../grpo_math_1B.yaml:290)
 --   policy.megatron_cfg.scheduler.start_weight_decay (examples/configs/recipes/llm/../../grpo_math_1B.yaml:293)
 --   policy.megatron_cfg.scheduler.end_weight_decay (examples/configs/recipes/llm/../../grpo_math_1B.yaml:294)
@@ -236,9 +240,7 @@ return {
 --   policy.draft.loss_weight (examples/configs/recipes/llm/../../grpo_math_1B.yaml:319)
 --   policy.draft.num_layers (examples/configs/recipes/llm/../../grpo_math_1B.yaml:320)
 --   policy.draft.aux_layer_indices (examples/configs/recipes/llm/../../grpo_math_1B.yaml:321)
---   policy.dynamic_batching.logprob_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:328)
 --   policy.dynamic_batching.sequence_length_round (examples/configs/recipes/llm/../../grpo_math_1B.yaml:329)
---   policy.sequence_packing.logprob_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:334)
 --   policy.sequence_packing.algorithm (examples/configs/recipes/llm/../../grpo_math_1B.yaml:335)
 --   policy.sequence_packing.microbatch_order (examples/configs/recipes/llm/../../grpo_math_1B.yaml:336)
 --   policy.sequence_packing.sequence_length_round (examples/configs/recipes/llm/../../grpo_math_1B.yaml:337)

@@ -37,10 +37,14 @@ return {
       tp = 4,  -- policy.generation.vllm_cfg.tensor_parallel_size (examples/configs/recipes/llm/../../grpo_math_qwen30ba3b_megatron.yaml:72)
       ep = 4,  -- policy.generation.vllm_cfg.expert_parallel_size (examples/configs/recipes/llm/grpo-qwen3-30ba3b-8n8g-megatron-cp2-r3.yaml:24)
       mem_util = 0.7,  -- policy.generation.vllm_cfg.gpu_memory_utilization (examples/configs/recipes/llm/../../grpo_math_qwen30ba3b_megatron.yaml:73)
+      sleep = "offload",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)
       max_seqs = 256,  -- vLLM's default max_num_seqs (NeMo RL does not set it)
     },
     controller = "driver",  -- NeMo RL's single controller gathers each step's batch in the driver
     mode = "full",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): generation and training share every GPU
+    offload = {
+      params = "after_reshard",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): NeMo RL's offload_after_refit moves the policy's parameters to the host
+    },
     train = {
       tp = 4,  -- policy.megatron_cfg.tensor_model_parallel_size (examples/configs/recipes/llm/grpo-qwen3-30ba3b-8n8g-megatron-cp2-r3.yaml:17)
       pp = 2,  -- policy.megatron_cfg.pipeline_model_parallel_size (examples/configs/recipes/llm/grpo-qwen3-30ba3b-8n8g-megatron-cp2-r3.yaml:18)
@@ -49,14 +53,18 @@ return {
       zero = 1,  -- policy.megatron_cfg.optimizer.use_distributed_optimizer (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:170)
       grad_dtype = "bf16",  -- policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32 (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:185)
       recompute = "none",  -- policy.megatron_cfg.activation_checkpointing (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:90) with policy.megatron_cfg.recompute_granularity (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:111)
-      micro_batch = 1,  -- policy.sequence_packing.train_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:73): a token budget, approximated as budget / max_total_sequence_length sequences
+      logits = "eager",  -- NeMo RL's Megatron log-probs (from_parallel_logits_to_logprobs: FP32 upcast, distributed log-softmax)
+      micro_batch = 1,  -- policy.train_micro_batch_size (examples/configs/recipes/llm/../../grpo_math_qwen30ba3b_megatron.yaml:13)
+      max_tokens = 4096,  -- policy.sequence_packing.train_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:73) with policy.sequence_packing.enabled (examples/configs/recipes/llm/grpo-qwen3-30ba3b-8n8g-megatron-cp2-r3.yaml:15)
+      padding = "none",  -- policy.sequence_packing.train_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:73) with policy.sequence_packing.enabled (examples/configs/recipes/llm/grpo-qwen3-30ba3b-8n8g-megatron-cp2-r3.yaml:15)
+      logprob_batch = 1,  -- policy.logprob_batch_size (examples/configs/recipes/llm/grpo-qwen3-30ba3b-8n8g-megatron-cp2-r3.yaml:10)
+      logprob_tokens = 4096,  -- policy.sequence_packing.logprob_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:74)
     },
   },
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
 --   grpo.val_period = 1000000 (examples/configs/recipes/llm/grpo-qwen3-30ba3b-8n8g-megatron-cp2-r3.yaml:5): validation passes are not simulated
---   policy.logprob_batch_size = 1 (examples/configs/recipes/llm/grpo-qwen3-30ba3b-8n8g-megatron-cp2-r3.yaml:10): fusync runs the log-prob forwards with the training micro-batch
 --   policy.megatron_cfg.model_overrides = {} (examples/configs/recipes/llm/../../grpo_math_1B.yaml:175): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.use_fused_linear_logprobs = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:184): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.fused_linear_logprobs_chunk_size = 256 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:185): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
@@ -125,7 +133,6 @@ return {
 --   policy.generation.mcore_generation_config.parsers = [] (examples/configs/recipes/llm/../../grpo_math_1B.yaml:409): Megatron inference engine settings: not modelled
 --   policy.generation.mcore_generation_config.expose_http_server = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:410): Megatron inference engine settings: not modelled
 --   policy.megatron_cfg.env_vars.PYTORCH_CUDA_ALLOC_CONF = expandable_segments:False (examples/configs/recipes/llm/../../grpo_math_qwen30ba3b_megatron.yaml:61): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.sequence_packing.enabled = true: token-budget micro-batches are not modelled; fusync packs 1 sequences a micro-batch (4096 tokens / 4096)
 -- Keys read that do not affect performance
 --   grpo.max_num_epochs (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:7)
 --   grpo.max_num_steps (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:8)
@@ -201,15 +208,10 @@ return {
 --   policy.tokenizer.use_fastokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:130)
 --   policy.hf_config_overrides (examples/configs/recipes/llm/../../grpo_math_1B.yaml:131)
 --   policy.generation_batch_size (examples/configs/recipes/llm/../../grpo_math_qwen30ba3b_megatron.yaml:14)
---   policy.logprob_chunk_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:138)
 --   policy.offload_optimizer_for_logprob (examples/configs/recipes/llm/../../grpo_math_1B.yaml:139)
---   policy.dtensor_cfg._v2 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:142)
 --   policy.dtensor_cfg.custom_parallel_plan (examples/configs/recipes/llm/../../grpo_math_1B.yaml:149)
 --   policy.dtensor_cfg.automodel_kwargs (examples/configs/recipes/llm/../../grpo_math_1B.yaml:155)
---   policy.dtensor_cfg.lora_cfg.target_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:161)
 --   policy.dtensor_cfg.lora_cfg.exclude_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:162)
---   policy.dtensor_cfg.lora_cfg.match_all_linear (examples/configs/recipes/llm/../../grpo_math_1B.yaml:163)
---   policy.dtensor_cfg.lora_cfg.dim (examples/configs/recipes/llm/../../grpo_math_1B.yaml:164)
 --   policy.dtensor_cfg.lora_cfg.alpha (examples/configs/recipes/llm/../../grpo_math_1B.yaml:165)
 --   policy.dtensor_cfg.lora_cfg.dropout (examples/configs/recipes/llm/../../grpo_math_1B.yaml:166)
 --   policy.dtensor_cfg.lora_cfg.dropout_position (examples/configs/recipes/llm/../../grpo_math_1B.yaml:167)
@@ -230,7 +232,6 @@ return {
 --   policy.megatron_cfg.optimizer.sgd_momentum (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:167)
 --   policy.megatron_cfg.optimizer.use_precision_aware_optimizer (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:171)
 --   policy.megatron_cfg.optimizer.clip_grad (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:173)
---   policy.megatron_cfg.optimizer.optimizer_offload_fraction (examples/configs/recipes/llm/../../grpo_math_1B.yaml:289)
 --   policy.megatron_cfg.optimizer.overlap_cpu_optimizer_d2h_h2d (examples/configs/recipes/llm/../../grpo_math_1B.yaml:290)
 --   policy.megatron_cfg.scheduler.start_weight_decay (examples/configs/recipes/llm/../../grpo_math_qwen30ba3b_megatron.yaml:52)
 --   policy.megatron_cfg.scheduler.end_weight_decay (examples/configs/recipes/llm/../../grpo_math_qwen30ba3b_megatron.yaml:53)
@@ -243,9 +244,7 @@ return {
 --   policy.draft.loss_weight (examples/configs/recipes/llm/../../grpo_math_1B.yaml:319)
 --   policy.draft.num_layers (examples/configs/recipes/llm/../../grpo_math_1B.yaml:320)
 --   policy.draft.aux_layer_indices (examples/configs/recipes/llm/../../grpo_math_1B.yaml:321)
---   policy.dynamic_batching.logprob_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:68)
 --   policy.dynamic_batching.sequence_length_round (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:69)
---   policy.sequence_packing.logprob_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:74)
 --   policy.sequence_packing.algorithm (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:75)
 --   policy.sequence_packing.microbatch_order (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:76)
 --   policy.sequence_packing.sequence_length_round (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:77)

@@ -38,24 +38,34 @@ return {
     rollout = {
       tp = 1,  -- policy.generation.vllm_cfg.tensor_parallel_size (examples/configs/grpo_sliding_puzzle.yaml:34)
       mem_util = 0.6,  -- policy.generation.vllm_cfg.gpu_memory_utilization (examples/configs/grpo_sliding_puzzle.yaml:36)
+      sleep = "offload",  -- policy.generation.colocated.enabled (examples/configs/grpo_math_1B.yaml:114): NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)
       max_seqs = 256,  -- vLLM's default max_num_seqs (NeMo RL does not set it)
     },
     controller = "driver",  -- NeMo RL's single controller gathers each step's batch in the driver
     mode = "full",  -- policy.generation.colocated.enabled (examples/configs/grpo_math_1B.yaml:114): generation and training share every GPU
+    offload = {
+      params = "after_reshard",  -- policy.generation.colocated.enabled (examples/configs/grpo_math_1B.yaml:114): NeMo RL's offload_after_refit moves the policy's parameters to the host
+    },
     train = {
       zero = 3,  -- policy.dtensor_cfg.enabled (examples/configs/grpo_math_1B.yaml:47): DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)
       tp = 1,  -- policy.dtensor_cfg.tensor_parallel_size (examples/configs/grpo_math_1B.yaml:51)
       cp = 1,  -- policy.dtensor_cfg.context_parallel_size (examples/configs/grpo_math_1B.yaml:52)
       recompute = "none",  -- policy.dtensor_cfg.activation_checkpointing (examples/configs/grpo_math_1B.yaml:50)
-      micro_batch = 4,  -- policy.sequence_packing.train_mb_tokens, nemo-rl's default: a token budget, approximated as budget / max_total_sequence_length sequences
+      optimizer_offload = 0,  -- policy.dtensor_cfg.cpu_offload (examples/configs/grpo_math_1B.yaml:48)
+      logprob_unshard = true,  -- policy.dtensor_cfg._v2 absent, the input (it has policy.train_micro_batch_size) older than v0.4.0 (commit e861b94): off as before it: the DTensor v1 worker unshards the whole model for get_logprobs
+      logits = "eager",  -- NeMo RL's DTensor get_logprobs (FP32 upcast, eager log-softmax)
+      micro_batch = 4,  -- policy.train_micro_batch_size (examples/configs/grpo_math_1B.yaml:38)
+      max_tokens = 12288,  -- policy.dynamic_batching.train_mb_tokens (examples/configs/grpo_math_1B.yaml:62) with policy.dynamic_batching.enabled (examples/configs/grpo_math_1B.yaml:61)
+      padding = "none",  -- policy.dynamic_batching.train_mb_tokens (examples/configs/grpo_math_1B.yaml:62) with policy.dynamic_batching.enabled (examples/configs/grpo_math_1B.yaml:61)
+      logprob_batch = 4,  -- policy.logprob_batch_size (examples/configs/grpo_math_1B.yaml:40)
+      logprob_tokens = 12288,  -- policy.dynamic_batching.logprob_mb_tokens (examples/configs/grpo_math_1B.yaml:63)
     },
   },
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
 --   grpo.max_rollout_turns = 50 (examples/configs/grpo_sliding_puzzle.yaml:7): multi-turn rollouts: fusync generates one turn
---   policy.logprob_batch_size = 4 (examples/configs/grpo_math_1B.yaml:40): fusync runs the log-prob forwards with the training micro-batch
---   policy.sequence_packing.enabled = true: token-budget micro-batches are not modelled; fusync packs 4 sequences a micro-batch (12288 tokens / 3072)
+--   policy.dynamic_batching.enabled = true: its length-sorted micro-batches pad to their longest; fusync counts them packed (written back as sequence packing)
 -- Keys read that do not affect performance
 --   grpo.max_num_steps (examples/configs/grpo_sliding_puzzle.yaml:8)
 --   grpo.normalize_rewards (examples/configs/grpo_math_1B.yaml:7)
@@ -79,7 +89,6 @@ return {
 --   policy.fsdp_offload_enabled (examples/configs/grpo_math_1B.yaml:43)
 --   policy.activation_checkpointing_enabled (examples/configs/grpo_math_1B.yaml:44)
 --   policy.dtensor_cfg.custom_parallel_plan (examples/configs/grpo_math_1B.yaml:53)
---   policy.dynamic_batching.logprob_mb_tokens (examples/configs/grpo_math_1B.yaml:63)
 --   policy.dynamic_batching.sequence_length_round (examples/configs/grpo_math_1B.yaml:64)
 --   policy.make_sequence_length_divisible_by (examples/configs/grpo_math_1B.yaml:68)
 --   policy.max_grad_norm (examples/configs/grpo_math_1B.yaml:69)

@@ -47,6 +47,7 @@ return {
       optimizer_offload = 1,  -- ds.adam_offload (openrlhf_issue776_llama31_70b_grpo.sh:31)
       padding = "none",  -- ds.packing_samples (openrlhf_issue776_llama31_70b_grpo.sh:30)
       micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue776_llama31_70b_grpo.sh:19)
+      logprob_batch = 2,  -- rollout.micro_batch_size (openrlhf_issue776_llama31_70b_grpo.sh:21)
     },
     controller = "driver",  -- OpenRLHF's PPO trainer gathers each step's experiences in the driver
     reward_workers = 1,  -- guess: the rule or remote reward scored one request at a time
@@ -60,6 +61,6 @@ return {
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   rollout.micro_batch_size = 2 (openrlhf_issue776_llama31_70b_grpo.sh:21): fusync runs the experience forwards with the training micro-batch
+--   (none)
 -- Keys read that do not affect performance
 --   (none)

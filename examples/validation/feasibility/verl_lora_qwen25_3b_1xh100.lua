@@ -38,35 +38,37 @@ return {
       tp = 1,  -- actor_rollout_ref.rollout.tensor_model_parallel_size (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:45)
       max_seqs = 512,  -- actor_rollout_ref.rollout.max_num_seqs (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:49)
       mem_util = 0.1,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:47)
+      sleep = "offload",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default with actor_rollout_ref.rollout.layered_summon (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:54): vLLM sleep level 1, weights to host memory
     },
     mode = "full",  -- actor_rollout_ref.hybrid_engine, verl's default: the hybrid engine shares every GPU among actor, rollout and reference
     controller = "driver",  -- verl's RayPPOTrainer gathers each step's batch in the driver
     reward_workers = 1,  -- reward_model.reward_manager, verl's default = naive: scored one by one in the driver
     train = {
+      lora_rank = 32,  -- actor_rollout_ref.model.lora_rank (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:30)
+      lora_targets = "all-linear",  -- actor_rollout_ref.model.target_modules (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:32): every linear layer of the blocks
       zero = 3,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
       tp = 1,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
       pp = 1,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
       shard_group = 0,  -- actor_rollout_ref.actor.fsdp_config.fsdp_size (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:40)
       recompute = "full",  -- actor_rollout_ref.model.enable_gradient_checkpointing (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:41)
-      micro_batch = 1,  -- guess: ppo_micro_batch_size_per_gpu is unset
-      lora_rank = 32,  -- actor_rollout_ref.model.lora_rank (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:30)
-      lora_targets = "all-linear",  -- actor_rollout_ref.model.target_modules (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:32)
+      padding = "none",  -- actor_rollout_ref.model.use_remove_padding (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:34)
+      micro_batch = 62,  -- actor_rollout_ref.actor.ppo_micro_batch_size (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:36) (deprecated, global) / 1 data-parallel ranks, as verl's workers divide it
+      logprob_batch = 62,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:44) (deprecated, global) / 1 data-parallel ranks
     },
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:43)
+      reference = true,  -- actor_rollout_ref.ref.fsdp_config.param_offload (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:56)
       grads = true,  -- verl frees the gradients after the optimizer step: none held during rollout
+      params = "before_reshard",  -- actor_rollout_ref.actor.fsdp_config.param_offload (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:42)
     },
   },
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   actor_rollout_ref.actor.ppo_micro_batch_size = 62 (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:36): the global micro-batch (deprecated): fusync reads ppo_micro_batch_size_per_gpu only
 --   actor_rollout_ref.rollout.max_num_batched_tokens = 1536 (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:51): the prefill token budget: fusync prefills a sequence whole on admission
 --   actor_rollout_ref.rollout.enable_chunked_prefill = False (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:52): chunked prefill: not modelled
---   actor_rollout_ref.ref.fsdp_config.param_offload = True (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:56): reference parameter offload: not modelled; the reference is held on the device
 --   trainer.save_freq = 20 (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:67): checkpoint saves are not simulated
 --   trainer.test_freq = 5 (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:68): validation passes are not simulated
---   actor_rollout_ref.actor.fsdp_config.param_offload = true: parameter offload is not modelled; fusync holds the parameter shards on the device (memory over-counted, no transfer time)
 -- Keys read that do not affect performance
 --   data.train_files (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:18)
 --   data.val_files (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:19)
@@ -79,12 +81,9 @@ return {
 --   actor_rollout_ref.actor.optim.lr (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:33)
 --   actor_rollout_ref.actor.kl_loss_coef (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:38)
 --   actor_rollout_ref.actor.kl_loss_type (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:39)
---   actor_rollout_ref.rollout.log_prob_micro_batch_size (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:44)
 --   actor_rollout_ref.rollout.name (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:46)
 --   actor_rollout_ref.rollout.max_model_len (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:50)
 --   actor_rollout_ref.rollout.load_format (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:53)
---   actor_rollout_ref.rollout.layered_summon (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:54)
---   actor_rollout_ref.ref.log_prob_micro_batch_size (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:55)
 --   actor_rollout_ref.actor.entropy_coeff (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:58)
 --   algorithm.kl_ctrl.kl_coef (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:59)
 --   trainer.critic_warmup (examples/tuning/3b/qwen2-3b_grpo-lora_1_h100_fsdp_vllm.sh:61)

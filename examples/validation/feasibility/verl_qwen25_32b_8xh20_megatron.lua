@@ -1,5 +1,5 @@
 -- Feasibility row: examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh (volcengine/verl commit b178a3cd56f5, 2026-01-29), "tested on" 8 x H20 (the script's name; docs/perf/device_tuning.rst).
--- Imported with fusync import verl; model config.json as published on Hugging Face.
+-- Imported with fusync import verl; the shape of fusync's preset Qwen2.5-32B.
 -- Imported by `fusync import verl` from qwen2_32B_grpo_8_h20_megatron_vllm.sh.
 -- Keys the input leaves out take the framework's defaults: verl 0.8.0.dev, commit b178a3c (v0.7.0+125): verl/trainer/config/_generated_ppo_trainer.yaml, _generated_ppo_megatron_trainer.yaml.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -8,72 +8,72 @@ local f = fusync
 return {
   cluster = {
     device = f.devices.h20,  -- --device
-    devices_per_node = 8,  -- trainer.n_gpus_per_node (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:47)
-    nodes = 1,  -- trainer.nnodes (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:48)
+    devices_per_node = 8,  -- trainer.n_gpus_per_node (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:47)
+    nodes = 1,  -- trainer.nnodes (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:48)
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "qwen2_5_32b", layers = 64, dense_layers = 0, hidden = 5120, heads = 40, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 27648, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- actor_rollout_ref.model.path (command line) = qwen2_5_32b; the shape of fusync's preset f.models.qwen2_5_32b
-    reference = true,  -- actor_rollout_ref.actor.use_kl_loss (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:31) or algorithm.use_kl_in_reward (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:42): verl's need_reference_policy (verl/trainer/ppo/utils.py)
+    actor = { name = "Qwen/Qwen2.5-32B", layers = 64, dense_layers = 0, hidden = 5120, heads = 40, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 27648, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- actor_rollout_ref.model.path (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:23) = Qwen/Qwen2.5-32B; the shape of fusync's preset f.models.qwen2_5_32b
+    reference = true,  -- actor_rollout_ref.actor.use_kl_loss (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:31) or algorithm.use_kl_in_reward (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:42): verl's need_reference_policy (verl/trainer/ppo/utils.py)
     reward = "rule",  -- reward_model.enable, verl's default
   },
   workload = {
-    prompts_per_step = 512,  -- data.train_batch_size (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:18)
-    samples_per_prompt = 5,  -- actor_rollout_ref.rollout.n (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:39)
+    prompts_per_step = 512,  -- data.train_batch_size (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:18)
+    samples_per_prompt = 5,  -- actor_rollout_ref.rollout.n (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:39)
     epochs = 1,  -- actor_rollout_ref.actor.ppo_epochs, verl's default
-    algorithm = "grpo",  -- algorithm.adv_estimator (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:15)
-    minibatches = 2,  -- actor_rollout_ref.actor.ppo_mini_batch_size (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:25): ppo_mini_batch_size counts prompts, verl multiplies it by rollout.n
-    prompt_len = f.dist.uniform(512, 2048),  -- guess: uniform from a quarter of data.max_prompt_length (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:19) to all of it
-    response_len = f.dist.lognormal{ median = 1536, sigma = 0.8, cap = 6144 },  -- guess: median a quarter of data.max_response_length (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:20), sigma 0.8; give --response-mean from a run's logs
-    max_response = 6144,  -- data.max_response_length (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:20)
+    algorithm = "grpo",  -- algorithm.adv_estimator (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:15)
+    minibatches = 2,  -- actor_rollout_ref.actor.ppo_mini_batch_size (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:25): ppo_mini_batch_size counts prompts, verl multiplies it by rollout.n
+    prompt_len = f.dist.uniform(512, 2048),  -- guess: uniform from a quarter of data.max_prompt_length (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:19) to all of it
+    response_len = f.dist.lognormal{ median = 1536, sigma = 0.8, cap = 6144 },  -- guess: median a quarter of data.max_response_length (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:20), sigma 0.8; give --response-mean from a run's logs
+    max_response = 6144,  -- data.max_response_length (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:20)
     recompute_logprob = true,  -- verl computes the old log-probs with an actor forward (compute_log_prob)
     iterations = 4,  -- steps simulated (not the run's length)
     warmup = 1,  -- the first step left out of the measured window
   },
   plan = {
     rollout = {
-      tp = 8,  -- actor_rollout_ref.rollout.tensor_model_parallel_size (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:36)
+      tp = 8,  -- actor_rollout_ref.rollout.tensor_model_parallel_size (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:36)
       max_seqs = 256,  -- actor_rollout_ref.rollout.max_num_seqs, verl's default
-      mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:38)
+      mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:38)
+      sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default: vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
     },
     mode = "full",  -- actor_rollout_ref.hybrid_engine, verl's default: the hybrid engine shares every GPU among actor, rollout and reference
     controller = "driver",  -- verl's RayPPOTrainer gathers each step's batch in the driver
     reward_workers = 1,  -- reward_model.reward_manager, verl's default = naive: scored one by one in the driver
     train = {
-      tp = 8,  -- actor_rollout_ref.actor.megatron.tensor_model_parallel_size (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:27)
+      tp = 8,  -- actor_rollout_ref.actor.megatron.tensor_model_parallel_size (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:27)
       pp = 1,  -- actor_rollout_ref.actor.megatron.pipeline_model_parallel_size, verl's default
       ep = 1,  -- actor_rollout_ref.actor.megatron.expert_model_parallel_size, verl's default
       cp = 1,  -- actor_rollout_ref.actor.megatron.context_parallel_size, verl's default
       zero = 1,  -- actor_rollout_ref.actor.megatron.use_distributed_optimizer, verl's default
       recompute = "none",  -- actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity, verl's default
-      micro_batch = 1,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:26)
+      micro_batch = 1,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:26)
+      logprob_batch = 1,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:35)
     },
     offload = {
-      optimizer = true,  -- actor_rollout_ref.actor.megatron.optimizer_offload (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:30)
-      grads = true,  -- actor_rollout_ref.actor.megatron.grad_offload (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:29)
+      optimizer = true,  -- actor_rollout_ref.actor.megatron.optimizer_offload (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:30)
+      grads = true,  -- actor_rollout_ref.actor.megatron.grad_offload (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:29)
+      params = "before_reshard",  -- actor_rollout_ref.actor.megatron.param_offload (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:28)
     },
   },
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu = 1 (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:35): fusync runs the old-log-prob forward with the training micro-batch
---   actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu = 1 (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:40): fusync runs the reference forward with the training micro-batch
---   actor_rollout_ref.ref.megatron.param_offload = True (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:41): fusync runs the reference with the actor's training layout
---   trainer.test_freq = 5 (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:50): validation passes are not simulated
---   actor_rollout_ref.actor.megatron.param_offload = true: parameter offload is not modelled; fusync holds the parameters on the device (memory over-counted)
+--   actor_rollout_ref.ref.megatron.param_offload = True (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:41): fusync runs the reference with the actor's training layout
+--   trainer.test_freq = 5 (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:50): validation passes are not simulated
 -- Keys read that do not affect performance
---   hydra.config_path (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:13)
---   data.train_files (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:16)
---   data.val_files (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:17)
---   data.filter_overlong_prompts (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:21)
---   data.truncation (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:22)
---   actor_rollout_ref.actor.optim.lr (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:24)
---   actor_rollout_ref.actor.kl_loss_coef (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:32)
---   actor_rollout_ref.actor.kl_loss_type (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:33)
---   actor_rollout_ref.actor.entropy_coeff (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:34)
---   actor_rollout_ref.rollout.name (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:37)
---   trainer.critic_warmup (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:43)
---   trainer.logger (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:44)
---   trainer.project_name (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:45)
---   trainer.experiment_name (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:46)
---   trainer.total_epochs (examples/tuning/qwen2_32B_grpo_8_h20_megatron_vllm.sh:51)
+--   hydra.config_path (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:13)
+--   data.train_files (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:16)
+--   data.val_files (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:17)
+--   data.filter_overlong_prompts (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:21)
+--   data.truncation (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:22)
+--   actor_rollout_ref.actor.optim.lr (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:24)
+--   actor_rollout_ref.actor.kl_loss_coef (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:32)
+--   actor_rollout_ref.actor.kl_loss_type (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:33)
+--   actor_rollout_ref.actor.entropy_coeff (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:34)
+--   actor_rollout_ref.rollout.name (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:37)
+--   trainer.critic_warmup (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:43)
+--   trainer.logger (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:44)
+--   trainer.project_name (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:45)
+--   trainer.experiment_name (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:46)
+--   trainer.total_epochs (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:51)

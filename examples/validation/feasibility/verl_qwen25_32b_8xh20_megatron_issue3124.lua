@@ -38,6 +38,7 @@ return {
       tp = 8,  -- actor_rollout_ref.rollout.tensor_model_parallel_size (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:36)
       max_seqs = 256,  -- actor_rollout_ref.rollout.max_num_seqs, verl's default
       mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:38)
+      sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default: vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
     },
     mode = "full",  -- actor_rollout_ref.hybrid_engine, verl's default: the hybrid engine shares every GPU among actor, rollout and reference
     controller = "driver",  -- verl's RayPPOTrainer gathers each step's batch in the driver
@@ -50,20 +51,19 @@ return {
       zero = 1,  -- actor_rollout_ref.actor.megatron.use_distributed_optimizer, verl's default
       recompute = "none",  -- actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity, verl's default
       micro_batch = 1,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:26)
+      logprob_batch = 1,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:35)
     },
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.megatron.optimizer_offload (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:30)
       grads = true,  -- actor_rollout_ref.actor.megatron.grad_offload (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:29)
+      params = "before_reshard",  -- actor_rollout_ref.actor.megatron.param_offload (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:28)
     },
   },
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu = 1 (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:35): fusync runs the old-log-prob forward with the training micro-batch
---   actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu = 1 (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:40): fusync runs the reference forward with the training micro-batch
 --   actor_rollout_ref.ref.megatron.param_offload = True (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:41): fusync runs the reference with the actor's training layout
 --   trainer.test_freq = 5 (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:50): validation passes are not simulated
---   actor_rollout_ref.actor.megatron.param_offload = true: parameter offload is not modelled; fusync holds the parameters on the device (memory over-counted)
 -- Keys read that do not affect performance
 --   hydra.config_path (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:13)
 --   data.train_files (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:16)

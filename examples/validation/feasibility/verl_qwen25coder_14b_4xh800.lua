@@ -1,5 +1,5 @@
 -- Feasibility row: examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh (volcengine/verl commit b178a3cd56f5, 2026-01-29), "tested on" 4 x H800 (the script's name; docs/perf/device_tuning.rst).
--- Imported with fusync import verl; model config.json as published on Hugging Face.
+-- Imported with fusync import verl; model shape from its Hugging Face config.json (models/).
 -- Imported by `fusync import verl` from qwen2_14b_grpo_4_h800_fsdp_vllm.sh.
 -- Keys the input leaves out take the framework's defaults: verl 0.8.0.dev, commit b178a3c (v0.7.0+125): verl/trainer/config/_generated_ppo_trainer.yaml, _generated_ppo_megatron_trainer.yaml.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -8,33 +8,34 @@ local f = fusync
 return {
   cluster = {
     device = f.devices.h800,  -- --device
-    devices_per_node = 4,  -- trainer.n_gpus_per_node (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:43)
-    nodes = 1,  -- trainer.nnodes (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:44)
+    devices_per_node = 4,  -- trainer.n_gpus_per_node (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:43)
+    nodes = 1,  -- trainer.nnodes (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:44)
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "Qwen/Qwen2.5-Coder-14B-Instruct", layers = 48, dense_layers = 0, hidden = 5120, heads = 40, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 13824, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- actor_rollout_ref.model.path (command line) = Qwen/Qwen2.5-Coder-14B-Instruct; shape from its config.json
-    reference = true,  -- actor_rollout_ref.actor.use_kl_loss (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:24) or algorithm.use_kl_in_reward (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:38): verl's need_reference_policy (verl/trainer/ppo/utils.py)
+    actor = { name = "Qwen/Qwen2.5-Coder-14B-Instruct", layers = 48, dense_layers = 0, hidden = 5120, heads = 40, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 13824, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- actor_rollout_ref.model.path (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:19) = Qwen/Qwen2.5-Coder-14B-Instruct; shape from its config.json
+    reference = true,  -- actor_rollout_ref.actor.use_kl_loss (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:24) or algorithm.use_kl_in_reward (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:38): verl's need_reference_policy (verl/trainer/ppo/utils.py)
     reward = "rule",  -- reward_model.enable, verl's default
   },
   workload = {
-    prompts_per_step = 1024,  -- data.train_batch_size (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:14)
-    samples_per_prompt = 5,  -- actor_rollout_ref.rollout.n (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:35)
+    prompts_per_step = 1024,  -- data.train_batch_size (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:14)
+    samples_per_prompt = 5,  -- actor_rollout_ref.rollout.n (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:35)
     epochs = 1,  -- actor_rollout_ref.actor.ppo_epochs, verl's default
-    algorithm = "grpo",  -- algorithm.adv_estimator (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:11)
-    minibatches = 4,  -- actor_rollout_ref.actor.ppo_mini_batch_size (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:22): ppo_mini_batch_size counts prompts, verl multiplies it by rollout.n
-    prompt_len = f.dist.uniform(256, 1024),  -- guess: uniform from a quarter of data.max_prompt_length (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:15) to all of it
-    response_len = f.dist.lognormal{ median = 256, sigma = 0.8, cap = 1024 },  -- guess: median a quarter of data.max_response_length (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:16), sigma 0.8; give --response-mean from a run's logs
-    max_response = 1024,  -- data.max_response_length (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:16)
+    algorithm = "grpo",  -- algorithm.adv_estimator (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:11)
+    minibatches = 4,  -- actor_rollout_ref.actor.ppo_mini_batch_size (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:22): ppo_mini_batch_size counts prompts, verl multiplies it by rollout.n
+    prompt_len = f.dist.uniform(256, 1024),  -- guess: uniform from a quarter of data.max_prompt_length (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:15) to all of it
+    response_len = f.dist.lognormal{ median = 256, sigma = 0.8, cap = 1024 },  -- guess: median a quarter of data.max_response_length (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:16), sigma 0.8; give --response-mean from a run's logs
+    max_response = 1024,  -- data.max_response_length (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:16)
     recompute_logprob = true,  -- verl computes the old log-probs with an actor forward (compute_log_prob)
     iterations = 4,  -- steps simulated (not the run's length)
     warmup = 1,  -- the first step left out of the measured window
   },
   plan = {
     rollout = {
-      tp = 4,  -- actor_rollout_ref.rollout.tensor_model_parallel_size (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:32)
+      tp = 4,  -- actor_rollout_ref.rollout.tensor_model_parallel_size (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:32)
       max_seqs = 256,  -- actor_rollout_ref.rollout.max_num_seqs, verl's default
-      mem_util = 0.5,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:34)
+      mem_util = 0.5,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:34)
+      sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default: vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
     },
     mode = "full",  -- actor_rollout_ref.hybrid_engine, verl's default: the hybrid engine shares every GPU among actor, rollout and reference
     controller = "driver",  -- verl's RayPPOTrainer gathers each step's batch in the driver
@@ -44,34 +45,34 @@ return {
       tp = 1,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
       pp = 1,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
       shard_group = 0,  -- actor_rollout_ref.actor.fsdp_config.fsdp_size, verl's default
-      recompute = "full",  -- actor_rollout_ref.model.enable_gradient_checkpointing (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:28)
-      micro_batch = 16,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:23)
+      recompute = "full",  -- actor_rollout_ref.model.enable_gradient_checkpointing (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:28)
+      padding = "none",  -- actor_rollout_ref.model.use_remove_padding (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:21)
+      micro_batch = 16,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:23)
+      logprob_batch = 16,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:31)
     },
     offload = {
-      optimizer = true,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:30)
+      optimizer = true,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:30)
+      reference = true,  -- actor_rollout_ref.ref.fsdp_config.param_offload (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:37)
       grads = true,  -- verl frees the gradients after the optimizer step: none held during rollout
+      params = "before_reshard",  -- actor_rollout_ref.actor.fsdp_config.param_offload (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:29)
     },
   },
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu = 16 (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:31): fusync runs the old-log-prob forward with the training micro-batch
---   actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu = 16 (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:36): fusync runs the reference forward with the training micro-batch
---   actor_rollout_ref.ref.fsdp_config.param_offload = True (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:37): reference parameter offload: not modelled; the reference is held on the device
---   trainer.test_freq = 5 (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:46): validation passes are not simulated
---   actor_rollout_ref.actor.fsdp_config.param_offload = true: parameter offload is not modelled; fusync holds the parameter shards on the device (memory over-counted, no transfer time)
+--   trainer.test_freq = 5 (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:46): validation passes are not simulated
 -- Keys read that do not affect performance
---   data.train_files (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:12)
---   data.val_files (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:13)
---   data.filter_overlong_prompts (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:17)
---   data.truncation (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:18)
---   actor_rollout_ref.actor.optim.lr (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:20)
---   actor_rollout_ref.actor.kl_loss_coef (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:25)
---   actor_rollout_ref.actor.kl_loss_type (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:26)
---   actor_rollout_ref.actor.entropy_coeff (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:27)
---   actor_rollout_ref.rollout.name (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:33)
---   trainer.critic_warmup (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:39)
---   trainer.logger (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:40)
---   trainer.project_name (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:41)
---   trainer.experiment_name (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:42)
---   trainer.total_epochs (examples/tuning/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:47)
+--   data.train_files (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:12)
+--   data.val_files (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:13)
+--   data.filter_overlong_prompts (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:17)
+--   data.truncation (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:18)
+--   actor_rollout_ref.actor.optim.lr (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:20)
+--   actor_rollout_ref.actor.kl_loss_coef (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:25)
+--   actor_rollout_ref.actor.kl_loss_type (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:26)
+--   actor_rollout_ref.actor.entropy_coeff (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:27)
+--   actor_rollout_ref.rollout.name (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:33)
+--   trainer.critic_warmup (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:39)
+--   trainer.logger (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:40)
+--   trainer.project_name (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:41)
+--   trainer.experiment_name (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:42)
+--   trainer.total_epochs (examples/tuning/14b/qwen2_14b_grpo_4_h800_fsdp_vllm.sh:47)

@@ -1,6 +1,7 @@
 -- Feasibility row: examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh (volcengine/verl commit b178a3cd56f5, 2026-01-29), "tested on" 2 x H800 (the script's name; docs/perf/device_tuning.rst).
--- Imported with fusync import verl; model config.json as published on Hugging Face.
--- Imported by `fusync import verl` from q7.sh.
+-- Imported with fusync import verl --prompt-mean 150 --response-mean 300 (GSM8K lengths, a guess);
+-- model shape from its Hugging Face config.json (models/).
+-- Imported by `fusync import verl` from qwen2-7b_grpo_2_h800_fsdp_vllm.sh.
 -- Keys the input leaves out take the framework's defaults: verl 0.8.0.dev, commit b178a3c (v0.7.0+125): verl/trainer/config/_generated_ppo_trainer.yaml, _generated_ppo_megatron_trainer.yaml.
 -- Each field names its source key; "guess" marks what no config holds.
 -- The mapping rules and their sources: docs/frameworks.md.
@@ -13,7 +14,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "qwen2_5_7b", layers = 28, dense_layers = 0, hidden = 3584, heads = 28, kv_heads = 4, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 18944, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- actor_rollout_ref.model.path (command line) = qwen2_5_7b; the shape of fusync's preset f.models.qwen2_5_7b
+    actor = { name = "Qwen/Qwen2-7B-Instruct", layers = 28, dense_layers = 0, hidden = 3584, heads = 28, kv_heads = 4, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 18944, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- actor_rollout_ref.model.path (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:20) = Qwen/Qwen2-7B-Instruct; shape from its config.json
     reference = true,  -- actor_rollout_ref.actor.use_kl_loss (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:25) or algorithm.use_kl_in_reward (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:39): verl's need_reference_policy (verl/trainer/ppo/utils.py)
     reward = "rule",  -- reward_model.enable, verl's default
   },
@@ -35,6 +36,7 @@ return {
       tp = 2,  -- actor_rollout_ref.rollout.tensor_model_parallel_size (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:33)
       max_seqs = 256,  -- actor_rollout_ref.rollout.max_num_seqs, verl's default
       mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:35)
+      sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default: vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
     },
     mode = "full",  -- actor_rollout_ref.hybrid_engine, verl's default: the hybrid engine shares every GPU among actor, rollout and reference
     controller = "driver",  -- verl's RayPPOTrainer gathers each step's batch in the driver
@@ -45,21 +47,21 @@ return {
       pp = 1,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
       shard_group = 0,  -- actor_rollout_ref.actor.fsdp_config.fsdp_size, verl's default
       recompute = "full",  -- actor_rollout_ref.model.enable_gradient_checkpointing (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:29)
+      padding = "none",  -- actor_rollout_ref.model.use_remove_padding (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:22)
       micro_batch = 16,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:24)
+      logprob_batch = 16,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:32)
     },
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:31)
+      reference = true,  -- actor_rollout_ref.ref.fsdp_config.param_offload (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:38)
       grads = true,  -- verl frees the gradients after the optimizer step: none held during rollout
+      params = "before_reshard",  -- actor_rollout_ref.actor.fsdp_config.param_offload (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:30)
     },
   },
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu = 16 (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:32): fusync runs the old-log-prob forward with the training micro-batch
---   actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu = 16 (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:37): fusync runs the reference forward with the training micro-batch
---   actor_rollout_ref.ref.fsdp_config.param_offload = True (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:38): reference parameter offload: not modelled; the reference is held on the device
 --   trainer.test_freq = 5 (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:47): validation passes are not simulated
---   actor_rollout_ref.actor.fsdp_config.param_offload = true: parameter offload is not modelled; fusync holds the parameter shards on the device (memory over-counted, no transfer time)
 -- Keys read that do not affect performance
 --   data.train_files (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:13)
 --   data.val_files (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:14)
