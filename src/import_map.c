@@ -445,6 +445,23 @@ static bool verl_logprob(imp_mctx *m, double dp)
     return true;
 }
 
+/* The actor's data-parallel ranks, as verl's workers count them when they
+** divide a global batch (verl/workers/fsdp_workers.py: world size over the
+** Ulysses size; verl/workers/megatron_workers.py: over TP x PP x CP). */
+static bool verl_dp_ranks(imp_mctx *m, const char *strat, double *dp)
+{
+    double nn, gpn, tp = 1, pp = 1, cp = 1;
+    if (!imp_m_gnum(m, "trainer.nnodes", &nn, NULL, NULL, 0) || !imp_m_gnum(m, "trainer.n_gpus_per_node", &gpn, NULL, NULL, 0))
+        return false;
+    if (!strcmp(strat, "megatron")) {
+        if (!imp_m_gnum(m, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size", &tp, NULL, NULL, 0) ||
+            !imp_m_gnum(m, "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size", &pp, NULL, NULL, 0) ||
+            !imp_m_gnum(m, "actor_rollout_ref.actor.megatron.context_parallel_size", &cp, NULL, NULL, 0)) return false;
+    } else if (!imp_m_gnum(m, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", &cp, NULL, NULL, 0)) return false;
+    *dp = floor(nn * gpn / (tp * pp * cp));
+    return true;
+}
+
 static bool map_verl(imp_mctx *m)
 {
     char v[1024], s[320], s2[320];
@@ -584,15 +601,8 @@ static bool map_verl(imp_mctx *m)
     bool gnul;
     if (!imp_m_gnum(m, "actor_rollout_ref.actor.ppo_micro_batch_size", &g, &gnul, s2, sizeof s2)) return false;
     if (!gnul) {
-        double nn, gpn, tp = 1, pp = 1, cp = 1;
-        if (!imp_m_gnum(m, "trainer.nnodes", &nn, NULL, NULL, 0) || !imp_m_gnum(m, "trainer.n_gpus_per_node", &gpn, NULL, NULL, 0))
-            return false;
-        if (!strcmp(strat, "megatron")) {
-            if (!imp_m_gnum(m, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size", &tp, NULL, NULL, 0) ||
-                !imp_m_gnum(m, "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size", &pp, NULL, NULL, 0) ||
-                !imp_m_gnum(m, "actor_rollout_ref.actor.megatron.context_parallel_size", &cp, NULL, NULL, 0)) return false;
-        } else if (!imp_m_gnum(m, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", &cp, NULL, NULL, 0)) return false;
-        double dp = floor(nn * gpn / (tp * pp * cp));
+        double dp;
+        if (!verl_dp_ranks(m, strat, &dp)) return false;
         double per = dp >= 1 ? floor(g / dp) : 0;
         if (per < 1) {
             fs_err_set(m->err, 2, "%s = %g: fewer than one sequence on each of the %g data-parallel ranks", s2, g, dp);
@@ -608,15 +618,8 @@ static bool map_verl(imp_mctx *m)
         imp_m_set(m, "plan.train.micro_batch", s, "%g", d);
     }
     {
-        double nn, gpn, tp = 1, pp = 1, cp = 1;
-        if (!imp_m_gnum(m, "trainer.nnodes", &nn, NULL, NULL, 0) || !imp_m_gnum(m, "trainer.n_gpus_per_node", &gpn, NULL, NULL, 0))
-            return false;
-        if (!strcmp(strat, "megatron")) {
-            if (!imp_m_gnum(m, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size", &tp, NULL, NULL, 0) ||
-                !imp_m_gnum(m, "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size", &pp, NULL, NULL, 0) ||
-                !imp_m_gnum(m, "actor_rollout_ref.actor.megatron.context_parallel_size", &cp, NULL, NULL, 0)) return false;
-        } else if (!imp_m_gnum(m, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", &cp, NULL, NULL, 0)) return false;
-        if (!verl_logprob(m, floor(nn * gpn / (tp * pp * cp)))) return false;
+        double dp;
+        if (!verl_dp_ranks(m, strat, &dp) || !verl_logprob(m, dp)) return false;
     }
     if (strcmp(strat, "megatron")) {
         if (!imp_m_gbool(m, "actor_rollout_ref.model.use_remove_padding", &b, s, sizeof s)) return false;
