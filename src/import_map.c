@@ -10,6 +10,12 @@
 ** (mini-batches, lengths, pools, backends), one function each, read top to
 ** bottom beside docs/frameworks.md, and the rendering; NeMo RL's rules are
 ** import_nemo.c, finding the model's shape import_model.c.
+**
+** Past 900 lines on purpose: verl's and OpenRLHF's rules share the joined
+** helpers above them (a batch, a length, a pool read from several keys at
+** once) and are read beside docs/frameworks.md in its order; OpenRLHF's
+** rules are the part to move to a file of their own next, as NeMo RL's
+** were.
 */
 #include "import_map.h"
 #include "presets.h"

@@ -272,8 +272,8 @@ for size in "80 24" "200 50"; do
     # pane names the host overflow with the digits that show it
     wait_for "INFEASIBLE: no throughput"
     no_text "tok/s" "${1}x$2: an infeasible run headlines tok/s"
-    # the host overflows later in the step than the device (a whole step
-    # plays in ~21 s at x10): wait for it past the default
+    # the host overflows later in the step than the device: it shows only
+    # once the playback reaches it, so wait past the default
     wait_for "over capacity: actor, actor/host" 45
     wait_for "1.03T/1.00T"
     # the legend draws the overshoot as the bars do
