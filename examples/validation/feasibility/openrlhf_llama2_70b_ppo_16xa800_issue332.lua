@@ -1,0 +1,69 @@
+-- Feasibility row (out of memory): OpenRLHF/OpenRLHF issue 332 (2024-06-26), "How much memory(RAM) is required to
+-- train a 70B Llama2 model with two 80G A800 nodes?": examples/scripts/train_ppo_llama_ray_70b.sh at OpenRLHF commit
+-- 750e0ef3 (PPO, Llama-2-70B actor, critic, reward and reference, ZeRO-3, Adam offload) on 2 nodes of 8 x A800 80GB
+-- (A100 80GB's memory) with 1600 GB of host memory a node; Ray killed the job for host memory at the 32nd micro-step
+-- of training (host).
+-- Imported with fusync import openrlhf from configs/openrlhf_issue332_llama2_70b_ppo.sh (the script in v0.11
+-- spelling, see its header); model shape from its config.json (models/). The importer takes the devices a node from
+-- actor.num_gpus_per_node (4): the 2 nodes of 8 are given as --nodes 4 --host-mem 800, the same host memory a GPU.
+-- Imported by `fusync import openrlhf` from openrlhf_issue332_llama2_70b_ppo.sh.
+-- Keys the input leaves out take the framework's defaults: OpenRLHF v0.11.0, commit 3c3be62: openrlhf/cli/train_ppo_ray.py.
+-- Each field names its source key; "guess" marks what no config holds.
+-- The mapping rules and their sources: docs/frameworks.md.
+local f = fusync
+return {
+  cluster = {
+    device = f.devices.a100_80g,  -- --device
+    devices_per_node = 4,  -- actor.num_gpus_per_node (openrlhf_issue332_llama2_70b_ppo.sh:24)
+    nodes = 4,  -- --nodes
+    host_mem_gb = 800,  -- --host-mem
+  },
+  models = {
+    actor = { name = "meta-llama/Llama-2-70b-chat-hf", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 32000, tied_embeddings = false },  -- actor.model_name_or_path (openrlhf_issue332_llama2_70b_ppo.sh:27) = meta-llama/Llama-2-70b-chat-hf; shape from its config.json
+    reference = true,  -- algo.kl.init_coef (openrlhf_issue332_llama2_70b_ppo.sh:38): a reference model when init_coef > 0 (openrlhf/cli/train_ppo_ray.py)
+    reward = { name = "meta-llama/Llama-2-70b-chat-hf", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 32000, tied_embeddings = false },  -- reward.model_name_or_path (openrlhf_issue332_llama2_70b_ppo.sh:28) = meta-llama/Llama-2-70b-chat-hf; shape from its config.json
+    critic = { name = "meta-llama/Llama-2-70b-chat-hf", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 32000, tied_embeddings = false },  -- critic.model_name_or_path (openrlhf_issue332_llama2_70b_ppo.sh:29) = meta-llama/Llama-2-70b-chat-hf; shape from its config.json
+  },
+  workload = {
+    prompts_per_step = 1024,  -- rollout.batch_size (openrlhf_issue332_llama2_70b_ppo.sh:33)
+    samples_per_prompt = 1,  -- rollout.n_samples_per_prompt, openrlhf's default
+    epochs = 1,  -- train.max_epochs (openrlhf_issue332_llama2_70b_ppo.sh:34)
+    algorithm = "ppo",  -- algo.advantage.estimator, openrlhf's default
+    minibatches = 8,  -- train.batch_size (openrlhf_issue332_llama2_70b_ppo.sh:31): train.batch_size counts samples
+    prompt_len = f.dist.uniform(128, 512),  -- guess: uniform from a quarter of guess: a quarter of data.max_len (openrlhf_issue332_llama2_70b_ppo.sh:35) to all of it
+    response_len = f.dist.lognormal{ median = 256, sigma = 0.8, cap = 1024 },  -- guess: median a quarter of rollout.max_new_tokens (openrlhf_issue332_llama2_70b_ppo.sh:36), sigma 0.8; give --response-mean from a run's logs
+    max_response = 1024,  -- rollout.max_new_tokens (openrlhf_issue332_llama2_70b_ppo.sh:36)
+    recompute_logprob = true,  -- OpenRLHF's experience maker runs the actor forward for the old log-probs
+    iterations = 4,  -- steps simulated (not the run's length)
+    warmup = 1,  -- the first step left out of the measured window
+  },
+  plan = {
+    rollout = {
+      tp = 2,  -- vllm.tensor_parallel_size (openrlhf_issue332_llama2_70b_ppo.sh:26)
+      mem_util = 0.95,  -- vllm.gpu_memory_utilization, openrlhf's default
+      max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
+    },
+    train = {
+      zero = 3,  -- ds.zero_stage (openrlhf_issue332_llama2_70b_ppo.sh:37)
+      tp = 1,  -- ds.tensor_parallel_size, openrlhf's default
+      recompute = "full",  -- actor.gradient_checkpointing_enable (openrlhf_issue332_llama2_70b_ppo.sh:40)
+      optimizer_offload = 1,  -- ds.adam_offload (openrlhf_issue332_llama2_70b_ppo.sh:39)
+      padding = "longest",  -- ds.packing_samples, openrlhf's default
+      micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue332_llama2_70b_ppo.sh:30)
+      logprob_batch = 2,  -- rollout.micro_batch_size (openrlhf_issue332_llama2_70b_ppo.sh:32)
+    },
+    controller = "driver",  -- OpenRLHF's PPO trainer gathers each step's experiences in the driver
+    reward_workers = 1,  -- guess: the rule or remote reward scored one request at a time
+    mode = "separate",  -- explicit pools below
+    pools = { { name = "vllm", devices = 4, roles = { "rollout" } }, { name = "actor", devices = 4, roles = { "train" } }, { name = "ref", devices = 2, roles = { "ref" } }, { name = "critic", devices = 4, roles = { "critic" } }, { name = "reward", devices = 2, roles = { "reward" } } },  -- vllm.num_engines x vllm.tensor_parallel_size; actor.num_nodes (openrlhf_issue332_llama2_70b_ppo.sh:23) x actor.num_gpus_per_node (openrlhf_issue332_llama2_70b_ppo.sh:24); colocate_actor_ref off, colocate_critic_reward off: Ray placement groups, one pool each
+    offload = {
+      optimizer = false,  -- training-only pool: nothing to offload for
+      grads = false,  -- training-only pool: nothing to offload for
+    },
+  },
+}
+
+-- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
+--   (none)
+-- Keys read that do not affect performance
+--   (none)
