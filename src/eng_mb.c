@@ -490,12 +490,12 @@ void eng_mb_pre_keep(sim *s, mb_pre **p, int b)
 /* The set worked out ahead for ids[0..n) at (dp, mbs), or NULL: the ids must
 ** be exactly a kept batch's, or one of its mini-batches', in order (the
 ** sets depend only on the lengths: a set of samples of those lengths). */
-static const mb_pre *pre_find(const sim *s, const int *ids, int n, int dp, int mbs, const mb_res **res)
+static const mb_pre *pre_find(const sim *s, const int *ids, int n, int dp, int mbs, double budget, const mb_res **res)
 {
     if (n <= 0 || ids[0] < 0 || s->N <= 0) return NULL;
     const int64_t id0 = ids[0], b = id0 / s->N, off = id0 % s->N;
     const mb_pre *p = s->mbpre[b % MB_PRE_KEEP];
-    if (!p || p->b != b || p->mbs != mbs || p->n != s->N) return NULL;
+    if (!p || p->b != b || p->mbs != mbs || p->budget != budget || p->n != s->N) return NULL;
     int k;
     if (off == 0 && n == p->n) k = 0;
     else if (n == p->per && off % p->per == 0 && off / p->per < p->nmb) k = 1 + (int)(off / p->per);
@@ -515,11 +515,11 @@ static const mb_pre *pre_find(const sim *s, const int *ids, int n, int dp, int m
 ** the running step (eng_mb_forget clears them when a step starts), and the
 ** scratch arrays are kept across calls; a set the drawer worked out for a
 ** released batch (eng_mb_pre_fill) is taken as it is. */
-mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
+mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs, double budget)
 {
     for (int e = 0; e < s->nmbm; e++) {
         const mb_memo *c = &s->mbm[e];
-        if (c->ids == ids && c->n == n && c->dp == dp && c->mbs == mbs)
+        if (c->ids == ids && c->n == n && c->dp == dp && c->mbs == mbs && c->budget == budget)
             return (mb_set){c->res->m, c->res->tok, c->res->sq, c->res->max_len};
     }
     /* the result goes to a free memo entry, or over the oldest one */
@@ -529,7 +529,8 @@ mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
     c->n = n;
     c->dp = dp;
     c->mbs = mbs;
-    c->from = pre_find(s, ids, n, dp, mbs, &c->res);
+    c->budget = budget;
+    c->from = pre_find(s, ids, n, dp, mbs, budget, &c->res);
     s->mbpre_taken += c->from != NULL;
     if (!c->from) {
         c->res = &c->own;
@@ -564,7 +565,7 @@ mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs)
                 sort_lengths_desc(len, len + n, n);
             }
         }
-        mb_layout(&s->mbw, len, n, total, dp, mbs, eng_mb_budget(&s->scn), s->scn.plan.train.padding == PAD_LONGEST,
+        mb_layout(&s->mbw, len, n, total, dp, mbs, budget, s->scn.plan.train.padding == PAD_LONGEST,
                   &c->own);
     }
     return (mb_set){c->res->m, c->res->tok, c->res->sq, c->res->max_len};

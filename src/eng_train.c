@@ -567,7 +567,13 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
         eng_span(s, r->track0, ph, t0, t0 + sim_from_secs(t), s->step_running, s->version, -1, (int64_t)tok);
         return t;
     }
-    mb_set ms = eng_build_microbatches(s, ids, n, q->dp, s->scn.plan.train.micro_batch);
+    /* the log-prob forwards (old policy, reference) take their own
+    ** micro-batches (plan_logprob_budget); a reward model or the critic's
+    ** values the training ones */
+    int mbs = s->scn.plan.train.micro_batch;
+    double budget = eng_mb_budget(&s->scn);
+    if (ph == PH_LOGPROB || ph == PH_REF) budget = plan_logprob_budget(&s->scn, q->cp, &mbs);
+    mb_set ms = eng_build_microbatches(s, ids, n, q->dp, mbs, budget);
     double t = run_1f1b(s, p0, m, &ms, t0, s->step_running, ph, ph, false, NULL);
     /* ZeRO-3: the parameters are gathered for every micro-batch; the exposed
     ** share is drawn as one span after the pipeline */
@@ -770,9 +776,10 @@ static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, i
                     /* the most loaded rank's slice, cut alone (docs/model.md, section 7) */
                     step_balance(s, q->dp);
                     ms = eng_build_microbatches(s, s->bal_ids + mbi * per_mb, s->bal_n[mbi], 1,
-                                                s->scn.plan.train.micro_batch);
+                                                s->scn.plan.train.micro_batch, eng_mb_budget(&s->scn));
                 } else {
-                    ms = eng_build_microbatches(s, s->step_ids + mbi * per_mb, per_mb, q->dp, s->scn.plan.train.micro_batch);
+                    ms = eng_build_microbatches(s, s->step_ids + mbi * per_mb, per_mb, q->dp, s->scn.plan.train.micro_batch,
+                                                eng_mb_budget(&s->scn));
                 }
                 double act_mb = 0;
                 double tp = run_1f1b(s, p, m, &ms, cur, s->step_running, mi ? PH_CRITIC_TRAIN : PH_TRAIN_FWD,

@@ -361,6 +361,7 @@ enum { MB_MEMO = 8 };
 typedef struct {
     const int *ids;         /* the samples: a range of step_ids (NULL: none) */
     int     n, dp, mbs;
+    double  budget;         /* tokens a micro-batch may hold, 0: mbs sequences */
     const mb_res *res;      /* &own, or a set of from's */
     mb_res  own;
     const mb_pre *from;
@@ -848,7 +849,9 @@ typedef struct {
     const double *tok, *sq; /* per micro-batch tokens and sum of squared lengths */
     double  max_len;
 } mb_set;
-mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs);
+/* budget: the tokens one micro-batch may hold (eng_mb_budget for training,
+** plan_logprob_budget for a log-prob forward), 0 for mbs sequences each. */
+mb_set eng_build_microbatches(sim *s, const int *ids, int n, int dp, int mbs, double budget);
 /* Tokens a micro-batch of a data-parallel replica may hold under
 ** plan.train.max_tokens (a device's budget times the cp ranks a sequence is
 ** split over), 0 without a budget. */

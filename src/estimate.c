@@ -179,20 +179,26 @@ double est_stage_fwd(const est_lengths *len, const scn_scenario *s, const plan_p
 ** into *mb the sequences of one: micro_batch, or under a token budget
 ** (plan.train.max_tokens) as many micro-batches as the replica's mean
 ** tokens need, as the engine cuts them (src/eng_mb.c). */
-static int micro_count(const est_lengths *len, const scn_scenario *s, const plan_pool *q, double samples, double *mb)
+static int micro_count_at(const est_lengths *len, const plan_pool *q, double samples, int mbs, double budget,
+                          double *mb)
 {
     double per = ceil(samples / q->dp - 1e-9);
-    *mb = s->plan.train.micro_batch;
-    if (s->plan.train.max_tokens > 0) {
-        double budget = (double)s->plan.train.max_tokens * q->cp;
+    *mb = mbs;
+    if (budget > 0) {
         double m = ceil(per * (len->pm + len->rm) / budget - 1e-9);
         if (m > per) m = per;
         if (m < 1) m = 1;
         *mb = per / m;
         return (int)m;
     }
-    int m = (int)ceil(per / s->plan.train.micro_batch - 1e-9);
+    int m = (int)ceil(per / mbs - 1e-9);
     return m < 1 ? 1 : m;
+}
+
+static int micro_count(const est_lengths *len, const scn_scenario *s, const plan_pool *q, double samples, double *mb)
+{
+    return micro_count_at(len, q, samples, s->plan.train.micro_batch,
+                          s->plan.train.max_tokens > 0 ? (double)s->plan.train.max_tokens * q->cp : 0, mb);
 }
 
 static int chunks_of(const scn_scenario *s)
@@ -210,8 +216,17 @@ double est_fwd_pass(const est_lengths *len, const scn_scenario *s, const plan_po
     }
     /* a ZeRO-3 model gathers its parameters for every micro-batch, as the
     ** engine's forward pass (plan_zero_comm) */
+    /* the log-prob forwards (old policy, reference) on their own
+    ** micro-batches, as the engine's fwd_pass (plan_logprob_budget) */
     double mb;
-    int micro = micro_count(len, s, q, n, &mb);
+    int micro;
+    if (m == &s->actor || m == &s->ref) {
+        int mbs;
+        double budget = plan_logprob_budget(s, q->cp, &mbs);
+        micro = micro_count_at(len, q, n, mbs, budget, &mb);
+    } else {
+        micro = micro_count(len, s, q, n, &mb);
+    }
     return mdl_1f1b(q->pp, micro, stage_fwd_mb(len, s, q, m, mb, NULL), 0) + plan_fwd_gather(s, q, m, micro);
 }
 

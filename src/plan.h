@@ -164,6 +164,11 @@ double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage);
 ** offloaded share of its shard's FP32 master, m, v and gradient, 16 bytes a
 ** parameter; 0 without offload. */
 double plan_host_optimizer(const scn_scenario *s, const plan_pool *pp);
+/* The micro-batches a log-prob forward (old policy, reference) is cut into,
+** for its time as for its memory (docs/model.md, section 6): returns the
+** token budget of one on a data-parallel replica (the device's budget times
+** cp), 0 for *mbs sequences each. */
+double plan_logprob_budget(const scn_scenario *s, int cp, int *mbs);
 /* The longest sequence the workload allows: largest prompt + max_response. */
 double plan_max_seq(const scn_scenario *s);
 /* The same for model m (actor or critic): the activation reservation a stage

@@ -401,6 +401,21 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
 ** FSDPModule's unshard() before the forward, reshard() after it) the whole
 ** model's BF16 parameters are gathered on each device for the pass, 2·P/(t·p)
 ** beside the ZeRO-3 shards, instead of one layer at a time. */
+/* verl's compute_log_prob cuts its micro-batches by the rollout's
+** log_prob_max_token_len_per_gpu (times the Ulysses size, dp_actor.py) or
+** log_prob_micro_batch_size_per_gpu, not by the actor's ppo budget
+** (verl/workers/fsdp_workers.py, compute_log_prob and compute_ref_log_prob);
+** NeMo RL's get_logprobs by logprob_batch_size or logprob_mb_tokens. */
+double plan_logprob_budget(const scn_scenario *s, int cp, int *mbs)
+{
+    const scn_train_layout *tl = &s->plan.train;
+    if (cp < 1) cp = 1;
+    *mbs = tl->logprob_batch > 0 ? tl->logprob_batch : tl->micro_batch;
+    if (tl->logprob_tokens > 0) return (double)tl->logprob_tokens * cp;
+    if (tl->max_tokens > 0 && tl->logprob_batch <= 0) return (double)tl->max_tokens * cp;
+    return 0;
+}
+
 double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_model *m)
 {
     const scn_train_layout *tl = &s->plan.train;

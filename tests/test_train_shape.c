@@ -282,6 +282,59 @@ START_TEST(t_step_balance)
 }
 END_TEST
 
+/* The log-prob forwards cut their own micro-batches (plan_logprob_budget;
+** verl's log_prob_max_token_len_per_gpu, NeMo RL's logprob_batch_size):
+** under ZeRO-3 each micro-batch gathers the parameters, so a log-prob
+** budget a tenth of the training one makes the pass slower, in the engine
+** and in the estimate alike, and the training phase does not move. */
+static double lp_pass(const char *set, double *est, double *train)
+{
+    char *path = test_tmpfile(".lua", BAL_SCN);
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    const char *sets[] = {set};
+    ck_assert_msg(lscn_load(path, sets, set ? 1 : 0, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    unlink(path);
+    free(path);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    ck_assert(sim_run(s));
+    report r;
+    report_compute(s, &r);
+    ck_assert_msg(r.feasible, "%s", r.why);
+    double t = r.infer_s[INF_LOGPROB];
+    *train = r.phase_s[STEP_TRAIN];
+    sim_free(s);
+    plan pl;
+    ck_assert(plan_build(&sc, &pl, &err));
+    est_lengths len;
+    est_lengths_of(&sc.work, &len);
+    *est = est_fwd_pass(&len, &sc, &pl.pools[pl.train_pool], &sc.actor);
+    return t;
+}
+
+START_TEST(t_logprob_budget)
+{
+    scn_scenario sc;
+    memset(&sc, 0, sizeof sc);
+    sc.plan.train.micro_batch = 2;
+    int mbs = 0;
+    ck_assert(plan_logprob_budget(&sc, 4, &mbs) == 0 && mbs == 2);
+    sc.plan.train.max_tokens = 1000;
+    ck_assert(plan_logprob_budget(&sc, 4, &mbs) == 4000);
+    sc.plan.train.logprob_batch = 3;
+    ck_assert(plan_logprob_budget(&sc, 4, &mbs) == 0 && mbs == 3);
+    sc.plan.train.logprob_tokens = 1500;
+    ck_assert(plan_logprob_budget(&sc, 1, &mbs) == 1500);
+    double e0, e1, tr0, tr1;
+    double t0 = lp_pass(NULL, &e0, &tr0);
+    double t1 = lp_pass("plan.train.logprob_tokens=1024", &e1, &tr1);
+    ck_assert_msg(t1 > 1.05 * t0, "log-prob pass %.4g s at a 1,024-token budget, %.4g s at 10,240", t1, t0);
+    ck_assert_msg(e1 > 1.05 * e0, "estimate %.4g s at 1,024, %.4g s at 10,240", e1, e0);
+    NEAR(tr1, tr0, 1e-9);
+}
+END_TEST
+
 static Suite *suite_train_shape(void)
 {
     Suite *s = suite_create("train_shape");
@@ -292,6 +345,7 @@ static Suite *suite_train_shape(void)
     tcase_add_test(tc, t_head_tp_collectives);
     tcase_add_test(tc, t_tail_stage_share);
     tcase_add_test(tc, t_step_balance);
+    tcase_add_test(tc, t_logprob_budget);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -63,6 +63,10 @@ return {
     -- use_dynamic_bsz with ppo_max_token_len_per_gpu = (prompt + response
     -- limits) x 2, here (2048 + 20480) x 2 = 45056, times the SP size in
     -- verl's dp_actor.py: cp = 4, token-budget micro-batches (both scripts).
+    -- The scripts' log-prob budget, (2048 + 20480) x 3 = 67584 a GPU
+    -- (infer_ppo_max_token_len), is not set: at it the pass's FP32 logits
+    -- (67,584 x 152,064 x 4 bytes) overflow the H20 in fusync's memory
+    -- model, so the pass keeps the training budget (docs/validation.md).
     train = { tp = 1, pp = 1, cp = 4, cp_kind = "ulysses", micro_batch = 1, max_tokens = 45056,
               recompute = "full", zero = 3, shard_group = 2 },
     rollout = { tp = 2, max_seqs = 256, mem_util = 0.8, engine = "vllm" },

@@ -67,8 +67,11 @@ return {
     -- verl multiplies by the SP size (dp_actor.py, prepare_dynamic_batch):
     -- cp = 4 Ulysses ranks a sequence, so 8 DP groups on 32 GPUs, and
     -- token-budget micro-batches (dapo_7b_math_fsdp2_*.sh @ b178a3c).
+    -- The log-prob pass cuts its own micro-batches: the scripts'
+    -- log_prob_max_token_len_per_gpu = (2048 + 28672) x 3 = 92160
+    -- (infer_ppo_max_token_len), times the SP size as for training.
     train = { tp = 1, pp = 1, cp = 4, cp_kind = "ulysses", micro_batch = 1, max_tokens = 61440,
-              recompute = "full", zero = 3, shard_group = 8 },
+              logprob_tokens = 92160, recompute = "full", zero = 3, shard_group = 8 },
     -- vLLM (the scripts' rollout_name), verl's rollout defaults:
     -- max_num_seqs 256, CUDA graphs on (enforce_eager False)
     rollout = { tp = 4, max_seqs = 256, mem_util = 0.8, engine = "vllm" },
