@@ -313,6 +313,12 @@ double mdl_stage_dense_params(const scn_model *m, int pp)
     return fmax(first * per + table, last * per + table);
 }
 
+double mdl_tied_embedding_bytes(const scn_model *m, int tp, int pp, double grad_bytes)
+{
+    if (!m->tied_embeddings || pp <= 1 || m->vocab <= 0) return 0.0;
+    return (double)m->vocab * m->hidden / (tp > 1 ? tp : 1) * grad_bytes;
+}
+
 /* What mdl_stage_fb computes the same for every micro-batch of a pipeline:
 ** each factor is the very subexpression the formula below evaluates first
 ** (the same operations in the same order), so a value out of the loop is
