@@ -201,6 +201,15 @@ double mdl_gemm_eff(double m, double n, double k, double ridge, int model);
 ** stages, the first with the input embedding) or the last stage's
 ** ⌊L/p⌋ layers with the LM head; all of them at p = 1. */
 double mdl_stage_dense_params(const scn_model *m, int pp);
+/* The tied embedding's gradient all-reduce (docs/model.md, section 7,
+** "The tied embedding's gradient"): under PP > 1 a model with
+** tie_word_embeddings holds the table on the first stage (the lookup) and
+** on the last (the LM head), and Megatron-LM all-reduces its gradient
+** between the two stages' ranks after every backward (finalize_model_grads,
+** _allreduce_word_embedding_grads, the "embedding group"): each TP rank its
+** vocab-parallel V/t·h shard at `grad_bytes` a parameter.  The bytes one
+** rank sends into that 2-rank all-reduce; 0 when untied or PP = 1. */
+double mdl_tied_embedding_bytes(const scn_model *m, int tp, int pp, double grad_bytes);
 /* Forward time (s) of a micro-batch of `tok` tokens whose squared sequence
 ** lengths sum to `sq`, on the heaviest stage: compute over tp devices at
 ** efficiency `eff`, TP all-reduces and EP all-to-alls per layer, the send to

@@ -249,6 +249,11 @@ void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model 
     double grad, after;
     double tg = plan_zero_comm(s, q, m, micro, true, &grad, &after);
     *grad_s = tg + (mdl_exposed(grad, tl->overlap_grad, last_bwd) + after);
+    /* a tied table's gradient between the first and the last stage (rank
+    ** order tp, cp, dp, pp: tp·gdp·(pp − 1) apart), after the backward and
+    ** before the optimizer, not overlapped; LoRA freezes the table */
+    double emb = tl->lora_rank > 0 && m == &s->actor ? 0 : mdl_tied_embedding_bytes(m, q->tp, q->pp, mdl_grad_bytes(tl));
+    if (emb > 0) *grad_s += plan_allreduce_group(&s->cluster, q, 0, q->tp * q->gdp * (q->pp - 1), 2, emb, s->eff.link);
     /* Adam touches ~30 bytes per local parameter: fp32 master, m, v read
     ** and written, bf16 grads read, bf16 weights written (mdl_optimizer) */
     double f = tl->optimizer_offload;

@@ -223,6 +223,56 @@ START_TEST(t_tail_stage_share)
 }
 END_TEST
 
+/* A tied table under PP > 1 (Megatron-LM's finalize_model_grads,
+** _allreduce_word_embedding_grads): the first stage's lookup and the last
+** stage's head are one weight, whose gradient the two stages' ranks
+** all-reduce after the backward: V·h/t at the gradients' width, once per
+** mini-batch, in the tail the engine and the estimate share. */
+START_TEST(t_tied_embedding_grad)
+{
+    scn_scenario s;
+    memset(&s, 0, sizeof s);
+    s.cluster = (scn_cluster){.devices_per_node = 8, .nodes_per_supernode = 2, .supernodes = 1,
+                              .intra_node = {.bw = 100e9}, .intra_supernode = {.bw = 50e9},
+                              .inter_supernode = {.bw = 25e9}, .device = DEV};
+    s.eff = (scn_efficiency){.link = 1.0, .hbm = 0.8, .train = 0.4};
+    s.plan.train.grad_dtype = GRAD_BF16;
+    s.actor = dense7b();
+    s.actor.tied_embeddings = true;
+    scn_model_derive(&s.actor);
+    double vh = (double)s.actor.vocab * s.actor.hidden;
+    NEAR(mdl_tied_embedding_bytes(&s.actor, 2, 4, 2), vh, 1e-12);
+    ck_assert(mdl_tied_embedding_bytes(&s.actor, 1, 1, 2) == 0);        /* one stage holds both */
+    scn_model un = s.actor;
+    un.tied_embeddings = false;
+    ck_assert(mdl_tied_embedding_bytes(&un, 1, 4, 2) == 0);              /* two tables, two gradients */
+    plan_pool q;
+    memset(&q, 0, sizeof q);
+    q.tp = q.ep = 1;
+    q.pp = 4;
+    q.dp = q.gdp = q.edp = 2;
+    q.shard = q.eshard = 2;
+    double a, r, g, o;
+    plan_grad_allreduce(&s, &q, &s.actor, &a, &r);
+    plan_train_tail(&s, &q, &s.actor, 4, 0, &g, &o);
+    /* stages 0 and 3 are ranks 0 and 6 of one node: a two-rank ring of V·h·2 bytes */
+    NEAR(g - a, 2 * 0.5 * 2 * vh / 100e9, 1e-9);
+    /* TP2 on two nodes: the last stage starts at rank 2·2·3 = 12, across the
+    ** nodes; each TP rank sends its V/2 shard */
+    q.tp = 2;
+    plan_grad_allreduce(&s, &q, &s.actor, &a, &r);
+    plan_train_tail(&s, &q, &s.actor, 4, 0, &g, &o);
+    double across = plan_allreduce_group(&s.cluster, &q, 0, 12, 2, vh, 1.0);
+    ck_assert(across > vh / 100e9);
+    NEAR(g - a, across, 1e-9);
+    /* LoRA freezes the table: no gradient to reduce */
+    s.plan.train.lora_rank = 8;
+    double gl, ol;
+    plan_train_tail(&s, &q, &s.actor, 4, 0, &gl, &ol);
+    ck_assert(gl < g);
+}
+END_TEST
+
 /* verl's balance per step (docs/model.md, section 7): the whole step
 ** balanced over DP 8, each rank's share cut into four mini-batches in
 ** order; every mini-batch waits for its most loaded rank, so training is
@@ -344,6 +394,7 @@ static Suite *suite_train_shape(void)
     tcase_add_test(tc, t_gemm_shape);
     tcase_add_test(tc, t_head_tp_collectives);
     tcase_add_test(tc, t_tail_stage_share);
+    tcase_add_test(tc, t_tied_embedding_grad);
     tcase_add_test(tc, t_step_balance);
     tcase_add_test(tc, t_logprob_budget);
     suite_add_tcase(s, tc);
