@@ -301,6 +301,7 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *s)
         break;
     }
     }
+    planner_mem_apply(c, s);
 }
 
 /* ---------------------------------------------------------------- enumerate */
@@ -359,6 +360,10 @@ static void consider(planner *P, plan_cand *c)
     /* the scenario's own plan is simulated whenever it builds: the run says
     ** whether it fits, and the baseline is always listed */
     bool own = c->mode < 0 && c->explicit_idx < 0;
+    /* a searched layout that misses the fit: the memory features that make
+    ** it fit, if any do (planner_mem.c); the scenario's own and listed
+    ** plans stay as they are given */
+    if (built && !planner_keeps(&s, &pl) && sweep_stale && planner_mem_repair(P, c, &s, &pl)) P->repaired++;
     bool fits = built && (planner_keeps(&s, &pl) || own);
     if (P->visit) P->visit(P->visit_ud, c, fits);
     if (!fits) { P->pruned += variants; return; }
@@ -605,6 +610,7 @@ static void run_line(const planner *P, const plan_cand *c, int iterations, fs_bu
                c->partial_pct / 100.0);
     if (c->tcp > 1 || base->plan.train.cp > 1) buf_printf(b, " --set plan.train.cp=%d", c->tcp > 0 ? c->tcp : 1);
     if (c->dispatch >= 0) buf_printf(b, " --set plan.rollout.dispatch=%s", dispatch_name(c->dispatch));
+    planner_mem_sets(c, b);
 }
 
 void planner_cols(const planner *P, rtable *t)
@@ -628,6 +634,11 @@ void planner_cols(const planner *P, rtable *t)
         for (int i = 0; cc[i]; i++) rtable_add_col(t, cc[i]);
         if (P->o.nprices) rtable_add_col(t, "device_prices");
     }
+    /* the memory features the repair turned on: where a simulated plan has
+    ** any, so that a search that repairs none writes the table it did */
+    bool mem = false;
+    for (int i = 0; i < P->nsel && !mem; i++) mem = planner_mem_any(&P->sel[i]);
+    if (mem) rtable_add_col(t, "memory_features");
     rt_metrics_add_cols(t);
     rtable_add_col(t, "run_with");
 }
@@ -674,6 +685,11 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
     rt_row_set_int(r, rtable_col(t, "simulated_iterations"), iterations);
     rt_row_set_str(r, rtable_col(t, "figure"), "simulated");
     rt_row_set_num(r, rtable_col(t, "estimate_tokens_per_s"), c->est);
+    if (rtable_col(t, "memory_features") >= 0) {
+        char mf[160];
+        planner_mem_text(c, mf, sizeof mf);
+        rt_row_set_str(r, rtable_col(t, "memory_features"), mf);
+    }
     fs_buf b;
     buf_init(&b);
     run_line(P, c, iterations, &b);
