@@ -342,10 +342,40 @@ static long stale_variants(const planner *P)
 
 int planner_ndispatch(const planner *P) { return P->ax.dispatch.n > 0 ? P->ax.dispatch.n : 1; }
 
-/* Build a layout; when it fits, estimate every staleness and partial-rollout
-** setting (they change neither layouts nor memory) and keep the layout once,
-** with the best of those estimates (at the scenario's dispatch; a variant's
-** own row is estimated with its own). */
+/* Keep a layout that fits: estimate every staleness and partial-rollout
+** setting of a searched one (they change neither layouts nor memory) and
+** keep it once, with the best of those estimates (at the scenario's
+** dispatch; a variant's own row is estimated with its own). */
+static void keep_layout(planner *P, plan_cand *c, scn_scenario *s, const plan *pl, bool sweep_stale)
+{
+    c->devices = scn_total_devices(&s->cluster);
+    c->near = !pl->fits;
+    if (!sweep_stale) {
+        c->est = est_throughput(&P->len, s, pl);
+        P->estimated++;
+        push_cand(P, c);
+        return;
+    }
+    double best = 0;
+    for (int i = 0; i < P->ax.staleness.n; i++) {
+        int np = P->ax.staleness.v[i] == 0 ? 1 : P->ax.partial_pct.n;
+        for (int k = 0; k < np; k++) {
+            s->plan.staleness = (int)P->ax.staleness.v[i];
+            s->plan.partial_rollout = s->plan.staleness == 0 ? 1.0 : P->ax.partial_pct.v[k] / 100.0;
+            double e = est_throughput(&P->len, s, pl);
+            P->estimated++;
+            if (e > best) best = e;
+        }
+    }
+    c->est = best;
+    push_cand(P, c);
+}
+
+/* Build a layout and keep it when it fits.  A searched layout that misses
+** the fit by more than PLANNER_FIT_SLACK gets the memory features that make
+** it fit, if any do (planner_mem.c); one within the slack is simulated as
+** given, the run's ledger deciding (planner_keeps).  The scenario's own and
+** listed plans stay as they are given. */
 static void consider(planner *P, plan_cand *c)
 {
     scn_scenario s;
@@ -360,34 +390,14 @@ static void consider(planner *P, plan_cand *c)
     /* the scenario's own plan is simulated whenever it builds: the run says
     ** whether it fits, and the baseline is always listed */
     bool own = c->mode < 0 && c->explicit_idx < 0;
-    /* a searched layout that misses the fit: the memory features that make
-    ** it fit, if any do (planner_mem.c); the scenario's own and listed
-    ** plans stay as they are given */
-    if (built && !planner_keeps(&s, &pl) && sweep_stale && planner_mem_repair(P, c, &s, &pl)) P->repaired++;
     bool fits = built && (planner_keeps(&s, &pl) || own);
+    if (built && !fits && sweep_stale && planner_mem_repair(P, c, &s, &pl)) {
+        fits = true;
+        P->repaired++;
+    }
     if (P->visit) P->visit(P->visit_ud, c, fits);
     if (!fits) { P->pruned += variants; return; }
-    c->devices = scn_total_devices(&s.cluster);
-    c->near = !pl.fits;
-    if (!sweep_stale) {
-        c->est = est_throughput(&P->len, &s, &pl);
-        P->estimated++;
-        push_cand(P, c);
-        return;
-    }
-    double best = 0;
-    for (int i = 0; i < P->ax.staleness.n; i++) {
-        int np = P->ax.staleness.v[i] == 0 ? 1 : P->ax.partial_pct.n;
-        for (int k = 0; k < np; k++) {
-            s.plan.staleness = (int)P->ax.staleness.v[i];
-            s.plan.partial_rollout = s.plan.staleness == 0 ? 1.0 : P->ax.partial_pct.v[k] / 100.0;
-            double e = est_throughput(&P->len, &s, &pl);
-            P->estimated++;
-            if (e > best) best = e;
-        }
-    }
-    c->est = best;
-    push_cand(P, c);
+    keep_layout(P, c, &s, &pl, sweep_stale);
 }
 
 static bool rollout_ok(const scn_model *m, long tp, long ep)

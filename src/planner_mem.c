@@ -201,18 +201,6 @@ bool planner_mem_repair(planner *P, plan_cand *c, scn_scenario *s, plan *pl)
     ** memory neither (its weights and KV cache are the engine's) */
     if (s->cluster.host_mem_bytes > 0)
         for (int i = 0; i < pl->npools; i++) if (pl->pools[i].host_mem_per_node > s->cluster.host_mem_bytes) return false;
-    bool reach = false;
-    for (int i = 0; i < pl->npools; i++) {
-        const plan_pool *q = &pl->pools[i];
-        double tsum = 0;
-        for (int b = 0; b < MB__COUNT; b++) tsum += q->train_mem[b];
-        bool over = tsum + q->outside > q->capacity || q->peak > q->capacity
-                 || ((q->roles & ROLE_ROLLOUT) && q->rollout_mem[MB_KV_CACHE] <= 0);
-        if (!over) continue;
-        if (!(q->roles & (ROLE_TRAIN | ROLE_CRITIC | ROLE_REF | ROLE_REWARD)) && !q->colocated) return false;
-        reach = true;
-    }
-    if (!reach) return false;
     options op;
     int total = 1;
     for (int f = 0; f < PLANNER_MEM__N; f++) {
@@ -224,6 +212,30 @@ bool planner_mem_repair(planner *P, plan_cand *c, scn_scenario *s, plan *pl)
         total *= op.n[f] + 1;
     }
     if (total <= 1) return false;
+    bool reach = false;
+    for (int i = 0; i < pl->npools; i++) {
+        const plan_pool *q = &pl->pools[i];
+        const double *tm = q->train_mem;
+        double tsum = 0;
+        for (int b = 0; b < MB__COUNT; b++) tsum += tm[b];
+        bool over = tsum + q->outside > q->capacity || q->peak > q->capacity
+                 || ((q->roles & ROLE_ROLLOUT) && q->rollout_mem[MB_KV_CACHE] <= 0);
+        if (!over) continue;
+        if (!(q->roles & (ROLE_TRAIN | ROLE_CRITIC | ROLE_REF | ROLE_REWARD)) && !q->colocated) return false;
+        /* what training holds with every feature on, at the least: each
+        ** feature takes at most its buckets away (the optimizer's; half the
+        ** weights, the FP32 master's share under ZeRO-3; the activations;
+        ** the awake engine's weights and KV cache; the frozen models'), and
+        ** nothing takes the gradients or the critic; over the device, no
+        ** combination fits, and no plan is built to find it out */
+        double least = tm[MB_GRADS] + tm[MB_CRITIC] + tm[MB_RESHARD] + tm[MB_WEIGHTS] * (op.n[PLANNER_MEM_OPTIMIZER] ? 0.5 : 1)
+                     + (op.n[PLANNER_MEM_OPTIMIZER] ? 0 : tm[MB_OPTIMIZER]) + (op.n[PLANNER_MEM_RECOMPUTE] ? 0 : tm[MB_ACTIVATIONS])
+                     + (op.n[PLANNER_MEM_SLEEP] ? 0 : tm[MB_ROLLOUT_WEIGHTS] + tm[MB_KV_CACHE])
+                     + (op.n[PLANNER_MEM_AUX_SHARD] ? 0 : tm[MB_REF_WEIGHTS] + tm[MB_REWARD_WEIGHTS]);
+        if (least > q->capacity) return false;
+        reach = true;
+    }
+    if (!reach) return false;
     combo *all = xmalloc((size_t)total * sizeof *all);
     for (int i = 0; i < total; i++) {
         int r = i;
@@ -256,7 +268,7 @@ bool planner_mem_repair(planner *P, plan_cand *c, scn_scenario *s, plan *pl)
         for (int j = 0; j < nover && !skip; j++) skip = holds(&over[j], k);
         if (skip) continue;
         combo_apply(&op, k, s, t);
-        if (!plan_build(t, tp, &err)) continue;
+            if (!plan_build(t, tp, &err)) continue;
         if (tp->fits) {
             fit[nfit] = *k;
             fit[nfit++].est = est_throughput(&P->len, t, tp);
