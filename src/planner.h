@@ -248,6 +248,13 @@ int planner_survivors(const planner *P, const int *ids, int n, int keep, int *ou
 #define PLANNER_FIT_SLACK 0.2
 bool planner_keeps(const scn_scenario *s, const plan *pl);
 
+/* The values of memory feature f (PLANNER_MEM_*) the search may set, a bit
+** (1u << value) each (the optimizer: bit 1, all of it on the host): every
+** value without --framework, else the values the framework has a setting
+** for (docs/frameworks.md); none where the user holds the field (a --set or
+** --fix of it). */
+unsigned planner_mem_offered(const planner *P, int f);
+
 /* The scenario a candidate stands for. */
 void planner_apply(const planner *P, const plan_cand *c, scn_scenario *out);
 /* The columns of a plan table, and one row: simulate P->sel[id] over

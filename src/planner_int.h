@@ -41,11 +41,5 @@ void planner_mem_apply(const plan_cand *c, scn_scenario *s);
 bool planner_mem_any(const plan_cand *c);
 void planner_mem_text(const plan_cand *c, char *buf, size_t n);
 void planner_mem_sets(const plan_cand *c, fs_buf *b);
-/* (planner_limits.c) The values of feature f (PLANNER_MEM_*) the search
-** may set, a bit (1u << value) each (the optimizer: bit 1, all of it on the
-** host): every value without --framework, else the values the framework has
-** a setting for (docs/frameworks.md); none where the user holds the field
-** (a --set or --fix of it). */
-unsigned planner_mem_offered(const planner *P, int f);
 
 #endif
