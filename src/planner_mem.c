@@ -11,12 +11,13 @@
 ** optimizer's step and its host-link traffic), so the estimate is the cost.
 **
 ** Not a product of new search axes: a layout that fits as given is left as
-** given, and one whose overflow no feature can reach (a rollout-only pool,
-** or the device memory still over with every feature on) costs one more
-** plan build.  Between those, the combinations are tried fewest features
-** first, so that a combination holding one that fits is never built (it
-** can only cost more), nor one inside a combination that overflows the
-** devices (every feature only takes device memory away).
+** given; one whose overflow no feature can reach (the host over already, a
+** rollout-only pool over, the training states left with every feature on
+** over the device) costs no plan build, and one still over with every
+** feature on costs one.  Between those, the combinations are tried fewest
+** features first, so that a combination holding one that fits is never
+** built (it can only cost more time), nor one inside a combination that
+** overflows the devices (every feature only takes device memory away).
 */
 #include "planner.h"
 #include "planner_int.h"
@@ -268,7 +269,7 @@ bool planner_mem_repair(planner *P, plan_cand *c, scn_scenario *s, plan *pl)
         for (int j = 0; j < nover && !skip; j++) skip = holds(&over[j], k);
         if (skip) continue;
         combo_apply(&op, k, s, t);
-            if (!plan_build(t, tp, &err)) continue;
+        if (!plan_build(t, tp, &err)) continue;
         if (tp->fits) {
             fit[nfit] = *k;
             fit[nfit++].est = est_throughput(&P->len, t, tp);
