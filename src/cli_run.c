@@ -176,6 +176,8 @@ int cmd_check(cli_opts *o)
             json_obj_begin(&js, "rollout_memory_bytes");
             for (int k = 0; k < MB__COUNT; k++) if (q->rollout_mem[k] > 0) json_num(&js, trace_bucket_name((mem_bucket)k), q->rollout_mem[k]);
             json_obj_end(&js);
+            /* of the runtime bucket: what an inference engine keeps asleep or awake (mdl_engine_kept) */
+            if (q->engine_kept > 0) json_num(&js, "engine_kept_bytes", q->engine_kept);
             json_obj_end(&js);
         }
         json_arr_end(&js);

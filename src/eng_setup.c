@@ -221,6 +221,10 @@ static void initial_memory(sim *s, int p)
 {
     const plan_pool *q = &s->pl.pools[p];
     pool_rt *r = &s->pr[p];
+    /* what the processes hold beside the allocator's buckets, for the whole
+    ** run (plan.c, pool_peak; docs/model.md, section 11): booked first, so
+    ** an overflow names the bucket that grew into it */
+    eng_mem_pool(s, p, MB_RUNTIME, q->outside, 0);
     if (q->roles & (ROLE_TRAIN | ROLE_CRITIC)) {
         double st[3];
         plan_train_states(&s->scn, q, st);

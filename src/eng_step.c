@@ -670,10 +670,13 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
         eng_mem_pool(s, p, MB_WEIGHTS, 0, pf_end);
     }
     /* KV cache: what the rollout may use, less what is resident (an engine
-    ** that does not sleep still holds its reservation: the same figure) */
+    ** that does not sleep still holds its reservation: the same figure);
+    ** the runtime bucket lies beside the engine's share, as plan.c counts
+    ** it (docs/model.md, section 11) */
     for (int g = 0; g < r->ngroups; g++) {
         int gg = r->group0 + g;
-        double kv = q->capacity * sp->rollout.mem_util - (eng_mem_group_total(s, gg) - s->mem[gg][MB_KV_CACHE]);
+        double kv = q->capacity * sp->rollout.mem_util
+                  - (eng_mem_group_total(s, gg) - s->mem[gg][MB_KV_CACHE] - s->mem[gg][MB_RUNTIME]);
         eng_mem_set(s, gg, MB_KV_CACHE, kv, end);
     }
     r->rollout_layout = true;

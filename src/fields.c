@@ -362,6 +362,15 @@ static const fdesc FIELDS_ROLLOUT[] = {
          "the weights; verl's default), offload (vLLM sleep level 1: weights copied to pinned host memory and back over "
          "the host link before the reshard, KV cache freed; OpenRLHF --vllm.enable_sleep, NeMo RL) or none (no sleep: "
          "weights and KV cache stay, training gets what is left; verl free_cache_engine=false, OpenRLHF without enable_sleep)"),
+    NUM("graph_pool_mb", scn_rollout_layout, graph_pool_bytes, MiB, 0, 1e6, 0, "MiB",
+        "per device: the memory pool of the engine's captured CUDA graphs (used when cuda_graphs is on and the engine "
+        "is vllm or sglang), outside gpu_memory_utilization and kept while the engine sleeps: vLLM's sleep frees only "
+        "what its CuMemAllocator tagged (weights, KV cache); 532 MiB, vLLM's 0.52 GiB for a dense 8B model at its "
+        "default capture sizes (docs/model.md, section 8)"),
+    BOOL("own_process", scn_rollout_layout, own_process,
+         "co-located: the inference engine runs in a process of its own beside the trainer's (a second CUDA context "
+         "on each device, plan.cuda_context_mb): NeMo RL's VllmGenerationWorker and OpenRLHF's LLMRayActor are Ray "
+         "actors, verl's vLLM server spawns its workers with the mp executor; false: one process (an in-process engine)"),
     END
 };
 

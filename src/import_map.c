@@ -528,6 +528,12 @@ static bool map_verl(imp_mctx *m)
         else if (ls) snprintf(why, sizeof why, "%s with %s: vLLM sleep level 1, weights to host memory", s, s2);
         else snprintf(why, sizeof why, "%s: vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded", s);
         imp_m_set(m, "plan.rollout.sleep", why, "\"%s\"", !fc ? "none" : ls ? "offload" : "discard");
+        /* verl b178a3c's vLLM server spawns its GPU workers with the mp executor
+        ** (verl/workers/rollout/vllm_rollout/vllm_async_server.py, distributed_executor_backend "mp"), beside
+        ** the hybrid worker's process: a second CUDA context on each GPU */
+        snprintf(why, sizeof why, "actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own "
+                 "(vllm_async_server.py, mp executor)");
+        imp_m_set(m, "plan.rollout.own_process", why, "true");
     } else {
         imp_m_set(m, "plan.mode", s, "\"separate\"");
         imp_m_warn(m, "actor_rollout_ref.hybrid_engine = false: verl's main_ppo needs it; simulated as separate pools "
@@ -748,6 +754,10 @@ static bool map_openrlhf(imp_mctx *m)
         ** OpenRLHF 3c3be62); without enable_sleep they keep weights and KV cache while the actor trains */
         snprintf(why, sizeof why, "%s: %s", s, vs ? "vLLM sleep level 1, weights to host memory" : "no sleep, vLLM keeps its memory");
         imp_m_set(m, "plan.rollout.sleep", why, "\"%s\"", vs ? "offload" : "none");
+        /* each engine is a Ray actor of its own on the shared GPUs (openrlhf/trainer/ray/vllm_engine.py,
+        ** LLMRayActor, num_gpus 0.2 under the hybrid engine): a second CUDA context beside the actor's */
+        snprintf(why, sizeof why, "%s: each vLLM engine a Ray actor of its own (vllm_engine.py, LLMRayActor)", cas);
+        imp_m_set(m, "plan.rollout.own_process", why, "true");
     } else {
         /* explicit pools: vLLM engines, the actor (+ reference), the critic (+ reward), the rest */
         fs_buf pools;

@@ -72,6 +72,10 @@ bool imp_map_nemo(imp_mctx *m)
         ** refit (dtensor_policy_worker.py, offload_after_refit; back in prepare_for_training): no key sets either */
         snprintf(why, sizeof why, "%s: NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)", s);
         imp_m_set(m, "plan.rollout.sleep", why, "\"offload\"");
+        /* vLLM runs in a Ray actor of its own beside the policy worker's (nemo_rl/models/generation/vllm/
+        ** vllm_worker.py, @ray.remote VllmGenerationWorker): a second CUDA context on each GPU */
+        snprintf(why, sizeof why, "%s: vLLM in its own Ray actor (vllm_worker.py, VllmGenerationWorker)", s);
+        imp_m_set(m, "plan.rollout.own_process", why, "true");
         snprintf(why, sizeof why, "%s: NeMo RL's offload_after_refit moves the policy's parameters to the host", s);
         imp_m_set(m, "plan.offload.params", why, "\"after_reshard\"");
     } else {

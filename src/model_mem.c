@@ -85,3 +85,18 @@ double mdl_runtime_bytes(const scn_plan *p, int comms)
     double nccl = p->nccl_channels > 0 && comms > 0 ? (double)comms * p->nccl_channels * 2.0 * p->nccl_buffsize : 0.0;
     return p->cuda_context_bytes + nccl;
 }
+
+double mdl_engine_kept(const scn_plan *p, bool beside_trainer)
+{
+    const scn_rollout_layout *r = &p->rollout;
+    /* vLLM's sleep unmaps only the CuMemAllocator's tagged pools ("weights",
+    ** "kv_cache": vllm/device_allocator/cumem.py); the graphs are captured
+    ** into torch's own graph pool after the KV cache is allocated and stay
+    ** mapped.  The hybrid and eager engines capture nothing. */
+    bool graphs = r->cuda_graphs && (r->engine == ENGINE_VLLM || r->engine == ENGINE_SGLANG);
+    double kept = graphs ? r->graph_pool_bytes : 0.0;
+    /* a second process on the device has its own context (one is counted
+    ** for the trainer by mdl_runtime_bytes) */
+    if (beside_trainer && r->own_process) kept += p->cuda_context_bytes;
+    return kept;
+}

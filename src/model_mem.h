@@ -62,4 +62,11 @@ double mdl_logits_bytes(double tokens, int seqs, double vocab_rank, int tp, scn_
 ** `comms` communicators × channels × 2 ring peers × NCCL_BUFFSIZE. */
 double mdl_runtime_bytes(const scn_plan *p, int comms);
 
+/* Per device, what an inference engine holds outside the allocations its
+** sleep frees (docs/model.md, section 8): the captured CUDA graphs' pool
+** (cuda_graphs on a vllm or sglang engine) and, beside a trainer on the
+** same devices (`beside_trainer`) when the engine has a process of its own,
+** that process's CUDA context.  Held in every phase, asleep or awake. */
+double mdl_engine_kept(const scn_plan *p, bool beside_trainer);
+
 #endif

@@ -137,7 +137,18 @@ static double critic_bytes(const scn_scenario *s, const plan_pool *pp)
     if (!s->has_critic || !(pp->roles & ROLE_CRITIC)) return 0;
     const scn_model *c = &s->critic;
     double psi = c->params_total * mdl_stage_share(c->layers, pp->pp) / pp->tp;
-    mdl_states st = mdl_train_states(psi, pp->shard, s->plan.train.zero, s->plan.train.grad_dtype);
+    const scn_train_layout *tl = &s->plan.train;
+    mdl_states st = mdl_train_states(psi, pp->shard, tl->zero, tl->grad_dtype);
+    /* plan.train.optimizer_offload holds the critic's share on the host as
+    ** the actor's (plan_train_states): OpenRLHF builds the critic with the
+    ** one DeepspeedStrategy of --ds.* (openrlhf/cli/train_ppo_ray.py,
+    ** get_strategy; CriticModelActor in openrlhf/trainer/ray/ppo_critic.py,
+    ** v0.11.0), so --ds.adam_offload moves its Adam states to CPU too */
+    double f = tl->optimizer_offload;
+    if (f > 0) {
+        st.optimizer *= 1 - f;
+        if (tl->zero >= 3 && tl->grad_dtype == GRAD_FP32) st.weights *= 1 - f / 2;
+    }
     return st.weights + st.grads + st.optimizer;
 }
 
@@ -347,9 +358,15 @@ static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double r
             set_peak(q, rsum + (q->roles & ROLE_TRAIN ? 0 : bb), "receiving weights");
         }
     }
-    /* outside the ledger (docs/model.md, section 11): every phase holds it */
-    q->outside = mdl_runtime_bytes(sp, pool_comms(s, q)) + sp->alloc_reserve * q->peak;
+    /* what the processes hold beside the allocator's buckets (docs/model.md,
+    ** section 11), every phase: contexts, NCCL's buffers, the allocator's
+    ** reserve and an inference engine's graph pool and context, asleep or
+    ** awake (section 8).  The ledger books it as its runtime bucket. */
+    q->engine_kept = (q->roles & ROLE_ROLLOUT) ? mdl_engine_kept(sp, q->colocated) : 0;
+    q->outside = mdl_runtime_bytes(sp, pool_comms(s, q)) + q->engine_kept + sp->alloc_reserve * q->peak;
     q->peak += q->outside;
+    if (q->roles & ~(unsigned)ROLE_ROLLOUT) q->train_mem[MB_RUNTIME] = q->outside;
+    if (q->roles & ROLE_ROLLOUT) q->rollout_mem[MB_RUNTIME] = q->outside;
 }
 
 static void pool_memory(const scn_scenario *s, plan_pool *q)
@@ -475,9 +492,9 @@ static bool fit_check(const scn_scenario *s, plan *p)
         plan_pool *q = &p->pools[i];
         double tsum = 0, rsum = 0;
         for (int b = 0; b < MB__COUNT; b++) { tsum += q->train_mem[b]; rsum += q->rollout_mem[b]; }
+        rsum -= q->rollout_mem[MB_RUNTIME];     /* the KV message: what the engine's share holds */
         char a[32], c[32], m[400];
-        if (tsum + q->outside > q->capacity) {
-            tsum += q->outside;
+        if (tsum > q->capacity) {
             int worst = MB_WEIGHTS;
             for (int b = 0; b < MB__COUNT; b++) if (q->train_mem[b] > q->train_mem[worst]) worst = b;
             fmt_bytes(a, sizeof a, tsum);

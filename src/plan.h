@@ -52,10 +52,12 @@ typedef struct {
     /* per device: what a log-prob forward holds (the logits' copies and
     ** one layer's working set; plan_logprob_act), booked as activations
     ** while the pool's forward passes run; and what the processes hold
-    ** outside the ledger (CUDA context, NCCL buffers, the allocator's
-    ** reserve), included in peak and taken off the ledger's capacity */
+    ** beside the allocator's buckets (CUDA contexts, NCCL buffers, the
+    ** allocator's reserve, an engine's graph pool), included in peak and
+    ** booked as train_mem/rollout_mem[MB_RUNTIME] and the ledger's runtime */
     double   lp_act;
     double   outside;
+    double   engine_kept;   /* of outside: the inference engine's graph pool and own context (mdl_engine_kept) */
     double   kv_tokens_per_instance;
     double   capacity;
     /* A pool of its own device type (plan.pools[i].device, plan.rollout_device;

@@ -273,15 +273,25 @@ void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model 
 double plan_host_optimizer(const scn_scenario *s, const plan_pool *pp)
 {
     double f = s->plan.train.optimizer_offload;
-    if (f <= 0 || !(pp->roles & ROLE_TRAIN)) return 0;
-    const scn_model *m = &s->actor;
-    double psi_d, psi_e;
-    stage_psi(pp, m, &psi_d, &psi_e);
-    double shard = psi_d / pp->shard + psi_e / pp->eshard;
-    if (s->plan.train.lora_rank > 0) {
-        double ad, ae;
-        lora_psi(s, pp, &ad, &ae);
-        shard = ad / pp->shard + ae / pp->eshard;     /* LoRA: the adapters' states alone */
+    if (f <= 0 || !(pp->roles & (ROLE_TRAIN | ROLE_CRITIC))) return 0;
+    double shard = 0;
+    if (pp->roles & ROLE_TRAIN) {
+        const scn_model *m = &s->actor;
+        double psi_d, psi_e;
+        stage_psi(pp, m, &psi_d, &psi_e);
+        shard = psi_d / pp->shard + psi_e / pp->eshard;
+        if (s->plan.train.lora_rank > 0) {
+            double ad, ae;
+            lora_psi(s, pp, &ad, &ae);
+            shard = ad / pp->shard + ae / pp->eshard;     /* LoRA: the adapters' states alone */
+        }
+    }
+    /* the critic where it trains, held as critic_bytes holds it (src/plan.c):
+    ** its optimizer goes to the host with the actor's (one DeepSpeed
+    ** strategy in OpenRLHF) */
+    if (s->has_critic && (pp->roles & ROLE_CRITIC)) {
+        const scn_model *c = &s->critic;
+        shard += c->params_total * mdl_stage_share(c->layers, pp->pp) / pp->tp / pp->shard;
     }
     /* FP32 master, m and v (12 bytes) and the FP32 gradient CPU Adam reads
     ** (4 bytes) for the offloaded share of the shard */

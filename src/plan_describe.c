@@ -164,12 +164,19 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
                            ? "; the whole model gathered" : "");
         }
         if (q->outside > 0) {
+            /* the runtime bucket's parts (plan.c, pool_peak): the trainer's
+            ** (or the pool's one) context, an engine's graph pool and own
+            ** context (mdl_engine_kept), NCCL's buffers, the reserve */
             const scn_plan *sp = &s->plan;
+            bool own = (q->roles & ROLE_ROLLOUT) && q->colocated && sp->rollout.own_process;
+            double ectx = own ? sp->cuda_context_bytes : 0, graphs = q->engine_kept - ectx;
             double ctx = sp->cuda_context_bytes, res = sp->alloc_reserve * (q->peak - q->outside);
-            double nccl = q->outside - ctx - res;
+            double nccl = q->outside - ctx - q->engine_kept - res;
             fmt_bytes(b1, sizeof b1, q->outside);
             fmt_bytes(b2, sizeof b2, ctx);
-            buf_printf(out, "      outside the ledger     %s per device: CUDA context %s", b1, b2);
+            buf_printf(out, "      runtime (every phase)  %s per device: CUDA context %s", b1, b2);
+            if (ectx > 0) { fmt_bytes(b2, sizeof b2, ectx); buf_printf(out, ", the engine's own context %s", b2); }
+            if (graphs > 0) { fmt_bytes(b2, sizeof b2, graphs); buf_printf(out, ", the engine's CUDA graphs %s (kept asleep)", b2); }
             if (nccl > 0) { fmt_bytes(b2, sizeof b2, nccl); buf_printf(out, ", NCCL buffers %s", b2); }
             if (res > 0) { fmt_bytes(b2, sizeof b2, res); buf_printf(out, ", allocator reserve %s", b2); }
             buf_printf(out, "\n");

@@ -301,6 +301,7 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *s)
         break;
     }
     }
+    planner_mem_apply(c, s);
 }
 
 /* ---------------------------------------------------------------- enumerate */
@@ -341,10 +342,40 @@ static long stale_variants(const planner *P)
 
 int planner_ndispatch(const planner *P) { return P->ax.dispatch.n > 0 ? P->ax.dispatch.n : 1; }
 
-/* Build a layout; when it fits, estimate every staleness and partial-rollout
-** setting (they change neither layouts nor memory) and keep the layout once,
-** with the best of those estimates (at the scenario's dispatch; a variant's
-** own row is estimated with its own). */
+/* Keep a layout that fits: estimate every staleness and partial-rollout
+** setting of a searched one (they change neither layouts nor memory) and
+** keep it once, with the best of those estimates (at the scenario's
+** dispatch; a variant's own row is estimated with its own). */
+static void keep_layout(planner *P, plan_cand *c, scn_scenario *s, const plan *pl, bool sweep_stale)
+{
+    c->devices = scn_total_devices(&s->cluster);
+    c->near = !pl->fits;
+    if (!sweep_stale) {
+        c->est = est_throughput(&P->len, s, pl);
+        P->estimated++;
+        push_cand(P, c);
+        return;
+    }
+    double best = 0;
+    for (int i = 0; i < P->ax.staleness.n; i++) {
+        int np = P->ax.staleness.v[i] == 0 ? 1 : P->ax.partial_pct.n;
+        for (int k = 0; k < np; k++) {
+            s->plan.staleness = (int)P->ax.staleness.v[i];
+            s->plan.partial_rollout = s->plan.staleness == 0 ? 1.0 : P->ax.partial_pct.v[k] / 100.0;
+            double e = est_throughput(&P->len, s, pl);
+            P->estimated++;
+            if (e > best) best = e;
+        }
+    }
+    c->est = best;
+    push_cand(P, c);
+}
+
+/* Build a layout and keep it when it fits.  A searched layout that misses
+** the fit by more than PLANNER_FIT_SLACK gets the memory features that make
+** it fit, if any do (planner_mem.c); one within the slack is simulated as
+** given, the run's ledger deciding (planner_keeps).  The scenario's own and
+** listed plans stay as they are given. */
 static void consider(planner *P, plan_cand *c)
 {
     scn_scenario s;
@@ -360,29 +391,13 @@ static void consider(planner *P, plan_cand *c)
     ** whether it fits, and the baseline is always listed */
     bool own = c->mode < 0 && c->explicit_idx < 0;
     bool fits = built && (planner_keeps(&s, &pl) || own);
+    if (built && !fits && sweep_stale && planner_mem_repair(P, c, &s, &pl)) {
+        fits = true;
+        P->repaired++;
+    }
     if (P->visit) P->visit(P->visit_ud, c, fits);
     if (!fits) { P->pruned += variants; return; }
-    c->devices = scn_total_devices(&s.cluster);
-    c->near = !pl.fits;
-    if (!sweep_stale) {
-        c->est = est_throughput(&P->len, &s, &pl);
-        P->estimated++;
-        push_cand(P, c);
-        return;
-    }
-    double best = 0;
-    for (int i = 0; i < P->ax.staleness.n; i++) {
-        int np = P->ax.staleness.v[i] == 0 ? 1 : P->ax.partial_pct.n;
-        for (int k = 0; k < np; k++) {
-            s.plan.staleness = (int)P->ax.staleness.v[i];
-            s.plan.partial_rollout = s.plan.staleness == 0 ? 1.0 : P->ax.partial_pct.v[k] / 100.0;
-            double e = est_throughput(&P->len, &s, &pl);
-            P->estimated++;
-            if (e > best) best = e;
-        }
-    }
-    c->est = best;
-    push_cand(P, c);
+    keep_layout(P, c, &s, &pl, sweep_stale);
 }
 
 static bool rollout_ok(const scn_model *m, long tp, long ep)
@@ -605,6 +620,7 @@ static void run_line(const planner *P, const plan_cand *c, int iterations, fs_bu
                c->partial_pct / 100.0);
     if (c->tcp > 1 || base->plan.train.cp > 1) buf_printf(b, " --set plan.train.cp=%d", c->tcp > 0 ? c->tcp : 1);
     if (c->dispatch >= 0) buf_printf(b, " --set plan.rollout.dispatch=%s", dispatch_name(c->dispatch));
+    planner_mem_sets(c, b);
 }
 
 void planner_cols(const planner *P, rtable *t)
@@ -628,6 +644,11 @@ void planner_cols(const planner *P, rtable *t)
         for (int i = 0; cc[i]; i++) rtable_add_col(t, cc[i]);
         if (P->o.nprices) rtable_add_col(t, "device_prices");
     }
+    /* the memory features the repair turned on: where a simulated plan has
+    ** any, so that a search that repairs none writes the table it did */
+    bool mem = false;
+    for (int i = 0; i < P->nsel && !mem; i++) mem = planner_mem_any(&P->sel[i]);
+    if (mem) rtable_add_col(t, "memory_features");
     rt_metrics_add_cols(t);
     rtable_add_col(t, "run_with");
 }
@@ -674,6 +695,11 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
     rt_row_set_int(r, rtable_col(t, "simulated_iterations"), iterations);
     rt_row_set_str(r, rtable_col(t, "figure"), "simulated");
     rt_row_set_num(r, rtable_col(t, "estimate_tokens_per_s"), c->est);
+    if (rtable_col(t, "memory_features") >= 0) {
+        char mf[160];
+        planner_mem_text(c, mf, sizeof mf);
+        rt_row_set_str(r, rtable_col(t, "memory_features"), mf);
+    }
     fs_buf b;
     buf_init(&b);
     run_line(P, c, iterations, &b);

@@ -70,6 +70,20 @@ double planner_lag_value(const int64_t *hist, int top, double c);
 /* device types --price can name */
 #define PLANNER_PRICES_MAX 8
 
+/* The memory features the search turns on where a layout does not fit as
+** given (docs/cli.md, `fusync plan`, "Memory repair"), in increasing order
+** of their time cost: activation recomputation, the inference engine's
+** sleep, the frozen models ZeRO-3-sharded, the actor's parameters on the
+** host during rollout, the optimizer on the host (docs/model.md, sections 3
+** and 8).  plan_cand.mem[f] is 0 where the feature is as the scenario has
+** it, else 1 + the C value of its field set (the optimizer: 2, a share of 1). */
+enum { PLANNER_MEM_RECOMPUTE, PLANNER_MEM_SLEEP, PLANNER_MEM_AUX_SHARD, PLANNER_MEM_PARAMS, PLANNER_MEM_OPTIMIZER,
+       PLANNER_MEM__N };
+/* the scenario field of feature f ("plan.train.recompute"), its short name
+** for the table ("recompute") */
+const char *planner_mem_path(int f);
+const char *planner_mem_name(int f);
+
 typedef struct {
     int    mode;                /* PLANNER_*, or -1: the scenario's own plan / a listed plan */
     int    split;               /* separate/hybrid: rollout-only devices; colocate: aux devices */
@@ -85,6 +99,7 @@ typedef struct {
     double key;                 /* what planner_select orders by: est, or est per price an hour (cost) */
     int    devices;
     bool   near;                /* misses the analytic fit by at most PLANNER_FIT_SLACK */
+    unsigned char mem[PLANNER_MEM__N];  /* the memory repair (PLANNER_MEM_*): all 0 as given */
     /* successive halving (selected candidates only) */
     int    rung;                /* the last rung it was simulated in, -1: none */
     double figure;              /* its score there (objective or score()); -inf infeasible */
@@ -167,6 +182,7 @@ typedef struct {
     long          nc, capc;
     long          evaluated, pruned;    /* variants: enumerated, of which pruned */
     long          estimated;            /* variant estimates computed */
+    long          repaired;             /* layouts that fit only with memory features (planner_mem.c) */
     /* stage 3: what is simulated, in selection order (its id) */
     plan_cand    *sel;
     int           nsel;
@@ -231,6 +247,13 @@ int planner_survivors(const planner *P, const int *ids, int n, int keep, int *ou
 ** simulated and the run's memory ledger decides. */
 #define PLANNER_FIT_SLACK 0.2
 bool planner_keeps(const scn_scenario *s, const plan *pl);
+
+/* The values of memory feature f (PLANNER_MEM_*) the search may set, a bit
+** (1u << value) each (the optimizer: bit 1, all of it on the host): every
+** value without --framework, else the values the framework has a setting
+** for (docs/frameworks.md); none where the user holds the field (a --set or
+** --fix of it). */
+unsigned planner_mem_offered(const planner *P, int f);
 
 /* The scenario a candidate stands for. */
 void planner_apply(const planner *P, const plan_cand *c, scn_scenario *out);

@@ -28,4 +28,18 @@ bool planner_within(const planner *P, const scn_scenario *s, const report *rep, 
 void planner_set_dispatch(scn_scenario *s, int value);
 int planner_ndispatch(const planner *P);
 
+/* (planner_mem.c) The memory repair of a searched layout that does not fit
+** as given: `s` is the candidate's scenario and `pl` its plan as built.
+** Tries the features planner_mem_offered allows, keeps the combination that
+** fits with the best estimate, and then writes it into c->mem, s and pl
+** (true); false, all three unchanged, when none fits. */
+bool planner_mem_repair(planner *P, plan_cand *c, scn_scenario *s, plan *pl);
+/* The features of c->mem set in s (planner_apply). */
+void planner_mem_apply(const plan_cand *c, scn_scenario *s);
+/* Whether any feature is set; as "recompute=full optimizer_offload=1" in
+** buf; as `--set PATH=VALUE` options appended to b. */
+bool planner_mem_any(const plan_cand *c);
+void planner_mem_text(const plan_cand *c, char *buf, size_t n);
+void planner_mem_sets(const plan_cand *c, fs_buf *b);
+
 #endif

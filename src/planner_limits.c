@@ -370,3 +370,49 @@ bool planner_within(const planner *P, const scn_scenario *s, const report *rep, 
     }
     return why[0] == 0;
 }
+
+/* ---------------------------------------------------------------- memory features */
+
+#define B(v) (1u << (v))
+/* What each framework lets a user choose of the memory features the search
+** may turn on (docs/frameworks.md, "Export: the reverse mapping"; the keys
+** src/import_export.c writes), a bit (1u << value) per value of the field:
+**   verl      recompute: FSDP enable_gradient_checkpointing (full), Megatron
+**             recompute_granularity (selective, full); sleep: free_cache_engine
+**             (false: none, true: discard) and layered_summon (offload);
+**             actor param_offload (before the reshard); optimizer: FSDP2
+**             offload_policy, Megatron optimizer_offload_fraction;
+**   openrlhf  gradient_checkpointing_enable (full); vllm.enable_sleep (its
+**             engines sleep at level 1: offload); ds.adam_offload;
+**   nemo-rl   activation_checkpointing (DTensor: full; Megatron with
+**             recompute_granularity: selective, full); dtensor_cfg.cpu_offload,
+**             Megatron optimizer_cpu_offload.  Co-located NeMo RL always
+**             sleeps at level 1 and offloads the parameters after the refit:
+**             no key chooses either, so the search never changes them.
+** None has a key for the frozen models' sharding: verl, OpenRLHF and NeMo RL
+** hold the reference as the actor is held (plan.aux_shard = "auto").  The
+** backend a value needs (selective recompute under Megatron) is the
+** exporter's to check: a repair the framework's rules refuse is not kept
+** (planner_mem_repair asks admit). */
+static const struct { const char *name; unsigned offers[PLANNER_MEM__N]; } MEM_OFFERS[] = {
+    {"verl", {B(RECOMPUTE_SELECTIVE) | B(RECOMPUTE_FULL), B(SLEEP_NONE) | B(SLEEP_OFFLOAD) | B(SLEEP_DISCARD), 0,
+              B(PARAMS_BEFORE_RESHARD), B(1)}},
+    {"openrlhf", {B(RECOMPUTE_FULL), B(SLEEP_NONE) | B(SLEEP_OFFLOAD), 0, 0, B(1)}},
+    {"nemo-rl", {B(RECOMPUTE_SELECTIVE) | B(RECOMPUTE_FULL), 0, 0, 0, B(1)}},
+    {"nemorl", {B(RECOMPUTE_SELECTIVE) | B(RECOMPUTE_FULL), 0, 0, 0, B(1)}},
+};
+#undef B
+
+unsigned planner_mem_offered(const planner *P, int f)
+{
+    const planner_opts *o = &P->o;
+    const char *path = planner_mem_path(f);
+    /* the user's own value of the field is held */
+    for (int i = 0; i < o->nsets; i++) if (planner_path_is(o->sets[i], path)) return 0;
+    for (int i = 0; i < o->nfixes; i++) if (planner_path_is(o->fixes[i], path)) return 0;
+    if (!o->admit || !o->admit_name) return ~0u;
+    for (size_t k = 0; k < sizeof MEM_OFFERS / sizeof MEM_OFFERS[0]; k++)
+        if (!strcmp(o->admit_name, MEM_OFFERS[k].name)) return MEM_OFFERS[k].offers[f];
+    /* rules the planner does not know by name: every value, the rules judge */
+    return ~0u;
+}

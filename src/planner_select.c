@@ -138,6 +138,15 @@ void planner_select(planner *P, int budget)
         last = P->c[i].key;
     }
     free(taken);
+    /* the header says when a simulated layout fits only with memory
+    ** features (planner_mem.c) */
+    int nmem = 0;
+    for (int i = 0; i < P->nsel; i++) nmem += planner_mem_any(&P->sel[i]);
+    if (nmem && !strstr(P->searched, "memory features")) {
+        size_t k = strlen(P->searched);
+        snprintf(P->searched + k, sizeof P->searched - k, "%smemory features where a layout does not fit as given "
+                 "(%ld layouts repaired)", k ? ", " : "", P->repaired);
+    }
     /* the rungs: each keeps a quarter of the one before, down to the plans
     ** listed (at least 20); the windows grow by four towards the scenario's
     ** own, which the final rung runs */

@@ -92,6 +92,12 @@ void scn_defaults(scn_scenario *s)
     p->rollout.max_batched_tokens = 0;
     p->rollout.prefix_caching = true;
     p->rollout.sleep = SLEEP_DISCARD;
+    /* vLLM's captured graphs at its default capture sizes for a dense 8B
+    ** model: "Estimated CUDA graph memory: 0.52 GiB" (Qwen3-8B, PIECEWISE
+    ** up to 512 and FULL up to 256 tokens; vLLM's log quoted in
+    ** LMCache/LMCache issue 3430); docs/model.md, section 8 */
+    p->rollout.graph_pool_bytes = 0.52 * 1073741824.0;
+    p->rollout.own_process = false;
     p->aux_tp = 1;
     p->aux_shard = AUX_SHARD_AUTO;
     p->offload_aux = false;

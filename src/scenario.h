@@ -256,6 +256,8 @@ typedef struct {
                                 ** (vLLM max_num_batched_tokens); 0: a prefill is a step of its own */
     bool   prefix_caching;      /* a prompt group's prompt KV shared and prefilled once per instance */
     scn_sleep sleep;            /* co-located: the engine's memory while the pool trains */
+    double graph_pool_bytes;    /* per device: the captured CUDA graphs' memory pool, kept while asleep */
+    bool   own_process;         /* co-located: the engine in a process of its own (a second CUDA context) */
 } scn_rollout_layout;
 
 /* Where a pool's devices lie (docs/model.md, section 2): the lowest free

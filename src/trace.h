@@ -102,6 +102,10 @@ typedef enum {
     MB_WEIGHTS, MB_GRADS, MB_OPTIMIZER, MB_ACTIVATIONS, MB_ROLLOUT_WEIGHTS,
     MB_KV_CACHE, MB_REF_WEIGHTS, MB_REWARD_WEIGHTS, MB_CRITIC, MB_RESHARD,
     MB_HOST_OFFLOAD, MB_HOST_MODELS,
+    /* what the processes hold beside the allocator's buckets (CUDA contexts,
+    ** NCCL buffers, the allocator's reserve, an engine's graph pool;
+    ** docs/model.md, section 11): on the devices, constant over the run */
+    MB_RUNTIME,
     MB__COUNT
 } mem_bucket;
 const char *trace_bucket_name(mem_bucket b);

@@ -206,7 +206,8 @@ README: activations 1.1 GiB | 1.1 | 1073741824 | col8.memory_peak_bytes.activati
 README: rollout_weights 49.4 GiB | 49.4 | 1073741824 | col8.memory_peak_bytes.rollout_weights
 README: kv_cache 65.8 GiB | 65.8 | 1073741824 | col8.memory_peak_bytes.kv_cache
 README: reshard_buffer 2.0 GiB | 2.0 | 1073741824 | col8.memory_peak_bytes.reshard_buffer
-README: total peak 115.2 GiB | 115.2 | 1073741824 | col8.memory_peak_bytes.total
+README: runtime 806.2 MiB | 806.2 | 1048576 | col8.memory_peak_bytes.runtime
+README: total peak 116.0 GiB | 116.0 | 1073741824 | col8.memory_peak_bytes.total
 README: host 359.0 GiB per node | 359.0 | 1073741824 | col8.host_memory_peak_bytes
 README: host capacity 1.5 TiB | 1.5 | 1099511627776 | col8.host_memory_capacity_bytes
 README: staleness max 0 | 0 | 1 | col8.staleness.max

@@ -369,8 +369,9 @@ START_TEST(t_outside_ledger)
     load(NULL, 0, &b, &pb);
     load(nccl, 1, &c, &pc);
     const plan_pool *qa = &pa.pools[0], *qb = &pb.pools[0], *qc = &pc.pools[0];
-    ck_assert_double_eq(qa->outside, 0);
-    ck_assert_double_eq_tol(qb->outside, 287047680.0, 1);
+    /* without a context, the engine's graph pool alone (mdl_engine_kept) */
+    ck_assert_double_eq_tol(qa->outside, qa->engine_kept, 1);
+    ck_assert_double_eq_tol(qb->outside - qb->engine_kept, 287047680.0, 1);
     ck_assert_double_eq_tol(qb->peak - qa->peak, 287047680.0, 1);
     /* full co-location, TP 1, DP 8: the default group and the DP group */
     ck_assert_double_eq_tol(qc->outside - qb->outside, 2 * 8 * 2 * 4194304.0, 1);
@@ -571,7 +572,7 @@ START_TEST(t_engine_sleep)
     ck_assert_double_eq(qa->train_mem[MB_KV_CACHE], 0);
     ck_assert_double_eq(qc->train_mem[MB_ROLLOUT_WEIGHTS], rw);
     ck_assert_double_eq_tol(qc->train_mem[MB_KV_CACHE], qc->rollout_mem[MB_KV_CACHE], 1.0);
-    double tra = qa->outside;
+    double tra = 0;      /* the runtime bucket among them */
     for (int k = 0; k < MB__COUNT; k++) tra += qa->train_mem[k];
     ck_assert_double_ge(qc->peak, tra + rw + qc->rollout_mem[MB_KV_CACHE] - 1e6);
     ck_assert_str_eq(qc->peak_phase, "training");
@@ -589,6 +590,120 @@ START_TEST(t_engine_sleep)
     /* the copies cost time: two a step at the host link's shared rate */
     ck_assert_double_gt(tb, ta);
     ck_assert_double_eq_tol(tc, ta, 1e-9 * ta + 1e-6);
+}
+END_TEST
+
+/* What a sleeping engine keeps (docs/model.md, section 8): vLLM's sleep
+** frees only its CuMemAllocator's tagged pools, so the captured graphs'
+** pool stays on the device in every phase, training included; an engine in
+** a process of its own (NeMo RL, OpenRLHF, verl's mp executor) adds its
+** CUDA context.  Without CUDA graphs (enforce_eager) there is no pool. */
+START_TEST(t_engine_kept)
+{
+    const char *eager[] = {"plan.rollout.cuda_graphs=false"};
+    const char *own[] = {"plan.rollout.own_process=true"};
+    const char *hyb[] = {"plan.rollout.engine=hybrid"};
+    scn_scenario a, b, c, d;
+    plan pa, pb, pc, pd;
+    load(NULL, 0, &a, &pa);
+    load(eager, 1, &b, &pb);
+    load(own, 1, &c, &pc);
+    load(hyb, 1, &d, &pd);
+    const plan_pool *qa = &pa.pools[0], *qb = &pb.pools[0], *qc = &pc.pools[0], *qd = &pd.pools[0];
+    double g = a.plan.rollout.graph_pool_bytes;
+    ck_assert_double_eq_tol(g, 0.52 * 1073741824.0, 1);
+    ck_assert_double_eq_tol(qa->engine_kept, g, 1);
+    ck_assert_double_eq(qb->engine_kept, 0);
+    ck_assert_double_eq(qd->engine_kept, 0);         /* a hybrid engine captures nothing */
+    ck_assert_double_eq_tol(qc->engine_kept, g + a.plan.cuda_context_bytes, 1);
+    /* held while training, asleep: the training column carries it */
+    ck_assert_double_eq_tol(qa->train_mem[MB_RUNTIME] - qb->train_mem[MB_RUNTIME], g, 1);
+    ck_assert_double_eq_tol(qa->peak - qb->peak, g, 1);
+    ck_assert_double_eq_tol(qc->peak - qa->peak, a.plan.cuda_context_bytes, 1);
+    /* a separate rollout pool is the engine's only process: no second context */
+    const char *sep[] = {"plan.mode=separate", "plan.rollout.own_process=true"};
+    scn_scenario e;
+    plan pe;
+    load(sep, 2, &e, &pe);
+    for (int i = 0; i < pe.npools; i++)
+        if (pe.pools[i].roles & ROLE_ROLLOUT) ck_assert_double_eq_tol(pe.pools[i].engine_kept, g, 1);
+}
+END_TEST
+
+/* The runtime bucket: what the processes hold beside the allocator's
+** buckets is booked in the run's ledger, so the ledger's device peak is the
+** peak `fusync check` prints, and the bucket holds plan_pool.outside. */
+START_TEST(t_runtime_in_ledger)
+{
+    scn_scenario sc;
+    plan pl;
+    load(NULL, 0, &sc, &pl);
+    const plan_pool *q = &pl.pools[0];
+    ck_assert_double_gt(q->outside, 287047680.0);
+    char *path = test_tmpfile(".lua", SCN);
+    fs_err err = {0, ""};
+    ck_assert(lscn_load(path, NULL, 0, &sc, &err));
+    unlink(path);
+    free(path);
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    ck_assert(sim_run(s));
+    const trace *tr = sim_trace(s);
+    double dev = 0;
+    for (int g = 0; g < trace_nmemgroups(tr); g++) {
+        if (trace_memgroup_at(tr, g)->host) continue;
+        ck_assert_double_eq_tol(sim_mem_peak(s, g, MB_RUNTIME), q->outside, 1);
+        dev = fmax(dev, sim_mem_peak_total(s, g, NULL));
+    }
+    ck_assert_double_eq_tol(dev, q->peak, 1e-6 * q->peak);
+    sim_free(s);
+    ck_assert_str_eq(trace_bucket_name(MB_RUNTIME), "runtime");
+}
+END_TEST
+
+/* The critic's optimizer on the host (plan.train.optimizer_offload): OpenRLHF
+** builds the critic with the actor's one DeepSpeed strategy, so CPU Adam
+** takes the critic's FP32 master, m and v off the device too, and the host
+** holds them with the gradient CPU Adam reads (16 bytes a parameter). */
+START_TEST(t_critic_offload)
+{
+    static const char *PPO =
+        "local f = fusync\n"
+        "return { name = 'ppo',\n"
+        "  cluster = { device = f.devices.h100, devices_per_node = 8, nodes_per_supernode = 1, supernodes = 1,\n"
+        "              host_mem_gb = 2048 },\n"
+        "  models = { actor = f.models.qwen2_5_7b, reference = f.models.qwen2_5_7b, reward = 'rule',\n"
+        "             critic = f.models.qwen2_5_7b },\n"
+        "  workload = { algorithm = 'ppo', prompts_per_step = 32, samples_per_prompt = 1, minibatches = 2,\n"
+        "    prompt_len = f.dist.fixed(512), response_len = f.dist.uniform(64, 3000),\n"
+        "    max_response = 3072, iterations = 2, warmup = 0, seed = 5 },\n"
+        "  plan = { mode = 'full', rollout = { tp = 1, max_seqs = 64 },\n"
+        "           train = { tp = 1, pp = 1, zero = 3, micro_batch = 2 } },\n"
+        "}\n";
+    const char *off[] = {"plan.train.optimizer_offload=1"};
+    scn_scenario a, b;
+    plan pa, pb;
+    fs_err err = {0, ""};
+    char *path = test_tmpfile(".lua", PPO);
+    ck_assert_ptr_nonnull(path);
+    ck_assert_msg(lscn_load(path, NULL, 0, &a, &err) && scn_validate(&a, &err), "%s", err.msg);
+    ck_assert_msg(lscn_load(path, off, 1, &b, &err) && scn_validate(&b, &err), "%s", err.msg);
+    unlink(path);
+    free(path);
+    ck_assert_msg(plan_build(&a, &pa, &err) && plan_build(&b, &pb, &err), "%s", err.msg);
+    const plan_pool *qa = &pa.pools[0], *qb = &pb.pools[0];
+    ck_assert(a.has_critic);
+    ck_assert_double_gt(qa->train_mem[MB_CRITIC], 0);
+    const scn_model *c = &a.critic;
+    double psi = c->params_total / qa->tp;
+    mdl_states st = mdl_train_states(psi, qa->shard, a.plan.train.zero, a.plan.train.grad_dtype);
+    /* ZeRO-3 with FP32 gradients: the offloaded master leaves a BF16 copy */
+    double want = st.weights * 0.5 + st.grads;
+    ck_assert_double_eq_tol(qb->train_mem[MB_CRITIC], want, 1e-9 * want);
+    /* the host: the actor's share and the critic's */
+    double actor_host = 16.0 * a.actor.params_total / qa->tp / qa->shard;
+    double crit_host = 16.0 * psi / qa->shard;
+    ck_assert_double_eq_tol(qb->host_opt, actor_host + crit_host, 1e-3 * (actor_host + crit_host));
 }
 END_TEST
 
@@ -666,6 +781,9 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_logprob_tokens_unshard);
     tcase_add_test(tc, t_outside_ledger);
     tcase_add_test(tc, t_engine_sleep);
+    tcase_add_test(tc, t_engine_kept);
+    tcase_add_test(tc, t_runtime_in_ledger);
+    tcase_add_test(tc, t_critic_offload);
     tcase_add_test(tc, t_param_offload);
     suite_add_tcase(s, tc);
     return s;

@@ -636,6 +636,110 @@ START_TEST(t_lag_value)
 }
 END_TEST
 
+/* The memory repair (planner_mem.c; docs/cli.md, `fusync plan`, "Memory
+** repair"): with the engine awake through training (plan.rollout.sleep =
+** "none"), co-located layouts of the tiny scenario overflow; the search
+** keeps them with the engine asleep, each repaired candidate fitting by
+** plan_build and not fitting with its features cleared.  A framework's
+** table narrows the values (OpenRLHF sleeps at level 1 only, NeMo RL has no
+** key for it), and a field the user sets is held. */
+static bool admit_all(const scn_scenario *s, void *ud, char *why, size_t n)
+{
+    (void)s;
+    (void)ud;
+    (void)why;
+    (void)n;
+    return true;
+}
+
+/* Repaired candidates of a search: each fits as repaired and not as given;
+** counts[v] of each sleep value set. */
+static long repaired_check(planner *P, int counts[3])
+{
+    long n = 0;
+    for (long i = 0; i < P->nc; i++) {
+        plan_cand c = P->c[i];
+        bool any = false;
+        for (int f = 0; f < PLANNER_MEM__N; f++) any |= c.mem[f] != 0;
+        if (!any) continue;
+        n++;
+        if (c.mem[PLANNER_MEM_SLEEP]) counts[c.mem[PLANNER_MEM_SLEEP] - 1]++;
+        scn_scenario s;
+        plan pl;
+        fs_err err = {0, ""};
+        planner_apply(P, &c, &s);
+        ck_assert_msg(plan_build(&s, &pl, &err) && pl.fits, "candidate %ld repaired does not fit: %s", i, pl.fit_msg);
+        memset(c.mem, 0, sizeof c.mem);
+        planner_apply(P, &c, &s);
+        ck_assert(plan_build(&s, &pl, &err));
+        ck_assert_msg(!planner_keeps(&s, &pl), "candidate %ld fits as given, yet was repaired", i);
+    }
+    return n;
+}
+
+START_TEST(t_memory_repair)
+{
+    char *path = test_tmpfile(".lua", tiny_lua);
+    const char *sets[] = {"plan.rollout.sleep=none", "plan.train.recompute=full"};
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, sets, 2, &sc, &err);
+    unlink(path);
+    free(path);
+    ck_assert_msg(ok, "%s", err.msg);
+    long modes[] = {PLANNER_FULL}, seqs[] = {64}, st[] = {0};
+    const char *fws[] = {NULL, "openrlhf", "nemo-rl"};
+    for (int k = 0; k < 3; k++) {
+        planner *P = xcalloc(1, sizeof *P);
+        planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT, .top = 10, .input = "tiny.lua"};
+        if (fws[k]) {
+            po.admit = admit_all;
+            po.admit_name = fws[k];
+        }
+        ck_assert_msg(planner_init(P, &sc, NULL, &po, &err), "%s", err.msg);
+        axis(&P->ax.modes, 1, modes);
+        axis(&P->ax.max_seqs, 1, seqs);
+        axis(&P->ax.staleness, 1, st);
+        unsigned sleep = planner_mem_offered(P, PLANNER_MEM_SLEEP);
+        planner_enumerate(P);
+        int counts[3] = {0, 0, 0};
+        long n = repaired_check(P, counts);
+        ck_assert_int_eq(n, P->repaired);
+        if (k == 0) {
+            ck_assert(sleep & (1u << SLEEP_DISCARD));
+            ck_assert_msg(counts[SLEEP_DISCARD] > 0, "no layout repaired with the engine asleep");
+        } else if (k == 1) {
+            ck_assert_uint_eq(sleep, (1u << SLEEP_NONE) | (1u << SLEEP_OFFLOAD));
+            ck_assert_uint_eq(planner_mem_offered(P, PLANNER_MEM_PARAMS), 0);
+            ck_assert_uint_eq(planner_mem_offered(P, PLANNER_MEM_AUX_SHARD), 0);
+            ck_assert_int_eq(counts[SLEEP_DISCARD], 0);
+            ck_assert_msg(counts[SLEEP_OFFLOAD] > 0, "openrlhf: no layout repaired at sleep level 1");
+        } else {
+            ck_assert_uint_eq(sleep, 0);
+            ck_assert_int_eq(counts[SLEEP_OFFLOAD] + counts[SLEEP_DISCARD], 0);
+        }
+        ck_assert(planner_mem_offered(P, PLANNER_MEM_OPTIMIZER) & 2u);
+        planner_free(P);
+        free(P);
+    }
+    /* the user's own value is held: a --set of the field */
+    planner *P = xcalloc(1, sizeof *P);
+    planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT, .top = 10, .input = "tiny.lua", .sets = sets, .nsets = 1};
+    ck_assert_msg(planner_init(P, &sc, NULL, &po, &err), "%s", err.msg);
+    ck_assert_uint_eq(planner_mem_offered(P, PLANNER_MEM_SLEEP), 0);
+    ck_assert_uint_ne(planner_mem_offered(P, PLANNER_MEM_OPTIMIZER), 0);
+    axis(&P->ax.modes, 1, modes);
+    axis(&P->ax.max_seqs, 1, seqs);
+    axis(&P->ax.staleness, 1, st);
+    planner_enumerate(P);
+    int counts[3] = {0, 0, 0};
+    repaired_check(P, counts);
+    ck_assert_int_eq(counts[0] + counts[1] + counts[2], 0);
+    planner_free(P);
+    free(P);
+}
+END_TEST
+
 static Suite *planner_suite(void)
 {
     Suite *s = suite_create("planner");
@@ -651,6 +755,7 @@ static Suite *planner_suite(void)
     tcase_add_test(tc, t_survivors_and_extrapolation);
     tcase_add_test(tc, t_estimate_parts_are_the_engines);
     tcase_add_test(tc, t_lag_value);
+    tcase_add_test(tc, t_memory_repair);
     suite_add_tcase(s, tc);
     return s;
 }
