@@ -230,7 +230,9 @@ static void initial_memory(sim *s, int p)
         plan_train_states(&s->scn, q, st);
         if (q->roles & ROLE_TRAIN) {
             eng_mem_pool(s, p, MB_WEIGHTS, st[0], 0);
-            eng_mem_pool(s, p, MB_GRADS, st[1], 0);
+            /* gradients freed between steps appear with the first backward
+            ** (start_train_, plan.train.grad_buffer = step) */
+            eng_mem_pool(s, p, MB_GRADS, s->scn.plan.train.grad_buffer == GRADS_STEP ? 0 : st[1], 0);
             eng_mem_pool(s, p, MB_OPTIMIZER, st[2], 0);
         }
         eng_mem_pool(s, p, MB_CRITIC, q->train_mem[MB_CRITIC], 0);

@@ -621,7 +621,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);     /* its fullest node, as plan.c books it */
     double off = 0;
     int g0 = r->group0;
-    if (sp->offload_grads) off += s->mem[g0][MB_GRADS];
+    if (plan_grads_move(sp)) off += s->mem[g0][MB_GRADS];
     if (sp->offload_optimizer) off += s->mem[g0][MB_OPTIMIZER] + s->mem[g0][MB_CRITIC];
     /* the engine's weights up from the host (sleep level 1) before the
     ** reshard overwrites them; the training weights down after it
@@ -652,7 +652,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
         eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (off + pdown + q->host_opt + hb.engine) * per_node, now);
     if (pdown > 0) eng_mem_pool(s, p, MB_WEIGHTS, 0, to_end);
     if (off > 0) {
-        if (sp->offload_grads) eng_mem_pool(s, p, MB_GRADS, 0, to_end);
+        if (plan_grads_move(sp)) eng_mem_pool(s, p, MB_GRADS, 0, to_end);
         if (sp->offload_optimizer) { eng_mem_pool(s, p, MB_OPTIMIZER, 0, to_end); eng_mem_pool(s, p, MB_CRITIC, 0, to_end); }
     }
     /* onload: bucket buffers while resharding; the rollout weights' memory
@@ -705,7 +705,7 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     double st[3];
     plan_train_states(&s->scn, q, st);
     double crit = q->train_mem[MB_CRITIC];
-    double on = (sp->offload_grads ? st[1] : 0) + (sp->offload_optimizer ? st[2] + crit : 0);
+    double on = (plan_grads_move(sp) ? st[1] : 0) + (sp->offload_optimizer ? st[2] + crit : 0);
     plan_switch_host hb = plan_switch_host_bytes(&s->scn, q);
     bool keep = sp->rollout.sleep == SLEEP_NONE;
     double t_on = (on + hb.params) / hostbw;
@@ -735,7 +735,7 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     if (on + hb.params > 0) {
         /* onload: room is taken as the transfer starts */
         if (hb.params > 0) eng_mem_pool(s, p, MB_WEIGHTS, st[0], tr_end);
-        if (sp->offload_grads) eng_mem_pool(s, p, MB_GRADS, st[1], tr_end);
+        if (plan_grads_move(sp)) eng_mem_pool(s, p, MB_GRADS, st[1], tr_end);
         if (sp->offload_optimizer) { eng_mem_pool(s, p, MB_OPTIMIZER, st[2], tr_end); eng_mem_pool(s, p, MB_CRITIC, crit, tr_end); }
         /* what stays: the optimizer's host share (plan.train.optimizer_offload)
         ** and a sleeping engine's weights */

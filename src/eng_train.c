@@ -766,6 +766,11 @@ static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, i
     ** turn, or each on its own (docs/model.md, section 2) */
     const scn_model *models[2] = {q->roles & ROLE_TRAIN ? eng_actor(s) : NULL,
                                   s->scn.has_critic && (q->roles & ROLE_CRITIC) ? &s->scn.critic : NULL};
+    /* gradients that live only while a step trains (plan.train.grad_buffer =
+    ** step): allocated by the first backward, freed by the zero_grad after the
+    ** last optimizer step (docs/model.md, section 3) */
+    bool step_grads = models[0] && s->scn.plan.train.grad_buffer == GRADS_STEP;
+    if (step_grads) eng_mem_pool(s, p, MB_GRADS, q->train_mem[MB_GRADS], now);
     for (int e = e0; e < e1; e++) {
         for (int mbi = mb0; mbi < mb1; mbi++) {
             for (int mi = 0; mi < 2; mi++) {
@@ -810,6 +815,7 @@ static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, i
             }
         }
     }
+    if (step_grads) eng_mem_pool(s, p, MB_GRADS, 0, cur);
     eng_pool_class(s, p, P_TRAIN);
     r->st = P_TRAIN;
     eng_sched_task(s, p, cur);

@@ -286,7 +286,7 @@ static double pool_switches(const scn_scenario *s, const plan_pool *q)
     double hostbw = mdl_host_bw_shared(plan_pool_cluster(s, q), s->eff.host_link), st[3];
     plan_train_states(s, q, st);
     double crit = q->train_mem[MB_CRITIC];
-    double off = (s->plan.offload_grads ? st[1] : 0) + (s->plan.offload_optimizer ? st[2] + crit : 0);
+    double off = (plan_grads_move(&s->plan) ? st[1] : 0) + (s->plan.offload_optimizer ? st[2] + crit : 0);
     /* a sleeping engine's weights and offloaded training weights cross the
     ** host link once each way, the training weights a third time when the
     ** reshard reads them from the host (plan_switch_host_bytes) */

@@ -44,6 +44,8 @@ static const char *const ATTENTION_NAMES[] = {"fused", "materialized", NULL};
 static const int ATTENTION_VALS[] = {ATTN_FUSED, ATTN_MATERIALIZED};
 static const char *const LOGITS_NAMES[] = {"fp32", "eager", NULL};
 static const int LOGITS_VALS[] = {LOGITS_FP32, LOGITS_EAGER};
+static const char *const GRADBUF_NAMES[] = {"persistent", "step", NULL};
+static const int GRADBUF_VALS[] = {GRADS_PERSISTENT, GRADS_STEP};
 static const char *const PADDING_NAMES[] = {"none", "longest", NULL};
 static const int PADDING_VALS[] = {PAD_NONE, PAD_LONGEST};
 static const char *const BALANCE_NAMES[] = {"minibatch", "step", NULL};
@@ -304,6 +306,11 @@ static const fdesc FIELDS_TRAIN[] = {
          "Triton cross-entropy, verl's flash-attn path, Liger) or eager (BF16 logits, their FP32 upcast, the "
          "log-softmax's shifted copy and output: 2 + 3·4 bytes, as NeMo RL's DistributedLogprob holds them; 2 + 2·4 "
          "under TP 1, torch's log_softmax)"),
+    ENUM("grad_buffer", scn_train_layout, grad_buffer, GRADBUF_NAMES, GRADBUF_VALS,
+         "how long the gradients live: persistent (allocated once for the run: Megatron's contiguous gradient "
+         "buffer) or step (from a step's first backward to the zero_grad after its last optimizer step: PyTorch's "
+         "set_to_none, as verl's and NeMo RL's FSDP workers call it); with step the log-prob passes, the switch "
+         "and generation hold no gradients"),
     INT("logprob_tokens", scn_train_layout, logprob_tokens, 0, 1 << 30, "tokens",
         "token budget of one log-prob forward a device (verl log_prob_use_dynamic_bsz with "
         "log_prob_max_token_len_per_gpu, NeMo RL logprob_mb_tokens, OpenRLHF rollout.max_tokens_per_gpu); its logits "

@@ -571,6 +571,10 @@ static bool map_verl(imp_mctx *m)
         snprintf(why, sizeof why, "%s = %s: FSDP shards parameters, gradients and optimizer states (ZeRO-3)", s, strat);
         imp_m_set(m, "plan.train.zero", why, "3");
         imp_m_set(m, "plan.train.tp", why, "1");
+        /* update_policy ends with actor_optimizer.zero_grad() (verl/workers/actor/dp_actor.py at b178a3c),
+        ** set_to_none by PyTorch's default: no gradients outside update_actor */
+        imp_m_set(m, "plan.train.grad_buffer", "verl's dp_actor.update_policy: zero_grad() after the last optimizer step "
+                  "(PyTorch set_to_none)", "\"step\"");
         imp_m_set(m, "plan.train.pp", why, "1");
         if (!imp_m_rules(m, IMP_G_FSDP)) return false;
         if (!imp_m_gnum(m, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", &d, NULL, s, sizeof s)) return false;

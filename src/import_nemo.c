@@ -108,6 +108,10 @@ bool imp_map_nemo(imp_mctx *m)
         if (!imp_m_gbool(m, "policy.dtensor_cfg.enabled", &b, s, sizeof s)) return false;
         snprintf(why, sizeof why, "%s: DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)", s);
         imp_m_set(m, "plan.train.zero", why, "3");
+        /* train() ends with optimizer.zero_grad() in both DTensor workers
+        ** (nemo_rl/models/policy/workers/dtensor_policy_worker.py and _v2.py at 7ea279a) */
+        imp_m_set(m, "plan.train.grad_buffer", "NeMo RL's DTensor workers: zero_grad() after the last optimizer step "
+                  "(PyTorch set_to_none)", "\"step\"");
         /* cpu_offload: FSDP2's CPU offload for the whole run, the optimizer stepped on the host
         ** (nemo_rl/models/policy/workers/dtensor_policy_worker.py: _parallelize_model(cpu_offload=...), and
         ** prepare_for_training leaves the optimizer state on the host when it is set) */

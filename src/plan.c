@@ -333,6 +333,11 @@ static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double r
     else if (q->roles & (ROLE_REF | ROLE_REWARD)) set_peak(q, tsum + q->lp_act, "forward passes");
     /* the forward passes on a training pool: the states, a swapped model
     ** loaded for its pass, and a log-prob forward's logits (lp_act) */
+    /* gradients freed by the zero_grad after the last optimizer step are
+    ** not there outside training (plan.train.grad_buffer = step,
+    ** docs/model.md section 3) */
+    bool step_grads = sp->train.grad_buffer == GRADS_STEP;
+    if (step_grads) states -= q->train_mem[MB_GRADS];
     if ((q->swap_aux || q->lp_act > 0) && (q->roles & (ROLE_TRAIN | ROLE_CRITIC)))
         set_peak(q, states + (q->swap_aux ? (refw > rww ? refw : rww) : 0) + q->lp_act, "log-prob passes");
     if (q->roles & ROLE_ROLLOUT) {
@@ -343,7 +348,7 @@ static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double r
             bool pfirst = sp->offload_params == PARAMS_BEFORE_RESHARD && (q->roles & ROLE_TRAIN);
             double sw = (pfirst ? 0 : q->train_mem[MB_WEIGHTS]) + q->rollout_mem[MB_ROLLOUT_WEIGHTS] + bb
                       + q->train_mem[MB_REF_WEIGHTS] + q->train_mem[MB_REWARD_WEIGHTS]
-                      + (sp->offload_grads ? 0 : q->train_mem[MB_GRADS])
+                      + (sp->offload_grads || step_grads ? 0 : q->train_mem[MB_GRADS])
                       + (sp->offload_optimizer ? 0 : q->train_mem[MB_OPTIMIZER] + q->train_mem[MB_CRITIC]);
             /* an engine that does not sleep keeps its KV cache through the switch */
             if (sp->rollout.sleep == SLEEP_NONE) sw += q->rollout_mem[MB_KV_CACHE];
@@ -424,8 +429,12 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
             /* the training weights stay through generation unless the
             ** reshard freed them or parameter offload took them to the host */
             if (!sp->zero_redundancy && sp->offload_params == PARAMS_RESIDENT) q->rollout_mem[MB_WEIGHTS] = q->train_mem[MB_WEIGHTS];
-            if (sp->offload_grads) host += q->train_mem[MB_GRADS];
-            else q->rollout_mem[MB_GRADS] = q->train_mem[MB_GRADS];
+            /* gradients freed after each step (plan.train.grad_buffer = step)
+            ** are neither on the device nor on the host while generating */
+            if (sp->train.grad_buffer == GRADS_PERSISTENT) {
+                if (sp->offload_grads) host += q->train_mem[MB_GRADS];
+                else q->rollout_mem[MB_GRADS] = q->train_mem[MB_GRADS];
+            }
             if (sp->offload_optimizer) host += q->train_mem[MB_OPTIMIZER] + q->train_mem[MB_CRITIC];
             else {
                 q->rollout_mem[MB_OPTIMIZER] = q->train_mem[MB_OPTIMIZER];

@@ -179,6 +179,13 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage);
 /* Rollout weight bytes per device. */
 double plan_rollout_weights(const scn_scenario *s);
+/* Whether the switch moves the gradients to the host and back: asked for
+** (plan.offload.grads) and held between steps at all (plan.train.grad_buffer
+** persistent; under step the zero_grad freed them, docs/model.md section 3). */
+static inline bool plan_grads_move(const scn_plan *sp)
+{
+    return sp->offload_grads && sp->train.grad_buffer == GRADS_PERSISTENT;
+}
 /* The weight sync from training pool tq to rollout pool q, or with q == tq
 ** a co-located pool's reshard into the rollout layout, as plan.sync_model
 ** prices it (docs/model.md, sections 8 and 9): the engine (src/eng_step.c),

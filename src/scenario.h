@@ -151,6 +151,11 @@ typedef enum { BAL_MINIBATCH, BAL_STEP } scn_balance;
 ** the logits, fusync's figure before this input) or an eager FP32 upcast and
 ** log-softmax, their copies held at once. */
 typedef enum { LOGITS_FP32, LOGITS_EAGER } scn_logits;
+/* How long the gradients live (docs/model.md, section 3, the gradients'
+** lifetime): for the whole run (Megatron's contiguous gradient buffer,
+** allocated once) or from a step's first backward to the zero_grad after its
+** last optimizer step (PyTorch's set_to_none, as the FSDP workers call it). */
+typedef enum { GRADS_PERSISTENT, GRADS_STEP } scn_grad_buffer;
 /* the matrices LoRA adapts (PEFT target_modules): every linear layer of the
 ** blocks ("all-linear", the LM head left out) or the attention projections */
 typedef enum { LORA_ALL_LINEAR, LORA_ATTENTION } scn_lora_targets;
@@ -229,6 +234,7 @@ typedef struct {
                                 ** NeMo RL logprob_mb_tokens); 0: logprob_batch sequences, else max_tokens */
     bool   logprob_unshard;     /* the log-prob forwards run with the whole model gathered on each device
                                 ** (NeMo RL's DTensor v1 worker, unshard_fsdp2_model); ZeRO-3 only */
+    scn_grad_buffer grad_buffer; /* gradients held for the run (persistent) or only while a step trains */
 } scn_train_layout;
 
 typedef struct {

@@ -661,6 +661,50 @@ START_TEST(t_runtime_in_ledger)
 }
 END_TEST
 
+/* Gradients that live only while a step trains (plan.train.grad_buffer =
+** step: PyTorch's zero_grad after the last optimizer step, as verl's and
+** NeMo RL's FSDP workers call it): the log-prob passes hold none, the switch
+** moves none to the host, the run's ledger peaks where the fit does. */
+START_TEST(t_grad_buffer)
+{
+    scn_scenario a, b;
+    plan pa, pb;
+    const char *kept[] = {"plan.train.logprob_batch=16", "plan.train.logits=eager", "plan.rollout.mem_util=0.5"};
+    const char *freed[] = {"plan.train.logprob_batch=16", "plan.train.logits=eager", "plan.rollout.mem_util=0.5",
+                           "plan.train.grad_buffer=step"};
+    load(kept, 3, &a, &pa);
+    load(freed, 4, &b, &pb);
+    const plan_pool *qa = &pa.pools[0], *qb = &pb.pools[0];
+    double g = qa->train_mem[MB_GRADS];
+    ck_assert_double_gt(g, 1e9);
+    ck_assert_double_eq_tol(qb->train_mem[MB_GRADS], g, 1);
+    ck_assert_str_eq(qa->peak_phase, "log-prob passes");
+    ck_assert_str_eq(qb->peak_phase, "log-prob passes");
+    ck_assert_double_eq_tol(qa->peak - qb->peak, g, 1e-6 * g);
+    /* the switch's host copies leave the gradients out (plan.offload.grads is on) */
+    ck_assert(a.plan.offload_grads);
+    ck_assert_double_lt(run_time(freed, 4), run_time(kept, 3));
+    /* the ledger: gradients while training, and the run's device peak is the fit's */
+    char *path = test_tmpfile(".lua", SCN);
+    fs_err err = {0, ""};
+    ck_assert(lscn_load(path, freed, 4, &b, &err));
+    unlink(path);
+    free(path);
+    sim *s = sim_new(&b, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    ck_assert(sim_run(s));
+    const trace *tr = sim_trace(s);
+    double dev = 0;
+    for (int k = 0; k < trace_nmemgroups(tr); k++) {
+        if (trace_memgroup_at(tr, k)->host) continue;
+        ck_assert_double_eq_tol(sim_mem_peak(s, k, MB_GRADS), g, 1e-6 * g);
+        dev = fmax(dev, sim_mem_peak_total(s, k, NULL));
+    }
+    ck_assert_double_eq_tol(dev, qb->peak, 1e-6 * qb->peak);
+    sim_free(s);
+}
+END_TEST
+
 /* The critic's optimizer on the host (plan.train.optimizer_offload): OpenRLHF
 ** builds the critic with the actor's one DeepSpeed strategy, so CPU Adam
 ** takes the critic's FP32 master, m and v off the device too, and the host
@@ -784,6 +828,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_engine_kept);
     tcase_add_test(tc, t_runtime_in_ledger);
     tcase_add_test(tc, t_critic_offload);
+    tcase_add_test(tc, t_grad_buffer);
     tcase_add_test(tc, t_param_offload);
     suite_add_tcase(s, tc);
     return s;

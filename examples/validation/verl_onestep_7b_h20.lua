@@ -64,11 +64,15 @@ return {
     -- limits) x 2, here (2048 + 20480) x 2 = 45056, times the SP size in
     -- verl's dp_actor.py: cp = 4, token-budget micro-batches (both scripts).
     -- The scripts' log-prob budget, (2048 + 20480) x 3 = 67584 a GPU
-    -- (infer_ppo_max_token_len), is not set: at it the pass's FP32 logits
-    -- (67,584 x 152,064 x 4 bytes) overflow the H20 in fusync's memory
-    -- model, so the pass keeps the training budget (docs/validation.md).
+    -- (infer_ppo_max_token_len).  It fits once the gradients are counted
+    -- as verl frees them (grad_buffer below; before, the pass held them and
+    -- overflowed the H20 by 7 GiB).
     train = { tp = 1, pp = 1, cp = 4, cp_kind = "ulysses", micro_batch = 1, max_tokens = 45056,
-              recompute = "full", zero = 3, shard_group = 2 },
+              logprob_tokens = 67584,
+              recompute = "full", zero = 3, shard_group = 2,
+              -- dp_actor.update_policy ends with zero_grad() (set_to_none): no
+              -- gradients outside update_actor (docs/model.md, section 3)
+              grad_buffer = "step" },
     rollout = { tp = 2, max_seqs = 256, mem_util = 0.8, engine = "vllm" },
   },
   efficiency = {

@@ -71,7 +71,10 @@ return {
     -- log_prob_max_token_len_per_gpu = (2048 + 28672) x 3 = 92160
     -- (infer_ppo_max_token_len), times the SP size as for training.
     train = { tp = 1, pp = 1, cp = 4, cp_kind = "ulysses", micro_batch = 1, max_tokens = 61440,
-              logprob_tokens = 92160, recompute = "full", zero = 3, shard_group = 8 },
+              logprob_tokens = 92160, recompute = "full", zero = 3, shard_group = 8,
+              -- dp_actor.update_policy ends with zero_grad() (set_to_none): no
+              -- gradients outside update_actor (docs/model.md, section 3)
+              grad_buffer = "step" },
     -- vLLM (the scripts' rollout_name), verl's rollout defaults:
     -- max_num_seqs 256, CUDA graphs on (enforce_eager False)
     rollout = { tp = 4, max_seqs = 256, mem_util = 0.8, engine = "vllm" },

@@ -51,6 +51,7 @@ return {
     },
     train = {
       zero = 3,  -- policy.dtensor_cfg.enabled (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:41): DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)
+      grad_buffer = "step",  -- NeMo RL's DTensor workers: zero_grad() after the last optimizer step (PyTorch set_to_none)
       tp = 8,  -- policy.dtensor_cfg.tensor_parallel_size (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:45)
       cp = 1,  -- policy.dtensor_cfg.context_parallel_size, nemo-rl's default
       recompute = "full",  -- policy.dtensor_cfg.activation_checkpointing (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:44)

@@ -47,6 +47,7 @@ return {
       lora_rank = 32,  -- actor_rollout_ref.model.lora_rank (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:30)
       lora_targets = "all-linear",  -- actor_rollout_ref.model.target_modules (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:32): every linear layer of the blocks
       zero = 3,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
+      grad_buffer = "step",  -- verl's dp_actor.update_policy: zero_grad() after the last optimizer step (PyTorch set_to_none)
       tp = 1,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
       pp = 1,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
       shard_group = 0,  -- actor_rollout_ref.actor.fsdp_config.fsdp_size (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:40)
