@@ -44,8 +44,8 @@ static const char *const ATTENTION_NAMES[] = {"fused", "materialized", NULL};
 static const int ATTENTION_VALS[] = {ATTN_FUSED, ATTN_MATERIALIZED};
 static const char *const LOGITS_NAMES[] = {"fp32", "eager", NULL};
 static const int LOGITS_VALS[] = {LOGITS_FP32, LOGITS_EAGER};
-static const char *const GRADBUF_NAMES[] = {"persistent", "step", NULL};
-static const int GRADBUF_VALS[] = {GRADS_PERSISTENT, GRADS_STEP};
+static const char *const GRADBUF_NAMES[] = {"persistent", "step", "host", NULL};
+static const int GRADBUF_VALS[] = {GRADS_PERSISTENT, GRADS_STEP, GRADS_HOST};
 static const char *const PADDING_NAMES[] = {"none", "longest", NULL};
 static const int PADDING_VALS[] = {PAD_NONE, PAD_LONGEST};
 static const char *const BALANCE_NAMES[] = {"minibatch", "step", NULL};
@@ -310,7 +310,9 @@ static const fdesc FIELDS_TRAIN[] = {
          "how long the gradients live: persistent (allocated once for the run: Megatron's contiguous gradient "
          "buffer) or step (from a step's first backward to the zero_grad after its last optimizer step: PyTorch's "
          "set_to_none, as verl's and NeMo RL's FSDP workers call it); with step the log-prob passes, the switch "
-         "and generation hold no gradients"),
+         "and generation hold no gradients; or host (with plan.train.optimizer_offload: the offloaded share's "
+         "gradients reduced straight to host memory, DeepSpeed ZeRO-Offload, FSDP2 CPUOffloadPolicy; the device "
+         "holds the rest)"),
     INT("logprob_tokens", scn_train_layout, logprob_tokens, 0, 1 << 30, "tokens",
         "token budget of one log-prob forward a device (verl log_prob_use_dynamic_bsz with "
         "log_prob_max_token_len_per_gpu, NeMo RL logprob_mb_tokens, OpenRLHF rollout.max_tokens_per_gpu); its logits "

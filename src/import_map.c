@@ -591,6 +591,7 @@ static bool map_verl(imp_mctx *m)
             snprintf(why, sizeof why, "%s under strategy fsdp2: FSDP2's CPUOffloadPolicy, the optimizer on the host", s);
             imp_m_set(m, "plan.train.optimizer_offload", why, "1");
             imp_m_set(m, "plan.offload.optimizer", why, "false");
+            imp_m_set(m, "plan.train.grad_buffer", why, "\"host\"");
             imp_m_warn(m, "actor_rollout_ref.actor.fsdp_config.offload_policy = true: FSDP2 also holds the parameters on the "
                     "host; fusync counts their shards on the device (memory over-counted)");
         } else if (b) {
@@ -671,6 +672,14 @@ static bool map_openrlhf(imp_mctx *m)
     if (!imp_m_gnum(m, "actor.num_gpus_per_node", &gpn, NULL, NULL, 0)) return false;
     if (!imp_m_rules(m, IMP_G_ALL)) return false;
     if (!imp_m_model(m, "actor", "actor.model_name_or_path")) return false;
+    /* --ds.adam_offload is DeepSpeed's offload_optimizer (device cpu,
+    ** openrlhf/utils/deepspeed/deepspeed_utils.py): ZeRO-Offload copies each
+    ** reduced gradient partition to the host for CPU Adam (arXiv 2101.06840) */
+    if (!imp_m_gbool(m, "ds.adam_offload", &b, s, sizeof s)) return false;
+    if (b) {
+        snprintf(why, sizeof why, "%s: DeepSpeed ZeRO-Offload, the gradients reduced to the host for CPU Adam", s);
+        imp_m_set(m, "plan.train.grad_buffer", why, "\"host\"");
+    }
     /* DeepSpeed LoRA through PEFT (openrlhf/models/actor.py); before v0.10 the
     ** flags were --lora_rank and --target_modules */
     bool old_lora = imp_cfg_get(m->c, "lora_rank") != NULL;

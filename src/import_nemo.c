@@ -119,6 +119,9 @@ bool imp_map_nemo(imp_mctx *m)
         if (!imp_m_gbool(m, "policy.dtensor_cfg.cpu_offload", &b, s, sizeof s)) return false;
         if (b) imp_m_warn(m, "policy.dtensor_cfg.cpu_offload = true: FSDP2 also holds the parameters on the host; fusync "
                        "counts their shards on the device (memory over-counted)");
+        /* FSDP2's CPUOffloadPolicy copies the sharded gradients to the host in the backward */
+        if (b) imp_m_set(m, "plan.train.grad_buffer", "policy.dtensor_cfg.cpu_offload: FSDP2's CPUOffloadPolicy, the "
+                         "sharded gradients copied to the host in the backward", "\"host\"");
         /* dtensor_cfg.lora_cfg: Automodel's PEFT, dim its rank, match_all_linear over the list
         ** (nemo_rl/models/automodel/setup.py) */
         if (!imp_m_gbool(m, "policy.dtensor_cfg.lora_cfg.enabled", &b, s, sizeof s)) return false;

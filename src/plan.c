@@ -148,6 +148,8 @@ static double critic_bytes(const scn_scenario *s, const plan_pool *pp)
     if (f > 0) {
         st.optimizer *= 1 - f;
         if (tl->zero >= 3 && tl->grad_dtype == GRAD_FP32) st.weights *= 1 - f / 2;
+        /* and its gradients as the actor's (plan.train.grad_buffer = host) */
+        if (tl->grad_buffer == GRADS_HOST) st.grads *= 1 - f;
     }
     return st.weights + st.grads + st.optimizer;
 }
@@ -431,7 +433,7 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
             if (!sp->zero_redundancy && sp->offload_params == PARAMS_RESIDENT) q->rollout_mem[MB_WEIGHTS] = q->train_mem[MB_WEIGHTS];
             /* gradients freed after each step (plan.train.grad_buffer = step)
             ** are neither on the device nor on the host while generating */
-            if (sp->train.grad_buffer == GRADS_PERSISTENT) {
+            if (sp->train.grad_buffer != GRADS_STEP) {
                 if (sp->offload_grads) host += q->train_mem[MB_GRADS];
                 else q->rollout_mem[MB_GRADS] = q->train_mem[MB_GRADS];
             }

@@ -184,7 +184,7 @@ double plan_rollout_weights(const scn_scenario *s);
 ** persistent; under step the zero_grad freed them, docs/model.md section 3). */
 static inline bool plan_grads_move(const scn_plan *sp)
 {
-    return sp->offload_grads && sp->train.grad_buffer == GRADS_PERSISTENT;
+    return sp->offload_grads && sp->train.grad_buffer != GRADS_STEP;
 }
 /* The weight sync from training pool tq to rollout pool q, or with q == tq
 ** a co-located pool's reshard into the rollout layout, as plan.sync_model

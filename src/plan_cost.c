@@ -327,6 +327,7 @@ void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]
         if (f > 0 && tl->zero >= 3 && tl->grad_dtype == GRAD_FP32) lw *= 1 - f / 2;
         out[0] = a.weights + b.weights + lw;
         out[1] = la.grads + lb.grads;
+        if (f > 0 && tl->grad_buffer == GRADS_HOST) out[1] *= 1 - f;
         out[2] = (la.optimizer + lb.optimizer) * (f > 0 ? 1 - f : 1);
         return;
     }
@@ -341,6 +342,13 @@ void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]
     ** its BF16 partition. */
     out[2] *= 1 - f;
     if (tl->zero >= 3 && tl->grad_dtype == GRAD_FP32) out[0] *= 1 - f / 2;
+    /* plan.train.grad_buffer = host: the offloaded share's gradients are
+    ** copied to the host as the reduction produces them and live there (the
+    ** 4 bytes plan_host_optimizer counts); the device keeps the rest (ZeRO-
+    ** Offload, Ren et al., arXiv 2101.06840; PyTorch FSDP2's
+    ** CPUOffloadPolicy: "sharded gradients are copied device-to-host in
+    ** backward") */
+    if (tl->grad_buffer == GRADS_HOST) out[1] *= 1 - f;
 }
 
 double plan_max_seq(const scn_scenario *s)

@@ -154,8 +154,10 @@ typedef enum { LOGITS_FP32, LOGITS_EAGER } scn_logits;
 /* How long the gradients live (docs/model.md, section 3, the gradients'
 ** lifetime): for the whole run (Megatron's contiguous gradient buffer,
 ** allocated once) or from a step's first backward to the zero_grad after its
-** last optimizer step (PyTorch's set_to_none, as the FSDP workers call it). */
-typedef enum { GRADS_PERSISTENT, GRADS_STEP } scn_grad_buffer;
+** last optimizer step (PyTorch's set_to_none, as the FSDP workers call it);
+** or, with the optimizer on the host, reduced straight to host memory for the
+** offloaded share (DeepSpeed ZeRO-Offload, FSDP2's CPUOffloadPolicy). */
+typedef enum { GRADS_PERSISTENT, GRADS_STEP, GRADS_HOST } scn_grad_buffer;
 /* the matrices LoRA adapts (PEFT target_modules): every linear layer of the
 ** blocks ("all-linear", the LM head left out) or the attention projections */
 typedef enum { LORA_ALL_LINEAR, LORA_ATTENTION } scn_lora_targets;

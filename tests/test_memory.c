@@ -702,6 +702,17 @@ START_TEST(t_grad_buffer)
     }
     ck_assert_double_eq_tol(dev, qb->peak, 1e-6 * qb->peak);
     sim_free(s);
+    /* host: with the optimizer on the host its gradients are reduced there
+    ** (ZeRO-Offload); the device holds none, the host the same 16 bytes */
+    scn_scenario c, d;
+    plan pc, pd;
+    const char *dev_g[] = {"plan.train.optimizer_offload=1"};
+    const char *host_g[] = {"plan.train.optimizer_offload=1", "plan.train.grad_buffer=host"};
+    load(dev_g, 1, &c, &pc);
+    load(host_g, 2, &d, &pd);
+    ck_assert_double_gt(pc.pools[0].train_mem[MB_GRADS], 1e9);
+    ck_assert_double_eq_tol(pd.pools[0].train_mem[MB_GRADS], 0, 1);
+    ck_assert_double_eq_tol(pd.pools[0].host_opt, pc.pools[0].host_opt, 1);
 }
 END_TEST
 

@@ -48,7 +48,7 @@ return {
     },
     train = {
       zero = 3,  -- policy.dtensor_cfg.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:143): DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)
-      grad_buffer = "step",  -- NeMo RL's DTensor workers: zero_grad() after the last optimizer step (PyTorch set_to_none)
+      grad_buffer = "host",  -- policy.dtensor_cfg.cpu_offload: FSDP2's CPUOffloadPolicy, the sharded gradients copied to the host in the backward
       tp = 1,  -- policy.dtensor_cfg.tensor_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:147)
       cp = 1,  -- policy.dtensor_cfg.context_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:148)
       recompute = "full",  -- policy.dtensor_cfg.activation_checkpointing (examples/configs/recipes/llm/grpo-deepscaler-1.5b-8K.yaml:19)

@@ -48,6 +48,7 @@ return {
       tp = 1,  -- ds.tensor_parallel_size, openrlhf's default
       recompute = "full",  -- actor.gradient_checkpointing_enable (openrlhf_issue332_llama2_70b_ppo.sh:40)
       optimizer_offload = 1,  -- ds.adam_offload (openrlhf_issue332_llama2_70b_ppo.sh:39)
+      grad_buffer = "host",  -- ds.adam_offload (openrlhf_issue332_llama2_70b_ppo.sh:39): DeepSpeed ZeRO-Offload, the gradients reduced to the host for CPU Adam
       padding = "longest",  -- ds.packing_samples, openrlhf's default
       micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue332_llama2_70b_ppo.sh:30)
       logprob_batch = 2,  -- rollout.micro_batch_size (openrlhf_issue332_llama2_70b_ppo.sh:32)

@@ -45,6 +45,7 @@ return {
       tp = 1,  -- ds.tensor_parallel_size, openrlhf's default
       recompute = "full",  -- actor.gradient_checkpointing_enable (openrlhf_issue776_llama31_70b_grpo.sh:32)
       optimizer_offload = 1,  -- ds.adam_offload (openrlhf_issue776_llama31_70b_grpo.sh:31)
+      grad_buffer = "host",  -- ds.adam_offload (openrlhf_issue776_llama31_70b_grpo.sh:31): DeepSpeed ZeRO-Offload, the gradients reduced to the host for CPU Adam
       padding = "none",  -- ds.packing_samples (openrlhf_issue776_llama31_70b_grpo.sh:30)
       micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue776_llama31_70b_grpo.sh:19)
       logprob_batch = 2,  -- rollout.micro_batch_size (openrlhf_issue776_llama31_70b_grpo.sh:21)

@@ -47,6 +47,7 @@ return {
       tp = 1,  -- ds.tensor_parallel_size, openrlhf's default
       recompute = "full",  -- actor.gradient_checkpointing_enable (openrlhf_issue329_qwen2_72b_ppo.sh:35)
       optimizer_offload = 1,  -- ds.adam_offload (openrlhf_issue329_qwen2_72b_ppo.sh:34)
+      grad_buffer = "host",  -- ds.adam_offload (openrlhf_issue329_qwen2_72b_ppo.sh:34): DeepSpeed ZeRO-Offload, the gradients reduced to the host for CPU Adam
       padding = "longest",  -- ds.packing_samples, openrlhf's default
       micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue329_qwen2_72b_ppo.sh:25)
       logprob_batch = 2,  -- rollout.micro_batch_size (openrlhf_issue329_qwen2_72b_ppo.sh:27)
