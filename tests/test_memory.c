@@ -48,17 +48,26 @@ static void load(const char *const *sets, int n, scn_scenario *sc, plan *pl)
     ck_assert_msg(plan_build(sc, pl, &err), "plan_build: %s", err.msg);
 }
 
-static double run_time(const char *const *sets, int n)
+/* A finished run of SCN with these settings; the caller frees it. */
+static sim *run_sim(const char *const *sets, int n)
 {
     char *path = test_tmpfile(".lua", SCN);
+    ck_assert_ptr_nonnull(path);
     scn_scenario sc;
     fs_err err = {0, ""};
-    ck_assert(lscn_load(path, sets, n, &sc, &err));
+    bool ok = lscn_load(path, sets, n, &sc, &err);
     unlink(path);
     free(path);
+    ck_assert_msg(ok, "load: %s", err.msg);
     sim *s = sim_new(&sc, &err);
     ck_assert_msg(s != NULL, "%s", err.msg);
     ck_assert(sim_run(s));
+    return s;
+}
+
+static double run_time(const char *const *sets, int n)
+{
+    sim *s = run_sim(sets, n);
     double t = sim_secs(sim_now(s));
     sim_free(s);
     return t;
@@ -144,15 +153,7 @@ START_TEST(t_optimizer_offload)
     double host = 30.0 * shard / (b.cluster.host_mem_bw / 8);
     ck_assert_double_gt(ob - oa, host);
     /* the engine: the host group holds the share from the start */
-    char *path = test_tmpfile(".lua", SCN);
-    fs_err err = {0, ""};
-    scn_scenario sc;
-    ck_assert(lscn_load(path, on, 1, &sc, &err));
-    unlink(path);
-    free(path);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "%s", err.msg);
-    ck_assert(sim_run(s));
+    sim *s = run_sim(on, 1);
     const trace *tr = sim_trace(s);
     int hg = -1;
     for (int g = 0; g < trace_nmemgroups(tr); g++)
@@ -247,15 +248,7 @@ END_TEST
 ** host group (host: true) of a run with these settings. */
 static double run_peak(const char *const *sets, int n, mem_bucket b, bool host)
 {
-    char *path = test_tmpfile(".lua", SCN);
-    scn_scenario sc;
-    fs_err err = {0, ""};
-    ck_assert(lscn_load(path, sets, n, &sc, &err));
-    unlink(path);
-    free(path);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "%s", err.msg);
-    ck_assert(sim_run(s));
+    sim *s = run_sim(sets, n);
     const trace *tr = sim_trace(s);
     double m = 0;
     for (int g = 0; g < trace_nmemgroups(tr); g++)
@@ -267,15 +260,7 @@ static double run_peak(const char *const *sets, int n, mem_bucket b, bool host)
 /* Seconds of the reference's forward spans of a run (all tracks). */
 static double run_ref_secs(const char *const *sets, int n)
 {
-    char *path = test_tmpfile(".lua", SCN);
-    scn_scenario sc;
-    fs_err err = {0, ""};
-    ck_assert(lscn_load(path, sets, n, &sc, &err));
-    unlink(path);
-    free(path);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "%s", err.msg);
-    ck_assert(sim_run(s));
+    sim *s = run_sim(sets, n);
     const trace *tr = sim_trace(s);
     const trace_span *sp = trace_spans(tr);
     double t = 0;
@@ -525,15 +510,7 @@ END_TEST
 ** over its host groups. */
 static void run_totals(const char *const *sets, int n, double *dev, double *host, double *secs)
 {
-    char *path = test_tmpfile(".lua", SCN);
-    scn_scenario sc;
-    fs_err err = {0, ""};
-    ck_assert(lscn_load(path, sets, n, &sc, &err));
-    unlink(path);
-    free(path);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "%s", err.msg);
-    ck_assert(sim_run(s));
+    sim *s = run_sim(sets, n);
     const trace *tr = sim_trace(s);
     *dev = *host = 0;
     for (int g = 0; g < trace_nmemgroups(tr); g++) {
@@ -640,14 +617,7 @@ START_TEST(t_runtime_in_ledger)
     load(NULL, 0, &sc, &pl);
     const plan_pool *q = &pl.pools[0];
     ck_assert_double_gt(q->outside, 287047680.0);
-    char *path = test_tmpfile(".lua", SCN);
-    fs_err err = {0, ""};
-    ck_assert(lscn_load(path, NULL, 0, &sc, &err));
-    unlink(path);
-    free(path);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "%s", err.msg);
-    ck_assert(sim_run(s));
+    sim *s = run_sim(NULL, 0);
     const trace *tr = sim_trace(s);
     double dev = 0;
     for (int g = 0; g < trace_nmemgroups(tr); g++) {
@@ -685,14 +655,7 @@ START_TEST(t_grad_buffer)
     ck_assert(a.plan.offload_grads);
     ck_assert_double_lt(run_time(freed, 4), run_time(kept, 3));
     /* the ledger: gradients while training, and the run's device peak is the fit's */
-    char *path = test_tmpfile(".lua", SCN);
-    fs_err err = {0, ""};
-    ck_assert(lscn_load(path, freed, 4, &b, &err));
-    unlink(path);
-    free(path);
-    sim *s = sim_new(&b, &err);
-    ck_assert_msg(s != NULL, "%s", err.msg);
-    ck_assert(sim_run(s));
+    sim *s = run_sim(freed, 4);
     const trace *tr = sim_trace(s);
     double dev = 0;
     for (int k = 0; k < trace_nmemgroups(tr); k++) {
