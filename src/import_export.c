@@ -140,6 +140,7 @@ static bool rules(xctx *x, imp_guard g)
             put(x, r->key, "%s", tf(v == 1));
             break;
         case IMP_C_PACK: put(x, r->key, "%s", tf((int)v == PAD_NONE)); break;
+        case IMP_C_NOT: put(x, r->key, "%s", tf(v == 0)); break;
         }
     }
     return true;

@@ -129,7 +129,7 @@ static const imp_keydef VERL[] = {
      "prefix caching: not modelled; each of a prompt's n samples prefills the prompt"},
     {"actor_rollout_ref.rollout.free_cache_engine", "true", M, NULL},
     {"actor_rollout_ref.rollout.layered_summon", "false", M, NULL},
-    {"actor_rollout_ref.rollout.enforce_eager", "false", P, "CUDA graphs off: fold into efficiency.decode_overhead_ms"},
+    {"actor_rollout_ref.rollout.enforce_eager", "false", M, NULL},
     {"actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", "null", M, NULL},
     {"actor_rollout_ref.rollout.log_prob_micro_batch_size", "null", M, NULL},
     {"actor_rollout_ref.rollout.log_prob_use_dynamic_bsz", "${actor_rollout_ref.actor.use_dynamic_bsz}", M, NULL},
@@ -211,7 +211,7 @@ static const imp_keydef ORLHF[] = {
     {"rollout.micro_batch_size", "1", M, NULL},
     {"rollout.max_tokens_per_gpu", "${train.max_tokens_per_gpu}", M, NULL},
     {"rollout.vllm_generate_batch_size", "null", P, "over-sampling: fusync generates exactly a step's samples"},
-    {"vllm.enforce_eager", "false", P, "CUDA graphs off: fold into efficiency.decode_overhead_ms"},
+    {"vllm.enforce_eager", "false", M, NULL},
     {"vllm.enable_prefix_caching", "false", P, "prefix caching: not modelled"},
     {"vllm.sync_with_ray", "false", P, "weight sync through Ray's object store: fusync syncs over the fabric"},
     {"vllm.sync_backend", "nccl", N, NULL},
@@ -333,7 +333,7 @@ static const imp_keydef NEMO[] = {
     {"policy.generation.vllm_cfg.gpu_memory_utilization", "0.6", M, NULL},
     {"policy.generation.vllm_cfg.pipeline_parallel_size", "1", P, "inference pipeline stages: not modelled"},
     {"policy.generation.vllm_cfg.async_engine", "false", P, "vLLM's async engine: fusync's engine admits sequences continuously either way"},
-    {"policy.generation.vllm_cfg.enforce_eager", "false", P, "CUDA graphs off: fold into efficiency.decode_overhead_ms"},
+    {"policy.generation.vllm_cfg.enforce_eager", "false", M, NULL},
     {"policy.generation.vllm_cfg.*", NULL, N, NULL},
     {"policy.generation.colocated.enabled", "true", M, NULL},
     {"policy.generation.colocated.resources.gpus_per_node", "null", M, NULL},
@@ -384,6 +384,9 @@ static const imp_rule VERL_RULES[] = {
     R("actor_rollout_ref.ref.fsdp_config.param_offload", "plan.offload.reference", BOOL, FSDP, 0),
     R("actor_rollout_ref.model.enable_gradient_checkpointing", "plan.train.recompute", RECOMP, FSDP, 0),
     R("actor_rollout_ref.model.use_remove_padding", "plan.train.padding", PACK, FSDP, 0),
+    /* vLLM's enforce_eager: no CUDA graphs, the decode step's launches paid in
+    ** full (docs/model.md, section 5, the decode step's fixed cost) */
+    R("actor_rollout_ref.rollout.enforce_eager", "plan.rollout.cuda_graphs", NOT, ALL, 0),
     {NULL, NULL, IMP_C_NUM, IMP_G_ALL, 0}
 };
 
@@ -399,6 +402,7 @@ static const imp_rule ORLHF_RULES[] = {
     R("actor.gradient_checkpointing_enable", "plan.train.recompute", RECOMP, ALL, 0),
     R("ds.adam_offload", "plan.train.optimizer_offload", SHARE, ALL, 0),
     R("ds.packing_samples", "plan.train.padding", PACK, ALL, 0),
+    R("vllm.enforce_eager", "plan.rollout.cuda_graphs", NOT, ALL, 0),
     {NULL, NULL, IMP_C_NUM, IMP_G_ALL, 0}
 };
 
@@ -418,6 +422,7 @@ static const imp_rule NEMO_RULES[] = {
     R("policy.dtensor_cfg.context_parallel_size", "plan.train.cp", NUM, FSDP, 0),
     R("policy.dtensor_cfg.activation_checkpointing", "plan.train.recompute", RECOMP, FSDP, 0),
     R("policy.dtensor_cfg.cpu_offload", "plan.train.optimizer_offload", SHARE, FSDP, 0),
+    R("policy.generation.vllm_cfg.enforce_eager", "plan.rollout.cuda_graphs", NOT, ALL, 0),
     R("policy.generation.vllm_cfg.tensor_parallel_size", "plan.rollout.tp", NUM, ALL, 0),
     R("policy.generation.vllm_cfg.expert_parallel_size", "plan.rollout.ep", NUM, ALL, IMP_R_GT1),
     R("policy.generation.vllm_cfg.gpu_memory_utilization", "plan.rollout.mem_util", NUM, ALL, 0),

@@ -34,7 +34,8 @@ typedef enum {
     IMP_C_FP32,     /* true: grad_dtype "fp32", false: "bf16" */
     IMP_C_SHARD,    /* -1 (every rank): shard_group 0; else the same number */
     IMP_C_SHARE,    /* true: the whole share (1), false: none (0); a fraction has no such key */
-    IMP_C_PACK      /* true: padding "none" (packed, remove-padding), false: "longest" */
+    IMP_C_PACK,     /* true: padding "none" (packed, remove-padding), false: "longest" */
+    IMP_C_NOT       /* a boolean negated: true on the framework's side is false in fusync */
 } imp_conv;
 
 typedef enum {

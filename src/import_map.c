@@ -294,6 +294,7 @@ bool imp_m_rules(imp_mctx *m, imp_guard g)
         case IMP_C_FP32: imp_m_set(m, r->field, s, "\"%s\"", b ? "fp32" : "bf16"); break;
         case IMP_C_SHARE: imp_m_set(m, r->field, s, "%d", b ? 1 : 0); break;
         case IMP_C_PACK: imp_m_set(m, r->field, s, "\"%s\"", b ? "none" : "longest"); break;
+        case IMP_C_NOT: imp_m_set(m, r->field, s, "%s", b ? "false" : "true"); break;
         default: break;
         }
     }

@@ -97,7 +97,7 @@ field oh 'max_tokens = 16384,  -- train.max_tokens_per_gpu'
 field oh 'padding = "none",  -- train.dynamic_batch_enable'   # dynamic batching forces packing
 field oh 'optimizer = true,  -- ds.enable_sleep'
 field oh 'sleep = "offload",  -- vllm.enable_sleep'
-warned oh 'vllm.enforce_eager = true'
+field oh 'cuda_graphs = false,  -- vllm.enforce_eager'
 warned oh 'data.max_len = 2048 caps prompt + response'
 check oh 0 "Memory fit: fits"
 
@@ -305,6 +305,15 @@ echo >>"$TMP/vg.sh"
 imp vg verl "$TMP/vg.sh"
 field vg 'micro_batch = 4,  -- actor_rollout_ref.actor.ppo_micro_batch_size'
 field vg 'padding = "longest",  -- actor_rollout_ref.model.use_remove_padding'
+# the FSDP actor frees its gradients after each update (zero_grad)
+field vg 'grad_buffer = "step",  -- verl'"'"'s dp_actor.update_policy'
+# vLLM's enforce_eager: the engine without CUDA graphs, and back
+printf '%s \\\n' "$V" 'actor_rollout_ref.rollout.enforce_eager=True' >"$TMP/ve.sh"
+echo >>"$TMP/ve.sh"
+imp ve verl "$TMP/ve.sh"
+field ve 'cuda_graphs = false,  -- actor_rollout_ref.rollout.enforce_eager'
+rt ve verl "$TMP/ve.sh"
+xhas eager 'actor_rollout_ref.rollout.enforce_eager=true' verl "$TMP/ve.lua"
 # export writes the per-GPU form, so the global key is the one a scenario cannot give back
 rt vg verl "$TMP/vg.sh" actor_rollout_ref.actor.ppo_micro_batch_size
 xhas per-gpu 'actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4' verl "$TMP/vg.lua"
@@ -327,6 +336,8 @@ mkdir -p "$TMP/nemo"; cp "$D"/nemorl/*.yaml "$TMP/nemo/"
 printf 'defaults: grpo-llama8b-1n8g-noncolocated.yaml\npolicy:\n  dtensor_cfg:\n    cpu_offload: true\n' >"$TMP/nemo/off.yaml"
 imp no nemo-rl "$TMP/nemo/off.yaml"
 field no 'optimizer_offload = 1,  -- policy.dtensor_cfg.cpu_offload'
+# FSDP2's CPU offload copies the sharded gradients to the host
+field no 'grad_buffer = "host",  -- policy.dtensor_cfg.cpu_offload'
 rt no nemo-rl "$TMP/nemo/off.yaml"
 printf 'defaults: grpo-llama8b-2n8g-megatron.yaml\npolicy:\n  megatron_cfg:\n    optimizer:\n      optimizer_cpu_offload: true\n      optimizer_offload_fraction: 0.25\n  sequence_packing:\n    enabled: false\n  dynamic_batching:\n    enabled: true\n    train_mb_tokens: 8192\n' >"$TMP/nemo/meg.yaml"
 imp nmo nemo-rl "$TMP/nemo/meg.yaml"

@@ -34,6 +34,7 @@ return {
   plan = {
     reward_workers = 8,  -- env.math.num_workers (examples/configs/recipes/llm/../../grpo_math_1B.yaml:491)
     rollout = {
+      cuda_graphs = false,  -- policy.generation.vllm_cfg.enforce_eager (examples/configs/recipes/llm/grpo-math-qwen3-30ba3b-megatron-tp4-32k.yaml:40)
       tp = 4,  -- policy.generation.vllm_cfg.tensor_parallel_size (examples/configs/recipes/llm/grpo-math-qwen3-30ba3b-megatron-tp4-32k.yaml:39)
       mem_util = 0.6,  -- policy.generation.vllm_cfg.gpu_memory_utilization (examples/configs/recipes/llm/../../grpo_math_1B.yaml:419)
       sleep = "offload",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)
@@ -132,7 +133,6 @@ return {
 --   policy.generation.mcore_generation_config.refit_backend = nccl (examples/configs/recipes/llm/../../grpo_math_1B.yaml:408): Megatron inference engine settings: not modelled
 --   policy.generation.mcore_generation_config.parsers = [] (examples/configs/recipes/llm/../../grpo_math_1B.yaml:409): Megatron inference engine settings: not modelled
 --   policy.generation.mcore_generation_config.expose_http_server = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:410): Megatron inference engine settings: not modelled
---   policy.generation.vllm_cfg.enforce_eager = true (examples/configs/recipes/llm/grpo-math-qwen3-30ba3b-megatron-tp4-32k.yaml:40): CUDA graphs off: fold into efficiency.decode_overhead_ms
 -- Keys read that do not affect performance
 --   grpo.max_num_epochs (examples/configs/recipes/llm/../../grpo_math_1B.yaml:6)
 --   grpo.max_num_steps (examples/configs/recipes/llm/grpo-math-qwen3-30ba3b-megatron-tp4-32k.yaml:7)

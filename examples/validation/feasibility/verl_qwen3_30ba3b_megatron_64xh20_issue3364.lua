@@ -38,6 +38,7 @@ return {
   },
   plan = {
     rollout = {
+      cuda_graphs = false,  -- actor_rollout_ref.rollout.enforce_eager (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:167)
       tp = 4,  -- actor_rollout_ref.rollout.tensor_model_parallel_size (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:155)
       max_seqs = 256,  -- actor_rollout_ref.rollout.max_num_seqs, verl's default
       mem_util = 0.7,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:154)
@@ -81,7 +82,6 @@ return {
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_router_dtype = fp32 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:148): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_enable_deepep = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:149): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.rollout.max_num_batched_tokens = 10240 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:157): the prefill token budget: fusync prefills a sequence whole on admission
---   actor_rollout_ref.rollout.enforce_eager = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:167): CUDA graphs off: fold into efficiency.decode_overhead_ms
 --   actor_rollout_ref.ref.megatron.use_dist_checkpointing = False (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:171): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.param_offload = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:172): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.tensor_model_parallel_size = 1 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:173): fusync runs the reference with the actor's training layout
