@@ -291,29 +291,35 @@ static const char *BAL_SCN =
     "           train = { tp = 1, pp = 1, zero = 3, max_tokens = 10240 } },\n"
     "}\n";
 
-static double bal_train(const char *bal, double *est)
+/* BAL_SCN with one setting (or none): its run's report, and the plan the
+** estimate reads. */
+static void bal_run(const char *set, scn_scenario *sc, plan *pl, report *r)
 {
     char *path = test_tmpfile(".lua", BAL_SCN);
-    scn_scenario sc;
     fs_err err = {0, ""};
-    const char *sets[] = {bal};
-    ck_assert_msg(lscn_load(path, sets, 1, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    const char *sets[] = {set};
+    ck_assert_msg(lscn_load(path, sets, set ? 1 : 0, sc, &err) && scn_validate(sc, &err), "%s", err.msg);
     unlink(path);
     free(path);
-    sim *s = sim_new(&sc, &err);
+    sim *s = sim_new(sc, &err);
     ck_assert_msg(s != NULL, "%s", err.msg);
     ck_assert(sim_run(s));
-    report r;
-    report_compute(s, &r);
-    ck_assert_msg(r.feasible, "%s", r.why);
-    double t = r.phase_s[STEP_TRAIN];
+    report_compute(s, r);
+    ck_assert_msg(r->feasible, "%s", r->why);
     sim_free(s);
+    ck_assert(plan_build(sc, pl, &err));
+}
+
+static double bal_train(const char *bal, double *est)
+{
+    scn_scenario sc;
     plan pl;
-    ck_assert(plan_build(&sc, &pl, &err));
+    report r;
+    bal_run(bal, &sc, &pl, &r);
     est_lengths len;
     est_lengths_of(&sc.work, &len);
     *est = est_train_minibatch(&len, &sc, &pl.pools[pl.train_pool], &sc.actor);
-    return t;
+    return r.phase_s[STEP_TRAIN];
 }
 
 START_TEST(t_step_balance)
@@ -339,28 +345,15 @@ END_TEST
 ** and in the estimate alike, and the training phase does not move. */
 static double lp_pass(const char *set, double *est, double *train)
 {
-    char *path = test_tmpfile(".lua", BAL_SCN);
     scn_scenario sc;
-    fs_err err = {0, ""};
-    const char *sets[] = {set};
-    ck_assert_msg(lscn_load(path, sets, set ? 1 : 0, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
-    unlink(path);
-    free(path);
-    sim *s = sim_new(&sc, &err);
-    ck_assert_msg(s != NULL, "%s", err.msg);
-    ck_assert(sim_run(s));
-    report r;
-    report_compute(s, &r);
-    ck_assert_msg(r.feasible, "%s", r.why);
-    double t = r.infer_s[INF_LOGPROB];
-    *train = r.phase_s[STEP_TRAIN];
-    sim_free(s);
     plan pl;
-    ck_assert(plan_build(&sc, &pl, &err));
+    report r;
+    bal_run(set, &sc, &pl, &r);
+    *train = r.phase_s[STEP_TRAIN];
     est_lengths len;
     est_lengths_of(&sc.work, &len);
     *est = est_fwd_pass(&len, &sc, &pl.pools[pl.train_pool], &sc.actor);
-    return t;
+    return r.infer_s[INF_LOGPROB];
 }
 
 START_TEST(t_logprob_budget)
