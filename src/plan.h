@@ -160,6 +160,8 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err);
 /* Per-device bytes of the actor's training states on a pool (weights, grads,
 ** optimizer), for a ZeRO stage. */
 void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]);
+/* The actor's activation reservation on pipeline stage `stage` while training
+** (plan_act_peak_model with the actor). */
 double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage);
 /* Host bytes a training device's optimizer keeps on the host for the whole
 ** run under plan.train.optimizer_offload (docs/model.md, section 7): the
@@ -173,9 +175,13 @@ double plan_host_optimizer(const scn_scenario *s, const plan_pool *pp);
 double plan_logprob_budget(const scn_scenario *s, int cp, int *mbs);
 /* The longest sequence the workload allows: largest prompt + max_response. */
 double plan_max_seq(const scn_scenario *s);
-/* The same for model m (actor or critic): the activation reservation a stage
-** holds while training, at the longest sequence the workload allows. */
+/* Per-device bytes a log-prob forward of model m (actor, reference, reward)
+** holds at its peak: one micro-batch's forward activations (fused attention,
+** nothing kept for a backward) and its logits' copies, split over cp; the
+** whole gathered model beside its shards under plan.train.logprob_unshard. */
 double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_model *m);
+/* The same for model m (actor or critic), at the longest sequence the
+** workload allows. */
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage);
 /* Rollout weight bytes per device. */
 double plan_rollout_weights(const scn_scenario *s);
