@@ -155,15 +155,25 @@ static double critic_bytes(const scn_scenario *s, const plan_pool *pp)
 }
 
 /* A frozen model's BF16 weights per device (docs/model.md, section 3): on a
-** pool of its own 2·P/aux_tp, on a training pool 2·P/(TP·PP); ZeRO-3
-** (aux_sharded) divides either by the ranks that hold the same slice — the
-** aux replicas, or the training pool's shard group (cp·dp, or HSDP's
-** shard_group).  The gathered unit (a layer at a time, as the actor's
-** ZeRO-3 gathers) is not counted, as it is not for the actor. */
+** pool of its own 2·P/aux_tp; on a training pool in the actor's layout,
+** dense parameters over TP·PP and routed experts over max(TP, EP)·PP
+** (expert parallelism splits a frozen MoE as it splits the actor: NeMo RL's
+** Megatron reference is the policy's own state dict, swapped in place by
+** use_reference_model, nemo_rl/models/policy/workers/
+** megatron_policy_worker.py; section 3, "A frozen MoE under expert
+** parallelism").  ZeRO-3 (aux_sharded) divides each by the ranks that hold
+** the same slice — the aux replicas, or the training pool's shard group
+** (cp·dp, or HSDP's shard_group) and its expert shard group.  With EP ≤ TP
+** the two terms are 2·P/(TP·PP) over the shard group, as before.  The
+** gathered unit (a layer at a time, as the actor's ZeRO-3 gathers) is not
+** counted, as it is not for the actor. */
 static double aux_weight_bytes(const plan_pool *q, const scn_model *m)
 {
     if (q->aux_tp > 0) return 2.0 * m->params_total / q->aux_tp / (q->aux_sharded ? q->aux_replicas : 1);
-    return 2.0 * m->params_total / (q->tp * q->pp) / (q->aux_sharded ? q->shard : 1);
+    int ex = q->tp > q->ep ? q->tp : q->ep;
+    double dense = 2.0 * (m->params_total - m->params_expert) / (q->tp * q->pp);
+    double expert = 2.0 * m->params_expert / (ex * q->pp);
+    return q->aux_sharded ? dense / q->shard + expert / q->eshard : dense + expert;
 }
 
 static bool layout_pool(const scn_scenario *s, plan *p, plan_pool *q, fs_err *err)

@@ -423,6 +423,54 @@ START_TEST(t_aux_pool_zero3)
 }
 END_TEST
 
+/* A frozen MoE on a training pool under expert parallelism is laid out as
+** the actor is (docs/model.md, section 3, "A frozen MoE under expert
+** parallelism"): dense parameters over TP·PP, routed experts over
+** max(TP, EP)·PP.  Qwen3-30B-A3B on 8 H100s, Megatron (ZeRO-1), fully
+** co-located so the reference waits on the host between its passes. */
+static const char *SCN_MOE =
+    "local f = fusync\n"
+    "return { name = 'moe',\n"
+    "  cluster = { device = f.devices.h100, devices_per_node = 8, nodes_per_supernode = 1, supernodes = 1,\n"
+    "              host_mem_gb = 2048 },\n"
+    "  models = { actor = f.models.qwen3_30b_a3b, reference = f.models.qwen3_30b_a3b, reward = 'rule' },\n"
+    "  workload = { prompts_per_step = 16, samples_per_prompt = 4, minibatches = 2,\n"
+    "    prompt_len = f.dist.fixed(512), response_len = f.dist.uniform(64, 1024),\n"
+    "    max_response = 1024, iterations = 1, warmup = 0, seed = 5 },\n"
+    "  plan = { mode = 'full', rollout = { tp = 2, max_seqs = 64 },\n"
+    "           train = { tp = 1, pp = 1, ep = 8, zero = 1, micro_batch = 1 } },\n"
+    "}\n";
+
+START_TEST(t_aux_expert_parallel)
+{
+    scn_scenario a[2];
+    plan pl[2];
+    const char *ep1[] = {"plan.train.ep=1"};
+    for (int i = 0; i < 2; i++) {
+        char *path = test_tmpfile(".lua", SCN_MOE);
+        ck_assert_ptr_nonnull(path);
+        fs_err err = {0, ""};
+        bool ok = lscn_load(path, i ? ep1 : NULL, i, &a[i], &err) && scn_validate(&a[i], &err);
+        unlink(path);
+        free(path);
+        ck_assert_msg(ok, "load: %s", err.msg);
+        ck_assert_msg(plan_build(&a[i], &pl[i], &err), "plan_build: %s", err.msg);
+    }
+    const plan_pool *q8 = &pl[0].pools[pl[0].train_pool], *q1 = &pl[1].pools[pl[1].train_pool];
+    const scn_model *m = &a[0].ref;
+    ck_assert_double_gt(m->params_expert, 0);
+    ck_assert(q8->swap_aux && q1->swap_aux && !q8->aux_sharded);
+    /* EP 8: the experts split eight ways, the dense part whole */
+    ck_assert_double_eq_tol(q8->aux_bytes[0], 2.0 * (m->params_dense + m->params_expert / 8), 1.0);
+    /* EP 1 (≤ TP): the whole model over TP·PP, as before */
+    ck_assert_double_eq_tol(q1->aux_bytes[0], 2.0 * m->params_total, 1.0);
+    /* the frozen copy of the actor's shape is the actor's own weights */
+    ck_assert_double_eq_tol(q8->aux_bytes[0], q8->train_mem[MB_WEIGHTS], 1.0);
+    /* it waits on the host at that size, 8 devices' shares a node */
+    ck_assert_double_eq_tol(q8->host_node[2], 8 * q8->aux_bytes[0], 8.0);
+}
+END_TEST
+
 /* Parameter offload of the reference on a training pool (verl
 ** ref.fsdp_config.param_offload): its weights wait on the host and are
 ** loaded over the host link before each pass, so they leave the training
@@ -793,6 +841,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_packed_logits);
     tcase_add_test(tc, t_aux_zero3);
     tcase_add_test(tc, t_aux_pool_zero3);
+    tcase_add_test(tc, t_aux_expert_parallel);
     tcase_add_test(tc, t_ref_offload);
     tcase_add_test(tc, t_lora);
     tcase_add_test(tc, t_logprob_logits);
