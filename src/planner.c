@@ -461,8 +461,8 @@ static bool rollout_ok(const scn_model *m, long tp, long ep)
 ** carries more forward passes; below a quarter the critic's pool is the
 ** step's bound for any critic of the actor's order of size.  In whole nodes,
 ** and on a cluster of up to four nodes in half and quarter nodes too (as
-** splits()), each share at the grain nearest it; none where it leaves the
-** actor nothing.  0 first: the critic on the training pool. */
+** splits()), each share at the grain nearest it, at most a half; none where
+** it leaves the actor nothing.  0 first: the critic on the training pool. */
 static int critic_splits(const planner *P, int train, int unit, int total, int *out)
 {
     static const int share[] = {25, 33, 50};
@@ -476,7 +476,10 @@ static int critic_splits(const planner *P, int train, int unit, int total, int *
         for (int g = 0; g < ng; g++) {
             int grain = unit >> g;
             if (grain < 1 || (g > 0 && grain * 2 != unit >> (g - 1))) break;
-            int d = (int)lround(want / grain) * grain;
+            /* never more than the actor's pool: it carries the log-prob
+            ** and reference passes beside the actor's training */
+            long m = lround(want / grain), cap = train / 2 / grain;
+            int d = (int)(m < cap ? m : cap) * grain;
             if (d < grain || d >= train) continue;
             if (best == 0 || fabs(d - want) < fabs(best - want)) best = d;
         }
