@@ -227,6 +227,48 @@ static unsigned aux_roles(const scn_scenario *s)
     return (s->has_ref ? ROLE_REF : 0) | (s->reward_is_model ? ROLE_REWARD : 0);
 }
 
+/* (planner_int.h) Separate mode with the critic on a pool of its own (docs/model.md,
+** section 2): the rollout pool, the actor's with the reference, the
+** critic's with the reward model — OpenRLHF's --train.colocate_actor_ref
+** and --train.colocate_critic_reward, the shape of its
+** examples/scripts/train_ppo_ray_slurm.sh (v0.11.0): each frozen model
+** beside the trained one whose pass it feeds, so that the critic's pool
+** carries the value and reward forwards while the actor's carries the
+** log-prob and reference ones.  The pools in the derived order (rollout
+** first, plan_build's separate mode). */
+void planner_critic_pools(scn_scenario *s, int split, int critic)
+{
+    scn_plan *p = &s->plan;
+    int total = scn_total_devices(&s->cluster);
+    p->mode = MODE_SEPARATE;
+    p->rollout_devices = 0;
+    p->npools = 3;
+    memset(p->pools, 0, 3 * sizeof p->pools[0]);
+    snprintf(p->pools[0].name, sizeof p->pools[0].name, "rollout");
+    p->pools[0].devices = split;
+    p->pools[0].roles = ROLE_ROLLOUT;
+    snprintf(p->pools[1].name, sizeof p->pools[1].name, "actor");
+    p->pools[1].devices = total - split - critic;
+    p->pools[1].roles = ROLE_TRAIN | (s->has_ref ? ROLE_REF : 0);
+    snprintf(p->pools[2].name, sizeof p->pools[2].name, "critic");
+    p->pools[2].devices = critic;
+    p->pools[2].roles = ROLE_CRITIC | (s->reward_is_model ? ROLE_REWARD : 0);
+}
+
+int planner_critic_devices(const planner *P, const plan_cand *c)
+{
+    if (c->critic > 0) return c->critic;
+    if (!P->base.has_critic || (c->mode >= 0 && c->mode != PLANNER_SHAPE)) return 0;
+    /* the scenario's own, a listed plan or a shape: its pools as given */
+    scn_scenario *s = xmalloc(sizeof *s);
+    planner_apply(P, c, s);
+    int d = 0;
+    for (int i = 0; i < s->plan.npools; i++)
+        if ((s->plan.pools[i].roles & ROLE_CRITIC) && !(s->plan.pools[i].roles & ROLE_TRAIN)) d = s->plan.pools[i].devices;
+    free(s);
+    return d;
+}
+
 /* The scenario of a candidate. */
 void planner_apply(const planner *P, const plan_cand *c, scn_scenario *s)
 {
@@ -256,6 +298,10 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *s)
     switch (c->mode) {
     case PLANNER_SEPARATE:
         p->mode = MODE_SEPARATE;
+        if (c->critic > 0) {
+            planner_critic_pools(s, c->split, c->critic);
+            break;
+        }
         p->rollout_devices = c->split;
         break;
     case PLANNER_COLOCATE:
@@ -406,6 +452,44 @@ static bool rollout_ok(const scn_model *m, long tp, long ep)
     return (ep >= tp && ep % tp == 0) || (tp > ep && tp % ep == 0);
 }
 
+/* The critic's own pools of a separate layout's `train` training devices
+** (planner_critic_offered): a quarter, a third and a half of them.  The
+** critic trains beside the actor and the step waits for both (docs/model.md,
+** section 2), so the split that balances them gives the critic the share of
+** its work: a half for a critic of the actor's size (OpenRLHF's example
+** above gives 4 of 8), less for a smaller critic or where the actor's pool
+** carries more forward passes; below a quarter the critic's pool is the
+** step's bound for any critic of the actor's order of size.  In whole nodes,
+** and on a cluster of up to four nodes in half and quarter nodes too (as
+** splits()), each share at the grain nearest it, at most a half; none where
+** it leaves the actor nothing.  0 first: the critic on the training pool. */
+static int critic_splits(const planner *P, int train, int unit, int total, int *out)
+{
+    static const int share[] = {25, 33, 50};
+    int n = 0;
+    out[n++] = 0;
+    if (!planner_critic_offered(P)) return n;
+    int ng = total <= 4 * unit ? 3 : 1;
+    for (size_t i = 0; i < sizeof share / sizeof share[0]; i++) {
+        double want = train * share[i] / 100.0;
+        int best = 0;
+        for (int g = 0; g < ng; g++) {
+            int grain = unit >> g;
+            if (grain < 1 || (g > 0 && grain * 2 != unit >> (g - 1))) break;
+            /* never more than the actor's pool: it carries the log-prob
+            ** and reference passes beside the actor's training */
+            long m = lround(want / grain), cap = train / 2 / grain;
+            int d = (int)(m < cap ? m : cap) * grain;
+            if (d < grain || d >= train) continue;
+            if (best == 0 || fabs(d - want) < fabs(best - want)) best = d;
+        }
+        bool dup = best == 0;
+        for (int k = 0; k < n && !dup; k++) dup = out[k] == best;
+        if (!dup) out[n++] = best;
+    }
+    return n;
+}
+
 /* Splits of `total` devices: shares in whole nodes, and on a cluster of up
 ** to four nodes in half and quarter nodes too (a 4:12 split of two nodes of
 ** eight: the rollout pool rarely needs a whole node there, and a split inside
@@ -483,7 +567,13 @@ void planner_enumerate(planner *P)
                 }
             }
             if (mode == PLANNER_COLOCATE && !aux) continue;   /* the same as full */
-            for (int k = 0; k < nsp; k++)
+            /* a pool of the rollout device's type (plan.rollout_device) is
+            ** plan_build's to derive: no explicit critic pool beside it */
+            bool crit = mode == PLANNER_SEPARATE && !scn_device_set(&b->plan.rollout_device);
+            for (int k = 0; k < nsp; k++) {
+            int cs[8], ncs = crit ? critic_splits(P, total - sp[k], unit, total, cs) : 1;
+            if (!crit) cs[0] = 0;
+            for (int ci = 0; ci < ncs; ci++)
             for (int a = 0; a < ax->train_tp.n; a++)
             for (int bb = 0; bb < ax->train_pp.n; bb++)
             for (int e = 0; e < ax->train_ep.n; e++)
@@ -498,13 +588,14 @@ void planner_enumerate(planner *P)
                 if (fs_stop_signal) return;
                 for (int ms = 0; ms < ax->max_seqs.n; ms++) {
                     plan_cand c = {
-                        .mode = mode, .split = sp[k], .supernodes = sn, .nodes = nodes,
+                        .mode = mode, .split = sp[k], .critic = cs[ci], .supernodes = sn, .nodes = nodes,
                         .ttp = (int)ax->train_tp.v[a], .tpp = (int)ax->train_pp.v[bb], .tep = (int)ax->train_ep.v[e],
                         .mb = (int)ax->micro_batch.v[mb], .tcp = (int)ax->train_cp.v[cq], .rtp = (int)ax->rollout_tp.v[rt],
                         .rep = (int)ax->rollout_ep.v[re], .seqs = (int)ax->max_seqs.v[ms], .explicit_idx = -1,
                     };
                     consider(P, &c);
                 }
+            }
             }
         }
     }
@@ -609,6 +700,15 @@ static void run_line(const planner *P, const plan_cand *c, int iterations, fs_bu
         if (base->has_ref) buf_printf(b, " --set plan.pools.2.roles.%d=ref", k++);
         if (base->reward_is_model) buf_printf(b, " --set plan.pools.2.roles.%d=reward", k++);
         if (base->has_critic) buf_printf(b, " --set plan.pools.2.roles.%d=critic", k++);
+    } else if (c->mode == PLANNER_SEPARATE && c->critic > 0) {
+        /* the pools of planner_critic_pools, in its order and roles */
+        int total = base->cluster.devices_per_node * c->nodes * c->supernodes;
+        buf_printf(b, " --mode separate --set plan.pools.1.name=rollout --set plan.pools.1.devices=%d"
+                   " --set plan.pools.1.roles.1=rollout --set plan.pools.2.name=actor --set plan.pools.2.devices=%d"
+                   " --set plan.pools.2.roles.1=train", c->split, total - c->split - c->critic);
+        if (base->has_ref) buf_printf(b, " --set plan.pools.2.roles.2=ref");
+        buf_printf(b, " --set plan.pools.3.name=critic --set plan.pools.3.devices=%d --set plan.pools.3.roles.1=critic", c->critic);
+        if (base->reward_is_model) buf_printf(b, " --set plan.pools.3.roles.2=reward");
     } else {
         buf_printf(b, " --mode %s", planner_mode_name(c->mode));
         if (c->mode == PLANNER_SEPARATE) buf_printf(b, " --set plan.rollout_devices=%d", c->split);
@@ -649,6 +749,10 @@ void planner_cols(const planner *P, rtable *t)
     bool mem = false;
     for (int i = 0; i < P->nsel && !mem; i++) mem = planner_mem_any(&P->sel[i]);
     if (mem) rtable_add_col(t, "memory_features");
+    /* the critic's own pool: where a simulated plan has one */
+    bool crit = false;
+    for (int i = 0; i < P->nsel && !crit; i++) crit = planner_critic_devices(P, &P->sel[i]) > 0;
+    if (crit) rtable_add_col(t, "critic_devices");
     rt_metrics_add_cols(t);
     rtable_add_col(t, "run_with");
 }
@@ -700,6 +804,8 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
         planner_mem_text(c, mf, sizeof mf);
         rt_row_set_str(r, rtable_col(t, "memory_features"), mf);
     }
+    if (rtable_col(t, "critic_devices") >= 0)
+        rt_row_set_int(r, rtable_col(t, "critic_devices"), pl.critic_pool >= 0 ? pl.pools[pl.critic_pool].devices : 0);
     fs_buf b;
     buf_init(&b);
     run_line(P, c, iterations, &b);

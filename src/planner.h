@@ -76,7 +76,9 @@ double planner_lag_value(const int64_t *hist, int top, double c);
 ** sleep, the frozen models ZeRO-3-sharded, the actor's parameters on the
 ** host during rollout, the optimizer on the host (docs/model.md, sections 3
 ** and 8).  plan_cand.mem[f] is 0 where the feature is as the scenario has
-** it, else 1 + the C value of its field set (the optimizer: 2, a share of 1). */
+** it, else 1 + the C value of its field set (the optimizer: 1 + its host
+** share in steps of 1/PLANNER_OPT_STEPS, 1 + PLANNER_OPT_STEPS all of it). */
+#define PLANNER_OPT_STEPS 4
 enum { PLANNER_MEM_RECOMPUTE, PLANNER_MEM_SLEEP, PLANNER_MEM_AUX_SHARD, PLANNER_MEM_PARAMS, PLANNER_MEM_OPTIMIZER,
        PLANNER_MEM__N };
 /* the scenario field of feature f ("plan.train.recompute"), its short name
@@ -87,6 +89,7 @@ const char *planner_mem_name(int f);
 typedef struct {
     int    mode;                /* PLANNER_*, or -1: the scenario's own plan / a listed plan */
     int    split;               /* separate/hybrid: rollout-only devices; colocate: aux devices */
+    int    critic;              /* separate: the critic's own pool's devices (0: on the training pool) */
     int    supernodes, nodes;   /* cluster size */
     int    ttp, tpp, tep, mb;   /* training tp, pp, ep, micro-batch */
     int    tcp;                 /* training cp (0 taken as 1) */
@@ -249,11 +252,21 @@ int planner_survivors(const planner *P, const int *ids, int n, int keep, int *ou
 bool planner_keeps(const scn_scenario *s, const plan *pl);
 
 /* The values of memory feature f (PLANNER_MEM_*) the search may set, a bit
-** (1u << value) each (the optimizer: bit 1, all of it on the host): every
-** value without --framework, else the values the framework has a setting
-** for (docs/frameworks.md); none where the user holds the field (a --set or
-** --fix of it). */
+** (1u << value) each (the optimizer: bit k, a share k/PLANNER_OPT_STEPS on
+** the host): every value without --framework, else the values the
+** framework has a setting for (docs/frameworks.md); a share below 1 only
+** where the training is Megatron's (plan.train.zero 0 or 1: its
+** optimizer_offload_fraction; DeepSpeed's and FSDP's offload are on or
+** off); none where the user holds the field (a --set or --fix of it). */
 unsigned planner_mem_offered(const planner *P, int f);
+
+/* Whether the search may put the critic on a pool of its own (PPO: a
+** critic to train): always without --framework, else where the framework
+** has a setting for it (planner_limits.c, docs/frameworks.md). */
+bool planner_critic_offered(const planner *P);
+/* The devices of the critic's own pool in a candidate's plan, 0 when the
+** critic trains on the training pool or there is none. */
+int planner_critic_devices(const planner *P, const plan_cand *c);
 
 /* The scenario a candidate stands for. */
 void planner_apply(const planner *P, const plan_cand *c, scn_scenario *out);

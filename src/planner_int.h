@@ -28,6 +28,11 @@ bool planner_within(const planner *P, const scn_scenario *s, const report *rep, 
 void planner_set_dispatch(scn_scenario *s, int value);
 int planner_ndispatch(const planner *P);
 
+/* (planner.c) s's plan set to separate mode with three pools: `split`
+** rollout devices, the actor's with the reference, `critic` devices for the
+** critic with the reward model, the actor's pool the rest. */
+void planner_critic_pools(scn_scenario *s, int split, int critic);
+
 /* (planner_mem.c) The memory repair of a searched layout that does not fit
 ** as given: `s` is the candidate's scenario and `pl` its plan as built.
 ** Tries the features planner_mem_offered allows, keeps the combination that

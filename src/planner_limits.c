@@ -155,10 +155,20 @@ static bool admit_narrow(planner *P, fs_err *err)
         searched_set(probe, (int)k, k == 8 ? 0 : k == 9 ? 100 : lo);
     }
     int w = 0;
+    bool crit_first = false;        /* the first mode admitted only with the critic's own pool */
     for (int i = 0; i < ax->modes.n; i++) {
         *t = *probe;
         t->plan.mode = mode_scn((int)ax->modes.v[i]);
         bool ok = o->admit(t, o->admit_ud, why, sizeof why);
+        /* separate mode with the critic's own pool (OpenRLHF's critic
+        ** group): a half of the devices generating, a quarter each training
+        ** the actor and the critic */
+        int tot = scn_total_devices(&t->cluster);
+        if (!ok && ax->modes.v[i] == PLANNER_SEPARATE && planner_critic_offered(P) && tot >= 4) {
+            planner_critic_pools(t, tot / 2, tot / 4);
+            ok = o->admit(t, o->admit_ud, why, sizeof why);
+            if (ok && w == 0) crit_first = true;
+        }
         if (!ok && !first[0]) snprintf(first, sizeof first, "%s", why);
         if (ok) ax->modes.v[w++] = ax->modes.v[i];
     }
@@ -177,6 +187,10 @@ static bool admit_narrow(planner *P, fs_err *err)
         return false;
     }
     probe->plan.mode = w ? mode_scn((int)ax->modes.v[0]) : ax->shapes[0].mode;
+    if (crit_first) {
+        int tot = scn_total_devices(&probe->cluster);
+        planner_critic_pools(probe, tot / 2, tot / 4);
+    }
     for (size_t k = 0; k < NSEARCHED; k++) {
         plan_axis *a = (plan_axis *)((char *)ax + SEARCHED[k].off);
         int n = 0;
@@ -374,6 +388,9 @@ bool planner_within(const planner *P, const scn_scenario *s, const report *rep, 
 /* ---------------------------------------------------------------- memory features */
 
 #define B(v) (1u << (v))
+/* the optimizer's shares (PLANNER_OPT_STEPS): all of it, or a fraction */
+#define OPT_ALL B(PLANNER_OPT_STEPS)
+#define OPT_SHARES (B(1) | B(2) | B(3))
 /* What each framework lets a user choose of the memory features the search
 ** may turn on (docs/frameworks.md, "Export: the reverse mapping"; the keys
 ** src/import_export.c writes), a bit (1u << value) per value of the field:
@@ -381,27 +398,53 @@ bool planner_within(const planner *P, const scn_scenario *s, const report *rep, 
 **             recompute_granularity (selective, full); sleep: free_cache_engine
 **             (false: none, true: discard) and layered_summon (offload);
 **             actor param_offload (before the reshard); optimizer: FSDP2
-**             offload_policy, Megatron optimizer_offload_fraction;
+**             offload_policy (all), Megatron optimizer_cpu_offload with
+**             optimizer_offload_fraction (a share: verl b178a3c,
+**             docs/perf/best_practices.rst, the 96 GB Megatron GRPO scripts);
 **   openrlhf  gradient_checkpointing_enable (full); vllm.enable_sleep (its
-**             engines sleep at level 1: offload); ds.adam_offload;
+**             engines sleep at level 1: offload); ds.adam_offload (all);
 **   nemo-rl   activation_checkpointing (DTensor: full; Megatron with
-**             recompute_granularity: selective, full); dtensor_cfg.cpu_offload,
-**             Megatron optimizer_cpu_offload.  Co-located NeMo RL always
+**             recompute_granularity: selective, full); dtensor_cfg.cpu_offload
+**             (all), Megatron optimizer_cpu_offload with
+**             optimizer_offload_fraction (a share: nemo_rl/models/policy/
+**             __init__.py, MegatronConfig).  Co-located NeMo RL always
 **             sleeps at level 1 and offloads the parameters after the refit:
 **             no key chooses either, so the search never changes them.
 ** None has a key for the frozen models' sharding: verl, OpenRLHF and NeMo RL
 ** hold the reference as the actor is held (plan.aux_shard = "auto").  The
 ** backend a value needs (selective recompute under Megatron) is the
 ** exporter's to check: a repair the framework's rules refuse is not kept
-** (planner_mem_repair asks admit). */
-static const struct { const char *name; unsigned offers[PLANNER_MEM__N]; } MEM_OFFERS[] = {
+** (planner_mem_repair asks admit).  A share of the optimizer is offered
+** only where the backend takes one (planner_mem_offered): a share refused
+** by the rules would keep the ladder from reaching the whole optimizer,
+** which a share that fits rules out.
+**
+** critic_pool: whether the critic can train on devices of its own
+** (planner_critic_offered): OpenRLHF's --critic.num_nodes and
+** --critic.num_gpus_per_node place a critic group of its own, with the
+** reward model (--train.colocate_critic_reward) and the reference beside
+** the actor (--train.colocate_actor_ref) (openrlhf/cli/train_ppo_ray.py,
+** v0.11.0); verl's main_ppo maps Role.Critic to the one "global_pool" of
+** every role (verl/trainer/main_ppo.py, b178a3c); NeMo RL's GRPO has no
+** critic. */
+static const struct { const char *name; unsigned offers[PLANNER_MEM__N]; bool critic_pool; } MEM_OFFERS[] = {
     {"verl", {B(RECOMPUTE_SELECTIVE) | B(RECOMPUTE_FULL), B(SLEEP_NONE) | B(SLEEP_OFFLOAD) | B(SLEEP_DISCARD), 0,
-              B(PARAMS_BEFORE_RESHARD), B(1)}},
-    {"openrlhf", {B(RECOMPUTE_FULL), B(SLEEP_NONE) | B(SLEEP_OFFLOAD), 0, 0, B(1)}},
-    {"nemo-rl", {B(RECOMPUTE_SELECTIVE) | B(RECOMPUTE_FULL), 0, 0, 0, B(1)}},
-    {"nemorl", {B(RECOMPUTE_SELECTIVE) | B(RECOMPUTE_FULL), 0, 0, 0, B(1)}},
+              B(PARAMS_BEFORE_RESHARD), OPT_ALL | OPT_SHARES}, false},
+    {"openrlhf", {B(RECOMPUTE_FULL), B(SLEEP_NONE) | B(SLEEP_OFFLOAD), 0, 0, OPT_ALL}, true},
+    {"nemo-rl", {B(RECOMPUTE_SELECTIVE) | B(RECOMPUTE_FULL), 0, 0, 0, OPT_ALL | OPT_SHARES}, false},
+    {"nemorl", {B(RECOMPUTE_SELECTIVE) | B(RECOMPUTE_FULL), 0, 0, 0, OPT_ALL | OPT_SHARES}, false},
 };
-#undef B
+
+/* The framework's row of MEM_OFFERS, -1: no --framework, or one the
+** planner does not know by name (every value, the rules judge). */
+static int offers_row(const planner *P)
+{
+    const planner_opts *o = &P->o;
+    if (!o->admit || !o->admit_name) return -1;
+    for (size_t k = 0; k < sizeof MEM_OFFERS / sizeof MEM_OFFERS[0]; k++)
+        if (!strcmp(o->admit_name, MEM_OFFERS[k].name)) return (int)k;
+    return -1;
+}
 
 unsigned planner_mem_offered(const planner *P, int f)
 {
@@ -410,9 +453,22 @@ unsigned planner_mem_offered(const planner *P, int f)
     /* the user's own value of the field is held */
     for (int i = 0; i < o->nsets; i++) if (planner_path_is(o->sets[i], path)) return 0;
     for (int i = 0; i < o->nfixes; i++) if (planner_path_is(o->fixes[i], path)) return 0;
-    if (!o->admit || !o->admit_name) return ~0u;
-    for (size_t k = 0; k < sizeof MEM_OFFERS / sizeof MEM_OFFERS[0]; k++)
-        if (!strcmp(o->admit_name, MEM_OFFERS[k].name)) return MEM_OFFERS[k].offers[f];
-    /* rules the planner does not know by name: every value, the rules judge */
-    return ~0u;
+    int k = offers_row(P);
+    unsigned offer = k >= 0 ? MEM_OFFERS[k].offers[f] : ~0u;
+    /* a share below 1: Megatron's distributed optimizer (ZeRO-1 here, as
+    ** the exporters write plan.train.zero 0 or 1 for Megatron); DeepSpeed's
+    ** ZeRO-Offload and FSDP2's CPUOffloadPolicy hold all of the optimizer
+    ** on the host or none of it */
+    if (f == PLANNER_MEM_OPTIMIZER && P->base.plan.train.zero != 1) offer &= ~OPT_SHARES;
+    return offer;
 }
+
+bool planner_critic_offered(const planner *P)
+{
+    if (!P->base.has_critic) return false;
+    int k = offers_row(P);
+    return k < 0 || MEM_OFFERS[k].critic_pool;
+}
+#undef OPT_ALL
+#undef OPT_SHARES
+#undef B

@@ -32,17 +32,23 @@
 ** later value saves at least the earlier one's device memory; the sleep's
 ** offload and discard free the same device memory (the weights and the KV
 ** cache, plan.c) and differ in time and host memory, so they are
-** alternatives, neither above the other. */
+** alternatives, neither above the other.  The optimizer's values are its
+** host share in quarters (PLANNER_OPT_STEPS): Megatron's
+** optimizer_offload_fraction takes any share, the device keeping 1 − f of
+** the states and stepping them, the host the rest (src/plan_cost.c), so the
+** device memory falls and the host step's time grows with f, and the
+** smallest share that fits is the cheapest. */
+#define MEM_VALS_MAX (PLANNER_OPT_STEPS + 1)
 static const struct {
     const char *path, *name;
-    int vals[3], n;
+    int vals[MEM_VALS_MAX], n;
     bool alt;
 } FEAT[PLANNER_MEM__N] = {
     {"plan.train.recompute", "recompute", {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL}, 3, false},
     {"plan.rollout.sleep", "sleep", {SLEEP_NONE, SLEEP_OFFLOAD, SLEEP_DISCARD}, 3, true},
     {"plan.aux_shard", "aux_shard", {AUX_SHARD_NONE, AUX_SHARD_ZERO3}, 2, false},
     {"plan.offload.params", "offload_params", {PARAMS_RESIDENT, PARAMS_AFTER_RESHARD, PARAMS_BEFORE_RESHARD}, 3, false},
-    {"plan.train.optimizer_offload", "optimizer_offload", {0, 1}, 2, false},
+    {"plan.train.optimizer_offload", "optimizer_offload", {0, 1, 2, 3, PLANNER_OPT_STEPS}, PLANNER_OPT_STEPS + 1, false},
 };
 
 const char *planner_mem_path(int f) { return f >= 0 && f < PLANNER_MEM__N ? FEAT[f].path : ""; }
@@ -55,7 +61,7 @@ static void mem_set(scn_scenario *s, int f, int v)
     case PLANNER_MEM_SLEEP: s->plan.rollout.sleep = (scn_sleep)v; break;
     case PLANNER_MEM_AUX_SHARD: s->plan.aux_shard = (scn_aux_shard)v; break;
     case PLANNER_MEM_PARAMS: s->plan.offload_params = (scn_param_offload)v; break;
-    default: s->plan.train.optimizer_offload = v; break;
+    default: s->plan.train.optimizer_offload = (double)v / PLANNER_OPT_STEPS; break;
     }
 }
 
@@ -73,7 +79,7 @@ bool planner_mem_any(const plan_cand *c)
 /* A feature's value as its field writes it: an enum's name, the share. */
 static const char *mem_value(int f, int v, char *buf, size_t n)
 {
-    if (f == PLANNER_MEM_OPTIMIZER) { snprintf(buf, n, "%d", v); return buf; }
+    if (f == PLANNER_MEM_OPTIMIZER) { snprintf(buf, n, "%g", (double)v / PLANNER_OPT_STEPS); return buf; }
     const fdesc *d = fields_lookup(FEAT[f].path);
     const char *e = d ? fields_enum_name(d, v) : NULL;
     snprintf(buf, n, "%s", e ? e : "?");
@@ -143,7 +149,8 @@ static int base_pos(const scn_scenario *s, int f)
     case PLANNER_MEM_SLEEP: v = (int)s->plan.rollout.sleep; break;
     case PLANNER_MEM_AUX_SHARD: return s->plan.aux_shard == AUX_SHARD_ZERO3;
     case PLANNER_MEM_PARAMS: v = (int)s->plan.offload_params; break;
-    default: return s->plan.train.optimizer_offload >= 1;
+    /* the scenario's share, rounded down to a step: the values above it */
+    default: return (int)floor(s->plan.train.optimizer_offload * PLANNER_OPT_STEPS + 1e-9);
     }
     for (int k = 0; k < FEAT[f].n; k++) if (FEAT[f].vals[k] == v) return k;
     return FEAT[f].n - 1;
@@ -175,7 +182,7 @@ static int cmp_est_desc(const void *a, const void *b)
 
 typedef struct {
     int n[PLANNER_MEM__N];              /* options of each feature */
-    int val[PLANNER_MEM__N][3];         /* their field values */
+    int val[PLANNER_MEM__N][MEM_VALS_MAX];  /* their field values */
 } options;
 
 /* a holds b: every feature of b is on in a, at least as far up its ladder
@@ -229,8 +236,10 @@ bool planner_mem_repair(planner *P, plan_cand *c, scn_scenario *s, plan *pl)
         ** the awake engine's weights and KV cache; the frozen models'), and
         ** nothing takes the gradients or the critic; over the device, no
         ** combination fits, and no plan is built to find it out */
-        double least = tm[MB_GRADS] + tm[MB_CRITIC] + tm[MB_RESHARD] + tm[MB_WEIGHTS] * (op.n[PLANNER_MEM_OPTIMIZER] ? 0.5 : 1)
-                     + (op.n[PLANNER_MEM_OPTIMIZER] ? 0 : tm[MB_OPTIMIZER]) + (op.n[PLANNER_MEM_RECOMPUTE] ? 0 : tm[MB_ACTIVATIONS])
+        int no = op.n[PLANNER_MEM_OPTIMIZER];
+        double fo = no ? (double)op.val[PLANNER_MEM_OPTIMIZER][no - 1] / PLANNER_OPT_STEPS : 0;
+        double least = tm[MB_GRADS] + tm[MB_CRITIC] + tm[MB_RESHARD] + tm[MB_WEIGHTS] * (1 - fo / 2)
+                     + tm[MB_OPTIMIZER] * (1 - fo) + (op.n[PLANNER_MEM_RECOMPUTE] ? 0 : tm[MB_ACTIVATIONS])
                      + (op.n[PLANNER_MEM_SLEEP] ? 0 : tm[MB_ROLLOUT_WEIGHTS] + tm[MB_KV_CACHE])
                      + (op.n[PLANNER_MEM_AUX_SHARD] ? 0 : tm[MB_REF_WEIGHTS] + tm[MB_REWARD_WEIGHTS]);
         if (least > q->capacity) return false;

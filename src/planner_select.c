@@ -147,6 +147,13 @@ void planner_select(planner *P, int budget)
         snprintf(P->searched + k, sizeof P->searched - k, "%smemory features where a layout does not fit as given "
                  "(%ld layouts repaired)", k ? ", " : "", P->repaired);
     }
+    /* ... and when the critic's own pool was searched (planner.c, critic_splits) */
+    int ncrit = 0;
+    for (int i = 0; i < P->nsel; i++) ncrit += P->sel[i].critic > 0;
+    if (ncrit && !strstr(P->searched, "the critic on a pool of its own")) {
+        size_t k = strlen(P->searched);
+        snprintf(P->searched + k, sizeof P->searched - k, "%sthe critic on a pool of its own (%d simulated)", k ? ", " : "", ncrit);
+    }
     /* the rungs: each keeps a quarter of the one before, down to the plans
     ** listed (at least 20); the windows grow by four towards the scenario's
     ** own, which the final rung runs */

@@ -169,6 +169,14 @@ static void print_row(const rtable *t, const rt_row *r, const char *label, FILE 
         fmt_si(ef, sizeof ef, cnum(t, r, "effective_tokens_per_s"));
         fprintf(f, " %9s", ef);
     }
+    if (rtable_col(t, "critic_devices") >= 0) {
+        /* the critic's own pool's devices; "-": on the training pool */
+        double cd = cnum(t, r, "critic_devices");
+        char cs[16];
+        if (cd > 0) snprintf(cs, sizeof cs, "%.0f", cd);
+        else snprintf(cs, sizeof cs, "-");
+        fprintf(f, " %6s", cs);
+    }
     if (rtable_col(t, "memory_features") >= 0) {
         const char *mf = ctext(t, r, "memory_features");
         fprintf(f, " %-30s", mf[0] ? mf : "-");
@@ -305,7 +313,7 @@ static void explain(const rtable *t, const rt_row *best, const rt_row *second, c
                 x < y - 1e-9 ? "-" : x > y + 1e-9 ? "+" : " ", fabs(x - y) > 1e-9 ? d : "same");
     }
     const char *diff[] = {"mode", "pools", "staleness", "partial_rollout", "dispatch", "train_tp", "train_pp", "train_ep",
-                          "train_cp", "micro_batch", "rollout_tp", "rollout_ep", "max_seqs", "memory_features", NULL};
+                          "train_cp", "micro_batch", "rollout_tp", "rollout_ep", "max_seqs", "critic_devices", "memory_features", NULL};
     fprintf(f, "  what changed:");
     int nd = 0;
     for (int i = 0; diff[i]; i++)
@@ -351,6 +359,7 @@ void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f
             "train tp/pp/ep/mb", "rollout tp/ep/seqs", "s", "part", "dispatch", "lag", "sim tok/s", "estimate", "per dev", "step");
     if (rtable_col(t, "time_to_steps_s") >= 0) fprintf(f, " %10s %9s %10s", "run time", "dev-h", "cost/run");
     if (rtable_col(t, "effective_tokens_per_s") >= 0) fprintf(f, " %9s", "effective");
+    if (rtable_col(t, "critic_devices") >= 0) fprintf(f, " %6s", "critic");
     if (rtable_col(t, "memory_features") >= 0) fprintf(f, " %-30s", "memory");
     fprintf(f, "  interval\n");
     int shown = 0;
@@ -410,11 +419,13 @@ void plan_print_searched(const rtable *t, int top, const char *searched, FILE *f
                  "off-policy price (--lag-cost)", rt_row_num(&t->rows[0], lc));
     fprintf(f, "  (sim tok/s: simulated throughput; estimate: the closed form that chose what to simulate; lag: mean/max "
             "versions between the policy that generated a trained sample and the one trained; interval: of sim tok/s, "
-            "%s%s%s%s%s)\n\n",
+            "%s%s%s%s%s%s)\n\n",
             any_cal ? "c: from the calibration's knob draws, each re-simulated (10th-90th percentile, widened by its held-out "
                       "error), else from the validation table's errors" : "from the validation table's errors",
             eff, any_cp ? "; cpN: N-way context parallelism in training" : "",
             nties ? "; N=: a tie, within 1% of the row above" : "",
+            rtable_col(t, "critic_devices") >= 0 ? "; critic: the devices of the critic's own pool, -: it trains on the "
+                                                   "actor's" : "",
             rtable_col(t, "memory_features") >= 0 ? "; memory: the memory features the search turned on for the layout to fit, "
                                                     "-: none, the layout fits as the scenario gives it" : "");
     if (shown > 0) {

@@ -718,7 +718,7 @@ START_TEST(t_memory_repair)
             ck_assert_uint_eq(sleep, 0);
             ck_assert_int_eq(counts[SLEEP_OFFLOAD] + counts[SLEEP_DISCARD], 0);
         }
-        ck_assert(planner_mem_offered(P, PLANNER_MEM_OPTIMIZER) & 2u);
+        ck_assert(planner_mem_offered(P, PLANNER_MEM_OPTIMIZER) & (1u << PLANNER_OPT_STEPS));
         planner_free(P);
         free(P);
     }
@@ -740,6 +740,139 @@ START_TEST(t_memory_repair)
 }
 END_TEST
 
+/* The optimizer's share on the host (planner_mem.c; docs/cli.md, `fusync
+** plan`, "Memory repair"): Qwen2.5-32B under ZeRO-1 on four H20s fits with
+** half of the optimizer on the host (tests/data/plan/adam_share.lua).  A
+** framework with Megatron's optimizer_offload_fraction (verl, NeMo RL) is
+** offered the shares, OpenRLHF's adam_offload and ZeRO-3 all of it only;
+** every repaired candidate holds the smallest share that fits: a step less
+** does not fit, and one repaired layout stops at a half. */
+static const char *share_lua =
+    "local f = fusync\n"
+    "return { name = 'share',\n"
+    "  cluster = { device = f.devices.h20, devices_per_node = 4, nodes_per_supernode = 1, host_mem_gb = 1024 },\n"
+    "  models = { actor = f.models.qwen2_5_32b, reward = 'rule' },\n"
+    "  workload = { prompts_per_step = 8, samples_per_prompt = 4, minibatches = 1,\n"
+    "    prompt_len = f.dist.uniform(128, 256),\n"
+    "    response_len = f.dist.lognormal{median = 300, sigma = 0.8, cap = 1024},\n"
+    "    max_response = 1024, iterations = 3, warmup = 1, seed = 5 },\n"
+    "  plan = { mode = 'full', train = { tp = 4, pp = 1, micro_batch = 1, recompute = 'full', zero = 1 },\n"
+    "           rollout = { tp = 4, max_seqs = 64, sleep = 'discard' } },\n"
+    "}\n";
+
+START_TEST(t_optimizer_share)
+{
+    char *path = test_tmpfile(".lua", share_lua);
+    const char *z3[] = {"plan.train.zero=3"};
+    scn_scenario sc, s3;
+    fs_err err = {0, ""};
+    ck_assert_msg(lscn_load(path, NULL, 0, &sc, &err), "%s", err.msg);
+    ck_assert_msg(lscn_load(path, z3, 1, &s3, &err), "%s", err.msg);
+    unlink(path);
+    free(path);
+    const unsigned all = 1u << PLANNER_OPT_STEPS, half = 1u << (PLANNER_OPT_STEPS / 2);
+    const char *fws[] = {"verl", "nemo-rl", "openrlhf", NULL};
+    for (int k = 0; k < 4; k++)
+        for (int z = 0; z < 2; z++) {
+            planner *P = xcalloc(1, sizeof *P);
+            planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT, .top = 10, .input = "share.lua",
+                               .admit = fws[k] ? admit_all : NULL, .admit_name = fws[k]};
+            ck_assert_msg(planner_init(P, z ? &s3 : &sc, NULL, &po, &err), "%s", err.msg);
+            unsigned o = planner_mem_offered(P, PLANNER_MEM_OPTIMIZER);
+            ck_assert(o & all);
+            /* a share below 1: Megatron's ZeRO-1 only, and not OpenRLHF's */
+            bool shares = !z && k != 2;
+            ck_assert_msg(((o & half) != 0) == shares, "%s zero %d: offered 0x%x", fws[k] ? fws[k] : "none", z ? 3 : 1, o);
+            planner_free(P);
+            free(P);
+        }
+    planner *P = xcalloc(1, sizeof *P);
+    planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT, .top = 10, .input = "share.lua", .admit = admit_all, .admit_name = "verl"};
+    ck_assert_msg(planner_init(P, &sc, NULL, &po, &err), "%s", err.msg);
+    long modes[] = {PLANNER_FULL}, st[] = {0};
+    axis(&P->ax.modes, 1, modes);
+    axis(&P->ax.staleness, 1, st);
+    planner_enumerate(P);
+    int counts[3] = {0, 0, 0}, halves = 0;
+    long n = repaired_check(P, counts);
+    ck_assert_int_gt(n, 0);
+    for (long i = 0; i < P->nc; i++) {
+        plan_cand c = P->c[i];
+        int q = c.mem[PLANNER_MEM_OPTIMIZER];
+        if (q < 2) continue;                    /* none, or as given */
+        halves += q - 1 == PLANNER_OPT_STEPS / 2;
+        /* a step less: over the device */
+        c.mem[PLANNER_MEM_OPTIMIZER] = (unsigned char)(q - 1);
+        scn_scenario s;
+        plan pl;
+        planner_apply(P, &c, &s);
+        ck_assert(plan_build(&s, &pl, &err));
+        ck_assert_msg(!pl.fits, "candidate %ld: share %g fits, yet %g was kept", i, (q - 2.0) / PLANNER_OPT_STEPS,
+                      (q - 1.0) / PLANNER_OPT_STEPS);
+    }
+    ck_assert_msg(halves > 0, "no layout repaired with half of the optimizer on the host");
+    planner_free(P);
+    free(P);
+}
+END_TEST
+
+/* The critic's own pool (planner.c, critic_splits; docs/cli.md, `fusync
+** plan`, "The critic's pool"): a PPO version of the tiny scenario gets
+** separate layouts with the critic on a pool of its own without --framework
+** and under OpenRLHF, each building with that pool as the critic's; under
+** verl (one resource pool) and for GRPO none. */
+START_TEST(t_critic_pool)
+{
+    char *path = test_tmpfile(".lua", tiny_lua);
+    const char *ppo[] = {"workload.algorithm=ppo", "models.critic=qwen2_5_7b"};
+    scn_scenario sc, grpo;
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, ppo, 2, &sc, &err);
+    ck_assert_msg(ok, "%s", err.msg);
+    ck_assert_msg(lscn_load(path, NULL, 0, &grpo, &err), "%s", err.msg);
+    unlink(path);
+    free(path);
+    ck_assert(sc.has_critic);
+    long modes[] = {PLANNER_SEPARATE}, seqs[] = {64}, st[] = {0}, one[] = {1};
+    const char *fws[] = {NULL, "openrlhf", "verl", NULL};
+    for (int k = 0; k < 4; k++) {
+        planner *P = xcalloc(1, sizeof *P);
+        planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT, .top = 10, .input = "tiny.lua",
+                           .admit = fws[k] ? admit_all : NULL, .admit_name = fws[k]};
+        ck_assert_msg(planner_init(P, k == 3 ? &grpo : &sc, NULL, &po, &err), "%s", err.msg);
+        axis(&P->ax.modes, 1, modes);
+        axis(&P->ax.max_seqs, 1, seqs);
+        axis(&P->ax.staleness, 1, st);
+        axis(&P->ax.micro_batch, 1, one);
+        planner_enumerate(P);
+        long own = 0, on_train = 0;
+        for (long i = 0; i < P->nc; i++) {
+            const plan_cand *c = &P->c[i];
+            if (c->mode < 0) continue;
+            if (c->critic == 0) { on_train++; continue; }
+            own++;
+            scn_scenario s;
+            plan pl;
+            planner_apply(P, c, &s);
+            ck_assert_msg(plan_build(&s, &pl, &err), "%s", err.msg);
+            ck_assert_int_ge(pl.critic_pool, 0);
+            ck_assert_int_eq(pl.pools[pl.critic_pool].devices, c->critic);
+            ck_assert_int_eq(planner_critic_devices(P, c), c->critic);
+            /* a quarter to a half of the training devices, the actor keeping the rest */
+            int train = pl.pools[pl.train_pool].devices + c->critic;
+            ck_assert_int_eq(train + c->split, 16);
+            ck_assert(4 * c->critic >= train - 2 && 2 * c->critic <= train);
+        }
+        bool offered = k < 2;
+        ck_assert(planner_critic_offered(P) == offered);
+        ck_assert_msg((own > 0) == offered, "%s: %ld layouts with the critic's own pool", fws[k] ? fws[k] : "none", own);
+        ck_assert_int_gt(on_train, 0);
+        planner_free(P);
+        free(P);
+    }
+}
+END_TEST
+
 static Suite *planner_suite(void)
 {
     Suite *s = suite_create("planner");
@@ -756,6 +889,8 @@ static Suite *planner_suite(void)
     tcase_add_test(tc, t_estimate_parts_are_the_engines);
     tcase_add_test(tc, t_lag_value);
     tcase_add_test(tc, t_memory_repair);
+    tcase_add_test(tc, t_optimizer_share);
+    tcase_add_test(tc, t_critic_pool);
     suite_add_tcase(s, tc);
     return s;
 }
