@@ -6,6 +6,10 @@
 ** The constraints (--mode, --staleness, --fix, --framework, --max-lag) are
 ** planner_limits.c; choosing what to simulate, and the successive-halving
 ** rungs, planner_select.c.
+**
+** Past 900 lines since the critic's own pool joined the candidates' pool
+** building: the pool layouts (co-located, separate, critic pool) are the
+** part to move into a file of their own next.
 */
 #include "planner.h"
 #include "planner_int.h"
