@@ -28,7 +28,7 @@ csv       | no  | no  | no  | src/csvr.* src/lengths.* | base scenario format cs
 lua       | yes | no  | no  | src/lua_sandbox.* src/lua_scenario.* src/lua_helpers.* src/fields_lua.h src/fields_lua.c src/fields_lua_push.c | base scenario format csv lua
 plugin    | yes | no  | no  | src/plugin.c src/plugin.h src/plugin_lua.h src/plugin_api.h src/plugin_api.c src/plugin_lesson.c src/lesson.h src/policy.h src/policy_*.c | base scenario format engine output lua plugin
 runner    | no  | no  | no  | src/runner.* src/uncert.* src/uncert_table.h | base scenario format engine output lua plugin runner
-planner   | no  | no  | no  | src/planner.c src/planner.h src/planner_int.h src/planner_limits.c src/planner_mem.c src/planner_select.c src/planner_table.c | base scenario format engine output plugin runner planner
+planner   | no  | no  | no  | src/planner.c src/planner.h src/planner_int.h src/planner_cmd.c src/planner_limits.c src/planner_mem.c src/planner_select.c src/planner_table.c | base scenario format engine output plugin runner planner
 calibrate | no  | no  | no  | src/calibrate.c src/calibrate.h src/calibrate_read.c | base scenario format engine output csv runner calibrate
 import    | no  | no  | no  | src/import.h src/import_*.c src/import_fw.h src/import_map.h | base scenario format lua import
 cli       | no  | no  | no  | src/cli.h src/cli.c src/cli_*.c src/cli_*.h src/main.c | base scenario format engine output lua plugin runner planner calibrate import cli

@@ -27,6 +27,14 @@ bool planner_within(const planner *P, const scn_scenario *s, const report *rep, 
 ** row; the dispatch values the search sweeps (at least one). */
 void planner_set_dispatch(scn_scenario *s, int value);
 int planner_ndispatch(const planner *P);
+/* plan.rollout.dispatch's value as its field names it ("?" when unknown). */
+const char *planner_dispatch_name(int value);
+
+/* (planner_cmd.c) A plan's pools as "name:devices" words, "/placed" on a
+** pool the placement split; the whole `fusync run` command that simulates
+** candidate c over `iterations`, appended to b. */
+void planner_pools_text(const plan *pl, char *out, size_t n);
+void planner_run_line(const planner *P, const plan_cand *c, int iterations, fs_buf *b);
 
 /* (planner.c) s's plan set to separate mode with three pools: `split`
 ** rollout devices, the actor's with the reference, `critic` devices for the
