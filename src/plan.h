@@ -59,6 +59,11 @@ typedef struct {
     double   outside;
     double   engine_kept;   /* of outside: the inference engine's graph pool and own context (mdl_engine_kept) */
     double   kv_tokens_per_instance;
+    /* per device, a pool with an inference engine: what the device holds
+    ** when the engine starts, and the memory it asks for then (mem_util of
+    ** the device under plan.rollout.mem_util_scope = "instance"; 0 under
+    ** "device", which has no start-up check); docs/model.md, section 8 */
+    double   startup_used, startup_ask;
     double   capacity;
     /* A pool of its own device type (plan.pools[i].device, plan.rollout_device;
     ** docs/model.md, section 2, Heterogeneous pools): the cluster as its
