@@ -511,10 +511,11 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
 }
 
 /* The longest sequence the workload can make, prompt cap + max_response:
-** the max_model_len the frameworks hand vLLM (verl's rollout max_model_len
-** defaults to max_prompt_length + max_response_length, NeMo RL's to
-** policy.max_total_sequence_length, OpenRLHF's to prompt_max_len +
-** generate_max_len); 0 when the prompt has no upper bound. */
+** the max_model_len OpenRLHF hands vLLM (train_ppo_ray.py,
+** prompt_max_len + generate_max_len) and NeMo RL's vllm_cfg.max_model_len
+** (policy.max_total_sequence_length); a lower bound of verl's (its async
+** server's default is the model's max_position_embeddings), docs/model.md
+** section 8.  0 when the prompt has no upper bound. */
 static double max_model_len(const scn_scenario *s)
 {
     const scn_dist *d = &s->work.prompt_len;
