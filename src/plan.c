@@ -516,7 +516,7 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
 ** (policy.max_total_sequence_length); a lower bound of verl's (its async
 ** server's default is the model's max_position_embeddings), docs/model.md
 ** section 8.  0 when the prompt has no upper bound. */
-static double max_model_len(const scn_scenario *s)
+double plan_max_model_len(const scn_scenario *s)
 {
     const scn_dist *d = &s->work.prompt_len;
     double p = 0;
@@ -581,11 +581,11 @@ static bool fit_check(const scn_scenario *s, plan *p)
             snprintf(m, sizeof m, "pool '%s' while generating: weights and states take %s of the %s the rollout may use; no room for the KV cache",
                      q->name, a, c);
             fit_fail(p, m);
-        } else if ((q->roles & ROLE_ROLLOUT) && max_model_len(s) > q->kv_tokens_per_instance) {
+        } else if ((q->roles & ROLE_ROLLOUT) && plan_max_model_len(s) > q->kv_tokens_per_instance) {
             /* vllm/v1/core/kv_cache_utils.py, check_enough_kv_cache_memory:
             ** the KV cache must hold one sequence of max_model_len */
             snprintf(m, sizeof m, "pool '%s' while starting the engine: vLLM start-up: max_model_len %.0f tokens "
-                     "> the %.0f tokens an instance's KV cache holds", q->name, max_model_len(s),
+                     "> the %.0f tokens an instance's KV cache holds", q->name, plan_max_model_len(s),
                      floor(q->kv_tokens_per_instance));
             fit_fail(p, m);
         }

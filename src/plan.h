@@ -190,6 +190,9 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage);
 /* Rollout weight bytes per device. */
 double plan_rollout_weights(const scn_scenario *s);
+/* vLLM's max_model_len as the workload bounds it: the prompt's cap +
+** max_response (0: the prompt has no cap); docs/model.md, section 8. */
+double plan_max_model_len(const scn_scenario *s);
 /* Whether the switch moves the gradients to the host and back: asked for
 ** (plan.offload.grads) and held between steps at all (plan.train.grad_buffer
 ** persistent; under step the zero_grad freed them, docs/model.md section 3). */

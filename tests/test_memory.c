@@ -925,6 +925,35 @@ START_TEST(t_vllm_startup_checks)
 }
 END_TEST
 
+/* The figures docs/validation.md gives for the feasibility table's closest
+** start-up (verl issue 3659, gpu_memory_utilization 0.9 on the H20): 95.7
+** GiB free at the engine's start for an ask of 86.4 GiB; and the table's
+** smallest KV cache (NeMo RL issue 2811, 19.6 GiB a device) holding more
+** than one 4,096-token sequence. */
+START_TEST(t_startup_feasibility_rows)
+{
+    const char *rows[] = {"examples/validation/feasibility/verl_qwen3_30ba3b_dapo_8xh20_issue3659.lua",
+                          "examples/validation/feasibility/nemo_qwen3_30ba3b_32xh100_logprob4_issue2811.lua"};
+    scn_scenario sc;
+    plan pl;
+    fs_err err = {0, ""};
+    const double GiB = 1073741824.0;
+    ck_assert_msg(lscn_load(rows[0], NULL, 0, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    ck_assert_msg(plan_build(&sc, &pl, &err), "%s", err.msg);
+    const plan_pool *q = &pl.pools[0];
+    ck_assert(pl.fits);
+    ck_assert_double_eq_tol(q->startup_ask / GiB, 86.4, 0.05);
+    ck_assert_double_eq_tol((q->capacity - q->startup_used) / GiB, 95.7, 0.05);
+    ck_assert_double_eq_tol(q->startup_used, sc.plan.cuda_context_bytes, 1);
+    ck_assert_msg(lscn_load(rows[1], NULL, 0, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    ck_assert_msg(plan_build(&sc, &pl, &err), "%s", err.msg);
+    q = &pl.pools[0];
+    ck_assert_double_eq_tol(q->rollout_mem[MB_KV_CACHE] / GiB, 19.6, 0.05);
+    ck_assert_double_eq(plan_max_model_len(&sc), 4096);
+    ck_assert_double_gt(q->kv_tokens_per_instance, 4096);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -952,6 +981,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_param_offload);
     tcase_add_test(tc, t_mem_util_scope);
     tcase_add_test(tc, t_vllm_startup_checks);
+    tcase_add_test(tc, t_startup_feasibility_rows);
     suite_add_tcase(s, tc);
     return s;
 }
