@@ -391,6 +391,7 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
     q->capacity = cap;
     memset(q->train_mem, 0, sizeof q->train_mem);
     memset(q->rollout_mem, 0, sizeof q->rollout_mem);
+    q->startup_used = q->startup_ask = 0;
     double refw = s->has_ref && (q->roles & ROLE_REF) ? aux_weight_bytes(q, &s->ref) : 0;
     double rww = s->reward_is_model && (q->roles & ROLE_REWARD) ? aux_weight_bytes(q, &s->reward) : 0;
     /* LoRA: the reference is the actor's base with the adapters off (verl's
@@ -488,8 +489,8 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         ** co-located trainer keeps on the device through generation is there
         ** when the engine starts or wakes; the processes' contexts are added
         ** in pool_peak (docs/model.md, section 8) */
-        q->startup_used = q->startup_ask = 0;
-        if (q->colocated && sp->rollout.mem_scope == MEMSCOPE_INSTANCE) {
+        bool vllm = sp->rollout.engine == ENGINE_VLLM || sp->rollout.engine == ENGINE_EAGER;
+        if (vllm && q->colocated && sp->rollout.mem_scope == MEMSCOPE_INSTANCE) {
             for (int b = 0; b < MB__COUNT; b++)
                 if (b != MB_ROLLOUT_WEIGHTS && b != MB_KV_CACHE) q->startup_used += q->rollout_mem[b];
             q->startup_ask = cap * sp->rollout.mem_util;
@@ -581,7 +582,8 @@ static bool fit_check(const scn_scenario *s, plan *p)
             snprintf(m, sizeof m, "pool '%s' while generating: weights and states take %s of the %s the rollout may use; no room for the KV cache",
                      q->name, a, c);
             fit_fail(p, m);
-        } else if ((q->roles & ROLE_ROLLOUT) && plan_max_model_len(s) > q->kv_tokens_per_instance) {
+        } else if ((q->roles & ROLE_ROLLOUT) && (s->plan.rollout.engine == ENGINE_VLLM || s->plan.rollout.engine == ENGINE_EAGER)
+                   && plan_max_model_len(s) > q->kv_tokens_per_instance) {
             /* vllm/v1/core/kv_cache_utils.py, check_enough_kv_cache_memory:
             ** the KV cache must hold one sequence of max_model_len */
             snprintf(m, sizeof m, "pool '%s' while starting the engine: vLLM start-up: max_model_len %.0f tokens "

@@ -890,7 +890,8 @@ END_TEST
 ** memory is below mem_util × HBM (per instance only: the device scope's
 ** share already holds the other processes), and
 ** vllm/v1/core/kv_cache_utils.py when the KV cache cannot hold one sequence
-** of max_model_len (prompt cap + max_response), under either scope. */
+** of max_model_len (prompt cap + max_response), under either scope.
+** Neither applies to an SGLang engine. */
 START_TEST(t_vllm_startup_checks)
 {
     const char *inst[] = {"plan.offload.optimizer=false", "plan.rollout.mem_util=0.95"};
@@ -922,6 +923,14 @@ START_TEST(t_vllm_startup_checks)
     ck_assert(!pd.fits);
     ck_assert_msg(strstr(pd.fit_msg, "vLLM start-up: max_model_len 3584 tokens > the ") != NULL, "%s", pd.fit_msg);
     ck_assert_msg(pe.fits, "%s", pe.fit_msg);
+    /* both refusals are vLLM's (and its enforce_eager form's), not SGLang's */
+    const char *sgl[] = {mu, "plan.rollout.engine=sglang"};
+    const char *sgl_inst[] = {"plan.offload.optimizer=false", "plan.rollout.mem_util=0.95", "plan.rollout.engine=sglang"};
+    load(sgl, 2, &d, &pd);
+    ck_assert_msg(pd.fits, "%s", pd.fit_msg);
+    load(sgl_inst, 3, &d, &pd);
+    ck_assert_double_eq(pd.pools[0].startup_ask, 0);
+    ck_assert(strstr(pd.fit_msg, "vLLM start-up") == NULL);
 }
 END_TEST
 
