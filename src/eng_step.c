@@ -675,8 +675,11 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     ** it (docs/model.md, section 11) */
     for (int g = 0; g < r->ngroups; g++) {
         int gg = r->group0 + g;
-        double kv = q->capacity * sp->rollout.mem_util
-                  - (eng_mem_group_total(s, gg) - s->mem[gg][MB_KV_CACHE] - s->mem[gg][MB_RUNTIME]);
+        /* plan.rollout.mem_util_scope: a share of the device less all it
+        ** holds, or the engine's own budget less its weights */
+        double held = sp->rollout.mem_scope == MEMSCOPE_INSTANCE ? s->mem[gg][MB_ROLLOUT_WEIGHTS]
+                    : eng_mem_group_total(s, gg) - s->mem[gg][MB_KV_CACHE] - s->mem[gg][MB_RUNTIME];
+        double kv = q->capacity * sp->rollout.mem_util - held;
         eng_mem_set(s, gg, MB_KV_CACHE, kv, end);
     }
     r->rollout_layout = true;

@@ -74,6 +74,8 @@ static const char *const SLEEP_NAMES[] = {"discard", "offload", "none", NULL};
 static const char *const PARAMS_NAMES[] = {"none", "after_reshard", "before_reshard", NULL};
 static const int PARAMS_VALS[] = {PARAMS_RESIDENT, PARAMS_AFTER_RESHARD, PARAMS_BEFORE_RESHARD};
 static const int SLEEP_VALS[] = {SLEEP_DISCARD, SLEEP_OFFLOAD, SLEEP_NONE};
+static const char *const MEMSCOPE_NAMES[] = {"instance", "device", NULL};
+static const int MEMSCOPE_VALS[] = {MEMSCOPE_INSTANCE, MEMSCOPE_DEVICE};
 
 /* Row builders.  S is the enclosing struct, M the member. */
 #define MEM(S, M)   offsetof(S, M), sizeof(((S *)0)->M)
@@ -329,7 +331,12 @@ static const fdesc FIELDS_ROLLOUT[] = {
     INT("tp", scn_rollout_layout, tp, 1, FLD_PARALLEL_MAX, NULL, "tensor parallel of one inference instance"),
     INT("ep", scn_rollout_layout, ep, 1, FLD_PARALLEL_MAX, NULL, "expert parallel; an instance spans max(tp, ep) devices, one a multiple of the other"),
     INT("max_seqs", scn_rollout_layout, max_seqs, 1, FLD_SEQS_MAX, NULL, "concurrent sequences per instance (also limited by KV-cache memory)"),
-    FRACN("mem_util", scn_rollout_layout, mem_util, "share of HBM the inference engine may use"),
+    FRACN("mem_util", scn_rollout_layout, mem_util, "share of HBM the inference engine may use (vLLM gpu_memory_utilization; what it is a share of: mem_util_scope)"),
+    ENUM("mem_util_scope", scn_rollout_layout, mem_scope, MEMSCOPE_NAMES, MEMSCOPE_VALS,
+         "what mem_util is a share of (docs/model.md, section 8): instance (vLLM's V1 worker from pull request 18974, "
+         "v0.9.1: the engine takes mem_util × HBM for its weights and KV cache whatever else the device holds, and "
+         "refuses to start when less than that is free) or device (the V1 worker before it: the whole device, other "
+         "processes' memory inside the share, the KV cache what is left)"),
     ENUM("dispatch", scn_rollout_layout, dispatch, DISPATCH_NAMES, DISPATCH_VALS,
          "how samples reach instances: each to the instance with the fewest outstanding sequences (balanced), one shared queue filled in instance order (queue), or the batch cut into equal parts per instance up front (static)"),
     ENUM("kv", scn_rollout_layout, kv, KV_NAMES, KV_VALS,

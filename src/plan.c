@@ -377,6 +377,9 @@ static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double r
     q->engine_kept = (q->roles & ROLE_ROLLOUT) ? mdl_engine_kept(sp, q->colocated) : 0;
     q->outside = mdl_runtime_bytes(sp, pool_comms(s, q)) + q->engine_kept + sp->alloc_reserve * q->peak;
     q->peak += q->outside;
+    /* at vLLM's start-up snapshot the contexts and NCCL's buffers are there;
+    ** its graphs are captured after the KV cache is allocated */
+    if (q->startup_ask > 0) q->startup_used += q->outside - mdl_engine_kept(sp, false);
     if (q->roles & ~(unsigned)ROLE_ROLLOUT) q->train_mem[MB_RUNTIME] = q->outside;
     if (q->roles & ROLE_ROLLOUT) q->rollout_mem[MB_RUNTIME] = q->outside;
 }
@@ -388,6 +391,7 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
     q->capacity = cap;
     memset(q->train_mem, 0, sizeof q->train_mem);
     memset(q->rollout_mem, 0, sizeof q->rollout_mem);
+    q->startup_used = q->startup_ask = 0;
     double refw = s->has_ref && (q->roles & ROLE_REF) ? aux_weight_bytes(q, &s->ref) : 0;
     double rww = s->reward_is_model && (q->roles & ROLE_REWARD) ? aux_weight_bytes(q, &s->reward) : 0;
     /* LoRA: the reference is the actor's base with the adapters off (verl's
@@ -461,8 +465,16 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         ** before they wake the engine), so the host holds their sum */
         plan_switch_host hb = plan_switch_host_bytes(s, q);
         host += hb.params + hb.engine;
+        /* docs/model.md, section 8, "What gpu_memory_utilization means":
+        ** a share of the whole device (every process's memory inside it) or
+        ** the engine's own budget, weights and KV cache, whatever else the
+        ** device holds (vllm/v1/worker/gpu_worker.py, determine_available_memory:
+        ** requested_memory - non_kv_cache_memory) */
         double used = 0;
-        for (int b = 0; b < MB__COUNT; b++) used += q->rollout_mem[b];
+        if (sp->rollout.mem_scope == MEMSCOPE_DEVICE || !q->colocated)
+            for (int b = 0; b < MB__COUNT; b++) used += q->rollout_mem[b];
+        else
+            used = rw;
         double kv = cap * sp->rollout.mem_util - used;
         if (kv < 0) kv = 0;
         q->rollout_mem[MB_KV_CACHE] = kv;
@@ -471,6 +483,18 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         const scn_model *m = &s->actor;
         double repl = mdl_kv_replication(m, sp->rollout.tp);
         q->kv_tokens_per_instance = kv * q->inst_devices / (m->kv_bytes_per_token * repl);
+        /* vLLM's start-up check under the per-instance budget
+        ** (vllm/v1/worker/gpu_worker.py, init_device): the engine asks for
+        ** mem_util × HBM and refuses to start with less free.  What the
+        ** co-located trainer keeps on the device through generation is there
+        ** when the engine starts or wakes; the processes' contexts are added
+        ** in pool_peak (docs/model.md, section 8) */
+        bool vllm = sp->rollout.engine == ENGINE_VLLM || sp->rollout.engine == ENGINE_EAGER;
+        if (vllm && q->colocated && sp->rollout.mem_scope == MEMSCOPE_INSTANCE) {
+            for (int b = 0; b < MB__COUNT; b++)
+                if (b != MB_ROLLOUT_WEIGHTS && b != MB_KV_CACHE) q->startup_used += q->rollout_mem[b];
+            q->startup_ask = cap * sp->rollout.mem_util;
+        }
         /* an engine that never sleeps holds its weights and its KV
         ** reservation while the pool trains: training gets what is left */
         if (q->colocated && sp->rollout.sleep == SLEEP_NONE) {
@@ -485,6 +509,26 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
     q->host_node[2] = q->swap_aux ? (refw + rww) * per_node : 0;
     q->host_node[1] = q->host_mem_per_node - q->host_node[0] - q->host_node[2];
     pool_peak(s, q, refw, rww);
+}
+
+/* The longest sequence the workload can make, prompt cap + max_response:
+** the max_model_len OpenRLHF hands vLLM (train_ppo_ray.py,
+** prompt_max_len + generate_max_len) and NeMo RL's vllm_cfg.max_model_len
+** (policy.max_total_sequence_length); a lower bound of verl's (its async
+** server's default is the model's max_position_embeddings), docs/model.md
+** section 8.  0 when the prompt has no upper bound. */
+double plan_max_model_len(const scn_scenario *s)
+{
+    const scn_dist *d = &s->work.prompt_len;
+    double p = 0;
+    switch (d->kind) {
+    case DIST_FIXED: p = d->a; break;
+    case DIST_UNIFORM: p = d->b; break;
+    case DIST_LOGNORMAL: p = d->cap; break;
+    case DIST_HIST: p = d->nbins > 0 ? d->edge[d->nbins] : 0; break;
+    }
+    if (d->cap > 0 && d->cap < p) p = d->cap;
+    return p > 0 ? p + s->work.max_response : 0;
 }
 
 /* Append one reason to p->fit_msg, after "; " when one is there. */
@@ -514,16 +558,37 @@ static bool fit_check(const scn_scenario *s, plan *p)
             snprintf(m, sizeof m, "pool '%s' while training: %s per device > %s HBM (largest bucket: %s)",
                      q->name, a, c, trace_bucket_name((mem_bucket)worst));
             fit_fail(p, m);
+        } else if (q->startup_ask > 0 && q->capacity - q->startup_used < q->startup_ask) {
+            /* vllm/v1/worker/gpu_worker.py, init_device: "Free memory on
+            ** device ... on startup is less than desired GPU memory
+            ** utilization" (docs/model.md, section 8) */
+            fmt_bytes(a, sizeof a, q->capacity - q->startup_used);
+            fmt_bytes(c, sizeof c, q->capacity);
+            char u[32];
+            fmt_bytes(u, sizeof u, q->startup_used);
+            snprintf(m, sizeof m, "pool '%s' while starting the engine: vLLM start-up: free %s < %.2f × %s "
+                     "(gpu_memory_utilization of the device; %s held beside the engine)",
+                     q->name, a, s->plan.rollout.mem_util, c, u);
+            fit_fail(p, m);
         } else if (q->peak > q->capacity) {
             fmt_bytes(a, sizeof a, q->peak);
             fmt_bytes(c, sizeof c, q->capacity);
             snprintf(m, sizeof m, "pool '%s' while %s: %s per device > %s HBM", q->name, q->peak_phase, a, c);
             fit_fail(p, m);
         } else if ((q->roles & ROLE_ROLLOUT) && q->rollout_mem[MB_KV_CACHE] <= 0) {
-            fmt_bytes(a, sizeof a, rsum);
+            /* per instance, the engine's own weights fill its budget */
+            fmt_bytes(a, sizeof a, s->plan.rollout.mem_scope == MEMSCOPE_INSTANCE ? q->rollout_mem[MB_ROLLOUT_WEIGHTS] : rsum);
             fmt_bytes(c, sizeof c, q->capacity * s->plan.rollout.mem_util);
             snprintf(m, sizeof m, "pool '%s' while generating: weights and states take %s of the %s the rollout may use; no room for the KV cache",
                      q->name, a, c);
+            fit_fail(p, m);
+        } else if ((q->roles & ROLE_ROLLOUT) && (s->plan.rollout.engine == ENGINE_VLLM || s->plan.rollout.engine == ENGINE_EAGER)
+                   && plan_max_model_len(s) > q->kv_tokens_per_instance) {
+            /* vllm/v1/core/kv_cache_utils.py, check_enough_kv_cache_memory:
+            ** the KV cache must hold one sequence of max_model_len */
+            snprintf(m, sizeof m, "pool '%s' while starting the engine: vLLM start-up: max_model_len %.0f tokens "
+                     "> the %.0f tokens an instance's KV cache holds", q->name, plan_max_model_len(s),
+                     floor(q->kv_tokens_per_instance));
             fit_fail(p, m);
         }
         if (q->host_mem_per_node > s->cluster.host_mem_bytes) {

@@ -59,6 +59,11 @@ typedef struct {
     double   outside;
     double   engine_kept;   /* of outside: the inference engine's graph pool and own context (mdl_engine_kept) */
     double   kv_tokens_per_instance;
+    /* per device, a pool with an inference engine: what the device holds
+    ** when the engine starts, and the memory it asks for then (mem_util of
+    ** the device under plan.rollout.mem_util_scope = "instance"; 0 under
+    ** "device", which has no start-up check); docs/model.md, section 8 */
+    double   startup_used, startup_ask;
     double   capacity;
     /* A pool of its own device type (plan.pools[i].device, plan.rollout_device;
     ** docs/model.md, section 2, Heterogeneous pools): the cluster as its
@@ -185,6 +190,9 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage);
 /* Rollout weight bytes per device. */
 double plan_rollout_weights(const scn_scenario *s);
+/* vLLM's max_model_len as the workload bounds it: the prompt's cap +
+** max_response (0: the prompt has no cap); docs/model.md, section 8. */
+double plan_max_model_len(const scn_scenario *s);
 /* Whether the switch moves the gradients to the host and back: asked for
 ** (plan.offload.grads) and held between steps at all (plan.train.grad_buffer
 ** persistent; under step the zero_grad freed them, docs/model.md section 3). */

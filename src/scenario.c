@@ -80,6 +80,7 @@ void scn_defaults(scn_scenario *s)
     p->rollout.ep = 1;
     p->rollout.max_seqs = 256;
     p->rollout.mem_util = 0.9;
+    p->rollout.mem_scope = MEMSCOPE_INSTANCE;   /* vLLM from v0.9.1 (docs/model.md, section 8) */
     p->rollout.dispatch = DISPATCH_BALANCED;
     p->rollout.kv = KV_PAGED;
     p->rollout.kv_block = 16;

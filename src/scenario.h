@@ -189,6 +189,12 @@ typedef enum { ENGINE_VLLM, ENGINE_SGLANG, ENGINE_HYBRID, ENGINE_EAGER } scn_eng
 ** (weights to pinned host memory, KV cache discarded; wake copies them
 ** back), or no sleep (weights and KV cache stay on the device). */
 typedef enum { SLEEP_DISCARD, SLEEP_OFFLOAD, SLEEP_NONE } scn_sleep;
+/* What vLLM's gpu_memory_utilization is a share of (docs/model.md, section
+** 8, "What gpu_memory_utilization means"): the whole device, every process's
+** memory inside it (the V1 worker before vLLM pull request 18974), or the
+** engine's own budget whatever else the device holds, with the V1 worker's
+** refusal to start when less than that is free. */
+typedef enum { MEMSCOPE_INSTANCE, MEMSCOPE_DEVICE } scn_mem_scope;
 /* The actor's training weights on the host while a co-located pool
 ** generates (docs/model.md, section 3): not at all, sent down after the
 ** reshard (NeMo RL's offload_after_refit), or before the engine wakes, the
@@ -243,6 +249,7 @@ typedef struct {
     int    tp, ep;              /* instance = max(tp, ep) devices; dp derived */
     int    max_seqs;            /* per instance */
     double mem_util;            /* fraction of HBM the rollout engine may use */
+    scn_mem_scope mem_scope;    /* mem_util: the engine's own budget, or a share of the whole device */
     scn_dispatch dispatch;      /* least outstanding requests, index-order filling, or equal parts */
     scn_kv_admission kv;        /* paged (admit on current use, grow per block) or reserve prompt + max_response */
     int    kv_block;            /* paged: tokens per KV block */

@@ -2,7 +2,9 @@
 ** test_memory.c — the memory and batching mechanisms of the RL frameworks
 ** (docs/model.md, sections 3 and 7): the optimizer on the host, fused
 ** attention under recompute none, token-budget micro-batches and padding,
-** LoRA actors.
+** LoRA actors, what vLLM's gpu_memory_utilization is a share of and its
+** start-up checks.  Past 900 lines: one suite, the memory mechanisms side by
+** side, each test against its own counterfactual.
 ** Each test compares a run with the mechanism against one without, so it
 ** fails when the mechanism does nothing.
 */
@@ -777,16 +779,28 @@ END_TEST
 ** NeMo RL's offload_after_refit): with the training weights kept through
 ** generation (zero_redundancy false), offloading them gives the KV cache
 ** their room, puts them on the host and costs a copy each way; the reshard
-** back is not run, the weights coming back over the host link. */
+** back is not run, the weights coming back over the host link.  The KV
+** cache gains their room where mem_util is a share of the device; per
+** instance the device holds that much less while generating instead. */
 START_TEST(t_param_offload)
 {
-    const char *keep[] = {"plan.zero_redundancy=false"};
-    const char *po[] = {"plan.zero_redundancy=false", "plan.offload.params=after_reshard"};
-    const char *pf[] = {"plan.zero_redundancy=false", "plan.offload.params=before_reshard"};
+    const char *keep[] = {"plan.zero_redundancy=false", "plan.rollout.mem_util_scope=device"};
+    const char *po[] = {"plan.zero_redundancy=false", "plan.offload.params=after_reshard", "plan.rollout.mem_util_scope=device"};
+    const char *pf[] = {"plan.zero_redundancy=false", "plan.offload.params=before_reshard", "plan.rollout.mem_util_scope=device"};
     scn_scenario a, b;
     plan pa, pb;
-    load(keep, 1, &a, &pa);
-    load(po, 2, &b, &pb);
+    load(keep, 2, &a, &pa);
+    load(po, 3, &b, &pb);
+    {
+        scn_scenario ia, ib;
+        plan pia, pib;
+        load(keep, 1, &ia, &pia);
+        load(po, 2, &ib, &pib);
+        double ta = 0, tb = 0;
+        for (int k = 0; k < MB__COUNT; k++) { ta += pia.pools[0].rollout_mem[k]; tb += pib.pools[0].rollout_mem[k]; }
+        ck_assert_double_eq_tol(pia.pools[0].rollout_mem[MB_KV_CACHE], pib.pools[0].rollout_mem[MB_KV_CACHE], 1.0);
+        ck_assert_double_eq_tol(ta - tb, pia.pools[0].train_mem[MB_WEIGHTS], 1.0);
+    }
     const plan_pool *qa = &pa.pools[0], *qb = &pb.pools[0];
     double w = qa->train_mem[MB_WEIGHTS];
     ck_assert_double_gt(w, 0);
@@ -797,24 +811,24 @@ START_TEST(t_param_offload)
     ck_assert_double_eq(plan_switch_host_bytes(&b, qb).params, w);
     ck_assert_double_eq(plan_reshard_back(&b, qb), 0);
     double da, ha, ta, db, hb, tb;
-    run_totals(keep, 1, &da, &ha, &ta);
-    run_totals(po, 2, &db, &hb, &tb);
+    run_totals(keep, 2, &da, &ha, &ta);
+    run_totals(po, 3, &db, &hb, &tb);
     ck_assert_double_le(db, qb->peak + 1e6);
     ck_assert_double_gt(hb, ha + 7 * w);
     ck_assert_double_le(hb, qb->host_mem_per_node + 1e6);
     ck_assert_double_gt(tb, ta);
-    ck_assert_double_gt(run_peak(po, 2, MB_KV_CACHE, false), run_peak(keep, 1, MB_KV_CACHE, false) + 0.9 * w);
+    ck_assert_double_gt(run_peak(po, 3, MB_KV_CACHE, false), run_peak(keep, 2, MB_KV_CACHE, false) + 0.9 * w);
     /* verl's order: the weights leave before the engine's are allocated,
     ** so the switch peaks W lower, and the reshard reads them back up: a
     ** third copy */
     scn_scenario c;
     plan pc;
-    load(pf, 2, &c, &pc);
+    load(pf, 3, &c, &pc);
     const plan_pool *qc = &pc.pools[0];
     ck_assert(plan_switch_host_bytes(&c, qc).params_first);
     ck_assert(!plan_switch_host_bytes(&b, qb).params_first);
     double dc, hc, tcs;
-    run_totals(pf, 2, &dc, &hc, &tcs);
+    run_totals(pf, 3, &dc, &hc, &tcs);
     ck_assert_double_le(dc, qc->peak + 1e6);
     ck_assert_double_eq_tol(hc, hb, 1e6);
     ck_assert_double_gt(tcs, tb);
@@ -825,6 +839,127 @@ START_TEST(t_param_offload)
     ck_assert_str_eq(pa.pools[0].peak_phase, "switching");
     ck_assert_double_lt(pc.pools[0].peak, pa.pools[0].peak);
     ck_assert_str_ne(pc.pools[0].peak_phase, "switching");
+}
+END_TEST
+
+/* What vLLM's gpu_memory_utilization is a share of (docs/model.md, section
+** 8): per instance (plan.rollout.mem_util_scope = "instance", the V1 worker
+** from vLLM 0.9.1) the engine's KV cache is mem_util × HBM less its own
+** weights, whatever the co-located trainer keeps on the device, so the
+** device holds that share beside the trainer's residents; as a share of
+** the device ("device", the V1 worker before) the residents come out of
+** the KV cache.  The run's ledger books the same KV cache as the fit. */
+START_TEST(t_mem_util_scope)
+{
+    const char *inst[] = {"plan.offload.optimizer=false", "plan.rollout.mem_util=0.5"};
+    const char *dev[] = {"plan.offload.optimizer=false", "plan.rollout.mem_util=0.5",
+                         "plan.rollout.mem_util_scope=device"};
+    scn_scenario a, b;
+    plan pa, pb;
+    load(inst, 2, &a, &pa);
+    load(dev, 3, &b, &pb);
+    ck_assert_int_eq(a.plan.rollout.mem_scope, MEMSCOPE_INSTANCE);      /* the default */
+    const plan_pool *qa = &pa.pools[0], *qb = &pb.pools[0];
+    double rw = plan_rollout_weights(&a), cap = qa->capacity;
+    double held = qa->rollout_mem[MB_OPTIMIZER] + qa->rollout_mem[MB_WEIGHTS] + qa->rollout_mem[MB_GRADS]
+                + qa->rollout_mem[MB_CRITIC];
+    ck_assert_double_gt(qa->rollout_mem[MB_OPTIMIZER], 1e9);            /* the states stay through generation */
+    ck_assert_double_eq_tol(qa->rollout_mem[MB_KV_CACHE], 0.5 * cap - rw, 1);
+    ck_assert_double_eq_tol(qb->rollout_mem[MB_KV_CACHE], 0.5 * cap - rw - held, 1);
+    ck_assert_double_eq_tol(qa->kv_tokens_per_instance / qb->kv_tokens_per_instance,
+                            (0.5 * cap - rw) / (0.5 * cap - rw - held), 1e-9);
+    /* the generating total: the residents beside the engine's whole share */
+    ck_assert_double_eq_tol(qa->peak, held + 0.5 * cap + qa->outside, 1);
+    ck_assert_str_eq(qa->peak_phase, "generating");
+    ck_assert(pa.fits && pb.fits);
+    /* the start-up snapshot: the residents and the contexts, not the graphs */
+    ck_assert_double_eq_tol(qa->startup_ask, 0.5 * cap, 1);
+    ck_assert_double_eq_tol(qa->startup_used, held + qa->outside - a.plan.rollout.graph_pool_bytes, 1);
+    ck_assert_double_eq(qb->startup_ask, 0);
+    double da, ha, ta, db, hb, tb;
+    run_totals(inst, 2, &da, &ha, &ta);
+    run_totals(dev, 3, &db, &hb, &tb);
+    ck_assert_double_eq_tol(da, qa->peak, 1e-6 * qa->peak);
+    ck_assert_double_le(db, qb->peak + 1e6);
+    ck_assert_double_lt(db, da);
+}
+END_TEST
+
+/* vLLM's start-up checks, in its words (docs/model.md, section 8):
+** vllm/v1/worker/gpu_worker.py refuses to start when the device's free
+** memory is below mem_util × HBM (per instance only: the device scope's
+** share already holds the other processes), and
+** vllm/v1/core/kv_cache_utils.py when the KV cache cannot hold one sequence
+** of max_model_len (prompt cap + max_response), under either scope.
+** Neither applies to an SGLang engine. */
+START_TEST(t_vllm_startup_checks)
+{
+    const char *inst[] = {"plan.offload.optimizer=false", "plan.rollout.mem_util=0.95"};
+    const char *dev[] = {"plan.offload.optimizer=false", "plan.rollout.mem_util=0.95",
+                         "plan.rollout.mem_util_scope=device"};
+    scn_scenario a, b;
+    plan pa, pb;
+    load(inst, 2, &a, &pa);
+    load(dev, 3, &b, &pb);
+    const plan_pool *qa = &pa.pools[0];
+    ck_assert_double_lt(qa->capacity - qa->startup_used, 0.95 * qa->capacity);
+    ck_assert(!pa.fits);
+    ck_assert_msg(strstr(pa.fit_msg, "while starting the engine: vLLM start-up: free ") != NULL, "%s", pa.fit_msg);
+    ck_assert_msg(strstr(pa.fit_msg, " < 0.95 × 80.0 GiB") != NULL, "%s", pa.fit_msg);
+    ck_assert_msg(pb.fits, "%s", pb.fit_msg);
+    /* a KV cache of about 100 MB an instance: 1,743 tokens of Qwen2.5-7B's
+    ** 57,344 bytes, short of 512 + 3,072 and long enough for 512 + 1,024 */
+    scn_scenario c, d, e;
+    plan pc, pd, pe;
+    load(NULL, 0, &c, &pc);
+    char mu[64];
+    snprintf(mu, sizeof mu, "plan.rollout.mem_util=%.6f", (plan_rollout_weights(&c) + 100e6) / pc.pools[0].capacity);
+    const char *tight[] = {mu};
+    const char *shorter[] = {mu, "workload.max_response=1024"};
+    load(tight, 1, &d, &pd);
+    load(shorter, 2, &e, &pe);
+    ck_assert_double_gt(pd.pools[0].kv_tokens_per_instance, 1536);
+    ck_assert_double_lt(pd.pools[0].kv_tokens_per_instance, 3584);
+    ck_assert(!pd.fits);
+    ck_assert_msg(strstr(pd.fit_msg, "vLLM start-up: max_model_len 3584 tokens > the ") != NULL, "%s", pd.fit_msg);
+    ck_assert_msg(pe.fits, "%s", pe.fit_msg);
+    /* both refusals are vLLM's (and its enforce_eager form's), not SGLang's */
+    const char *sgl[] = {mu, "plan.rollout.engine=sglang"};
+    const char *sgl_inst[] = {"plan.offload.optimizer=false", "plan.rollout.mem_util=0.95", "plan.rollout.engine=sglang"};
+    load(sgl, 2, &d, &pd);
+    ck_assert_msg(pd.fits, "%s", pd.fit_msg);
+    load(sgl_inst, 3, &d, &pd);
+    ck_assert_double_eq(pd.pools[0].startup_ask, 0);
+    ck_assert(strstr(pd.fit_msg, "vLLM start-up") == NULL);
+}
+END_TEST
+
+/* The figures docs/validation.md gives for the feasibility table's closest
+** start-up (verl issue 3659, gpu_memory_utilization 0.9 on the H20): 95.7
+** GiB free at the engine's start for an ask of 86.4 GiB; and the table's
+** smallest KV cache (NeMo RL issue 2811, 19.6 GiB a device) holding more
+** than one 4,096-token sequence. */
+START_TEST(t_startup_feasibility_rows)
+{
+    const char *rows[] = {"examples/validation/feasibility/verl_qwen3_30ba3b_dapo_8xh20_issue3659.lua",
+                          "examples/validation/feasibility/nemo_qwen3_30ba3b_32xh100_logprob4_issue2811.lua"};
+    scn_scenario sc;
+    plan pl;
+    fs_err err = {0, ""};
+    const double GiB = 1073741824.0;
+    ck_assert_msg(lscn_load(rows[0], NULL, 0, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    ck_assert_msg(plan_build(&sc, &pl, &err), "%s", err.msg);
+    const plan_pool *q = &pl.pools[0];
+    ck_assert(pl.fits);
+    ck_assert_double_eq_tol(q->startup_ask / GiB, 86.4, 0.05);
+    ck_assert_double_eq_tol((q->capacity - q->startup_used) / GiB, 95.7, 0.05);
+    ck_assert_double_eq_tol(q->startup_used, sc.plan.cuda_context_bytes, 1);
+    ck_assert_msg(lscn_load(rows[1], NULL, 0, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    ck_assert_msg(plan_build(&sc, &pl, &err), "%s", err.msg);
+    q = &pl.pools[0];
+    ck_assert_double_eq_tol(q->rollout_mem[MB_KV_CACHE] / GiB, 19.6, 0.05);
+    ck_assert_double_eq(plan_max_model_len(&sc), 4096);
+    ck_assert_double_gt(q->kv_tokens_per_instance, 4096);
 }
 END_TEST
 
@@ -853,6 +988,9 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_critic_offload);
     tcase_add_test(tc, t_grad_buffer);
     tcase_add_test(tc, t_param_offload);
+    tcase_add_test(tc, t_mem_util_scope);
+    tcase_add_test(tc, t_vllm_startup_checks);
+    tcase_add_test(tc, t_startup_feasibility_rows);
     suite_add_tcase(s, tc);
     return s;
 }
