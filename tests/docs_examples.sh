@@ -3,9 +3,10 @@
 # runs, unless the line before its opening fence is a fragment marker,
 # `<!-- fragment -->` or `<!-- fragment: why -->` (docs/cli.md, "Examples in
 # the docs"):
-#   - sh: each line starting with `fusync ` (a trailing `\` joins the next
-#     line) runs through sh from a folder holding the tree's examples,
-#     lessons and plugins, with `fusync` being $FUSYNC, under a time limit;
+#   - sh: each line starting with `fusync `, or `mkdir -p` of a relative
+#     folder (a trailing `\` joins the next line), runs through sh from a
+#     folder holding the tree's examples, lessons and plugins, with
+#     `fusync` being $FUSYNC, under a time limit;
 #     it must exit 0 or 1 (1: an infeasible plan, documented as such).
 #     `fusync tui` must load its scenario or lesson and stop only for want of
 #     a terminal.  A line piping into a program this machine lacks is skipped.
@@ -65,8 +66,9 @@ for b in "$T"/blocks/*.sh "$T"/blocks/*.lua "$T"/blocks/*.fragment; do
     case $b in
     *.fragment) skipped=$((skipped + 1)) ;;
     *.sh)
-        # join continuation lines, keep the `fusync ` ones
-        awk '{ if (sub(/\\$/, "")) { line = line $0; next } print line $0; line = "" }' "$b" | grep '^fusync ' > "$T/lines" || true
+        # join continuation lines, keep the `fusync ` ones and the
+        # `mkdir -p` of a relative folder they write into
+        awk '{ if (sub(/\\$/, "")) { line = line $0; next } print line $0; line = "" }' "$b" | grep -E '^(fusync |mkdir -p [^/])' > "$T/lines" || true
         while IFS= read -r line; do
             skip=
             for p in $(printf '%s\n' "$line" | sed -n 's/.*| *\([a-z][a-z0-9_-]*\).*/\1/p'); do
