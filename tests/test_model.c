@@ -140,6 +140,11 @@ START_TEST(t_activation_terms)
     /* GQA: Llama-3-8B, 8 KV heads of 128, f = 3.5h */
     scn_model l3 = {.hidden = 4096, .heads = 32, .kv_heads = 8, .ffn = 14336};
     NEAR(mdl_act_terms_of(&l3, 8192, RECOMPUTE_SELECTIVE, ATTN_FUSED).total / h, 4 + 4 + 2 + 1 + 2 + 21, 1e-12);
+    /* the coefficients docs/model.md prints (section 3, activations) */
+    scn_model q25 = {.hidden = 3584, .heads = 28, .kv_heads = 4, .ffn = 18944};
+    NEAR(mdl_act_terms_of(&q25, 8192, RECOMPUTE_SELECTIVE, ATTN_FUSED).total / 3584, 44.2857, 1e-4);
+    scn_model q32 = {.hidden = 5120, .heads = 64, .kv_heads = 8, .head_dim = 128, .ffn = 25600};
+    NEAR(mdl_act_terms_of(&q32, 8192, RECOMPUTE_SELECTIVE, ATTN_FUSED).total / 5120, 45.2, 1e-9);
     /* full recompute: the input alone, whatever the shape */
     NEAR(mdl_act_terms_of(&l3, 8192, RECOMPUTE_FULL, ATTN_FUSED).total, 2 * h, 1e-12);
     /* MoE, Qwen3-30B-A3B: h 2048, 32 heads of 128, 4 KV heads, 128 experts
@@ -149,6 +154,7 @@ START_TEST(t_activation_terms)
     mdl_act_terms tq = mdl_act_terms_of(&q, 4096, RECOMPUTE_SELECTIVE, ATTN_FUSED);
     NEAR(tq.mlp, 8 * (2 * 2048 + 6 * 768 + 4) + 2 * 128, 1e-9);
     NEAR(tq.qkv, 2 * 32 * 128 + 4 * 4 * 128, 1e-9);
+    NEAR(tq.total / 2048, 51.140625, 1e-9);
     /* a shared expert adds a gated MLP of its width; leading dense layers
     ** weigh in by their count */
     q.shared_experts = 1;
