@@ -817,7 +817,9 @@ mdl_act_terms mdl_act_terms_of(const scn_model *m, double seq_max, scn_recompute
             ** arXiv 2205.14135, section 3.1) */
             t.stats = 4.0 * a;
     }
-    /* hidden dropout after the attention and the MLP: a 1-byte mask each */
+    /* hidden dropout after the attention and the MLP: a 1-byte mask each
+    ** (Megatron-LM megatron/core/transformer/transformer_layer.py,
+    ** self_attn_bda and mlp_bda: bias-dropout-add at hidden_dropout) */
     if (drop) t.dropout = 2.0 * h;
     double dense = mlp_bytes(m->mlp, m->ffn > 0 ? m->ffn : 4.0 * h);
     if (m->experts > 0) {
