@@ -172,7 +172,7 @@ const fdesc FIELDS_MODEL[] = {
          "and the activations the backward keeps (docs/model.md, section 3)"),
     NUM("dropout", scn_model, dropout, 1, 0, 0.99, 0, NULL,
         "dropout probability in training (Megatron hidden_dropout / attention_dropout); > 0: the dropout masks are "
-        "kept for the backward, h bytes a token twice a layer, and a·s more a token under materialised attention; "
+        "kept for the backward, h bytes a token twice a layer, and 3·a·s more a token under materialised attention; "
         "0 (the default: every RL framework trains with dropout off): none"),
     END
 };
@@ -280,8 +280,8 @@ static const fdesc FIELDS_TRAIN[] = {
          "4 bytes a parameter held and reduced) or bf16 (2 bytes)"),
     ENUM("attention", scn_train_layout, attention, ATTENTION_NAMES, ATTENTION_VALS,
          "the attention kernel under recompute = \"none\": fused (FlashAttention, the default of every RL framework's "
-         "training stack: no score matrix held) or materialized (the a·s² scores, softmax and dropout mask kept for the "
-         "backward, Korthikanti et al.'s 5as/h term)"),
+         "training stack: no score matrix held) or materialized (the softmax of the a·s² scores kept for the backward, "
+         "2·a·s bytes a token; 5·a·s with dropout, Korthikanti et al.'s term)"),
     NUM("optimizer_offload", scn_train_layout, optimizer_offload, 1, 0, 1, 0, NULL,
         "share of the optimizer states and FP32 master weights held in host memory for the whole run and stepped on the "
         "host's cores (DeepSpeed CPU Adam, OpenRLHF --adam_offload, FSDP CPU offload: 1; Megatron's optimizer_cpu_offload "

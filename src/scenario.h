@@ -144,7 +144,7 @@ typedef enum { CP_RING, CP_ULYSSES } scn_cp_kind;
 typedef enum { GEMM_SMOOTH, GEMM_ROOFLINE } scn_gemm_model;
 /* Attention kernel as training sees it (docs/model.md, section 3): fused
 ** (FlashAttention: no a·s² score matrix held) or materialised (the score
-** matrix, its softmax and dropout mask kept for the backward). */
+** matrix's softmax kept for the backward, its dropout mask with dropout). */
 typedef enum { ATTN_FUSED, ATTN_MATERIALIZED } scn_attention;
 /* How a micro-batch's sequences are laid out (docs/model.md, section 3):
 ** packed (remove-padding: their real lengths) or padded to its longest. */
