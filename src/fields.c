@@ -42,6 +42,8 @@ static const char *const GRAD_DTYPE_NAMES[] = {"fp32", "bf16", NULL};
 static const int GRAD_DTYPE_VALS[] = {GRAD_FP32, GRAD_BF16};
 static const char *const ATTENTION_NAMES[] = {"fused", "materialized", NULL};
 static const int ATTENTION_VALS[] = {ATTN_FUSED, ATTN_MATERIALIZED};
+static const char *const MLP_NAMES[] = {"gated", "gelu", NULL};
+static const int MLP_VALS[] = {MLP_GATED, MLP_GELU};
 static const char *const LOGITS_NAMES[] = {"fp32", "eager", NULL};
 static const int LOGITS_VALS[] = {LOGITS_FP32, LOGITS_EAGER};
 static const char *const GRADBUF_NAMES[] = {"persistent", "step", "host", NULL};
@@ -166,6 +168,14 @@ const fdesc FIELDS_MODEL[] = {
     INT("shared_experts", scn_model, shared_experts, 0, 1024, NULL, "n_shared_experts"),
     INTF("vocab", scn_model, vocab, 1, 1 << 24, FF_REQUIRED, NULL, "vocab_size"),
     BOOL("tied_embeddings", scn_model, tied_embeddings, "tie_word_embeddings"),
+    ENUM("mlp", scn_model, mlp, MLP_NAMES, MLP_VALS,
+         "the MLP's shape: gated (SwiGLU/GeGLU: gate and up projections of width ffn, then down; hidden_act silu or "
+         "gelu with gate_proj) or gelu (one up projection of width ffn and the down one, GPT-2/3); sets the parameters "
+         "and the activations the backward keeps (docs/model.md, section 3)"),
+    NUM("dropout", scn_model, dropout, 1, 0, 0.99, 0, NULL,
+        "dropout probability in training (Megatron hidden_dropout / attention_dropout); > 0: the dropout masks are "
+        "kept for the backward, h bytes a token twice a layer, and 3·a·s more a token under materialised attention; "
+        "0 (the default: every RL framework trains with dropout off): none"),
     END
 };
 
@@ -272,8 +282,8 @@ static const fdesc FIELDS_TRAIN[] = {
          "4 bytes a parameter held and reduced) or bf16 (2 bytes)"),
     ENUM("attention", scn_train_layout, attention, ATTENTION_NAMES, ATTENTION_VALS,
          "the attention kernel under recompute = \"none\": fused (FlashAttention, the default of every RL framework's "
-         "training stack: no score matrix held) or materialized (the a·s² scores, softmax and dropout mask kept for the "
-         "backward, Korthikanti et al.'s 5as/h term)"),
+         "training stack: no score matrix held) or materialized (the softmax of the a·s² scores kept for the backward, "
+         "2·a·s bytes a token; 5·a·s with dropout, Korthikanti et al.'s term)"),
     NUM("optimizer_offload", scn_train_layout, optimizer_offload, 1, 0, 1, 0, NULL,
         "share of the optimizer states and FP32 master weights held in host memory for the whole run and stepped on the "
         "host's cores (DeepSpeed CPU Adam, OpenRLHF --adam_offload, FSDP CPU offload: 1; Megatron's optimizer_cpu_offload "

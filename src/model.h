@@ -38,9 +38,11 @@ int    mdl_expert_dp(int tp, int dp, int ep);
 /* Parameters one rollout device holds: dense over tp, experts over ep. */
 double mdl_rollout_params_per_device(const scn_model *m, int tp, int ep);
 
-/* Activation bytes for one layer and one micro-batch (Korthikanti et al.,
-** arXiv 2205.05198): TP+SP (sbh/t)(34 + 5as/h); selective 34sbh/t; full 2sbh/t.
-** FlashAttention is assumed, which removes the 5as²b term under selective. */
+/* Activation bytes for one layer and one micro-batch of mb sequences of
+** length seq, the score matrix materialised under recompute none
+** (Korthikanti et al., arXiv 2205.05198, who get (sbh/t)(34 + 5as/h) for a
+** GeLU MLP of width 4h with dropout): mdl_act_bytes_tokens of seq·mb tokens
+** with ATTN_MATERIALIZED. */
 double mdl_act_bytes_layer(const scn_model *m, double seq, double mb, int tp, scn_recompute rc);
 
 /* Forward FLOPs of `tokens` tokens in sequences of mean length `seq`:
@@ -382,11 +384,27 @@ double mdl_grad_bytes(const scn_train_layout *t);
 
 /* ---- memory mechanisms of the RL frameworks (docs/model.md, sections 3, 7) */
 
+/* Bytes one token keeps for the backward in one layer, before TP, term by
+** term (docs/model.md, section 3, activations; Korthikanti et al., arXiv
+** 2205.05198, section 4.1, BF16): the two norms' inputs (norms), the QKV and
+** MLP input projections' inputs (inputs, MLA's latents too), Q/K/V as the
+** attention kernel keeps them, its output, the fused kernel's FP32
+** log-sum-exp (stats, recompute none, fused) or the softmax output and its
+** dropout (scores, materialised), the hidden dropout masks (dropout > 0),
+** the MLP (gelu 4f, gated 6f; MoE: k copies of 2h + 6f_e, the router's
+** scores, the shared experts; the mean over the layers).  Selective: the
+** attention core recomputed, no stats or scores.  Full: the layer's input,
+** 2h, alone in total. */
+typedef struct {
+    double norms, inputs, qkv, attn_out, stats, scores, dropout, mlp;
+    double total;
+} mdl_act_terms;
+mdl_act_terms mdl_act_terms_of(const scn_model *m, double seq_max, scn_recompute rc, scn_attention attn);
 /* Activation bytes one layer holds for a micro-batch of `tokens` tokens
-** whose longest sequence is seq_max (mdl_act_bytes_layer with mb·seq =
-** tokens): recompute none with a fused attention kernel (FlashAttention,
-** Dao et al., arXiv 2205.14135) holds 34·t·h/tp, the same as selective; a
-** materialised one adds the score matrix, 5·a·s_max/h per token. */
+** whose longest sequence is seq_max: tokens · mdl_act_terms_of(...).total
+** / tp (sequence parallelism splits the hidden-wide tensors, TP the heads
+** and the MLP's width).  A materialised score matrix is bounded by
+** Σ s_i² ≤ s_max·Σ s_i over a token budget's worst mix. */
 double mdl_act_bytes_tokens(const scn_model *m, double tokens, double seq_max, int tp, scn_recompute rc,
                             scn_attention attn);
 /* The host's share of an offloaded optimizer step (s) for psi_shard

@@ -414,7 +414,8 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
 
 /* A log-prob forward (old policy, reference; docs/model.md, section 3):
 ** under no_grad each layer's intermediates are freed when the next layer
-** runs, so one layer's working set (34·T·h/t, the fused-attention figure)
+** runs, so one layer's working set (the selective figure of
+** mdl_act_terms_of, T tokens over t)
 ** and the logits' copies of the micro-batch are held.  T: logprob_batch
 ** sequences (0: micro_batch), packed or padded as training lays them out,
 ** or the token budget (logprob_tokens, else the training one when no

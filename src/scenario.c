@@ -223,13 +223,15 @@ void scn_model_derive(scn_model *m)
     if (m->layers <= 0 || m->hidden <= 0 || m->heads <= 0) return;
     double h = m->hidden;
     double attn = attn_params(m) + 2 * h;          /* + two RMSNorm vectors */
-    double dense_ffn = 3.0 * h * m->ffn;            /* SwiGLU: gate, up, down */
+    /* gated (SwiGLU): gate, up, down; gelu: up, down */
+    double mats = m->mlp == MLP_GELU ? 2.0 : 3.0;
+    double dense_ffn = mats * h * m->ffn;
     double emb = (double)m->vocab * h * (m->tied_embeddings ? 1 : 2);
     double total, active, expert = 0;
     if (m->experts > 0) {
         /* in double: layer and expert counts multiply past int */
         double moe_layers = (double)m->layers - m->dense_layers;
-        double e1 = 3.0 * h * m->expert_ffn;       /* one expert */
+        double e1 = mats * h * m->expert_ffn;      /* one expert */
         double router = h * m->experts;
         expert = moe_layers * m->experts * e1;
         double shared = moe_layers * ((double)m->shared_experts * e1 + router);

@@ -68,6 +68,12 @@ typedef struct {
     scn_coll_algo collectives; /* how groups across nodes are priced (default COLL_NCCL) */
 } scn_cluster;
 
+/* The MLP's shape (docs/model.md, section 3, activations): gated (SwiGLU,
+** GeGLU: gate and up projections of width ffn, then down; every model
+** family fusync reads from config.json) or gelu (one up projection of width
+** ffn and the down one, the GPT-3 MLP Korthikanti et al. assume). */
+typedef enum { MLP_GATED, MLP_GELU } scn_mlp;
+
 /* A transformer, dense or MoE.  Derived figures are filled by scn_model_derive(). */
 typedef struct {
     char name[SCN_NAME_MAX];
@@ -87,6 +93,8 @@ typedef struct {
     int  shared_experts;
     int  vocab;
     bool tied_embeddings;
+    scn_mlp mlp;            /* gated (default) or gelu */
+    double dropout;         /* training dropout probability (0: none, masks not stored) */
     /* derived */
     double params_total;
     double params_active;
@@ -136,7 +144,7 @@ typedef enum { CP_RING, CP_ULYSSES } scn_cp_kind;
 typedef enum { GEMM_SMOOTH, GEMM_ROOFLINE } scn_gemm_model;
 /* Attention kernel as training sees it (docs/model.md, section 3): fused
 ** (FlashAttention: no a·s² score matrix held) or materialised (the score
-** matrix, its softmax and dropout mask kept for the backward). */
+** matrix's softmax kept for the backward, its dropout mask with dropout). */
 typedef enum { ATTN_FUSED, ATTN_MATERIALIZED } scn_attention;
 /* How a micro-batch's sequences are laid out (docs/model.md, section 3):
 ** packed (remove-padding: their real lengths) or padded to its longest. */

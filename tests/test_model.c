@@ -106,7 +106,8 @@ END_TEST
 
 START_TEST(t_activations)
 {
-    scn_model m = {.hidden = 8192, .heads = 64};
+    /* Korthikanti et al.'s model: GeLU MLP of width 4h, dropout on */
+    scn_model m = {.hidden = 8192, .heads = 64, .ffn = 4 * 8192, .mlp = MLP_GELU, .dropout = 0.1};
     double s = 8192, b = 1;
     /* Korthikanti et al.: the worked figure for h 8192, a 64, s 8192: sbh(34 + 5as/h) */
     NEAR(mdl_act_bytes_layer(&m, s, b, 1, RECOMPUTE_NONE), s * b * 8192 * (34 + 5.0 * 64 * s / 8192), 1e-12);
@@ -114,6 +115,65 @@ START_TEST(t_activations)
     /* full recomputation keeps each layer's input, sequence-parallel over TP */
     NEAR(mdl_act_bytes_layer(&m, s, b, 8, RECOMPUTE_FULL), 2 * s * b * 8192 / 8, 1e-12);
     NEAR(mdl_act_bytes_layer(&m, s, b, 1, RECOMPUTE_FULL), 2 * s * b * 8192, 1e-12);
+}
+END_TEST
+
+/* The terms of docs/model.md, section 3 (activations): the MLP by its shape,
+** dropout masks only with dropout, the score matrix only materialised. */
+START_TEST(t_activation_terms)
+{
+    double h = 4096;
+    /* Llama-2-7B's shape: gated MLP of width 11008 = 2.6875h, MHA, no dropout */
+    scn_model m = {.hidden = 4096, .heads = 32, .kv_heads = 32, .ffn = 11008};
+    mdl_act_terms t = mdl_act_terms_of(&m, 4096, RECOMPUTE_SELECTIVE, ATTN_FUSED);
+    /* 4 (norms) + 4 (inputs) + 6 (Q, K, V) + 2 (output) + 6·2.6875 (gate/up, down's input) */
+    NEAR(t.total / h, 4 + 4 + 6 + 2 + 6 * 2.6875, 1e-12);
+    NEAR(t.mlp / h, 16.125, 1e-12);
+    ck_assert(t.dropout == 0 && t.scores == 0 && t.stats == 0);
+    /* fused, no recompute: the FP32 log-sum-exp of each head beside it */
+    NEAR(mdl_act_terms_of(&m, 4096, RECOMPUTE_NONE, ATTN_FUSED).total - t.total, 4.0 * 32, 1e-9);
+    /* materialised without dropout: the softmax output alone, 2·a·s */
+    NEAR(mdl_act_terms_of(&m, 4096, RECOMPUTE_NONE, ATTN_MATERIALIZED).total - t.total, 2.0 * 32 * 4096, 1e-9);
+    /* the same width as a GeLU MLP keeps 4f, not 6f */
+    m.mlp = MLP_GELU;
+    NEAR(mdl_act_terms_of(&m, 4096, RECOMPUTE_SELECTIVE, ATTN_FUSED).mlp, 4.0 * 11008, 1e-9);
+    /* GQA: Llama-3-8B, 8 KV heads of 128, f = 3.5h */
+    scn_model l3 = {.hidden = 4096, .heads = 32, .kv_heads = 8, .ffn = 14336};
+    NEAR(mdl_act_terms_of(&l3, 8192, RECOMPUTE_SELECTIVE, ATTN_FUSED).total / h, 4 + 4 + 2 + 1 + 2 + 21, 1e-12);
+    /* the coefficients docs/model.md prints (section 3, activations) */
+    scn_model q25 = {.hidden = 3584, .heads = 28, .kv_heads = 4, .ffn = 18944};
+    NEAR(mdl_act_terms_of(&q25, 8192, RECOMPUTE_SELECTIVE, ATTN_FUSED).total / 3584, 44.2857, 1e-4);
+    scn_model q32 = {.hidden = 5120, .heads = 64, .kv_heads = 8, .head_dim = 128, .ffn = 25600};
+    NEAR(mdl_act_terms_of(&q32, 8192, RECOMPUTE_SELECTIVE, ATTN_FUSED).total / 5120, 45.2, 1e-9);
+    /* full recompute: the input alone, whatever the shape */
+    NEAR(mdl_act_terms_of(&l3, 8192, RECOMPUTE_FULL, ATTN_FUSED).total, 2 * h, 1e-12);
+    /* MoE, Qwen3-30B-A3B: h 2048, 32 heads of 128, 4 KV heads, 128 experts
+    ** of 768, 8 a token: each copy 2h + 6·768 + 4, the scores 2·128 */
+    scn_model q = {.hidden = 2048, .heads = 32, .kv_heads = 4, .head_dim = 128, .layers = 48,
+                   .experts = 128, .experts_active = 8, .expert_ffn = 768};
+    mdl_act_terms tq = mdl_act_terms_of(&q, 4096, RECOMPUTE_SELECTIVE, ATTN_FUSED);
+    NEAR(tq.mlp, 8 * (2 * 2048 + 6 * 768 + 4) + 2 * 128, 1e-9);
+    NEAR(tq.qkv, 2 * 32 * 128 + 4 * 4 * 128, 1e-9);
+    NEAR(tq.total / 2048, 51.140625, 1e-9);
+    /* a shared expert adds a gated MLP of its width; leading dense layers
+    ** weigh in by their count */
+    q.shared_experts = 1;
+    NEAR(mdl_act_terms_of(&q, 4096, RECOMPUTE_SELECTIVE, ATTN_FUSED).mlp - tq.mlp, 6 * 768, 1e-9);
+    q.shared_experts = 0;
+    q.dense_layers = 12;
+    q.ffn = 6144;
+    NEAR(mdl_act_terms_of(&q, 4096, RECOMPUTE_SELECTIVE, ATTN_FUSED).mlp, (12 * 6 * 6144 + 36 * tq.mlp) / 48, 1e-9);
+    /* dropout on: a 1-byte mask after the attention and after the MLP */
+    m.mlp = MLP_GATED;
+    m.dropout = 0.1;
+    NEAR(mdl_act_terms_of(&m, 4096, RECOMPUTE_SELECTIVE, ATTN_FUSED).total - t.total, 2 * h, 1e-9);
+    /* the parameters follow the shape: a GeLU MLP has two matrices, not three */
+    scn_model g = {.layers = 2, .hidden = 64, .heads = 4, .ffn = 256, .vocab = 100};
+    scn_model_derive(&g);
+    double gated = g.params_total;
+    g.mlp = MLP_GELU;
+    scn_model_derive(&g);
+    NEAR(gated - g.params_total, 2.0 * 64 * 256, 1e-9);
 }
 END_TEST
 
@@ -744,6 +804,7 @@ static Suite *suite_model(void)
     tcase_add_test(tc, t_model_states);
     tcase_add_test(tc, t_sharding);
     tcase_add_test(tc, t_activations);
+    tcase_add_test(tc, t_activation_terms);
     tcase_add_test(tc, t_bubble);
     tcase_add_test(tc, t_collectives);
     tcase_add_test(tc, t_expert_touch);

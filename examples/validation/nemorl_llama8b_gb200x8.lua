@@ -10,7 +10,7 @@
 --
 -- Recipes grpo-llama3.1-8b-instruct-2n4g (+ -async-1off): 64 prompts x 32
 -- generations = 2048 samples, training global batch 512 (4 optimizer
--- steps), Megatron TP1 PP1 without activation checkpointing, vLLM TP1, a
+-- steps), Megatron TP1 PP1 with activation checkpointing, vLLM TP1, a
 -- KL term (penalty 0.01).  The async recipe generates on one tray (4 GPUs,
 -- memory share 0.8) and trains on the other.
 --
@@ -55,7 +55,10 @@ return {
     controller = "driver", reward_workers = 8,
     mode = "full",
     rollout_devices = 4,
-    train = { tp = 1, pp = 1, micro_batch = 1, recompute = "none", zero = 1,
+    -- full recompute: the 2n4g recipe sets megatron_cfg.activation_checkpointing
+    -- true (recompute_granularity "full", megatron_policy_worker.py), and its
+    -- async-1off recipe inherits it (NVIDIA-NeMo/RL @ v0.5.0)
+    train = { tp = 1, pp = 1, micro_batch = 1, recompute = "full", zero = 1,
               grad_dtype = "bf16" },   -- NeMo RL's Megatron configs: grad_reduce_in_fp32 false
     rollout = { tp = 1, max_seqs = 256, mem_util = 0.6 },
   },

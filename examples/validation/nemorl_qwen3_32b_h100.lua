@@ -51,11 +51,17 @@ return {
     controller = "driver", reward_workers = 8,
     mode = "full",
     rollout_devices = 0,          -- the async row sets 32 of 64
-    train = { tp = 4, pp = 4, micro_batch = 1, recompute = "full", zero = 1,
+    -- no recompute: megatron_policy_worker.py sets recompute_granularity =
+    -- "full" only under megatron_cfg.activation_checkpointing, false in
+    -- grpo_math_1B.yaml and unset in both recipes (NVIDIA-NeMo/RL @ v0.5.0)
+    train = { tp = 4, pp = 4, micro_batch = 1, recompute = "none", zero = 1,
               grad_dtype = "bf16" },   -- NeMo RL's Megatron configs: grad_reduce_in_fp32 false
     rollout = { tp = 4, max_seqs = 256, mem_util = 0.6 },
   },
   efficiency = {
-    train = 0.382, decode_overhead_ms = 8,   -- train: fitted to the on-policy row (scripts/validate-fit.sh); overhead: a prior for vLLM at TP4
+    -- train: fitted to the on-policy row (scripts/validate-fit.sh); overhead:
+    -- a prior for vLLM at TP4.  Re-fitted 0.382 -> 0.3225 with the recipe's
+    -- recompute (none, not full): training runs three forwards' work, not four.
+    train = 0.3225, decode_overhead_ms = 8,
   },
 }

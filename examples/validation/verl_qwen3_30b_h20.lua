@@ -57,10 +57,16 @@ return {
     -- Megatron TP2 CP2 EP8 (COMMON_CP=2), use_dynamic_bsz with
     -- ppo_max_token_len_per_gpu = 2048 + 8192 = 10240, offload=True with
     -- optimizer_offload_fraction 1 (grpo_30b_a3b_base_math_megatron_96_32.sh
-    -- @ b178a3c): cp = 2, a token budget, the optimizer on the host
+    -- @ b178a3c): cp = 2, a token budget, the optimizer on the host.
+    -- recompute = "full" is not the script's: it sets none, and verl's
+    -- verl/trainer/config/engine/megatron.yaml leaves recompute_granularity
+    -- null (Megatron recomputes nothing).  Kept: with "none" and train
+    -- re-fitted (0.3355 -> 0.2521) the forward-only passes run 30% long
+    -- (docs/validation.md, "What the errors say").
     train = { tp = 2, pp = 1, ep = 8, cp = 2, micro_batch = 2, max_tokens = 10240, recompute = "full", zero = 1,
               optimizer_offload = 1 },
-    rollout = { tp = 4, ep = 4, max_seqs = 256, mem_util = 0.8 },
+    -- enforce_eager=True in the script: vLLM captures no CUDA graphs
+    rollout = { tp = 4, ep = 4, max_seqs = 256, mem_util = 0.8, cuda_graphs = false },
   },
   efficiency = {
     -- Fitted to the colocate row (scripts/validate-fit.sh): train to its
@@ -71,6 +77,8 @@ return {
     -- short of update_actor at 0.346 (docs/validation.md).
     -- Re-fitted 0.331 -> 0.3355 with CP 2, the token budget and the
     -- optimizer on the host (update_actor 1.3% shorter at 0.331).
+    -- CUDA graphs off moves no time (decode_overhead_scale 0: the fitted
+    -- overhead is the step's whole fixed cost), only the engine's memory.
     train = 0.3355, decode_overhead_ms = 34.9,
   },
 }
