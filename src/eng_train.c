@@ -423,7 +423,7 @@ static __attribute__((noinline)) void rec_1f1b(span_buf *sb, const uint32_t *op,
 }
 
 static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim_time t0, int iter,
-                       trace_phase fph, trace_phase bph, bool backward, double *act_per_mb)
+                       trace_phase fph, trace_phase bph, bool backward)
 {
     const plan_pool *q = &s->pl.pools[p0];
     pool_rt *r = &s->pr[p0];
@@ -541,10 +541,6 @@ static double run_1f1b(sim *s, int p0, const scn_model *m, const mb_set *ms, sim
     if (lean) trace_runs_end(&sb.w);
     else spans_flush(&sb);
     s->st.pipeline_ops += done;
-    if (act_per_mb) {
-        double layer = mdl_act_bytes_layer(m, ms->max_len, 1, q->tp, s->scn.plan.train.recompute);
-        *act_per_mb = layer * ((m->layers + P - 1) / P) * s->scn.plan.train.micro_batch;
-    }
     return end;
 }
 
@@ -574,7 +570,7 @@ static double fwd_pass(sim *s, int p0, const scn_model *m, trace_phase ph, sim_t
     double budget = eng_mb_budget(&s->scn);
     if (ph == PH_LOGPROB || ph == PH_REF) budget = plan_logprob_budget(&s->scn, q->cp, &mbs);
     mb_set ms = eng_build_microbatches(s, ids, n, q->dp, mbs, budget);
-    double t = run_1f1b(s, p0, m, &ms, t0, s->step_running, ph, ph, false, NULL);
+    double t = run_1f1b(s, p0, m, &ms, t0, s->step_running, ph, ph, false);
     /* ZeRO-3: the parameters are gathered for every micro-batch; the exposed
     ** share is drawn as one span after the pipeline */
     double tz = plan_fwd_gather(&s->scn, q, m, ms.m);
@@ -786,14 +782,12 @@ static void start_train_(sim *s, int p, sim_time now, int e0, int e1, int mb0, i
                     ms = eng_build_microbatches(s, s->step_ids + mbi * per_mb, per_mb, q->dp, s->scn.plan.train.micro_batch,
                                                 eng_mb_budget(&s->scn));
                 }
-                double act_mb = 0;
                 double tp = run_1f1b(s, p, m, &ms, cur, s->step_running, mi ? PH_CRITIC_TRAIN : PH_TRAIN_FWD,
-                                     mi ? PH_CRITIC_TRAIN : PH_TRAIN_BWD, true, &act_mb);
+                                     mi ? PH_CRITIC_TRAIN : PH_TRAIN_BWD, true);
                 /* activations: each stage reserves what 1F1B holds at the
                 ** longest sequence the workload allows (min(p - s, m)
                 ** micro-batches; plan.c, the fit's own figure), so a layout
                 ** that fits never meets a longer batch later */
-                (void)act_mb;
                 for (int g = 0; g < r->ngroups; g++)
                     eng_mem_set(s, r->group0 + g, MB_ACTIVATIONS, plan_act_peak_model(&s->scn, q, m, g), cur);
                 sim_time pend = cur + sim_from_secs(tp);
