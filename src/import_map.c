@@ -296,6 +296,42 @@ bool imp_m_rules(imp_mctx *m, imp_guard g)
     return true;
 }
 
+/* The machine's accelerators a node (--devices-per-node) beside the run's
+** per-node count under gpn_key, which the rules gave cluster.devices_per_node.
+** The run's GPUs are nodes_key groups of gpn_key one-GPU bundles, a group
+** meant for one node (how names the framework's placement): a machine
+** node of fewer GPUs cannot hold a group (exit 2); one of more holds the
+** group and leaves the rest idle, so the cluster stays the run's (full
+** co-location spans every device of the scenario's cluster) and a warning
+** says so. */
+bool imp_m_node_gpus(imp_mctx *m, const char *gpn_key, const char *nodes_key, const char *how)
+{
+    int mach = m->o->devices_per_node;
+    if (mach <= 0) return true;
+    char s[320];
+    double gpn, nodes;
+    if (!imp_m_gnum(m, gpn_key, &gpn, NULL, s, sizeof s) || !imp_m_gnum(m, nodes_key, &nodes, NULL, NULL, 0)) return false;
+    if (gpn > mach) {
+        fs_err_set(m->err, 2, "--devices-per-node %d: %s asks %g GPUs of each node (%s), more than a node has",
+                   mach, s, gpn, how);
+        m->failed = true;
+        return false;
+    }
+    char why[700];
+    if (gpn == mach) {
+        snprintf(why, sizeof why, "--devices-per-node, as %s", s);
+        imp_m_set(m, "cluster.devices_per_node", why, "%d", mach);
+        return true;
+    }
+    snprintf(why, sizeof why, "%s: %g of the machine's %d a node (--devices-per-node), the GPUs the run uses", s, gpn, mach);
+    imp_m_set(m, "cluster.devices_per_node", why, "%g", gpn);
+    imp_m_warn(m, "%s = %g, fewer than the machine's %d GPUs a node (--devices-per-node): the run uses %g GPUs on each "
+               "of %s = %g nodes (%s); fusync simulates %g-GPU nodes, each with a whole node's host memory "
+               "(--host-mem), the other GPUs idle; Ray may place two of those groups on one node, which then share "
+               "its host memory and NICs", gpn_key, gpn, mach, gpn, nodes_key, nodes, how, gpn);
+    return true;
+}
+
 /* Megatron-core's optimizer_cpu_offload with optimizer_offload_fraction: that
 ** share of the optimizer states held and stepped on the host for the whole
 ** run (megatron/core/optimizer/optimizer_config.py; HybridDeviceOptimizer). */
@@ -473,6 +509,10 @@ static bool map_verl(imp_mctx *m)
     imp_m_get(m, "hydra.config_name", cn, sizeof cn, NULL, 0);
     bool megatron_cfg = strstr(cn, "megatron") != NULL;
     if (!imp_m_rules(m, IMP_G_ALL)) return false;
+    /* the resource pool: [n_gpus_per_node] * nnodes (verl/trainer/main_ppo.py), a STRICT_PACK placement group
+    ** of one-GPU bundles a node (verl/single_controller/ray/base.py, get_placement_groups; verl b178a3c) */
+    if (!imp_m_node_gpus(m, "trainer.n_gpus_per_node", "trainer.nnodes",
+                         "verl's resource pool, a STRICT_PACK placement group a node")) return false;
     if (m->o->nodes) imp_m_set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
     if (!imp_m_model(m, "actor", "actor_rollout_ref.model.path")) return false;
 

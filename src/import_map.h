@@ -49,6 +49,9 @@ void imp_m_lengths(imp_mctx *m, double max_prompt, double max_response, const ch
 bool imp_m_minibatches(imp_mctx *m, double samples, double per_opt, const char *src, const char *why);
 /* The one-to-one rules of imp_fw_rules() whose guard is g. */
 bool imp_m_rules(imp_mctx *m, imp_guard g);
+/* The machine's GPUs a node (--devices-per-node) against the run's per-node
+** count gpn_key over nodes_key groups (how: the framework's placement). */
+bool imp_m_node_gpus(imp_mctx *m, const char *gpn_key, const char *nodes_key, const char *how);
 /* Megatron-core's optimizer_cpu_offload with optimizer_offload_fraction. */
 bool imp_m_host_optimizer(imp_mctx *m, const char *on_key, const char *frac_key);
 /* LoRA on the actor: rank_key's value (> 0: on) into plan.train.lora_rank,

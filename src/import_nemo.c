@@ -39,6 +39,11 @@ bool imp_map_nemo(imp_mctx *m)
     if (!imp_m_gnum(m, "cluster.gpus_per_node", &gpn, NULL, NULL, 0)) return false;
     if (!imp_m_gnum(m, "cluster.num_nodes", &nodes, NULL, NULL, 0)) return false;
     if (!imp_m_rules(m, IMP_G_ALL)) return false;
+    /* RayVirtualCluster: cluster.gpus_per_node one-GPU bundles for each of num_nodes nodes, a PACK placement
+    ** group a node or one unified group over them (nemo_rl/distributed/virtual_cluster.py,
+    ** _create_placement_groups_internal; NeMo RL 7ea279a) */
+    if (!imp_m_node_gpus(m, "cluster.gpus_per_node", "cluster.num_nodes",
+                         "NeMo RL's RayVirtualCluster, gpus_per_node one-GPU bundles a node")) return false;
     if (m->o->nodes) imp_m_set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
     if (!imp_m_model(m, "actor", "policy.model_name")) return false;
     if (!imp_m_gnum(m, "loss_fn.reference_policy_kl_penalty", &d, NULL, s, sizeof s)) return false;

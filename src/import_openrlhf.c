@@ -10,6 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A group's GPUs, num_nodes x num_gpus_per_node.  OpenRLHF asks Ray for them
+** as that many one-GPU bundles in one placement group of strategy PACK
+** (openrlhf/trainer/ray/launcher.py, PPORayActorGroup; train_ppo_ray.py for
+** the colocated groups; OpenRLHF 3c3be62): Ray packs them onto as few nodes
+** as hold them, so the per-node count is no node's size and a group of
+** fewer GPUs than a node shares its node with another group. */
 static bool gdev(imp_mctx *m, const char *role, double *devices, char *src, size_t sn)
 {
     char k1[64], k2[64], s1[320], s2[320];
@@ -19,6 +25,12 @@ static bool gdev(imp_mctx *m, const char *role, double *devices, char *src, size
     if (!imp_m_gnum(m, k1, &nn, NULL, s1, sizeof s1) || !imp_m_gnum(m, k2, &g, NULL, s2, sizeof s2)) return false;
     *devices = nn * g;
     snprintf(src, sn, "%s x %s", s1, s2);
+    int dpn = m->o->devices_per_node;
+    if (dpn > 0 && g < dpn)
+        imp_m_warn(m, "%s = %g, fewer than the machine's %d GPUs a node (--devices-per-node): OpenRLHF packs the "
+                   "group's %g one-GPU bundles onto as few nodes as hold them (launcher.py, strategy PACK), beside "
+                   "other groups; fusync lays the pools one after another over the nodes",
+                   k2, g, dpn, *devices);
     return true;
 }
 
@@ -28,8 +40,19 @@ bool imp_map_openrlhf(imp_mctx *m)
     double d;
     bool b, nul;
     double gpn;
-    if (!imp_m_gnum(m, "actor.num_gpus_per_node", &gpn, NULL, NULL, 0)) return false;
     if (!imp_m_rules(m, IMP_G_ALL)) return false;
+    /* the machine's GPUs a node: OpenRLHF's options do not hold it (gdev) */
+    const char *gpn_src = "--devices-per-node";
+    if (m->o->devices_per_node > 0) {
+        gpn = m->o->devices_per_node;
+        imp_m_set(m, "cluster.devices_per_node", gpn_src, "%d", m->o->devices_per_node);
+    } else {
+        if (!imp_m_gnum(m, "actor.num_gpus_per_node", &gpn, NULL, s, sizeof s)) return false;
+        snprintf(why, sizeof why, "%s; guess: OpenRLHF's options do not give the machine's GPUs a node (a group "
+                 "packs its GPUs as one-GPU bundles); give --devices-per-node", s);
+        imp_m_set(m, "cluster.devices_per_node", why, "%g", gpn);
+        gpn_src = "actor.num_gpus_per_node";
+    }
     if (!imp_m_model(m, "actor", "actor.model_name_or_path")) return false;
     /* --ds.adam_offload is DeepSpeed's offload_optimizer (device cpu,
     ** openrlhf/utils/deepspeed/deepspeed_utils.py): ZeRO-Offload copies each
@@ -171,7 +194,7 @@ bool imp_map_openrlhf(imp_mctx *m)
     }
     if (m->o->nodes) imp_m_set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
     else {
-        snprintf(rs, sizeof rs, "every pool's GPUs (%g) over %s", total, "actor.num_gpus_per_node");
+        snprintf(rs, sizeof rs, "every pool's GPUs (%g) over %s", total, gpn_src);
         imp_m_set(m, "cluster.nodes", rs, "%g", ceil(total / gpn));
     }
     imp_m_set(m, "plan.rollout.max_seqs", "vLLM's default max_num_seqs (OpenRLHF does not set it)", "256");

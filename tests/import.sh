@@ -500,6 +500,39 @@ refuse subst "subst.sh:1: command substitution" verl "$TMP/subst.sh"
 printf 'python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.train_batch_size=100 actor_rollout_ref.actor.ppo_mini_batch_size=30 actor_rollout_ref.model.path=Qwen/Qwen3-8B\n' >"$TMP/div.sh"
 refuse minibatch "not a whole number of optimizer steps" verl "$TMP/div.sh"
 refuse framework "not one of verl, openrlhf, nemo-rl" slime "$TMP/div.sh"
+# --devices-per-node: the machine's accelerators a node against the config's
+# per-node count (docs/frameworks.md, "Devices a node")
+imp dn8 verl "$D/verl_qwen3_8b_fsdp.sh" --devices-per-node 8
+field dn8 'devices_per_node = 8,  -- --devices-per-node, as trainer.n_gpus_per_node'
+field dn8 'nodes = 1,  -- trainer.nnodes'
+imp dn16 verl "$D/verl_qwen3_8b_fsdp.sh" --devices-per-node 16
+field dn16 "devices_per_node = 8,  -- trainer.n_gpus_per_node ($D/verl_qwen3_8b_fsdp.sh:49): 8 of the machine's 16 a node"
+warned dn16 "trainer.n_gpus_per_node = 8, fewer than the machine's 16 GPUs a node (--devices-per-node)"
+check dn16 0 "Memory fit: fits"
+refuse dpn-small "--devices-per-node 4: trainer.n_gpus_per_node ($D/verl_qwen3_8b_fsdp.sh:49) asks 8 GPUs of each node" \
+    verl "$D/verl_qwen3_8b_fsdp.sh" --devices-per-node 4
+imp dnn nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" --devices-per-node 16
+field dnn 'devices_per_node = 8,  -- cluster.gpus_per_node'
+field dnn 'nodes = 2,  -- cluster.num_nodes'
+warned dnn "cluster.gpus_per_node = 8, fewer than the machine's 16 GPUs a node"
+refuse dpn-nemo "--devices-per-node 2: cluster.gpus_per_node" nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" \
+    --devices-per-node 2
+# OpenRLHF's options give no node's size: the actor's count, a stated guess,
+# else the machine's; the pools' 16 GPUs over nodes of 8
+field op "guess: OpenRLHF's options do not give the machine's GPUs a node"
+imp dno openrlhf "$D/openrlhf_llama8b_pools.sh" --devices-per-node 8
+field dno 'devices_per_node = 8,  -- --devices-per-node'
+field dno 'nodes = 2,  -- every pool'"'"'s GPUs (16) over --devices-per-node'
+warned dno "actor.num_gpus_per_node = 4, fewer than the machine's 8 GPUs a node (--devices-per-node)"
+warned dno "critic.num_gpus_per_node = 4, fewer than the machine's 8 GPUs a node"
+check dno 0 "Memory fit: fits"
+imp dno2 openrlhf "$D/openrlhf_llama8b_pools.sh" --devices-per-node 8 --nodes 3
+field dno2 'nodes = 3,  -- --nodes'
+for v in 0 x 1025; do
+    out=$("$FUSYNC" import verl "$D/verl_qwen3_8b_fsdp.sh" --devices-per-node "$v" 2>&1); rc=$?
+    if [ "$rc" = 2 ] && printf '%s\n' "$out" | grep -qF -- "--devices-per-node: '$v'"; then ok
+    else bad "--devices-per-node $v: status $rc (want 2): $out"; fi
+done
 # nothing written on failure
 "$FUSYNC" import verl "$TMP/unknown.sh" --out "$TMP/none.lua" 2>/dev/null
 if [ ! -e "$TMP/none.lua" ]; then ok; else bad "a failed import left --out behind"; fi
