@@ -136,6 +136,10 @@ static const imp_keydef VERL[] = {
     {"actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu", "${actor_rollout_ref.actor.ppo_max_token_len_per_gpu}", M, NULL},
     {"actor_rollout_ref.rollout.multi_turn.enable", "false", P, "multi-turn rollouts: fusync generates one turn"},
     {"actor_rollout_ref.rollout.calculate_log_probs", "false", N, NULL},
+    /* FP8 or torchao rollout weights (verl/workers/config/rollout.py, quantization; vllm_async_server.py) and
+    ** vLLM's KV cache dtype through engine_kwargs (vLLM's own default "auto"): read by imp_m_rollout_precision */
+    {"actor_rollout_ref.rollout.quantization", "null", M, NULL},
+    {"actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype", "auto", M, NULL},
     {"actor_rollout_ref.rollout.*", NULL, N, NULL},
     {"actor_rollout_ref.nccl_timeout", NULL, N, NULL},
     {"algorithm.adv_estimator", "gae", M, NULL},
@@ -334,6 +338,10 @@ static const imp_keydef NEMO[] = {
     {"policy.generation.vllm_cfg.pipeline_parallel_size", "1", P, "inference pipeline stages: not modelled"},
     {"policy.generation.vllm_cfg.async_engine", "false", P, "vLLM's async engine: fusync's engine admits sequences continuously either way"},
     {"policy.generation.vllm_cfg.enforce_eager", "false", M, NULL},
+    /* FP8 generation weights and KV cache (nemo_rl/models/generation/vllm/quantization/fp8.py, config.py):
+    ** read by imp_m_rollout_precision */
+    {"policy.generation.vllm_cfg.precision", "${policy.precision}", M, NULL},
+    {"policy.generation.vllm_cfg.kv_cache_dtype", "auto", M, NULL},
     {"policy.generation.vllm_cfg.*", NULL, N, NULL},
     {"policy.generation.colocated.enabled", "true", M, NULL},
     {"policy.generation.colocated.resources.gpus_per_node", "null", M, NULL},

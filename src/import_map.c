@@ -332,6 +332,35 @@ bool imp_m_node_gpus(imp_mctx *m, const char *gpn_key, const char *nodes_key, co
     return true;
 }
 
+/* The rollout engine's weight and KV-cache precision.  fusync holds and
+** reads the rollout's weights and KV cache in BF16 (docs/model.md; no
+** scenario field gives another precision), so a quantized engine is a
+** warning: verl's rollout.quantization "fp8" (block-quantized e4m3 weights,
+** verl/workers/rollout/vllm_rollout/vllm_async_server.py) or "torchao";
+** NeMo RL's vllm_cfg.precision "fp8" and kv_cache_dtype "fp8"/"fp8_e4m3"
+** (nemo_rl/models/generation/vllm/quantization/fp8.py); vLLM's
+** kv_cache_dtype other than "auto".  NULL key: the framework has none. */
+bool imp_m_rollout_precision(imp_mctx *m, const char *weights_key, const char *kv_key)
+{
+    char v[1024], s[320];
+    if (weights_key) {
+        if (!imp_m_get(m, weights_key, v, sizeof v, s, sizeof s)) return false;
+        if (!imp_m_is_null(v) && strcasecmp(v, "bfloat16") && strcasecmp(v, "bf16") && strcasecmp(v, "float16") &&
+            strcasecmp(v, "fp16") && strcasecmp(v, "auto"))
+            imp_m_warn(m, "%s = %s: quantized rollout weights are not modelled; fusync holds and reads the rollout's "
+                       "weights in BF16, so the engine's weight memory and its decode steps' weight reads are "
+                       "over-counted (FP8: about twice)", s, v);
+    }
+    if (kv_key) {
+        if (!imp_m_get(m, kv_key, v, sizeof v, s, sizeof s)) return false;
+        if (!imp_m_is_null(v) && strcasecmp(v, "auto"))
+            imp_m_warn(m, "%s = %s: a quantized KV cache is not modelled; fusync counts the KV cache in BF16, so the "
+                       "engine's KV capacity is under-counted and its decode steps' KV reads over-counted (FP8: "
+                       "about twice)", s, v);
+    }
+    return true;
+}
+
 /* Megatron-core's optimizer_cpu_offload with optimizer_offload_fraction: that
 ** share of the optimizer states held and stepped on the host for the whole
 ** run (megatron/core/optimizer/optimizer_config.py; HybridDeviceOptimizer). */
@@ -515,6 +544,8 @@ static bool map_verl(imp_mctx *m)
                          "verl's resource pool, a STRICT_PACK placement group a node")) return false;
     if (m->o->nodes) imp_m_set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
     if (!imp_m_model(m, "actor", "actor_rollout_ref.model.path")) return false;
+    if (!imp_m_rollout_precision(m, "actor_rollout_ref.rollout.quantization",
+                                 "actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype")) return false;
 
     bool kl_loss, kl_reward;
     if (!imp_m_gbool(m, "actor_rollout_ref.actor.use_kl_loss", &kl_loss, s, sizeof s)) return false;

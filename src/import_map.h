@@ -52,6 +52,9 @@ bool imp_m_rules(imp_mctx *m, imp_guard g);
 /* The machine's GPUs a node (--devices-per-node) against the run's per-node
 ** count gpn_key over nodes_key groups (how: the framework's placement). */
 bool imp_m_node_gpus(imp_mctx *m, const char *gpn_key, const char *nodes_key, const char *how);
+/* Warnings for a quantized rollout engine (weights under weights_key, the KV
+** cache under kv_key; NULL: none), which fusync does not model. */
+bool imp_m_rollout_precision(imp_mctx *m, const char *weights_key, const char *kv_key);
 /* Megatron-core's optimizer_cpu_offload with optimizer_offload_fraction. */
 bool imp_m_host_optimizer(imp_mctx *m, const char *on_key, const char *frac_key);
 /* LoRA on the actor: rank_key's value (> 0: on) into plan.train.lora_rank,
