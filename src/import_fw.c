@@ -245,13 +245,16 @@ static const imp_keydef ORLHF[] = {
     {"reward.clip_range", NULL, N, NULL}, {"reward.overlong*", NULL, N, NULL},
     {"reward.stop_properly_penalty_coef", NULL, N, NULL}, {"rollout.top_p", NULL, N, NULL},
     {"rollout.temperature", NULL, N, NULL}, {"train.seed", NULL, N, NULL},
-    {"train.full_determinism_enable", NULL, N, NULL}, {"train.num_episodes", NULL, N, NULL},
-    {"train.ema_beta", NULL, N, NULL}, {"critic.freezing_steps", NULL, N, NULL},
+    {"train.full_determinism_enable", "false", P, "deterministic kernels and reductions: not modelled; fold into efficiency.train"},
+    {"train.num_episodes", NULL, N, NULL},
+    {"train.ema_beta", NULL, N, NULL},
+    {"critic.freezing_steps", "-1", P, "the first steps train only the critic: fusync simulates steps that train the actor too"},
     {"critic.save_value_network", NULL, N, NULL}, {"actor.policy_loss_type", NULL, N, NULL},
     {"actor.aux_loss_coef", NULL, N, NULL}, {"actor.entropy_coef", NULL, N, NULL},
     {"actor.gradient_checkpointing_reentrant", NULL, N, NULL}, {"actor.freeze_visual_encoder", NULL, N, NULL},
     {"ds.value_head_prefix", NULL, N, NULL}, {"ds.use_universal_ckpt", NULL, N, NULL},
-    {"ds.experts_implementation", NULL, N, NULL}, {"ds.ring_attn_head_stride", NULL, N, NULL},
+    {"ds.experts_implementation", "null", P, "the MoE experts' kernels (transformers' experts_implementation): not modelled; fold into efficiency.train"},
+    {"ds.ring_attn_head_stride", "1", P, "ring attention over groups of heads: fusync sends each layer's K/V block whole (plan.train.cp_kind \"ring\")"},
     {"ds.lora.*", NULL, N, NULL}, {"local_rank", NULL, N, NULL}, {"use_ms", NULL, N, NULL},
     {NULL, NULL, N, NULL}
 };
@@ -278,6 +281,11 @@ static const imp_keydef NEMO[] = {
     {"grpo.async_grpo.enabled", "false", M, NULL},
     {"grpo.async_grpo.max_trajectory_age_steps", "1", M, NULL},
     {"grpo.async_grpo.in_flight_weight_updates", "false", M, NULL},
+    /* nemo_rl/algorithms/async_utils/trajectory_collector.py: the in-flight sequences' KV cache recomputed
+    ** under the new weights (NeMo RL 7ea279a) */
+    {"grpo.async_grpo.recompute_kv_cache_after_weight_updates", "false", P,
+     "in-flight sequences recompute their KV cache after a weight update: not modelled; fusync continues them on "
+     "their old cache (plan.on_update \"continue\")"},
     {"grpo.max_rollout_turns", "1", P, "multi-turn rollouts: fusync generates one turn"},
     {"grpo.val_period", "10", P, "validation passes are not simulated"},
     {"grpo.use_dynamic_sampling", "false", P, "dynamic sampling re-generates batches: fusync generates one a step"},
@@ -342,6 +350,9 @@ static const imp_keydef NEMO[] = {
     ** read by imp_m_rollout_precision */
     {"policy.generation.vllm_cfg.precision", "${policy.precision}", M, NULL},
     {"policy.generation.vllm_cfg.kv_cache_dtype", "auto", M, NULL},
+    {"policy.generation.vllm_cfg.max_model_len", "${policy.max_total_sequence_length}", P,
+     "vLLM's max_model_len apart from max_total_sequence_length: fusync caps prompt + response at "
+     "max_total_sequence_length"},
     {"policy.generation.vllm_cfg.*", NULL, N, NULL},
     {"policy.generation.colocated.enabled", "true", M, NULL},
     {"policy.generation.colocated.resources.gpus_per_node", "null", M, NULL},
@@ -349,6 +360,11 @@ static const imp_keydef NEMO[] = {
     {"policy.generation.mcore_generation_config.*", NULL, P, "Megatron inference engine settings: not modelled"},
     {"policy.generation.*", NULL, N, NULL},
     {"policy.draft.enabled", "false", P, "a draft model for speculative decoding: see plan.rollout.spec_tokens"},
+    /* the optimizer states to the host around the log-prob passes (nemo_rl/models/automodel/setup.py,
+    ** megatron/setup.py; grpo_math_1B.yaml: for non-colocated generation) */
+    {"policy.offload_optimizer_for_logprob", "false", P,
+     "the optimizer states on the host during the log-prob passes: not modelled; fusync keeps them on the device "
+     "there (memory over-counted)"},
     {"policy.*", NULL, N, NULL},
     {"cluster.gpus_per_node", "1", M, NULL},
     {"cluster.num_nodes", "1", M, NULL},
@@ -454,6 +470,16 @@ const imp_keydef *imp_fw_key(imp_framework fw, const char *key)
     const imp_keydef *t = table(fw);
     for (const imp_keydef *d = t; d->key; d++) if (!strchr(d->key, '*') && !strcmp(d->key, key)) return d;
     for (const imp_keydef *d = t; d->key; d++) if (strchr(d->key, '*') && fnmatch(d->key, key, 0) == 0) return d;
+    return NULL;
+}
+
+/* Why a key fusync does not know is not imported, when a whole kind of run
+** is missing: NeMo RL's PPO (examples/run_ppo.py, nemo_rl/algorithms/ppo.py,
+** its ppo: and value: sections; NeMo RL 7ea279a) has no mapping. */
+const char *imp_fw_unknown_hint(imp_framework fw, const char *key)
+{
+    if (fw == IMP_NEMORL && (!strncmp(key, "ppo.", 4) || !strncmp(key, "value.", 6) || !strncmp(key, "value_loss_fn.", 14)))
+        return "a NeMo RL PPO config (examples/run_ppo.py): fusync imports NeMo RL's GRPO configs only";
     return NULL;
 }
 

@@ -809,6 +809,13 @@ static bool map_run(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_bu
     const imp_kv *k = c->kv.data;
     for (size_t i = 0; ok && i < c->kv.len; i++) {
         const imp_keydef *d = imp_fw_key(fw, k[i].key);
+        const char *hint = d ? NULL : imp_fw_unknown_hint(fw, k[i].key);
+        if (hint) {
+            if (k[i].line) fs_err_set(err, 2, "%s:%d: %s: %s", k[i].file, k[i].line, k[i].key, hint);
+            else fs_err_set(err, 2, "%s: %s: %s", k[i].file, k[i].key, hint);
+            ok = false;
+            break;
+        }
         if (!d) {
             if (k[i].line) fs_err_set(err, 2, "%s:%d: %s: not a %s key fusync knows (%s)", k[i].file, k[i].line,
                                       k[i].key, imp_framework_name(fw), imp_fw_source(fw));

@@ -545,6 +545,22 @@ warned qn "policy.generation.vllm_cfg.kv_cache_dtype (command line) = fp8_e4m3: 
 for n in vf nm; do
     if grep -qF "quantized" "$TMP/$n.lua"; then bad "$n: a BF16 rollout warned as quantized"; else ok; fi
 done
+# keys once listed as not affecting performance: warned when off their default
+imp nw nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.offload_optimizer_for_logprob=true \
+    grpo.async_grpo.recompute_kv_cache_after_weight_updates=true policy.generation.vllm_cfg.max_model_len=4096
+warned nw 'policy.offload_optimizer_for_logprob = true (command line:0): the optimizer states on the host'
+warned nw 'grpo.async_grpo.recompute_kv_cache_after_weight_updates = true'
+warned nw 'policy.generation.vllm_cfg.max_model_len = 4096'
+printf '%s --critic.freezing_steps 5 --ds.experts_implementation eager --train.full_determinism_enable --ds.ring_attn_head_stride 2\n' \
+    "$O" >"$TMP/ow.sh"
+imp ow openrlhf "$TMP/ow.sh"
+warned ow 'critic.freezing_steps = 5'
+warned ow 'ds.experts_implementation = eager'
+warned ow 'train.full_determinism_enable = true'
+warned ow 'ds.ring_attn_head_stride = 2'
+# a NeMo RL PPO config (its ppo: section) is refused as such
+printf 'ppo:\n  num_prompts_per_step: 32\npolicy:\n  model_name: meta-llama/Llama-3.1-8B\n' >"$TMP/nppo.yaml"
+refuse nemo-ppo "nppo.yaml:2: ppo.num_prompts_per_step: a NeMo RL PPO config (examples/run_ppo.py)" nemo-rl "$TMP/nppo.yaml"
 # nothing written on failure
 "$FUSYNC" import verl "$TMP/unknown.sh" --out "$TMP/none.lua" 2>/dev/null
 if [ ! -e "$TMP/none.lua" ]; then ok; else bad "a failed import left --out behind"; fi
