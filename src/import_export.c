@@ -536,6 +536,8 @@ static bool ex_nemo(xctx *x)
     /* max_total_sequence_length caps prompt + response; generation runs to it (max_new_tokens, the base's value) */
     put(x, "policy.max_total_sequence_length", "%g", cap + s->work.max_response);
     put(x, "policy.generation.max_new_tokens", "%g", cap + s->work.max_response);
+    /* vLLM's max_model_len, which the import reads as the same cap (import_nemo.c) */
+    put(x, "policy.generation.vllm_cfg.max_model_len", "%g", cap + s->work.max_response);
     if (t->zero == 3) {
         if (t->pp > 1)
             return fail(x, "plan.train.pp = %d with plan.train.zero = 3: NeMo RL's DTensor backend has no pipeline "

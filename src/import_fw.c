@@ -350,9 +350,7 @@ static const imp_keydef NEMO[] = {
     ** read by imp_m_rollout_precision */
     {"policy.generation.vllm_cfg.precision", "${policy.precision}", M, NULL},
     {"policy.generation.vllm_cfg.kv_cache_dtype", "auto", M, NULL},
-    {"policy.generation.vllm_cfg.max_model_len", "${policy.max_total_sequence_length}", P,
-     "vLLM's max_model_len apart from max_total_sequence_length: fusync caps prompt + response at "
-     "max_total_sequence_length"},
+    {"policy.generation.vllm_cfg.max_model_len", "${policy.max_total_sequence_length}", M, NULL},
     {"policy.generation.vllm_cfg.*", NULL, N, NULL},
     {"policy.generation.colocated.enabled", "true", M, NULL},
     {"policy.generation.colocated.resources.gpus_per_node", "null", M, NULL},
@@ -471,6 +469,32 @@ const imp_keydef *imp_fw_key(imp_framework fw, const char *key)
     for (const imp_keydef *d = t; d->key; d++) if (!strchr(d->key, '*') && !strcmp(d->key, key)) return d;
     for (const imp_keydef *d = t; d->key; d++) if (strchr(d->key, '*') && fnmatch(d->key, key, 0) == 0) return d;
     return NULL;
+}
+
+/* A backend's keys matter only when the run uses the backend: a Megatron
+** section beside FSDP or DTensor training, or Megatron's inference engine
+** beside vLLM, is read by nothing (verl: the actor's strategy picks the
+** worker, verl/trainer/main_ppo.py, and the reference runs in the actor's
+** worker; NeMo RL: megatron_cfg.enabled picks the policy worker,
+** nemo_rl/models/policy/lm_policy.py, and generation.backend the engine). */
+static const struct { imp_framework fw; const char *prefix, *gate, *on; } GATES[] = {
+    {IMP_VERL, "actor_rollout_ref.actor.megatron.", "actor_rollout_ref.actor.strategy", "megatron"},
+    {IMP_VERL, "actor_rollout_ref.ref.megatron.", "actor_rollout_ref.actor.strategy", "megatron"},
+    {IMP_VERL, "critic.megatron.", "critic.strategy", "megatron"},
+    {IMP_NEMORL, "policy.megatron_cfg.", "policy.megatron_cfg.enabled", "true"},
+    {IMP_NEMORL, "policy.generation.mcore_generation_config.", "policy.generation.backend", "megatron"},
+};
+
+bool imp_fw_gate(imp_framework fw, const char *key, const char **gate, const char **on)
+{
+    for (size_t i = 0; i < sizeof GATES / sizeof GATES[0]; i++)
+        if (GATES[i].fw == fw && !strncmp(key, GATES[i].prefix, strlen(GATES[i].prefix)) &&
+            strcmp(key, GATES[i].gate)) {
+            *gate = GATES[i].gate;
+            *on = GATES[i].on;
+            return true;
+        }
+    return false;
 }
 
 /* Why a key fusync does not know is not imported, when a whole kind of run

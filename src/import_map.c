@@ -826,6 +826,20 @@ static bool map_run(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_bu
         }
         const char *dflt = strchr(d->key, '*') ? NULL : d->dflt;
         bool at_default = dflt && !strcasecmp(dflt, k[i].value);
+        const char *gate, *on;
+        char gv[1024];
+        if (d->cls == IMP_K_PERF && !at_default && imp_fw_gate(fw, k[i].key, &gate, &on)) {
+            if (!imp_m_get(&m, gate, gv, sizeof gv, NULL, 0)) { ok = false; break; }
+            /* verl: an absent strategy is Megatron's under --config-name=ppo_megatron_trainer, as map_verl reads it */
+            char cn[256];
+            if (fw == IMP_VERL && !imp_cfg_get(c, gate) && imp_m_get(&m, "hydra.config_name", cn, sizeof cn, NULL, 0) &&
+                strstr(cn, "megatron")) snprintf(gv, sizeof gv, "megatron");
+            if (strcasecmp(gv, on)) {
+                /* the backend is off: its settings reach nothing */
+                buf_printf(&noperf, "--   %s (%s:%d)\n", k[i].key, k[i].file, k[i].line);
+                continue;
+            }
+        }
         if (d->cls == IMP_K_PERF && !at_default)
             imp_m_warn(&m, "%s = %s (%s:%d): %s", k[i].key, k[i].value, k[i].file, k[i].line, d->note);
         else if (d->cls == IMP_K_NOPERF)

@@ -67,6 +67,12 @@ bool imp_map_nemo(imp_mctx *m)
     snprintf(ps, sizeof ps, "guess: a quarter of %s", s);
     snprintf(rs, sizeof rs, "%s caps prompt + response (vLLM max_model_len); less the guessed longest prompt", s);
     imp_m_lengths(m, mp, fmin(mnt, total - mp), ps, rs);
+    double mml;
+    bool mnul;
+    if (!imp_m_gnum(m, "policy.generation.vllm_cfg.max_model_len", &mml, &mnul, s2, sizeof s2)) return false;
+    if (!mnul && mml != total)
+        imp_m_warn(m, "%s = %g, not policy.max_total_sequence_length (%g): not modelled; fusync caps prompt + response "
+                   "at max_total_sequence_length", s2, mml, total);
     imp_m_set(m, "workload.recompute_logprob", "NeMo RL recomputes the old log-probs with the policy (get_logprobs)", "true");
     imp_m_set(m, "plan.controller", "NeMo RL's single controller gathers each step's batch in the driver", "\"driver\"");
 

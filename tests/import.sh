@@ -547,10 +547,13 @@ for n in vf nm; do
 done
 # keys once listed as not affecting performance: warned when off their default
 imp nw nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.offload_optimizer_for_logprob=true \
-    grpo.async_grpo.recompute_kv_cache_after_weight_updates=true policy.generation.vllm_cfg.max_model_len=4096
+    grpo.async_grpo.recompute_kv_cache_after_weight_updates=true policy.generation.vllm_cfg.max_model_len=8192
 warned nw 'policy.offload_optimizer_for_logprob = true (command line:0): the optimizer states on the host'
 warned nw 'grpo.async_grpo.recompute_kv_cache_after_weight_updates = true'
-warned nw 'policy.generation.vllm_cfg.max_model_len = 4096'
+warned nw 'policy.generation.vllm_cfg.max_model_len (command line) = 8192, not policy.max_total_sequence_length (4096)'
+imp nw2 nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.generation.vllm_cfg.max_model_len=4096
+if sed -n '/^-- Warnings:/,/^-- Keys read that do not/p' "$TMP/nw2.lua" | grep -qF max_model_len; then
+    bad "nw2: max_model_len equal to max_total_sequence_length warned"; else ok; fi
 printf '%s --critic.freezing_steps 5 --ds.experts_implementation eager --train.full_determinism_enable --ds.ring_attn_head_stride 2\n' \
     "$O" >"$TMP/ow.sh"
 imp ow openrlhf "$TMP/ow.sh"
@@ -561,6 +564,19 @@ warned ow 'ds.ring_attn_head_stride = 2'
 # a NeMo RL PPO config (its ppo: section) is refused as such
 printf 'ppo:\n  num_prompts_per_step: 32\npolicy:\n  model_name: meta-llama/Llama-3.1-8B\n' >"$TMP/nppo.yaml"
 refuse nemo-ppo "nppo.yaml:2: ppo.num_prompts_per_step: a NeMo RL PPO config (examples/run_ppo.py)" nemo-rl "$TMP/nppo.yaml"
+# a backend's settings beside another backend reach nothing: not warned
+imp gf verl "$D/verl_qwen3_8b_fsdp.sh" +actor_rollout_ref.ref.megatron.tensor_model_parallel_size=2
+noperf gf 'actor_rollout_ref.ref.megatron.tensor_model_parallel_size'
+if sed -n '/^-- Warnings:/,/^-- Keys read that do not/p' "$TMP/gf.lua" | grep -qF 'ref.megatron'; then
+    bad "gf: a Megatron key warned under FSDP"; else ok; fi
+imp gm verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh"
+warned gm 'actor_rollout_ref.ref.megatron.tensor_model_parallel_size = 2'
+imp gd nemo-rl "$D/nemorl/grpo-llama8b-1n8g-noncolocated.yaml" +policy.megatron_cfg.apply_rope_fusion=false \
+    +policy.generation.mcore_generation_config.buffer_size_gb=20
+noperf gd 'policy.megatron_cfg.apply_rope_fusion'
+noperf gd 'policy.generation.mcore_generation_config.buffer_size_gb'
+imp gn nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" +policy.megatron_cfg.apply_rope_fusion=false
+warned gn 'policy.megatron_cfg.apply_rope_fusion = false'
 # nothing written on failure
 "$FUSYNC" import verl "$TMP/unknown.sh" --out "$TMP/none.lua" 2>/dev/null
 if [ ! -e "$TMP/none.lua" ]; then ok; else bad "a failed import left --out behind"; fi
