@@ -155,6 +155,10 @@ static const imp_keydef VERL[] = {
     {"reward_model.model.path", "~/models/FsfairX-LLaMA3-RM-v0.1", M, NULL},
     {"reward_model.reward_manager", "naive", M, NULL},
     {"reward_model.micro_batch_size_per_gpu", "null", P, "fusync runs the reward model's forward with the training micro-batch"},
+    /* verl/trainer/main_ppo.py, init_resource_pool_mgr: a reward_pool of [n_gpus_per_node] * nnodes (verl b178a3c) */
+    {"reward_model.enable_resource_pool", "false", P,
+     "the reward model on a pool of its own (reward_model.nnodes x n_gpus_per_node): not modelled; fusync runs it on "
+     "the shared GPUs"},
     {"reward_model.*", NULL, N, NULL},
     {"reward_manager.*", NULL, N, NULL},
     {"trainer.balance_batch", "true", P, "fusync balances tokens across data-parallel ranks always, as balance_batch true"},

@@ -564,6 +564,9 @@ warned ow 'ds.ring_attn_head_stride = 2'
 # a NeMo RL PPO config (its ppo: section) is refused as such
 printf 'ppo:\n  num_prompts_per_step: 32\npolicy:\n  model_name: meta-llama/Llama-3.1-8B\n' >"$TMP/nppo.yaml"
 refuse nemo-ppo "nppo.yaml:2: ppo.num_prompts_per_step: a NeMo RL PPO config (examples/run_ppo.py)" nemo-rl "$TMP/nppo.yaml"
+# verl's reward pool of its own: warned, not modelled
+imp rp verl "$D/verl_qwen3_8b_fsdp.sh" reward_model.enable_resource_pool=true reward_model.nnodes=1
+warned rp 'reward_model.enable_resource_pool = true (command line:0): the reward model on a pool of its own'
 # a backend's settings beside another backend reach nothing: not warned
 imp gf verl "$D/verl_qwen3_8b_fsdp.sh" +actor_rollout_ref.ref.megatron.tensor_model_parallel_size=2
 noperf gf 'actor_rollout_ref.ref.megatron.tensor_model_parallel_size'
