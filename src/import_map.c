@@ -333,7 +333,8 @@ bool imp_m_node_gpus(imp_mctx *m, const char *gpn_key, const char *nodes_key, co
 }
 
 /* The rollout engine's weight and KV-cache precision.  fusync holds and
-** reads the rollout's weights and KV cache in BF16 (docs/model.md; no
+** reads the rollout's weights and KV cache in BF16 (docs/model.md, the KV
+** cache per token; no
 ** scenario field gives another precision), so a quantized engine is a
 ** warning: verl's rollout.quantization "fp8" (block-quantized e4m3 weights,
 ** verl/workers/rollout/vllm_rollout/vllm_async_server.py) or "torchao";

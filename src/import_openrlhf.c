@@ -15,8 +15,8 @@
 ** (openrlhf/trainer/ray/launcher.py, PPORayActorGroup; train_ppo_ray.py for
 ** the colocated groups; OpenRLHF 3c3be62): Ray packs them onto as few nodes
 ** as hold them, so the per-node count is no node's size and a group of
-** fewer GPUs than a node shares its node with another group. */
-static bool gdev(imp_mctx *m, const char *role, double *devices, char *src, size_t sn)
+** fewer GPUs than a node shares its node with another group (note: say so). */
+static bool gdev(imp_mctx *m, const char *role, bool note, double *devices, char *src, size_t sn)
 {
     char k1[64], k2[64], s1[320], s2[320];
     double nn, g;
@@ -26,7 +26,7 @@ static bool gdev(imp_mctx *m, const char *role, double *devices, char *src, size
     *devices = nn * g;
     snprintf(src, sn, "%s x %s", s1, s2);
     int dpn = m->o->devices_per_node;
-    if (dpn > 0 && g < dpn)
+    if (note && dpn > 0 && g < dpn)
         imp_m_warn(m, "%s = %g, fewer than the machine's %d GPUs a node (--devices-per-node): OpenRLHF packs the "
                    "group's %g one-GPU bundles onto as few nodes as hold them (launcher.py, strategy PACK), beside "
                    "other groups; fusync lays the pools one after another over the nodes",
@@ -120,7 +120,7 @@ bool imp_map_openrlhf(imp_mctx *m)
         !imp_m_gbool(m, "train.colocate_critic_reward", &cr, why, sizeof why)) return false;
     double actor, engines, vtp;
     char as[700], es[320];
-    if (!gdev(m, "actor", &actor, as, sizeof as)) return false;
+    if (!gdev(m, "actor", !all, &actor, as, sizeof as)) return false;
     if (!imp_m_gnum(m, "vllm.num_engines", &engines, &nul, es, sizeof es)) return false;
     if (nul || engines <= 0) {
         fs_err_set(m->err, 2, "%s: unset: OpenRLHF then generates with the DeepSpeed actor, which fusync does not "
@@ -136,6 +136,22 @@ bool imp_map_openrlhf(imp_mctx *m)
         snprintf(rs, sizeof rs, "%s: actor, reference, reward, critic and vLLM share the actor's GPUs", cas);
         imp_m_set(m, "plan.mode", rs, "\"full\"");
         total = actor;
+        /* full co-location spans every device of the scenario's cluster, so the cluster must be the group's
+        ** GPUs: a group smaller than the machine's node packs onto one node (gdev), the rest of it idle */
+        int mach = m->o->devices_per_node;
+        if (mach > 0 && fmod(actor, mach) != 0) {
+            double agpn;
+            if (!imp_m_gnum(m, "actor.num_gpus_per_node", &agpn, NULL, s, sizeof s)) return false;
+            gpn = actor < mach ? actor : agpn;
+            snprintf(why, sizeof why, "%s: the co-located group's %g GPUs %s (--devices-per-node %d)", as, actor,
+                     actor < mach ? "packed on one node of the machine's" : "are no whole number of the machine's nodes", mach);
+            imp_m_set(m, "cluster.devices_per_node", why, "%g", gpn);
+            gpn_src = actor < mach ? "the co-located group" : "actor.num_gpus_per_node";
+            imp_m_warn(m, "train.colocate_all on %g GPUs, not whole %d-GPU nodes (--devices-per-node): fusync simulates "
+                       "nodes of %g, the group's GPUs only (%s)", actor, mach, gpn,
+                       actor < mach ? "one node with its whole host memory, its other GPUs idle"
+                                    : "actor.num_gpus_per_node; the machine's node size is not kept");
+        }
         /* full co-location puts an engine on every TP group of the shared pool */
         if (engines * vtp != actor)
             imp_m_warn(m, "%s x vllm.tensor_parallel_size = %g GPUs, not the actor's %g: under colocate_all fusync runs "
@@ -167,12 +183,12 @@ bool imp_map_openrlhf(imp_mctx *m)
         double dv;
         char ds[700];
         if (has_ref && !ar) {
-            if (!gdev(m, "ref", &dv, ds, sizeof ds)) return false;
+            if (!gdev(m, "ref", true, &dv, ds, sizeof ds)) return false;
             buf_printf(&pools, ", { name = \"ref\", devices = %g, roles = { \"ref\" } }", dv);
             total += dv;
         }
         if (ppo) {
-            if (!gdev(m, "critic", &dv, ds, sizeof ds)) return false;
+            if (!gdev(m, "critic", true, &dv, ds, sizeof ds)) return false;
             if (reward_model && cr)
                 buf_printf(&pools, ", { name = \"critic_reward\", devices = %g, roles = { \"critic\", \"reward\" } }", dv);
             else
@@ -180,7 +196,7 @@ bool imp_map_openrlhf(imp_mctx *m)
             total += dv;
         }
         if (reward_model && !(ppo && cr)) {
-            if (!gdev(m, "reward", &dv, ds, sizeof ds)) return false;
+            if (!gdev(m, "reward", true, &dv, ds, sizeof ds)) return false;
             buf_printf(&pools, ", { name = \"reward\", devices = %g, roles = { \"reward\" } }", dv);
             total += dv;
         }

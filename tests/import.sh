@@ -526,6 +526,17 @@ field dno 'nodes = 2,  -- every pool'"'"'s GPUs (16) over --devices-per-node'
 warned dno "actor.num_gpus_per_node = 4, fewer than the machine's 8 GPUs a node (--devices-per-node)"
 warned dno "critic.num_gpus_per_node = 4, fewer than the machine's 8 GPUs a node"
 check dno 0 "Memory fit: fits"
+# colocate_all spans every device of the cluster: a group smaller than the
+# machine's node is simulated as a node of its own GPUs
+imp dnh openrlhf "$D/openrlhf_llama8b_hybrid.sh" --devices-per-node 16
+field dnh 'devices_per_node = 8,  -- actor.num_nodes'
+field dnh "the co-located group's 8 GPUs packed on one node of the machine's (--devices-per-node 16)"
+field dnh 'nodes = 1,'
+warned dnh 'train.colocate_all on 8 GPUs, not whole 16-GPU nodes (--devices-per-node)'
+check dnh 0 "Memory fit: fits"
+imp dnh4 openrlhf "$D/openrlhf_llama8b_hybrid.sh" --devices-per-node 4
+field dnh4 'devices_per_node = 4,  -- --devices-per-node'
+field dnh4 'nodes = 2,'
 imp dno2 openrlhf "$D/openrlhf_llama8b_pools.sh" --devices-per-node 8 --nodes 3
 field dno2 'nodes = 3,  -- --nodes'
 for v in 0 x 1025; do
