@@ -46,7 +46,7 @@ typedef struct {
     const char *step;           /* sensitivity: --step FRACTION, checked there */
     /* import: what a framework's config does not hold (import.h, imp_opts) */
     const char *device, *model_dir;
-    int         nodes;
+    int         nodes, devices_per_node;
     double      host_mem_gb, prompt_mean, response_mean;
     bool        keys;           /* import: print the mapped keys instead */
     double      target;

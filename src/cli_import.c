@@ -44,6 +44,7 @@ int cmd_import(cli_opts *co)
     o.device = co->device;
     o.model_dir = co->model_dir;
     o.nodes = co->nodes;
+    o.devices_per_node = co->devices_per_node;
     o.host_mem_gb = co->host_mem_gb;
     o.prompt_mean = co->prompt_mean;
     o.response_mean = co->response_mean;

@@ -148,6 +148,15 @@ static int opt_nodes(cli_opts *o, const char *v)
     return 0;
 }
 
+static int opt_devices_per_node(cli_opts *o, const char *v)
+{
+    long n;
+    if (!parse_int(v, 1, 1024, &n))
+        return cli_usage_error("--devices-per-node: '%s' is not a whole number in 1..1024", v);
+    o->devices_per_node = (int)n;
+    return 0;
+}
+
 /* A positive figure below 1e9 (GB, tokens). */
 static int positive(const char *opt, const char *v, double *out)
 {
@@ -365,6 +374,8 @@ const cli_option CLI_OPTIONS[] = {
     {"device", 0, "NAME", "import: the accelerator preset (fusync presets; default h100, a stated guess)", opt_device,
      false},
     {"nodes", 0, "N", "import: nodes, 1..65536 (default: the config's)", opt_nodes, false},
+    {"devices-per-node", 0, "N", "import: the machine's accelerators a node, 1..1024 (default: the config's)",
+     opt_devices_per_node, false},
     {"host-mem", 0, "GB", "import: host memory per node (default 1024, a stated guess)", opt_host_mem, false},
     {"prompt-mean", 0, "N", "import: mean prompt length in tokens (default: a guess from the limits)", opt_prompt_mean,
      false},
@@ -484,7 +495,7 @@ const cli_command CLI_COMMANDS[] = {
      "chain followed).  KEY=VALUE after the files: Hydra-style overrides.  Every\n"
      "field names its source key; what no config holds is a stated guess; a\n"
      "warnings block lists the keys fusync does not model (docs/frameworks.md).\n",
-     "device nodes host-mem prompt-mean response-mean model-dir set out keys",
+     "device nodes devices-per-node host-mem prompt-mean response-mean model-dir set out keys",
      "fusync import verl examples/import/verl_qwen25_7b_megatron.sh --device h100", 0},
     {"export", cmd_export, 2, 2, "verl|openrlhf|nemo-rl SCENARIO [OPTIONS]",
      "a scenario's plan as a framework's settings",

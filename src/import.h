@@ -60,6 +60,7 @@ bool imp_override(imp_cfg *c, const char *text, const char *file, int line, fs_e
 typedef struct {
     const char *device;         /* preset key; NULL: the stated default */
     int         nodes;          /* 0: from the config */
+    int         devices_per_node; /* the machine's accelerators a node; 0: from the config */
     double      host_mem_gb;    /* 0: the stated default */
     double      prompt_mean, response_mean;   /* 0: stated guesses */
     const char *model_dir;      /* --model-dir; NULL: $HF_HOME/hub */

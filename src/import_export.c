@@ -1,12 +1,13 @@
 /*
 ** import_export.c — a scenario written back as a framework's settings: the
-** reverse of import_map.c (import.h, imp_export).
+** reverse of import_map.c, import_openrlhf.c and import_nemo.c (import.h,
+** imp_export).
 **
 ** The keys that map one-to-one are the rows of imp_fw_rules() (import_fw.c),
 ** read here field to key; the importer reads the same rows key to field.
 ** The rules that join several keys (mini-batches counted in prompts or
 ** samples, the length limits, the reference model, the pools) are written
-** here as the inverse of the matching block of import_map.c, which names
+** here as the inverse of the matching block of the mapping, which names
 ** this file.  What the framework cannot run is an error naming the field
 ** (code 2); what it has no knob for while the run stays valid is a comment.
 ** docs/frameworks.md, "Export", lists both.
@@ -401,7 +402,7 @@ static bool ex_openrlhf(xctx *x)
     if (t->max_tokens > 0) {
         put(x, "train.dynamic_batch_enable", "true");
         put(x, "train.max_tokens_per_gpu", "%d", t->max_tokens);
-        /* the experience forwards' budget (import_map.c map_openrlhf) */
+        /* the experience forwards' budget (import_openrlhf.c imp_map_openrlhf) */
         put(x, "rollout.max_tokens_per_gpu", "%d", logprob_budget(t) > 0 ? logprob_budget(t) : t->max_tokens);
         if (t->logprob_batch > 0 && t->logprob_tokens <= 0)
             note(x, "plan.train.logprob_batch = %d: under dynamic batching OpenRLHF's experience forwards take a token "
@@ -429,7 +430,7 @@ static bool ex_openrlhf(xctx *x)
                                ppo ? "critic" : NULL};
         for (int i = 0; i < 4; i++)
             if (roles[i] && !nodes_x_gpus(x, roles[i], total, "plan.mode = \"full\"")) return false;
-        /* OpenRLHF's engines sleep at level 1 or not at all (import_map.c map_openrlhf) */
+        /* OpenRLHF's engines sleep at level 1 or not at all (import_openrlhf.c imp_map_openrlhf) */
         put(x, "vllm.enable_sleep", "%s", tf(p->rollout.sleep != SLEEP_NONE));
         if (p->rollout.sleep == SLEEP_DISCARD)
             note(x, "plan.rollout.sleep = \"discard\": OpenRLHF's vLLM sleeps at level 1 (weights to host memory); "
@@ -440,7 +441,7 @@ static bool ex_openrlhf(xctx *x)
                  tf(p->offload_grads));
         return true;
     }
-    /* separate pools: Ray placement groups, one a role (import_map.c map_openrlhf) */
+    /* separate pools: Ray placement groups, one a role (import_openrlhf.c imp_map_openrlhf) */
     plan *pl = malloc(sizeof *pl);
     if (!pl) return fail(x, "export: out of memory");
     fs_err e = {0, ""};
@@ -535,6 +536,8 @@ static bool ex_nemo(xctx *x)
     /* max_total_sequence_length caps prompt + response; generation runs to it (max_new_tokens, the base's value) */
     put(x, "policy.max_total_sequence_length", "%g", cap + s->work.max_response);
     put(x, "policy.generation.max_new_tokens", "%g", cap + s->work.max_response);
+    /* vLLM's max_model_len, which the import reads as the same cap (import_nemo.c) */
+    put(x, "policy.generation.vllm_cfg.max_model_len", "%g", cap + s->work.max_response);
     if (t->zero == 3) {
         if (t->pp > 1)
             return fail(x, "plan.train.pp = %d with plan.train.zero = 3: NeMo RL's DTensor backend has no pipeline "
@@ -567,7 +570,7 @@ static bool ex_nemo(xctx *x)
         if (t->optimizer_offload > 0)
             put(x, "policy.megatron_cfg.optimizer.optimizer_offload_fraction", "%g", t->optimizer_offload);
     }
-    /* a token budget is written as sequence packing, NeMo RL's default (import_map.c map_nemo) */
+    /* a token budget is written as sequence packing, NeMo RL's default (import_nemo.c imp_map_nemo) */
     bool pack = t->max_tokens > 0 || t->padding == PAD_NONE;
     put(x, "policy.sequence_packing.enabled", "%s", tf(pack));
     if (pack) {

@@ -136,6 +136,10 @@ static const imp_keydef VERL[] = {
     {"actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu", "${actor_rollout_ref.actor.ppo_max_token_len_per_gpu}", M, NULL},
     {"actor_rollout_ref.rollout.multi_turn.enable", "false", P, "multi-turn rollouts: fusync generates one turn"},
     {"actor_rollout_ref.rollout.calculate_log_probs", "false", N, NULL},
+    /* FP8 or torchao rollout weights (verl/workers/config/rollout.py, quantization; vllm_async_server.py) and
+    ** vLLM's KV cache dtype through engine_kwargs (vLLM's own default "auto"): read by imp_m_rollout_precision */
+    {"actor_rollout_ref.rollout.quantization", "null", M, NULL},
+    {"actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype", "auto", M, NULL},
     {"actor_rollout_ref.rollout.*", NULL, N, NULL},
     {"actor_rollout_ref.nccl_timeout", NULL, N, NULL},
     {"algorithm.adv_estimator", "gae", M, NULL},
@@ -151,6 +155,10 @@ static const imp_keydef VERL[] = {
     {"reward_model.model.path", "~/models/FsfairX-LLaMA3-RM-v0.1", M, NULL},
     {"reward_model.reward_manager", "naive", M, NULL},
     {"reward_model.micro_batch_size_per_gpu", "null", P, "fusync runs the reward model's forward with the training micro-batch"},
+    /* verl/trainer/main_ppo.py, init_resource_pool_mgr: a reward_pool of [n_gpus_per_node] * nnodes (verl b178a3c) */
+    {"reward_model.enable_resource_pool", "false", P,
+     "the reward model on a pool of its own (reward_model.nnodes x n_gpus_per_node): not modelled; fusync runs it on "
+     "the shared GPUs"},
     {"reward_model.*", NULL, N, NULL},
     {"reward_manager.*", NULL, N, NULL},
     {"trainer.balance_batch", "true", P, "fusync balances tokens across data-parallel ranks always, as balance_batch true"},
@@ -241,13 +249,16 @@ static const imp_keydef ORLHF[] = {
     {"reward.clip_range", NULL, N, NULL}, {"reward.overlong*", NULL, N, NULL},
     {"reward.stop_properly_penalty_coef", NULL, N, NULL}, {"rollout.top_p", NULL, N, NULL},
     {"rollout.temperature", NULL, N, NULL}, {"train.seed", NULL, N, NULL},
-    {"train.full_determinism_enable", NULL, N, NULL}, {"train.num_episodes", NULL, N, NULL},
-    {"train.ema_beta", NULL, N, NULL}, {"critic.freezing_steps", NULL, N, NULL},
+    {"train.full_determinism_enable", "false", P, "deterministic kernels and reductions: not modelled; fold into efficiency.train"},
+    {"train.num_episodes", NULL, N, NULL},
+    {"train.ema_beta", NULL, N, NULL},
+    {"critic.freezing_steps", "-1", P, "the first steps train only the critic: fusync simulates steps that train the actor too"},
     {"critic.save_value_network", NULL, N, NULL}, {"actor.policy_loss_type", NULL, N, NULL},
     {"actor.aux_loss_coef", NULL, N, NULL}, {"actor.entropy_coef", NULL, N, NULL},
     {"actor.gradient_checkpointing_reentrant", NULL, N, NULL}, {"actor.freeze_visual_encoder", NULL, N, NULL},
     {"ds.value_head_prefix", NULL, N, NULL}, {"ds.use_universal_ckpt", NULL, N, NULL},
-    {"ds.experts_implementation", NULL, N, NULL}, {"ds.ring_attn_head_stride", NULL, N, NULL},
+    {"ds.experts_implementation", "null", P, "the MoE experts' kernels (transformers' experts_implementation): not modelled; fold into efficiency.train"},
+    {"ds.ring_attn_head_stride", "1", P, "ring attention over groups of heads: fusync sends each layer's K/V block whole (plan.train.cp_kind \"ring\")"},
     {"ds.lora.*", NULL, N, NULL}, {"local_rank", NULL, N, NULL}, {"use_ms", NULL, N, NULL},
     {NULL, NULL, N, NULL}
 };
@@ -274,6 +285,11 @@ static const imp_keydef NEMO[] = {
     {"grpo.async_grpo.enabled", "false", M, NULL},
     {"grpo.async_grpo.max_trajectory_age_steps", "1", M, NULL},
     {"grpo.async_grpo.in_flight_weight_updates", "false", M, NULL},
+    /* nemo_rl/algorithms/async_utils/trajectory_collector.py: the in-flight sequences' KV cache recomputed
+    ** under the new weights (NeMo RL 7ea279a) */
+    {"grpo.async_grpo.recompute_kv_cache_after_weight_updates", "false", P,
+     "in-flight sequences recompute their KV cache after a weight update: not modelled; fusync continues them on "
+     "their old cache (plan.on_update \"continue\")"},
     {"grpo.max_rollout_turns", "1", P, "multi-turn rollouts: fusync generates one turn"},
     {"grpo.val_period", "10", P, "validation passes are not simulated"},
     {"grpo.use_dynamic_sampling", "false", P, "dynamic sampling re-generates batches: fusync generates one a step"},
@@ -334,6 +350,11 @@ static const imp_keydef NEMO[] = {
     {"policy.generation.vllm_cfg.pipeline_parallel_size", "1", P, "inference pipeline stages: not modelled"},
     {"policy.generation.vllm_cfg.async_engine", "false", P, "vLLM's async engine: fusync's engine admits sequences continuously either way"},
     {"policy.generation.vllm_cfg.enforce_eager", "false", M, NULL},
+    /* FP8 generation weights and KV cache (nemo_rl/models/generation/vllm/quantization/fp8.py, config.py):
+    ** read by imp_m_rollout_precision */
+    {"policy.generation.vllm_cfg.precision", "${policy.precision}", M, NULL},
+    {"policy.generation.vllm_cfg.kv_cache_dtype", "auto", M, NULL},
+    {"policy.generation.vllm_cfg.max_model_len", "${policy.max_total_sequence_length}", M, NULL},
     {"policy.generation.vllm_cfg.*", NULL, N, NULL},
     {"policy.generation.colocated.enabled", "true", M, NULL},
     {"policy.generation.colocated.resources.gpus_per_node", "null", M, NULL},
@@ -341,6 +362,11 @@ static const imp_keydef NEMO[] = {
     {"policy.generation.mcore_generation_config.*", NULL, P, "Megatron inference engine settings: not modelled"},
     {"policy.generation.*", NULL, N, NULL},
     {"policy.draft.enabled", "false", P, "a draft model for speculative decoding: see plan.rollout.spec_tokens"},
+    /* the optimizer states to the host around the log-prob passes (nemo_rl/models/automodel/setup.py,
+    ** megatron/setup.py; grpo_math_1B.yaml: for non-colocated generation) */
+    {"policy.offload_optimizer_for_logprob", "false", P,
+     "the optimizer states on the host during the log-prob passes: not modelled; fusync keeps them on the device "
+     "there (memory over-counted)"},
     {"policy.*", NULL, N, NULL},
     {"cluster.gpus_per_node", "1", M, NULL},
     {"cluster.num_nodes", "1", M, NULL},
@@ -446,6 +472,42 @@ const imp_keydef *imp_fw_key(imp_framework fw, const char *key)
     const imp_keydef *t = table(fw);
     for (const imp_keydef *d = t; d->key; d++) if (!strchr(d->key, '*') && !strcmp(d->key, key)) return d;
     for (const imp_keydef *d = t; d->key; d++) if (strchr(d->key, '*') && fnmatch(d->key, key, 0) == 0) return d;
+    return NULL;
+}
+
+/* A backend's keys matter only when the run uses the backend: a Megatron
+** section beside FSDP or DTensor training, or Megatron's inference engine
+** beside vLLM, is read by nothing (verl: the actor's strategy picks the
+** worker, verl/trainer/main_ppo.py, and the reference runs in the actor's
+** worker; NeMo RL: megatron_cfg.enabled picks the policy worker,
+** nemo_rl/models/policy/lm_policy.py, and generation.backend the engine). */
+static const struct { imp_framework fw; const char *prefix, *gate, *on; } GATES[] = {
+    {IMP_VERL, "actor_rollout_ref.actor.megatron.", "actor_rollout_ref.actor.strategy", "megatron"},
+    {IMP_VERL, "actor_rollout_ref.ref.megatron.", "actor_rollout_ref.actor.strategy", "megatron"},
+    {IMP_VERL, "critic.megatron.", "critic.strategy", "megatron"},
+    {IMP_NEMORL, "policy.megatron_cfg.", "policy.megatron_cfg.enabled", "true"},
+    {IMP_NEMORL, "policy.generation.mcore_generation_config.", "policy.generation.backend", "megatron"},
+};
+
+bool imp_fw_gate(imp_framework fw, const char *key, const char **gate, const char **on)
+{
+    for (size_t i = 0; i < sizeof GATES / sizeof GATES[0]; i++)
+        if (GATES[i].fw == fw && !strncmp(key, GATES[i].prefix, strlen(GATES[i].prefix)) &&
+            strcmp(key, GATES[i].gate)) {
+            *gate = GATES[i].gate;
+            *on = GATES[i].on;
+            return true;
+        }
+    return false;
+}
+
+/* Why a key fusync does not know is not imported, when a whole kind of run
+** is missing: NeMo RL's PPO (examples/run_ppo.py, nemo_rl/algorithms/ppo.py,
+** its ppo: and value: sections; NeMo RL 7ea279a) has no mapping. */
+const char *imp_fw_unknown_hint(imp_framework fw, const char *key)
+{
+    if (fw == IMP_NEMORL && (!strncmp(key, "ppo.", 4) || !strncmp(key, "value.", 6) || !strncmp(key, "value_loss_fn.", 14)))
+        return "a NeMo RL PPO config (examples/run_ppo.py): fusync imports NeMo RL's GRPO configs only";
     return NULL;
 }
 

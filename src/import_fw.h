@@ -59,6 +59,12 @@ const imp_rule *imp_fw_rules(imp_framework fw);
 
 /* The entry for key (exact first, then the patterns in order); NULL: unknown. */
 const imp_keydef *imp_fw_key(imp_framework fw, const char *key);
+/* A key that matters only when the backend it configures is used: true with
+** the key (*gate) whose value (*on) says the backend is on. */
+bool imp_fw_gate(imp_framework fw, const char *key, const char **gate, const char **on);
+/* For a key imp_fw_key does not know: the kind of run it shows that fusync
+** does not import, or NULL. */
+const char *imp_fw_unknown_hint(imp_framework fw, const char *key);
 /* The framework's default of an exact key; NULL when none is recorded. */
 const char *imp_fw_default(imp_framework fw, const char *key);
 /* A key the framework added after its first release: a config older than

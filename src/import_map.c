@@ -6,16 +6,11 @@
 ** The rules, each with its source in the framework's code, are
 ** docs/frameworks.md; the key tables and defaults are import_fw.c.
 **
-** It holds the helpers of import_map.h, verl's and OpenRLHF's joined rules
-** (mini-batches, lengths, pools, backends), one function each, read top to
-** bottom beside docs/frameworks.md, and the rendering; NeMo RL's rules are
-** import_nemo.c, finding the model's shape import_model.c.
-**
-** Past 900 lines on purpose: verl's and OpenRLHF's rules share the joined
-** helpers above them (a batch, a length, a pool read from several keys at
-** once) and are read beside docs/frameworks.md in its order; OpenRLHF's
-** rules are the part to move to a file of their own next, as NeMo RL's
-** were.
+** It holds the helpers of import_map.h, verl's joined rules (mini-batches,
+** lengths, pools, backends), one function each, read top to bottom beside
+** docs/frameworks.md, and the rendering; OpenRLHF's rules are
+** import_openrlhf.c, NeMo RL's import_nemo.c, finding the model's shape
+** import_model.c.
 */
 #include "import_map.h"
 #include "presets.h"
@@ -301,6 +296,72 @@ bool imp_m_rules(imp_mctx *m, imp_guard g)
     return true;
 }
 
+/* The machine's accelerators a node (--devices-per-node) beside the run's
+** per-node count under gpn_key, which the rules gave cluster.devices_per_node.
+** The run's GPUs are nodes_key groups of gpn_key one-GPU bundles, a group
+** meant for one node (how names the framework's placement): a machine
+** node of fewer GPUs cannot hold a group (exit 2); one of more holds the
+** group and leaves the rest idle, so the cluster stays the run's (full
+** co-location spans every device of the scenario's cluster) and a warning
+** says so. */
+bool imp_m_node_gpus(imp_mctx *m, const char *gpn_key, const char *nodes_key, const char *how)
+{
+    int mach = m->o->devices_per_node;
+    if (mach <= 0) return true;
+    char s[320];
+    double gpn, nodes;
+    if (!imp_m_gnum(m, gpn_key, &gpn, NULL, s, sizeof s) || !imp_m_gnum(m, nodes_key, &nodes, NULL, NULL, 0)) return false;
+    if (gpn > mach) {
+        fs_err_set(m->err, 2, "--devices-per-node %d: %s asks %g GPUs of each node (%s), more than a node has",
+                   mach, s, gpn, how);
+        m->failed = true;
+        return false;
+    }
+    char why[700];
+    if (gpn == mach) {
+        snprintf(why, sizeof why, "--devices-per-node, as %s", s);
+        imp_m_set(m, "cluster.devices_per_node", why, "%d", mach);
+        return true;
+    }
+    snprintf(why, sizeof why, "%s: %g of the machine's %d a node (--devices-per-node), the GPUs the run uses", s, gpn, mach);
+    imp_m_set(m, "cluster.devices_per_node", why, "%g", gpn);
+    imp_m_warn(m, "%s = %g, fewer than the machine's %d GPUs a node (--devices-per-node): the run uses %g GPUs on each "
+               "of %s = %g nodes (%s); fusync simulates %g-GPU nodes, each with a whole node's host memory "
+               "(--host-mem), the other GPUs idle; Ray may place two of those groups on one node, which then share "
+               "its host memory and NICs", gpn_key, gpn, mach, gpn, nodes_key, nodes, how, gpn);
+    return true;
+}
+
+/* The rollout engine's weight and KV-cache precision.  fusync holds and
+** reads the rollout's weights and KV cache in BF16 (docs/model.md, the KV
+** cache per token; no
+** scenario field gives another precision), so a quantized engine is a
+** warning: verl's rollout.quantization "fp8" (block-quantized e4m3 weights,
+** verl/workers/rollout/vllm_rollout/vllm_async_server.py) or "torchao";
+** NeMo RL's vllm_cfg.precision "fp8" and kv_cache_dtype "fp8"/"fp8_e4m3"
+** (nemo_rl/models/generation/vllm/quantization/fp8.py); vLLM's
+** kv_cache_dtype other than "auto".  NULL key: the framework has none. */
+bool imp_m_rollout_precision(imp_mctx *m, const char *weights_key, const char *kv_key)
+{
+    char v[1024], s[320];
+    if (weights_key) {
+        if (!imp_m_get(m, weights_key, v, sizeof v, s, sizeof s)) return false;
+        if (!imp_m_is_null(v) && strcasecmp(v, "bfloat16") && strcasecmp(v, "bf16") && strcasecmp(v, "float16") &&
+            strcasecmp(v, "fp16") && strcasecmp(v, "auto"))
+            imp_m_warn(m, "%s = %s: quantized rollout weights are not modelled; fusync holds and reads the rollout's "
+                       "weights in BF16, so the engine's weight memory and its decode steps' weight reads are "
+                       "over-counted (FP8: about twice)", s, v);
+    }
+    if (kv_key) {
+        if (!imp_m_get(m, kv_key, v, sizeof v, s, sizeof s)) return false;
+        if (!imp_m_is_null(v) && strcasecmp(v, "auto"))
+            imp_m_warn(m, "%s = %s: a quantized KV cache is not modelled; fusync counts the KV cache in BF16, so the "
+                       "engine's KV capacity is under-counted and its decode steps' KV reads over-counted (FP8: "
+                       "about twice)", s, v);
+    }
+    return true;
+}
+
 /* Megatron-core's optimizer_cpu_offload with optimizer_offload_fraction: that
 ** share of the optimizer states held and stepped on the host for the whole
 ** run (megatron/core/optimizer/optimizer_config.py; HybridDeviceOptimizer). */
@@ -478,8 +539,14 @@ static bool map_verl(imp_mctx *m)
     imp_m_get(m, "hydra.config_name", cn, sizeof cn, NULL, 0);
     bool megatron_cfg = strstr(cn, "megatron") != NULL;
     if (!imp_m_rules(m, IMP_G_ALL)) return false;
+    /* the resource pool: [n_gpus_per_node] * nnodes (verl/trainer/main_ppo.py), a STRICT_PACK placement group
+    ** of one-GPU bundles a node (verl/single_controller/ray/base.py, get_placement_groups; verl b178a3c) */
+    if (!imp_m_node_gpus(m, "trainer.n_gpus_per_node", "trainer.nnodes",
+                         "verl's resource pool, a STRICT_PACK placement group a node")) return false;
     if (m->o->nodes) imp_m_set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
     if (!imp_m_model(m, "actor", "actor_rollout_ref.model.path")) return false;
+    if (!imp_m_rollout_precision(m, "actor_rollout_ref.rollout.quantization",
+                                 "actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype")) return false;
 
     bool kl_loss, kl_reward;
     if (!imp_m_gbool(m, "actor_rollout_ref.actor.use_kl_loss", &kl_loss, s, sizeof s)) return false;
@@ -650,218 +717,6 @@ static bool map_verl(imp_mctx *m)
     return true;
 }
 
-/* -------------------------------------------------------------- OpenRLHF */
-
-static bool gdev(imp_mctx *m, const char *role, double *devices, char *src, size_t sn)
-{
-    char k1[64], k2[64], s1[320], s2[320];
-    double nn, g;
-    snprintf(k1, sizeof k1, "%s.num_nodes", role);
-    snprintf(k2, sizeof k2, "%s.num_gpus_per_node", role);
-    if (!imp_m_gnum(m, k1, &nn, NULL, s1, sizeof s1) || !imp_m_gnum(m, k2, &g, NULL, s2, sizeof s2)) return false;
-    *devices = nn * g;
-    snprintf(src, sn, "%s x %s", s1, s2);
-    return true;
-}
-
-static bool map_openrlhf(imp_mctx *m)
-{
-    char v[1024], s[320], s2[320], why[900];
-    double d;
-    bool b, nul;
-    double gpn;
-    if (!imp_m_gnum(m, "actor.num_gpus_per_node", &gpn, NULL, NULL, 0)) return false;
-    if (!imp_m_rules(m, IMP_G_ALL)) return false;
-    if (!imp_m_model(m, "actor", "actor.model_name_or_path")) return false;
-    /* --ds.adam_offload is DeepSpeed's offload_optimizer (device cpu,
-    ** openrlhf/utils/deepspeed/deepspeed_utils.py): ZeRO-Offload copies each
-    ** reduced gradient partition to the host for CPU Adam (arXiv 2101.06840) */
-    if (!imp_m_gbool(m, "ds.adam_offload", &b, s, sizeof s)) return false;
-    if (b) {
-        snprintf(why, sizeof why, "%s: DeepSpeed ZeRO-Offload, the gradients reduced to the host for CPU Adam", s);
-        imp_m_set(m, "plan.train.grad_buffer", why, "\"host\"");
-    }
-    /* DeepSpeed LoRA through PEFT (openrlhf/models/actor.py); before v0.10 the
-    ** flags were --lora_rank and --target_modules */
-    bool old_lora = imp_cfg_get(m->c, "lora_rank") != NULL;
-    if (!imp_m_lora(m, old_lora ? "lora_rank" : "ds.lora.rank", old_lora ? "target_modules" : "ds.lora.target_modules", NULL))
-        return false;
-
-    double kl;
-    bool kl_loss;
-    if (!imp_m_gnum(m, "algo.kl.init_coef", &kl, NULL, s, sizeof s) || !imp_m_gbool(m, "algo.kl.use_loss", &kl_loss, s2, sizeof s2))
-        return false;
-    bool has_ref = kl > 0 || kl_loss;
-    snprintf(why, sizeof why, "%s: a reference model when init_coef > 0 (openrlhf/cli/train_ppo_ray.py)", s);
-    imp_m_set(m, "models.reference", why, "%s", has_ref ? "true" : "false");
-    imp_m_get(m, "algo.advantage.estimator", v, sizeof v, s, sizeof s);
-    bool ppo = !strcmp(v, "gae");
-    imp_m_set(m, "workload.algorithm", s, "\"%s\"", ppo ? "ppo" : "grpo");
-    if (!ppo && strcmp(v, "group_norm") && strcmp(v, "grpo"))
-        imp_m_warn(m, "algo.advantage.estimator = %s: fusync simulates it as GRPO (critic-free, the same passes)", v);
-    char rm[1024], url[1024];
-    imp_m_get(m, "reward.model_name_or_path", rm, sizeof rm, NULL, 0);
-    imp_m_get(m, "reward.remote_url", url, sizeof url, s, sizeof s);
-    bool reward_model = !imp_m_is_null(rm) && imp_m_is_null(url);
-    if (reward_model) { if (!imp_m_model(m, "reward", "reward.model_name_or_path")) return false; }
-    else imp_m_set(m, "models.reward", imp_m_is_null(url) ? "no reward model given" : s, "\"rule\"");
-    if (ppo) {
-        char cm[1024];
-        imp_m_get(m, "critic.model_name_or_path", cm, sizeof cm, NULL, 0);
-        if (!imp_m_model(m, "critic", imp_m_is_null(cm) ? "reward.model_name_or_path" : "critic.model_name_or_path")) return false;
-    }
-
-    double prompts, n, tb;
-    if (!imp_m_gnum(m, "rollout.batch_size", &prompts, NULL, NULL, 0)) return false;
-    if (!imp_m_gnum(m, "rollout.n_samples_per_prompt", &n, NULL, NULL, 0)) return false;
-    if (!imp_m_gnum(m, "train.batch_size", &tb, NULL, s, sizeof s)) return false;
-    if (!imp_m_minibatches(m, prompts * n, tb, s, "train.batch_size counts samples")) return false;
-    double maxlen, mnt;
-    if (!imp_m_gnum(m, "data.max_len", &maxlen, NULL, s, sizeof s)) return false;
-    if (!imp_m_gnum(m, "rollout.max_new_tokens", &mnt, &nul, s2, sizeof s2)) return false;
-    double mp = floor(maxlen / 4);
-    char ps[400], rs[700];
-    snprintf(ps, sizeof ps, "guess: a quarter of %s", s);
-    if (nul) {
-        snprintf(rs, sizeof rs, "%s caps prompt + response; less the guessed longest prompt", s);
-        imp_m_lengths(m, mp, maxlen - mp, ps, rs);
-        imp_m_warn(m, "data.max_len = %g caps prompt + response per sample; fusync caps responses at %g "
-                "(max_len less the guessed longest prompt)", maxlen, maxlen - mp);
-    } else {
-        imp_m_lengths(m, mp, fmin(mnt, maxlen - mp), ps, s2);
-    }
-    imp_m_set(m, "workload.recompute_logprob", "OpenRLHF's experience maker runs the actor forward for the old log-probs", "true");
-
-    /* placement */
-    bool all, ar, cr;
-    char cas[320];
-    if (!imp_m_gbool(m, "train.colocate_all", &all, cas, sizeof cas) || !imp_m_gbool(m, "train.colocate_actor_ref", &ar, s2, sizeof s2) ||
-        !imp_m_gbool(m, "train.colocate_critic_reward", &cr, why, sizeof why)) return false;
-    double actor, engines, vtp;
-    char as[700], es[320];
-    if (!gdev(m, "actor", &actor, as, sizeof as)) return false;
-    if (!imp_m_gnum(m, "vllm.num_engines", &engines, &nul, es, sizeof es)) return false;
-    if (nul || engines <= 0) {
-        fs_err_set(m->err, 2, "%s: unset: OpenRLHF then generates with the DeepSpeed actor, which fusync does not "
-                   "simulate; give --vllm.num_engines", es);
-        m->failed = true;
-        return false;
-    }
-    if (!imp_m_gnum(m, "vllm.tensor_parallel_size", &vtp, NULL, NULL, 0)) return false;
-    imp_m_set(m, "plan.controller", "OpenRLHF's PPO trainer gathers each step's experiences in the driver", "\"driver\"");
-    imp_m_set(m, "plan.reward_workers", "guess: the rule or remote reward scored one request at a time", "1");
-    double total;
-    if (all) {
-        snprintf(rs, sizeof rs, "%s: actor, reference, reward, critic and vLLM share the actor's GPUs", cas);
-        imp_m_set(m, "plan.mode", rs, "\"full\"");
-        total = actor;
-        /* full co-location puts an engine on every TP group of the shared pool */
-        if (engines * vtp != actor)
-            imp_m_warn(m, "%s x vllm.tensor_parallel_size = %g GPUs, not the actor's %g: under colocate_all fusync runs "
-                       "one engine per %g-GPU tensor-parallel group of the shared pool (%g engines; export writes that count)",
-                       es, engines * vtp, actor, vtp, vtp > 0 ? actor / vtp : 0);
-        bool vs, ds;
-        if (!imp_m_gbool(m, "vllm.enable_sleep", &vs, s, sizeof s) || !imp_m_gbool(m, "ds.enable_sleep", &ds, s2, sizeof s2)) return false;
-        imp_m_set(m, "plan.offload.optimizer", s2, "%s", ds ? "true" : "false");
-        imp_m_set(m, "plan.offload.grads", s2, "%s", ds ? "true" : "false");
-        /* OpenRLHF sleeps its engines at vLLM's level 1 (openrlhf/trainer/ray/vllm_engine.py, sleep(level=1),
-        ** OpenRLHF 3c3be62); without enable_sleep they keep weights and KV cache while the actor trains */
-        snprintf(why, sizeof why, "%s: %s", s, vs ? "vLLM sleep level 1, weights to host memory" : "no sleep, vLLM keeps its memory");
-        imp_m_set(m, "plan.rollout.sleep", why, "\"%s\"", vs ? "offload" : "none");
-        /* each engine is a Ray actor of its own on the shared GPUs (openrlhf/trainer/ray/vllm_engine.py,
-        ** LLMRayActor, num_gpus 0.2 under the hybrid engine): a second CUDA context beside the actor's */
-        snprintf(why, sizeof why, "%s: each vLLM engine a Ray actor of its own (vllm_engine.py, LLMRayActor)", cas);
-        imp_m_set(m, "plan.rollout.own_process", why, "true");
-    } else {
-        /* explicit pools: vLLM engines, the actor (+ reference), the critic (+ reward), the rest */
-        fs_buf pools;
-        buf_init(&pools);
-        double rollout = engines * vtp;
-        buf_printf(&pools, "{ name = \"vllm\", devices = %g, roles = { \"rollout\" } }", rollout);
-        total = rollout + actor;
-        /* the critic on its own group (critic.num_nodes x num_gpus_per_node),
-        ** trained beside the actor (docs/model.md, section 2) */
-        buf_printf(&pools, ", { name = \"actor\", devices = %g, roles = { \"train\"%s } }", actor,
-                   has_ref && ar ? ", \"ref\"" : "");
-        double dv;
-        char ds[700];
-        if (has_ref && !ar) {
-            if (!gdev(m, "ref", &dv, ds, sizeof ds)) return false;
-            buf_printf(&pools, ", { name = \"ref\", devices = %g, roles = { \"ref\" } }", dv);
-            total += dv;
-        }
-        if (ppo) {
-            if (!gdev(m, "critic", &dv, ds, sizeof ds)) return false;
-            if (reward_model && cr)
-                buf_printf(&pools, ", { name = \"critic_reward\", devices = %g, roles = { \"critic\", \"reward\" } }", dv);
-            else
-                buf_printf(&pools, ", { name = \"critic\", devices = %g, roles = { \"critic\" } }", dv);
-            total += dv;
-        }
-        if (reward_model && !(ppo && cr)) {
-            if (!gdev(m, "reward", &dv, ds, sizeof ds)) return false;
-            buf_printf(&pools, ", { name = \"reward\", devices = %g, roles = { \"reward\" } }", dv);
-            total += dv;
-        }
-        snprintf(rs, sizeof rs, "vllm.num_engines x vllm.tensor_parallel_size; %s; colocate_actor_ref %s, "
-                 "colocate_critic_reward %s: Ray placement groups, one pool each", as, ar ? "on" : "off", cr ? "on" : "off");
-        imp_m_set(m, "plan.mode", "explicit pools below", "\"separate\"");
-        imp_m_set(m, "plan.pools", rs, "{ %s }", pools.s);
-        buf_free(&pools);
-        imp_m_set(m, "plan.offload.optimizer", "training-only pool: nothing to offload for", "false");
-        imp_m_set(m, "plan.offload.grads", "training-only pool: nothing to offload for", "false");
-    }
-    if (m->o->nodes) imp_m_set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
-    else {
-        snprintf(rs, sizeof rs, "every pool's GPUs (%g) over %s", total, "actor.num_gpus_per_node");
-        imp_m_set(m, "cluster.nodes", rs, "%g", ceil(total / gpn));
-    }
-    imp_m_set(m, "plan.rollout.max_seqs", "vLLM's default max_num_seqs (OpenRLHF does not set it)", "256");
-
-    if (!imp_m_gnum(m, "ds.ring_attn_size", &d, NULL, s, sizeof s)) return false;
-    if (d > 1) { imp_m_set(m, "plan.train.cp", s, "%g", d); imp_m_set(m, "plan.train.cp_kind", s, "\"ring\""); }
-    bool dyn;
-    if (!imp_m_gbool(m, "train.dynamic_batch_enable", &dyn, s, sizeof s)) return false;
-    if (!imp_m_gnum(m, "train.micro_batch_size", &d, NULL, s2, sizeof s2)) return false;
-    imp_m_set(m, "plan.train.micro_batch", s2, "%g", d);
-    if (dyn) {
-        /* micro-batches of at most max_tokens_per_gpu tokens, and packing forced on (train_ppo_ray.py: "Please
-        ** --packing_samples ... when --use_dynamic_batch is enabled", args.ds.packing_samples = True) */
-        if (!imp_m_gnum(m, "train.max_tokens_per_gpu", &d, NULL, s2, sizeof s2)) return false;
-        snprintf(why, sizeof why, "%s with %s", s2, s);
-        imp_m_set(m, "plan.train.max_tokens", why, "%g", d);
-        snprintf(why, sizeof why, "%s: OpenRLHF turns ds.packing_samples on with it", s);
-        imp_m_set(m, "plan.train.padding", why, "\"none\"");
-    } else {
-        double ring;
-        if (!imp_m_gnum(m, "ds.ring_attn_size", &ring, NULL, s2, sizeof s2)) return false;
-        if (ring > 1) {
-            snprintf(why, sizeof why, "%s > 1: OpenRLHF turns ds.packing_samples on with ring attention", s2);
-            imp_m_set(m, "plan.train.padding", why, "\"none\"");
-        }
-    }
-    /* the experience maker's forwards (old policy, reference, critic, reward) run rollout.micro_batch_size
-    ** samples at a time, or bins of rollout.max_tokens_per_gpu tokens under dynamic batching (train_ppo_ray.py
-    ** defaults the budget to train.max_tokens_per_gpu) */
-    if (dyn) {
-        if (!imp_m_gnum(m, "rollout.max_tokens_per_gpu", &d, NULL, s2, sizeof s2)) return false;
-        snprintf(why, sizeof why, "%s with %s", s2, s);
-        imp_m_set(m, "plan.train.logprob_tokens", why, "%g", d);
-    } else {
-        if (!imp_m_gnum(m, "rollout.micro_batch_size", &d, NULL, s2, sizeof s2)) return false;
-        imp_m_set(m, "plan.train.logprob_batch", s2, "%g", d);
-    }
-    bool as_;
-    if (!imp_m_gbool(m, "train.async_enable", &as_, s, sizeof s)) return false;
-    if (as_) {
-        if (!imp_m_gnum(m, "train.async_queue_size", &d, NULL, s2, sizeof s2)) return false;
-        imp_m_set(m, "plan.staleness", s2, "%g", d);
-        if (!imp_m_gbool(m, "train.partial_rollout_enable", &b, s, sizeof s)) return false;
-        if (b) imp_m_set(m, "plan.on_update", s, "\"continue\"");
-    }
-    return true;
-}
-
 /* ------------------------------------------------------------- rendering */
 
 static void render(const imp_mentry *e, size_t n, size_t from, int depth, const char *prefix, fs_buf *out)
@@ -955,6 +810,13 @@ static bool map_run(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_bu
     const imp_kv *k = c->kv.data;
     for (size_t i = 0; ok && i < c->kv.len; i++) {
         const imp_keydef *d = imp_fw_key(fw, k[i].key);
+        const char *hint = d ? NULL : imp_fw_unknown_hint(fw, k[i].key);
+        if (hint) {
+            if (k[i].line) fs_err_set(err, 2, "%s:%d: %s: %s", k[i].file, k[i].line, k[i].key, hint);
+            else fs_err_set(err, 2, "%s: %s: %s", k[i].file, k[i].key, hint);
+            ok = false;
+            break;
+        }
         if (!d) {
             if (k[i].line) fs_err_set(err, 2, "%s:%d: %s: not a %s key fusync knows (%s)", k[i].file, k[i].line,
                                       k[i].key, imp_framework_name(fw), imp_fw_source(fw));
@@ -965,6 +827,20 @@ static bool map_run(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_bu
         }
         const char *dflt = strchr(d->key, '*') ? NULL : d->dflt;
         bool at_default = dflt && !strcasecmp(dflt, k[i].value);
+        const char *gate, *on;
+        char gv[1024];
+        if (d->cls == IMP_K_PERF && !at_default && imp_fw_gate(fw, k[i].key, &gate, &on)) {
+            if (!imp_m_get(&m, gate, gv, sizeof gv, NULL, 0)) { ok = false; break; }
+            /* verl: an absent strategy is Megatron's under --config-name=ppo_megatron_trainer, as map_verl reads it */
+            char cn[256];
+            if (fw == IMP_VERL && !imp_cfg_get(c, gate) && imp_m_get(&m, "hydra.config_name", cn, sizeof cn, NULL, 0) &&
+                strstr(cn, "megatron")) snprintf(gv, sizeof gv, "megatron");
+            if (strcasecmp(gv, on)) {
+                /* the backend is off: its settings reach nothing */
+                buf_printf(&noperf, "--   %s (%s:%d)\n", k[i].key, k[i].file, k[i].line);
+                continue;
+            }
+        }
         if (d->cls == IMP_K_PERF && !at_default)
             imp_m_warn(&m, "%s = %s (%s:%d): %s", k[i].key, k[i].value, k[i].file, k[i].line, d->note);
         else if (d->cls == IMP_K_NOPERF)
@@ -981,7 +857,7 @@ static bool map_run(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_bu
         }
     }
     if (ok) {
-        ok = fw == IMP_VERL ? map_verl(&m) : fw == IMP_OPENRLHF ? map_openrlhf(&m) : imp_map_nemo(&m);
+        ok = fw == IMP_VERL ? map_verl(&m) : fw == IMP_OPENRLHF ? imp_map_openrlhf(&m) : imp_map_nemo(&m);
         if (m.failed) ok = false;
     }
     if (ok) {

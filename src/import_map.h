@@ -1,6 +1,7 @@
 /*
 ** import_map.h — the mapping's working state and helpers, shared by
-** import_map.c (verl, OpenRLHF, the rendering) and import_nemo.c (NeMo RL);
+** import_map.c (verl, the rendering), import_openrlhf.c (OpenRLHF) and
+** import_nemo.c (NeMo RL);
 ** internal to the import group.  Every helper records a failure in the
 ** context (failed, err) and returns false; nothing prints.
 */
@@ -48,6 +49,12 @@ void imp_m_lengths(imp_mctx *m, double max_prompt, double max_response, const ch
 bool imp_m_minibatches(imp_mctx *m, double samples, double per_opt, const char *src, const char *why);
 /* The one-to-one rules of imp_fw_rules() whose guard is g. */
 bool imp_m_rules(imp_mctx *m, imp_guard g);
+/* The machine's GPUs a node (--devices-per-node) against the run's per-node
+** count gpn_key over nodes_key groups (how: the framework's placement). */
+bool imp_m_node_gpus(imp_mctx *m, const char *gpn_key, const char *nodes_key, const char *how);
+/* Warnings for a quantized rollout engine (weights under weights_key, the KV
+** cache under kv_key; NULL: none), which fusync does not model. */
+bool imp_m_rollout_precision(imp_mctx *m, const char *weights_key, const char *kv_key);
 /* Megatron-core's optimizer_cpu_offload with optimizer_offload_fraction. */
 bool imp_m_host_optimizer(imp_mctx *m, const char *on_key, const char *frac_key);
 /* LoRA on the actor: rank_key's value (> 0: on) into plan.train.lora_rank,
@@ -56,6 +63,8 @@ bool imp_m_host_optimizer(imp_mctx *m, const char *on_key, const char *frac_key)
 ** list, as NeMo RL's match_all_linear does. */
 bool imp_m_lora(imp_mctx *m, const char *rank_key, const char *targets_key, const char *all_linear_key);
 
+/* (import_openrlhf.c) OpenRLHF's launcher options onto the scenario. */
+bool imp_map_openrlhf(imp_mctx *m);
 /* (import_nemo.c) NeMo RL's keys onto the scenario. */
 bool imp_map_nemo(imp_mctx *m);
 

@@ -39,8 +39,15 @@ bool imp_map_nemo(imp_mctx *m)
     if (!imp_m_gnum(m, "cluster.gpus_per_node", &gpn, NULL, NULL, 0)) return false;
     if (!imp_m_gnum(m, "cluster.num_nodes", &nodes, NULL, NULL, 0)) return false;
     if (!imp_m_rules(m, IMP_G_ALL)) return false;
+    /* RayVirtualCluster: cluster.gpus_per_node one-GPU bundles for each of num_nodes nodes, a PACK placement
+    ** group a node or one unified group over them (nemo_rl/distributed/virtual_cluster.py,
+    ** _create_placement_groups_internal; NeMo RL 7ea279a) */
+    if (!imp_m_node_gpus(m, "cluster.gpus_per_node", "cluster.num_nodes",
+                         "NeMo RL's RayVirtualCluster, gpus_per_node one-GPU bundles a node")) return false;
     if (m->o->nodes) imp_m_set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
     if (!imp_m_model(m, "actor", "policy.model_name")) return false;
+    if (!imp_m_rollout_precision(m, "policy.generation.vllm_cfg.precision", "policy.generation.vllm_cfg.kv_cache_dtype"))
+        return false;
     if (!imp_m_gnum(m, "loss_fn.reference_policy_kl_penalty", &d, NULL, s, sizeof s)) return false;
     snprintf(why, sizeof why, "%s: reference log-probs are computed when the KL penalty is not 0", s);
     imp_m_set(m, "models.reference", why, "%s", d != 0 ? "true" : "false");
@@ -60,6 +67,12 @@ bool imp_map_nemo(imp_mctx *m)
     snprintf(ps, sizeof ps, "guess: a quarter of %s", s);
     snprintf(rs, sizeof rs, "%s caps prompt + response (vLLM max_model_len); less the guessed longest prompt", s);
     imp_m_lengths(m, mp, fmin(mnt, total - mp), ps, rs);
+    double mml;
+    bool mnul;
+    if (!imp_m_gnum(m, "policy.generation.vllm_cfg.max_model_len", &mml, &mnul, s2, sizeof s2)) return false;
+    if (!mnul && mml != total)
+        imp_m_warn(m, "%s = %g, not policy.max_total_sequence_length (%g): not modelled; fusync caps prompt + response "
+                   "at max_total_sequence_length", s2, mml, total);
     imp_m_set(m, "workload.recompute_logprob", "NeMo RL recomputes the old log-probs with the policy (get_logprobs)", "true");
     imp_m_set(m, "plan.controller", "NeMo RL's single controller gathers each step's batch in the driver", "\"driver\"");
 

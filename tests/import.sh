@@ -500,6 +500,97 @@ refuse subst "subst.sh:1: command substitution" verl "$TMP/subst.sh"
 printf 'python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.train_batch_size=100 actor_rollout_ref.actor.ppo_mini_batch_size=30 actor_rollout_ref.model.path=Qwen/Qwen3-8B\n' >"$TMP/div.sh"
 refuse minibatch "not a whole number of optimizer steps" verl "$TMP/div.sh"
 refuse framework "not one of verl, openrlhf, nemo-rl" slime "$TMP/div.sh"
+# --devices-per-node: the machine's accelerators a node against the config's
+# per-node count (docs/frameworks.md, "Devices a node")
+imp dn8 verl "$D/verl_qwen3_8b_fsdp.sh" --devices-per-node 8
+field dn8 'devices_per_node = 8,  -- --devices-per-node, as trainer.n_gpus_per_node'
+field dn8 'nodes = 1,  -- trainer.nnodes'
+imp dn16 verl "$D/verl_qwen3_8b_fsdp.sh" --devices-per-node 16
+field dn16 "devices_per_node = 8,  -- trainer.n_gpus_per_node ($D/verl_qwen3_8b_fsdp.sh:49): 8 of the machine's 16 a node"
+warned dn16 "trainer.n_gpus_per_node = 8, fewer than the machine's 16 GPUs a node (--devices-per-node)"
+check dn16 0 "Memory fit: fits"
+refuse dpn-small "--devices-per-node 4: trainer.n_gpus_per_node ($D/verl_qwen3_8b_fsdp.sh:49) asks 8 GPUs of each node" \
+    verl "$D/verl_qwen3_8b_fsdp.sh" --devices-per-node 4
+imp dnn nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" --devices-per-node 16
+field dnn 'devices_per_node = 8,  -- cluster.gpus_per_node'
+field dnn 'nodes = 2,  -- cluster.num_nodes'
+warned dnn "cluster.gpus_per_node = 8, fewer than the machine's 16 GPUs a node"
+refuse dpn-nemo "--devices-per-node 2: cluster.gpus_per_node" nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" \
+    --devices-per-node 2
+# OpenRLHF's options give no node's size: the actor's count, a stated guess,
+# else the machine's; the pools' 16 GPUs over nodes of 8
+field op "guess: OpenRLHF's options do not give the machine's GPUs a node"
+imp dno openrlhf "$D/openrlhf_llama8b_pools.sh" --devices-per-node 8
+field dno 'devices_per_node = 8,  -- --devices-per-node'
+field dno 'nodes = 2,  -- every pool'"'"'s GPUs (16) over --devices-per-node'
+warned dno "actor.num_gpus_per_node = 4, fewer than the machine's 8 GPUs a node (--devices-per-node)"
+warned dno "critic.num_gpus_per_node = 4, fewer than the machine's 8 GPUs a node"
+check dno 0 "Memory fit: fits"
+# colocate_all spans every device of the cluster: a group smaller than the
+# machine's node is simulated as a node of its own GPUs
+imp dnh openrlhf "$D/openrlhf_llama8b_hybrid.sh" --devices-per-node 16
+field dnh 'devices_per_node = 8,  -- actor.num_nodes'
+field dnh "the co-located group's 8 GPUs packed on one node of the machine's (--devices-per-node 16)"
+field dnh 'nodes = 1,'
+warned dnh 'train.colocate_all on 8 GPUs, not whole 16-GPU nodes (--devices-per-node)'
+check dnh 0 "Memory fit: fits"
+imp dnh4 openrlhf "$D/openrlhf_llama8b_hybrid.sh" --devices-per-node 4
+field dnh4 'devices_per_node = 4,  -- --devices-per-node'
+field dnh4 'nodes = 2,'
+imp dno2 openrlhf "$D/openrlhf_llama8b_pools.sh" --devices-per-node 8 --nodes 3
+field dno2 'nodes = 3,  -- --nodes'
+for v in 0 x 1025; do
+    out=$("$FUSYNC" import verl "$D/verl_qwen3_8b_fsdp.sh" --devices-per-node "$v" 2>&1); rc=$?
+    if [ "$rc" = 2 ] && printf '%s\n' "$out" | grep -qF -- "--devices-per-node: '$v'"; then ok
+    else bad "--devices-per-node $v: status $rc (want 2): $out"; fi
+done
+# quantized rollouts: not modelled, a warning each (docs/frameworks.md, "Known gaps")
+imp q8 verl "$D/verl_qwen3_8b_fsdp.sh" actor_rollout_ref.rollout.quantization=fp8 \
+    +actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype=fp8
+warned q8 "actor_rollout_ref.rollout.quantization (command line) = fp8: quantized rollout weights are not modelled"
+warned q8 "actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype (command line) = fp8: a quantized KV cache"
+imp qn nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.generation.vllm_cfg.precision=fp8 \
+    policy.generation.vllm_cfg.kv_cache_dtype=fp8_e4m3
+warned qn "policy.generation.vllm_cfg.precision (command line) = fp8: quantized rollout weights"
+warned qn "policy.generation.vllm_cfg.kv_cache_dtype (command line) = fp8_e4m3: a quantized KV cache"
+for n in vf nm; do
+    if grep -qF "quantized" "$TMP/$n.lua"; then bad "$n: a BF16 rollout warned as quantized"; else ok; fi
+done
+# keys once listed as not affecting performance: warned when off their default
+imp nw nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.offload_optimizer_for_logprob=true \
+    grpo.async_grpo.recompute_kv_cache_after_weight_updates=true policy.generation.vllm_cfg.max_model_len=8192
+warned nw 'policy.offload_optimizer_for_logprob = true (command line:0): the optimizer states on the host'
+warned nw 'grpo.async_grpo.recompute_kv_cache_after_weight_updates = true'
+warned nw 'policy.generation.vllm_cfg.max_model_len (command line) = 8192, not policy.max_total_sequence_length (4096)'
+imp nw2 nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.generation.vllm_cfg.max_model_len=4096
+if sed -n '/^-- Warnings:/,/^-- Keys read that do not/p' "$TMP/nw2.lua" | grep -qF max_model_len; then
+    bad "nw2: max_model_len equal to max_total_sequence_length warned"; else ok; fi
+printf '%s --critic.freezing_steps 5 --ds.experts_implementation eager --train.full_determinism_enable --ds.ring_attn_head_stride 2\n' \
+    "$O" >"$TMP/ow.sh"
+imp ow openrlhf "$TMP/ow.sh"
+warned ow 'critic.freezing_steps = 5'
+warned ow 'ds.experts_implementation = eager'
+warned ow 'train.full_determinism_enable = true'
+warned ow 'ds.ring_attn_head_stride = 2'
+# a NeMo RL PPO config (its ppo: section) is refused as such
+printf 'ppo:\n  num_prompts_per_step: 32\npolicy:\n  model_name: meta-llama/Llama-3.1-8B\n' >"$TMP/nppo.yaml"
+refuse nemo-ppo "nppo.yaml:2: ppo.num_prompts_per_step: a NeMo RL PPO config (examples/run_ppo.py)" nemo-rl "$TMP/nppo.yaml"
+# verl's reward pool of its own: warned, not modelled
+imp rp verl "$D/verl_qwen3_8b_fsdp.sh" reward_model.enable_resource_pool=true reward_model.nnodes=1
+warned rp 'reward_model.enable_resource_pool = true (command line:0): the reward model on a pool of its own'
+# a backend's settings beside another backend reach nothing: not warned
+imp gf verl "$D/verl_qwen3_8b_fsdp.sh" +actor_rollout_ref.ref.megatron.tensor_model_parallel_size=2
+noperf gf 'actor_rollout_ref.ref.megatron.tensor_model_parallel_size'
+if sed -n '/^-- Warnings:/,/^-- Keys read that do not/p' "$TMP/gf.lua" | grep -qF 'ref.megatron'; then
+    bad "gf: a Megatron key warned under FSDP"; else ok; fi
+imp gm verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh"
+warned gm 'actor_rollout_ref.ref.megatron.tensor_model_parallel_size = 2'
+imp gd nemo-rl "$D/nemorl/grpo-llama8b-1n8g-noncolocated.yaml" +policy.megatron_cfg.apply_rope_fusion=false \
+    +policy.generation.mcore_generation_config.buffer_size_gb=20
+noperf gd 'policy.megatron_cfg.apply_rope_fusion'
+noperf gd 'policy.generation.mcore_generation_config.buffer_size_gb'
+imp gn nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" +policy.megatron_cfg.apply_rope_fusion=false
+warned gn 'policy.megatron_cfg.apply_rope_fusion = false'
 # nothing written on failure
 "$FUSYNC" import verl "$TMP/unknown.sh" --out "$TMP/none.lua" 2>/dev/null
 if [ ! -e "$TMP/none.lua" ]; then ok; else bad "a failed import left --out behind"; fi
