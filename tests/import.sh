@@ -595,5 +595,15 @@ warned gn 'policy.megatron_cfg.apply_rope_fusion = false'
 "$FUSYNC" import verl "$TMP/unknown.sh" --out "$TMP/none.lua" 2>/dev/null
 if [ ! -e "$TMP/none.lua" ]; then ok; else bad "a failed import left --out behind"; fi
 
+# the feasibility rows imported from a file of their own
+# (examples/validation/feasibility/imports.txt, source "configs") are this
+# importer's output: a change to the importer that moves them asks for
+# scripts/reimport-feasibility.sh --write (the rows read from the
+# frameworks' repositories need those repositories, and are not run here)
+rows=$(awk -F'|' '$1 !~ /^#/ && $3 ~ /^ *configs *$/ { gsub(/ /, "", $1); print $1 }' \
+    "$ROOT/examples/validation/feasibility/imports.txt")
+if [ -n "$rows" ] && out=$(FUSYNC=$FUSYNC sh "$ROOT/scripts/reimport-feasibility.sh" $rows 2>&1); then ok
+else bad "feasibility rows not today's import: $out"; fi
+
 echo "import.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]

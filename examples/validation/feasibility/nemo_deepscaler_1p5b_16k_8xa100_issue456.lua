@@ -41,9 +41,11 @@ return {
   plan = {
     reward_workers = 16,  -- env.math.num_workers (examples/configs/grpo-deepscaler-1.5b-8K.yaml:113)
     rollout = {
+      cuda_graphs = true,  -- policy.generation.vllm_cfg.enforce_eager, nemo-rl's default
       tp = 1,  -- policy.generation.vllm_cfg.tensor_parallel_size (examples/configs/grpo-deepscaler-1.5b-8K.yaml:98)
       mem_util = 0.6,  -- policy.generation.vllm_cfg.gpu_memory_utilization (examples/configs/grpo-deepscaler-1.5b-8K.yaml:99)
       sleep = "offload",  -- policy.generation.colocated.enabled, nemo-rl's default: NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)
+      own_process = true,  -- policy.generation.colocated.enabled, nemo-rl's default: vLLM in its own Ray actor (vllm_worker.py, VllmGenerationWorker)
       max_seqs = 256,  -- vLLM's default max_num_seqs (NeMo RL does not set it)
     },
     controller = "driver",  -- NeMo RL's single controller gathers each step's batch in the driver
@@ -110,8 +112,6 @@ return {
 --   policy.generation.top_k (examples/configs/grpo-deepscaler-1.5b-8K.yaml:92)
 --   policy.generation.stop_token_ids (examples/configs/grpo-deepscaler-1.5b-8K.yaml:93)
 --   policy.generation.stop_strings (examples/configs/grpo-deepscaler-1.5b-8K.yaml:94)
---   policy.generation.vllm_cfg.precision (examples/configs/grpo-deepscaler-1.5b-8K.yaml:97)
---   policy.generation.vllm_cfg.max_model_len (examples/configs/grpo-deepscaler-1.5b-8K.yaml:100)
 --   policy.generation.vllm_cfg.load_format (examples/configs/grpo-deepscaler-1.5b-8K.yaml:103)
 --   data.max_input_seq_length (examples/configs/grpo-deepscaler-1.5b-8K.yaml:106)
 --   data.prompt_file (examples/configs/grpo-deepscaler-1.5b-8K.yaml:107)

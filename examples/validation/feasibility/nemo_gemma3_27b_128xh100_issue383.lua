@@ -39,9 +39,11 @@ return {
   plan = {
     reward_workers = 8,  -- env.math.num_workers (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:97)
     rollout = {
+      cuda_graphs = true,  -- policy.generation.vllm_cfg.enforce_eager, nemo-rl's default
       tp = 4,  -- policy.generation.vllm_cfg.tensor_parallel_size (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:87)
       mem_util = 0.6,  -- policy.generation.vllm_cfg.gpu_memory_utilization (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:88)
       sleep = "offload",  -- policy.generation.colocated.enabled, nemo-rl's default: NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)
+      own_process = true,  -- policy.generation.colocated.enabled, nemo-rl's default: vLLM in its own Ray actor (vllm_worker.py, VllmGenerationWorker)
       max_seqs = 256,  -- vLLM's default max_num_seqs (NeMo RL does not set it)
     },
     controller = "driver",  -- NeMo RL's single controller gathers each step's batch in the driver
@@ -110,8 +112,6 @@ return {
 --   policy.generation.top_k (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:82)
 --   policy.generation.stop_token_ids (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:83)
 --   policy.generation.stop_strings (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:84)
---   policy.generation.vllm_cfg.precision (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:86)
---   policy.generation.vllm_cfg.max_model_len (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:89)
 --   data.max_input_seq_length (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:91)
 --   data.prompt_file (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:92)
 --   data.system_prompt_file (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:93)

@@ -34,6 +34,7 @@ return {
   plan = {
     reward_workers = 8,  -- env.math.num_workers (examples/configs/recipes/llm/../../grpo_math_1B.yaml:491)
     rollout = {
+      cuda_graphs = true,  -- policy.generation.vllm_cfg.enforce_eager (examples/configs/recipes/llm/../../grpo_math_1B.yaml:424)
       tp = 1,  -- policy.generation.vllm_cfg.tensor_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:416)
       mem_util = 0.6,  -- policy.generation.vllm_cfg.gpu_memory_utilization (examples/configs/recipes/llm/../../grpo_math_1B.yaml:419)
       max_seqs = 256,  -- vLLM's default max_num_seqs (NeMo RL does not set it)
@@ -59,73 +60,6 @@ return {
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   policy.megatron_cfg.model_overrides = {} (examples/configs/recipes/llm/../../grpo_math_1B.yaml:175): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.use_fused_linear_logprobs = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:184): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fused_linear_logprobs_chunk_size = 256 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:185): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.force_reconvert_from_hf = False (examples/configs/recipes/llm/../../grpo_math_1B.yaml:186): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.cuda_graph_impl = none (examples/configs/recipes/llm/../../grpo_math_1B.yaml:190): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.cuda_graph_modules = [] (examples/configs/recipes/llm/../../grpo_math_1B.yaml:191): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.cuda_graph_warmup_steps = 3 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:192): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fine_grained_activation_offloading = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:197): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.offload_modules = null (examples/configs/recipes/llm/../../grpo_math_1B.yaml:204): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.recompute_modules = null (examples/configs/recipes/llm/../../grpo_math_1B.yaml:215): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.expert_tensor_parallel_size = 1 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:217): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.num_layers_in_first_pipeline_stage = null (examples/configs/recipes/llm/../../grpo_math_1B.yaml:220): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.num_layers_in_last_pipeline_stage = null (examples/configs/recipes/llm/../../grpo_math_1B.yaml:221): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.pipeline_dtype = ${policy.precision} (examples/configs/recipes/llm/../../grpo_math_1B.yaml:223): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.freeze_moe_router = true (examples/configs/recipes/llm/../../grpo_math_1B.yaml:225): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.moe_router_dtype = fp64 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:226): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.moe_router_load_balancing_type = none (examples/configs/recipes/llm/../../grpo_math_1B.yaml:227): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.moe_router_bias_update_rate = 0.0 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:228): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.moe_permute_fusion = true (examples/configs/recipes/llm/../../grpo_math_1B.yaml:229): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.apply_rope_fusion = True (examples/configs/recipes/llm/../../grpo_math_1B.yaml:231): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.bias_activation_fusion = True (examples/configs/recipes/llm/../../grpo_math_1B.yaml:233): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.defer_fp32_logits = False (examples/configs/recipes/llm/../../grpo_math_1B.yaml:234): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.moe_per_layer_logging = False (examples/configs/recipes/llm/../../grpo_math_1B.yaml:235): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.moe_enable_deepep = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:236): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.moe_token_dispatcher_type = alltoall (examples/configs/recipes/llm/../../grpo_math_1B.yaml:237): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.moe_shared_expert_overlap = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:238): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.use_gloo_process_groups = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:239): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.mtp_num_layers = 0 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:241): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.mtp_loss_scaling_factor = 0.0 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:243): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.mtp_use_repeated_layer = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:245): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.mtp_detach_heads = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:247): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.gradient_accumulation_fusion = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:248): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.use_fused_weighted_squared_relu = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:249): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.peft.enabled = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:252): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.peft.target_modules = [] (examples/configs/recipes/llm/../../grpo_math_1B.yaml:253): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.peft.exclude_modules = [] (examples/configs/recipes/llm/../../grpo_math_1B.yaml:254): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.peft.dim = 8 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:255): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.peft.alpha = 32 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:256): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.peft.dropout = 0.0 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:257): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.peft.dropout_position = post (examples/configs/recipes/llm/../../grpo_math_1B.yaml:258): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.peft.lora_A_init_method = xavier (examples/configs/recipes/llm/../../grpo_math_1B.yaml:259): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.peft.lora_B_init_method = zero (examples/configs/recipes/llm/../../grpo_math_1B.yaml:260): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.peft.a2a_experimental = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:261): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.peft.lora_dtype = None (examples/configs/recipes/llm/../../grpo_math_1B.yaml:262): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.distributed_data_parallel_config.use_custom_fsdp = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:305): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.distributed_data_parallel_config.data_parallel_sharding_strategy = optim_grads_params (examples/configs/recipes/llm/../../grpo_math_1B.yaml:306): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fp8_cfg.enabled = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:309): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fp8_cfg.fp8 = e4m3 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:310): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fp8_cfg.fp8_recipe = blockwise (examples/configs/recipes/llm/../../grpo_math_1B.yaml:311): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fp8_cfg.fp8_param = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:312): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.env_vars = null (examples/configs/recipes/llm/../../grpo_math_1B.yaml:314): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.generation.mcore_generation_config.max_model_len = ${policy.max_total_sequence_length} (examples/configs/recipes/llm/../../grpo_math_1B.yaml:395): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.cuda_graph_impl = local (examples/configs/recipes/llm/../../grpo_math_1B.yaml:396): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.inference_cuda_graph_scope = block (examples/configs/recipes/llm/../../grpo_math_1B.yaml:397): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.buffer_size_gb = 10 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:398): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.num_cuda_graphs = 4 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:399): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.block_size_tokens = 256 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:400): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.use_cuda_graphs_for_non_decode_steps = true (examples/configs/recipes/llm/../../grpo_math_1B.yaml:401): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.enable_chunked_prefill = true (examples/configs/recipes/llm/../../grpo_math_1B.yaml:402): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.enable_prefix_caching = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:403): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.max_tokens = 16384 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:404): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.kv_cache_management_mode = persist (examples/configs/recipes/llm/../../grpo_math_1B.yaml:405): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.materialize_only_last_token_logits = true (examples/configs/recipes/llm/../../grpo_math_1B.yaml:406): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.num_speculative_tokens = 0 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:407): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.refit_backend = nccl (examples/configs/recipes/llm/../../grpo_math_1B.yaml:408): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.parsers = [] (examples/configs/recipes/llm/../../grpo_math_1B.yaml:409): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.expose_http_server = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:410): Megatron inference engine settings: not modelled
 --   policy.generation.vllm_cfg.async_engine = true (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-2n8g-fsdp2tp1-noncolocated.yaml:38): vLLM's async engine: fusync's engine admits sequences continuously either way
 --   policy.dynamic_batching.enabled = true: its length-sorted micro-batches pad to their longest; fusync counts them packed (written back as sequence packing)
 -- Keys read that do not affect performance
@@ -165,7 +99,6 @@ return {
 --   grpo.invalid_tool_call_advantage (examples/configs/recipes/llm/../../grpo_math_1B.yaml:52)
 --   grpo.malformed_thinking_advantage (examples/configs/recipes/llm/../../grpo_math_1B.yaml:54)
 --   grpo.async_grpo.max_generation_failures (examples/configs/recipes/llm/../../grpo_math_1B.yaml:63)
---   grpo.async_grpo.recompute_kv_cache_after_weight_updates (examples/configs/recipes/llm/../../grpo_math_1B.yaml:65)
 --   reward_penalties.penalize_duplicated_reasoning (examples/configs/recipes/llm/../../grpo_math_1B.yaml:69)
 --   reward_penalties.penalize_empty_final_answer (examples/configs/recipes/llm/../../grpo_math_1B.yaml:70)
 --   reward_penalties.penalize_unwanted_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:71)
@@ -203,7 +136,6 @@ return {
 --   policy.tokenizer.use_fastokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:130)
 --   policy.hf_config_overrides (examples/configs/recipes/llm/../../grpo_math_1B.yaml:131)
 --   policy.generation_batch_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:134)
---   policy.offload_optimizer_for_logprob (examples/configs/recipes/llm/../../grpo_math_1B.yaml:139)
 --   policy.dtensor_cfg.custom_parallel_plan (examples/configs/recipes/llm/../../grpo_math_1B.yaml:149)
 --   policy.dtensor_cfg.automodel_kwargs (examples/configs/recipes/llm/../../grpo_math_1B.yaml:155)
 --   policy.dtensor_cfg.lora_cfg.exclude_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:162)
@@ -212,8 +144,52 @@ return {
 --   policy.dtensor_cfg.lora_cfg.dropout_position (examples/configs/recipes/llm/../../grpo_math_1B.yaml:167)
 --   policy.dtensor_cfg.lora_cfg.lora_A_init (examples/configs/recipes/llm/../../grpo_math_1B.yaml:168)
 --   policy.dtensor_cfg.lora_cfg.use_triton (examples/configs/recipes/llm/../../grpo_math_1B.yaml:169)
+--   policy.megatron_cfg.model_overrides (examples/configs/recipes/llm/../../grpo_math_1B.yaml:175)
 --   policy.megatron_cfg.checkpoint.async_save (examples/configs/recipes/llm/../../grpo_math_1B.yaml:177)
 --   policy.megatron_cfg.checkpoint.ckpt_assume_constant_structure (examples/configs/recipes/llm/../../grpo_math_1B.yaml:178)
+--   policy.megatron_cfg.use_fused_linear_logprobs (examples/configs/recipes/llm/../../grpo_math_1B.yaml:184)
+--   policy.megatron_cfg.fused_linear_logprobs_chunk_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:185)
+--   policy.megatron_cfg.force_reconvert_from_hf (examples/configs/recipes/llm/../../grpo_math_1B.yaml:186)
+--   policy.megatron_cfg.cuda_graph_impl (examples/configs/recipes/llm/../../grpo_math_1B.yaml:190)
+--   policy.megatron_cfg.cuda_graph_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:191)
+--   policy.megatron_cfg.cuda_graph_warmup_steps (examples/configs/recipes/llm/../../grpo_math_1B.yaml:192)
+--   policy.megatron_cfg.fine_grained_activation_offloading (examples/configs/recipes/llm/../../grpo_math_1B.yaml:197)
+--   policy.megatron_cfg.offload_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:204)
+--   policy.megatron_cfg.recompute_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:215)
+--   policy.megatron_cfg.expert_tensor_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:217)
+--   policy.megatron_cfg.num_layers_in_first_pipeline_stage (examples/configs/recipes/llm/../../grpo_math_1B.yaml:220)
+--   policy.megatron_cfg.num_layers_in_last_pipeline_stage (examples/configs/recipes/llm/../../grpo_math_1B.yaml:221)
+--   policy.megatron_cfg.pipeline_dtype (examples/configs/recipes/llm/../../grpo_math_1B.yaml:223)
+--   policy.megatron_cfg.freeze_moe_router (examples/configs/recipes/llm/../../grpo_math_1B.yaml:225)
+--   policy.megatron_cfg.moe_router_dtype (examples/configs/recipes/llm/../../grpo_math_1B.yaml:226)
+--   policy.megatron_cfg.moe_router_load_balancing_type (examples/configs/recipes/llm/../../grpo_math_1B.yaml:227)
+--   policy.megatron_cfg.moe_router_bias_update_rate (examples/configs/recipes/llm/../../grpo_math_1B.yaml:228)
+--   policy.megatron_cfg.moe_permute_fusion (examples/configs/recipes/llm/../../grpo_math_1B.yaml:229)
+--   policy.megatron_cfg.apply_rope_fusion (examples/configs/recipes/llm/../../grpo_math_1B.yaml:231)
+--   policy.megatron_cfg.bias_activation_fusion (examples/configs/recipes/llm/../../grpo_math_1B.yaml:233)
+--   policy.megatron_cfg.defer_fp32_logits (examples/configs/recipes/llm/../../grpo_math_1B.yaml:234)
+--   policy.megatron_cfg.moe_per_layer_logging (examples/configs/recipes/llm/../../grpo_math_1B.yaml:235)
+--   policy.megatron_cfg.moe_enable_deepep (examples/configs/recipes/llm/../../grpo_math_1B.yaml:236)
+--   policy.megatron_cfg.moe_token_dispatcher_type (examples/configs/recipes/llm/../../grpo_math_1B.yaml:237)
+--   policy.megatron_cfg.moe_shared_expert_overlap (examples/configs/recipes/llm/../../grpo_math_1B.yaml:238)
+--   policy.megatron_cfg.use_gloo_process_groups (examples/configs/recipes/llm/../../grpo_math_1B.yaml:239)
+--   policy.megatron_cfg.mtp_num_layers (examples/configs/recipes/llm/../../grpo_math_1B.yaml:241)
+--   policy.megatron_cfg.mtp_loss_scaling_factor (examples/configs/recipes/llm/../../grpo_math_1B.yaml:243)
+--   policy.megatron_cfg.mtp_use_repeated_layer (examples/configs/recipes/llm/../../grpo_math_1B.yaml:245)
+--   policy.megatron_cfg.mtp_detach_heads (examples/configs/recipes/llm/../../grpo_math_1B.yaml:247)
+--   policy.megatron_cfg.gradient_accumulation_fusion (examples/configs/recipes/llm/../../grpo_math_1B.yaml:248)
+--   policy.megatron_cfg.use_fused_weighted_squared_relu (examples/configs/recipes/llm/../../grpo_math_1B.yaml:249)
+--   policy.megatron_cfg.peft.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:252)
+--   policy.megatron_cfg.peft.target_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:253)
+--   policy.megatron_cfg.peft.exclude_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:254)
+--   policy.megatron_cfg.peft.dim (examples/configs/recipes/llm/../../grpo_math_1B.yaml:255)
+--   policy.megatron_cfg.peft.alpha (examples/configs/recipes/llm/../../grpo_math_1B.yaml:256)
+--   policy.megatron_cfg.peft.dropout (examples/configs/recipes/llm/../../grpo_math_1B.yaml:257)
+--   policy.megatron_cfg.peft.dropout_position (examples/configs/recipes/llm/../../grpo_math_1B.yaml:258)
+--   policy.megatron_cfg.peft.lora_A_init_method (examples/configs/recipes/llm/../../grpo_math_1B.yaml:259)
+--   policy.megatron_cfg.peft.lora_B_init_method (examples/configs/recipes/llm/../../grpo_math_1B.yaml:260)
+--   policy.megatron_cfg.peft.a2a_experimental (examples/configs/recipes/llm/../../grpo_math_1B.yaml:261)
+--   policy.megatron_cfg.peft.lora_dtype (examples/configs/recipes/llm/../../grpo_math_1B.yaml:262)
 --   policy.megatron_cfg.optimizer.optimizer (examples/configs/recipes/llm/../../grpo_math_1B.yaml:265)
 --   policy.megatron_cfg.optimizer.lr (examples/configs/recipes/llm/../../grpo_math_1B.yaml:266)
 --   policy.megatron_cfg.optimizer.min_lr (examples/configs/recipes/llm/../../grpo_math_1B.yaml:267)
@@ -235,6 +211,13 @@ return {
 --   policy.megatron_cfg.scheduler.lr_decay_iters (examples/configs/recipes/llm/../../grpo_math_1B.yaml:297)
 --   policy.megatron_cfg.scheduler.lr_warmup_iters (examples/configs/recipes/llm/../../grpo_math_1B.yaml:298)
 --   policy.megatron_cfg.scheduler.lr_warmup_init (examples/configs/recipes/llm/../../grpo_math_1B.yaml:299)
+--   policy.megatron_cfg.distributed_data_parallel_config.use_custom_fsdp (examples/configs/recipes/llm/../../grpo_math_1B.yaml:305)
+--   policy.megatron_cfg.distributed_data_parallel_config.data_parallel_sharding_strategy (examples/configs/recipes/llm/../../grpo_math_1B.yaml:306)
+--   policy.megatron_cfg.fp8_cfg.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:309)
+--   policy.megatron_cfg.fp8_cfg.fp8 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:310)
+--   policy.megatron_cfg.fp8_cfg.fp8_recipe (examples/configs/recipes/llm/../../grpo_math_1B.yaml:311)
+--   policy.megatron_cfg.fp8_cfg.fp8_param (examples/configs/recipes/llm/../../grpo_math_1B.yaml:312)
+--   policy.megatron_cfg.env_vars (examples/configs/recipes/llm/../../grpo_math_1B.yaml:314)
 --   policy.draft.model_name (examples/configs/recipes/llm/../../grpo_math_1B.yaml:318)
 --   policy.draft.loss_weight (examples/configs/recipes/llm/../../grpo_math_1B.yaml:319)
 --   policy.draft.num_layers (examples/configs/recipes/llm/../../grpo_math_1B.yaml:320)
@@ -270,10 +253,23 @@ return {
 --   policy.generation.refit_cfg.nixl.backend_init_params (examples/configs/recipes/llm/../../grpo_math_1B.yaml:391)
 --   policy.generation.refit_cfg.nixl.release_after_refit (examples/configs/recipes/llm/../../grpo_math_1B.yaml:392)
 --   policy.generation.refit_cfg.nixl.shard_expert_weights (examples/configs/recipes/llm/../../grpo_math_1B.yaml:393)
---   policy.generation.vllm_cfg.precision (examples/configs/recipes/llm/../../grpo_math_1B.yaml:413)
---   policy.generation.vllm_cfg.kv_cache_dtype (examples/configs/recipes/llm/../../grpo_math_1B.yaml:414)
+--   policy.generation.mcore_generation_config.max_model_len (examples/configs/recipes/llm/../../grpo_math_1B.yaml:395)
+--   policy.generation.mcore_generation_config.cuda_graph_impl (examples/configs/recipes/llm/../../grpo_math_1B.yaml:396)
+--   policy.generation.mcore_generation_config.inference_cuda_graph_scope (examples/configs/recipes/llm/../../grpo_math_1B.yaml:397)
+--   policy.generation.mcore_generation_config.buffer_size_gb (examples/configs/recipes/llm/../../grpo_math_1B.yaml:398)
+--   policy.generation.mcore_generation_config.num_cuda_graphs (examples/configs/recipes/llm/../../grpo_math_1B.yaml:399)
+--   policy.generation.mcore_generation_config.block_size_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:400)
+--   policy.generation.mcore_generation_config.use_cuda_graphs_for_non_decode_steps (examples/configs/recipes/llm/../../grpo_math_1B.yaml:401)
+--   policy.generation.mcore_generation_config.enable_chunked_prefill (examples/configs/recipes/llm/../../grpo_math_1B.yaml:402)
+--   policy.generation.mcore_generation_config.enable_prefix_caching (examples/configs/recipes/llm/../../grpo_math_1B.yaml:403)
+--   policy.generation.mcore_generation_config.max_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:404)
+--   policy.generation.mcore_generation_config.kv_cache_management_mode (examples/configs/recipes/llm/../../grpo_math_1B.yaml:405)
+--   policy.generation.mcore_generation_config.materialize_only_last_token_logits (examples/configs/recipes/llm/../../grpo_math_1B.yaml:406)
+--   policy.generation.mcore_generation_config.num_speculative_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:407)
+--   policy.generation.mcore_generation_config.refit_backend (examples/configs/recipes/llm/../../grpo_math_1B.yaml:408)
+--   policy.generation.mcore_generation_config.parsers (examples/configs/recipes/llm/../../grpo_math_1B.yaml:409)
+--   policy.generation.mcore_generation_config.expose_http_server (examples/configs/recipes/llm/../../grpo_math_1B.yaml:410)
 --   policy.generation.vllm_cfg.logprobs_mode (examples/configs/recipes/llm/../../grpo_math_1B.yaml:415)
---   policy.generation.vllm_cfg.max_model_len (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-2n8g-fsdp2tp1-noncolocated.yaml:39)
 --   policy.generation.vllm_cfg.use_tqdm (examples/configs/recipes/llm/../../grpo_math_1B.yaml:425)
 --   policy.generation.vllm_cfg.use_deep_gemm (examples/configs/recipes/llm/../../grpo_math_1B.yaml:426)
 --   policy.generation.vllm_cfg.num_last_layers_in_bf16 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:427)

@@ -34,9 +34,11 @@ return {
   plan = {
     reward_workers = 8,  -- env.math.num_workers (examples/configs/recipes/llm/../../grpo_math_1B.yaml:491)
     rollout = {
+      cuda_graphs = true,  -- policy.generation.vllm_cfg.enforce_eager (examples/configs/recipes/llm/../../grpo_math_1B.yaml:424)
       tp = 1,  -- policy.generation.vllm_cfg.tensor_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:416)
       mem_util = 0.6,  -- policy.generation.vllm_cfg.gpu_memory_utilization (examples/configs/recipes/llm/../../grpo_math_1B.yaml:419)
       sleep = "offload",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)
+      own_process = true,  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): vLLM in its own Ray actor (vllm_worker.py, VllmGenerationWorker)
       max_seqs = 256,  -- vLLM's default max_num_seqs (NeMo RL does not set it)
     },
     controller = "driver",  -- NeMo RL's single controller gathers each step's batch in the driver
@@ -115,22 +117,6 @@ return {
 --   policy.megatron_cfg.fp8_cfg.fp8_recipe = blockwise (examples/configs/recipes/llm/../../grpo_math_1B.yaml:311): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.fp8_cfg.fp8_param = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:312): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.env_vars = null (examples/configs/recipes/llm/../../grpo_math_1B.yaml:314): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.generation.mcore_generation_config.max_model_len = ${policy.max_total_sequence_length} (examples/configs/recipes/llm/../../grpo_math_1B.yaml:395): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.cuda_graph_impl = local (examples/configs/recipes/llm/../../grpo_math_1B.yaml:396): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.inference_cuda_graph_scope = block (examples/configs/recipes/llm/../../grpo_math_1B.yaml:397): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.buffer_size_gb = 10 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:398): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.num_cuda_graphs = 4 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:399): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.block_size_tokens = 256 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:400): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.use_cuda_graphs_for_non_decode_steps = true (examples/configs/recipes/llm/../../grpo_math_1B.yaml:401): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.enable_chunked_prefill = true (examples/configs/recipes/llm/../../grpo_math_1B.yaml:402): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.enable_prefix_caching = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:403): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.max_tokens = 16384 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:404): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.kv_cache_management_mode = persist (examples/configs/recipes/llm/../../grpo_math_1B.yaml:405): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.materialize_only_last_token_logits = true (examples/configs/recipes/llm/../../grpo_math_1B.yaml:406): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.num_speculative_tokens = 0 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:407): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.refit_backend = nccl (examples/configs/recipes/llm/../../grpo_math_1B.yaml:408): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.parsers = [] (examples/configs/recipes/llm/../../grpo_math_1B.yaml:409): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.expose_http_server = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:410): Megatron inference engine settings: not modelled
 -- Keys read that do not affect performance
 --   grpo.max_num_epochs (examples/configs/recipes/llm/../../grpo_math_1B.yaml:6)
 --   grpo.max_num_steps (examples/configs/recipes/llm/grpo-llama3.2-1b-instruct-1n8g-megatron.yaml:3)
@@ -168,7 +154,6 @@ return {
 --   grpo.invalid_tool_call_advantage (examples/configs/recipes/llm/../../grpo_math_1B.yaml:52)
 --   grpo.malformed_thinking_advantage (examples/configs/recipes/llm/../../grpo_math_1B.yaml:54)
 --   grpo.async_grpo.max_generation_failures (examples/configs/recipes/llm/../../grpo_math_1B.yaml:63)
---   grpo.async_grpo.recompute_kv_cache_after_weight_updates (examples/configs/recipes/llm/../../grpo_math_1B.yaml:65)
 --   reward_penalties.penalize_duplicated_reasoning (examples/configs/recipes/llm/../../grpo_math_1B.yaml:69)
 --   reward_penalties.penalize_empty_final_answer (examples/configs/recipes/llm/../../grpo_math_1B.yaml:70)
 --   reward_penalties.penalize_unwanted_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:71)
@@ -206,7 +191,6 @@ return {
 --   policy.tokenizer.use_fastokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:130)
 --   policy.hf_config_overrides (examples/configs/recipes/llm/../../grpo_math_1B.yaml:131)
 --   policy.generation_batch_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:134)
---   policy.offload_optimizer_for_logprob (examples/configs/recipes/llm/../../grpo_math_1B.yaml:139)
 --   policy.dtensor_cfg.custom_parallel_plan (examples/configs/recipes/llm/../../grpo_math_1B.yaml:149)
 --   policy.dtensor_cfg.automodel_kwargs (examples/configs/recipes/llm/../../grpo_math_1B.yaml:155)
 --   policy.dtensor_cfg.lora_cfg.exclude_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:162)
@@ -268,10 +252,23 @@ return {
 --   policy.generation.refit_cfg.nixl.backend_init_params (examples/configs/recipes/llm/../../grpo_math_1B.yaml:391)
 --   policy.generation.refit_cfg.nixl.release_after_refit (examples/configs/recipes/llm/../../grpo_math_1B.yaml:392)
 --   policy.generation.refit_cfg.nixl.shard_expert_weights (examples/configs/recipes/llm/../../grpo_math_1B.yaml:393)
---   policy.generation.vllm_cfg.precision (examples/configs/recipes/llm/../../grpo_math_1B.yaml:413)
---   policy.generation.vllm_cfg.kv_cache_dtype (examples/configs/recipes/llm/../../grpo_math_1B.yaml:414)
+--   policy.generation.mcore_generation_config.max_model_len (examples/configs/recipes/llm/../../grpo_math_1B.yaml:395)
+--   policy.generation.mcore_generation_config.cuda_graph_impl (examples/configs/recipes/llm/../../grpo_math_1B.yaml:396)
+--   policy.generation.mcore_generation_config.inference_cuda_graph_scope (examples/configs/recipes/llm/../../grpo_math_1B.yaml:397)
+--   policy.generation.mcore_generation_config.buffer_size_gb (examples/configs/recipes/llm/../../grpo_math_1B.yaml:398)
+--   policy.generation.mcore_generation_config.num_cuda_graphs (examples/configs/recipes/llm/../../grpo_math_1B.yaml:399)
+--   policy.generation.mcore_generation_config.block_size_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:400)
+--   policy.generation.mcore_generation_config.use_cuda_graphs_for_non_decode_steps (examples/configs/recipes/llm/../../grpo_math_1B.yaml:401)
+--   policy.generation.mcore_generation_config.enable_chunked_prefill (examples/configs/recipes/llm/../../grpo_math_1B.yaml:402)
+--   policy.generation.mcore_generation_config.enable_prefix_caching (examples/configs/recipes/llm/../../grpo_math_1B.yaml:403)
+--   policy.generation.mcore_generation_config.max_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:404)
+--   policy.generation.mcore_generation_config.kv_cache_management_mode (examples/configs/recipes/llm/../../grpo_math_1B.yaml:405)
+--   policy.generation.mcore_generation_config.materialize_only_last_token_logits (examples/configs/recipes/llm/../../grpo_math_1B.yaml:406)
+--   policy.generation.mcore_generation_config.num_speculative_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:407)
+--   policy.generation.mcore_generation_config.refit_backend (examples/configs/recipes/llm/../../grpo_math_1B.yaml:408)
+--   policy.generation.mcore_generation_config.parsers (examples/configs/recipes/llm/../../grpo_math_1B.yaml:409)
+--   policy.generation.mcore_generation_config.expose_http_server (examples/configs/recipes/llm/../../grpo_math_1B.yaml:410)
 --   policy.generation.vllm_cfg.logprobs_mode (examples/configs/recipes/llm/../../grpo_math_1B.yaml:415)
---   policy.generation.vllm_cfg.max_model_len (examples/configs/recipes/llm/grpo-llama3.2-1b-instruct-1n8g-megatron.yaml:23)
 --   policy.generation.vllm_cfg.use_tqdm (examples/configs/recipes/llm/../../grpo_math_1B.yaml:425)
 --   policy.generation.vllm_cfg.use_deep_gemm (examples/configs/recipes/llm/../../grpo_math_1B.yaml:426)
 --   policy.generation.vllm_cfg.num_last_layers_in_bf16 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:427)

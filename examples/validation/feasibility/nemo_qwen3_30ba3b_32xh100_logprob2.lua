@@ -110,23 +110,6 @@ return {
 --   policy.megatron_cfg.fp8_cfg.fp8 = e4m3 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:254): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.fp8_cfg.fp8_recipe = blockwise (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:255): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.fp8_cfg.fp8_param = false (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:256): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.generation.mcore_generation_config.async_engine = false (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:320): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.max_model_len = ${policy.max_total_sequence_length} (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:321): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.cuda_graph_impl = local (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:322): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.inference_cuda_graph_scope = block (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:323): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.buffer_size_gb = 10 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:324): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.num_cuda_graphs = 4 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:325): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.block_size_tokens = 256 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:326): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.use_cuda_graphs_for_non_decode_steps = true (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:327): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.enable_chunked_prefill = true (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:328): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.enable_prefix_caching = false (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:329): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.max_tokens = 16384 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:330): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.kv_cache_management_mode = persist (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:331): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.materialize_only_last_token_logits = true (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:332): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.num_speculative_tokens = 0 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:333): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.refit_backend = nvshmem (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:334): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.parsers = [] (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:335): Megatron inference engine settings: not modelled
---   policy.generation.mcore_generation_config.expose_http_server = false (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:336): Megatron inference engine settings: not modelled
 --   policy.megatron_cfg.moe_grouped_gemm = true (examples/configs/recipes/llm/performance/grpo-qwen3-30ba3b-4n8g.yaml:27): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.env_vars.PYTORCH_CUDA_ALLOC_CONF = expandable_segments:False (examples/configs/recipes/llm/performance/grpo-qwen3-30ba3b-4n8g.yaml:35): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 -- Keys read that do not affect performance
@@ -161,7 +144,6 @@ return {
 --   grpo.seq_logprob_error_threshold (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:42)
 --   grpo.invalid_tool_call_advantage (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:44)
 --   grpo.malformed_thinking_advantage (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:46)
---   grpo.async_grpo.recompute_kv_cache_after_weight_updates (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:53)
 --   loss_fn.reference_policy_kl_type (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:59)
 --   loss_fn.kl_input_clamp_value (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:60)
 --   loss_fn.kl_output_clamp_value (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:61)
@@ -193,7 +175,6 @@ return {
 --   policy.tokenizer.chat_template_kwargs (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:105)
 --   policy.hf_config_overrides (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:106)
 --   policy.generation_batch_size (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:109)
---   policy.offload_optimizer_for_logprob (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:114)
 --   policy.dtensor_cfg.custom_parallel_plan (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:124)
 --   policy.dtensor_cfg.automodel_kwargs (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:130)
 --   policy.dtensor_cfg.lora_cfg.exclude_modules (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:137)
@@ -240,9 +221,23 @@ return {
 --   policy.generation.top_k (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:316)
 --   policy.generation.stop_token_ids (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:317)
 --   policy.generation.stop_strings (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:318)
---   policy.generation.vllm_cfg.precision (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:339)
---   policy.generation.vllm_cfg.kv_cache_dtype (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:340)
---   policy.generation.vllm_cfg.max_model_len (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:345)
+--   policy.generation.mcore_generation_config.async_engine (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:320)
+--   policy.generation.mcore_generation_config.max_model_len (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:321)
+--   policy.generation.mcore_generation_config.cuda_graph_impl (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:322)
+--   policy.generation.mcore_generation_config.inference_cuda_graph_scope (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:323)
+--   policy.generation.mcore_generation_config.buffer_size_gb (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:324)
+--   policy.generation.mcore_generation_config.num_cuda_graphs (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:325)
+--   policy.generation.mcore_generation_config.block_size_tokens (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:326)
+--   policy.generation.mcore_generation_config.use_cuda_graphs_for_non_decode_steps (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:327)
+--   policy.generation.mcore_generation_config.enable_chunked_prefill (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:328)
+--   policy.generation.mcore_generation_config.enable_prefix_caching (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:329)
+--   policy.generation.mcore_generation_config.max_tokens (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:330)
+--   policy.generation.mcore_generation_config.kv_cache_management_mode (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:331)
+--   policy.generation.mcore_generation_config.materialize_only_last_token_logits (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:332)
+--   policy.generation.mcore_generation_config.num_speculative_tokens (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:333)
+--   policy.generation.mcore_generation_config.refit_backend (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:334)
+--   policy.generation.mcore_generation_config.parsers (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:335)
+--   policy.generation.mcore_generation_config.expose_http_server (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:336)
 --   policy.generation.vllm_cfg.use_tqdm (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:350)
 --   policy.generation.vllm_cfg.use_deep_gemm (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:351)
 --   policy.generation.vllm_cfg.num_last_layers_in_bf16 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:352)

@@ -36,9 +36,11 @@ return {
   plan = {
     reward_workers = 8,  -- env.math.num_workers (examples/configs/grpo_math_1B.yaml:128)
     rollout = {
+      cuda_graphs = true,  -- policy.generation.vllm_cfg.enforce_eager (examples/configs/grpo_math_1B.yaml:110)
       tp = 1,  -- policy.generation.vllm_cfg.tensor_parallel_size (examples/configs/grpo_sliding_puzzle.yaml:34)
       mem_util = 0.6,  -- policy.generation.vllm_cfg.gpu_memory_utilization (examples/configs/grpo_sliding_puzzle.yaml:36)
       sleep = "offload",  -- policy.generation.colocated.enabled (examples/configs/grpo_math_1B.yaml:114): NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)
+      own_process = true,  -- policy.generation.colocated.enabled (examples/configs/grpo_math_1B.yaml:114): vLLM in its own Ray actor (vllm_worker.py, VllmGenerationWorker)
       max_seqs = 256,  -- vLLM's default max_num_seqs (NeMo RL does not set it)
     },
     controller = "driver",  -- NeMo RL's single controller gathers each step's batch in the driver
@@ -107,8 +109,6 @@ return {
 --   policy.generation.top_k (examples/configs/grpo_sliding_puzzle.yaml:29)
 --   policy.generation.stop_token_ids (examples/configs/grpo_sliding_puzzle.yaml:30)
 --   policy.generation.stop_strings (examples/configs/grpo_sliding_puzzle.yaml:31)
---   policy.generation.vllm_cfg.precision (examples/configs/grpo_math_1B.yaml:105)
---   policy.generation.vllm_cfg.max_model_len (examples/configs/grpo_sliding_puzzle.yaml:37)
 --   data.max_input_seq_length (examples/configs/grpo_math_1B.yaml:121)
 --   data.prompt_file (examples/configs/grpo_math_1B.yaml:122)
 --   data.system_prompt_file (examples/configs/grpo_math_1B.yaml:123)

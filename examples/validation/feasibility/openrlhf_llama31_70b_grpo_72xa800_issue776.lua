@@ -1,7 +1,8 @@
 -- Feasibility row (out of memory): OpenRLHF/OpenRLHF issue 776 (2025-02-22), "CUDA out of memory grpo llama3.1 70B":
 -- 9 nodes of 8 x A800 80GB (memory as A100 80GB); the thread's text names no phase.
 -- Imported with fusync import openrlhf from configs/openrlhf_issue776_llama31_70b_grpo.sh (the report's command in
--- v0.11 spelling, see its header); the shape of fusync's preset Llama-3.1-70B.
+-- v0.11 spelling, see its header) and --device a100_80g --nodes 9 --devices-per-node 8 (the report's machines:
+-- OpenRLHF's options give each group's GPUs, not the machine's a node); the shape of fusync's preset Llama-3.1-70B.
 -- Not patched: the importer maps --adam_offload (ds.adam_offload) onto plan.train.optimizer_offload (docs/frameworks.md);
 -- regenerated with the same command and no --set.
 -- Imported by `fusync import openrlhf` from openrlhf_issue776_llama31_70b_grpo.sh.
@@ -12,7 +13,7 @@ local f = fusync
 return {
   cluster = {
     device = f.devices.a100_80g,  -- --device
-    devices_per_node = 8,  -- actor.num_gpus_per_node (openrlhf_issue776_llama31_70b_grpo.sh:14)
+    devices_per_node = 8,  -- --devices-per-node
     nodes = 9,  -- --nodes
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
@@ -38,6 +39,7 @@ return {
     rollout = {
       tp = 8,  -- vllm.tensor_parallel_size (openrlhf_issue776_llama31_70b_grpo.sh:16)
       mem_util = 0.95,  -- vllm.gpu_memory_utilization, openrlhf's default
+      cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
     },
     train = {
@@ -45,8 +47,8 @@ return {
       tp = 1,  -- ds.tensor_parallel_size, openrlhf's default
       recompute = "full",  -- actor.gradient_checkpointing_enable (openrlhf_issue776_llama31_70b_grpo.sh:32)
       optimizer_offload = 1,  -- ds.adam_offload (openrlhf_issue776_llama31_70b_grpo.sh:31)
-      grad_buffer = "host",  -- ds.adam_offload (openrlhf_issue776_llama31_70b_grpo.sh:31): DeepSpeed ZeRO-Offload, the gradients reduced to the host for CPU Adam
       padding = "none",  -- ds.packing_samples (openrlhf_issue776_llama31_70b_grpo.sh:30)
+      grad_buffer = "host",  -- ds.adam_offload (openrlhf_issue776_llama31_70b_grpo.sh:31): DeepSpeed ZeRO-Offload, the gradients reduced to the host for CPU Adam
       micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue776_llama31_70b_grpo.sh:19)
       logprob_batch = 2,  -- rollout.micro_batch_size (openrlhf_issue776_llama31_70b_grpo.sh:21)
     },

@@ -2,7 +2,8 @@
 -- GPUs (the report names the memory, not the GPU: A100 80GB assumed), 2 TB host memory a node; the phase is in a
 -- screenshot the thread's text does not give.
 -- Imported with fusync import openrlhf from configs/openrlhf_issue329_qwen2_72b_ppo.sh (the report's command in
--- v0.11 spelling, see its header); model shape from its config.json (models/).
+-- v0.11 spelling, see its header) and --device a100_80g --nodes 4 --devices-per-node 8 --host-mem 2048 (the report's
+-- machines: OpenRLHF's options give each group's GPUs, not the machine's a node); model shape from its config.json (models/).
 -- Not patched: the importer maps --adam_offload (ds.adam_offload) onto plan.train.optimizer_offload (docs/frameworks.md);
 -- regenerated with the same command and no --set.
 -- Imported by `fusync import openrlhf` from openrlhf_issue329_qwen2_72b_ppo.sh.
@@ -13,7 +14,7 @@ local f = fusync
 return {
   cluster = {
     device = f.devices.a100_80g,  -- --device
-    devices_per_node = 8,  -- actor.num_gpus_per_node (openrlhf_issue329_qwen2_72b_ppo.sh:19)
+    devices_per_node = 8,  -- --devices-per-node
     nodes = 4,  -- --nodes
     host_mem_gb = 2048,  -- --host-mem
   },
@@ -40,6 +41,7 @@ return {
     rollout = {
       tp = 8,  -- vllm.tensor_parallel_size (openrlhf_issue329_qwen2_72b_ppo.sh:21)
       mem_util = 0.95,  -- vllm.gpu_memory_utilization, openrlhf's default
+      cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
     },
     train = {
@@ -47,8 +49,8 @@ return {
       tp = 1,  -- ds.tensor_parallel_size, openrlhf's default
       recompute = "full",  -- actor.gradient_checkpointing_enable (openrlhf_issue329_qwen2_72b_ppo.sh:35)
       optimizer_offload = 1,  -- ds.adam_offload (openrlhf_issue329_qwen2_72b_ppo.sh:34)
-      grad_buffer = "host",  -- ds.adam_offload (openrlhf_issue329_qwen2_72b_ppo.sh:34): DeepSpeed ZeRO-Offload, the gradients reduced to the host for CPU Adam
       padding = "longest",  -- ds.packing_samples, openrlhf's default
+      grad_buffer = "host",  -- ds.adam_offload (openrlhf_issue329_qwen2_72b_ppo.sh:34): DeepSpeed ZeRO-Offload, the gradients reduced to the host for CPU Adam
       micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue329_qwen2_72b_ppo.sh:25)
       logprob_batch = 2,  -- rollout.micro_batch_size (openrlhf_issue329_qwen2_72b_ppo.sh:27)
     },
@@ -64,6 +66,7 @@ return {
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   (none)
+--   ref.num_gpus_per_node = 4, fewer than the machine's 8 GPUs a node (--devices-per-node): OpenRLHF packs the group's 4 one-GPU bundles onto as few nodes as hold them (launcher.py, strategy PACK), beside other groups; fusync lays the pools one after another over the nodes
+--   reward.num_gpus_per_node = 4, fewer than the machine's 8 GPUs a node (--devices-per-node): OpenRLHF packs the group's 4 one-GPU bundles onto as few nodes as hold them (launcher.py, strategy PACK), beside other groups; fusync lays the pools one after another over the nodes
 -- Keys read that do not affect performance
 --   (none)

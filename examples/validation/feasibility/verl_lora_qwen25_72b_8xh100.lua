@@ -38,7 +38,9 @@ return {
       tp = 8,  -- actor_rollout_ref.rollout.tensor_model_parallel_size (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:45)
       max_seqs = 512,  -- actor_rollout_ref.rollout.max_num_seqs (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:49)
       mem_util = 0.4,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:47)
+      cuda_graphs = true,  -- actor_rollout_ref.rollout.enforce_eager, verl's default
       sleep = "offload",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default with actor_rollout_ref.rollout.layered_summon (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:54): vLLM sleep level 1, weights to host memory
+      own_process = true,  -- actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own (vllm_async_server.py, mp executor)
     },
     mode = "full",  -- actor_rollout_ref.hybrid_engine, verl's default: the hybrid engine shares every GPU among actor, rollout and reference
     controller = "driver",  -- verl's RayPPOTrainer gathers each step's batch in the driver
@@ -47,8 +49,8 @@ return {
       lora_rank = 32,  -- actor_rollout_ref.model.lora_rank (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:30)
       lora_targets = "all-linear",  -- actor_rollout_ref.model.target_modules (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:32): every linear layer of the blocks
       zero = 3,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
-      grad_buffer = "step",  -- verl's dp_actor.update_policy: zero_grad() after the last optimizer step (PyTorch set_to_none)
       tp = 1,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
+      grad_buffer = "step",  -- verl's dp_actor.update_policy: zero_grad() after the last optimizer step (PyTorch set_to_none)
       pp = 1,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
       shard_group = 0,  -- actor_rollout_ref.actor.fsdp_config.fsdp_size (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:40)
       recompute = "full",  -- actor_rollout_ref.model.enable_gradient_checkpointing (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:41)

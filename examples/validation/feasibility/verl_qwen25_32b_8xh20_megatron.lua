@@ -35,7 +35,9 @@ return {
       tp = 8,  -- actor_rollout_ref.rollout.tensor_model_parallel_size (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:36)
       max_seqs = 256,  -- actor_rollout_ref.rollout.max_num_seqs, verl's default
       mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:38)
+      cuda_graphs = true,  -- actor_rollout_ref.rollout.enforce_eager, verl's default
       sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default: vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
+      own_process = true,  -- actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own (vllm_async_server.py, mp executor)
     },
     mode = "full",  -- actor_rollout_ref.hybrid_engine, verl's default: the hybrid engine shares every GPU among actor, rollout and reference
     controller = "driver",  -- verl's RayPPOTrainer gathers each step's batch in the driver

@@ -35,15 +35,17 @@ return {
       tp = 16,  -- actor_rollout_ref.rollout.tensor_model_parallel_size (examples/tuning/70b/qwen2-70b_grpo_32_h800_fsdp_vllm.sh:31)
       max_seqs = 256,  -- actor_rollout_ref.rollout.max_num_seqs, verl's default
       mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/70b/qwen2-70b_grpo_32_h800_fsdp_vllm.sh:33)
+      cuda_graphs = true,  -- actor_rollout_ref.rollout.enforce_eager, verl's default
       sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default: vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
+      own_process = true,  -- actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own (vllm_async_server.py, mp executor)
     },
     mode = "full",  -- actor_rollout_ref.hybrid_engine, verl's default: the hybrid engine shares every GPU among actor, rollout and reference
     controller = "driver",  -- verl's RayPPOTrainer gathers each step's batch in the driver
     reward_workers = 1,  -- reward_model.reward_manager, verl's default = naive: scored one by one in the driver
     train = {
       zero = 3,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
-      grad_buffer = "step",  -- verl's dp_actor.update_policy: zero_grad() after the last optimizer step (PyTorch set_to_none)
       tp = 1,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
+      grad_buffer = "step",  -- verl's dp_actor.update_policy: zero_grad() after the last optimizer step (PyTorch set_to_none)
       pp = 1,  -- actor_rollout_ref.actor.strategy, verl's default = fsdp: FSDP shards parameters, gradients and optimizer states (ZeRO-3)
       shard_group = 0,  -- actor_rollout_ref.actor.fsdp_config.fsdp_size, verl's default
       recompute = "full",  -- actor_rollout_ref.model.enable_gradient_checkpointing (examples/tuning/70b/qwen2-70b_grpo_32_h800_fsdp_vllm.sh:28)

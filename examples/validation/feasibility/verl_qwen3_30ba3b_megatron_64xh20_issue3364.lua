@@ -38,11 +38,12 @@ return {
   },
   plan = {
     rollout = {
-      cuda_graphs = false,  -- actor_rollout_ref.rollout.enforce_eager (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:167)
       tp = 4,  -- actor_rollout_ref.rollout.tensor_model_parallel_size (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:155)
       max_seqs = 256,  -- actor_rollout_ref.rollout.max_num_seqs, verl's default
       mem_util = 0.7,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:154)
+      cuda_graphs = false,  -- actor_rollout_ref.rollout.enforce_eager (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:167)
       sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:168): vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
+      own_process = true,  -- actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own (vllm_async_server.py, mp executor)
     },
     mode = "full",  -- actor_rollout_ref.hybrid_engine, verl's default: the hybrid engine shares every GPU among actor, rollout and reference
     controller = "driver",  -- verl's RayPPOTrainer gathers each step's batch in the driver
