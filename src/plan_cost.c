@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "model.h"
 #include "model_mem.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -137,6 +138,67 @@ int plan_nodes(const scn_cluster *c, const plan_pool *q, int *most)
             if (++here > *most) *most = here;
         }
     return nodes;
+}
+
+int plan_devices_on_node(const scn_cluster *c, const plan_pool *q, int node)
+{
+    int dpn = c->devices_per_node, lo = node * dpn, hi = lo + dpn - 1, n = 0;
+    for (int r = 0; r < q->nranges; r++) {
+        int a = q->range[r][0] > lo ? q->range[r][0] : lo, b = q->range[r][1] < hi ? q->range[r][1] : hi;
+        if (b >= a) n += b - a + 1;
+    }
+    return n;
+}
+
+/* docs/model.md, section 8, "One host memory a node": the processes of
+** every pool on a node draw on its one host memory (the kernel's OOM killer
+** and Ray's memory monitor act per node), so a node holds the sum over its
+** pools of host_per_device times the pool's devices there.  Each pool's
+** figure is its own peak, so the sum is an upper bound when two pools peak
+** at different times; the optimizer's whole-run share is exact. */
+void plan_host_sum(const scn_scenario *s, plan *p)
+{
+    plan_host_nodes *h = &p->host;
+    memset(h, 0, sizeof *h);
+    h->node = h->over_node = -1;
+    const scn_cluster *c = &s->cluster;
+    int dpn = c->devices_per_node, nn = (p->total_devices + dpn - 1) / dpn, holders = 0;
+    for (int i = 0; i < p->npools; i++) holders += p->pools[i].host_per_device > 0;
+    if (holders == 0 || nn < 1) return;
+    double *sum = xcalloc((size_t)nn, sizeof *sum);
+    unsigned char *npools = xcalloc((size_t)nn, 1), *alone = xcalloc((size_t)nn, 1);
+    for (int i = 0; i < p->npools; i++) {
+        const plan_pool *q = &p->pools[i];
+        if (q->host_per_device <= 0) continue;
+        bool fills = q->host_mem_per_node > c->host_mem_bytes;
+        int last = -1;
+        for (int r = 0; r < q->nranges; r++)
+            for (int n = q->range[r][0] / dpn; n <= q->range[r][1] / dpn; n++) {
+                int a = q->range[r][0] > n * dpn ? q->range[r][0] : n * dpn;
+                int b = q->range[r][1] < n * dpn + dpn - 1 ? q->range[r][1] : n * dpn + dpn - 1;
+                sum[n] += q->host_per_device * (b - a + 1);
+                if (n != last) { npools[n]++; last = n; }
+                if (fills) alone[n] = 1;
+            }
+    }
+    for (int n = 0; n < nn; n++) {
+        if (sum[n] > h->bytes) { h->bytes = sum[n]; h->node = n; }
+        if (npools[n] > 1) h->shared = true;
+        /* a node two pools overfill together; a pool that overfills one
+        ** alone is the fit's per-pool message */
+        if (npools[n] > 1 && !alone[n] && sum[n] > c->host_mem_bytes) {
+            h->over_nodes++;
+            if (sum[n] > h->over_bytes) { h->over_bytes = sum[n]; h->over_node = n; }
+        }
+    }
+    for (int i = 0; i < p->npools; i++) {
+        const plan_pool *q = &p->pools[i];
+        if (h->node >= 0) h->pool[i] = q->host_per_device * plan_devices_on_node(c, q, h->node);
+        if (h->over_node >= 0) h->over_pool[i] = q->host_per_device * plan_devices_on_node(c, q, h->over_node);
+    }
+    free(sum);
+    free(npools);
+    free(alone);
 }
 
 /* The parameters a device of the heaviest pipeline stage trains
