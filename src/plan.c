@@ -502,8 +502,7 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
             q->train_mem[MB_KV_CACHE] = kv;
         }
     }
-    int per_node = s->cluster.devices_per_node < q->devices ? s->cluster.devices_per_node : q->devices;
-    if (q->placed) plan_nodes(&s->cluster, q, &per_node);   /* a spread pool holds part of each node */
+    int per_node = plan_host_devices(&s->cluster, q);
     q->host_per_device = host;
     q->host_mem_per_node = host * per_node;
     q->host_node[0] = q->host_opt * per_node;

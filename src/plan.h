@@ -182,8 +182,13 @@ void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model 
 int plan_nodes(const scn_cluster *c, const plan_pool *q, int *most);
 /* The devices of pool q on node `node` (devices node·dpn … node·dpn + dpn − 1). */
 int plan_devices_on_node(const scn_cluster *c, const plan_pool *q, int node);
-/* Fill p->host from the pools' host_per_device and devices (plan_host_nodes
-** above); the pools' host_mem_per_node must be set. */
+/* The devices a pool's host_mem_per_node counts: its fullest node's. */
+int plan_host_devices(const scn_cluster *c, const plan_pool *q);
+/* plan_host_nodes (above) from per_device[i], pool i's host bytes a device,
+** and fills[i], whether pool i alone is over the node's host memory. */
+void plan_host_sum_of(const scn_cluster *c, const plan *p, const double *per_device, const bool *fills,
+                      plan_host_nodes *h);
+/* Fill p->host from the pools' host_per_device and host_mem_per_node. */
 void plan_host_sum(const scn_scenario *s, plan *p);
 
 /* Build pools and layouts.  Bad layouts are input errors (code 2). */

@@ -15,6 +15,7 @@
 #include "model.h"
 #include "model_mem.h"
 #include "plan.h"
+#include "report.h"
 #include "trace.h"
 
 #include <math.h>
@@ -843,6 +844,18 @@ START_TEST(t_host_per_node)
     ck_assert_msg(pl[1].fits, "%s", pl[1].fit_msg);
     ck_assert_int_eq(plan_devices_on_node(&sc[1].cluster, &pl[1].pools[2], 1), 3);
     ck_assert_int_eq(plan_devices_on_node(&sc[1].cluster, &pl[1].pools[2], 0), 0);
+    /* the run's ledger agrees: its host groups' peaks summed over node 0 */
+    for (int k = 0; k < 2; k++) {
+        fs_err err = {0, ""};
+        sim *sm = sim_new(&sc[k], &err);
+        ck_assert_msg(sm != NULL, "%s", err.msg);
+        ck_assert(sim_run(sm));
+        report r;
+        report_compute(sm, &r);
+        sim_free(sm);
+        ck_assert_msg(r.feasible == (k == 1), "run %d: %s", k, r.why);
+        if (k == 0) ck_assert_msg(strstr(r.why, "host memory of node 0 peaks at") && strstr(r.why, "critic "), "%s", r.why);
+    }
 }
 END_TEST
 
