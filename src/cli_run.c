@@ -162,6 +162,11 @@ int cmd_check(cli_opts *o)
         json_str(&js, "mode", scn_mode_name(pl.mode));
         json_bool(&js, "fits", pl.fits);
         if (!pl.fits) json_str(&js, "reason", pl.fit_msg);
+        /* host memory a node over the pools on it (docs/model.md, section 8) */
+        if (pl.host.node >= 0) {
+            json_num(&js, "host_peak_node_bytes", pl.host.bytes);
+            json_int(&js, "host_peak_node", pl.host.node);
+        }
         json_arr_begin(&js, "pools");
         for (int i = 0; i < pl.npools; i++) {
             const plan_pool *q = &pl.pools[i];

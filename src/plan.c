@@ -502,8 +502,8 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
             q->train_mem[MB_KV_CACHE] = kv;
         }
     }
-    int per_node = s->cluster.devices_per_node < q->devices ? s->cluster.devices_per_node : q->devices;
-    if (q->placed) plan_nodes(&s->cluster, q, &per_node);   /* a spread pool holds part of each node */
+    int per_node = plan_host_devices(&s->cluster, q);
+    q->host_per_device = host;
     q->host_mem_per_node = host * per_node;
     q->host_node[0] = q->host_opt * per_node;
     q->host_node[2] = q->swap_aux ? (refw + rww) * per_node : 0;
@@ -597,6 +597,30 @@ static bool fit_check(const scn_scenario *s, plan *p)
             snprintf(m, sizeof m, "pool '%s' host memory: %s per node > %s", q->name, a, c);
             fit_fail(p, m);
         }
+    }
+    /* docs/model.md, section 8, "One host memory a node": pools that share
+    ** a node share its host memory (plan_host_sum); the fullest node two
+    ** pools overfill together is named with each pool's share */
+    const plan_host_nodes *h = &p->host;
+    if (h->over_node >= 0) {
+        char a[32], c[32], m[400];
+        fmt_bytes_of(a, sizeof a, h->over_bytes, s->cluster.host_mem_bytes);
+        fmt_bytes(c, sizeof c, s->cluster.host_mem_bytes);
+        int len = snprintf(m, sizeof m, "node %d host memory: %s > %s (", h->over_node, a, c);
+        bool any = false;
+        for (int i = 0; i < p->npools && len > 0 && (size_t)len < sizeof m; i++) {
+            if (h->over_pool[i] <= 0) continue;
+            fmt_bytes(a, sizeof a, h->over_pool[i]);
+            len += snprintf(m + len, sizeof m - (size_t)len, "%s%s %s", any ? ", " : "", p->pools[i].name, a);
+            any = true;
+        }
+        if (len > 0 && (size_t)len < sizeof m) {
+            if (h->over_nodes > 1)
+                snprintf(m + len, sizeof m - (size_t)len, "; %d other node%s over)", h->over_nodes - 1, fs_s(h->over_nodes - 1));
+            else
+                snprintf(m + len, sizeof m - (size_t)len, ")");
+        }
+        fit_fail(p, m);
     }
     return p->fit_msg[0] == '\0';
 }
@@ -856,6 +880,7 @@ bool plan_build(const scn_scenario *s, plan *p, fs_err *err)
         if (p->pools[i].placed && !groups_in_nodes(s, p, i, err)) return false;
         pool_memory(s, &p->pools[i]);
     }
+    plan_host_sum(s, p);
     p->fits = fit_check(s, p);
     return true;
 }

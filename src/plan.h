@@ -41,6 +41,7 @@ typedef struct {
     double   train_mem[MB__COUNT];
     double   rollout_mem[MB__COUNT];
     double   host_mem_per_node;     /* offloaded states + swapped models */
+    double   host_per_device;       /* host_mem_per_node over the devices it counts: one device's host bytes */
     double   host_opt;              /* per device: the optimizer's share on the host for the whole run */
     double   seq_mean;              /* mean prompt + response tokens of a sample (0: not known; plan_act_peak) */
     double   host_node[3];          /* host_mem_per_node by what it holds: the optimizer (whole run),
@@ -74,6 +75,25 @@ typedef struct {
     scn_cluster view;
 } plan_pool;
 
+/* Host memory summed per node over the pools on it (docs/model.md,
+** section 8, "One host memory a node"): each pool's host_per_device times
+** its devices on the node.  `node` is the fullest node (the lowest of equal
+** ones; -1 when no pool holds host bytes), `bytes` its sum and `pool[i]`
+** pool i's share of it; `shared` whether two pools hold host bytes on one
+** node anywhere.  The fit's node check reads `over_node`, `over_bytes`,
+** `over_pool`: the fullest node over cluster.host_mem_bytes that two pools
+** share and no pool of it fills alone (-1: none), and `over_nodes` how
+** many such nodes there are. */
+typedef struct {
+    int    node;
+    double bytes;
+    double pool[SCN_POOLS_MAX];
+    bool   shared;
+    int    over_node, over_nodes;
+    double over_bytes;
+    double over_pool[SCN_POOLS_MAX];
+} plan_host_nodes;
+
 typedef struct {
     scn_mode  mode;
     int       npools;
@@ -82,6 +102,7 @@ typedef struct {
     int       critic_pool;          /* the pool training the critic when not train_pool's, else -1 */
     int       total_devices;
     int       used_devices;
+    plan_host_nodes host;           /* host memory a node over its pools (plan_host_sum) */
     bool      fits;
     char      fit_msg[512];         /* first bucket that does not fit */
 } plan;
@@ -159,6 +180,16 @@ void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model 
                      double *grad_s, double *opt_s);
 /* Nodes the pool's devices touch, and the most it has on one node. */
 int plan_nodes(const scn_cluster *c, const plan_pool *q, int *most);
+/* The devices of pool q on node `node` (devices node·dpn … node·dpn + dpn − 1). */
+int plan_devices_on_node(const scn_cluster *c, const plan_pool *q, int node);
+/* The devices a pool's host_mem_per_node counts: its fullest node's. */
+int plan_host_devices(const scn_cluster *c, const plan_pool *q);
+/* plan_host_nodes (above) from per_device[i], pool i's host bytes a device,
+** and fills[i], whether pool i alone is over the node's host memory. */
+void plan_host_sum_of(const scn_cluster *c, const plan *p, const double *per_device, const bool *fills,
+                      plan_host_nodes *h);
+/* Fill p->host from the pools' host_per_device and host_mem_per_node. */
+void plan_host_sum(const scn_scenario *s, plan *p);
 
 /* Build pools and layouts.  Bad layouts are input errors (code 2). */
 bool plan_build(const scn_scenario *s, plan *p, fs_err *err);

@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "model.h"
 #include "model_mem.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -137,6 +138,85 @@ int plan_nodes(const scn_cluster *c, const plan_pool *q, int *most)
             if (++here > *most) *most = here;
         }
     return nodes;
+}
+
+int plan_devices_on_node(const scn_cluster *c, const plan_pool *q, int node)
+{
+    int dpn = c->devices_per_node, lo = node * dpn, hi = lo + dpn - 1, n = 0;
+    for (int r = 0; r < q->nranges; r++) {
+        int a = q->range[r][0] > lo ? q->range[r][0] : lo, b = q->range[r][1] < hi ? q->range[r][1] : hi;
+        if (b >= a) n += b - a + 1;
+    }
+    return n;
+}
+
+int plan_host_devices(const scn_cluster *c, const plan_pool *q)
+{
+    int per_node = c->devices_per_node < q->devices ? c->devices_per_node : q->devices;
+    if (q->placed) plan_nodes(c, q, &per_node);   /* a spread pool holds part of each node */
+    return per_node;
+}
+
+/* docs/model.md, section 8, "One host memory a node": the processes of
+** every pool on a node draw on its one host memory (the kernel's OOM killer
+** and Ray's memory monitor act per node), so a node holds the sum over its
+** pools of their host bytes a device times their devices there.  Each
+** pool's figure is its own peak, so the sum is an upper bound when two
+** pools peak at different times; the optimizer's whole-run share is exact.
+** per_device[i] is pool i's host bytes a device, fills[i] whether pool i
+** alone is over the node's host memory (its own message). */
+void plan_host_sum_of(const scn_cluster *c, const plan *p, const double *per_device, const bool *fills,
+                      plan_host_nodes *h)
+{
+    memset(h, 0, sizeof *h);
+    h->node = h->over_node = -1;
+    int dpn = c->devices_per_node, nn = (p->total_devices + dpn - 1) / dpn, holders = 0;
+    for (int i = 0; i < p->npools; i++) holders += per_device[i] > 0;
+    if (holders == 0 || nn < 1) return;
+    double *sum = xcalloc((size_t)nn, sizeof *sum);
+    unsigned char *npools = xcalloc((size_t)nn, 1), *alone = xcalloc((size_t)nn, 1);
+    for (int i = 0; i < p->npools; i++) {
+        const plan_pool *q = &p->pools[i];
+        if (per_device[i] <= 0) continue;
+        int last = -1;
+        for (int r = 0; r < q->nranges; r++)
+            for (int n = q->range[r][0] / dpn; n <= q->range[r][1] / dpn; n++) {
+                int a = q->range[r][0] > n * dpn ? q->range[r][0] : n * dpn;
+                int b = q->range[r][1] < n * dpn + dpn - 1 ? q->range[r][1] : n * dpn + dpn - 1;
+                sum[n] += per_device[i] * (b - a + 1);
+                if (n != last) { npools[n]++; last = n; }
+                if (fills[i]) alone[n] = 1;
+            }
+    }
+    for (int n = 0; n < nn; n++) {
+        if (sum[n] > h->bytes) { h->bytes = sum[n]; h->node = n; }
+        if (npools[n] > 1) h->shared = true;
+        /* a node two pools overfill together; a pool that overfills one
+        ** alone is the fit's per-pool message */
+        if (npools[n] > 1 && !alone[n] && sum[n] > c->host_mem_bytes * (1 + 1e-9)) {
+            h->over_nodes++;
+            if (sum[n] > h->over_bytes) { h->over_bytes = sum[n]; h->over_node = n; }
+        }
+    }
+    for (int i = 0; i < p->npools; i++) {
+        const plan_pool *q = &p->pools[i];
+        if (h->node >= 0) h->pool[i] = per_device[i] * plan_devices_on_node(c, q, h->node);
+        if (h->over_node >= 0) h->over_pool[i] = per_device[i] * plan_devices_on_node(c, q, h->over_node);
+    }
+    free(sum);
+    free(npools);
+    free(alone);
+}
+
+void plan_host_sum(const scn_scenario *s, plan *p)
+{
+    double per[SCN_POOLS_MAX];
+    bool fills[SCN_POOLS_MAX];
+    for (int i = 0; i < p->npools; i++) {
+        per[i] = p->pools[i].host_per_device;
+        fills[i] = p->pools[i].host_mem_per_node > s->cluster.host_mem_bytes;
+    }
+    plan_host_sum_of(&s->cluster, p, per, fills, &p->host);
 }
 
 /* The parameters a device of the heaviest pipeline stage trains

@@ -201,5 +201,22 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
         }
         buf_printf(out, "\n");
     }
+    /* host memory a node over the pools that share it (docs/model.md,
+    ** section 8, "One host memory a node"): shown where two pools share one */
+    const plan_host_nodes *h = &p->host;
+    if (h->shared && h->node >= 0) {
+        char c[32];
+        fmt_bytes_of(b1, sizeof b1, h->bytes, s->cluster.host_mem_bytes);
+        fmt_bytes(c, sizeof c, s->cluster.host_mem_bytes);
+        buf_printf(out, "Host per node: fullest node %d holds %s of %s (", h->node, b1, c);
+        bool any = false;
+        for (int i = 0; i < p->npools; i++) {
+            if (h->pool[i] <= 0) continue;
+            fmt_bytes(b2, sizeof b2, h->pool[i]);
+            buf_printf(out, "%s%s %s", any ? ", " : "", p->pools[i].name, b2);
+            any = true;
+        }
+        buf_printf(out, ")%s\n", h->bytes > s->cluster.host_mem_bytes ? "  OVER CAPACITY" : "");
+    }
     buf_printf(out, "Memory fit: %s%s\n", p->fits ? "fits" : "DOES NOT FIT: ", p->fits ? "" : p->fit_msg);
 }

@@ -374,6 +374,8 @@ bool planner_keeps(const scn_scenario *s, const plan *pl)
         worst = fmax(worst, q->peak / q->capacity);
         if (s->cluster.host_mem_bytes > 0) worst = fmax(worst, q->host_mem_per_node / s->cluster.host_mem_bytes);
     }
+    /* a node's host memory over the pools sharing it (plan_host_sum) */
+    if (s->cluster.host_mem_bytes > 0) worst = fmax(worst, pl->host.bytes / s->cluster.host_mem_bytes);
     return worst <= 1 + PLANNER_FIT_SLACK;
 }
 

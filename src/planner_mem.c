@@ -207,8 +207,10 @@ bool planner_mem_repair(planner *P, plan_cand *c, scn_scenario *s, plan *pl)
     /* a host that overflows already is not helped: the features move bytes
     ** to the host or leave it as it is; a rollout-only pool over its
     ** memory neither (its weights and KV cache are the engine's) */
-    if (s->cluster.host_mem_bytes > 0)
+    if (s->cluster.host_mem_bytes > 0) {
         for (int i = 0; i < pl->npools; i++) if (pl->pools[i].host_mem_per_node > s->cluster.host_mem_bytes) return false;
+        if (pl->host.bytes > s->cluster.host_mem_bytes) return false;   /* a node its pools overfill together */
+    }
     options op;
     int total = 1;
     for (int f = 0; f < PLANNER_MEM__N; f++) {

@@ -136,6 +136,42 @@ void report_compute(const sim *s, report *r)
             snprintf(r->why + len, sizeof r->why - len, "; also %s memory of %s peaks at %s of %s%s",
                      mg->host ? "host" : "device", mg->name, pk, cap, mg->host ? " per node" : " per device");
         }
+    /* a node's host memory over the pools that share it (docs/model.md,
+    ** section 8, "One host memory a node"): each pool's host group peaks per
+    ** node at its host bytes a device times its fullest node's devices
+    ** (plan_host_devices); a node holds the sum of those bytes a device times
+    ** each pool's devices on it, the check's sum (plan_host_sum) over the
+    ** ledger's peaks */
+    double per[SCN_POOLS_MAX] = {0};
+    bool fills[SCN_POOLS_MAX] = {false};
+    for (int g = 0; g < trace_nmemgroups(t); g++) {
+        const trace_memgroup *mg = trace_memgroup_at(t, g);
+        if (!mg->host || mg->pool < 0 || mg->pool >= pl->npools) continue;
+        double peak = sim_mem_peak_total(s, g, NULL);
+        per[mg->pool] = peak / plan_host_devices(&sc->cluster, &pl->pools[mg->pool]);
+        fills[mg->pool] = peak > mg->capacity * (1 + 1e-9);
+    }
+    plan_host_nodes hn;
+    plan_host_sum_of(&sc->cluster, pl, per, fills, &hn);
+    if (hn.over_node >= 0) {
+        char pk[32], cap[32], part[32];
+        fmt_bytes_of(pk, sizeof pk, hn.over_bytes, sc->cluster.host_mem_bytes);
+        fmt_bytes(cap, sizeof cap, sc->cluster.host_mem_bytes);
+        size_t len = strlen(r->why);
+        snprintf(r->why + len, sizeof r->why - len, "%shost memory of node %d peaks at %s of %s over its pools (",
+                 r->feasible ? "" : "; also ", hn.over_node, pk, cap);
+        bool any = false;
+        for (int i = 0; i < pl->npools; i++) {
+            if (hn.over_pool[i] <= 0) continue;
+            fmt_bytes(part, sizeof part, hn.over_pool[i]);
+            len = strlen(r->why);
+            snprintf(r->why + len, sizeof r->why - len, "%s%s %s", any ? ", " : "", pl->pools[i].name, part);
+            any = true;
+        }
+        len = strlen(r->why);
+        snprintf(r->why + len, sizeof r->why - len, ")");
+        r->feasible = false;
+    }
     /* staleness: the bound hooks left, the mean lag trained */
     int64_t n = 0;
     for (int k = 0; k <= SCN_STALENESS_MAX; k++) n += st->lag_hist[k];

@@ -358,9 +358,15 @@ for e in trains:
 PY
     "$F" run examples/qwen7b_h100x16.lua --json - --quiet | python3 -c 'import json,sys; json.load(sys.stdin)' && ok || bad "--json - is not JSON on stdout"
     "$F" check examples/qwen7b_h100x16.lua --json - | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["fits"]' && ok || bad "check --json"
+    # host memory a node over the pools on it (docs/model.md, section 8): the
+    # actor's and the critic's CPU Adam on node 1
+    "$F" check examples/openrlhf_ppo_critic_pool.lua --json - | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["host_peak_node"] == 1 and abs(d["host_peak_node_bytes"] / 2**30 - 239.3) < 0.05, d.get("host_peak_node_bytes")' && ok || bad "check --json host_peak_node_bytes"
 else
     echo "cli.sh: python3 not found; JSON parse checks skipped" >&2
 fi
+
+# the fullest node's host memory over its pools, as docs/model.md section 8 prints it
+"$F" check examples/openrlhf_ppo_critic_pool.lua | grep -qF 'Host per node: fullest node 1 holds 239.3 GiB of 2.0 TiB (actor 119.7 GiB, critic 119.7 GiB)' && ok || bad "check: the host per node line"
 
 # --- bad input: message names the file/field/option, status 2 -----------------
 cat > "$T/typo.lua" <<'EOF2'

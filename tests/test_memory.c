@@ -3,7 +3,7 @@
 ** (docs/model.md, sections 3 and 7): the optimizer on the host, fused
 ** attention under recompute none, token-budget micro-batches and padding,
 ** LoRA actors, what vLLM's gpu_memory_utilization is a share of and its
-** start-up checks.  Past 900 lines: one suite, the memory mechanisms side by
+** start-up checks, host memory a node over the pools on it.  Past 900 lines: one suite, the memory mechanisms side by
 ** side, each test against its own counterfactual.
 ** Each test compares a run with the mechanism against one without, so it
 ** fails when the mechanism does nothing.
@@ -15,6 +15,7 @@
 #include "model.h"
 #include "model_mem.h"
 #include "plan.h"
+#include "report.h"
 #include "trace.h"
 
 #include <math.h>
@@ -779,6 +780,85 @@ START_TEST(t_critic_offload)
 }
 END_TEST
 
+/* docs/model.md, section 8, "One host memory a node": the actor's and the
+** critic's CPU Adam states on one node of 8 (OpenRLHF's groups packed onto
+** it), each pool under the node's host memory and the two together over:
+** the fit fails naming the node and both pools; with the critic on a node
+** of its own (ranges) each node holds one pool's share and it fits. */
+START_TEST(t_host_per_node)
+{
+    static const char *FMT =
+        "local f = fusync\n"
+        "return { name = 'hostnode',\n"
+        "  cluster = { device = f.devices.h100, devices_per_node = 8, nodes_per_supernode = 1, supernodes = %d,\n"
+        "              host_mem_gb = 160 },\n"
+        "  models = { actor = f.models.qwen2_5_7b, reference = false, reward = 'rule', critic = f.models.qwen2_5_7b },\n"
+        "  workload = { algorithm = 'ppo', prompts_per_step = 32, samples_per_prompt = 1, minibatches = 2,\n"
+        "    prompt_len = f.dist.fixed(512), response_len = f.dist.uniform(64, 1000),\n"
+        "    max_response = 1024, iterations = 2, warmup = 0, seed = 5 },\n"
+        "  plan = { mode = 'separate', rollout = { tp = 1, max_seqs = 64 },\n"
+        "           train = { tp = 1, pp = 1, zero = 3, micro_batch = 1, optimizer_offload = 1 },\n"
+        "           pools = { { name = 'vllm', devices = 2, roles = { 'rollout' } },\n"
+        "                     { name = 'actor', devices = 3, roles = { 'train' } },\n"
+        "                     { name = 'critic', devices = 3, roles = { 'critic' }%s } } },\n"
+        "}\n";
+    scn_scenario sc[2];
+    plan pl[2];
+    for (int k = 0; k < 2; k++) {
+        char src[2048];
+        snprintf(src, sizeof src, FMT, k ? 2 : 1, k ? ", ranges = { { 8, 10 } }" : "");
+        char *path = test_tmpfile(".lua", src);
+        ck_assert_ptr_nonnull(path);
+        fs_err err = {0, ""};
+        bool ok = lscn_load(path, NULL, 0, &sc[k], &err) && scn_validate(&sc[k], &err);
+        unlink(path);
+        free(path);
+        ck_assert_msg(ok, "load: %s", err.msg);
+        ck_assert_msg(plan_build(&sc[k], &pl[k], &err), "plan_build: %s", err.msg);
+    }
+    double cap = sc[0].cluster.host_mem_bytes;
+    const plan_pool *qa = &pl[0].pools[1], *qc = &pl[0].pools[2];
+    /* each pool alone is under the node's host memory */
+    ck_assert_double_gt(qa->host_mem_per_node, 0.5 * cap);
+    ck_assert_double_lt(qa->host_mem_per_node, cap);
+    ck_assert_double_gt(qc->host_mem_per_node, 0.5 * cap);
+    ck_assert_double_lt(qc->host_mem_per_node, cap);
+    ck_assert_double_eq_tol(qa->host_mem_per_node, 3 * qa->host_per_device, 1.0);
+    /* together on node 0 they are over: the sum of both pools' shares */
+    const plan_host_nodes *h = &pl[0].host;
+    ck_assert_int_eq(h->node, 0);
+    ck_assert(h->shared);
+    ck_assert_double_eq_tol(h->bytes, qa->host_mem_per_node + qc->host_mem_per_node, 1.0);
+    ck_assert_double_eq_tol(h->pool[1], qa->host_mem_per_node, 1.0);
+    ck_assert_double_eq_tol(h->pool[0], 0, 0.5);
+    ck_assert_int_eq(h->over_node, 0);
+    ck_assert_int_eq(h->over_nodes, 1);
+    ck_assert(!pl[0].fits);
+    ck_assert_msg(strstr(pl[0].fit_msg, "node 0 host memory:") && strstr(pl[0].fit_msg, "actor ")
+                  && strstr(pl[0].fit_msg, "critic ") && !strstr(pl[0].fit_msg, "pool '"), "%s", pl[0].fit_msg);
+    /* the critic on node 1: one pool's share a node, and it fits */
+    const plan_host_nodes *h1 = &pl[1].host;
+    ck_assert(!h1->shared);
+    ck_assert_int_eq(h1->over_node, -1);
+    ck_assert_double_eq_tol(h1->bytes, fmax(pl[1].pools[1].host_mem_per_node, pl[1].pools[2].host_mem_per_node), 1.0);
+    ck_assert_msg(pl[1].fits, "%s", pl[1].fit_msg);
+    ck_assert_int_eq(plan_devices_on_node(&sc[1].cluster, &pl[1].pools[2], 1), 3);
+    ck_assert_int_eq(plan_devices_on_node(&sc[1].cluster, &pl[1].pools[2], 0), 0);
+    /* the run's ledger agrees: its host groups' peaks summed over node 0 */
+    for (int k = 0; k < 2; k++) {
+        fs_err err = {0, ""};
+        sim *sm = sim_new(&sc[k], &err);
+        ck_assert_msg(sm != NULL, "%s", err.msg);
+        ck_assert(sim_run(sm));
+        report r;
+        report_compute(sm, &r);
+        sim_free(sm);
+        ck_assert_msg(r.feasible == (k == 1), "run %d: %s", k, r.why);
+        if (k == 0) ck_assert_msg(strstr(r.why, "host memory of node 0 peaks at") && strstr(r.why, "critic "), "%s", r.why);
+    }
+}
+END_TEST
+
 /* Parameter offload of the actor (verl actor.fsdp_config.param_offload,
 ** NeMo RL's offload_after_refit): with the training weights kept through
 ** generation (zero_redundancy false), offloading them gives the KV cache
@@ -993,6 +1073,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_engine_kept);
     tcase_add_test(tc, t_runtime_in_ledger);
     tcase_add_test(tc, t_critic_offload);
+    tcase_add_test(tc, t_host_per_node);
     tcase_add_test(tc, t_grad_buffer);
     tcase_add_test(tc, t_param_offload);
     tcase_add_test(tc, t_mem_util_scope);

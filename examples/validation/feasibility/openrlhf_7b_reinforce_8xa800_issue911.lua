@@ -3,8 +3,8 @@
 -- TP 2) on one node of 8 x A800 80GB (A100 80GB's memory) with 250 GB of host memory; Ray killed a task for host
 -- memory (host). The model is not named: Qwen2.5-7B-Instruct's shape is taken.
 -- Imported with fusync import openrlhf from configs/openrlhf_issue911_7b_reinforce.sh (the command in v0.11
--- spelling, see its header); model shape from its config.json (models/). The importer takes the devices a node from
--- actor.num_gpus_per_node (4): the node of 8 is given as --nodes 2 --host-mem 125, the same host memory a GPU.
+-- spelling, see its header); model shape from its config.json (models/), with the machine's node: --device a100_80g
+-- --devices-per-node 8 --host-mem 250 (the thread's "CPU memory is 250GB", in host_mem_gb's GiB).
 -- Imported by `fusync import openrlhf` from openrlhf_issue911_7b_reinforce.sh.
 -- Keys the input leaves out take the framework's defaults: OpenRLHF v0.11.0, commit 3c3be62: openrlhf/cli/train_ppo_ray.py.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -13,9 +13,9 @@ local f = fusync
 return {
   cluster = {
     device = f.devices.a100_80g,  -- --device
-    devices_per_node = 4,  -- actor.num_gpus_per_node (openrlhf_issue911_7b_reinforce.sh:26)
-    nodes = 2,  -- --nodes
-    host_mem_gb = 125,  -- --host-mem
+    devices_per_node = 8,  -- --devices-per-node
+    nodes = 1,  -- every pool's GPUs (8) over --devices-per-node
+    host_mem_gb = 250,  -- --host-mem
   },
   models = {
     actor = { name = "Qwen2.5-7B-Instruct", layers = 28, dense_layers = 0, hidden = 3584, heads = 28, kv_heads = 4, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 18944, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- actor.model_name_or_path (openrlhf_issue911_7b_reinforce.sh:30) = Qwen2.5-7B-Instruct; shape from its config.json
@@ -39,6 +39,7 @@ return {
     rollout = {
       tp = 2,  -- vllm.tensor_parallel_size (openrlhf_issue911_7b_reinforce.sh:28)
       mem_util = 0.95,  -- vllm.gpu_memory_utilization, openrlhf's default
+      cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
     },
     train = {
@@ -63,5 +64,6 @@ return {
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
 --   algo.advantage.estimator = reinforce_baseline: fusync simulates it as GRPO (critic-free, the same passes)
+--   actor.num_gpus_per_node = 4, fewer than the machine's 8 GPUs a node (--devices-per-node): OpenRLHF packs the group's 4 one-GPU bundles onto as few nodes as hold them (launcher.py, strategy PACK), beside other groups; fusync lays the pools one after another over the nodes
 -- Keys read that do not affect performance
 --   (none)

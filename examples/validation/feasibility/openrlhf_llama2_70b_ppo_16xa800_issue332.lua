@@ -4,8 +4,8 @@
 -- (A100 80GB's memory) with 1600 GB of host memory a node; Ray killed the job for host memory at the 32nd micro-step
 -- of training (host).
 -- Imported with fusync import openrlhf from configs/openrlhf_issue332_llama2_70b_ppo.sh (the script in v0.11
--- spelling, see its header); model shape from its config.json (models/). The importer takes the devices a node from
--- actor.num_gpus_per_node (4): the 2 nodes of 8 are given as --nodes 4 --host-mem 800, the same host memory a GPU.
+-- spelling, see its header); model shape from its config.json (models/), with the machine's nodes: --device a100_80g
+-- --devices-per-node 8 --host-mem 1600 (the thread's "1600GB memory each node", in host_mem_gb's GiB).
 -- Imported by `fusync import openrlhf` from openrlhf_issue332_llama2_70b_ppo.sh.
 -- Keys the input leaves out take the framework's defaults: OpenRLHF v0.11.0, commit 3c3be62: openrlhf/cli/train_ppo_ray.py.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -14,9 +14,9 @@ local f = fusync
 return {
   cluster = {
     device = f.devices.a100_80g,  -- --device
-    devices_per_node = 4,  -- actor.num_gpus_per_node (openrlhf_issue332_llama2_70b_ppo.sh:24)
-    nodes = 4,  -- --nodes
-    host_mem_gb = 800,  -- --host-mem
+    devices_per_node = 8,  -- --devices-per-node
+    nodes = 2,  -- every pool's GPUs (16) over --devices-per-node
+    host_mem_gb = 1600,  -- --host-mem
   },
   models = {
     actor = { name = "meta-llama/Llama-2-70b-chat-hf", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 32000, tied_embeddings = false },  -- actor.model_name_or_path (openrlhf_issue332_llama2_70b_ppo.sh:27) = meta-llama/Llama-2-70b-chat-hf; shape from its config.json
@@ -41,6 +41,7 @@ return {
     rollout = {
       tp = 2,  -- vllm.tensor_parallel_size (openrlhf_issue332_llama2_70b_ppo.sh:26)
       mem_util = 0.95,  -- vllm.gpu_memory_utilization, openrlhf's default
+      cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
     },
     train = {
@@ -48,8 +49,8 @@ return {
       tp = 1,  -- ds.tensor_parallel_size, openrlhf's default
       recompute = "full",  -- actor.gradient_checkpointing_enable (openrlhf_issue332_llama2_70b_ppo.sh:40)
       optimizer_offload = 1,  -- ds.adam_offload (openrlhf_issue332_llama2_70b_ppo.sh:39)
-      grad_buffer = "host",  -- ds.adam_offload (openrlhf_issue332_llama2_70b_ppo.sh:39): DeepSpeed ZeRO-Offload, the gradients reduced to the host for CPU Adam
       padding = "longest",  -- ds.packing_samples, openrlhf's default
+      grad_buffer = "host",  -- ds.adam_offload (openrlhf_issue332_llama2_70b_ppo.sh:39): DeepSpeed ZeRO-Offload, the gradients reduced to the host for CPU Adam
       micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue332_llama2_70b_ppo.sh:30)
       logprob_batch = 2,  -- rollout.micro_batch_size (openrlhf_issue332_llama2_70b_ppo.sh:32)
     },
@@ -65,6 +66,9 @@ return {
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   (none)
+--   actor.num_gpus_per_node = 4, fewer than the machine's 8 GPUs a node (--devices-per-node): OpenRLHF packs the group's 4 one-GPU bundles onto as few nodes as hold them (launcher.py, strategy PACK), beside other groups; fusync lays the pools one after another over the nodes
+--   ref.num_gpus_per_node = 2, fewer than the machine's 8 GPUs a node (--devices-per-node): OpenRLHF packs the group's 2 one-GPU bundles onto as few nodes as hold them (launcher.py, strategy PACK), beside other groups; fusync lays the pools one after another over the nodes
+--   critic.num_gpus_per_node = 4, fewer than the machine's 8 GPUs a node (--devices-per-node): OpenRLHF packs the group's 4 one-GPU bundles onto as few nodes as hold them (launcher.py, strategy PACK), beside other groups; fusync lays the pools one after another over the nodes
+--   reward.num_gpus_per_node = 2, fewer than the machine's 8 GPUs a node (--devices-per-node): OpenRLHF packs the group's 2 one-GPU bundles onto as few nodes as hold them (launcher.py, strategy PACK), beside other groups; fusync lays the pools one after another over the nodes
 -- Keys read that do not affect performance
 --   (none)
