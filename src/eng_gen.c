@@ -11,11 +11,8 @@
 ** are stopped for a switch or a weight transfer (eng_step.c), keeping or
 ** throwing away what they decoded, and started again by the controller
 ** (eng_ctrl.c).  Rules and formulas: docs/model.md, section 5 (Generation)
-** and section 4, rules 2 and 8.  Shared state and helpers: engine_int.h.
-** Past 900 lines on purpose: admission, decoding, preemption and prefix
-** sharing run in the event loop's hottest path and are inlined into one
-** another (docs/performance.md); prefix caching (pg_*) is the part to move
-** to a file of its own next, behind engine_int.h.
+** and section 4, rules 2 and 8.  Shared state and helpers: engine_int.h;
+** the prompt groups that prefix caching shares KV among: eng_prefix.c.
 */
 #include "engine_int.h"
 
@@ -352,106 +349,10 @@ static int64_t decode_steps_within(sim *s, instance *I, double dt, int64_t kmax)
 /* ------------------------------------------------------------ generation */
 
 /* KV the instance holds at its current step: a prompt group's shared
-** prompt blocks once (kv_shared, below). */
+** prompt blocks once (kv_shared, eng_prefix.c). */
 static inline double inst_kv(const sim *s, const instance *I)
 {
     return kv_paged(s) ? I->ctx_sum + I->nactive * kv_slack(s) - I->kv_shared : I->kv_used;
-}
-
-/* ------------------------------------------------------- prefix caching */
-
-/* The n samples of one prompt (GRPO's group, workload.samples_per_prompt)
-** share the prompt's KV blocks on an instance where several are active at
-** once, and only the first pays its prefill: vLLM's automatic prefix
-** caching (blocks hashed by their tokens and reused, on by default in the V1
-** engine) and SGLang's RadixAttention (Zheng et al., arXiv 2312.07104).
-** Only full blocks are shared, and a request whose prompt is all cached
-** still computes its last token for the logits (vLLM V1's KV-cache
-** manager caps a hit at prompt − 1 tokens): a hit is b·⌊(p − 1)/b⌋ tokens.
-** A prompt stays cached while a sample of its group is active on the
-** instance; vLLM keeps freed blocks for later hits until it needs them,
-** which fusync does not count.  docs/model.md, section 5. */
-struct pgent {
-    int64_t key;        /* the group: sample id / samples_per_prompt; -1 free */
-    int32_t n;          /* its samples active on the instance */
-};
-
-static inline double prompt_hit(const sim *s, int32_t prompt)
-{
-    const int b = s->scn.plan.rollout.kv_block;
-    return prompt > 1 ? (double)b * ((prompt - 1) / b) : 0;
-}
-
-static inline size_t pg_home(const instance *I, int64_t key)
-{
-    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15u) >> 32) & (size_t)(I->pgcap - 1);
-}
-
-/* The slot of group `key`, or the free slot where it would go.  The table
-** holds at most max_seqs groups (one per active sample at most) in twice
-** as many slots, so a free one is always found. */
-static size_t pg_slot(sim *s, instance *I, int64_t key)
-{
-    if (!I->pg) {
-        int cap = 16;
-        while (cap < 2 * s->scn.plan.rollout.max_seqs) cap *= 2;
-        I->pg = xmalloc((size_t)cap * sizeof *I->pg);
-        for (int i = 0; i < cap; i++) I->pg[i].key = -1;
-        I->pgcap = cap;
-    }
-    const size_t m = (size_t)I->pgcap - 1;
-    size_t i = pg_home(I, key);
-    while (I->pg[i].key != -1 && I->pg[i].key != key) i = (i + 1) & m;
-    return i;
-}
-
-static inline int64_t smp_group(const sim *s, int id) { return (int64_t)id / s->scn.work.samples_per_prompt; }
-
-/* Sample `id` of prompt length `prompt` joins the instance at slot `i`
-** (pg_slot of its group); returns the prompt tokens it finds cached. */
-static double pg_join(sim *s, instance *I, size_t i, int id, int32_t prompt)
-{
-    struct pgent *e = &I->pg[i];
-    if (e->key == -1) {
-        e->key = smp_group(s, id);
-        e->n = 1;
-        return 0;
-    }
-    e->n++;
-    const double hit = prompt_hit(s, prompt);
-    I->kv_shared += hit;
-    return hit;
-}
-
-/* Sample `id` leaves the instance (finished, preempted): the last of its
-** group frees the slot, closing the gap behind it (backward-shift deletion,
-** so that no probe sequence is cut). */
-static void pg_leave(sim *s, instance *I, int id, int32_t prompt)
-{
-    size_t i = pg_slot(s, I, smp_group(s, id));
-    struct pgent *pg = I->pg;
-    if (pg[i].key == -1) return;        /* not counted (cannot happen while kv_prefix holds) */
-    if (--pg[i].n > 0) {
-        I->kv_shared -= prompt_hit(s, prompt);
-        return;
-    }
-    const size_t m = (size_t)I->pgcap - 1;
-    for (size_t j = i;;) {
-        j = (j + 1) & m;
-        if (pg[j].key == -1) break;
-        const size_t k = pg_home(I, pg[j].key);
-        /* the entry at j stays if its home lies cyclically in (i, j] */
-        if (i <= j ? (i < k && k <= j) : (i < k || k <= j)) continue;
-        pg[i] = pg[j];
-        i = j;
-    }
-    pg[i].key = -1;
-}
-
-static void pg_clear(instance *I)
-{
-    for (int i = 0; i < I->pgcap; i++) I->pg[i].key = -1;
-    I->kv_shared = 0;
 }
 
 /* KV a sample needs to be admitted. */
@@ -638,8 +539,8 @@ static __attribute__((noinline)) sim_time inst_admit_some(sim *s, instance *I, s
         if (!eng_start_ok(bound, id, x)) break;
         double need = paged ? (double)x->prompt + x->gen + slack : (double)x->prompt + max_response;
         /* prefix caching: the group's prompt blocks already held here */
-        const size_t slot = pfx ? pg_slot(s, I, smp_group(s, id)) : 0;
-        const double hit = pfx && I->pg[slot].key != -1 ? prompt_hit(s, x->prompt) : 0;
+        size_t slot = 0;
+        const double hit = pfx ? eng_pg_find(s, I, id, x->prompt, &slot) : 0;
         need -= hit;
         if (nactive == 0 && n == 0 && (double)x->prompt + max_response + slack > kv_cap) {
             /* cannot hold even one sequence: the plan is infeasible */
@@ -652,7 +553,7 @@ static __attribute__((noinline)) sim_time inst_admit_some(sim *s, instance *I, s
         ** sequence then active, or the step after the admission preempts
         ** what it admitted (and the instance cycles: admit, preempt, admit) */
         if (held + need + (paged ? nactive + 1 : 0) > admit_cap && !(paged && nactive == 0 && n == 0)) break;
-        if (pfx) pg_join(s, I, slot, id, x->prompt);
+        if (pfx) eng_pg_join(s, I, slot, id, x->prompt);
         head = head + 1 < qcap ? head + 1 : 0;      /* eng_sq_pop, the counts stored below */
         len--;
         const uint32_t flags = x->flags;
@@ -846,7 +747,7 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
         eng_act_add(s, x->v_start, -1);
         x->resumed = x->gen > 0;
         x->preempted = s->scn.plan.rollout.preempt == PREEMPT_SWAP ? PRE_SWAPPED : PRE_RECOMPUTE;
-        if (kv_prefix(s)) pg_leave(s, I, id, x->prompt);
+        if (kv_prefix(s)) eng_pg_leave(s, I, id, x->prompt);
         double ctx = (double)x->prompt + x->gen;
         I->ctx_sum -= ctx;
         I->nactive--;
@@ -901,7 +802,7 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     while (I->hn > 0 && hent_step(I, I->heap[0]) <= I->step) {
         const int id = hent_id(cold ? heap_pop_impl(I, true) : heap_pop_impl(I, false));
         sample *x = eng_smp(s, id);
-        if (pfx) pg_leave(s, I, id, x->prompt);
+        if (pfx) eng_pg_leave(s, I, id, x->prompt);
         I->ctx_sum -= (double)x->prompt + x->resp;
         if (!kv_paged(s)) I->kv_used -= (double)x->prompt + s->scn.work.max_response;   /* sample_reserve */
         I->nactive--;
@@ -989,5 +890,5 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
     I->nactive = 0;
     I->ctx_sum = 0;
     I->kv_used = 0;
-    if (I->pg) pg_clear(I);
+    eng_pg_clear(I);
 }

@@ -27,6 +27,8 @@
 **                the public sim_* entry points (run, advance, getters)
 **   eng_gen.c    rollout instances: admission, prefill, decode segments and
 **                their closed-form time, completion, stopping and resuming
+**   eng_prefix.c prefix caching: the prompt groups active on an instance
+**                and the KV their samples share
 **   eng_step.c   the training step: which samples it takes and when, the
 **                DistQueue reads, the end of a step, co-located switching,
 **                weight transfer to separate pools, and the step track
@@ -302,7 +304,7 @@ typedef struct {
     scn_link lk;
     int      own_b;         /* with no table (dtab < 0 once looked up): the batch of */
     dline    own;           /* the lines it computed last */
-    /* prefix caching (eng_gen.c): the prompt groups active here, each with
+    /* prefix caching (eng_prefix.c): the prompt groups active here, each with
     ** its count of active samples (open addressing, key -1 free), and the
     ** KV tokens their sharing saves, Σ (count − 1)·cached prompt tokens */
     struct pgent *pg;
@@ -799,6 +801,18 @@ void eng_inst_event(sim *s, instance *I, sim_time now);
 bool eng_inst_can_admit(const sim *s, const instance *I);
 void eng_inst_kick(sim *s, instance *I, sim_time now);
 void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart);
+
+/* eng_prefix.c: prefix caching, while kv_prefix holds (docs/model.md,
+** section 5).  eng_pg_find: the prompt tokens sample `id` (prompt length
+** `prompt`) finds cached here, and its group's slot, which eng_pg_join
+** takes when the sample is admitted.  eng_pg_leave: the sample is no longer
+** active here (finished, preempted).  eng_pg_clear: the instance holds no
+** sample (eviction). */
+double eng_pg_find(sim *s, instance *I, int id, int32_t prompt, size_t *slot);
+void   eng_pg_join(sim *s, instance *I, size_t slot, int id, int32_t prompt);
+void   eng_pg_leave(sim *s, instance *I, int id, int32_t prompt);
+void   eng_pg_clear(instance *I);
+
 /* eng_dispatch.c: the queue shared out among a pool's instances; a pool's
 ** instances started on a generation phase. */
 void eng_dispatch(sim *s, sim_time now, int pool);
