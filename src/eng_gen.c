@@ -12,9 +12,10 @@
 ** throwing away what they decoded, and started again by the controller
 ** (eng_ctrl.c).  Rules and formulas: docs/model.md, section 5 (Generation)
 ** and section 4, rules 2 and 8.  Shared state and helpers: engine_int.h;
-** the prompt groups that prefix caching shares KV among: eng_prefix.c.
+** prefix caching's prompt groups (pg_*): eng_prefix.h, inlined here.
 */
 #include "engine_int.h"
+#include "eng_prefix.h"
 
 #include <limits.h>
 #include <math.h>
@@ -349,7 +350,7 @@ static int64_t decode_steps_within(sim *s, instance *I, double dt, int64_t kmax)
 /* ------------------------------------------------------------ generation */
 
 /* KV the instance holds at its current step: a prompt group's shared
-** prompt blocks once (kv_shared, eng_prefix.c). */
+** prompt blocks once (kv_shared, eng_prefix.h). */
 static inline double inst_kv(const sim *s, const instance *I)
 {
     return kv_paged(s) ? I->ctx_sum + I->nactive * kv_slack(s) - I->kv_shared : I->kv_used;
@@ -539,8 +540,8 @@ static __attribute__((noinline)) sim_time inst_admit_some(sim *s, instance *I, s
         if (!eng_start_ok(bound, id, x)) break;
         double need = paged ? (double)x->prompt + x->gen + slack : (double)x->prompt + max_response;
         /* prefix caching: the group's prompt blocks already held here */
-        size_t slot = 0;
-        const double hit = pfx ? eng_pg_find(s, I, id, x->prompt, &slot) : 0;
+        const size_t slot = pfx ? pg_slot(s, I, smp_group(s, id)) : 0;
+        const double hit = pfx && I->pg[slot].key != -1 ? prompt_hit(s, x->prompt) : 0;
         need -= hit;
         if (nactive == 0 && n == 0 && (double)x->prompt + max_response + slack > kv_cap) {
             /* cannot hold even one sequence: the plan is infeasible */
@@ -553,7 +554,7 @@ static __attribute__((noinline)) sim_time inst_admit_some(sim *s, instance *I, s
         ** sequence then active, or the step after the admission preempts
         ** what it admitted (and the instance cycles: admit, preempt, admit) */
         if (held + need + (paged ? nactive + 1 : 0) > admit_cap && !(paged && nactive == 0 && n == 0)) break;
-        if (pfx) eng_pg_join(s, I, slot, id, x->prompt);
+        if (pfx) pg_join(s, I, slot, id, x->prompt);
         head = head + 1 < qcap ? head + 1 : 0;      /* eng_sq_pop, the counts stored below */
         len--;
         const uint32_t flags = x->flags;
@@ -747,7 +748,7 @@ static sim_time inst_preempt(sim *s, instance *I, sim_time now)
         eng_act_add(s, x->v_start, -1);
         x->resumed = x->gen > 0;
         x->preempted = s->scn.plan.rollout.preempt == PREEMPT_SWAP ? PRE_SWAPPED : PRE_RECOMPUTE;
-        if (kv_prefix(s)) eng_pg_leave(s, I, id, x->prompt);
+        if (kv_prefix(s)) pg_leave(s, I, id, x->prompt);
         double ctx = (double)x->prompt + x->gen;
         I->ctx_sum -= ctx;
         I->nactive--;
@@ -802,7 +803,7 @@ void eng_inst_event(sim *s, instance *I, sim_time now)
     while (I->hn > 0 && hent_step(I, I->heap[0]) <= I->step) {
         const int id = hent_id(cold ? heap_pop_impl(I, true) : heap_pop_impl(I, false));
         sample *x = eng_smp(s, id);
-        if (pfx) eng_pg_leave(s, I, id, x->prompt);
+        if (pfx) pg_leave(s, I, id, x->prompt);
         I->ctx_sum -= (double)x->prompt + x->resp;
         if (!kv_paged(s)) I->kv_used -= (double)x->prompt + s->scn.work.max_response;   /* sample_reserve */
         I->nactive--;
@@ -890,5 +891,5 @@ void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart)
     I->nactive = 0;
     I->ctx_sum = 0;
     I->kv_used = 0;
-    eng_pg_clear(I);
+    if (I->pg) pg_clear(I);
 }

@@ -27,8 +27,9 @@
 **                the public sim_* entry points (run, advance, getters)
 **   eng_gen.c    rollout instances: admission, prefill, decode segments and
 **                their closed-form time, completion, stopping and resuming
-**   eng_prefix.c prefix caching: the prompt groups active on an instance
-**                and the KV their samples share
+**   eng_prefix.h prefix caching: the prompt groups active on an instance
+**                and the KV their samples share, static functions that
+**                eng_gen.c alone includes (inlined into its event path)
 **   eng_step.c   the training step: which samples it takes and when, the
 **                DistQueue reads, the end of a step, co-located switching,
 **                weight transfer to separate pools, and the step track
@@ -46,8 +47,9 @@
 ** the prototypes of the functions that cross files.  A name that starts with
 ** eng_ comes from here; every other function is static in its file, or one
 ** of engine.h's sim_* entry points.  This header includes only public
-** headers, and the eng_*.c files include only it and those: there is no
-** include cycle.
+** headers, and the eng_*.c files include only it and those (eng_gen.c
+** also eng_prefix.h, which includes only this): there is no include
+** cycle.
 */
 #ifndef FUSYNC_ENGINE_INT_H
 #define FUSYNC_ENGINE_INT_H
@@ -304,7 +306,7 @@ typedef struct {
     scn_link lk;
     int      own_b;         /* with no table (dtab < 0 once looked up): the batch of */
     dline    own;           /* the lines it computed last */
-    /* prefix caching (eng_prefix.c): the prompt groups active here, each with
+    /* prefix caching (eng_prefix.h): the prompt groups active here, each with
     ** its count of active samples (open addressing, key -1 free), and the
     ** KV tokens their sharing saves, Σ (count − 1)·cached prompt tokens */
     struct pgent *pg;
@@ -801,18 +803,6 @@ void eng_inst_event(sim *s, instance *I, sim_time now);
 bool eng_inst_can_admit(const sim *s, const instance *I);
 void eng_inst_kick(sim *s, instance *I, sim_time now);
 void eng_inst_stop(sim *s, instance *I, sim_time now, bool evict, bool restart);
-
-/* eng_prefix.c: prefix caching, while kv_prefix holds (docs/model.md,
-** section 5).  eng_pg_find: the prompt tokens sample `id` (prompt length
-** `prompt`) finds cached here, and its group's slot, which eng_pg_join
-** takes when the sample is admitted.  eng_pg_leave: the sample is no longer
-** active here (finished, preempted).  eng_pg_clear: the instance holds no
-** sample (eviction). */
-double eng_pg_find(sim *s, instance *I, int id, int32_t prompt, size_t *slot);
-void   eng_pg_join(sim *s, instance *I, size_t slot, int id, int32_t prompt);
-void   eng_pg_leave(sim *s, instance *I, int id, int32_t prompt);
-void   eng_pg_clear(instance *I);
-
 /* eng_dispatch.c: the queue shared out among a pool's instances; a pool's
 ** instances started on a generation phase. */
 void eng_dispatch(sim *s, sim_time now, int pool);

@@ -1,7 +1,21 @@
 /*
-** eng_prefix.c — prefix caching: the prompt groups active on an instance.
-**
-** The n samples of one prompt (GRPO's group, workload.samples_per_prompt)
+** eng_prefix.h — prefix caching: the prompt groups active on an instance
+** and the KV their samples share (docs/model.md, section 5, "Prefix
+** caching").  Included by eng_gen.c only, so that these stay in its
+** translation unit: admission, completion and preemption call them once a
+** sample in the event loop's hottest path, and the compiler inlines them
+** there; in a file of their own each would be a call (docs/performance.md,
+** "Figures moved out of code comments").  They are static, not inline, as
+** they were in eng_gen.c: a second file that included this header would
+** fail the build on the functions it does not use.  The state is the
+** instance's pg, pgcap and kv_shared (engine_int.h).
+*/
+#ifndef FUSYNC_ENG_PREFIX_H
+#define FUSYNC_ENG_PREFIX_H
+
+#include "engine_int.h"
+
+/* The n samples of one prompt (GRPO's group, workload.samples_per_prompt)
 ** share the prompt's KV blocks on an instance where several are active at
 ** once, and only the first pays its prefill: vLLM's automatic prefix
 ** caching (blocks hashed by their tokens and reused, on by default in the V1
@@ -11,13 +25,7 @@
 ** manager caps a hit at prompt − 1 tokens): a hit is b·⌊(p − 1)/b⌋ tokens.
 ** A prompt stays cached while a sample of its group is active on the
 ** instance; vLLM keeps freed blocks for later hits until it needs them,
-** which fusync does not count.  docs/model.md, section 5 ("Prefix
-** caching").  The instances that call these (admission, completion,
-** preemption, eviction) are in eng_gen.c; the state is the instance's
-** pg, pgcap and kv_shared (engine_int.h).
-*/
-#include "engine_int.h"
-
+** which fusync does not count.  docs/model.md, section 5. */
 struct pgent {
     int64_t key;        /* the group: sample id / samples_per_prompt; -1 free */
     int32_t n;          /* its samples active on the instance */
@@ -54,28 +62,26 @@ static size_t pg_slot(sim *s, instance *I, int64_t key)
 
 static inline int64_t smp_group(const sim *s, int id) { return (int64_t)id / s->scn.work.samples_per_prompt; }
 
-double eng_pg_find(sim *s, instance *I, int id, int32_t prompt, size_t *slot)
+/* Sample `id` of prompt length `prompt` joins the instance at slot `i`
+** (pg_slot of its group); returns the prompt tokens it finds cached. */
+static double pg_join(sim *s, instance *I, size_t i, int id, int32_t prompt)
 {
-    const size_t i = pg_slot(s, I, smp_group(s, id));
-    *slot = i;
-    return I->pg[i].key != -1 ? prompt_hit(s, prompt) : 0;
-}
-
-void eng_pg_join(sim *s, instance *I, size_t slot, int id, int32_t prompt)
-{
-    struct pgent *e = &I->pg[slot];
+    struct pgent *e = &I->pg[i];
     if (e->key == -1) {
         e->key = smp_group(s, id);
         e->n = 1;
-        return;
+        return 0;
     }
     e->n++;
-    I->kv_shared += prompt_hit(s, prompt);
+    const double hit = prompt_hit(s, prompt);
+    I->kv_shared += hit;
+    return hit;
 }
 
-/* The last of a group to leave frees the slot, closing the gap behind it
-** (backward-shift deletion, so that no probe sequence is cut). */
-void eng_pg_leave(sim *s, instance *I, int id, int32_t prompt)
+/* Sample `id` leaves the instance (finished, preempted): the last of its
+** group frees the slot, closing the gap behind it (backward-shift deletion,
+** so that no probe sequence is cut). */
+static void pg_leave(sim *s, instance *I, int id, int32_t prompt)
 {
     size_t i = pg_slot(s, I, smp_group(s, id));
     struct pgent *pg = I->pg;
@@ -97,9 +103,10 @@ void eng_pg_leave(sim *s, instance *I, int id, int32_t prompt)
     pg[i].key = -1;
 }
 
-void eng_pg_clear(instance *I)
+static void pg_clear(instance *I)
 {
-    if (!I->pg) return;
     for (int i = 0; i < I->pgcap; i++) I->pg[i].key = -1;
     I->kv_shared = 0;
 }
+
+#endif
