@@ -22,7 +22,7 @@ GROUPS='
 base      | no  | no  | yes | src/util.* src/jsonr.* | base
 scenario  | no  | no  | yes | src/scenario.* | base scenario
 format    | no  | no  | yes | src/fields.c src/fields.h src/dist.* src/model.* src/model_coll.* src/model_mem.* src/presets.* src/hfconfig.* src/trace.* src/plan.c src/plan_cost.c src/plan_describe.c src/plan.h src/plan_axes.h src/estimate.* | base scenario format
-engine    | no  | no  | yes | src/eng_*.c src/engine.h src/engine_int.h | base scenario format engine
+engine    | no  | no  | yes | src/eng_*.c src/eng_prefix.h src/engine.h src/engine_int.h | base scenario format engine
 output    | no  | no  | no  | src/report.* src/fwnames.* src/report_fields.* src/rtable.* src/chrome.* src/chrome_fmt.h src/svg.* src/shard.* src/workers.* | base scenario format engine output
 csv       | no  | no  | no  | src/csvr.* src/lengths.* | base scenario format csv
 lua       | yes | no  | no  | src/lua_sandbox.* src/lua_scenario.* src/lua_helpers.* src/fields_lua.h src/fields_lua.c src/fields_lua_push.c | base scenario format csv lua

@@ -27,6 +27,9 @@
 **                the public sim_* entry points (run, advance, getters)
 **   eng_gen.c    rollout instances: admission, prefill, decode segments and
 **                their closed-form time, completion, stopping and resuming
+**   eng_prefix.h prefix caching: the prompt groups active on an instance
+**                and the KV their samples share, static functions that
+**                eng_gen.c alone includes (inlined into its event path)
 **   eng_step.c   the training step: which samples it takes and when, the
 **                DistQueue reads, the end of a step, co-located switching,
 **                weight transfer to separate pools, and the step track
@@ -44,8 +47,9 @@
 ** the prototypes of the functions that cross files.  A name that starts with
 ** eng_ comes from here; every other function is static in its file, or one
 ** of engine.h's sim_* entry points.  This header includes only public
-** headers, and the eng_*.c files include only it and those: there is no
-** include cycle.
+** headers, and the eng_*.c files include only it and those (eng_gen.c
+** also eng_prefix.h, which includes only this): there is no include
+** cycle.
 */
 #ifndef FUSYNC_ENGINE_INT_H
 #define FUSYNC_ENGINE_INT_H
@@ -302,7 +306,7 @@ typedef struct {
     scn_link lk;
     int      own_b;         /* with no table (dtab < 0 once looked up): the batch of */
     dline    own;           /* the lines it computed last */
-    /* prefix caching (eng_gen.c): the prompt groups active here, each with
+    /* prefix caching (eng_prefix.h): the prompt groups active here, each with
     ** its count of active samples (open addressing, key -1 free), and the
     ** KV tokens their sharing saves, Σ (count − 1)·cached prompt tokens */
     struct pgent *pg;
