@@ -703,21 +703,6 @@ static void render_nemo(xctx *x, fs_buf *out)
     }
 }
 
-/* A shell word: quoted when it holds anything but safe characters. */
-static void shell_word(fs_buf *out, const char *v)
-{
-    bool safe = *v != 0;
-    for (const char *q = v; *q; q++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/+:@,", *q)) safe = false;
-    if (safe) { buf_puts(out, v); return; }
-    buf_putc(out, '\'');
-    for (const char *q = v; *q; q++) {
-        if (*q == '\'') buf_puts(out, "'\\''");
-        else buf_putc(out, *q);
-    }
-    buf_putc(out, '\'');
-}
-
 bool imp_export(imp_framework fw, const scn_scenario *s, const char *source, fs_buf *out, fs_err *err)
 {
     xctx x = {.fw = fw, .s = s, .name = fw == IMP_VERL ? "verl" : fw == IMP_OPENRLHF ? "OpenRLHF" : "NeMo RL",
@@ -753,17 +738,17 @@ bool imp_export(imp_framework fw, const scn_scenario *s, const char *source, fs_
                 if (fw == IMP_VERL) {
                     if (!strcmp(e[i].key, "hydra.config_name")) {
                         buf_puts(out, "--config-name=");
-                        shell_word(out, e[i].val);
+                        buf_shell_word(out, e[i].val);
                     } else {
                         buf_printf(out, "%s=", e[i].key);
-                        shell_word(out, e[i].val);
+                        buf_shell_word(out, e[i].val);
                     }
                 } else if (imp_fw_flag(fw, e[i].key)) {
                     if (!strcmp(e[i].val, "false")) continue;   /* store_true: absent is false */
                     buf_printf(out, "--%s", e[i].key);
                 } else {
                     buf_printf(out, "--%s ", e[i].key);
-                    shell_word(out, e[i].val);
+                    buf_shell_word(out, e[i].val);
                 }
                 buf_putc(out, '\n');
             }

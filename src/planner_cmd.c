@@ -25,29 +25,13 @@ void planner_pools_text(const plan *pl, char *out, size_t n)
     }
 }
 
-/* A word of a shell command: quoted when it holds anything but plain
-** characters. */
-static void shell_word(fs_buf *b, const char *w)
-{
-    bool plain = *w != 0;
-    for (const char *p = w; *p; p++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,+-", *p)) plain = false;
-    if (plain) { buf_puts(b, w); return; }
-    buf_puts(b, "'");
-    for (const char *p = w; *p; p++) {
-        if (*p == '\'') buf_puts(b, "'\\''");
-        else buf_printf(b, "%c", *p);
-    }
-    buf_puts(b, "'");
-}
-
 /* The whole `fusync run` command that simulates this candidate over
 ** `iterations` (the scenario's own count needs no option): the user's own
 ** --set options first, then the candidate's. */
 void planner_run_line(const planner *P, const plan_cand *c, int iterations, fs_buf *b)
 {
     buf_puts(b, "fusync run ");
-    shell_word(b, P->o.input ? P->o.input : P->base.name);
+    buf_shell_word(b, P->o.input ? P->o.input : P->base.name);
     /* a searched row sets the searched fields itself: the user's --set and
     ** --fix of them (held, so equal) would only repeat it; cluster sizes are
     ** written below only where they differ from the scenario's, so kept */
@@ -56,11 +40,11 @@ void planner_run_line(const planner *P, const plan_cand *c, int iterations, fs_b
         if (c->mode >= 0 && planner_searches(sv) && !planner_path_is(sv, "cluster.supernodes") && !planner_path_is(sv, "cluster.nodes_per_supernode"))
             continue;
         buf_puts(b, " --set ");
-        shell_word(b, sv);
+        buf_shell_word(b, sv);
     }
     if (P->o.policy) {
         buf_puts(b, " --policy ");
-        shell_word(b, P->o.policy);
+        buf_shell_word(b, P->o.policy);
     }
     if (iterations != P->base.work.iterations) buf_printf(b, " --iterations %d", iterations);
     if (c->mode < 0) {
@@ -80,7 +64,7 @@ void planner_run_line(const planner *P, const plan_cand *c, int iterations, fs_b
         buf_printf(b, " --mode %s", scn_mode_name(sh->mode));
         for (int i = 0; i < sh->npools; i++) {
             buf_printf(b, " --set plan.pools.%d.name=", i + 1);
-            shell_word(b, sh->pools[i].name);
+            buf_shell_word(b, sh->pools[i].name);
             buf_printf(b, " --set plan.pools.%d.devices=%d", i + 1, sh->pools[i].devices);
             for (int k = 0, n = 0; plan_role_names[k]; k++)
                 if (sh->pools[i].roles & (1u << k)) buf_printf(b, " --set plan.pools.%d.roles.%d=%s", i + 1, ++n, plan_role_names[k]);

@@ -127,6 +127,20 @@ void buf_puts(fs_buf *b, const char *s)
     b->len += n;
 }
 
+void buf_shell_word(fs_buf *b, const char *w)
+{
+    bool plain = *w != 0;
+    for (const char *p = w; *p && plain; p++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,+-@", *p) != NULL;
+    if (plain) { buf_puts(b, w); return; }
+    buf_putc(b, '\'');
+    for (const char *p = w; *p; p++) {
+        if (*p == '\'') buf_puts(b, "'\\''");
+        else buf_putc(b, *p);
+    }
+    buf_putc(b, '\'');
+}
+
 void buf_printf(fs_buf *b, const char *fmt, ...)
 {
     va_list ap, ap2;

@@ -62,6 +62,11 @@ void buf_init(fs_buf *b);
 void buf_putc(fs_buf *b, char c);
 void buf_puts(fs_buf *b, const char *s);
 void buf_printf(fs_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One word of a POSIX shell command: as it is when it holds only characters
+** no shell treats specially in an argument (letters, digits, _ . / = : , + - @),
+** else in single quotes, each ' written as '\'' (POSIX, Shell Command
+** Language, 2.2.3 Single-Quotes); the empty word is ''. */
+void buf_shell_word(fs_buf *b, const char *w);
 void buf_free(fs_buf *b);
 
 /* Streaming JSON writer into an fs_buf (no DOM).  Tracks commas itself. */

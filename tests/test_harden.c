@@ -916,6 +916,25 @@ START_TEST(budget_names_the_loop)
 }
 END_TEST
 
+/* The commands fusync prints (a plan row's run_with, an export's shell
+** lines) quote a word only where a shell would read it otherwise, and a
+** quote inside a quoted word survives (src/util.h, buf_shell_word). */
+START_TEST(shell_words_quoted)
+{
+    static const char *const in[] = {"examples/qwen7b_h100x16.lua", "plan.train.tp=2", "Qwen/Qwen2.5-7B@main", "",
+                                     "two words", "it's", "$HOME", "a;b", NULL};
+    static const char *const want[] = {"examples/qwen7b_h100x16.lua", "plan.train.tp=2", "Qwen/Qwen2.5-7B@main", "''",
+                                       "'two words'", "'it'\\''s'", "'$HOME'", "'a;b'", NULL};
+    for (int i = 0; in[i]; i++) {
+        fs_buf b;
+        buf_init(&b);
+        buf_shell_word(&b, in[i]);
+        ck_assert_str_eq(b.s, want[i]);
+        buf_free(&b);
+    }
+}
+END_TEST
+
 Suite *suite_harden(void)
 {
     Suite *s = suite_create("harden");
@@ -928,6 +947,7 @@ Suite *suite_harden(void)
     tcase_add_test(tc, xpcall_handler_cannot_escape);
     tcase_add_test(tc, library_work_is_charged);
     tcase_add_test(tc, run_budget);
+    tcase_add_test(tc, shell_words_quoted);
     tcase_add_test(tc, budget_names_the_loop);
     tcase_add_test(tc, candidates_bytes_capped);
     tcase_add_test(tc, calibrate_cost_is_linear);
