@@ -25,6 +25,16 @@ void planner_pools_text(const plan *pl, char *out, size_t n)
     }
 }
 
+/* The forward-only and critic roles the scenario has, given to the second
+** pool from its role number k on (the spread and hybrid layouts keep them
+** with training). */
+static void aux_roles_of_pool2(fs_buf *b, const scn_scenario *base, int k)
+{
+    if (base->has_ref) buf_printf(b, " --set plan.pools.2.roles.%d=ref", k++);
+    if (base->reward_is_model) buf_printf(b, " --set plan.pools.2.roles.%d=reward", k++);
+    if (base->has_critic) buf_printf(b, " --set plan.pools.2.roles.%d=critic", k);
+}
+
 /* The whole `fusync run` command that simulates this candidate over
 ** `iterations` (the scenario's own count needs no option): the user's own
 ** --set options first, then the candidate's. */
@@ -80,19 +90,13 @@ void planner_run_line(const planner *P, const plan_cand *c, int iterations, fs_b
         buf_printf(b, " --mode separate --set plan.pools.1.name=rollout --set plan.pools.1.devices=%d"
                    " --set plan.pools.1.roles.1=rollout --set plan.pools.1.where=spread --set plan.pools.2.name=train"
                    " --set plan.pools.2.devices=%d --set plan.pools.2.roles.1=train", c->split, total - c->split);
-        int k = 2;
-        if (base->has_ref) buf_printf(b, " --set plan.pools.2.roles.%d=ref", k++);
-        if (base->reward_is_model) buf_printf(b, " --set plan.pools.2.roles.%d=reward", k++);
-        if (base->has_critic) buf_printf(b, " --set plan.pools.2.roles.%d=critic", k++);
+        aux_roles_of_pool2(b, base, 2);
     } else if (c->mode == PLANNER_HYBRID) {
         int total = base->cluster.devices_per_node * c->nodes * c->supernodes;
         buf_printf(b, " --set plan.pools.1.name=gen --set plan.pools.1.devices=%d --set plan.pools.1.roles.1=rollout"
                    " --set plan.pools.2.name=mixed --set plan.pools.2.devices=%d --set plan.pools.2.roles.1=rollout"
                    " --set plan.pools.2.roles.2=train", c->split, total - c->split);
-        int k = 3;
-        if (base->has_ref) buf_printf(b, " --set plan.pools.2.roles.%d=ref", k++);
-        if (base->reward_is_model) buf_printf(b, " --set plan.pools.2.roles.%d=reward", k++);
-        if (base->has_critic) buf_printf(b, " --set plan.pools.2.roles.%d=critic", k++);
+        aux_roles_of_pool2(b, base, 3);
     } else if (c->mode == PLANNER_SEPARATE && c->critic > 0) {
         /* the pools of planner_critic_pools, in its order and roles */
         int total = base->cluster.devices_per_node * c->nodes * c->supernodes;
