@@ -248,8 +248,7 @@ static void initial_memory(sim *s, int p)
     if (r->host_group >= 0 && q->host_opt > 0) {
         /* the optimizer's host share, for the whole run: per node, as
         ** plan.c books it (its fullest node) */
-        int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
-        if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);
+        int per_node = plan_host_devices(&s->scn.cluster, q);
         eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, q->host_opt * per_node, 0);
     }
     plan_switch_host hb = plan_switch_host_bytes(&s->scn, q);
@@ -258,12 +257,11 @@ static void initial_memory(sim *s, int p)
         ** put to sleep before the first step (OpenRLHF's create_vllm_engines
         ** ends with sleep(); verl starts in trainer mode): its weights wait
         ** on the host for the first wake */
-        int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
-        if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);
+        int per_node = plan_host_devices(&s->scn.cluster, q);   /* its fullest node, as plan.c books it */
         eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (q->host_opt + hb.engine) * per_node, 0);
     }
     if (r->host_group >= 0 && q->swap_aux) {
-        int dpn = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
+        int dpn = plan_host_devices(&s->scn.cluster, q);
         double hm = q->aux_bytes[0] + q->aux_bytes[1];      /* as plan.c holds them (aux_weight_bytes) */
         eng_mem_set(s, r->host_group, MB_HOST_MODELS, hm * dpn, 0);
     }

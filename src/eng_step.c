@@ -482,8 +482,9 @@ static double queue_serving_bw(const sim *s, double *nic_out)
         const plan_pool *q = &s->pl.pools[k];
         int most;
         if (!(q->roles & ROLE_ROLLOUT)) continue;
-        /* a placed pool serves from every node it holds devices on */
-        gen_nodes += q->placed ? plan_nodes(c, q, &most) : (q->devices + c->devices_per_node - 1) / c->devices_per_node;
+        /* a pool serves from every node it holds devices on (a packed pool
+        ** across a node boundary from both) */
+        gen_nodes += plan_nodes(c, q, &most);
     }
     if (gen_nodes < 1) gen_nodes = 1;
     *nic_out = nic;
@@ -617,8 +618,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     ** bucket, as plan.sync_model prices it (docs/model.md, section 8) */
     double t_reshard = plan_weight_sync(&s->scn, q, q).total_s;
     double hostbw = mdl_host_bw_shared(plan_pool_cluster(&s->scn, q), s->scn.eff.host_link);   /* every device at once */
-    int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
-    if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);     /* its fullest node, as plan.c books it */
+    int per_node = plan_host_devices(&s->scn.cluster, q);   /* its fullest node, as plan.c books it */
     double off = 0;
     int g0 = r->group0;
     if (plan_grads_move(sp)) off += s->mem[g0][MB_GRADS];
@@ -716,8 +716,7 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     sim_time tr_end = sl_end + sim_from_secs(t_reshard);
     sim_time to_end = tr_end + sim_from_secs(t_on);
     sim_time end = to_end + sim_from_secs(s->scn.eff.switch_overhead_s);
-    int per_node = s->scn.cluster.devices_per_node < q->devices ? s->scn.cluster.devices_per_node : q->devices;
-    if (q->placed) plan_nodes(&s->scn.cluster, q, &per_node);
+    int per_node = plan_host_devices(&s->scn.cluster, q);   /* its fullest node, as plan.c books it */
     if (!keep) eng_mem_pool(s, p, MB_KV_CACHE, 0, now);
     if (hb.engine > 0) {
         /* sleep level 1: the engine's weights down to pinned host memory,

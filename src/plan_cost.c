@@ -152,9 +152,15 @@ int plan_devices_on_node(const scn_cluster *c, const plan_pool *q, int node)
 
 int plan_host_devices(const scn_cluster *c, const plan_pool *q)
 {
-    int per_node = c->devices_per_node < q->devices ? c->devices_per_node : q->devices;
-    if (q->placed) plan_nodes(c, q, &per_node);   /* a spread pool holds part of each node */
-    return per_node;
+    /* its fullest node by its device ranges: a pool packed across a node
+    ** boundary (devices 6-9 of 8-device nodes) holds 2 on each, not 4; a
+    ** spread pool part of each node */
+    if (q->nranges > 0) {
+        int most;
+        plan_nodes(c, q, &most);
+        return most;
+    }
+    return c->devices_per_node < q->devices ? c->devices_per_node : q->devices;
 }
 
 /* docs/model.md, section 8, "One host memory a node": the processes of

@@ -271,6 +271,39 @@ START_TEST(t_planner_spread_mode)
 }
 END_TEST
 
+/* A pool packed across a node boundary holds its devices on two nodes: the
+** actor's 4 devices after a rollout pool of 6 are devices 6-9, 2 on each of
+** the first two nodes, so its host share a node (the optimizer on the host,
+** docs/model.md section 8, "One host memory a node") is 2 devices' worth,
+** in the plan and in the run's ledger alike. */
+START_TEST(t_host_straddling_pool)
+{
+    scn_scenario sc;
+    plan pl;
+    build("mode = 'separate', rollout = { tp = 1, max_seqs = 64 },\n"
+          "  train = { tp = 1, pp = 1, zero = 3, micro_batch = 2, optimizer_offload = 1 },\n"
+          "  pools = { { name = 'gen', devices = 6, roles = { 'rollout' } },\n"
+          "            { name = 'actor', devices = 4, roles = { 'train', 'ref' } } }", &sc, &pl);
+    const plan_pool *q = &pl.pools[1];
+    ranges_are(q, 1, (const int[]){6, 9});
+    ck_assert_int_eq(plan_host_devices(&sc.cluster, q), 2);
+    ck_assert_double_gt(q->host_per_device, 0);
+    ck_assert_double_eq_tol(q->host_mem_per_node, 2 * q->host_per_device, 1.0);
+    ck_assert_double_eq_tol(pl.host.bytes, 2 * q->host_per_device, 1.0);
+    fs_err err = {0, ""};
+    sim *s = sim_new(&sc, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    ck_assert(sim_run(s));
+    const trace *tr = sim_trace(s);
+    double host = 0;
+    for (int g = 0; g < trace_nmemgroups(tr); g++)
+        if (trace_memgroup_at(tr, g)->host && trace_memgroup_at(tr, g)->pool == 1)
+            host = fmax(host, sim_mem_peak_total(s, g, NULL));
+    ck_assert_double_eq_tol(host, 2 * q->host_per_device, 1.0);
+    sim_free(s);
+}
+END_TEST
+
 static Suite *placement_suite(void)
 {
     Suite *s = suite_create("placement");
@@ -281,6 +314,7 @@ static Suite *placement_suite(void)
     tcase_add_test(tc, t_placement_errors);
     tcase_add_test(tc, t_estimate_zero3_placed);
     tcase_add_test(tc, t_planner_spread_mode);
+    tcase_add_test(tc, t_host_straddling_pool);
     suite_add_tcase(s, tc);
     return s;
 }
