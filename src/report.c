@@ -153,6 +153,9 @@ void report_compute(const sim *s, report *r)
     }
     plan_host_nodes hn;
     plan_host_sum_of(&sc->cluster, pl, per, fills, &hn);
+    /* the report's host peak is a node's, so the fullest node's sum when
+    ** pools share one, as check's host_peak_node_bytes */
+    if (hn.bytes > r->host_peak) r->host_peak = hn.bytes;
     if (hn.over_node >= 0) {
         char pk[32], cap[32], part[32];
         fmt_bytes_of(pk, sizeof pk, hn.over_bytes, sc->cluster.host_mem_bytes);

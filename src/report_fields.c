@@ -210,7 +210,7 @@ static void w_framework(const report *r, fs_json *j, const char *key)
     X("memory_capacity_bytes", "memory_capacity_bytes", COL("memory_capacity_bytes"), MEMBER(mem_capacity), "bytes", \
       "device memory") \
     X("host_memory_peak_bytes", "host_memory_peak_bytes", COL("host_memory_peak_bytes"), MEMBER(host_peak), "bytes", \
-      "host memory peak per node") \
+      "host memory peak per node (the fullest node, summed over its pools)") \
     X("host_memory_capacity_bytes", NULL, NOCOL, MEMBER(host_capacity), "bytes", "host memory per node") \
     X("iterations", "iterations", COL_AFTER("iterations", "samples_trained"), MEMBER(iterations), NULL, \
       "steps simulated") \

@@ -367,6 +367,8 @@ fi
 
 # the fullest node's host memory over its pools, as docs/model.md section 8 prints it
 "$F" check examples/openrlhf_ppo_critic_pool.lua | grep -qF 'Host per node: fullest node 1 holds 239.3 GiB of 2.0 TiB (actor 119.7 GiB, critic 119.7 GiB)' && ok || bad "check: the host per node line"
+# the run's host peak is the same node's sum over its two pools, not one pool's
+"$F" run examples/openrlhf_ppo_critic_pool.lua --iterations 2 --set workload.warmup=0 | grep -qE '^  host +239\.3 GiB of 2\.0 TiB per node' && ok || bad "run: the host peak per node over the pools sharing it"
 
 # --- bad input: message names the file/field/option, status 2 -----------------
 cat > "$T/typo.lua" <<'EOF2'
