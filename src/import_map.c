@@ -465,6 +465,9 @@ static bool verl_param_offload(imp_mctx *m, const char *key)
     bool po;
     if (!imp_m_gbool(m, key, &po, s, sizeof s)) return false;
     imp_m_set(m, "plan.offload.params", s, "\"%s\"", po ? "before_reshard" : "none");
+    /* without it the training shards stay on the device through generation (rollout_mode offloads them only
+    ** when _is_offload_param), and trainer_mode finds them there: fusync's zero_redundancy = false */
+    if (!po) imp_m_set(m, "plan.zero_redundancy", s, "false");
     return true;
 }
 

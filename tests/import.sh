@@ -66,6 +66,8 @@ field vf 'mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization'
 field vf 'device = f.devices.h100,  -- --device'
 field vf 'reference = true,  -- actor_rollout_ref.ref.fsdp_config.param_offload'
 field vf 'params = "none",  -- actor_rollout_ref.actor.fsdp_config.param_offload'
+# without param_offload the training shards stay on the device while vLLM generates
+field vf 'zero_redundancy = false,  -- actor_rollout_ref.actor.fsdp_config.param_offload'
 field vf 'sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl'"'"'s default: vLLM sleep level 2'
 warned vf 'trainer.test_freq = 5'
 noperf vf 'trainer.project_name'
@@ -278,6 +280,7 @@ printf '%s \\\n' "$V" 'actor_rollout_ref.actor.fsdp_config.param_offload=True' \
     'actor_rollout_ref.rollout.free_cache_engine=False' 'actor_rollout_ref.rollout.gpu_memory_utilization=0.3' >"$TMP/vs.sh"; echo >>"$TMP/vs.sh"
 imp vs verl "$TMP/vs.sh"
 field vs 'params = "before_reshard",  -- actor_rollout_ref.actor.fsdp_config.param_offload'
+if grep -q 'zero_redundancy' "$TMP/vs.lua"; then bad "vs: zero_redundancy written although param_offload is on"; else ok; fi
 field vs 'sleep = "none",  -- actor_rollout_ref.rollout.free_cache_engine'
 check vs 0 "sleep     none: the engine's weights and KV cache stay while training"
 check vs 0 "params    training weights"
