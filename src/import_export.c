@@ -61,6 +61,10 @@ static void note(xctx *x, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    /* one line a fact: two roles of one pool (actor and ref) may say the same */
+    size_t n = strlen(line);
+    for (const char *p = x->notes.s; p && (p = strstr(p, line)) != NULL; p += n)
+        if ((p == x->notes.s || p[-1] == '\n') && p[n] == '\n') return;
     buf_printf(&x->notes, "%s\n", line);
 }
 
@@ -203,7 +207,10 @@ static bool common(xctx *x)
     return true;
 }
 
-/* A pool's devices as nodes x GPUs a node (OpenRLHF's num_nodes, num_gpus_per_node). */
+/* A pool's devices as nodes x GPUs a node (OpenRLHF's num_nodes, num_gpus_per_node).  OpenRLHF asks Ray for
+** num_nodes x num_gpus_per_node one-GPU bundles packed (openrlhf/trainer/ray/launcher.py, PPORayActorGroup:
+** placement_group(bundles, strategy="PACK"), OpenRLHF 3c3be623), so only the product places the group: a pool
+** that is not whole nodes is written with the largest GPUs a "node" at most devices_per_node that divide it. */
 static bool nodes_x_gpus(xctx *x, const char *role, int devices, const char *why)
 {
     int gpn = x->s->cluster.devices_per_node;
@@ -211,11 +218,14 @@ static bool nodes_x_gpus(xctx *x, const char *role, int devices, const char *why
     snprintf(k1, sizeof k1, "%s.num_nodes", role);
     snprintf(k2, sizeof k2, "%s.num_gpus_per_node", role);
     if (devices <= gpn) { put(x, k1, "1"); put(x, k2, "%d", devices); return true; }
-    if (devices % gpn)
-        return fail(x, "%s: %d devices are not whole nodes of %d (cluster.devices_per_node); OpenRLHF places %s on "
-                    "num_nodes x num_gpus_per_node", why, devices, gpn, role);
-    put(x, k1, "%d", devices / gpn);
-    put(x, k2, "%d", gpn);
+    int g = gpn;
+    while (devices % g) g--;
+    if (g < gpn)
+        note(x, "%s: %d devices are not whole nodes of %d; written as %d x %d, the GPUs OpenRLHF's packed placement "
+             "group asks for (Ray may lay them out differently from the plan's ranges)", why, devices, gpn,
+             devices / g, g);
+    put(x, k1, "%d", devices / g);
+    put(x, k2, "%d", g);
     return true;
 }
 

@@ -256,6 +256,12 @@ xhas ulysses 'actor_rollout_ref.actor.ulysses_sequence_parallel_size=2' verl "$T
 xhas async '    max_trajectory_age_steps: 2' nemo-rl "$TMP/nm.lua" --set plan.staleness=2 --set plan.on_update=continue
 xhas inflight '    in_flight_weight_updates: true' nemo-rl "$TMP/nm.lua" --set plan.staleness=2 --set plan.on_update=continue
 xhas orlhf-async '--train.async_queue_size 2' openrlhf "$TMP/op.lua" --set plan.staleness=2
+# a group that is not whole nodes: OpenRLHF packs one-GPU bundles, so only num_nodes x num_gpus_per_node counts
+xhas orlhf-part-nodes '--actor.num_gpus_per_node 2' openrlhf "$TMP/op.lua" --set cluster.devices_per_node=3 --set cluster.nodes=6
+xhas orlhf-part-nodes-n '--actor.num_nodes 2' openrlhf "$TMP/op.lua" --set cluster.devices_per_node=3 --set cluster.nodes=6
+out=$("$FUSYNC" export openrlhf "$TMP/op.lua" --set cluster.devices_per_node=3 --set cluster.nodes=6 2>&1)
+n=$(printf '%s\n' "$out" | grep -c 'the actor pool: 4 devices are not whole nodes of 3; written as 2 x 2')
+[ "$n" = 1 ] && ok || bad "export orlhf-part-nodes: the actor pool's note $n times, want once"
 xhas nemo-split '        gpus_per_node: 2' nemo-rl "$TMP/nn.lua" --set plan.rollout_devices=2
 # a Megatron plan out of an FSDP import: the Megatron defaults and the layout
 xhas to-megatron '--config-name=ppo_megatron_trainer' verl "$TMP/vf.lua" --set plan.train.zero=1 --set plan.train.tp=2
