@@ -10,7 +10,10 @@
 #     fewer tokens than one sequence; a row "oom | ok | starting the engine"
 #     agrees (exit 0, the phase printed);
 #   - the same plan in a row that says "host" is WRONG (exit 1), though the
-#     plan's host memory does not fit either: the first reason decides.
+#     plan's host memory does not fit either: the first reason decides;
+#   - the 336 row as published (docs/validation.md, note m): the engine's KV
+#     cache is 0.9 x 80 GiB - 65.7 GiB of weights, 6.29 GiB a device
+#     (vLLM's log: 0.92 GiB), and the plan fails on host memory only.
 # FUSYNC names the binary.
 set -u
 F=${FUSYNC:?set FUSYNC to the fusync binary}
@@ -44,6 +47,12 @@ printf '%s | oom | ok | host | test\n' "$rel" >"$T/rows.txt"
 out=$(ROWS="$T/rows.txt" FUSYNC="$F" sh scripts/validate-feasibility.sh 2>&1); rc=$?
 [ $rc -eq 1 ] && ok || bad "a row naming the wrong phase exits $rc: $out"
 printf '%s\n' "$out" | grep -q 'WRONG (thread: host)' && ok || bad "wrong phase not reported: $out"
+
+json=$("$F" check "$DIR/openrlhf_llama3_70b_ppo_16xa100_issue336.lua" --json - 2>/dev/null)
+kv=$(printf '%s\n' "$json" | sed -n 's/^ *"kv_cache": \([0-9]*\),*$/\1/p' | head -1)
+awk -v k="${kv:-0}" 'BEGIN { g = k / 1073741824; exit !(g > 6.28 && g < 6.30) }' && ok || bad "336's KV cache $kv bytes, not 6.29 GiB"
+r=$(printf '%s\n' "$json" | sed -n 's/^ *"reason": "\(.*\)",*$/\1/p')
+case $r in *while*) bad "336 fails on a device: $r" ;; *"host memory"*) ok ;; *) bad "336's reason: $r" ;; esac
 
 echo "feasibility: $pass passed, $fail failed"
 [ $fail -eq 0 ]
