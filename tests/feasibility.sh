@@ -1,0 +1,72 @@
+#!/bin/sh
+# scripts/validate-feasibility.sh on rows of its own (ROWS=FILE, the
+# scenarios absolute paths): an out-of-memory row agrees only when fusync
+# fails in the phase the row names.
+#   - a plan vLLM refuses to start (free memory under gpu_memory_utilization ×
+#     HBM, the optimizer kept on the device; docs/model.md, section 8): its
+#     JSON reason is "... while starting the engine: vLLM start-up: ...", and
+#     a row with the phase "starting the engine" agrees, one with "training"
+#     is a known miss with that phase named, one marked ok with "training" is
+#     WRONG (exit 1);
+#   - the same plan with the optimizer offloaded fits: an oom row on it is a
+#     known miss, the phase fusync gives "-";
+#   - a malformed row (no phase field) exits 2 naming the line;
+#   - the verl 3360 row's figures as docs/validation.md prints them.
+# FUSYNC names the binary.
+set -u
+F=${FUSYNC:?set FUSYNC to the fusync binary}
+cd "$(dirname "$0")/.."
+T=$(mktemp -d "${TMPDIR:-/tmp}/fusync-feas.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "feasibility: FAIL: $*" >&2; }
+
+scn() {   # scn FILE OPTIMIZER_ON_DEVICE: Qwen2.5-7B on 8 H100, vLLM at 0.95
+    cat >"$1" <<LUA
+local f = fusync
+return { name = 'startup',
+  cluster = { device = f.devices.h100, devices_per_node = 8, nodes_per_supernode = 1, supernodes = 1, host_mem_gb = 2048 },
+  models = { actor = f.models.qwen2_5_7b, reference = f.models.qwen2_5_7b, reward = 'rule' },
+  workload = { prompts_per_step = 32, samples_per_prompt = 4, minibatches = 2,
+    prompt_len = f.dist.fixed(512), response_len = f.dist.uniform(64, 3000),
+    max_response = 3072, iterations = 2, warmup = 0, seed = 5 },
+  plan = { mode = 'full', offload = { optimizer = $2 },
+           rollout = { tp = 1, max_seqs = 64, mem_util = 0.95 },
+           train = { tp = 1, pp = 1, zero = 3, micro_batch = 2 } },
+}
+LUA
+}
+scn "$T/held.lua" false
+scn "$T/offl.lua" true
+"$F" check "$T/held.lua" --json - 2>/dev/null | grep -q '"reason": "pool .all. while starting the engine: vLLM start-up: free ' \
+    && ok || bad "held.lua: no start-up refusal in check's reason"
+
+vf() { ROWS=$T/rows.txt FUSYNC=$F sh scripts/validate-feasibility.sh >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
+printf '%s\n' "$T/held.lua | oom | ok | starting the engine | test" "$T/held.lua | oom | miss | training | test" \
+    "$T/offl.lua | oom | miss | - | test" >"$T/rows.txt"
+vf
+[ "$(cat "$T/rc")" = 0 ] && ok || bad "agreeing rows: exit $(cat "$T/rc"): $(cat "$T/err")"
+grep -q 'oom *oom .*starting the engine *ok$' "$T/out" && ok || bad "the phase 'starting the engine' does not agree: $(cat "$T/out")"
+grep -q 'starting the engine *known miss (thread: training)$' "$T/out" && ok || bad "a training row on it is not a known miss: $(cat "$T/out")"
+grep -q 'offl.lua *oom *fits .* - *known miss$' "$T/out" && ok || bad "the offloaded plan: $(cat "$T/out")"
+grep -q '3 rows, 1 agree, 2 known misses, 0 wrong, 0 failed' "$T/out" && ok || bad "summary: $(tail -1 "$T/out")"
+
+printf '%s\n' "$T/held.lua | oom | ok | training | test" >"$T/rows.txt"
+vf
+[ "$(cat "$T/rc")" = 1 ] && grep -q 'WRONG (thread: training)' "$T/out" && ok || bad "an ok row in another phase is not WRONG (exit $(cat "$T/rc"))"
+
+printf '%s\n' "$T/held.lua | oom | ok" >"$T/rows.txt"
+vf
+[ "$(cat "$T/rc")" = 2 ] && grep -q 'rows.txt:1: no phase field' "$T/err" && ok || bad "a row without its phase: exit $(cat "$T/rc"): $(cat "$T/err")"
+
+# the figures docs/validation.md prints for verl 3360 (note s): +7.7 GiB at
+# the peak, 72.3 GiB while training, with Megatron's split of 94 + 2 layers
+R=$(pwd)/examples/validation/feasibility/verl_qwen3_235b_megatron_32xh100_issue3360.lua
+printf '%s\n' "$R | oom | miss | - | verl 3360" >"$T/rows.txt"
+vf
+grep -q 'issue3360.lua *oom *fits *+7.7 GiB' "$T/out" && ok || bad "verl 3360's margin: $(cat "$T/out")"
+"$F" check "$R" | grep -q 'at the peak  *72.3 GiB per device while training' && ok || bad "verl 3360's peak: $("$F" check "$R" | grep 'at the peak')"
+
+echo "feasibility: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
