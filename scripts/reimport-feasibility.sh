@@ -13,9 +13,11 @@
 # hand-written header (the comment lines before the importer's own
 # "-- Imported by" line) followed by today's import.  Without --write it
 # prints which scenarios would change and exits 1 if any would; with
-# --write it replaces them.  The one patch applied is the one the LoRA
-# rows' headers name: a line NOW=$(date +%Y%m%d), which names only the
-# wandb run, set to a constant (the importer refuses command substitution).
+# --write it replaces them.  Two patches are applied, the ones the rows'
+# headers name (the importer refuses command substitution): the LoRA rows'
+# line NOW=$(date +%Y%m%d), which names only the wandb run, set to a
+# constant; and the 235B script's SCRIPT_DIR=$(...) line with the line
+# that sources an optional env.sh from that directory, dropped.
 # Exit 2 when a source or an import fails.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -50,7 +52,12 @@ while IFS='|' read -r scn fw src path args; do
             git --git-dir="$gd" archive "$commit" $dirs | tar -x -C "$tree" ||
                 { echo "reimport-feasibility: imports.txt:$line: cannot read $src" >&2; exit 2; }
             case $src in *+configs) cp "$DIR/configs/$(basename "$path")" "$tree/examples/configs/" || exit 2 ;; esac
-            sed -i 's/^NOW=\$(date +%Y%m%d)$/NOW=20260129/' "$tree/$path" ;;
+            sed -i 's/^NOW=\$(date +%Y%m%d)$/NOW=20260129/' "$tree/$path"
+            # the second patch: the two lines that source an optional env.sh
+            # beside the script (its directory found by command substitution)
+            # set no training key; the importer refuses $(...)
+            sed -i -e '/^SCRIPT_DIR="\$(cd "\$(dirname "\${BASH_SOURCE\[0\]}")" && pwd)"$/d' \
+                -e '/^\[ -f "\${SCRIPT_DIR}\/env.sh" \] && source "\${SCRIPT_DIR}\/env.sh"$/d' "$tree/$path" ;;
         *) echo "reimport-feasibility: imports.txt:$line: source '$src' (verl@COMMIT, nemo-rl@COMMIT[+configs] or configs)" >&2; exit 2 ;;
     esac
     # the arguments are the table's words, split as a shell would split them

@@ -22,7 +22,8 @@ ROWS=${ROWS:-$DIR/rows.txt}
 trim() { printf '%s' "$1" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//'; }
 
 # The phase of the first reason in check's JSON "reason": "pool 'P' while
-# PHASE: ..." gives PHASE; "pool 'P' host memory: ..." gives host.
+# PHASE: ..." gives PHASE (training, generating, starting the engine, ...);
+# "pool 'P' host memory: ..." gives host.
 phase_of() {
     printf '%s\n' "$1" | sed -n 's/^ *"reason": "\(.*\)",*$/\1/p' | awk '
         { r = $0
@@ -41,8 +42,11 @@ while IFS='|' read -r scn pub status want src; do
     case $status in ok|miss) ;; *) echo "validate-feasibility: $ROWS:$line: status '$status' (ok or miss)" >&2; exit 2 ;; esac
     [ -n "$want" ] || { echo "validate-feasibility: $ROWS:$line: no phase field (a phase or -)" >&2; exit 2; }
     n=$((n + 1))
-    out=$("$FUSYNC" check "$DIR/$scn" 2>&1)
-    json=$("$FUSYNC" check "$DIR/$scn" --json - 2>/dev/null)
+    # a scenario relative to the table's folder, or an absolute path (a
+    # test's ROWS of its own)
+    case $scn in /*) path=$scn ;; *) path=$DIR/$scn ;; esac
+    out=$("$FUSYNC" check "$path" 2>&1)
+    json=$("$FUSYNC" check "$path" --json - 2>/dev/null)
     # check exits 1 when the plan does not fit; tell that apart from a
     # scenario that does not load (no "fits" key in the JSON)
     case $json in

@@ -7,6 +7,10 @@
 ** before any arithmetic; cross-field rules (pp divides the layers, pools fit
 ** the cluster …) stay in scn_validate().  Units: the file's unit is what a
 ** person writes (GB, GB/s, ms); `scale` turns it into SI (bytes, B/s, s).
+**
+** Past 900 lines because it is one table, the format's every field with its
+** range and help text; split, the listing and docs/scenarios.md would be
+** assembled from pieces.
 */
 #include "fields.h"
 #include "plan.h"
@@ -334,6 +338,12 @@ static const fdesc FIELDS_TRAIN[] = {
          "2·P/(tp·pp) beside the shards, as NeMo RL's DTensor v1 worker does (unshard_fsdp2_model around "
          "get_logprobs); ZeRO-3 only, not with the v2 worker (policy.dtensor_cfg._v2)"),
     BOOL("uneven_layers", scn_train_layout, uneven_layers, "allow a pp that does not divide the layers: stages of ⌈L/pp⌉ and ⌊L/pp⌋ layers; the heaviest paces the pipeline and sets the memory peak"),
+    BOOL("pp_embedding_layer", scn_train_layout, pp_embedding_layer,
+         "the input embedding counts as a layer in the pipeline split (Megatron account_for_embedding_in_pipeline_split): "
+         "(L + this + pp_loss_layer) / pp layers a stage, the first one fewer; pp must divide that sum"),
+    BOOL("pp_loss_layer", scn_train_layout, pp_loss_layer,
+         "the loss counts as a layer in the pipeline split (Megatron account_for_loss_in_pipeline_split): the last stage "
+         "holds one transformer layer fewer"),
     END
 };
 

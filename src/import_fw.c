@@ -81,6 +81,9 @@ static const imp_keydef VERL[] = {
      "expert tensor parallelism: not modelled; experts split by ep only"},
     {"actor_rollout_ref.actor.megatron.sequence_parallel", "true", P,
      "Megatron sequence parallelism: fusync's TP activations are those of sequence parallelism on"},
+    /* Megatron's TransformerConfig defaults (megatron/core/transformer/transformer_config.py): both off */
+    {"actor_rollout_ref.actor.megatron.override_transformer_config.account_for_embedding_in_pipeline_split", "false", M, NULL},
+    {"actor_rollout_ref.actor.megatron.override_transformer_config.account_for_loss_in_pipeline_split", "false", M, NULL},
     {"actor_rollout_ref.actor.megatron.override_transformer_config.*", NULL, P,
      "a Megatron transformer setting: not modelled; fold into efficiency.train"},
     {"actor_rollout_ref.actor.megatron.*", NULL, N, NULL},

@@ -628,6 +628,16 @@ static bool map_verl(imp_mctx *m)
         if (!imp_m_rules(m, IMP_G_MEGATRON)) return false;
         imp_m_get(m, "actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity", v, sizeof v, s, sizeof s);
         imp_m_set(m, "plan.train.recompute", s, "\"%s\"", imp_m_is_null(v) ? "none" : !strcmp(v, "selective") ? "selective" : "full");
+        /* the embedding and the loss counted as layers of the pipeline split
+        ** (megatron/core/transformer/transformer_block.py, get_num_layers_to_build) */
+        if (!imp_m_gbool(m, "actor_rollout_ref.actor.megatron.override_transformer_config.account_for_embedding_in_pipeline_split",
+                         &b, s, sizeof s))
+            return false;
+        if (b) imp_m_set(m, "plan.train.pp_embedding_layer", s, "true");
+        if (!imp_m_gbool(m, "actor_rollout_ref.actor.megatron.override_transformer_config.account_for_loss_in_pipeline_split",
+                         &b, s, sizeof s))
+            return false;
+        if (b) imp_m_set(m, "plan.train.pp_loss_layer", s, "true");
         if (!imp_m_host_optimizer(m, "actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload",
                             "actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_offload_fraction"))
             return false;

@@ -44,6 +44,16 @@ double mdl_stage_share(int layers, int pp)
     return (double)((layers + pp - 1) / pp) / layers;
 }
 
+int mdl_stage_layers(int layers, int pp, int stage, bool emb, bool loss)
+{
+    if (pp <= 1) return layers;
+    if (!emb && !loss) return (layers + pp - 1) / pp;
+    int n = (layers + emb + loss) / pp;
+    if (stage == 0 && emb) n--;
+    if (stage == pp - 1 && loss) n--;
+    return n;
+}
+
 int mdl_expert_dp(int tp, int dp, int ep)
 {
     int x = tp * dp / imax(tp, ep);

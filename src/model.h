@@ -33,6 +33,13 @@ double mdl_train_params_per_device(const scn_model *m, int tp, int pp, int ep);
 ** Stages may hold uneven layer counts (plan.train.uneven_layers); the
 ** heaviest one paces the pipeline and peaks in memory. */
 double mdl_stage_share(int layers, int pp);
+/* Transformer layers on pipeline stage `stage` of pp: ⌈L/pp⌉ (every stage
+** taken as the heaviest, as mdl_stage_share does), or under Megatron's
+** account_for_embedding_in_pipeline_split (emb) / account_for_loss_in_
+** pipeline_split (loss) n = (L + emb + loss)/pp a stage, the first emb and
+** the last loss fewer (megatron/core/transformer/transformer_block.py,
+** get_num_layers_to_build); docs/model.md, section 3 */
+int mdl_stage_layers(int layers, int pp, int stage, bool emb, bool loss);
 /* Expert-data-parallel degree for the optimizer sharding of expert weights. */
 int    mdl_expert_dp(int tp, int dp, int ep);
 /* Parameters one rollout device holds: dense over tp, experts over ep. */

@@ -411,6 +411,14 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         q->train_mem[MB_ACTIVATIONS] = plan_act_peak(s, q, 0);
         double lastact = plan_act_peak(s, q, q->pp - 1);
         if (lastact > q->train_mem[MB_ACTIVATIONS]) q->train_mem[MB_ACTIVATIONS] = lastact;
+        /* with the embedding counted as a layer the first stage holds one
+        ** fewer, and the second, one micro-batch fewer in flight under 1F1B,
+        ** may hold more (mdl_stage_layers); the middle stages hold the same
+        ** layers and fewer micro-batches than the second */
+        if (sp->train.pp_embedding_layer && q->pp > 2) {
+            double a1 = plan_act_peak(s, q, 1);
+            if (a1 > q->train_mem[MB_ACTIVATIONS]) q->train_mem[MB_ACTIVATIONS] = a1;
+        }
     }
     /* the critic's states where it trains: the actor's pool, or a pool of
     ** its own (docs/model.md, section 2, The critic on a pool of its own) */

@@ -464,6 +464,11 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     long inflight = pp->pp - stage;
     if (inflight > micro) inflight = micro;
     const scn_train_layout *tl = &s->plan.train;
+    /* the stage's transformer layers: Megatron's split of the actor's
+    ** (plan.train.pp_embedding_layer, pp_loss_layer: the actor's
+    ** override_transformer_config); a critic keeps the even split */
+    bool own = m == &s->actor;
+    double nl = mdl_stage_layers(m->layers, pp->pp, stage, own && tl->pp_embedding_layer, own && tl->pp_loss_layer);
     if (tl->max_tokens > 0) {
         /* token budget (docs/model.md, section 3): a micro-batch holds at most
         ** max_tokens tokens a device (cp ranks share a sequence), and at
@@ -473,8 +478,7 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
         long inf = pp->pp - stage;
         if (inf > need) inf = need;
         if (inf < 1) inf = 1;
-        double a = inf * mdl_act_bytes_tokens(m, tok, seq, pp->tp, tl->recompute, tl->attention)
-                 * ((m->layers + pp->pp - 1) / pp->pp);
+        double a = inf * mdl_act_bytes_tokens(m, tok, seq, pp->tp, tl->recompute, tl->attention) * nl;
         if (stage == pp->pp - 1) a += mdl_logits_bytes(tok, 1, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
         return a;
     }
@@ -489,7 +493,7 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
         ltok = fmin(ltok, (mb - 1) * pp->seq_mean + seq);
     double layer = mdl_act_bytes_tokens(m, ltok, seq, pp->tp, tl->recompute, tl->attention);
-    double act = inflight * layer * ((m->layers + pp->pp - 1) / pp->pp);
+    double act = inflight * layer * nl;
     /* the last stage also holds the logits of a micro-batch: ltok·V/t entries */
     /* the loss's copies (plan.train.logits); the chunking of log-prob
     ** forwards does not reach the training loss (NVIDIA-NeMo/RL issue 2871) */

@@ -51,7 +51,10 @@ static void default_axes(const scn_scenario *s, plan_axes *ax)
     axis_set(&ax->train_tp, v, n);
     n = 0;
     for (long p = 1; p <= 32 && p <= m->layers; p *= 2)
-        if (divides(p, m->layers) || s->plan.train.uneven_layers) v[n++] = p;
+        if (s->plan.train.pp_embedding_layer || s->plan.train.pp_loss_layer
+                ? p == 1 || divides(p, m->layers + s->plan.train.pp_embedding_layer + s->plan.train.pp_loss_layer)
+                : divides(p, m->layers) || s->plan.train.uneven_layers)
+            v[n++] = p;
     axis_set(&ax->train_pp, v, n);
     n = 0;
     if (m->experts > 0) { for (long e = 1; e <= 64; e *= 2) if (divides(e, m->experts)) v[n++] = e; }

@@ -381,7 +381,16 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (t->tp < 1 || t->pp < 1 || t->ep < 1 || t->dp < 0 || t->micro_batch < 1)
         BAD("%s: plan.train: tp, pp, ep and micro_batch must be at least 1", f);
     if (t->zero < 0 || t->zero > 3) BAD("%s: plan.train.zero: must be 0, 1, 2 or 3", f);
-    if (s->actor.layers % t->pp != 0 && !t->uneven_layers)
+    int extra = t->pp_embedding_layer + t->pp_loss_layer;
+    /* Megatron's TransformerConfig refuses a split whose layers, the
+    ** embedding and loss counted in, pp does not divide
+    ** (megatron/core/transformer/transformer_config.py, __post_init__) */
+    if (extra > 0 && t->pp > 1 && (s->actor.layers + extra) % t->pp != 0)
+        BAD("%s: plan.train.pp: %d does not divide the actor's %d layers with the embedding and loss counted in "
+            "(plan.train.pp_embedding_layer, pp_loss_layer): %d", f, t->pp, s->actor.layers, s->actor.layers + extra);
+    if (extra > 0 && t->pp > 1 && (s->actor.layers + extra) / t->pp <= 1)
+        BAD("%s: plan.train.pp: %d stages leave the first or last no transformer layer", f, t->pp);
+    if (extra == 0 && s->actor.layers % t->pp != 0 && !t->uneven_layers)
         BAD("%s: plan.train.pp: %d does not divide the actor's %d layers (set plan.train.uneven_layers = true "
             "to allow stages of %d and %d layers)", f, t->pp, s->actor.layers,
             s->actor.layers / t->pp + (s->actor.layers % t->pp != 0), s->actor.layers / t->pp);

@@ -226,6 +226,9 @@ typedef struct {
     double overlap;             /* share of ZeRO-2/3 per-micro-batch collectives hidden behind compute */
     int shard_group;            /* HSDP: DP ranks a ZeRO shard spans (0: all of DP) */
     bool uneven_layers;         /* allow stages of ceil(L/pp) and floor(L/pp) layers */
+    bool pp_embedding_layer;    /* Megatron's account_for_embedding_in_pipeline_split: the input
+                                ** embedding counts as a layer of the first stage */
+    bool pp_loss_layer;         /* account_for_loss_in_pipeline_split: the loss counts as one of the last */
     int cp;                     /* context parallel: ranks a sequence is split over */
     scn_cp_kind cp_kind;        /* ring attention (K/V passed round) or Ulysses (all-to-all of heads) */
     double overlap_tp;          /* share of TP collectives run concurrently with the stage's compute */

@@ -86,6 +86,14 @@ field vm 'pp = 2,  -- actor_rollout_ref.actor.megatron.pipeline_model_parallel_s
 field vm 'zero = 1,  -- actor_rollout_ref.actor.megatron.use_distributed_optimizer'
 field vm 'minibatches = 4,'
 check vm 0 "Memory fit: fits"
+# Megatron's pipeline split with the embedding and the loss counted as layers
+# (override_transformer_config.account_for_*_in_pipeline_split): 28 + 2 on 2 stages
+imp vmps verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" \
+    +actor_rollout_ref.actor.megatron.override_transformer_config.account_for_embedding_in_pipeline_split=True \
+    +actor_rollout_ref.actor.megatron.override_transformer_config.account_for_loss_in_pipeline_split=True
+field vmps 'pp_embedding_layer = true,  -- actor_rollout_ref.actor.megatron.override_transformer_config.account_for_embedding_in_pipeline_split'
+field vmps 'pp_loss_layer = true,  -- actor_rollout_ref.actor.megatron.override_transformer_config.account_for_loss_in_pipeline_split'
+check vmps 0 "Memory fit: fits"
 
 # --- OpenRLHF with the hybrid engine (colocate_all, sleep modes)
 imp oh openrlhf "$D/openrlhf_llama8b_hybrid.sh"

@@ -378,6 +378,61 @@ START_TEST(t_logprob_budget)
 }
 END_TEST
 
+/* Megatron's pipeline split with the embedding and the loss counted as
+** layers (account_for_embedding_in_pipeline_split, account_for_loss_in_
+** pipeline_split; megatron/core/transformer/transformer_block.py,
+** get_num_layers_to_build): (L + 2)/pp layers a stage, the first and the
+** last one fewer.  Qwen2.5-7B's 28 layers on 6 stages: 4, 5, 5, 5, 5, 4.
+** Under 1F1B stage g holds pp − g micro-batches, so the first holds 6 × 4
+** layers' activations and the second 5 × 5, the peak; the even split
+** (uneven_layers, ⌈28/6⌉ = 5 everywhere) 6 × 5. */
+static const char *PPS_SCN =
+    "local f = fusync\n"
+    "return { name = 'pps',\n"
+    "  cluster = { device = f.devices.h100, devices_per_node = 6, nodes_per_supernode = 1, supernodes = 1,\n"
+    "              host_mem_gb = 2048 },\n"
+    "  models = { actor = f.models.qwen2_5_7b, reward = 'rule' },\n"
+    "  workload = { prompts_per_step = 32, samples_per_prompt = 4, minibatches = 2,\n"
+    "    prompt_len = f.dist.fixed(512), response_len = f.dist.fixed(512), max_response = 512,\n"
+    "    iterations = 2, warmup = 0, seed = 5 },\n"
+    "  plan = { mode = 'full', rollout = { tp = 1, max_seqs = 64 },\n"
+    "           train = { tp = 1, pp = 6, zero = 1, micro_batch = 2 } },\n"
+    "}\n";
+
+static bool pps_load(const char *const *sets, int n, scn_scenario *sc, plan *pl, fs_err *err)
+{
+    char *path = test_tmpfile(".lua", PPS_SCN);
+    bool ok = lscn_load(path, sets, n, sc, err) && scn_validate(sc, err) && plan_build(sc, pl, err);
+    unlink(path);
+    free(path);
+    return ok;
+}
+
+START_TEST(t_pp_split)
+{
+    ck_assert_int_eq(mdl_stage_layers(94, 8, 0, true, true), 11);
+    ck_assert_int_eq(mdl_stage_layers(94, 8, 3, true, true), 12);
+    ck_assert_int_eq(mdl_stage_layers(94, 8, 7, true, true), 11);
+    ck_assert_int_eq(mdl_stage_layers(95, 8, 7, false, true), 11);
+    ck_assert_int_eq(mdl_stage_layers(95, 8, 0, false, true), 12);
+    ck_assert_int_eq(mdl_stage_layers(94, 8, 0, false, false), 12);
+    ck_assert_int_eq(mdl_stage_layers(62, 2, 1, true, true), 31);
+    const char *even[] = {"plan.train.uneven_layers=true"};
+    const char *split[] = {"plan.train.pp_embedding_layer=true", "plan.train.pp_loss_layer=true"};
+    scn_scenario a, b;
+    plan pa, pb;
+    fs_err err = {0, ""};
+    ck_assert_msg(pps_load(even, 1, &a, &pa, &err), "%s", err.msg);
+    ck_assert_msg(pps_load(split, 2, &b, &pb, &err), "%s", err.msg);
+    NEAR(pb.pools[0].train_mem[MB_ACTIVATIONS], pa.pools[0].train_mem[MB_ACTIVATIONS] * 25.0 / 30.0, 1e-9);
+    NEAR(plan_act_peak(&b, &pb.pools[0], 0), plan_act_peak(&a, &pa.pools[0], 0) * 24.0 / 30.0, 1e-9);
+    /* Megatron refuses a split pp does not divide: 28 + 1 on 6 stages */
+    const char *one[] = {"plan.train.pp_loss_layer=true"};
+    ck_assert(!pps_load(one, 1, &b, &pb, &err));
+    ck_assert_msg(strstr(err.msg, "with the embedding and loss counted in") != NULL, "%s", err.msg);
+}
+END_TEST
+
 static Suite *suite_train_shape(void)
 {
     Suite *s = suite_create("train_shape");
@@ -390,6 +445,7 @@ static Suite *suite_train_shape(void)
     tcase_add_test(tc, t_tied_embedding_grad);
     tcase_add_test(tc, t_step_balance);
     tcase_add_test(tc, t_logprob_budget);
+    tcase_add_test(tc, t_pp_split);
     suite_add_tcase(s, tc);
     return s;
 }
