@@ -142,7 +142,7 @@ mdl_step mdl_decode_step(const scn_model *m, const scn_device *d, const scn_effi
 ** vLLM's scheduler, sampler and output CPU time a step, t_step + B·t_seq, is
 ** the least-squares fit of the residuals of 28 published vLLM decode
 ** timings (Mixtral 8x7B and 8x22B at TP2–8 on A100 and H100, vLLM PRs 2542,
-** 3240 and 4002, 2024; Qwen3-30B-A3B at TP1 on A100 and H100, 2025) over
+** 3240 and 4002, 2024; Qwen3-30B-A3B on A100 and H100, 2025) over
 ** fusync's roofline and launches: 2.5 ms and 200 µs a sequence
 ** (docs/validation.md, "The decode step against serving benchmarks";
 ** examples/validation/decode/serving.csv; tests/test_decode_bench.c holds
