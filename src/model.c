@@ -147,17 +147,24 @@ mdl_step mdl_decode_step(const scn_model *m, const scn_device *d, const scn_effi
 ** CUDA graph costs the GPU's gap between dependent kernels, about 1 µs
 ** (NVIDIA, "Getting Started with CUDA Graphs"); launched eagerly from
 ** PyTorch, the driver's 4–6 µs plus the Python module and dispatcher's
-** share, taken as 10 µs.  The scheduler's CPU time: vLLM's profile of
-** Llama 3 8B on one H100 found scheduling and output processing beside the
-** GPU's 38% (vLLM v0.6.0 blog); V1's persistent batch leaves about 15 µs a
-** sequence exposed; SGLang's overlap scheduler hides most of it behind the
-** GPU (SGLang v0.4 blog, zero-overhead batch scheduler); a hybrid engine's
+** share, taken as 10 µs (SGLang's Llama-3-8B batch-1 step with and without
+** graphs, sgl-project/sglang PR 1401, differs by 2.7–6.8 µs a kernel).
+** vLLM's scheduler, sampler and output CPU time a step, t_step + B·t_seq, is
+** the least-squares fit of the residuals of 28 published vLLM decode
+** timings (Mixtral 8x7B and 8x22B at TP2–8 on A100 and H100, vLLM PRs 2542,
+** 3240 and 4002, 2024; Qwen3-30B-A3B on A100 and H100, 2025) over
+** fusync's roofline and launches: 2.5 ms and 200 µs a sequence
+** (docs/validation.md, "The decode step against serving benchmarks";
+** examples/validation/decode/serving.csv; tests/test_decode_bench.c holds
+** the profile to the fit).  vLLM under enforce_eager runs the same CPU
+** path.  SGLang's overlap scheduler hides most of it behind the GPU
+** (SGLang v0.4 blog, zero-overhead batch scheduler); a hybrid engine's
 ** Python generate loop pays it all. */
 static const mdl_engine ENGINES[] = {
-    [ENGINE_VLLM]   = {"vllm",   1e-6, 10e-6, 0.3e-3, 15e-6, 512},
+    [ENGINE_VLLM]   = {"vllm",   1e-6, 10e-6, 2.5e-3, 200e-6, 512},
     [ENGINE_SGLANG] = {"sglang", 1e-6, 10e-6, 0.1e-3, 3e-6, 512},
     [ENGINE_HYBRID] = {"hybrid", 1e-6, 10e-6, 1.0e-3, 30e-6, 0},
-    [ENGINE_EAGER]  = {"eager",  1e-6, 10e-6, 0.3e-3, 15e-6, 0},
+    [ENGINE_EAGER]  = {"eager",  1e-6, 10e-6, 2.5e-3, 200e-6, 0},
 };
 
 const mdl_engine *mdl_engine_of(scn_engine e)

@@ -237,8 +237,8 @@ END_TEST
 /* The decode step's fixed cost (docs/model.md, section 5), by hand: a dense
 ** model of 4 layers at TP2 on a link of 2 µs a step.  Kernels: 4 layers ×
 ** 10, 2 all-reduces a layer (8), 6 a step: 54.  vLLM with CUDA graphs at a
-** batch of 64: 54 × 1 µs launches, 0.3 ms + 64 × 15 µs scheduler = 1.314
-** ms.  Eager (cuda_graphs off, or the batch past the 512 captured): 54 ×
+** batch of 64: 54 × 1 µs launches, 2.5 ms + 64 × 200 µs scheduler (the
+** serving fit, tests/test_decode_bench.c) = 15.354 ms.  Eager (cuda_graphs off, or the batch past the 512 captured): 54 ×
 ** 10 µs.  The sync latency is 8 all-reduces of 0 bytes, 2 ring steps of 2
 ** µs each: 32 µs, reported and not added.  More layers and TP add
 ** launches; the scale multiplies launches and scheduler, not the flat
@@ -254,19 +254,19 @@ START_TEST(t_decode_fixed_cost)
     NEAR(g.kernels, 54, 1e-12);
     ck_assert(g.graphed);
     NEAR(g.launch_s, 54e-6, 1e-9);
-    NEAR(g.sched_s, 0.3e-3 + 64 * 15e-6, 1e-9);
-    NEAR(g.total_s, 1.314e-3, 1e-9);
+    NEAR(g.sched_s, 2.5e-3 + 64 * 200e-6, 1e-9);
+    NEAR(g.total_s, 15.354e-3, 1e-9);
     NEAR(g.sync_s, 8 * 2 * 2e-6, 1e-9);
     /* without graphs: eager launches */
     r.cuda_graphs = false;
     mdl_fixed x = mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 64);
     ck_assert(!x.graphed);
-    NEAR(x.total_s, 540e-6 + 1.26e-3, 1e-9);
+    NEAR(x.total_s, 540e-6 + 15.3e-3, 1e-9);
     /* graphs captured up to 512: a batch of 1024 launches eagerly, 32 still replays */
     r.cuda_graphs = true;
     mdl_fixed big = mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 1024);
     ck_assert(!big.graphed);
-    NEAR(big.total_s, 540e-6 + 0.3e-3 + 1024 * 15e-6, 1e-9);
+    NEAR(big.total_s, 540e-6 + 2.5e-3 + 1024 * 200e-6, 1e-9);
     r.graph_max_batch = 32;
     ck_assert(!mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 64).graphed);
     ck_assert(mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 32).graphed);
@@ -287,12 +287,12 @@ START_TEST(t_decode_fixed_cost)
     /* the scale multiplies launches and scheduler; the flat term is added */
     e.decode_overhead_scale = 2;
     e.decode_overhead_s = 5e-3;
-    NEAR(mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 64).total_s, 2 * 1.314e-3 + 5e-3, 1e-9);
+    NEAR(mdl_decode_fixed(&m, &e, &r, &l, 2, 1, 64).total_s, 2 * 15.354e-3 + 5e-3, 1e-9);
     /* the step carries it once: the engine's step minus the bare roofline */
     scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
     mdl_step a = mdl_decode_step(&m, &d, &e, &l, 2, 1, 64, 64e3);
     mdl_step b = mdl_decode_step_eng(&m, &d, &e, &r, &l, 2, 1, 64, 64e3);
-    NEAR(b.total_s - a.total_s, 2 * 1.314e-3, 1e-9);
+    NEAR(b.total_s - a.total_s, 2 * 15.354e-3, 1e-9);
     NEAR(mdl_decode_step_eng(&m, &d, &e, NULL, &l, 2, 1, 64, 64e3).total_s, a.total_s, 1e-12);
     /* scale 0: the old model, one flat term */
     e.decode_overhead_scale = 0;

@@ -1,0 +1,22 @@
+-- Decode-step case for the serving benchmarks of docs/validation.md ("The
+-- decode step against serving benchmarks"): Mixtral-8x22B on 8 A100-80GB
+-- (TP8), vLLM, benchmark_latency, vllm-project/vllm PR 4002.
+-- Only the device, the model, the rollout layout and the engine matter here
+-- (tests/test_decode_bench.c reads them with the rows of serving.csv); the
+-- workload is a placeholder that lets the scenario load.
+local f = fusync
+return {
+  name = "mixtral8x22b_a100_tp8",
+  cluster = { device = f.devices.a100_80g, devices_per_node = 8, nodes_per_supernode = 8 },
+  models = { actor = f.hf_config("configs/Mixtral-8x22B-v0.1.config.json"), reward = "rule" },
+  workload = {
+    prompts_per_step = 8, samples_per_prompt = 8, minibatches = 1,
+    prompt_len = f.dist.fixed(128), response_len = f.dist.fixed(128), max_response = 128,
+    iterations = 2, warmup = 1, seed = 1,
+  },
+  plan = {
+    mode = "separate", rollout_devices = 8,   -- one node generates
+    train = { tp = 8, pp = 1, zero = 3, recompute = "full" },
+    rollout = { tp = 8, max_seqs = 256, engine = "vllm", cuda_graphs = true },
+  },
+}
