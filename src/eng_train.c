@@ -32,6 +32,8 @@ static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *
     mdl_stage_train(&c, m, plan_pool_device(&s->scn, q), &s->scn.eff, tl->recompute);
     /* LoRA adapts the actor alone (docs/model.md, section 3) */
     if (m == &s->scn.actor) mdl_stage_lora(&c, m, tl->lora_rank, tl->lora_targets);
+    /* the actor's Megatron split (a critic keeps the even one, as plan_cost.c) */
+    if (m == &s->scn.actor) mdl_stage_split(&c, m, tl->pp_embedding_layer, tl->pp_loss_layer);
     return c;
 }
 

@@ -335,6 +335,14 @@ static bool ex_verl(xctx *x)
         if (!verl_params(x, "actor_rollout_ref.actor.megatron.param_offload")) return false;
         put(x, "actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity", "%s",
             t->recompute == RECOMPUTE_NONE ? "null" : t->recompute == RECOMPUTE_SELECTIVE ? "selective" : "full");
+        /* Megatron's split with the embedding and the loss as layers; not in verl's config: Hydra adds them with
+        ** '+', as verl's run_qwen3-235b_megatron_96gb.sh does */
+        if (t->pp_embedding_layer)
+            put(x, "+actor_rollout_ref.actor.megatron.override_transformer_config.account_for_embedding_in_pipeline_split",
+                "True");
+        if (t->pp_loss_layer)
+            put(x, "+actor_rollout_ref.actor.megatron.override_transformer_config.account_for_loss_in_pipeline_split",
+                "True");
         if (t->optimizer_offload > 0) {
             /* not in verl's optimizer config: Hydra adds them with '+' */
             put(x, "+actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload", "true");
@@ -576,6 +584,9 @@ static bool ex_nemo(xctx *x)
         if (t->recompute != RECOMPUTE_NONE)
             put(x, "policy.megatron_cfg.recompute_granularity", "%s",
                 t->recompute == RECOMPUTE_SELECTIVE ? "selective" : "full");
+        if (t->pp_embedding_layer || t->pp_loss_layer)
+            note(x, "plan.train.pp_embedding_layer / pp_loss_layer: NeMo RL's megatron_cfg has no key for Megatron's "
+                 "account_for_*_in_pipeline_split; not exported");
         put(x, "policy.megatron_cfg.optimizer.optimizer_cpu_offload", "%s", tf(t->optimizer_offload > 0));
         if (t->optimizer_offload > 0)
             put(x, "policy.megatron_cfg.optimizer.optimizer_offload_fraction", "%g", t->optimizer_offload);

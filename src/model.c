@@ -276,6 +276,16 @@ mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_
     return c;
 }
 
+void mdl_stage_split(mdl_stage *c, const scn_model *m, bool emb, bool loss)
+{
+    if (c->pp <= 1 || (!emb && !loss)) return;
+    int most = 0;
+    for (int g = 0; g < c->pp - 1 && g < 2; g++)    /* the first stage, then every middle one alike */
+        most = imax(most, mdl_stage_layers(m->layers, c->pp, g, emb, loss));
+    c->lps = most;
+    c->lps_last = mdl_stage_layers(m->layers, c->pp, c->pp - 1, emb, loss);
+}
+
 double mdl_gemm_eff(double m, double n, double k, double ridge, int model)
 {
     if (ridge <= 0 || m <= 0 || n <= 0 || k <= 0) return 1.0;

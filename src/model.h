@@ -190,6 +190,11 @@ typedef struct {
 } mdl_stage;
 mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_link *ltp, const scn_link *lep,
                           const scn_link *lpp);
+/* Megatron's split with the embedding and/or the loss counted as layers
+** (plan.train.pp_embedding_layer, pp_loss_layer; mdl_stage_layers): the
+** heaviest stage before the last and the last one's layers, which
+** mdl_stage_setup leaves at the even split's ⌈L/p⌉ and ⌊L/p⌋. */
+void   mdl_stage_split(mdl_stage *c, const scn_model *m, bool emb, bool loss);
 /* The training parts of a stage (docs/model.md, section 7): the recompute
 ** mode (the backward's count of forward work and communication), and,
 ** with gemm_shape, each GEMM's roofline at the achieved rates

@@ -93,6 +93,11 @@ imp vmps verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" \
     +actor_rollout_ref.actor.megatron.override_transformer_config.account_for_loss_in_pipeline_split=True
 field vmps 'pp_embedding_layer = true,  -- actor_rollout_ref.actor.megatron.override_transformer_config.account_for_embedding_in_pipeline_split'
 field vmps 'pp_loss_layer = true,  -- actor_rollout_ref.actor.megatron.override_transformer_config.account_for_loss_in_pipeline_split'
+# and back out, with Hydra's '+' (the keys are not in verl's config)
+for k in embedding loss; do
+    "$FUSYNC" export verl "$TMP/vmps.lua" 2>/dev/null | grep -qxF "+actor_rollout_ref.actor.megatron.override_transformer_config.account_for_${k}_in_pipeline_split=True" \
+        && ok || bad "export vmps: no account_for_${k}_in_pipeline_split"
+done
 check vmps 0 "Memory fit: fits"
 
 # --- OpenRLHF with the hybrid engine (colocate_all, sleep modes)

@@ -426,6 +426,29 @@ START_TEST(t_pp_split)
     ck_assert_msg(pps_load(split, 2, &b, &pb, &err), "%s", err.msg);
     NEAR(pb.pools[0].train_mem[MB_ACTIVATIONS], pa.pools[0].train_mem[MB_ACTIVATIONS] * 25.0 / 30.0, 1e-9);
     NEAR(plan_act_peak(&b, &pb.pools[0], 0), plan_act_peak(&a, &pa.pools[0], 0) * 24.0 / 30.0, 1e-9);
+    /* the stage times follow the same split: 32 layers and the embedding
+    ** on 3 stages are 10, 11 and 11 layers, so the last stage carries 11
+    ** layers and the head where the even split's ⌊32/3⌋ gave it 10 */
+    scn_model m = dense7b();
+    m.layers = 32;
+    scn_model_derive(&m);
+    scn_link l = {.bw = 1e30};
+    scn_efficiency e = {.train = 0.4, .hbm = 0.8, .gemm_shape = false};
+    double tok = 4096, f1, f3, fe;
+    mdl_stage c1 = mdl_stage_setup(&m, 1, 1, 1, &l, NULL, NULL);
+    mdl_stage_train(&c1, &m, &DEV, &e, RECOMPUTE_NONE);
+    f1 = mdl_stage_fb(&m, &DEV, 0.7, &c1, tok, tok * tok, 0.4, NULL);
+    mdl_stage c3 = mdl_stage_setup(&m, 1, 3, 1, &l, NULL, &l);
+    mdl_stage_train(&c3, &m, &DEV, &e, RECOMPUTE_NONE);
+    fe = mdl_stage_fb(&m, &DEV, 0.7, &c3, tok, tok * tok, 0.4, NULL);
+    mdl_stage_split(&c3, &m, true, false);
+    ck_assert_int_eq((int)c3.lps, 11);
+    ck_assert_int_eq((int)c3.lps_last, 11);
+    f3 = mdl_stage_fb(&m, &DEV, 0.7, &c3, tok, tok * tok, 0.4, NULL);
+    double headce = 2.0 * m.vocab * m.hidden * tok / (DEV.peak_flops * 0.4) + tok * m.vocab * 4.0 / (DEV.hbm_bw * 0.8);
+    double lay = (f1 - headce) / 32;
+    NEAR(f3, 11 * lay + headce, 1e-9);
+    NEAR(fe, 10 * lay + headce, 1e-9);
     /* Megatron refuses a split pp does not divide: 28 + 1 on 6 stages */
     const char *one[] = {"plan.train.pp_loss_layer=true"};
     ck_assert(!pps_load(one, 1, &b, &pb, &err));
