@@ -96,6 +96,7 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
                 buf_printf(out, ": gather %.2f s, convert %.2f s", w.gather_s, w.convert_s);
                 if (!co) buf_printf(out, ", transfer %.2f s", w.transfer_s);
                 buf_printf(out, ", load %.2f s", w.load_s);
+                if (w.quant_s > 0) buf_printf(out, ", FP8 quantisation %.2f s", w.quant_s);
                 if (w.fixed_s > 0) buf_printf(out, ", fixed %.2f s", w.fixed_s);
             }
             if (co) buf_printf(out, "; back to training %.2f s", plan_reshard_back(s, q));
