@@ -141,7 +141,9 @@ int cmd_check(cli_opts *o)
     }
     buf_printf(&b, "Scenario %s (%s): %s on %s, %s\n", sc.name, sc.path, sc.actor.name, devs,
                sc.work.algo == ALGO_PPO ? "PPO" : "GRPO");
-    buf_printf(&b, "  actor %s parameters (%s active), KV %.0f bytes/token\n", t1, t2, sc.actor.kv_bytes_per_token);
+    /* the KV bytes a token in the engine's KV dtype (docs/model.md, section 5, FP8 rollouts) */
+    buf_printf(&b, "  actor %s parameters (%s active), KV %.0f bytes/token%s\n", t1, t2,
+               mdl_kv_token_bytes(&sc.actor, &sc.plan.rollout), sc.plan.rollout.kv_dtype == DTYPE_FP8 ? " (FP8)" : "");
     buf_printf(&b, "  step: %d prompt%s x %d sample%s, %d mini-batch%s, %d epoch%s; %d iteration%s (%d warm-up)\n",
                sc.work.prompts_per_step, fs_s(sc.work.prompts_per_step), sc.work.samples_per_prompt,
                fs_s(sc.work.samples_per_prompt), sc.work.minibatches, sc.work.minibatches == 1 ? "" : "es",

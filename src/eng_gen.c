@@ -430,8 +430,8 @@ static double prefill_secs(sim *s, instance *I, double tok, double sq)
         e = &t->pf[(h >> 40) & (PF_SLOTS - 1)];
         if (e->tok == tok && e->sq == sq) return e->total_s;
     }
-    mdl_step st = mdl_prefill(&s->roll_model, plan_pool_device(&s->scn, &s->pl.pools[I->pool]), &s->scn.eff, inst_link(s, I), p->rollout.tp,
-                              p->rollout.ep, tok, sq / tok);
+    mdl_step st = mdl_prefill(&s->roll_model, plan_pool_device(&s->scn, &s->pl.pools[I->pool]), &s->scn.eff,
+                              &p->rollout, inst_link(s, I), p->rollout.tp, p->rollout.ep, tok, sq / tok);
     if (e) *e = (pfent){tok, sq, st.total_s};
     return st.total_s;
 }
@@ -452,11 +452,10 @@ static double chunked_prefill_secs(sim *s, instance *I, double tok, double sq, i
     const double attn = mdl_attn_flops_causal(&s->roll_model, sq) / tok;    /* a token's share */
     const scn_link *l = inst_link(s, I);
     const scn_device *d = plan_pool_device(&s->scn, &s->pl.pools[I->pool]);
-    double t = mdl_prefill_chunk(&s->roll_model, d, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, b0, ctx0, last,
-                                 attn * last);
+    const scn_rollout_layout *r = &p->rollout;
+    double t = mdl_prefill_chunk(&s->roll_model, d, &s->scn.eff, r, l, r->tp, r->ep, b0, ctx0, last, attn * last);
     if (k > 1)
-        t += (k - 1) * mdl_prefill_chunk(&s->roll_model, d, &s->scn.eff, l, p->rollout.tp, p->rollout.ep, b0, ctx0,
-                                         room, attn * room);
+        t += (k - 1) * mdl_prefill_chunk(&s->roll_model, d, &s->scn.eff, r, l, r->tp, r->ep, b0, ctx0, room, attn * room);
     return t;
 }
 

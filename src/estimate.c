@@ -128,12 +128,12 @@ static void pool_gen(const est_lengths *len, const scn_scenario *s, const plan_p
         double spread = r->dispatch == DISPATCH_BALANCED ? fmin(spp, q->instances) : 1;
         ptok = ptok * spread / spp + n / q->instances * (1 - spread / spp) * r->kv_block / 2.0;
     }
-    mdl_step pf = mdl_prefill(&s->actor, plan_pool_device(s, q), &s->eff, lk, r->tp, r->ep, ptok, len->pm);
+    mdl_step pf = mdl_prefill(&s->actor, plan_pool_device(s, q), &s->eff, r, lk, r->tp, r->ep, ptok, len->pm);
     *prefill = pf.total_s;
     if (r->max_batched_tokens > 0 && ptok > r->max_batched_tokens) {
         /* chunked: the empty instances' first prefill in steps of the budget */
         double nk = ceil(ptok / r->max_batched_tokens), ck = ptok / nk;
-        *prefill = nk * mdl_prefill_chunk(&s->actor, plan_pool_device(s, q), &s->eff, lk, r->tp, r->ep, 0, 0, ck,
+        *prefill = nk * mdl_prefill_chunk(&s->actor, plan_pool_device(s, q), &s->eff, r, lk, r->tp, r->ep, 0, 0, ck,
                                          mdl_attn_flops_causal(&s->actor, ck * len->pm));
     }
 }

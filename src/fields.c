@@ -82,6 +82,10 @@ static const int PARAMS_VALS[] = {PARAMS_RESIDENT, PARAMS_AFTER_RESHARD, PARAMS_
 static const int SLEEP_VALS[] = {SLEEP_DISCARD, SLEEP_OFFLOAD, SLEEP_NONE};
 static const char *const MEMSCOPE_NAMES[] = {"instance", "device", NULL};
 static const int MEMSCOPE_VALS[] = {MEMSCOPE_INSTANCE, MEMSCOPE_DEVICE};
+static const char *const DTYPE_NAMES[] = {"bf16", "fp8", NULL};
+static const int DTYPE_VALS[] = {DTYPE_BF16, DTYPE_FP8};
+static const char *const KVDTYPE_NAMES[] = {"bf16", "fp8", "auto", NULL};   /* vLLM's "auto": the model's BF16 */
+static const int KVDTYPE_VALS[] = {DTYPE_BF16, DTYPE_FP8, DTYPE_BF16};
 
 /* Row builders.  S is the enclosing struct, M the member. */
 #define MEM(S, M)   offsetof(S, M), sizeof(((S *)0)->M)
@@ -103,6 +107,8 @@ static const int MEMSCOPE_VALS[] = {MEMSCOPE_INSTANCE, MEMSCOPE_DEVICE};
 const fdesc FIELDS_DEVICE[] = {
     STR("name", scn_device, name, "display name (default \"custom device\")"),
     NUM("tflops", scn_device, peak_flops, 1e12, 1e-3, 1e7, FF_REQUIRED, "TFLOP/s", "dense BF16 peak, TFLOP/s"),
+    NUM("fp8_tflops", scn_device, fp8_flops, 1e12, 0, 1e7, 0, "TFLOP/s",
+        "dense FP8 peak, TFLOP/s, for FP8 rollout weights (plan.rollout.weights_dtype); 0: no FP8 tensor cores"),
     NUM("hbm_gb", scn_device, hbm_bytes, GiB, 1e-3, 1e6, FF_REQUIRED, "GiB", "device memory, GiB"),
     NUM("hbm_tbps", scn_device, hbm_bw, 1e12, 1e-6, 1e4, FF_REQUIRED, "TB/s", "device memory bandwidth, TB/s"),
     NUM("scaleup_gbps", scn_device, scaleup_bw, 1e9, 1e-3, 1e7, FF_REQUIRED, "GB/s",
@@ -400,6 +406,14 @@ static const fdesc FIELDS_ROLLOUT[] = {
          "co-located: the inference engine runs in a process of its own beside the trainer's (a second CUDA context "
          "on each device, plan.cuda_context_mb): NeMo RL's VllmGenerationWorker and OpenRLHF's LLMRayActor are Ray "
          "actors, verl's vLLM server spawns its workers with the mp executor; false: one process (an in-process engine)"),
+    ENUM("weights_dtype", scn_rollout_layout, weights_dtype, DTYPE_NAMES, DTYPE_VALS,
+         "the engine's weights (docs/model.md, section 5, FP8 rollouts): bf16, or fp8 (vLLM quantization=\"fp8\", "
+         "NeMo RL vllm_cfg.precision, verl rollout.quantization): the blocks' linear layers in e4m3 with an FP32 scale "
+         "a 128×128 block, embeddings, norms and LM head in BF16, the GEMMs at the device's FP8 peak (fp8_tflops), "
+         "each weight sync quantised on the rollout devices"),
+    ENUM("kv_dtype", scn_rollout_layout, kv_dtype, KVDTYPE_NAMES, KVDTYPE_VALS,
+         "the engine's KV cache (vLLM kv_cache_dtype): bf16 (or auto, the model's dtype), or fp8, one byte an element, "
+         "twice the tokens in the same memory and half the bytes a decode step reads"),
     END
 };
 

@@ -376,6 +376,9 @@ static bool ex_verl(xctx *x)
         }
     }
     logprob_notes(x, t, "verl's log-probs are one FP32 pass over the logits (logprobs_from_logits)");
+    /* FP8 rollouts (docs/model.md, section 5): imp_m_rollout_precision inverted */
+    if (p->rollout.weights_dtype == DTYPE_FP8) put(x, "actor_rollout_ref.rollout.quantization", "fp8");
+    if (p->rollout.kv_dtype == DTYPE_FP8) put(x, "+actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype", "fp8");
     return true;
 }
 
@@ -397,6 +400,9 @@ static bool ex_openrlhf(xctx *x)
     if (s->reward_is_model) put(x, "reward.model_name_or_path", "%s", s->reward.name);
     else note(x, "models.reward = \"rule\": give OpenRLHF the rule as --reward.remote_url or a reward function");
     if (ppo) put(x, "critic.model_name_or_path", "%s", s->critic.name);
+    if (p->rollout.weights_dtype == DTYPE_FP8 || p->rollout.kv_dtype == DTYPE_FP8)
+        note(x, "plan.rollout.weights_dtype / kv_dtype = \"fp8\": OpenRLHF's train_ppo_ray.py has no option for an "
+                "FP8 rollout engine; the command generates in BF16");
     double tb;
     if (!per_minibatch(x, 1, &tb, "train.batch_size", "samples")) return false;
     put(x, "train.batch_size", "%g", tb);
@@ -556,6 +562,13 @@ static bool ex_nemo(xctx *x)
     put(x, "policy.generation.max_new_tokens", "%g", cap + s->work.max_response);
     /* vLLM's max_model_len, which the import reads as the same cap (import_nemo.c) */
     put(x, "policy.generation.vllm_cfg.max_model_len", "%g", cap + s->work.max_response);
+    /* FP8 rollouts (docs/model.md, section 5): NeMo RL's init_fp8 refuses an
+    ** FP8 KV cache without FP8 weights (nemo_rl/models/generation/vllm/quantization/fp8.py) */
+    if (p->rollout.kv_dtype == DTYPE_FP8 && p->rollout.weights_dtype != DTYPE_FP8)
+        return fail(x, "plan.rollout.kv_dtype = \"fp8\": NeMo RL takes an FP8 KV cache only with FP8 weights "
+                    "(vllm_cfg.precision: fp8); set plan.rollout.weights_dtype = \"fp8\" too");
+    if (p->rollout.weights_dtype == DTYPE_FP8) put(x, "policy.generation.vllm_cfg.precision", "fp8");
+    if (p->rollout.kv_dtype == DTYPE_FP8) put(x, "policy.generation.vllm_cfg.kv_cache_dtype", "fp8");
     if (t->zero == 3) {
         if (t->pp > 1)
             return fail(x, "plan.train.pp = %d with plan.train.zero = 3: NeMo RL's DTensor backend has no pipeline "

@@ -332,32 +332,36 @@ bool imp_m_node_gpus(imp_mctx *m, const char *gpn_key, const char *nodes_key, co
     return true;
 }
 
-/* The rollout engine's weight and KV-cache precision.  fusync holds and
-** reads the rollout's weights and KV cache in BF16 (docs/model.md, the KV
-** cache per token; no
-** scenario field gives another precision), so a quantized engine is a
-** warning: verl's rollout.quantization "fp8" (block-quantized e4m3 weights,
-** verl/workers/rollout/vllm_rollout/vllm_async_server.py) or "torchao";
-** NeMo RL's vllm_cfg.precision "fp8" and kv_cache_dtype "fp8"/"fp8_e4m3"
-** (nemo_rl/models/generation/vllm/quantization/fp8.py); vLLM's
-** kv_cache_dtype other than "auto".  NULL key: the framework has none. */
+/* The rollout engine's weight and KV-cache precision (docs/model.md,
+** section 5, FP8 rollouts): verl's rollout.quantization "fp8"
+** (block-quantized e4m3 weights, verl/workers/rollout/vllm_rollout/
+** vllm_async_server.py) and NeMo RL's vllm_cfg.precision "fp8"
+** (nemo_rl/models/generation/vllm/quantization/fp8.py) are
+** plan.rollout.weights_dtype "fp8"; a kv_cache_dtype "fp8", "fp8_e4m3" or
+** "fp8_e5m2" (vLLM's CacheDType) is plan.rollout.kv_dtype "fp8".  Another
+** quantization (verl's "torchao") is a warning.  NULL key: the framework
+** has none. */
 bool imp_m_rollout_precision(imp_mctx *m, const char *weights_key, const char *kv_key)
 {
-    char v[1024], s[320];
+    char v[1024], s[320], why[700];
     if (weights_key) {
         if (!imp_m_get(m, weights_key, v, sizeof v, s, sizeof s)) return false;
-        if (!imp_m_is_null(v) && strcasecmp(v, "bfloat16") && strcasecmp(v, "bf16") && strcasecmp(v, "float16") &&
-            strcasecmp(v, "fp16") && strcasecmp(v, "auto"))
-            imp_m_warn(m, "%s = %s: quantized rollout weights are not modelled; fusync holds and reads the rollout's "
-                       "weights in BF16, so the engine's weight memory and its decode steps' weight reads are "
-                       "over-counted (FP8: about twice)", s, v);
+        if (!strcasecmp(v, "fp8")) {
+            snprintf(why, sizeof why, "%s = %s: the blocks' linear layers in e4m3, 128x128 block scales", s, v);
+            imp_m_set(m, "plan.rollout.weights_dtype", why, "\"fp8\"");
+        } else if (!imp_m_is_null(v) && strcasecmp(v, "bfloat16") && strcasecmp(v, "bf16") && strcasecmp(v, "float16") &&
+                   strcasecmp(v, "fp16") && strcasecmp(v, "auto"))
+            imp_m_warn(m, "%s = %s: a quantized rollout other than FP8 is not modelled; fusync holds and reads the "
+                       "rollout's weights in BF16, so the engine's weight memory and its decode steps' weight reads "
+                       "are over-counted", s, v);
     }
     if (kv_key) {
         if (!imp_m_get(m, kv_key, v, sizeof v, s, sizeof s)) return false;
-        if (!imp_m_is_null(v) && strcasecmp(v, "auto"))
-            imp_m_warn(m, "%s = %s: a quantized KV cache is not modelled; fusync counts the KV cache in BF16, so the "
-                       "engine's KV capacity is under-counted and its decode steps' KV reads over-counted (FP8: "
-                       "about twice)", s, v);
+        if (!strncasecmp(v, "fp8", 3)) {
+            snprintf(why, sizeof why, "%s = %s: one byte a KV element", s, v);
+            imp_m_set(m, "plan.rollout.kv_dtype", why, "\"fp8\"");
+        } else if (!imp_m_is_null(v) && strcasecmp(v, "auto") && strcasecmp(v, "bfloat16") && strcasecmp(v, "bf16"))
+            imp_m_warn(m, "%s = %s: a KV cache dtype fusync does not know; it counts the KV cache in BF16", s, v);
     }
     return true;
 }

@@ -3,8 +3,8 @@
 **
 ** The collectives and the links they run over (mdl_allreduce and its
 ** NCCL tiers, the shared NICs) are in model_coll.c, the frozen models and
-** LoRA in model_mem.c; every other formula docs/model.md names is one
-** function here.
+** LoRA in model_mem.c, the FP8 engine's bytes in model_fp8.c; every other
+** formula docs/model.md names is one function here.
 */
 #include "model.h"
 
@@ -94,26 +94,43 @@ double mdl_bubble_share(int p, int m)
 }
 
 /* Roofline of one forward step over an instance: per device compute and HBM
-** traffic; communication added (no overlap assumed). */
+** traffic; communication added (no overlap assumed).  r: the engine's
+** weights dtype (NULL: BF16); FP8 weights are read at mdl_fp8_param_bytes a
+** parameter but for mdl_fp8_kept_params, and their GEMMs run at the
+** device's FP8 peak but for the LM head's and the attention's. */
 static mdl_step step_roofline(const scn_model *m, const scn_device *d, const scn_efficiency *e,
-                              const scn_link *link, int tp, int ep, double tokens,
+                              const scn_rollout_layout *r, const scn_link *link, int tp, int ep, double tokens,
                               double attn_flops, double kv_bytes, double eff_compute)
 {
     mdl_step st = {0, 0, 0, 0};
     int inst = imax(tp, ep);
     double layers_moe = m->experts > 0 ? m->layers - m->dense_layers : 0;
-    /* Compute: active matmul parameters over the whole instance. */
-    double flops = 2.0 * mdl_matmul_params(m) * tokens + attn_flops;
-    st.compute_s = flops / inst / (d->peak_flops * eff_compute);
+    bool fp8 = r && r->weights_dtype == DTYPE_FP8;
+    double wb = fp8 ? mdl_fp8_param_bytes() : 2.0;
+    /* Compute: active matmul parameters over the whole instance
+    ** (scn_validate refuses FP8 weights on a device without an FP8 peak). */
+    if (fp8 && d->fp8_flops > 0) {
+        double head = 2.0 * m->vocab * (double)m->hidden * tokens;
+        double gemm = 2.0 * mdl_matmul_params(m) * tokens - head;
+        st.compute_s = (gemm / d->fp8_flops + (head + attn_flops) / d->peak_flops) / inst / eff_compute;
+    } else {
+        double flops = 2.0 * mdl_matmul_params(m) * tokens + attn_flops;
+        st.compute_s = flops / inst / (d->peak_flops * eff_compute);
+    }
     /* HBM: dense weights sharded by tp, the touched experts over the whole
     ** instance (max(tp, ep) devices: TP-split experts when ep < tp), plus the
     ** KV cache read, spread over the instance. */
     double w_dense = 2.0 * (m->params_dense - mdl_lookup_params(m)) / tp;
+    if (fp8) {
+        /* the LM head and the norms in BF16, the rest of the dense read in FP8 */
+        double bf = (double)m->vocab * m->hidden + 2.0 * (double)m->hidden * m->layers;
+        w_dense = (2.0 * bf + wb * (m->params_dense - mdl_fp8_kept_params(m))) / tp;
+    }
     double w_exp = 0;
     if (m->experts > 0) {
         /* tokens of the instance are routed over all its experts */
         double touch = mdl_expert_touch(m->experts, m->experts_active, tokens);
-        w_exp = 2.0 * m->params_expert * touch / inst;
+        w_exp = wb * m->params_expert * touch / inst;
     }
     double bytes = w_dense + w_exp + kv_bytes / inst;
     st.memory_s = bytes / (d->hbm_bw * e->hbm);
@@ -130,16 +147,24 @@ static mdl_step step_roofline(const scn_model *m, const scn_device *d, const scn
     return st;
 }
 
+static mdl_step decode_roofline(const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                                const scn_rollout_layout *r, const scn_link *link, int tp, int ep, double batch,
+                                double ctx_tokens)
+{
+    /* Attention over the context, every context token once (no mask), MLA
+    ** absorbed; the KV read counts the copies the TP ranks hold, in the
+    ** engine's KV dtype. */
+    double attn = m->layers * mdl_attn_pair_flops(m, true) * ctx_tokens;
+    double kv = ctx_tokens * mdl_kv_token_bytes(m, r) * mdl_kv_replication(m, tp);
+    mdl_step st = step_roofline(m, d, e, r, link, tp, ep, batch, attn, kv, e->decode);
+    st.total_s += e->decode_overhead_s;
+    return st;
+}
+
 mdl_step mdl_decode_step(const scn_model *m, const scn_device *d, const scn_efficiency *e,
                          const scn_link *link, int tp, int ep, double batch, double ctx_tokens)
 {
-    /* Attention over the context, every context token once (no mask), MLA
-    ** absorbed; the KV read counts the copies the TP ranks hold. */
-    double attn = m->layers * mdl_attn_pair_flops(m, true) * ctx_tokens;
-    double kv = ctx_tokens * m->kv_bytes_per_token * mdl_kv_replication(m, tp);
-    mdl_step st = step_roofline(m, d, e, link, tp, ep, batch, attn, kv, e->decode);
-    st.total_s += e->decode_overhead_s;
-    return st;
+    return decode_roofline(m, d, e, NULL, link, tp, ep, batch, ctx_tokens);
 }
 
 /* Engine profiles (docs/model.md, section 5, "The decode step's fixed
@@ -213,16 +238,16 @@ mdl_step mdl_decode_step_eng(const scn_model *m, const scn_device *d, const scn_
                              const scn_rollout_layout *r, const scn_link *link, int tp, int ep, double batch,
                              double ctx_tokens)
 {
-    mdl_step st = mdl_decode_step(m, d, e, link, tp, ep, batch, ctx_tokens);
+    mdl_step st = decode_roofline(m, d, e, r, link, tp, ep, batch, ctx_tokens);
     if (r) st.total_s += mdl_decode_fixed(m, e, r, link, tp, ep, batch).total_s - e->decode_overhead_s;
     return st;
 }
 
 mdl_step mdl_prefill(const scn_model *m, const scn_device *d, const scn_efficiency *e,
-                     const scn_link *link, int tp, int ep, double tokens, double seq)
+                     const scn_rollout_layout *r, const scn_link *link, int tp, int ep, double tokens, double seq)
 {
     double attn = mdl_attn_flops_causal(m, seq * tokens);
-    return step_roofline(m, d, e, link, tp, ep, tokens, attn, 0, e->prefill);
+    return step_roofline(m, d, e, r, link, tp, ep, tokens, attn, 0, e->prefill);
 }
 
 /* Sarathi-Serve (Agrawal et al., arXiv 2403.02310, section 4): a decode
@@ -232,15 +257,15 @@ mdl_step mdl_prefill(const scn_model *m, const scn_device *d, const scn_efficien
 ** efficiency.prefill; HBM = the weights (the experts the B + chunk tokens
 ** touch) and the decode's KV read; communication over B + chunk tokens. */
 double mdl_prefill_chunk(const scn_model *m, const scn_device *d, const scn_efficiency *e,
-                         const scn_link *link, int tp, int ep, double batch, double ctx_tokens,
-                         double chunk, double chunk_attn)
+                         const scn_rollout_layout *r, const scn_link *link, int tp, int ep, double batch,
+                         double ctx_tokens, double chunk, double chunk_attn)
 {
-    mdl_step pre = step_roofline(m, d, e, link, tp, ep, chunk, chunk_attn, 0, e->prefill);
+    mdl_step pre = step_roofline(m, d, e, r, link, tp, ep, chunk, chunk_attn, 0, e->prefill);
     if (batch <= 0) return pre.total_s;
     double attn = m->layers * mdl_attn_pair_flops(m, true) * ctx_tokens;
-    double kv = ctx_tokens * m->kv_bytes_per_token * mdl_kv_replication(m, tp);
-    mdl_step dec = step_roofline(m, d, e, link, tp, ep, batch, attn, kv, e->decode);
-    mdl_step mix = step_roofline(m, d, e, link, tp, ep, batch + chunk, 0, kv, e->decode);
+    double kv = ctx_tokens * mdl_kv_token_bytes(m, r) * mdl_kv_replication(m, tp);
+    mdl_step dec = step_roofline(m, d, e, r, link, tp, ep, batch, attn, kv, e->decode);
+    mdl_step mix = step_roofline(m, d, e, r, link, tp, ep, batch + chunk, 0, kv, e->decode);
     double t = fmax(dec.compute_s + pre.compute_s, mix.memory_s) + mix.comm_s;
     return t > dec.total_s ? t - dec.total_s : 0;
 }
@@ -635,6 +660,15 @@ mdl_sync mdl_sync_gather(const mdl_sync_in *in)
     r.load_s = nb * load;
     r.fixed_s = nb * in->bucket_s;
     r.total_s = r.gather_s + r.convert_s + r.transfer_s + r.load_s + r.fixed_s;
+    if (in->quant_bytes > 0 && in->quant_hbm_bw > 0) {
+        /* NeMo RL's and verl's FP8 refit (docs/model.md, section 5, FP8
+        ** rollouts): each received BF16 weight is cast to e4m3 blockwise
+        ** on the rollout device before load_weights copies it in, one
+        ** memory-bound pass that reads 2 bytes a parameter and writes
+        ** mdl_fp8_param_bytes; the copy itself is load_s over the FP8 bytes */
+        r.quant_s = in->quant_bytes * (1.0 + mdl_fp8_param_bytes() / 2.0) / in->quant_hbm_bw;
+        r.total_s += r.quant_s;
+    }
     return r;
 }
 

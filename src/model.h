@@ -45,6 +45,20 @@ int    mdl_expert_dp(int tp, int dp, int ep);
 /* Parameters one rollout device holds: dense over tp, experts over ep. */
 double mdl_rollout_params_per_device(const scn_model *m, int tp, int ep);
 
+/* FP8 rollouts (docs/model.md, section 5, "FP8 rollouts"; vLLM's Fp8Config,
+** NeMo RL's and verl's block quantisation on refit).  Bytes an FP8 weight
+** takes: one, and an FP32 scale a 128×128 block. */
+double mdl_fp8_param_bytes(void);
+/* Parameters an FP8 engine keeps in BF16: the embedding and LM head, the norms. */
+double mdl_fp8_kept_params(const scn_model *m);
+/* The weight bytes one rollout device holds in dtype w: BF16 2 a parameter;
+** FP8 mdl_fp8_param_bytes for the quantised, 2 for mdl_fp8_kept_params. */
+double mdl_rollout_weight_bytes(const scn_model *m, int tp, int ep, scn_dtype w);
+/* Parameters one rollout device quantises: all but the kept, as held. */
+double mdl_fp8_quant_params(const scn_model *m, int tp, int ep);
+/* Bytes a token's KV takes in the engine's KV dtype (r NULL: BF16). */
+double mdl_kv_token_bytes(const scn_model *m, const scn_rollout_layout *r);
+
 /* Activation bytes for one layer and one micro-batch of mb sequences of
 ** length seq, the score matrix materialised under recompute none
 ** (Korthikanti et al., arXiv 2205.05198, who get (sbh/t)(34 + 5as/h) for a
@@ -99,9 +113,10 @@ typedef struct {
     int    graph_max;           /* default largest captured batch (0: never captures) */
 } mdl_engine;
 const mdl_engine *mdl_engine_of(scn_engine e);
-/* Prefill of `tokens` prompt tokens (in sequences of mean length seq). */
+/* Prefill of `tokens` prompt tokens (in sequences of mean length seq); r:
+** the engine's weights dtype (NULL: BF16), as for mdl_prefill_chunk. */
 mdl_step mdl_prefill(const scn_model *m, const scn_device *d, const scn_efficiency *e,
-                     const scn_link *link, int tp, int ep, double tokens, double seq);
+                     const scn_rollout_layout *r, const scn_link *link, int tp, int ep, double tokens, double seq);
 /* Chunked prefill (docs/model.md, section 5): the time a prefill chunk of
 ** `chunk` tokens, with causal attention FLOPs `chunk_attn`, adds to a decode
 ** step of `batch` sequences holding `ctx_tokens` context — the mixed step's
@@ -109,8 +124,8 @@ mdl_step mdl_prefill(const scn_model *m, const scn_device *d, const scn_efficien
 ** (which the decode step pays either way).  batch 0: the chunk's own
 ** prefill step, mdl_prefill's roofline. */
 double mdl_prefill_chunk(const scn_model *m, const scn_device *d, const scn_efficiency *e,
-                         const scn_link *link, int tp, int ep, double batch, double ctx_tokens,
-                         double chunk, double chunk_attn);
+                         const scn_rollout_layout *r, const scn_link *link, int tp, int ep, double batch,
+                         double ctx_tokens, double chunk, double chunk_attn);
 
 /* Fraction of a layer's E experts touched by B tokens choosing k each:
 ** 1 − (1 − k/E)^B. */
@@ -325,11 +340,17 @@ typedef struct {
     double hbm_bw;          /* a device's HBM bytes/s, efficiency applied */
     double link_eff;
     double bucket_s;        /* fixed host time per bucket (efficiency.sync_bucket_ms) */
+    /* An FP8 engine (plan.rollout.weights_dtype): the BF16 bytes of the
+    ** weights one rollout device quantises as they load (0: none), read once
+    ** and written in FP8, on HBM of quant_hbm_bw (efficiency applied);
+    ** rollout_bytes is then what the device holds, FP8 and BF16 */
+    double quant_bytes, quant_hbm_bw;
 } mdl_sync_in;
 
 typedef struct {
     int    buckets;
     double gather_s, convert_s, transfer_s, load_s, fixed_s;   /* sums over the buckets */
+    double quant_s;         /* the FP8 quantisation of the loaded weights (load_s excludes it) */
     double total_s;
 } mdl_sync;
 

@@ -487,10 +487,11 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         if (kv < 0) kv = 0;
         q->rollout_mem[MB_KV_CACHE] = kv;
         /* KV heads are split over the TP ranks, at least one a rank;
-        ** MLA's latent is copied on every TP rank (mdl_kv_replication). */
+        ** MLA's latent is copied on every TP rank (mdl_kv_replication); a
+        ** token's bytes in the engine's KV dtype (plan.rollout.kv_dtype). */
         const scn_model *m = &s->actor;
         double repl = mdl_kv_replication(m, sp->rollout.tp);
-        q->kv_tokens_per_instance = kv * q->inst_devices / (m->kv_bytes_per_token * repl);
+        q->kv_tokens_per_instance = kv * q->inst_devices / (mdl_kv_token_bytes(m, &sp->rollout) * repl);
         /* vLLM's start-up check under the per-instance budget
         ** (vllm/v1/worker/gpu_worker.py, init_device): the engine asks for
         ** mem_util × HBM and refuses to start with less free.  What the

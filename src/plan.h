@@ -219,8 +219,13 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
 /* The same for model m (actor or critic), at the longest sequence the
 ** workload allows. */
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage);
-/* Rollout weight bytes per device. */
+/* Rollout weight bytes per device, in the engine's weights dtype
+** (plan.rollout.weights_dtype; mdl_rollout_weight_bytes). */
 double plan_rollout_weights(const scn_scenario *s);
+/* The same in BF16: what a weight sync or reshard carries to a device (NeMo
+** RL and verl send the trained BF16 weights to an FP8 engine, which
+** quantises them as it loads; docs/model.md, section 5, FP8 rollouts). */
+double plan_rollout_wire_bytes(const scn_scenario *s);
 /* vLLM's max_model_len as the workload bounds it: the prompt's cap +
 ** max_response (0: the prompt has no cap); docs/model.md, section 8. */
 double plan_max_model_len(const scn_scenario *s);

@@ -552,13 +552,20 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
 
 double plan_rollout_weights(const scn_scenario *s)
 {
+    return mdl_rollout_weight_bytes(&s->actor, s->plan.rollout.tp, s->plan.rollout.ep, s->plan.rollout.weights_dtype);
+}
+
+double plan_rollout_wire_bytes(const scn_scenario *s)
+{
     return 2.0 * mdl_rollout_params_per_device(&s->actor, s->plan.rollout.tp, s->plan.rollout.ep);
 }
 
 mdl_sync plan_weight_sync(const scn_scenario *s, const plan_pool *tq, const plan_pool *q)
 {
     const scn_cluster *c = &s->cluster;
-    double rw = plan_rollout_weights(s);
+    /* the trained BF16 weights cross the wire; an FP8 engine quantises
+    ** them where it holds them (docs/model.md, section 5, FP8 rollouts) */
+    double rw = plan_rollout_wire_bytes(s);
     bool local = q == tq;
     mdl_sync r = {0};
     if (s->plan.sync_model == SYNC_IDEAL) {
@@ -581,6 +588,11 @@ mdl_sync plan_weight_sync(const scn_scenario *s, const plan_pool *tq, const plan
     in.full_bytes = 2.0 * (m->params_dense + m->params_expert);
     in.expert_share = in.full_bytes > 0 ? 2.0 * m->params_expert / in.full_bytes : 0;
     in.rollout_bytes = rw;
+    if (s->plan.rollout.weights_dtype == DTYPE_FP8) {
+        in.rollout_bytes = plan_rollout_weights(s);
+        in.quant_bytes = 2.0 * mdl_fp8_quant_params(m, s->plan.rollout.tp, s->plan.rollout.ep);
+        in.quant_hbm_bw = plan_pool_device(s, q)->hbm_bw * s->eff.hbm;
+    }
     in.tp = tq->tp;
     in.pp = tq->pp;
     in.ex = m->experts > 0 ? (tq->tp > tq->ep ? tq->tp : tq->ep) : 1;
@@ -628,7 +640,7 @@ double plan_reshard_back(const scn_scenario *s, const plan_pool *q)
     ** weights where they are and drops the engine's copy): only then are
     ** they rebuilt, each device its own shard over the pool's link */
     scn_link l = plan_pool_link_shared(&s->cluster, q, 0, 1, q->devices);
-    if (s->plan.sync_model == SYNC_IDEAL) return mdl_reshard(plan_rollout_weights(s), s->plan.bucket_bytes, &l, s->eff.link);
+    if (s->plan.sync_model == SYNC_IDEAL) return mdl_reshard(plan_rollout_wire_bytes(s), s->plan.bucket_bytes, &l, s->eff.link);
     if (!s->plan.zero_redundancy) return 0.0;
     double st[3];
     plan_train_states(s, q, st);

@@ -55,9 +55,11 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
         }
         if (q->roles & ROLE_ROLLOUT) {
             fmt_si(b1, sizeof b1, q->kv_tokens_per_instance);
-            buf_printf(out, "    rollout   %d instance%s of %d device%s (TP%d EP%d), max %d seqs, KV room %s tokens/instance\n",
-                       q->instances, fs_s(q->instances), q->inst_devices, fs_s(q->inst_devices), s->plan.rollout.tp, s->plan.rollout.ep,
-                       s->plan.rollout.max_seqs, b1);
+            const scn_rollout_layout *ro = &s->plan.rollout;
+            buf_printf(out, "    rollout   %d instance%s of %d device%s (TP%d EP%d), max %d seqs, KV room %s tokens/instance%s%s\n",
+                       q->instances, fs_s(q->instances), q->inst_devices, fs_s(q->inst_devices), ro->tp, ro->ep,
+                       ro->max_seqs, b1, ro->weights_dtype == DTYPE_FP8 ? "; FP8 weights" : "",
+                       ro->kv_dtype == DTYPE_FP8 ? "; FP8 KV cache" : "");
             /* the decode step's fixed cost as the engine and the planner's
             ** estimate charge it (mdl_decode_fixed), at a full batch */
             const scn_rollout_layout *r = &s->plan.rollout;
@@ -96,6 +98,7 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
                 buf_printf(out, ": gather %.2f s, convert %.2f s", w.gather_s, w.convert_s);
                 if (!co) buf_printf(out, ", transfer %.2f s", w.transfer_s);
                 buf_printf(out, ", load %.2f s", w.load_s);
+                if (w.quant_s > 0) buf_printf(out, ", FP8 quantisation %.2f s", w.quant_s);
                 if (w.fixed_s > 0) buf_printf(out, ", fixed %.2f s", w.fixed_s);
             }
             if (co) buf_printf(out, "; back to training %.2f s", plan_reshard_back(s, q));

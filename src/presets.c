@@ -2,7 +2,8 @@
 ** presets.c — the built-in device and model tables.
 ** Every figure names its source; "GUESS" marks a figure that no public source
 ** pins down, chosen to be plausible and meant to be overridden by a scenario.
-** Devices: dense BF16 peak, HBM, links, from the vendors' data sheets and, for
+** Devices: dense BF16 peak, dense FP8 peak where the device has FP8 tensor
+** cores (0 on the A100 and the Ascend NPUs, which have none), HBM, links, from the vendors' data sheets and, for
 ** the Ascend 910C, the CloudMatrix384 paper (Zuo et al., arXiv 2506.12708).
 ** Models: the fields of each model's published config.json.
 */
@@ -53,40 +54,44 @@ static const device_entry DEVICES[] = {
         .scaleout_bw = 25 * GBps,        /* RoCE 200 Gb/s */
         .host_bw     = 32 * GBps } },    /* GUESS: PCIe Gen4 x16 (Kunpeng 920 host) */
     { "h100",
-      "NVIDIA H100 SXM data sheet: 989 TFLOP/s dense, 80 GB, "
+      "NVIDIA H100 SXM data sheet: 989 TFLOP/s dense BF16, FP8 1,979 dense (3,958 with sparsity), 80 GB, "
       "3.35 TB/s, NVLink 450 GB/s one way, IB 400 Gb/s, PCIe Gen5",
       { .name = "NVIDIA H100 SXM",
         .peak_flops  = 989 * TFLOPS,
+        .fp8_flops   = 1979 * TFLOPS,
         .hbm_bytes   = 80 * GiB,
         .hbm_bw      = 3.35 * TBps,
         .scaleup_bw  = 450 * GBps,
         .scaleout_bw = 50 * GBps,
         .host_bw     = 64 * GBps } },
     { "h800",
-      "NVIDIA H800 product data: H100 compute and HBM, NVLink cut to 200 GB/s one way, "
+      "NVIDIA H800 product data: H100 compute (FP8 1,979 TFLOP/s dense) and HBM, NVLink cut to 200 GB/s one way, "
       "IB 400 Gb/s, PCIe Gen5",
       { .name = "NVIDIA H800",
         .peak_flops  = 989 * TFLOPS,
+        .fp8_flops   = 1979 * TFLOPS,
         .hbm_bytes   = 80 * GiB,
         .hbm_bw      = 3.35 * TBps,
         .scaleup_bw  = 200 * GBps,
         .scaleout_bw = 50 * GBps,
         .host_bw     = 64 * GBps } },
     { "h200",
-      "NVIDIA H200 SXM data sheet: 989 TFLOP/s, 141 GB, 4.8 TB/s, "
+      "NVIDIA H200 SXM data sheet: 989 TFLOP/s, FP8 1,979 dense (3,958 with sparsity), 141 GB, 4.8 TB/s, "
       "NVLink 450 GB/s one way, IB 400 Gb/s, PCIe Gen5",
       { .name = "NVIDIA H200",
         .peak_flops  = 989 * TFLOPS,
+        .fp8_flops   = 1979 * TFLOPS,
         .hbm_bytes   = 141 * GiB,
         .hbm_bw      = 4.8 * TBps,
         .scaleup_bw  = 450 * GBps,
         .scaleout_bw = 50 * GBps,
         .host_bw     = 64 * GBps } },
     { "h20",
-      "NVIDIA H20 product data: 148 TFLOP/s, 96 GB, 4.0 TB/s, NVLink 450 GB/s one way, "
+      "NVIDIA H20 product data: 148 TFLOP/s, FP8 296 dense, 96 GB, 4.0 TB/s, NVLink 450 GB/s one way, "
       "IB 400 Gb/s, PCIe Gen5",
       { .name = "NVIDIA H20",
         .peak_flops  = 148 * TFLOPS,
+        .fp8_flops   = 296 * TFLOPS,
         .hbm_bytes   = 96 * GiB,
         .hbm_bw      = 4.0 * TBps,
         .scaleup_bw  = 450 * GBps,

@@ -149,7 +149,8 @@ int scn_total_devices(const scn_cluster *c)
 
 bool scn_device_same(const scn_device *a, const scn_device *b)
 {
-    return strcmp(a->name, b->name) == 0 && a->peak_flops == b->peak_flops && a->hbm_bytes == b->hbm_bytes &&
+    return strcmp(a->name, b->name) == 0 && a->peak_flops == b->peak_flops && a->fp8_flops == b->fp8_flops &&
+           a->hbm_bytes == b->hbm_bytes &&
            a->hbm_bw == b->hbm_bw && a->scaleup_bw == b->scaleup_bw && a->scaleout_bw == b->scaleout_bw &&
            a->host_bw == b->host_bw;
 }
@@ -467,6 +468,24 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     }
     if (sum > total)
         BAD("%s: plan.pools: %d devices asked for, the cluster has %d (cluster.supernodes = %d)", f, sum, total, c->supernodes);
+    /* FP8 weights need FP8 tensor cores: without them (A100, the Ascend
+    ** NPUs) vLLM's Fp8LinearMethod falls back to weight-only FP8 Marlin
+    ** kernels, BF16 GEMMs over dequantised weights, which fusync does not
+    ** model (docs/model.md, section 5, FP8 rollouts) */
+    if (r->weights_dtype == DTYPE_FP8) {
+        int n = p->npools > 0 ? p->npools : 1;
+        for (int i = 0; i < n; i++) {
+            const scn_device *dv = &c->device;
+            if (p->npools > 0) {
+                if (!(p->pools[i].roles & ROLE_ROLLOUT)) continue;
+                if (scn_device_set(&p->pools[i].device)) dv = &p->pools[i].device;
+            } else if (scn_device_set(&p->rollout_device)) dv = &p->rollout_device;
+            if (!(dv->fp8_flops > 0))
+                BAD("%s: plan.rollout.weights_dtype: \"fp8\" needs FP8 tensor cores, and the rollout's %s has none "
+                    "(its fp8_tflops is 0): vLLM would run weight-only FP8 (Marlin) kernels there, which fusync does "
+                    "not model; set \"bf16\", or give the device's fp8_tflops", f, dv->name[0] ? dv->name : "device");
+        }
+    }
     return check_calibration(&s->cal, f, err);
 }
 

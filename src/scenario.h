@@ -26,6 +26,7 @@
 typedef struct {
     char   name[SCN_NAME_MAX];
     double peak_flops;      /* dense BF16 FLOP/s */
+    double fp8_flops;       /* dense FP8 FLOP/s (0: no FP8 tensor cores) */
     double hbm_bytes;       /* device memory capacity */
     double hbm_bw;          /* B/s */
     double scaleup_bw;      /* B/s one way per device, scale-up link (NVLink, HCCS, UB) */
@@ -207,6 +208,10 @@ typedef enum { MEMSCOPE_INSTANCE, MEMSCOPE_DEVICE } scn_mem_scope;
 ** generates (docs/model.md, section 3): not at all, sent down after the
 ** reshard (NeMo RL's offload_after_refit), or before the engine wakes, the
 ** reshard reading them from the host (verl's param_offload). */
+/* The precision an inference engine holds its weights or its KV cache in
+** (docs/model.md, section 5, FP8 rollouts): BF16, or FP8 e4m3 (vLLM's
+** quantization="fp8", kv_cache_dtype="fp8"). */
+typedef enum { DTYPE_BF16, DTYPE_FP8 } scn_dtype;
 typedef enum { PARAMS_RESIDENT, PARAMS_AFTER_RESHARD, PARAMS_BEFORE_RESHARD } scn_param_offload;
 
 /* Role bits a device pool can hold. */
@@ -278,6 +283,8 @@ typedef struct {
     scn_sleep sleep;            /* co-located: the engine's memory while the pool trains */
     double graph_pool_bytes;    /* per device: the captured CUDA graphs' memory pool, kept while asleep */
     bool   own_process;         /* co-located: the engine in a process of its own (a second CUDA context) */
+    scn_dtype weights_dtype;    /* the blocks' linear layers in BF16 or FP8 (embeddings, norms, LM head BF16) */
+    scn_dtype kv_dtype;         /* the KV cache in BF16 or FP8 */
 } scn_rollout_layout;
 
 /* Where a pool's devices lie (docs/model.md, section 2): the lowest free

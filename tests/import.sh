@@ -566,15 +566,29 @@ for v in 0 x 1025; do
     if [ "$rc" = 2 ] && printf '%s\n' "$out" | grep -qF -- "--devices-per-node: '$v'"; then ok
     else bad "--devices-per-node $v: status $rc (want 2): $out"; fi
 done
-# quantized rollouts: not modelled, a warning each (docs/frameworks.md, "Known gaps")
-imp q8 verl "$D/verl_qwen3_8b_fsdp.sh" actor_rollout_ref.rollout.quantization=fp8 \
+# FP8 rollouts: the frameworks' keys onto plan.rollout.weights_dtype / kv_dtype (docs/model.md, section 5)
+imp q8 verl "$D/verl_qwen3_8b_fsdp.sh" --device h100 actor_rollout_ref.rollout.quantization=fp8 \
     +actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype=fp8
-warned q8 "actor_rollout_ref.rollout.quantization (command line) = fp8: quantized rollout weights are not modelled"
-warned q8 "actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype (command line) = fp8: a quantized KV cache"
+field q8 'weights_dtype = "fp8",  -- actor_rollout_ref.rollout.quantization (command line) = fp8'
+field q8 'kv_dtype = "fp8",  -- actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype (command line) = fp8'
+check q8 0 "KV room"
 imp qn nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.generation.vllm_cfg.precision=fp8 \
     policy.generation.vllm_cfg.kv_cache_dtype=fp8_e4m3
-warned qn "policy.generation.vllm_cfg.precision (command line) = fp8: quantized rollout weights"
-warned qn "policy.generation.vllm_cfg.kv_cache_dtype (command line) = fp8_e4m3: a quantized KV cache"
+field qn 'weights_dtype = "fp8",  -- policy.generation.vllm_cfg.precision (command line) = fp8'
+field qn 'kv_dtype = "fp8",  -- policy.generation.vllm_cfg.kv_cache_dtype (command line) = fp8_e4m3'
+for n in q8 qn; do
+    if grep -qF "quantized" "$TMP/$n.lua"; then bad "$n: FP8 still warned as not modelled"; else ok; fi
+done
+imp qt verl "$D/verl_qwen3_8b_fsdp.sh" actor_rollout_ref.rollout.quantization=torchao
+warned qt "actor_rollout_ref.rollout.quantization (command line) = torchao: a quantized rollout other than FP8"
+# and back out: the same keys, NeMo RL's refusal of an FP8 KV cache beside BF16 weights, OpenRLHF's note
+xhas q8-verl 'actor_rollout_ref.rollout.quantization=fp8' verl "$TMP/q8.lua"
+xhas q8-verl-kv '+actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype=fp8' verl "$TMP/q8.lua"
+xhas qn-nemo '      precision: "fp8"' nemo-rl "$TMP/qn.lua"
+xrefuse qn-nemo-kv 'NeMo RL takes an FP8 KV cache only with FP8 weights' nemo-rl "$TMP/qn.lua" \
+    --set plan.rollout.weights_dtype=bf16
+out=$("$FUSYNC" export openrlhf "$TMP/q8.lua" 2>&1)
+if printf '%s\n' "$out" | grep -qF 'has no option for an FP8 rollout engine'; then ok; else bad "q8 openrlhf: no FP8 note: $out"; fi
 for n in vf nm; do
     if grep -qF "quantized" "$TMP/$n.lua"; then bad "$n: a BF16 rollout warned as quantized"; else ok; fi
 done

@@ -95,10 +95,10 @@ static void derive(bench_row *r)
     r->cpu_coef[0] = 1;
     r->cpu_coef[1] = B;
     if (!strcmp(r->kind, "latency")) {
-        double pf = mdl_prefill(&s->actor, &s->cluster.device, &e, link, tp, ep, B * r->input, r->input).total_s;
+        double pf = mdl_prefill(&s->actor, &s->cluster.device, &e, rl, link, tp, ep, B * r->input, r->input).total_s;
         r->step_s = (r->measured_s - pf) / steps;
     } else if (!strcmp(r->kind, "tpot")) {
-        double pf = mdl_prefill(&s->actor, &s->cluster.device, &e, link, tp, ep, r->input, r->input).total_s;
+        double pf = mdl_prefill(&s->actor, &s->cluster.device, &e, rl, link, tp, ep, r->input, r->input).total_s;
         r->step_s = r->measured_s - (B - 1) * pf / steps;
     } else {
         ck_assert_msg(!strcmp(r->kind, "step"), "kind %s", r->kind);

@@ -344,7 +344,7 @@ START_TEST(t_attention_shapes)
     scn_link l = {.bw = 400e9, .latency_s = 2e-6};
     mdl_step st = mdl_decode_step(v3, &d, &e, &l, 1, 1, 1, 1000);
     NEAR(st.compute_s, (2 * mdl_matmul_params(v3) + 61 * 2.0 * 128 * 1088 * 1000) / (1e15 * 0.5), 1e-9);
-    mdl_step pf = mdl_prefill(v3, &d, &e, &l, 1, 1, 1000, 1000);
+    mdl_step pf = mdl_prefill(v3, &d, &e, NULL, &l, 1, 1, 1000, 1000);
     NEAR(pf.compute_s, (2 * mdl_matmul_params(v3) * 1000 + 0.5 * 61 * 2.0 * 128 * 320 * 1000 * 1000) / (1e15 * 0.5),
          1e-9);
     /* hidden/heads when no head_dim is given */

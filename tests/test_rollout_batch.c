@@ -121,10 +121,10 @@ START_TEST(t_chunk_roofline)
     scn_model_derive(&m);
     const scn_link l = {.bw = 450e9, .latency_s = 2e-6, .local = true};
     const double tok = 512, seq = 1024, attn = mdl_attn_flops_causal(&m, seq * tok);
-    mdl_step pf = mdl_prefill(&m, &d, &sc.eff, &l, 1, 1, tok, seq);
-    ck_assert_double_eq_tol(mdl_prefill_chunk(&m, &d, &sc.eff, &l, 1, 1, 0, 0, tok, attn), pf.total_s, 1e-12);
-    double extra = mdl_prefill_chunk(&m, &d, &sc.eff, &l, 1, 1, 64, 64 * 1500.0, 64, attn * 64 / tok);
-    mdl_step pf64 = mdl_prefill(&m, &d, &sc.eff, &l, 1, 1, 64, seq);
+    mdl_step pf = mdl_prefill(&m, &d, &sc.eff, NULL, &l, 1, 1, tok, seq);
+    ck_assert_double_eq_tol(mdl_prefill_chunk(&m, &d, &sc.eff, NULL, &l, 1, 1, 0, 0, tok, attn), pf.total_s, 1e-12);
+    double extra = mdl_prefill_chunk(&m, &d, &sc.eff, NULL, &l, 1, 1, 64, 64 * 1500.0, 64, attn * 64 / tok);
+    mdl_step pf64 = mdl_prefill(&m, &d, &sc.eff, NULL, &l, 1, 1, 64, seq);
     ck_assert(extra >= 0 && extra < pf64.total_s);
 }
 END_TEST

@@ -23,9 +23,10 @@ return {
   cluster = {
     -- one Blackwell GPU of GB200 NVL72 (NVIDIA GB200 NVL72 datasheet: 180
     -- PFLOP/s dense BF16, 13.4 TB HBM3e at 576 TB/s and 130 TB/s NVLink for
-    -- 72 GPUs; ConnectX 400 Gb/s per GPU).  Host link: NVLink-C2C to Grace,
+    -- 72 GPUs; ConnectX 400 Gb/s per GPU; FP8 720 PFLOP/s with sparsity,
+    -- 360 dense, 5,000 TFLOP/s a GPU).  Host link: NVLink-C2C to Grace,
     -- 900 GB/s for two GPUs both ways; 200 GB/s one way each is a guess.
-    device = { name = "GB200 (Blackwell GPU)", tflops = 2500, hbm_gb = 173,
+    device = { name = "GB200 (Blackwell GPU)", tflops = 2500, fp8_tflops = 5000, hbm_gb = 173,
                hbm_tbps = 8.0, scaleup_gbps = 900, scaleout_gbps = 50, host_gbps = 200 },
     devices_per_node = 4, nodes_per_supernode = 2, supernodes = 1,
     links = {
