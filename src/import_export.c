@@ -1,6 +1,6 @@
 /*
 ** import_export.c — a scenario written back as a framework's settings: the
-** reverse of import_map.c, import_openrlhf.c and import_nemo.c (import.h,
+** reverse of import_verl.c, import_openrlhf.c and import_nemo.c (import.h,
 ** imp_export).
 **
 ** The keys that map one-to-one are the rows of imp_fw_rules() (import_fw.c),
@@ -102,7 +102,7 @@ static bool field_num(xctx *x, const char *path, double *v, const fdesc **rowp)
     return true;
 }
 
-/* verl's actor param_offload is the before-reshard order (import_map.c verl_param_offload); the other order has
+/* verl's actor param_offload is the before-reshard order (import_verl.c verl_param_offload); the other order has
 ** no key in verl */
 static bool verl_params(xctx *x, const char *key)
 {
@@ -253,7 +253,7 @@ static bool ex_verl(xctx *x)
     const scn_scenario *s = x->s;
     const scn_plan *p = &s->plan;
     bool ppo = s->work.algo == ALGO_PPO;
-    /* import_map.c map_verl, in its order */
+    /* import_verl.c imp_map_verl, in its order */
     put(x, "algorithm.adv_estimator", "%s", ppo ? "gae" : "grpo");
     if (!rules(x, IMP_G_ALL)) return false;
     put(x, "actor_rollout_ref.model.path", "%s", s->actor.name);
@@ -276,7 +276,7 @@ static bool ex_verl(xctx *x)
                     "(actor_rollout_ref.hybrid_engine true, every GPU shared); separate pools are not one of its "
                     "settings", scn_mode_name(p->mode), p->npools ? " with plan.pools" : "");
     put(x, "actor_rollout_ref.hybrid_engine", "true");
-    /* the engine's sleep, as import_map.c map_verl reads it: level 2 by default, level 1 under layered_summon */
+    /* the engine's sleep, as import_verl.c imp_map_verl reads it: level 2 by default, level 1 under layered_summon */
     put(x, "actor_rollout_ref.rollout.free_cache_engine", "%s", tf(p->rollout.sleep != SLEEP_NONE));
     if (p->rollout.sleep == SLEEP_OFFLOAD) put(x, "actor_rollout_ref.rollout.layered_summon", "true");
     if (p->staleness > 0)
@@ -307,7 +307,7 @@ static bool ex_verl(xctx *x)
         put(x, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", "%d", t->cp > 1 ? t->cp : 1);
         if (!rules(x, IMP_G_FSDP)) return false;
         if (!verl_params(x, "actor_rollout_ref.actor.fsdp_config.param_offload")) return false;
-        /* the whole-run host optimizer is FSDP2's CPUOffloadPolicy (import_map.c map_verl) */
+        /* the whole-run host optimizer is FSDP2's CPUOffloadPolicy (import_verl.c imp_map_verl) */
         if (t->optimizer_offload != 0 && t->optimizer_offload != 1)
             return fail(x, "plan.train.optimizer_offload = %g: verl's FSDP2 offload_policy holds all of the optimizer "
                         "on the host or none (Megatron's optimizer_offload_fraction takes a share)", t->optimizer_offload);
@@ -360,7 +360,7 @@ static bool ex_verl(xctx *x)
     if (t->max_tokens > 0) put(x, "actor_rollout_ref.actor.ppo_max_token_len_per_gpu", "%d", t->max_tokens);
     put(x, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", "%d", t->micro_batch);
     put(x, "actor_rollout_ref.actor.ppo_micro_batch_size", "null");   /* the deprecated global form: the per-GPU one */
-    /* the log-prob passes' batches, both passes alike (import_map.c verl_logprob) */
+    /* the log-prob passes' batches, both passes alike (import_verl.c verl_logprob) */
     int lt = logprob_budget(t);
     for (int i = 0; i < 2; i++) {
         const char *w = i ? "actor_rollout_ref.ref" : "actor_rollout_ref.rollout";

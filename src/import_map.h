@@ -1,7 +1,7 @@
 /*
 ** import_map.h — the mapping's working state and helpers, shared by
-** import_map.c (verl, the rendering), import_openrlhf.c (OpenRLHF) and
-** import_nemo.c (NeMo RL);
+** import_map.c (the rendering), import_verl.c (verl), import_openrlhf.c
+** (OpenRLHF) and import_nemo.c (NeMo RL);
 ** internal to the import group.  Every helper records a failure in the
 ** context (failed, err) and returns false; nothing prints.
 */
@@ -63,6 +63,8 @@ bool imp_m_host_optimizer(imp_mctx *m, const char *on_key, const char *frac_key)
 ** list, as NeMo RL's match_all_linear does. */
 bool imp_m_lora(imp_mctx *m, const char *rank_key, const char *targets_key, const char *all_linear_key);
 
+/* (import_verl.c) verl's keys onto the scenario. */
+bool imp_map_verl(imp_mctx *m);
 /* (import_openrlhf.c) OpenRLHF's launcher options onto the scenario. */
 bool imp_map_openrlhf(imp_mctx *m);
 /* (import_nemo.c) NeMo RL's keys onto the scenario. */
