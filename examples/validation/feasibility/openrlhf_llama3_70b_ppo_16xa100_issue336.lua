@@ -51,7 +51,7 @@ return {
       cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
       mem_util_scope = "device",  -- --set
-      max_model_len = 8192,  -- --set: OpenRLHF at 23a23bff passes vLLM no max_model_len; vLLM takes the model's max_position_embeddings (8192 in Meta-Llama-3-70B-Instruct's config.json), the "max seq len (8192)" of the thread's log
+      max_model_len = 8192,  -- --set
     },
     train = {
       zero = 3,  -- ds.zero_stage (openrlhf_issue336_llama3_70b_ppo.sh:35)
