@@ -199,6 +199,21 @@ START_TEST(t_logs_table)
         ck_assert_msg(fabs(pl.pools[0].kv_bytes / GiB - rows[i].kv) < 0.005, "row %zu: %.4f GiB", i,
                       pl.pools[0].kv_bytes / GiB);
     }
+    /* vLLM issue 10517: Llama-3.1-8B on an RTX 3090 (CUDA's 23.58 GiB from
+    ** the log) at 20,000 and 29,000 tokens: 3.81 and 2.89 GiB in vLLM's log;
+    ** the profile's forward 102,400 bytes a token */
+    const char *rtx[] = {"cluster.device.hbm_gb=24", "cluster.device.cuda_total_gb=23.58"};
+    static const struct { int mml; double kv, act; } r3090[] = {{20000, 2.57, 1.91}, {29000, 1.71, 2.77}};
+    for (size_t i = 0; i < 2; i++) {
+        scn_scenario sc;
+        plan pl;
+        load_log("h100", "llama3_8b", 1, r3090[i].mml, "device", rtx, 2, &sc, &pl);
+        ck_assert_msg(fabs(pl.pools[0].kv_bytes / GiB - r3090[i].kv) < 0.005, "3090 row %zu: %.4f GiB", i,
+                      pl.pools[0].kv_bytes / GiB);
+        double fwd = mdl_vllm_profile_peak(&sc.actor, 1, r3090[i].mml, 256, true);
+        ck_assert_double_eq_tol(fwd, r3090[i].mml * 102400.0, 1);
+        ck_assert_double_eq_tol(fwd / GiB, r3090[i].act, 0.005);
+    }
     scn_scenario sc;
     plan pl;
     fs_err err = {0, ""};
