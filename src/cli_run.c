@@ -185,6 +185,13 @@ int cmd_check(cli_opts *o)
             json_obj_end(&js);
             /* of the runtime bucket: what an inference engine keeps asleep or awake (mdl_engine_kept) */
             if (q->engine_kept > 0) json_num(&js, "engine_kept_bytes", q->engine_kept);
+            /* of the kv_cache reservation: what vLLM's profile run sets aside and
+            ** what its KV cache gets (docs/model.md, section 3) */
+            if (q->roles & ROLE_ROLLOUT) {
+                json_num(&js, "engine_profile_bytes", q->engine_profile);
+                json_num(&js, "kv_cache_bytes", q->kv_bytes);
+                json_num(&js, "kv_tokens_per_instance", q->kv_tokens_per_instance);
+            }
             json_obj_end(&js);
         }
         json_arr_end(&js);

@@ -381,7 +381,7 @@ static double swap_secs(const sim *s, const instance *I, double tokens)
 {
     const plan_pool *pp = &s->pl.pools[I->pool];
     if (pp->kv_tokens_per_instance <= 0) return 0;
-    double per_dev = tokens * pp->rollout_mem[MB_KV_CACHE] / pp->kv_tokens_per_instance;
+    double per_dev = tokens * pp->kv_bytes / pp->kv_tokens_per_instance;
     return per_dev / (plan_pool_device(&s->scn, pp)->host_bw * s->scn.eff.host_link);
 }
 

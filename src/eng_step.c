@@ -679,7 +679,7 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
         ** holds, or the engine's own budget less its weights */
         double held = sp->rollout.mem_scope == MEMSCOPE_INSTANCE ? s->mem[gg][MB_ROLLOUT_WEIGHTS]
                     : eng_mem_group_total(s, gg) - s->mem[gg][MB_KV_CACHE] - s->mem[gg][MB_RUNTIME];
-        double kv = q->capacity * sp->rollout.mem_util - held;
+        double kv = q->engine_share - held;
         eng_mem_set(s, gg, MB_KV_CACHE, kv, end);
     }
     r->rollout_layout = true;

@@ -110,6 +110,9 @@ const fdesc FIELDS_DEVICE[] = {
     NUM("fp8_tflops", scn_device, fp8_flops, 1e12, 0, 1e7, 0, "TFLOP/s",
         "dense FP8 peak, TFLOP/s, for FP8 rollout weights (plan.rollout.weights_dtype); 0: no FP8 tensor cores"),
     NUM("hbm_gb", scn_device, hbm_bytes, GiB, 1e-3, 1e6, FF_REQUIRED, "GiB", "device memory, GiB"),
+    NUM("cuda_total_gb", scn_device, cuda_total_bytes, GiB, 0, 1e6, 0, "GiB",
+        "device memory as CUDA reports it (torch.cuda.mem_get_info's total, vLLM's total_gpu_memory), what "
+        "vLLM's gpu_memory_utilization is a share of, and every pool's capacity (0, or above hbm_gb: hbm_gb)"),
     NUM("hbm_tbps", scn_device, hbm_bw, 1e12, 1e-6, 1e4, FF_REQUIRED, "TB/s", "device memory bandwidth, TB/s"),
     NUM("scaleup_gbps", scn_device, scaleup_bw, 1e9, 1e-3, 1e7, FF_REQUIRED, "GB/s",
         "scale-up link per device, one way, GB/s (NVLink, HCCS, UB)"),
@@ -384,6 +387,9 @@ static const fdesc FIELDS_ROLLOUT[] = {
          "decode steps of at most graph_max_batch sequences replay captured CUDA graphs (false: enforce_eager; the hybrid and eager engines never capture)"),
     INT("graph_max_batch", scn_rollout_layout, graph_max_batch, 0, FLD_SEQS_MAX, "sequences",
         "largest batch captured as a CUDA graph; larger steps launch eagerly (0: the engine's default, 512 for vllm and sglang)"),
+    INT("max_model_len", scn_rollout_layout, max_model_len, 0, FLD_TOKENS_MAX, "tokens",
+        "vLLM's max_model_len: the engine refuses to start when its KV cache holds fewer tokens, and profiles "
+        "max(max_model_len, 2048) tokens without chunked prefill (0: the prompt's cap + max_response)"),
     INT("max_batched_tokens", scn_rollout_layout, max_batched_tokens, 0, FLD_TOKENS_MAX, "tokens",
         "chunked prefill (vLLM max_num_batched_tokens, SGLang chunked_prefill_size): tokens one engine step carries, "
         "one per decoding sequence and the rest prefill chunks riding on the decode step; must exceed max_seqs "

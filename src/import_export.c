@@ -122,7 +122,10 @@ static bool rules(xctx *x, imp_guard g)
         double v = 0;
         if (!field_num(x, r->field, &v, NULL)) return false;
         switch (r->conv) {
-        case IMP_C_NUM: put(x, r->key, "%.15g", v); break;
+        case IMP_C_NUM:
+            if ((r->flags & IMP_R_NULL) && v == 0) put(x, r->key, "null");
+            else put(x, r->key, "%.15g", v);
+            break;
         case IMP_C_BOOL: put(x, r->key, "%s", tf(v != 0)); break;
         case IMP_C_SHARD: put(x, r->key, "%.15g", v == 0 ? -1 : v); break;
         case IMP_C_ZERO1:
@@ -560,8 +563,10 @@ static bool ex_nemo(xctx *x)
     /* max_total_sequence_length caps prompt + response; generation runs to it (max_new_tokens, the base's value) */
     put(x, "policy.max_total_sequence_length", "%g", cap + s->work.max_response);
     put(x, "policy.generation.max_new_tokens", "%g", cap + s->work.max_response);
-    /* vLLM's max_model_len, which the import reads as the same cap (import_nemo.c) */
-    put(x, "policy.generation.vllm_cfg.max_model_len", "%g", cap + s->work.max_response);
+    /* vLLM's max_model_len: the same cap, or plan.rollout.max_model_len
+    ** where it is set (import_nemo.c reads it back) */
+    put(x, "policy.generation.vllm_cfg.max_model_len", "%g",
+        s->plan.rollout.max_model_len > 0 ? (double)s->plan.rollout.max_model_len : cap + s->work.max_response);
     /* FP8 rollouts (docs/model.md, section 5): NeMo RL's init_fp8 refuses an
     ** FP8 KV cache without FP8 weights (nemo_rl/models/generation/vllm/quantization/fp8.py) */
     if (p->rollout.kv_dtype == DTYPE_FP8 && p->rollout.weights_dtype != DTYPE_FP8)

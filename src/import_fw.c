@@ -121,6 +121,7 @@ static const imp_keydef VERL[] = {
     {"actor_rollout_ref.rollout.expert_parallel_size", "1", M, NULL},
     {"actor_rollout_ref.rollout.gpu_memory_utilization", "0.5", M, NULL},
     {"actor_rollout_ref.rollout.max_num_seqs", "256", M, NULL},
+    {"actor_rollout_ref.rollout.max_model_len", "null", M, NULL},
     {"actor_rollout_ref.rollout.name", "???", N, NULL},
     {"actor_rollout_ref.rollout.mode", "async", N, NULL},
     {"actor_rollout_ref.rollout.data_parallel_size", "1", P, "inference data parallelism inside one engine: fusync counts instances of tp devices instead"},
@@ -400,6 +401,11 @@ static const imp_rule VERL_RULES[] = {
     R("actor_rollout_ref.rollout.tensor_model_parallel_size", "plan.rollout.tp", NUM, ALL, 0),
     R("actor_rollout_ref.rollout.expert_parallel_size", "plan.rollout.ep", NUM, ALL, IMP_R_GT1),
     R("actor_rollout_ref.rollout.max_num_seqs", "plan.rollout.max_seqs", NUM, ALL, 0),
+    /* vLLM's max_model_len (docs/model.md, section 3); unset, verl's async
+    ** server passes the model's max_position_embeddings
+    ** (vllm_async_server.py at b178a3c), which the shape does not carry:
+    ** the field stays 0, the workload's prompt cap + max_response */
+    R("actor_rollout_ref.rollout.max_model_len", "plan.rollout.max_model_len", NUM, ALL, IMP_R_NULL),
     R("actor_rollout_ref.rollout.gpu_memory_utilization", "plan.rollout.mem_util", NUM, ALL, 0),
     R("actor_rollout_ref.actor.megatron.tensor_model_parallel_size", "plan.train.tp", NUM, MEGATRON, 0),
     R("actor_rollout_ref.actor.megatron.pipeline_model_parallel_size", "plan.train.pp", NUM, MEGATRON, 0),

@@ -45,6 +45,7 @@ typedef enum {
 } imp_guard;
 
 #define IMP_R_GT1 0x1u  /* import sets the field only above 1 (else fusync's default, 1) */
+#define IMP_R_NULL 0x2u /* the key may be null: import leaves the field unset, export writes null for 0 */
 
 typedef struct {
     const char *key;    /* the framework's key */

@@ -275,8 +275,9 @@ bool imp_m_rules(imp_mctx *m, imp_guard g)
         double d;
         bool b;
         if (r->conv == IMP_C_NUM || r->conv == IMP_C_SHARD) {
-            if (!imp_m_gnum(m, r->key, &d, NULL, s, sizeof s)) return false;
-            if ((r->flags & IMP_R_GT1) && d <= 1) continue;
+            bool nul = false;
+            if (!imp_m_gnum(m, r->key, &d, (r->flags & IMP_R_NULL) ? &nul : NULL, s, sizeof s)) return false;
+            if (nul || ((r->flags & IMP_R_GT1) && d <= 1)) continue;
             imp_m_set(m, r->field, s, "%g", r->conv == IMP_C_SHARD && d < 0 ? 0 : d);
             continue;
         }

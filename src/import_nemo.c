@@ -70,9 +70,13 @@ bool imp_map_nemo(imp_mctx *m)
     double mml;
     bool mnul;
     if (!imp_m_gnum(m, "policy.generation.vllm_cfg.max_model_len", &mml, &mnul, s2, sizeof s2)) return false;
-    if (!mnul && mml != total)
-        imp_m_warn(m, "%s = %g, not policy.max_total_sequence_length (%g): not modelled; fusync caps prompt + response "
-                   "at max_total_sequence_length", s2, mml, total);
+    /* vLLM's own max_model_len (docs/model.md, section 3, "What vLLM's KV
+    ** cache gets"): the default, ${policy.max_total_sequence_length}, is the
+    ** cap fusync's lengths already end at */
+    if (!mnul && mml != total) {
+        snprintf(why, sizeof why, "%s: vLLM's max_model_len, not policy.max_total_sequence_length (%g)", s2, total);
+        imp_m_set(m, "plan.rollout.max_model_len", why, "%g", mml);
+    }
     imp_m_set(m, "workload.recompute_logprob", "NeMo RL recomputes the old log-probs with the policy (get_logprobs)", "true");
     imp_m_set(m, "plan.controller", "NeMo RL's single controller gathers each step's batch in the driver", "\"driver\"");
 

@@ -100,3 +100,65 @@ double mdl_engine_kept(const scn_plan *p, bool beside_trainer)
     if (beside_trainer && r->own_process) kept += p->cuda_context_bytes;
     return kept;
 }
+
+/* docs/model.md, section 3, "What vLLM's KV cache gets": the peak of the
+** profile run vLLM makes before it sizes its KV cache (`profile_run`:
+** `_dummy_run` over max_num_batched_tokens tokens, then
+** `_dummy_sampler_run` on the last token of min(max_num_seqs, tokens)
+** dummy requests; vllm/v1/worker/gpu_model_runner.py), per device of the
+** TP group, bytes.  The forward holds the residual stream and a layer's
+** input ([T, h] BF16 each) beside the larger of a layer's transients: the
+** MLP's gate-up output and its activation ([T, 2f/t] and [T, f/t]; for an
+** MoE layer, per routed copy of a token, the experts' [k·T, 2f_e/t] and
+** [k·T, f_e/t]) or the attention's QKV and output ([T, (a + 2·kv)·d/t]
+** and [T, a·d/t]).  The sampler runs on the whole vocabulary (the logits
+** are gathered over the TP ranks; vllm/v1/worker/gpu_model_runner.py's
+** dummy sampler asks for top-k and top-p).  At its peak an entry holds
+** the LM head's BF16 logits kept by the caller (2 bytes) and their FP32
+** copy (4), and then either (`sort`: the PyTorch path,
+** apply_top_k_top_p_pytorch, vllm/v1/sample/ops/topk_topp_sampler.py at
+** 01fa3fe7, the V1 worker's path before FlashInfer's sampler was on by
+** default) the sorted values and int64 indices (4 + 8), the top-k mask
+** (1), the top-p softmax that cumsum overwrites (4) and the top-p mask (1):
+** 24 bytes; or (FlashInfer's sampler, on by default on CUDA at 01fa3fe7:
+** flashinfer's top_k_top_p_sampling_from_logits, top_k_mask_logits then
+** softmax) the masked logits and their probabilities (4 + 4): 14 bytes.
+** The forward's [T, h] hidden states are still referenced. */
+double mdl_vllm_profile_peak(const scn_model *m, int tp, double tokens, int seqs, bool sort)
+{
+    if (tokens <= 0 || m->layers <= 0 || m->hidden <= 0) return 0.0;
+    double t = tp > 0 ? tp : 1, T = tokens, h = m->hidden;
+    double a = m->heads > 0 ? m->heads : 1;
+    double d = m->head_dim > 0 ? m->head_dim : h / a;
+    double kv = m->kv_heads > 0 ? m->kv_heads : a;
+    double layer = 0;
+    if (m->experts <= 0 || m->dense_layers > 0) layer = 3.0 * m->ffn / t;
+    if (m->experts > 0) {
+        double moe = (m->experts_active + m->shared_experts) * 3.0 * m->expert_ffn / t;
+        if (moe > layer) layer = moe;
+    }
+    double attn = m->mla_latent > 0 ? a * (d + m->mla_rope) * 2.0 / t + a * d / t : ((a + 2.0 * kv) * d + a * d) / t;
+    if (attn > layer) layer = attn;
+    double fwd = T * (2.0 * h + layer) * 2.0;
+    double S = seqs > 0 && seqs < T ? seqs : T;
+    double samp = T * h * 2.0 + S * m->vocab * (sort ? 24.0 : 14.0);
+    return fwd > samp ? fwd : samp;
+}
+
+/* docs/model.md, section 3, "What vLLM's KV cache gets": what vLLM's
+** profile counts outside torch's allocator, per device.  No formula of its
+** parts is applied (NCCL's, the custom all-reduce's and cuBLAS's buffers
+** together); the figures are vLLM's own measurements, by what the budget
+** counts (scn_mem_scope).  The engine's own budget (instance) counts the
+** increase since its start-up snapshot: 0.16 GiB at TP 1 (vLLM pull
+** request 12126's log, H100) and 0.20 GiB a rank at TP > 1 (pull request
+** 14447's log).  A share of the whole device (device) counts everything
+** the device holds outside torch, the CUDA context included: 1.79 GiB at
+** TP 1 and 3.58 GiB at TP 2 (pull request 10511's log, H100, where
+** non_torch_memory was the device's use less torch's). */
+double mdl_vllm_non_torch(scn_mem_scope scope, int tp)
+{
+    const double g = 1073741824.0;
+    if (scope == MEMSCOPE_DEVICE) return (tp > 1 ? 3.58 : 1.79) * g;
+    return (tp > 1 ? 0.20 : 0.16) * g;
+}

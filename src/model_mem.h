@@ -69,4 +69,15 @@ double mdl_runtime_bytes(const scn_plan *p, int comms);
 ** that process's CUDA context.  Held in every phase, asleep or awake. */
 double mdl_engine_kept(const scn_plan *p, bool beside_trainer);
 
+/* vLLM's profile run's activation peak per device of a TP-t instance
+** (docs/model.md, section 3, "What vLLM's KV cache gets"): the larger of
+** the forward over `tokens` (max_num_batched_tokens) and the sampler over
+** min(seqs, tokens) rows of the vocabulary, sorted (`sort`: the PyTorch
+** top-k/top-p path) or through FlashInfer's sampler. */
+double mdl_vllm_profile_peak(const scn_model *m, int tp, double tokens, int seqs, bool sort);
+
+/* What vLLM's profile counts outside torch's allocator per device, by what
+** gpu_memory_utilization is a share of: vLLM's measured figures (no formula). */
+double mdl_vllm_non_torch(scn_mem_scope scope, int tp);
+
 #endif

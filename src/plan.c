@@ -387,7 +387,9 @@ static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double r
 static void pool_memory(const scn_scenario *s, plan_pool *q)
 {
     const scn_plan *sp = &s->plan;
-    double cap = plan_pool_device(s, q)->hbm_bytes;
+    /* what CUDA reports holds everything (docs/model.md, section 3, "What
+    ** vLLM's KV cache gets"): the data sheet's HBM when no measurement */
+    double cap = scn_device_cuda_total(plan_pool_device(s, q));
     q->capacity = cap;
     memset(q->train_mem, 0, sizeof q->train_mem);
     memset(q->rollout_mem, 0, sizeof q->rollout_mem);
@@ -483,26 +485,39 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
             for (int b = 0; b < MB__COUNT; b++) used += q->rollout_mem[b];
         else
             used = rw;
-        double kv = cap * sp->rollout.mem_util - used;
+        /* docs/model.md, section 3, "What vLLM's KV cache gets": vLLM's
+        ** requested memory is gpu_memory_utilization × the total CUDA
+        ** reports (vllm/v1/worker/gpu_worker.py, init_device; the pool's
+        ** capacity is that total, scn_device_cuda_total), and its
+        ** profile run's activation peak and the memory outside torch come
+        ** out of it before the KV cache is sized (determine_available_memory;
+        ** V0: vllm/worker/worker.py, determine_num_available_blocks) */
+        const scn_model *m = &s->actor;
+        bool vllm = plan_engine_vllm(sp);
+        q->engine_share = cap * sp->rollout.mem_util;
+        q->engine_profile = vllm ? mdl_vllm_profile_peak(m, sp->rollout.tp, plan_profile_tokens(s), sp->rollout.max_seqs,
+                                                           sp->rollout.mem_scope == MEMSCOPE_DEVICE)
+                                   + mdl_vllm_non_torch(sp->rollout.mem_scope, sp->rollout.tp) : 0;
+        double kv = q->engine_share - used;
+        q->kv_bytes = kv - q->engine_profile;
         if (kv < 0) kv = 0;
         q->rollout_mem[MB_KV_CACHE] = kv;
         /* KV heads are split over the TP ranks, at least one a rank;
         ** MLA's latent is copied on every TP rank (mdl_kv_replication); a
         ** token's bytes in the engine's KV dtype (plan.rollout.kv_dtype). */
-        const scn_model *m = &s->actor;
         double repl = mdl_kv_replication(m, sp->rollout.tp);
-        q->kv_tokens_per_instance = kv * q->inst_devices / (mdl_kv_token_bytes(m, &sp->rollout) * repl);
+        q->kv_tokens_per_instance = q->kv_bytes > 0
+            ? q->kv_bytes * q->inst_devices / (mdl_kv_token_bytes(m, &sp->rollout) * repl) : 0;
         /* vLLM's start-up check under the per-instance budget
         ** (vllm/v1/worker/gpu_worker.py, init_device): the engine asks for
-        ** mem_util × HBM and refuses to start with less free.  What the
-        ** co-located trainer keeps on the device through generation is there
-        ** when the engine starts or wakes; the processes' contexts are added
-        ** in pool_peak (docs/model.md, section 8) */
-        bool vllm = sp->rollout.engine == ENGINE_VLLM || sp->rollout.engine == ENGINE_EAGER;
+        ** mem_util × the total CUDA reports and refuses to start with less
+        ** free.  What the co-located trainer keeps on the device through
+        ** generation is there when the engine starts or wakes; the
+        ** processes' contexts are added in pool_peak (docs/model.md, section 8) */
         if (vllm && q->colocated && sp->rollout.mem_scope == MEMSCOPE_INSTANCE) {
             for (int b = 0; b < MB__COUNT; b++)
                 if (b != MB_ROLLOUT_WEIGHTS && b != MB_KV_CACHE) q->startup_used += q->rollout_mem[b];
-            q->startup_ask = cap * sp->rollout.mem_util;
+            q->startup_ask = q->engine_share;
         }
         /* an engine that never sleeps holds its weights and its KV
         ** reservation while the pool trains: training gets what is left */
@@ -518,26 +533,6 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
     q->host_node[2] = q->swap_aux ? (refw + rww) * per_node : 0;
     q->host_node[1] = q->host_mem_per_node - q->host_node[0] - q->host_node[2];
     pool_peak(s, q, refw, rww);
-}
-
-/* The longest sequence the workload can make, prompt cap + max_response:
-** the max_model_len OpenRLHF hands vLLM (train_ppo_ray.py,
-** prompt_max_len + generate_max_len) and NeMo RL's vllm_cfg.max_model_len
-** (policy.max_total_sequence_length); a lower bound of verl's (its async
-** server's default is the model's max_position_embeddings), docs/model.md
-** section 8.  0 when the prompt has no upper bound. */
-double plan_max_model_len(const scn_scenario *s)
-{
-    const scn_dist *d = &s->work.prompt_len;
-    double p = 0;
-    switch (d->kind) {
-    case DIST_FIXED: p = d->a; break;
-    case DIST_UNIFORM: p = d->b; break;
-    case DIST_LOGNORMAL: p = d->cap; break;
-    case DIST_HIST: p = d->nbins > 0 ? d->edge[d->nbins] : 0; break;
-    }
-    if (d->cap > 0 && d->cap < p) p = d->cap;
-    return p > 0 ? p + s->work.max_response : 0;
 }
 
 /* Append one reason to p->fit_msg, after "; " when one is there. */
@@ -584,14 +579,26 @@ static bool fit_check(const scn_scenario *s, plan *p)
             fmt_bytes(c, sizeof c, q->capacity);
             snprintf(m, sizeof m, "pool '%s' while %s: %s per device > %s HBM", q->name, q->peak_phase, a, c);
             fit_fail(p, m);
-        } else if ((q->roles & ROLE_ROLLOUT) && q->rollout_mem[MB_KV_CACHE] <= 0) {
+        } else if ((q->roles & ROLE_ROLLOUT) && q->kv_bytes <= 0 && plan_engine_vllm(&s->plan)) {
+            /* vllm/v1/worker/gpu_worker.py (V0: vllm/worker/worker.py),
+            ** raise_if_cache_size_invalid: "No available memory for the
+            ** cache blocks"; the profile's share is docs/model.md, section 3 */
+            char w[32];
+            fmt_bytes(a, sizeof a, q->engine_share);
+            fmt_bytes(w, sizeof w, q->engine_share - q->kv_bytes - q->engine_profile);
+            fmt_bytes(c, sizeof c, q->engine_profile);
+            snprintf(m, sizeof m, "pool '%s' while starting the engine: vLLM start-up: no available memory for the "
+                     "cache blocks (of its %s, weights and states %s, the profile run's activations and memory "
+                     "outside torch %s)", q->name, a, w, c);
+            fit_fail(p, m);
+        } else if ((q->roles & ROLE_ROLLOUT) && q->kv_bytes <= 0) {
             /* per instance, the engine's own weights fill its budget */
             fmt_bytes(a, sizeof a, s->plan.rollout.mem_scope == MEMSCOPE_INSTANCE ? q->rollout_mem[MB_ROLLOUT_WEIGHTS] : rsum);
-            fmt_bytes(c, sizeof c, q->capacity * s->plan.rollout.mem_util);
+            fmt_bytes(c, sizeof c, q->engine_share);
             snprintf(m, sizeof m, "pool '%s' while generating: weights and states take %s of the %s the rollout may use; no room for the KV cache",
                      q->name, a, c);
             fit_fail(p, m);
-        } else if ((q->roles & ROLE_ROLLOUT) && (s->plan.rollout.engine == ENGINE_VLLM || s->plan.rollout.engine == ENGINE_EAGER)
+        } else if ((q->roles & ROLE_ROLLOUT) && plan_engine_vllm(&s->plan)
                    && plan_max_model_len(s) > q->kv_tokens_per_instance) {
             /* vllm/v1/core/kv_cache_utils.py, check_enough_kv_cache_memory:
             ** the KV cache must hold one sequence of max_model_len */

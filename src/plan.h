@@ -60,6 +60,15 @@ typedef struct {
     double   outside;
     double   engine_kept;   /* of outside: the inference engine's graph pool and own context (mdl_engine_kept) */
     double   kv_tokens_per_instance;
+    /* per device, a pool with an inference engine (docs/model.md, section
+    ** 3, "What vLLM's KV cache gets"): the engine's share, mem_util of the
+    ** capacity (what CUDA reports for the device); of it,
+    ** what vLLM's profile run sets aside (activation peak + memory outside
+    ** torch: engine_profile, 0 for the other engines); and what its KV
+    ** cache gets, engine_share − held − engine_profile (≤ 0: vLLM refuses
+    ** to start).  rollout_mem[MB_KV_CACHE] is the reservation, kv_bytes +
+    ** engine_profile, clamped at 0 */
+    double   engine_share, engine_profile, kv_bytes;
     /* per device, a pool with an inference engine: what the device holds
     ** when the engine starts, and the memory it asks for then (mem_util of
     ** the device under plan.rollout.mem_util_scope = "instance"; 0 under
@@ -229,6 +238,15 @@ double plan_rollout_wire_bytes(const scn_scenario *s);
 /* vLLM's max_model_len as the workload bounds it: the prompt's cap +
 ** max_response (0: the prompt has no cap); docs/model.md, section 8. */
 double plan_max_model_len(const scn_scenario *s);
+/* Whether the rollout engine is vLLM's (vllm, or eager: vLLM under enforce_eager). */
+static inline bool plan_engine_vllm(const scn_plan *sp)
+{
+    return sp->rollout.engine == ENGINE_VLLM || sp->rollout.engine == ENGINE_EAGER;
+}
+/* The tokens of vLLM's profile run: max_num_batched_tokens, or without
+** chunked prefill V0's default max(max_model_len, 2048) (docs/model.md,
+** section 3, "What vLLM's KV cache gets"). */
+double plan_profile_tokens(const scn_scenario *s);
 /* Whether the switch moves the gradients to the host and back: asked for
 ** (plan.offload.grads) and held between steps at all (plan.train.grad_buffer
 ** persistent; under step the zero_grad freed them, docs/model.md section 3). */

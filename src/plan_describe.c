@@ -60,6 +60,15 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
                        q->instances, fs_s(q->instances), q->inst_devices, fs_s(q->inst_devices), ro->tp, ro->ep,
                        ro->max_seqs, b1, ro->weights_dtype == DTYPE_FP8 ? "; FP8 weights" : "",
                        ro->kv_dtype == DTYPE_FP8 ? "; FP8 KV cache" : "");
+            if (q->engine_profile > 0) {
+                /* docs/model.md, section 3, "What vLLM's KV cache gets" */
+                char b3[32], b4[32];
+                fmt_bytes(b1, sizeof b1, q->kv_bytes > 0 ? q->kv_bytes : 0);
+                fmt_bytes(b4, sizeof b4, q->engine_share);
+                fmt_bytes(b3, sizeof b3, q->engine_profile);
+                buf_printf(out, "    kv cache  %s a device of vLLM's %s, after its profile run's %s "
+                           "(activation peak and memory outside torch)\n", b1, b4, b3);
+            }
             /* the decode step's fixed cost as the engine and the planner's
             ** estimate charge it (mdl_decode_fixed), at a full batch */
             const scn_rollout_layout *r = &s->plan.rollout;

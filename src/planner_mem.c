@@ -117,7 +117,7 @@ static bool devices_fit(const plan *pl)
         double tsum = 0;
         for (int b = 0; b < MB__COUNT; b++) tsum += q->train_mem[b];
         if (tsum + q->outside > q->capacity || q->peak > q->capacity) return false;
-        if ((q->roles & ROLE_ROLLOUT) && q->rollout_mem[MB_KV_CACHE] <= 0) return false;
+        if ((q->roles & ROLE_ROLLOUT) && q->kv_bytes <= 0) return false;
     }
     return true;
 }
@@ -229,7 +229,7 @@ bool planner_mem_repair(planner *P, plan_cand *c, scn_scenario *s, plan *pl)
         double tsum = 0;
         for (int b = 0; b < MB__COUNT; b++) tsum += tm[b];
         bool over = tsum + q->outside > q->capacity || q->peak > q->capacity
-                 || ((q->roles & ROLE_ROLLOUT) && q->rollout_mem[MB_KV_CACHE] <= 0);
+                 || ((q->roles & ROLE_ROLLOUT) && q->kv_bytes <= 0);
         if (!over) continue;
         if (!(q->roles & (ROLE_TRAIN | ROLE_CRITIC | ROLE_REF | ROLE_REWARD)) && !q->colocated) return false;
         /* what training holds with every feature on, at the least: each

@@ -125,7 +125,7 @@ static int l_fits(lua_State *L)
         lua_setfield(L, -2, "devices");
         push_gib(L, "training_gb", tr);
         push_gib(L, "generating_gb", ro);
-        push_gib(L, "capacity_gb", plan_pool_device(trial, q)->hbm_bytes);   /* the pool's own device type */
+        push_gib(L, "capacity_gb", scn_device_cuda_total(plan_pool_device(trial, q)));   /* the pool's own device type */
         /* where the plan put it: inclusive {first, last} device ranges, the
         ** form of plan.pools[].ranges (a spread pool's shares, for one) */
         lua_createtable(L, q->nranges, 0);

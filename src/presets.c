@@ -55,11 +55,13 @@ static const device_entry DEVICES[] = {
         .host_bw     = 32 * GBps } },    /* GUESS: PCIe Gen4 x16 (Kunpeng 920 host) */
     { "h100",
       "NVIDIA H100 SXM data sheet: 989 TFLOP/s dense BF16, FP8 1,979 dense (3,958 with sparsity), 80 GB, "
-      "3.35 TB/s, NVLink 450 GB/s one way, IB 400 Gb/s, PCIe Gen5",
+      "3.35 TB/s, NVLink 450 GB/s one way, IB 400 Gb/s, PCIe Gen5; CUDA's total 79.22 GiB "
+      "(vLLM's total_gpu_memory, vllm-project/vllm pull request 10511)",
       { .name = "NVIDIA H100 SXM",
         .peak_flops  = 989 * TFLOPS,
         .fp8_flops   = 1979 * TFLOPS,
         .hbm_bytes   = 80 * GiB,
+        .cuda_total_bytes = 79.22 * GiB, /* "total_gpu_memory 79.22GiB" (vLLM pull request 10511's log) */
         .hbm_bw      = 3.35 * TBps,
         .scaleup_bw  = 450 * GBps,
         .scaleout_bw = 50 * GBps,
@@ -99,10 +101,12 @@ static const device_entry DEVICES[] = {
         .host_bw     = 64 * GBps } },
     { "a100_80g",
       "NVIDIA A100 80GB SXM data sheet: 312 TFLOP/s, 80 GB, 2.0 TB/s, "
-      "NVLink 300 GB/s one way, IB 200 Gb/s, PCIe Gen4",
+      "NVLink 300 GB/s one way, IB 200 Gb/s, PCIe Gen4; CUDA's total 79.25 GiB "
+      "(ovg-project/kvcached issue 110, an A100 80GB)",
       { .name = "NVIDIA A100 80GB SXM",
         .peak_flops  = 312 * TFLOPS,
         .hbm_bytes   = 80 * GiB,
+        .cuda_total_bytes = 79.25 * GiB, /* "…/79.25 GiB" (kvcached issue 110) */
         .hbm_bw      = 2.0 * TBps,
         .scaleup_bw  = 300 * GBps,
         .scaleout_bw = 25 * GBps,

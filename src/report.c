@@ -78,7 +78,7 @@ void report_compute(const sim *s, report *r)
         }
     }
     /* memory */
-    r->mem_capacity = sc->cluster.device.hbm_bytes;    /* until a device group's peak names its own */
+    r->mem_capacity = scn_device_cuda_total(&sc->cluster.device);    /* until a device group's peak names its own */
     r->host_capacity = sc->cluster.host_mem_bytes;
     for (int g = 0; g < trace_nmemgroups(t); g++) {
         const trace_memgroup *mg = trace_memgroup_at(t, g);

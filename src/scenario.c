@@ -150,7 +150,7 @@ int scn_total_devices(const scn_cluster *c)
 bool scn_device_same(const scn_device *a, const scn_device *b)
 {
     return strcmp(a->name, b->name) == 0 && a->peak_flops == b->peak_flops && a->fp8_flops == b->fp8_flops &&
-           a->hbm_bytes == b->hbm_bytes &&
+           a->hbm_bytes == b->hbm_bytes && a->cuda_total_bytes == b->cuda_total_bytes &&
            a->hbm_bw == b->hbm_bw && a->scaleup_bw == b->scaleup_bw && a->scaleout_bw == b->scaleout_bw &&
            a->host_bw == b->host_bw;
 }

@@ -28,6 +28,9 @@ typedef struct {
     double peak_flops;      /* dense BF16 FLOP/s */
     double fp8_flops;       /* dense FP8 FLOP/s (0: no FP8 tensor cores) */
     double hbm_bytes;       /* device memory capacity */
+    double cuda_total_bytes; /* the capacity CUDA reports (torch.cuda.mem_get_info's total), what vLLM's
+                             ** gpu_memory_utilization is a share of; 0 or above hbm_bytes: hbm_bytes
+                             ** (docs/model.md, section 3) */
     double hbm_bw;          /* B/s */
     double scaleup_bw;      /* B/s one way per device, scale-up link (NVLink, HCCS, UB) */
     double scaleout_bw;     /* B/s per device, scale-out NIC */
@@ -277,6 +280,7 @@ typedef struct {
     scn_engine engine;          /* the decode step's fixed cost: launches, graphs, scheduler (mdl_decode_fixed) */
     bool   cuda_graphs;         /* decode steps replay captured CUDA graphs up to graph_max_batch */
     int    graph_max_batch;     /* largest captured batch (0: the engine's default) */
+    int    max_model_len;       /* vLLM's max_model_len (0: the prompt's cap + max_response, plan_max_model_len) */
     int    max_batched_tokens;  /* chunked prefill: tokens an engine step carries, decode and prefill chunks
                                 ** (vLLM max_num_batched_tokens); 0: a prefill is a step of its own */
     bool   prefix_caching;      /* a prompt group's prompt KV shared and prefilled once per instance */
@@ -405,6 +409,14 @@ bool scn_validate(const scn_scenario *s, fs_err *err);
 int  scn_total_devices(const scn_cluster *c);
 /* Whether a pool's device field is set (a zero device is the cluster's). */
 static inline bool scn_device_set(const scn_device *d) { return d->peak_flops > 0; }
+/* The capacity CUDA reports for the device: cuda_total_bytes, or the data
+** sheet's hbm_bytes when no measurement is given, and never more than
+** hbm_bytes (a preset's hbm_gb set lower is what the device has)
+** (docs/model.md, section 3, "What vLLM's KV cache gets"). */
+static inline double scn_device_cuda_total(const scn_device *d)
+{
+    return d->cuda_total_bytes > 0 && d->cuda_total_bytes < d->hbm_bytes ? d->cuda_total_bytes : d->hbm_bytes;
+}
 /* Whether two devices are one type: the same name and figures. */
 bool scn_device_same(const scn_device *a, const scn_device *b);
 /* Prompts of one step: workload.prompts_per_step, times the supernodes when

@@ -39,8 +39,8 @@ else bad "throughput A100 rollout $a100, H20 $h20, H100 $h100: the slower type s
 if "$F" check $EX > "$T/check.txt" 2>"$T/err"; then ok; else bad "check failed: $(head -3 "$T/err")"; fi
 grep -q "device    NVIDIA H20" "$T/check.txt" && ok || bad "check does not name the rollout pool's type"
 grep -q "on 16 x NVIDIA H20 + 16 x NVIDIA H100 SXM" "$T/check.txt" && ok || bad "check's header does not count each type: $(head -1 "$T/check.txt")"
-grep -q "of 96.0 GiB" "$T/check.txt" && grep -q "of 80.0 GiB" "$T/check.txt" && ok \
-    || bad "check does not show each pool's own HBM (96 and 80 GiB)"
+grep -q "of 96.0 GiB" "$T/check.txt" && grep -q "of 79.2 GiB" "$T/check.txt" && ok \
+    || bad "check does not show each pool's own HBM (96 and 79.2 GiB, the H100 as CUDA reports it)"
 grep -q "Memory fit: fits" "$T/check.txt" && ok || bad "the example does not fit"
 
 for args in "--set plan.rollout_devices=12" "--mode colocate" "--mode full"; do

@@ -597,7 +597,20 @@ imp nw nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.offload_optimi
     grpo.async_grpo.recompute_kv_cache_after_weight_updates=true policy.generation.vllm_cfg.max_model_len=8192
 warned nw 'policy.offload_optimizer_for_logprob = true (command line:0): the optimizer states on the host'
 warned nw 'grpo.async_grpo.recompute_kv_cache_after_weight_updates = true'
-warned nw 'policy.generation.vllm_cfg.max_model_len (command line) = 8192, not policy.max_total_sequence_length (4096)'
+field nw 'max_model_len = 8192,  -- policy.generation.vllm_cfg.max_model_len (command line): vLLM'"'"'s max_model_len'
+# vLLM's max_model_len (docs/model.md, section 3): verl's rollout.max_model_len
+# and a NeMo RL vllm_cfg.max_model_len off max_total_sequence_length are read as
+# plan.rollout.max_model_len and written back; verl's null leaves it 0 and
+# exports null
+imp vml verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" actor_rollout_ref.rollout.max_model_len=8192
+field vml 'max_model_len = 8192,  -- actor_rollout_ref.rollout.max_model_len (command line)'
+if "$FUSYNC" export verl "$TMP/vml.lua" 2>/dev/null | grep -qx 'actor_rollout_ref.rollout.max_model_len=8192'; then ok
+else bad "vml: max_model_len not exported"; fi
+if grep -q 'max_model_len' "$TMP/vm.lua"; then bad "vm: an unset max_model_len imported"; else ok; fi
+if "$FUSYNC" export verl "$TMP/vm.lua" 2>/dev/null | grep -qx 'actor_rollout_ref.rollout.max_model_len=null'; then ok
+else bad "vm: an unset max_model_len not exported as null"; fi
+if "$FUSYNC" export nemo-rl "$TMP/nw.lua" 2>/dev/null | grep -q 'max_model_len: 8192'; then ok
+else bad "nw: vllm_cfg.max_model_len not written back: $("$FUSYNC" export nemo-rl "$TMP/nw.lua" 2>&1 | grep max_model_len)"; fi
 imp nw2 nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.generation.vllm_cfg.max_model_len=4096
 if sed -n '/^-- Warnings:/,/^-- Keys read that do not/p' "$TMP/nw2.lua" | grep -qF max_model_len; then
     bad "nw2: max_model_len equal to max_total_sequence_length warned"; else ok; fi

@@ -206,7 +206,7 @@ expect 0 "on_step sees wanted_bound=1" "$F" run $Q --policy $PA $IT --quiet --js
 expect 0 "fits rollout.tp=1: true" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
 expect 0 "placed gen: true  ranges 0..3,8..11" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
 expect 0 "estimate 64 seqs positive, 256 seqs positive, tp 3: nil plan.train.tp: 3 does not divide" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
-expect 0 "oversize: false pool 'all' while training: .* > 80.0 GiB HBM" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
+expect 0 "oversize: false pool 'all' while training: .* > 79.2 GiB HBM" "$F" run $Q --policy $PA $IT --quiet --json /dev/null
 expect 0 "place() replaced --set plan.partial_rollout=0.8 -> 1" "$F" run $Q --policy $PA $IT --set plan.partial_rollout=0.8 --quiet --json /dev/null
 expect 1 "place() marked the plan infeasible: this policy does not run 96" "$F" run $Q --policy $PA $IT --set plan.rollout.max_seqs=96
 unset FUSYNC_PLUGIN_PRINT

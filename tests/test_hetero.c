@@ -113,10 +113,10 @@ START_TEST(t_memory_per_pool_hbm)
     load(NULL, 0, &c, &pc);
     extra = "";
     const plan_pool *qa = &pa.pools[rollout_pool(&pa)], *qb = &pb.pools[rollout_pool(&pb)];
-    ck_assert_double_eq_tol(qa->capacity, 80.0 * (1 << 30), 1);
+    ck_assert_double_eq_tol(qa->capacity, 79.22 * (1 << 30), 1);     /* the H100 as CUDA reports it */
     ck_assert_double_eq_tol(qb->capacity, 141.0 * (1 << 30), 1);
     ck_assert_double_gt(qb->kv_tokens_per_instance, qa->kv_tokens_per_instance * 1.5);
-    ck_assert_double_eq_tol(pb.pools[pb.train_pool].capacity, 80.0 * (1 << 30), 1);
+    ck_assert_double_eq_tol(pb.pools[pb.train_pool].capacity, 79.22 * (1 << 30), 1);
     ck_assert(pa.fits && pb.fits);
     ck_assert(!pc.fits);
     ck_assert_msg(strstr(pc.fit_msg, "pool 'rollout'") && !strstr(pc.fit_msg, "pool 'train'"), "%s", pc.fit_msg);
@@ -135,7 +135,7 @@ START_TEST(t_pool_device_nodes_and_link)
     load(NULL, 0, &a, &pa);
     extra = "";
     ck_assert(pa.pools[0].own_device && !pa.pools[1].own_device);
-    ck_assert_double_eq_tol(pa.pools[0].capacity, 80.0 * (1 << 30), 1);
+    ck_assert_double_eq_tol(pa.pools[0].capacity, 79.25 * (1 << 30), 1);   /* the A100 80GB as CUDA reports it */
     ck_assert_double_eq(plan_pool_device(&a, &pa.pools[0])->hbm_bw, 2.0e12);
     scn_link l = plan_sync_link(&a, &pa.pools[1], &pa.pools[0]);
     int tier = plan_sync_tier(&a.cluster, &pa.pools[1], &pa.pools[0]);

@@ -147,7 +147,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_MEMORY \
     "+ Memory ----------------------------------------+\n" \
     "|t=2m10s  per device, host per node              |\n" \
-    "|all      RRRRRKKKKKKKKKKKKKKKKKKKx.. 72.8G/80.0G|\n" \
+    "|all      RRRRRKKKKKKKKKKKKKKKKKKKx.. 72.1G/79.2G|\n" \
     "|all/host HHM.......................... 213G/2.0T|\n" \
     "|                                                |\n" \
     "|R rollout-w K kv H host-off M host-models       |\n" \
@@ -209,7 +209,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_MEMORY_OOM \
     "+ Memory ----------------------------------------------------------------------+\n" \
     "|t=10s  over capacity: actor, actor/host  per device, host per node            |\n" \
-    "|actor      RRRRRRKKKKKKKKKKKKKKKKKKKKK...|:::::::::::::::::::::::! 72.8G/80.0G|\n" \
+    "|actor      RRRRRRKKKKKKKKKKKKKKKKKKKKx..|::::::::::::::::::::::::! 72.1G/79.2G|\n" \
     "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH| 1.03T/1.00T|\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
@@ -225,7 +225,7 @@ static bool screen_has(const screen *sc, const char *text)
     "|                                                                              |\n" \
     "|                                                                              |\n" \
     "|                                                                              |\n" \
-    "|: over R rollout-w K kv H host-off ! peak | capacity                          |\n" \
+    "|: over R rollout-w K kv H host-off x runtime ! peak | capacity                |\n" \
     "+------------------------------------------------------------------------------+\n" \
     ""
 #define GOLDEN_COMPARE_SIDE_BY_SIDE \
@@ -260,17 +260,17 @@ static bool screen_has(const screen *sc, const char *text)
     "|  all busy                          93.4%                       -                                           |\n" \
     "|  rollout busy                          -                   50.9%                                           |\n" \
     "|  train busy                            -                   46.9%                                           |\n" \
-    "|memory peak/device               72.8 GiB                73.8 GiB  +1.0 GiB (+1.4%)                         |\n" \
+    "|memory peak/device               72.1 GiB                73.1 GiB  +1.0 GiB (+1.4%)                         |\n" \
     "|host peak/node                  212.8 GiB                       -  -212.8 GiB (-100.0%)                     |\n" \
     "+------------------------------------------------------------------------------------------------------------+\n" \
     ""
 #define GOLDEN_OOM_BANNER_80 \
     " fusync  does_not_fit  colocate s=0  8 dev  |  play x10  t=10s  step 1/2  OOM\n" \
-    " OUT OF MEMORY at t=0: actor device over capacity by 68.6 GiB (optimizer grew).\n" \
+    " OUT OF MEMORY at t=0: actor device over capacity by 69.4 GiB (optimizer grew).\n" \
     ""
 #define GOLDEN_OOM_BANNER_200 \
     " fusync  does_not_fit  colocate s=0  8 dev  |  play x10  t=10s  step 1/2  OOM\n" \
-    " OUT OF MEMORY at t=0: actor device over capacity by 68.6 GiB (optimizer grew). The run's figures are invalid.\n" \
+    " OUT OF MEMORY at t=0: actor device over capacity by 69.4 GiB (optimizer grew). The run's figures are invalid.\n" \
     ""
 #define GOLDEN_STEP_DETAIL_0 \
     "t=1m (live) g generate  step 1  58.5s so far (since 1.5s)  under way  row 1/20\n" \
@@ -312,7 +312,7 @@ static bool screen_has(const screen *sc, const char *text)
 #define GOLDEN_OOM_MEMORY_120X40 \
     "+ Memory --------------------------------------------------+\n" \
     "|t=10s  over capacity: actor, actor/host                   |\n" \
-    "|actor      RRRRKKKKKKKKKKKKK..|::::::::::::::! 72.8G/80.0G|\n" \
+    "|actor      RRRRKKKKKKKKKKKKK..|::::::::::::::! 72.1G/79.2G|\n" \
     "|actor/host HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH| 1.03T/1.00T|\n" \
     "|                                                          |\n" \
     "|                                                          |\n" \

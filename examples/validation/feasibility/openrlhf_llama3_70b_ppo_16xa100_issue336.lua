@@ -9,7 +9,9 @@
 -- at 23a23bff did not pass (openrlhf/trainer/ray/vllm_engine.py, create_vllm_engines: no gpu_memory_utilization,
 -- no max_model_len): --set plan.rollout.mem_util=0.9 (vLLM's EngineArgs default, where v0.11's importer gives
 -- OpenRLHF's own 0.95) and --set plan.rollout.mem_util_scope=device (vLLM's V0 worker, vllm/worker/worker.py,
--- determine_num_available_blocks: total x gpu_memory_utilization - the device's peak since the worker started).
+-- determine_num_available_blocks: total x gpu_memory_utilization - the device's peak since the worker started),
+-- and --set plan.rollout.max_model_len=8192 (the model's max_position_embeddings, which vLLM takes when it is given
+-- no max_model_len).
 -- Host memory is not stated: the importer's guess (1024 GiB a node) stands.  Model shape from its config.json (models/).
 -- Imported by `fusync import openrlhf` from openrlhf_issue336_llama3_70b_ppo.sh.
 -- Keys the input leaves out take the framework's defaults: OpenRLHF v0.11.0, commit 3c3be62: openrlhf/cli/train_ppo_ray.py.
@@ -49,6 +51,7 @@ return {
       cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
       mem_util_scope = "device",  -- --set
+      max_model_len = 8192,  -- --set
     },
     train = {
       zero = 3,  -- ds.zero_stage (openrlhf_issue336_llama3_70b_ppo.sh:35)

@@ -1,0 +1,244 @@
+/*
+** test_vllm_profile.c — the KV cache vLLM gets (docs/model.md, section 3,
+** "What vLLM's KV cache gets"): the device's capacity as CUDA reports it,
+** the profile run's activation peak and the memory outside torch that vLLM
+** takes out of gpu_memory_utilization × total before it sizes its KV cache,
+** its refusal when nothing is left, plan.rollout.max_model_len, and the
+** figures of docs/validation.md's table "The KV cache against vLLM's logs".
+** Each test compares the mechanism against its counterfactual.
+*/
+#include "testutil.h"
+#include "lua_scenario.h"
+#include "model_mem.h"
+#include "plan.h"
+#include "presets.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const double GiB = 1073741824.0;
+
+/* A vLLM engine alone on a pool of its own (nothing else on its devices,
+** so the two mem_util scopes differ only in what vLLM counts), beside a
+** training pool; %s: the model table, %d: TP, %s: the device preset, %d:
+** max_model_len, %s: mem_util_scope. */
+static const char *SCN =
+    "local f = fusync\n"
+    "local M = {\n"
+    "  llama3_8b = f.models.llama3_1_8b,\n"
+    "  llama2_7b = { name = 'Llama-2-7b', layers = 32, hidden = 4096, heads = 32, kv_heads = 32, head_dim = 128,\n"
+    "                ffn = 11008, vocab = 32000, tied_embeddings = false },\n"
+    "  llama2_70b = { name = 'Llama-2-70b', layers = 80, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128,\n"
+    "                 ffn = 28672, vocab = 32000, tied_embeddings = false },\n"
+    "}\n"
+    "return { name = 'vllmlog',\n"
+    "  cluster = { device = f.devices.%s, devices_per_node = 8, nodes = 1, host_mem_gb = 2048 },\n"
+    "  models = { actor = M.%s, reward = 'rule' },\n"
+    "  workload = { prompts_per_step = 8, samples_per_prompt = 1, minibatches = 1, prompt_len = f.dist.fixed(128),\n"
+    "               response_len = f.dist.fixed(128), max_response = 128, iterations = 1, warmup = 0 },\n"
+    "  plan = { mode = 'separate',\n"
+    "           rollout = { tp = %d, mem_util = 0.9, max_seqs = 256, max_model_len = %d, mem_util_scope = '%s' },\n"
+    "           train = { tp = 1, zero = 3 },\n"
+    "           pools = { { name = 'vllm', devices = %d, roles = { 'rollout' } },\n"
+    "                     { name = 'train', devices = %d, roles = { 'train' } } } },\n"
+    "}\n";
+
+static void load_log(const char *dev, const char *model, int tp, int mml, const char *scope,
+                     const char *const *sets, int n, scn_scenario *sc, plan *pl)
+{
+    char text[4096];
+    snprintf(text, sizeof text, SCN, dev, model, tp, mml, scope, tp, 8 - tp);
+    char *path = test_tmpfile(".lua", text);
+    ck_assert_ptr_nonnull(path);
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, sets, n, sc, &err) && scn_validate(sc, &err);
+    unlink(path);
+    free(path);
+    ck_assert_msg(ok, "load: %s", err.msg);
+    ck_assert_msg(plan_build(sc, pl, &err), "plan_build: %s", err.msg);
+}
+
+/* The profile run's peak from the model's shape: Llama-3-8B over 8,192
+** tokens and 256 requests.  The sampler's whole-vocabulary rows (gathered
+** over TP) set it at TP 1 and 2 alike on the PyTorch path, as vLLM pull
+** request 10511's log has the same activation peak at both; FlashInfer's
+** sampler holds 14 bytes an entry, and then the TP-1 forward's MLP
+** transients are the larger. */
+START_TEST(t_profile_peak)
+{
+    const scn_model *m = presets_model_find("llama3_1_8b");
+    ck_assert_ptr_nonnull(m);
+    double T = 8192, S = 256, h = 4096, f = 14336, V = 128256;
+    double hid = T * h * 2;
+    double fwd1 = T * (2 * h + 3 * f) * 2, fwd2 = T * (2 * h + 3 * f / 2) * 2;
+    double sort = hid + S * V * 24, fi = hid + S * V * 14;
+    ck_assert_double_gt(sort, fwd1);
+    ck_assert_double_eq_tol(mdl_vllm_profile_peak(m, 1, T, 256, true), sort, 1);
+    ck_assert_double_eq_tol(mdl_vllm_profile_peak(m, 2, T, 256, true), sort, 1);
+    ck_assert_double_eq_tol(mdl_vllm_profile_peak(m, 1, T, 256, false), fwd1, 1);
+    ck_assert_double_eq_tol(mdl_vllm_profile_peak(m, 2, T, 256, false), fi > fwd2 ? fi : fwd2, 1);
+    /* fewer tokens than requests: one request a token */
+    ck_assert_double_eq_tol(mdl_vllm_profile_peak(m, 1, 100, 256, true), 100 * h * 2 + 100 * V * 24, 1);
+    ck_assert_double_eq(mdl_vllm_profile_peak(m, 1, 0, 256, true), 0);
+    /* the memory outside torch, by what the budget counts */
+    ck_assert_double_eq_tol(mdl_vllm_non_torch(MEMSCOPE_DEVICE, 1), 1.79 * GiB, 1);
+    ck_assert_double_eq_tol(mdl_vllm_non_torch(MEMSCOPE_DEVICE, 2), 3.58 * GiB, 1);
+    ck_assert_double_eq_tol(mdl_vllm_non_torch(MEMSCOPE_INSTANCE, 1), 0.16 * GiB, 1);
+    ck_assert_double_eq_tol(mdl_vllm_non_torch(MEMSCOPE_INSTANCE, 4), 0.20 * GiB, 1);
+}
+END_TEST
+
+/* The plan takes the profile out of the engine's share: the KV cache is
+** mem_util × the capacity CUDA reports (79.22 GiB for the H100 preset) less
+** the weights, the activation peak and the memory outside torch, and the
+** tokens follow it; the kv_cache bucket keeps the whole reservation (the
+** engine's share less its weights).  An SGLang engine sets nothing aside. */
+START_TEST(t_profile_in_plan)
+{
+    scn_scenario sc, sg;
+    plan pl, pg;
+    load_log("h100", "llama3_8b", 1, 8192, "instance", NULL, 0, &sc, &pl);
+    const plan_pool *q = &pl.pools[0];
+    ck_assert_str_eq(q->name, "vllm");
+    ck_assert_double_eq_tol(q->capacity, 79.22 * GiB, 1);
+    double rw = plan_rollout_weights(&sc);
+    double prof = mdl_vllm_profile_peak(&sc.actor, 1, 8192, 256, false) + 0.16 * GiB;
+    ck_assert_double_eq_tol(q->engine_profile, prof, 1);
+    ck_assert_double_eq_tol(q->kv_bytes, 0.9 * 79.22 * GiB - rw - prof, 1);
+    ck_assert_double_eq_tol(q->rollout_mem[MB_KV_CACHE], 0.9 * 79.22 * GiB - rw, 1);
+    ck_assert_double_eq_tol(q->kv_tokens_per_instance, q->kv_bytes / sc.actor.kv_bytes_per_token, 1e-6);
+    const char *sgl[] = {"plan.rollout.engine=sglang"};
+    load_log("h100", "llama3_8b", 1, 8192, "instance", sgl, 1, &sg, &pg);
+    ck_assert_double_eq(pg.pools[0].engine_profile, 0);
+    ck_assert_double_eq_tol(pg.pools[0].kv_bytes, pg.pools[0].rollout_mem[MB_KV_CACHE], 1);
+    ck_assert_double_gt(pg.pools[0].kv_tokens_per_instance, q->kv_tokens_per_instance);
+    /* the profile's tokens: max_num_batched_tokens, or max(max_model_len, 2048) */
+    ck_assert_double_eq(plan_profile_tokens(&sc), 8192);
+    const char *chunk[] = {"plan.rollout.max_batched_tokens=4096"};
+    load_log("h100", "llama3_8b", 1, 8192, "instance", chunk, 1, &sg, &pg);
+    ck_assert_double_eq(plan_profile_tokens(&sg), 4096);
+    ck_assert_double_eq_tol(pg.pools[0].engine_profile,
+                            mdl_vllm_profile_peak(&sg.actor, 1, 4096, 256, false) + 0.16 * GiB, 1);
+    load_log("h100", "llama3_8b", 1, 1000, "instance", NULL, 0, &sg, &pg);
+    ck_assert_double_eq(plan_max_model_len(&sg), 1000);
+    ck_assert_double_eq(plan_profile_tokens(&sg), 2048);
+    load_log("h100", "llama3_8b", 1, 0, "instance", NULL, 0, &sg, &pg);
+    ck_assert_double_eq(plan_max_model_len(&sg), 256);            /* the prompt's 128 + max_response */
+}
+END_TEST
+
+/* The device's capacity as CUDA reports it: cuda_total_gb, the data
+** sheet's hbm_gb when it is not given, and never more than hbm_gb. */
+START_TEST(t_cuda_total)
+{
+    scn_scenario sc;
+    plan pl;
+    load_log("a100_80g", "llama3_8b", 1, 8192, "instance", NULL, 0, &sc, &pl);
+    ck_assert_double_eq_tol(pl.pools[0].capacity, 79.25 * GiB, 1);
+    ck_assert_double_eq_tol(pl.pools[0].engine_share, 0.9 * 79.25 * GiB, 1);
+    load_log("h20", "llama3_8b", 1, 8192, "instance", NULL, 0, &sc, &pl);
+    ck_assert_double_eq_tol(pl.pools[0].capacity, sc.cluster.device.hbm_bytes, 1);
+    /* a preset's hbm_gb set below its measured total caps it; one above it
+    ** leaves the measurement */
+    const char *less[] = {"cluster.device.hbm_gb=40"};
+    load_log("h100", "llama3_8b", 1, 8192, "instance", less, 1, &sc, &pl);
+    ck_assert_double_eq_tol(pl.pools[0].capacity, 40 * GiB, 1);
+    const char *total[] = {"cluster.device.cuda_total_gb=70"};
+    load_log("h100", "llama3_8b", 1, 8192, "instance", total, 1, &sc, &pl);
+    ck_assert_double_eq_tol(pl.pools[0].capacity, 70 * GiB, 1);
+    const char *none[] = {"cluster.device.cuda_total_gb=0"};
+    load_log("h100", "llama3_8b", 1, 8192, "instance", none, 1, &sc, &pl);
+    ck_assert_double_eq_tol(pl.pools[0].capacity, 80 * GiB, 1);
+}
+END_TEST
+
+/* vLLM refuses to start when the profile leaves nothing for the cache
+** ("No available memory for the cache blocks"), a start-up failure; the
+** same share without the profile (SGLang) fits. */
+START_TEST(t_no_cache_blocks)
+{
+    scn_scenario sc;
+    plan pl;
+    load_log("h100", "llama3_8b", 1, 8192, "instance", NULL, 0, &sc, &pl);
+    const plan_pool *q = &pl.pools[0];
+    /* a share 0.3 GiB over the weights: short of the profile's ~0.9 GiB */
+    char mu[64];
+    snprintf(mu, sizeof mu, "plan.rollout.mem_util=%.6f", (plan_rollout_weights(&sc) + 0.3 * GiB) / q->capacity);
+    ck_assert_double_gt(q->engine_profile, 0.3 * GiB);
+    const char *tight[] = {mu};
+    load_log("h100", "llama3_8b", 1, 8192, "instance", tight, 1, &sc, &pl);
+    ck_assert(!pl.fits);
+    ck_assert_double_le(pl.pools[0].kv_bytes, 0);
+    ck_assert_double_eq(pl.pools[0].kv_tokens_per_instance, 0);
+    ck_assert_msg(strstr(pl.fit_msg, "pool 'vllm' while starting the engine: vLLM start-up: no available memory "
+                                     "for the cache blocks") != NULL, "%s", pl.fit_msg);
+    const char *sgl[] = {mu, "plan.rollout.engine=sglang", "plan.rollout.max_model_len=0"};
+    load_log("h100", "llama3_8b", 1, 8192, "instance", sgl, 3, &sc, &pl);
+    ck_assert_msg(pl.fits, "%s", pl.fit_msg);
+}
+END_TEST
+
+/* docs/validation.md, "The KV cache against vLLM's logs": fusync's KV cache
+** a device for each published log, GiB, and OpenRLHF 336's row refusing to
+** start for its reason (7,408 tokens an instance under max_model_len 8,192). */
+START_TEST(t_logs_table)
+{
+    static const struct { const char *dev, *model; int tp, mml; double kv; } rows[] = {
+        {"h100", "llama3_8b", 1, 8192, 53.75},       /* vLLM pull request 10511, TP 1: 53.29 */
+        {"h100", "llama3_8b", 2, 8192, 59.44},       /* TP 2: 58.97 */
+        {"a100_80g", "llama2_7b", 1, 4096, 56.67},   /* vLLM pull request 2031: 7,351 blocks, 57.43 */
+        {"a100_80g", "llama2_70b", 4, 4096, 35.34},  /* 20,865 blocks, 25.47 */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        scn_scenario sc;
+        plan pl;
+        load_log(rows[i].dev, rows[i].model, rows[i].tp, rows[i].mml, "device", NULL, 0, &sc, &pl);
+        ck_assert_msg(fabs(pl.pools[0].kv_bytes / GiB - rows[i].kv) < 0.005, "row %zu: %.4f GiB", i,
+                      pl.pools[0].kv_bytes / GiB);
+    }
+    /* vLLM issue 10517: Llama-3.1-8B on an RTX 3090 (CUDA's 23.58 GiB from
+    ** the log) at 20,000 and 29,000 tokens: 3.81 and 2.89 GiB in vLLM's log;
+    ** the profile's forward 102,400 bytes a token */
+    const char *rtx[] = {"cluster.device.hbm_gb=24", "cluster.device.cuda_total_gb=23.58"};
+    static const struct { int mml; double kv, act; } r3090[] = {{20000, 2.57, 1.91}, {29000, 1.71, 2.77}};
+    for (size_t i = 0; i < 2; i++) {
+        scn_scenario sc;
+        plan pl;
+        load_log("h100", "llama3_8b", 1, r3090[i].mml, "device", rtx, 2, &sc, &pl);
+        ck_assert_msg(fabs(pl.pools[0].kv_bytes / GiB - r3090[i].kv) < 0.005, "3090 row %zu: %.4f GiB", i,
+                      pl.pools[0].kv_bytes / GiB);
+        double fwd = mdl_vllm_profile_peak(&sc.actor, 1, r3090[i].mml, 256, true);
+        ck_assert_double_eq_tol(fwd, r3090[i].mml * 102400.0, 1);
+        ck_assert_double_eq_tol(fwd / GiB, r3090[i].act, 0.005);
+    }
+    scn_scenario sc;
+    plan pl;
+    fs_err err = {0, ""};
+    const char *row = "examples/validation/feasibility/openrlhf_llama3_70b_ppo_16xa100_issue336.lua";
+    ck_assert_msg(lscn_load(row, NULL, 0, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    ck_assert_msg(plan_build(&sc, &pl, &err), "%s", err.msg);
+    const plan_pool *q = &pl.pools[0];
+    ck_assert_double_eq_tol(q->kv_bytes / GiB, 1.13, 0.005);
+    ck_assert_double_eq_tol(q->engine_profile / GiB, 4.49, 0.005);
+    ck_assert_double_eq(floor(q->kv_tokens_per_instance), 7408);
+    ck_assert_msg(strstr(pl.fit_msg, "pool 'vllm' while starting the engine: vLLM start-up: max_model_len 8192 "
+                                     "tokens > the 7408 tokens") != NULL, "%s", pl.fit_msg);
+}
+END_TEST
+
+static Suite *vllm_profile_suite(void)
+{
+    Suite *s = suite_create("vllm_profile");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, t_profile_peak);
+    tcase_add_test(tc, t_profile_in_plan);
+    tcase_add_test(tc, t_cuda_total);
+    tcase_add_test(tc, t_no_cache_blocks);
+    tcase_add_test(tc, t_logs_table);
+    suite_add_tcase(s, tc);
+    return s;
+}
+TEST_SUITE(vllm_profile_suite)
