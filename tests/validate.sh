@@ -33,6 +33,20 @@ expect 2 "infeasible: device memory" "$T/nofit.txt"
 out=$(FUSYNC=$F sh scripts/validate-fit.sh "examples/validation/$S" efficiency.train 0.1 0.95 step_time_s 100 2>&1)
 case $out in *"-> step_time_s 99.99"*|*"-> step_time_s 100.00"*) ok ;; *) bad "validate-fit: $out" ;; esac
 
+# the README's accuracy sentence is the whole table's summary today
+out=$(FUSYNC=$F sh scripts/validate.sh 2>/dev/null | grep '^validate: .* predicted rows: median')
+med=$(printf '%s' "$out" | sed -n 's/.*median |error| \([0-9.]*\)%, max \([0-9.]*\)%.*/\1 \2/p')
+set -- $med
+grep -qF "miss by a median of ${1:-?}% and at most ${2:-?}%" README.md && ok \
+    || bad "README's accuracy sentence is not make validate's ($out)"
+out=$(FUSYNC=$F sh scripts/validate-feasibility.sh 2>/dev/null | tail -1)
+fits=$(grep -c '| fits |' examples/validation/feasibility/rows.txt)
+ooms=$(grep -c '| oom  *|' examples/validation/feasibility/rows.txt)
+agree=$(printf '%s' "$out" | sed -n 's/.* \([0-9]*\) agree.*/\1/p')
+grep -qF "yes to all $fits published" README.md && grep -qF "of $ooms published" README.md \
+    && grep -qF "calls $((agree - fits)) out of memory" README.md && ok \
+    || bad "README's feasibility sentence is not the table's ($out; $fits ran, $ooms reports)"
+
 # FP8 rollouts on the calibrated NeMo RL Llama-8B system: the step times
 # docs/validation.md prints ("Gathered but not in the table", NeMo RL FP8)
 for w in "bf16 bf16 93.9 52.2" "fp8 bf16 83.3 41.6" "fp8 fp8 80.0 -"; do
