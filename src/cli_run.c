@@ -219,14 +219,22 @@ int cmd_presets(cli_opts *o)
 {
     (void)o;    /* a handler of the command table: presets takes no option of its own */
     printf("Devices (fusync.devices.KEY)\n");
-    printf("  %-12s %-26s %8s %7s %8s %9s %9s %7s\n", "key", "name", "TFLOP/s", "HBM", "HBM TB/s", "scale-up", "scale-out", "host");
+    printf("  %-12s %-26s %8s %7s %7s %8s %8s %9s %9s %7s\n", "key", "name", "TFLOP/s", "FP8", "HBM", "CUDA",
+           "HBM TB/s", "scale-up", "scale-out", "host");
     for (int i = 0; i < presets_device_count(); i++) {
         const scn_device *d = presets_device(i);
-        printf("  %-12s %-26s %8.0f %5.0fG %8.2f %7.0fG %8.0fG %6.0fG\n", presets_device_key(i), d->name,
-               d->peak_flops / 1e12, d->hbm_bytes / (1024.0 * 1024 * 1024), d->hbm_bw / 1e12,
+        char f8[16], cu[16];
+        if (d->fp8_flops > 0) snprintf(f8, sizeof f8, "%.0f", d->fp8_flops / 1e12);
+        else snprintf(f8, sizeof f8, "-");
+        if (d->cuda_total_bytes > 0) snprintf(cu, sizeof cu, "%.2fG", scn_device_cuda_total(d) / (1024.0 * 1024 * 1024));
+        else snprintf(cu, sizeof cu, "-");
+        printf("  %-12s %-26s %8.0f %7s %5.0fG %8s %8.2f %7.0fG %8.0fG %6.0fG\n", presets_device_key(i), d->name,
+               d->peak_flops / 1e12, f8, d->hbm_bytes / (1024.0 * 1024 * 1024), cu, d->hbm_bw / 1e12,
                d->scaleup_bw / 1e9, d->scaleout_bw / 1e9, d->host_bw / 1e9);
     }
-    printf("  (bandwidths in GB/s one way per device; HBM in GiB)\n\nModels (fusync.models.KEY)\n");
+    printf("  (dense BF16 and FP8 TFLOP/s, FP8 \"-\": no FP8 tensor cores; HBM in GiB and, CUDA, the capacity\n"
+           "   CUDA reports where it is published, \"-\": the HBM figure is used; bandwidths in GB/s one way\n"
+           "   per device)\n\nModels (fusync.models.KEY)\n");
     printf("  %-22s %-22s %6s %6s %9s %9s %10s\n", "key", "name", "layers", "hidden", "total", "active", "KV B/token");
     for (int i = 0; i < presets_model_count(); i++) {
         scn_model m = *presets_model(i);

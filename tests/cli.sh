@@ -149,6 +149,9 @@ expect 0 "staleness 0 + share 0.50" "$F" check examples/qwen7b_h100x16.lua --set
 expect 0 "(bound 0 + share 0.25)" "$F" run examples/qwen7b_h100x16.lua --mode separate --set plan.stale_share=0.25 --iterations 3
 expect 2 "plan.stale_share" "$F" run examples/qwen7b_h100x16.lua --set plan.stale_share=1
 expect 0 "pangu_ultra_moe_718b" "$F" presets
+# the H100 row: its FP8 peak and the capacity CUDA reports; the A100 has no FP8 tensor cores
+"$F" presets | grep -qE '^  h100 +NVIDIA H100 SXM +989 +1979 +80G +79\.22G ' && ok || bad "presets: the H100 row"
+"$F" presets | grep -qE '^  a100_80g +NVIDIA A100 80GB SXM +312 +- +80G +79\.25G ' && ok || bad "presets: the A100 row"
 expect 0 "Usage: fusync" "$F" --help
 expect 0 "fusync " "$F" --version
 # the version is the checkout's tag (git describe), else the Makefile's fallback
