@@ -420,6 +420,11 @@ static const fdesc FIELDS_ROLLOUT[] = {
     ENUM("kv_dtype", scn_rollout_layout, kv_dtype, KVDTYPE_NAMES, KVDTYPE_VALS,
          "the engine's KV cache (vLLM kv_cache_dtype): bf16 (or auto, the model's dtype), or fp8, one byte an element, "
          "twice the tokens in the same memory and half the bytes a decode step reads"),
+    NUM("kv_cache_gb", scn_rollout_layout, kv_cache_bytes, GiB, 0, 1e6, 0, "GiB",
+        "per device: the KV cache's size given outright (vLLM kv_cache_memory_bytes, vLLM 0.11 on; NeMo RL "
+        "vllm_kwargs, verl engine_kwargs.vllm): the engine's KV cache is this, whatever mem_util and the profile "
+        "run leave; vLLM still refuses to start when less than mem_util × HBM is free, or when the cache holds "
+        "fewer than max_model_len tokens (docs/model.md, section 3; 0: unset, the cache sized from mem_util)"),
     END
 };
 

@@ -500,6 +500,16 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
                                    + mdl_vllm_non_torch(sp->rollout.mem_scope, sp->rollout.tp) : 0;
         double kv = q->engine_share - used;
         q->kv_bytes = kv - q->engine_profile;
+        /* docs/model.md, section 3, "A KV cache given in bytes": vLLM's
+        ** kv_cache_memory_bytes is the KV cache, per device, in place of what
+        ** the profile leaves of the share (vllm/v1/worker/gpu_worker.py,
+        ** determine_available_memory, at 35d5cda: it returns the figure after
+        ** the profile run, which still runs); the profile's activations and
+        ** memory outside torch are held beside it, the reservation their sum */
+        if (vllm && sp->rollout.kv_cache_bytes > 0) {
+            q->kv_bytes = sp->rollout.kv_cache_bytes;
+            kv = q->kv_bytes + q->engine_profile;
+        }
         if (kv < 0) kv = 0;
         q->rollout_mem[MB_KV_CACHE] = kv;
         /* KV heads are split over the TP ranks, at least one a rank;
@@ -513,7 +523,9 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         ** mem_util × the total CUDA reports and refuses to start with less
         ** free.  What the co-located trainer keeps on the device through
         ** generation is there when the engine starts or wakes; the
-        ** processes' contexts are added in pool_peak (docs/model.md, section 8) */
+        ** processes' contexts are added in pool_peak (docs/model.md, section 8).
+        ** init_device makes the check before it reads kv_cache_memory_bytes,
+        ** so it applies with plan.rollout.kv_cache_gb too */
         if (vllm && q->colocated && sp->rollout.mem_scope == MEMSCOPE_INSTANCE) {
             for (int b = 0; b < MB__COUNT; b++)
                 if (b != MB_ROLLOUT_WEIGHTS && b != MB_KV_CACHE) q->startup_used += q->rollout_mem[b];
