@@ -229,6 +229,65 @@ START_TEST(t_logs_table)
 }
 END_TEST
 
+/* docs/model.md, section 3, "A KV cache given in bytes": vLLM's
+** kv_cache_memory_bytes (plan.rollout.kv_cache_gb) is the KV cache a device
+** whatever mem_util leaves, the profile's memory held beside it; vLLM's
+** start-up checks still apply (gpu_worker.py init_device's free-memory
+** check, kv_cache_utils.py's max_model_len check), and the field is refused
+** off vLLM's per-instance budget. */
+START_TEST(t_kv_bytes)
+{
+    scn_scenario sc, s0;
+    plan pl, p0;
+    load_log("h100", "llama3_8b", 1, 8192, "instance", NULL, 0, &s0, &p0);
+    const char *kv20[] = {"plan.rollout.kv_cache_gb=20"};
+    load_log("h100", "llama3_8b", 1, 8192, "instance", kv20, 1, &sc, &pl);
+    const plan_pool *q = &pl.pools[0], *q0 = &p0.pools[0];
+    ck_assert_double_gt(q0->kv_bytes, 40 * GiB);                  /* sized from mem_util: ~61 GiB */
+    ck_assert_double_eq_tol(q->kv_bytes, 20 * GiB, 1);
+    ck_assert_double_eq_tol(q->engine_profile, q0->engine_profile, 1);
+    ck_assert_double_eq_tol(q->rollout_mem[MB_KV_CACHE], 20 * GiB + q->engine_profile, 1);
+    ck_assert_double_eq_tol(q->kv_tokens_per_instance, 20 * GiB / sc.actor.kv_bytes_per_token, 1e-6);
+    ck_assert_double_eq_tol(q->engine_share, q0->engine_share, 1);
+    ck_assert_msg(pl.fits, "%s", pl.fit_msg);
+    ck_assert_double_lt(q->peak, q0->peak);
+    /* a cache shorter than one max_model_len sequence: 0.5 GiB is 4,096 tokens */
+    const char *small[] = {"plan.rollout.kv_cache_gb=0.5"};
+    load_log("h100", "llama3_8b", 1, 8192, "instance", small, 1, &sc, &pl);
+    ck_assert(!pl.fits);
+    ck_assert_msg(strstr(pl.fit_msg, "vLLM start-up: max_model_len 8192 tokens > the 4096 tokens") != NULL, "%s",
+                  pl.fit_msg);
+    /* more than the device holds: the generating peak overflows */
+    const char *big[] = {"plan.rollout.kv_cache_gb=75"};
+    load_log("h100", "llama3_8b", 1, 8192, "instance", big, 1, &sc, &pl);
+    ck_assert(!pl.fits);
+    ck_assert_msg(strstr(pl.fit_msg, "pool 'vllm' while receiving weights") != NULL, "%s", pl.fit_msg);
+    /* co-located: init_device still asks mem_util × total free at start-up */
+    fs_err err = {0, ""};
+    const char *row = "examples/validation/feasibility/nemo_llama31_8b_8xh100_fp8_rollouts.lua";
+    ck_assert_msg(lscn_load(row, NULL, 0, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    ck_assert_double_eq_tol(sc.plan.rollout.kv_cache_bytes, 20 * GiB, 1);
+    ck_assert_msg(plan_build(&sc, &pl, &err), "%s", err.msg);
+    ck_assert_double_eq_tol(pl.pools[0].kv_bytes, 20 * GiB, 1);
+    ck_assert_msg(pl.fits, "%s", pl.fit_msg);
+    const char *greedy[] = {"plan.rollout.mem_util=1"};
+    ck_assert_msg(lscn_load(row, greedy, 1, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    ck_assert_msg(plan_build(&sc, &pl, &err), "%s", err.msg);
+    ck_assert_double_eq_tol(pl.pools[0].kv_bytes, 20 * GiB, 1);
+    ck_assert(!pl.fits);
+    ck_assert_msg(strstr(pl.fit_msg, "vLLM start-up: free") != NULL, "%s", pl.fit_msg);
+    /* another engine, or the device-wide budget of vLLM before 0.9.1: refused */
+    const char *sgl[] = {"plan.rollout.kv_cache_gb=20", "plan.rollout.engine=sglang"};
+    const char *dev[] = {"plan.rollout.kv_cache_gb=20", "plan.rollout.mem_util_scope=device"};
+    const char *const *bad[] = {sgl, dev};
+    for (int i = 0; i < 2; i++) {
+        err = (fs_err){0, ""};
+        ck_assert(!(lscn_load(row, bad[i], 2, &sc, &err) && scn_validate(&sc, &err)));
+        ck_assert_msg(strstr(err.msg, "plan.rollout.kv_cache_gb") != NULL, "%s", err.msg);
+    }
+}
+END_TEST
+
 static Suite *vllm_profile_suite(void)
 {
     Suite *s = suite_create("vllm_profile");
@@ -238,6 +297,7 @@ static Suite *vllm_profile_suite(void)
     tcase_add_test(tc, t_cuda_total);
     tcase_add_test(tc, t_no_cache_blocks);
     tcase_add_test(tc, t_logs_table);
+    tcase_add_test(tc, t_kv_bytes);
     suite_add_tcase(s, tc);
     return s;
 }
