@@ -2,8 +2,8 @@
 -- run on H100 80GB, 8 a node: tests/test_suites/nightly.txt lists it under "# FP8" (tests/test_suites/README.md: nightly.txt holds the H100 tests).
 -- Imported with fusync import nemo-rl from the recipe at that commit; model shape from its Hugging Face config.json (models/).
 -- FP8 rollouts: vllm_cfg.precision fp8 is plan.rollout.weights_dtype "fp8" (docs/model.md, section 5); the recipe's
--- vllm_kwargs.kv_cache_memory_bytes (a 20 GiB KV cache in place of gpu_memory_utilization) is not read, so fusync's
--- engine takes mem_util 0.6 of the device and its margin here understates the recipe's.
+-- vllm_kwargs.kv_cache_memory_bytes (a 20 GiB KV cache in place of gpu_memory_utilization) is plan.rollout.kv_cache_gb
+-- (docs/model.md, section 3, "A KV cache given in bytes").
 -- Imported by `fusync import nemo-rl` from grpo-llama3.1-8b-instruct-1n8g-megatron-fp8-rollouts.v3.yaml.
 -- Keys the input leaves out take the framework's defaults: NeMo RL main, commit 7ea279a (2026-08, past v0.7.0): examples/configs/grpo_math_1B.yaml.
 -- Each field names its source key; "guess" marks what no config holds.
