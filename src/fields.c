@@ -338,6 +338,12 @@ static const fdesc FIELDS_TRAIN[] = {
          "and generation hold no gradients; or host (with plan.train.optimizer_offload: the offloaded share's "
          "gradients reduced straight to host memory, DeepSpeed ZeRO-Offload, FSDP2 CPUOffloadPolicy; the device "
          "holds the rest)"),
+    BOOL("lazy_states", scn_train_layout, lazy_states,
+         "the optimizer's Adam moments are created at its first step() (PyTorch's Adam, torch/optim/adam.py "
+         "_init_group, under verl's and NeMo RL's FSDP and Megatron workers), not at construction (DeepSpeed's ZeRO "
+         "optimizers, initialize_optimizer_states: OpenRLHF); with plan.rollout.mem_util_scope = \"device\" a "
+         "co-located vLLM sizes its KV cache before they exist, and a plan that keeps them on the device through "
+         "generation holds them beside it from step 2 (docs/model.md, section 8, verl pull request 1349)"),
     INT("logprob_tokens", scn_train_layout, logprob_tokens, 0, 1 << 30, "tokens",
         "token budget of one log-prob forward a device (verl log_prob_use_dynamic_bsz with "
         "log_prob_max_token_len_per_gpu, NeMo RL logprob_mb_tokens, OpenRLHF rollout.max_tokens_per_gpu); its logits "

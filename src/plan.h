@@ -69,6 +69,10 @@ typedef struct {
     ** to start).  rollout_mem[MB_KV_CACHE] is the reservation, kv_bytes +
     ** engine_profile, clamped at 0 */
     double   engine_share, engine_profile, kv_bytes;
+    /* per device: of the optimizer bucket held through generation, the
+    ** moments that did not exist when a device-scope vLLM sized its KV
+    ** cache (plan.train.lazy_states; docs/model.md, section 8) */
+    double   lazy_states;
     /* per device, a pool with an inference engine: what the device holds
     ** when the engine starts, and the memory it asks for then (mem_util of
     ** the device under plan.rollout.mem_util_scope = "instance"; 0 under

@@ -262,6 +262,7 @@ typedef struct {
     bool   logprob_unshard;     /* the log-prob forwards run with the whole model gathered on each device
                                 ** (NeMo RL's DTensor v1 worker, unshard_fsdp2_model); ZeRO-3 only */
     scn_grad_buffer grad_buffer; /* gradients held for the run (persistent) or only while a step trains */
+    bool   lazy_states;         /* the optimizer's moments created at its first step(), not at construction */
 } scn_train_layout;
 
 typedef struct {
