@@ -12,7 +12,9 @@
 **
 ** What each layout costs (collectives, ZeRO gathers, states, the weight
 ** sync) is priced in src/plan_cost.c; `fusync check`'s account of a plan
-** is src/plan_describe.c.
+** is src/plan_describe.c.  Past 900 lines because the pools' buckets and
+** their fit are one walk over the same state; what is vLLM's own (its
+** max_model_len, profile tokens, the moments it did not see) is plan_vllm.c.
 */
 #include "plan.h"
 #include "model.h"
@@ -498,26 +500,14 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         q->engine_profile = vllm ? mdl_vllm_profile_peak(m, sp->rollout.tp, plan_profile_tokens(s), sp->rollout.max_seqs,
                                                            sp->rollout.mem_scope == MEMSCOPE_DEVICE)
                                    + mdl_vllm_non_torch(sp->rollout.mem_scope, sp->rollout.tp) : 0;
-        /* docs/model.md, section 8, "The KV cache sized before the
-        ** optimizer's states exist": under the device scope the engine,
-        ** built before the first training step, counts what the device holds
-        ** then; PyTorch's Adam creates its moments (8 of the optimizer
-        ** bucket's 12 bytes a parameter, all 8 under FSDP's FP32 layout
-        ** where the master is the parameter) at its first step() (verl pull
-        ** request 1349), so the cache is that much larger from step 2 on */
-        q->lazy_states = 0;
-        if (vllm && q->colocated && sp->rollout.mem_scope == MEMSCOPE_DEVICE && sp->train.lazy_states
-            && sp->rollout.kv_cache_bytes <= 0)
-            q->lazy_states = q->rollout_mem[MB_OPTIMIZER]
-                           * (sp->train.zero >= 3 && sp->train.grad_dtype == GRAD_FP32 ? 1.0 : 8.0 / 12.0);
+        /* the device scope's cache sized before Adam's moments existed */
+        q->lazy_states = plan_lazy_states(s, q);
         double kv = q->engine_share - used + q->lazy_states;
         q->kv_bytes = kv - q->engine_profile;
         /* docs/model.md, section 3, "A KV cache given in bytes": vLLM's
-        ** kv_cache_memory_bytes is the KV cache, per device, in place of what
-        ** the profile leaves of the share (vllm/v1/worker/gpu_worker.py,
-        ** determine_available_memory, at 35d5cda: it returns the figure after
-        ** the profile run, which still runs); the profile's activations and
-        ** memory outside torch are held beside it, the reservation their sum */
+        ** kv_cache_memory_bytes in place of what the profile leaves
+        ** (gpu_worker.py, determine_available_memory, at 35d5cda), the
+        ** profile's memory held beside it */
         if (vllm && sp->rollout.kv_cache_bytes > 0) {
             q->kv_bytes = sp->rollout.kv_cache_bytes;
             kv = q->kv_bytes + q->engine_profile;
@@ -602,14 +592,7 @@ static bool fit_check(const scn_scenario *s, plan *p)
             fmt_bytes(a, sizeof a, q->peak);
             fmt_bytes(c, sizeof c, q->capacity);
             snprintf(m, sizeof m, "pool '%s' while %s: %s per device > %s HBM", q->name, q->peak_phase, a, c);
-            if (q->lazy_states > 0 && !strcmp(q->peak_phase, "generating")) {
-                /* docs/model.md, section 8: the first rollout ran before the moments existed */
-                char l[32];
-                fmt_bytes(l, sizeof l, q->lazy_states);
-                size_t len = strlen(m);
-                snprintf(m + len, sizeof m - len, " from step 2 (vLLM sized its KV cache before the optimizer's "
-                         "first step created %s of moments)", l);
-            }
+            if (!strcmp(q->peak_phase, "generating")) plan_lazy_states_msg(q, m, sizeof m);
             fit_fail(p, m);
         } else if ((q->roles & ROLE_ROLLOUT) && q->kv_bytes <= 0 && plan_engine_vllm(&s->plan)) {
             /* vllm/v1/worker/gpu_worker.py (V0: vllm/worker/worker.py),
