@@ -680,6 +680,11 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
         double held = sp->rollout.mem_scope == MEMSCOPE_INSTANCE ? s->mem[gg][MB_ROLLOUT_WEIGHTS]
                     : eng_mem_group_total(s, gg) - s->mem[gg][MB_KV_CACHE] - s->mem[gg][MB_RUNTIME];
         double kv = q->engine_share - held;
+        /* plan.rollout.kv_cache_gb: vLLM's kv_cache_memory_bytes fixes the
+        ** reservation whatever the device holds (docs/model.md, section 3);
+        ** plan.train.lazy_states: sized at start-up, before the optimizer's
+        ** moments existed (section 8) */
+        if (sp->rollout.kv_cache_bytes > 0 || q->lazy_states > 0) kv = q->rollout_mem[MB_KV_CACHE];
         eng_mem_set(s, gg, MB_KV_CACHE, kv, end);
     }
     r->rollout_layout = true;

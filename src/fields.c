@@ -338,6 +338,12 @@ static const fdesc FIELDS_TRAIN[] = {
          "and generation hold no gradients; or host (with plan.train.optimizer_offload: the offloaded share's "
          "gradients reduced straight to host memory, DeepSpeed ZeRO-Offload, FSDP2 CPUOffloadPolicy; the device "
          "holds the rest)"),
+    BOOL("lazy_states", scn_train_layout, lazy_states,
+         "the optimizer's Adam moments are created at its first step() (PyTorch's Adam, torch/optim/adam.py "
+         "_init_group, under verl's and NeMo RL's FSDP and Megatron workers), not at construction (DeepSpeed's ZeRO "
+         "optimizers, initialize_optimizer_states: OpenRLHF); with plan.rollout.mem_util_scope = \"device\" a "
+         "co-located vLLM sizes its KV cache before they exist, and a plan that keeps them on the device through "
+         "generation holds them beside it from step 2 (docs/model.md, section 8, verl pull request 1349)"),
     INT("logprob_tokens", scn_train_layout, logprob_tokens, 0, 1 << 30, "tokens",
         "token budget of one log-prob forward a device (verl log_prob_use_dynamic_bsz with "
         "log_prob_max_token_len_per_gpu, NeMo RL logprob_mb_tokens, OpenRLHF rollout.max_tokens_per_gpu); its logits "
@@ -420,6 +426,11 @@ static const fdesc FIELDS_ROLLOUT[] = {
     ENUM("kv_dtype", scn_rollout_layout, kv_dtype, KVDTYPE_NAMES, KVDTYPE_VALS,
          "the engine's KV cache (vLLM kv_cache_dtype): bf16 (or auto, the model's dtype), or fp8, one byte an element, "
          "twice the tokens in the same memory and half the bytes a decode step reads"),
+    NUM("kv_cache_gb", scn_rollout_layout, kv_cache_bytes, GiB, 0, 1e6, 0, "GiB",
+        "per device: the KV cache's size given outright (vLLM kv_cache_memory_bytes, vLLM 0.11 on; NeMo RL "
+        "vllm_kwargs, verl engine_kwargs.vllm): the engine's KV cache is this, whatever mem_util and the profile "
+        "run leave; vLLM still refuses to start when less than mem_util × HBM is free, or when the cache holds "
+        "fewer than max_model_len tokens (docs/model.md, section 3; 0: unset, the cache sized from mem_util)"),
     END
 };
 

@@ -382,6 +382,9 @@ static bool ex_verl(xctx *x)
     /* FP8 rollouts (docs/model.md, section 5): imp_m_rollout_precision inverted */
     if (p->rollout.weights_dtype == DTYPE_FP8) put(x, "actor_rollout_ref.rollout.quantization", "fp8");
     if (p->rollout.kv_dtype == DTYPE_FP8) put(x, "+actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype", "fp8");
+    /* vLLM's kv_cache_memory_bytes: imp_m_kv_cache_bytes inverted */
+    if (p->rollout.kv_cache_bytes > 0)
+        put(x, "+actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_memory_bytes", "%.0f", p->rollout.kv_cache_bytes);
     return true;
 }
 
@@ -574,6 +577,9 @@ static bool ex_nemo(xctx *x)
                     "(vllm_cfg.precision: fp8); set plan.rollout.weights_dtype = \"fp8\" too");
     if (p->rollout.weights_dtype == DTYPE_FP8) put(x, "policy.generation.vllm_cfg.precision", "fp8");
     if (p->rollout.kv_dtype == DTYPE_FP8) put(x, "policy.generation.vllm_cfg.kv_cache_dtype", "fp8");
+    /* vLLM's kv_cache_memory_bytes: imp_m_kv_cache_bytes inverted */
+    if (p->rollout.kv_cache_bytes > 0)
+        put(x, "policy.generation.vllm_kwargs.kv_cache_memory_bytes", "%.0f", p->rollout.kv_cache_bytes);
     if (t->zero == 3) {
         if (t->pp > 1)
             return fail(x, "plan.train.pp = %d with plan.train.zero = 3: NeMo RL's DTensor backend has no pipeline "

@@ -144,6 +144,8 @@ static const imp_keydef VERL[] = {
     ** vLLM's KV cache dtype through engine_kwargs (vLLM's own default "auto"): read by imp_m_rollout_precision */
     {"actor_rollout_ref.rollout.quantization", "null", M, NULL},
     {"actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype", "auto", M, NULL},
+    /* vLLM's kv_cache_memory_bytes (null: sized from gpu_memory_utilization): read by imp_m_kv_cache_bytes */
+    {"actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_memory_bytes", "null", M, NULL},
     {"actor_rollout_ref.rollout.*", NULL, N, NULL},
     {"actor_rollout_ref.nccl_timeout", NULL, N, NULL},
     {"algorithm.adv_estimator", "gae", M, NULL},
@@ -360,6 +362,9 @@ static const imp_keydef NEMO[] = {
     {"policy.generation.vllm_cfg.kv_cache_dtype", "auto", M, NULL},
     {"policy.generation.vllm_cfg.max_model_len", "${policy.max_total_sequence_length}", M, NULL},
     {"policy.generation.vllm_cfg.*", NULL, N, NULL},
+    /* passed to vLLM's LLM (vllm_worker.py); kv_cache_memory_bytes (null: sized from gpu_memory_utilization)
+    ** read by imp_m_kv_cache_bytes */
+    {"policy.generation.vllm_kwargs.kv_cache_memory_bytes", "null", M, NULL},
     {"policy.generation.colocated.enabled", "true", M, NULL},
     {"policy.generation.colocated.resources.gpus_per_node", "null", M, NULL},
     {"policy.generation.colocated.resources.num_nodes", "null", M, NULL},

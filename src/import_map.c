@@ -366,6 +366,31 @@ bool imp_m_rollout_precision(imp_mctx *m, const char *weights_key, const char *k
     return true;
 }
 
+/* vLLM's kv_cache_memory_bytes (vllm/config/cache.py, vLLM 0.11 on): the
+** KV cache's size per device in bytes, in place of what
+** gpu_memory_utilization leaves; null (vLLM's default) leaves
+** plan.rollout.kv_cache_gb unset.  NeMo RL passes vllm_kwargs to vLLM's
+** LLM (nemo_rl/models/generation/vllm/vllm_worker.py at 7ea279a), verl
+** engine_kwargs.vllm to its server's engine arguments
+** (verl/workers/rollout/vllm_rollout/vllm_async_server.py at b178a3c);
+** import_export.c writes the key back. */
+bool imp_m_kv_cache_bytes(imp_mctx *m, const char *key)
+{
+    double d;
+    bool nul = false;
+    char s[320], why[700];
+    if (!imp_m_gnum(m, key, &d, &nul, s, sizeof s)) return false;
+    if (nul || d == 0) return true;
+    if (d < 0) {
+        fs_err_set(m->err, 2, "%s = %g: vLLM's kv_cache_memory_bytes must not be negative", s, d);
+        m->failed = true;
+        return false;
+    }
+    snprintf(why, sizeof why, "%s = %.0f bytes: vLLM's KV cache a device, in place of gpu_memory_utilization's", s, d);
+    imp_m_set(m, "plan.rollout.kv_cache_gb", why, "%.15g", d / 1073741824.0);
+    return true;
+}
+
 /* Megatron-core's optimizer_cpu_offload with optimizer_offload_fraction: that
 ** share of the optimizer states held and stepped on the host for the whole
 ** run (megatron/core/optimizer/optimizer_config.py; HybridDeviceOptimizer). */

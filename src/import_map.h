@@ -55,6 +55,8 @@ bool imp_m_node_gpus(imp_mctx *m, const char *gpn_key, const char *nodes_key, co
 /* Warnings for a quantized rollout engine (weights under weights_key, the KV
 ** cache under kv_key; NULL: none), which fusync does not model. */
 bool imp_m_rollout_precision(imp_mctx *m, const char *weights_key, const char *kv_key);
+/* vLLM's kv_cache_memory_bytes under key: plan.rollout.kv_cache_gb (null: unset). */
+bool imp_m_kv_cache_bytes(imp_mctx *m, const char *key);
 /* Megatron-core's optimizer_cpu_offload with optimizer_offload_fraction. */
 bool imp_m_host_optimizer(imp_mctx *m, const char *on_key, const char *frac_key);
 /* LoRA on the actor: rank_key's value (> 0: on) into plan.train.lora_rank,

@@ -48,6 +48,7 @@ bool imp_map_nemo(imp_mctx *m)
     if (!imp_m_model(m, "actor", "policy.model_name")) return false;
     if (!imp_m_rollout_precision(m, "policy.generation.vllm_cfg.precision", "policy.generation.vllm_cfg.kv_cache_dtype"))
         return false;
+    if (!imp_m_kv_cache_bytes(m, "policy.generation.vllm_kwargs.kv_cache_memory_bytes")) return false;
     if (!imp_m_gnum(m, "loss_fn.reference_policy_kl_penalty", &d, NULL, s, sizeof s)) return false;
     snprintf(why, sizeof why, "%s: reference log-probs are computed when the KL penalty is not 0", s);
     imp_m_set(m, "models.reference", why, "%s", d != 0 ? "true" : "false");

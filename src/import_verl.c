@@ -105,6 +105,7 @@ bool imp_map_verl(imp_mctx *m)
     if (!imp_m_model(m, "actor", "actor_rollout_ref.model.path")) return false;
     if (!imp_m_rollout_precision(m, "actor_rollout_ref.rollout.quantization",
                                  "actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype")) return false;
+    if (!imp_m_kv_cache_bytes(m, "actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_memory_bytes")) return false;
 
     bool kl_loss, kl_reward;
     if (!imp_m_gbool(m, "actor_rollout_ref.actor.use_kl_loss", &kl_loss, s, sizeof s)) return false;

@@ -12,7 +12,9 @@
 **
 ** What each layout costs (collectives, ZeRO gathers, states, the weight
 ** sync) is priced in src/plan_cost.c; `fusync check`'s account of a plan
-** is src/plan_describe.c.
+** is src/plan_describe.c.  Past 900 lines because the pools' buckets and
+** their fit are one walk over the same state; what is vLLM's own (its
+** max_model_len, profile tokens, the moments it did not see) is plan_vllm.c.
 */
 #include "plan.h"
 #include "model.h"
@@ -498,8 +500,18 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         q->engine_profile = vllm ? mdl_vllm_profile_peak(m, sp->rollout.tp, plan_profile_tokens(s), sp->rollout.max_seqs,
                                                            sp->rollout.mem_scope == MEMSCOPE_DEVICE)
                                    + mdl_vllm_non_torch(sp->rollout.mem_scope, sp->rollout.tp) : 0;
-        double kv = q->engine_share - used;
+        /* the device scope's cache sized before Adam's moments existed */
+        q->lazy_states = plan_lazy_states(s, q);
+        double kv = q->engine_share - used + q->lazy_states;
         q->kv_bytes = kv - q->engine_profile;
+        /* docs/model.md, section 3, "A KV cache given in bytes": vLLM's
+        ** kv_cache_memory_bytes in place of what the profile leaves
+        ** (gpu_worker.py, determine_available_memory, at 35d5cda), the
+        ** profile's memory held beside it */
+        if (vllm && sp->rollout.kv_cache_bytes > 0) {
+            q->kv_bytes = sp->rollout.kv_cache_bytes;
+            kv = q->kv_bytes + q->engine_profile;
+        }
         if (kv < 0) kv = 0;
         q->rollout_mem[MB_KV_CACHE] = kv;
         /* KV heads are split over the TP ranks, at least one a rank;
@@ -513,7 +525,9 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
         ** mem_util × the total CUDA reports and refuses to start with less
         ** free.  What the co-located trainer keeps on the device through
         ** generation is there when the engine starts or wakes; the
-        ** processes' contexts are added in pool_peak (docs/model.md, section 8) */
+        ** processes' contexts are added in pool_peak (docs/model.md, section 8).
+        ** init_device makes the check before it reads kv_cache_memory_bytes,
+        ** so it applies with plan.rollout.kv_cache_gb too */
         if (vllm && q->colocated && sp->rollout.mem_scope == MEMSCOPE_INSTANCE) {
             for (int b = 0; b < MB__COUNT; b++)
                 if (b != MB_ROLLOUT_WEIGHTS && b != MB_KV_CACHE) q->startup_used += q->rollout_mem[b];
@@ -578,6 +592,7 @@ static bool fit_check(const scn_scenario *s, plan *p)
             fmt_bytes(a, sizeof a, q->peak);
             fmt_bytes(c, sizeof c, q->capacity);
             snprintf(m, sizeof m, "pool '%s' while %s: %s per device > %s HBM", q->name, q->peak_phase, a, c);
+            if (!strcmp(q->peak_phase, "generating")) plan_lazy_states_msg(q, m, sizeof m);
             fit_fail(p, m);
         } else if ((q->roles & ROLE_ROLLOUT) && q->kv_bytes <= 0 && plan_engine_vllm(&s->plan)) {
             /* vllm/v1/worker/gpu_worker.py (V0: vllm/worker/worker.py),

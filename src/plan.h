@@ -69,6 +69,10 @@ typedef struct {
     ** to start).  rollout_mem[MB_KV_CACHE] is the reservation, kv_bytes +
     ** engine_profile, clamped at 0 */
     double   engine_share, engine_profile, kv_bytes;
+    /* per device: of the optimizer bucket held through generation, the
+    ** moments that did not exist when a device-scope vLLM sized its KV
+    ** cache (plan.train.lazy_states; docs/model.md, section 8) */
+    double   lazy_states;
     /* per device, a pool with an inference engine: what the device holds
     ** when the engine starts, and the memory it asks for then (mem_util of
     ** the device under plan.rollout.mem_util_scope = "instance"; 0 under
@@ -247,6 +251,12 @@ static inline bool plan_engine_vllm(const scn_plan *sp)
 ** chunked prefill V0's default max(max_model_len, 2048) (docs/model.md,
 ** section 3, "What vLLM's KV cache gets"). */
 double plan_profile_tokens(const scn_scenario *s);
+/* Of the optimizer bucket q holds through generation, the Adam moments a
+** device-scope vLLM sized its KV cache without (plan.train.lazy_states;
+** docs/model.md, section 8); 0 where that does not apply.  The _msg form
+** appends the reason to a generating overflow's message m (n bytes). */
+double plan_lazy_states(const scn_scenario *s, const plan_pool *q);
+void plan_lazy_states_msg(const plan_pool *q, char *m, size_t n);
 /* Whether the switch moves the gradients to the host and back: asked for
 ** (plan.offload.grads) and held between steps at all (plan.train.grad_buffer
 ** persistent; under step the zero_grad freed them, docs/model.md section 3). */

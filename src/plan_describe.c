@@ -66,8 +66,12 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
                 fmt_bytes(b1, sizeof b1, q->kv_bytes > 0 ? q->kv_bytes : 0);
                 fmt_bytes(b4, sizeof b4, q->engine_share);
                 fmt_bytes(b3, sizeof b3, q->engine_profile);
-                buf_printf(out, "    kv cache  %s a device of vLLM's %s, after its profile run's %s "
-                           "(activation peak and memory outside torch)\n", b1, b4, b3);
+                if (ro->kv_cache_bytes > 0)
+                    buf_printf(out, "    kv cache  %s a device as kv_cache_memory_bytes gives it (plan.rollout.kv_cache_gb), "
+                               "its profile run's %s beside it; vLLM still asks for %s free at start-up\n", b1, b3, b4);
+                else
+                    buf_printf(out, "    kv cache  %s a device of vLLM's %s, after its profile run's %s "
+                               "(activation peak and memory outside torch)\n", b1, b4, b3);
             }
             /* the decode step's fixed cost as the engine and the planner's
             ** estimate charge it (mdl_decode_fixed), at a full batch */

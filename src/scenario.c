@@ -422,6 +422,15 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
     if (r->tp < 1 || r->ep < 1 || r->max_seqs < 1)
         BAD("%s: plan.rollout: tp, ep and max_seqs must be at least 1", f);
     if (r->mem_util <= 0 || r->mem_util > 1) BAD("%s: plan.rollout.mem_util: must be in (0, 1]", f);
+    /* kv_cache_memory_bytes is vLLM's (vllm/config/cache.py, from 0.11), whose
+    ** V1 worker budgets per instance (docs/model.md, section 3) */
+    if (r->kv_cache_bytes < 0) BAD("%s: plan.rollout.kv_cache_gb: must not be negative (0: unset)", f);
+    if (r->kv_cache_bytes > 0 && r->engine != ENGINE_VLLM && r->engine != ENGINE_EAGER)
+        BAD("%s: plan.rollout.kv_cache_gb: vLLM's kv_cache_memory_bytes; plan.rollout.engine must be \"vllm\" or "
+            "\"eager\" (0: unset)", f);
+    if (r->kv_cache_bytes > 0 && r->mem_scope != MEMSCOPE_INSTANCE)
+        BAD("%s: plan.rollout.kv_cache_gb: vLLM's kv_cache_memory_bytes (vLLM 0.11 on) comes with the per-instance "
+            "budget; set plan.rollout.mem_util_scope = \"instance\" (0: unset)", f);
     /* a step schedules every running decode first (vLLM's scheduler): a
     ** budget of max_seqs or fewer could leave no room for a prefill chunk */
     if (r->max_batched_tokens < 0 || (r->max_batched_tokens > 0 && r->max_batched_tokens <= r->max_seqs))

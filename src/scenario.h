@@ -262,6 +262,7 @@ typedef struct {
     bool   logprob_unshard;     /* the log-prob forwards run with the whole model gathered on each device
                                 ** (NeMo RL's DTensor v1 worker, unshard_fsdp2_model); ZeRO-3 only */
     scn_grad_buffer grad_buffer; /* gradients held for the run (persistent) or only while a step trains */
+    bool   lazy_states;         /* the optimizer's moments created at its first step(), not at construction */
 } scn_train_layout;
 
 typedef struct {
@@ -289,6 +290,8 @@ typedef struct {
     bool   own_process;         /* co-located: the engine in a process of its own (a second CUDA context) */
     scn_dtype weights_dtype;    /* the blocks' linear layers in BF16 or FP8 (embeddings, norms, LM head BF16) */
     scn_dtype kv_dtype;         /* the KV cache in BF16 or FP8 */
+    double kv_cache_bytes;      /* per device: vLLM's kv_cache_memory_bytes, the KV cache's size given
+                                ** in place of the profile's (0: unset, sized from mem_util) */
 } scn_rollout_layout;
 
 /* Where a pool's devices lie (docs/model.md, section 2): the lowest free

@@ -369,6 +369,21 @@ warned nmo 'policy.dynamic_batching.enabled = true: its length-sorted micro-batc
 # export writes the budget as sequence packing (NeMo RL's default): the dynamic-batching keys do not come back
 rt nmo nemo-rl "$TMP/nemo/meg.yaml" policy.sequence_packing.enabled policy.dynamic_batching.enabled \
     policy.dynamic_batching.train_mb_tokens
+# vLLM's kv_cache_memory_bytes (docs/model.md, section 3, "A KV cache given in bytes"): NeMo RL's
+# vllm_kwargs and verl's engine_kwargs.vllm onto plan.rollout.kv_cache_gb, and back
+printf 'defaults: grpo-llama8b-2n8g-megatron.yaml\npolicy:\n  generation:\n    vllm_kwargs:\n      kv_cache_memory_bytes: 21474836480\n' >"$TMP/nemo/kvb.yaml"
+imp nkvb nemo-rl "$TMP/nemo/kvb.yaml"
+field nkvb 'kv_cache_gb = 20,  -- policy.generation.vllm_kwargs.kv_cache_memory_bytes'
+check nkvb 0 "as kv_cache_memory_bytes gives it"
+rt nkvb nemo-rl "$TMP/nemo/kvb.yaml"
+printf '%s \\\n' "$V" '+actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_memory_bytes=10737418240' >"$TMP/vkvb.sh"; echo >>"$TMP/vkvb.sh"
+imp vkvb verl "$TMP/vkvb.sh"
+field vkvb 'kv_cache_gb = 10,  -- actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_memory_bytes'
+rt vkvb verl "$TMP/vkvb.sh"
+xhas vkvb-verl '+actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_memory_bytes=10737418240' verl "$TMP/vkvb.lua"
+for n in nm vf; do
+    if grep -qF "kv_cache_gb" "$TMP/$n.lua"; then bad "$n: kv_cache_gb set without kv_cache_memory_bytes"; else ok; fi
+done
 # NeMo RL defaults by version: a config older than sequence packing (v0.3.0) does not get today's default
 cat >"$TMP/nemo/old.yaml" <<'YAML'
 grpo: {num_prompts_per_step: 32, num_generations_per_prompt: 16}

@@ -229,6 +229,128 @@ START_TEST(t_logs_table)
 }
 END_TEST
 
+/* docs/model.md, section 3, "A KV cache given in bytes": vLLM's
+** kv_cache_memory_bytes (plan.rollout.kv_cache_gb) is the KV cache a device
+** whatever mem_util leaves, the profile's memory held beside it; vLLM's
+** start-up checks still apply (gpu_worker.py init_device's free-memory
+** check, kv_cache_utils.py's max_model_len check), and the field is refused
+** off vLLM's per-instance budget. */
+START_TEST(t_kv_bytes)
+{
+    scn_scenario sc, s0;
+    plan pl, p0;
+    load_log("h100", "llama3_8b", 1, 8192, "instance", NULL, 0, &s0, &p0);
+    const char *kv20[] = {"plan.rollout.kv_cache_gb=20"};
+    load_log("h100", "llama3_8b", 1, 8192, "instance", kv20, 1, &sc, &pl);
+    const plan_pool *q = &pl.pools[0], *q0 = &p0.pools[0];
+    ck_assert_double_gt(q0->kv_bytes, 40 * GiB);                  /* sized from mem_util: ~61 GiB */
+    ck_assert_double_eq_tol(q->kv_bytes, 20 * GiB, 1);
+    ck_assert_double_eq_tol(q->engine_profile, q0->engine_profile, 1);
+    ck_assert_double_eq_tol(q->rollout_mem[MB_KV_CACHE], 20 * GiB + q->engine_profile, 1);
+    ck_assert_double_eq_tol(q->kv_tokens_per_instance, 20 * GiB / sc.actor.kv_bytes_per_token, 1e-6);
+    ck_assert_double_eq_tol(q->engine_share, q0->engine_share, 1);
+    ck_assert_msg(pl.fits, "%s", pl.fit_msg);
+    ck_assert_double_lt(q->peak, q0->peak);
+    /* a cache shorter than one max_model_len sequence: 0.5 GiB is 4,096 tokens */
+    const char *small[] = {"plan.rollout.kv_cache_gb=0.5"};
+    load_log("h100", "llama3_8b", 1, 8192, "instance", small, 1, &sc, &pl);
+    ck_assert(!pl.fits);
+    ck_assert_msg(strstr(pl.fit_msg, "vLLM start-up: max_model_len 8192 tokens > the 4096 tokens") != NULL, "%s",
+                  pl.fit_msg);
+    /* more than the device holds: the generating peak overflows */
+    const char *big[] = {"plan.rollout.kv_cache_gb=75"};
+    load_log("h100", "llama3_8b", 1, 8192, "instance", big, 1, &sc, &pl);
+    ck_assert(!pl.fits);
+    ck_assert_msg(strstr(pl.fit_msg, "pool 'vllm' while receiving weights") != NULL, "%s", pl.fit_msg);
+    /* co-located: init_device still asks mem_util × total free at start-up */
+    fs_err err = {0, ""};
+    const char *row = "examples/validation/feasibility/nemo_llama31_8b_8xh100_fp8_rollouts.lua";
+    ck_assert_msg(lscn_load(row, NULL, 0, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    ck_assert_double_eq_tol(sc.plan.rollout.kv_cache_bytes, 20 * GiB, 1);
+    ck_assert_msg(plan_build(&sc, &pl, &err), "%s", err.msg);
+    ck_assert_double_eq_tol(pl.pools[0].kv_bytes, 20 * GiB, 1);
+    ck_assert_msg(pl.fits, "%s", pl.fit_msg);
+    const char *greedy[] = {"plan.rollout.mem_util=1"};
+    ck_assert_msg(lscn_load(row, greedy, 1, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    ck_assert_msg(plan_build(&sc, &pl, &err), "%s", err.msg);
+    ck_assert_double_eq_tol(pl.pools[0].kv_bytes, 20 * GiB, 1);
+    ck_assert(!pl.fits);
+    ck_assert_msg(strstr(pl.fit_msg, "vLLM start-up: free") != NULL, "%s", pl.fit_msg);
+    /* another engine, or the device-wide budget of vLLM before 0.9.1: refused */
+    const char *sgl[] = {"plan.rollout.kv_cache_gb=20", "plan.rollout.engine=sglang"};
+    const char *dev[] = {"plan.rollout.kv_cache_gb=20", "plan.rollout.mem_util_scope=device"};
+    const char *const *bad[] = {sgl, dev};
+    for (int i = 0; i < 2; i++) {
+        err = (fs_err){0, ""};
+        ck_assert(!(lscn_load(row, bad[i], 2, &sc, &err) && scn_validate(&sc, &err)));
+        ck_assert_msg(strstr(err.msg, "plan.rollout.kv_cache_gb") != NULL, "%s", err.msg);
+    }
+}
+END_TEST
+
+/* docs/model.md, section 8, "The KV cache sized before the optimizer's
+** states exist" (verl pull request 1349): a device-scope vLLM co-located
+** with a trainer whose Adam moments come at the first step() sizes its
+** cache without them; kept on the device through generation, they overflow
+** it from step 2.  No effect under the instance scope, with the optimizer
+** offloaded, or with the states made at construction. */
+static const char *LAZY =
+    "local f = fusync\n"
+    "return { name = 'lazy',\n"
+    "  cluster = { device = f.devices.h100, devices_per_node = 8, nodes = 1, host_mem_gb = 2048 },\n"
+    "  models = { actor = f.models.llama3_1_8b, reward = 'rule' },\n"
+    "  workload = { prompts_per_step = 32, samples_per_prompt = 8, minibatches = 1, prompt_len = f.dist.fixed(512),\n"
+    "               response_len = f.dist.fixed(1024), max_response = 1024, iterations = 2, warmup = 0 },\n"
+    "  plan = { mode = 'full', offload = { optimizer = false },\n"
+    "           rollout = { tp = 1, mem_util = 0.9, max_seqs = 256, mem_util_scope = 'device' },\n"
+    "           train = { tp = 1, zero = 3, micro_batch = 1, recompute = 'full' } },\n"
+    "}\n";
+
+static void load_lazy(const char *const *sets, int n, scn_scenario *sc, plan *pl)
+{
+    char *path = test_tmpfile(".lua", LAZY);
+    ck_assert_ptr_nonnull(path);
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, sets, n, sc, &err) && scn_validate(sc, &err);
+    unlink(path);
+    free(path);
+    ck_assert_msg(ok, "load: %s", err.msg);
+    ck_assert_msg(plan_build(sc, pl, &err), "plan_build: %s", err.msg);
+}
+
+START_TEST(t_lazy_states)
+{
+    scn_scenario sc, s0;
+    plan pl, p0;
+    load_lazy(NULL, 0, &s0, &p0);
+    const char *lazy[] = {"plan.train.lazy_states=true"};
+    load_lazy(lazy, 1, &sc, &pl);
+    const plan_pool *q = &pl.pools[0], *q0 = &p0.pools[0];
+    ck_assert_msg(p0.fits, "%s", p0.fit_msg);
+    ck_assert_double_eq(q0->lazy_states, 0);
+    /* FSDP's FP32 layout: the optimizer bucket is the moments alone */
+    ck_assert_double_gt(q->rollout_mem[MB_OPTIMIZER], 7 * GiB);
+    ck_assert_double_eq_tol(q->lazy_states, q->rollout_mem[MB_OPTIMIZER], 1);
+    ck_assert_double_eq_tol(q->kv_bytes, q0->kv_bytes + q->lazy_states, 1);
+    ck_assert_double_eq_tol(q->peak, q0->peak + q->lazy_states * (1 + sc.plan.alloc_reserve), 1e3);
+    ck_assert(!pl.fits);
+    ck_assert_msg(strstr(pl.fit_msg, "pool 'all' while generating: ") != NULL
+                  && strstr(pl.fit_msg, "from step 2 (vLLM sized its KV cache before the optimizer's first step") != NULL,
+                  "%s", pl.fit_msg);
+    /* a master created at construction (BF16 gradients: 12 bytes, 4 of them the master) */
+    const char *bf16[] = {"plan.train.lazy_states=true", "plan.train.grad_dtype=bf16"};
+    load_lazy(bf16, 2, &sc, &pl);
+    ck_assert_double_eq_tol(pl.pools[0].lazy_states, pl.pools[0].rollout_mem[MB_OPTIMIZER] * 8 / 12, 1);
+    const char *inst[] = {"plan.train.lazy_states=true", "plan.rollout.mem_util_scope=instance"};
+    const char *off[] = {"plan.train.lazy_states=true", "plan.offload.optimizer=true"};
+    const char *const *none[] = {inst, off};
+    for (int i = 0; i < 2; i++) {
+        load_lazy(none[i], 2, &sc, &pl);
+        ck_assert_double_eq(pl.pools[0].lazy_states, 0);
+    }
+}
+END_TEST
+
 static Suite *vllm_profile_suite(void)
 {
     Suite *s = suite_create("vllm_profile");
@@ -238,6 +360,8 @@ static Suite *vllm_profile_suite(void)
     tcase_add_test(tc, t_cuda_total);
     tcase_add_test(tc, t_no_cache_blocks);
     tcase_add_test(tc, t_logs_table);
+    tcase_add_test(tc, t_kv_bytes);
+    tcase_add_test(tc, t_lazy_states);
     suite_add_tcase(s, tc);
     return s;
 }

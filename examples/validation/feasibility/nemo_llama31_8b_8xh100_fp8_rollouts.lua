@@ -2,8 +2,8 @@
 -- run on H100 80GB, 8 a node: tests/test_suites/nightly.txt lists it under "# FP8" (tests/test_suites/README.md: nightly.txt holds the H100 tests).
 -- Imported with fusync import nemo-rl from the recipe at that commit; model shape from its Hugging Face config.json (models/).
 -- FP8 rollouts: vllm_cfg.precision fp8 is plan.rollout.weights_dtype "fp8" (docs/model.md, section 5); the recipe's
--- vllm_kwargs.kv_cache_memory_bytes (a 20 GiB KV cache in place of gpu_memory_utilization) is not read, so fusync's
--- engine takes mem_util 0.6 of the device and its margin here understates the recipe's.
+-- vllm_kwargs.kv_cache_memory_bytes (a 20 GiB KV cache in place of gpu_memory_utilization) is plan.rollout.kv_cache_gb
+-- (docs/model.md, section 3, "A KV cache given in bytes").
 -- Imported by `fusync import nemo-rl` from grpo-llama3.1-8b-instruct-1n8g-megatron-fp8-rollouts.v3.yaml.
 -- Keys the input leaves out take the framework's defaults: NeMo RL main, commit 7ea279a (2026-08, past v0.7.0): examples/configs/grpo_math_1B.yaml.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -41,6 +41,7 @@ return {
       tp = 1,  -- policy.generation.vllm_cfg.tensor_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:416)
       mem_util = 0.6,  -- policy.generation.vllm_cfg.gpu_memory_utilization (examples/configs/recipes/llm/../../grpo_math_1B.yaml:419)
       weights_dtype = "fp8",  -- policy.generation.vllm_cfg.precision (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-1n8g-megatron-fp8-rollouts.v3.yaml:34) = fp8: the blocks' linear layers in e4m3, 128x128 block scales
+      kv_cache_gb = 20,  -- policy.generation.vllm_kwargs.kv_cache_memory_bytes (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-1n8g-megatron-fp8-rollouts.v3.yaml:43) = 21474836480 bytes: vLLM's KV cache a device, in place of gpu_memory_utilization's
       sleep = "offload",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): NeMo RL sleeps vLLM at level 1 (vllm_worker.py, sleep)
       own_process = true,  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): vLLM in its own Ray actor (vllm_worker.py, VllmGenerationWorker)
       max_seqs = 256,  -- vLLM's default max_num_seqs (NeMo RL does not set it)
@@ -329,4 +330,3 @@ return {
 --   data_plane.global_segment_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:540)
 --   data_plane.local_buffer_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:541)
 --   on_policy_distillation (examples/configs/recipes/llm/../../grpo_math_1B.yaml:551)
---   policy.generation.vllm_kwargs.kv_cache_memory_bytes (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-1n8g-megatron-fp8-rollouts.v3.yaml:43)
