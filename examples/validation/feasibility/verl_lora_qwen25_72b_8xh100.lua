@@ -37,6 +37,7 @@ return {
     rollout = {
       tp = 8,  -- actor_rollout_ref.rollout.tensor_model_parallel_size (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:45)
       max_seqs = 512,  -- actor_rollout_ref.rollout.max_num_seqs (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:49)
+      max_model_len = 1536,  -- actor_rollout_ref.rollout.max_model_len (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:50)
       mem_util = 0.4,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:47)
       cuda_graphs = true,  -- actor_rollout_ref.rollout.enforce_eager, verl's default
       sleep = "offload",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default with actor_rollout_ref.rollout.layered_summon (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:54): vLLM sleep level 1, weights to host memory
@@ -87,7 +88,6 @@ return {
 --   actor_rollout_ref.actor.kl_loss_coef (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:38)
 --   actor_rollout_ref.actor.kl_loss_type (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:39)
 --   actor_rollout_ref.rollout.name (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:46)
---   actor_rollout_ref.rollout.max_model_len (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:50)
 --   actor_rollout_ref.rollout.load_format (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:53)
 --   actor_rollout_ref.actor.entropy_coeff (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:58)
 --   algorithm.kl_ctrl.kl_coef (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:59)
