@@ -12,9 +12,9 @@
 **
 ** What each layout costs (collectives, ZeRO gathers, states, the weight
 ** sync) is priced in src/plan_cost.c; `fusync check`'s account of a plan
-** is src/plan_describe.c.  Past 900 lines because the pools' buckets and
-** their fit are one walk over the same state; what is vLLM's own (its
-** max_model_len, profile tokens, the moments it did not see) is plan_vllm.c.
+** is src/plan_describe.c, the host memory a node's fit message
+** plan_cost.c's plan_host_over_msg; what is vLLM's own (its max_model_len,
+** profile tokens, the moments it did not see) is plan_vllm.c.
 */
 #include "plan.h"
 #include "model.h"
@@ -629,30 +629,9 @@ static bool fit_check(const scn_scenario *s, plan *p)
             fit_fail(p, m);
         }
     }
-    /* docs/model.md, section 8, "One host memory a node": pools that share
-    ** a node share its host memory (plan_host_sum); the fullest node two
-    ** pools overfill together is named with each pool's share */
-    const plan_host_nodes *h = &p->host;
-    if (h->over_node >= 0) {
-        char a[32], c[32], m[400];
-        fmt_bytes_of(a, sizeof a, h->over_bytes, s->cluster.host_mem_bytes);
-        fmt_bytes(c, sizeof c, s->cluster.host_mem_bytes);
-        int len = snprintf(m, sizeof m, "node %d host memory: %s > %s (", h->over_node, a, c);
-        bool any = false;
-        for (int i = 0; i < p->npools && len > 0 && (size_t)len < sizeof m; i++) {
-            if (h->over_pool[i] <= 0) continue;
-            fmt_bytes(a, sizeof a, h->over_pool[i]);
-            len += snprintf(m + len, sizeof m - (size_t)len, "%s%s %s", any ? ", " : "", p->pools[i].name, a);
-            any = true;
-        }
-        if (len > 0 && (size_t)len < sizeof m) {
-            if (h->over_nodes > 1)
-                snprintf(m + len, sizeof m - (size_t)len, "; %d other node%s over)", h->over_nodes - 1, fs_s(h->over_nodes - 1));
-            else
-                snprintf(m + len, sizeof m - (size_t)len, ")");
-        }
-        fit_fail(p, m);
-    }
+    /* docs/model.md, section 8, "One host memory a node" */
+    char hm[400];
+    if (plan_host_over_msg(s, p, hm, sizeof hm)) fit_fail(p, hm);
     return p->fit_msg[0] == '\0';
 }
 

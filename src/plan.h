@@ -203,6 +203,9 @@ void plan_host_sum_of(const scn_cluster *c, const plan *p, const double *per_dev
                       plan_host_nodes *h);
 /* Fill p->host from the pools' host_per_device and host_mem_per_node. */
 void plan_host_sum(const scn_scenario *s, plan *p);
+/* The fit's message for a node two pools overfill together (plan_host_sum's
+** over_node), into m; false when none is. */
+bool plan_host_over_msg(const scn_scenario *s, const plan *p, char *m, size_t n);
 
 /* Build pools and layouts.  Bad layouts are input errors (code 2). */
 bool plan_build(const scn_scenario *s, plan *p, fs_err *err);

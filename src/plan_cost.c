@@ -214,6 +214,33 @@ void plan_host_sum_of(const scn_cluster *c, const plan *p, const double *per_dev
     free(alone);
 }
 
+/* The fit's message for the fullest node two pools overfill together
+** (docs/model.md, section 8, "One host memory a node"), each pool's share
+** named; false when no shared node is over. */
+bool plan_host_over_msg(const scn_scenario *s, const plan *p, char *m, size_t n)
+{
+    const plan_host_nodes *h = &p->host;
+    if (h->over_node < 0) return false;
+    char a[32], c[32];
+    fmt_bytes_of(a, sizeof a, h->over_bytes, s->cluster.host_mem_bytes);
+    fmt_bytes(c, sizeof c, s->cluster.host_mem_bytes);
+    int len = snprintf(m, n, "node %d host memory: %s > %s (", h->over_node, a, c);
+    bool any = false;
+    for (int i = 0; i < p->npools && len > 0 && (size_t)len < n; i++) {
+        if (h->over_pool[i] <= 0) continue;
+        fmt_bytes(a, sizeof a, h->over_pool[i]);
+        len += snprintf(m + len, n - (size_t)len, "%s%s %s", any ? ", " : "", p->pools[i].name, a);
+        any = true;
+    }
+    if (len > 0 && (size_t)len < n) {
+        if (h->over_nodes > 1)
+            snprintf(m + len, n - (size_t)len, "; %d other node%s over)", h->over_nodes - 1, fs_s(h->over_nodes - 1));
+        else
+            snprintf(m + len, n - (size_t)len, ")");
+    }
+    return true;
+}
+
 void plan_host_sum(const scn_scenario *s, plan *p)
 {
     double per[SCN_POOLS_MAX];
