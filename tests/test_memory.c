@@ -41,14 +41,7 @@ static const char *SCN =
 
 static void load(const char *const *sets, int n, scn_scenario *sc, plan *pl)
 {
-    char *path = test_tmpfile(".lua", SCN);
-    ck_assert_ptr_nonnull(path);
-    fs_err err = {0, ""};
-    bool ok = lscn_load(path, sets, n, sc, &err) && scn_validate(sc, &err);
-    unlink(path);
-    free(path);
-    ck_assert_msg(ok, "load: %s", err.msg);
-    ck_assert_msg(plan_build(sc, pl, &err), "plan_build: %s", err.msg);
+    test_plan_text(SCN, sets, n, sc, pl);
 }
 
 /* A finished run of SCN with these settings; the caller frees it. */

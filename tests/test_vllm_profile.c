@@ -51,14 +51,7 @@ static void load_log(const char *dev, const char *model, int tp, int mml, const 
 {
     char text[4096];
     snprintf(text, sizeof text, SCN, dev, model, tp, mml, scope, tp, 8 - tp);
-    char *path = test_tmpfile(".lua", text);
-    ck_assert_ptr_nonnull(path);
-    fs_err err = {0, ""};
-    bool ok = lscn_load(path, sets, n, sc, &err) && scn_validate(sc, &err);
-    unlink(path);
-    free(path);
-    ck_assert_msg(ok, "load: %s", err.msg);
-    ck_assert_msg(plan_build(sc, pl, &err), "plan_build: %s", err.msg);
+    test_plan_text(text, sets, n, sc, pl);
 }
 
 /* The profile run's peak from the model's shape: Llama-3-8B over 8,192
@@ -308,14 +301,7 @@ static const char *LAZY =
 
 static void load_lazy(const char *const *sets, int n, scn_scenario *sc, plan *pl)
 {
-    char *path = test_tmpfile(".lua", LAZY);
-    ck_assert_ptr_nonnull(path);
-    fs_err err = {0, ""};
-    bool ok = lscn_load(path, sets, n, sc, &err) && scn_validate(sc, &err);
-    unlink(path);
-    free(path);
-    ck_assert_msg(ok, "load: %s", err.msg);
-    ck_assert_msg(plan_build(sc, pl, &err), "plan_build: %s", err.msg);
+    test_plan_text(LAZY, sets, n, sc, pl);
 }
 
 START_TEST(t_lazy_states)

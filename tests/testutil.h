@@ -6,6 +6,8 @@
 #ifndef FUSYNC_TESTUTIL_H
 #define FUSYNC_TESTUTIL_H
 
+#include "plan.h"
+
 #include <check.h>
 #include <stdbool.h>
 
@@ -26,6 +28,9 @@ char *test_tmpdir(char *buf, size_t n, const char *tag);
 ** loaded with the `--set` overrides, set up); fails the test on an error. */
 struct sim;
 struct sim *test_sim_text(const char *lua, const char *const *sets, int nsets);
+/* The scenario text `lua` loaded with the `--set` overrides, validated, and
+** its plan built; fails the test on an error. */
+void test_plan_text(const char *lua, const char *const *sets, int nsets, scn_scenario *sc, plan *pl);
 /* A simulation of examples/NAME with the `--set` overrides, set up, not run;
 ** keep 1 stores the trace's spans, 0 only sums them (a headless run's),
 ** -1 leaves the default.  Fails the test on an error. */
