@@ -414,8 +414,11 @@ static bool ex_openrlhf(xctx *x)
     put(x, "train.batch_size", "%g", tb);
     double cap;
     if (!prompt_cap(x, &cap)) return false;
-    /* data.max_len caps prompt + response; the importer takes a quarter of it for the prompt */
-    put(x, "data.max_len", "%g", cap + s->work.max_response);
+    /* data.max_len caps prompt + response and is the max_model_len OpenRLHF hands vLLM (train_ppo_ray.py,
+    ** create_vllm_engines): plan.rollout.max_model_len when it is longer; the importer takes a quarter of it for
+    ** the prompt */
+    double mml = p->rollout.max_model_len;
+    put(x, "data.max_len", "%g", mml > cap + s->work.max_response ? mml : cap + s->work.max_response);
     put(x, "rollout.max_new_tokens", "%d", s->work.max_response);
     if (t->pp > 1) return fail(x, "plan.train.pp = %d: OpenRLHF's DeepSpeed training has no pipeline stages", t->pp);
     if (t->ep > 1) return fail(x, "plan.train.ep = %d: OpenRLHF's DeepSpeed training has no expert parallelism", t->ep);

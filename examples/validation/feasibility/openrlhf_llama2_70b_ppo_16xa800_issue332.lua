@@ -6,6 +6,9 @@
 -- Imported with fusync import openrlhf from configs/openrlhf_issue332_llama2_70b_ppo.sh (the script in v0.11
 -- spelling, see its header); model shape from its config.json (models/), with the machine's nodes: --device a100_80g
 -- --devices-per-node 8 --host-mem 1600 (the thread's "1600GB memory each node", in host_mem_gb's GiB).
+-- vLLM's max_model_len: OpenRLHF before d244794f (2024-06-29, "Fix #336 max_model_len") passed vLLM none
+-- (openrlhf/trainer/ray/vllm_engine.py at 750e0ef3: no max_model_len), so vLLM took the model's
+-- max_position_embeddings, 4096, which no key of the v0.11 spelling carries: --set plan.rollout.max_model_len=4096.
 -- Imported by `fusync import openrlhf` from openrlhf_issue332_llama2_70b_ppo.sh.
 -- Keys the input leaves out take the framework's defaults: OpenRLHF v0.11.0, commit 3c3be62: openrlhf/cli/train_ppo_ray.py.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -19,10 +22,10 @@ return {
     host_mem_gb = 1600,  -- --host-mem
   },
   models = {
-    actor = { name = "meta-llama/Llama-2-70b-chat-hf", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 32000, tied_embeddings = false },  -- actor.model_name_or_path (openrlhf_issue332_llama2_70b_ppo.sh:27) = meta-llama/Llama-2-70b-chat-hf; shape from its config.json
+    actor = { name = "meta-llama/Llama-2-70b-chat-hf", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 32000, tied_embeddings = false, max_positions = 4096 },  -- actor.model_name_or_path (openrlhf_issue332_llama2_70b_ppo.sh:27) = meta-llama/Llama-2-70b-chat-hf; shape from its config.json
     reference = true,  -- algo.kl.init_coef (openrlhf_issue332_llama2_70b_ppo.sh:38): a reference model when init_coef > 0 (openrlhf/cli/train_ppo_ray.py)
-    reward = { name = "meta-llama/Llama-2-70b-chat-hf", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 32000, tied_embeddings = false },  -- reward.model_name_or_path (openrlhf_issue332_llama2_70b_ppo.sh:28) = meta-llama/Llama-2-70b-chat-hf; shape from its config.json
-    critic = { name = "meta-llama/Llama-2-70b-chat-hf", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 32000, tied_embeddings = false },  -- critic.model_name_or_path (openrlhf_issue332_llama2_70b_ppo.sh:29) = meta-llama/Llama-2-70b-chat-hf; shape from its config.json
+    reward = { name = "meta-llama/Llama-2-70b-chat-hf", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 32000, tied_embeddings = false, max_positions = 4096 },  -- reward.model_name_or_path (openrlhf_issue332_llama2_70b_ppo.sh:28) = meta-llama/Llama-2-70b-chat-hf; shape from its config.json
+    critic = { name = "meta-llama/Llama-2-70b-chat-hf", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 32000, tied_embeddings = false, max_positions = 4096 },  -- critic.model_name_or_path (openrlhf_issue332_llama2_70b_ppo.sh:29) = meta-llama/Llama-2-70b-chat-hf; shape from its config.json
   },
   workload = {
     prompts_per_step = 1024,  -- rollout.batch_size (openrlhf_issue332_llama2_70b_ppo.sh:33)
@@ -42,6 +45,7 @@ return {
       tp = 2,  -- vllm.tensor_parallel_size (openrlhf_issue332_llama2_70b_ppo.sh:26)
       mem_util = 0.95,  -- vllm.gpu_memory_utilization, openrlhf's default
       cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
+      max_model_len = 4096,  -- --set
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
     },
     train = {

@@ -26,10 +26,10 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "Meta-Llama-3-70B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 128256, tied_embeddings = false },  -- actor.model_name_or_path (openrlhf_issue336_llama3_70b_ppo.sh:25) = Meta-Llama-3-70B-Instruct; shape from its config.json
+    actor = { name = "Meta-Llama-3-70B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 128256, tied_embeddings = false, max_positions = 8192 },  -- actor.model_name_or_path (openrlhf_issue336_llama3_70b_ppo.sh:25) = Meta-Llama-3-70B-Instruct; shape from its config.json
     reference = true,  -- algo.kl.init_coef (openrlhf_issue336_llama3_70b_ppo.sh:36): a reference model when init_coef > 0 (openrlhf/cli/train_ppo_ray.py)
-    reward = { name = "Meta-Llama-3-70B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 128256, tied_embeddings = false },  -- reward.model_name_or_path (openrlhf_issue336_llama3_70b_ppo.sh:26) = Meta-Llama-3-70B-Instruct; shape from its config.json
-    critic = { name = "Meta-Llama-3-70B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 128256, tied_embeddings = false },  -- critic.model_name_or_path (openrlhf_issue336_llama3_70b_ppo.sh:27) = Meta-Llama-3-70B-Instruct; shape from its config.json
+    reward = { name = "Meta-Llama-3-70B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 128256, tied_embeddings = false, max_positions = 8192 },  -- reward.model_name_or_path (openrlhf_issue336_llama3_70b_ppo.sh:26) = Meta-Llama-3-70B-Instruct; shape from its config.json
+    critic = { name = "Meta-Llama-3-70B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 128256, tied_embeddings = false, max_positions = 8192 },  -- critic.model_name_or_path (openrlhf_issue336_llama3_70b_ppo.sh:27) = Meta-Llama-3-70B-Instruct; shape from its config.json
   },
   workload = {
     prompts_per_step = 1024,  -- rollout.batch_size (openrlhf_issue336_llama3_70b_ppo.sh:31)
@@ -49,9 +49,9 @@ return {
       tp = 2,  -- vllm.tensor_parallel_size (openrlhf_issue336_llama3_70b_ppo.sh:24)
       mem_util = 0.9,  -- --set
       cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
+      max_model_len = 8192,  -- --set
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
       mem_util_scope = "device",  -- --set
-      max_model_len = 8192,  -- --set
     },
     train = {
       zero = 3,  -- ds.zero_stage (openrlhf_issue336_llama3_70b_ppo.sh:35)

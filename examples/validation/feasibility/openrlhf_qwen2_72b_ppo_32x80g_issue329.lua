@@ -6,6 +6,9 @@
 -- machines: OpenRLHF's options give each group's GPUs, not the machine's a node); model shape from its config.json (models/).
 -- Not patched: the importer maps --adam_offload (ds.adam_offload) onto plan.train.optimizer_offload (docs/frameworks.md);
 -- regenerated with the same command and no --set.
+-- vLLM's max_model_len: OpenRLHF before d244794f (2024-06-29, "Fix #336 max_model_len") passed vLLM none
+-- (openrlhf/trainer/ray/vllm_engine.py at 60a6ea95, the last commit before the report: no max_model_len), so vLLM took the model's
+-- max_position_embeddings, 32768, which no key of the v0.11 spelling carries: --set plan.rollout.max_model_len=32768.
 -- Imported by `fusync import openrlhf` from openrlhf_issue329_qwen2_72b_ppo.sh.
 -- Keys the input leaves out take the framework's defaults: OpenRLHF v0.11.0, commit 3c3be62: openrlhf/cli/train_ppo_ray.py.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -19,10 +22,10 @@ return {
     host_mem_gb = 2048,  -- --host-mem
   },
   models = {
-    actor = { name = "Qwen2-72B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 29568, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- actor.model_name_or_path (openrlhf_issue329_qwen2_72b_ppo.sh:22) = Qwen2-72B-Instruct; shape from its config.json
+    actor = { name = "Qwen2-72B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 29568, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false, max_positions = 32768 },  -- actor.model_name_or_path (openrlhf_issue329_qwen2_72b_ppo.sh:22) = Qwen2-72B-Instruct; shape from its config.json
     reference = true,  -- algo.kl.init_coef (openrlhf_issue329_qwen2_72b_ppo.sh:33): a reference model when init_coef > 0 (openrlhf/cli/train_ppo_ray.py)
-    reward = { name = "Qwen2-72B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 29568, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- reward.model_name_or_path (openrlhf_issue329_qwen2_72b_ppo.sh:23) = Qwen2-72B-Instruct; shape from its config.json
-    critic = { name = "Qwen2-72B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 29568, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- critic.model_name_or_path (openrlhf_issue329_qwen2_72b_ppo.sh:24) = Qwen2-72B-Instruct; shape from its config.json
+    reward = { name = "Qwen2-72B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 29568, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false, max_positions = 32768 },  -- reward.model_name_or_path (openrlhf_issue329_qwen2_72b_ppo.sh:23) = Qwen2-72B-Instruct; shape from its config.json
+    critic = { name = "Qwen2-72B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 29568, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false, max_positions = 32768 },  -- critic.model_name_or_path (openrlhf_issue329_qwen2_72b_ppo.sh:24) = Qwen2-72B-Instruct; shape from its config.json
   },
   workload = {
     prompts_per_step = 1024,  -- rollout.batch_size (openrlhf_issue329_qwen2_72b_ppo.sh:28)
@@ -42,6 +45,7 @@ return {
       tp = 8,  -- vllm.tensor_parallel_size (openrlhf_issue329_qwen2_72b_ppo.sh:21)
       mem_util = 0.95,  -- vllm.gpu_memory_utilization, openrlhf's default
       cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
+      max_model_len = 32768,  -- --set
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
     },
     train = {

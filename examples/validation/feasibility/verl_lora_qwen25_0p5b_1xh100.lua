@@ -16,7 +16,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "Qwen/Qwen2.5-0.5B-Instruct", layers = 24, dense_layers = 0, hidden = 896, heads = 14, kv_heads = 2, head_dim = 64, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 4864, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 151936, tied_embeddings = true },  -- actor_rollout_ref.model.path (examples/tuning/0.5b/qwen2-0.5b_grpo-lora_1_h100_fsdp_vllm.sh:28) = Qwen/Qwen2.5-0.5B-Instruct; shape from its config.json
+    actor = { name = "Qwen/Qwen2.5-0.5B-Instruct", layers = 24, dense_layers = 0, hidden = 896, heads = 14, kv_heads = 2, head_dim = 64, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 4864, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 151936, tied_embeddings = true, max_positions = 32768 },  -- actor_rollout_ref.model.path (examples/tuning/0.5b/qwen2-0.5b_grpo-lora_1_h100_fsdp_vllm.sh:28) = Qwen/Qwen2.5-0.5B-Instruct; shape from its config.json
     reference = true,  -- actor_rollout_ref.actor.use_kl_loss (examples/tuning/0.5b/qwen2-0.5b_grpo-lora_1_h100_fsdp_vllm.sh:37) or algorithm.use_kl_in_reward (examples/tuning/0.5b/qwen2-0.5b_grpo-lora_1_h100_fsdp_vllm.sh:60): verl's need_reference_policy (verl/trainer/ppo/utils.py)
     reward = "rule",  -- reward_model.enable, verl's default
   },

@@ -16,7 +16,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "Qwen/Qwen2.5-1.5B-Instruct", layers = 28, dense_layers = 0, hidden = 1536, heads = 12, kv_heads = 2, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 8960, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 151936, tied_embeddings = true },  -- actor_rollout_ref.model.path (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:27) = Qwen/Qwen2.5-1.5B-Instruct; shape from its config.json
+    actor = { name = "Qwen/Qwen2.5-1.5B-Instruct", layers = 28, dense_layers = 0, hidden = 1536, heads = 12, kv_heads = 2, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 8960, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 151936, tied_embeddings = true, max_positions = 32768 },  -- actor_rollout_ref.model.path (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:27) = Qwen/Qwen2.5-1.5B-Instruct; shape from its config.json
     reference = true,  -- actor_rollout_ref.actor.use_kl_loss (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:37) or algorithm.use_kl_in_reward (examples/tuning/1.5b/qwen2-1.5b_grpo-lora_1_h100_fsdp_vllm.sh:60): verl's need_reference_policy (verl/trainer/ppo/utils.py)
     reward = "rule",  -- reward_model.enable, verl's default
   },

@@ -16,7 +16,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "Qwen/Qwen2.5-32B-Instruct", layers = 64, dense_layers = 0, hidden = 5120, heads = 40, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 27648, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- actor_rollout_ref.model.path (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:27) = Qwen/Qwen2.5-32B-Instruct; shape from its config.json
+    actor = { name = "Qwen/Qwen2.5-32B-Instruct", layers = 64, dense_layers = 0, hidden = 5120, heads = 40, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 27648, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false, max_positions = 32768 },  -- actor_rollout_ref.model.path (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:27) = Qwen/Qwen2.5-32B-Instruct; shape from its config.json
     reference = true,  -- actor_rollout_ref.actor.use_kl_loss (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:37) or algorithm.use_kl_in_reward (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:60): verl's need_reference_policy (verl/trainer/ppo/utils.py)
     reward = "rule",  -- reward_model.enable, verl's default
   },
