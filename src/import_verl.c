@@ -131,6 +131,33 @@ static bool verl_max_model_len(imp_mctx *m)
     return true;
 }
 
+/* vLLM's token budget a step: verl hands its server enable_chunked_prefill and max_num_batched_tokens
+** (vllm_async_server.py at b178a3c), and vLLM's profile run carries the budget (plan_vllm.c, plan_profile_tokens),
+** not max_model_len: plan.rollout.max_batched_tokens, the chunked prefill of docs/model.md, section 5.  Without
+** chunked prefill the field stays 0 (a prefill a step of its own, the profile max(max_model_len, 2048)). */
+static bool verl_batched_tokens(imp_mctx *m)
+{
+    char s[320], s2[320], why[700];
+    bool cp;
+    double t, seqs;
+    if (!imp_m_gbool(m, "actor_rollout_ref.rollout.enable_chunked_prefill", &cp, s, sizeof s) ||
+        !imp_m_gnum(m, "actor_rollout_ref.rollout.max_num_batched_tokens", &t, NULL, s2, sizeof s2) ||
+        !imp_m_gnum(m, "actor_rollout_ref.rollout.max_num_seqs", &seqs, NULL, NULL, 0)) return false;
+    if (!cp) {
+        imp_m_warn(m, "%s = false: fusync prefills a sequence whole in a step of its own; vLLM's profile run then "
+                   "takes max(max_model_len, 2048) tokens", s);
+        return true;
+    }
+    if (t <= seqs) {
+        imp_m_warn(m, "%s = %g is no more than max_num_seqs (%g): fusync's chunked prefill needs room past one token "
+                   "a decoding sequence; prefilled whole instead", s2, t, seqs);
+        return true;
+    }
+    snprintf(why, sizeof why, "%s with %s: the prefill chunked, the budget vLLM's profile run carries", s2, s);
+    imp_m_set(m, "plan.rollout.max_batched_tokens", why, "%g", t);
+    return true;
+}
+
 bool imp_map_verl(imp_mctx *m)
 {
     char v[1024], s[320], s2[320];
@@ -146,7 +173,7 @@ bool imp_map_verl(imp_mctx *m)
                          "verl's resource pool, a STRICT_PACK placement group a node")) return false;
     if (m->o->nodes) imp_m_set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
     if (!imp_m_model(m, "actor", "actor_rollout_ref.model.path")) return false;
-    if (!verl_max_model_len(m)) return false;
+    if (!verl_max_model_len(m) || !verl_batched_tokens(m)) return false;
     if (!imp_m_rollout_precision(m, "actor_rollout_ref.rollout.quantization",
                                  "actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype")) return false;
     if (!imp_m_kv_cache_bytes(m, "actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_memory_bytes")) return false;

@@ -71,10 +71,9 @@ return {
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   actor_rollout_ref.rollout.max_num_batched_tokens = 1536 (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:51): the prefill token budget: fusync prefills a sequence whole on admission
---   actor_rollout_ref.rollout.enable_chunked_prefill = False (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:52): chunked prefill: not modelled
 --   trainer.save_freq = 20 (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:67): checkpoint saves are not simulated
 --   trainer.test_freq = 5 (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:68): validation passes are not simulated
+--   actor_rollout_ref.rollout.enable_chunked_prefill (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:52) = false: fusync prefills a sequence whole in a step of its own; vLLM's profile run then takes max(max_model_len, 2048) tokens
 -- Keys read that do not affect performance
 --   data.train_files (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:18)
 --   data.val_files (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:19)

@@ -37,6 +37,7 @@ return {
       mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:38)
       cuda_graphs = true,  -- actor_rollout_ref.rollout.enforce_eager, verl's default
       max_model_len = 131072,  -- actor_rollout_ref.rollout.max_model_len, verl's default unset: the model's max_position_embeddings (its config.json), which verl's vLLM server passes (vllm_async_server.py)
+      max_batched_tokens = 8192,  -- actor_rollout_ref.rollout.max_num_batched_tokens, verl's default with actor_rollout_ref.rollout.enable_chunked_prefill, verl's default: the prefill chunked, the budget vLLM's profile run carries
       sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default: vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
       own_process = true,  -- actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own (vllm_async_server.py, mp executor)
     },

@@ -55,6 +55,7 @@ return {
       mem_util = 0.85,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:129)
       cuda_graphs = false,  -- actor_rollout_ref.rollout.enforce_eager (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:88)
       max_model_len = 0,  -- --set
+      max_batched_tokens = 6864,  -- actor_rollout_ref.rollout.max_num_batched_tokens (command line) with actor_rollout_ref.rollout.enable_chunked_prefill (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:131): the prefill chunked, the budget vLLM's profile run carries
       sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:89): vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
       own_process = true,  -- actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own (vllm_async_server.py, mp executor)
     },
@@ -86,7 +87,6 @@ return {
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
 --   actor_rollout_ref.model.use_fused_kernels = True (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:93): fused kernels (log-probs from the hidden states, no logits tensor): not modelled; fusync books one FP32 copy of the logits (plan.train.logits fp32, memory over-counted); fold the time into efficiency.train
 --   actor_rollout_ref.actor.megatron.expert_tensor_parallel_size = 1 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:124): expert tensor parallelism: not modelled; experts split by ep only
---   actor_rollout_ref.rollout.max_num_batched_tokens = 6864 (command line:0): the prefill token budget: fusync prefills a sequence whole on admission
 --   actor_rollout_ref.ref.megatron.pipeline_model_parallel_size = 8 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:142): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.tensor_model_parallel_size = 4 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:143): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.expert_model_parallel_size = 4 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:144): fusync runs the reference with the actor's training layout

@@ -46,6 +46,7 @@ return {
       mem_util = 0.9,  -- actor_rollout_ref.rollout.gpu_memory_utilization (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:93)
       cuda_graphs = true,  -- actor_rollout_ref.rollout.enforce_eager, verl's default
       max_model_len = 0,  -- --set
+      max_batched_tokens = 6144,  -- actor_rollout_ref.rollout.max_num_batched_tokens (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:96) with actor_rollout_ref.rollout.enable_chunked_prefill (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:95): the prefill chunked, the budget vLLM's profile run carries
       sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default: vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
       own_process = true,  -- actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own (vllm_async_server.py, mp executor)
     },
@@ -76,7 +77,6 @@ return {
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   actor_rollout_ref.rollout.max_num_batched_tokens = 6144 (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:96): the prefill token budget: fusync prefills a sequence whole on admission
 --   trainer.test_freq = 10 (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:121): validation passes are not simulated
 --   actor_rollout_ref.rollout.max_model_len, verl's default unset: vLLM's max_model_len is the model's max_position_embeddings, 32768 tokens (config.json), not data.max_prompt_length + max_response_length; its KV cache must hold one such sequence
 -- Keys read that do not affect performance

@@ -47,6 +47,7 @@ return {
       mem_util = 0.7,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:154)
       cuda_graphs = false,  -- actor_rollout_ref.rollout.enforce_eager (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:167)
       max_model_len = 0,  -- --set
+      max_batched_tokens = 10240,  -- actor_rollout_ref.rollout.max_num_batched_tokens (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:157) with actor_rollout_ref.rollout.enable_chunked_prefill (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:156): the prefill chunked, the budget vLLM's profile run carries
       sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:168): vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
       own_process = true,  -- actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own (vllm_async_server.py, mp executor)
     },
@@ -87,7 +88,6 @@ return {
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_token_dispatcher_type = flex (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:147): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_router_dtype = fp32 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:148): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_enable_deepep = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:149): a Megatron transformer setting: not modelled; fold into efficiency.train
---   actor_rollout_ref.rollout.max_num_batched_tokens = 10240 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:157): the prefill token budget: fusync prefills a sequence whole on admission
 --   actor_rollout_ref.ref.megatron.use_dist_checkpointing = False (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:171): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.param_offload = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:172): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.tensor_model_parallel_size = 1 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:173): fusync runs the reference with the actor's training layout
