@@ -181,6 +181,9 @@ const fdesc FIELDS_MODEL[] = {
     INT("shared_experts", scn_model, shared_experts, 0, 1024, NULL, "n_shared_experts"),
     INTF("vocab", scn_model, vocab, 1, 1 << 24, FF_REQUIRED, NULL, "vocab_size"),
     BOOL("tied_embeddings", scn_model, tied_embeddings, "tie_word_embeddings"),
+    INT("max_positions", scn_model, max_positions, 0, 1 << 30, "tokens",
+        "max_position_embeddings: the longest sequence the model takes; verl passes it to vLLM as max_model_len "
+        "when rollout.max_model_len is unset (docs/model.md, section 3; 0: not known, no effect)"),
     ENUM("mlp", scn_model, mlp, MLP_NAMES, MLP_VALS,
          "the MLP's shape: gated (SwiGLU/GeGLU: gate and up projections of width ffn, then down; hidden_act silu or "
          "gelu with gate_proj) or gelu (one up projection of width ffn and the down one, GPT-2/3); sets the parameters "

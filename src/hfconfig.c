@@ -59,6 +59,7 @@ static const struct { const char *key; unsigned fam; } READ[] = {
     {"intermediate_size", F_ALL}, {"attention_bias", F_ALL}, {"mlp_bias", F_ALL},
     {"head_dim", F_ALL},        /* DeepSeek: transformers writes the rope dim here; its MLA keys are read */
     {"sliding_window", F_ALL}, {"use_sliding_window", F_ALL},
+    {"max_position_embeddings", F_ALL},     /* scn_model.max_positions: vLLM's max_model_len when none is given */
     {"num_experts_per_tok", F_MOE},
     {"moe_intermediate_size", F_QWEN2MOE | F_QWEN3MOE | F_DEEPSEEK | F_GLM4MOE},
     {"num_experts", F_QWEN2MOE | F_QWEN3MOE},
@@ -80,7 +81,7 @@ static const struct { const char *key; unsigned fam; } READ[] = {
 ** not how many), software settings.  docs/model.md lists them. */
 static const char *const IGNORED[] = {
     "torch_dtype", "dtype", "transformers_version", "bos_token_id", "eos_token_id", "pad_token_id",
-    "hidden_act", "hidden_activation", "initializer_range", "max_position_embeddings", "rms_norm_eps",
+    "hidden_act", "hidden_activation", "initializer_range", "rms_norm_eps",
     "rope_theta", "rope_scaling", "rope_parameters", "rope_local_base_freq", "use_cache",
     "attention_dropout", "hidden_dropout", "max_window_layers", "sliding_window_pattern",
     "sliding_window_size", "layer_types", "use_mrope", "pretraining_tp", "quantization_config",
@@ -123,7 +124,10 @@ typedef struct {
 static const jv *member(const hctx *c, const char *key)
 {
     const jv *v = jv_get(c->o, key);
-    /* vision-language files may keep the output embedding's tying beside text_config */
+    /* vision-language files may keep the output embedding's tying and the context length beside text_config
+    ** (verl/workers/rollout/utils.py, get_max_position_embeddings, at verl b178a3c: the outer config's first) */
+    const jv *ov = c->outer && !strcmp(key, "max_position_embeddings") ? jv_get(c->outer, key) : NULL;
+    if (ov && ov->t != J_NULL) v = ov;
     if (!v && c->outer && !strcmp(key, "tie_word_embeddings")) v = jv_get(c->outer, key);
     return v && v->t != J_NULL ? v : NULL;
 }
@@ -259,6 +263,8 @@ static bool parse_model(hctx *c, scn_model *m, hf_info *info)
     if (!get_bool(c, "use_sliding_window", true, &use_sw)) return false;
     if (!get_int(c, "sliding_window", 0, 1L << 30, false, 0, &sw)) return false;
     info->sliding_window = use_sw ? (int)sw : 0;
+    long maxpos;
+    if (!get_int(c, "max_position_embeddings", 1, 1L << 30, false, 0, &maxpos)) return false;
 
     memset(m, 0, sizeof *m);
     m->layers = (int)layers;
@@ -267,6 +273,7 @@ static bool parse_model(hctx *c, scn_model *m, hf_info *info)
     m->kv_heads = (int)kv;
     m->vocab = (int)vocab;
     m->tied_embeddings = tied;
+    m->max_positions = (int)maxpos;
 
     if (fam == F_DEEPSEEK) {
         long nope, rope, v, kvl, ql;

@@ -274,6 +274,15 @@ static bool ex_verl(xctx *x)
     if (!prompt_cap(x, &cap)) return false;
     put(x, "data.max_prompt_length", "%g", cap);
     put(x, "data.max_response_length", "%d", s->work.max_response);
+    /* vLLM's max_model_len as import_verl.c verl_max_model_len reads it: null is the model's
+    ** max_position_embeddings; 0 (the prompt's cap + max_response) is written as that sum */
+    int mml = p->rollout.max_model_len, pos = s->actor.max_positions;
+    if (mml > 0 && mml == pos) put(x, "actor_rollout_ref.rollout.max_model_len", "null");
+    else if (mml == 0) put(x, "actor_rollout_ref.rollout.max_model_len", "%g", cap + s->work.max_response);
+    /* the chunked prefill's budget as import_verl.c verl_batched_tokens reads it (0: none) */
+    put(x, "actor_rollout_ref.rollout.enable_chunked_prefill", "%s", tf(p->rollout.max_batched_tokens > 0));
+    if (p->rollout.max_batched_tokens > 0)
+        put(x, "actor_rollout_ref.rollout.max_num_batched_tokens", "%d", p->rollout.max_batched_tokens);
     if (p->mode != MODE_FULL || p->npools > 0)
         return fail(x, "plan.mode = \"%s\"%s: verl's main_ppo trainer runs the hybrid engine "
                     "(actor_rollout_ref.hybrid_engine true, every GPU shared); separate pools are not one of its "

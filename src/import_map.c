@@ -195,12 +195,15 @@ static void model_record(imp_mctx *m, const char *mp, const char *src, const cha
     char cut[SCN_NAME_MAX];
     snprintf(cut, sizeof cut, "%s", id);
     lua_str(name, sizeof name, cut);
+    /* the context length only where the config or preset gives it (0: not known, the field's default) */
+    char pos[48] = "";
+    if (mm->max_positions > 0) snprintf(pos, sizeof pos, ", max_positions = %d", mm->max_positions);
     imp_m_set(m, mp, src, "{ name = %s, layers = %d, dense_layers = %d, hidden = %d, heads = %d, kv_heads = %d, "
         "head_dim = %d, mla_latent = %d, mla_rope = %d, mla_q_latent = %d, ffn = %d, expert_ffn = %d, "
-        "experts = %d, experts_active = %d, shared_experts = %d, vocab = %d, tied_embeddings = %s }",
+        "experts = %d, experts_active = %d, shared_experts = %d, vocab = %d, tied_embeddings = %s%s }",
         name, mm->layers, mm->dense_layers, mm->hidden, mm->heads, mm->kv_heads, mm->head_dim, mm->mla_latent,
         mm->mla_rope, mm->mla_q_latent, mm->ffn, mm->expert_ffn, mm->experts, mm->experts_active, mm->shared_experts,
-        mm->vocab, mm->tied_embeddings ? "true" : "false");
+        mm->vocab, mm->tied_embeddings ? "true" : "false", pos);
 }
 
 bool imp_m_model(imp_mctx *m, const char *role, const char *key)
@@ -223,6 +226,7 @@ bool imp_m_model(imp_mctx *m, const char *role, const char *key)
     char mp[128];
     snprintf(mp, sizeof mp, "models.%s", role);
     model_record(m, mp, full, id, &mm);
+    if (!strcmp(role, "actor")) m->actor_positions = mm.max_positions;
     return true;
 }
 

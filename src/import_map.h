@@ -27,6 +27,7 @@ typedef struct {
     fs_err        *err;
     bool           failed;
     bool          *used;    /* non-NULL: marks each input key the mapping reads (imp_keys) */
+    int            actor_positions; /* the actor's max_position_embeddings (imp_m_model; 0: not known) */
 } imp_mctx;
 
 /* A key's value (the input's, else the framework's default, ${...} resolved)

@@ -77,6 +77,14 @@ bool imp_map_nemo(imp_mctx *m)
     if (!mnul && mml != total) {
         snprintf(why, sizeof why, "%s: vLLM's max_model_len, not policy.max_total_sequence_length (%g)", s2, total);
         imp_m_set(m, "plan.rollout.max_model_len", why, "%g", mml);
+    } else if (mnul && m->actor_positions > 0) {
+        /* null is passed on as it is (vllm_worker.py, LLM(max_model_len=vllm_cfg["max_model_len"])): vLLM then
+        ** derives the length from the model's config.json, its max_position_embeddings (vllm/config.py,
+        ** _get_and_verify_max_len; a rope_scaling factor it multiplies in is not applied here) */
+        snprintf(why, sizeof why, "%s = null: vLLM takes the model's max_position_embeddings", s2);
+        imp_m_set(m, "plan.rollout.max_model_len", why, "%d", m->actor_positions);
+        imp_m_warn(m, "%s = null: vLLM's max_model_len is the model's max_position_embeddings, %d tokens; its KV "
+                   "cache must hold one such sequence", s2, m->actor_positions);
     }
     imp_m_set(m, "workload.recompute_logprob", "NeMo RL recomputes the old log-probs with the policy (get_logprobs)", "true");
     imp_m_set(m, "plan.controller", "NeMo RL's single controller gathers each step's batch in the driver", "\"driver\"");

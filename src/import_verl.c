@@ -88,6 +88,76 @@ static bool verl_dp_ranks(imp_mctx *m, const char *strat, double *dp)
     return true;
 }
 
+/* vLLM's max_model_len (docs/model.md, section 3, "What vLLM's KV cache gets"): rollout.max_model_len, else the
+** model's max_position_embeddings — verl's vLLM server sets config.max_model_len from
+** get_max_position_embeddings(hf_config) when it is None and raises when a given one exceeds it
+** (verl/workers/rollout/vllm_rollout/vllm_async_server.py and verl/workers/rollout/utils.py at b178a3c; verl pull
+** request 5052, https://github.com/volcengine/verl/pull/5052).  hf_config is config.json with
+** model.override_config (or its model_config) laid over it (verl/workers/config/model.py, HFModelConfig).  Before
+** pull request 4779 (https://github.com/volcengine/verl/pull/4779, 2026-01-04) verl passed prompt_length +
+** response_length, the workload's own bound (plan_max_model_len): a config of that verl gives
+** --set plan.rollout.max_model_len=0. */
+static bool verl_max_model_len(imp_mctx *m)
+{
+    char s[320], os[320] = "";
+    double mml, pos = m->actor_positions;
+    bool nul;
+    if (!imp_m_gnum(m, "actor_rollout_ref.rollout.max_model_len", &mml, &nul, s, sizeof s)) return false;
+    static const char *const ovr[2] = {"actor_rollout_ref.model.override_config.model_config.max_position_embeddings",
+                                       "actor_rollout_ref.model.override_config.max_position_embeddings"};
+    for (int i = 0; i < 2; i++) {
+        if (!imp_cfg_get(m->c, ovr[i])) continue;
+        if (!imp_m_gnum(m, ovr[i], &pos, NULL, os, sizeof os)) return false;
+        break;
+    }
+    if (!nul) {
+        if (pos > 0 && mml > pos)
+            imp_m_warn(m, "%s = %g exceeds the model's max_position_embeddings (%g): verl's vLLM server refuses to "
+                       "start (vllm_async_server.py, ValueError)", s, mml, pos);
+        return true;
+    }
+    if (pos <= 0) {
+        imp_m_warn(m, "%s unset: verl passes vLLM the model's max_position_embeddings, which the model's config.json "
+                   "or preset does not give; fusync takes the prompt's cap + max_response, a lower bound", s);
+        return true;
+    }
+    char why[900];
+    snprintf(why, sizeof why, "%s unset: the model's max_position_embeddings (%s), which verl's vLLM server passes "
+             "(vllm_async_server.py)", s, os[0] ? os : "its config.json");
+    imp_m_set(m, "plan.rollout.max_model_len", why, "%g", pos);
+    imp_m_warn(m, "%s unset: vLLM's max_model_len is the model's max_position_embeddings, %g tokens (%s), not "
+               "data.max_prompt_length + max_response_length; its KV cache must hold one such sequence",
+               s, pos, os[0] ? os : "config.json");
+    return true;
+}
+
+/* vLLM's token budget a step: verl hands its server enable_chunked_prefill and max_num_batched_tokens
+** (vllm_async_server.py at b178a3c), and vLLM's profile run carries the budget (plan_vllm.c, plan_profile_tokens),
+** not max_model_len: plan.rollout.max_batched_tokens, the chunked prefill of docs/model.md, section 5.  Without
+** chunked prefill the field stays 0 (a prefill a step of its own, the profile max(max_model_len, 2048)). */
+static bool verl_batched_tokens(imp_mctx *m)
+{
+    char s[320], s2[320], why[700];
+    bool cp;
+    double t, seqs;
+    if (!imp_m_gbool(m, "actor_rollout_ref.rollout.enable_chunked_prefill", &cp, s, sizeof s) ||
+        !imp_m_gnum(m, "actor_rollout_ref.rollout.max_num_batched_tokens", &t, NULL, s2, sizeof s2) ||
+        !imp_m_gnum(m, "actor_rollout_ref.rollout.max_num_seqs", &seqs, NULL, NULL, 0)) return false;
+    if (!cp) {
+        imp_m_warn(m, "%s = false: fusync prefills a sequence whole in a step of its own; vLLM's profile run then "
+                   "takes max(max_model_len, 2048) tokens", s);
+        return true;
+    }
+    if (t <= seqs) {
+        imp_m_warn(m, "%s = %g is no more than max_num_seqs (%g): fusync's chunked prefill needs room past one token "
+                   "a decoding sequence; prefilled whole instead", s2, t, seqs);
+        return true;
+    }
+    snprintf(why, sizeof why, "%s with %s: the prefill chunked, the budget vLLM's profile run carries", s2, s);
+    imp_m_set(m, "plan.rollout.max_batched_tokens", why, "%g", t);
+    return true;
+}
+
 bool imp_map_verl(imp_mctx *m)
 {
     char v[1024], s[320], s2[320];
@@ -103,6 +173,7 @@ bool imp_map_verl(imp_mctx *m)
                          "verl's resource pool, a STRICT_PACK placement group a node")) return false;
     if (m->o->nodes) imp_m_set(m, "cluster.nodes", "--nodes", "%d", m->o->nodes);
     if (!imp_m_model(m, "actor", "actor_rollout_ref.model.path")) return false;
+    if (!verl_max_model_len(m) || !verl_batched_tokens(m)) return false;
     if (!imp_m_rollout_precision(m, "actor_rollout_ref.rollout.quantization",
                                  "actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype")) return false;
     if (!imp_m_kv_cache_bytes(m, "actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_memory_bytes")) return false;

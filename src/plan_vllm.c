@@ -11,13 +11,14 @@
 #include <string.h>
 
 /* vLLM's max_model_len: plan.rollout.max_model_len when set, else the
-** longest sequence the workload can make, prompt cap + max_response:
-** OpenRLHF's before v0.10 (train_ppo_ray.py, prompt_max_len +
-** generate_max_len; from v0.10 data.max_len, which the importer sets as
-** plan.rollout.max_model_len) and NeMo RL's vllm_cfg.max_model_len
-** (policy.max_total_sequence_length); a lower bound of verl's (its async
-** server's default is the model's max_position_embeddings), docs/model.md
-** section 8.  0 when the prompt has no upper bound. */
+** longest sequence the workload can make, prompt cap + max_response, the
+** default of NeMo RL's vllm_cfg.max_model_len
+** (policy.max_total_sequence_length) and of verl before its pull request
+** 4779 (prompt_length + response_length).  The importers set the field
+** where a framework passes another length: verl b178a3c the model's
+** max_position_embeddings (vllm_async_server.py), OpenRLHF data.max_len
+** (train_ppo_ray.py, create_vllm_engines); docs/model.md, section 3.  0
+** when the prompt has no upper bound. */
 double plan_max_model_len(const scn_scenario *s)
 {
     if (s->plan.rollout.max_model_len > 0) return s->plan.rollout.max_model_len;

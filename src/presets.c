@@ -115,36 +115,38 @@ static const device_entry DEVICES[] = {
 
 /* Models: config.json field names in the comments.  `ffn` is
 ** intermediate_size, `expert_ffn` moe_intermediate_size; for MoE models whose
-** every layer is MoE, ffn is kept as published but unused. */
+** every layer is MoE, ffn is kept as published but unused.  `max_positions`
+** is the named config.json's max_position_embeddings (0 where no published
+** config gives it: Pangu's). */
 static const model_entry MODELS[] = {
     { "qwen2_5_7b", "Qwen/Qwen2.5-7B config.json",
       { .name = "Qwen2.5-7B",
         .layers = 28, .hidden = 3584, .heads = 28, .kv_heads = 4, .head_dim = 128,
-        .ffn = 18944, .vocab = 152064, .tied_embeddings = false } },
+        .ffn = 18944, .vocab = 152064, .tied_embeddings = false, .max_positions = 131072 } },
     { "qwen2_5_32b", "Qwen/Qwen2.5-32B config.json",
       { .name = "Qwen2.5-32B",
         .layers = 64, .hidden = 5120, .heads = 40, .kv_heads = 8, .head_dim = 128,
-        .ffn = 27648, .vocab = 152064, .tied_embeddings = false } },
+        .ffn = 27648, .vocab = 152064, .tied_embeddings = false, .max_positions = 131072 } },
     { "llama3_1_8b", "meta-llama/Llama-3.1-8B config.json",
       { .name = "Llama-3.1-8B",
         .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8, .head_dim = 128,
-        .ffn = 14336, .vocab = 128256, .tied_embeddings = false } },
+        .ffn = 14336, .vocab = 128256, .tied_embeddings = false, .max_positions = 131072 } },
     { "llama3_1_70b", "meta-llama/Llama-3.1-70B config.json",
       { .name = "Llama-3.1-70B",
         .layers = 80, .hidden = 8192, .heads = 64, .kv_heads = 8, .head_dim = 128,
-        .ffn = 28672, .vocab = 128256, .tied_embeddings = false } },
+        .ffn = 28672, .vocab = 128256, .tied_embeddings = false, .max_positions = 131072 } },
     { "qwen3_30b_a3b", "Qwen/Qwen3-30B-A3B config.json (head_dim 128 is explicit, not hidden/heads)",
       { .name = "Qwen3-30B-A3B",
         .layers = 48, .hidden = 2048, .heads = 32, .kv_heads = 4, .head_dim = 128,
         .ffn = 6144,                       /* intermediate_size; all 48 layers are MoE */
         .expert_ffn = 768, .experts = 128, .experts_active = 8, .shared_experts = 0,
-        .vocab = 151936, .tied_embeddings = false } },
+        .vocab = 151936, .tied_embeddings = false, .max_positions = 40960 } },
     { "qwen3_235b_a22b", "Qwen/Qwen3-235B-A22B config.json",
       { .name = "Qwen3-235B-A22B",
         .layers = 94, .hidden = 4096, .heads = 64, .kv_heads = 4, .head_dim = 128,
         .ffn = 12288,                      /* intermediate_size; all 94 layers are MoE */
         .expert_ffn = 1536, .experts = 128, .experts_active = 8, .shared_experts = 0,
-        .vocab = 151936, .tied_embeddings = false } },
+        .vocab = 151936, .tied_embeddings = false, .max_positions = 40960 } },
     { "deepseek_v3",
       "deepseek-ai/DeepSeek-V3 config.json (first_k_dense_replace 3, q_lora_rank 1536, "
       "kv_lora_rank 512, qk_rope_head_dim 64, qk_nope/v_head_dim 128; MTP layer not counted)",
@@ -152,7 +154,7 @@ static const model_entry MODELS[] = {
         .layers = 61, .dense_layers = 3, .hidden = 7168, .heads = 128, .kv_heads = 128,
         .head_dim = 128, .mla_latent = 512, .mla_rope = 64, .mla_q_latent = 1536,
         .ffn = 18432, .expert_ffn = 2048, .experts = 256, .experts_active = 8,
-        .shared_experts = 1, .vocab = 129280, .tied_embeddings = false } },
+        .shared_experts = 1, .vocab = 129280, .tied_embeddings = false, .max_positions = 163840 } },
     { "pangu_ultra_moe_718b",
       "Pangu Ultra MoE tech report (61 layers, hidden 7680, 256+1 experts, top-8, MLA) and "
       "openPangu-Ultra-MoE-718B configuration defaults; tied embeddings GUESS (false)",

@@ -97,6 +97,9 @@ typedef struct {
     int  shared_experts;
     int  vocab;
     bool tied_embeddings;
+    int  max_positions;     /* config.json's max_position_embeddings: the longest sequence the model takes,
+                            ** what a framework passes vLLM as max_model_len when it is given none
+                            ** (docs/model.md, section 3; 0: not known) */
     scn_mlp mlp;            /* gated (default) or gelu */
     double dropout;         /* training dropout probability (0: none, masks not stored) */
     /* derived */

@@ -620,13 +620,43 @@ warned nw 'grpo.async_grpo.recompute_kv_cache_after_weight_updates = true'
 field nw 'max_model_len = 8192,  -- policy.generation.vllm_cfg.max_model_len (command line): vLLM'"'"'s max_model_len'
 # vLLM's max_model_len (docs/model.md, section 3): verl's rollout.max_model_len
 # and a NeMo RL vllm_cfg.max_model_len off max_total_sequence_length are read as
-# plan.rollout.max_model_len and written back; verl's null leaves it 0 and
-# exports null
+# plan.rollout.max_model_len and written back; verl's null is the model's
+# max_position_embeddings (vllm_async_server.py at b178a3c: the preset
+# Qwen2.5-7B's 131072), said in the warnings and exported as null
 imp vml verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" actor_rollout_ref.rollout.max_model_len=8192
 field vml 'max_model_len = 8192,  -- actor_rollout_ref.rollout.max_model_len (command line)'
 if "$FUSYNC" export verl "$TMP/vml.lua" 2>/dev/null | grep -qx 'actor_rollout_ref.rollout.max_model_len=8192'; then ok
 else bad "vml: max_model_len not exported"; fi
-if grep -q 'max_model_len' "$TMP/vm.lua"; then bad "vm: an unset max_model_len imported"; else ok; fi
+field vm "max_model_len = 131072,  -- actor_rollout_ref.rollout.max_model_len, verl's default unset: the model's max_position_embeddings"
+field vm 'vocab = 152064, tied_embeddings = false, max_positions = 131072 }'
+warned vm "vLLM's max_model_len is the model's max_position_embeddings, 131072 tokens"
+# and vLLM's start-up check reads it: at gpu_memory_utilization 0.1 an engine's KV
+# cache holds fewer than 131072 tokens (verl then refuses to start; its
+# data.max_prompt_length + max_response_length would fit)
+imp vmu verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" actor_rollout_ref.rollout.gpu_memory_utilization=0.1
+check vmu 1 "vLLM start-up: max_model_len 131072 tokens"
+# the model's length as HFModelConfig lays override_config over config.json; a given
+# length past the model's is one verl refuses; a model of no known length: the lower bound, said
+imp vmo verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" \
+    +actor_rollout_ref.model.override_config.model_config.max_position_embeddings=10240
+field vmo 'max_model_len = 10240,  -- actor_rollout_ref.rollout.max_model_len'
+imp vmx verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" actor_rollout_ref.rollout.max_model_len=200000
+warned vmx "max_model_len (command line) = 200000 exceeds the model's max_position_embeddings (131072)"
+mkdir -p "$TMP/nopos"
+grep -v max_position_embeddings "$ROOT/tests/data/hf/Qwen3-8B.config.json" >"$TMP/nopos/config.json"
+imp vnp verl "$D/verl_qwen3_8b_fsdp.sh" actor_rollout_ref.model.path="$TMP/nopos"
+if grep -q '^      max_model_len' "$TMP/vnp.lua"; then bad "vnp: a length imported for a model of none"; else ok; fi
+warned vnp "which the model's config.json or preset does not give"
+# verl's chunked prefill: its budget is vLLM's step and profile (plan.rollout.max_batched_tokens)
+field vf 'max_batched_tokens = 8192,  -- actor_rollout_ref.rollout.max_num_batched_tokens, verl'"'"'s default with actor_rollout_ref.rollout.enable_chunked_prefill'
+imp vnc verl "$D/verl_qwen3_8b_fsdp.sh" actor_rollout_ref.rollout.enable_chunked_prefill=false
+if grep -q 'max_batched_tokens' "$TMP/vnc.lua"; then bad "vnc: a budget without chunked prefill"; else ok; fi
+warned vnc 'enable_chunked_prefill (command line) = false: fusync prefills a sequence whole'
+# OpenRLHF hands vLLM data.max_len (train_ppo_ray.py, create_vllm_engines)
+field oh 'max_model_len = 2048,  -- data.max_len'
+# NeMo RL's null: vLLM takes the model's length (Llama-3.1-8B's 131072)
+imp nnul nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.generation.vllm_cfg.max_model_len=null
+field nnul 'max_model_len = 131072,  -- policy.generation.vllm_cfg.max_model_len (command line) = null'
 if "$FUSYNC" export verl "$TMP/vm.lua" 2>/dev/null | grep -qx 'actor_rollout_ref.rollout.max_model_len=null'; then ok
 else bad "vm: an unset max_model_len not exported as null"; fi
 if "$FUSYNC" export nemo-rl "$TMP/nw.lua" 2>/dev/null | grep -q 'max_model_len: 8192'; then ok

@@ -75,6 +75,7 @@ static void same_as_preset(const char *file, const char *preset)
     ck_assert_int_eq(m.shared_experts, p.shared_experts);
     ck_assert_int_eq(m.vocab, p.vocab);
     ck_assert_int_eq(m.tied_embeddings, p.tied_embeddings);
+    ck_assert_int_eq(m.max_positions, p.max_positions);     /* the card's max_position_embeddings */
     ck_assert_double_eq(m.params_total, p.params_total);
     ck_assert_double_eq(m.params_active, p.params_active);
     ck_assert_double_eq(m.kv_bytes_per_token, p.kv_bytes_per_token);
@@ -218,6 +219,17 @@ START_TEST(t_recent_families)
     ck_assert(!m.tied_embeddings);              /* tie_word_embeddings beside the text_config */
     ck_assert_double_eq_tol(m.params_total, q.params_total, 1);
     ck_assert_str_eq(m.name, "Qwen2.5-VL-7B-Instruct");
+    ck_assert_int_eq(m.max_positions, 128000);  /* max_position_embeddings in its text_config */
+    ck_assert_int_eq(q.max_positions, 131072);
+    /* the context length beside a text_config comes first, as verl's get_max_position_embeddings reads it
+    ** (verl/workers/rollout/utils.py at b178a3c); a file without one: 0, not known */
+    const char *vl = "{\"model_type\": \"gemma3\", \"max_position_embeddings\": 4096, \"text_config\": {" LLAMA_CORE
+                     ", \"max_position_embeddings\": 2048}}";
+    ck_assert_msg(hf_parse(vl, strlen(vl), "v.json", &m, &in, &err), "%s", err.msg);
+    ck_assert_int_eq(m.max_positions, 4096);
+    const char *np = "{" LLAMA_CORE "}";
+    ck_assert_msg(hf_parse(np, strlen(np), "n.json", &m, &in, &err), "%s", err.msg);
+    ck_assert_int_eq(m.max_positions, 0);
     /* gpt_oss naming its top-k only as experts_per_token */
     ck_assert_msg(hf_parse("{\"model_type\": \"gpt_oss\", \"hidden_size\": 64, \"num_hidden_layers\": 2, "
                            "\"num_attention_heads\": 4, \"vocab_size\": 100, \"intermediate_size\": 32, "

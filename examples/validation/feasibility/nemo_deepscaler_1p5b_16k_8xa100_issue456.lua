@@ -21,7 +21,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", layers = 28, dense_layers = 0, hidden = 1536, heads = 12, kv_heads = 2, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 8960, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 151936, tied_embeddings = false },  -- policy.model_name (examples/configs/grpo-deepscaler-1.5b-8K.yaml:34) = deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B; shape from its config.json
+    actor = { name = "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", layers = 28, dense_layers = 0, hidden = 1536, heads = 12, kv_heads = 2, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 8960, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 151936, tied_embeddings = false, max_positions = 131072 },  -- policy.model_name (examples/configs/grpo-deepscaler-1.5b-8K.yaml:34) = deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B; shape from its config.json
     reference = true,  -- loss_fn.reference_policy_kl_penalty (examples/configs/nemo_issue456_deepscaler_16k.yaml:4): reference log-probs are computed when the KL penalty is not 0
     reward = "rule",  -- the environment's verifier (env)
   },

@@ -14,7 +14,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "google/gemma-3-1b-it", layers = 26, dense_layers = 0, hidden = 1152, heads = 4, kv_heads = 1, head_dim = 256, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 6912, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 262144, tied_embeddings = true },  -- policy.model_name (examples/configs/recipes/llm/grpo-gemma3-1b-it-1n8g-fsdp2tp1.yaml:7) = google/gemma-3-1b-it; shape from its config.json
+    actor = { name = "google/gemma-3-1b-it", layers = 26, dense_layers = 0, hidden = 1152, heads = 4, kv_heads = 1, head_dim = 256, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 6912, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 262144, tied_embeddings = true, max_positions = 32768 },  -- policy.model_name (examples/configs/recipes/llm/grpo-gemma3-1b-it-1n8g-fsdp2tp1.yaml:7) = google/gemma-3-1b-it; shape from its config.json
     reference = true,  -- loss_fn.reference_policy_kl_penalty (examples/configs/recipes/llm/../../grpo_math_1B.yaml:80): reference log-probs are computed when the KL penalty is not 0
     reward = "rule",  -- the environment's verifier (env)
   },

@@ -19,7 +19,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "google/gemma-3-27b-it", layers = 62, dense_layers = 0, hidden = 5376, heads = 32, kv_heads = 16, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 21504, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 262208, tied_embeddings = true },  -- policy.model_name (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:28) = google/gemma-3-27b-it; shape from its config.json
+    actor = { name = "google/gemma-3-27b-it", layers = 62, dense_layers = 0, hidden = 5376, heads = 32, kv_heads = 16, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 21504, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 262208, tied_embeddings = true, max_positions = 131072 },  -- policy.model_name (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:28) = google/gemma-3-27b-it; shape from its config.json
     reference = true,  -- loss_fn.reference_policy_kl_penalty (examples/configs/recipes/llm/grpo-gemma3-27b-it-16n8g-fsdp2tp8sp-actckpt-long.yaml:13): reference log-probs are computed when the KL penalty is not 0
     reward = "rule",  -- the environment's verifier (env)
   },

@@ -16,7 +16,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "meta-llama/Llama-3.1-8B-Instruct", layers = 32, dense_layers = 0, hidden = 4096, heads = 32, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 14336, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 128256, tied_embeddings = false },  -- policy.model_name (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-2n8g-megatron-fp8-e2e.yaml:11) = meta-llama/Llama-3.1-8B-Instruct; shape from its config.json
+    actor = { name = "meta-llama/Llama-3.1-8B-Instruct", layers = 32, dense_layers = 0, hidden = 4096, heads = 32, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 14336, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 128256, tied_embeddings = false, max_positions = 131072 },  -- policy.model_name (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-2n8g-megatron-fp8-e2e.yaml:11) = meta-llama/Llama-3.1-8B-Instruct; shape from its config.json
     reference = true,  -- loss_fn.reference_policy_kl_penalty (examples/configs/recipes/llm/../../grpo_math_1B.yaml:80): reference log-probs are computed when the KL penalty is not 0
     reward = "rule",  -- the environment's verifier (env)
   },

@@ -15,7 +15,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "Qwen/Qwen3-1.7B", layers = 28, dense_layers = 0, hidden = 2048, heads = 16, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 6144, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 151936, tied_embeddings = true },  -- policy.model_name (examples/configs/recipes/llm/grpo-qwen3-1.7b-1n8g-megatron-eagle3.yaml:14) = Qwen/Qwen3-1.7B; shape from its config.json
+    actor = { name = "Qwen/Qwen3-1.7B", layers = 28, dense_layers = 0, hidden = 2048, heads = 16, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 6144, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 151936, tied_embeddings = true, max_positions = 40960 },  -- policy.model_name (examples/configs/recipes/llm/grpo-qwen3-1.7b-1n8g-megatron-eagle3.yaml:14) = Qwen/Qwen3-1.7B; shape from its config.json
     reference = true,  -- loss_fn.reference_policy_kl_penalty (examples/configs/recipes/llm/../../grpo_math_1B.yaml:80): reference log-probs are computed when the KL penalty is not 0
     reward = "rule",  -- the environment's verifier (env)
   },

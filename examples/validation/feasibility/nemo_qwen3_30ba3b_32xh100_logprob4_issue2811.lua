@@ -21,7 +21,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "Qwen/Qwen3-30B-A3B", layers = 48, dense_layers = 0, hidden = 2048, heads = 32, kv_heads = 4, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 6144, expert_ffn = 768, experts = 128, experts_active = 8, shared_experts = 0, vocab = 151936, tied_embeddings = false },  -- policy.model_name (examples/configs/recipes/llm/performance/grpo-qwen3-30ba3b-4n8g.yaml:9) = Qwen/Qwen3-30B-A3B; shape from its config.json
+    actor = { name = "Qwen/Qwen3-30B-A3B", layers = 48, dense_layers = 0, hidden = 2048, heads = 32, kv_heads = 4, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 6144, expert_ffn = 768, experts = 128, experts_active = 8, shared_experts = 0, vocab = 151936, tied_embeddings = false, max_positions = 40960 },  -- policy.model_name (examples/configs/recipes/llm/performance/grpo-qwen3-30ba3b-4n8g.yaml:9) = Qwen/Qwen3-30B-A3B; shape from its config.json
     reference = true,  -- loss_fn.reference_policy_kl_penalty (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:56): reference log-probs are computed when the KL penalty is not 0
     reward = "rule",  -- the environment's verifier (env)
   },

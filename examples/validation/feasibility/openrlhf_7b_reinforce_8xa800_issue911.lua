@@ -18,7 +18,7 @@ return {
     host_mem_gb = 250,  -- --host-mem
   },
   models = {
-    actor = { name = "Qwen2.5-7B-Instruct", layers = 28, dense_layers = 0, hidden = 3584, heads = 28, kv_heads = 4, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 18944, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- actor.model_name_or_path (openrlhf_issue911_7b_reinforce.sh:30) = Qwen2.5-7B-Instruct; shape from its config.json
+    actor = { name = "Qwen2.5-7B-Instruct", layers = 28, dense_layers = 0, hidden = 3584, heads = 28, kv_heads = 4, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 18944, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false, max_positions = 32768 },  -- actor.model_name_or_path (openrlhf_issue911_7b_reinforce.sh:30) = Qwen2.5-7B-Instruct; shape from its config.json
     reference = false,  -- algo.kl.init_coef (openrlhf_issue911_7b_reinforce.sh:42): a reference model when init_coef > 0 (openrlhf/cli/train_ppo_ray.py)
     reward = "rule",  -- reward.remote_url (openrlhf_issue911_7b_reinforce.sh:31)
   },

@@ -22,7 +22,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "llama3_1_70b", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 128256, tied_embeddings = false },  -- actor.model_name_or_path (openrlhf_issue776_llama31_70b_grpo.sh:17) = llama3_1_70b; the shape of fusync's preset f.models.llama3_1_70b
+    actor = { name = "llama3_1_70b", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 28672, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 128256, tied_embeddings = false, max_positions = 131072 },  -- actor.model_name_or_path (openrlhf_issue776_llama31_70b_grpo.sh:17) = llama3_1_70b; the shape of fusync's preset f.models.llama3_1_70b
     reference = true,  -- algo.kl.init_coef (openrlhf_issue776_llama31_70b_grpo.sh:27): a reference model when init_coef > 0 (openrlhf/cli/train_ppo_ray.py)
     reward = "rule",  -- reward.remote_url (openrlhf_issue776_llama31_70b_grpo.sh:18)
   },
@@ -44,7 +44,7 @@ return {
       tp = 8,  -- vllm.tensor_parallel_size (openrlhf_issue776_llama31_70b_grpo.sh:16)
       mem_util = 0.9,  -- --set
       cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
-      max_model_len = 2048,  -- data.max_len (openrlhf_issue776_llama31_70b_grpo.sh:24): vLLM's max_model_len (train_ppo_ray.py passes max_len to create_vllm_engines)
+      max_model_len = 2048,  -- data.max_len (openrlhf_issue776_llama31_70b_grpo.sh:24): OpenRLHF passes it to vLLM as max_model_len (create_vllm_engines)
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
       mem_util_scope = "device",  -- --set
     },

@@ -24,7 +24,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "Qwen/Qwen2.5-32B-Instruct", layers = 64, dense_layers = 0, hidden = 5120, heads = 40, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 27648, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- actor_rollout_ref.model.path (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:27) = Qwen/Qwen2.5-32B-Instruct; shape from its config.json
+    actor = { name = "Qwen/Qwen2.5-32B-Instruct", layers = 64, dense_layers = 0, hidden = 5120, heads = 40, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 27648, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false, max_positions = 32768 },  -- actor_rollout_ref.model.path (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:27) = Qwen/Qwen2.5-32B-Instruct; shape from its config.json
     reference = true,  -- actor_rollout_ref.actor.use_kl_loss (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:37) or algorithm.use_kl_in_reward (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:60): verl's need_reference_policy (verl/trainer/ppo/utils.py)
     reward = "rule",  -- reward_model.enable, verl's default
   },
@@ -79,10 +79,9 @@ return {
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   actor_rollout_ref.rollout.max_num_batched_tokens = 1536 (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:51): the prefill token budget: fusync prefills a sequence whole on admission
---   actor_rollout_ref.rollout.enable_chunked_prefill = False (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:52): chunked prefill: not modelled
 --   trainer.save_freq = 20 (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:67): checkpoint saves are not simulated
 --   trainer.test_freq = 5 (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:68): validation passes are not simulated
+--   actor_rollout_ref.rollout.enable_chunked_prefill (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:52) = false: fusync prefills a sequence whole in a step of its own; vLLM's profile run then takes max(max_model_len, 2048) tokens
 -- Keys read that do not affect performance
 --   data.train_files (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:18)
 --   data.val_files (examples/tuning/32b/qwen2-32b_grpo-lora_4_h100_fsdp_vllm.sh:19)

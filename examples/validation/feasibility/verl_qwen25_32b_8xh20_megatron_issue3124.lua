@@ -3,6 +3,10 @@
 -- commit 9f4161e250ab (identical to the file at b178a3c), out of memory "when the actor attempts to update the
 -- parameters", also with data.max_prompt_length=1024 and data.max_response_length=2048, the setting written here.
 -- Imported with fusync import verl and those two overrides; the shape of fusync's preset Qwen2.5-32B.
+-- vLLM's max_model_len: verl at 9f4161e250ab passes prompt_length + response_length when rollout.max_model_len is
+-- unset (verl/workers/rollout/vllm_rollout/vllm_rollout_spmd.py at 9f4161e250ab, the sync rollout of its default
+-- rollout.mode; the model's max_position_embeddings only from verl pull request 4779), which no key carries:
+-- --set plan.rollout.max_model_len=0 (fusync's prompt cap + max_response, the same sum).
 -- Imported by `fusync import verl` from qwen2_32B_grpo_8_h20_megatron_vllm.sh.
 -- Keys the input leaves out take the framework's defaults: verl 0.8.0.dev, commit b178a3c (v0.7.0+125): verl/trainer/config/_generated_ppo_trainer.yaml, _generated_ppo_megatron_trainer.yaml.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -16,7 +20,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "Qwen/Qwen2.5-32B", layers = 64, dense_layers = 0, hidden = 5120, heads = 40, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 27648, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- actor_rollout_ref.model.path (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:23) = Qwen/Qwen2.5-32B; the shape of fusync's preset f.models.qwen2_5_32b
+    actor = { name = "Qwen/Qwen2.5-32B", layers = 64, dense_layers = 0, hidden = 5120, heads = 40, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 27648, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false, max_positions = 131072 },  -- actor_rollout_ref.model.path (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:23) = Qwen/Qwen2.5-32B; the shape of fusync's preset f.models.qwen2_5_32b
     reference = true,  -- actor_rollout_ref.actor.use_kl_loss (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:31) or algorithm.use_kl_in_reward (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:42): verl's need_reference_policy (verl/trainer/ppo/utils.py)
     reward = "rule",  -- reward_model.enable, verl's default
   },
@@ -39,6 +43,8 @@ return {
       max_seqs = 256,  -- actor_rollout_ref.rollout.max_num_seqs, verl's default
       mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:38)
       cuda_graphs = true,  -- actor_rollout_ref.rollout.enforce_eager, verl's default
+      max_model_len = 0,  -- --set
+      max_batched_tokens = 8192,  -- actor_rollout_ref.rollout.max_num_batched_tokens, verl's default with actor_rollout_ref.rollout.enable_chunked_prefill, verl's default: the prefill chunked, the budget vLLM's profile run carries
       sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default: vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
       own_process = true,  -- actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own (vllm_async_server.py, mp executor)
     },
@@ -66,6 +72,7 @@ return {
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
 --   actor_rollout_ref.ref.megatron.param_offload = True (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:41): fusync runs the reference with the actor's training layout
 --   trainer.test_freq = 5 (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:50): validation passes are not simulated
+--   actor_rollout_ref.rollout.max_model_len, verl's default unset: vLLM's max_model_len is the model's max_position_embeddings, 131072 tokens (config.json), not data.max_prompt_length + max_response_length; its KV cache must hold one such sequence
 -- Keys read that do not affect performance
 --   hydra.config_path (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:13)
 --   data.train_files (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:16)

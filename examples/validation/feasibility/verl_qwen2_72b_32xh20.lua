@@ -15,7 +15,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "Qwen/Qwen2-72B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 29568, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false },  -- actor_rollout_ref.model.path (command line) = Qwen/Qwen2-72B-Instruct; shape from its config.json
+    actor = { name = "Qwen/Qwen2-72B-Instruct", layers = 80, dense_layers = 0, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 29568, expert_ffn = 0, experts = 0, experts_active = 0, shared_experts = 0, vocab = 152064, tied_embeddings = false, max_positions = 32768 },  -- actor_rollout_ref.model.path (command line) = Qwen/Qwen2-72B-Instruct; shape from its config.json
     reference = true,  -- actor_rollout_ref.actor.use_kl_loss (examples/tuning/70b/qwen2-70b_grpo_32_h20_fsdp_vllm.sh:22) or algorithm.use_kl_in_reward (examples/tuning/70b/qwen2-70b_grpo_32_h20_fsdp_vllm.sh:34): verl's need_reference_policy (verl/trainer/ppo/utils.py)
     reward = "rule",  -- reward_model.enable, verl's default
   },
@@ -38,6 +38,8 @@ return {
       max_seqs = 256,  -- actor_rollout_ref.rollout.max_num_seqs, verl's default
       mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/tuning/70b/qwen2-70b_grpo_32_h20_fsdp_vllm.sh:31)
       cuda_graphs = true,  -- actor_rollout_ref.rollout.enforce_eager, verl's default
+      max_model_len = 32768,  -- actor_rollout_ref.rollout.max_model_len, verl's default unset: the model's max_position_embeddings (its config.json), which verl's vLLM server passes (vllm_async_server.py)
+      max_batched_tokens = 8192,  -- actor_rollout_ref.rollout.max_num_batched_tokens, verl's default with actor_rollout_ref.rollout.enable_chunked_prefill, verl's default: the prefill chunked, the budget vLLM's profile run carries
       sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default: vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
       own_process = true,  -- actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own (vllm_async_server.py, mp executor)
     },
@@ -67,6 +69,7 @@ return {
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
 --   trainer.test_freq = 5 (examples/tuning/70b/qwen2-70b_grpo_32_h20_fsdp_vllm.sh:42): validation passes are not simulated
+--   actor_rollout_ref.rollout.max_model_len, verl's default unset: vLLM's max_model_len is the model's max_position_embeddings, 32768 tokens (config.json), not data.max_prompt_length + max_response_length; its KV cache must hold one such sequence
 -- Keys read that do not affect performance
 --   data.train_files (examples/tuning/70b/qwen2-70b_grpo_32_h20_fsdp_vllm.sh:9)
 --   data.val_files (examples/tuning/70b/qwen2-70b_grpo_32_h20_fsdp_vllm.sh:10)

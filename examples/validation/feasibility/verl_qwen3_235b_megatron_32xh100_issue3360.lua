@@ -14,6 +14,10 @@
 -- out. The script's lines 13-14 (SCRIPT_DIR=$(...) and the sourcing of an optional env.sh) are dropped before the
 -- import (scripts/reimport-feasibility.sh): the importer refuses command substitution and they set no key; the line
 -- numbers below are of the file without them (two fewer than the file's from line 15 on).
+-- vLLM's max_model_len: verl at 7bc70bbf0 passes prompt_length + response_length when rollout.max_model_len is
+-- unset (verl/workers/rollout/vllm_rollout/vllm_rollout_spmd.py at 7bc70bbf0, the sync rollout of its default
+-- rollout.mode; the model's max_position_embeddings only from verl pull request 4779), which no key carries:
+-- --set plan.rollout.max_model_len=0 (fusync's prompt cap + max_response, the same sum).
 -- Imported by `fusync import verl` from run_qwen3-235b_megatron_96gb.sh.
 -- Keys the input leaves out take the framework's defaults: verl 0.8.0.dev, commit b178a3c (v0.7.0+125): verl/trainer/config/_generated_ppo_trainer.yaml, _generated_ppo_megatron_trainer.yaml.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -27,7 +31,7 @@ return {
     host_mem_gb = 1536,  -- --host-mem
   },
   models = {
-    actor = { name = "Qwen3-235B-A22B-Thinking-2507", layers = 94, dense_layers = 0, hidden = 4096, heads = 64, kv_heads = 4, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 12288, expert_ffn = 1536, experts = 128, experts_active = 8, shared_experts = 0, vocab = 151936, tied_embeddings = false },  -- actor_rollout_ref.model.path (command line) = Qwen3-235B-A22B-Thinking-2507; shape from its config.json
+    actor = { name = "Qwen3-235B-A22B-Thinking-2507", layers = 94, dense_layers = 0, hidden = 4096, heads = 64, kv_heads = 4, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 12288, expert_ffn = 1536, experts = 128, experts_active = 8, shared_experts = 0, vocab = 151936, tied_embeddings = false, max_positions = 262144 },  -- actor_rollout_ref.model.path (command line) = Qwen3-235B-A22B-Thinking-2507; shape from its config.json
     reference = true,  -- actor_rollout_ref.actor.use_kl_loss (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:95) or algorithm.use_kl_in_reward (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:91): verl's need_reference_policy (verl/trainer/ppo/utils.py)
     reward = "rule",  -- reward_model.enable, verl's default
   },
@@ -50,6 +54,8 @@ return {
       max_seqs = 256,  -- actor_rollout_ref.rollout.max_num_seqs, verl's default
       mem_util = 0.85,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:129)
       cuda_graphs = false,  -- actor_rollout_ref.rollout.enforce_eager (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:88)
+      max_model_len = 0,  -- --set
+      max_batched_tokens = 6864,  -- actor_rollout_ref.rollout.max_num_batched_tokens (command line) with actor_rollout_ref.rollout.enable_chunked_prefill (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:131): the prefill chunked, the budget vLLM's profile run carries
       sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:89): vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
       own_process = true,  -- actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own (vllm_async_server.py, mp executor)
     },
@@ -81,7 +87,6 @@ return {
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
 --   actor_rollout_ref.model.use_fused_kernels = True (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:93): fused kernels (log-probs from the hidden states, no logits tensor): not modelled; fusync books one FP32 copy of the logits (plan.train.logits fp32, memory over-counted); fold the time into efficiency.train
 --   actor_rollout_ref.actor.megatron.expert_tensor_parallel_size = 1 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:124): expert tensor parallelism: not modelled; experts split by ep only
---   actor_rollout_ref.rollout.max_num_batched_tokens = 6864 (command line:0): the prefill token budget: fusync prefills a sequence whole on admission
 --   actor_rollout_ref.ref.megatron.pipeline_model_parallel_size = 8 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:142): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.tensor_model_parallel_size = 4 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:143): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.expert_model_parallel_size = 4 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:144): fusync runs the reference with the actor's training layout
@@ -102,6 +107,7 @@ return {
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_enable_deepep = True (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:159): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   trainer.test_freq = 10 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:174): validation passes are not simulated
 --   trainer.save_freq = 100 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:175): checkpoint saves are not simulated
+--   actor_rollout_ref.rollout.max_model_len, verl's default unset: vLLM's max_model_len is the model's max_position_embeddings, 262144 tokens (config.json), not data.max_prompt_length + max_response_length; its KV cache must hold one such sequence
 -- Keys read that do not affect performance
 --   hydra.config_path (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:77)
 --   data.train_files (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:79)

@@ -5,6 +5,10 @@
 -- Imported with fusync import verl and the model's id for the script's local path
 -- (actor_rollout_ref.model.path=Qwen3-30B-A3B-Base on the command line, as for the 72B H20 row); model shape from
 -- its config.json (models/).
+-- vLLM's max_model_len: verl at f50e5c2e8 passes prompt_length + response_length when rollout.max_model_len is
+-- unset (verl/workers/rollout/vllm_rollout/vllm_rollout_spmd.py at f50e5c2e8, the sync rollout of its default
+-- rollout.mode; the model's max_position_embeddings only from verl pull request 4779), which no key carries:
+-- --set plan.rollout.max_model_len=0 (fusync's prompt cap + max_response, the same sum).
 -- Imported by `fusync import verl` from test_dapo_qwen3_30b_math_single_node.sh.
 -- Keys the input leaves out take the framework's defaults: verl 0.8.0.dev, commit b178a3c (v0.7.0+125): verl/trainer/config/_generated_ppo_trainer.yaml, _generated_ppo_megatron_trainer.yaml.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -18,7 +22,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "Qwen3-30B-A3B-Base", layers = 48, dense_layers = 0, hidden = 2048, heads = 32, kv_heads = 4, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 6144, expert_ffn = 768, experts = 128, experts_active = 8, shared_experts = 0, vocab = 151936, tied_embeddings = false },  -- actor_rollout_ref.model.path (command line) = Qwen3-30B-A3B-Base; shape from its config.json
+    actor = { name = "Qwen3-30B-A3B-Base", layers = 48, dense_layers = 0, hidden = 2048, heads = 32, kv_heads = 4, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 6144, expert_ffn = 768, experts = 128, experts_active = 8, shared_experts = 0, vocab = 151936, tied_embeddings = false, max_positions = 32768 },  -- actor_rollout_ref.model.path (command line) = Qwen3-30B-A3B-Base; shape from its config.json
     reference = false,  -- actor_rollout_ref.actor.use_kl_loss (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:69) or algorithm.use_kl_in_reward (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:67): verl's need_reference_policy (verl/trainer/ppo/utils.py)
     reward = "rule",  -- reward_model.enable, verl's default
   },
@@ -41,6 +45,8 @@ return {
       max_seqs = 256,  -- actor_rollout_ref.rollout.max_num_seqs, verl's default
       mem_util = 0.9,  -- actor_rollout_ref.rollout.gpu_memory_utilization (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:93)
       cuda_graphs = true,  -- actor_rollout_ref.rollout.enforce_eager, verl's default
+      max_model_len = 0,  -- --set
+      max_batched_tokens = 6144,  -- actor_rollout_ref.rollout.max_num_batched_tokens (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:96) with actor_rollout_ref.rollout.enable_chunked_prefill (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:95): the prefill chunked, the budget vLLM's profile run carries
       sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine, verl's default: vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
       own_process = true,  -- actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own (vllm_async_server.py, mp executor)
     },
@@ -71,8 +77,8 @@ return {
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   actor_rollout_ref.rollout.max_num_batched_tokens = 6144 (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:96): the prefill token budget: fusync prefills a sequence whole on admission
 --   trainer.test_freq = 10 (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:121): validation passes are not simulated
+--   actor_rollout_ref.rollout.max_model_len, verl's default unset: vLLM's max_model_len is the model's max_position_embeddings, 32768 tokens (config.json), not data.max_prompt_length + max_response_length; its KV cache must hold one such sequence
 -- Keys read that do not affect performance
 --   data.train_files (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:58)
 --   data.val_files (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:59)

@@ -6,6 +6,10 @@
 -- NNODES and the paths set from the host. Imported with fusync import verl and trainer.nnodes=8 on the command line;
 -- model shape from its config.json (models/Qwen3-30B-A3B). (The first report of the thread, on H200, states only a
 -- few settings and is not a row.)
+-- vLLM's max_model_len: verl at 496861603 passes prompt_length + response_length when rollout.max_model_len is
+-- unset (verl/workers/rollout/vllm_rollout/vllm_rollout_spmd.py at 496861603, the sync rollout of its default
+-- rollout.mode; the model's max_position_embeddings only from verl pull request 4779), which no key carries:
+-- --set plan.rollout.max_model_len=0 (fusync's prompt cap + max_response, the same sum).
 -- Imported by `fusync import verl` from run_qwen3moe-30b_megatron_96gb.sh.
 -- Keys the input leaves out take the framework's defaults: verl 0.8.0.dev, commit b178a3c (v0.7.0+125): verl/trainer/config/_generated_ppo_trainer.yaml, _generated_ppo_megatron_trainer.yaml.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -19,7 +23,7 @@ return {
     host_mem_gb = 1024,  -- guess: no config holds host memory; give --host-mem GB
   },
   models = {
-    actor = { name = "Qwen/Qwen3-30B-A3B", layers = 48, dense_layers = 0, hidden = 2048, heads = 32, kv_heads = 4, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 6144, expert_ffn = 768, experts = 128, experts_active = 8, shared_experts = 0, vocab = 151936, tied_embeddings = false },  -- actor_rollout_ref.model.path (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:107) = Qwen/Qwen3-30B-A3B; shape from its config.json
+    actor = { name = "Qwen/Qwen3-30B-A3B", layers = 48, dense_layers = 0, hidden = 2048, heads = 32, kv_heads = 4, head_dim = 128, mla_latent = 0, mla_rope = 0, mla_q_latent = 0, ffn = 6144, expert_ffn = 768, experts = 128, experts_active = 8, shared_experts = 0, vocab = 151936, tied_embeddings = false, max_positions = 40960 },  -- actor_rollout_ref.model.path (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:107) = Qwen/Qwen3-30B-A3B; shape from its config.json
     reference = false,  -- actor_rollout_ref.actor.use_kl_loss (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:108) or algorithm.use_kl_in_reward (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:105): verl's need_reference_policy (verl/trainer/ppo/utils.py)
     reward = "rule",  -- reward_model.enable, verl's default
   },
@@ -42,6 +46,8 @@ return {
       max_seqs = 256,  -- actor_rollout_ref.rollout.max_num_seqs, verl's default
       mem_util = 0.7,  -- actor_rollout_ref.rollout.gpu_memory_utilization (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:154)
       cuda_graphs = false,  -- actor_rollout_ref.rollout.enforce_eager (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:167)
+      max_model_len = 0,  -- --set
+      max_batched_tokens = 10240,  -- actor_rollout_ref.rollout.max_num_batched_tokens (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:157) with actor_rollout_ref.rollout.enable_chunked_prefill (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:156): the prefill chunked, the budget vLLM's profile run carries
       sleep = "discard",  -- actor_rollout_ref.rollout.free_cache_engine (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:168): vLLM sleep level 2 (vLLM 0.8.5 or later), weights and KV cache discarded
       own_process = true,  -- actor_rollout_ref.hybrid_engine: vLLM's workers in processes of their own (vllm_async_server.py, mp executor)
     },
@@ -82,7 +88,6 @@ return {
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_token_dispatcher_type = flex (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:147): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_router_dtype = fp32 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:148): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_enable_deepep = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:149): a Megatron transformer setting: not modelled; fold into efficiency.train
---   actor_rollout_ref.rollout.max_num_batched_tokens = 10240 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:157): the prefill token budget: fusync prefills a sequence whole on admission
 --   actor_rollout_ref.ref.megatron.use_dist_checkpointing = False (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:171): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.param_offload = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:172): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.tensor_model_parallel_size = 1 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:173): fusync runs the reference with the actor's training layout
@@ -93,6 +98,7 @@ return {
 --   actor_rollout_ref.ref.megatron.expert_tensor_parallel_size = 1 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:178): fusync runs the reference with the actor's training layout
 --   trainer.test_freq = 10 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:191): validation passes are not simulated
 --   trainer.save_freq = 100 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:192): checkpoint saves are not simulated
+--   actor_rollout_ref.rollout.max_model_len, verl's default unset: vLLM's max_model_len is the model's max_position_embeddings, 10240 tokens (actor_rollout_ref.model.override_config.model_config.max_position_embeddings (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:113)), not data.max_prompt_length + max_response_length; its KV cache must hold one such sequence
 -- Keys read that do not affect performance
 --   hydra.config_path (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:95)
 --   data.train_files (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:96)
