@@ -672,8 +672,9 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
     /* plan.train.empty_cache_before_wake false: what the trainer's caching
     ** allocator still reserves of its peak once the trainer's own buckets
     ** have shrunk to what it keeps, there when the engine maps its KV cache
-    ** (plan_wake_cache; docs/model.md, section 8) */
-    if (q->wake_cache > 0) eng_mem_pool(s, p, MB_TRAIN_CACHE, q->wake_cache, pf_end);
+    ** (plan_wake_cache; docs/model.md, section 8): from the first wake after
+    ** an update, none before the first training step */
+    if (q->wake_cache > 0 && s->version > 0) eng_mem_pool(s, p, MB_TRAIN_CACHE, q->wake_cache, pf_end);
     /* KV cache: what the rollout may use, less what is resident (an engine
     ** that does not sleep still holds its reservation: the same figure);
     ** the runtime bucket lies beside the engine's share, as plan.c counts
