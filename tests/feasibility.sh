@@ -68,5 +68,13 @@ vf
 grep -q 'issue3360.lua *oom *fits *+6.9 GiB' "$T/out" && ok || bad "verl 3360's margin: $(cat "$T/out")"
 "$F" check "$R" | grep -q 'at the peak  *72.3 GiB per device while training' && ok || bad "verl 3360's peak: $("$F" check "$R" | grep 'at the peak')"
 
+# the phase of the engine's wake beside the trainer's cache (docs/model.md,
+# section 8): verl 632's row agrees only as "waking the engine", -12.9 GiB
+R=$(pwd)/examples/validation/feasibility/verl_deepscaler_1p5b_8k_8xa100_issue632.lua
+printf '%s\n' "$R | oom | ok | waking the engine | verl 632" "$R | oom | miss | generating | verl 632" >"$T/rows.txt"
+vf
+grep -q 'issue632.lua *oom *oom *-12.9 GiB *waking the engine ok$' "$T/out" && ok || bad "verl 632 at the wake: $(cat "$T/out")"
+grep -q 'waking the engine known miss (thread: generating)$' "$T/out" && ok || bad "verl 632 as generating: $(cat "$T/out")"
+
 echo "feasibility: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
