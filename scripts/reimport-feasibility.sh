@@ -3,21 +3,24 @@
 # (docs/validation.md, "The feasibility table") with this revision's
 # importer, as examples/validation/feasibility/imports.txt records them.
 #
-#   NEMO_RL_GIT=DIR VERL_GIT=DIR sh scripts/reimport-feasibility.sh [--write] [SCENARIO...]
+#   NEMO_RL_GIT=DIR VERL_GIT=DIR DEEPSCALER_GIT=DIR sh scripts/reimport-feasibility.sh [--write] [SCENARIO...]
 #
-# NEMO_RL_GIT and VERL_GIT: a git directory (a clone's .git or a bare
-# repository) of NVIDIA-NeMo/RL and of verl holding the commits the table
-# names.  Each row's file is read at its commit (git archive of examples/
+# NEMO_RL_GIT, VERL_GIT and DEEPSCALER_GIT: a git directory (a clone's .git
+# or a bare repository) of NVIDIA-NeMo/RL, of verl and of
+# agentica-project/deepscaler (whose verl scripts a verl issue ran) holding
+# the commits the table names.  Each row's file is read at its commit (git archive of examples/
 # and recipe/, so that a NeMo RL recipe's defaults chain is the same
 # commit's), the import runs in that tree's root, and the scenario is its
 # hand-written header (the comment lines before the importer's own
 # "-- Imported by" line) followed by today's import.  Without --write it
 # prints which scenarios would change and exits 1 if any would; with
-# --write it replaces them.  Two patches are applied, the ones the rows'
-# headers name (the importer refuses command substitution): the LoRA rows'
-# line NOW=$(date +%Y%m%d), which names only the wandb run, set to a
-# constant; and the 235B script's SCRIPT_DIR=$(...) line with the line
-# that sources an optional env.sh from that directory, dropped.
+# --write it replaces them.  Three patches are applied, the ones the rows'
+# headers name (the importer refuses command substitution and ${@:N}): the
+# LoRA rows' line NOW=$(date +%Y%m%d), which names only the wandb run, set
+# to a constant; the 235B script's SCRIPT_DIR=$(...) line with the line
+# that sources an optional env.sh from that directory, dropped; and a
+# trailing "${@:1}" (the script's own arguments passed on; none given),
+# dropped.
 # Exit 2 when a source or an import fails.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -40,25 +43,34 @@ while IFS='|' read -r scn fw src path args; do
     fw=$(trim "$fw") src=$(trim "$src") path=$(trim "$path") args=$(trim "$args")
     case $src in
         configs) tree=$DIR/configs ;;
-        nemo-rl@*|verl@*)
+        nemo-rl@*|verl@*|deepscaler@*)
             name=${src%%@*} commit=${src#*@} commit=${commit%+configs}
-            case $name in nemo-rl) gd=${NEMO_RL_GIT:-} ;; *) gd=${VERL_GIT:-} ;; esac
-            [ -n "$gd" ] || { echo "reimport-feasibility: imports.txt:$line: $scn needs $( [ $name = verl ] && echo VERL_GIT || echo NEMO_RL_GIT)" >&2; exit 2; }
+            case $name in nemo-rl) var=NEMO_RL_GIT ;; verl) var=VERL_GIT ;; *) var=DEEPSCALER_GIT ;; esac
+            eval "gd=\${$var:-}"
+            [ -n "$gd" ] || { echo "reimport-feasibility: imports.txt:$line: $scn needs $var" >&2; exit 2; }
             tree=$tmp/$scn
             mkdir -p "$tree"
             dirs=examples
             git --git-dir="$gd" cat-file -e "$commit:recipe" 2>/dev/null && dirs="examples recipe"
-            # shellcheck disable=SC2086
-            git --git-dir="$gd" archive "$commit" $dirs | tar -x -C "$tree" ||
-                { echo "reimport-feasibility: imports.txt:$line: cannot read $src" >&2; exit 2; }
+            if [ "$name" = deepscaler ]; then
+                # the one script (a snapshot of that repository may lack its data files)
+                mkdir -p "$tree/$(dirname "$path")"
+                git --git-dir="$gd" show "$commit:$path" >"$tree/$path" ||
+                    { echo "reimport-feasibility: imports.txt:$line: cannot read $src" >&2; exit 2; }
+            else
+                # shellcheck disable=SC2086
+                git --git-dir="$gd" archive "$commit" $dirs | tar -x -C "$tree" ||
+                    { echo "reimport-feasibility: imports.txt:$line: cannot read $src" >&2; exit 2; }
+            fi
             case $src in *+configs) cp "$DIR/configs/$(basename "$path")" "$tree/examples/configs/" || exit 2 ;; esac
             sed -i 's/^NOW=\$(date +%Y%m%d)$/NOW=20260129/' "$tree/$path"
             # the second patch: the two lines that source an optional env.sh
             # beside the script (its directory found by command substitution)
             # set no training key; the importer refuses $(...)
             sed -i -e '/^SCRIPT_DIR="\$(cd "\$(dirname "\${BASH_SOURCE\[0\]}")" && pwd)"$/d' \
-                -e '/^\[ -f "\${SCRIPT_DIR}\/env.sh" \] && source "\${SCRIPT_DIR}\/env.sh"$/d' "$tree/$path" ;;
-        *) echo "reimport-feasibility: imports.txt:$line: source '$src' (verl@COMMIT, nemo-rl@COMMIT[+configs] or configs)" >&2; exit 2 ;;
+                -e '/^\[ -f "\${SCRIPT_DIR}\/env.sh" \] && source "\${SCRIPT_DIR}\/env.sh"$/d' \
+                -e 's/ "\${@:1}"$//' "$tree/$path" ;;
+        *) echo "reimport-feasibility: imports.txt:$line: source '$src' (verl@COMMIT, nemo-rl@COMMIT[+configs], deepscaler@COMMIT or configs)" >&2; exit 2 ;;
     esac
     # the arguments are the table's words, split as a shell would split them
     # shellcheck disable=SC2086

@@ -22,7 +22,8 @@ ROWS=${ROWS:-$DIR/rows.txt}
 trim() { printf '%s' "$1" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//'; }
 
 # The phase of the first reason in check's JSON "reason": "pool 'P' while
-# PHASE: ..." gives PHASE (training, generating, starting the engine, ...);
+# PHASE: ..." gives PHASE (training, generating, starting the engine,
+# waking the engine, ...);
 # "pool 'P' host memory: ..." gives host.
 phase_of() {
     printf '%s\n' "$1" | sed -n 's/^ *"reason": "\(.*\)",*$/\1/p' | awk '

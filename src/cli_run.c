@@ -185,6 +185,11 @@ int cmd_check(cli_opts *o)
             json_obj_end(&js);
             /* of the runtime bucket: what an inference engine keeps asleep or awake (mdl_engine_kept) */
             if (q->engine_kept > 0) json_num(&js, "engine_kept_bytes", q->engine_kept);
+            /* the trainer's cache beside a woken engine (docs/model.md, section 8) */
+            if (q->wake_cache > 0) {
+                json_num(&js, "wake_cache_bytes", q->wake_cache);
+                json_num(&js, "wake_total_bytes", q->wake_total + q->outside);
+            }
             /* of the kv_cache reservation: what vLLM's profile run sets aside and
             ** what its KV cache gets (docs/model.md, section 3) */
             if (q->roles & ROLE_ROLLOUT) {

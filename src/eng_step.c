@@ -669,6 +669,12 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
         eng_mem_set(s, r->host_group, MB_HOST_OFFLOAD, (off + q->host_opt + hb.params) * per_node, tr_end);
         eng_mem_pool(s, p, MB_WEIGHTS, 0, pf_end);
     }
+    /* plan.train.empty_cache_before_wake false: what the trainer's caching
+    ** allocator still reserves of its peak once the trainer's own buckets
+    ** have shrunk to what it keeps, there when the engine maps its KV cache
+    ** (plan_wake_cache; docs/model.md, section 8): from the first wake after
+    ** an update, none before the first training step */
+    if (q->wake_cache > 0 && s->version > 0) eng_mem_pool(s, p, MB_TRAIN_CACHE, q->wake_cache, pf_end);
     /* KV cache: what the rollout may use, less what is resident (an engine
     ** that does not sleep still holds its reservation: the same figure);
     ** the runtime bucket lies beside the engine's share, as plan.c counts
@@ -678,7 +684,8 @@ void eng_switch_to_rollout(sim *s, int p, sim_time now)
         /* plan.rollout.mem_util_scope: a share of the device less all it
         ** holds, or the engine's own budget less its weights */
         double held = sp->rollout.mem_scope == MEMSCOPE_INSTANCE ? s->mem[gg][MB_ROLLOUT_WEIGHTS]
-                    : eng_mem_group_total(s, gg) - s->mem[gg][MB_KV_CACHE] - s->mem[gg][MB_RUNTIME];
+                    : eng_mem_group_total(s, gg) - s->mem[gg][MB_KV_CACHE] - s->mem[gg][MB_RUNTIME]
+                      - s->mem[gg][MB_TRAIN_CACHE];
         double kv = q->engine_share - held;
         /* plan.rollout.kv_cache_gb: vLLM's kv_cache_memory_bytes fixes the
         ** reservation whatever the device holds (docs/model.md, section 3);
@@ -723,6 +730,8 @@ void eng_switch_to_train(sim *s, int p, sim_time now)
     sim_time end = to_end + sim_from_secs(s->scn.eff.switch_overhead_s);
     int per_node = plan_host_devices(&s->scn.cluster, q);   /* its fullest node, as plan.c books it */
     if (!keep) eng_mem_pool(s, p, MB_KV_CACHE, 0, now);
+    /* the trainer's allocations grow again out of its cached blocks */
+    if (q->wake_cache > 0) eng_mem_pool(s, p, MB_TRAIN_CACHE, 0, now);
     if (hb.engine > 0) {
         /* sleep level 1: the engine's weights down to pinned host memory,
         ** freed on the device when the copy ends */

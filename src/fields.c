@@ -347,6 +347,12 @@ static const fdesc FIELDS_TRAIN[] = {
          "optimizers, initialize_optimizer_states: OpenRLHF); with plan.rollout.mem_util_scope = \"device\" a "
          "co-located vLLM sizes its KV cache before they exist, and a plan that keeps them on the device through "
          "generation holds them beside it from step 2 (docs/model.md, section 8, verl pull request 1349)"),
+    BOOL("empty_cache_before_wake", scn_train_layout, empty_cache_before_wake,
+         "the trainer calls torch.cuda.empty_cache() between training and a co-located vLLM's wake (verl's "
+         "rollout_mode, aggressive_empty_cache; NeMo RL's offload_before_refit; OpenRLHF's fit), as the frameworks "
+         "do today; false: PyTorch's caching allocator keeps the training phase's peak reserved, which vLLM's "
+         "CuMemAllocator cannot reuse, beside the waking engine (the trainer_cache bucket; docs/model.md, section 8, "
+         "verl pull request 575)"),
     INT("logprob_tokens", scn_train_layout, logprob_tokens, 0, 1 << 30, "tokens",
         "token budget of one log-prob forward a device (verl log_prob_use_dynamic_bsz with "
         "log_prob_max_token_len_per_gpu, NeMo RL logprob_mb_tokens, OpenRLHF rollout.max_tokens_per_gpu); its logits "

@@ -340,7 +340,6 @@ static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double r
     double states = 0, tsum = 0, rsum = 0;
     for (int b = 0; b < MB__COUNT; b++) {
         tsum += q->train_mem[b];
-        rsum += q->rollout_mem[b];
         if (b != MB_ACTIVATIONS) states += q->train_mem[b];
     }
     if (q->roles & (ROLE_TRAIN | ROLE_CRITIC)) set_peak(q, tsum, "training");
@@ -354,6 +353,13 @@ static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double r
     if (step_grads) states -= q->train_mem[MB_GRADS];
     if ((q->swap_aux || q->lp_act > 0) && (q->roles & (ROLE_TRAIN | ROLE_CRITIC)))
         set_peak(q, states + (q->swap_aux ? (refw > rww ? refw : rww) : 0) + q->lp_act, "log-prob passes");
+    /* docs/model.md, section 8: the trainer's cache an engine wakes beside
+    ** when nothing emptied it after the update, held through generation
+    ** (plan_wake_cache): the training phase's peak */
+    q->wake_cache = q->rollout_mem[MB_TRAIN_CACHE] = plan_wake_cache(s, q, tsum);
+    q->train_reserve = q->wake_cache > 0 ? tsum : 0;
+    for (int b = 0; b < MB__COUNT; b++) rsum += q->rollout_mem[b];
+    q->wake_total = 0;
     if (q->roles & ROLE_ROLLOUT) {
         double bb = 2 * sp->bucket_bytes;
         if (q->colocated) {
@@ -367,6 +373,15 @@ static void pool_peak(const scn_scenario *s, plan_pool *q, double refw, double r
             /* an engine that does not sleep keeps its KV cache through the switch */
             if (sp->rollout.sleep == SLEEP_NONE) sw += q->rollout_mem[MB_KV_CACHE];
             set_peak(q, sw, "switching");
+            /* the wake maps the engine's weights and KV blocks beside what
+            ** the trainer keeps and its cache; the profile run's share (the
+            ** engine's activations, memory outside torch) comes with the
+            ** first forwards, as generation */
+            if (q->wake_cache > 0) {
+                double prof = q->engine_profile < q->rollout_mem[MB_KV_CACHE] ? q->engine_profile : q->rollout_mem[MB_KV_CACHE];
+                q->wake_total = rsum - (prof > 0 ? prof : 0);
+                set_peak(q, q->wake_total, "waking the engine");
+            }
             set_peak(q, rsum, "generating");
         } else {
             set_peak(q, rsum + (q->roles & ROLE_TRAIN ? 0 : bb), "receiving weights");
@@ -587,6 +602,18 @@ static bool fit_check(const scn_scenario *s, plan *p)
             snprintf(m, sizeof m, "pool '%s' while starting the engine: vLLM start-up: free %s < %.2f × %s "
                      "(gpu_memory_utilization of the device; %s held beside the engine)",
                      q->name, a, s->plan.rollout.mem_util, c, u);
+            fit_fail(p, m);
+        } else if (q->wake_cache > 0 && q->wake_total + q->outside > q->capacity) {
+            /* vllm/device_allocator/cumem.py, wake_up: cuMemCreate fails
+            ** ("CUDA Error: out of memory at .../cumem_allocator.cpp")
+            ** beside the trainer's cached blocks (docs/model.md, section 8) */
+            char h[32], t[32];
+            fmt_bytes(a, sizeof a, q->wake_total + q->outside);
+            fmt_bytes(c, sizeof c, q->capacity);
+            fmt_bytes(h, sizeof h, q->wake_cache);
+            fmt_bytes(t, sizeof t, q->train_reserve);
+            snprintf(m, sizeof m, "pool '%s' while waking the engine: %s per device > %s HBM (the trainer's caching "
+                     "allocator still reserves %s of its %s peak: no empty_cache before the wake)", q->name, a, c, h, t);
             fit_fail(p, m);
         } else if (q->peak > q->capacity) {
             fmt_bytes(a, sizeof a, q->peak);

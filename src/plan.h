@@ -73,6 +73,13 @@ typedef struct {
     ** moments that did not exist when a device-scope vLLM sized its KV
     ** cache (plan.train.lazy_states; docs/model.md, section 8) */
     double   lazy_states;
+    /* per device, a co-located vLLM woken with plan.train.empty_cache_before_wake
+    ** false (docs/model.md, section 8): the trainer's allocator peak before the
+    ** wake (train_reserve), what of it stays reserved beside the engine
+    ** (wake_cache = rollout_mem[MB_TRAIN_CACHE]) and the device's total when
+    ** the wake has mapped the engine's weights and KV cache (wake_total,
+    ** without the runtime bucket); all 0 otherwise */
+    double   train_reserve, wake_cache, wake_total;
     /* per device, a pool with an inference engine: what the device holds
     ** when the engine starts, and the memory it asks for then (mem_util of
     ** the device under plan.rollout.mem_util_scope = "instance"; 0 under
@@ -260,6 +267,14 @@ double plan_profile_tokens(const scn_scenario *s);
 ** appends the reason to a generating overflow's message m (n bytes). */
 double plan_lazy_states(const scn_scenario *s, const plan_pool *q);
 void plan_lazy_states_msg(const plan_pool *q, char *m, size_t n);
+/* docs/model.md, section 8, "The trainer's cache at the engine's wake": with
+** plan.train.empty_cache_before_wake false, a co-located vLLM that sleeps
+** wakes beside what PyTorch's caching allocator still reserves of the
+** trainer's peak T (the training phase's, train_peak), T less what the
+** trainer keeps allocated through generation;
+** returns that figure (0 when the mechanism does not apply).  Reads
+** q->rollout_mem, so call it once they are filled. */
+double plan_wake_cache(const scn_scenario *s, const plan_pool *q, double train_peak);
 /* Whether the switch moves the gradients to the host and back: asked for
 ** (plan.offload.grads) and held between steps at all (plan.train.grad_buffer
 ** persistent; under step the zero_grad freed them, docs/model.md section 3). */

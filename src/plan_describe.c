@@ -130,6 +130,17 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
                                b1, hb.engine / hbw);
                 }
             }
+            /* docs/model.md, section 8: the trainer's cache the engine wakes
+            ** beside (plan.train.empty_cache_before_wake = false) */
+            if (co && q->wake_cache > 0) {
+                char w2[32], w3[32];
+                fmt_bytes(b1, sizeof b1, q->wake_cache);
+                fmt_bytes(w2, sizeof w2, q->train_reserve);
+                fmt_bytes(w3, sizeof w3, q->wake_total + q->outside);
+                buf_printf(out, "    wake      the trainer's cache %s per device held beside the engine (its %s peak, "
+                           "no empty_cache before the wake); the device holds %s once weights and KV cache are mapped\n",
+                           b1, w2, w3);
+            }
             if (co && hb.params > 0) {
                 fmt_bytes(b1, sizeof b1, hb.params);
                 buf_printf(out, "    params    training weights %s per device on the host while generating, %.2f s a copy; %s\n",

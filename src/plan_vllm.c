@@ -1,7 +1,8 @@
 /*
 ** plan_vllm.c — what the plan reads of vLLM's own configuration: its
 ** max_model_len and the tokens of its profile run (docs/model.md, sections 3
-** and 8), and the optimizer's moments a device-scope engine did not see.
+** and 8), the optimizer's moments a device-scope engine did not see, and
+** the trainer's allocator cache an engine wakes beside.
 ** plan.c sizes the KV cache and checks the start-up from them.
 */
 #include "plan.h"
@@ -71,4 +72,28 @@ void plan_lazy_states_msg(const plan_pool *q, char *m, size_t n)
     if (len < n)
         snprintf(m + len, n - len, " from step 2 (vLLM sized its KV cache before the optimizer's first step created "
                  "%s of moments)", l);
+}
+
+/* docs/model.md, section 8, "The trainer's cache at the engine's wake".
+** vLLM's sleep mode maps the engine's weights and KV cache through its own
+** CuMemAllocator (vllm/device_allocator/cumem.py: cuMemCreate and cuMemMap
+** in wake_up), which cannot take the blocks PyTorch's caching allocator
+** has cached but not allocated; torch returns them to the driver only on
+** torch.cuda.empty_cache() (PyTorch's CUDA semantics notes, "Memory
+** management").  Without one between the update and the wake, the
+** trainer's reserve stays at its peak since the last empty_cache: verl
+** pull request 575 ("#556 ... will cause CUDA oom at vllm wake_up", then
+** empty_cache before the wake) and verl issue 632 (the DeepScaleR 8k
+** script out of memory at step 2's wake, fixed by the empty_cache back in
+** update_actor).  What the trainer keeps allocated through generation is
+** inside that reserve; the rest, T − kept, is held beside the engine. */
+double plan_wake_cache(const scn_scenario *s, const plan_pool *q, double train_peak)
+{
+    const scn_plan *sp = &s->plan;
+    if (sp->train.empty_cache_before_wake || !plan_engine_vllm(sp) || !q->colocated || sp->rollout.sleep == SLEEP_NONE)
+        return 0;
+    double kept = 0;
+    for (int b = 0; b < MB__COUNT; b++)
+        if (b != MB_ROLLOUT_WEIGHTS && b != MB_KV_CACHE && b != MB_RUNTIME && b != MB_TRAIN_CACHE) kept += q->rollout_mem[b];
+    return train_peak > kept ? train_peak - kept : 0;
 }

@@ -68,6 +68,7 @@ void scn_defaults(scn_scenario *s)
     p->train.logprob_chunk = 0;
     p->train.logits = LOGITS_FP32;
     p->train.logprob_tokens = 0;
+    p->train.empty_cache_before_wake = true;
     p->train.logprob_unshard = false;
     /* a PyTorch process's CUDA context with lazy module loading (PyTorch's
     ** default since 1.13, CUDA's since 12.2): 287,047,680 bytes measured in

@@ -266,6 +266,8 @@ typedef struct {
                                 ** (NeMo RL's DTensor v1 worker, unshard_fsdp2_model); ZeRO-3 only */
     scn_grad_buffer grad_buffer; /* gradients held for the run (persistent) or only while a step trains */
     bool   lazy_states;         /* the optimizer's moments created at its first step(), not at construction */
+    bool   empty_cache_before_wake; /* the trainer empties its caching allocator before a co-located vLLM wakes
+                                ** (false: its training peak stays reserved beside the engine; docs/model.md, section 8) */
 } scn_train_layout;
 
 typedef struct {

@@ -55,7 +55,7 @@ static const char *const BUCKET_RGB[MB__COUNT] = {
     [MB_ROLLOUT_WEIGHTS] = "#59a14f", [MB_KV_CACHE] = "#edc948", [MB_REF_WEIGHTS] = "#b07aa1",
     [MB_REWARD_WEIGHTS] = "#ff9da7", [MB_CRITIC] = "#9c755f", [MB_RESHARD] = "#bab0ac",
     [MB_HOST_OFFLOAD] = "#2f4b7c", [MB_HOST_MODELS] = "#d4a6c8",
-    [MB_RUNTIME] = "#79706e",
+    [MB_RUNTIME] = "#79706e", [MB_TRAIN_CACHE] = "#d37295",
 };
 
 /* Text as XML character data: the five specials escaped, bytes outside

@@ -74,7 +74,7 @@ const char *trace_step_phase_name(trace_step_phase p)
 static const char *bucket_names[MB__COUNT] = {
     "weights", "grads", "optimizer", "activations", "rollout_weights",
     "kv_cache", "ref_weights", "reward_weights", "critic", "reshard_buffer",
-    "host_offload", "host_models", "runtime"
+    "host_offload", "host_models", "runtime", "trainer_cache"
 };
 
 const char *trace_bucket_name(mem_bucket b)

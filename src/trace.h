@@ -106,6 +106,11 @@ typedef enum {
     ** NCCL buffers, the allocator's reserve, an engine's graph pool;
     ** docs/model.md, section 11): on the devices, constant over the run */
     MB_RUNTIME,
+    /* what a trainer's caching allocator still reserves of its training
+    ** peak while a co-located vLLM is awake, when nothing emptied it
+    ** before the wake (plan.train.empty_cache_before_wake = false;
+    ** docs/model.md, section 8) */
+    MB_TRAIN_CACHE,
     MB__COUNT
 } mem_bucket;
 const char *trace_bucket_name(mem_bucket b);

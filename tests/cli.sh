@@ -370,6 +370,15 @@ fi
 
 # the fullest node's host memory over its pools, as docs/model.md section 8 prints it
 "$F" check examples/openrlhf_ppo_critic_pool.lua | grep -qF 'Host per node: fullest node 1 holds 239.3 GiB of 2.0 TiB (actor 119.7 GiB, critic 119.7 GiB)' && ok || bad "check: the host per node line"
+# the trainer's cache beside the engine's wake (docs/model.md, section 8,
+# plan.train.empty_cache_before_wake): the check's line, its JSON keys, the
+# verdict's phase, and the run's ledger bucket, on verl issue 632's row
+W=examples/validation/feasibility/verl_deepscaler_1p5b_8k_8xa100_issue632.lua
+"$F" check "$W" | grep -qF "    wake      the trainer's cache 22.0 GiB per device held beside the engine (its 24.5 GiB peak, no empty_cache before the wake); the device holds 89.9 GiB once weights and KV cache are mapped" && ok || bad "check: the wake line"
+"$F" check "$W" | grep -qF "Memory fit: DOES NOT FIT: pool 'all' while waking the engine: 89.9 GiB per device > 79.2 GiB HBM (the trainer's caching allocator still reserves 22.0 GiB of its 24.5 GiB peak: no empty_cache before the wake)" && ok || bad "check: the wake's verdict"
+"$F" check "$W" --json - | grep -qF '"wake_cache_bytes": 23621642240,' && ok || bad "check --json: wake_cache_bytes"
+"$F" check "$W" --set plan.train.empty_cache_before_wake=true | grep -qF 'Memory fit: fits' && ok || bad "check: the same row fits with the cache emptied"
+"$F" run "$W" --iterations 2 2>/dev/null | grep -qE '^  trainer_cache +22\.0 GiB' && ok || bad "run: the trainer_cache bucket in the ledger"
 # the run's host peak is the same node's sum over its two pools, not one pool's
 "$F" run examples/openrlhf_ppo_critic_pool.lua --iterations 2 --set workload.warmup=0 | grep -qE '^  host +239\.3 GiB of 2\.0 TiB per node' && ok || bad "run: the host peak per node over the pools sharing it"
 

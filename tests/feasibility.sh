@@ -79,6 +79,13 @@ for n in openrlhf_qwen2_72b_ppo_32x80g_issue329 openrlhf_llama31_70b_grpo_72xa80
     grep -q "$n.lua *oom *fits *+6.1 GiB" "$T/out" && ok || bad "$n's margin: $(cat "$T/out")"
     "$F" check "$R" | grep -q 'at the peak  *73.1 GiB per device while receiving weights' && ok || bad "$n's vLLM pool: $("$F" check "$R" | grep 'at the peak')"
 done
+# the phase of the engine's wake beside the trainer's cache (docs/model.md,
+# section 8): verl 632's row agrees only as "waking the engine", -12.9 GiB
+R=$(pwd)/examples/validation/feasibility/verl_deepscaler_1p5b_8k_8xa100_issue632.lua
+printf '%s\n' "$R | oom | ok | waking the engine | verl 632" "$R | oom | miss | generating | verl 632" >"$T/rows.txt"
+vf
+grep -q 'issue632.lua *oom *oom *-12.9 GiB *waking the engine ok$' "$T/out" && ok || bad "verl 632 at the wake: $(cat "$T/out")"
+grep -q 'waking the engine known miss (thread: generating)$' "$T/out" && ok || bad "verl 632 as generating: $(cat "$T/out")"
 
 echo "feasibility: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1050,6 +1050,90 @@ START_TEST(t_startup_feasibility_rows)
 }
 END_TEST
 
+/* The trainer's caching allocator beside a co-located vLLM's wake
+** (plan.train.empty_cache_before_wake; docs/model.md, section 8): emptied,
+** nothing stays; not emptied, the training phase's peak less what the
+** trainer keeps through generation is held beside the engine, in the fit's
+** generating total and its own wake phase, in the run's ledger (its own
+** bucket, from the wake to the switch back) and in the fit's verdict. */
+START_TEST(t_wake_cache)
+{
+    scn_scenario a, b, c;
+    plan pa, pb, pc;
+    const char *held[] = {"plan.train.empty_cache_before_wake=false"};
+    load(NULL, 0, &a, &pa);
+    load(held, 1, &b, &pb);
+    const plan_pool *qa = &pa.pools[0], *qb = &pb.pools[0];
+    ck_assert(a.plan.train.empty_cache_before_wake);
+    ck_assert_double_eq(qa->wake_cache, 0);
+    ck_assert_double_eq(qa->rollout_mem[MB_TRAIN_CACHE], 0);
+    double t = 0, kept = 0, ra = 0, rb = 0;
+    for (int k = 0; k < MB__COUNT; k++) {
+        if (k != MB_RUNTIME) t += qb->train_mem[k];
+        if (k != MB_ROLLOUT_WEIGHTS && k != MB_KV_CACHE && k != MB_RUNTIME && k != MB_TRAIN_CACHE) kept += qb->rollout_mem[k];
+        ra += qa->rollout_mem[k];
+        rb += qb->rollout_mem[k];
+    }
+    ck_assert_double_gt(qb->wake_cache, 1e9);
+    ck_assert_double_eq_tol(qb->train_reserve, t, 1);
+    ck_assert_double_eq_tol(qb->wake_cache, t - kept, 1);
+    ck_assert_double_eq_tol(qb->rollout_mem[MB_TRAIN_CACHE], qb->wake_cache, 1);
+    ck_assert_double_eq_tol(rb - ra, qb->wake_cache, 1e-6 * rb);
+    ck_assert_double_eq_tol(qb->wake_total, rb - qb->rollout_mem[MB_RUNTIME] - qb->engine_profile, 1e-6 * rb);
+    ck_assert_double_gt(qb->peak, qa->peak);
+    /* the ledger holds it beside the engine and peaks where the fit does */
+    sim *s = run_sim(held, 1);
+    const trace *tr = sim_trace(s);
+    double dev = 0;
+    for (int g = 0; g < trace_nmemgroups(tr); g++) {
+        if (trace_memgroup_at(tr, g)->host) continue;
+        ck_assert_double_eq_tol(sim_mem_peak(s, g, MB_TRAIN_CACHE), qb->wake_cache, 1);
+        dev = fmax(dev, sim_mem_peak_total(s, g, NULL));
+    }
+    ck_assert_double_eq_tol(dev, qb->peak, 1e-6 * qb->peak);
+    sim_free(s);
+    ck_assert_str_eq(trace_bucket_name(MB_TRAIN_CACHE), "trainer_cache");
+    /* an engine that never sleeps has no wake; nor does one that is not vLLM */
+    const char *awake[] = {"plan.train.empty_cache_before_wake=false", "plan.rollout.sleep=none", "plan.rollout.mem_util=0.3"};
+    load(awake, 3, &c, &pc);
+    ck_assert_double_eq(pc.pools[0].wake_cache, 0);
+    const char *hybrid[] = {"plan.train.empty_cache_before_wake=false", "plan.rollout.engine=hybrid"};
+    load(hybrid, 2, &c, &pc);
+    ck_assert_double_eq(pc.pools[0].wake_cache, 0);
+    /* the verdict names the wake when the engine's share and the cache do not fit together */
+    const char *high[] = {"plan.train.empty_cache_before_wake=false", "plan.rollout.mem_util=0.85"};
+    const char *high_emptied[] = {"plan.rollout.mem_util=0.85"};
+    load(high_emptied, 1, &c, &pc);
+    ck_assert_msg(pc.fits, "%s", pc.fit_msg);
+    load(high, 2, &c, &pc);
+    ck_assert(!pc.fits);
+    ck_assert_msg(strstr(pc.fit_msg, "pool 'all' while waking the engine:") != NULL, "%s", pc.fit_msg);
+}
+END_TEST
+
+/* verl issue 632 (DeepScaleR's 8k script on verl 51a5ff999, no empty_cache
+** between the update and the wake): out of memory waking the engine, and
+** it fits with the cache emptied. */
+START_TEST(t_wake_cache_row)
+{
+    const char *row = "examples/validation/feasibility/verl_deepscaler_1p5b_8k_8xa100_issue632.lua";
+    const char *emptied[] = {"plan.train.empty_cache_before_wake=true"};
+    const double GiB = 1073741824.0;
+    scn_scenario sc;
+    plan pl;
+    fs_err err = {0, ""};
+    ck_assert_msg(lscn_load(row, NULL, 0, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    ck_assert_msg(plan_build(&sc, &pl, &err), "%s", err.msg);
+    ck_assert(!pl.fits);
+    ck_assert_msg(strstr(pl.fit_msg, "while waking the engine") != NULL, "%s", pl.fit_msg);
+    ck_assert_double_eq_tol(pl.pools[0].wake_cache / GiB, 22.0, 0.05);
+    ck_assert_double_eq_tol((pl.pools[0].wake_total + pl.pools[0].outside) / GiB, 89.9, 0.05);
+    ck_assert_msg(lscn_load(row, emptied, 1, &sc, &err) && scn_validate(&sc, &err), "%s", err.msg);
+    ck_assert_msg(plan_build(&sc, &pl, &err), "%s", err.msg);
+    ck_assert_msg(pl.fits, "%s", pl.fit_msg);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -1079,6 +1163,8 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_mem_util_scope);
     tcase_add_test(tc, t_vllm_startup_checks);
     tcase_add_test(tc, t_startup_feasibility_rows);
+    tcase_add_test(tc, t_wake_cache);
+    tcase_add_test(tc, t_wake_cache_row);
     suite_add_tcase(s, tc);
     return s;
 }

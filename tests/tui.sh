@@ -215,10 +215,13 @@ for size in "80 24" "200 50"; do
     wait_for "fields: "
     line_of "fields: " | grep -q "rollout" || fail "${W}x$H: the completion list: $(line_of 'fields: ')"
     keys Escape
-    # ? ends with the glyph page, in the glyphs the panes draw
+    # ? ends with the glyph page, in the glyphs the panes draw: its last
+    # line, then one line up the memory heading above its buckets
     keys '?' NPage NPage NPage NPage NPage NPage NPage NPage NPage NPage
-    wait_for "Glyphs: Memory"
     wait_for "░ over capacity at the peak"
+    keys Up
+    wait_for "c trainer_cache"
+    wait_for "Glyphs: Memory"
     keys Escape
     # d/D apply to separate mode only, and then move whole instances
     keys d

@@ -41,14 +41,14 @@ static const char bucket_letters[MB__COUNT] = {
     [MB_WEIGHTS] = 'W', [MB_GRADS] = 'G', [MB_OPTIMIZER] = 'O', [MB_ACTIVATIONS] = 'A',
     [MB_ROLLOUT_WEIGHTS] = 'R', [MB_KV_CACHE] = 'K', [MB_REF_WEIGHTS] = 'f', [MB_REWARD_WEIGHTS] = 'w',
     [MB_CRITIC] = 'C', [MB_RESHARD] = 's', [MB_HOST_OFFLOAD] = 'H', [MB_HOST_MODELS] = 'M',
-    [MB_RUNTIME] = 'x'
+    [MB_RUNTIME] = 'x', [MB_TRAIN_CACHE] = 'c'
 };
 static const char *bucket_short[MB__COUNT] = {
     [MB_WEIGHTS] = "weights", [MB_GRADS] = "grads", [MB_OPTIMIZER] = "optim", [MB_ACTIVATIONS] = "activ",
     [MB_ROLLOUT_WEIGHTS] = "rollout-w", [MB_KV_CACHE] = "kv", [MB_REF_WEIGHTS] = "ref-w",
     [MB_REWARD_WEIGHTS] = "reward-w", [MB_CRITIC] = "critic", [MB_RESHARD] = "reshard",
     [MB_HOST_OFFLOAD] = "host-off", [MB_HOST_MODELS] = "host-models",
-    [MB_RUNTIME] = "runtime"
+    [MB_RUNTIME] = "runtime", [MB_TRAIN_CACHE] = "tr-cache"
 };
 
 /* A value past the tables (a span's byte is not checked) still gets a mark. */

@@ -86,7 +86,7 @@ static color_spec color_of(int st)
             [MB_ACTIVATIONS] = COLOR_YELLOW, [MB_ROLLOUT_WEIGHTS] = COLOR_CYAN, [MB_KV_CACHE] = COLOR_GREEN,
             [MB_REF_WEIGHTS] = COLOR_BLUE, [MB_REWARD_WEIGHTS] = COLOR_MAGENTA, [MB_CRITIC] = COLOR_YELLOW,
             [MB_RESHARD] = COLOR_WHITE, [MB_HOST_OFFLOAD] = COLOR_CYAN, [MB_HOST_MODELS] = COLOR_BLUE,
-            [MB_RUNTIME] = COLOR_WHITE,
+            [MB_RUNTIME] = COLOR_WHITE, [MB_TRAIN_CACHE] = COLOR_RED,
         };
         int p = st - ST_BUCKET0;
         c.fg = COLOR_BLACK;
