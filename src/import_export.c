@@ -414,8 +414,14 @@ static bool ex_openrlhf(xctx *x)
     put(x, "train.batch_size", "%g", tb);
     double cap;
     if (!prompt_cap(x, &cap)) return false;
-    /* data.max_len caps prompt + response; the importer takes a quarter of it for the prompt */
-    put(x, "data.max_len", "%g", cap + s->work.max_response);
+    /* data.max_len caps prompt + response and is vLLM's max_model_len too (train_ppo_ray.py); the
+    ** importer takes a quarter of it for the prompt.  OpenRLHF has one value for both: a set
+    ** plan.rollout.max_model_len is written, and a workload cap that differs from it is said */
+    double mml = p->rollout.max_model_len > 0 ? p->rollout.max_model_len : cap + s->work.max_response;
+    if (mml != cap + s->work.max_response)
+        note(x, "plan.rollout.max_model_len = %g and the workload's prompt cap + max_response = %g: OpenRLHF's "
+                "data.max_len is both, the command gives it %g", mml, cap + s->work.max_response, mml);
+    put(x, "data.max_len", "%g", mml);
     put(x, "rollout.max_new_tokens", "%d", s->work.max_response);
     if (t->pp > 1) return fail(x, "plan.train.pp = %d: OpenRLHF's DeepSpeed training has no pipeline stages", t->pp);
     if (t->ep > 1) return fail(x, "plan.train.ep = %d: OpenRLHF's DeepSpeed training has no expert parallelism", t->ep);

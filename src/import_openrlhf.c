@@ -111,6 +111,12 @@ bool imp_map_openrlhf(imp_mctx *m)
     } else {
         imp_m_lengths(m, mp, fmin(mnt, maxlen - mp), ps, s2);
     }
+    /* vLLM's max_model_len is data.max_len itself, not the guessed prompt cap + the response:
+    ** train_ppo_ray.py hands max_len = args.data.max_len to create_vllm_engines, which passes it as
+    ** the engine's max_model_len (openrlhf/cli/train_ppo_ray.py and openrlhf/trainer/ray/vllm_engine.py
+    ** at 3c3be623; docs/frameworks.md) */
+    snprintf(why, sizeof why, "%s: vLLM's max_model_len (train_ppo_ray.py passes max_len to create_vllm_engines)", s);
+    imp_m_set(m, "plan.rollout.max_model_len", why, "%g", maxlen);
     imp_m_set(m, "workload.recompute_logprob", "OpenRLHF's experience maker runs the actor forward for the old log-probs", "true");
 
     /* placement */

@@ -12,8 +12,9 @@
 
 /* vLLM's max_model_len: plan.rollout.max_model_len when set, else the
 ** longest sequence the workload can make, prompt cap + max_response:
-** the max_model_len OpenRLHF hands vLLM (train_ppo_ray.py,
-** prompt_max_len + generate_max_len) and NeMo RL's vllm_cfg.max_model_len
+** OpenRLHF's before v0.10 (train_ppo_ray.py, prompt_max_len +
+** generate_max_len; from v0.10 data.max_len, which the importer sets as
+** plan.rollout.max_model_len) and NeMo RL's vllm_cfg.max_model_len
 ** (policy.max_total_sequence_length); a lower bound of verl's (its async
 ** server's default is the model's max_position_embeddings), docs/model.md
 ** section 8.  0 when the prompt has no upper bound. */

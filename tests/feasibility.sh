@@ -68,5 +68,17 @@ vf
 grep -q 'issue3360.lua *oom *fits *+6.9 GiB' "$T/out" && ok || bad "verl 3360's margin: $(cat "$T/out")"
 "$F" check "$R" | grep -q 'at the peak  *72.3 GiB per device while training' && ok || bad "verl 3360's peak: $("$F" check "$R" | grep 'at the peak')"
 
+# the OpenRLHF reports of 2024 and February 2025 (notes c and i): their
+# vLLM's own 0.9 of the device (OpenRLHF then passed no
+# gpu_memory_utilization, or its default was 0.9), where v0.11 gives 0.95:
+# the vLLM pool peaks receiving weights at 73.1 GiB, +6.1 GiB (+2.1 at 0.95)
+for n in openrlhf_qwen2_72b_ppo_32x80g_issue329 openrlhf_llama31_70b_grpo_72xa800_issue776 openrlhf_llama2_70b_ppo_16xa800_issue332; do
+    R=$(pwd)/examples/validation/feasibility/$n.lua
+    printf '%s\n' "$R | oom | miss | - | $n" >"$T/rows.txt"
+    vf
+    grep -q "$n.lua *oom *fits *+6.1 GiB" "$T/out" && ok || bad "$n's margin: $(cat "$T/out")"
+    "$F" check "$R" | grep -q 'at the peak  *73.1 GiB per device while receiving weights' && ok || bad "$n's vLLM pool: $("$F" check "$R" | grep 'at the peak')"
+done
+
 echo "feasibility: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

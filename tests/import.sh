@@ -125,6 +125,9 @@ field op '{ name = "critic_reward", devices = 4, roles = { "critic", "reward" } 
 field op 'micro_batch = 8,  -- train.micro_batch_size'
 field op 'optimizer_offload = 1,  -- ds.adam_offload'
 field op 'padding = "none",  -- ds.packing_samples'
+# vLLM's max_model_len is data.max_len itself (train_ppo_ray.py passes max_len to
+# create_vllm_engines), not the guessed prompt cap + max_new_tokens (512 + 1024)
+field op 'max_model_len = 2048,  -- data.max_len'
 # the critic trains on its own group beside the actor (colocate_critic_reward:
 # with the reward model): the actor's 4 GPUs hold the actor's states (its
 # optimizer states on the host with DeepSpeed's CPU Adam, adam_offload) and,
@@ -269,6 +272,8 @@ xhas ulysses 'actor_rollout_ref.actor.ulysses_sequence_parallel_size=2' verl "$T
 xhas async '    max_trajectory_age_steps: 2' nemo-rl "$TMP/nm.lua" --set plan.staleness=2 --set plan.on_update=continue
 xhas inflight '    in_flight_weight_updates: true' nemo-rl "$TMP/nm.lua" --set plan.staleness=2 --set plan.on_update=continue
 xhas orlhf-async '--train.async_queue_size 2' openrlhf "$TMP/op.lua" --set plan.staleness=2
+# vLLM's max_model_len goes back out as data.max_len, the one value OpenRLHF has for both
+xhas orlhf-mml '--data.max_len 4096' openrlhf "$TMP/op.lua" --set plan.rollout.max_model_len=4096
 # a group that is not whole nodes: OpenRLHF packs one-GPU bundles, so only num_nodes x num_gpus_per_node counts
 xhas orlhf-part-nodes '--actor.num_gpus_per_node 2' openrlhf "$TMP/op.lua" --set cluster.devices_per_node=3 --set cluster.nodes=6
 xhas orlhf-part-nodes-n '--actor.num_nodes 2' openrlhf "$TMP/op.lua" --set cluster.devices_per_node=3 --set cluster.nodes=6

@@ -40,6 +40,7 @@ return {
       tp = 2,  -- vllm.tensor_parallel_size (openrlhf_issue911_7b_reinforce.sh:28)
       mem_util = 0.95,  -- vllm.gpu_memory_utilization, openrlhf's default
       cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
+      max_model_len = 6656,  -- data.max_len (openrlhf_issue911_7b_reinforce.sh:39): vLLM's max_model_len (train_ppo_ray.py passes max_len to create_vllm_engines)
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
     },
     train = {

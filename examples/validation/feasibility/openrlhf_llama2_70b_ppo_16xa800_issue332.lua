@@ -5,7 +5,11 @@
 -- of training (host).
 -- Imported with fusync import openrlhf from configs/openrlhf_issue332_llama2_70b_ppo.sh (the script in v0.11
 -- spelling, see its header); model shape from its config.json (models/), with the machine's nodes: --device a100_80g
--- --devices-per-node 8 --host-mem 1600 (the thread's "1600GB memory each node", in host_mem_gb's GiB).
+-- --devices-per-node 8 --host-mem 1600 (the thread's "1600GB memory each node", in host_mem_gb's GiB), and three
+-- settings of the vLLM of that date, which OpenRLHF at 750e0ef3 did not pass (openrlhf/trainer/ray/vllm_engine.py,
+-- create_vllm_engines: no gpu_memory_utilization, no max_model_len): --set plan.rollout.mem_util=0.9 (vLLM's
+-- EngineArgs default), --set plan.rollout.mem_util_scope=device (vLLM's V0 worker) and
+-- --set plan.rollout.max_model_len=4096 (Llama-2-70b-chat-hf's max_position_embeddings in its Hugging Face config.json).
 -- Imported by `fusync import openrlhf` from openrlhf_issue332_llama2_70b_ppo.sh.
 -- Keys the input leaves out take the framework's defaults: OpenRLHF v0.11.0, commit 3c3be62: openrlhf/cli/train_ppo_ray.py.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -40,9 +44,11 @@ return {
   plan = {
     rollout = {
       tp = 2,  -- vllm.tensor_parallel_size (openrlhf_issue332_llama2_70b_ppo.sh:26)
-      mem_util = 0.95,  -- vllm.gpu_memory_utilization, openrlhf's default
+      mem_util = 0.9,  -- --set
       cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
+      max_model_len = 4096,  -- --set
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
+      mem_util_scope = "device",  -- --set
     },
     train = {
       zero = 3,  -- ds.zero_stage (openrlhf_issue332_llama2_70b_ppo.sh:37)

@@ -3,8 +3,12 @@
 -- Imported with fusync import openrlhf from configs/openrlhf_issue776_llama31_70b_grpo.sh (the report's command in
 -- v0.11 spelling, see its header) and --device a100_80g --nodes 9 --devices-per-node 8 (the report's machines:
 -- OpenRLHF's options give each group's GPUs, not the machine's a node); the shape of fusync's preset Llama-3.1-70B.
--- Not patched: the importer maps --adam_offload (ds.adam_offload) onto plan.train.optimizer_offload (docs/frameworks.md);
--- regenerated with the same command and no --set.
+-- Two settings of that date that the v0.11 command does not carry: --set plan.rollout.mem_util=0.9 (OpenRLHF's
+-- --vllm_gpu_memory_utilization default at 27342230, the last commit before the report, openrlhf/cli/train_ppo_ray.py;
+-- 0.95 from a later commit, v0.11's) and --set plan.rollout.mem_util_scope=device (vLLM before 0.9.1, whose budget is
+-- the device's, docs/model.md section 8; OpenRLHF at 27342230 asserts vllm >= 0.7.0).  Its max_model_len,
+-- prompt_max_len + generate_max_len then (train_ppo_ray.py at 27342230), is the v0.11 command's data.max_len.
+-- Not patched: the importer maps --adam_offload (ds.adam_offload) onto plan.train.optimizer_offload (docs/frameworks.md).
 -- Imported by `fusync import openrlhf` from openrlhf_issue776_llama31_70b_grpo.sh.
 -- Keys the input leaves out take the framework's defaults: OpenRLHF v0.11.0, commit 3c3be62: openrlhf/cli/train_ppo_ray.py.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -38,9 +42,11 @@ return {
   plan = {
     rollout = {
       tp = 8,  -- vllm.tensor_parallel_size (openrlhf_issue776_llama31_70b_grpo.sh:16)
-      mem_util = 0.95,  -- vllm.gpu_memory_utilization, openrlhf's default
+      mem_util = 0.9,  -- --set
       cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
+      max_model_len = 2048,  -- data.max_len (openrlhf_issue776_llama31_70b_grpo.sh:24): vLLM's max_model_len (train_ppo_ray.py passes max_len to create_vllm_engines)
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
+      mem_util_scope = "device",  -- --set
     },
     train = {
       zero = 3,  -- ds.zero_stage (openrlhf_issue776_llama31_70b_grpo.sh:26)

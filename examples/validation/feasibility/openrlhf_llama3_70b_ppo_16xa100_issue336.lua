@@ -49,9 +49,9 @@ return {
       tp = 2,  -- vllm.tensor_parallel_size (openrlhf_issue336_llama3_70b_ppo.sh:24)
       mem_util = 0.9,  -- --set
       cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
+      max_model_len = 8192,  -- --set
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
       mem_util_scope = "device",  -- --set
-      max_model_len = 8192,  -- --set
     },
     train = {
       zero = 3,  -- ds.zero_stage (openrlhf_issue336_llama3_70b_ppo.sh:35)

@@ -4,8 +4,14 @@
 -- Imported with fusync import openrlhf from configs/openrlhf_issue329_qwen2_72b_ppo.sh (the report's command in
 -- v0.11 spelling, see its header) and --device a100_80g --nodes 4 --devices-per-node 8 --host-mem 2048 (the report's
 -- machines: OpenRLHF's options give each group's GPUs, not the machine's a node); model shape from its config.json (models/).
--- Not patched: the importer maps --adam_offload (ds.adam_offload) onto plan.train.optimizer_offload (docs/frameworks.md);
--- regenerated with the same command and no --set.
+-- Three settings of the vLLM of that date, which OpenRLHF then did not pass (openrlhf/trainer/ray/vllm_engine.py,
+-- create_vllm_engines at 60a6ea95, the last commit before the report: no gpu_memory_utilization, no max_model_len; the
+-- max_model_len came with d244794f, "Fix #336 max_model_len", 2024-06-29): --set plan.rollout.mem_util=0.9 (vLLM's
+-- EngineArgs default, where v0.11's importer gives OpenRLHF's own 0.95), --set plan.rollout.mem_util_scope=device
+-- (vLLM's V0 worker, vllm/worker/worker.py, determine_num_available_blocks) and --set plan.rollout.max_model_len=32768
+-- (Qwen2-72B-Instruct's max_position_embeddings in its Hugging Face config.json, which vLLM takes when it is given no
+-- max_model_len).
+-- Not patched: the importer maps --adam_offload (ds.adam_offload) onto plan.train.optimizer_offload (docs/frameworks.md).
 -- Imported by `fusync import openrlhf` from openrlhf_issue329_qwen2_72b_ppo.sh.
 -- Keys the input leaves out take the framework's defaults: OpenRLHF v0.11.0, commit 3c3be62: openrlhf/cli/train_ppo_ray.py.
 -- Each field names its source key; "guess" marks what no config holds.
@@ -40,9 +46,11 @@ return {
   plan = {
     rollout = {
       tp = 8,  -- vllm.tensor_parallel_size (openrlhf_issue329_qwen2_72b_ppo.sh:21)
-      mem_util = 0.95,  -- vllm.gpu_memory_utilization, openrlhf's default
+      mem_util = 0.9,  -- --set
       cuda_graphs = true,  -- vllm.enforce_eager, openrlhf's default
+      max_model_len = 32768,  -- --set
       max_seqs = 256,  -- vLLM's default max_num_seqs (OpenRLHF does not set it)
+      mem_util_scope = "device",  -- --set
     },
     train = {
       zero = 3,  -- ds.zero_stage (openrlhf_issue329_qwen2_72b_ppo.sh:32)
