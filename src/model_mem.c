@@ -155,7 +155,10 @@ double mdl_vllm_profile_peak(const scn_model *m, int tp, double tokens, int seqs
 ** 14447's log).  A share of the whole device (device) counts everything
 ** the device holds outside torch, the CUDA context included: 1.79 GiB at
 ** TP 1 and 3.58 GiB at TP 2 (pull request 10511's log, H100, where
-** non_torch_memory was the device's use less torch's). */
+** non_torch_memory was the device's use less torch's).  vLLM 0.19.0's H100
+** logs print 2.06-2.21 GiB for the instance's increase at TP 2 and 4
+** (docs/validation.md, "The engine's own budget"); not taken here, the
+** reason is given there. */
 double mdl_vllm_non_torch(scn_mem_scope scope, int tp)
 {
     const double g = 1073741824.0;

@@ -33,6 +33,12 @@ static const char *SCN =
     "                ffn = 11008, vocab = 32000, tied_embeddings = false },\n"
     "  llama2_70b = { name = 'Llama-2-70b', layers = 80, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128,\n"
     "                 ffn = 28672, vocab = 32000, tied_embeddings = false },\n"
+    "  llama3_70b = f.models.llama3_1_70b, qwen25_7b = f.models.qwen2_5_7b, qwen3_235b = f.models.qwen3_235b_a22b,\n"
+    "  qwen25_72b = { name = 'Qwen2.5-72B', layers = 80, hidden = 8192, heads = 64, kv_heads = 8, head_dim = 128,\n"
+    "                 ffn = 29568, vocab = 152064, tied_embeddings = false },\n"
+    "  mixtral = { name = 'Mixtral-8x7B', layers = 32, hidden = 4096, heads = 32, kv_heads = 8, head_dim = 128,\n"
+    "              ffn = 14336, expert_ffn = 14336, experts = 8, experts_active = 2, shared_experts = 0,\n"
+    "              vocab = 32000, tied_embeddings = false },\n"
     "}\n"
     "return { name = 'vllmlog',\n"
     "  cluster = { device = f.devices.%s, devices_per_node = 8, nodes = 1, host_mem_gb = 2048 },\n"
@@ -206,6 +212,46 @@ START_TEST(t_logs_table)
         double fwd = mdl_vllm_profile_peak(&sc.actor, 1, r3090[i].mml, 256, true);
         ck_assert_double_eq_tol(fwd, r3090[i].mml * 102400.0, 1);
         ck_assert_double_eq_tol(fwd / GiB, r3090[i].act, 0.005);
+    }
+    /* vLLM 0.19.0 (V1, the engine's own budget) on H100, CUDA's 79.19 GiB,
+    ** gpu_memory_utilization 0.95, the API server's max_num_batched_tokens
+    ** 8,192 and max_num_seqs 1,024, max_model_len 8,192: llm-d-planner's
+    ** accuracy sweep (github.com/llm-d-incubation/llm-d-planner, commit
+    ** d3121e059da8, accuracy/results/v0.19.0/logs/), "Available KV cache
+    ** memory" in the comments */
+    const char *v1[] = {"plan.rollout.mem_util=0.95", "plan.rollout.max_seqs=1024",
+                        "plan.rollout.max_batched_tokens=8192", "cluster.device.cuda_total_gb=79.19",
+                        "plan.rollout.weights_dtype=fp8"};
+    static const struct { const char *model; int tp; bool fp8; double kv; } v19[] = {
+        {"llama3_8b", 1, false, 58.34},  /* 58.11 */
+        {"qwen25_7b", 1, false, 58.80},  /* 58.53 */
+        {"llama3_8b", 2, false, 65.78},  /* 63.76 */
+        {"qwen25_7b", 2, false, 65.85},  /* 63.84 */
+        {"llama3_8b", 4, false, 69.52},  /* 67.44 */
+        {"qwen25_7b", 4, false, 69.40},  /* 67.34 */
+        {"qwen25_72b", 2, false, 5.16},  /* 3.04 */
+        {"qwen25_72b", 4, false, 39.02}, /* Kimi-Dev-72B (Qwen2ForCausalLM): 36.72 */
+        {"llama3_70b", 2, true, 39.35},  /* Llama-3.3-70B-Instruct-fp8-dynamic: 37.28 */
+        {"llama3_70b", 4, true, 56.27},  /* 54.09 */
+        {"mixtral", 2, false, 30.75},    /* 28.44 */
+    };
+    for (size_t i = 0; i < sizeof v19 / sizeof v19[0]; i++) {
+        scn_scenario sc;
+        plan pl;
+        load_log("h100", v19[i].model, v19[i].tp, 8192, "instance", v1, v19[i].fp8 ? 5 : 4, &sc, &pl);
+        ck_assert_msg(fabs(pl.pools[0].kv_bytes / GiB - v19[i].kv) < 0.005, "v0.19 row %zu: %.4f GiB", i,
+                      pl.pools[0].kv_bytes / GiB);
+    }
+    /* vLLM issue 21348 (V1, July 2025): Qwen3-235B-A22B-FP8 at TP 4 on H100,
+    ** gpu_memory_utilization 0.9, the model's 40,960 positions: 8.11 GiB */
+    {
+        const char *q235[] = {"plan.rollout.max_seqs=1024", "plan.rollout.max_batched_tokens=8192",
+                              "plan.rollout.weights_dtype=fp8"};
+        scn_scenario sc;
+        plan pl;
+        load_log("h100", "qwen3_235b", 4, 40960, "instance", q235, 3, &sc, &pl);
+        ck_assert_msg(fabs(pl.pools[0].kv_bytes / GiB - 13.97) < 0.005, "issue 21348: %.4f GiB",
+                      pl.pools[0].kv_bytes / GiB);
     }
     scn_scenario sc;
     plan pl;
