@@ -87,5 +87,20 @@ vf
 grep -q 'issue632.lua *oom *oom *-12.9 GiB *waking the engine ok$' "$T/out" && ok || bad "verl 632 at the wake: $(cat "$T/out")"
 grep -q 'waking the engine known miss (thread: generating)$' "$T/out" && ok || bad "verl 632 as generating: $(cat "$T/out")"
 
+# the two reports of projects that run their own verl copy (notes w and x):
+# TinyZero 30 fits by +7.0 GiB (72.2 GiB generating, 64.9 GiB training),
+# Logic-RL 75 by +10.1 GiB (69.1 GiB generating, its one micro-batch of 32
+# sequences 25.0 GiB of activations)
+R=$(pwd)/examples/validation/feasibility/tinyzero_qwen25_3b_ppo_2xh100_issue30.lua
+printf '%s\n' "$R | oom | miss | - | TinyZero 30" >"$T/rows.txt"
+vf
+grep -q 'issue30.lua *oom *fits *+7.0 GiB' "$T/out" && ok || bad "TinyZero 30's margin: $(cat "$T/out")"
+"$F" check "$R" | grep 'total  *64.9 GiB  *72.2 GiB' >/dev/null && ok || bad "TinyZero 30's totals: $("$F" check "$R" | grep ' total ')"
+R=$(pwd)/examples/validation/feasibility/logicrl_qwen25_7b_grpo_4xa800_issue75.lua
+printf '%s\n' "$R | oom | miss | - | Logic-RL 75" >"$T/rows.txt"
+vf
+grep -q 'issue75.lua *oom *fits *+10.1 GiB' "$T/out" && ok || bad "Logic-RL 75's margin: $(cat "$T/out")"
+"$F" check "$R" | grep 'activations  *25.0 GiB' >/dev/null && ok || bad "Logic-RL 75's activations: $("$F" check "$R" | grep ' activations ')"
+
 echo "feasibility: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
