@@ -10,6 +10,10 @@
 **             the host and are loaded for their pass.
 ** Explicit plan.pools (from a scenario or a policy) override the mode.
 **
+** Past 900 lines because pool_peak and fit_check read every phase of one
+** pool together (training, log-prob passes, switching, the wake,
+** generating); the vLLM profile is plan_vllm.c, the costs plan_cost.c.
+**
 ** What each layout costs (collectives, ZeRO gathers, states, the weight
 ** sync) is priced in src/plan_cost.c; `fusync check`'s account of a plan
 ** is src/plan_describe.c, the host memory a node's fit message
