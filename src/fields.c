@@ -79,6 +79,9 @@ static const int ENGINE_VALS[] = {ENGINE_VLLM, ENGINE_SGLANG, ENGINE_HYBRID, ENG
 static const char *const SLEEP_NAMES[] = {"discard", "offload", "none", NULL};
 static const char *const PARAMS_NAMES[] = {"none", "after_reshard", "before_reshard", NULL};
 static const int PARAMS_VALS[] = {PARAMS_RESIDENT, PARAMS_AFTER_RESHARD, PARAMS_BEFORE_RESHARD};
+/* an enum whose names include "true" and "false" takes Lua's booleans (fields_lua.c) */
+static const char *const AUXOFF_NAMES[] = {"false", "true", "auto", NULL};
+static const int AUXOFF_VALS[] = {AUX_OFFLOAD_DEVICE, AUX_OFFLOAD_HOST, AUX_OFFLOAD_AUTO};
 static const int SLEEP_VALS[] = {SLEEP_DISCARD, SLEEP_OFFLOAD, SLEEP_NONE};
 static const char *const MEMSCOPE_NAMES[] = {"instance", "device", NULL};
 static const int MEMSCOPE_VALS[] = {MEMSCOPE_INSTANCE, MEMSCOPE_DEVICE};
@@ -451,8 +454,13 @@ static const fdesc FIELDS_OFFLOAD[] = {
          "before training: none; after_reshard (copied down once the engine has its weights: NeMo RL's "
          "offload_after_refit); before_reshard (down before the engine wakes, the reshard reading them from the "
          "host: verl actor.fsdp_config.param_offload)"),
-    BOOL("reference", scn_plan, offload_aux,
-         "reference and reward parameters wait in host memory between their forward passes and are loaded over the host link for each (verl ref.fsdp_config.param_offload, DeepSpeed-Chat offload_reference_model); on a training pool"),
+    ENUM("reference", scn_plan, offload_aux, AUXOFF_NAMES, AUXOFF_VALS,
+         "where the reference and reward parameters wait between their forward passes on a training pool: true, in "
+         "host memory, loaded over the host link for each pass (verl ref.fsdp_config.param_offload and "
+         "ref.megatron.param_offload, DeepSpeed-Chat offload_reference_model, OpenRLHF --ref_reward_offload, NeMo RL's "
+         "reference state dict); false, on the device for the whole run, through generation and training, their "
+         "bytes in every phase (verl's default); auto, on the host under full co-location and on the device "
+         "elsewhere (docs/model.md, section 8)"),
     END
 };
 

@@ -313,6 +313,13 @@ static int want_enum(freader *r, int idx, const char *path, const char *const *n
 {
     char got[64], list[256];
     lua_State *L = r->L;
+    /* an enum with the names "true" and "false" takes the booleans for them
+    ** (plan.offload.reference: true, false or "auto") */
+    if (lua_type(L, idx) == LUA_TBOOLEAN) {
+        const char *b = lua_toboolean(L, idx) ? "true" : "false";
+        for (int i = 0; names[i]; i++)
+            if (strcmp(b, names[i]) == 0) return i;
+    }
     if (lua_type(L, idx) != LUA_TSTRING)
         fr_fail(r, path, "expected one of %s; got %s", list_text(list, sizeof list, names),
                 fields_got_text(L, idx, got, sizeof got));

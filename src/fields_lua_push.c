@@ -9,6 +9,7 @@
 
 #include <lua.h>
 #include <lauxlib.h>
+#include <string.h>
 
 /* ------------------------------------------------------------- writers */
 
@@ -32,7 +33,13 @@ static void push_leaf(lua_State *L, const fdesc *f, const void *base)
     case FK_NUM: lua_pushnumber(L, *(const double *)p / f->scale); break;
     case FK_BOOL: lua_pushboolean(L, *(const bool *)p); break;
     case FK_STR: lua_pushstring(L, (const char *)p); break;
-    case FK_ENUM: lua_pushstring(L, fields_enum_name(f, (int)fields_get_num(f, base))); break;
+    case FK_ENUM: {
+        /* an enum's "true" and "false" go back as the booleans it takes */
+        const char *nm = fields_enum_name(f, (int)fields_get_num(f, base));
+        if (!strcmp(nm, "true") || !strcmp(nm, "false")) lua_pushboolean(L, nm[0] == 't');
+        else lua_pushstring(L, nm);
+        break;
+    }
     default: lua_pushnil(L); break;
     }
 }

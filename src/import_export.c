@@ -149,6 +149,9 @@ static bool rules(xctx *x, imp_guard g)
             break;
         case IMP_C_PACK: put(x, r->key, "%s", tf((int)v == PAD_NONE)); break;
         case IMP_C_NOT: put(x, r->key, "%s", tf(v == 0)); break;
+        case IMP_C_AUXOFF:
+            put(x, r->key, "%s", tf((int)v == AUX_OFFLOAD_HOST || ((int)v == AUX_OFFLOAD_AUTO && x->s->plan.mode == MODE_FULL)));
+            break;
         }
     }
     return true;
@@ -481,6 +484,10 @@ static bool ex_openrlhf(xctx *x)
             note(x, "plan.rollout.sleep = \"discard\": OpenRLHF's vLLM sleeps at level 1 (weights to host memory); "
                     "written enable_sleep true");
         put(x, "ds.enable_sleep", "%s", tf(p->offload_optimizer));
+        /* the frozen models' place (import_openrlhf.c): "auto" is the host under full co-location */
+        bool aux_host = p->offload_aux != AUX_OFFLOAD_DEVICE;
+        if (s->has_ref && aux_host) put(x, "ref.offload", "true");
+        if (s->reward_is_model && aux_host) put(x, "reward.offload", "true");
         if (p->offload_grads != p->offload_optimizer)
             note(x, "plan.offload.grads = %s: DeepSpeed's sleep mode offloads gradients with the optimizer states",
                  tf(p->offload_grads));

@@ -114,6 +114,8 @@ static const imp_keydef VERL[] = {
     {"actor_rollout_ref.ref.log_prob_use_dynamic_bsz", "${actor_rollout_ref.actor.use_dynamic_bsz}", M, NULL},
     {"actor_rollout_ref.ref.log_prob_max_token_len_per_gpu", "${actor_rollout_ref.actor.ppo_max_token_len_per_gpu}", M, NULL},
     {"actor_rollout_ref.ref.fsdp_config.param_offload", "false", M, NULL},
+    /* _generated_ppo_megatron_trainer.yaml: oc.select of the actor's param_offload, else false */
+    {"actor_rollout_ref.ref.megatron.param_offload", "${actor_rollout_ref.actor.megatron.param_offload}", M, NULL},
     {"actor_rollout_ref.ref.megatron.*", NULL, P, "fusync runs the reference with the actor's training layout"},
     {"actor_rollout_ref.ref.*", NULL, N, NULL},
     {"actor_rollout_ref.rollout.n", "1", M, NULL},
@@ -219,8 +221,9 @@ static const imp_keydef ORLHF[] = {
     {"reward.model_name_or_path", "null", M, NULL},
     {"reward.remote_url", "null", M, NULL},
     {"critic.model_name_or_path", "null", M, NULL},
-    {"ref.offload", "false", P, "reference offload: not modelled; the reference is held on the device"},
-    {"reward.offload", "false", P, "reward-model offload: not modelled; the reward model is held on the device"},
+    {"ref.offload", "false", M, NULL},
+    {"reward.offload", "false", M, NULL},
+    {"ref_reward_offload", NULL, M, NULL},
     {"rollout.micro_batch_size", "1", M, NULL},
     {"rollout.max_tokens_per_gpu", "${train.max_tokens_per_gpu}", M, NULL},
     {"rollout.vllm_generate_batch_size", "null", P, "over-sampling: fusync generates exactly a step's samples"},
@@ -279,7 +282,7 @@ static const char *const ORLHF_FLAGS[] = {
     "ds.load_in_4bit", "reward.normalize_enable", "train.full_determinism_enable", "critic.save_value_network",
     "actor.muon.nesterov", "critic.muon.nesterov", "actor.muon.no_nesterov", "critic.muon.no_nesterov",
     "algo.kl.use_loss", "algo.advantage.no_std_norm", "ref.offload", "reward.offload", "data.apply_chat_template",
-    "algo.dynamic_filtering_enable", "actor.freeze_visual_encoder", "use_ms", NULL
+    "algo.dynamic_filtering_enable", "actor.freeze_visual_encoder", "use_ms", "ref_reward_offload", NULL
 };
 
 /* --------------------------------------------------------------- NeMo RL */
@@ -420,7 +423,12 @@ static const imp_rule VERL_RULES[] = {
     R("actor_rollout_ref.actor.megatron.grad_offload", "plan.offload.grads", BOOL, MEGATRON, 0),
     R("actor_rollout_ref.actor.fsdp_config.fsdp_size", "plan.train.shard_group", SHARD, FSDP, 0),
     R("actor_rollout_ref.actor.fsdp_config.optimizer_offload", "plan.offload.optimizer", BOOL, FSDP, 0),
-    R("actor_rollout_ref.ref.fsdp_config.param_offload", "plan.offload.reference", BOOL, FSDP, 0),
+    /* verl's reference offload (docs/model.md, section 8): false, verl's
+    ** default, keeps the reference on the device for the whole run
+    ** (megatron_workers.py at add17f029: offloaded at init and reloaded in
+    ** compute_ref_log_prob only when the key is true) */
+    R("actor_rollout_ref.ref.fsdp_config.param_offload", "plan.offload.reference", AUXOFF, FSDP, 0),
+    R("actor_rollout_ref.ref.megatron.param_offload", "plan.offload.reference", AUXOFF, MEGATRON, 0),
     R("actor_rollout_ref.model.enable_gradient_checkpointing", "plan.train.recompute", RECOMP, FSDP, 0),
     R("actor_rollout_ref.model.use_remove_padding", "plan.train.padding", PACK, FSDP, 0),
     /* vLLM's enforce_eager: no CUDA graphs, the decode step's launches paid in

@@ -287,7 +287,7 @@ bool imp_m_rules(imp_mctx *m, imp_guard g)
         }
         if (!imp_m_gbool(m, r->key, &b, s, sizeof s)) return false;
         switch (r->conv) {
-        case IMP_C_BOOL: imp_m_set(m, r->field, s, "%s", b ? "true" : "false"); break;
+        case IMP_C_BOOL: case IMP_C_AUXOFF: imp_m_set(m, r->field, s, "%s", b ? "true" : "false"); break;
         case IMP_C_ZERO1: imp_m_set(m, r->field, s, "%d", b ? 1 : 0); break;
         case IMP_C_RECOMP: imp_m_set(m, r->field, s, "\"%s\"", b ? "full" : "none"); break;
         case IMP_C_FP32: imp_m_set(m, r->field, s, "\"%s\"", b ? "fp32" : "bf16"); break;

@@ -52,6 +52,7 @@ bool imp_map_nemo(imp_mctx *m)
     if (!imp_m_gnum(m, "loss_fn.reference_policy_kl_penalty", &d, NULL, s, sizeof s)) return false;
     snprintf(why, sizeof why, "%s: reference log-probs are computed when the KL penalty is not 0", s);
     imp_m_set(m, "models.reference", why, "%s", d != 0 ? "true" : "false");
+    bool has_ref = d != 0;
     imp_m_set(m, "models.reward", "the environment's verifier (env)", "\"rule\"");
     imp_m_set(m, "workload.algorithm", "NeMo RL's grpo_train", "\"grpo\"");
     double prompts, n, gbs;
@@ -104,6 +105,12 @@ bool imp_map_nemo(imp_mctx *m)
         imp_m_set(m, "plan.rollout.own_process", why, "true");
         snprintf(why, sizeof why, "%s: NeMo RL's offload_after_refit moves the policy's parameters to the host", s);
         imp_m_set(m, "plan.offload.params", why, "\"after_reshard\"");
+        /* the reference is the policy's own weights kept as a host state dict (get_cpu_state_dict) and copied
+        ** into the model for its pass (use_reference_model; nemo_rl/models/policy/workers/
+        ** dtensor_policy_worker.py, NeMo RL 7ea279a): on the host between its passes (docs/model.md, section 8) */
+        if (has_ref)
+            imp_m_set(m, "plan.offload.reference", "NeMo RL's use_reference_model: the reference state dict is held on "
+                      "the host (get_cpu_state_dict) and copied in for each pass", "true");
     } else {
         double rg, rn;
         bool ng, nn;

@@ -86,6 +86,21 @@ bool imp_map_openrlhf(imp_mctx *m)
     bool reward_model = !imp_m_is_null(rm) && imp_m_is_null(url);
     if (reward_model) { if (!imp_m_model(m, "reward", "reward.model_name_or_path")) return false; }
     else imp_m_set(m, "models.reward", imp_m_is_null(url) ? "no reward model given" : s, "\"rule\"");
+    /* where the frozen models wait (docs/model.md, section 8): --ref.offload (--ref_reward_offload before the
+    ** dotted options of v0.10) builds the reference with DeepSpeed's parameter offload to the host
+    ** (openrlhf/trainer/ray/launcher.py, ReferenceModelActor: get_ds_eval_config(offload=...), v0.11.0); unset, the
+    ** reference and reward stay on their GPUs, under --train.colocate_all through generation and training too */
+    bool old_off = imp_cfg_get(m->c, "ref_reward_offload") != NULL;
+    if (has_ref || reward_model) {
+        bool ro, wo;
+        if (!imp_m_gbool(m, old_off ? "ref_reward_offload" : "ref.offload", &ro, s, sizeof s)) return false;
+        if (!old_off && !imp_m_gbool(m, "reward.offload", &wo, s2, sizeof s2)) return false;
+        if (old_off) wo = ro;
+        if (has_ref && reward_model && ro != wo)
+            imp_m_warn(m, "ref.offload %s, reward.offload %s: fusync holds the reference and reward models in one place "
+                       "(plan.offload.reference follows ref.offload)", ro ? "true" : "false", wo ? "true" : "false");
+        imp_m_set(m, "plan.offload.reference", has_ref ? s : s2, "%s", (has_ref ? ro : wo) ? "true" : "false");
+    }
     if (ppo) {
         char cm[1024];
         imp_m_get(m, "critic.model_name_or_path", cm, sizeof cm, NULL, 0);

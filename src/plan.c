@@ -256,12 +256,17 @@ static bool layout_pool(const scn_scenario *s, plan *p, plan_pool *q, fs_err *er
         q->aux_replicas = q->devices / q->aux_tp;
     }
     q->colocated = (q->roles & ROLE_ROLLOUT) && (q->roles & ROLE_TRAIN);
-    /* the frozen models wait on the host between their passes under full
-    ** co-location, and on a training pool with plan.offload.reference
-    ** (verl's ref.fsdp_config.param_offload, DeepSpeed-Chat's
-    ** offload_reference_model; docs/model.md, section 8) */
-    q->swap_aux = (q->roles & (ROLE_REF | ROLE_REWARD))
-               && ((q->roles & ROLE_ROLLOUT) || (sp->offload_aux && (q->roles & (ROLE_TRAIN | ROLE_CRITIC))));
+    /* docs/model.md, section 8, "Where the frozen models wait": on the
+    ** host between their passes with plan.offload.reference = true (verl's
+    ** ref.fsdp_config/ref.megatron param_offload: compute_ref_log_prob
+    ** loads and offloads the reference only when it is set,
+    ** verl/workers/megatron_workers.py at add17f029; OpenRLHF's
+    ** --ref_reward_offload; DeepSpeed-Chat's offload_reference_model), on
+    ** the device for the whole run with false (verl's default), and with
+    ** "auto" on the host under full co-location only */
+    bool fwd = (q->roles & (ROLE_REF | ROLE_REWARD)) != 0;
+    if (q->roles & ROLE_ROLLOUT) q->swap_aux = fwd && sp->offload_aux != AUX_OFFLOAD_DEVICE;
+    else q->swap_aux = fwd && sp->offload_aux == AUX_OFFLOAD_HOST && (q->roles & (ROLE_TRAIN | ROLE_CRITIC));
     /* ZeRO-3 frozen models: by default as the actor is held (verl's FSDP
     ** workers wrap the reference with the actor's FSDP strategy; DeepSpeed-
     ** Chat's and OpenRLHF's reference take ZeRO-3 when the actor does, else
@@ -466,6 +471,15 @@ static void pool_memory(const scn_scenario *s, plan_pool *q)
     if (!q->swap_aux) {
         q->train_mem[MB_REF_WEIGHTS] = refw;
         q->train_mem[MB_REWARD_WEIGHTS] = rww;
+        /* resident under full co-location: beside the engine through
+        ** generation, and on the device when a device-scope vLLM sizes its
+        ** KV cache (verl's RayPPOTrainer.init_workers builds the reference
+        ** before the rollout, "so that vllm can have a better estimation of
+        ** kv cache memory", verl/trainer/ppo/ray_trainer.py at add17f029) */
+        if (q->roles & ROLE_ROLLOUT) {
+            q->rollout_mem[MB_REF_WEIGHTS] = refw;
+            q->rollout_mem[MB_REWARD_WEIGHTS] = rww;
+        }
     } else {
         host += refw + rww;
     }

@@ -152,7 +152,11 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             buf_printf(out, "    forward   %d replicas of TP%d\n", q->aux_replicas, q->aux_tp);
         /* frozen models held ZeRO-3 or parked on the host (docs/model.md,
         ** section 3): what a device holds of each and where */
-        if ((q->aux_sharded || (s->plan.offload_aux && q->swap_aux)) && q->aux_bytes[0] + q->aux_bytes[1] > 0) {
+        /* ... and said where: parked by plan.offload.reference = true, or
+        ** kept beside the engine by false (section 8) */
+        bool said = (s->plan.offload_aux == AUX_OFFLOAD_HOST && q->swap_aux)
+                 || (s->plan.offload_aux == AUX_OFFLOAD_DEVICE && (q->roles & ROLE_ROLLOUT));
+        if ((q->aux_sharded || said) && q->aux_bytes[0] + q->aux_bytes[1] > 0) {
             const char *nm[2] = {"reference", "reward"};
             int ranks = q->aux_tp > 0 ? q->aux_replicas : q->shard;
             for (int k = 0; k < 2; k++) {
@@ -160,7 +164,8 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
                 fmt_bytes(b1, sizeof b1, q->aux_bytes[k]);
                 buf_printf(out, "    frozen    %s %s per device", nm[k], b1);
                 if (q->aux_sharded) buf_printf(out, ", ZeRO-3 over %d rank%s (gathered every micro-batch)", ranks, fs_s(ranks));
-                buf_printf(out, "%s\n", q->swap_aux ? "; on the host between its passes, loaded for each" : "; resident");
+                buf_printf(out, "%s\n", q->swap_aux ? "; on the host between its passes, loaded for each"
+                                       : (q->roles & ROLE_ROLLOUT) ? "; resident, through generation too" : "; resident");
             }
         }
         buf_printf(out, "    memory per device        %-12s %-12s\n", "training", "generating");

@@ -80,7 +80,7 @@ double planner_lag_value(const int64_t *hist, int top, double c);
 ** share in steps of 1/PLANNER_OPT_STEPS, 1 + PLANNER_OPT_STEPS all of it). */
 #define PLANNER_OPT_STEPS 4
 enum { PLANNER_MEM_RECOMPUTE, PLANNER_MEM_SLEEP, PLANNER_MEM_AUX_SHARD, PLANNER_MEM_PARAMS, PLANNER_MEM_OPTIMIZER,
-       PLANNER_MEM__N };
+       PLANNER_MEM_AUX_OFFLOAD, PLANNER_MEM__N };
 /* the scenario field of feature f ("plan.train.recompute"), its short name
 ** for the table ("recompute") */
 const char *planner_mem_path(int f);

@@ -410,6 +410,10 @@ bool planner_within(const planner *P, const scn_scenario *s, const report *rep, 
 **             __init__.py, MegatronConfig).  Co-located NeMo RL always
 **             sleeps at level 1 and offloads the parameters after the refit:
 **             no key chooses either, so the search never changes them.
+** offload_reference: verl ref.fsdp_config / ref.megatron param_offload,
+**             OpenRLHF --ref.offload (the frozen models to the host between
+**             their passes); NeMo RL keeps its reference on the host with no
+**             key, so the search never changes it.
 ** None has a key for the frozen models' sharding: verl, OpenRLHF and NeMo RL
 ** hold the reference as the actor is held (plan.aux_shard = "auto").  The
 ** backend a value needs (selective recompute under Megatron) is the
@@ -429,10 +433,10 @@ bool planner_within(const planner *P, const scn_scenario *s, const report *rep, 
 ** critic. */
 static const struct { const char *name; unsigned offers[PLANNER_MEM__N]; bool critic_pool; } MEM_OFFERS[] = {
     {"verl", {B(RECOMPUTE_SELECTIVE) | B(RECOMPUTE_FULL), B(SLEEP_NONE) | B(SLEEP_OFFLOAD) | B(SLEEP_DISCARD), 0,
-              B(PARAMS_BEFORE_RESHARD), OPT_ALL | OPT_SHARES}, false},
-    {"openrlhf", {B(RECOMPUTE_FULL), B(SLEEP_NONE) | B(SLEEP_OFFLOAD), 0, 0, OPT_ALL}, true},
-    {"nemo-rl", {B(RECOMPUTE_SELECTIVE) | B(RECOMPUTE_FULL), 0, 0, 0, OPT_ALL | OPT_SHARES}, false},
-    {"nemorl", {B(RECOMPUTE_SELECTIVE) | B(RECOMPUTE_FULL), 0, 0, 0, OPT_ALL | OPT_SHARES}, false},
+              B(PARAMS_BEFORE_RESHARD), OPT_ALL | OPT_SHARES, B(AUX_OFFLOAD_HOST)}, false},
+    {"openrlhf", {B(RECOMPUTE_FULL), B(SLEEP_NONE) | B(SLEEP_OFFLOAD), 0, 0, OPT_ALL, B(AUX_OFFLOAD_HOST)}, true},
+    {"nemo-rl", {B(RECOMPUTE_SELECTIVE) | B(RECOMPUTE_FULL), 0, 0, 0, OPT_ALL | OPT_SHARES, 0}, false},
+    {"nemorl", {B(RECOMPUTE_SELECTIVE) | B(RECOMPUTE_FULL), 0, 0, 0, OPT_ALL | OPT_SHARES, 0}, false},
 };
 
 /* The framework's row of MEM_OFFERS, -1: no --framework, or one the

@@ -49,6 +49,8 @@ static const struct {
     {"plan.aux_shard", "aux_shard", {AUX_SHARD_NONE, AUX_SHARD_ZERO3}, 2, false},
     {"plan.offload.params", "offload_params", {PARAMS_RESIDENT, PARAMS_AFTER_RESHARD, PARAMS_BEFORE_RESHARD}, 3, false},
     {"plan.train.optimizer_offload", "optimizer_offload", {0, 1, 2, 3, PLANNER_OPT_STEPS}, PLANNER_OPT_STEPS + 1, false},
+    /* the frozen models on the host between their passes (plan.offload.reference; docs/model.md, section 8) */
+    {"plan.offload.reference", "offload_reference", {AUX_OFFLOAD_DEVICE, AUX_OFFLOAD_HOST}, 2, false},
 };
 
 const char *planner_mem_path(int f) { return f >= 0 && f < PLANNER_MEM__N ? FEAT[f].path : ""; }
@@ -61,6 +63,7 @@ static void mem_set(scn_scenario *s, int f, int v)
     case PLANNER_MEM_SLEEP: s->plan.rollout.sleep = (scn_sleep)v; break;
     case PLANNER_MEM_AUX_SHARD: s->plan.aux_shard = (scn_aux_shard)v; break;
     case PLANNER_MEM_PARAMS: s->plan.offload_params = (scn_param_offload)v; break;
+    case PLANNER_MEM_AUX_OFFLOAD: s->plan.offload_aux = (scn_aux_offload)v; break;
     default: s->plan.train.optimizer_offload = (double)v / PLANNER_OPT_STEPS; break;
     }
 }
@@ -134,6 +137,7 @@ static bool feature_applies(const scn_scenario *s, const plan *pl, int f)
         case PLANNER_MEM_SLEEP: if (coloc) return true; break;
         case PLANNER_MEM_AUX_SHARD: if (aux && !q->aux_sharded) return true; break;
         case PLANNER_MEM_PARAMS: if (coloc && (q->roles & ROLE_TRAIN)) return true; break;
+        case PLANNER_MEM_AUX_OFFLOAD: if (aux && !q->swap_aux && (q->roles & (ROLE_TRAIN | ROLE_CRITIC))) return true; break;
         default: if (q->roles & ROLE_TRAIN) return true; break;
         }
     }
@@ -149,6 +153,9 @@ static int base_pos(const scn_scenario *s, int f)
     case PLANNER_MEM_SLEEP: v = (int)s->plan.rollout.sleep; break;
     case PLANNER_MEM_AUX_SHARD: return s->plan.aux_shard == AUX_SHARD_ZERO3;
     case PLANNER_MEM_PARAMS: v = (int)s->plan.offload_params; break;
+    /* "auto" is the host under full co-location, the device elsewhere */
+    case PLANNER_MEM_AUX_OFFLOAD:
+        return s->plan.offload_aux == AUX_OFFLOAD_HOST || (s->plan.offload_aux == AUX_OFFLOAD_AUTO && s->plan.mode == MODE_FULL);
     /* the scenario's share, rounded down to a step: the values above it */
     default: return (int)floor(s->plan.train.optimizer_offload * PLANNER_OPT_STEPS + 1e-9);
     }
@@ -243,7 +250,7 @@ bool planner_mem_repair(planner *P, plan_cand *c, scn_scenario *s, plan *pl)
         double least = tm[MB_GRADS] + tm[MB_CRITIC] + tm[MB_RESHARD] + tm[MB_WEIGHTS] * (1 - fo / 2)
                      + tm[MB_OPTIMIZER] * (1 - fo) + (op.n[PLANNER_MEM_RECOMPUTE] ? 0 : tm[MB_ACTIVATIONS])
                      + (op.n[PLANNER_MEM_SLEEP] ? 0 : tm[MB_ROLLOUT_WEIGHTS] + tm[MB_KV_CACHE])
-                     + (op.n[PLANNER_MEM_AUX_SHARD] ? 0 : tm[MB_REF_WEIGHTS] + tm[MB_REWARD_WEIGHTS]);
+                     + (op.n[PLANNER_MEM_AUX_SHARD] || op.n[PLANNER_MEM_AUX_OFFLOAD] ? 0 : tm[MB_REF_WEIGHTS] + tm[MB_REWARD_WEIGHTS]);
         if (least > q->capacity) return false;
         reach = true;
     }

@@ -464,7 +464,13 @@ static void rec_json(fs_json *j, const fdesc *rec, const void *base, const char 
         switch (f->kind) {
         case FK_INT: case FK_NUM: json_num(j, sub, fields_get_num(f, base) / f->scale); break;
         case FK_BOOL: json_bool(j, sub, fields_get_num(f, base) != 0); break;
-        case FK_ENUM: json_str(j, sub, fields_enum_name(f, (int)fields_get_num(f, base))); break;
+        case FK_ENUM: {
+            /* an enum's "true" and "false" (plan.offload.reference) as JSON's booleans */
+            const char *nm = fields_enum_name(f, (int)fields_get_num(f, base));
+            if (!strcmp(nm, "true") || !strcmp(nm, "false")) json_bool(j, sub, nm[0] == 't');
+            else json_str(j, sub, nm);
+            break;
+        }
         case FK_STR: if (f->size) json_str(j, sub, (const char *)fields_cat(f, base)); break;
         case FK_DEVICE: case FK_MODEL: case FK_REC:
             if (!f->sub) break;

@@ -102,7 +102,7 @@ void scn_defaults(scn_scenario *s)
     p->rollout.own_process = false;
     p->aux_tp = 1;
     p->aux_shard = AUX_SHARD_AUTO;
-    p->offload_aux = false;
+    p->offload_aux = AUX_OFFLOAD_AUTO;
     p->offload_optimizer = true;
     p->offload_grads = true;
     p->offload_params = PARAMS_RESIDENT;

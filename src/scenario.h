@@ -182,6 +182,11 @@ typedef enum { GRAD_FP32, GRAD_BF16 } scn_grad_dtype;
 ** section 3): as the actor is (auto: ZeRO-3-sharded when plan.train.zero is
 ** 3, whole over TP·PP otherwise), never sharded, or always ZeRO-3. */
 typedef enum { AUX_SHARD_AUTO, AUX_SHARD_NONE, AUX_SHARD_ZERO3 } scn_aux_shard;
+/* Where the frozen models (reference, reward) wait between their forward
+** passes (plan.offload.reference): on the device (false), on the host
+** (true), or auto: on the host under full co-location, on the device
+** elsewhere (docs/model.md, section 8) */
+typedef enum { AUX_OFFLOAD_DEVICE, AUX_OFFLOAD_HOST, AUX_OFFLOAD_AUTO } scn_aux_offload;
 typedef enum { ONUPD_CONTINUE, ONUPD_RESTART } scn_on_update;
 typedef enum { STALE_WAIT, STALE_DISCARD } scn_on_stale;
 /* How samples reach rollout instances (docs/model.md, section 5, Dispatch). */
@@ -329,7 +334,7 @@ typedef struct {
     scn_rollout_layout rollout;
     int      aux_tp;            /* layout of forward-only models on their pool */
     scn_aux_shard aux_shard;    /* frozen models ZeRO-3-sharded over their data-parallel ranks */
-    bool     offload_aux;       /* reference/reward parameters on the host between their passes */
+    scn_aux_offload offload_aux; /* reference/reward parameters on the host between their passes */
     bool     offload_optimizer; /* co-located: optimizer states to host during rollout */
     bool     offload_grads;
     scn_param_offload offload_params;  /* co-located: the actor's training weights to host during rollout */

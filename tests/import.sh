@@ -320,6 +320,31 @@ imp ons openrlhf "$TMP/ons.sh"
 field ons 'sleep = "none",  -- vllm.enable_sleep'
 rt ons openrlhf "$TMP/ons.sh"
 rt vo verl "$TMP/vo.sh"
+# where the frozen models wait (docs/model.md, section 8): verl's ref param_offload, default false (the reference
+# on the device for the whole run), the Megatron key following the actor's (oc.select); OpenRLHF's --ref.offload
+# (--ref_reward_offload before v0.10); NeMo RL's reference state dict on the host when co-located
+field vm 'reference = false,  -- actor_rollout_ref.ref.megatron.param_offload, verl'"'"'s default'
+imp vmro verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" actor_rollout_ref.ref.megatron.param_offload=True
+field vmro 'reference = true,  -- actor_rollout_ref.ref.megatron.param_offload (command line)'
+imp vmao verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" actor_rollout_ref.actor.megatron.param_offload=True
+field vmao 'reference = true,  -- actor_rollout_ref.ref.megatron.param_offload'
+imp vfro verl "$D/verl_qwen3_8b_fsdp.sh" actor_rollout_ref.ref.fsdp_config.param_offload=False
+field vfro 'reference = false,  -- actor_rollout_ref.ref.fsdp_config.param_offload (command line)'
+check vfro 0 "resident, through generation too"
+field oh 'reference = false,  -- ref.offload, openrlhf'"'"'s default'
+sed -e 's/--train.colocate_all/--train.colocate_all --ref.offload --reward.offload/' "$D/openrlhf_llama8b_hybrid.sh" >"$TMP/oro.sh"
+imp oro openrlhf "$TMP/oro.sh"
+field oro 'reference = true,  -- ref.offload'
+rt oro openrlhf "$TMP/oro.sh"
+sed -e 's/--train.colocate_all/--train.colocate_all --ref.offload/' "$D/openrlhf_llama8b_hybrid.sh" >"$TMP/oro1.sh"
+imp oro1 openrlhf "$TMP/oro1.sh"
+warned oro1 'ref.offload true, reward.offload false'
+sed -e 's/--train.colocate_all/--train.colocate_all --ref_reward_offload/' "$D/openrlhf_llama8b_hybrid.sh" >"$TMP/oro2.sh"
+imp oro2 openrlhf "$TMP/oro2.sh"
+field oro2 'reference = true,  -- ref_reward_offload'
+xhas orlhf-refoff '--ref.offload' openrlhf "$TMP/oh.lua" --set plan.offload.reference=auto
+field nm "reference = true,  -- NeMo RL's use_reference_model"
+if grep -q "use_reference_model" "$TMP/nn.lua"; then bad "nn: the reference's place set off co-location"; else ok; fi
 # between phases (load_fsdp_optimizer / offload_fsdp_optimizer around update_actor) is not the host optimizer
 imp vb verl "$TMP/vo.sh" actor_rollout_ref.actor.fsdp_config.offload_policy=False \
     actor_rollout_ref.actor.fsdp_config.optimizer_offload=True

@@ -12,6 +12,9 @@
 #     Megatron backend's optimizer_offload_fraction): #1 holds half of the
 #     optimizer on the host, fits under check, the export writes the
 #     fraction; OpenRLHF (adam_offload on or off) never gets a share below 1;
+#   - tests/data/plan/ref_resident.lua keeps its reference on the device:
+#     verl's #1 sends it to the host (ref param_offload) and needs it to
+#     fit; NeMo RL has no key for it, so no row moves it;
 #   - tests/data/plan/sleep_none.lua's engine never sleeps: without
 #     --framework some rows make it sleep with discard (vLLM level 2); OpenRLHF
 #     has level 1 only (offload), NeMo RL no setting at all, so neither ever
@@ -88,6 +91,27 @@ else bad "adam_share #1 does not export verl's optimizer_offload_fraction 0.5: $
 "$F" plan $H --framework openrlhf --quiet --csv "$T/o.csv" >/dev/null 2>&1
 if features "$T/o.csv" | grep -q "optimizer_offload=0"; then bad "--framework openrlhf: a row holds a share of the optimizer on the host"; else ok; fi
 features "$T/o.csv" | grep -q "optimizer_offload=1" && ok || bad "--framework openrlhf: no row holds the optimizer on the host"
+# the frozen reference on the device: verl's #1 sends it to the host (ref
+# param_offload), which it needs to fit; NeMo RL has no key, never offered
+H=tests/data/plan/ref_resident.lua
+if "$F" check $H >/dev/null 2>&1; then bad "ref_resident.lua fits as given: the test needs a scenario that does not"; else ok; fi
+if "$F" plan $H --framework verl --mode full --quiet --csv "$T/r.csv" 2>"$T/err"; then ok; else bad "plan $H --framework verl: $(head -3 "$T/err")"; fi
+row=$(first "$T/r.csv")
+mf=$(field "$row" "$T/r.csv" memory_features)
+case "$mf" in *offload_reference=true*) ok ;; *) bad "ref_resident --framework verl #1: memory_features '$mf', the reference not on the host" ;; esac
+rw=$(field "$row" "$T/r.csv" run_with)
+args=${rw#fusync run }
+# shellcheck disable=SC2086
+if "$F" check $args 2>&1 | grep -q "^Memory fit: fits"; then ok; else bad "ref_resident #1 does not fit under check"; fi
+# shellcheck disable=SC2086
+if "$F" check $(printf '%s\n' "$args" | sed "s/plan.offload.reference=true/plan.offload.reference=false/") 2>&1 | grep -q "^Memory fit: fits"; then
+    bad "ref_resident #1 fits with its reference on the device too"
+else ok; fi
+# shellcheck disable=SC2086
+if "$F" export verl $args > "$T/rx.txt" 2>"$T/err" && grep -q "ref.megatron.param_offload=true" "$T/rx.txt"; then ok
+else bad "ref_resident #1 does not export verl's ref.megatron.param_offload: $(head -3 "$T/err")"; fi
+"$F" plan $H --framework nemo-rl --mode full --quiet --csv "$T/rn.csv" >/dev/null 2>&1
+if features "$T/rn.csv" | grep -q "offload_reference="; then bad "--framework nemo-rl: a row moves the reference"; else ok; fi
 # held off by the user: never turned on, and then nothing fits
 "$F" plan $A --fix plan.train.optimizer_offload=0 --quiet --csv "$T/h.csv" >/dev/null 2>&1
 if features "$T/h.csv" | grep -q "optimizer_offload="; then bad "--fix plan.train.optimizer_offload=0: a row has it on"; else ok; fi

@@ -495,6 +495,69 @@ START_TEST(t_ref_offload)
 }
 END_TEST
 
+/* docs/model.md, section 8, "Where the frozen models wait": under full
+** co-location plan.offload.reference = false keeps the reference on the
+** device for the whole run (verl's ref param_offload default): its bytes
+** in the training and generating totals, no host bytes and no reload;
+** "auto" (unset) and true park it on the host as before.  Under vLLM's
+** device scope the resident reference is there when the engine sizes its
+** KV cache (verl builds the reference first), so the cache is that much
+** smaller and the generating total unchanged. */
+static double mem_sum(const double *m)
+{
+    double t = 0;
+    for (int b = 0; b < MB__COUNT; b++) t += m[b];
+    return t;
+}
+
+START_TEST(t_ref_resident_full)
+{
+    scn_scenario a, h, d, da, dd;
+    plan pa, ph, pd, pda, pdd;
+    const char *host[] = {"plan.offload.reference=true"};
+    const char *dev[] = {"plan.offload.reference=false"};
+    const char *auto_[] = {"plan.offload.reference=auto"};
+    const char *sa[] = {"plan.rollout.mem_util_scope=device"};
+    const char *sd[] = {"plan.rollout.mem_util_scope=device", "plan.offload.reference=false"};
+    load(auto_, 1, &a, &pa);
+    load(host, 1, &h, &ph);
+    load(dev, 1, &d, &pd);
+    load(sa, 1, &da, &pda);
+    load(sd, 2, &dd, &pdd);
+    /* the key takes Lua's booleans and "auto" */
+    ck_assert_int_eq(a.plan.offload_aux, AUX_OFFLOAD_AUTO);
+    ck_assert_int_eq(h.plan.offload_aux, AUX_OFFLOAD_HOST);
+    ck_assert_int_eq(d.plan.offload_aux, AUX_OFFLOAD_DEVICE);
+    const plan_pool *qa = &pa.pools[pa.train_pool], *qh = &ph.pools[ph.train_pool], *qd = &pd.pools[pd.train_pool];
+    ck_assert(qa->colocated && qa->swap_aux && qh->swap_aux && !qd->swap_aux);
+    double refw = qd->aux_bytes[0];
+    ck_assert_double_gt(refw, 1e9);
+    ck_assert_double_eq_tol(qa->aux_bytes[0], refw, 1.0);
+    /* auto is the host under full co-location: the same plan as true */
+    ck_assert_double_eq_tol(mem_sum(qa->train_mem), mem_sum(qh->train_mem), 1.0);
+    ck_assert_double_eq_tol(mem_sum(qa->rollout_mem), mem_sum(qh->rollout_mem), 1.0);
+    ck_assert_double_eq_tol(qa->host_node[2], qh->host_node[2], 1.0);
+    /* resident: in both phases' buckets, the totals larger by its bytes */
+    ck_assert_double_eq_tol(qd->train_mem[MB_REF_WEIGHTS], refw, 1.0);
+    ck_assert_double_eq_tol(qd->rollout_mem[MB_REF_WEIGHTS], refw, 1.0);
+    ck_assert_double_eq(qa->rollout_mem[MB_REF_WEIGHTS], 0);
+    ck_assert_double_eq_tol(mem_sum(qd->train_mem) - qd->train_mem[MB_RUNTIME],
+                            mem_sum(qa->train_mem) - qa->train_mem[MB_RUNTIME] + refw, 1e3);
+    ck_assert_double_eq_tol(mem_sum(qd->rollout_mem) - qd->rollout_mem[MB_RUNTIME],
+                            mem_sum(qa->rollout_mem) - qa->rollout_mem[MB_RUNTIME] + refw, 1e3);
+    ck_assert_double_eq(qd->host_node[2], 0);
+    ck_assert_double_gt(qa->host_node[2], 0);
+    /* the device scope: the engine's cache smaller by the resident bytes */
+    const plan_pool *qda = &pda.pools[pda.train_pool], *qdd = &pdd.pools[pdd.train_pool];
+    ck_assert_double_eq_tol(qda->rollout_mem[MB_KV_CACHE] - qdd->rollout_mem[MB_KV_CACHE], refw, 1e3);
+    /* the run: no host bytes for it and no reload over the host link */
+    ck_assert_double_eq_tol(run_peak(dev, 1, MB_HOST_MODELS, true), 0, 0.5);
+    ck_assert_double_gt(run_peak(auto_, 1, MB_HOST_MODELS, true), 0);
+    ck_assert_double_eq_tol(run_peak(dev, 1, MB_REF_WEIGHTS, false), refw, 1e3);
+    ck_assert_double_lt(run_time(dev, 1), run_time(auto_, 1));
+}
+END_TEST
+
 /* LoRA (docs/model.md, section 3): the states shrink to the
 ** adapters' (r·(d_in + d_out) a matrix), the frozen base stays as the
 ** actor's parameters are held, the reference's weights vanish (it is the
@@ -1165,6 +1228,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_startup_feasibility_rows);
     tcase_add_test(tc, t_wake_cache);
     tcase_add_test(tc, t_wake_cache_row);
+    tcase_add_test(tc, t_ref_resident_full);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -712,10 +712,12 @@ START_TEST(t_memory_repair)
             ck_assert_uint_eq(sleep, (1u << SLEEP_NONE) | (1u << SLEEP_OFFLOAD));
             ck_assert_uint_eq(planner_mem_offered(P, PLANNER_MEM_PARAMS), 0);
             ck_assert_uint_eq(planner_mem_offered(P, PLANNER_MEM_AUX_SHARD), 0);
+            ck_assert_uint_eq(planner_mem_offered(P, PLANNER_MEM_AUX_OFFLOAD), 1u << AUX_OFFLOAD_HOST);   /* --ref.offload */
             ck_assert_int_eq(counts[SLEEP_DISCARD], 0);
             ck_assert_msg(counts[SLEEP_OFFLOAD] > 0, "openrlhf: no layout repaired at sleep level 1");
         } else {
             ck_assert_uint_eq(sleep, 0);
+            ck_assert_uint_eq(planner_mem_offered(P, PLANNER_MEM_AUX_OFFLOAD), 0);   /* no key: always the host */
             ck_assert_int_eq(counts[SLEEP_OFFLOAD] + counts[SLEEP_DISCARD], 0);
         }
         ck_assert(planner_mem_offered(P, PLANNER_MEM_OPTIMIZER) & (1u << PLANNER_OPT_STEPS));

@@ -52,6 +52,7 @@ return {
     mode = "full",  -- policy.generation.colocated.enabled, nemo-rl's default: generation and training share every GPU
     offload = {
       params = "after_reshard",  -- policy.generation.colocated.enabled, nemo-rl's default: NeMo RL's offload_after_refit moves the policy's parameters to the host
+      reference = true,  -- NeMo RL's use_reference_model: the reference state dict is held on the host (get_cpu_state_dict) and copied in for each pass
     },
     train = {
       zero = 3,  -- policy.dtensor_cfg.enabled (examples/configs/grpo-deepscaler-1.5b-8K.yaml:48): DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)

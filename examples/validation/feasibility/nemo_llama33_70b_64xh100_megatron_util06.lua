@@ -50,6 +50,7 @@ return {
     mode = "full",  -- policy.generation.colocated.enabled (examples/configs/grpo_math_1B.yaml:114): generation and training share every GPU
     offload = {
       params = "after_reshard",  -- policy.generation.colocated.enabled (examples/configs/grpo_math_1B.yaml:114): NeMo RL's offload_after_refit moves the policy's parameters to the host
+      reference = true,  -- NeMo RL's use_reference_model: the reference state dict is held on the host (get_cpu_state_dict) and copied in for each pass
     },
     train = {
       tp = 4,  -- policy.megatron_cfg.tensor_model_parallel_size (examples/configs/grpo_math_70B_megatron.yaml:32)

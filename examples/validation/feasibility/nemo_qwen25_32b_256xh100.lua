@@ -45,6 +45,7 @@ return {
     mode = "full",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): generation and training share every GPU
     offload = {
       params = "after_reshard",  -- policy.generation.colocated.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:439): NeMo RL's offload_after_refit moves the policy's parameters to the host
+      reference = true,  -- NeMo RL's use_reference_model: the reference state dict is held on the host (get_cpu_state_dict) and copied in for each pass
     },
     train = {
       zero = 3,  -- policy.dtensor_cfg.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:143): DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)

@@ -58,14 +58,15 @@ return {
       micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue776_llama31_70b_grpo.sh:19)
       logprob_batch = 2,  -- rollout.micro_batch_size (openrlhf_issue776_llama31_70b_grpo.sh:21)
     },
+    offload = {
+      reference = false,  -- ref.offload, openrlhf's default
+      optimizer = false,  -- training-only pool: nothing to offload for
+      grads = false,  -- training-only pool: nothing to offload for
+    },
     controller = "driver",  -- OpenRLHF's PPO trainer gathers each step's experiences in the driver
     reward_workers = 1,  -- guess: the rule or remote reward scored one request at a time
     mode = "separate",  -- explicit pools below
     pools = { { name = "vllm", devices = 8, roles = { "rollout" } }, { name = "actor", devices = 32, roles = { "train" } }, { name = "ref", devices = 32, roles = { "ref" } } },  -- vllm.num_engines x vllm.tensor_parallel_size; actor.num_nodes (openrlhf_issue776_llama31_70b_grpo.sh:13) x actor.num_gpus_per_node (openrlhf_issue776_llama31_70b_grpo.sh:14); colocate_actor_ref off, colocate_critic_reward off: Ray placement groups, one pool each
-    offload = {
-      optimizer = false,  -- training-only pool: nothing to offload for
-      grads = false,  -- training-only pool: nothing to offload for
-    },
   },
 }
 

@@ -63,14 +63,15 @@ return {
       micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue336_llama3_70b_ppo.sh:28)
       logprob_batch = 2,  -- rollout.micro_batch_size (openrlhf_issue336_llama3_70b_ppo.sh:30)
     },
+    offload = {
+      reference = false,  -- ref.offload, openrlhf's default
+      optimizer = false,  -- training-only pool: nothing to offload for
+      grads = false,  -- training-only pool: nothing to offload for
+    },
     controller = "driver",  -- OpenRLHF's PPO trainer gathers each step's experiences in the driver
     reward_workers = 1,  -- guess: the rule or remote reward scored one request at a time
     mode = "separate",  -- explicit pools below
     pools = { { name = "vllm", devices = 4, roles = { "rollout" } }, { name = "actor", devices = 4, roles = { "train" } }, { name = "ref", devices = 2, roles = { "ref" } }, { name = "critic", devices = 4, roles = { "critic" } }, { name = "reward", devices = 2, roles = { "reward" } } },  -- vllm.num_engines x vllm.tensor_parallel_size; actor.num_nodes (openrlhf_issue336_llama3_70b_ppo.sh:21) x actor.num_gpus_per_node (openrlhf_issue336_llama3_70b_ppo.sh:22); colocate_actor_ref off, colocate_critic_reward off: Ray placement groups, one pool each
-    offload = {
-      optimizer = false,  -- training-only pool: nothing to offload for
-      grads = false,  -- training-only pool: nothing to offload for
-    },
   },
 }
 

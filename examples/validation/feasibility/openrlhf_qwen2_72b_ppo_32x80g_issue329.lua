@@ -62,14 +62,15 @@ return {
       micro_batch = 1,  -- train.micro_batch_size (openrlhf_issue329_qwen2_72b_ppo.sh:25)
       logprob_batch = 2,  -- rollout.micro_batch_size (openrlhf_issue329_qwen2_72b_ppo.sh:27)
     },
+    offload = {
+      reference = false,  -- ref.offload, openrlhf's default
+      optimizer = false,  -- training-only pool: nothing to offload for
+      grads = false,  -- training-only pool: nothing to offload for
+    },
     controller = "driver",  -- OpenRLHF's PPO trainer gathers each step's experiences in the driver
     reward_workers = 1,  -- guess: the rule or remote reward scored one request at a time
     mode = "separate",  -- explicit pools below
     pools = { { name = "vllm", devices = 8, roles = { "rollout" } }, { name = "actor", devices = 8, roles = { "train" } }, { name = "ref", devices = 4, roles = { "ref" } }, { name = "critic", devices = 8, roles = { "critic" } }, { name = "reward", devices = 4, roles = { "reward" } } },  -- vllm.num_engines x vllm.tensor_parallel_size; actor.num_nodes (openrlhf_issue329_qwen2_72b_ppo.sh:18) x actor.num_gpus_per_node (openrlhf_issue329_qwen2_72b_ppo.sh:19); colocate_actor_ref off, colocate_critic_reward off: Ray placement groups, one pool each
-    offload = {
-      optimizer = false,  -- training-only pool: nothing to offload for
-      grads = false,  -- training-only pool: nothing to offload for
-    },
   },
 }
 

@@ -57,13 +57,13 @@ return {
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.megatron.optimizer_offload (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:30)
       grads = true,  -- actor_rollout_ref.actor.megatron.grad_offload (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:29)
+      reference = true,  -- actor_rollout_ref.ref.megatron.param_offload (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:41)
       params = "before_reshard",  -- actor_rollout_ref.actor.megatron.param_offload (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:28)
     },
   },
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   actor_rollout_ref.ref.megatron.param_offload = True (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:41): fusync runs the reference with the actor's training layout
 --   trainer.test_freq = 5 (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:50): validation passes are not simulated
 --   actor_rollout_ref.rollout.max_model_len, verl's default unset: vLLM's max_model_len is the model's max_position_embeddings, 131072 tokens (config.json), not data.max_prompt_length + max_response_length; its KV cache must hold one such sequence
 -- Keys read that do not affect performance

@@ -79,6 +79,7 @@ return {
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.megatron.optimizer_offload (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:119)
       grads = true,  -- actor_rollout_ref.actor.megatron.grad_offload (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:120)
+      reference = true,  -- actor_rollout_ref.ref.megatron.param_offload (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:147)
       params = "before_reshard",  -- actor_rollout_ref.actor.megatron.param_offload (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:118)
     },
   },
@@ -92,7 +93,6 @@ return {
 --   actor_rollout_ref.ref.megatron.expert_model_parallel_size = 4 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:144): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.expert_tensor_parallel_size = 1 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:145): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.context_parallel_size = 1 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:146): fusync runs the reference with the actor's training layout
---   actor_rollout_ref.ref.megatron.param_offload = True (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:147): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.actor.megatron.override_transformer_config.apply_rope_fusion = True (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:148): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.masked_softmax_fusion = True (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:149): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.bias_activation_fusion = True (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:150): a Megatron transformer setting: not modelled; fold into efficiency.train

@@ -22,10 +22,13 @@
 --     is built in init_model after the actor's model and optimizer (megatron_workers.py lines 301-330), before any
 --     step (docs/model.md, section 8, "The KV cache sized before the optimizer's states exist").  Without it fusync
 --     would count 7.1 GiB of moments that do not exist yet at the engine's start and refuse it for that reason.
--- The reference is built after the engine (megatron_workers.py line 334) and is not there at its start; it stays
--- on the device after (line 349 offloads it only with ref.megatron.param_offload, False at add17f029), which
--- fusync, holding a co-located pool's frozen models on the host between their passes, does not count.  The GPU
--- type is not named: H100 assumed (an A100 80GB moves the KV cache by less than 0.1 GiB).  Host memory is not stated:
+-- The reference stays on the device for the run: megatron_workers.py (line 349, and compute_ref_log_prob) offloads
+-- and reloads it only with ref.megatron.param_offload, False at add17f029 (imported: plan.offload.reference = false).
+-- It is on the device when vLLM sizes its cache: it is a worker of its own (role "ref"), and RayPPOTrainer's
+-- init_workers initialises it before the actor-rollout worker that builds the engine ("we should create rollout at
+-- the end so that vllm can have a better estimation of kv cache memory", verl/trainer/ppo/ray_trainer.py at
+-- add17f029), as fusync counts a resident reference (docs/model.md, section 8, "Where the frozen models wait").  The
+-- GPU type is not named: H100 assumed (an A100 80GB moves the KV cache by less than 0.1 GiB).  Host memory is not stated:
 -- the importer's guess stands.  Model shape from its config.json (models/Qwen3-30B-A3B).
 -- Imported by `fusync import verl` from run_qwen3moe-30b_megatron.sh.
 -- Keys the input leaves out take the framework's defaults: verl 0.8.0.dev, commit b178a3c (v0.7.0+125): verl/trainer/config/_generated_ppo_trainer.yaml, _generated_ppo_megatron_trainer.yaml.
@@ -85,6 +88,7 @@ return {
     offload = {
       optimizer = false,  -- actor_rollout_ref.actor.megatron.optimizer_offload, verl's default
       grads = false,  -- actor_rollout_ref.actor.megatron.grad_offload, verl's default
+      reference = false,  -- actor_rollout_ref.ref.megatron.param_offload, verl's default
       params = "none",  -- actor_rollout_ref.actor.megatron.param_offload, verl's default
     },
     zero_redundancy = false,  -- actor_rollout_ref.actor.megatron.param_offload, verl's default

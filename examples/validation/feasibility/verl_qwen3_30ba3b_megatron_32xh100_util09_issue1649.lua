@@ -64,6 +64,7 @@ return {
     offload = {
       optimizer = false,  -- actor_rollout_ref.actor.megatron.optimizer_offload, verl's default
       grads = false,  -- actor_rollout_ref.actor.megatron.grad_offload, verl's default
+      reference = false,  -- actor_rollout_ref.ref.megatron.param_offload, verl's default
       params = "none",  -- actor_rollout_ref.actor.megatron.param_offload, verl's default
     },
     zero_redundancy = false,  -- actor_rollout_ref.actor.megatron.param_offload, verl's default

@@ -69,6 +69,7 @@ return {
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.megatron.optimizer_offload (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:131)
       grads = true,  -- actor_rollout_ref.actor.megatron.grad_offload (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:130)
+      reference = true,  -- actor_rollout_ref.ref.megatron.param_offload (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:172)
       params = "before_reshard",  -- actor_rollout_ref.actor.megatron.param_offload (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:129)
     },
   },
@@ -89,7 +90,6 @@ return {
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_router_dtype = fp32 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:148): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_enable_deepep = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:149): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.ref.megatron.use_dist_checkpointing = False (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:171): fusync runs the reference with the actor's training layout
---   actor_rollout_ref.ref.megatron.param_offload = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:172): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.tensor_model_parallel_size = 1 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:173): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.pipeline_model_parallel_size = 1 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:174): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.virtual_pipeline_model_parallel_size = null (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:175): fusync runs the reference with the actor's training layout
