@@ -46,7 +46,12 @@ return {
   plan = {
     mode = "colocate",
     rollout_fraction = 2/3,     -- separate: 256 of 384 NPUs generate, 128 train
-    train = { tp = 8, pp = 16, ep = 4, micro_batch = 1, recompute = "full", zero = 1,
+    -- etp 2: the seed system's expert tensor parallelism is not given.
+    -- Megatron's default (the TP 8) needs ep·etp = 32 to divide a stage's
+    -- devices (8 when 128 NPUs train); of the two values that fit, 1 and
+    -- 2, 2 spreads the experts over the TP8 group as this example always
+    -- has (docs/model.md, section 3)
+    train = { tp = 8, pp = 16, ep = 4, etp = 2, micro_batch = 1, recompute = "full", zero = 1,
               uneven_layers = true },   -- 61 layers: 13 stages of 4, 3 of 3
     rollout = { tp = 4, ep = 32, max_seqs = 256, mem_util = 0.9 },
     offload = { optimizer = true, grads = true },

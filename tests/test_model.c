@@ -93,13 +93,19 @@ END_TEST
 START_TEST(t_sharding)
 {
     scn_model m = {.params_dense = 8e9, .params_expert = 64e9, .layers = 16};
-    /* dense over tp·pp, experts over pp·max(tp, ep) */
-    NEAR(mdl_train_params_per_device(&m, 4, 2, 8), 8e9 / 8 + 64e9 / 16, 1e-12);
-    NEAR(mdl_train_params_per_device(&m, 8, 2, 4), 8e9 / 16 + 64e9 / 16, 1e-12);
+    /* dense over tp·pp, experts over pp·ep·etp (the last argument ep·etp):
+    ** TP4 EP8 ETP1 and TP8 EP4 with ETP 1, 2 and Megatron's default 8 */
+    NEAR(mdl_train_params_per_device(&m, 4, 2, 8 * 1), 8e9 / 8 + 64e9 / 16, 1e-12);
+    NEAR(mdl_train_params_per_device(&m, 8, 2, 4 * 1), 8e9 / 16 + 64e9 / 8, 1e-12);
+    NEAR(mdl_train_params_per_device(&m, 8, 2, 4 * 2), 8e9 / 16 + 64e9 / 16, 1e-12);
+    NEAR(mdl_train_params_per_device(&m, 8, 2, 4 * 8), 8e9 / 16 + 64e9 / 64, 1e-12);
     NEAR(mdl_rollout_params_per_device(&m, 4, 16), 8e9 / 4 + 64e9 / 16, 1e-12);
     /* uneven stages: 61 layers on 16 stages, the heaviest holds 4 */
     NEAR(mdl_stage_share(61, 16), 4.0 / 61, 1e-12);
-    ck_assert_int_eq(mdl_expert_dp(8, 3, 4), 3);
+    /* expert DP = tp·cp·dp / (ep·etp) (Megatron-Core's world / (etp·ep·pp) a stage) */
+    ck_assert_int_eq(mdl_expert_dp(8, 3, 4 * 2), 3);
+    ck_assert_int_eq(mdl_expert_dp(8, 3, 4 * 1), 6);
+    ck_assert_int_eq(mdl_expert_dp(4, 8, 4 * 4), 2);
     ck_assert_int_eq(mdl_expert_dp(2, 8, 16), 1);
 }
 END_TEST
@@ -601,7 +607,11 @@ static double stage_fwd_ref(const scn_model *m, const scn_device *d, double le, 
     double act = tok / cp * m->hidden * 2.0;
     double ttp = 0, tep = 0, tcp = 0, tpp = 0;
     if (c->tp > 1) ttp = 2.0 * mdl_allreduce(act, c->tp, &c->ltp, le);
-    if (m->experts > 0) tep = 2.0 * c->moe_frac * mdl_alltoall(act * m->experts_active / c->tp, c->efold, &c->lep, le);
+    /* the dispatcher: all-to-all over EP, all-gather (and its reduce-scatter) over ETP */
+    double routed = act * m->experts_active / c->tp;
+    if (m->experts > 0)
+        tep = 2.0 * c->moe_frac * (mdl_alltoall(routed, c->ep, &c->lep, le) +
+                                   mdl_allgather(c->etp * routed, c->etp, &c->letp, le));
     if (cp > 1) tcp = mdl_cp_layer(c, tok, attn_l / c->tp / cp / pe, le);
     /* the vocab-parallel loss: three FP32 all-reduces a token, exposed */
     double hc = c->tp > 1 ? 3.0 * mdl_allreduce(tok / cp * 4.0, c->tp, &c->ltp, le) : 0.0;
@@ -634,6 +644,8 @@ START_TEST(t_stage_fwd_exact)
                     for (size_t ci = 0; ci < sizeof cps / sizeof cps[0]; ci++) {
                         const scn_model *m = models[mi];
                         mdl_stage c = mdl_stage_setup(m, tps[ti], pp, ep, &ltp, &lep, &lpp);
+                        /* EP8 with ETP 1; EP1 with Megatron's default ETP = TP */
+                        if (ep == 8) mdl_stage_experts(&c, m, ep, 1, &lep, &ltp);
                         mdl_stage_par(&c, m, cps[ci], ci == 2 ? CP_ULYSSES : CP_RING, &lcp, ci ? 0.5 : 0, 0.25 * mi);
                         double tok[16], sq[16], got[16];
                         for (int i = 0; i < 16; i++) {
