@@ -5,10 +5,10 @@
 -- 32 NPUs (attention TP4 inside, experts over all 32).  Long-tail responses:
 -- lognormal around 2k tokens, capped at 8k.
 --
---   fusync run examples/pangu718b_cm384.lua --mode separate   # ~14.0k tokens/s
---   fusync run examples/pangu718b_cm384.lua --mode colocate   # ~25.1k tokens/s (+78.9%)
+--   fusync run examples/pangu718b_cm384.lua --mode separate   # ~13.8k tokens/s
+--   fusync run examples/pangu718b_cm384.lua --mode colocate   # ~24.7k tokens/s (+79.6%)
 --   fusync run examples/pangu718b_cm384.lua --mode colocate --staleness 2 \
---       --set plan.partial_rollout=0.6                         # StaleSync: ~33.7k (34.7k with --iterations 24)
+--       --set plan.partial_rollout=0.6                         # StaleSync: ~33.2k (34.1k with --iterations 24)
 --
 -- The StaleSync setting: staleness bound 2 and a partial-rollout threshold
 -- of 0.6 (a step moves on once 60% of its samples have finished; the long

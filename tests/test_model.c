@@ -708,6 +708,45 @@ START_TEST(t_overlap)
 }
 END_TEST
 
+/* Expert tensor parallelism's dispatch (docs/model.md, section 7;
+** Megatron-Core's MoEAlltoAllTokenDispatcher at NVIDIA/Megatron-LM
+** d98e8a64dd): the routed tokens all-to-all over EP, then all-gathered over
+** the expert-TP group and reduce-scattered back.  The same eight devices
+** for the experts, EP4 ETP2 against EP8 ETP1, one flat link: the forward
+** differs by 2·moe·L·(a2a(B, 4) + all-gather(2B, 2) − a2a(B, 8)), B the
+** routed copies of a rank's tokens, k·T·h·2/t bytes; the GEMMs are not
+** shaped here (no mdl_stage_train), so the compute is the same. */
+START_TEST(t_expert_tp_dispatch)
+{
+    const scn_model *pm = presets_model_find("qwen3_30b_a3b");
+    ck_assert_ptr_nonnull(pm);
+    scn_model m = *pm;
+    scn_model_derive(&m);
+    scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
+    const double bw = 400e9, lat = 2e-6;
+    scn_link l = {.bw = bw, .latency_s = lat};
+    double tok = 8192, sq = 8192.0 * 8192, eff = 0.5;
+    mdl_stage a = mdl_stage_setup(&m, 2, 1, 4, &l, &l, NULL), b = a;
+    mdl_stage_experts(&a, &m, 4, 2, &l, &l);
+    mdl_stage_experts(&b, &m, 8, 1, &l, &l);
+    ck_assert_int_eq(a.efold, 8);
+    ck_assert_int_eq(b.efold, 8);
+    NEAR(a.w_exp, m.expert_ffn / 2.0, 1e-12);      /* each expert's matrices split in two */
+    NEAR(b.w_exp, (double)m.expert_ffn, 1e-12);
+    double B = tok * m.hidden * 2.0 * m.experts_active / 2;
+    double ta = 0.75 * B / bw + lat + 0.5 * 2 * B / bw + lat;   /* a2a over 4, all-gather of 2B over 2 */
+    double tb = 7.0 / 8 * B / bw + lat;                          /* a2a over 8 */
+    double want = 2.0 * a.moe_frac * m.layers * (ta - tb);
+    double fa = mdl_stage_fwd(&m, &d, 1.0, &a, tok, sq, eff), fb = mdl_stage_fwd(&m, &d, 1.0, &b, tok, sq, eff);
+    ck_assert_double_gt(want, 0);
+    NEAR(fa - fb, want, 1e-9);
+    /* Megatron-Core's default, etp = tp, is what mdl_stage_setup lays out */
+    mdl_stage c = mdl_stage_setup(&m, 4, 1, 2, &l, &l, NULL);
+    ck_assert_int_eq(c.etp, 4);
+    ck_assert_int_eq(c.efold, 8);
+}
+END_TEST
+
 /* Collectives across nodes (docs/model.md, section 2), by hand.  TP16 on
 ** two nodes of eight H100-like devices (NVLink 450 GB/s 3 µs, a 400 Gb/s
 ** NIC each, 50 GB/s 8 µs).  Ring: 2·15/16·S/min(450, 8·50) + 26·3 µs
@@ -831,6 +870,7 @@ static Suite *suite_model(void)
     tcase_add_test(tc, t_context_parallel_stage);
     tcase_add_test(tc, t_stage_fwd_exact);
     tcase_add_test(tc, t_overlap);
+    tcase_add_test(tc, t_expert_tp_dispatch);
     tcase_add_test(tc, t_hsdp_levels);
     tcase_add_test(tc, t_coll_nodes);
     tcase_add_test(tc, t_rng_and_dists);
