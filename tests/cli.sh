@@ -413,7 +413,7 @@ expect 2 "plan.train.ep: 3 does not divide" "$F" run examples/pangu718b_cm384.lu
 # default (etp = tp) does not fit EP4 under TP8 on a stage of 8 NPUs
 expect 2 "plan.train.etp: ep·etp = 4·8 = 32 does not divide the 8 devices" "$F" check examples/pangu718b_cm384.lua --mode separate --set plan.train.etp=0
 expect 0 "training  TP8 PP16 DP1 EP4 ETP2 (expert DP 1)" "$F" check examples/pangu718b_cm384.lua --mode separate
-# ETP 1: each expert whole, the experts over 4 NPUs, twice the expert states: it no longer fits
+# ETP 1: each expert whole, the experts over 4 NPUs, twice the expert weights and gradients: it no longer fits
 expect 1 "training  TP8 PP16 DP1 EP4 ETP1 (expert DP 2)" "$F" check examples/pangu718b_cm384.lua --mode separate --set plan.train.etp=1
 expect 2 "plan.train.cp: Ulysses splits each TP rank's 14 heads" "$F" check examples/qwen7b_h100x16.lua --set plan.train.cp=4 --set plan.train.cp_kind=ulysses
 expect 2 "tp·pp·cp = 2·1·3 = 6 does not divide pool" "$F" check examples/qwen7b_h100x16.lua --set plan.train.cp=3
