@@ -5,10 +5,10 @@
 -- 32 NPUs (attention TP4 inside, experts over all 32).  Long-tail responses:
 -- lognormal around 2k tokens, capped at 8k.
 --
---   fusync run examples/pangu718b_cm384.lua --mode separate   # ~14.0k tokens/s
---   fusync run examples/pangu718b_cm384.lua --mode colocate   # ~25.1k tokens/s (+78.9%)
+--   fusync run examples/pangu718b_cm384.lua --mode separate   # ~13.8k tokens/s
+--   fusync run examples/pangu718b_cm384.lua --mode colocate   # ~24.7k tokens/s (+79.6%)
 --   fusync run examples/pangu718b_cm384.lua --mode colocate --staleness 2 \
---       --set plan.partial_rollout=0.6                         # StaleSync: ~33.7k (34.7k with --iterations 24)
+--       --set plan.partial_rollout=0.6                         # StaleSync: ~33.2k (34.1k with --iterations 24)
 --
 -- The StaleSync setting: staleness bound 2 and a partial-rollout threshold
 -- of 0.6 (a step moves on once 60% of its samples have finished; the long
@@ -46,7 +46,12 @@ return {
   plan = {
     mode = "colocate",
     rollout_fraction = 2/3,     -- separate: 256 of 384 NPUs generate, 128 train
-    train = { tp = 8, pp = 16, ep = 4, micro_batch = 1, recompute = "full", zero = 1,
+    -- etp 2: the seed system's expert tensor parallelism is not given.
+    -- Megatron's default (the TP 8) needs ep·etp = 32 to divide a stage's
+    -- devices (8 when 128 NPUs train); of the two values that fit, 1 and
+    -- 2, 2 spreads the experts over the TP8 group as this example always
+    -- has (docs/model.md, section 3)
+    train = { tp = 8, pp = 16, ep = 4, etp = 2, micro_batch = 1, recompute = "full", zero = 1,
               uneven_layers = true },   -- 61 layers: 13 stages of 4, 3 of 3
     rollout = { tp = 4, ep = 32, max_seqs = 256, mem_util = 0.9 },
     offload = { optimizer = true, grads = true },

@@ -23,9 +23,18 @@
 static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *q)
 {
     scn_link ltp = eng_pool_link(s, q, 0, 1, q->tp), lep = {0}, lpp = {0}, lcp = {0};
-    if (m->experts > 0) lep = eng_pool_link(s, q, 0, 1, q->tp > q->ep ? q->tp : q->ep);
+    /* Megatron-Core's expert rank order, tp-ep-dp-pp with the expert TP
+    ** in place of tp (RankGenerator in megatron/core/parallel_state.py):
+    ** an expert-TP group is etp consecutive devices, an EP group ep
+    ** devices etp apart */
+    scn_link letp = {0};
+    if (m->experts > 0) {
+        lep = eng_pool_link(s, q, 0, q->etp, q->ep);
+        letp = eng_pool_link(s, q, 0, 1, q->etp);
+    }
     if (q->pp > 1) lpp = eng_pool_link(s, q, 0, q->tp * q->gdp, 2);
     mdl_stage c = mdl_stage_setup(m, q->tp, q->pp, q->ep, &ltp, m->experts > 0 ? &lep : NULL, q->pp > 1 ? &lpp : NULL);
+    if (m->experts > 0) mdl_stage_experts(&c, m, q->ep, q->etp, &lep, &letp);
     const scn_train_layout *tl = &s->scn.plan.train;
     if (q->cp > 1) lcp = eng_pool_link(s, q, 0, q->tp, q->cp);
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);

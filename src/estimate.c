@@ -143,9 +143,14 @@ static void pool_gen(const est_lengths *len, const scn_scenario *s, const plan_p
 static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const plan_pool *q)
 {
     scn_link ltp = group_link(s, q, 0, 1, q->tp), lep = {0}, lpp = {0}, lcp = {0};
-    if (m->experts > 0) lep = group_link(s, q, 0, 1, q->tp > q->ep ? q->tp : q->ep);
+    scn_link letp = {0};
+    if (m->experts > 0) {      /* the groups src/eng_train.c lays out */
+        lep = group_link(s, q, 0, q->etp, q->ep);
+        letp = group_link(s, q, 0, 1, q->etp);
+    }
     if (q->pp > 1) lpp = group_link(s, q, 0, q->tp * q->gdp, 2);
     mdl_stage c = mdl_stage_setup(m, q->tp, q->pp, q->ep, &ltp, m->experts > 0 ? &lep : NULL, q->pp > 1 ? &lpp : NULL);
+    if (m->experts > 0) mdl_stage_experts(&c, m, q->ep, q->etp, &lep, &letp);
     const scn_train_layout *tl = &s->plan.train;
     if (q->cp > 1) lcp = group_link(s, q, 0, q->tp, q->cp);
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);

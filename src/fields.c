@@ -283,6 +283,10 @@ static const fdesc FIELDS_TRAIN[] = {
     INT("tp", scn_train_layout, tp, 1, FLD_PARALLEL_MAX, NULL, "tensor parallel; divides the heads"),
     INT("pp", scn_train_layout, pp, 1, FLD_PARALLEL_MAX, NULL, "pipeline stages; divides the layers"),
     INT("ep", scn_train_layout, ep, 1, FLD_PARALLEL_MAX, NULL, "expert parallel; divides the experts (1 for a dense model)"),
+    INT("etp", scn_train_layout, etp, 0, FLD_PARALLEL_MAX, NULL,
+        "expert tensor parallel (Megatron's expert_tensor_parallel_size): each routed expert's matrices split over etp ranks, "
+        "the experts of a stage over ep·etp devices, expert DP = tp·cp·dp / (ep·etp); 0 or absent: tp, as Megatron-Core "
+        "sets it when unset"),
     INT("dp", scn_train_layout, dp, 0, FLD_PARALLEL_MAX, NULL, "data parallel; 0 or absent: the pool size / (tp·pp·cp)"),
     INT("cp", scn_train_layout, cp, 1, FLD_PARALLEL_MAX, NULL, "context (sequence) parallel: each sequence split over cp ranks (activations and attention ÷ cp); devices = tp·pp·cp·dp"),
     ENUM("cp_kind", scn_train_layout, cp_kind, CP_KIND_NAMES, CP_KIND_VALS,

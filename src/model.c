@@ -33,10 +33,10 @@ mdl_states mdl_train_states(double psi, int dp, int zero, scn_grad_dtype grad)
 
 static int imax(int a, int b) { return a > b ? a : b; }
 
-double mdl_train_params_per_device(const scn_model *m, int tp, int pp, int ep)
+double mdl_train_params_per_device(const scn_model *m, int tp, int pp, int ex)
 {
     double sh = mdl_stage_share(m->layers, pp);
-    return m->params_dense * sh / tp + m->params_expert * sh / imax(tp, ep);
+    return m->params_dense * sh / tp + m->params_expert * sh / imax(ex, 1);
 }
 
 double mdl_stage_share(int layers, int pp)
@@ -55,9 +55,9 @@ int mdl_stage_layers(int layers, int pp, int stage, bool emb, bool loss)
     return n;
 }
 
-int mdl_expert_dp(int tp, int dp, int ep)
+int mdl_expert_dp(int tp, int dp, int ex)
 {
-    int x = tp * dp / imax(tp, ep);
+    int x = tp * dp / imax(ex, 1);
     return x < 1 ? 1 : x;
 }
 
@@ -292,14 +292,29 @@ mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_
     c.p_expert = m->params_active - m->params_dense;
     c.p_layers = mdl_matmul_params(m) - c.p_head - c.p_expert;
     if (c.p_layers < 0) c.p_layers = 0;
-    if (m->experts > 0) {
-        c.efold = imax(tp, ep);
-        c.moe_frac = (double)(m->layers - m->dense_layers) / m->layers;
-        int etp = c.efold / imax(ep, 1);                /* ranks one expert's matrices are split over */
-        c.w_exp = (double)m->expert_ffn / imax(etp, 1);
-        c.x_exp = m->experts > 0 ? (double)m->experts_active * c.efold / tp / m->experts : 0;
-    }
+    /* Megatron-Core's default expert tensor parallelism, the TP size, on
+    ** the TP group's link (mdl_stage_experts sets another) */
+    mdl_stage_experts(&c, m, ep, tp, lep, ltp);
     return c;
+}
+
+/* Expert tensor parallelism (docs/model.md, section 3): the experts of a
+** stage over ep·etp devices, each expert's matrices split etp ways (its
+** GEMMs etp times narrower), and an expert's rows the tokens routed to it
+** from the ep·etp/t replicas the group spans: k·(ep·etp/t)/E a token of
+** the micro-batch. */
+void mdl_stage_experts(mdl_stage *c, const scn_model *m, int ep, int etp, const scn_link *lep, const scn_link *letp)
+{
+    static const scn_link none;
+    if (m->experts <= 0) return;
+    c->ep = imax(ep, 1);
+    c->etp = imax(etp, 1);
+    c->lep = lep ? *lep : none;
+    c->letp = letp ? *letp : none;
+    c->efold = c->ep * c->etp;
+    c->moe_frac = (double)(m->layers - m->dense_layers) / m->layers;
+    c->w_exp = (double)m->expert_ffn / c->etp;
+    c->x_exp = (double)m->experts_active * c->efold / c->tp / m->experts;
 }
 
 void mdl_stage_split(mdl_stage *c, const scn_model *m, bool emb, bool loss)
@@ -332,8 +347,8 @@ double mdl_gemm_eff(double m, double n, double k, double ridge, int model)
 
 /* GEMM shapes (docs/model.md, section 7): a dense layer's thinnest shard
 ** is the attention's a·d/t columns (the MLP's ffn/t is wider); an expert's
-** matrices are split over max(t, e)/e ranks, and its rows are the tokens
-** routed to it: each of the max(t, e)/t replicas' micro-batch tokens
+** matrices are split over etp ranks, and its rows are the tokens
+** routed to it: each of the e·etp/t replicas' micro-batch tokens
 ** chooses k of the E experts. */
 void mdl_stage_train(mdl_stage *c, const scn_model *m, const scn_device *d, const scn_efficiency *e, scn_recompute rc)
 {
@@ -426,8 +441,8 @@ static stage_fwd_k stage_fwd_prep(const scn_model *m, const scn_device *d, doubl
     }
     if (m->experts > 0) {
         k.moe = c->moe_frac;
-        if (c->efold > 1) {
-            const int n = c->efold;
+        if (c->ep > 1) {
+            const int n = c->ep;
             k.a2a_f = (double)(n - 1) / n;
             k.a2a_bw = c->lep.bw * link_eff;
             k.a2a_lat = 1 * c->lep.latency_s;
@@ -517,9 +532,22 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
         hcf = 3.0 * tp_allreduce(c, k, tk * 4.0, link_eff);
         hcb = tp_allreduce(c, k, act, link_eff);
     }
-    if (m->experts > 0 && c->efold > 1)
-        tep = 2.0 * k->moe * (k->a2a_hier ? mdl_alltoall(by_tp(k, act * k->ea), c->efold, &c->lep, link_eff)
-                                          : k->a2a_f * by_tp(k, act * k->ea) / k->a2a_bw + k->a2a_lat);
+    /* the token dispatcher (Megatron-Core's MoEAlltoAllTokenDispatcher,
+    ** megatron/core/transformer/moe/token_dispatcher.py at NVIDIA/
+    ** Megatron-LM d98e8a64dd): the routed copies of a rank's tokens
+    ** all-to-all over the EP group, then, with etp > 1, all-gathered over
+    ** the expert-TP group before the experts
+    ** (gather_from_sequence_parallel_region) and reduce-scattered after
+    ** them (reduce_scatter_to_sequence_parallel_region) before the
+    ** all-to-all back: per MoE layer 2·(a2a(B, ep) + all-gather(etp·B,
+    ** etp)), B = k·T·h·2/t bytes (docs/model.md, section 7) */
+    if (m->experts > 0 && c->efold > 1) {
+        double b = by_tp(k, act * k->ea);
+        double a2a = 0.0;
+        if (c->ep > 1) a2a = k->a2a_hier ? mdl_alltoall(b, c->ep, &c->lep, link_eff) : k->a2a_f * b / k->a2a_bw + k->a2a_lat;
+        if (c->etp > 1) a2a += mdl_allgather(c->etp * b, c->etp, &c->letp, link_eff);
+        tep = 2.0 * k->moe * a2a;
+    }
     if (c->cp > 1) tcp = mdl_cp_layer(c, tok, attn / k->tp / k->cp / k->pe, link_eff);
     /* pipeline send of the activations to the next stage (its gradient
     ** back in the backward) */

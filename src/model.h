@@ -26,9 +26,10 @@ mdl_states mdl_model_states(double psi, int dp, int zero);
 ** g = 4 (FP32, Megatron's 18) or 2 (BF16, ZeRO's 16). */
 mdl_states mdl_train_states(double psi, int dp, int zero, scn_grad_dtype grad);
 
-/* Parameters one device holds for training with TP/PP/EP (MoE parallel
-** folding: experts over max(tp, ep) devices of a stage, arXiv 2504.14960). */
-double mdl_train_params_per_device(const scn_model *m, int tp, int pp, int ep);
+/* Parameters one device holds for training with TP/PP and a stage's
+** experts over ex = ep·etp devices (Megatron-Core's expert tensor and
+** expert parallelism, MoE parallel folding, arXiv 2504.14960). */
+double mdl_train_params_per_device(const scn_model *m, int tp, int pp, int ex);
 /* Share of a model's layers on its heaviest pipeline stage: ceil(L/pp)/L.
 ** Stages may hold uneven layer counts (plan.train.uneven_layers); the
 ** heaviest one paces the pipeline and peaks in memory. */
@@ -41,7 +42,7 @@ double mdl_stage_share(int layers, int pp);
 ** get_num_layers_to_build); docs/model.md, section 3 */
 int mdl_stage_layers(int layers, int pp, int stage, bool emb, bool loss);
 /* Expert-data-parallel degree for the optimizer sharding of expert weights. */
-int    mdl_expert_dp(int tp, int dp, int ep);
+int    mdl_expert_dp(int tp, int dp, int ex);   /* tp·dp / ex, ex = ep·etp; at least 1 */
 /* Parameters one rollout device holds: dense over tp, experts over ep. */
 double mdl_rollout_params_per_device(const scn_model *m, int tp, int ep);
 
@@ -174,12 +175,15 @@ const scn_link *mdl_tier_link(const scn_cluster *c, int tier);
 
 /* What one pipeline stage's forward time needs besides the micro-batch:
 ** fixed for a model on a training layout (tp, pp, ep) and its links (TP
-** group, expert group of max(tp, ep) devices, next stage; NULL when unused). */
+** group, EP group, next stage; NULL when unused; the expert group of
+** ep·etp devices by mdl_stage_experts). */
 typedef struct {
     int    tp, pp;
     double sh, lps, moe_frac;   /* layer share (mdl_stage_share), layers, MoE share */
-    int    efold;
-    scn_link ltp, lep, lpp;     /* by value: group links (mdl_group_link) are made for the stage; zero when unused */
+    int    efold;               /* ep·etp: the devices a stage's experts are spread over */
+    int    ep, etp;             /* expert parallel, expert tensor parallel (mdl_stage_experts) */
+    scn_link ltp, lep, lpp;
+    scn_link letp;              /* the expert-TP group's link (etp consecutive devices) */     /* by value: group links (mdl_group_link) are made for the stage; zero when unused */
     /* context parallelism and overlap (mdl_stage_par; cp 1, no overlap:
     ** as mdl_stage_setup leaves them) */
     int    cp, cp_kind;         /* ranks a sequence is split over; scn_cp_kind */
@@ -198,13 +202,18 @@ typedef struct {
     double ridge;               /* FLOP/B at which a GEMM turns compute-bound at the achieved rates; 0: off */
     int    gemm_model;          /* scn_gemm_model: the curve mdl_gemm_eff follows */
     double w_dense, w_exp, k_dim;   /* thinnest dense shard width (a·d/t), expert shard width, GEMM depth h */
-    double x_exp;               /* tokens an expert sees per token of the micro-batch: k·(max(t,e)/t)/E */
+    double x_exp;               /* tokens an expert sees per token of the micro-batch: k·(ep·etp/t)/E */
     double hbm_eff_bw;          /* achieved HBM B/s (the loss's softmax over the logits) */
     int    lora;                /* LoRA's rank (mdl_stage_lora; 0: none): the base frozen, no weight gradients */
     double p_lora;              /* the adapters' matmul parameters a token passes, all layers */
 } mdl_stage;
 mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_link *ltp, const scn_link *lep,
                           const scn_link *lpp);
+/* The expert layout of a stage (docs/model.md, section 3): ep·etp devices,
+** the all-to-all over the EP group (lep, ep ranks etp apart) and the
+** expert-TP all-gather over etp consecutive ranks (letp).  mdl_stage_setup
+** sets etp = tp on the TP group's link, Megatron-Core's default. */
+void   mdl_stage_experts(mdl_stage *c, const scn_model *m, int ep, int etp, const scn_link *lep, const scn_link *letp);
 /* Megatron's split with the embedding and/or the loss counted as layers
 ** (plan.train.pp_embedding_layer, pp_loss_layer; mdl_stage_layers): the
 ** heaviest stage before the last and the last one's layers, which
@@ -332,7 +341,7 @@ typedef struct {
     double full_bytes;      /* the whole model in the inference dtype (2 bytes a parameter) */
     double expert_share;    /* the experts' share of full_bytes */
     double rollout_bytes;   /* R: the weights one rollout device keeps */
-    int    tp, pp, ex, shard;   /* training TP, PP, expert group (max(TP, EP)), ZeRO-3 shard group (1: none) */
+    int    tp, pp, ex, shard;   /* training TP, PP, expert group (EP·ETP), ZeRO-3 shard group (1: none) */
     scn_link ltp, lpp, lex, ldp;    /* the links of those groups, every group at once */
     bool   local;           /* co-located: no network transfer */
     scn_link lxfer;         /* separate: the link the broadcast crosses */

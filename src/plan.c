@@ -162,21 +162,21 @@ static double critic_bytes(const scn_scenario *s, const plan_pool *pp)
 
 /* A frozen model's BF16 weights per device (docs/model.md, section 3): on a
 ** pool of its own 2·P/aux_tp; on a training pool in the actor's layout,
-** dense parameters over TP·PP and routed experts over max(TP, EP)·PP
+** dense parameters over TP·PP and routed experts over EP·ETP·PP
 ** (expert parallelism splits a frozen MoE as it splits the actor: NeMo RL's
 ** Megatron reference is the policy's own state dict, swapped in place by
 ** use_reference_model, nemo_rl/models/policy/workers/
 ** megatron_policy_worker.py; section 3, "A frozen MoE under expert
 ** parallelism").  ZeRO-3 (aux_sharded) divides each by the ranks that hold
 ** the same slice — the aux replicas, or the training pool's shard group
-** (cp·dp, or HSDP's shard_group) and its expert shard group.  With EP ≤ TP
-** the two terms are 2·P/(TP·PP) over the shard group, as before.  The
+** (cp·dp, or HSDP's shard_group) and its expert shard group.  With
+** EP·ETP = TP the two terms are 2·P/(TP·PP) over the shard group.  The
 ** gathered unit (a layer at a time, as the actor's ZeRO-3 gathers) is not
 ** counted, as it is not for the actor. */
 static double aux_weight_bytes(const plan_pool *q, const scn_model *m)
 {
     if (q->aux_tp > 0) return 2.0 * m->params_total / q->aux_tp / (q->aux_sharded ? q->aux_replicas : 1);
-    int ex = q->tp > q->ep ? q->tp : q->ep;
+    int ex = plan_pool_ex(q);
     double dense = 2.0 * (m->params_total - m->params_expert) / (q->tp * q->pp);
     double expert = 2.0 * m->params_expert / (ex * q->pp);
     return q->aux_sharded ? dense / q->shard + expert / q->eshard : dense + expert;
@@ -219,13 +219,26 @@ static bool layout_pool(const scn_scenario *s, plan *p, plan_pool *q, fs_err *er
         /* context-parallel ranks hold the same parameters as data-parallel
         ** ones: gradients are reduced and states sharded over cp·dp */
         q->gdp = q->cp * q->dp;
-        int efold = q->tp > q->ep ? q->tp : q->ep;
-        if ((q->tp * q->gdp) % efold != 0) {
-            fs_err_set(err, 2, "%s: plan.train.ep: ep %d does not fit the %d devices of a pipeline stage (tp·cp·dp) "
-                       "in pool '%s'", f, q->ep, q->tp * q->gdp, q->name);
+        /* expert tensor parallelism: each routed expert's matrices over etp
+        ** ranks, the experts of a stage over ep·etp, the expert-DP group
+        ** the rest of the stage's tp·cp·dp devices; unset, Megatron-Core
+        ** takes the TP size (initialize_model_parallel in
+        ** megatron/core/parallel_state.py, NVIDIA/Megatron-LM d98e8a64dd:
+        ** expert_data_parallel_size = world / (etp·ep·pp), world divisible
+        ** by etp·ep·pp; docs/model.md, section 3) */
+        q->etp = sp->train.etp > 0 ? sp->train.etp : q->tp;
+        q->ex = q->ep * q->etp;
+        if ((q->tp * q->gdp) % q->ex != 0) {
+            if (q->etp > 1)
+                fs_err_set(err, 2, "%s: plan.train.etp: ep·etp = %d·%d = %d does not divide the %d devices of a pipeline "
+                           "stage (tp·cp·dp) in pool '%s'%s", f, q->ep, q->etp, q->ex, q->tp * q->gdp, q->name,
+                           sp->train.etp > 0 ? "" : " (etp unset: the tp size, as Megatron-Core; set plan.train.etp)");
+            else
+                fs_err_set(err, 2, "%s: plan.train.ep: ep %d does not fit the %d devices of a pipeline stage (tp·cp·dp) "
+                           "in pool '%s'", f, q->ep, q->tp * q->gdp, q->name);
             return false;
         }
-        q->edp = mdl_expert_dp(q->tp, q->gdp, q->ep);
+        q->edp = mdl_expert_dp(q->tp, q->gdp, q->ex);
         /* HSDP: states sharded over groups of shard_group DP ranks and
         ** replicated across the groups (docs/model.md, section 7) */
         int sg = sp->train.shard_group;

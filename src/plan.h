@@ -26,6 +26,7 @@ typedef struct {
     bool     placed;        /* given by plan.pools[].where or .ranges, or split by them */
     /* training layout (ROLE_TRAIN / ROLE_CRITIC) */
     int      tp, pp, dp, ep, edp;
+    int      etp, ex;         /* expert tensor parallel (plan.train.etp, 0 resolved to tp); ex = ep·etp, a stage's expert group */
     int      cp;              /* context parallel: a sequence's ranks, stride tp (rank order tp, cp, dp, pp) */
     int      gdp;             /* ranks holding the same dense parameters: cp·dp, stride tp (gradients, ZeRO) */
     int      shard, eshard;   /* ZeRO shard groups: dense over cp·dp, experts over expert-DP (HSDP: plan.train.shard_group) */
@@ -147,6 +148,9 @@ int plan_dev(const plan_pool *q, int k);
 int plan_dev_after(const plan_pool *q, int dev, int d);
 /* The highest device number of the pool. */
 static inline int plan_last(const plan_pool *q) { return q->range[q->nranges - 1][1]; }
+/* The devices a stage's routed experts are spread over, ep·etp (1 on a
+** pool laid out without them) */
+static inline int plan_pool_ex(const plan_pool *q) { return q->ex > 0 ? q->ex : 1; }
 /* The link tier joining the pool's devices k, k + stride, …,
 ** k + stride·(count − 1): the tier of the first and the last of them, as
 ** mdl_group_tier for contiguous devices (the numbering is increasing). */

@@ -24,6 +24,7 @@ typedef struct {
     plan_axis modes;            /* 0 separate, 1 colocate, 2 full, 3 hybrid */
     plan_axis train_tp, train_pp, train_ep, micro_batch;
     plan_axis train_cp;         /* context parallel (ring or the scenario's cp_kind) */
+    plan_axis train_etp;        /* expert tensor parallel (plan.train.etp; 0: the candidate's tp) */
     plan_axis rollout_tp, rollout_ep, max_seqs;
     plan_axis staleness;
     plan_axis partial_pct;      /* partial rollout threshold in percent */

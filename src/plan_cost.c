@@ -257,12 +257,12 @@ void plan_host_sum(const scn_scenario *s, plan *p)
 ** the larger of the first stage's ⌈L/p⌉ layers with the input table and
 ** the last's ⌊L/p⌋ with the LM head (mdl_stage_dense_params, the same
 ** split as the stage time and the memory), over TP; routed experts,
-** ⌈L/p⌉ layers' share over max(TP, EP).  Every stage reduces and steps
+** ⌈L/p⌉ layers' share over EP·ETP.  Every stage reduces and steps
 ** its own parameters at once, so the heaviest one decides the tail. */
 static void stage_psi(const plan_pool *q, const scn_model *m, double *psi_d, double *psi_e)
 {
     *psi_d = mdl_stage_dense_params(m, q->pp) / q->tp;
-    *psi_e = m->params_expert * mdl_stage_share(m->layers, q->pp) / (q->tp > q->ep ? q->tp : q->ep);
+    *psi_e = m->params_expert * mdl_stage_share(m->layers, q->pp) / plan_pool_ex(q);
 }
 
 /* All-reduce times of one stage's bf16 gradients (docs/model.md, section 7):
@@ -284,7 +284,7 @@ void plan_grad_allreduce(const scn_scenario *s, const plan_pool *q, const scn_mo
 
 /* LoRA's trainable parameters per device (docs/model.md, section 3): the
 ** adapters of the heaviest stage's ⌈L/PP⌉ layers, the dense ones over TP,
-** the routed experts' over max(TP, EP), as the base's are split.  Both 0
+** the routed experts' over EP·ETP, as the base's are split.  Both 0
 ** without LoRA. */
 static void lora_psi(const scn_scenario *s, const plan_pool *q, double *ad, double *ae)
 {
@@ -293,7 +293,7 @@ static void lora_psi(const scn_scenario *s, const plan_pool *q, double *ad, doub
     mdl_lora lo = mdl_lora_params(m, tl->lora_rank, tl->lora_targets);
     double nl = mdl_stage_share(m->layers, q->pp) * m->layers;
     *ad = lo.layer_dense * nl / q->tp;
-    *ae = lo.layer_expert * nl / (q->tp > q->ep ? q->tp : q->ep);
+    *ae = lo.layer_expert * nl / plan_pool_ex(q);
 }
 
 /* LoRA: the share of the actor's parameters that is trained (gradients
@@ -421,7 +421,7 @@ void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]
     /* the heaviest stage's own dense parameters: the first holds the
     ** embedding, the last the LM head (mdl_stage_dense_params) */
     double psi_d = mdl_stage_dense_params(m, pp->pp) / pp->tp;
-    double psi_e = m->params_expert * sh / (pp->tp > pp->ep ? pp->tp : pp->ep);
+    double psi_e = m->params_expert * sh / plan_pool_ex(pp);    /* over EP·ETP (docs/model.md, section 3) */
     mdl_states a = mdl_train_states(psi_d, pp->shard, tl->zero, tl->grad_dtype);
     mdl_states b = mdl_train_states(psi_e, pp->eshard, tl->zero, tl->grad_dtype);
     double f = tl->optimizer_offload;
@@ -573,7 +573,7 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
     double layer = mdl_act_bytes_tokens(m, tok, seq, tp, RECOMPUTE_SELECTIVE, ATTN_FUSED);
     double lg = mdl_logits_bytes(tok, b, (double)m->vocab / tp, tp, tl->logits, tl->logprob_chunk);
     double whole = tl->logprob_unshard && tl->zero == 3 && (pp->roles & ROLE_TRAIN)
-                 ? 2.0 * mdl_train_params_per_device(m, tp, pp->pp, pp->ep) : 0.0;
+                 ? 2.0 * mdl_train_params_per_device(m, tp, pp->pp, plan_pool_ex(pp)) : 0.0;
     return (layer + lg) / cp + whole;
 }
 
@@ -622,7 +622,7 @@ mdl_sync plan_weight_sync(const scn_scenario *s, const plan_pool *tq, const plan
     }
     in.tp = tq->tp;
     in.pp = tq->pp;
-    in.ex = m->experts > 0 ? (tq->tp > tq->ep ? tq->tp : tq->ep) : 1;
+    in.ex = m->experts > 0 ? plan_pool_ex(tq) : 1;     /* ep·etp: the expert group a stage's experts are gathered over */
     in.shard = s->plan.train.zero >= 3 ? tq->shard : 1;
     /* every group of the pool gathers at once (shared links), in the
     ** training layout's groups as src/eng_train.c lays them out */

@@ -66,6 +66,12 @@ static void default_axes(const scn_scenario *s, plan_axes *ax)
     ** section 7): below 16k tokens it adds communication and saves little */
     long cps[] = {1, 2, 4};
     axis_set(&ax->train_cp, cps, plan_max_seq(s) >= 16384 ? 3 : 1);
+    /* expert tensor parallelism for a MoE actor: each expert whole (1) or
+    ** split over the TP ranks (0, Megatron-Core's default; docs/model.md,
+    ** section 3); a dense actor keeps the scenario's */
+    long etps[] = {1, 0};
+    if (m->experts > 0) axis_set(&ax->train_etp, etps, 2);
+    else { v[0] = s->plan.train.etp; axis_set(&ax->train_etp, v, 1); }
     n = 0;
     for (long t = 1; t <= 16; t *= 2) if (divides(t, m->heads) && t <= 2 * dpn) v[n++] = t;
     axis_set(&ax->rollout_tp, v, n);
@@ -292,6 +298,7 @@ void planner_apply(const planner *P, const plan_cand *c, scn_scenario *s)
     p->train.dp = 0;
     p->train.micro_batch = c->mb;
     p->train.cp = c->tcp > 0 ? c->tcp : 1;
+    p->train.etp = c->tetp;
     p->rollout.tp = c->rtp;
     p->rollout.ep = c->rep;
     p->rollout.max_seqs = c->seqs;
@@ -584,18 +591,22 @@ void planner_enumerate(planner *P)
             for (int e = 0; e < ax->train_ep.n; e++)
             for (int mb = 0; mb < ax->micro_batch.n; mb++)
             for (int cq = 0; cq < ax->train_cp.n; cq++)
+            for (int et = 0; et < ax->train_etp.n; et++)
             for (int rt = 0; rt < ax->rollout_tp.n; rt++)
             for (int re = 0; re < ax->rollout_ep.n; re++) {
                 if (!rollout_ok(&b->actor, ax->rollout_tp.v[rt], ax->rollout_ep.v[re])) continue;
                 /* a context-parallel group stays inside a node with its TP ranks */
                 if (ax->train_cp.v[cq] > 1 && ax->train_tp.v[a] * ax->train_cp.v[cq] > b->cluster.devices_per_node) continue;
+                /* etp 0 is the tp: at tp 1 the same layout as etp 1 */
+                if (ax->train_etp.n > 1 && ax->train_etp.v[et] == 0 && ax->train_tp.v[a] == 1) continue;
                 /* a stop request ends the enumeration; the pool then reports it */
                 if (fs_stop_signal) return;
                 for (int ms = 0; ms < ax->max_seqs.n; ms++) {
                     plan_cand c = {
                         .mode = mode, .split = sp[k], .critic = cs[ci], .supernodes = sn, .nodes = nodes,
                         .ttp = (int)ax->train_tp.v[a], .tpp = (int)ax->train_pp.v[bb], .tep = (int)ax->train_ep.v[e],
-                        .mb = (int)ax->micro_batch.v[mb], .tcp = (int)ax->train_cp.v[cq], .rtp = (int)ax->rollout_tp.v[rt],
+                        .mb = (int)ax->micro_batch.v[mb], .tcp = (int)ax->train_cp.v[cq],
+                        .tetp = (int)ax->train_etp.v[et], .rtp = (int)ax->rollout_tp.v[rt],
                         .rep = (int)ax->rollout_ep.v[re], .seqs = (int)ax->max_seqs.v[ms], .explicit_idx = -1,
                     };
                     consider(P, &c);
@@ -611,7 +622,7 @@ void planner_enumerate(planner *P)
 void planner_cols(const planner *P, rtable *t)
 {
     static const char *const cols[] = {
-        "id", "mode", "pools", "supernodes", "train_tp", "train_pp", "train_dp", "train_ep", "train_cp", "micro_batch",
+        "id", "mode", "pools", "supernodes", "train_tp", "train_pp", "train_dp", "train_ep", "train_cp", "micro_batch", "train_etp",
         "rollout_tp", "rollout_ep", "max_seqs", "staleness", "partial_rollout", "dispatch", "simulated_iterations",
         "estimate_tokens_per_s", "figure", "score", "extrapolated_score", "within", "outside", NULL
     };
@@ -674,6 +685,8 @@ bool planner_simulate(planner *P, int id, int iterations, rtable *t, fs_err *err
     rt_row_set_int(r, rtable_col(t, "train_dp"), tq ? tq->dp : 0);
     rt_row_set_int(r, rtable_col(t, "train_ep"), s.plan.train.ep);
     rt_row_set_int(r, rtable_col(t, "train_cp"), s.plan.train.cp);
+    /* a MoE actor's expert TP as laid out (the tp when 0); a dense one's as given */
+    rt_row_set_int(r, rtable_col(t, "train_etp"), tq && s.actor.experts > 0 ? tq->etp : s.plan.train.etp);
     rt_row_set_int(r, rtable_col(t, "micro_batch"), s.plan.train.micro_batch);
     rt_row_set_int(r, rtable_col(t, "rollout_tp"), s.plan.rollout.tp);
     rt_row_set_int(r, rtable_col(t, "rollout_ep"), s.plan.rollout.ep);

@@ -93,6 +93,7 @@ typedef struct {
     int    supernodes, nodes;   /* cluster size */
     int    ttp, tpp, tep, mb;   /* training tp, pp, ep, micro-batch */
     int    tcp;                 /* training cp (0 taken as 1) */
+    int    tetp;                /* training expert TP (plan.train.etp; 0: the tp) */
     int    rtp, rep, seqs;      /* rollout tp, ep, max sequences */
     int    stale, partial_pct;
     int    dispatch;            /* plan.rollout.dispatch (the field's C value); -1: as the scenario */

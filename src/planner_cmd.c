@@ -116,6 +116,7 @@ void planner_run_line(const planner *P, const plan_cand *c, int iterations, fs_b
                " --set plan.partial_rollout=%g", c->ttp, c->tpp, c->tep, c->mb, c->rtp, c->rep, c->seqs, c->stale,
                c->partial_pct / 100.0);
     if (c->tcp > 1 || base->plan.train.cp > 1) buf_printf(b, " --set plan.train.cp=%d", c->tcp > 0 ? c->tcp : 1);
+    if (c->tetp != base->plan.train.etp) buf_printf(b, " --set plan.train.etp=%d", c->tetp);
     if (c->dispatch >= 0) buf_printf(b, " --set plan.rollout.dispatch=%s", planner_dispatch_name(c->dispatch));
     planner_mem_sets(c, b);
 }

@@ -31,6 +31,7 @@ static const struct { const char *path; size_t off; int scale; } SEARCHED[] = {
     {"plan.partial_rollout", offsetof(plan_axes, partial_pct), 100},
     {"cluster.supernodes", offsetof(plan_axes, supernodes), 1},
     {"cluster.nodes_per_supernode", offsetof(plan_axes, nodes_per_supernode), 1},
+    {"plan.train.etp", offsetof(plan_axes, train_etp), 1},     /* after the cluster: admit_narrow numbers them */
 };
 #define NSEARCHED (sizeof SEARCHED / sizeof SEARCHED[0])
 /* set apart: the mode, the dispatch, the pool split; the pools and the
@@ -120,6 +121,7 @@ static void searched_set(scn_scenario *s, int k, long v)
     case 8: p->staleness = (int)v; break;
     case 9: p->partial_rollout = (double)v / 100.0; break;
     case 10: s->cluster.supernodes = (int)v; break;
+    case 12: p->train.etp = (int)v; break;
     default: s->cluster.nodes_per_supernode = (int)v; break;
     }
 }
@@ -151,7 +153,7 @@ static bool admit_narrow(planner *P, fs_err *err)
         long have = searched_value(&P->base, (int)k), lo = a->v[0];
         bool in = false;
         for (int i = 0; i < a->n; i++) { if (a->v[i] < lo) lo = a->v[i]; in |= a->v[i] == have; }
-        if (k >= 10 && in) continue;            /* the cluster: the base's own */
+        if (k >= 10 && k <= 11 && in) continue; /* the cluster: the base's own */
         searched_set(probe, (int)k, k == 8 ? 0 : k == 9 ? 100 : lo);
     }
     int w = 0;
@@ -350,6 +352,7 @@ static long searched_value(const scn_scenario *s, int k)
     case 8: return p->staleness;
     case 9: return lround(p->partial_rollout * 100);
     case 10: return s->cluster.supernodes;
+    case 12: return p->train.etp;
     default: return s->cluster.nodes_per_supernode;
     }
 }

@@ -138,11 +138,13 @@ static bool row_interval(const rtable *t, const rt_row *r, double *lo, double *h
 
 static void print_row(const rtable *t, const rt_row *r, const char *label, FILE *f)
 {
-    char a[40], b2[40], st[32], tp[32], est[32], pd[32];
-    /* context parallelism, where a plan has it, after the four: "1/4/1/1 cp4" */
-    const char *cp = ctext(t, r, "train_cp");
-    snprintf(a, sizeof a, "%s/%s/%s/%s%s%s", ctext(t, r, "train_tp"), ctext(t, r, "train_pp"), ctext(t, r, "train_ep"),
-             ctext(t, r, "micro_batch"), cp[0] && strcmp(cp, "1") ? " cp" : "", cp[0] && strcmp(cp, "1") ? cp : "");
+    char a[48], b2[40], st[32], tp[32], est[32], pd[32];
+    /* context parallelism and expert tensor parallelism, where a plan has
+    ** them, after the four: "1/4/1/1 cp4", "4/1/8/1 etp4" */
+    const char *cp = ctext(t, r, "train_cp"), *et = ctext(t, r, "train_etp");
+    bool has_cp = cp[0] && strcmp(cp, "1"), has_et = et[0] && strcmp(et, "1") && strcmp(et, "0");
+    snprintf(a, sizeof a, "%s/%s/%s/%s%s%s%s%s", ctext(t, r, "train_tp"), ctext(t, r, "train_pp"), ctext(t, r, "train_ep"),
+             ctext(t, r, "micro_batch"), has_cp ? " cp" : "", has_cp ? cp : "", has_et ? " etp" : "", has_et ? et : "");
     snprintf(b2, sizeof b2, "%s/%s/%s", ctext(t, r, "rollout_tp"), ctext(t, r, "rollout_ep"), ctext(t, r, "max_seqs"));
     fmt_si(tp, sizeof tp, cnum(t, r, "throughput_tokens_per_s"));
     fmt_si(est, sizeof est, cnum(t, r, "estimate_tokens_per_s"));
@@ -313,7 +315,7 @@ static void explain(const rtable *t, const rt_row *best, const rt_row *second, c
                 x < y - 1e-9 ? "-" : x > y + 1e-9 ? "+" : " ", fabs(x - y) > 1e-9 ? d : "same");
     }
     const char *diff[] = {"mode", "pools", "staleness", "partial_rollout", "dispatch", "train_tp", "train_pp", "train_ep",
-                          "train_cp", "micro_batch", "rollout_tp", "rollout_ep", "max_seqs", "critic_devices", "memory_features", NULL};
+                          "train_cp", "train_etp", "micro_batch", "rollout_tp", "rollout_ep", "max_seqs", "critic_devices", "memory_features", NULL};
     fprintf(f, "  what changed:");
     int nd = 0;
     for (int i = 0; diff[i]; i++)

@@ -35,6 +35,7 @@ static const struct { const char *key; size_t off; long lo, hi; double scale; } 
     {"train_ep", offsetof(plan_axes, train_ep), 1, 4096, 1},
     {"micro_batch", offsetof(plan_axes, micro_batch), 1, 1024, 1},
     {"train_cp", offsetof(plan_axes, train_cp), 1, 1024, 1},
+    {"train_etp", offsetof(plan_axes, train_etp), 0, 1024, 1},     /* 0: the candidate's tp */
     {"rollout_tp", offsetof(plan_axes, rollout_tp), 1, 1024, 1},
     {"rollout_ep", offsetof(plan_axes, rollout_ep), 1, 4096, 1},
     {"max_seqs", offsetof(plan_axes, max_seqs), 1, 1 << 20, 1},

@@ -236,6 +236,7 @@ enum {
 
 typedef struct {
     int tp, pp, dp, ep;         /* dp 0: derived from the pool size */
+    int etp;                    /* expert tensor parallel: ranks one expert's matrices span (0: tp, Megatron's default) */
     int micro_batch;            /* sequences per micro-batch */
     scn_recompute recompute;
     int zero;                   /* 0..3: ZeRO stage of the distributed optimizer */

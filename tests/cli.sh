@@ -182,21 +182,21 @@ if [ $pins_ok -eq 1 ]; then
     figures "$T/pins.flat" > "$T/pins.out" <<'EOF2'
 # README: the report of `fusync run examples/pangu718b_cm384.lua`
 README: devices | 384 | 1 | col8.devices
-README: throughput 25.1k tokens/s | 25.1 | 1000 | col8.throughput_tokens_per_s
-README: 65.3 tokens/s per device | 65.3 | 1 | col8.throughput_tokens_per_s_per_device
+README: throughput 24.7k tokens/s | 24.7 | 1000 | col8.throughput_tokens_per_s
+README: 64.5 tokens/s per device | 64.5 | 1 | col8.throughput_tokens_per_s_per_device
 README: staleness bound 0 | 0 | 1 | col8.staleness.bound
-README: step time 15.3 min | 15.3 | 60 | col8.step_time_s
+README: step time 15.5 min | 15.5 | 60 | col8.step_time_s
 README: 6 measured steps | 6 | 1 | col8.iterations col8.warmup -
 README: 2 warm-up | 2 | 1 | col8.warmup
-README: window 5504.5 s | 5504.5 | 1 | col8.window_s
+README: window 5578.8 s | 5578.8 | 1 | col8.window_s
 README: generate 10.2 min | 10.2 | 60 | col8.phase_time_s.generate
-README: generate 66.8% | 66.8 | 1 | col8.phase_time_s.generate col8.step_time_s / 100 *
+README: generate 65.9% | 65.9 | 1 | col8.phase_time_s.generate col8.step_time_s / 100 *
 README: switch 13.64 s | 13.64 | 1 | col8.phase_time_s.switch
 README: switch 1.5% | 1.5 | 1 | col8.phase_time_s.switch col8.step_time_s / 100 *
-README: inference 1.0 min | 1.0 | 60 | col8.phase_time_s.inference
-README: inference 6.6% | 6.6 | 1 | col8.phase_time_s.inference col8.step_time_s / 100 *
-README: train 3.8 min | 3.8 | 60 | col8.phase_time_s.train
-README: train 25.1% | 25.1 | 1 | col8.phase_time_s.train col8.step_time_s / 100 *
+README: inference 1.1 min | 1.1 | 60 | col8.phase_time_s.inference
+README: inference 6.8% | 6.8 | 1 | col8.phase_time_s.inference col8.step_time_s / 100 *
+README: train 4.0 min | 4.0 | 60 | col8.phase_time_s.train
+README: train 25.8% | 25.8 | 1 | col8.phase_time_s.train col8.step_time_s / 100 *
 README: actor pool 384 devices | 384 | 1 | col8.pools.0.devices
 README: actor compute 95.3% | 95.3 | 1 | col8.pools.0.utilization 100 *
 README: actor busy 96.2% | 96.2 | 1 | col8.pools.0.busy 100 *
@@ -227,68 +227,68 @@ README: DistQueue reads x0.007812 | 0.007812 | 1 | col8.distqueue.load_factor
 README: DistQueue 4.6 ms per step | 4.6 | 0.001 | col8.distqueue.transfer_s_per_step
 README: 46.4k events | 46.4 | 1000 | col8.events
 README: 786432 pipeline ops | 786432 | 1 | col8.pipeline_ops
-README: 7338.3 s simulated | 7338.3 | 1 | col8.sim_time_s
+README: 7437.2 s simulated | 7437.2 | 1 | col8.sim_time_s
 # README: the other two calibrated figures
-README: separate 14.1k tokens/s | 14.1 | 1000 | sep8.throughput_tokens_per_s
-README: StaleSync 33.8k tokens/s | 33.8 | 1000 | ss8.throughput_tokens_per_s
-README: StaleSync 34.8k over 24 iterations | 34.8 | 1000 | ss24.throughput_tokens_per_s
+README: separate 13.8k tokens/s | 13.8 | 1000 | sep8.throughput_tokens_per_s
+README: StaleSync 33.2k tokens/s | 33.2 | 1000 | ss8.throughput_tokens_per_s
+README: StaleSync 34.1k over 24 iterations | 34.1 | 1000 | ss24.throughput_tokens_per_s
 # docs/calibration.md: the table at the top
-calibration: separate 14,084 tokens/s | 14084 | 1 | sep8.throughput_tokens_per_s
-calibration: colocate 25,084 tokens/s | 25084 | 1 | col8.throughput_tokens_per_s
-calibration: co-location gain +78.1% | 78.1 | 1 | col8.throughput_tokens_per_s sep8.throughput_tokens_per_s / 1 - 100 *
-calibration: StaleSync 34.6k at 16 iterations | 34.6 | 1000 | ss16.throughput_tokens_per_s
+calibration: separate 13,781 tokens/s | 13781 | 1 | sep8.throughput_tokens_per_s
+calibration: colocate 24,750 tokens/s | 24750 | 1 | col8.throughput_tokens_per_s
+calibration: co-location gain +79.6% | 79.6 | 1 | col8.throughput_tokens_per_s sep8.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 33.9k at 16 iterations | 33.9 | 1000 | ss16.throughput_tokens_per_s
 # docs/calibration.md: the separate report
-calibration: separate 36.7 per device | 36.7 | 1 | sep8.throughput_tokens_per_s_per_device
-calibration: separate step 27.2 min | 27.2 | 60 | sep8.step_time_s
-calibration: separate window 9803.5 s | 9803.5 | 1 | sep8.window_s
+calibration: separate 35.9 per device | 35.9 | 1 | sep8.throughput_tokens_per_s_per_device
+calibration: separate step 27.8 min | 27.8 | 60 | sep8.step_time_s
+calibration: separate window 10019.3 s | 10019.3 | 1 | sep8.window_s
 calibration: separate generate 13.0 min | 13.0 | 60 | sep8.phase_time_s.generate
-calibration: separate generate 47.9% | 47.9 | 1 | sep8.phase_time_s.generate sep8.step_time_s / 100 *
+calibration: separate generate 46.9% | 46.9 | 1 | sep8.phase_time_s.generate sep8.step_time_s / 100 *
 calibration: separate weight_sync 13.83 s | 13.83 | 1 | sep8.phase_time_s.weight_sync
-calibration: separate inference 3.0 min | 3.0 | 60 | sep8.phase_time_s.inference
-calibration: separate inference 10.9% | 10.9 | 1 | sep8.phase_time_s.inference sep8.step_time_s / 100 *
-calibration: separate train 11.0 min | 11.0 | 60 | sep8.phase_time_s.train
-calibration: separate train 40.3% | 40.3 | 1 | sep8.phase_time_s.train sep8.step_time_s / 100 *
+calibration: separate inference 3.1 min | 3.1 | 60 | sep8.phase_time_s.inference
+calibration: separate inference 11.1% | 11.1 | 1 | sep8.phase_time_s.inference sep8.step_time_s / 100 *
+calibration: separate train 11.5 min | 11.5 | 60 | sep8.phase_time_s.train
+calibration: separate train 41.2% | 41.2 | 1 | sep8.phase_time_s.train sep8.step_time_s / 100 *
 calibration: rollout pool 256 devices | 256 | 1 | sep8.pools.0.devices
-calibration: rollout compute 47.1% | 47.1 | 1 | sep8.pools.0.utilization 100 *
-calibration: rollout busy 48.0% | 48.0 | 1 | sep8.pools.0.busy 100 *
-calibration: rollout idle 52.0% | 52.0 | 1 | sep8.idle_ratio.rollout 100 *
+calibration: rollout compute 46.1% | 46.1 | 1 | sep8.pools.0.utilization 100 *
+calibration: rollout busy 47.0% | 47.0 | 1 | sep8.pools.0.busy 100 *
+calibration: rollout idle 53.0% | 53.0 | 1 | sep8.idle_ratio.rollout 100 *
 calibration: train pool 128 devices | 128 | 1 | sep8.pools.1.devices
-calibration: train compute 50.3% | 50.3 | 1 | sep8.pools.1.utilization 100 *
-calibration: train busy 51.2% | 51.2 | 1 | sep8.pools.1.busy 100 *
-calibration: train idle 48.8% | 48.8 | 1 | sep8.idle_ratio.train 100 *
+calibration: train compute 51.4% | 51.4 | 1 | sep8.pools.1.utilization 100 *
+calibration: train busy 52.2% | 52.2 | 1 | sep8.pools.1.busy 100 *
+calibration: train idle 47.8% | 47.8 | 1 | sep8.idle_ratio.train 100 *
 # docs/calibration.md: "Why co-location gains", seconds per step
 calibration: separate generate 782.8 s | 782.8 | 1 | sep8.phase_time_s.generate
 calibration: colocate generate 613.2 s | 613.2 | 1 | col8.phase_time_s.generate
 calibration: generate ratio 1.28 | 1.28 | 1 | sep8.phase_time_s.generate col8.phase_time_s.generate /
-calibration: separate inference 178.3 s | 178.3 | 1 | sep8.phase_time_s.inference
-calibration: colocate inference 60.5 s | 60.5 | 1 | col8.phase_time_s.inference
+calibration: separate inference 185.9 s | 185.9 | 1 | sep8.phase_time_s.inference
+calibration: colocate inference 63.1 s | 63.1 | 1 | col8.phase_time_s.inference
 calibration: inference ratio 2.95 | 2.95 | 1 | sep8.phase_time_s.inference col8.phase_time_s.inference /
-calibration: separate train 659.1 s | 659.1 | 1 | sep8.phase_time_s.train
-calibration: colocate train 230.1 s | 230.1 | 1 | col8.phase_time_s.train
-calibration: train ratio 2.86 | 2.86 | 1 | sep8.phase_time_s.train col8.phase_time_s.train /
+calibration: separate train 687.4 s | 687.4 | 1 | sep8.phase_time_s.train
+calibration: colocate train 239.9 s | 239.9 | 1 | col8.phase_time_s.train
+calibration: train ratio 2.87 | 2.87 | 1 | sep8.phase_time_s.train col8.phase_time_s.train /
 calibration: separate weight sync 13.8 s | 13.8 | 1 | sep8.phase_time_s.weight_sync
 calibration: colocate switch 13.6 s | 13.6 | 1 | col8.phase_time_s.switch
-calibration: separate step 1633.9 s | 1633.9 | 1 | sep8.step_time_s
-calibration: colocate step 917.4 s | 917.4 | 1 | col8.step_time_s
-calibration: step ratio 1.78 | 1.78 | 1 | sep8.step_time_s col8.step_time_s /
+calibration: separate step 1669.9 s | 1669.9 | 1 | sep8.step_time_s
+calibration: colocate step 929.8 s | 929.8 | 1 | col8.step_time_s
+calibration: step ratio 1.80 | 1.80 | 1 | sep8.step_time_s col8.step_time_s /
 # docs/calibration.md: StaleSync (staleness 2, partial rollout 0.6)
-calibration: StaleSync 8 it. 2.40x separate | 2.40 | 1 | ss8.throughput_tokens_per_s sep8.throughput_tokens_per_s /
-calibration: StaleSync 8 it. +34.6% over colocate | 34.6 | 1 | ss8.throughput_tokens_per_s col8.throughput_tokens_per_s / 1 - 100 *
-calibration: StaleSync 16 it. 2.45x separate | 2.45 | 1 | ss16.throughput_tokens_per_s sep16.throughput_tokens_per_s /
-calibration: StaleSync 16 it. +37.6% over colocate | 37.6 | 1 | ss16.throughput_tokens_per_s col16.throughput_tokens_per_s / 1 - 100 *
-calibration: StaleSync 24 it. 2.47x separate | 2.47 | 1 | ss24.throughput_tokens_per_s sep24.throughput_tokens_per_s /
-calibration: StaleSync 24 it. +38.4% over colocate | 38.4 | 1 | ss24.throughput_tokens_per_s col24.throughput_tokens_per_s / 1 - 100 *
-calibration: separate 14.08k at 8 iterations | 14.08 | 1000 | sep8.throughput_tokens_per_s
-calibration: separate 14.10k at 16 iterations | 14.10 | 1000 | sep16.throughput_tokens_per_s
-calibration: separate 14.10k at 24 iterations | 14.10 | 1000 | sep24.throughput_tokens_per_s
-calibration: colocate 25.08k at 8 iterations | 25.08 | 1000 | col8.throughput_tokens_per_s
-calibration: colocate 25.12k at 16 iterations | 25.12 | 1000 | col16.throughput_tokens_per_s
-calibration: colocate 25.14k at 24 iterations | 25.14 | 1000 | col24.throughput_tokens_per_s
+calibration: StaleSync 8 it. 2.41x separate | 2.41 | 1 | ss8.throughput_tokens_per_s sep8.throughput_tokens_per_s /
+calibration: StaleSync 8 it. +34.0% over colocate | 34.0 | 1 | ss8.throughput_tokens_per_s col8.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 16 it. 2.46x separate | 2.46 | 1 | ss16.throughput_tokens_per_s sep16.throughput_tokens_per_s /
+calibration: StaleSync 16 it. +36.9% over colocate | 36.9 | 1 | ss16.throughput_tokens_per_s col16.throughput_tokens_per_s / 1 - 100 *
+calibration: StaleSync 24 it. 2.48x separate | 2.48 | 1 | ss24.throughput_tokens_per_s sep24.throughput_tokens_per_s /
+calibration: StaleSync 24 it. +37.7% over colocate | 37.7 | 1 | ss24.throughput_tokens_per_s col24.throughput_tokens_per_s / 1 - 100 *
+calibration: separate 13.78k at 8 iterations | 13.78 | 1000 | sep8.throughput_tokens_per_s
+calibration: separate 13.79k at 16 iterations | 13.79 | 1000 | sep16.throughput_tokens_per_s
+calibration: separate 13.79k at 24 iterations | 13.79 | 1000 | sep24.throughput_tokens_per_s
+calibration: colocate 24.75k at 8 iterations | 24.75 | 1000 | col8.throughput_tokens_per_s
+calibration: colocate 24.78k at 16 iterations | 24.78 | 1000 | col16.throughput_tokens_per_s
+calibration: colocate 24.80k at 24 iterations | 24.80 | 1000 | col24.throughput_tokens_per_s
 calibration: StaleSync generate 6.6 min | 6.6 | 60 | ss8.phase_time_s.generate
 calibration: StaleSync switch 13.6 s | 13.6 | 1 | ss8.phase_time_s.switch
-calibration: StaleSync inference 65 s | 65 | 1 | ss8.phase_time_s.inference
-calibration: StaleSync train 3.9 min | 3.9 | 60 | ss8.phase_time_s.train
-calibration: StaleSync step 11.8 min | 11.8 | 60 | ss8.step_time_s
+calibration: StaleSync inference 68 s | 68 | 1 | ss8.phase_time_s.inference
+calibration: StaleSync train 4.1 min | 4.1 | 60 | ss8.phase_time_s.train
+calibration: StaleSync step 12.0 min | 12.0 | 60 | ss8.step_time_s
 calibration: StaleSync lag 0: 29157 samples | 29157 | 1 | ss8.staleness.histogram.0
 calibration: StaleSync lag 1: 18486 samples | 18486 | 1 | ss8.staleness.histogram.1
 calibration: StaleSync lag 2: 1509 samples | 1509 | 1 | ss8.staleness.histogram.2
@@ -409,6 +409,12 @@ expect 2 "does not divide" "$F" run examples/qwen7b_h100x16.lua --set plan.train
 expect 2 "plan.train.ep" "$F" run examples/qwen7b_h100x16.lua --set plan.train.ep=2
 expect 2 "does not divide the actor's 61 layers" "$F" run examples/pangu718b_cm384.lua --set plan.train.uneven_layers=false
 expect 2 "plan.train.ep: 3 does not divide" "$F" run examples/pangu718b_cm384.lua --set plan.train.ep=3
+# expert tensor parallelism: ep·etp must divide a stage's tp·cp·dp; Megatron's
+# default (etp = tp) does not fit EP4 under TP8 on a stage of 8 NPUs
+expect 2 "plan.train.etp: ep·etp = 4·8 = 32 does not divide the 8 devices" "$F" check examples/pangu718b_cm384.lua --mode separate --set plan.train.etp=0
+expect 0 "training  TP8 PP16 DP1 EP4 ETP2 (expert DP 1)" "$F" check examples/pangu718b_cm384.lua --mode separate
+# ETP 1: each expert whole, the experts over 4 NPUs, twice the expert weights and gradients: it no longer fits
+expect 1 "training  TP8 PP16 DP1 EP4 ETP1 (expert DP 2)" "$F" check examples/pangu718b_cm384.lua --mode separate --set plan.train.etp=1
 expect 2 "plan.train.cp: Ulysses splits each TP rank's 14 heads" "$F" check examples/qwen7b_h100x16.lua --set plan.train.cp=4 --set plan.train.cp_kind=ulysses
 expect 2 "tp·pp·cp = 2·1·3 = 6 does not divide pool" "$F" check examples/qwen7b_h100x16.lua --set plan.train.cp=3
 expect 0 "TP2 PP1 CP4 (ring) DP2" "$F" check examples/qwen7b_h100x16.lua --set plan.train.cp=4

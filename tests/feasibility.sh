@@ -106,24 +106,24 @@ grep -q 'issue75.lua *oom *fits *+10.1 GiB' "$T/out" && ok || bad "Logic-RL 75's
 # verl 1649 (note y): the Qwen3-30B-A3B Megatron script at verl add17f029
 # under vLLM 0.8's device scope, its reference on the device for the whole
 # run (ref.megatron.param_offload false) and built before the engine sizes
-# its cache.  At 0.6 vLLM is refused at start-up, no memory for the cache
-# blocks (the thread's message); with the reference on the host it would
-# start with 1.4 GiB of KV a device, sized before Adam's moments exist
-# (plan.train.lazy_states), and be refused only with the moments counted.
-# At 0.9 the pool peaks generating at 78.7 GiB, +0.5 GiB, the reference's
-# 7.1 GiB taken from the KV cache.
+# its cache.  The experts are split over EP4 x ETP4 (the script leaves
+# expert_tensor_parallel_size null, Megatron's TP).  At 0.6 the engine
+# starts with 14.5 GiB of KV a device (16.6 with the reference on the
+# host), sized before Adam's moments exist (plan.train.lazy_states); counted
+# with the moments 7.4 GiB, not refused.  At 0.9 the pool peaks generating
+# at 78.7 GiB, +0.5 GiB, the reference's 2.0 GiB taken from the KV cache.
 R=$(pwd)/examples/validation/feasibility/verl_qwen3_30ba3b_megatron_32xh100_issue1649.lua
 R9=$(pwd)/examples/validation/feasibility/verl_qwen3_30ba3b_megatron_32xh100_util09_issue1649.lua
-printf '%s\n' "$R | oom | ok | starting the engine | verl 1649" "$R9 | oom | miss | waking the engine | verl 1649" >"$T/rows.txt"
+printf '%s\n' "$R | oom | miss | starting the engine | verl 1649" "$R9 | oom | miss | waking the engine | verl 1649" >"$T/rows.txt"
 vf
-grep -q 'issue1649.lua *oom *oom *+24.3 GiB *starting the engine ok$' "$T/out" && ok || bad "verl 1649's verdict: $(cat "$T/out")"
+grep -q 'issue1649.lua *oom *fits *+24.3 GiB' "$T/out" && ok || bad "verl 1649's margin: $(cat "$T/out")"
 grep -q 'util09_issue1649.lua *oom *fits *+0.5 GiB' "$T/out" && ok || bad "verl 1649 at 0.9: $(cat "$T/out")"
-"$F" check "$R" | grep -q 'kv cache  0 B a device of vLLM.s 47.5 GiB' && ok || bad "verl 1649's KV cache: $("$F" check "$R" | grep 'kv cache')"
-"$F" check "$R" --set plan.offload.reference=true | grep -q 'kv cache  1.4 GiB a device of vLLM.s 47.5 GiB' && ok || bad "verl 1649, its reference on the host: $("$F" check "$R" --set plan.offload.reference=true | grep 'kv cache')"
-"$F" check "$R9" | grep -q 'kv cache  18.0 GiB a device' && ok || bad "verl 1649 at 0.9, the KV cache: $("$F" check "$R9" | grep 'kv cache')"
-"$F" check "$R" --set plan.offload.reference=true --set plan.train.lazy_states=false --json - 2>/dev/null \
-    | grep -q '"reason": "pool .all. while starting the engine: vLLM start-up: no available memory for the cache blocks' \
-    && ok || bad "verl 1649 with the moments counted at start-up: not refused"
+"$F" check "$R" | grep -q 'kv cache  14.5 GiB a device of vLLM.s 47.5 GiB' && ok || bad "verl 1649's KV cache: $("$F" check "$R" | grep 'kv cache')"
+"$F" check "$R" --set plan.offload.reference=true | grep -q 'kv cache  16.6 GiB a device of vLLM.s 47.5 GiB' && ok || bad "verl 1649, its reference on the host: $("$F" check "$R" --set plan.offload.reference=true | grep 'kv cache')"
+"$F" check "$R" | grep -q 'training  TP4 PP2 DP4 EP4 ETP4 (expert DP 1)' && ok || bad "verl 1649's layout: $("$F" check "$R" | grep 'training  ')"
+"$F" check "$R9" | grep -q 'kv cache  38.3 GiB a device' && ok || bad "verl 1649 at 0.9, the KV cache: $("$F" check "$R9" | grep 'kv cache')"
+"$F" check "$R" --set plan.train.lazy_states=false | grep -q 'kv cache  7.4 GiB a device' \
+    && ok || bad "verl 1649 with the moments counted at start-up: $("$F" check "$R" --set plan.train.lazy_states=false | grep 'kv cache')"
 "$F" check "$R9" | grep -q 'at the peak  *78.7 GiB per device while generating' && ok || bad "verl 1649 at 0.9, the peak: $("$F" check "$R9" | grep 'at the peak')"
 
 echo "feasibility: $pass passed, $fail failed"

@@ -86,6 +86,16 @@ field vm 'pp = 2,  -- actor_rollout_ref.actor.megatron.pipeline_model_parallel_s
 field vm 'zero = 1,  -- actor_rollout_ref.actor.megatron.use_distributed_optimizer'
 field vm 'minibatches = 4,'
 check vm 0 "Memory fit: fits"
+# expert tensor parallelism: verl's default null is Megatron-Core's (the TP
+# size), fusync's etp 0 (no line); a value given is plan.train.etp, and it
+# goes back out as the key
+if grep -q 'etp = ' "$TMP/vm.lua"; then bad "vm: an etp line for verl's null"; else ok; fi
+imp vmetp verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" actor_rollout_ref.actor.megatron.expert_tensor_parallel_size=2
+field vmetp 'etp = 2,  -- actor_rollout_ref.actor.megatron.expert_tensor_parallel_size (command line)'
+"$FUSYNC" export verl "$TMP/vmetp.lua" 2>/dev/null | grep -qxF "actor_rollout_ref.actor.megatron.expert_tensor_parallel_size=2" \
+    && ok || bad "export vmetp: no expert_tensor_parallel_size=2"
+"$FUSYNC" export verl "$TMP/vm.lua" 2>/dev/null | grep -qxF "actor_rollout_ref.actor.megatron.expert_tensor_parallel_size=null" \
+    && ok || bad "export vm: no expert_tensor_parallel_size=null"
 # Megatron's pipeline split with the embedding and the loss counted as layers
 # (override_transformer_config.account_for_*_in_pipeline_split): 28 + 2 on 2 stages
 imp vmps verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" \
@@ -158,6 +168,8 @@ field nm 'mode = "full",  -- policy.generation.colocated.enabled'
 field nm 'reference = true,  -- loss_fn.reference_policy_kl_penalty'
 field nm 'sleep = "offload",  -- policy.generation.colocated.enabled'
 field nm 'params = "after_reshard",  -- policy.generation.colocated.enabled'
+# NeMo RL's examples/configs/grpo_math_1B.yaml sets expert_tensor_parallel_size 1
+field nm "etp = 1,  -- policy.megatron_cfg.expert_tensor_parallel_size, nemo-rl's default"
 check nm 0 "Memory fit: fits"
 
 # --- NeMo RL, not co-located, a defaults chain two files deep

@@ -426,7 +426,7 @@ END_TEST
 /* A frozen MoE on a training pool under expert parallelism is laid out as
 ** the actor is (docs/model.md, section 3, "A frozen MoE under expert
 ** parallelism"): dense parameters over TP·PP, routed experts over
-** max(TP, EP)·PP.  Qwen3-30B-A3B on 8 H100s, Megatron (ZeRO-1), fully
+** EP·ETP·PP.  Qwen3-30B-A3B on 8 H100s, Megatron (ZeRO-1), fully
 ** co-located so the reference waits on the host between its passes. */
 static const char *SCN_MOE =
     "local f = fusync\n"
@@ -468,6 +468,67 @@ START_TEST(t_aux_expert_parallel)
     ck_assert_double_eq_tol(q8->aux_bytes[0], q8->train_mem[MB_WEIGHTS], 1.0);
     /* it waits on the host at that size, 8 devices' shares a node */
     ck_assert_double_eq_tol(q8->host_node[2], 8 * q8->aux_bytes[0], 8.0);
+}
+END_TEST
+
+/* Expert tensor parallelism (docs/model.md, section 3): Megatron-Core
+** splits each expert over etp ranks, the TP size when unset, so a stage's
+** experts span ep·etp devices and the expert DP is tp·cp·dp/(ep·etp)
+** (megatron/core/parallel_state.py at NVIDIA/Megatron-LM d98e8a64dd).
+** TP2 EP4 on the 8 devices: etp unset (2) against etp 1. */
+START_TEST(t_expert_tp)
+{
+    scn_scenario a[2];
+    plan pl[2];
+    const char *sets[2][3] = {{"plan.train.tp=2", "plan.train.ep=4", "plan.train.etp=0"},
+                              {"plan.train.tp=2", "plan.train.ep=4", "plan.train.etp=1"}};
+    for (int i = 0; i < 2; i++) {
+        char *path = test_tmpfile(".lua", SCN_MOE);
+        ck_assert_ptr_nonnull(path);
+        fs_err err = {0, ""};
+        bool ok = lscn_load(path, sets[i], 3, &a[i], &err) && scn_validate(&a[i], &err);
+        unlink(path);
+        free(path);
+        ck_assert_msg(ok, "load: %s", err.msg);
+        ck_assert_msg(plan_build(&a[i], &pl[i], &err), "plan_build: %s", err.msg);
+    }
+    const plan_pool *q2 = &pl[0].pools[pl[0].train_pool], *q1 = &pl[1].pools[pl[1].train_pool];
+    const scn_model *m = &a[0].actor;
+    ck_assert_int_eq(q2->etp, 2);
+    ck_assert_int_eq(q1->etp, 1);
+    /* expert DP: 8 / (4·2) = 1 against 8 / 4 = 2 */
+    ck_assert_int_eq(q2->edp, 1);
+    ck_assert_int_eq(q1->edp, 2);
+    /* BF16 weights (ZeRO-1 keeps them whole): dense over TP, experts over EP·ETP */
+    double dense = 2.0 * m->params_dense / 2;
+    ck_assert_double_eq_tol(q2->train_mem[MB_WEIGHTS], dense + 2.0 * m->params_expert / 8, 1.0);
+    ck_assert_double_eq_tol(q1->train_mem[MB_WEIGHTS], dense + 2.0 * m->params_expert / 4, 1.0);
+    /* the distributed optimizer shards the experts' states over expert DP:
+    ** 12·P_e/(ep·etp·edp) = 12·P_e/8 either way */
+    double st2[3], st1[3];
+    plan_train_states(&a[0], q2, st2);
+    plan_train_states(&a[1], q1, st1);
+    ck_assert_double_eq_tol(st2[2] - st1[2], 0.0, 1.0);
+    ck_assert_double_gt(st1[1], st2[1]);     /* FP32 gradients: whole per expert shard */
+    /* the frozen reference as the actor is held */
+    ck_assert_double_eq_tol(q2->aux_bytes[0], dense + 2.0 * m->params_expert / 8, 1.0);
+    /* a value that does not divide a stage is refused, naming the key */
+    const char *bad[2][3] = {{"plan.train.tp=2", "plan.train.ep=4", "plan.train.etp=4"},
+                             {"plan.train.tp=4", "plan.train.ep=4", "plan.train.etp=0"}};
+    for (int i = 0; i < 2; i++) {
+        char *path = test_tmpfile(".lua", SCN_MOE);
+        ck_assert_ptr_nonnull(path);
+        fs_err err = {0, ""};
+        scn_scenario b;
+        plan pb;
+        bool ok = lscn_load(path, bad[i], 3, &b, &err) && scn_validate(&b, &err);
+        unlink(path);
+        free(path);
+        ck_assert_msg(ok, "load: %s", err.msg);
+        ck_assert(!plan_build(&b, &pb, &err));
+        ck_assert_int_eq(err.code, 2);
+        ck_assert_msg(strstr(err.msg, "plan.train.etp") != NULL, "%s", err.msg);
+    }
 }
 END_TEST
 
@@ -1211,6 +1272,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_aux_zero3);
     tcase_add_test(tc, t_aux_pool_zero3);
     tcase_add_test(tc, t_aux_expert_parallel);
+    tcase_add_test(tc, t_expert_tp);
     tcase_add_test(tc, t_ref_offload);
     tcase_add_test(tc, t_lora);
     tcase_add_test(tc, t_logprob_logits);

@@ -93,13 +93,19 @@ END_TEST
 START_TEST(t_sharding)
 {
     scn_model m = {.params_dense = 8e9, .params_expert = 64e9, .layers = 16};
-    /* dense over tp·pp, experts over pp·max(tp, ep) */
-    NEAR(mdl_train_params_per_device(&m, 4, 2, 8), 8e9 / 8 + 64e9 / 16, 1e-12);
-    NEAR(mdl_train_params_per_device(&m, 8, 2, 4), 8e9 / 16 + 64e9 / 16, 1e-12);
+    /* dense over tp·pp, experts over pp·ep·etp (the last argument ep·etp):
+    ** TP4 EP8 ETP1 and TP8 EP4 with ETP 1, 2 and Megatron's default 8 */
+    NEAR(mdl_train_params_per_device(&m, 4, 2, 8 * 1), 8e9 / 8 + 64e9 / 16, 1e-12);
+    NEAR(mdl_train_params_per_device(&m, 8, 2, 4 * 1), 8e9 / 16 + 64e9 / 8, 1e-12);
+    NEAR(mdl_train_params_per_device(&m, 8, 2, 4 * 2), 8e9 / 16 + 64e9 / 16, 1e-12);
+    NEAR(mdl_train_params_per_device(&m, 8, 2, 4 * 8), 8e9 / 16 + 64e9 / 64, 1e-12);
     NEAR(mdl_rollout_params_per_device(&m, 4, 16), 8e9 / 4 + 64e9 / 16, 1e-12);
     /* uneven stages: 61 layers on 16 stages, the heaviest holds 4 */
     NEAR(mdl_stage_share(61, 16), 4.0 / 61, 1e-12);
-    ck_assert_int_eq(mdl_expert_dp(8, 3, 4), 3);
+    /* expert DP = tp·cp·dp / (ep·etp) (Megatron-Core's world / (etp·ep·pp) a stage) */
+    ck_assert_int_eq(mdl_expert_dp(8, 3, 4 * 2), 3);
+    ck_assert_int_eq(mdl_expert_dp(8, 3, 4 * 1), 6);
+    ck_assert_int_eq(mdl_expert_dp(4, 8, 4 * 4), 2);
     ck_assert_int_eq(mdl_expert_dp(2, 8, 16), 1);
 }
 END_TEST
@@ -601,7 +607,11 @@ static double stage_fwd_ref(const scn_model *m, const scn_device *d, double le, 
     double act = tok / cp * m->hidden * 2.0;
     double ttp = 0, tep = 0, tcp = 0, tpp = 0;
     if (c->tp > 1) ttp = 2.0 * mdl_allreduce(act, c->tp, &c->ltp, le);
-    if (m->experts > 0) tep = 2.0 * c->moe_frac * mdl_alltoall(act * m->experts_active / c->tp, c->efold, &c->lep, le);
+    /* the dispatcher: all-to-all over EP, all-gather (and its reduce-scatter) over ETP */
+    double routed = act * m->experts_active / c->tp;
+    if (m->experts > 0)
+        tep = 2.0 * c->moe_frac * (mdl_alltoall(routed, c->ep, &c->lep, le) +
+                                   mdl_allgather(c->etp * routed, c->etp, &c->letp, le));
     if (cp > 1) tcp = mdl_cp_layer(c, tok, attn_l / c->tp / cp / pe, le);
     /* the vocab-parallel loss: three FP32 all-reduces a token, exposed */
     double hc = c->tp > 1 ? 3.0 * mdl_allreduce(tok / cp * 4.0, c->tp, &c->ltp, le) : 0.0;
@@ -634,6 +644,8 @@ START_TEST(t_stage_fwd_exact)
                     for (size_t ci = 0; ci < sizeof cps / sizeof cps[0]; ci++) {
                         const scn_model *m = models[mi];
                         mdl_stage c = mdl_stage_setup(m, tps[ti], pp, ep, &ltp, &lep, &lpp);
+                        /* EP8 with ETP 1; EP1 with Megatron's default ETP = TP */
+                        if (ep == 8) mdl_stage_experts(&c, m, ep, 1, &lep, &ltp);
                         mdl_stage_par(&c, m, cps[ci], ci == 2 ? CP_ULYSSES : CP_RING, &lcp, ci ? 0.5 : 0, 0.25 * mi);
                         double tok[16], sq[16], got[16];
                         for (int i = 0; i < 16; i++) {
@@ -693,6 +705,45 @@ START_TEST(t_overlap)
     NEAR(all, comp + head, 1e-12);     /* the layers' all hidden: shorter than the compute */
     mdl_stage_par(&o, m, 1, CP_RING, NULL, 0.5, 0.5);
     NEAR(mdl_stage_fwd(m, &d, 1.0, &o, tok, sq, eff), comp + (comm - head) / 2 + head, 1e-12);
+}
+END_TEST
+
+/* Expert tensor parallelism's dispatch (docs/model.md, section 7;
+** Megatron-Core's MoEAlltoAllTokenDispatcher at NVIDIA/Megatron-LM
+** d98e8a64dd): the routed tokens all-to-all over EP, then all-gathered over
+** the expert-TP group and reduce-scattered back.  The same eight devices
+** for the experts, EP4 ETP2 against EP8 ETP1, one flat link: the forward
+** differs by 2·moe·L·(a2a(B, 4) + all-gather(2B, 2) − a2a(B, 8)), B the
+** routed copies of a rank's tokens, k·T·h·2/t bytes; the GEMMs are not
+** shaped here (no mdl_stage_train), so the compute is the same. */
+START_TEST(t_expert_tp_dispatch)
+{
+    const scn_model *pm = presets_model_find("qwen3_30b_a3b");
+    ck_assert_ptr_nonnull(pm);
+    scn_model m = *pm;
+    scn_model_derive(&m);
+    scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
+    const double bw = 400e9, lat = 2e-6;
+    scn_link l = {.bw = bw, .latency_s = lat};
+    double tok = 8192, sq = 8192.0 * 8192, eff = 0.5;
+    mdl_stage a = mdl_stage_setup(&m, 2, 1, 4, &l, &l, NULL), b = a;
+    mdl_stage_experts(&a, &m, 4, 2, &l, &l);
+    mdl_stage_experts(&b, &m, 8, 1, &l, &l);
+    ck_assert_int_eq(a.efold, 8);
+    ck_assert_int_eq(b.efold, 8);
+    NEAR(a.w_exp, m.expert_ffn / 2.0, 1e-12);      /* each expert's matrices split in two */
+    NEAR(b.w_exp, (double)m.expert_ffn, 1e-12);
+    double B = tok * m.hidden * 2.0 * m.experts_active / 2;
+    double ta = 0.75 * B / bw + lat + 0.5 * 2 * B / bw + lat;   /* a2a over 4, all-gather of 2B over 2 */
+    double tb = 7.0 / 8 * B / bw + lat;                          /* a2a over 8 */
+    double want = 2.0 * a.moe_frac * m.layers * (ta - tb);
+    double fa = mdl_stage_fwd(&m, &d, 1.0, &a, tok, sq, eff), fb = mdl_stage_fwd(&m, &d, 1.0, &b, tok, sq, eff);
+    ck_assert_double_gt(want, 0);
+    NEAR(fa - fb, want, 1e-9);
+    /* Megatron-Core's default, etp = tp, is what mdl_stage_setup lays out */
+    mdl_stage c = mdl_stage_setup(&m, 4, 1, 2, &l, &l, NULL);
+    ck_assert_int_eq(c.etp, 4);
+    ck_assert_int_eq(c.efold, 8);
 }
 END_TEST
 
@@ -819,6 +870,7 @@ static Suite *suite_model(void)
     tcase_add_test(tc, t_context_parallel_stage);
     tcase_add_test(tc, t_stage_fwd_exact);
     tcase_add_test(tc, t_overlap);
+    tcase_add_test(tc, t_expert_tp_dispatch);
     tcase_add_test(tc, t_hsdp_levels);
     tcase_add_test(tc, t_coll_nodes);
     tcase_add_test(tc, t_rng_and_dists);

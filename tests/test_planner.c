@@ -201,6 +201,34 @@ static void cp_candidate(void *ud, const plan_cand *c, bool fits)
     }
 }
 
+/* Expert tensor parallelism (docs/model.md, section 3): for a MoE actor the
+** planner tries each expert whole (1) and Megatron's default, the
+** candidate's TP (0); a dense actor keeps the scenario's value. */
+START_TEST(t_etp_axis_for_moe)
+{
+    planner P;
+    start(&P);
+    ck_assert_int_eq(P.ax.train_etp.n, 1);
+    ck_assert_int_eq(P.ax.train_etp.v[0], 0);
+    planner_free(&P);
+    char *path = test_tmpfile(".lua", tiny_lua);
+    const char *sets[] = {"models.actor=qwen3_30b_a3b", "models.reference=qwen3_30b_a3b"};
+    scn_scenario sc;
+    fs_err err = {0, ""};
+    bool ok = lscn_load(path, sets, 2, &sc, &err);
+    unlink(path);
+    free(path);
+    ck_assert_msg(ok, "%s", err.msg);
+    ck_assert_int_gt(sc.actor.experts, 0);
+    planner_opts po = {.objective = PLAN_OBJ_THROUGHPUT, .top = 10, .input = "tiny.lua"};
+    ck_assert_msg(planner_init(&P, &sc, NULL, &po, &err), "%s", err.msg);
+    ck_assert_int_eq(P.ax.train_etp.n, 2);
+    ck_assert_int_eq(P.ax.train_etp.v[0], 1);
+    ck_assert_int_eq(P.ax.train_etp.v[1], 0);
+    planner_free(&P);
+}
+END_TEST
+
 START_TEST(t_cp_axis_for_long_sequences)
 {
     planner P;
@@ -883,6 +911,7 @@ static Suite *planner_suite(void)
     tcase_add_test(tc, t_enumeration_count);
     tcase_add_test(tc, t_constraints);
     tcase_add_test(tc, t_cp_axis_for_long_sequences);
+    tcase_add_test(tc, t_etp_axis_for_moe);
     tcase_add_test(tc, t_pruned_do_not_fit);
     tcase_add_test(tc, t_estimate_direct);
     tcase_add_test(tc, t_select_and_rank);

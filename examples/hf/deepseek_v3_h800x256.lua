@@ -29,7 +29,10 @@ return {
   },
   plan = {
     mode = "colocate",
-    train = { tp = 8, pp = 16, ep = 8, micro_batch = 1, recompute = "full", zero = 1,
+    -- etp 1: each expert whole on one device, the stage's 16 devices two
+    -- EP8 groups (Megatron's default etp, the TP 8, would need ep·etp = 64
+    -- to divide the stage's 16 devices)
+    train = { tp = 8, pp = 16, ep = 8, etp = 1, micro_batch = 1, recompute = "full", zero = 1,
               uneven_layers = true },
     rollout = { tp = 8, ep = 64, max_seqs = 256, mem_util = 0.9 },   -- 4 instances of 64 GPUs
     offload = { optimizer = true, grads = true },

@@ -51,7 +51,10 @@ return {
     controller = "driver", reward_workers = 8,
     mode = "full",
     rollout_devices = 0,        -- the async row sets 128 of 256
-    train = { tp = 2, pp = 8, ep = 16, micro_batch = 1, recompute = "full", zero = 1,
+    -- etp 1: policy.megatron_cfg.expert_tensor_parallel_size in
+    -- examples/configs/grpo_math_1B.yaml (line 136 at v0.6.0), which the
+    -- three recipes take unchanged
+    train = { tp = 2, pp = 8, ep = 16, etp = 1, micro_batch = 1, recompute = "full", zero = 1,
               uneven_layers = true,
               grad_dtype = "bf16" },   -- NeMo RL's Megatron configs: grad_reduce_in_fp32 false
     rollout = { tp = 16, ep = 16, max_seqs = 256, mem_util = 0.6 },

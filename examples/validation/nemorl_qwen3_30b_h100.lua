@@ -54,7 +54,10 @@ return {
     -- recompute_granularity = "full" only under
     -- megatron_cfg.activation_checkpointing, false in grpo_math_1B.yaml and
     -- unset in the three recipes (NVIDIA-NeMo/RL @ v0.6.0)
-    train = { tp = 1, pp = 1, ep = 8, micro_batch = 1, recompute = "none", zero = 1,
+    -- etp 1: policy.megatron_cfg.expert_tensor_parallel_size in
+    -- examples/configs/grpo_math_1B.yaml (line 136 at v0.6.0), unchanged
+    -- by the recipes
+    train = { tp = 1, pp = 1, ep = 8, etp = 1, micro_batch = 1, recompute = "none", zero = 1,
               grad_dtype = "bf16" },   -- NeMo RL's Megatron configs: grad_reduce_in_fp32 false
     rollout = { tp = 2, ep = 2, max_seqs = 256, mem_util = 0.6 },   -- vLLM TP2 splits every expert; here: experts over the 2 devices
   },

@@ -63,7 +63,9 @@ return {
     -- null (Megatron recomputes nothing).  Kept: with "none" and train
     -- re-fitted (0.3355 -> 0.2521) the forward-only passes run 30% long
     -- (docs/validation.md, "What the errors say").
-    train = { tp = 2, pp = 1, ep = 8, cp = 2, micro_batch = 2, max_tokens = 10240, recompute = "full", zero = 1,
+    -- etp 1: COMMON_ETP=1 (line 61 of the script at b178a3c), passed as
+    -- actor.megatron.expert_tensor_parallel_size and the ref's
+    train = { tp = 2, pp = 1, ep = 8, etp = 1, cp = 2, micro_batch = 2, max_tokens = 10240, recompute = "full", zero = 1,
               optimizer_offload = 1 },
     -- enforce_eager=True in the script: vLLM captures no CUDA graphs
     rollout = { tp = 4, ep = 4, max_seqs = 256, mem_util = 0.8, cuda_graphs = false },

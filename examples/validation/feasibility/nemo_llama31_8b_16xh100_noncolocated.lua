@@ -156,7 +156,6 @@ return {
 --   policy.megatron_cfg.fine_grained_activation_offloading (examples/configs/recipes/llm/../../grpo_math_1B.yaml:197)
 --   policy.megatron_cfg.offload_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:204)
 --   policy.megatron_cfg.recompute_modules (examples/configs/recipes/llm/../../grpo_math_1B.yaml:215)
---   policy.megatron_cfg.expert_tensor_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:217)
 --   policy.megatron_cfg.num_layers_in_first_pipeline_stage (examples/configs/recipes/llm/../../grpo_math_1B.yaml:220)
 --   policy.megatron_cfg.num_layers_in_last_pipeline_stage (examples/configs/recipes/llm/../../grpo_math_1B.yaml:221)
 --   policy.megatron_cfg.pipeline_dtype (examples/configs/recipes/llm/../../grpo_math_1B.yaml:223)

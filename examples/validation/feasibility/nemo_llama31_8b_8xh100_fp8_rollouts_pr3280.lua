@@ -63,6 +63,7 @@ return {
       tp = 1,  -- policy.megatron_cfg.tensor_model_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:186)
       pp = 2,  -- policy.megatron_cfg.pipeline_model_parallel_size (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-1n8g-megatron-fp8-rollouts.v3.yaml:21)
       ep = 1,  -- policy.megatron_cfg.expert_model_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:188)
+      etp = 1,  -- policy.megatron_cfg.expert_tensor_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:187)
       cp = 1,  -- policy.megatron_cfg.context_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:192)
       zero = 1,  -- policy.megatron_cfg.optimizer.use_distributed_optimizer (examples/configs/recipes/llm/../../grpo_math_1B.yaml:252)
       grad_dtype = "bf16",  -- policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:271)
@@ -82,7 +83,6 @@ return {
 --   policy.megatron_cfg.fused_linear_logprobs_chunk_size = 256 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:171): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.force_reconvert_from_hf = False (examples/configs/recipes/llm/../../grpo_math_1B.yaml:172): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.recompute_modules = null (examples/configs/recipes/llm/../../grpo_math_1B.yaml:185): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.expert_tensor_parallel_size = 1 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:187): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.num_layers_in_first_pipeline_stage = null (examples/configs/recipes/llm/../../grpo_math_1B.yaml:190): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.num_layers_in_last_pipeline_stage = null (examples/configs/recipes/llm/../../grpo_math_1B.yaml:191): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.pipeline_dtype = ${policy.precision} (examples/configs/recipes/llm/../../grpo_math_1B.yaml:193): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train

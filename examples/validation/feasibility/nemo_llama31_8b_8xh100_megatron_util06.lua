@@ -56,6 +56,7 @@ return {
       tp = 1,  -- policy.megatron_cfg.tensor_model_parallel_size (examples/configs/grpo_math_8B_megatron.yaml:36)
       pp = 2,  -- policy.megatron_cfg.pipeline_model_parallel_size (examples/configs/grpo_math_8B_megatron.yaml:38)
       ep = 1,  -- policy.megatron_cfg.expert_model_parallel_size (examples/configs/grpo_math_1B_megatron.yaml:76)
+      etp = 1,  -- policy.megatron_cfg.expert_tensor_parallel_size (examples/configs/grpo_math_1B_megatron.yaml:75)
       cp = 1,  -- policy.megatron_cfg.context_parallel_size (examples/configs/grpo_math_8B_megatron.yaml:39)
       zero = 1,  -- policy.megatron_cfg.optimizer.use_distributed_optimizer (examples/configs/grpo_math_1B_megatron.yaml:108)
       grad_dtype = "bf16",  -- policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32 (examples/configs/grpo_math_1B_megatron.yaml:123)
@@ -71,7 +72,6 @@ return {
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
 --   policy.megatron_cfg.empty_unused_memory_level = 0 (examples/configs/grpo_math_8B_megatron.yaml:34): allocator cache release: not modelled
 --   policy.megatron_cfg.converter_type = LlamaForCausalLM (examples/configs/grpo_math_8B_megatron.yaml:35): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.expert_tensor_parallel_size = 1 (examples/configs/grpo_math_1B_megatron.yaml:75): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.num_layers_in_first_pipeline_stage = null (examples/configs/grpo_math_1B_megatron.yaml:78): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.num_layers_in_last_pipeline_stage = null (examples/configs/grpo_math_1B_megatron.yaml:79): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.pipeline_dtype = ${policy.precision} (examples/configs/grpo_math_8B_megatron.yaml:40): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train

@@ -51,6 +51,7 @@ return {
       tp = 1,  -- policy.megatron_cfg.tensor_model_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:216)
       pp = 1,  -- policy.megatron_cfg.pipeline_model_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:219)
       ep = 1,  -- policy.megatron_cfg.expert_model_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:218)
+      etp = 1,  -- policy.megatron_cfg.expert_tensor_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:217)
       cp = 1,  -- policy.megatron_cfg.context_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:222)
       zero = 1,  -- policy.megatron_cfg.optimizer.use_distributed_optimizer (examples/configs/recipes/llm/../../grpo_math_1B.yaml:282)
       grad_dtype = "bf16",  -- policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:302)
@@ -77,7 +78,6 @@ return {
 --   policy.megatron_cfg.fine_grained_activation_offloading = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:197): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.offload_modules = null (examples/configs/recipes/llm/../../grpo_math_1B.yaml:204): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.recompute_modules = null (examples/configs/recipes/llm/../../grpo_math_1B.yaml:215): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.expert_tensor_parallel_size = 1 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:217): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.num_layers_in_first_pipeline_stage = null (examples/configs/recipes/llm/../../grpo_math_1B.yaml:220): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.num_layers_in_last_pipeline_stage = null (examples/configs/recipes/llm/../../grpo_math_1B.yaml:221): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.pipeline_dtype = ${policy.precision} (examples/configs/recipes/llm/../../grpo_math_1B.yaml:223): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train

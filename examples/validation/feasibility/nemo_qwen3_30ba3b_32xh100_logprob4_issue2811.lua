@@ -58,6 +58,7 @@ return {
       tp = 1,  -- policy.megatron_cfg.tensor_model_parallel_size (examples/configs/recipes/llm/performance/grpo-qwen3-30ba3b-4n8g.yaml:23)
       pp = 1,  -- policy.megatron_cfg.pipeline_model_parallel_size (examples/configs/recipes/llm/performance/grpo-qwen3-30ba3b-4n8g.yaml:24)
       ep = 8,  -- policy.megatron_cfg.expert_model_parallel_size (examples/configs/recipes/llm/performance/grpo-qwen3-30ba3b-4n8g.yaml:25)
+      etp = 1,  -- policy.megatron_cfg.expert_tensor_parallel_size (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:163)
       cp = 1,  -- policy.megatron_cfg.context_parallel_size (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:168)
       zero = 1,  -- policy.megatron_cfg.optimizer.use_distributed_optimizer (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:227)
       grad_dtype = "bf16",  -- policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:246)
@@ -75,7 +76,6 @@ return {
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
 --   policy.megatron_cfg.force_reconvert_from_hf = False (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:148): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.recompute_modules = null (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:161): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.expert_tensor_parallel_size = 1 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:163): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.num_layers_in_first_pipeline_stage = null (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:166): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.num_layers_in_last_pipeline_stage = null (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:167): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.pipeline_dtype = ${policy.precision} (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:169): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train

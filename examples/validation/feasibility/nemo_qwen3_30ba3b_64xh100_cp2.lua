@@ -52,6 +52,7 @@ return {
       tp = 4,  -- policy.megatron_cfg.tensor_model_parallel_size (examples/configs/recipes/llm/grpo-qwen3-30ba3b-8n8g-megatron-cp2-r3.yaml:17)
       pp = 2,  -- policy.megatron_cfg.pipeline_model_parallel_size (examples/configs/recipes/llm/grpo-qwen3-30ba3b-8n8g-megatron-cp2-r3.yaml:18)
       ep = 4,  -- policy.megatron_cfg.expert_model_parallel_size (examples/configs/recipes/llm/grpo-qwen3-30ba3b-8n8g-megatron-cp2-r3.yaml:20)
+      etp = 1,  -- policy.megatron_cfg.expert_tensor_parallel_size (examples/configs/recipes/llm/../../grpo_math_qwen30ba3b_megatron.yaml:37)
       cp = 2,  -- policy.megatron_cfg.context_parallel_size (examples/configs/recipes/llm/grpo-qwen3-30ba3b-8n8g-megatron-cp2-r3.yaml:19)
       zero = 1,  -- policy.megatron_cfg.optimizer.use_distributed_optimizer (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:170)
       grad_dtype = "bf16",  -- policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32 (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:185)
@@ -78,7 +79,6 @@ return {
 --   policy.megatron_cfg.fine_grained_activation_offloading = false (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:99): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.offload_modules = null (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:106): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.recompute_modules = null (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:117): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.expert_tensor_parallel_size = 1 (examples/configs/recipes/llm/../../grpo_math_qwen30ba3b_megatron.yaml:37): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.num_layers_in_first_pipeline_stage = null (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:122): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.num_layers_in_last_pipeline_stage = null (examples/configs/recipes/llm/../../grpo_math_1B_megatron.yaml:123): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.pipeline_dtype = ${policy.precision} (examples/configs/recipes/llm/../../grpo_math_qwen30ba3b_megatron.yaml:40): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train

@@ -66,6 +66,7 @@ return {
       tp = 4,  -- actor_rollout_ref.actor.megatron.tensor_model_parallel_size (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:122)
       pp = 8,  -- actor_rollout_ref.actor.megatron.pipeline_model_parallel_size (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:121)
       ep = 4,  -- actor_rollout_ref.actor.megatron.expert_model_parallel_size (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:123)
+      etp = 1,  -- actor_rollout_ref.actor.megatron.expert_tensor_parallel_size (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:124)
       cp = 1,  -- actor_rollout_ref.actor.megatron.context_parallel_size (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:125)
       zero = 1,  -- actor_rollout_ref.actor.megatron.use_distributed_optimizer, verl's default
       recompute = "none",  -- actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity, verl's default
@@ -87,7 +88,6 @@ return {
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
 --   actor_rollout_ref.model.use_fused_kernels = True (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:93): fused kernels (log-probs from the hidden states, no logits tensor): not modelled; fusync books one FP32 copy of the logits (plan.train.logits fp32, memory over-counted); fold the time into efficiency.train
---   actor_rollout_ref.actor.megatron.expert_tensor_parallel_size = 1 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:124): expert tensor parallelism: not modelled; experts split by ep only
 --   actor_rollout_ref.ref.megatron.pipeline_model_parallel_size = 8 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:142): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.tensor_model_parallel_size = 4 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:143): fusync runs the reference with the actor's training layout
 --   actor_rollout_ref.ref.megatron.expert_model_parallel_size = 4 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:144): fusync runs the reference with the actor's training layout

@@ -58,6 +58,7 @@ return {
       tp = 1,  -- actor_rollout_ref.actor.megatron.tensor_model_parallel_size (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:132)
       pp = 1,  -- actor_rollout_ref.actor.megatron.pipeline_model_parallel_size (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:133)
       ep = 8,  -- actor_rollout_ref.actor.megatron.expert_model_parallel_size (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:136)
+      etp = 1,  -- actor_rollout_ref.actor.megatron.expert_tensor_parallel_size (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:137)
       cp = 1,  -- actor_rollout_ref.actor.megatron.context_parallel_size (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:135)
       zero = 1,  -- actor_rollout_ref.actor.megatron.use_distributed_optimizer, verl's default
       recompute = "none",  -- actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity, verl's default
@@ -76,7 +77,6 @@ return {
 }
 
 -- Warnings: keys that affect performance and are not modelled (how fusync approximates them)
---   actor_rollout_ref.actor.megatron.expert_tensor_parallel_size = 1 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:137): expert tensor parallelism: not modelled; experts split by ep only
 --   actor_rollout_ref.actor.megatron.override_transformer_config.apply_rope_fusion = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:138): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.masked_softmax_fusion = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:139): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.bias_activation_fusion = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:140): a Megatron transformer setting: not modelled; fold into efficiency.train
