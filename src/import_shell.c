@@ -5,7 +5,12 @@
 ** `export`), $NAME, ${NAME}, ${NAME:-word} and ${NAME-word}, $((...))
 ** integer arithmetic, single and double quotes, backslash escapes and line
 ** continuations, # comments; "$@" and the positional parameters expand to
-** nothing.  Command substitution is refused (its output cannot be known);
+** nothing.  Also bash's indexed arrays as launch scripts group their options
+** (gnu.org/software/bash/manual, "Arrays"): NAME=(word ...) over lines, with
+** comments inside, and ${NAME[@]} / ${NAME[*]}, unquoted each element split
+** into words, "${NAME[@]}" each element one word, "${NAME[*]}" one word of
+** them joined by a space; $NAME is the first element.  Command substitution
+** is refused (its output cannot be known);
 ** a variable never assigned is empty, as in the shell.  Other commands and
 ** control words are read past, their assignments taken as they come.
 */
@@ -27,12 +32,21 @@ typedef struct {
 } sword;
 
 typedef struct {
+    char  *name;
+    fs_vec el;          /* sword: the elements in order, each with the line it is written on */
+} sarr;
+
+typedef struct {
     const char *file;
     const char *s;      /* the script */
     size_t      i, n;
     int         line;
     fs_vec      vars;   /* svar */
+    fs_vec      arrays; /* sarr */
     fs_vec      words;  /* sword: the current statement */
+    char       *arr_name;   /* inside NAME=( ... ): its name, else NULL */
+    size_t      arr_from;   /* its first element's index in words */
+    int         arr_line;
     bool        drop_next;  /* the next word is a redirection's target */
     fs_err     *err;
 } sh;
@@ -56,6 +70,41 @@ static void var_set(sh *p, const char *name, const char *value)
     svar *nv = vec_push(&p->vars);
     nv->name = xstrdup(name);
     nv->value = xstrdup(value);
+}
+
+static sarr *arr_get(const sh *p, const char *name)
+{
+    sarr *a = p->arrays.data;
+    for (size_t i = 0; i < p->arrays.len; i++) if (!strcmp(a[i].name, name)) return &a[i];
+    return NULL;
+}
+
+static void arr_clear(sarr *a)
+{
+    sword *e = a->el.data;
+    for (size_t i = 0; i < a->el.len; i++) free(e[i].text);
+    a->el.len = 0;
+}
+
+/* NAME=( words[from..] ): the array replaces any earlier one of that name,
+** and $NAME reads its first element, as in bash. */
+static void arr_set(sh *p, const char *name, size_t from)
+{
+    sarr *a = arr_get(p, name);
+    if (!a) {
+        a = vec_push(&p->arrays);
+        a->name = xstrdup(name);
+        vec_init(&a->el, sizeof(sword));
+    }
+    arr_clear(a);
+    sword *w = p->words.data;
+    for (size_t i = from; i < p->words.len; i++) {
+        *(sword *)vec_push(&a->el) = w[i];     /* the text's ownership moves */
+        w[i].text = NULL;
+    }
+    p->words.len = from;
+    const sword *e = a->el.data;
+    var_set(p, name, a->el.len ? e[0].text : "");
 }
 
 #define SHFAIL(...) do { fs_err_set(p->err, 2, __VA_ARGS__); return false; } while (0)
@@ -272,6 +321,39 @@ static bool expand_dollar(sh *p, wacc *w, bool in_dq)
             if (p->i < p->n && p->s[p->i] == '}') { p->i++; return true; }
         }
         if (!k) SHFAIL("%s:%d: ${: a variable name expected", p->file, line);
+        if (p->i < p->n && p->s[p->i] == '[') {
+            char sub = p->i + 1 < p->n ? p->s[p->i + 1] : 0;
+            if ((sub != '@' && sub != '*') || p->i + 3 >= p->n || p->s[p->i + 2] != ']' || p->s[p->i + 3] != '}')
+                SHFAIL("%s:%d: ${%s[...}: fusync reads an array whole, ${%s[@]} or ${%s[*]}", p->file, line, name,
+                       name, name);
+            p->i += 4;
+            const sarr *a = arr_get(p, name);
+            const sword *e = a ? a->el.data : NULL;
+            size_t ne = a ? a->el.len : 0;
+            if (!in_dq) {
+                /* each element split on blanks: the elements' boundaries are blanks too */
+                for (size_t j = 0; j < ne; j++) {
+                    if (j) w_expand(p, w, " ", true, line);
+                    w_expand(p, w, e[j].text, true, e[j].line);
+                }
+                if (!w->any) w->line = line;
+            } else if (sub == '*') {
+                for (size_t j = 0; j < ne; j++) {
+                    if (j) w_put(w, ' ', line);
+                    w_expand(p, w, e[j].text, false, line);
+                }
+                if (!ne) w_expand(p, w, "", false, line);
+            } else {
+                /* "${NAME[@]}": one word an element, as "$@"; none when empty */
+                for (size_t j = 0; j < ne; j++) {
+                    if (j) w_end(p, w);
+                    if (!w->b.len) w->line = e[j].line;  /* the opening quote set the command's line */
+                    w_expand(p, w, e[j].text, false, e[j].line);
+                }
+                if (!ne) w->at = true;
+            }
+            return true;
+        }
         const char *v = var_get(p, name);
         char op = p->i < p->n ? p->s[p->i] : 0;
         if (op == '}') {
@@ -392,6 +474,25 @@ static void clear_words(sh *p)
     p->words.len = 0;
 }
 
+/* An unquoted '(' right after an assignment word's '=' (NAME=, the first
+** words of the statement all assignments): an array's elements follow. */
+static bool array_opens(const sh *p, const wacc *w)
+{
+    if (p->arr_name || !w->any || w->quoted || !w->b.len || w->b.s[w->b.len - 1] != '=') return false;
+    const char *t = w->b.s;
+    size_t k = 0;
+    if (!is_name_start((unsigned char)t[0])) return false;
+    while (is_name((unsigned char)t[k])) k++;
+    if (k + 1 != w->b.len) return false;
+    const sword *sw = p->words.data;
+    size_t i = 0;
+    if (p->words.len && (!strcmp(sw[0].text, "export") || !strcmp(sw[0].text, "local") ||
+                         !strcmp(sw[0].text, "readonly") || !strcmp(sw[0].text, "declare")))
+        i = 1;
+    for (; i < p->words.len; i++) if (!sw[i].assign_ok) return false;
+    return true;
+}
+
 bool imp_shell_load(const char *path, imp_framework fw, imp_cfg *c, fs_err *err)
 {
     char *text;
@@ -400,6 +501,7 @@ bool imp_shell_load(const char *path, imp_framework fw, imp_cfg *c, fs_err *err)
     sh st = {.file = path, .s = text, .i = 0, .n = len, .line = 1, .err = err};
     sh *p = &st;
     vec_init(&p->vars, sizeof(svar));
+    vec_init(&p->arrays, sizeof(sarr));
     vec_init(&p->words, sizeof(sword));
     wacc w;
     memset(&w, 0, sizeof w);
@@ -473,6 +575,26 @@ bool imp_shell_load(const char *path, imp_framework fw, imp_cfg *c, fs_err *err)
             }
             continue;
         }
+        if (ch == '(' && array_opens(p, &w)) {
+            w.b.s[--w.b.len] = 0;
+            p->arr_name = xstrdup(w.b.s);
+            p->arr_line = p->line;
+            buf_free(&w.b);
+            buf_init(&w.b);
+            w.any = w.quoted = w.at = false;
+            p->arr_from = p->words.len;
+            p->i++;
+            continue;
+        }
+        if (ch == ')' && p->arr_name) {
+            w_end(p, &w);
+            arr_set(p, p->arr_name, p->arr_from);
+            free(p->arr_name);
+            p->arr_name = NULL;
+            p->i++;
+            continue;
+        }
+        if (ch == '\n' && p->arr_name) { w_end(p, &w); p->line++; p->i++; continue; }
         if (ch == ' ' || ch == '\t') { w_end(p, &w); p->i++; continue; }
         if (ch == '\n' || ch == ';' || ch == '&' || ch == '|') {
             w_end(p, &w);
@@ -485,11 +607,19 @@ bool imp_shell_load(const char *path, imp_framework fw, imp_cfg *c, fs_err *err)
         w_put(&w, ch, p->line);
         p->i++;
     }
+    if (ok && p->arr_name) {
+        fs_err_set(err, 2, "%s:%d: %s=( with no closing )", path, p->arr_line, p->arr_name);
+        ok = false;
+    }
     if (ok) {
         w_end(p, &w);
         ok = statement(p, fw, c, &found);
     }
     clear_words(p);
+    free(p->arr_name);
+    sarr *ar = p->arrays.data;
+    for (size_t i = 0; i < p->arrays.len; i++) { arr_clear(&ar[i]); vec_free(&ar[i].el); free(ar[i].name); }
+    vec_free(&p->arrays);
     buf_free(&w.b);
     svar *v = p->vars.data;
     for (size_t i = 0; i < p->vars.len; i++) { free(v[i].name); free(v[i].value); }

@@ -126,5 +126,36 @@ grep -q 'util09_issue1649.lua *oom *fits *+0.5 GiB' "$T/out" && ok || bad "verl 
     && ok || bad "verl 1649 with the moments counted at start-up: $("$F" check "$R" --set plan.train.lazy_states=false | grep 'kv cache')"
 "$F" check "$R9" | grep -q 'at the peak  *78.7 GiB per device while generating' && ok || bad "verl 1649 at 0.9, the peak: $("$F" check "$R9" | grep 'at the peak')"
 
+# out-of-memory fixes in the frameworks' own commits (notes ga and gb).
+# OpenRLHF pull request 1305: the hybrid-engine script without
+# --vllm.enable_sleep keeps vLLM's 0.7 share (its weights and KV cache)
+# through training, 98.4 GiB there, -19.2 GiB; with it the same plan fits,
+# +23.2 GiB, the peak 56.0 GiB generating.  The sleep alone decides.
+R=$(pwd)/examples/validation/feasibility/openrlhf_qwen3_4b_colocate_4xh100_nosleep_pr1305.lua
+RS=$(pwd)/examples/validation/feasibility/openrlhf_qwen3_4b_colocate_4xh100_sleep_pr1305.lua
+printf '%s\n' "$R | oom | ok | training | OpenRLHF 1305" "$RS | fits | ok | - | OpenRLHF 1305" "$R | oom | miss | generating | OpenRLHF 1305" >"$T/rows.txt"
+vf
+grep -q 'nosleep_pr1305.lua *oom *oom *-21.0 GiB *training *ok$' "$T/out" && ok || bad "OpenRLHF 1305 without the sleep: $(cat "$T/out")"
+grep -q '_sleep_pr1305.lua *fits *fits *+21.3 GiB' "$T/out" && ok || bad "OpenRLHF 1305 with the sleep: $(cat "$T/out")"
+grep -q 'training *known miss (thread: generating)$' "$T/out" && ok || bad "OpenRLHF 1305 as generating: $(cat "$T/out")"
+"$F" check "$R" | grep -q 'total  *100.2 GiB  *57.9 GiB' && ok || bad "OpenRLHF 1305's totals: $("$F" check "$R" | grep ' total ')"
+"$F" check "$R" --set plan.rollout.sleep=offload | grep -q '^Memory fit: fits' && ok || bad "OpenRLHF 1305 with the engine asleep does not fit"
+"$F" check "$RS" | grep -q 'at the peak  *57.9 GiB per device while generating' && ok || bad "OpenRLHF 1305 fixed, the peak: $("$F" check "$RS" | grep 'at the peak')"
+# NeMo RL pull request 709 and commit 5efe3878f: the DeepScaleR 16K recipe at
+# TP 1 with logprob_batch_size 4 runs out in the log-prob passes, 100.5 GiB
+# of log-prob forward, -25.3 GiB; logprob_batch_size 1 (5efe3878f) brings the
+# forward to 27.6 GiB, +20.4; pull request 709's TP 2 to 68.8 GiB, +8.5.
+R=$(pwd)/examples/validation/feasibility/nemo_deepscaler_1p5b_16k_8xh100_tp1_pr709.lua
+R7=$(pwd)/examples/validation/feasibility/nemo_deepscaler_1p5b_16k_8xh100_pr709.lua
+R1=$(pwd)/examples/validation/feasibility/nemo_deepscaler_1p5b_16k_8xh100_logprob1.lua
+printf '%s\n' "$R | oom | ok | log-prob passes | NeMo RL 709" "$R7 | fits | ok | - | NeMo RL 709" "$R1 | fits | ok | - | 5efe3878f" >"$T/rows.txt"
+vf
+grep -q 'tp1_pr709.lua *oom *oom *-25.3 GiB *log-prob passes *ok$' "$T/out" && ok || bad "NeMo RL 709's parent: $(cat "$T/out")"
+grep -q '8xh100_pr709.lua *fits *fits *+8.5 GiB' "$T/out" && ok || bad "NeMo RL 709's fix: $(cat "$T/out")"
+grep -q 'logprob1.lua *fits *fits *+20.4 GiB' "$T/out" && ok || bad "5efe3878f: $(cat "$T/out")"
+"$F" check "$R" | grep -q 'log-prob forward  *100.5 GiB' && ok || bad "NeMo RL 709's parent, the log-prob forward: $("$F" check "$R" | grep 'log-prob forward')"
+"$F" check "$R1" | grep -q 'log-prob forward  *27.6 GiB' && ok || bad "5efe3878f, the log-prob forward: $("$F" check "$R1" | grep 'log-prob forward')"
+"$F" check "$R7" | grep -q 'at the peak  *70.7 GiB per device while log-prob passes' && ok || bad "NeMo RL 709's fix, the peak: $("$F" check "$R7" | grep 'at the peak')"
+
 echo "feasibility: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -574,6 +574,36 @@ printf 'python3 -m openrlhf.cli.train_ppo_ray --algo.advantage.estimator group_n
 refuse not-a-number "rollout.batch_size = 'ten': not a number" openrlhf "$TMP/num.sh"
 printf 'python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=acme/NoSuchModel-9B\n' >"$TMP/nomodel.sh"
 refuse no-model "huggingface.co/acme/NoSuchModel-9B/resolve/main/config.json" verl "$TMP/nomodel.sh"
+# bash arrays, as OpenRLHF's scripts group their options (NAME=( ... ) over
+# lines with comments inside, then ${NAME[@]} in the command): the same
+# scenario as the options written out, each key's source the line it is on
+cat >"$TMP/arr.sh" <<'ARR'
+M=meta-llama/Llama-3.1-8B
+ROLLOUT_ARGS=(
+   --algo.advantage.estimator group_norm
+   # --vllm.enable_sleep
+   --rollout.batch_size 128 --train.batch_size 128
+)
+ENGINE_ARGS=(--ds.zero_stage 3 --vllm.num_engines 8
+   "--train.colocate_all")
+EMPTY=()
+python3 -m openrlhf.cli.train_ppo_ray --actor.model_name_or_path $M ${ROLLOUT_ARGS[@]} \
+   "${ENGINE_ARGS[@]}" "${EMPTY[@]}" ${EMPTY[*]}
+ARR
+printf 'python3 -m openrlhf.cli.train_ppo_ray --actor.model_name_or_path meta-llama/Llama-3.1-8B --algo.advantage.estimator group_norm --rollout.batch_size 128 --train.batch_size 128 --ds.zero_stage 3 --vllm.num_engines 8 --train.colocate_all\n' >"$TMP/arrflat.sh"
+imp arr openrlhf "$TMP/arr.sh"
+imp arrflat openrlhf "$TMP/arrflat.sh"
+sed -e 's/([^()]*\.sh:[0-9]*)//g' -e '1d' "$TMP/arr.lua" >"$TMP/arr.cmp"
+sed -e 's/([^()]*\.sh:[0-9]*)//g' -e '1d' "$TMP/arrflat.lua" >"$TMP/arrflat.cmp"
+if cmp -s "$TMP/arr.cmp" "$TMP/arrflat.cmp"; then ok
+else bad "arr: the arrays' import differs from the options written out"; fi
+grep 'zero = 3,' "$TMP/arr.lua" | grep -qF 'arr.sh:7)' && ok || bad "arr: ds.zero_stage not sourced to its element's line 7"
+grep 'prompts_per_step = 128,' "$TMP/arr.lua" | grep -qF 'arr.sh:5)' && ok || bad "arr: rollout.batch_size not sourced to line 5"
+field arr 'sleep = "none",  -- vllm.enable_sleep, openrlhf'"'"'s default'
+printf 'A=(--rollout.batch_size 128)\npython3 -m openrlhf.cli.train_ppo_ray ${A[0]}\n' >"$TMP/arridx.sh"
+refuse arr-index 'arridx.sh:2: ${A[...}: fusync reads an array whole' openrlhf "$TMP/arridx.sh"
+printf 'A=(--rollout.batch_size\n  128\npython3 -m openrlhf.cli.train_ppo_ray ${A[@]}\n' >"$TMP/arropen.sh"
+refuse arr-open 'arropen.sh:1: A=( with no closing )' openrlhf "$TMP/arropen.sh"
 printf 'python3 -m verl.trainer.main_ppo data.train_batch_size=$(cat n)\n' >"$TMP/subst.sh"
 refuse subst "subst.sh:1: command substitution" verl "$TMP/subst.sh"
 printf 'python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.train_batch_size=100 actor_rollout_ref.actor.ppo_mini_batch_size=30 actor_rollout_ref.model.path=Qwen/Qwen3-8B\n' >"$TMP/div.sh"
