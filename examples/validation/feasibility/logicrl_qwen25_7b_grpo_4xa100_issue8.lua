@@ -21,8 +21,9 @@
 -- rollout.enforce_eager=True and max_num_seqs=1024.  The script offloads the actor's parameters, gradients and
 -- optimizer (fsdp_config.param_offload, grad_offload, optimizer_offload) and the reference's parameters
 -- (actor_rollout_ref.ref.fsdp_config.param_offload=True): the reference waits on the host between its passes.
--- grad_offload is a key of that verl only; the gradients are freed after each step either way (grad_buffer "step"),
--- so it moves no device memory fusync counts.  Facts of that verl no key carries: vLLM's max_model_len is
+-- grad_offload is a key of that verl only; the gradients are freed after each step either way (grad_buffer "step":
+-- update_policy ends with zero_grad(), verl/workers/actor/dp_actor.py at 1f25c13), so it moves no device memory fusync
+-- counts.  Facts of that verl no key carries: vLLM's max_model_len is
 -- prompt_length + response_length (verl/workers/rollout/vllm_rollout/vllm_rollout.py): --set
 -- plan.rollout.max_model_len=0; the engine is verl's own SPMD LLM inside the worker's process (verl/third_party/
 -- vllm/): --set plan.rollout.own_process=false; after generation the weights go to the host and the KV cache is
