@@ -103,6 +103,15 @@ printf '%s\n' "$R | oom | miss | - | Logic-RL 75" >"$T/rows.txt"
 vf
 grep -q 'issue75.lua *oom *fits *+10.1 GiB' "$T/out" && ok || bad "Logic-RL 75's margin: $(cat "$T/out")"
 "$F" check "$R" | grep 'activations  *25.0 GiB' >/dev/null && ok || bad "Logic-RL 75's activations: $("$F" check "$R" | grep ' activations ')"
+# Logic-RL 8 (note z): main_grpo.sh at 1f25c13 on 4 x A100 80GB, every
+# actor state and the reference offloaded: the peak is training, 51.9 GiB
+# (the same 32 sequences a GPU in one micro-batch, 23.2 GiB of activations),
+# generating 47.8 GiB; a fit by +27.3 GiB
+R=$(pwd)/examples/validation/feasibility/logicrl_qwen25_7b_grpo_4xa100_issue8.lua
+printf '%s\n' "$R | oom | miss | - | Logic-RL 8" >"$T/rows.txt"
+vf
+grep -q 'issue8.lua *oom *fits *+27.3 GiB' "$T/out" && ok || bad "Logic-RL 8's margin: $(cat "$T/out")"
+"$F" check "$R" | grep 'total  *51.9 GiB  *47.8 GiB' >/dev/null && ok || bad "Logic-RL 8's totals: $("$F" check "$R" | grep ' total ')"
 # verl 1649 (note y): the Qwen3-30B-A3B Megatron script at verl add17f029
 # under vLLM 0.8's device scope, its reference on the device for the whole
 # run (ref.megatron.param_offload false) and built before the engine sizes
