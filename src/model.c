@@ -865,6 +865,9 @@ mdl_act_terms mdl_act_terms_of(const scn_model *m, double seq_max, scn_recompute
         double L = m->layers > 0 ? m->layers : 1, ld = m->dense_layers;
         /* the layers' mean: dense_layers dense ones, the rest MoE */
         t.mlp = (ld * dense + (L - ld) * moe) / L;
+        /* of it, what an expert-TP group gathers whole on each of its ranks:
+        ** the fc1 input and the probability of each copy (mdl_act_bytes_etp) */
+        t.moe_gather = (L - ld) * k * (2.0 * h + 4.0) / L;
     } else {
         t.mlp = dense;
     }
@@ -878,6 +881,30 @@ double mdl_act_bytes_tokens(const scn_model *m, double tokens, double seq_max, i
     /* everything a layer keeps is split over the TP ranks: the hidden-wide
     ** tensors by sequence parallelism, the heads and the MLP's width by TP */
     return tokens * mdl_act_terms_of(m, seq_max, rc, attn).total / tp;
+}
+
+/* Expert tensor parallelism (docs/model.md, section 3, "Activations"):
+** under sequence parallelism a MoE layer's input is the s·b/tp tokens of
+** the rank (megatron/core/transformer/moe/token_dispatcher.py, NVIDIA/
+** Megatron-LM d98e8a64dd: "[S/TP, B, H] -> [S*B/TP, H]").  The all-to-all
+** dispatcher permutes their k copies, exchanges them over the EP group and,
+** with an expert-TP group of etp > 1, all-gathers them over it
+** (MoEAlltoAllTokenDispatcher.dispatch_postprocess,
+** gather_from_sequence_parallel_region on the expt_tp group); the
+** all-gather dispatcher gathers the tp_ep group's tokens and keeps the local
+** experts' copies, the same count.  So each rank of an expert holds
+** etp·(s·b/tp)·k copies, balanced: TEGroupedMLP's fc1 (experts.py, its TE
+** GroupedLinear built without TP communication, explicit_expert_comm) keeps
+** that input whole, 2h a copy, and the weighted SwiGLU the probabilities,
+** 4 bytes a copy; fc1's output and fc2's input are 2f_e/etp and f_e/etp
+** wide, 6f_e/etp a copy, so etp·6f_e/etp = 6f_e: split tp ways as before.
+** Per token of the micro-batch: (total + (etp − 1)·k·(2h + 4))/tp. */
+double mdl_act_bytes_etp(const scn_model *m, double tokens, double seq_max, int tp, int etp, scn_recompute rc,
+                         scn_attention attn)
+{
+    mdl_act_terms t = mdl_act_terms_of(m, seq_max, rc, attn);
+    double g = etp > 1 ? (double)(etp - 1) * t.moe_gather : 0.0;
+    return tokens * (t.total + g) / tp;
 }
 
 double mdl_optimizer_host(const scn_cluster *c, double host_link_eff, double psi_shard, double grad_bytes)

@@ -436,9 +436,13 @@ double mdl_grad_bytes(const scn_train_layout *t);
 ** the MLP (gelu 4f, gated 6f; MoE: k copies of 2h + 6f_e, the router's
 ** scores, the shared experts; the mean over the layers).  Selective: the
 ** attention core recomputed, no stats or scores.  Full: the layer's input,
-** 2h, alone in total. */
+** 2h, alone in total.  moe_gather: the part of mlp an expert-TP group
+** all-gathers, k·(2h + 4) a token of a MoE layer (the expert fc1's input
+** and the routing probability of each routed copy), the layers' mean;
+** counted once in total, etp times by mdl_act_bytes_etp. */
 typedef struct {
     double norms, inputs, qkv, attn_out, stats, scores, dropout, mlp;
+    double moe_gather;
     double total;
 } mdl_act_terms;
 mdl_act_terms mdl_act_terms_of(const scn_model *m, double seq_max, scn_recompute rc, scn_attention attn);
@@ -449,6 +453,14 @@ mdl_act_terms mdl_act_terms_of(const scn_model *m, double seq_max, scn_recompute
 ** Σ s_i² ≤ s_max·Σ s_i over a token budget's worst mix. */
 double mdl_act_bytes_tokens(const scn_model *m, double tokens, double seq_max, int tp, scn_recompute rc,
                             scn_attention attn);
+/* The same under expert tensor parallelism (docs/model.md, section 3,
+** "Activations"): a MoE layer's token dispatcher all-gathers the routed
+** copies over the etp ranks of an expert-TP group, so each holds etp times
+** the h-wide routed tensors while the f_e-wide ones stay split etp ways:
+** tokens · (total + (etp − 1)·moe_gather) / tp.  etp 1 (or ≤ 0) is
+** mdl_act_bytes_tokens. */
+double mdl_act_bytes_etp(const scn_model *m, double tokens, double seq_max, int tp, int etp, scn_recompute rc,
+                         scn_attention attn);
 /* The host's share of an offloaded optimizer step (s) for psi_shard
 ** parameters a device's shard puts on the host (ZeRO-Offload, Ren et al.,
 ** arXiv 2101.06840): the gradients down over the device's share of the

@@ -496,6 +496,9 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     ** override_transformer_config); a critic keeps the even split */
     bool own = m == &s->actor;
     double nl = mdl_stage_layers(m->layers, pp->pp, stage, own && tl->pp_embedding_layer, own && tl->pp_loss_layer);
+    /* a MoE layer's routed copies, gathered over the expert-TP group
+    ** (mdl_act_bytes_etp; docs/model.md, section 3, "Activations") */
+    int etp = pp->etp > 0 ? pp->etp : 1;
     if (tl->max_tokens > 0) {
         /* token budget (docs/model.md, section 3): a micro-batch holds at most
         ** max_tokens tokens a device (cp ranks share a sequence), and at
@@ -505,7 +508,7 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
         long inf = pp->pp - stage;
         if (inf > need) inf = need;
         if (inf < 1) inf = 1;
-        double a = inf * mdl_act_bytes_tokens(m, tok, seq, pp->tp, tl->recompute, tl->attention) * nl;
+        double a = inf * mdl_act_bytes_etp(m, tok, seq, pp->tp, etp, tl->recompute, tl->attention) * nl;
         if (stage == pp->pp - 1) a += mdl_logits_bytes(tok, 1, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
         return a;
     }
@@ -519,7 +522,7 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     double ltok = mb * seq;
     if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
         ltok = fmin(ltok, (mb - 1) * pp->seq_mean + seq);
-    double layer = mdl_act_bytes_tokens(m, ltok, seq, pp->tp, tl->recompute, tl->attention);
+    double layer = mdl_act_bytes_etp(m, ltok, seq, pp->tp, etp, tl->recompute, tl->attention);
     double act = inflight * layer * nl;
     /* the last stage also holds the logits of a micro-batch: ltok·V/t entries */
     /* the loss's copies (plan.train.logits); the chunking of log-prob
@@ -561,16 +564,21 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
 {
     const scn_train_layout *tl = &s->plan.train;
     double seq = plan_max_seq(s);
-    int tp = pp->aux_tp > 0 && !(pp->roles & ROLE_TRAIN) ? pp->aux_tp : pp->tp;
+    bool aux = pp->aux_tp > 0 && !(pp->roles & ROLE_TRAIN);
+    int tp = aux ? pp->aux_tp : pp->tp;
     int cp = pp->cp > 1 ? pp->cp : 1;
     if (tp < 1) tp = 1;
+    /* in the training layout the expert-TP group gathers the routed copies
+    ** as in training (mdl_act_bytes_etp); a forward-only replica of its own
+    ** (aux_tp) is counted at etp 1 */
+    int etp = !aux && pp->etp > 1 ? pp->etp : 1;
     int b = tl->logprob_batch > 0 ? tl->logprob_batch : tl->micro_batch;
     double tok = b * seq;
     if (tl->logprob_tokens > 0) tok = fmax(tl->logprob_tokens * (double)cp, seq);
     else if (tl->max_tokens > 0 && tl->logprob_batch <= 0) tok = fmax(tl->max_tokens * (double)cp, seq);
     else if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
         tok = fmin(tok, (b - 1) * pp->seq_mean + seq);
-    double layer = mdl_act_bytes_tokens(m, tok, seq, tp, RECOMPUTE_SELECTIVE, ATTN_FUSED);
+    double layer = mdl_act_bytes_etp(m, tok, seq, tp, etp, RECOMPUTE_SELECTIVE, ATTN_FUSED);
     double lg = mdl_logits_bytes(tok, b, (double)m->vocab / tp, tp, tl->logits, tl->logprob_chunk);
     double whole = tl->logprob_unshard && tl->zero == 3 && (pp->roles & ROLE_TRAIN)
                  ? 2.0 * mdl_train_params_per_device(m, tp, pp->pp, plan_pool_ex(pp)) : 0.0;

@@ -161,6 +161,17 @@ START_TEST(t_activation_terms)
     NEAR(tq.mlp, 8 * (2 * 2048 + 6 * 768 + 4) + 2 * 128, 1e-9);
     NEAR(tq.qkv, 2 * 32 * 128 + 4 * 4 * 128, 1e-9);
     NEAR(tq.total / 2048, 51.140625, 1e-9);
+    /* under expert TP the routed copies' fc1 inputs and probabilities are
+    ** gathered whole on each of the etp ranks, the f_e-wide tensors split:
+    ** per token (total + (etp − 1)·k·(2h + 4))/tp — at etp = tp = 4
+    ** 51.14 + 3·8·4100/2048 = 99.2 h over 4 rather than 51.14 h; etp 1 is
+    ** the figure without the gather */
+    NEAR(tq.moe_gather, 8 * (2 * 2048 + 4), 1e-12);
+    NEAR(mdl_act_bytes_etp(&q, 1000, 4096, 4, 4, RECOMPUTE_SELECTIVE, ATTN_FUSED),
+         1000 * (tq.total + 3 * 8 * 4100) / 4, 1e-12);
+    NEAR(mdl_act_bytes_etp(&q, 1000, 4096, 4, 1, RECOMPUTE_SELECTIVE, ATTN_FUSED),
+         mdl_act_bytes_tokens(&q, 1000, 4096, 4, RECOMPUTE_SELECTIVE, ATTN_FUSED), 1e-12);
+    NEAR(mdl_act_bytes_etp(&q, 1000, 4096, 4, 4, RECOMPUTE_FULL, ATTN_FUSED), 1000 * 2 * 2048 / 4.0, 1e-12);
     /* a shared expert adds a gated MLP of its width; leading dense layers
     ** weigh in by their count */
     q.shared_experts = 1;
