@@ -317,6 +317,35 @@ void mdl_stage_experts(mdl_stage *c, const scn_model *m, int ep, int etp, const 
     c->x_exp = (double)m->experts_active * c->efold / c->tp / m->experts;
 }
 
+double mdl_moe_ranks_hit(int experts, int k, int ep)
+{
+    if (ep <= 1 || experts <= 0 || k <= 0) return ep > 1 ? 0.0 : 1.0;
+    /* the chance a rank's E/ep experts all miss a token's k distinct ones:
+    ** C(E − g, k)/C(E, k) = Π_{i<k} (E − g − i)/(E − i), g = E/ep */
+    double g = (double)experts / ep, miss = 1.0;
+    for (int i = 0; i < k && i < experts; i++) {
+        double r = (experts - g - i) / (double)(experts - i);
+        miss *= r > 0 ? r : 0.0;
+    }
+    return ep * (1.0 - miss);
+}
+
+/* The token dispatcher's kind (docs/model.md, section 7, "The token
+** dispatcher"; Megatron-Core's moe_token_dispatcher_type,
+** megatron/core/transformer/moe/moe_layer.py at NVIDIA/Megatron-LM
+** d98e8a64dd): "allgather" and "flex" span the tp_ep group of the expert
+** layout, ep·etp consecutive ranks (lx); "flex" sends a token to etp·u
+** of them (mdl_moe_ranks_hit). */
+void mdl_stage_dispatcher(mdl_stage *c, const scn_model *m, int kind, const scn_link *lx)
+{
+    static const scn_link none;
+    c->disp = MOE_DISP_ALLTOALL;
+    if (m->experts <= 0 || kind == MOE_DISP_ALLTOALL) return;
+    c->disp = kind;
+    c->lx = lx ? *lx : none;
+    c->disp_ranks = c->etp * mdl_moe_ranks_hit(m->experts, m->experts_active, c->ep);
+}
+
 void mdl_stage_split(mdl_stage *c, const scn_model *m, bool emb, bool loss)
 {
     if (c->pp <= 1 || (!emb && !loss)) return;
@@ -541,7 +570,31 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
     ** them (reduce_scatter_to_sequence_parallel_region) before the
     ** all-to-all back: per MoE layer 2·(a2a(B, ep) + all-gather(etp·B,
     ** etp)), B = k·T·h·2/t bytes (docs/model.md, section 7) */
-    if (m->experts > 0 && c->efold > 1) {
+    if (m->experts > 0 && c->efold > 1 && c->disp == MOE_DISP_ALLGATHER) {
+        /* MoEAllGatherTokenDispatcher (same file): every rank's s·b/t
+        ** tokens all-gathered over the ep·etp group with their router
+        ** probabilities (BF16, E a token: type_as(logits) in moe_utils.py,
+        ** moe_router_dtype unset) and routing map (1 byte an expert), the
+        ** local experts' copies picked from them; the outputs
+        ** reduce-scattered back in the probabilities' dtype, 2h a token:
+        ** all-gather(X·T·(2h + 3E)/t, X) + reduce-scatter(X·T·2h/t, X),
+        ** priced as an all-gather of the same bytes */
+        double x = c->efold, tr = by_tp(k, tk);
+        double gin = x * tr * (2.0 * k->hidden + 3.0 * m->experts), gout = x * by_tp(k, act);
+        tep = k->moe * (mdl_allgather(gin, c->efold, &c->lx, link_eff) + mdl_allgather(gout, c->efold, &c->lx, link_eff));
+    } else if (m->experts > 0 && c->efold > 1 && c->disp == MOE_DISP_FLEX) {
+        /* MoEFlexTokenDispatcher (same file) with DeepEP: one all-to-all
+        ** over the tp·ep world of the expert layout (expt_tp · ep), each
+        ** expert taken as etp experts, one on each rank of its expert-TP
+        ** group (router_topk = tp·k, num_experts = tp·E), and each token
+        ** sent once to each rank that holds one of its experts
+        ** (is_token_in_rank of DeepEP's get_dispatch_layout,
+        ** deep_ep/buffers/legacy.py at deepseek-ai/DeepEP dd758ca): etp·u
+        ** ranks, u = mdl_moe_ranks_hit; combined back the same way:
+        ** 2·a2a(etp·u·T·h·2/t, X) */
+        double b = by_tp(k, act * c->disp_ranks);
+        tep = 2.0 * k->moe * mdl_alltoall(b, c->efold, &c->lx, link_eff);
+    } else if (m->experts > 0 && c->efold > 1) {
         double b = by_tp(k, act * k->ea);
         double a2a = 0.0;
         if (c->ep > 1) a2a = k->a2a_hier ? mdl_alltoall(b, c->ep, &c->lep, link_eff) : k->a2a_f * b / k->a2a_bw + k->a2a_lat;

@@ -183,7 +183,10 @@ typedef struct {
     int    efold;               /* ep·etp: the devices a stage's experts are spread over */
     int    ep, etp;             /* expert parallel, expert tensor parallel (mdl_stage_experts) */
     scn_link ltp, lep, lpp;
-    scn_link letp;              /* the expert-TP group's link (etp consecutive devices) */     /* by value: group links (mdl_group_link) are made for the stage; zero when unused */
+    scn_link letp;              /* the expert-TP group's link (etp consecutive devices) */
+    int    disp;                /* scn_moe_dispatcher (mdl_stage_dispatcher; 0: all-to-all) */
+    double disp_ranks;          /* flex: ranks of the ep·etp group a token is sent to (mdl_stage_dispatcher) */
+    scn_link lx;                /* the ep·etp group's link (allgather, flex; zero otherwise) */     /* by value: group links (mdl_group_link) are made for the stage; zero when unused */
     /* context parallelism and overlap (mdl_stage_par; cp 1, no overlap:
     ** as mdl_stage_setup leaves them) */
     int    cp, cp_kind;         /* ranks a sequence is split over; scn_cp_kind */
@@ -214,6 +217,15 @@ mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_
 ** expert-TP all-gather over etp consecutive ranks (letp).  mdl_stage_setup
 ** sets etp = tp on the TP group's link, Megatron-Core's default. */
 void   mdl_stage_experts(mdl_stage *c, const scn_model *m, int ep, int etp, const scn_link *lep, const scn_link *letp);
+/* The token dispatcher's kind (plan.train.moe_dispatcher; docs/model.md,
+** section 7, "The token dispatcher"), after mdl_stage_experts: the
+** all-gather and flex dispatchers move their tokens over the whole ep·etp
+** group (lx, ep·etp consecutive ranks); all-to-all keeps lep and letp. */
+void   mdl_stage_dispatcher(mdl_stage *c, const scn_model *m, int kind, const scn_link *lx);
+/* DeepEP's dispatch (flex): the ep ranks of the EP group a token's k
+** distinct experts land on, E/ep experts a rank, the k drawn uniformly:
+** ep·(1 − C(E − E/ep, k)/C(E, k)). */
+double mdl_moe_ranks_hit(int experts, int k, int ep);
 /* Megatron's split with the embedding and/or the loss counted as layers
 ** (plan.train.pp_embedding_layer, pp_loss_layer; mdl_stage_layers): the
 ** heaviest stage before the last and the last one's layers, which

@@ -480,6 +480,19 @@ double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage)
     return plan_act_peak_model(s, pp, &s->actor, stage);
 }
 
+/* The all-gather dispatcher's buffer (docs/model.md, section 3): the
+** tokens of the ep·etp group gathered into Megatron-Core's global memory
+** buffer (MoEAllGatherTokenDispatcher.token_dispatch,
+** gather_from_sequence_parallel_region(..., use_global_buffer=True),
+** megatron/core/transformer/moe/token_dispatcher.py at NVIDIA/Megatron-LM
+** d98e8a64dd), one buffer a process that every layer reuses: X·(T/t)·2h
+** bytes for the T tokens a rank's micro-batch holds. */
+static double disp_buffer(const scn_scenario *s, const plan_pool *pp, const scn_model *m, double tok, int tp)
+{
+    if (m->experts <= 0 || s->plan.train.moe_dispatcher != MOE_DISP_ALLGATHER || plan_pool_ex(pp) <= 1) return 0.0;
+    return plan_pool_ex(pp) * tok / tp * 2.0 * m->hidden;
+}
+
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage)
 {
     double seq = plan_max_seq(s);
@@ -509,6 +522,7 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
         if (inf > need) inf = need;
         if (inf < 1) inf = 1;
         double a = inf * mdl_act_bytes_etp(m, tok, seq, pp->tp, etp, tl->recompute, tl->attention) * nl;
+        a += disp_buffer(s, pp, m, tok, pp->tp);
         if (stage == pp->pp - 1) a += mdl_logits_bytes(tok, 1, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
         return a;
     }
@@ -523,7 +537,7 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
         ltok = fmin(ltok, (mb - 1) * pp->seq_mean + seq);
     double layer = mdl_act_bytes_etp(m, ltok, seq, pp->tp, etp, tl->recompute, tl->attention);
-    double act = inflight * layer * nl;
+    double act = inflight * layer * nl + disp_buffer(s, pp, m, ltok, pp->tp);
     /* the last stage also holds the logits of a micro-batch: ltok·V/t entries */
     /* the loss's copies (plan.train.logits); the chunking of log-prob
     ** forwards does not reach the training loss (NVIDIA-NeMo/RL issue 2871) */
@@ -579,6 +593,7 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
     else if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
         tok = fmin(tok, (b - 1) * pp->seq_mean + seq);
     double layer = mdl_act_bytes_etp(m, tok, seq, tp, etp, RECOMPUTE_SELECTIVE, ATTN_FUSED);
+    if (!aux) layer += disp_buffer(s, pp, m, tok, tp);
     double lg = mdl_logits_bytes(tok, b, (double)m->vocab / tp, tp, tl->logits, tl->logprob_chunk);
     double whole = tl->logprob_unshard && tl->zero == 3 && (pp->roles & ROLE_TRAIN)
                  ? 2.0 * mdl_train_params_per_device(m, tp, pp->pp, plan_pool_ex(pp)) : 0.0;
