@@ -615,8 +615,23 @@ double plan_rollout_weights(const scn_scenario *s)
     return mdl_rollout_weight_bytes(&s->actor, s->plan.rollout.tp, s->plan.rollout.ep, s->plan.rollout.weights_dtype);
 }
 
+bool plan_sync_fp8_export(const scn_scenario *s)
+{
+    /* NeMo RL's refit from FP8 training (docs/model.md, section 7, FP8
+    ** training; nemo_rl/models/policy/workers/megatron_policy_worker.py,
+    ** _is_fp8_export and _build_refit_conversion_tasks, 7ea279a): with
+    ** fp8_param and the blockwise recipe the trainer's weights are TE
+    ** blockwise FP8 and Megatron-Bridge exports them as they are, the FP8
+    ** data and a scale_inv tensor each (build_export_fp8_tasks), which an
+    ** FP8 engine takes without casting.  Otherwise the export is BF16. */
+    const scn_train_layout *t = &s->plan.train;
+    return t->precision == DTYPE_FP8 && t->fp8_param && t->fp8_recipe == FP8_BLOCKWISE &&
+           s->plan.rollout.weights_dtype == DTYPE_FP8;
+}
+
 double plan_rollout_wire_bytes(const scn_scenario *s)
 {
+    if (plan_sync_fp8_export(s)) return plan_rollout_weights(s);
     return 2.0 * mdl_rollout_params_per_device(&s->actor, s->plan.rollout.tp, s->plan.rollout.ep);
 }
 
@@ -648,7 +663,12 @@ mdl_sync plan_weight_sync(const scn_scenario *s, const plan_pool *tq, const plan
     in.full_bytes = 2.0 * (m->params_dense + m->params_expert);
     in.expert_share = in.full_bytes > 0 ? 2.0 * m->params_expert / in.full_bytes : 0;
     in.rollout_bytes = rw;
-    if (s->plan.rollout.weights_dtype == DTYPE_FP8) {
+    if (plan_sync_fp8_export(s)) {
+        /* the FP8 bytes gathered, sent and loaded; nothing to quantise */
+        in.full_bytes = mdl_rollout_weight_bytes(m, 1, 1, DTYPE_FP8);
+        in.expert_share = in.full_bytes > 0 ? mdl_fp8_param_bytes() * m->params_expert / in.full_bytes : 0;
+        in.rollout_bytes = plan_rollout_weights(s);
+    } else if (s->plan.rollout.weights_dtype == DTYPE_FP8) {
         in.rollout_bytes = plan_rollout_weights(s);
         in.quant_bytes = 2.0 * mdl_fp8_quant_params(m, s->plan.rollout.tp, s->plan.rollout.ep);
         in.quant_hbm_bw = plan_pool_device(s, q)->hbm_bw * s->eff.hbm;

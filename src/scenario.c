@@ -512,6 +512,13 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
                 "fp8_tflops is 0); set \"bf16\", or give the device's fp8_tflops", f, dv->name[0] ? dv->name : "device");
         if (p->train.lora_rank > 0)
             BAD("%s: plan.train.precision: \"fp8\" with LoRA (plan.train.lora_rank) is not modelled; set \"bf16\"", f);
+        /* NeMo RL exports blockwise FP8 parameters as FP8 (_is_fp8_export),
+        ** which a BF16 engine cannot take ("FP8 storage on train side has no
+        ** BF16 gen consumer", nemo_rl/weight_sync/nccl_reshard_utils.py) */
+        if (p->train.fp8_param && p->train.fp8_recipe == FP8_BLOCKWISE && r->weights_dtype != DTYPE_FP8)
+            BAD("%s: plan.train.fp8_param with fp8_recipe \"blockwise\": the trainer's weights are exported to the "
+                "engine in FP8, which a BF16 engine cannot take; set plan.rollout.weights_dtype = \"fp8\", or "
+                "fp8_param = false", f);
         if (p->train.zero >= 3)
             BAD("%s: plan.train.precision: \"fp8\" under ZeRO-3/FSDP (plan.train.zero = 3) is not modelled: fusync "
                 "prices Transformer Engine's FP8 under Megatron-Core's data parallelism; set \"bf16\" or zero < 3", f);
