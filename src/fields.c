@@ -113,7 +113,8 @@ const fdesc FIELDS_DEVICE[] = {
     STR("name", scn_device, name, "display name (default \"custom device\")"),
     NUM("tflops", scn_device, peak_flops, 1e12, 1e-3, 1e7, FF_REQUIRED, "TFLOP/s", "dense BF16 peak, TFLOP/s"),
     NUM("fp8_tflops", scn_device, fp8_flops, 1e12, 0, 1e7, 0, "TFLOP/s",
-        "dense FP8 peak, TFLOP/s, for FP8 rollout weights (plan.rollout.weights_dtype); 0: no FP8 tensor cores"),
+        "dense FP8 peak, TFLOP/s, for FP8 rollout weights (plan.rollout.weights_dtype) and FP8 training "
+        "(plan.train.precision); 0: no FP8 tensor cores"),
     NUM("hbm_gb", scn_device, hbm_bytes, GiB, 1e-3, 1e6, FF_REQUIRED, "GiB", "device memory, GiB"),
     NUM("cuda_total_gb", scn_device, cuda_total_bytes, GiB, 0, 1e6, 0, "GiB",
         "device memory as CUDA reports it (torch.cuda.mem_get_info's total, vLLM's total_gpu_memory), what "
