@@ -89,6 +89,8 @@ static const char *const DTYPE_NAMES[] = {"bf16", "fp8", NULL};
 static const int DTYPE_VALS[] = {DTYPE_BF16, DTYPE_FP8};
 static const char *const KVDTYPE_NAMES[] = {"bf16", "fp8", "auto", NULL};   /* vLLM's "auto": the model's BF16 */
 static const int KVDTYPE_VALS[] = {DTYPE_BF16, DTYPE_FP8, DTYPE_BF16};
+static const char *const FP8RECIPE_NAMES[] = {"delayed", "tensorwise", "blockwise", NULL};
+static const int FP8RECIPE_VALS[] = {FP8_DELAYED, FP8_TENSORWISE, FP8_BLOCKWISE};
 
 /* Row builders.  S is the enclosing struct, M the member. */
 #define MEM(S, M)   offsetof(S, M), sizeof(((S *)0)->M)
@@ -111,7 +113,8 @@ const fdesc FIELDS_DEVICE[] = {
     STR("name", scn_device, name, "display name (default \"custom device\")"),
     NUM("tflops", scn_device, peak_flops, 1e12, 1e-3, 1e7, FF_REQUIRED, "TFLOP/s", "dense BF16 peak, TFLOP/s"),
     NUM("fp8_tflops", scn_device, fp8_flops, 1e12, 0, 1e7, 0, "TFLOP/s",
-        "dense FP8 peak, TFLOP/s, for FP8 rollout weights (plan.rollout.weights_dtype); 0: no FP8 tensor cores"),
+        "dense FP8 peak, TFLOP/s, for FP8 rollout weights (plan.rollout.weights_dtype) and FP8 training "
+        "(plan.train.precision); 0: no FP8 tensor cores"),
     NUM("hbm_gb", scn_device, hbm_bytes, GiB, 1e-3, 1e6, FF_REQUIRED, "GiB", "device memory, GiB"),
     NUM("cuda_total_gb", scn_device, cuda_total_bytes, GiB, 0, 1e6, 0, "GiB",
         "device memory as CUDA reports it (torch.cuda.mem_get_info's total, vLLM's total_gpu_memory), what "
@@ -360,6 +363,18 @@ static const fdesc FIELDS_TRAIN[] = {
          "do today; false: PyTorch's caching allocator keeps the training phase's peak reserved, which vLLM's "
          "CuMemAllocator cannot reuse, beside the waking engine (the trainer_cache bucket; docs/model.md, section 8, "
          "verl pull request 575)"),
+    ENUM("precision", scn_train_layout, precision, DTYPE_NAMES, DTYPE_VALS,
+         "the training layers' linear GEMMs (docs/model.md, section 7, FP8 training): bf16, or fp8 (Transformer Engine "
+         "under Megatron-Core: NeMo RL megatron_cfg.fp8_cfg.enabled, verl override_transformer_config.fp8): those GEMMs "
+         "at the device's fp8_tflops times efficiency.train_fp8, attention, norms, LM head and optimizer as in BF16, the "
+         "casts' HBM traffic added, an FP8 copy of the weights held, the linear layers' saved inputs in FP8"),
+    ENUM("fp8_recipe", scn_train_layout, fp8_recipe, FP8RECIPE_NAMES, FP8RECIPE_VALS,
+         "FP8 training's scaling (Megatron-Core fp8_recipe): delayed (amax history, the default; the cast reads and "
+         "writes once), tensorwise (current scaling: an amax pass before each cast), blockwise (1×128 activation and "
+         "128×128 weight blocks, an FP32 scale each)"),
+    BOOL("fp8_param", scn_train_layout, fp8_param,
+         "FP8 training: the linear weights held in FP8 (Megatron-Core fp8_param, NeMo RL fp8_cfg.fp8_param) in place "
+         "of the BF16 copy beside which Transformer Engine caches an FP8 one; the FP32 master and the gradients as before"),
     INT("logprob_tokens", scn_train_layout, logprob_tokens, 0, 1 << 30, "tokens",
         "token budget of one log-prob forward a device (verl log_prob_use_dynamic_bsz with "
         "log_prob_max_token_len_per_gpu, NeMo RL logprob_mb_tokens, OpenRLHF rollout.max_tokens_per_gpu); its logits "
@@ -531,6 +546,9 @@ const fdesc FIELDS_PLAN[] = {
 
 static const fdesc FIELDS_EFFICIENCY[] = {
     FRACN("train", scn_efficiency, train, "training FLOP/s ÷ peak (MFU)"),
+    FRACN("train_fp8", scn_efficiency, train_fp8,
+          "plan.train.precision = \"fp8\": the share of the FP8 peak an FP8 training GEMM reaches, relative to "
+          "efficiency.train's share of the BF16 peak (1: the same share, the default; docs/model.md, section 7)"),
     FRACN("prefill", scn_efficiency, prefill, "prefill FLOP/s ÷ peak"),
     FRACN("decode", scn_efficiency, decode, "decode compute ÷ peak"),
     FRACN("hbm", scn_efficiency, hbm, "achieved ÷ peak HBM bandwidth"),

@@ -85,6 +85,11 @@ static const imp_keydef VERL[] = {
     /* Megatron's TransformerConfig defaults (megatron/core/transformer/transformer_config.py): both off */
     {"actor_rollout_ref.actor.megatron.override_transformer_config.account_for_embedding_in_pipeline_split", "false", M, NULL},
     {"actor_rollout_ref.actor.megatron.override_transformer_config.account_for_loss_in_pipeline_split", "false", M, NULL},
+    /* FP8 training (Megatron-Core's TransformerConfig fp8, fp8_recipe, fp8_param; defaults None, "delayed",
+    ** False): read by imp_m_train_precision */
+    {"actor_rollout_ref.actor.megatron.override_transformer_config.fp8", "null", M, NULL},
+    {"actor_rollout_ref.actor.megatron.override_transformer_config.fp8_recipe", "delayed", M, NULL},
+    {"actor_rollout_ref.actor.megatron.override_transformer_config.fp8_param", "false", M, NULL},
     {"actor_rollout_ref.actor.megatron.override_transformer_config.*", NULL, P,
      "a Megatron transformer setting: not modelled; fold into efficiency.train"},
     {"actor_rollout_ref.actor.megatron.*", NULL, N, NULL},
@@ -340,6 +345,13 @@ static const imp_keydef NEMO[] = {
      "overlapped parameter gathers: fusync's plan.train.overlap covers them"},
     {"policy.megatron_cfg.empty_unused_memory_level", "1", P, "allocator cache release: not modelled"},
     {"policy.megatron_cfg.sequence_parallel", "false", P, "sequence parallelism: fusync's TP activations are those with it on"},
+    /* FP8 training (grpo_math_1B.yaml: enabled false, e4m3, blockwise, fp8_param false): read by
+    ** imp_m_train_precision */
+    {"policy.megatron_cfg.fp8_cfg.enabled", "false", M, NULL},
+    {"policy.megatron_cfg.fp8_cfg.fp8", "e4m3", M, NULL},
+    {"policy.megatron_cfg.fp8_cfg.fp8_recipe", "blockwise", M, NULL},
+    {"policy.megatron_cfg.fp8_cfg.fp8_param", "false", M, NULL},
+    {"policy.megatron_cfg.env_vars.NVTE_FP8_BLOCK_SCALING_FP32_SCALES", "null", N, NULL},
     {"policy.megatron_cfg.optimizer.*", NULL, N, NULL},
     {"policy.megatron_cfg.scheduler.*", NULL, N, NULL},
     {"policy.megatron_cfg.checkpoint.*", NULL, N, NULL},

@@ -272,6 +272,10 @@ bool imp_map_verl(imp_mctx *m)
         if (!imp_m_lora(m, "actor_rollout_ref.model.lora.rank", "actor_rollout_ref.model.lora.target_modules", NULL))
             return false;
         if (!verl_param_offload(m, "actor_rollout_ref.actor.megatron.param_offload")) return false;
+        if (!imp_m_train_precision(m, NULL, "actor_rollout_ref.actor.megatron.override_transformer_config.fp8",
+                                   "actor_rollout_ref.actor.megatron.override_transformer_config.fp8_recipe",
+                                   "actor_rollout_ref.actor.megatron.override_transformer_config.fp8_param"))
+            return false;
     } else {
         /* FSDP's LoRA is PEFT's (verl/workers/fsdp_workers.py: get_peft_model with LoraConfig) */
         if (!imp_m_lora(m, "actor_rollout_ref.model.lora_rank", "actor_rollout_ref.model.target_modules", NULL))

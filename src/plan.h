@@ -251,8 +251,13 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
 double plan_rollout_weights(const scn_scenario *s);
 /* The same in BF16: what a weight sync or reshard carries to a device (NeMo
 ** RL and verl send the trained BF16 weights to an FP8 engine, which
-** quantises them as it loads; docs/model.md, section 5, FP8 rollouts). */
+** quantises them as it loads; docs/model.md, section 5, FP8 rollouts),
+** or in FP8 when plan_sync_fp8_export. */
 double plan_rollout_wire_bytes(const scn_scenario *s);
+/* The weight sync carries FP8 (docs/model.md, section 7, FP8 training):
+** FP8 training with fp8_param and the blockwise recipe into FP8 rollout
+** weights, NeMo RL's FP8 export; otherwise BF16. */
+bool   plan_sync_fp8_export(const scn_scenario *s);
 /* vLLM's max_model_len as the workload bounds it: the prompt's cap +
 ** max_response (0: the prompt has no cap); docs/model.md, section 8. */
 double plan_max_model_len(const scn_scenario *s);

@@ -44,6 +44,15 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             buf_printf(out, "    training  TP%d PP%d DP%d EP%d%s (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
                        q->tp, q->pp, q->dp, q->ep, etp, q->edp, s->plan.train.micro_batch, s->plan.train.zero,
                        q->shard < q->dp ? " (HSDP)" : "");
+        if ((q->roles & ROLE_TRAIN) && s->plan.train.precision == DTYPE_FP8) {
+            /* docs/model.md, section 7, FP8 training */
+            static const char *const rn[] = {"delayed", "tensorwise", "blockwise"};
+            const scn_train_layout *tl = &s->plan.train;
+            buf_printf(out, "    precision FP8 training (Transformer Engine, %s scaling%s): linear GEMMs at %.0f TFLOP/s "
+                       "x %.2f; attention, norms, LM head, optimizer in BF16/FP32%s\n",
+                       rn[tl->fp8_recipe], tl->fp8_param ? ", FP8 parameters" : "", plan_pool_device(s, q)->fp8_flops / 1e12,
+                       s->eff.train * s->eff.train_fp8, s->has_critic ? "; the critic in BF16" : "");
+        }
         if (i == p->critic_pool && p->train_pool >= 0)
             buf_printf(out, "    critic    trained here beside the actor on pool '%s' (both at once; the step waits for "
                        "both), its value pass here too\n", p->pools[p->train_pool].name);

@@ -223,6 +223,9 @@ typedef enum { MEMSCOPE_INSTANCE, MEMSCOPE_DEVICE } scn_mem_scope;
 ** (docs/model.md, section 5, FP8 rollouts): BF16, or FP8 e4m3 (vLLM's
 ** quantization="fp8", kv_cache_dtype="fp8"). */
 typedef enum { DTYPE_BF16, DTYPE_FP8 } scn_dtype;
+/* Transformer Engine's FP8 scaling recipes as Megatron-Core names them
+** (TransformerConfig.fp8_recipe; docs/model.md, section 7, FP8 training) */
+typedef enum { FP8_DELAYED, FP8_TENSORWISE, FP8_BLOCKWISE } scn_fp8_recipe;
 typedef enum { PARAMS_RESIDENT, PARAMS_AFTER_RESHARD, PARAMS_BEFORE_RESHARD } scn_param_offload;
 
 /* Role bits a device pool can hold. */
@@ -274,6 +277,9 @@ typedef struct {
     bool   lazy_states;         /* the optimizer's moments created at its first step(), not at construction */
     bool   empty_cache_before_wake; /* the trainer empties its caching allocator before a co-located vLLM wakes
                                 ** (false: its training peak stays reserved beside the engine; docs/model.md, section 8) */
+    scn_dtype precision;        /* the layers' linear GEMMs in BF16 or FP8 (Transformer Engine; docs/model.md, section 7) */
+    scn_fp8_recipe fp8_recipe;  /* FP8's scaling recipe: the casts' traffic and the scales held */
+    bool   fp8_param;           /* the linear weights held in FP8 instead of BF16 (Megatron-Core fp8_param) */
 } scn_train_layout;
 
 typedef struct {
@@ -363,6 +369,7 @@ typedef struct {
 
 typedef struct {
     double train;           /* achieved fraction of peak, training */
+    double train_fp8;       /* an FP8 training GEMM's share of the FP8 peak relative to train's of the BF16 peak */
     double prefill;
     double decode;          /* compute-side, decode */
     double hbm;             /* achieved fraction of HBM bandwidth */

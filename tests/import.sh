@@ -679,6 +679,47 @@ if printf '%s\n' "$out" | grep -qF 'has no option for an FP8 rollout engine'; th
 for n in vf nm; do
     if grep -qF "quantized" "$TMP/$n.lua"; then bad "$n: a BF16 rollout warned as quantized"; else ok; fi
 done
+# FP8 training (docs/model.md, section 7, FP8 training): NeMo RL's megatron_cfg.fp8_cfg and verl's
+# override_transformer_config.fp8* onto plan.train.precision / fp8_recipe / fp8_param, and back out
+imp t8n nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.megatron_cfg.fp8_cfg.enabled=true \
+    policy.megatron_cfg.fp8_cfg.fp8=hybrid policy.megatron_cfg.fp8_cfg.fp8_recipe=tensorwise
+field t8n 'precision = "fp8",  -- policy.megatron_cfg.fp8_cfg.enabled (command line) with policy.megatron_cfg.fp8_cfg.fp8 (command line) = hybrid'
+field t8n 'fp8_recipe = "tensorwise",  -- policy.megatron_cfg.fp8_cfg.fp8_recipe (command line)'
+check t8n 0 "precision FP8 training (Transformer Engine, tensorwise scaling): linear GEMMs at 1979 TFLOP/s"
+xhas t8n-en '      enabled: true' nemo-rl "$TMP/t8n.lua"
+xhas t8n-re '      fp8_recipe: "tensorwise"' nemo-rl "$TMP/t8n.lua"
+xhas t8n-pa '      fp8_param: true' nemo-rl "$TMP/t8n.lua" --set plan.train.fp8_param=true
+imp t8v verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" \
+    +actor_rollout_ref.actor.megatron.override_transformer_config.fp8=e4m3 \
+    +actor_rollout_ref.actor.megatron.override_transformer_config.fp8_recipe=blockwise \
+    +actor_rollout_ref.actor.megatron.override_transformer_config.fp8_param=true actor_rollout_ref.rollout.quantization=fp8
+field t8v 'precision = "fp8",  -- actor_rollout_ref.actor.megatron.override_transformer_config.fp8 (command line) = e4m3'
+field t8v 'fp8_recipe = "blockwise",  -- actor_rollout_ref.actor.megatron.override_transformer_config.fp8_recipe (command line)'
+field t8v 'fp8_param = true,  -- actor_rollout_ref.actor.megatron.override_transformer_config.fp8_param (command line)'
+check t8v 0 "blockwise scaling, FP8 parameters"
+xhas t8v-fp8 '+actor_rollout_ref.actor.megatron.override_transformer_config.fp8=e4m3' verl "$TMP/t8v.lua"
+xhas t8v-re '+actor_rollout_ref.actor.megatron.override_transformer_config.fp8_recipe=blockwise' verl "$TMP/t8v.lua"
+xhas t8v-pa '+actor_rollout_ref.actor.megatron.override_transformer_config.fp8_param=True' verl "$TMP/t8v.lua"
+xhas t8v-nemo '      fp8_recipe: "blockwise"' nemo-rl "$TMP/t8v.lua"
+# blockwise FP8 parameters are exported to the engine in FP8: a BF16 engine is refused
+out=$("$FUSYNC" check "$TMP/t8v.lua" --set plan.rollout.weights_dtype=bf16 2>&1); rc=$?
+if [ "$rc" = 2 ] && printf '%s\n' "$out" | grep -qF 'which a BF16 engine cannot take'; then ok
+else bad "t8v bf16 engine: status $rc (want 2): $out"; fi
+# an unknown recipe is warned and priced as blockwise; enabled with fp8 unset trains in BF16
+imp t8x nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.megatron_cfg.fp8_cfg.enabled=true \
+    policy.megatron_cfg.fp8_cfg.fp8_recipe=mxfp8
+warned t8x 'policy.megatron_cfg.fp8_cfg.fp8_recipe (command line) = mxfp8: a recipe fusync does not model'
+field t8x 'fp8_recipe = "blockwise",'
+imp t8o nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.megatron_cfg.fp8_cfg.enabled=true \
+    policy.megatron_cfg.fp8_cfg.fp8=null
+warned t8o 'Megatron-Core trains in BF16 when fp8 is unset'
+# the recipes' defaults (fp8_cfg.enabled false, override fp8 unset) leave training in BF16, and write no FP8 key
+for n in nm vm; do
+    if grep -qF 'precision = "fp8"' "$TMP/$n.lua"; then bad "$n: a BF16 recipe read as FP8 training"; else ok; fi
+done
+if "$FUSYNC" export verl "$TMP/vm.lua" 2>&1 | grep -qF 'override_transformer_config.fp8'; then bad "vm: FP8 keys exported"; else ok; fi
+out=$("$FUSYNC" export openrlhf "$TMP/t8n.lua" --set plan.train.pp=1 2>&1)
+if printf '%s\n' "$out" | grep -qF "has no option for Transformer Engine's FP8"; then ok; else bad "t8n openrlhf: no FP8 note: $out"; fi
 # keys once listed as not affecting performance: warned when off their default
 imp nw nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.offload_optimizer_for_logprob=true \
     grpo.async_grpo.recompute_kv_cache_after_weight_updates=true policy.generation.vllm_cfg.max_model_len=8192
