@@ -206,6 +206,8 @@ typedef struct {
     double hbm_eff_bw;          /* achieved HBM B/s (the loss's softmax over the logits) */
     int    lora;                /* LoRA's rank (mdl_stage_lora; 0: none): the base frozen, no weight gradients */
     double p_lora;              /* the adapters' matmul parameters a token passes, all layers */
+    double ent_f, ent_b;        /* the loss's entropy: HBM bytes a vocabulary entry, forward and backward
+                                ** (mdl_stage_entropy; 0: none) */
 } mdl_stage;
 mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_link *ltp, const scn_link *lep,
                           const scn_link *lpp);
