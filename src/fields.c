@@ -50,8 +50,8 @@ static const char *const MLP_NAMES[] = {"gated", "gelu", NULL};
 static const int MLP_VALS[] = {MLP_GATED, MLP_GELU};
 static const char *const LOGITS_NAMES[] = {"fp32", "eager", NULL};
 static const int LOGITS_VALS[] = {LOGITS_FP32, LOGITS_EAGER};
-static const char *const ENTROPY_NAMES[] = {"compiled", "eager", "chunked", NULL};
-static const int ENTROPY_VALS[] = {ENTROPY_COMPILED, ENTROPY_EAGER, ENTROPY_CHUNKED};
+static const char *const ENTROPY_NAMES[] = {"compiled", "eager", "chunked", "compiled_fp32", NULL};
+static const int ENTROPY_VALS[] = {ENTROPY_COMPILED, ENTROPY_EAGER, ENTROPY_CHUNKED, ENTROPY_COMPILED_FP32};
 static const char *const GRADBUF_NAMES[] = {"persistent", "step", "host", NULL};
 static const int GRADBUF_VALS[] = {GRADS_PERSISTENT, GRADS_STEP, GRADS_HOST};
 static const char *const PADDING_NAMES[] = {"none", "longest", NULL};
@@ -349,7 +349,8 @@ static const fdesc FIELDS_TRAIN[] = {
          "beyond the LM head's backward's own copies with its gradient, none without), eager (the same function "
          "eager: 2 bytes an entry with the gradient, the softmax and its product 4 without) or chunked "
          "(entropy_from_logits_with_chunking, FP32 chunks of 2048 rows: 6 bytes with the gradient, 12 for 2048 "
-         "tokens without)"),
+         "tokens without) or compiled_fp32 (OpenRLHF's torch.compile'd compute_entropy over the FP32 logits: its FP32 "
+         "gradient beside the loss's, 4 bytes an entry with the gradient, none without)"),
     BOOL("entropy_loss", scn_train_layout, entropy_loss,
          "the actor's loss takes the entropy with its gradient (verl's update_policy with entropy_coeff != 0 or "
          "calculate_entropy): its tensors at the last stage beside the logits, its passes over the vocabulary"),

@@ -454,6 +454,14 @@ static bool ex_openrlhf(xctx *x)
         put(x, "ds.ring_attn_size", "%d", t->cp);
     }
     put(x, "train.micro_batch_size", "%d", t->micro_batch);
+    /* the entropy: import_openrlhf.c inverted; the coefficient is not kept */
+    if (t->entropy_loss) {
+        put(x, "actor.entropy_coef", "0.001");
+        note(x, "plan.train.entropy_loss = true: written as --actor.entropy_coef 0.001 (fusync keeps no coefficient)");
+        if (t->entropy != ENTROPY_COMPILED_FP32)
+            note(x, "plan.train.entropy = %s: OpenRLHF's entropy is compiled over FP32 logits",
+                 t->entropy == ENTROPY_EAGER ? "eager" : t->entropy == ENTROPY_CHUNKED ? "chunked" : "compiled");
+    }
     put(x, "ds.lora.rank", "%d", t->lora_rank);
     if (t->lora_rank > 0)
         put(x, "ds.lora.target_modules", "%s", t->lora_targets == LORA_ATTENTION ? "q_proj k_proj v_proj o_proj" : "all-linear");

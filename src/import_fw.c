@@ -266,7 +266,7 @@ static const imp_keydef ORLHF[] = {
     {"train.ema_beta", NULL, N, NULL},
     {"critic.freezing_steps", "-1", P, "the first steps train only the critic: fusync simulates steps that train the actor too"},
     {"critic.save_value_network", NULL, N, NULL}, {"actor.policy_loss_type", NULL, N, NULL},
-    {"actor.aux_loss_coef", NULL, N, NULL}, {"actor.entropy_coef", NULL, N, NULL},
+    {"actor.aux_loss_coef", NULL, N, NULL}, {"actor.entropy_coef", "null", M, NULL},
     {"actor.gradient_checkpointing_reentrant", NULL, N, NULL}, {"actor.freeze_visual_encoder", NULL, N, NULL},
     {"ds.value_head_prefix", NULL, N, NULL}, {"ds.use_universal_ckpt", NULL, N, NULL},
     {"ds.experts_implementation", "null", P, "the MoE experts' kernels (transformers' experts_implementation): not modelled; fold into efficiency.train"},

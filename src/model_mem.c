@@ -111,6 +111,12 @@ double mdl_logits_bytes(double tokens, int seqs, double vocab_rank, int tp, scn_
 ** Without the gradient (compute_log_prob under no_grad, no CopySlices):
 ** compiled fuses, nothing of [T, V]; eager p and p·x (2 + 2); chunked the
 ** FP32 copy, its softmax and their product for 2048 rows (3 · 4).
+** OpenRLHF's compute_entropy (openrlhf/models/utils.py at 3c3be62, under
+** torch.compile) takes the logits cast to FP32 (openrlhf/models/actor.py);
+** the temperature division is on that copy, no view, and the flash-attn
+** cross-entropy's gradient is a new FP32 tensor (inplace_backward False, its
+** default): the entropy's FP32 gradient beside the two is 4 bytes over the
+** head's backward (compiled_fp32); nothing of [T, V] without the gradient.
 ** torch.utils.checkpoint around it (entropy_checkpointing) recomputes the
 ** forward at the head's backward, where these figures are taken: it changes
 ** none of them. */
@@ -118,10 +124,10 @@ double mdl_entropy_bytes(double tokens, double vocab_rank, scn_entropy kind, boo
 {
     if (tokens <= 0 || vocab_rank <= 0) return 0.0;
     if (grad) {
-        double b = kind == ENTROPY_CHUNKED ? 6.0 : kind == ENTROPY_EAGER ? 2.0 : 0.0;
+        double b = kind == ENTROPY_CHUNKED ? 6.0 : kind == ENTROPY_EAGER ? 2.0 : kind == ENTROPY_COMPILED_FP32 ? 4.0 : 0.0;
         return tokens * vocab_rank * b;
     }
-    if (kind == ENTROPY_COMPILED) return 0.0;
+    if (kind == ENTROPY_COMPILED || kind == ENTROPY_COMPILED_FP32) return 0.0;
     if (kind == ENTROPY_EAGER) return tokens * vocab_rank * 4.0;
     return (tokens < 2048.0 ? tokens : 2048.0) * vocab_rank * 12.0;
 }
@@ -132,11 +138,13 @@ double mdl_entropy_bytes(double tokens, double vocab_rank, scn_entropy kind, boo
 ** the gradient and adds it into the loss's (2 + 2 + 6); eager, each kernel a
 ** pass (softmax 6, logsumexp 8, p·x 6, its sum 2: 22 forward; twice that
 ** backward); chunked, the same passes on FP32 copies plus the cast (50
-** forward, 88 backward). */
+** forward, 88 backward); compiled_fp32 the compiled passes on FP32 logits
+** (8 and 20). */
 double mdl_entropy_traffic(scn_entropy kind, double *bwd)
 {
-    double f = kind == ENTROPY_CHUNKED ? 50.0 : kind == ENTROPY_EAGER ? 22.0 : 4.0;
-    if (bwd) *bwd = kind == ENTROPY_CHUNKED ? 88.0 : kind == ENTROPY_EAGER ? 44.0 : 10.0;
+    static const double F[] = {4.0, 22.0, 50.0, 8.0}, B[] = {10.0, 44.0, 88.0, 20.0};
+    double f = F[kind];
+    if (bwd) *bwd = B[kind];
     return f;
 }
 

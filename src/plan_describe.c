@@ -201,7 +201,7 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
         /* the entropy with its gradient, part of the training activations */
         double ent = (q->roles & ROLE_TRAIN) ? plan_entropy_act(s, q) : 0.0;
         if (ent > 0) {
-            static const char *const how[] = {"compiled", "eager", "chunked"};
+            static const char *const how[] = {"compiled", "eager", "chunked", "compiled, FP32"};
             fmt_bytes(b1, sizeof b1, ent);
             buf_printf(out, "      entropy in the loss    %s per device of the activations (%s, with its gradient)\n", b1,
                        how[s->plan.train.entropy]);

@@ -170,8 +170,9 @@ typedef enum { LOGITS_FP32, LOGITS_EAGER } scn_logits;
 ** (docs/model.md, section 3, the entropy over the logits): verl's
 ** entropy_from_logits under torch.compile (its remove-padding path's
 ** default), the same function eager (its padded path, or use_torch_compile
-** false), or entropy_from_logits_with_chunking (FP32 chunks of 2048 rows). */
-typedef enum { ENTROPY_COMPILED, ENTROPY_EAGER, ENTROPY_CHUNKED } scn_entropy;
+** false), entropy_from_logits_with_chunking (FP32 chunks of 2048 rows), or
+** OpenRLHF's compiled compute_entropy over FP32 logits (compiled_fp32). */
+typedef enum { ENTROPY_COMPILED, ENTROPY_EAGER, ENTROPY_CHUNKED, ENTROPY_COMPILED_FP32 } scn_entropy;
 /* How long the gradients live (docs/model.md, section 3, the gradients'
 ** lifetime): for the whole run (Megatron's contiguous gradient buffer,
 ** allocated once) or from a step's first backward to the zero_grad after its

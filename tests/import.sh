@@ -547,6 +547,16 @@ if grep -q 'entropy_loss' "$TMP/ventd.lua"; then bad "ventd: entropy_coeff 0 put
 a=$("$FUSYNC" check "$TMP/ventp.lua" --set plan.train.entropy_loss=false 2>/dev/null | grep -c 'entropy in the loss')
 b=$("$FUSYNC" check "$TMP/ventp.lua" 2>/dev/null | grep -c 'entropy in the loss')
 if [ "$a" = 0 ] && [ "$b" = 1 ]; then ok; else bad "ventp: fusync check's entropy line ($a without, $b with)"; fi
+# OpenRLHF's --actor.entropy_coef: in the loss when not None and != 0, compute_entropy compiled over FP32 logits
+sed -e 's|^\(python3 -m openrlhf.cli.train_ppo_ray\) \\$|\1 --actor.entropy_coef 0.01 \\|' \
+    "$D/openrlhf_llama8b_hybrid.sh" >"$TMP/oent.sh"
+imp oent openrlhf "$TMP/oent.sh"
+field oent 'entropy = "compiled_fp32",  -- OpenRLHF'"'"'s compute_entropy'
+field oent 'entropy_loss = true,  -- actor.entropy_coef ('
+if grep -q '^ *entropy_loss' "$TMP/oh.lua"; then bad "oh: no entropy_coef, yet the entropy in the loss"; else ok; fi
+rt oent openrlhf "$TMP/oent.sh" actor.entropy_coef
+a=$("$FUSYNC" check "$TMP/oent.lua" 2>/dev/null | grep -c 'entropy in the loss .*compiled, FP32')
+if [ "$a" = 1 ]; then ok; else bad "oent: no FP32 entropy line in fusync check"; fi
 # --- LoRA (docs/frameworks.md, "Rules"): rank and target modules onto
 # plan.train.lora_rank and lora_targets, in each framework's keys; the alpha
 # (a scale of the update) does not affect performance; export gives them back

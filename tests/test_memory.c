@@ -323,6 +323,9 @@ START_TEST(t_entropy)
     ck_assert_double_eq_tol(mdl_entropy_bytes(100, 1000, ENTROPY_COMPILED, false), 0.0, 1e-9);
     ck_assert_double_eq_tol(mdl_entropy_bytes(100, 1000, ENTROPY_EAGER, false), 4e5, 1e-9);
     ck_assert_double_eq_tol(mdl_entropy_bytes(1e5, 1000, ENTROPY_CHUNKED, false), 2048 * 12e3, 1e-6);
+    /* OpenRLHF's over FP32 logits: its FP32 gradient, none without */
+    ck_assert_double_eq_tol(mdl_entropy_bytes(100, 1000, ENTROPY_COMPILED_FP32, true), 4e5, 1e-9);
+    ck_assert_double_eq_tol(mdl_entropy_bytes(100, 1000, ENTROPY_COMPILED_FP32, false), 0.0, 1e-9);
     scn_scenario a, b, c;
     plan pa, pb, pc;
     const char *none[] = {"plan.train.entropy=eager"};
