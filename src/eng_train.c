@@ -46,6 +46,7 @@ static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *
     if (m == &s->scn.actor) mdl_stage_lora(&c, m, tl->lora_rank, tl->lora_targets);
     /* the actor's Megatron split (a critic keeps the even one, as plan_cost.c) */
     if (m == &s->scn.actor) mdl_stage_split(&c, m, tl->pp_embedding_layer, tl->pp_loss_layer);
+    if (m == &s->scn.actor && tl->entropy_loss) mdl_stage_entropy(&c, tl->entropy);
     return c;
 }
 

@@ -158,6 +158,7 @@ static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const pl
     if (m != &s->critic) mdl_stage_fp8(&c, m, plan_pool_device(s, q), &s->eff, tl);
     if (m == &s->actor) mdl_stage_lora(&c, m, tl->lora_rank, tl->lora_targets);
     if (m == &s->actor) mdl_stage_split(&c, m, tl->pp_embedding_layer, tl->pp_loss_layer);
+    if (m == &s->actor && tl->entropy_loss) mdl_stage_entropy(&c, tl->entropy);
     return c;
 }
 

@@ -50,6 +50,8 @@ static const char *const MLP_NAMES[] = {"gated", "gelu", NULL};
 static const int MLP_VALS[] = {MLP_GATED, MLP_GELU};
 static const char *const LOGITS_NAMES[] = {"fp32", "eager", NULL};
 static const int LOGITS_VALS[] = {LOGITS_FP32, LOGITS_EAGER};
+static const char *const ENTROPY_NAMES[] = {"compiled", "eager", "chunked", "compiled_fp32", NULL};
+static const int ENTROPY_VALS[] = {ENTROPY_COMPILED, ENTROPY_EAGER, ENTROPY_CHUNKED, ENTROPY_COMPILED_FP32};
 static const char *const GRADBUF_NAMES[] = {"persistent", "step", "host", NULL};
 static const int GRADBUF_VALS[] = {GRADS_PERSISTENT, GRADS_STEP, GRADS_HOST};
 static const char *const PADDING_NAMES[] = {"none", "longest", NULL};
@@ -344,6 +346,20 @@ static const fdesc FIELDS_TRAIN[] = {
          "Triton cross-entropy, verl's flash-attn path, Liger) or eager (BF16 logits, their FP32 upcast, the "
          "log-softmax's shifted copy and output: 2 + 3·4 bytes, as NeMo RL's DistributedLogprob holds them; 2 + 2·4 "
          "under TP 1, torch's log_softmax)"),
+    ENUM("entropy", scn_train_layout, entropy, ENTROPY_NAMES, ENTROPY_VALS,
+         "how the token entropy over the vocabulary is taken from the logits where entropy_loss or logprob_entropy "
+         "asks for it: compiled (verl's entropy_from_logits under torch.compile, its remove-padding default: nothing "
+         "beyond the LM head's backward's own copies with its gradient, none without), eager (the same function "
+         "eager: 2 bytes an entry with the gradient, the softmax and its product 4 without) or chunked "
+         "(entropy_from_logits_with_chunking, FP32 chunks of 2048 rows: 6 bytes with the gradient, 12 for 2048 "
+         "tokens without) or compiled_fp32 (OpenRLHF's torch.compile'd compute_entropy over the FP32 logits: its FP32 "
+         "gradient beside the loss's, 4 bytes an entry with the gradient, none without)"),
+    BOOL("entropy_loss", scn_train_layout, entropy_loss,
+         "the actor's loss takes the entropy with its gradient (verl's update_policy with entropy_coeff != 0 or "
+         "calculate_entropy): its tensors at the last stage beside the logits, its passes over the vocabulary"),
+    BOOL("logprob_entropy", scn_train_layout, logprob_entropy,
+         "the actor's old-log-prob pass takes the entropy, no gradient (verl's compute_log_prob, calculate_entropy = "
+         "not LoRA): its working set beside the pass's logits"),
     ENUM("grad_buffer", scn_train_layout, grad_buffer, GRADBUF_NAMES, GRADBUF_VALS,
          "how long the gradients live: persistent (allocated once for the run: Megatron's contiguous gradient "
          "buffer) or step (from a step's first backward to the zero_grad after its last optimizer step: PyTorch's "

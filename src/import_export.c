@@ -399,6 +399,16 @@ static bool ex_verl(xctx *x)
         }
     }
     logprob_notes(x, t, "verl's log-probs are one FP32 pass over the logits (logprobs_from_logits)");
+    /* the entropy over the logits: import_verl.c verl_entropy inverted; the coefficient is not kept */
+    put(x, "actor_rollout_ref.actor.entropy_coeff", "%s", t->entropy_loss ? "0.001" : "0");
+    if (t->entropy_loss) note(x, "plan.train.entropy_loss = true: written as entropy_coeff=0.001 (fusync keeps no coefficient)");
+    if (t->zero == 3) {
+        put(x, "actor_rollout_ref.actor.entropy_from_logits_with_chunking", "%s", tf(t->entropy == ENTROPY_CHUNKED));
+        put(x, "actor_rollout_ref.actor.use_torch_compile", "%s",
+            tf(t->entropy != ENTROPY_EAGER || t->padding != PAD_NONE));
+        if (t->entropy == ENTROPY_CHUNKED && t->padding != PAD_NONE)
+            note(x, "plan.train.entropy = \"chunked\" with padding: verl's padded path does not chunk the entropy");
+    }
     /* FP8 rollouts (docs/model.md, section 5): imp_m_rollout_precision inverted */
     if (p->rollout.weights_dtype == DTYPE_FP8) put(x, "actor_rollout_ref.rollout.quantization", "fp8");
     if (p->rollout.kv_dtype == DTYPE_FP8) put(x, "+actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype", "fp8");
@@ -455,6 +465,14 @@ static bool ex_openrlhf(xctx *x)
         put(x, "ds.ring_attn_size", "%d", t->cp);
     }
     put(x, "train.micro_batch_size", "%d", t->micro_batch);
+    /* the entropy: import_openrlhf.c inverted; the coefficient is not kept */
+    if (t->entropy_loss) {
+        put(x, "actor.entropy_coef", "0.001");
+        note(x, "plan.train.entropy_loss = true: written as --actor.entropy_coef 0.001 (fusync keeps no coefficient)");
+        if (t->entropy != ENTROPY_COMPILED_FP32)
+            note(x, "plan.train.entropy = %s: OpenRLHF's entropy is compiled over FP32 logits",
+                 t->entropy == ENTROPY_EAGER ? "eager" : t->entropy == ENTROPY_CHUNKED ? "chunked" : "compiled");
+    }
     put(x, "ds.lora.rank", "%d", t->lora_rank);
     if (t->lora_rank > 0)
         put(x, "ds.lora.target_modules", "%s", t->lora_targets == LORA_ATTENTION ? "q_proj k_proj v_proj o_proj" : "all-linear");

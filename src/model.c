@@ -574,8 +574,12 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
     double hg = by_cp(k, by_tp(k, k->ph * tok)) / k->pe;
     if (k->ridge > 0) hg /= mdl_gemm_eff(tk, by_tp(k, c->vocab), c->k_dim, k->ridge, c->gemm_model);
     double ce = c->hbm_eff_bw > 0 ? by_tp(k, tk * c->vocab) * 4.0 / c->hbm_eff_bw : 0.0;
+    /* the entropy in the actor's loss: its passes over the logits
+    ** (mdl_entropy_traffic), at the same rate */
+    double ef = c->hbm_eff_bw > 0 ? by_tp(k, tk * c->vocab) * c->ent_f / c->hbm_eff_bw : 0.0;
+    double eb = c->hbm_eff_bw > 0 ? by_tp(k, tk * c->vocab) * c->ent_b / c->hbm_eff_bw : 0.0;
     /* LoRA leaves the LM head frozen: its backward is the input gradient alone */
-    double hf = hg + ce, hb = (k->lora ? 1.0 : 2.0) * hg + ce;
+    double hf = hg + ce + ef, hb = (k->lora ? 1.0 : 2.0) * hg + ce + eb;
     double f1, b1;
     if (c->pp <= 1) {
         stage_kind(c, k, c->lps, hf, hb, hcf, hcb, layer, wsave, ttp, tep, tcp, 0.0, castf, castb, &f1, &b1);

@@ -236,6 +236,8 @@ typedef struct {
     double f8_mm;               /* FP8 training: the layers' matmul time times peak/(fp8 peak·train_fp8); 0: BF16 */
     double f8_cast_f, f8_cast_b;    /* FP8 training: the casts' HBM bytes a token a layer, forward and backward */
     double p_lora;              /* the adapters' matmul parameters a token passes, all layers */
+    double ent_f, ent_b;        /* the loss's entropy: HBM bytes a vocabulary entry, forward and backward
+                                ** (mdl_stage_entropy; 0: none) */
 } mdl_stage;
 mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_link *ltp, const scn_link *lep,
                           const scn_link *lpp);

@@ -246,6 +246,9 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
 /* The same for model m (actor or critic), at the longest sequence the
 ** workload allows. */
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage);
+/* Per-device bytes the entropy with its gradient adds at the actor's last
+** stage (plan.train.entropy_loss; 0 without it): part of the figure above. */
+double plan_entropy_act(const scn_scenario *s, const plan_pool *pp);
 /* Rollout weight bytes per device, in the engine's weights dtype
 ** (plan.rollout.weights_dtype; mdl_rollout_weight_bytes). */
 double plan_rollout_weights(const scn_scenario *s);

@@ -540,6 +540,7 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
         if (inf < 1) inf = 1;
         double a = inf * train_act_layer(s, m, tok, seq, pp->tp) * nl;
         if (stage == pp->pp - 1) a += mdl_logits_bytes(tok, 1, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
+        if (stage == pp->pp - 1 && own) a += plan_entropy_act(s, pp);
         return a;
     }
     /* a micro-batch's tokens.  Padded, tok = mb·s_max.  Packed
@@ -559,7 +560,24 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     ** forwards does not reach the training loss (NVIDIA-NeMo/RL issue 2871) */
     if (stage == pp->pp - 1) act += mdl_logits_bytes(ltok, (int)mb, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
     /* context parallelism: each rank holds 1/cp of every sequence's tokens */
-    return pp->cp > 1 ? act / pp->cp : act;
+    if (pp->cp > 1) act /= pp->cp;
+    if (stage == pp->pp - 1 && own) act += plan_entropy_act(s, pp);
+    return act;
+}
+
+/* The entropy with its gradient in the actor's loss (docs/model.md,
+** section 3, the entropy over the logits; mdl_entropy_bytes), a device of
+** the last stage: over the tokens its logits are taken on, as above. */
+double plan_entropy_act(const scn_scenario *s, const plan_pool *pp)
+{
+    const scn_train_layout *tl = &s->plan.train;
+    if (!tl->entropy_loss) return 0.0;
+    double seq = plan_max_seq(s), v = (double)s->actor.vocab / pp->tp;
+    if (tl->max_tokens > 0) return mdl_entropy_bytes(fmax(tl->max_tokens, seq / pp->cp), v, tl->entropy, true);
+    double mb = tl->micro_batch, ltok = mb * seq;
+    if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
+        ltok = fmin(ltok, (mb - 1) * pp->seq_mean + seq);
+    return mdl_entropy_bytes(ltok, v, tl->entropy, true) / (pp->cp > 1 ? pp->cp : 1);
 }
 
 /* A log-prob forward (old policy, reference; docs/model.md, section 3):
@@ -605,6 +623,9 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
         tok = fmin(tok, (b - 1) * pp->seq_mean + seq);
     double layer = mdl_act_bytes_tokens(m, tok, seq, tp, RECOMPUTE_SELECTIVE, ATTN_FUSED);
     double lg = mdl_logits_bytes(tok, b, (double)m->vocab / tp, tp, tl->logits, tl->logprob_chunk);
+    /* the actor's old-log-prob pass with the entropy, no gradient (verl's
+    ** compute_log_prob; the reference's pass takes none) */
+    if (m == &s->actor && tl->logprob_entropy) lg += mdl_entropy_bytes(tok, (double)m->vocab / tp, tl->entropy, false);
     double whole = tl->logprob_unshard && tl->zero == 3 && (pp->roles & ROLE_TRAIN)
                  ? 2.0 * mdl_train_params_per_device(m, tp, pp->pp, plan_pool_ex(pp)) : 0.0;
     return (layer + lg) / cp + whole;

@@ -207,6 +207,14 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
                        s->plan.train.logprob_unshard && s->plan.train.zero == 3 && (q->roles & ROLE_TRAIN)
                            ? "; the whole model gathered" : "");
         }
+        /* the entropy with its gradient, part of the training activations */
+        double ent = (q->roles & ROLE_TRAIN) ? plan_entropy_act(s, q) : 0.0;
+        if (ent > 0) {
+            static const char *const how[] = {"compiled", "eager", "chunked", "compiled, FP32"};
+            fmt_bytes(b1, sizeof b1, ent);
+            buf_printf(out, "      entropy in the loss    %s per device of the activations (%s, with its gradient)\n", b1,
+                       how[s->plan.train.entropy]);
+        }
         if (q->outside > 0) {
             /* the runtime bucket's parts (plan.c, pool_peak): the trainer's
             ** (or the pool's one) context, an engine's graph pool and own

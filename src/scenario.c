@@ -67,6 +67,9 @@ void scn_defaults(scn_scenario *s)
     p->train.logprob_batch = 0;
     p->train.logprob_chunk = 0;
     p->train.logits = LOGITS_FP32;
+    p->train.entropy = ENTROPY_COMPILED;
+    p->train.entropy_loss = false;
+    p->train.logprob_entropy = false;
     p->train.logprob_tokens = 0;
     p->train.empty_cache_before_wake = true;
     p->train.precision = DTYPE_BF16;

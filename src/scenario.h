@@ -166,6 +166,13 @@ typedef enum { BAL_MINIBATCH, BAL_STEP } scn_balance;
 ** the logits, fusync's figure before this input) or an eager FP32 upcast and
 ** log-softmax, their copies held at once. */
 typedef enum { LOGITS_FP32, LOGITS_EAGER } scn_logits;
+/* How the token entropy over the vocabulary is taken from the logits
+** (docs/model.md, section 3, the entropy over the logits): verl's
+** entropy_from_logits under torch.compile (its remove-padding path's
+** default), the same function eager (its padded path, or use_torch_compile
+** false), entropy_from_logits_with_chunking (FP32 chunks of 2048 rows), or
+** OpenRLHF's compiled compute_entropy over FP32 logits (compiled_fp32). */
+typedef enum { ENTROPY_COMPILED, ENTROPY_EAGER, ENTROPY_CHUNKED, ENTROPY_COMPILED_FP32 } scn_entropy;
 /* How long the gradients live (docs/model.md, section 3, the gradients'
 ** lifetime): for the whole run (Megatron's contiguous gradient buffer,
 ** allocated once) or from a step's first backward to the zero_grad after its
@@ -269,6 +276,9 @@ typedef struct {
     int    logprob_chunk;       /* sequence positions a chunked log-softmax takes at once (NeMo RL
                                 ** logprob_chunk_size; 0: the whole micro-batch) */
     scn_logits logits;          /* the log-prob's copies of the logits: fp32 (one) or eager */
+    scn_entropy entropy;        /* how the entropy over the logits is taken, where it is */
+    bool   entropy_loss;        /* the actor's loss takes the entropy with its gradient (verl entropy_coeff != 0) */
+    bool   logprob_entropy;     /* the actor's log-prob pass takes it, no gradient (verl compute_log_prob) */
     int    logprob_tokens;      /* token budget of a log-prob forward a device (verl log_prob_max_token_len_per_gpu,
                                 ** NeMo RL logprob_mb_tokens); 0: logprob_batch sequences, else max_tokens */
     bool   logprob_unshard;     /* the log-prob forwards run with the whole model gathered on each device

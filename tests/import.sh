@@ -520,6 +520,43 @@ printf 'X=1\npython3 -m verl.trainer.main_ppo \\\n  trainer.project_name="abc \\
 refuse unterminated "quote.sh:3: unterminated double quote" verl "$TMP/quote.sh"
 printf 'grpo:\n  num_prompts_per_step: 8\n policy: [\n' >"$TMP/bad.yaml"
 refuse yaml-error "bad.yaml:3: YAML:" nemo-rl "$TMP/bad.yaml"
+# --- the entropy over the logits (docs/frameworks.md; docs/model.md, section 3):
+# entropy_coeff != 0 puts it in the loss with its gradient; compute_log_prob takes
+# it for a full-model actor; the method from the remove-padding path and its flags
+printf '%s \\\n' "$V" 'actor_rollout_ref.actor.entropy_coeff=0.001' >"$TMP/vent.sh"; echo >>"$TMP/vent.sh"
+imp vent verl "$TMP/vent.sh"
+field vent 'entropy = "compiled",  -- actor_rollout_ref.actor.use_torch_compile, verl'"'"'s default'
+field vent 'entropy_loss = true,  -- actor_rollout_ref.actor.entropy_coeff ('
+field vent 'logprob_entropy = true,  -- verl'"'"'s compute_log_prob'
+rt vent verl "$TMP/vent.sh"
+printf '%s \\\n' "$V" 'actor_rollout_ref.actor.entropy_coeff=0.001' 'actor_rollout_ref.model.use_remove_padding=False' \
+    >"$TMP/ventp.sh"; echo >>"$TMP/ventp.sh"
+imp ventp verl "$TMP/ventp.sh"
+field ventp 'entropy = "eager",  -- actor_rollout_ref.model.use_remove_padding = false'
+printf '%s \\\n' "$V" 'actor_rollout_ref.actor.calculate_entropy=True' \
+    'actor_rollout_ref.actor.entropy_from_logits_with_chunking=True' 'actor_rollout_ref.actor.entropy_checkpointing=True' \
+    'actor_rollout_ref.model.lora_rank=16' >"$TMP/ventc.sh"; echo >>"$TMP/ventc.sh"
+imp ventc verl "$TMP/ventc.sh"
+field ventc 'entropy = "chunked",  -- actor_rollout_ref.actor.entropy_from_logits_with_chunking'
+field ventc 'entropy_loss = true,  -- actor_rollout_ref.actor.calculate_entropy ('
+warned ventc 'entropy_checkpointing = true: the entropy'"'"'s forward is recomputed'
+if grep -q 'logprob_entropy' "$TMP/ventc.lua"; then bad "ventc: a LoRA actor's compute_log_prob takes no entropy"; else ok; fi
+# the default takes none in the loss; an eager entropy there moves the training peak
+imp ventd verl "$TMP/vl.sh"
+if grep -q 'entropy_loss' "$TMP/ventd.lua"; then bad "ventd: entropy_coeff 0 put the entropy in the loss"; else ok; fi
+a=$("$FUSYNC" check "$TMP/ventp.lua" --set plan.train.entropy_loss=false 2>/dev/null | grep -c 'entropy in the loss')
+b=$("$FUSYNC" check "$TMP/ventp.lua" 2>/dev/null | grep -c 'entropy in the loss')
+if [ "$a" = 0 ] && [ "$b" = 1 ]; then ok; else bad "ventp: fusync check's entropy line ($a without, $b with)"; fi
+# OpenRLHF's --actor.entropy_coef: in the loss when not None and != 0, compute_entropy compiled over FP32 logits
+sed -e 's|^\(python3 -m openrlhf.cli.train_ppo_ray\) \\$|\1 --actor.entropy_coef 0.01 \\|' \
+    "$D/openrlhf_llama8b_hybrid.sh" >"$TMP/oent.sh"
+imp oent openrlhf "$TMP/oent.sh"
+field oent 'entropy = "compiled_fp32",  -- OpenRLHF'"'"'s compute_entropy'
+field oent 'entropy_loss = true,  -- actor.entropy_coef ('
+if grep -q '^ *entropy_loss' "$TMP/oh.lua"; then bad "oh: no entropy_coef, yet the entropy in the loss"; else ok; fi
+rt oent openrlhf "$TMP/oent.sh" actor.entropy_coef
+a=$("$FUSYNC" check "$TMP/oent.lua" 2>/dev/null | grep -c 'entropy in the loss .*compiled, FP32')
+if [ "$a" = 1 ]; then ok; else bad "oent: no FP32 entropy line in fusync check"; fi
 # --- LoRA (docs/frameworks.md, "Rules"): rank and target modules onto
 # plan.train.lora_rank and lora_targets, in each framework's keys; the alpha
 # (a scale of the update) does not affect performance; export gives them back
