@@ -44,10 +44,14 @@ static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *
     if (q->cp > 1) lcp = eng_pool_link(s, q, 0, q->tp, q->cp);
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);
     mdl_stage_train(&c, m, plan_pool_device(&s->scn, q), &s->scn.eff, tl->recompute);
+    /* FP8 training (docs/model.md, section 7): the policy worker's passes,
+    ** the actor's and the reference's it runs; a critic stays BF16 */
+    if (m != &s->scn.critic) mdl_stage_fp8(&c, m, plan_pool_device(&s->scn, q), &s->scn.eff, tl);
     /* LoRA adapts the actor alone (docs/model.md, section 3) */
     if (m == &s->scn.actor) mdl_stage_lora(&c, m, tl->lora_rank, tl->lora_targets);
     /* the actor's Megatron split (a critic keeps the even one, as plan_cost.c) */
     if (m == &s->scn.actor) mdl_stage_split(&c, m, tl->pp_embedding_layer, tl->pp_loss_layer);
+    if (m == &s->scn.actor && tl->entropy_loss) mdl_stage_entropy(&c, tl->entropy);
     return c;
 }
 

@@ -160,8 +160,10 @@ static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const pl
     if (q->cp > 1) lcp = group_link(s, q, 0, q->tp, q->cp);
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);
     mdl_stage_train(&c, m, plan_pool_device(s, q), &s->eff, tl->recompute);
+    if (m != &s->critic) mdl_stage_fp8(&c, m, plan_pool_device(s, q), &s->eff, tl);
     if (m == &s->actor) mdl_stage_lora(&c, m, tl->lora_rank, tl->lora_targets);
     if (m == &s->actor) mdl_stage_split(&c, m, tl->pp_embedding_layer, tl->pp_loss_layer);
+    if (m == &s->actor && tl->entropy_loss) mdl_stage_entropy(&c, tl->entropy);
     return c;
 }
 

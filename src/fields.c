@@ -52,6 +52,8 @@ static const char *const MLP_NAMES[] = {"gated", "gelu", NULL};
 static const int MLP_VALS[] = {MLP_GATED, MLP_GELU};
 static const char *const LOGITS_NAMES[] = {"fp32", "eager", NULL};
 static const int LOGITS_VALS[] = {LOGITS_FP32, LOGITS_EAGER};
+static const char *const ENTROPY_NAMES[] = {"compiled", "eager", "chunked", "compiled_fp32", NULL};
+static const int ENTROPY_VALS[] = {ENTROPY_COMPILED, ENTROPY_EAGER, ENTROPY_CHUNKED, ENTROPY_COMPILED_FP32};
 static const char *const GRADBUF_NAMES[] = {"persistent", "step", "host", NULL};
 static const int GRADBUF_VALS[] = {GRADS_PERSISTENT, GRADS_STEP, GRADS_HOST};
 static const char *const PADDING_NAMES[] = {"none", "longest", NULL};
@@ -91,6 +93,8 @@ static const char *const DTYPE_NAMES[] = {"bf16", "fp8", NULL};
 static const int DTYPE_VALS[] = {DTYPE_BF16, DTYPE_FP8};
 static const char *const KVDTYPE_NAMES[] = {"bf16", "fp8", "auto", NULL};   /* vLLM's "auto": the model's BF16 */
 static const int KVDTYPE_VALS[] = {DTYPE_BF16, DTYPE_FP8, DTYPE_BF16};
+static const char *const FP8RECIPE_NAMES[] = {"delayed", "tensorwise", "blockwise", NULL};
+static const int FP8RECIPE_VALS[] = {FP8_DELAYED, FP8_TENSORWISE, FP8_BLOCKWISE};
 
 /* Row builders.  S is the enclosing struct, M the member. */
 #define MEM(S, M)   offsetof(S, M), sizeof(((S *)0)->M)
@@ -113,7 +117,8 @@ const fdesc FIELDS_DEVICE[] = {
     STR("name", scn_device, name, "display name (default \"custom device\")"),
     NUM("tflops", scn_device, peak_flops, 1e12, 1e-3, 1e7, FF_REQUIRED, "TFLOP/s", "dense BF16 peak, TFLOP/s"),
     NUM("fp8_tflops", scn_device, fp8_flops, 1e12, 0, 1e7, 0, "TFLOP/s",
-        "dense FP8 peak, TFLOP/s, for FP8 rollout weights (plan.rollout.weights_dtype); 0: no FP8 tensor cores"),
+        "dense FP8 peak, TFLOP/s, for FP8 rollout weights (plan.rollout.weights_dtype) and FP8 training "
+        "(plan.train.precision); 0: no FP8 tensor cores"),
     NUM("hbm_gb", scn_device, hbm_bytes, GiB, 1e-3, 1e6, FF_REQUIRED, "GiB", "device memory, GiB"),
     NUM("cuda_total_gb", scn_device, cuda_total_bytes, GiB, 0, 1e6, 0, "GiB",
         "device memory as CUDA reports it (torch.cuda.mem_get_info's total, vLLM's total_gpu_memory), what "
@@ -348,6 +353,20 @@ static const fdesc FIELDS_TRAIN[] = {
          "Triton cross-entropy, verl's flash-attn path, Liger) or eager (BF16 logits, their FP32 upcast, the "
          "log-softmax's shifted copy and output: 2 + 3·4 bytes, as NeMo RL's DistributedLogprob holds them; 2 + 2·4 "
          "under TP 1, torch's log_softmax)"),
+    ENUM("entropy", scn_train_layout, entropy, ENTROPY_NAMES, ENTROPY_VALS,
+         "how the token entropy over the vocabulary is taken from the logits where entropy_loss or logprob_entropy "
+         "asks for it: compiled (verl's entropy_from_logits under torch.compile, its remove-padding default: nothing "
+         "beyond the LM head's backward's own copies with its gradient, none without), eager (the same function "
+         "eager: 2 bytes an entry with the gradient, the softmax and its product 4 without) or chunked "
+         "(entropy_from_logits_with_chunking, FP32 chunks of 2048 rows: 6 bytes with the gradient, 12 for 2048 "
+         "tokens without) or compiled_fp32 (OpenRLHF's torch.compile'd compute_entropy over the FP32 logits: its FP32 "
+         "gradient beside the loss's, 4 bytes an entry with the gradient, none without)"),
+    BOOL("entropy_loss", scn_train_layout, entropy_loss,
+         "the actor's loss takes the entropy with its gradient (verl's update_policy with entropy_coeff != 0 or "
+         "calculate_entropy): its tensors at the last stage beside the logits, its passes over the vocabulary"),
+    BOOL("logprob_entropy", scn_train_layout, logprob_entropy,
+         "the actor's old-log-prob pass takes the entropy, no gradient (verl's compute_log_prob, calculate_entropy = "
+         "not LoRA): its working set beside the pass's logits"),
     ENUM("grad_buffer", scn_train_layout, grad_buffer, GRADBUF_NAMES, GRADBUF_VALS,
          "how long the gradients live: persistent (allocated once for the run: Megatron's contiguous gradient "
          "buffer) or step (from a step's first backward to the zero_grad after its last optimizer step: PyTorch's "
@@ -367,6 +386,18 @@ static const fdesc FIELDS_TRAIN[] = {
          "do today; false: PyTorch's caching allocator keeps the training phase's peak reserved, which vLLM's "
          "CuMemAllocator cannot reuse, beside the waking engine (the trainer_cache bucket; docs/model.md, section 8, "
          "verl pull request 575)"),
+    ENUM("precision", scn_train_layout, precision, DTYPE_NAMES, DTYPE_VALS,
+         "the training layers' linear GEMMs (docs/model.md, section 7, FP8 training): bf16, or fp8 (Transformer Engine "
+         "under Megatron-Core: NeMo RL megatron_cfg.fp8_cfg.enabled, verl override_transformer_config.fp8): those GEMMs "
+         "at the device's fp8_tflops times efficiency.train_fp8, attention, norms, LM head and optimizer as in BF16, the "
+         "casts' HBM traffic added, an FP8 copy of the weights held, the linear layers' saved inputs in FP8"),
+    ENUM("fp8_recipe", scn_train_layout, fp8_recipe, FP8RECIPE_NAMES, FP8RECIPE_VALS,
+         "FP8 training's scaling (Megatron-Core fp8_recipe): delayed (amax history, the default; the cast reads and "
+         "writes once), tensorwise (current scaling: an amax pass before each cast), blockwise (1×128 activation and "
+         "128×128 weight blocks, an FP32 scale each)"),
+    BOOL("fp8_param", scn_train_layout, fp8_param,
+         "FP8 training: the linear weights held in FP8 (Megatron-Core fp8_param, NeMo RL fp8_cfg.fp8_param) in place "
+         "of the BF16 copy beside which Transformer Engine caches an FP8 one; the FP32 master and the gradients as before"),
     INT("logprob_tokens", scn_train_layout, logprob_tokens, 0, 1 << 30, "tokens",
         "token budget of one log-prob forward a device (verl log_prob_use_dynamic_bsz with "
         "log_prob_max_token_len_per_gpu, NeMo RL logprob_mb_tokens, OpenRLHF rollout.max_tokens_per_gpu); its logits "
@@ -538,6 +569,9 @@ const fdesc FIELDS_PLAN[] = {
 
 static const fdesc FIELDS_EFFICIENCY[] = {
     FRACN("train", scn_efficiency, train, "training FLOP/s ÷ peak (MFU)"),
+    FRACN("train_fp8", scn_efficiency, train_fp8,
+          "plan.train.precision = \"fp8\": the share of the FP8 peak an FP8 training GEMM reaches, relative to "
+          "efficiency.train's share of the BF16 peak (1: the same share, the default; docs/model.md, section 7)"),
     FRACN("prefill", scn_efficiency, prefill, "prefill FLOP/s ÷ peak"),
     FRACN("decode", scn_efficiency, decode, "decode compute ÷ peak"),
     FRACN("hbm", scn_efficiency, hbm, "achieved ÷ peak HBM bandwidth"),

@@ -369,6 +369,14 @@ static bool ex_verl(xctx *x)
         }
         if (t->padding != PAD_NONE)
             note(x, "plan.train.padding = \"longest\": verl's Megatron backend packs sequences; written packed");
+        /* FP8 training (docs/model.md, section 7): imp_m_train_precision
+        ** inverted; not in verl's generated config, so added with '+' */
+        if (t->precision == DTYPE_FP8) {
+            static const char *const rn[] = {"delayed", "tensorwise", "blockwise"};
+            put(x, "+actor_rollout_ref.actor.megatron.override_transformer_config.fp8", "e4m3");
+            put(x, "+actor_rollout_ref.actor.megatron.override_transformer_config.fp8_recipe", "%s", rn[t->fp8_recipe]);
+            if (t->fp8_param) put(x, "+actor_rollout_ref.actor.megatron.override_transformer_config.fp8_param", "True");
+        }
         put(x, "actor_rollout_ref.model.lora.rank", "%d", t->lora_rank);
         if (t->lora_rank > 0)
             put(x, "actor_rollout_ref.model.lora.target_modules", "%s",
@@ -394,6 +402,16 @@ static bool ex_verl(xctx *x)
         }
     }
     logprob_notes(x, t, "verl's log-probs are one FP32 pass over the logits (logprobs_from_logits)");
+    /* the entropy over the logits: import_verl.c verl_entropy inverted; the coefficient is not kept */
+    put(x, "actor_rollout_ref.actor.entropy_coeff", "%s", t->entropy_loss ? "0.001" : "0");
+    if (t->entropy_loss) note(x, "plan.train.entropy_loss = true: written as entropy_coeff=0.001 (fusync keeps no coefficient)");
+    if (t->zero == 3) {
+        put(x, "actor_rollout_ref.actor.entropy_from_logits_with_chunking", "%s", tf(t->entropy == ENTROPY_CHUNKED));
+        put(x, "actor_rollout_ref.actor.use_torch_compile", "%s",
+            tf(t->entropy != ENTROPY_EAGER || t->padding != PAD_NONE));
+        if (t->entropy == ENTROPY_CHUNKED && t->padding != PAD_NONE)
+            note(x, "plan.train.entropy = \"chunked\" with padding: verl's padded path does not chunk the entropy");
+    }
     /* FP8 rollouts (docs/model.md, section 5): imp_m_rollout_precision inverted */
     if (p->rollout.weights_dtype == DTYPE_FP8) put(x, "actor_rollout_ref.rollout.quantization", "fp8");
     if (p->rollout.kv_dtype == DTYPE_FP8) put(x, "+actor_rollout_ref.rollout.engine_kwargs.vllm.kv_cache_dtype", "fp8");
@@ -424,6 +442,9 @@ static bool ex_openrlhf(xctx *x)
     if (p->rollout.weights_dtype == DTYPE_FP8 || p->rollout.kv_dtype == DTYPE_FP8)
         note(x, "plan.rollout.weights_dtype / kv_dtype = \"fp8\": OpenRLHF's train_ppo_ray.py has no option for an "
                 "FP8 rollout engine; the command generates in BF16");
+    if (p->train.precision == DTYPE_FP8)
+        note(x, "plan.train.precision = \"fp8\": OpenRLHF's train_ppo_ray.py trains with DeepSpeed in BF16 and has no "
+                "option for Transformer Engine's FP8; the command trains in BF16");
     double tb;
     if (!per_minibatch(x, 1, &tb, "train.batch_size", "samples")) return false;
     put(x, "train.batch_size", "%g", tb);
@@ -447,6 +468,14 @@ static bool ex_openrlhf(xctx *x)
         put(x, "ds.ring_attn_size", "%d", t->cp);
     }
     put(x, "train.micro_batch_size", "%d", t->micro_batch);
+    /* the entropy: import_openrlhf.c inverted; the coefficient is not kept */
+    if (t->entropy_loss) {
+        put(x, "actor.entropy_coef", "0.001");
+        note(x, "plan.train.entropy_loss = true: written as --actor.entropy_coef 0.001 (fusync keeps no coefficient)");
+        if (t->entropy != ENTROPY_COMPILED_FP32)
+            note(x, "plan.train.entropy = %s: OpenRLHF's entropy is compiled over FP32 logits",
+                 t->entropy == ENTROPY_EAGER ? "eager" : t->entropy == ENTROPY_CHUNKED ? "chunked" : "compiled");
+    }
     put(x, "ds.lora.rank", "%d", t->lora_rank);
     if (t->lora_rank > 0)
         put(x, "ds.lora.target_modules", "%s", t->lora_targets == LORA_ATTENTION ? "q_proj k_proj v_proj o_proj" : "all-linear");
@@ -639,6 +668,14 @@ static bool ex_nemo(xctx *x)
         put(x, "policy.megatron_cfg.optimizer.optimizer_cpu_offload", "%s", tf(t->optimizer_offload > 0));
         if (t->optimizer_offload > 0)
             put(x, "policy.megatron_cfg.optimizer.optimizer_offload_fraction", "%g", t->optimizer_offload);
+        /* FP8 training (docs/model.md, section 7): imp_m_train_precision inverted */
+        if (t->precision == DTYPE_FP8) {
+            static const char *const rn[] = {"delayed", "tensorwise", "blockwise"};
+            put(x, "policy.megatron_cfg.fp8_cfg.enabled", "true");
+            put(x, "policy.megatron_cfg.fp8_cfg.fp8", "e4m3");
+            put(x, "policy.megatron_cfg.fp8_cfg.fp8_recipe", "%s", rn[t->fp8_recipe]);
+            put(x, "policy.megatron_cfg.fp8_cfg.fp8_param", "%s", tf(t->fp8_param));
+        }
     }
     /* a token budget is written as sequence packing, NeMo RL's default (import_nemo.c imp_map_nemo) */
     bool pack = t->max_tokens > 0 || t->padding == PAD_NONE;

@@ -90,6 +90,11 @@ static const imp_keydef VERL[] = {
     ** provider.moe_token_dispatcher_type = "alltoall"; Megatron-Core's own
     ** default, "allgather", does not reach a verl run) */
     {"actor_rollout_ref.actor.megatron.override_transformer_config.moe_token_dispatcher_type", "alltoall", M, NULL},
+    /* FP8 training (Megatron-Core's TransformerConfig fp8, fp8_recipe, fp8_param; defaults None, "delayed",
+    ** False): read by imp_m_train_precision */
+    {"actor_rollout_ref.actor.megatron.override_transformer_config.fp8", "null", M, NULL},
+    {"actor_rollout_ref.actor.megatron.override_transformer_config.fp8_recipe", "delayed", M, NULL},
+    {"actor_rollout_ref.actor.megatron.override_transformer_config.fp8_param", "false", M, NULL},
     {"actor_rollout_ref.actor.megatron.override_transformer_config.*", NULL, P,
      "a Megatron transformer setting: not modelled; fold into efficiency.train"},
     {"actor_rollout_ref.actor.megatron.*", NULL, N, NULL},
@@ -101,16 +106,19 @@ static const imp_keydef VERL[] = {
     {"actor_rollout_ref.actor.clip_ratio*", NULL, N, NULL}, {"actor_rollout_ref.actor.tau_*", NULL, N, NULL},
     {"actor_rollout_ref.actor.policy_loss.*", NULL, N, NULL}, {"actor_rollout_ref.actor.checkpoint.*", NULL, N, NULL},
     {"actor_rollout_ref.actor.profiler.*", NULL, N, NULL}, {"actor_rollout_ref.actor.router_replay.*", NULL, N, NULL},
-    {"actor_rollout_ref.actor.entropy_coeff", NULL, N, NULL}, {"actor_rollout_ref.actor.kl_loss_coef", NULL, N, NULL},
+    /* the entropy over the logits (dp_actor.py, update_policy and _forward_micro_batch;
+    ** _generated_ppo_trainer.yaml at b178a3c: entropy_coeff 0, calculate_entropy false, no chunking, no
+    ** checkpointing, use_torch_compile true) */
+    {"actor_rollout_ref.actor.entropy_coeff", "0", M, NULL}, {"actor_rollout_ref.actor.kl_loss_coef", NULL, N, NULL},
     {"actor_rollout_ref.actor.kl_loss_type", NULL, N, NULL}, {"actor_rollout_ref.actor.loss_agg_mode", NULL, N, NULL},
-    {"actor_rollout_ref.actor.loss_scale_factor", NULL, N, NULL}, {"actor_rollout_ref.actor.calculate_entropy", NULL, N, NULL},
+    {"actor_rollout_ref.actor.loss_scale_factor", NULL, N, NULL}, {"actor_rollout_ref.actor.calculate_entropy", "false", M, NULL},
     {"actor_rollout_ref.actor.shuffle", NULL, N, NULL}, {"actor_rollout_ref.actor.data_loader_seed", NULL, N, NULL},
     {"actor_rollout_ref.actor.grad_clip", NULL, N, NULL}, {"actor_rollout_ref.actor.rollout_n", NULL, N, NULL},
     {"actor_rollout_ref.actor._target_", NULL, N, NULL}, {"actor_rollout_ref.actor.freeze_vision_tower", NULL, N, NULL},
-    {"actor_rollout_ref.actor.use_torch_compile", NULL, N, NULL}, {"actor_rollout_ref.actor.use_fused_kernels", NULL, N, NULL},
+    {"actor_rollout_ref.actor.use_torch_compile", "true", M, NULL}, {"actor_rollout_ref.actor.use_fused_kernels", NULL, N, NULL},
     {"actor_rollout_ref.actor.use_remove_padding", NULL, N, NULL}, {"actor_rollout_ref.actor.use_prefix_grouper", NULL, N, NULL},
-    {"actor_rollout_ref.actor.entropy_from_logits_with_chunking", NULL, N, NULL},
-    {"actor_rollout_ref.actor.entropy_checkpointing", NULL, N, NULL}, {"actor_rollout_ref.actor.load_weight", NULL, N, NULL},
+    {"actor_rollout_ref.actor.entropy_from_logits_with_chunking", "false", M, NULL},
+    {"actor_rollout_ref.actor.entropy_checkpointing", "false", M, NULL}, {"actor_rollout_ref.actor.load_weight", NULL, N, NULL},
     {"actor_rollout_ref.actor.calculate_sum_pi_squared", NULL, N, NULL},
     {"actor_rollout_ref.actor.sum_pi_squared_checkpointing", NULL, N, NULL},
     /* the log-prob forwards' batches (dp_actor.py, compute_log_prob): ref and rollout default to the actor's
@@ -268,7 +276,7 @@ static const imp_keydef ORLHF[] = {
     {"train.ema_beta", NULL, N, NULL},
     {"critic.freezing_steps", "-1", P, "the first steps train only the critic: fusync simulates steps that train the actor too"},
     {"critic.save_value_network", NULL, N, NULL}, {"actor.policy_loss_type", NULL, N, NULL},
-    {"actor.aux_loss_coef", NULL, N, NULL}, {"actor.entropy_coef", NULL, N, NULL},
+    {"actor.aux_loss_coef", NULL, N, NULL}, {"actor.entropy_coef", "null", M, NULL},
     {"actor.gradient_checkpointing_reentrant", NULL, N, NULL}, {"actor.freeze_visual_encoder", NULL, N, NULL},
     {"ds.value_head_prefix", NULL, N, NULL}, {"ds.use_universal_ckpt", NULL, N, NULL},
     {"ds.experts_implementation", "null", P, "the MoE experts' kernels (transformers' experts_implementation): not modelled; fold into efficiency.train"},
@@ -350,6 +358,13 @@ static const imp_keydef NEMO[] = {
      "overlapped parameter gathers: fusync's plan.train.overlap covers them"},
     {"policy.megatron_cfg.empty_unused_memory_level", "1", P, "allocator cache release: not modelled"},
     {"policy.megatron_cfg.sequence_parallel", "false", P, "sequence parallelism: fusync's TP activations are those with it on"},
+    /* FP8 training (grpo_math_1B.yaml: enabled false, e4m3, blockwise, fp8_param false): read by
+    ** imp_m_train_precision */
+    {"policy.megatron_cfg.fp8_cfg.enabled", "false", M, NULL},
+    {"policy.megatron_cfg.fp8_cfg.fp8", "e4m3", M, NULL},
+    {"policy.megatron_cfg.fp8_cfg.fp8_recipe", "blockwise", M, NULL},
+    {"policy.megatron_cfg.fp8_cfg.fp8_param", "false", M, NULL},
+    {"policy.megatron_cfg.env_vars.NVTE_FP8_BLOCK_SCALING_FP32_SCALES", "null", N, NULL},
     {"policy.megatron_cfg.optimizer.*", NULL, N, NULL},
     {"policy.megatron_cfg.scheduler.*", NULL, N, NULL},
     {"policy.megatron_cfg.checkpoint.*", NULL, N, NULL},

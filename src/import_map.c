@@ -432,6 +432,51 @@ bool imp_m_host_optimizer(imp_mctx *m, const char *on_key, const char *frac_key)
     return true;
 }
 
+/* FP8 training under Megatron-Core (docs/model.md, section 7, FP8
+** training): NeMo RL's megatron_cfg.fp8_cfg (enabled, fp8, fp8_recipe,
+** fp8_param; nemo_rl/models/megatron/setup.py copies the last three onto
+** the TransformerConfig when enabled, 7ea279a) and verl's
+** override_transformer_config.fp8 (e4m3 or hybrid: on; null: off) with
+** fp8_recipe and fp8_param, passed to Megatron's TransformerConfig as they
+** are.  enabled_key NULL: the fp8 key alone switches it (verl).  "e4m3" and
+** "hybrid" (E5M2 gradients) move the same bytes; MXFP8 and custom recipes
+** are not modelled and are counted as blockwise, with a warning. */
+bool imp_m_train_precision(imp_mctx *m, const char *enabled_key, const char *fp8_key, const char *recipe_key,
+                           const char *param_key)
+{
+    char v[1024], s[320], s2[320], why[1100];
+    bool on = true;
+    if (enabled_key && !imp_m_gbool(m, enabled_key, &on, s, sizeof s)) return false;
+    if (!on) return true;
+    if (!imp_m_get(m, fp8_key, v, sizeof v, s2, sizeof s2)) return false;
+    if (imp_m_is_null(v) || !strcasecmp(v, "false")) {
+        if (enabled_key) imp_m_warn(m, "%s with %s = %s: Megatron-Core trains in BF16 when fp8 is unset", s, s2, v);
+        return true;
+    }
+    if (strcasecmp(v, "e4m3") && strcasecmp(v, "hybrid"))
+        imp_m_warn(m, "%s = %s: an FP8 format fusync does not know (Megatron-Core takes e4m3 or hybrid); read as e4m3", s2, v);
+    if (enabled_key) snprintf(why, sizeof why, "%s with %s = %s: Transformer Engine's FP8 linear layers", s, s2, v);
+    else snprintf(why, sizeof why, "%s = %s: Transformer Engine's FP8 linear layers", s2, v);
+    imp_m_set(m, "plan.train.precision", why, "\"fp8\"");
+    if (recipe_key) {
+        if (!imp_m_get(m, recipe_key, v, sizeof v, s, sizeof s)) return false;
+        const char *r = imp_m_is_null(v) ? "delayed" : v;   /* TransformerConfig.fp8_recipe's default */
+        if (strcasecmp(r, "delayed") && strcasecmp(r, "tensorwise") && strcasecmp(r, "blockwise")) {
+            imp_m_warn(m, "%s = %s: a recipe fusync does not model (it knows delayed, tensorwise, blockwise); its casts "
+                       "and scales are counted as blockwise's", s, v);
+            r = "blockwise";
+        }
+        imp_m_set(m, "plan.train.fp8_recipe", s, "\"%s\"", !strcasecmp(r, "delayed") ? "delayed"
+                  : !strcasecmp(r, "tensorwise") ? "tensorwise" : "blockwise");
+    }
+    if (param_key) {
+        bool b;
+        if (!imp_m_gbool(m, param_key, &b, s, sizeof s)) return false;
+        if (b) imp_m_set(m, "plan.train.fp8_param", s, "true");
+    }
+    return true;
+}
+
 /* ------------------------------------------------------------------ verl */
 
 /* LoRA (Hu et al., arXiv 2106.09685) adapts the matrices named by PEFT's

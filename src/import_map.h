@@ -58,6 +58,10 @@ bool imp_m_node_gpus(imp_mctx *m, const char *gpn_key, const char *nodes_key, co
 bool imp_m_rollout_precision(imp_mctx *m, const char *weights_key, const char *kv_key);
 /* vLLM's kv_cache_memory_bytes under key: plan.rollout.kv_cache_gb (null: unset). */
 bool imp_m_kv_cache_bytes(imp_mctx *m, const char *key);
+/* FP8 training under Megatron-Core: enabled_key (NULL: the fp8 key alone),
+** the format under fp8_key, the recipe and fp8_param (NULL: none). */
+bool imp_m_train_precision(imp_mctx *m, const char *enabled_key, const char *fp8_key, const char *recipe_key,
+                           const char *param_key);
 /* Megatron-core's optimizer_cpu_offload with optimizer_offload_fraction. */
 bool imp_m_host_optimizer(imp_mctx *m, const char *on_key, const char *frac_key);
 /* LoRA on the actor: rank_key's value (> 0: on) into plan.train.lora_rank,

@@ -137,6 +137,9 @@ bool imp_map_nemo(imp_mctx *m)
         imp_m_set(m, "plan.train.recompute", why, "\"%s\"", !b ? "none" : !strcmp(g, "selective") ? "selective" : "full");
         if (!imp_m_host_optimizer(m, "policy.megatron_cfg.optimizer.optimizer_cpu_offload",
                             "policy.megatron_cfg.optimizer.optimizer_offload_fraction")) return false;
+        if (!imp_m_train_precision(m, "policy.megatron_cfg.fp8_cfg.enabled", "policy.megatron_cfg.fp8_cfg.fp8",
+                                   "policy.megatron_cfg.fp8_cfg.fp8_recipe", "policy.megatron_cfg.fp8_cfg.fp8_param"))
+            return false;
     } else {
         if (!imp_m_gbool(m, "policy.dtensor_cfg.enabled", &b, s, sizeof s)) return false;
         snprintf(why, sizeof why, "%s: DTensor FSDP2 shards parameters, gradients and optimizer states (ZeRO-3)", s);

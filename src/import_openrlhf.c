@@ -238,6 +238,20 @@ bool imp_map_openrlhf(imp_mctx *m)
 
     if (!imp_m_gnum(m, "ds.ring_attn_size", &d, NULL, s, sizeof s)) return false;
     if (d > 1) { imp_m_set(m, "plan.train.cp", s, "%g", d); imp_m_set(m, "plan.train.cp_kind", s, "\"ring\""); }
+    /* the entropy (openrlhf/trainer/ray/ppo_actor.py at 3c3be62: return_entropy when actor.entropy_coef is not
+    ** None, in the loss when != 0; compute_entropy, openrlhf/models/utils.py, torch.compile'd over the FP32
+    ** logits); the experience maker's forwards take none */
+    {
+        double ec;
+        bool ecnul;
+        if (!imp_m_gnum(m, "actor.entropy_coef", &ec, &ecnul, s, sizeof s)) return false;
+        if (!ecnul && ec != 0) {
+            imp_m_set(m, "plan.train.entropy", "OpenRLHF's compute_entropy: torch.compile over the FP32 logits",
+                      "\"compiled_fp32\"");
+            snprintf(why, sizeof why, "%s: the actor's loss takes the entropy with its gradient", s);
+            imp_m_set(m, "plan.train.entropy_loss", why, "true");
+        }
+    }
     bool dyn;
     if (!imp_m_gbool(m, "train.dynamic_batch_enable", &dyn, s, sizeof s)) return false;
     if (!imp_m_gnum(m, "train.micro_batch_size", &d, NULL, s2, sizeof s2)) return false;

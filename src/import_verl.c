@@ -158,6 +158,73 @@ static bool verl_batched_tokens(imp_mctx *m)
     return true;
 }
 
+/* The entropy over the logits (docs/model.md, section 3; verl at b178a3c).  update_policy takes it with its
+** gradient when calculate_entropy or entropy_coeff != 0 (verl/workers/actor/dp_actor.py; the Megatron actor
+** when entropy_coeff != 0, verl/workers/actor/megatron_actor.py); compute_log_prob takes it without, unless the
+** actor is LoRA (fsdp_workers.py and megatron_workers.py: calculate_entropy = not is_lora).  How: the
+** remove-padding path calls the torch.compile'd entropy_from_logits (use_torch_compile) or
+** entropy_from_logits_with_chunking; the padded path calls entropy_from_logits eager whatever the flags;
+** entropy_checkpointing recomputes it at the head's backward, where fusync takes its figure; fused kernels
+** return the entropy from the hidden states (no logits: nothing counted). */
+static bool verl_entropy(imp_mctx *m, const char *strat)
+{
+    char s[256], s2[256], why[640];
+    double coeff;
+    bool calc, fused, rmpad, chunk, comp, ckpt;
+    if (!imp_m_gnum(m, "actor_rollout_ref.actor.entropy_coeff", &coeff, NULL, s, sizeof s) ||
+        !imp_m_gbool(m, "actor_rollout_ref.actor.calculate_entropy", &calc, s2, sizeof s2) ||
+        !imp_m_gbool(m, "actor_rollout_ref.model.use_fused_kernels", &fused, NULL, 0) ||
+        !imp_m_gbool(m, "actor_rollout_ref.model.use_remove_padding", &rmpad, NULL, 0) ||
+        !imp_m_gbool(m, "actor_rollout_ref.actor.entropy_from_logits_with_chunking", &chunk, NULL, 0) ||
+        !imp_m_gbool(m, "actor_rollout_ref.actor.use_torch_compile", &comp, NULL, 0) ||
+        !imp_m_gbool(m, "actor_rollout_ref.actor.entropy_checkpointing", &ckpt, NULL, 0))
+        return false;
+    bool meg = !strcmp(strat, "megatron");
+    if (meg) calc = false;              /* the Megatron actor reads entropy_coeff alone */
+    const imp_mentry *lr = NULL, *all = m->out.data;
+    for (size_t i = 0; i < m->out.len; i++)
+        if (!strcmp(all[i].path, "plan.train.lora_rank")) lr = &all[i];
+    bool lora = lr && strcmp(lr->val, "0");
+    if (fused && !meg) {
+        if (coeff != 0 || calc)
+            imp_m_warn(m, "actor_rollout_ref.model.use_fused_kernels = true: the entropy comes from the hidden states "
+                    "with the log-probs (no logits tensor): nothing counted for it");
+        return true;
+    }
+    const char *how, *hsrc;
+    if (meg) {
+        /* _VocabParallelEntropy (verl/utils/megatron/tensor_parallel.py) keeps the softmax and returns it as
+        ** its gradient: one more [T, V/t] tensor, compiled's figure */
+        how = "\"compiled\"";
+        hsrc = "Megatron's vocab-parallel entropy: the softmax kept and reused as its gradient, one BF16 copy";
+    } else if (!rmpad) {
+        how = "\"eager\"";
+        hsrc = "actor_rollout_ref.model.use_remove_padding = false: the padded path calls entropy_from_logits eager";
+    } else if (chunk) {
+        how = "\"chunked\"";
+        hsrc = "actor_rollout_ref.actor.entropy_from_logits_with_chunking: FP32 chunks of 2048 rows";
+    } else if (comp) {
+        how = "\"compiled\"";
+        hsrc = "actor_rollout_ref.actor.use_torch_compile, verl's default: entropy_from_logits under torch.compile";
+    } else {
+        how = "\"eager\"";
+        hsrc = "actor_rollout_ref.actor.use_torch_compile = false: entropy_from_logits eager";
+    }
+    bool loss = coeff != 0 || calc;
+    if (loss || !lora) imp_m_set(m, "plan.train.entropy", hsrc, "%s", how);
+    if (loss) {
+        snprintf(why, sizeof why, "%s: update_policy takes the entropy with its gradient", coeff != 0 ? s : s2);
+        imp_m_set(m, "plan.train.entropy_loss", why, "true");
+    }
+    if (!lora)
+        imp_m_set(m, "plan.train.logprob_entropy", "verl's compute_log_prob takes the entropy for a full-model actor "
+                  "(calculate_entropy = not is_lora)", "true");
+    if (ckpt && (loss || !lora))
+        imp_m_warn(m, "actor_rollout_ref.actor.entropy_checkpointing = true: the entropy's forward is recomputed at "
+                "the LM head's backward, where fusync takes its figure: the peak unchanged");
+    return true;
+}
+
 bool imp_map_verl(imp_mctx *m)
 {
     char v[1024], s[320], s2[320];
@@ -272,6 +339,10 @@ bool imp_map_verl(imp_mctx *m)
         if (!imp_m_lora(m, "actor_rollout_ref.model.lora.rank", "actor_rollout_ref.model.lora.target_modules", NULL))
             return false;
         if (!verl_param_offload(m, "actor_rollout_ref.actor.megatron.param_offload")) return false;
+        if (!imp_m_train_precision(m, NULL, "actor_rollout_ref.actor.megatron.override_transformer_config.fp8",
+                                   "actor_rollout_ref.actor.megatron.override_transformer_config.fp8_recipe",
+                                   "actor_rollout_ref.actor.megatron.override_transformer_config.fp8_param"))
+            return false;
     } else {
         /* FSDP's LoRA is PEFT's (verl/workers/fsdp_workers.py: get_peft_model with LoraConfig) */
         if (!imp_m_lora(m, "actor_rollout_ref.model.lora_rank", "actor_rollout_ref.model.target_modules", NULL))
@@ -346,6 +417,7 @@ bool imp_map_verl(imp_mctx *m)
         double dp;
         if (!verl_dp_ranks(m, strat, &dp) || !verl_logprob(m, dp)) return false;
     }
+    if (!verl_entropy(m, strat)) return false;
     if (strcmp(strat, "megatron")) {
         if (!imp_m_gbool(m, "actor_rollout_ref.model.use_remove_padding", &b, s, sizeof s)) return false;
         if (!b && dyn) {

@@ -495,9 +495,11 @@ static inline double by_cp(const stage_fwd_k *k, double x) { return k->cp == 1 ?
 ** and backward from the per-layer compute and communication. */
 static inline void stage_kind(const mdl_stage *c, const stage_fwd_k *k, double n, double head_f, double head_b,
                               double head_cf, double head_cb, double layer, double wsave, double ttp, double tep,
-                              double tcp, double tpp, double *f, double *b)
+                              double tcp, double tpp, double castf, double castb, double *f, double *b)
 {
     double comp = n * layer + head_f;
+    /* FP8 training: each layer's casts, memory-bound, in line with its GEMMs */
+    if (castf > 0) comp += n * castf;
     double ct = n * ttp, ce = n * tep;
     /* the shares run concurrently with the compute are hidden, together,
     ** while it lasts; the rest is exposed (docs/model.md, section 7) */
@@ -507,6 +509,7 @@ static inline void stage_kind(const mdl_stage *c, const stage_fwd_k *k, double n
     ** logits or their gradient: exposed, outside the overlap above */
     *f = t + n * tcp + tpp + head_cf;
     double bcomp = k->bwd_x * n * layer + head_b;
+    if (castb > 0) bcomp += n * castb;
     /* LoRA: the frozen base's weight-gradient GEMMs (a forward's matmul
     ** FLOPs a layer) are not run (mdl_stage_lora) */
     if (wsave > 0) bcomp -= n * wsave;
@@ -539,6 +542,18 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
     }
     double attn = k->attn * sq;
     double mm = k->inv_layers * tok * (k->pl / ed + k->pe_x / ex);
+    /* FP8 training (mdl_stage_fp8): the layers' linear GEMMs at the FP8
+    ** peak, and their operands' casts at HBM rate — the linear inputs in
+    ** the forward, the output gradients in the backward, the forward's
+    ** again under full recompute */
+    double castf = 0.0, castb = 0.0;
+    if (c->f8_mm > 0) {
+        mm *= c->f8_mm;
+        if (c->hbm_eff_bw > 0) {
+            castf = by_cp(k, by_tp(k, tok * c->f8_cast_f)) / c->hbm_eff_bw;
+            castb = by_cp(k, by_tp(k, tok * c->f8_cast_b)) / c->hbm_eff_bw + (k->bwd_x - 2.0) * castf;
+        }
+    }
     /* LoRA's adapters: GEMMs r wide (tok×d_in by d_in×r, then tok×r by
     ** r×d_out), their intensity about r FLOP/B, far below the ridge */
     double ma = 0.0;
@@ -612,15 +627,19 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
     double hg = by_cp(k, by_tp(k, k->ph * tok)) / k->pe;
     if (k->ridge > 0) hg /= mdl_gemm_eff(tk, by_tp(k, c->vocab), c->k_dim, k->ridge, c->gemm_model);
     double ce = c->hbm_eff_bw > 0 ? by_tp(k, tk * c->vocab) * 4.0 / c->hbm_eff_bw : 0.0;
+    /* the entropy in the actor's loss: its passes over the logits
+    ** (mdl_entropy_traffic), at the same rate */
+    double ef = c->hbm_eff_bw > 0 ? by_tp(k, tk * c->vocab) * c->ent_f / c->hbm_eff_bw : 0.0;
+    double eb = c->hbm_eff_bw > 0 ? by_tp(k, tk * c->vocab) * c->ent_b / c->hbm_eff_bw : 0.0;
     /* LoRA leaves the LM head frozen: its backward is the input gradient alone */
-    double hf = hg + ce, hb = (k->lora ? 1.0 : 2.0) * hg + ce;
+    double hf = hg + ce + ef, hb = (k->lora ? 1.0 : 2.0) * hg + ce + eb;
     double f1, b1;
     if (c->pp <= 1) {
-        stage_kind(c, k, c->lps, hf, hb, hcf, hcb, layer, wsave, ttp, tep, tcp, 0.0, &f1, &b1);
+        stage_kind(c, k, c->lps, hf, hb, hcf, hcb, layer, wsave, ttp, tep, tcp, 0.0, castf, castb, &f1, &b1);
     } else {
         double f2, b2;
-        stage_kind(c, k, c->lps, 0.0, 0.0, 0.0, 0.0, layer, wsave, ttp, tep, tcp, tpp, &f1, &b1);
-        stage_kind(c, k, c->lps_last, hf, hb, hcf, hcb, layer, wsave, ttp, tep, tcp, tpp, &f2, &b2);
+        stage_kind(c, k, c->lps, 0.0, 0.0, 0.0, 0.0, layer, wsave, ttp, tep, tcp, tpp, castf, castb, &f1, &b1);
+        stage_kind(c, k, c->lps_last, hf, hb, hcf, hcb, layer, wsave, ttp, tep, tcp, tpp, castf, castb, &f2, &b2);
         if (f2 > f1) f1 = f2;
         if (b2 > b1) b1 = b2;
     }

@@ -60,6 +60,34 @@ double mdl_fp8_quant_params(const scn_model *m, int tp, int ep);
 /* Bytes a token's KV takes in the engine's KV dtype (r NULL: BF16). */
 double mdl_kv_token_bytes(const scn_model *m, const scn_rollout_layout *r);
 
+/* FP8 training (docs/model.md, section 7, "FP8 training"; Transformer
+** Engine 2.8's Linear, LayerNormLinear and GroupedLinear under
+** Megatron-Core's TE layers).  HBM bytes one element's cast moves: the BF16
+** read, the row-wise and the column-wise (transposed) FP8 copies written
+** (Hopper's FP8 GEMMs take both operands K-major), with tensorwise an amax
+** pass reading the BF16 again first, with blockwise an FP32 scale each 128
+** elements of each copy (1×128 tiles). */
+double mdl_fp8_train_cast_bytes(scn_fp8_recipe r);
+/* Elements of one token one layer quantises (the layers' mean): *in the
+** linear layers' inputs in the forward, *gout their output gradients in
+** the backward (the dense QKV, output projection, fc1 and fc2; each routed
+** copy's expert fc1 and fc2; the shared experts'). */
+void   mdl_fp8_train_elems(const scn_model *m, double *in, double *gout);
+/* Bytes a token saves in one layer when the linear layers keep their
+** inputs for the backward in FP8, not BF16 (the norms' outputs, the
+** attention output, fc2's input; the routed copies' expert inputs):
+** half of those terms less their 1×128 block scales; 0 under full
+** recompute (only the layer's BF16 input is kept). */
+double mdl_fp8_train_act_saving(const scn_model *m, scn_recompute rc, scn_fp8_recipe r);
+/* Bytes a linear weight takes beyond its BF16 copy while FP8 training
+** holds it: Transformer Engine's cached FP8 workspace (row-wise and
+** column-wise, 2 bytes, and blockwise 128×128 scales); with fp8_param the
+** weight itself is those FP8 copies, in place of the BF16 2 bytes. */
+double mdl_fp8_train_weight_extra(scn_fp8_recipe r, bool fp8_param);
+/* Linear (TE) weights a training device holds on the heaviest stage: the
+** layers' matmul parameters but the norms over tp, the experts over ex. */
+double mdl_fp8_train_linear_params(const scn_model *m, int tp, int pp, int ex);
+
 /* Activation bytes for one layer and one micro-batch of mb sequences of
 ** length seq, the score matrix materialised under recompute none
 ** (Korthikanti et al., arXiv 2205.05198, who get (sbh/t)(34 + 5as/h) for a
@@ -208,7 +236,11 @@ typedef struct {
     double x_exp;               /* tokens an expert sees per token of the micro-batch: k·(ep·etp/t)/E */
     double hbm_eff_bw;          /* achieved HBM B/s (the loss's softmax over the logits) */
     int    lora;                /* LoRA's rank (mdl_stage_lora; 0: none): the base frozen, no weight gradients */
+    double f8_mm;               /* FP8 training: the layers' matmul time times peak/(fp8 peak·train_fp8); 0: BF16 */
+    double f8_cast_f, f8_cast_b;    /* FP8 training: the casts' HBM bytes a token a layer, forward and backward */
     double p_lora;              /* the adapters' matmul parameters a token passes, all layers */
+    double ent_f, ent_b;        /* the loss's entropy: HBM bytes a vocabulary entry, forward and backward
+                                ** (mdl_stage_entropy; 0: none) */
 } mdl_stage;
 mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_link *ltp, const scn_link *lep,
                           const scn_link *lpp);
@@ -237,6 +269,10 @@ void   mdl_stage_split(mdl_stage *c, const scn_model *m, bool emb, bool loss);
 ** (mdl_gemm_eff; ridge peak·eff_train / (HBM·efficiency.hbm)). */
 void   mdl_stage_train(mdl_stage *c, const scn_model *m, const scn_device *d, const scn_efficiency *e,
                        scn_recompute rc);
+/* Sets a stage's FP8 factors (mdl_stage f8_*) from the training layout;
+** leaves them 0 (BF16) unless precision is FP8 and the device has an FP8 peak. */
+void   mdl_stage_fp8(mdl_stage *c, const scn_model *m, const scn_device *d, const scn_efficiency *e,
+                     const scn_train_layout *t);
 /* The share of efficiency.train an m×k by k×n BF16 GEMM reaches
 ** (docs/model.md, section 7; NVIDIA, "Matrix Multiplication Background
 ** User's Guide", math and memory bounds): with its arithmetic intensity

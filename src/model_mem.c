@@ -66,6 +66,11 @@ void mdl_stage_lora(mdl_stage *c, const scn_model *m, int rank, scn_lora_targets
     c->p_lora = mdl_lora_params(m, rank, t).layer_active * m->layers;
 }
 
+void mdl_stage_entropy(mdl_stage *c, scn_entropy kind)
+{
+    c->ent_f = mdl_entropy_traffic(kind, &c->ent_b);
+}
+
 double mdl_logits_bytes(double tokens, int seqs, double vocab_rank, int tp, scn_logits kind, int chunk)
 {
     if (tokens <= 0 || vocab_rank <= 0) return 0.0;
@@ -78,6 +83,69 @@ double mdl_logits_bytes(double tokens, int seqs, double vocab_rank, int tp, scn_
     double ftok = tokens;
     if (chunk > 0 && seqs > 0 && (double)chunk * seqs < tokens) ftok = (double)chunk * seqs;
     return tokens * vocab_rank * 2.0 + ftok * vocab_rank * 4.0 * fp32;
+}
+
+/* verl's entropy over the logits (verl/utils/torch_functional.py at
+** b178a3c): entropy_from_logits is p = softmax(x), then logsumexp(x) −
+** Σ p·x; entropy_from_logits_with_chunking runs the same on x[i : i+2048]
+** cast to FP32.  With the gradient (verl/workers/actor/dp_actor.py,
+** update_policy: calculate_entropy or entropy_coeff != 0) the flash-attn
+** cross-entropy runs with inplace_backward = False: its gradient of the
+** logits is a new [T, V] tensor, the entropy's another, summed into it.
+** The figure is what the entropy holds beyond the LM head's backward's own
+** peak, which every run has: the logits are divided in place by the
+** temperature through a view (logits_rmpad.div_), so autograd's CopySlices
+** (torch/csrc/autograd/functions/tensor.cpp) holds the incoming gradient,
+** its copy in the base's shape, a clone of the slice and the division's
+** output at once, 4 BF16 copies.  Beside the logits (BF16, 2 bytes an entry):
+**   compiled: the logits, the loss's gradient and the entropy's, 3 copies,
+**     below the 4: 0 (Inductor saves x and per-row reductions and recomputes
+**     p in the backward; allenai/open-instruct pull request 584 measures the
+**     compiled log-softmax's full-size intermediate gone);
+**   eager: p kept for SoftmaxBackward (2) beside the logits, the summed
+**     gradient and MulBackward's two outputs (g·x for p, g·p for x), then
+**     the softmax's backward output: 5 copies, 2 bytes over the 4;
+**   chunked: every chunk's FP32 copy and FP32 softmax kept (4 + 4) beside
+**     the logits, the summed gradient and SliceBackward's zero-filled
+**     full-size gradient of a chunk: 14 bytes, 6 over the 4 copies' 8.
+** Without the gradient (compute_log_prob under no_grad, no CopySlices):
+** compiled fuses, nothing of [T, V]; eager p and p·x (2 + 2); chunked the
+** FP32 copy, its softmax and their product for 2048 rows (3 · 4).
+** OpenRLHF's compute_entropy (openrlhf/models/utils.py at 3c3be62, under
+** torch.compile) takes the logits cast to FP32 (openrlhf/models/actor.py);
+** the temperature division is on that copy, no view, and the flash-attn
+** cross-entropy's gradient is a new FP32 tensor (inplace_backward False, its
+** default): the entropy's FP32 gradient beside the two is 4 bytes over the
+** head's backward (compiled_fp32); nothing of [T, V] without the gradient.
+** torch.utils.checkpoint around it (entropy_checkpointing) recomputes the
+** forward at the head's backward, where these figures are taken: it changes
+** none of them. */
+double mdl_entropy_bytes(double tokens, double vocab_rank, scn_entropy kind, bool grad)
+{
+    if (tokens <= 0 || vocab_rank <= 0) return 0.0;
+    if (grad) {
+        double b = kind == ENTROPY_CHUNKED ? 6.0 : kind == ENTROPY_EAGER ? 2.0 : kind == ENTROPY_COMPILED_FP32 ? 4.0 : 0.0;
+        return tokens * vocab_rank * b;
+    }
+    if (kind == ENTROPY_COMPILED || kind == ENTROPY_COMPILED_FP32) return 0.0;
+    if (kind == ENTROPY_EAGER) return tokens * vocab_rank * 4.0;
+    return (tokens < 2048.0 ? tokens : 2048.0) * vocab_rank * 12.0;
+}
+
+/* HBM traffic, a tensor of [T, V] read or written once costing its bytes a
+** entry: compiled, the forward reads the BF16 logits twice (the maximum,
+** then the exponentials' and Σ p·x sums) and the backward reads them, writes
+** the gradient and adds it into the loss's (2 + 2 + 6); eager, each kernel a
+** pass (softmax 6, logsumexp 8, p·x 6, its sum 2: 22 forward; twice that
+** backward); chunked, the same passes on FP32 copies plus the cast (50
+** forward, 88 backward); compiled_fp32 the compiled passes on FP32 logits
+** (8 and 20). */
+double mdl_entropy_traffic(scn_entropy kind, double *bwd)
+{
+    static const double F[] = {4.0, 22.0, 50.0, 8.0}, B[] = {10.0, 44.0, 88.0, 20.0};
+    double f = F[kind];
+    if (bwd) *bwd = B[kind];
+    return f;
 }
 
 double mdl_runtime_bytes(const scn_plan *p, int comms)

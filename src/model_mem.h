@@ -46,6 +46,9 @@ mdl_lora mdl_lora_params(const scn_model *m, int rank, scn_lora_targets t);
 ** base's weight-gradient GEMMs, the LM head's included, are not run.
 ** rank 0 leaves the stage as it is. */
 void mdl_stage_lora(mdl_stage *c, const scn_model *m, int rank, scn_lora_targets t);
+/* The actor's loss takes the entropy with its gradient (plan.train.entropy_loss): its passes over the
+** logits at the last stage (mdl_entropy_traffic). */
+void mdl_stage_entropy(mdl_stage *c, scn_entropy kind);
 
 /* The bytes the log-probs' copies of the logits take at their peak, for
 ** `tokens` tokens of `seqs` sequences (docs/model.md, section 3, the logits'
@@ -56,6 +59,16 @@ void mdl_stage_lora(mdl_stage *c, const scn_model *m, int rank, scn_lora_targets
 ** (torch's log_softmax); a chunked log-softmax (`chunk` positions of every
 ** sequence at a time, 0: none) holds the FP32 copies for a chunk only. */
 double mdl_logits_bytes(double tokens, int seqs, double vocab_rank, int tp, scn_logits kind, int chunk);
+/* The bytes the token entropy over the vocabulary adds beside the logits'
+** copies (docs/model.md, section 3, the entropy over the logits), for
+** `tokens` tokens over a vocabulary shard of `vocab_rank` entries: with its
+** gradient (`grad`, the training loss) the most it holds at once between
+** its forward and the LM head's backward, without (a log-prob pass under
+** no_grad) its forward's working set.  The logits are BF16 (2 bytes). */
+double mdl_entropy_bytes(double tokens, double vocab_rank, scn_entropy kind, bool grad);
+/* Bytes of HBM traffic a vocabulary entry of a token the entropy's passes
+** move, forward (`bwd` NULL or not) and backward (docs/model.md, section 7). */
+double mdl_entropy_traffic(scn_entropy kind, double *bwd);
 
 /* Per device, what a process holds outside the allocator's ledger
 ** (docs/model.md, section 11): its CUDA context, and NCCL's buffers,

@@ -246,13 +246,21 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
 /* The same for model m (actor or critic), at the longest sequence the
 ** workload allows. */
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage);
+/* Per-device bytes the entropy with its gradient adds at the actor's last
+** stage (plan.train.entropy_loss; 0 without it): part of the figure above. */
+double plan_entropy_act(const scn_scenario *s, const plan_pool *pp);
 /* Rollout weight bytes per device, in the engine's weights dtype
 ** (plan.rollout.weights_dtype; mdl_rollout_weight_bytes). */
 double plan_rollout_weights(const scn_scenario *s);
 /* The same in BF16: what a weight sync or reshard carries to a device (NeMo
 ** RL and verl send the trained BF16 weights to an FP8 engine, which
-** quantises them as it loads; docs/model.md, section 5, FP8 rollouts). */
+** quantises them as it loads; docs/model.md, section 5, FP8 rollouts),
+** or in FP8 when plan_sync_fp8_export. */
 double plan_rollout_wire_bytes(const scn_scenario *s);
+/* The weight sync carries FP8 (docs/model.md, section 7, FP8 training):
+** FP8 training with fp8_param and the blockwise recipe into FP8 rollout
+** weights, NeMo RL's FP8 export; otherwise BF16. */
+bool   plan_sync_fp8_export(const scn_scenario *s);
 /* vLLM's max_model_len as the workload bounds it: the prompt's cap +
 ** max_response (0: the prompt has no cap); docs/model.md, section 8. */
 double plan_max_model_len(const scn_scenario *s);

@@ -370,8 +370,21 @@ void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model 
     /* Adam touches ~30 bytes per local parameter: fp32 master, m, v read
     ** and written, bf16 grads read, bf16 weights written (mdl_optimizer) */
     double f = tl->optimizer_offload;
+    /* FP8 training: the new weights cast once a mini-batch, at the next
+    ** one's first micro-batch (Transformer Engine's weight workspace,
+    ** is_first_microbatch; docs/model.md, section 7), a memory-bound pass
+    ** counted with the step; the critic trains in BF16 */
+    double w8 = 0.0;
+    if (tl->precision == DTYPE_FP8 && m != &s->critic) {
+        const scn_device *d = plan_pool_device(s, q);
+        double r = tl->fp8_recipe == FP8_BLOCKWISE ? 4.0 / (128.0 * 128.0) : 0.0;
+        double per = 2.0 + 2.0 * (1.0 + r) + (tl->fp8_recipe == FP8_TENSORWISE ? 2.0 : 0.0);
+        if (d->hbm_bw * s->eff.hbm > 0)
+            w8 = mdl_fp8_train_linear_params(m, q->tp, q->pp, plan_pool_ex(q)) * per / (d->hbm_bw * s->eff.hbm);
+    }
     if (f <= 0) {
         *opt_s = mdl_optimizer(plan_pool_device(s, q), &s->eff, tl->zero, q->shard, q->eshard, psi_d, psi_e);
+        if (w8 > 0) *opt_s += w8;
         return;
     }
     /* the optimizer on the host (docs/model.md, section 7): the device
@@ -381,6 +394,7 @@ void plan_train_tail(const scn_scenario *s, const plan_pool *q, const scn_model 
     *opt_s = mdl_optimizer(plan_pool_device(s, q), &s->eff, tl->zero, q->shard, q->eshard, psi_d * (1 - f), psi_e * (1 - f))
            + mdl_optimizer_host(plan_pool_cluster(s, q), s->eff.host_link, f * (psi_d / q->shard + psi_e / q->eshard),
                                 mdl_grad_bytes(tl));
+    if (w8 > 0) *opt_s += w8;
 }
 
 double plan_host_optimizer(const scn_scenario *s, const plan_pool *pp)
@@ -445,6 +459,12 @@ void plan_train_states(const scn_scenario *s, const plan_pool *pp, double out[3]
         return;
     }
     out[0] = a.weights + b.weights;
+    /* FP8 training (docs/model.md, section 7): Transformer Engine's FP8
+    ** copies of the linear weights, cached across micro-batches, or with
+    ** fp8_param those copies in place of the BF16 weights */
+    if (tl->precision == DTYPE_FP8)
+        out[0] += mdl_fp8_train_linear_params(m, pp->tp, pp->pp, plan_pool_ex(pp))
+                * mdl_fp8_train_weight_extra(tl->fp8_recipe, tl->fp8_param);
     out[1] = a.grads + b.grads;
     out[2] = a.optimizer + b.optimizer;
     if (f <= 0) return;
@@ -493,6 +513,20 @@ static double disp_buffer(const scn_scenario *s, const plan_pool *pp, const scn_
     return plan_pool_ex(pp) * tok / tp * 2.0 * m->hidden;
 }
 
+/* One layer's saved activations for tok tokens (mdl_act_bytes_etp: the
+** routed copies gathered over the expert-TP group),
+** less, under FP8 training, the linear inputs Transformer Engine keeps in
+** FP8 (mdl_fp8_train_act_saving; docs/model.md, section 7, FP8 training);
+** the critic trains in BF16. */
+static double train_act_layer(const scn_scenario *s, const scn_model *m, double tok, double seq, int tp, int etp)
+{
+    const scn_train_layout *tl = &s->plan.train;
+    double a = mdl_act_bytes_etp(m, tok, seq, tp, etp, tl->recompute, tl->attention);
+    if (tl->precision == DTYPE_FP8 && m != &s->critic)
+        a -= tok * mdl_fp8_train_act_saving(m, tl->recompute, tl->fp8_recipe) / tp;
+    return a;
+}
+
 double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn_model *m, int stage)
 {
     double seq = plan_max_seq(s);
@@ -521,9 +555,10 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
         long inf = pp->pp - stage;
         if (inf > need) inf = need;
         if (inf < 1) inf = 1;
-        double a = inf * mdl_act_bytes_etp(m, tok, seq, pp->tp, etp, tl->recompute, tl->attention) * nl;
+        double a = inf * train_act_layer(s, m, tok, seq, pp->tp, etp) * nl;
         a += disp_buffer(s, pp, m, tok, pp->tp);
         if (stage == pp->pp - 1) a += mdl_logits_bytes(tok, 1, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
+        if (stage == pp->pp - 1 && own) a += plan_entropy_act(s, pp);
         return a;
     }
     /* a micro-batch's tokens.  Padded, tok = mb·s_max.  Packed
@@ -536,14 +571,31 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     double ltok = mb * seq;
     if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
         ltok = fmin(ltok, (mb - 1) * pp->seq_mean + seq);
-    double layer = mdl_act_bytes_etp(m, ltok, seq, pp->tp, etp, tl->recompute, tl->attention);
+    double layer = train_act_layer(s, m, ltok, seq, pp->tp, etp);
     double act = inflight * layer * nl + disp_buffer(s, pp, m, ltok, pp->tp);
     /* the last stage also holds the logits of a micro-batch: ltok·V/t entries */
     /* the loss's copies (plan.train.logits); the chunking of log-prob
     ** forwards does not reach the training loss (NVIDIA-NeMo/RL issue 2871) */
     if (stage == pp->pp - 1) act += mdl_logits_bytes(ltok, (int)mb, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
     /* context parallelism: each rank holds 1/cp of every sequence's tokens */
-    return pp->cp > 1 ? act / pp->cp : act;
+    if (pp->cp > 1) act /= pp->cp;
+    if (stage == pp->pp - 1 && own) act += plan_entropy_act(s, pp);
+    return act;
+}
+
+/* The entropy with its gradient in the actor's loss (docs/model.md,
+** section 3, the entropy over the logits; mdl_entropy_bytes), a device of
+** the last stage: over the tokens its logits are taken on, as above. */
+double plan_entropy_act(const scn_scenario *s, const plan_pool *pp)
+{
+    const scn_train_layout *tl = &s->plan.train;
+    if (!tl->entropy_loss) return 0.0;
+    double seq = plan_max_seq(s), v = (double)s->actor.vocab / pp->tp;
+    if (tl->max_tokens > 0) return mdl_entropy_bytes(fmax(tl->max_tokens, seq / pp->cp), v, tl->entropy, true);
+    double mb = tl->micro_batch, ltok = mb * seq;
+    if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
+        ltok = fmin(ltok, (mb - 1) * pp->seq_mean + seq);
+    return mdl_entropy_bytes(ltok, v, tl->entropy, true) / (pp->cp > 1 ? pp->cp : 1);
 }
 
 /* A log-prob forward (old policy, reference; docs/model.md, section 3):
@@ -595,6 +647,9 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
     double layer = mdl_act_bytes_etp(m, tok, seq, tp, etp, RECOMPUTE_SELECTIVE, ATTN_FUSED);
     if (!aux) layer += disp_buffer(s, pp, m, tok, tp);
     double lg = mdl_logits_bytes(tok, b, (double)m->vocab / tp, tp, tl->logits, tl->logprob_chunk);
+    /* the actor's old-log-prob pass with the entropy, no gradient (verl's
+    ** compute_log_prob; the reference's pass takes none) */
+    if (m == &s->actor && tl->logprob_entropy) lg += mdl_entropy_bytes(tok, (double)m->vocab / tp, tl->entropy, false);
     double whole = tl->logprob_unshard && tl->zero == 3 && (pp->roles & ROLE_TRAIN)
                  ? 2.0 * mdl_train_params_per_device(m, tp, pp->pp, plan_pool_ex(pp)) : 0.0;
     return (layer + lg) / cp + whole;
@@ -605,8 +660,23 @@ double plan_rollout_weights(const scn_scenario *s)
     return mdl_rollout_weight_bytes(&s->actor, s->plan.rollout.tp, s->plan.rollout.ep, s->plan.rollout.weights_dtype);
 }
 
+bool plan_sync_fp8_export(const scn_scenario *s)
+{
+    /* NeMo RL's refit from FP8 training (docs/model.md, section 7, FP8
+    ** training; nemo_rl/models/policy/workers/megatron_policy_worker.py,
+    ** _is_fp8_export and _build_refit_conversion_tasks, 7ea279a): with
+    ** fp8_param and the blockwise recipe the trainer's weights are TE
+    ** blockwise FP8 and Megatron-Bridge exports them as they are, the FP8
+    ** data and a scale_inv tensor each (build_export_fp8_tasks), which an
+    ** FP8 engine takes without casting.  Otherwise the export is BF16. */
+    const scn_train_layout *t = &s->plan.train;
+    return t->precision == DTYPE_FP8 && t->fp8_param && t->fp8_recipe == FP8_BLOCKWISE &&
+           s->plan.rollout.weights_dtype == DTYPE_FP8;
+}
+
 double plan_rollout_wire_bytes(const scn_scenario *s)
 {
+    if (plan_sync_fp8_export(s)) return plan_rollout_weights(s);
     return 2.0 * mdl_rollout_params_per_device(&s->actor, s->plan.rollout.tp, s->plan.rollout.ep);
 }
 
@@ -638,7 +708,12 @@ mdl_sync plan_weight_sync(const scn_scenario *s, const plan_pool *tq, const plan
     in.full_bytes = 2.0 * (m->params_dense + m->params_expert);
     in.expert_share = in.full_bytes > 0 ? 2.0 * m->params_expert / in.full_bytes : 0;
     in.rollout_bytes = rw;
-    if (s->plan.rollout.weights_dtype == DTYPE_FP8) {
+    if (plan_sync_fp8_export(s)) {
+        /* the FP8 bytes gathered, sent and loaded; nothing to quantise */
+        in.full_bytes = mdl_rollout_weight_bytes(m, 1, 1, DTYPE_FP8);
+        in.expert_share = in.full_bytes > 0 ? mdl_fp8_param_bytes() * m->params_expert / in.full_bytes : 0;
+        in.rollout_bytes = plan_rollout_weights(s);
+    } else if (s->plan.rollout.weights_dtype == DTYPE_FP8) {
         in.rollout_bytes = plan_rollout_weights(s);
         in.quant_bytes = 2.0 * mdl_fp8_quant_params(m, s->plan.rollout.tp, s->plan.rollout.ep);
         in.quant_hbm_bw = plan_pool_device(s, q)->hbm_bw * s->eff.hbm;

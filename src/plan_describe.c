@@ -47,6 +47,15 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             buf_printf(out, "    training  TP%d PP%d DP%d EP%d%s (expert DP %d)%s, micro-batch %d, ZeRO-%d%s\n",
                        q->tp, q->pp, q->dp, q->ep, etp, q->edp, disp, s->plan.train.micro_batch, s->plan.train.zero,
                        q->shard < q->dp ? " (HSDP)" : "");
+        if ((q->roles & ROLE_TRAIN) && s->plan.train.precision == DTYPE_FP8) {
+            /* docs/model.md, section 7, FP8 training */
+            static const char *const rn[] = {"delayed", "tensorwise", "blockwise"};
+            const scn_train_layout *tl = &s->plan.train;
+            buf_printf(out, "    precision FP8 training (Transformer Engine, %s scaling%s): linear GEMMs at %.0f TFLOP/s "
+                       "x %.2f; attention, norms, LM head, optimizer in BF16/FP32%s\n",
+                       rn[tl->fp8_recipe], tl->fp8_param ? ", FP8 parameters" : "", plan_pool_device(s, q)->fp8_flops / 1e12,
+                       s->eff.train * s->eff.train_fp8, s->has_critic ? "; the critic in BF16" : "");
+        }
         if (i == p->critic_pool && p->train_pool >= 0)
             buf_printf(out, "    critic    trained here beside the actor on pool '%s' (both at once; the step waits for "
                        "both), its value pass here too\n", p->pools[p->train_pool].name);
@@ -200,6 +209,14 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
                        s->plan.train.logprob_chunk > 0 ? ", chunked" : "",
                        s->plan.train.logprob_unshard && s->plan.train.zero == 3 && (q->roles & ROLE_TRAIN)
                            ? "; the whole model gathered" : "");
+        }
+        /* the entropy with its gradient, part of the training activations */
+        double ent = (q->roles & ROLE_TRAIN) ? plan_entropy_act(s, q) : 0.0;
+        if (ent > 0) {
+            static const char *const how[] = {"compiled", "eager", "chunked", "compiled, FP32"};
+            fmt_bytes(b1, sizeof b1, ent);
+            buf_printf(out, "      entropy in the loss    %s per device of the activations (%s, with its gradient)\n", b1,
+                       how[s->plan.train.entropy]);
         }
         if (q->outside > 0) {
             /* the runtime bucket's parts (plan.c, pool_peak): the trainer's

@@ -67,8 +67,13 @@ void scn_defaults(scn_scenario *s)
     p->train.logprob_batch = 0;
     p->train.logprob_chunk = 0;
     p->train.logits = LOGITS_FP32;
+    p->train.entropy = ENTROPY_COMPILED;
+    p->train.entropy_loss = false;
+    p->train.logprob_entropy = false;
     p->train.logprob_tokens = 0;
     p->train.empty_cache_before_wake = true;
+    p->train.precision = DTYPE_BF16;
+    p->train.fp8_recipe = FP8_DELAYED;     /* Megatron-Core's TransformerConfig default */
     p->train.logprob_unshard = false;
     /* a PyTorch process's CUDA context with lazy module loading (PyTorch's
     ** default since 1.13, CUDA's since 12.2): 287,047,680 bytes measured in
@@ -125,6 +130,7 @@ void scn_defaults(scn_scenario *s)
     ** MFU figures suggest (training 30-45% of peak, HBM 70-90%). */
     scn_efficiency *e = &s->eff;
     e->train = 0.40;
+    e->train_fp8 = 1.0;
     e->prefill = 0.50;
     e->decode = 0.50;
     e->hbm = 0.75;
@@ -495,6 +501,30 @@ bool scn_validate(const scn_scenario *s, fs_err *err)
                     "(its fp8_tflops is 0): vLLM would run weight-only FP8 (Marlin) kernels there, which fusync does "
                     "not model; set \"bf16\", or give the device's fp8_tflops", f, dv->name[0] ? dv->name : "device");
         }
+    }
+    /* FP8 training (docs/model.md, section 7, FP8 training): Transformer
+    ** Engine's FP8 GEMMs need FP8 tensor cores on the training devices;
+    ** LoRA's adapters and FSDP's sharded parameters under FP8 are not
+    ** modelled */
+    if (p->train.precision == DTYPE_FP8) {
+        const scn_device *dv = &c->device;
+        for (int i = 0; i < p->npools; i++)
+            if ((p->pools[i].roles & (ROLE_TRAIN | ROLE_CRITIC)) && scn_device_set(&p->pools[i].device)) dv = &p->pools[i].device;
+        if (!(dv->fp8_flops > 0))
+            BAD("%s: plan.train.precision: \"fp8\" needs FP8 tensor cores, and the training %s has none (its "
+                "fp8_tflops is 0); set \"bf16\", or give the device's fp8_tflops", f, dv->name[0] ? dv->name : "device");
+        if (p->train.lora_rank > 0)
+            BAD("%s: plan.train.precision: \"fp8\" with LoRA (plan.train.lora_rank) is not modelled; set \"bf16\"", f);
+        /* NeMo RL exports blockwise FP8 parameters as FP8 (_is_fp8_export),
+        ** which a BF16 engine cannot take ("FP8 storage on train side has no
+        ** BF16 gen consumer", nemo_rl/weight_sync/nccl_reshard_utils.py) */
+        if (p->train.fp8_param && p->train.fp8_recipe == FP8_BLOCKWISE && r->weights_dtype != DTYPE_FP8)
+            BAD("%s: plan.train.fp8_param with fp8_recipe \"blockwise\": the trainer's weights are exported to the "
+                "engine in FP8, which a BF16 engine cannot take; set plan.rollout.weights_dtype = \"fp8\", or "
+                "fp8_param = false", f);
+        if (p->train.zero >= 3)
+            BAD("%s: plan.train.precision: \"fp8\" under ZeRO-3/FSDP (plan.train.zero = 3) is not modelled: fusync "
+                "prices Transformer Engine's FP8 under Megatron-Core's data parallelism; set \"bf16\" or zero < 3", f);
     }
     return check_calibration(&s->cal, f, err);
 }

@@ -169,6 +169,13 @@ typedef enum { BAL_MINIBATCH, BAL_STEP } scn_balance;
 ** the logits, fusync's figure before this input) or an eager FP32 upcast and
 ** log-softmax, their copies held at once. */
 typedef enum { LOGITS_FP32, LOGITS_EAGER } scn_logits;
+/* How the token entropy over the vocabulary is taken from the logits
+** (docs/model.md, section 3, the entropy over the logits): verl's
+** entropy_from_logits under torch.compile (its remove-padding path's
+** default), the same function eager (its padded path, or use_torch_compile
+** false), entropy_from_logits_with_chunking (FP32 chunks of 2048 rows), or
+** OpenRLHF's compiled compute_entropy over FP32 logits (compiled_fp32). */
+typedef enum { ENTROPY_COMPILED, ENTROPY_EAGER, ENTROPY_CHUNKED, ENTROPY_COMPILED_FP32 } scn_entropy;
 /* How long the gradients live (docs/model.md, section 3, the gradients'
 ** lifetime): for the whole run (Megatron's contiguous gradient buffer,
 ** allocated once) or from a step's first backward to the zero_grad after its
@@ -226,6 +233,9 @@ typedef enum { MEMSCOPE_INSTANCE, MEMSCOPE_DEVICE } scn_mem_scope;
 ** (docs/model.md, section 5, FP8 rollouts): BF16, or FP8 e4m3 (vLLM's
 ** quantization="fp8", kv_cache_dtype="fp8"). */
 typedef enum { DTYPE_BF16, DTYPE_FP8 } scn_dtype;
+/* Transformer Engine's FP8 scaling recipes as Megatron-Core names them
+** (TransformerConfig.fp8_recipe; docs/model.md, section 7, FP8 training) */
+typedef enum { FP8_DELAYED, FP8_TENSORWISE, FP8_BLOCKWISE } scn_fp8_recipe;
 typedef enum { PARAMS_RESIDENT, PARAMS_AFTER_RESHARD, PARAMS_BEFORE_RESHARD } scn_param_offload;
 
 /* Role bits a device pool can hold. */
@@ -270,6 +280,9 @@ typedef struct {
     int    logprob_chunk;       /* sequence positions a chunked log-softmax takes at once (NeMo RL
                                 ** logprob_chunk_size; 0: the whole micro-batch) */
     scn_logits logits;          /* the log-prob's copies of the logits: fp32 (one) or eager */
+    scn_entropy entropy;        /* how the entropy over the logits is taken, where it is */
+    bool   entropy_loss;        /* the actor's loss takes the entropy with its gradient (verl entropy_coeff != 0) */
+    bool   logprob_entropy;     /* the actor's log-prob pass takes it, no gradient (verl compute_log_prob) */
     int    logprob_tokens;      /* token budget of a log-prob forward a device (verl log_prob_max_token_len_per_gpu,
                                 ** NeMo RL logprob_mb_tokens); 0: logprob_batch sequences, else max_tokens */
     bool   logprob_unshard;     /* the log-prob forwards run with the whole model gathered on each device
@@ -278,6 +291,9 @@ typedef struct {
     bool   lazy_states;         /* the optimizer's moments created at its first step(), not at construction */
     bool   empty_cache_before_wake; /* the trainer empties its caching allocator before a co-located vLLM wakes
                                 ** (false: its training peak stays reserved beside the engine; docs/model.md, section 8) */
+    scn_dtype precision;        /* the layers' linear GEMMs in BF16 or FP8 (Transformer Engine; docs/model.md, section 7) */
+    scn_fp8_recipe fp8_recipe;  /* FP8's scaling recipe: the casts' traffic and the scales held */
+    bool   fp8_param;           /* the linear weights held in FP8 instead of BF16 (Megatron-Core fp8_param) */
 } scn_train_layout;
 
 typedef struct {
@@ -367,6 +383,7 @@ typedef struct {
 
 typedef struct {
     double train;           /* achieved fraction of peak, training */
+    double train_fp8;       /* an FP8 training GEMM's share of the FP8 peak relative to train's of the BF16 peak */
     double prefill;
     double decode;          /* compute-side, decode */
     double hbm;             /* achieved fraction of HBM bandwidth */

@@ -533,6 +533,43 @@ printf 'X=1\npython3 -m verl.trainer.main_ppo \\\n  trainer.project_name="abc \\
 refuse unterminated "quote.sh:3: unterminated double quote" verl "$TMP/quote.sh"
 printf 'grpo:\n  num_prompts_per_step: 8\n policy: [\n' >"$TMP/bad.yaml"
 refuse yaml-error "bad.yaml:3: YAML:" nemo-rl "$TMP/bad.yaml"
+# --- the entropy over the logits (docs/frameworks.md; docs/model.md, section 3):
+# entropy_coeff != 0 puts it in the loss with its gradient; compute_log_prob takes
+# it for a full-model actor; the method from the remove-padding path and its flags
+printf '%s \\\n' "$V" 'actor_rollout_ref.actor.entropy_coeff=0.001' >"$TMP/vent.sh"; echo >>"$TMP/vent.sh"
+imp vent verl "$TMP/vent.sh"
+field vent 'entropy = "compiled",  -- actor_rollout_ref.actor.use_torch_compile, verl'"'"'s default'
+field vent 'entropy_loss = true,  -- actor_rollout_ref.actor.entropy_coeff ('
+field vent 'logprob_entropy = true,  -- verl'"'"'s compute_log_prob'
+rt vent verl "$TMP/vent.sh"
+printf '%s \\\n' "$V" 'actor_rollout_ref.actor.entropy_coeff=0.001' 'actor_rollout_ref.model.use_remove_padding=False' \
+    >"$TMP/ventp.sh"; echo >>"$TMP/ventp.sh"
+imp ventp verl "$TMP/ventp.sh"
+field ventp 'entropy = "eager",  -- actor_rollout_ref.model.use_remove_padding = false'
+printf '%s \\\n' "$V" 'actor_rollout_ref.actor.calculate_entropy=True' \
+    'actor_rollout_ref.actor.entropy_from_logits_with_chunking=True' 'actor_rollout_ref.actor.entropy_checkpointing=True' \
+    'actor_rollout_ref.model.lora_rank=16' >"$TMP/ventc.sh"; echo >>"$TMP/ventc.sh"
+imp ventc verl "$TMP/ventc.sh"
+field ventc 'entropy = "chunked",  -- actor_rollout_ref.actor.entropy_from_logits_with_chunking'
+field ventc 'entropy_loss = true,  -- actor_rollout_ref.actor.calculate_entropy ('
+warned ventc 'entropy_checkpointing = true: the entropy'"'"'s forward is recomputed'
+if grep -q 'logprob_entropy' "$TMP/ventc.lua"; then bad "ventc: a LoRA actor's compute_log_prob takes no entropy"; else ok; fi
+# the default takes none in the loss; an eager entropy there moves the training peak
+imp ventd verl "$TMP/vl.sh"
+if grep -q 'entropy_loss' "$TMP/ventd.lua"; then bad "ventd: entropy_coeff 0 put the entropy in the loss"; else ok; fi
+a=$("$FUSYNC" check "$TMP/ventp.lua" --set plan.train.entropy_loss=false 2>/dev/null | grep -c 'entropy in the loss')
+b=$("$FUSYNC" check "$TMP/ventp.lua" 2>/dev/null | grep -c 'entropy in the loss')
+if [ "$a" = 0 ] && [ "$b" = 1 ]; then ok; else bad "ventp: fusync check's entropy line ($a without, $b with)"; fi
+# OpenRLHF's --actor.entropy_coef: in the loss when not None and != 0, compute_entropy compiled over FP32 logits
+sed -e 's|^\(python3 -m openrlhf.cli.train_ppo_ray\) \\$|\1 --actor.entropy_coef 0.01 \\|' \
+    "$D/openrlhf_llama8b_hybrid.sh" >"$TMP/oent.sh"
+imp oent openrlhf "$TMP/oent.sh"
+field oent 'entropy = "compiled_fp32",  -- OpenRLHF'"'"'s compute_entropy'
+field oent 'entropy_loss = true,  -- actor.entropy_coef ('
+if grep -q '^ *entropy_loss' "$TMP/oh.lua"; then bad "oh: no entropy_coef, yet the entropy in the loss"; else ok; fi
+rt oent openrlhf "$TMP/oent.sh" actor.entropy_coef
+a=$("$FUSYNC" check "$TMP/oent.lua" 2>/dev/null | grep -c 'entropy in the loss .*compiled, FP32')
+if [ "$a" = 1 ]; then ok; else bad "oent: no FP32 entropy line in fusync check"; fi
 # --- LoRA (docs/frameworks.md, "Rules"): rank and target modules onto
 # plan.train.lora_rank and lora_targets, in each framework's keys; the alpha
 # (a scale of the update) does not affect performance; export gives them back
@@ -692,6 +729,47 @@ if printf '%s\n' "$out" | grep -qF 'has no option for an FP8 rollout engine'; th
 for n in vf nm; do
     if grep -qF "quantized" "$TMP/$n.lua"; then bad "$n: a BF16 rollout warned as quantized"; else ok; fi
 done
+# FP8 training (docs/model.md, section 7, FP8 training): NeMo RL's megatron_cfg.fp8_cfg and verl's
+# override_transformer_config.fp8* onto plan.train.precision / fp8_recipe / fp8_param, and back out
+imp t8n nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.megatron_cfg.fp8_cfg.enabled=true \
+    policy.megatron_cfg.fp8_cfg.fp8=hybrid policy.megatron_cfg.fp8_cfg.fp8_recipe=tensorwise
+field t8n 'precision = "fp8",  -- policy.megatron_cfg.fp8_cfg.enabled (command line) with policy.megatron_cfg.fp8_cfg.fp8 (command line) = hybrid'
+field t8n 'fp8_recipe = "tensorwise",  -- policy.megatron_cfg.fp8_cfg.fp8_recipe (command line)'
+check t8n 0 "precision FP8 training (Transformer Engine, tensorwise scaling): linear GEMMs at 1979 TFLOP/s"
+xhas t8n-en '      enabled: true' nemo-rl "$TMP/t8n.lua"
+xhas t8n-re '      fp8_recipe: "tensorwise"' nemo-rl "$TMP/t8n.lua"
+xhas t8n-pa '      fp8_param: true' nemo-rl "$TMP/t8n.lua" --set plan.train.fp8_param=true
+imp t8v verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" \
+    +actor_rollout_ref.actor.megatron.override_transformer_config.fp8=e4m3 \
+    +actor_rollout_ref.actor.megatron.override_transformer_config.fp8_recipe=blockwise \
+    +actor_rollout_ref.actor.megatron.override_transformer_config.fp8_param=true actor_rollout_ref.rollout.quantization=fp8
+field t8v 'precision = "fp8",  -- actor_rollout_ref.actor.megatron.override_transformer_config.fp8 (command line) = e4m3'
+field t8v 'fp8_recipe = "blockwise",  -- actor_rollout_ref.actor.megatron.override_transformer_config.fp8_recipe (command line)'
+field t8v 'fp8_param = true,  -- actor_rollout_ref.actor.megatron.override_transformer_config.fp8_param (command line)'
+check t8v 0 "blockwise scaling, FP8 parameters"
+xhas t8v-fp8 '+actor_rollout_ref.actor.megatron.override_transformer_config.fp8=e4m3' verl "$TMP/t8v.lua"
+xhas t8v-re '+actor_rollout_ref.actor.megatron.override_transformer_config.fp8_recipe=blockwise' verl "$TMP/t8v.lua"
+xhas t8v-pa '+actor_rollout_ref.actor.megatron.override_transformer_config.fp8_param=True' verl "$TMP/t8v.lua"
+xhas t8v-nemo '      fp8_recipe: "blockwise"' nemo-rl "$TMP/t8v.lua"
+# blockwise FP8 parameters are exported to the engine in FP8: a BF16 engine is refused
+out=$("$FUSYNC" check "$TMP/t8v.lua" --set plan.rollout.weights_dtype=bf16 2>&1); rc=$?
+if [ "$rc" = 2 ] && printf '%s\n' "$out" | grep -qF 'which a BF16 engine cannot take'; then ok
+else bad "t8v bf16 engine: status $rc (want 2): $out"; fi
+# an unknown recipe is warned and priced as blockwise; enabled with fp8 unset trains in BF16
+imp t8x nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.megatron_cfg.fp8_cfg.enabled=true \
+    policy.megatron_cfg.fp8_cfg.fp8_recipe=mxfp8
+warned t8x 'policy.megatron_cfg.fp8_cfg.fp8_recipe (command line) = mxfp8: a recipe fusync does not model'
+field t8x 'fp8_recipe = "blockwise",'
+imp t8o nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.megatron_cfg.fp8_cfg.enabled=true \
+    policy.megatron_cfg.fp8_cfg.fp8=null
+warned t8o 'Megatron-Core trains in BF16 when fp8 is unset'
+# the recipes' defaults (fp8_cfg.enabled false, override fp8 unset) leave training in BF16, and write no FP8 key
+for n in nm vm; do
+    if grep -qF 'precision = "fp8"' "$TMP/$n.lua"; then bad "$n: a BF16 recipe read as FP8 training"; else ok; fi
+done
+if "$FUSYNC" export verl "$TMP/vm.lua" 2>&1 | grep -qF 'override_transformer_config.fp8'; then bad "vm: FP8 keys exported"; else ok; fi
+out=$("$FUSYNC" export openrlhf "$TMP/t8n.lua" --set plan.train.pp=1 2>&1)
+if printf '%s\n' "$out" | grep -qF "has no option for Transformer Engine's FP8"; then ok; else bad "t8n openrlhf: no FP8 note: $out"; fi
 # keys once listed as not affecting performance: warned when off their default
 imp nw nemo-rl "$D/nemorl/grpo-llama8b-2n8g-megatron.yaml" policy.offload_optimizer_for_logprob=true \
     grpo.async_grpo.recompute_kv_cache_after_weight_updates=true policy.generation.vllm_cfg.max_model_len=8192

@@ -310,6 +310,57 @@ START_TEST(t_logprob_logits)
 }
 END_TEST
 
+/* The entropy over the logits (docs/model.md, section 3): with its
+** gradient in the actor's loss it adds what it holds beyond the LM head's
+** backward's own copies at the last stage (eager 2 bytes an entry, chunked
+** 6, compiled none but its passes' time); in the actor's log-prob pass,
+** no gradient, eager's softmax and product (4 bytes an entry). */
+START_TEST(t_entropy)
+{
+    ck_assert_double_eq_tol(mdl_entropy_bytes(100, 1000, ENTROPY_COMPILED, true), 0.0, 1e-9);
+    ck_assert_double_eq_tol(mdl_entropy_bytes(100, 1000, ENTROPY_EAGER, true), 2e5, 1e-9);
+    ck_assert_double_eq_tol(mdl_entropy_bytes(100, 1000, ENTROPY_CHUNKED, true), 6e5, 1e-9);
+    ck_assert_double_eq_tol(mdl_entropy_bytes(100, 1000, ENTROPY_COMPILED, false), 0.0, 1e-9);
+    ck_assert_double_eq_tol(mdl_entropy_bytes(100, 1000, ENTROPY_EAGER, false), 4e5, 1e-9);
+    ck_assert_double_eq_tol(mdl_entropy_bytes(1e5, 1000, ENTROPY_CHUNKED, false), 2048 * 12e3, 1e-6);
+    /* OpenRLHF's over FP32 logits: its FP32 gradient, none without */
+    ck_assert_double_eq_tol(mdl_entropy_bytes(100, 1000, ENTROPY_COMPILED_FP32, true), 4e5, 1e-9);
+    ck_assert_double_eq_tol(mdl_entropy_bytes(100, 1000, ENTROPY_COMPILED_FP32, false), 0.0, 1e-9);
+    scn_scenario a, b, c;
+    plan pa, pb, pc;
+    const char *none[] = {"plan.train.entropy=eager"};
+    const char *eager[] = {"plan.train.entropy=eager", "plan.train.entropy_loss=true"};
+    const char *chunk[] = {"plan.train.entropy=chunked", "plan.train.entropy_loss=true"};
+    load(none, 1, &a, &pa);
+    load(eager, 2, &b, &pb);
+    load(chunk, 2, &c, &pc);
+    const plan_pool *qa = &pa.pools[pa.train_pool], *qb = &pb.pools[pb.train_pool], *qc = &pc.pools[pc.train_pool];
+    /* packed micro-batch of 2: one sequence of the mean beside the longest */
+    double smax = plan_max_seq(&b), tok = fmin(2 * smax, qb->seq_mean + smax);
+    double want = tok * (double)b.actor.vocab * 2.0;
+    ck_assert_double_eq_tol(plan_entropy_act(&b, qb), want, 1e-6 * want);
+    ck_assert_double_eq_tol(plan_entropy_act(&a, qa), 0.0, 1e-9);
+    ck_assert_double_eq_tol(qb->train_mem[MB_ACTIVATIONS] - qa->train_mem[MB_ACTIVATIONS], want, 1e-6 * want);
+    ck_assert_double_eq_tol(qc->train_mem[MB_ACTIVATIONS] - qa->train_mem[MB_ACTIVATIONS], 3 * want, 3e-6 * want);
+    /* compiled: no memory, its passes over V in the training time */
+    const char *comp[] = {"plan.train.entropy=compiled", "plan.train.entropy_loss=true"};
+    scn_scenario d;
+    plan pd;
+    load(comp, 2, &d, &pd);
+    ck_assert_double_eq_tol(pd.pools[pd.train_pool].train_mem[MB_ACTIVATIONS], qa->train_mem[MB_ACTIVATIONS], 1e-3);
+    const char *off[] = {"plan.train.entropy=compiled"};
+    ck_assert_double_gt(run_time(comp, 2), run_time(off, 1));
+    /* the actor's log-prob pass: eager adds the softmax and its product */
+    const char *lp[] = {"plan.train.entropy=eager", "plan.train.logprob_entropy=true"};
+    scn_scenario e;
+    plan pe;
+    load(lp, 2, &e, &pe);
+    double lt = fmin(2 * smax, qa->seq_mean + smax);
+    double lw = lt * (double)e.actor.vocab * 4.0;
+    ck_assert_double_eq_tol(pe.pools[pe.train_pool].lp_act - qa->lp_act, lw, 1e-6 * lw);
+}
+END_TEST
+
 /* A log-prob pass with a token budget of its own holds that many tokens'
 ** logits and layer; NeMo RL's DTensor v1 worker gathers the whole model
 ** for the pass (unshard_fsdp2_model): 2·P/(t·p) more under ZeRO-3, nothing
@@ -1310,6 +1361,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, t_ref_offload);
     tcase_add_test(tc, t_lora);
     tcase_add_test(tc, t_logprob_logits);
+    tcase_add_test(tc, t_entropy);
     tcase_add_test(tc, t_logprob_tokens_unshard);
     tcase_add_test(tc, t_outside_ledger);
     tcase_add_test(tc, t_engine_sleep);

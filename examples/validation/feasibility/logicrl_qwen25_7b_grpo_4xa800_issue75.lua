@@ -78,6 +78,8 @@ return {
       padding = "none",  -- actor_rollout_ref.model.use_remove_padding (scripts/train_grpo_4gpu_7Binstruct.sh:15)
       micro_batch = 32,  -- actor_rollout_ref.actor.ppo_micro_batch_size (command line) (deprecated, global) / 4 data-parallel ranks, as verl's workers divide it
       logprob_batch = 32,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size (command line) (deprecated, global) / 4 data-parallel ranks
+      entropy = "compiled",  -- actor_rollout_ref.actor.use_torch_compile, verl's default: entropy_from_logits under torch.compile
+      logprob_entropy = true,  -- verl's compute_log_prob takes the entropy for a full-model actor (calculate_entropy = not is_lora)
     },
     offload = {
       optimizer = false,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload (scripts/train_grpo_4gpu_7Binstruct.sh:24)

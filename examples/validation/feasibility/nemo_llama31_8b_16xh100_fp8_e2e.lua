@@ -60,6 +60,8 @@ return {
       zero = 1,  -- policy.megatron_cfg.optimizer.use_distributed_optimizer (examples/configs/recipes/llm/../../grpo_math_1B.yaml:282)
       grad_dtype = "bf16",  -- policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:302)
       recompute = "full",  -- policy.megatron_cfg.activation_checkpointing (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-2n8g-megatron-fp8-e2e.yaml:23) with policy.megatron_cfg.recompute_granularity (examples/configs/recipes/llm/../../grpo_math_1B.yaml:209)
+      precision = "fp8",  -- policy.megatron_cfg.fp8_cfg.enabled (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-2n8g-megatron-fp8-e2e.yaml:34) with policy.megatron_cfg.fp8_cfg.fp8 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:310) = e4m3: Transformer Engine's FP8 linear layers
+      fp8_recipe = "blockwise",  -- policy.megatron_cfg.fp8_cfg.fp8_recipe (examples/configs/recipes/llm/../../grpo_math_1B.yaml:311)
       logits = "eager",  -- NeMo RL's Megatron log-probs (from_parallel_logits_to_logprobs: FP32 upcast, distributed log-softmax)
       micro_batch = 1,  -- policy.train_micro_batch_size (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-2n8g-megatron-fp8-e2e.yaml:14)
       max_tokens = 4096,  -- policy.sequence_packing.train_mb_tokens (examples/configs/recipes/llm/../../grpo_math_1B.yaml:333) with policy.sequence_packing.enabled (examples/configs/recipes/llm/../../grpo_math_1B.yaml:332)
@@ -115,11 +117,6 @@ return {
 --   policy.megatron_cfg.peft.lora_dtype = None (examples/configs/recipes/llm/../../grpo_math_1B.yaml:262): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.distributed_data_parallel_config.use_custom_fsdp = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:305): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.distributed_data_parallel_config.data_parallel_sharding_strategy = optim_grads_params (examples/configs/recipes/llm/../../grpo_math_1B.yaml:306): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fp8_cfg.enabled = true (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-2n8g-megatron-fp8-e2e.yaml:34): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fp8_cfg.fp8 = e4m3 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:310): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fp8_cfg.fp8_recipe = blockwise (examples/configs/recipes/llm/../../grpo_math_1B.yaml:311): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fp8_cfg.fp8_param = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:312): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.env_vars.NVTE_FP8_BLOCK_SCALING_FP32_SCALES = 1 (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-2n8g-megatron-fp8-e2e.yaml:36): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 -- Keys read that do not affect performance
 --   grpo.max_num_epochs (examples/configs/recipes/llm/../../grpo_math_1B.yaml:6)
 --   grpo.max_num_steps (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-2n8g-megatron-fp8-e2e.yaml:5)
@@ -330,3 +327,4 @@ return {
 --   data_plane.global_segment_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:540)
 --   data_plane.local_buffer_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:541)
 --   on_policy_distillation (examples/configs/recipes/llm/../../grpo_math_1B.yaml:551)
+--   policy.megatron_cfg.env_vars.NVTE_FP8_BLOCK_SCALING_FP32_SCALES (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-2n8g-megatron-fp8-e2e.yaml:36)

@@ -98,7 +98,6 @@ return {
 --   train.num_episodes (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:56)
 --   vllm.sync_backend (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:69)
 --   actor.adam.lr (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:82)
---   actor.entropy_coef (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:84)
 --   algo.kl.estimator (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:87)
 --   algo.advantage.is_correction_enable (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:88)
 --   algo.advantage.is_correction_type (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:89)

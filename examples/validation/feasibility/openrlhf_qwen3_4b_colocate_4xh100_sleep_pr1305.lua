@@ -92,7 +92,6 @@ return {
 --   train.num_episodes (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:56)
 --   vllm.sync_backend (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:74)
 --   actor.adam.lr (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:87)
---   actor.entropy_coef (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:89)
 --   algo.kl.estimator (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:92)
 --   algo.advantage.is_correction_enable (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:93)
 --   algo.advantage.is_correction_type (examples/scripts/train_reinforce_baseline_hybrid_engine.sh:94)

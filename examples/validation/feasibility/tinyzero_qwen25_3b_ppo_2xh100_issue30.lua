@@ -79,6 +79,8 @@ return {
       padding = "longest",  -- actor_rollout_ref.model.use_remove_padding (command line)
       micro_batch = 4,  -- actor_rollout_ref.actor.ppo_micro_batch_size (scripts/train_tiny_zero.sh:11) (deprecated, global) / 2 data-parallel ranks, as verl's workers divide it
       logprob_batch = 4,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size (scripts/train_tiny_zero.sh:12) (deprecated, global) / 2 data-parallel ranks
+      entropy = "eager",  -- actor_rollout_ref.model.use_remove_padding = false: the padded path calls entropy_from_logits eager
+      logprob_entropy = true,  -- verl's compute_log_prob takes the entropy for a full-model actor (calculate_entropy = not is_lora)
     },
     offload = {
       optimizer = false,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload, verl's default

@@ -74,6 +74,8 @@ return {
       max_tokens = 32768,  -- actor_rollout_ref.actor.ppo_max_token_len_per_gpu (scripts/train/run_deepscaler_1.5b_8k.sh:40) with actor_rollout_ref.actor.use_dynamic_bsz (scripts/train/run_deepscaler_1.5b_8k.sh:39)
       micro_batch = 1,  -- unused under the token budget (plan.train.max_tokens)
       logprob_tokens = 32768,  -- actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu, verl's default with actor_rollout_ref.rollout.log_prob_use_dynamic_bsz, verl's default
+      entropy = "compiled",  -- actor_rollout_ref.actor.use_torch_compile, verl's default: entropy_from_logits under torch.compile
+      logprob_entropy = true,  -- verl's compute_log_prob takes the entropy for a full-model actor (calculate_entropy = not is_lora)
       empty_cache_before_wake = false,  -- --set
     },
     offload = {

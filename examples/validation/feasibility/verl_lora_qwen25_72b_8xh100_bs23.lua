@@ -68,6 +68,8 @@ return {
       cp_kind = "ulysses",  -- actor_rollout_ref.actor.ulysses_sequence_parallel_size (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:57)
       micro_batch = 46,  -- actor_rollout_ref.actor.ppo_micro_batch_size (command line) (deprecated, global) / 4 data-parallel ranks, as verl's workers divide it
       logprob_batch = 46,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size (command line) (deprecated, global) / 4 data-parallel ranks
+      entropy = "compiled",  -- actor_rollout_ref.actor.use_torch_compile, verl's default: entropy_from_logits under torch.compile
+      entropy_loss = true,  -- actor_rollout_ref.actor.entropy_coeff (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:58): update_policy takes the entropy with its gradient
     },
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:43)
@@ -96,7 +98,6 @@ return {
 --   actor_rollout_ref.actor.kl_loss_type (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:39)
 --   actor_rollout_ref.rollout.name (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:46)
 --   actor_rollout_ref.rollout.load_format (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:53)
---   actor_rollout_ref.actor.entropy_coeff (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:58)
 --   algorithm.kl_ctrl.kl_coef (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:59)
 --   trainer.critic_warmup (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:61)
 --   trainer.logger (examples/tuning/70b/qwen2-72b_grpo-lora_8_h100_fsdp_vllm.sh:62)

@@ -58,6 +58,8 @@ return {
       padding = "none",  -- actor_rollout_ref.model.use_remove_padding (examples/tuning/7b/qwen2-7b_grpo-lora_1_h100_fsdp_vllm.sh:34)
       micro_batch = 16,  -- actor_rollout_ref.actor.ppo_micro_batch_size (examples/tuning/7b/qwen2-7b_grpo-lora_1_h100_fsdp_vllm.sh:36) (deprecated, global) / 1 data-parallel ranks, as verl's workers divide it
       logprob_batch = 16,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size (examples/tuning/7b/qwen2-7b_grpo-lora_1_h100_fsdp_vllm.sh:44) (deprecated, global) / 1 data-parallel ranks
+      entropy = "compiled",  -- actor_rollout_ref.actor.use_torch_compile, verl's default: entropy_from_logits under torch.compile
+      entropy_loss = true,  -- actor_rollout_ref.actor.entropy_coeff (examples/tuning/7b/qwen2-7b_grpo-lora_1_h100_fsdp_vllm.sh:58): update_policy takes the entropy with its gradient
     },
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload (examples/tuning/7b/qwen2-7b_grpo-lora_1_h100_fsdp_vllm.sh:43)
@@ -86,7 +88,6 @@ return {
 --   actor_rollout_ref.actor.kl_loss_type (examples/tuning/7b/qwen2-7b_grpo-lora_1_h100_fsdp_vllm.sh:39)
 --   actor_rollout_ref.rollout.name (examples/tuning/7b/qwen2-7b_grpo-lora_1_h100_fsdp_vllm.sh:46)
 --   actor_rollout_ref.rollout.load_format (examples/tuning/7b/qwen2-7b_grpo-lora_1_h100_fsdp_vllm.sh:53)
---   actor_rollout_ref.actor.entropy_coeff (examples/tuning/7b/qwen2-7b_grpo-lora_1_h100_fsdp_vllm.sh:58)
 --   algorithm.kl_ctrl.kl_coef (examples/tuning/7b/qwen2-7b_grpo-lora_1_h100_fsdp_vllm.sh:59)
 --   trainer.critic_warmup (examples/tuning/7b/qwen2-7b_grpo-lora_1_h100_fsdp_vllm.sh:61)
 --   trainer.logger (examples/tuning/7b/qwen2-7b_grpo-lora_1_h100_fsdp_vllm.sh:62)

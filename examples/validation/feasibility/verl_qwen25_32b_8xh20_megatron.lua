@@ -54,6 +54,8 @@ return {
       recompute = "none",  -- actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity, verl's default
       micro_batch = 1,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:26)
       logprob_batch = 1,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:35)
+      entropy = "compiled",  -- Megatron's vocab-parallel entropy: the softmax kept and reused as its gradient, one BF16 copy
+      logprob_entropy = true,  -- verl's compute_log_prob takes the entropy for a full-model actor (calculate_entropy = not is_lora)
     },
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.megatron.optimizer_offload (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:30)
@@ -76,7 +78,6 @@ return {
 --   actor_rollout_ref.actor.optim.lr (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:24)
 --   actor_rollout_ref.actor.kl_loss_coef (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:32)
 --   actor_rollout_ref.actor.kl_loss_type (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:33)
---   actor_rollout_ref.actor.entropy_coeff (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:34)
 --   actor_rollout_ref.rollout.name (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:37)
 --   trainer.critic_warmup (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:43)
 --   trainer.logger (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:44)

@@ -55,6 +55,8 @@ return {
       max_tokens = 24000,  -- actor_rollout_ref.actor.ppo_max_token_len_per_gpu (examples/tuning/70b/qwen2-70b_grpo_32_h800_fsdp_vllm.sh:23) with actor_rollout_ref.actor.use_dynamic_bsz (examples/tuning/70b/qwen2-70b_grpo_32_h800_fsdp_vllm.sh:22)
       micro_batch = 1,  -- unused under the token budget (plan.train.max_tokens)
       logprob_tokens = 24000,  -- actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu, verl's default with actor_rollout_ref.rollout.log_prob_use_dynamic_bsz, verl's default
+      entropy = "compiled",  -- actor_rollout_ref.actor.use_torch_compile, verl's default: entropy_from_logits under torch.compile
+      logprob_entropy = true,  -- verl's compute_log_prob takes the entropy for a full-model actor (calculate_entropy = not is_lora)
     },
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload (examples/tuning/70b/qwen2-70b_grpo_32_h800_fsdp_vllm.sh:30)
@@ -76,7 +78,6 @@ return {
 --   actor_rollout_ref.actor.optim.lr (examples/tuning/70b/qwen2-70b_grpo_32_h800_fsdp_vllm.sh:19)
 --   actor_rollout_ref.actor.kl_loss_coef (examples/tuning/70b/qwen2-70b_grpo_32_h800_fsdp_vllm.sh:25)
 --   actor_rollout_ref.actor.kl_loss_type (examples/tuning/70b/qwen2-70b_grpo_32_h800_fsdp_vllm.sh:26)
---   actor_rollout_ref.actor.entropy_coeff (examples/tuning/70b/qwen2-70b_grpo_32_h800_fsdp_vllm.sh:27)
 --   actor_rollout_ref.rollout.name (examples/tuning/70b/qwen2-70b_grpo_32_h800_fsdp_vllm.sh:32)
 --   trainer.critic_warmup (examples/tuning/70b/qwen2-70b_grpo_32_h800_fsdp_vllm.sh:37)
 --   trainer.logger (examples/tuning/70b/qwen2-70b_grpo_32_h800_fsdp_vllm.sh:38)

@@ -55,6 +55,8 @@ return {
       padding = "none",  -- actor_rollout_ref.model.use_remove_padding (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:22)
       micro_batch = 16,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:24)
       logprob_batch = 16,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:32)
+      entropy = "compiled",  -- actor_rollout_ref.actor.use_torch_compile, verl's default: entropy_from_logits under torch.compile
+      logprob_entropy = true,  -- verl's compute_log_prob takes the entropy for a full-model actor (calculate_entropy = not is_lora)
     },
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:31)
@@ -76,7 +78,6 @@ return {
 --   actor_rollout_ref.actor.optim.lr (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:21)
 --   actor_rollout_ref.actor.kl_loss_coef (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:26)
 --   actor_rollout_ref.actor.kl_loss_type (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:27)
---   actor_rollout_ref.actor.entropy_coeff (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:28)
 --   actor_rollout_ref.rollout.name (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:34)
 --   trainer.critic_warmup (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:40)
 --   trainer.logger (examples/tuning/7b/qwen2-7b_grpo_2_h800_fsdp_vllm.sh:41)

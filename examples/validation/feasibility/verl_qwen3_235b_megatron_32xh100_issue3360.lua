@@ -77,6 +77,8 @@ return {
       max_tokens = 6864,  -- actor_rollout_ref.actor.ppo_max_token_len_per_gpu (command line) with actor_rollout_ref.actor.use_dynamic_bsz (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:103)
       micro_batch = 2,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:100)
       logprob_tokens = 6864,  -- actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu (command line) with actor_rollout_ref.rollout.log_prob_use_dynamic_bsz (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:105)
+      entropy = "compiled",  -- Megatron's vocab-parallel entropy: the softmax kept and reused as its gradient, one BF16 copy
+      logprob_entropy = true,  -- verl's compute_log_prob takes the entropy for a full-model actor (calculate_entropy = not is_lora)
     },
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.megatron.optimizer_offload (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:119)
@@ -126,7 +128,6 @@ return {
 --   actor_rollout_ref.actor.optim.weight_decay (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:112)
 --   actor_rollout_ref.actor.optim.override_optimizer_config.overlap_cpu_optimizer_d2h_h2d (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:114)
 --   actor_rollout_ref.actor.optim.override_optimizer_config.use_precision_aware_optimizer (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:115)
---   actor_rollout_ref.actor.entropy_coeff (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:126)
 --   actor_rollout_ref.actor.optim.clip_grad (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:127)
 --   actor_rollout_ref.actor.loss_agg_mode (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:128)
 --   actor_rollout_ref.rollout.temperature (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:133)

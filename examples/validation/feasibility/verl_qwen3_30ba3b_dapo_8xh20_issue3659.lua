@@ -66,6 +66,8 @@ return {
       max_tokens = 6144,  -- actor_rollout_ref.actor.ppo_max_token_len_per_gpu (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:78) with actor_rollout_ref.actor.use_dynamic_bsz (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:75)
       micro_batch = 1,  -- unused under the token budget (plan.train.max_tokens)
       logprob_tokens = 18432,  -- actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:80) with actor_rollout_ref.rollout.log_prob_use_dynamic_bsz (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:77)
+      entropy = "compiled",  -- actor_rollout_ref.actor.use_torch_compile, verl's default: entropy_from_logits under torch.compile
+      logprob_entropy = true,  -- verl's compute_log_prob takes the entropy for a full-model actor (calculate_entropy = not is_lora)
     },
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.fsdp_config.optimizer_offload (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:88)
@@ -92,7 +94,6 @@ return {
 --   actor_rollout_ref.actor.optim.lr (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:83)
 --   actor_rollout_ref.actor.optim.lr_warmup_steps (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:84)
 --   actor_rollout_ref.actor.optim.weight_decay (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:85)
---   actor_rollout_ref.actor.entropy_coeff (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:89)
 --   actor_rollout_ref.actor.grad_clip (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:90)
 --   actor_rollout_ref.actor.loss_agg_mode (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:91)
 --   actor_rollout_ref.rollout.temperature (recipe/dapo/test_dapo_qwen3_30b_math_single_node.sh:97)

@@ -60,6 +60,8 @@ return {
       recompute = "none",  -- actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity, verl's default
       micro_batch = 4,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu (examples/grpo_trainer/run_qwen3moe-30b_megatron.sh:25)
       logprob_batch = 4,  -- actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu (examples/grpo_trainer/run_qwen3moe-30b_megatron.sh:36)
+      entropy = "compiled",  -- Megatron's vocab-parallel entropy: the softmax kept and reused as its gradient, one BF16 copy
+      logprob_entropy = true,  -- verl's compute_log_prob takes the entropy for a full-model actor (calculate_entropy = not is_lora)
       lazy_states = true,  -- --set
     },
     offload = {
@@ -93,7 +95,6 @@ return {
 --   actor_rollout_ref.actor.megatron.dist_checkpointing_path (examples/grpo_trainer/run_qwen3moe-30b_megatron.sh:30)
 --   actor_rollout_ref.actor.kl_loss_coef (examples/grpo_trainer/run_qwen3moe-30b_megatron.sh:32)
 --   actor_rollout_ref.actor.kl_loss_type (examples/grpo_trainer/run_qwen3moe-30b_megatron.sh:33)
---   actor_rollout_ref.actor.entropy_coeff (examples/grpo_trainer/run_qwen3moe-30b_megatron.sh:34)
 --   actor_rollout_ref.rollout.name (examples/grpo_trainer/run_qwen3moe-30b_megatron.sh:38)
 --   trainer.critic_warmup (examples/grpo_trainer/run_qwen3moe-30b_megatron.sh:48)
 --   trainer.logger (examples/grpo_trainer/run_qwen3moe-30b_megatron.sh:49)

@@ -67,6 +67,8 @@ return {
       max_tokens = 10240,  -- actor_rollout_ref.actor.ppo_max_token_len_per_gpu (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:118) with actor_rollout_ref.actor.use_dynamic_bsz (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:115)
       micro_batch = 2,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:117)
       logprob_tokens = 10240,  -- actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:153) with actor_rollout_ref.rollout.log_prob_use_dynamic_bsz, verl's default
+      entropy = "compiled",  -- Megatron's vocab-parallel entropy: the softmax kept and reused as its gradient, one BF16 copy
+      logprob_entropy = true,  -- verl's compute_log_prob takes the entropy for a full-model actor (calculate_entropy = not is_lora)
     },
     offload = {
       optimizer = true,  -- actor_rollout_ref.actor.megatron.optimizer_offload (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:131)
@@ -119,7 +121,6 @@ return {
 --   actor_rollout_ref.actor.optim.override_optimizer_config.use_precision_aware_optimizer (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:125)
 --   actor_rollout_ref.actor.megatron.use_mbridge (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:127)
 --   actor_rollout_ref.actor.megatron.use_dist_checkpointing (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:128)
---   actor_rollout_ref.actor.entropy_coeff (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:150)
 --   actor_rollout_ref.actor.loss_agg_mode (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:151)
 --   actor_rollout_ref.rollout.temperature (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:158)
 --   actor_rollout_ref.rollout.top_p (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:159)
