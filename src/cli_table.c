@@ -371,7 +371,7 @@ const cli_option CLI_OPTIONS[] = {
     {"fit", 0, "KNOB,...", "efficiency knobs to fit (default train,prefill,decode,hbm,decode_overhead_ms)", opt_fit, false},
     {"map", 0, "FILE", "column mapping for names fusync does not know: COLUMN = TARGET [ms|s]", opt_map, false},
     {"step", 0, "FRACTION", "sensitivity: relative step of each input, in (0, 1) (default 0.1: 10%)", opt_step, false},
-    {"device", 0, "NAME", "import: the accelerator preset (fusync presets; default h100, a stated guess)", opt_device,
+    {"device", 0, "NAME", "import: the accelerator preset (fusync presets; default h100, a stated guess); a framework's name for it, GB200 or \"A100 40GB\", reaches the preset", opt_device,
      false},
     {"nodes", 0, "N", "import: nodes, 1..65536 (default: the config's)", opt_nodes, false},
     {"devices-per-node", 0, "N", "import: the machine's accelerators a node, 1..1024 (default: the config's)",

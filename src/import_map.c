@@ -681,12 +681,16 @@ static bool map_run(imp_framework fw, const imp_cfg *c, const imp_opts *o, fs_bu
     }
     if (ok) {
         const char *dev = o->device ? o->device : "h100";
-        if (!presets_device_find(dev)) {
+        const char *key = presets_device_key_of(dev);   /* "GB200", "A100-40G": the preset's key */
+        if (!key) {
             fs_err_set(err, 2, "--device %s: not a device preset (fusync presets lists them)", dev);
             ok = false;
         } else {
-            imp_m_set(&m, "cluster.device", o->device ? "--device" : "guess: no config names the accelerator; give --device",
-                "f.devices.%s", dev);
+            char why[160];
+            if (!o->device) snprintf(why, sizeof why, "guess: no config names the accelerator; give --device");
+            else if (strcmp(key, dev)) snprintf(why, sizeof why, "--device %s", dev);
+            else snprintf(why, sizeof why, "--device");
+            imp_m_set(&m, "cluster.device", why, "f.devices.%s", key);
         }
     }
     if (ok) {

@@ -9,6 +9,7 @@
 */
 #include "presets.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #define GiB  (1024.0 * 1024.0 * 1024.0)
@@ -111,6 +112,67 @@ static const device_entry DEVICES[] = {
         .scaleup_bw  = 300 * GBps,
         .scaleout_bw = 25 * GBps,
         .host_bw     = 32 * GBps } },
+    { "a100_40g",
+      "NVIDIA A100 40GB SXM data sheet: 312 TFLOP/s, 40 GB HBM2, 1,555 GB/s, NVLink 600 GB/s (300 one way), "
+      "PCIe Gen4; DGX A100: 8 x 200 Gb/s HDR NICs; CUDA's total 39.39 GiB (\"GPU 7 has a total capacity of "
+      "39.39 GiB\", OpenRLHF issue 398, 8 x A100 40G; nvidia-smi 40,960 MiB)",
+      { .name = "NVIDIA A100 40GB SXM",
+        .peak_flops  = 312 * TFLOPS,
+        .hbm_bytes   = 40 * GiB,
+        .cuda_total_bytes = 39.39 * GiB, /* "total capacity of 39.39 GiB" (OpenRLHF issue 398) */
+        .hbm_bw      = 1.555 * TBps,
+        .scaleup_bw  = 300 * GBps,
+        .scaleout_bw = 25 * GBps,        /* HDR 200 Gb/s */
+        .host_bw     = 32 * GBps } },    /* PCIe Gen4 x16 */
+    { "b200",
+      "NVIDIA HGX B200 / DGX B200 data sheets, per GPU of 8: 2,250 TFLOP/s dense BF16 (36 PFLOP/s with "
+      "sparsity for 8), FP8 4,500 dense (72 PFLOP/s with sparsity for 8), 180 GB HBM3e (1,440 GB), 8 TB/s "
+      "(64 TB/s), NVLink 5 1.8 TB/s (900 GB/s one way, 8 GPUs a domain), ConnectX-7 400 Gb/s a GPU, PCIe Gen5 "
+      "host (2 x Xeon 8570, 2 TB a node); CUDA's total 178.35 GiB (cudaGetDeviceProperties' totalGlobalMem, "
+      "pytorch/ao pull request 4002; nvidia-smi 183,359 MiB, NVIDIA/TensorRT-LLM issue 10278)",
+      { .name = "NVIDIA B200",
+        .peak_flops  = 2250 * TFLOPS,
+        .fp8_flops   = 4500 * TFLOPS,
+        .hbm_bytes   = 180 * GiB,
+        .cuda_total_bytes = 178.35 * GiB, /* "Total Global Memory: 178.35" (pytorch/ao pull request 4002) */
+        .hbm_bw      = 8.0 * TBps,       /* data sheet; ao 4002 measures the bus at 7.67 */
+        .scaleup_bw  = 900 * GBps,
+        .scaleout_bw = 50 * GBps,        /* ConnectX-7 400 Gb/s */
+        .host_bw     = 64 * GBps } },    /* PCIe Gen5 x16 */
+    { "gb200",
+      "NVIDIA GB200 NVL72 data sheet, per GPU of 72: 2,500 TFLOP/s dense BF16 (360 PFLOP/s with sparsity for "
+      "72), FP8 5,000 dense (720 with sparsity), 186 GB HBM3e (13.4 TB), 8 TB/s (576 TB/s), NVLink 5 1.8 TB/s "
+      "(900 GB/s one way; one NVLink domain of 72 GPUs, 18 trays of 4), ConnectX-7 400 Gb/s a GPU; host: "
+      "NVLink-C2C to the superchip's Grace, 900 GB/s both ways for its two GPUs (225 GB/s one way each), "
+      "Grace up to 480 GB LPDDR5X (two a tray); CUDA's total 184.31 GiB derived: nvidia-smi's 189,471 MiB "
+      "less the 728 MiB a B200 keeps from CUDA (183,359 - 182,631)",
+      { .name = "NVIDIA GB200",
+        .peak_flops  = 2500 * TFLOPS,
+        .fp8_flops   = 5000 * TFLOPS,
+        .hbm_bytes   = 186 * GiB,
+        .cuda_total_bytes = 184.31 * GiB, /* 189,471 - 728 MiB = 188,743 MiB (derived, see the source) */
+        .hbm_bw      = 8.0 * TBps,
+        .scaleup_bw  = 900 * GBps,       /* across the NVL72 domain */
+        .scaleout_bw = 50 * GBps,        /* ConnectX-7 400 Gb/s */
+        .host_bw     = 225 * GBps } },   /* NVLink-C2C: 900 GB/s both ways for two GPUs, 225 one way each */
+};
+
+/* Names the frameworks' docs and logs give these devices (NeMo RL's
+** "GB200" suites, OpenRLHF's "A100 40G", torch's "NVIDIA A100-SXM4-40GB"),
+** matched after folding case and dropping every character but letters and
+** digits, so "A100-40G", "A100 40GB" and "a100_40g" are one name.  A key
+** is its own alias. */
+static const struct { const char *alias, *key; } DEVICE_ALIASES[] = {
+    {"910c", "ascend_910c"},           {"910b", "ascend_910b"},
+    {"h100sxm", "h100"},               {"h10080gb", "h100"},       {"h100sxm580gb", "h100"},
+    {"h10080gbhbm3", "h100"},
+    {"h200sxm", "h200"},               {"h200141gb", "h200"},
+    {"a10080gb", "a100_80g"},          {"a100sxm480gb", "a100_80g"}, {"a10080gbsxm", "a100_80g"},
+    {"a10040gb", "a100_40g"},          {"a100sxm440gb", "a100_40g"}, {"a10040gbsxm", "a100_40g"},
+    {"a10040", "a100_40g"},
+    {"b200sxm", "b200"},               {"hgxb200", "b200"},        {"dgxb200", "b200"},
+    {"b200180gb", "b200"},             {"b200sxm180gb", "b200"},
+    {"gb200nvl72", "gb200"},           {"gb200nvl", "gb200"},
 };
 
 /* Models: config.json field names in the comments.  `ffn` is
@@ -190,11 +252,46 @@ const char *presets_device_source(int i)
     return i >= 0 && i < NDEVICES ? DEVICES[i].source : NULL;
 }
 
+/* name folded to lower-case letters and digits into out (n bytes); false if it does not fit */
+static bool fold_name(const char *name, char *out, size_t n)
+{
+    size_t k = 0;
+    for (const char *p = name; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c >= 'A' && c <= 'Z') c = (unsigned char)(c - 'A' + 'a');
+        else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) continue;
+        if (k + 1 >= n) return false;
+        out[k++] = (char)c;
+    }
+    out[k] = '\0';
+    return k > 0;
+}
+
+const char *presets_device_key_of(const char *name)
+{
+    if (!name) return NULL;
+    for (int i = 0; i < NDEVICES; i++)
+        if (strcmp(DEVICES[i].key, name) == 0) return DEVICES[i].key;
+    char want[64], k[64];
+    if (!fold_name(name, want, sizeof want)) return NULL;
+    /* "NVIDIA GB200", "NVIDIA H100 80GB HBM3": the vendor's prefix is not part of the name */
+    const char *w = strncmp(want, "nvidia", 6) == 0 && want[6] ? want + 6 : want;
+    w = strncmp(w, "huawei", 6) == 0 && w[6] ? w + 6 : w;
+    w = strncmp(w, "ascend", 6) == 0 && w[6] ? w + 6 : w;
+    for (int i = 0; i < NDEVICES; i++) {
+        if (fold_name(DEVICES[i].key, k, sizeof k) && (!strcmp(k, want) || !strcmp(k, w))) return DEVICES[i].key;
+    }
+    for (size_t i = 0; i < sizeof DEVICE_ALIASES / sizeof DEVICE_ALIASES[0]; i++)
+        if (!strcmp(DEVICE_ALIASES[i].alias, w)) return DEVICE_ALIASES[i].key;
+    return NULL;
+}
+
 const scn_device *presets_device_find(const char *key)
 {
-    if (!key) return NULL;
+    const char *k = presets_device_key_of(key);
+    if (!k) return NULL;
     for (int i = 0; i < NDEVICES; i++)
-        if (strcmp(DEVICES[i].key, key) == 0) return &DEVICES[i].dev;
+        if (DEVICES[i].key == k) return &DEVICES[i].dev;
     return NULL;
 }
 

@@ -15,7 +15,11 @@ int               presets_device_count(void);
 const scn_device *presets_device(int i);          /* NULL when i is out of range */
 const char       *presets_device_key(int i);
 const char       *presets_device_source(int i);   /* where the figures come from */
-const scn_device *presets_device_find(const char *key);   /* NULL: no such key */
+const scn_device *presets_device_find(const char *key);   /* a key or an alias; NULL: no such device */
+/* The preset key a device name stands for: a key itself, or a name the
+** frameworks and logs use ("GB200", "A100-40G", "A100 40GB", "NVIDIA
+** A100-SXM4-40GB"), matched with case and punctuation folded; NULL: none. */
+const char       *presets_device_key_of(const char *name);
 
 int               presets_model_count(void);
 const scn_model  *presets_model(int i);

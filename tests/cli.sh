@@ -152,6 +152,9 @@ expect 0 "pangu_ultra_moe_718b" "$F" presets
 # the H100 row: its FP8 peak and the capacity CUDA reports; the A100 has no FP8 tensor cores
 "$F" presets | grep -qE '^  h100 +NVIDIA H100 SXM +989 +1979 +80G +79\.22G ' && ok || bad "presets: the H100 row"
 "$F" presets | grep -qE '^  a100_80g +NVIDIA A100 80GB SXM +312 +- +80G +79\.25G ' && ok || bad "presets: the A100 row"
+"$F" presets | grep -qE '^  a100_40g +NVIDIA A100 40GB SXM +312 +- +40G +39\.39G ' && ok || bad "presets: the A100 40GB row"
+"$F" presets | grep -qE '^  b200 +NVIDIA B200 +2250 +4500 +180G +178\.35G ' && ok || bad "presets: the B200 row"
+"$F" presets | grep -qE '^  gb200 +NVIDIA GB200 +2500 +5000 +186G +184\.31G .* 225G$' && ok || bad "presets: the GB200 row"
 expect 0 "Usage: fusync" "$F" --help
 expect 0 "fusync " "$F" --version
 # the version is the checkout's tag (git describe), else the Makefile's fallback

@@ -166,5 +166,22 @@ grep -q 'logprob1.lua *fits *fits *+20.4 GiB' "$T/out" && ok || bad "5efe3878f: 
 "$F" check "$R1" | grep -q 'log-prob forward  *27.6 GiB' && ok || bad "5efe3878f, the log-prob forward: $("$F" check "$R1" | grep 'log-prob forward')"
 "$F" check "$R7" | grep -q 'at the peak  *70.7 GiB per device while log-prob passes' && ok || bad "NeMo RL 709's fix, the peak: $("$F" check "$R7" | grep 'at the peak')"
 
+# NeMo RL commit b0ad4f7e2 ("Fix qwen oom"): the GB200 recipe of Qwen3-30B-A3B
+# (4 nodes of 4) at logprob_batch_size 4 and 2.  fusync finds both fitting by
+# 72.7 GiB (the peak generating, 111.6 GiB of the gb200 preset's 184.3): the
+# log-prob passes peak at 65.9 GiB at 4 (log-prob forward 24.8 GiB) and 12.4
+# GiB lower at 2, so the row before the fix is a known miss (note gc).
+R=$(pwd)/examples/validation/feasibility/nemo_qwen3_30ba3b_16xgb200_logprob4_b0ad4f7e2.lua
+R2=$(pwd)/examples/validation/feasibility/nemo_qwen3_30ba3b_16xgb200_logprob2_b0ad4f7e2.lua
+printf '%s\n' "$R | oom | miss | log-prob passes | b0ad4f7e2^" "$R2 | fits | ok | - | b0ad4f7e2" >"$T/rows.txt"
+vf
+grep -q 'logprob4_b0ad4f7e2.lua *oom *fits *+72.7 GiB *- *known miss' "$T/out" && ok || bad "b0ad4f7e2's parent: $(cat "$T/out")"
+grep -q 'logprob2_b0ad4f7e2.lua *fits *fits *+72.7 GiB *- *ok' "$T/out" && ok || bad "b0ad4f7e2: $(cat "$T/out")"
+"$F" check "$R" | grep -q 'on 16 x NVIDIA GB200' && ok || bad "b0ad4f7e2's parent: not on the GB200 preset"
+"$F" check "$R" | grep -q 'log-prob forward  *24.8 GiB' && ok || bad "b0ad4f7e2's parent, the log-prob forward: $("$F" check "$R" | grep 'log-prob forward')"
+"$F" check "$R2" | grep -q 'log-prob forward  *12.4 GiB' && ok || bad "b0ad4f7e2, the log-prob forward: $("$F" check "$R2" | grep 'log-prob forward')"
+"$F" check "$R" --set plan.rollout.mem_util=0.2 | grep -q 'at the peak  *65.9 GiB per device while log-prob passes' \
+    && ok || bad "b0ad4f7e2's parent, the log-prob passes: $("$F" check "$R" --set plan.rollout.mem_util=0.2 | grep 'at the peak')"
+
 echo "feasibility: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -64,6 +64,11 @@ field vf 'recompute = "full",  -- actor_rollout_ref.model.enable_gradient_checkp
 field vf 'tp = 2,  -- actor_rollout_ref.rollout.tensor_model_parallel_size'
 field vf 'mem_util = 0.6,  -- actor_rollout_ref.rollout.gpu_memory_utilization'
 field vf 'device = f.devices.h100,  -- --device'
+# --device takes the names frameworks and logs use: the scenario names the preset's key
+imp vgb verl "$D/verl_qwen3_8b_fsdp.sh" --device GB200
+field vgb 'device = f.devices.gb200,  -- --device GB200'
+imp va40 verl "$D/verl_qwen3_8b_fsdp.sh" --device "A100 40GB"
+field va40 'device = f.devices.a100_40g,  -- --device A100 40GB'
 field vf 'reference = true,  -- actor_rollout_ref.ref.fsdp_config.param_offload'
 field vf 'params = "none",  -- actor_rollout_ref.actor.fsdp_config.param_offload'
 # without param_offload the training shards stay on the device while vLLM generates

@@ -102,18 +102,18 @@ static const char MIN_SCENARIO[] = MINIMAL "}\n";
 START_TEST(test_preset_tables)
 {
     static const char *const dev_keys[] = {
-        "ascend_910c", "ascend_910b", "h100", "h800", "h200", "h20", "a100_80g"
+        "ascend_910c", "ascend_910b", "h100", "h800", "h200", "h20", "a100_80g", "a100_40g", "b200", "gb200"
     };
     static const char *const model_keys[] = {
         "qwen2_5_7b", "qwen2_5_32b", "llama3_1_8b", "llama3_1_70b", "qwen3_30b_a3b",
         "qwen3_235b_a22b", "deepseek_v3", "pangu_ultra_moe_718b"
     };
-    ck_assert_int_eq(presets_device_count(), 7);
+    ck_assert_int_eq(presets_device_count(), 10);
     ck_assert_int_eq(presets_model_count(), 8);
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < 10; i++) {
         const scn_device *d = presets_device_find(dev_keys[i]);
         ck_assert_msg(d != NULL, "no device %s", dev_keys[i]);
-        ck_assert(d->peak_flops > 1e14 && d->hbm_bytes >= 64 * GiB && d->hbm_bw > 1e12);
+        ck_assert(d->peak_flops > 1e14 && d->hbm_bytes >= 40 * GiB && d->hbm_bw > 1e12);
         ck_assert(d->scaleup_bw > d->scaleout_bw && d->host_bw > 0);
         ck_assert(d->name[0] != '\0');
     }
@@ -139,6 +139,47 @@ START_TEST(test_preset_tables)
     ck_assert(h100->hbm_bytes == 80 * GiB);
     ck_assert(h100->hbm_bw == 3.35e12 && h100->peak_flops == 989e12);
     ck_assert(h100->scaleup_bw == 450e9 && h100->scaleout_bw == 50e9);
+}
+END_TEST
+
+/* The names frameworks and logs give a device reach its preset: the key, the
+** key with case and punctuation changed, and the aliases of src/presets.c;
+** the new devices' figures are their data sheets' (src/presets.c). */
+START_TEST(test_preset_aliases)
+{
+    static const struct { const char *name, *key; } want[] = {
+        {"gb200", "gb200"}, {"GB200", "gb200"}, {"NVIDIA GB200", "gb200"}, {"GB200 NVL72", "gb200"},
+        {"B200", "b200"}, {"NVIDIA B200", "b200"}, {"HGX B200", "b200"},
+        {"A100-40G", "a100_40g"}, {"A100 40GB", "a100_40g"}, {"a100_40g", "a100_40g"},
+        {"NVIDIA A100-SXM4-40GB", "a100_40g"}, {"A100-80G", "a100_80g"}, {"NVIDIA A100-SXM4-80GB", "a100_80g"},
+        {"H100", "h100"}, {"NVIDIA H100 80GB HBM3", "h100"}, {"Ascend 910C", "ascend_910c"},
+        {"H800", "h800"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const char *k = presets_device_key_of(want[i].name);
+        ck_assert_msg(k && !strcmp(k, want[i].key), "%s: got %s, want %s", want[i].name, k ? k : "(none)",
+                      want[i].key);
+        ck_assert_ptr_eq(presets_device_find(want[i].name), presets_device_find(want[i].key));
+    }
+    /* not a device, or one fusync does not have: no guess */
+    static const char *const none[] = {"A100", "B100", "GB300", "H1000", "", "-", "nvidia", NULL};
+    for (int i = 0; none[i]; i++) {
+        ck_assert_msg(presets_device_key_of(none[i]) == NULL, "%s matched", none[i]);
+        ck_assert_ptr_null(presets_device_find(none[i]));
+    }
+    ck_assert_ptr_null(presets_device_key_of(NULL));
+    /* the figures each field feeds (src/presets.c gives the sources) */
+    const scn_device *gb = presets_device_find("gb200"), *b = presets_device_find("b200"),
+                     *a = presets_device_find("a100_40g");
+    ck_assert(gb->peak_flops == 2500e12 && gb->fp8_flops == 5000e12 && gb->hbm_bytes == 186 * GiB);
+    ck_assert(fabs(scn_device_cuda_total(gb) - 184.31 * GiB) < 1e6);
+    ck_assert(gb->hbm_bw == 8e12 && gb->scaleup_bw == 900e9 && gb->scaleout_bw == 50e9 && gb->host_bw == 225e9);
+    ck_assert(b->peak_flops == 2250e12 && b->fp8_flops == 4500e12 && b->hbm_bytes == 180 * GiB);
+    ck_assert(fabs(scn_device_cuda_total(b) - 178.35 * GiB) < 1e6);
+    ck_assert(b->hbm_bw == 8e12 && b->scaleup_bw == 900e9 && b->scaleout_bw == 50e9 && b->host_bw == 64e9);
+    ck_assert(a->peak_flops == 312e12 && a->fp8_flops == 0 && a->hbm_bytes == 40 * GiB);
+    ck_assert(fabs(scn_device_cuda_total(a) - 39.39 * GiB) < 1e6);
+    ck_assert(a->hbm_bw == 1.555e12 && a->scaleup_bw == 300e9 && a->scaleout_bw == 25e9 && a->host_bw == 32e9);
 }
 END_TEST
 
@@ -781,6 +822,7 @@ Suite *suite_scenario_lua(void)
 
     TCase *tc = tcase_create("presets");
     tcase_add_test(tc, test_preset_tables);
+    tcase_add_test(tc, test_preset_aliases);
     tcase_add_test(tc, test_preset_params);
     tcase_add_test(tc, test_preset_models_load);
     tcase_add_test(tc, test_preset_devices_load);

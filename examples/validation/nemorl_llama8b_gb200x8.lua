@@ -21,13 +21,14 @@ local f = fusync
 return {
   name = "nemorl_llama8b_gb200x8",
   cluster = {
-    -- one Blackwell GPU of GB200 NVL72 (NVIDIA GB200 NVL72 datasheet: 180
-    -- PFLOP/s dense BF16, 13.4 TB HBM3e at 576 TB/s and 130 TB/s NVLink for
-    -- 72 GPUs; ConnectX 400 Gb/s per GPU; FP8 720 PFLOP/s with sparsity,
-    -- 360 dense, 5,000 TFLOP/s a GPU).  Host link: NVLink-C2C to Grace,
-    -- 900 GB/s for two GPUs both ways; 200 GB/s one way each is a guess.
-    device = { name = "GB200 (Blackwell GPU)", tflops = 2500, fp8_tflops = 5000, hbm_gb = 173,
-               hbm_tbps = 8.0, scaleup_gbps = 900, scaleout_gbps = 50, host_gbps = 200 },
+    -- one Blackwell GPU of GB200 NVL72: the gb200 preset (src/presets.c:
+    -- the NVL72 datasheet's 2,500 TFLOP/s dense BF16, FP8 5,000, 186 GB
+    -- HBM3e at 8 TB/s, NVLink 900 GB/s one way, ConnectX 400 Gb/s a GPU,
+    -- NVLink-C2C to Grace 225 GB/s one way each; CUDA's total 184.31 GiB).
+    -- This file held its own table before the preset (173 GiB, the 186 GB
+    -- read as decimal, and a guessed 200 GB/s host link); both rows print
+    -- the same step times with either.
+    device = f.devices.gb200,
     devices_per_node = 4, nodes_per_supernode = 2, supernodes = 1,
     links = {
       intra_node      = { gbps = 900, latency_us = 3 },   -- NVLink 5
