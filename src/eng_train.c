@@ -35,6 +35,11 @@ static mdl_stage stage_setup(const sim *s, const scn_model *m, const plan_pool *
     if (q->pp > 1) lpp = eng_pool_link(s, q, 0, q->tp * q->gdp, 2);
     mdl_stage c = mdl_stage_setup(m, q->tp, q->pp, q->ep, &ltp, m->experts > 0 ? &lep : NULL, q->pp > 1 ? &lpp : NULL);
     if (m->experts > 0) mdl_stage_experts(&c, m, q->ep, q->etp, &lep, &letp);
+    if (m->experts > 0 && s->scn.plan.train.moe_dispatcher != MOE_DISP_ALLTOALL) {
+        /* the all-gather and flex dispatchers span the ep·etp group */
+        scn_link lx = eng_pool_link(s, q, 0, 1, q->ex);
+        mdl_stage_dispatcher(&c, m, s->scn.plan.train.moe_dispatcher, &lx);
+    }
     const scn_train_layout *tl = &s->scn.plan.train;
     if (q->cp > 1) lcp = eng_pool_link(s, q, 0, q->tp, q->cp);
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);

@@ -151,6 +151,11 @@ static mdl_stage train_stage(const scn_scenario *s, const scn_model *m, const pl
     if (q->pp > 1) lpp = group_link(s, q, 0, q->tp * q->gdp, 2);
     mdl_stage c = mdl_stage_setup(m, q->tp, q->pp, q->ep, &ltp, m->experts > 0 ? &lep : NULL, q->pp > 1 ? &lpp : NULL);
     if (m->experts > 0) mdl_stage_experts(&c, m, q->ep, q->etp, &lep, &letp);
+    if (m->experts > 0 && s->plan.train.moe_dispatcher != MOE_DISP_ALLTOALL) {
+        /* the all-gather and flex dispatchers span the ep·etp group */
+        scn_link lx = group_link(s, q, 0, 1, q->ex);
+        mdl_stage_dispatcher(&c, m, s->plan.train.moe_dispatcher, &lx);
+    }
     const scn_train_layout *tl = &s->plan.train;
     if (q->cp > 1) lcp = group_link(s, q, 0, q->tp, q->cp);
     mdl_stage_par(&c, m, q->cp, tl->cp_kind, q->cp > 1 ? &lcp : NULL, tl->overlap_tp, tl->overlap_ep);

@@ -38,6 +38,8 @@ static const char *const RECOMPUTE_NAMES[] = {"none", "selective", "full", NULL}
 static const int RECOMPUTE_VALS[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL};
 static const char *const CP_KIND_NAMES[] = {"ring", "ulysses", NULL};
 static const int CP_KIND_VALS[] = {CP_RING, CP_ULYSSES};
+static const char *const MOE_DISP_NAMES[] = {"alltoall", "allgather", "flex", NULL};
+static const int MOE_DISP_VALS[] = {MOE_DISP_ALLTOALL, MOE_DISP_ALLGATHER, MOE_DISP_FLEX};
 static const char *const GEMM_MODEL_NAMES[] = {"smooth", "roofline", NULL};
 static const int GEMM_MODEL_VALS[] = {GEMM_SMOOTH, GEMM_ROOFLINE};
 static const char *const SYNC_MODEL_NAMES[] = {"gather", "ideal", NULL};
@@ -292,6 +294,11 @@ static const fdesc FIELDS_TRAIN[] = {
         "expert tensor parallel (Megatron's expert_tensor_parallel_size): each routed expert's matrices split over etp ranks, "
         "the experts of a stage over ep·etp devices, expert DP = tp·cp·dp / (ep·etp); 0 or absent: tp, as Megatron-Core "
         "sets it when unset"),
+    ENUM("moe_dispatcher", scn_train_layout, moe_dispatcher, MOE_DISP_NAMES, MOE_DISP_VALS,
+         "Megatron-Core's moe_token_dispatcher_type: \"alltoall\" (the routed copies all-to-all over the EP group, "
+         "all-gathered over the expert-TP group), \"allgather\" (every token of the ep·etp group all-gathered, "
+         "reduce-scattered back; the gathered tokens held in a buffer) or \"flex\" (DeepEP: one all-to-all over the "
+         "ep·etp group, each token sent once to each rank that holds one of its experts)"),
     INT("dp", scn_train_layout, dp, 0, FLD_PARALLEL_MAX, NULL, "data parallel; 0 or absent: the pool size / (tp·pp·cp)"),
     INT("cp", scn_train_layout, cp, 1, FLD_PARALLEL_MAX, NULL, "context (sequence) parallel: each sequence split over cp ranks (activations and attention ÷ cp); devices = tp·pp·cp·dp"),
     ENUM("cp_kind", scn_train_layout, cp_kind, CP_KIND_NAMES, CP_KIND_VALS,

@@ -152,6 +152,9 @@ static bool rules(xctx *x, imp_guard g)
         case IMP_C_AUXOFF:
             put(x, r->key, "%s", tf((int)v == AUX_OFFLOAD_HOST || ((int)v == AUX_OFFLOAD_AUTO && x->s->plan.mode == MODE_FULL)));
             break;
+        case IMP_C_DISP:
+            put(x, r->key, "%s", (int)v == MOE_DISP_ALLGATHER ? "allgather" : (int)v == MOE_DISP_FLEX ? "flex" : "alltoall");
+            break;
         }
     }
     return true;

@@ -85,6 +85,11 @@ static const imp_keydef VERL[] = {
     /* Megatron's TransformerConfig defaults (megatron/core/transformer/transformer_config.py): both off */
     {"actor_rollout_ref.actor.megatron.override_transformer_config.account_for_embedding_in_pipeline_split", "false", M, NULL},
     {"actor_rollout_ref.actor.megatron.override_transformer_config.account_for_loss_in_pipeline_split", "false", M, NULL},
+    /* verl sets the all-to-all dispatcher itself before applying the
+    ** overrides (verl/workers/megatron_workers.py at b178a3cd5:
+    ** provider.moe_token_dispatcher_type = "alltoall"; Megatron-Core's own
+    ** default, "allgather", does not reach a verl run) */
+    {"actor_rollout_ref.actor.megatron.override_transformer_config.moe_token_dispatcher_type", "alltoall", M, NULL},
     /* FP8 training (Megatron-Core's TransformerConfig fp8, fp8_recipe, fp8_param; defaults None, "delayed",
     ** False): read by imp_m_train_precision */
     {"actor_rollout_ref.actor.megatron.override_transformer_config.fp8", "null", M, NULL},
@@ -338,6 +343,11 @@ static const imp_keydef NEMO[] = {
     {"policy.megatron_cfg.expert_model_parallel_size", "1", M, NULL},
     {"policy.megatron_cfg.expert_tensor_parallel_size", "1", M, NULL},
     {"policy.megatron_cfg.context_parallel_size", "1", M, NULL},
+    /* NeMo RL reads the key unguarded (config["megatron_cfg"][
+    ** "moe_token_dispatcher_type"], nemo_rl/models/megatron/setup.py at
+    ** 7ea279abf) and its base config sets "alltoall"
+    ** (examples/configs/grpo_math_1B.yaml) */
+    {"policy.megatron_cfg.moe_token_dispatcher_type", "alltoall", M, NULL},
     {"policy.megatron_cfg.optimizer.use_distributed_optimizer", "true", M, NULL},
     {"policy.megatron_cfg.optimizer.optimizer_cpu_offload", "false", M, NULL},
     {"policy.megatron_cfg.optimizer.optimizer_offload_fraction", "0.0", M, NULL},
@@ -436,6 +446,8 @@ static const imp_rule VERL_RULES[] = {
     R("actor_rollout_ref.actor.megatron.expert_model_parallel_size", "plan.train.ep", NUM, MEGATRON, 0),
     R("actor_rollout_ref.actor.megatron.expert_tensor_parallel_size", "plan.train.etp", NUM, MEGATRON, IMP_R_NULL),
     R("actor_rollout_ref.actor.megatron.context_parallel_size", "plan.train.cp", NUM, MEGATRON, 0),
+    R("actor_rollout_ref.actor.megatron.override_transformer_config.moe_token_dispatcher_type", "plan.train.moe_dispatcher",
+      DISP, MEGATRON, 0),
     R("actor_rollout_ref.actor.megatron.use_distributed_optimizer", "plan.train.zero", ZERO1, MEGATRON, 0),
     R("actor_rollout_ref.actor.megatron.optimizer_offload", "plan.offload.optimizer", BOOL, MEGATRON, 0),
     R("actor_rollout_ref.actor.megatron.grad_offload", "plan.offload.grads", BOOL, MEGATRON, 0),
@@ -482,6 +494,7 @@ static const imp_rule NEMO_RULES[] = {
     R("policy.megatron_cfg.expert_model_parallel_size", "plan.train.ep", NUM, MEGATRON, 0),
     R("policy.megatron_cfg.expert_tensor_parallel_size", "plan.train.etp", NUM, MEGATRON, IMP_R_NULL),
     R("policy.megatron_cfg.context_parallel_size", "plan.train.cp", NUM, MEGATRON, 0),
+    R("policy.megatron_cfg.moe_token_dispatcher_type", "plan.train.moe_dispatcher", DISP, MEGATRON, 0),
     R("policy.megatron_cfg.optimizer.use_distributed_optimizer", "plan.train.zero", ZERO1, MEGATRON, 0),
     R("policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32", "plan.train.grad_dtype", FP32, MEGATRON, 0),
     R("policy.dtensor_cfg.tensor_parallel_size", "plan.train.tp", NUM, FSDP, 0),

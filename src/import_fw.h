@@ -36,8 +36,9 @@ typedef enum {
     IMP_C_SHARE,    /* true: the whole share (1), false: none (0); a fraction has no such key */
     IMP_C_PACK,     /* true: padding "none" (packed, remove-padding), false: "longest" */
     IMP_C_NOT,      /* a boolean negated: true on the framework's side is false in fusync */
-    IMP_C_AUXOFF    /* plan.offload.reference: the framework's boolean; "auto" exports as host under full
+    IMP_C_AUXOFF,   /* plan.offload.reference: the framework's boolean; "auto" exports as host under full
                     ** co-location, device elsewhere */
+    IMP_C_DISP      /* Megatron's moe_token_dispatcher_type: "alltoall", "allgather" or "flex", both sides */
 } imp_conv;
 
 typedef enum {

@@ -285,6 +285,22 @@ bool imp_m_rules(imp_mctx *m, imp_guard g)
             imp_m_set(m, r->field, s, "%g", r->conv == IMP_C_SHARD && d < 0 ? 0 : d);
             continue;
         }
+        if (r->conv == IMP_C_DISP) {
+            /* the dispatcher's name as Megatron spells it (docs/model.md,
+            ** section 7, "The token dispatcher") */
+            char v[64];
+            if (!imp_m_get(m, r->key, v, sizeof v, s, sizeof s)) return false;
+            if (imp_m_is_null(v)) continue;
+            if (strcmp(v, "alltoall") && strcmp(v, "allgather") && strcmp(v, "flex")) {
+                const imp_kv *k = imp_cfg_get(m->c, r->key);
+                fs_err_set(m->err, 2, "%s:%d: %s = '%s': not one of alltoall, allgather, flex (Megatron-Core's "
+                           "moe_token_dispatcher_type)", k ? k->file : "(default)", k ? k->line : 0, r->key, v);
+                m->failed = true;
+                return false;
+            }
+            imp_m_set(m, r->field, s, "\"%s\"", v);
+            continue;
+        }
         if (!imp_m_gbool(m, r->key, &b, s, sizeof s)) return false;
         switch (r->conv) {
         case IMP_C_BOOL: case IMP_C_AUXOFF: imp_m_set(m, r->field, s, "%s", b ? "true" : "false"); break;

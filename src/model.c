@@ -317,6 +317,35 @@ void mdl_stage_experts(mdl_stage *c, const scn_model *m, int ep, int etp, const 
     c->x_exp = (double)m->experts_active * c->efold / c->tp / m->experts;
 }
 
+double mdl_moe_ranks_hit(int experts, int k, int ep)
+{
+    if (ep <= 1 || experts <= 0 || k <= 0) return ep > 1 ? 0.0 : 1.0;
+    /* the chance a rank's E/ep experts all miss a token's k distinct ones:
+    ** C(E − g, k)/C(E, k) = Π_{i<k} (E − g − i)/(E − i), g = E/ep */
+    double g = (double)experts / ep, miss = 1.0;
+    for (int i = 0; i < k && i < experts; i++) {
+        double r = (experts - g - i) / (double)(experts - i);
+        miss *= r > 0 ? r : 0.0;
+    }
+    return ep * (1.0 - miss);
+}
+
+/* The token dispatcher's kind (docs/model.md, section 7, "The token
+** dispatcher"; Megatron-Core's moe_token_dispatcher_type,
+** megatron/core/transformer/moe/moe_layer.py at NVIDIA/Megatron-LM
+** d98e8a64dd): "allgather" and "flex" span the tp_ep group of the expert
+** layout, ep·etp consecutive ranks (lx); "flex" sends a token to etp·u
+** of them (mdl_moe_ranks_hit). */
+void mdl_stage_dispatcher(mdl_stage *c, const scn_model *m, int kind, const scn_link *lx)
+{
+    static const scn_link none;
+    c->disp = MOE_DISP_ALLTOALL;
+    if (m->experts <= 0 || kind == MOE_DISP_ALLTOALL) return;
+    c->disp = kind;
+    c->lx = lx ? *lx : none;
+    c->disp_ranks = c->etp * mdl_moe_ranks_hit(m->experts, m->experts_active, c->ep);
+}
+
 void mdl_stage_split(mdl_stage *c, const scn_model *m, bool emb, bool loss)
 {
     if (c->pp <= 1 || (!emb && !loss)) return;
@@ -556,7 +585,31 @@ static inline __attribute__((always_inline)) void stage_fb_one(const scn_model *
     ** them (reduce_scatter_to_sequence_parallel_region) before the
     ** all-to-all back: per MoE layer 2·(a2a(B, ep) + all-gather(etp·B,
     ** etp)), B = k·T·h·2/t bytes (docs/model.md, section 7) */
-    if (m->experts > 0 && c->efold > 1) {
+    if (m->experts > 0 && c->efold > 1 && c->disp == MOE_DISP_ALLGATHER) {
+        /* MoEAllGatherTokenDispatcher (same file): every rank's s·b/t
+        ** tokens all-gathered over the ep·etp group with their router
+        ** probabilities (BF16, E a token: type_as(logits) in moe_utils.py,
+        ** moe_router_dtype unset) and routing map (1 byte an expert), the
+        ** local experts' copies picked from them; the outputs
+        ** reduce-scattered back in the probabilities' dtype, 2h a token:
+        ** all-gather(X·T·(2h + 3E)/t, X) + reduce-scatter(X·T·2h/t, X),
+        ** priced as an all-gather of the same bytes */
+        double x = c->efold, tr = by_tp(k, tk);
+        double gin = x * tr * (2.0 * k->hidden + 3.0 * m->experts), gout = x * by_tp(k, act);
+        tep = k->moe * (mdl_allgather(gin, c->efold, &c->lx, link_eff) + mdl_allgather(gout, c->efold, &c->lx, link_eff));
+    } else if (m->experts > 0 && c->efold > 1 && c->disp == MOE_DISP_FLEX) {
+        /* MoEFlexTokenDispatcher (same file) with DeepEP: one all-to-all
+        ** over the tp·ep world of the expert layout (expt_tp · ep), each
+        ** expert taken as etp experts, one on each rank of its expert-TP
+        ** group (router_topk = tp·k, num_experts = tp·E), and each token
+        ** sent once to each rank that holds one of its experts
+        ** (is_token_in_rank of DeepEP's get_dispatch_layout,
+        ** deep_ep/buffers/legacy.py at deepseek-ai/DeepEP dd758ca): etp·u
+        ** ranks, u = mdl_moe_ranks_hit; combined back the same way:
+        ** 2·a2a(etp·u·T·h·2/t, X) */
+        double b = by_tp(k, act * c->disp_ranks);
+        tep = 2.0 * k->moe * mdl_alltoall(b, c->efold, &c->lx, link_eff);
+    } else if (m->experts > 0 && c->efold > 1) {
         double b = by_tp(k, act * k->ea);
         double a2a = 0.0;
         if (c->ep > 1) a2a = k->a2a_hier ? mdl_alltoall(b, c->ep, &c->lep, link_eff) : k->a2a_f * b / k->a2a_bw + k->a2a_lat;
@@ -884,6 +937,9 @@ mdl_act_terms mdl_act_terms_of(const scn_model *m, double seq_max, scn_recompute
         double L = m->layers > 0 ? m->layers : 1, ld = m->dense_layers;
         /* the layers' mean: dense_layers dense ones, the rest MoE */
         t.mlp = (ld * dense + (L - ld) * moe) / L;
+        /* of it, what an expert-TP group gathers whole on each of its ranks:
+        ** the fc1 input and the probability of each copy (mdl_act_bytes_etp) */
+        t.moe_gather = (L - ld) * k * (2.0 * h + 4.0) / L;
     } else {
         t.mlp = dense;
     }
@@ -897,6 +953,30 @@ double mdl_act_bytes_tokens(const scn_model *m, double tokens, double seq_max, i
     /* everything a layer keeps is split over the TP ranks: the hidden-wide
     ** tensors by sequence parallelism, the heads and the MLP's width by TP */
     return tokens * mdl_act_terms_of(m, seq_max, rc, attn).total / tp;
+}
+
+/* Expert tensor parallelism (docs/model.md, section 3, "Activations"):
+** under sequence parallelism a MoE layer's input is the s·b/tp tokens of
+** the rank (megatron/core/transformer/moe/token_dispatcher.py, NVIDIA/
+** Megatron-LM d98e8a64dd: "[S/TP, B, H] -> [S*B/TP, H]").  The all-to-all
+** dispatcher permutes their k copies, exchanges them over the EP group and,
+** with an expert-TP group of etp > 1, all-gathers them over it
+** (MoEAlltoAllTokenDispatcher.dispatch_postprocess,
+** gather_from_sequence_parallel_region on the expt_tp group); the
+** all-gather dispatcher gathers the tp_ep group's tokens and keeps the local
+** experts' copies, the same count.  So each rank of an expert holds
+** etp·(s·b/tp)·k copies, balanced: TEGroupedMLP's fc1 (experts.py, its TE
+** GroupedLinear built without TP communication, explicit_expert_comm) keeps
+** that input whole, 2h a copy, and the weighted SwiGLU the probabilities,
+** 4 bytes a copy; fc1's output and fc2's input are 2f_e/etp and f_e/etp
+** wide, 6f_e/etp a copy, so etp·6f_e/etp = 6f_e: split tp ways as before.
+** Per token of the micro-batch: (total + (etp − 1)·k·(2h + 4))/tp. */
+double mdl_act_bytes_etp(const scn_model *m, double tokens, double seq_max, int tp, int etp, scn_recompute rc,
+                         scn_attention attn)
+{
+    mdl_act_terms t = mdl_act_terms_of(m, seq_max, rc, attn);
+    double g = etp > 1 ? (double)(etp - 1) * t.moe_gather : 0.0;
+    return tokens * (t.total + g) / tp;
 }
 
 double mdl_optimizer_host(const scn_cluster *c, double host_link_eff, double psi_shard, double grad_bytes)

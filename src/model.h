@@ -211,7 +211,10 @@ typedef struct {
     int    efold;               /* ep·etp: the devices a stage's experts are spread over */
     int    ep, etp;             /* expert parallel, expert tensor parallel (mdl_stage_experts) */
     scn_link ltp, lep, lpp;
-    scn_link letp;              /* the expert-TP group's link (etp consecutive devices) */     /* by value: group links (mdl_group_link) are made for the stage; zero when unused */
+    scn_link letp;              /* the expert-TP group's link (etp consecutive devices) */
+    int    disp;                /* scn_moe_dispatcher (mdl_stage_dispatcher; 0: all-to-all) */
+    double disp_ranks;          /* flex: ranks of the ep·etp group a token is sent to (mdl_stage_dispatcher) */
+    scn_link lx;                /* the ep·etp group's link (allgather, flex; zero otherwise) */     /* by value: group links (mdl_group_link) are made for the stage; zero when unused */
     /* context parallelism and overlap (mdl_stage_par; cp 1, no overlap:
     ** as mdl_stage_setup leaves them) */
     int    cp, cp_kind;         /* ranks a sequence is split over; scn_cp_kind */
@@ -246,6 +249,15 @@ mdl_stage mdl_stage_setup(const scn_model *m, int tp, int pp, int ep, const scn_
 ** expert-TP all-gather over etp consecutive ranks (letp).  mdl_stage_setup
 ** sets etp = tp on the TP group's link, Megatron-Core's default. */
 void   mdl_stage_experts(mdl_stage *c, const scn_model *m, int ep, int etp, const scn_link *lep, const scn_link *letp);
+/* The token dispatcher's kind (plan.train.moe_dispatcher; docs/model.md,
+** section 7, "The token dispatcher"), after mdl_stage_experts: the
+** all-gather and flex dispatchers move their tokens over the whole ep·etp
+** group (lx, ep·etp consecutive ranks); all-to-all keeps lep and letp. */
+void   mdl_stage_dispatcher(mdl_stage *c, const scn_model *m, int kind, const scn_link *lx);
+/* DeepEP's dispatch (flex): the ep ranks of the EP group a token's k
+** distinct experts land on, E/ep experts a rank, the k drawn uniformly:
+** ep·(1 − C(E − E/ep, k)/C(E, k)). */
+double mdl_moe_ranks_hit(int experts, int k, int ep);
 /* Megatron's split with the embedding and/or the loss counted as layers
 ** (plan.train.pp_embedding_layer, pp_loss_layer; mdl_stage_layers): the
 ** heaviest stage before the last and the last one's layers, which
@@ -472,9 +484,13 @@ double mdl_grad_bytes(const scn_train_layout *t);
 ** the MLP (gelu 4f, gated 6f; MoE: k copies of 2h + 6f_e, the router's
 ** scores, the shared experts; the mean over the layers).  Selective: the
 ** attention core recomputed, no stats or scores.  Full: the layer's input,
-** 2h, alone in total. */
+** 2h, alone in total.  moe_gather: the part of mlp an expert-TP group
+** all-gathers, k·(2h + 4) a token of a MoE layer (the expert fc1's input
+** and the routing probability of each routed copy), the layers' mean;
+** counted once in total, etp times by mdl_act_bytes_etp. */
 typedef struct {
     double norms, inputs, qkv, attn_out, stats, scores, dropout, mlp;
+    double moe_gather;
     double total;
 } mdl_act_terms;
 mdl_act_terms mdl_act_terms_of(const scn_model *m, double seq_max, scn_recompute rc, scn_attention attn);
@@ -485,6 +501,14 @@ mdl_act_terms mdl_act_terms_of(const scn_model *m, double seq_max, scn_recompute
 ** Σ s_i² ≤ s_max·Σ s_i over a token budget's worst mix. */
 double mdl_act_bytes_tokens(const scn_model *m, double tokens, double seq_max, int tp, scn_recompute rc,
                             scn_attention attn);
+/* The same under expert tensor parallelism (docs/model.md, section 3,
+** "Activations"): a MoE layer's token dispatcher all-gathers the routed
+** copies over the etp ranks of an expert-TP group, so each holds etp times
+** the h-wide routed tensors while the f_e-wide ones stay split etp ways:
+** tokens · (total + (etp − 1)·moe_gather) / tp.  etp 1 (or ≤ 0) is
+** mdl_act_bytes_tokens. */
+double mdl_act_bytes_etp(const scn_model *m, double tokens, double seq_max, int tp, int etp, scn_recompute rc,
+                         scn_attention attn);
 /* The host's share of an offloaded optimizer step (s) for psi_shard
 ** parameters a device's shard puts on the host (ZeRO-Offload, Ren et al.,
 ** arXiv 2101.06840): the gradients down over the device's share of the

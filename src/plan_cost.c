@@ -500,14 +500,28 @@ double plan_act_peak(const scn_scenario *s, const plan_pool *pp, int stage)
     return plan_act_peak_model(s, pp, &s->actor, stage);
 }
 
-/* One layer's saved activations for tok tokens (mdl_act_bytes_tokens),
+/* The all-gather dispatcher's buffer (docs/model.md, section 3): the
+** tokens of the ep·etp group gathered into Megatron-Core's global memory
+** buffer (MoEAllGatherTokenDispatcher.token_dispatch,
+** gather_from_sequence_parallel_region(..., use_global_buffer=True),
+** megatron/core/transformer/moe/token_dispatcher.py at NVIDIA/Megatron-LM
+** d98e8a64dd), one buffer a process that every layer reuses: X·(T/t)·2h
+** bytes for the T tokens a rank's micro-batch holds. */
+static double disp_buffer(const scn_scenario *s, const plan_pool *pp, const scn_model *m, double tok, int tp)
+{
+    if (m->experts <= 0 || s->plan.train.moe_dispatcher != MOE_DISP_ALLGATHER || plan_pool_ex(pp) <= 1) return 0.0;
+    return plan_pool_ex(pp) * tok / tp * 2.0 * m->hidden;
+}
+
+/* One layer's saved activations for tok tokens (mdl_act_bytes_etp: the
+** routed copies gathered over the expert-TP group),
 ** less, under FP8 training, the linear inputs Transformer Engine keeps in
 ** FP8 (mdl_fp8_train_act_saving; docs/model.md, section 7, FP8 training);
 ** the critic trains in BF16. */
-static double train_act_layer(const scn_scenario *s, const scn_model *m, double tok, double seq, int tp)
+static double train_act_layer(const scn_scenario *s, const scn_model *m, double tok, double seq, int tp, int etp)
 {
     const scn_train_layout *tl = &s->plan.train;
-    double a = mdl_act_bytes_tokens(m, tok, seq, tp, tl->recompute, tl->attention);
+    double a = mdl_act_bytes_etp(m, tok, seq, tp, etp, tl->recompute, tl->attention);
     if (tl->precision == DTYPE_FP8 && m != &s->critic)
         a -= tok * mdl_fp8_train_act_saving(m, tl->recompute, tl->fp8_recipe) / tp;
     return a;
@@ -529,6 +543,9 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     ** override_transformer_config); a critic keeps the even split */
     bool own = m == &s->actor;
     double nl = mdl_stage_layers(m->layers, pp->pp, stage, own && tl->pp_embedding_layer, own && tl->pp_loss_layer);
+    /* a MoE layer's routed copies, gathered over the expert-TP group
+    ** (mdl_act_bytes_etp; docs/model.md, section 3, "Activations") */
+    int etp = pp->etp > 0 ? pp->etp : 1;
     if (tl->max_tokens > 0) {
         /* token budget (docs/model.md, section 3): a micro-batch holds at most
         ** max_tokens tokens a device (cp ranks share a sequence), and at
@@ -538,7 +555,8 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
         long inf = pp->pp - stage;
         if (inf > need) inf = need;
         if (inf < 1) inf = 1;
-        double a = inf * train_act_layer(s, m, tok, seq, pp->tp) * nl;
+        double a = inf * train_act_layer(s, m, tok, seq, pp->tp, etp) * nl;
+        a += disp_buffer(s, pp, m, tok, pp->tp);
         if (stage == pp->pp - 1) a += mdl_logits_bytes(tok, 1, (double)m->vocab / pp->tp, pp->tp, tl->logits, 0);
         if (stage == pp->pp - 1 && own) a += plan_entropy_act(s, pp);
         return a;
@@ -553,8 +571,8 @@ double plan_act_peak_model(const scn_scenario *s, const plan_pool *pp, const scn
     double ltok = mb * seq;
     if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
         ltok = fmin(ltok, (mb - 1) * pp->seq_mean + seq);
-    double layer = train_act_layer(s, m, ltok, seq, pp->tp);
-    double act = inflight * layer * nl;
+    double layer = train_act_layer(s, m, ltok, seq, pp->tp, etp);
+    double act = inflight * layer * nl + disp_buffer(s, pp, m, ltok, pp->tp);
     /* the last stage also holds the logits of a micro-batch: ltok·V/t entries */
     /* the loss's copies (plan.train.logits); the chunking of log-prob
     ** forwards does not reach the training loss (NVIDIA-NeMo/RL issue 2871) */
@@ -612,16 +630,22 @@ double plan_logprob_act(const scn_scenario *s, const plan_pool *pp, const scn_mo
 {
     const scn_train_layout *tl = &s->plan.train;
     double seq = plan_max_seq(s);
-    int tp = pp->aux_tp > 0 && !(pp->roles & ROLE_TRAIN) ? pp->aux_tp : pp->tp;
+    bool aux = pp->aux_tp > 0 && !(pp->roles & ROLE_TRAIN);
+    int tp = aux ? pp->aux_tp : pp->tp;
     int cp = pp->cp > 1 ? pp->cp : 1;
     if (tp < 1) tp = 1;
+    /* in the training layout the expert-TP group gathers the routed copies
+    ** as in training (mdl_act_bytes_etp); a forward-only replica of its own
+    ** (aux_tp) is counted at etp 1 */
+    int etp = !aux && pp->etp > 1 ? pp->etp : 1;
     int b = tl->logprob_batch > 0 ? tl->logprob_batch : tl->micro_batch;
     double tok = b * seq;
     if (tl->logprob_tokens > 0) tok = fmax(tl->logprob_tokens * (double)cp, seq);
     else if (tl->max_tokens > 0 && tl->logprob_batch <= 0) tok = fmax(tl->max_tokens * (double)cp, seq);
     else if (tl->padding == PAD_NONE && pp->seq_mean > 0 && pp->seq_mean < seq)
         tok = fmin(tok, (b - 1) * pp->seq_mean + seq);
-    double layer = mdl_act_bytes_tokens(m, tok, seq, tp, RECOMPUTE_SELECTIVE, ATTN_FUSED);
+    double layer = mdl_act_bytes_etp(m, tok, seq, tp, etp, RECOMPUTE_SELECTIVE, ATTN_FUSED);
+    if (!aux) layer += disp_buffer(s, pp, m, tok, tp);
     double lg = mdl_logits_bytes(tok, b, (double)m->vocab / tp, tp, tl->logits, tl->logprob_chunk);
     /* the actor's old-log-prob pass with the entropy, no gradient (verl's
     ** compute_log_prob; the reference's pass takes none) */

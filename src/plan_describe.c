@@ -23,6 +23,9 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
         /* a MoE actor's expert tensor parallelism (docs/model.md, section 3) */
         char etp[24] = "";
         if (s->actor.experts > 0) snprintf(etp, sizeof etp, " ETP%d", q->etp);
+        /* and its token dispatcher when not the all-to-all one (section 7) */
+        int md = s->actor.experts > 0 ? s->plan.train.moe_dispatcher : MOE_DISP_ALLTOALL;
+        const char *disp = md == MOE_DISP_ALLGATHER ? ", allgather dispatcher" : md == MOE_DISP_FLEX ? ", flex dispatcher" : "";
         if (q->nranges <= 1) {
             buf_printf(out, "  pool %-8s %5d devices [%d..%d]  roles %s\n", q->name, q->devices, q->first,
                        q->first + q->devices - 1, plan_roles_str(q->roles, rb, sizeof rb));
@@ -37,12 +40,12 @@ void plan_describe(const scn_scenario *s, const plan *p, fs_buf *out)
             buf_printf(out, "    device    %s (its own type; cluster.device is %s): whole nodes of its own\n",
                        q->view.device.name, s->cluster.device.name);
         if ((q->roles & (ROLE_TRAIN | ROLE_CRITIC)) && q->cp > 1)
-            buf_printf(out, "    training  TP%d PP%d CP%d (%s) DP%d EP%d%s (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
-                       q->tp, q->pp, q->cp, s->plan.train.cp_kind == CP_ULYSSES ? "Ulysses" : "ring", q->dp, q->ep, etp, q->edp,
+            buf_printf(out, "    training  TP%d PP%d CP%d (%s) DP%d EP%d%s (expert DP %d)%s, micro-batch %d, ZeRO-%d%s\n",
+                       q->tp, q->pp, q->cp, s->plan.train.cp_kind == CP_ULYSSES ? "Ulysses" : "ring", q->dp, q->ep, etp, q->edp, disp,
                        s->plan.train.micro_batch, s->plan.train.zero, q->shard < q->gdp ? " (HSDP)" : "");
         else if (q->roles & (ROLE_TRAIN | ROLE_CRITIC))
-            buf_printf(out, "    training  TP%d PP%d DP%d EP%d%s (expert DP %d), micro-batch %d, ZeRO-%d%s\n",
-                       q->tp, q->pp, q->dp, q->ep, etp, q->edp, s->plan.train.micro_batch, s->plan.train.zero,
+            buf_printf(out, "    training  TP%d PP%d DP%d EP%d%s (expert DP %d)%s, micro-batch %d, ZeRO-%d%s\n",
+                       q->tp, q->pp, q->dp, q->ep, etp, q->edp, disp, s->plan.train.micro_batch, s->plan.train.zero,
                        q->shard < q->dp ? " (HSDP)" : "");
         if ((q->roles & ROLE_TRAIN) && s->plan.train.precision == DTYPE_FP8) {
             /* docs/model.md, section 7, FP8 training */

@@ -145,6 +145,9 @@ typedef struct {
 typedef enum { MODE_SEPARATE, MODE_COLOCATE, MODE_FULL } scn_mode;
 typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompute;
 typedef enum { CP_RING, CP_ULYSSES } scn_cp_kind;
+/* Megatron-Core's moe_token_dispatcher_type: the all-to-all dispatcher
+** (the default here), the all-gather one, or "flex" (DeepEP's kernels) */
+typedef enum { MOE_DISP_ALLTOALL, MOE_DISP_ALLGATHER, MOE_DISP_FLEX } scn_moe_dispatcher;
 /* How a training GEMM's efficiency falls with its shape (docs/model.md,
 ** section 7): the smooth curve fitted on public GEMM benchmarks, or the
 ** sharp roofline min(1, AI/ridge). */
@@ -258,6 +261,7 @@ typedef struct {
     bool pp_loss_layer;         /* account_for_loss_in_pipeline_split: the loss counts as one of the last */
     int cp;                     /* context parallel: ranks a sequence is split over */
     scn_cp_kind cp_kind;        /* ring attention (K/V passed round) or Ulysses (all-to-all of heads) */
+    scn_moe_dispatcher moe_dispatcher;  /* how a MoE layer's routed tokens reach the experts */
     double overlap_tp;          /* share of TP collectives run concurrently with the stage's compute */
     double overlap_ep;          /* share of EP all-to-alls run concurrently with the stage's compute */
     double overlap_grad;        /* share of the end-of-mini-batch gradient reduction run during the last backward */

@@ -208,7 +208,7 @@ README: capacity 128.0 GiB | 128.0 | 1073741824 | col8.memory_capacity_bytes
 README: weights 11.2 GiB | 11.2 | 1073741824 | col8.memory_peak_bytes.weights
 README: grads 22.4 GiB | 22.4 | 1073741824 | col8.memory_peak_bytes.grads
 README: optimizer 22.4 GiB | 22.4 | 1073741824 | col8.memory_peak_bytes.optimizer
-README: activations 1.2 GiB | 1.2 | 1073741824 | col8.memory_peak_bytes.activations
+README: activations 1.4 GiB | 1.4 | 1073741824 | col8.memory_peak_bytes.activations
 README: rollout_weights 49.4 GiB | 49.4 | 1073741824 | col8.memory_peak_bytes.rollout_weights
 README: kv_cache 65.8 GiB | 65.8 | 1073741824 | col8.memory_peak_bytes.kv_cache
 README: reshard_buffer 2.0 GiB | 2.0 | 1073741824 | col8.memory_peak_bytes.reshard_buffer

@@ -101,6 +101,18 @@ field vmetp 'etp = 2,  -- actor_rollout_ref.actor.megatron.expert_tensor_paralle
     && ok || bad "export vmetp: no expert_tensor_parallel_size=2"
 "$FUSYNC" export verl "$TMP/vm.lua" 2>/dev/null | grep -qxF "actor_rollout_ref.actor.megatron.expert_tensor_parallel_size=null" \
     && ok || bad "export vm: no expert_tensor_parallel_size=null"
+# the MoE token dispatcher: verl sets alltoall itself before the overrides;
+# an override is plan.train.moe_dispatcher and goes back out; a name
+# Megatron does not know is refused, naming the key
+DK=actor_rollout_ref.actor.megatron.override_transformer_config.moe_token_dispatcher_type
+field vm "moe_dispatcher = \"alltoall\",  -- $DK, verl's default"
+imp vmflex verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" "$DK=flex"
+field vmflex "moe_dispatcher = \"flex\",  -- $DK (command line)"
+"$FUSYNC" export verl "$TMP/vmflex.lua" 2>/dev/null | grep -qxF "$DK=flex" && ok || bad "export vmflex: no $DK=flex"
+"$FUSYNC" export verl "$TMP/vm.lua" 2>/dev/null | grep -qxF "$DK=alltoall" && ok || bad "export vm: no $DK=alltoall"
+out=$("$FUSYNC" import verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" "$DK=deepep" --model-dir "$HUB" 2>&1); rc=$?
+if [ "$rc" = 2 ] && printf '%s\n' "$out" | grep -qF "$DK = 'deepep': not one of alltoall, allgather, flex"; then ok
+else bad "dispatcher deepep: status $rc (want 2): $out"; fi
 # Megatron's pipeline split with the embedding and the loss counted as layers
 # (override_transformer_config.account_for_*_in_pipeline_split): 28 + 2 on 2 stages
 imp vmps verl "$ROOT/examples/import/verl_qwen25_7b_megatron.sh" \
@@ -175,6 +187,7 @@ field nm 'sleep = "offload",  -- policy.generation.colocated.enabled'
 field nm 'params = "after_reshard",  -- policy.generation.colocated.enabled'
 # NeMo RL's examples/configs/grpo_math_1B.yaml sets expert_tensor_parallel_size 1
 field nm "etp = 1,  -- policy.megatron_cfg.expert_tensor_parallel_size, nemo-rl's default"
+field nm "moe_dispatcher = \"alltoall\",  -- policy.megatron_cfg.moe_token_dispatcher_type"
 check nm 0 "Memory fit: fits"
 
 # --- NeMo RL, not co-located, a defaults chain two files deep

@@ -563,6 +563,40 @@ START_TEST(t_expert_tp)
     ck_assert_double_gt(st1[1], st2[1]);     /* FP32 gradients: whole per expert shard */
     /* the frozen reference as the actor is held */
     ck_assert_double_eq_tol(q2->aux_bytes[0], dense + 2.0 * m->params_expert / 8, 1.0);
+    /* the activations: the expert-TP group all-gathers the routed copies
+    ** (Megatron-Core's alltoall dispatcher over expt_tp), so at etp 2 each
+    ** rank keeps twice the copies' fc1 inputs and probabilities, k·(2h + 4)
+    ** a token more, over TP; the f_e-wide tensors are split etp ways, the
+    ** same bytes.  At etp 1 the figure is the one booked before ETP was
+    ** modelled (mdl_act_bytes_tokens over TP). */
+    {
+        const scn_train_layout *tl = &a[0].plan.train;
+        double seq = plan_max_seq(&a[0]);     /* micro_batch 1: the peak books one longest sequence */
+        double k = m->experts_active, h = m->hidden;
+        double d = plan_act_peak(&a[0], q2, 0) - plan_act_peak(&a[1], q1, 0);
+        /* one micro-batch in flight (pp 1), all 48 layers MoE: (etp − 1)·s·k·(2h + 4)/tp a layer */
+        ck_assert_double_eq_tol(d, m->layers * seq * k * (2.0 * h + 4.0) / 2, 1.0);
+        ck_assert_double_eq_tol(mdl_act_bytes_etp(m, seq, seq, 2, 1, tl->recompute, tl->attention),
+                                mdl_act_bytes_tokens(m, seq, seq, 2, tl->recompute, tl->attention), 1e-6);
+        /* the all-gather dispatcher also holds the ep·etp group's gathered
+        ** tokens in one buffer, X·(s/tp)·2h; flex holds no more than alltoall */
+        const char *ag[4] = {"plan.train.tp=2", "plan.train.ep=4", "plan.train.etp=0", "plan.train.moe_dispatcher=allgather"};
+        const char *fx[4] = {"plan.train.tp=2", "plan.train.ep=4", "plan.train.etp=0", "plan.train.moe_dispatcher=flex"};
+        scn_scenario sg, sf;
+        plan pg, pf;
+        fs_err err = {0, ""};
+        char *path = test_tmpfile(".lua", SCN_MOE);
+        ck_assert_ptr_nonnull(path);
+        bool ok = lscn_load(path, ag, 4, &sg, &err) && scn_validate(&sg, &err) && plan_build(&sg, &pg, &err)
+                  && lscn_load(path, fx, 4, &sf, &err) && scn_validate(&sf, &err) && plan_build(&sf, &pf, &err);
+        unlink(path);
+        free(path);
+        ck_assert_msg(ok, "%s", err.msg);
+        ck_assert_int_eq(sg.plan.train.moe_dispatcher, MOE_DISP_ALLGATHER);
+        double dg = plan_act_peak(&sg, &pg.pools[pg.train_pool], 0) - plan_act_peak(&a[0], q2, 0);
+        ck_assert_double_eq_tol(dg, 8 * seq / 2 * 2.0 * h, 1.0);
+        ck_assert_double_eq_tol(plan_act_peak(&sf, &pf.pools[pf.train_pool], 0), plan_act_peak(&a[0], q2, 0), 1.0);
+    }
     /* a value that does not divide a stage is refused, naming the key */
     const char *bad[2][3] = {{"plan.train.tp=2", "plan.train.ep=4", "plan.train.etp=4"},
                              {"plan.train.tp=4", "plan.train.ep=4", "plan.train.etp=0"}};

@@ -161,6 +161,17 @@ START_TEST(t_activation_terms)
     NEAR(tq.mlp, 8 * (2 * 2048 + 6 * 768 + 4) + 2 * 128, 1e-9);
     NEAR(tq.qkv, 2 * 32 * 128 + 4 * 4 * 128, 1e-9);
     NEAR(tq.total / 2048, 51.140625, 1e-9);
+    /* under expert TP the routed copies' fc1 inputs and probabilities are
+    ** gathered whole on each of the etp ranks, the f_e-wide tensors split:
+    ** per token (total + (etp − 1)·k·(2h + 4))/tp — at etp = tp = 4
+    ** 51.14 + 3·8·4100/2048 = 99.2 h over 4 rather than 51.14 h; etp 1 is
+    ** the figure without the gather */
+    NEAR(tq.moe_gather, 8 * (2 * 2048 + 4), 1e-12);
+    NEAR(mdl_act_bytes_etp(&q, 1000, 4096, 4, 4, RECOMPUTE_SELECTIVE, ATTN_FUSED),
+         1000 * (tq.total + 3 * 8 * 4100) / 4, 1e-12);
+    NEAR(mdl_act_bytes_etp(&q, 1000, 4096, 4, 1, RECOMPUTE_SELECTIVE, ATTN_FUSED),
+         mdl_act_bytes_tokens(&q, 1000, 4096, 4, RECOMPUTE_SELECTIVE, ATTN_FUSED), 1e-12);
+    NEAR(mdl_act_bytes_etp(&q, 1000, 4096, 4, 4, RECOMPUTE_FULL, ATTN_FUSED), 1000 * 2 * 2048 / 4.0, 1e-12);
     /* a shared expert adds a gated MLP of its width; leading dense layers
     ** weigh in by their count */
     q.shared_experts = 1;
@@ -747,6 +758,61 @@ START_TEST(t_expert_tp_dispatch)
 }
 END_TEST
 
+/* The token dispatcher's kind (docs/model.md, section 7, "The token
+** dispatcher"), by hand on one flat link, TP2, EP4 × ETP2 (8 ranks),
+** Qwen3-30B-A3B (E 128, k 8, h 2048), T tokens a rank's micro-batch.
+** allgather: all-gather of 8·(T/2)·(2h + 3E) bytes over 8 and a
+** reduce-scatter of 8·(T/2)·2h; flex: one all-to-all over 8 of
+** etp·u·(T/2)·2h, u = 4·(1 − C(96, 8)/C(128, 8)) ranks of the EP group;
+** alltoall as t_expert_tp_dispatch.  Each against the all-to-all stage,
+** the rest of the layer the same. */
+START_TEST(t_moe_dispatcher)
+{
+    const scn_model *pm = presets_model_find("qwen3_30b_a3b");
+    ck_assert_ptr_nonnull(pm);
+    scn_model m = *pm;
+    scn_model_derive(&m);
+    scn_device d = {.peak_flops = 989e12, .hbm_bw = 3.35e12};
+    const double bw = 400e9, lat = 2e-6;
+    scn_link l = {.bw = bw, .latency_s = lat};
+    double tok = 8192, sq = 8192.0 * 8192, eff = 0.5;
+    mdl_stage a = mdl_stage_setup(&m, 2, 1, 4, &l, &l, NULL);
+    mdl_stage_experts(&a, &m, 4, 2, &l, &l);
+    mdl_stage g = a, x = a, t = a;
+    mdl_stage_dispatcher(&g, &m, MOE_DISP_ALLGATHER, &l);
+    mdl_stage_dispatcher(&x, &m, MOE_DISP_FLEX, &l);
+    mdl_stage_dispatcher(&t, &m, MOE_DISP_ALLTOALL, &l);
+    ck_assert_int_eq(g.disp, MOE_DISP_ALLGATHER);
+    ck_assert_int_eq(t.disp, MOE_DISP_ALLTOALL);
+    /* u: E/ep = 32 experts a rank; the chance all 8 miss a rank's 32 */
+    double miss = 1;
+    for (int i = 0; i < 8; i++) miss *= (96.0 - i) / (128.0 - i);
+    NEAR(mdl_moe_ranks_hit(128, 8, 4), 4 * (1 - miss), 1e-12);
+    NEAR(x.disp_ranks, 2 * 4 * (1 - miss), 1e-12);
+    ck_assert_double_lt(mdl_moe_ranks_hit(128, 8, 4), 4.0);
+    NEAR(mdl_moe_ranks_hit(128, 8, 1), 1.0, 1e-15);
+    NEAR(mdl_moe_ranks_hit(8, 8, 8), 8.0, 1e-12);      /* every expert chosen: every rank */
+    double h = m.hidden, E = m.experts, tr = tok / 2, L = m.layers * a.moe_frac;
+    double B = tok * h * 2.0 * m.experts_active / 2;
+    double ta2a = 2.0 * (0.75 * B / bw + lat + 0.5 * 2 * B / bw + lat);
+    double tag = 7.0 / 8 * 8 * tr * (2 * h + 3 * E) / bw + 7 * lat + 7.0 / 8 * 8 * tr * 2 * h / bw + 7 * lat;
+    double tfx = 2.0 * (7.0 / 8 * tr * 2 * h * x.disp_ranks / bw + lat);
+    double f0 = mdl_stage_fwd(&m, &d, 1.0, &t, tok, sq, eff);
+    double fa = mdl_stage_fwd(&m, &d, 1.0, &a, tok, sq, eff);
+    NEAR(f0, fa, 1e-15);     /* alltoall is the stage as mdl_stage_experts leaves it */
+    NEAR(mdl_stage_fwd(&m, &d, 1.0, &g, tok, sq, eff) - f0, L * (tag - ta2a), 1e-9);
+    NEAR(mdl_stage_fwd(&m, &d, 1.0, &x, tok, sq, eff) - f0, L * (tfx - ta2a), 1e-9);
+    /* a dense model takes none of it */
+    const scn_model *dm = presets_model_find("qwen2_5_7b");
+    ck_assert_ptr_nonnull(dm);
+    scn_model dn = *dm;
+    scn_model_derive(&dn);
+    mdl_stage s = mdl_stage_setup(&dn, 2, 1, 1, &l, NULL, NULL);
+    mdl_stage_dispatcher(&s, &dn, MOE_DISP_FLEX, &l);
+    ck_assert_int_eq(s.disp, MOE_DISP_ALLTOALL);
+}
+END_TEST
+
 /* Collectives across nodes (docs/model.md, section 2), by hand.  TP16 on
 ** two nodes of eight H100-like devices (NVLink 450 GB/s 3 µs, a 400 Gb/s
 ** NIC each, 50 GB/s 8 µs).  Ring: 2·15/16·S/min(450, 8·50) + 26·3 µs
@@ -871,6 +937,7 @@ static Suite *suite_model(void)
     tcase_add_test(tc, t_stage_fwd_exact);
     tcase_add_test(tc, t_overlap);
     tcase_add_test(tc, t_expert_tp_dispatch);
+    tcase_add_test(tc, t_moe_dispatcher);
     tcase_add_test(tc, t_hsdp_levels);
     tcase_add_test(tc, t_coll_nodes);
     tcase_add_test(tc, t_rng_and_dists);

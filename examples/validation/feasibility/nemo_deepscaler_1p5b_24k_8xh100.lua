@@ -174,7 +174,6 @@ return {
 --   policy.megatron_cfg.defer_fp32_logits (examples/configs/recipes/llm/../../grpo_math_1B.yaml:234)
 --   policy.megatron_cfg.moe_per_layer_logging (examples/configs/recipes/llm/../../grpo_math_1B.yaml:235)
 --   policy.megatron_cfg.moe_enable_deepep (examples/configs/recipes/llm/../../grpo_math_1B.yaml:236)
---   policy.megatron_cfg.moe_token_dispatcher_type (examples/configs/recipes/llm/../../grpo_math_1B.yaml:237)
 --   policy.megatron_cfg.moe_shared_expert_overlap (examples/configs/recipes/llm/../../grpo_math_1B.yaml:238)
 --   policy.megatron_cfg.use_gloo_process_groups (examples/configs/recipes/llm/../../grpo_math_1B.yaml:239)
 --   policy.megatron_cfg.mtp_num_layers (examples/configs/recipes/llm/../../grpo_math_1B.yaml:241)

@@ -65,6 +65,7 @@ return {
       ep = 1,  -- policy.megatron_cfg.expert_model_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:188)
       etp = 1,  -- policy.megatron_cfg.expert_tensor_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:187)
       cp = 1,  -- policy.megatron_cfg.context_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:192)
+      moe_dispatcher = "alltoall",  -- policy.megatron_cfg.moe_token_dispatcher_type (examples/configs/recipes/llm/../../grpo_math_1B.yaml:207)
       zero = 1,  -- policy.megatron_cfg.optimizer.use_distributed_optimizer (examples/configs/recipes/llm/../../grpo_math_1B.yaml:252)
       grad_dtype = "bf16",  -- policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:271)
       recompute = "full",  -- policy.megatron_cfg.activation_checkpointing (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-1n8g-megatron-fp8-rollouts.v3.yaml:22) with policy.megatron_cfg.recompute_granularity (examples/configs/recipes/llm/../../grpo_math_1B.yaml:179)
@@ -96,7 +97,6 @@ return {
 --   policy.megatron_cfg.defer_fp32_logits = true (examples/configs/recipes/llm/grpo-llama3.1-8b-instruct-1n8g-megatron-fp8-rollouts.v3.yaml:23): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.moe_per_layer_logging = False (examples/configs/recipes/llm/../../grpo_math_1B.yaml:205): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.moe_enable_deepep = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:206): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.moe_token_dispatcher_type = alltoall (examples/configs/recipes/llm/../../grpo_math_1B.yaml:207): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.moe_shared_expert_overlap = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:208): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.use_gloo_process_groups = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:209): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.mtp_num_layers = 0 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:211): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train

@@ -59,6 +59,7 @@ return {
       ep = 1,  -- policy.megatron_cfg.expert_model_parallel_size (examples/configs/grpo_math_1B_megatron.yaml:76)
       etp = 1,  -- policy.megatron_cfg.expert_tensor_parallel_size (examples/configs/grpo_math_1B_megatron.yaml:75)
       cp = 1,  -- policy.megatron_cfg.context_parallel_size (examples/configs/grpo_math_70B_megatron.yaml:34)
+      moe_dispatcher = "alltoall",  -- policy.megatron_cfg.moe_token_dispatcher_type, nemo-rl's default
       zero = 1,  -- policy.megatron_cfg.optimizer.use_distributed_optimizer (examples/configs/grpo_math_1B_megatron.yaml:108)
       grad_dtype = "bf16",  -- policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32 (examples/configs/grpo_math_1B_megatron.yaml:123)
       recompute = "none",  -- policy.megatron_cfg.activation_checkpointing (examples/configs/grpo_math_1B_megatron.yaml:72) with policy.megatron_cfg.recompute_granularity, nemo-rl's default

@@ -58,6 +58,7 @@ return {
       ep = 16,  -- policy.megatron_cfg.expert_model_parallel_size (examples/configs/recipes/llm/performance/grpo-qwen3-30ba3b-4n4g.yaml:23)
       etp = 1,  -- policy.megatron_cfg.expert_tensor_parallel_size (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:136)
       cp = 1,  -- policy.megatron_cfg.context_parallel_size (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:141)
+      moe_dispatcher = "alltoall",  -- policy.megatron_cfg.moe_token_dispatcher_type (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:156)
       zero = 1,  -- policy.megatron_cfg.optimizer.use_distributed_optimizer (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:191)
       grad_dtype = "bf16",  -- policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:210)
       recompute = "none",  -- policy.megatron_cfg.activation_checkpointing (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:133) with policy.megatron_cfg.recompute_granularity, nemo-rl's default
@@ -87,7 +88,6 @@ return {
 --   policy.megatron_cfg.defer_fp32_logits = False (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:153): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.moe_per_layer_logging = False (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:154): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.moe_enable_deepep = false (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:155): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.moe_token_dispatcher_type = alltoall (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:156): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.moe_shared_expert_overlap = false (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:157): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.gradient_accumulation_fusion = false (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:158): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.peft.enabled = false (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:161): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
@@ -103,10 +103,6 @@ return {
 --   policy.megatron_cfg.peft.lora_dtype = None (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:171): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.distributed_data_parallel_config.use_custom_fsdp = false (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:213): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.distributed_data_parallel_config.data_parallel_sharding_strategy = optim_grads_params (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:214): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fp8_cfg.enabled = false (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:217): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fp8_cfg.fp8 = e4m3 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:218): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fp8_cfg.fp8_recipe = blockwise (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:219): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.fp8_cfg.fp8_param = false (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:220): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.env_vars.PYTORCH_CUDA_ALLOC_CONF = expandable_segments:False (examples/configs/recipes/llm/performance/grpo-qwen3-30ba3b-4n4g.yaml:32): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 -- Keys read that do not affect performance
 --   grpo.max_num_epochs (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:6)

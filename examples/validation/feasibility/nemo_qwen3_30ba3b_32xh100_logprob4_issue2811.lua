@@ -60,6 +60,7 @@ return {
       ep = 8,  -- policy.megatron_cfg.expert_model_parallel_size (examples/configs/recipes/llm/performance/grpo-qwen3-30ba3b-4n8g.yaml:25)
       etp = 1,  -- policy.megatron_cfg.expert_tensor_parallel_size (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:163)
       cp = 1,  -- policy.megatron_cfg.context_parallel_size (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:168)
+      moe_dispatcher = "alltoall",  -- policy.megatron_cfg.moe_token_dispatcher_type (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:183)
       zero = 1,  -- policy.megatron_cfg.optimizer.use_distributed_optimizer (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:227)
       grad_dtype = "bf16",  -- policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:246)
       recompute = "none",  -- policy.megatron_cfg.activation_checkpointing (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:150) with policy.megatron_cfg.recompute_granularity (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:155)
@@ -89,7 +90,6 @@ return {
 --   policy.megatron_cfg.defer_fp32_logits = False (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:180): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.moe_per_layer_logging = False (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:181): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.moe_enable_deepep = false (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:182): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.moe_token_dispatcher_type = alltoall (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:183): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.moe_shared_expert_overlap = false (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:184): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.mtp_num_layers = 0 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:186): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.mtp_loss_scaling_factor = 0.0 (examples/configs/recipes/llm/performance/../../../grpo_math_1B.yaml:188): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train

@@ -53,6 +53,7 @@ return {
       ep = 8,  -- policy.megatron_cfg.expert_model_parallel_size (examples/configs/recipes/llm/grpo-math-qwen3-30ba3b-megatron-tp4-32k.yaml:26)
       etp = 1,  -- policy.megatron_cfg.expert_tensor_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:217)
       cp = 1,  -- policy.megatron_cfg.context_parallel_size (examples/configs/recipes/llm/../../grpo_math_1B.yaml:222)
+      moe_dispatcher = "alltoall",  -- policy.megatron_cfg.moe_token_dispatcher_type (examples/configs/recipes/llm/../../grpo_math_1B.yaml:237)
       zero = 1,  -- policy.megatron_cfg.optimizer.use_distributed_optimizer (examples/configs/recipes/llm/../../grpo_math_1B.yaml:282)
       grad_dtype = "bf16",  -- policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:302)
       recompute = "full",  -- policy.megatron_cfg.activation_checkpointing (examples/configs/recipes/llm/grpo-math-qwen3-30ba3b-megatron-tp4-32k.yaml:28) with policy.megatron_cfg.recompute_granularity (examples/configs/recipes/llm/../../grpo_math_1B.yaml:209)
@@ -92,7 +93,6 @@ return {
 --   policy.megatron_cfg.defer_fp32_logits = true (examples/configs/recipes/llm/grpo-math-qwen3-30ba3b-megatron-tp4-32k.yaml:29): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.moe_per_layer_logging = False (examples/configs/recipes/llm/../../grpo_math_1B.yaml:235): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.moe_enable_deepep = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:236): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
---   policy.megatron_cfg.moe_token_dispatcher_type = alltoall (examples/configs/recipes/llm/../../grpo_math_1B.yaml:237): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.moe_shared_expert_overlap = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:238): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.use_gloo_process_groups = false (examples/configs/recipes/llm/../../grpo_math_1B.yaml:239): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train
 --   policy.megatron_cfg.mtp_num_layers = 0 (examples/configs/recipes/llm/../../grpo_math_1B.yaml:241): a Megatron setting (kernels, fusions, MoE routing): not modelled; fold into efficiency.train

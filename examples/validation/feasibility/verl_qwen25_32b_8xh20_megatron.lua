@@ -49,6 +49,7 @@ return {
       pp = 1,  -- actor_rollout_ref.actor.megatron.pipeline_model_parallel_size, verl's default
       ep = 1,  -- actor_rollout_ref.actor.megatron.expert_model_parallel_size, verl's default
       cp = 1,  -- actor_rollout_ref.actor.megatron.context_parallel_size, verl's default
+      moe_dispatcher = "alltoall",  -- actor_rollout_ref.actor.megatron.override_transformer_config.moe_token_dispatcher_type, verl's default
       zero = 1,  -- actor_rollout_ref.actor.megatron.use_distributed_optimizer, verl's default
       recompute = "none",  -- actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity, verl's default
       micro_batch = 1,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu (examples/tuning/32b/qwen2_32B_grpo_8_h20_megatron_vllm.sh:26)

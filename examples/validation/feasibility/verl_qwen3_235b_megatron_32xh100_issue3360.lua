@@ -68,6 +68,7 @@ return {
       ep = 4,  -- actor_rollout_ref.actor.megatron.expert_model_parallel_size (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:123)
       etp = 1,  -- actor_rollout_ref.actor.megatron.expert_tensor_parallel_size (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:124)
       cp = 1,  -- actor_rollout_ref.actor.megatron.context_parallel_size (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:125)
+      moe_dispatcher = "flex",  -- actor_rollout_ref.actor.megatron.override_transformer_config.moe_token_dispatcher_type (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:157)
       zero = 1,  -- actor_rollout_ref.actor.megatron.use_distributed_optimizer, verl's default
       recompute = "none",  -- actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity, verl's default
       pp_embedding_layer = true,  -- actor_rollout_ref.actor.megatron.override_transformer_config.account_for_embedding_in_pipeline_split (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:161)
@@ -104,7 +105,6 @@ return {
 --   actor_rollout_ref.actor.megatron.override_transformer_config.persist_layer_norm = True (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:154): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_grouped_gemm = True (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:155): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_permute_fusion = True (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:156): a Megatron transformer setting: not modelled; fold into efficiency.train
---   actor_rollout_ref.actor.megatron.override_transformer_config.moe_token_dispatcher_type = flex (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:157): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_router_dtype = fp32 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:158): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_enable_deepep = True (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:159): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   trainer.test_freq = 10 (examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh:174): validation passes are not simulated

@@ -55,6 +55,7 @@ return {
       pp = 2,  -- actor_rollout_ref.actor.megatron.pipeline_model_parallel_size (examples/grpo_trainer/run_qwen3moe-30b_megatron.sh:26)
       ep = 4,  -- actor_rollout_ref.actor.megatron.expert_model_parallel_size (examples/grpo_trainer/run_qwen3moe-30b_megatron.sh:28)
       cp = 1,  -- actor_rollout_ref.actor.megatron.context_parallel_size, verl's default
+      moe_dispatcher = "alltoall",  -- actor_rollout_ref.actor.megatron.override_transformer_config.moe_token_dispatcher_type, verl's default
       zero = 1,  -- actor_rollout_ref.actor.megatron.use_distributed_optimizer, verl's default
       recompute = "none",  -- actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity, verl's default
       micro_batch = 4,  -- actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu (examples/grpo_trainer/run_qwen3moe-30b_megatron.sh:25)

@@ -60,6 +60,7 @@ return {
       ep = 8,  -- actor_rollout_ref.actor.megatron.expert_model_parallel_size (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:136)
       etp = 1,  -- actor_rollout_ref.actor.megatron.expert_tensor_parallel_size (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:137)
       cp = 1,  -- actor_rollout_ref.actor.megatron.context_parallel_size (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:135)
+      moe_dispatcher = "flex",  -- actor_rollout_ref.actor.megatron.override_transformer_config.moe_token_dispatcher_type (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:147)
       zero = 1,  -- actor_rollout_ref.actor.megatron.use_distributed_optimizer, verl's default
       recompute = "none",  -- actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity, verl's default
       optimizer_offload = 1,  -- actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:126) with actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_offload_fraction (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:123): that share of the optimizer 
@@ -88,7 +89,6 @@ return {
 --   actor_rollout_ref.actor.megatron.override_transformer_config.persist_layer_norm = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:144): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_grouped_gemm = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:145): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_permute_fusion = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:146): a Megatron transformer setting: not modelled; fold into efficiency.train
---   actor_rollout_ref.actor.megatron.override_transformer_config.moe_token_dispatcher_type = flex (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:147): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_router_dtype = fp32 (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:148): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.actor.megatron.override_transformer_config.moe_enable_deepep = True (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:149): a Megatron transformer setting: not modelled; fold into efficiency.train
 --   actor_rollout_ref.ref.megatron.use_dist_checkpointing = False (examples/grpo_trainer/run_qwen3moe-30b_megatron_96gb.sh:171): fusync runs the reference with the actor's training layout
