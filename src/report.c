@@ -12,15 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Devices of the pools holding any of `roles`. */
-static int role_devices(const plan *pl, unsigned roles)
-{
-    int n = 0;
-    for (int p = 0; p < pl->npools; p++)
-        if (pl->pools[p].roles & roles) n += pl->pools[p].devices;
-    return n;
-}
-
 /* MFU of one phase: `flops` model FLOPs per step over devices × peak × time. */
 static double mfu_of(double flops, int devices, double peak, double secs)
 {
@@ -199,15 +190,24 @@ void report_compute(const sim *s, report *r)
         double resp = tok * (st->tokens_trained_response / st->tokens_trained);
         /* each pool's own device type (plan_pool_device): the rollout
         ** devices' peak for generation, the training pool's for the rest */
-        int rp0 = 0;
-        while (rp0 < pl->npools - 1 && !(pl->pools[rp0].roles & ROLE_ROLLOUT)) rp0++;
         double peak = plan_pool_device(sc, &pl->pools[pl->train_pool])->peak_flops;
-        double peak_r = plan_pool_device(sc, &pl->pools[rp0])->peak_flops;
         double fwd = mdl_fwd_flops(&sc->actor, tok, seq);
         r->flops_per_token = tok > 0 ? fwd / tok : 0;
         int ntrain = pl->pools[pl->train_pool].devices;
-        r->mfu_generate = mfu_of(mdl_fwd_flops(&sc->actor, resp, seq), role_devices(pl, ROLE_ROLLOUT), peak_r,
-                                 r->phase_s[STEP_GENERATE]);
+        /* generation's device time a step: the training pool generates
+        ** during its own generate phase (co-located), a pool of rollout
+        ** devices for its compute spans in the window (decode, prefill and
+        ** any forward it also holds; trace_window_totals); the step's generate phase alone
+        ** is only the share the training pool waits for, which hides
+        ** under asynchrony */
+        double gen_cap = 0;
+        for (int p = 0; p < pl->npools; p++) {
+            if (!(pl->pools[p].roles & ROLE_ROLLOUT)) continue;
+            double secs = p == pl->train_pool ? pl->pools[p].devices * r->phase_s[STEP_GENERATE]
+                                              : comp[p] / measured;
+            gen_cap += plan_pool_device(sc, &pl->pools[p])->peak_flops * secs;
+        }
+        r->mfu_generate = gen_cap > 0 ? mdl_fwd_flops(&sc->actor, resp, seq) / gen_cap : 0;
         /* inference is read off the training pool's timeline (its P_INFER,
         ** src/eng_step.c): the forwards that pool runs — the actor's old
         ** log-probs, and the reference's and a reward model's when they

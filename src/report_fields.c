@@ -193,7 +193,7 @@ static void w_framework(const report *r, fs_json *j, const char *key)
     X("mfu.flops_per_token", NULL, NOCOL, MEMBER(flops_per_token), "FLOPs", \
       "the actor's forward model FLOPs per token trained, at the mean length (docs/model.md)") \
     X("mfu.generate", NULL, NOCOL, MEMBER(mfu_generate), NULL, \
-      "model FLOPs utilization of generation: the response tokens' forward FLOPs over rollout devices × peak × phase_time_s.generate") \
+      "model FLOPs utilization of generation: the response tokens' forward FLOPs over each rollout pool's peak × its generating device-seconds (the training pool's generate phase; a rollout pool's decode and prefill spans)") \
     X("mfu.inference", NULL, NOCOL, MEMBER(mfu_inference), NULL, \
       "the same for inference: the training pool's forwards (old log-probs; the reference's and a reward model's when it holds them)") \
     X("mfu.train", NULL, NOCOL, MEMBER(mfu_train), NULL, \

@@ -7,6 +7,8 @@
 #include "testutil.h"
 #include "engine.h"
 #include "report.h"
+#include "model.h"
+#include "plan.h"
 #include "report_fields.h"
 #include "chrome.h"
 #include "fwnames.h"
@@ -336,6 +338,42 @@ START_TEST(t_mfu_inference_own_pools)
 }
 END_TEST
 
+/* Generation's MFU on a pool of its own under one step of staleness: the
+** rollout devices decode while the trainer trains, so the trainer's
+** generate phase is near zero; the figure is over the rollout devices'
+** own decode and prefill time, a share of every device in the window. */
+START_TEST(t_mfu_generate_async_pools)
+{
+    const char *sets[] = {"plan.mode=separate", "plan.staleness=1"};
+    sim *s = test_example_new("validation/verl_onestep_7b_h20.lua", sets, 2, 0);
+    ck_assert(sim_run(s));
+    report *r = malloc(sizeof *r);
+    report_compute(s, r);
+    const plan *pl = sim_plan(s);
+    int rp = -1;
+    for (int p = 0; p < pl->npools; p++)
+        if (p != pl->train_pool && (pl->pools[p].roles & ROLE_ROLLOUT)) rp = p;
+    ck_assert_int_ge(rp, 0);
+    /* the trainer hardly waits: the old figure's denominator */
+    ck_assert_msg(r->phase_s[STEP_GENERATE] < 0.5 * r->step_time_s, "generate %g of %g s",
+                  r->phase_s[STEP_GENERATE], r->step_time_s);
+    ck_assert_msg(r->mfu_generate > 0 && r->mfu_generate < 1, "MFU generate %g", r->mfu_generate);
+    /* by hand: the response tokens' forward FLOPs a step over the rollout
+    ** pool's peak × its compute device-seconds a step (its utilization) */
+    const scn_scenario *sc = sim_scenario(s);
+    int measured = r->stats.iterations_done - sc->work.warmup;
+    double tok = r->stats.measured_tokens / measured;
+    double seq = r->stats.tokens_trained / (double)r->stats.samples_trained;
+    double resp = tok * (r->stats.tokens_trained_response / r->stats.tokens_trained);
+    double dev_s = r->pools[rp].utilization * r->pools[rp].devices * r->step_time_s;
+    ck_assert(r->pools[rp].utilization > 0 && r->pools[rp].utilization < 1);
+    double want = mdl_fwd_flops(&sc->actor, resp, seq) / (plan_pool_device(sc, &pl->pools[rp])->peak_flops * dev_s);
+    ck_assert_msg(fabs(r->mfu_generate - want) < 1e-9 * want, "MFU generate %.9g, by hand %.9g", r->mfu_generate, want);
+    free(r);
+    sim_free(s);
+}
+END_TEST
+
 static Suite *suite_report(void)
 {
     Suite *s = suite_create("report");
@@ -349,6 +387,7 @@ static Suite *suite_report(void)
     tcase_add_test(tc, t_invalid_utf8_name);
     tcase_add_test(tc, t_steps_and_names);
     tcase_add_test(tc, t_mfu_inference_own_pools);
+    tcase_add_test(tc, t_mfu_generate_async_pools);
     suite_add_tcase(s, tc);
     return s;
 }
