@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.." || exit 2
 GROUPS='
 base      | no  | no  | yes | src/util.* src/jsonr.* | base
 scenario  | no  | no  | yes | src/scenario.* | base scenario
-format    | no  | no  | yes | src/fields.c src/fields.h src/dist.* src/model.* src/model_coll.* src/model_mem.* src/model_fp8.* src/model_sync.* src/presets.* src/hfconfig.* src/trace.* src/plan.c src/plan_cost.c src/plan_describe.c src/plan_vllm.c src/plan.h src/plan_axes.h src/estimate.* | base scenario format
+format    | no  | no  | yes | src/fields.c src/fields.h src/dist.* src/model.* src/model_coll.* src/model_mem.* src/model_fp8.* src/model_act.* src/model_sync.* src/presets.* src/hfconfig.* src/trace.* src/plan.c src/plan_cost.c src/plan_describe.c src/plan_vllm.c src/plan.h src/plan_axes.h src/estimate.* | base scenario format
 engine    | no  | no  | yes | src/eng_*.c src/eng_prefix.h src/engine.h src/engine_int.h | base scenario format engine
 output    | no  | no  | no  | src/report.* src/fwnames.* src/report_fields.* src/rtable.* src/chrome.* src/chrome_fmt.h src/svg.* src/shard.* src/workers.* | base scenario format engine output
 csv       | no  | no  | no  | src/csvr.* src/lengths.* | base scenario format csv
