@@ -72,15 +72,20 @@ sim *test_sim_text(const char *lua, const char *const *sets, int nsets)
     return s;
 }
 
-void test_plan_text(const char *lua, const char *const *sets, int nsets, scn_scenario *sc, plan *pl)
+bool test_scn_text(const char *lua, const char *const *sets, int nsets, scn_scenario *sc, fs_err *err)
 {
     char *path = test_tmpfile(".lua", lua);
     ck_assert_ptr_nonnull(path);
-    fs_err err = {0, ""};
-    bool ok = lscn_load(path, sets, nsets, sc, &err) && scn_validate(sc, &err);
+    bool ok = lscn_load(path, sets, nsets, sc, err) && scn_validate(sc, err);
     unlink(path);
     free(path);
-    ck_assert_msg(ok, "load: %s", err.msg);
+    return ok;
+}
+
+void test_plan_text(const char *lua, const char *const *sets, int nsets, scn_scenario *sc, plan *pl)
+{
+    fs_err err = {0, ""};
+    ck_assert_msg(test_scn_text(lua, sets, nsets, sc, &err), "load: %s", err.msg);
     ck_assert_msg(plan_build(sc, pl, &err), "plan_build: %s", err.msg);
 }
 

@@ -42,19 +42,14 @@ static bool load_dev(const char *dev, const char *const *sets, int n, scn_scenar
 {
     char text[2048];
     snprintf(text, sizeof text, SCN, dev);
-    char *path = test_tmpfile(".lua", text);
-    ck_assert_ptr_nonnull(path);
-    bool ok = lscn_load(path, sets, n, sc, err) && scn_validate(sc, err);
-    unlink(path);
-    free(path);
-    return ok;
+    return test_scn_text(text, sets, n, sc, err);
 }
 
 static void load(const char *const *sets, int n, scn_scenario *sc, plan *pl)
 {
-    fs_err err = {0, ""};
-    ck_assert_msg(load_dev("h100", sets, n, sc, &err), "load: %s", err.msg);
-    ck_assert_msg(plan_build(sc, pl, &err), "plan_build: %s", err.msg);
+    char text[2048];
+    snprintf(text, sizeof text, SCN, "h100");
+    test_plan_text(text, sets, n, sc, pl);
 }
 
 static const plan_pool *rollout_pool(const plan *pl)

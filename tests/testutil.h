@@ -28,6 +28,9 @@ char *test_tmpdir(char *buf, size_t n, const char *tag);
 ** loaded with the `--set` overrides, set up); fails the test on an error. */
 struct sim;
 struct sim *test_sim_text(const char *lua, const char *const *sets, int nsets);
+/* The scenario text `lua` loaded with the `--set` overrides and validated;
+** false with the error in `err` when either refuses it. */
+bool test_scn_text(const char *lua, const char *const *sets, int nsets, scn_scenario *sc, fs_err *err);
 /* The scenario text `lua` loaded with the `--set` overrides, validated, and
 ** its plan built; fails the test on an error. */
 void test_plan_text(const char *lua, const char *const *sets, int nsets, scn_scenario *sc, plan *pl);
